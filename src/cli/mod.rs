@@ -1,0 +1,276 @@
+//! The command line: clap definitions and their conversion into the library's validated inputs.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use morale_lab::engine::{Control, RunSpec};
+use morale_lab::error::{Error, Result};
+use morale_lab::params::{Input, parse_int};
+use morale_lab::report::Format;
+use morale_lab::scenario::RunOptions;
+use morale_lab::{odds, system};
+
+/// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
+///
+/// Every run prints the Monte Carlo estimate of each outcome with its confidence interval
+/// beside the exact value, so numbers can go straight into a rulebook. Runs are reproducible
+/// to the bit from --seed, whatever --threads.
+#[derive(Debug, Parser)]
+#[command(name = "morale-lab", version, propagate_version = true)]
+#[command(after_help = "Examples:\n  \
+    morale-lab rally --system rank-and-file --class veteran --stands 7 --lost 2 --state routing --trials 10000000\n  \
+    morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5\n  \
+    morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1 --format json\n  \
+    morale-lab odds rank-and-file --stands 8 --format md\n  \
+    morale-lab list")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// One morale, rally or waiver test: the chance to pass.
+    Test(RunArgs),
+    /// A shaken unit rallies each turn until recovered, removed, or the turn cap.
+    Rally(RunArgs),
+    /// A unit holds its place in the line under enemy fire for some turns.
+    #[command(name = "under-fire")]
+    UnderFire(RunArgs),
+    /// The publishable table of exact pass chances for a system.
+    Odds(OddsArgs),
+    /// Systems, scenarios, optional rules and every parameter with its default and meaning.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Rule system (see `morale-lab list`).
+    #[arg(long, value_name = "SYSTEM", default_value = "rank-and-file")]
+    system: String,
+    /// Morale class (rank-and-file: veteran, regular, green).
+    #[arg(long, value_name = "CLASS")]
+    class: Option<String>,
+    /// Starting stands of the unit (models, for a single stand).
+    #[arg(long, value_name = "N")]
+    stands: Option<String>,
+    /// Stands already lost.
+    #[arg(long, value_name = "N")]
+    lost: Option<String>,
+    /// Morale state at the start: good, unsteady or routing.
+    #[arg(long, value_name = "STATE")]
+    state: Option<String>,
+    /// Bonus of the attached leader (e.g. 1).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    leader: Option<String>,
+    /// The unit is Elite (a re-roll on every test).
+    #[arg(long)]
+    elite: bool,
+    /// Re-rolls left to the attached commander.
+    #[arg(long, value_name = "N")]
+    rerolls: Option<String>,
+    /// Switch on an optional rule (repeatable; see `morale-lab list`).
+    #[arg(long = "option", value_name = "NAME")]
+    options: Vec<String>,
+    /// Set any parameter (repeatable), e.g. --set fire_dice=6.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Turn cap (rally) or turns of fire (under-fire).
+    #[arg(long, value_name = "N")]
+    turns: Option<String>,
+    /// Monte Carlo trials (1e7 and 10_000_000 both work).
+    #[arg(long, value_name = "N", default_value = "1000000")]
+    trials: String,
+    /// Seed: the same seed gives the same numbers to the bit.
+    #[arg(long, value_name = "N", default_value = "1")]
+    seed: String,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<String>,
+    /// Confidence level of the intervals.
+    #[arg(long, value_name = "LEVEL", default_value = "0.95")]
+    confidence: String,
+    /// Print only the exact solution (no Monte Carlo).
+    #[arg(long)]
+    exact_only: bool,
+    /// Output format: text, csv, md or json.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: String,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct OddsArgs {
+    /// Rule system.
+    #[arg(value_name = "SYSTEM")]
+    system: String,
+    /// Starting stands, to mark the rows where the 50% rule makes every test fail.
+    #[arg(long, value_name = "N")]
+    stands: Option<String>,
+    /// Largest number of stands lost shown.
+    #[arg(long, value_name = "N", default_value = "6")]
+    max_lost: String,
+    /// Output format: text, csv, md or json.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: String,
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    /// Only this system.
+    #[arg(long, value_name = "SYSTEM")]
+    system: Option<String>,
+    /// Output format: text, md or json.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: String,
+}
+
+fn invalid(what: &str, value: &str, allowed: &str) -> Error {
+    Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed: allowed.into(),
+    }
+}
+
+fn int_in(what: &str, raw: &str, min: i64, max: i64) -> Result<i64> {
+    parse_int(raw)
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            invalid(
+                what,
+                raw,
+                &format!("allowed: a whole number from {min} to {max}"),
+            )
+        })
+}
+
+fn format_of(raw: &str) -> Result<Format> {
+    Format::parse(raw).ok_or_else(|| invalid("--format", raw, "allowed: text, csv, md, json"))
+}
+
+/// Parse the command line, run, and return what to print.
+pub fn run(control: Arc<Control>) -> Result<String> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Test(a) => run_scenario("test", a, control),
+        Command::Rally(a) => run_scenario("rally", a, control),
+        Command::UnderFire(a) => run_scenario("under-fire", a, control),
+        Command::Odds(a) => run_odds(a),
+        Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
+    }
+}
+
+fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<String> {
+    let format = format_of(&a.format)?;
+    let trials = int_in("--trials", &a.trials, 1, 1_000_000_000_000_000)? as u64;
+    let seed = parse_int(&a.seed)
+        .filter(|&s| s >= 0)
+        .map(|s| s as u64)
+        .or_else(|| a.seed.trim().parse::<u64>().ok())
+        .ok_or_else(|| {
+            invalid(
+                "--seed",
+                &a.seed,
+                "allowed: a whole number from 0 to 2^64−1",
+            )
+        })?;
+    let threads = match &a.threads {
+        None => None,
+        Some(t) => Some(int_in("--threads", t, 1, 1024)? as usize),
+    };
+    let confidence = a
+        .confidence
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|c| *c >= 0.5 && *c < 1.0)
+        .ok_or_else(|| {
+            invalid(
+                "--confidence",
+                &a.confidence,
+                "allowed: a level from 0.5 up to (not including) 1, e.g. 0.95",
+            )
+        })?;
+
+    let mut inputs = Vec::new();
+    let flags = [
+        ("--class", "class", &a.class),
+        ("--stands", "stands", &a.stands),
+        ("--lost", "lost", &a.lost),
+        ("--state", "state", &a.state),
+        ("--leader", "leader", &a.leader),
+        ("--rerolls", "rerolls", &a.rerolls),
+        ("--turns", "turns", &a.turns),
+    ];
+    for (flag, key, value) in flags {
+        if let Some(v) = value {
+            inputs.push(Input::flag(flag, key, v.clone()));
+        }
+    }
+    if a.elite {
+        inputs.push(Input::flag("--elite", "elite", "true"));
+    }
+    for s in &a.sets {
+        inputs.push(Input::parse_set(s)?);
+    }
+    let job = system::build(&a.system, scenario, &inputs, &a.options)?;
+    let options = RunOptions {
+        spec: RunSpec {
+            trials,
+            seed,
+            stream: 0,
+            threads,
+        },
+        confidence,
+        exact_only: a.exact_only,
+    };
+    let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
+    let bar = show_bar.then(|| progress(trials, Arc::clone(&control)));
+    let result = job.run(&options, &control);
+    if let Some((bar, handle)) = bar {
+        bar.finish_and_clear();
+        let _ = handle.join();
+    }
+    Ok(result?.render(format))
+}
+
+/// A progress bar on standard error, updated from the run's counter until it finishes.
+fn progress(total: u64, control: Arc<Control>) -> (ProgressBar, std::thread::JoinHandle<()>) {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {per_sec} · ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    let b = bar.clone();
+    let handle = std::thread::spawn(move || {
+        while !b.is_finished() {
+            b.set_position(control.done());
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    (bar, handle)
+}
+
+fn run_odds(a: OddsArgs) -> Result<String> {
+    let format = format_of(&a.format)?;
+    let info = system::find(&a.system)?;
+    let stands = match &a.stands {
+        None => None,
+        Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
+    };
+    let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
+    let sheet = match info.name {
+        "rank-and-file" => odds::rank_and_file(stands, max_lost),
+        other => unreachable!("no odds sheet for {other}"),
+    };
+    Ok(sheet.render(format))
+}

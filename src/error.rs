@@ -1,0 +1,79 @@
+//! Typed errors of the library. Every variant names what was wrong and what is allowed, so the
+//! binary can print it as one line and exit with code 2 (bad input) or 1 (failure).
+
+use thiserror::Error;
+
+/// Everything that can go wrong in a run, from bad input to an interrupted run.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Error {
+    /// A value given for a flag or key could not be used.
+    #[error("invalid value '{value}' for {what}: {allowed}")]
+    Invalid {
+        /// Where the value came from: a flag (`--class`) or a key (`--set fire_to_hit`).
+        what: String,
+        /// The value as given.
+        value: String,
+        /// What is allowed instead.
+        allowed: String,
+    },
+    /// A key that this system and scenario do not know.
+    #[error("unknown key '{key}' in {what}: allowed keys for {context} are {allowed}")]
+    UnknownKey {
+        /// Where it came from (`--set`).
+        what: String,
+        /// The key as given.
+        key: String,
+        /// The system and scenario.
+        context: String,
+        /// The keys that are allowed.
+        allowed: String,
+    },
+    /// A parameter that exists but does not apply to this scenario.
+    #[error(
+        "{what} does not apply to the {scenario} scenario of {system}; it applies to: {applies}"
+    )]
+    NotApplicable {
+        /// The flag or key.
+        what: String,
+        /// The scenario asked for.
+        scenario: String,
+        /// The system asked for.
+        system: String,
+        /// The scenarios the parameter does apply to.
+        applies: String,
+    },
+    /// Values that are each fine but do not fit together (e.g. more stands lost than the unit has).
+    #[error("{0}")]
+    Conflict(String),
+    /// A scenario a system does not (yet) model.
+    #[error("the {scenario} scenario is not available for {system}; available: {available}")]
+    Unsupported {
+        /// The scenario asked for.
+        scenario: String,
+        /// The system asked for.
+        system: String,
+        /// The scenarios this system has.
+        available: String,
+    },
+    /// The run was stopped by the user (Ctrl-C) before it finished.
+    #[error("interrupted: the run was stopped before it finished; nothing was written")]
+    Cancelled,
+    /// An exact solution whose probability mass does not add up to 1: a bug, never bad input.
+    #[error("exact solution of {scenario} lost probability mass: total {total} (expected 1)")]
+    Mass {
+        /// The scenario whose solution failed the check.
+        scenario: String,
+        /// The total probability found.
+        total: f64,
+    },
+}
+
+impl Error {
+    /// True for errors caused by the user's input (exit code 2); false for failures (exit 1).
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, Error::Cancelled | Error::Mass { .. })
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

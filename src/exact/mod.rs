@@ -1,0 +1,198 @@
+//! Exact solutions: every outcome of a turn enumerated with its probability, and the resulting
+//! Markov chain propagated turn by turn.
+//!
+//! [`enumerate`] runs a piece of rule code once per distinct sequence of chance outcomes, with an
+//! [`Oracle`] in place of dice that follows each branch (six faces of a die, each outcome of a
+//! weighted table) and multiplies its probabilities. [`solve_chain`] uses it to build each state's
+//! one-turn transition distribution (once per state) and propagates the distribution over
+//! (state, turns-empty-so-far) for the chain's turns, filling the same [`Layout`] as a Monte Carlo
+//! tally with probabilities. States are kept in ordered maps so results are bit-reproducible.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{Roll, Weights};
+use crate::error::{Error, Result};
+use crate::scenario::chain::{Chain, Layout};
+
+/// A stand-in for dice that walks one branch of the tree of chance outcomes.
+#[derive(Debug)]
+pub struct Oracle<'a> {
+    script: &'a [u32],
+    taken: Vec<(u32, u32)>,
+    prob: f64,
+}
+
+impl Oracle<'_> {
+    #[inline]
+    fn choose(&mut self, arity: u32) -> u32 {
+        let pos = self.taken.len();
+        let c = self.script.get(pos).copied().unwrap_or(0);
+        self.taken.push((c, arity));
+        c
+    }
+}
+
+impl Roll for Oracle<'_> {
+    fn d6(&mut self) -> u8 {
+        let c = self.choose(6);
+        self.prob /= 6.0;
+        c as u8 + 1
+    }
+    fn pick(&mut self, table: &Weights) -> usize {
+        let c = self.choose(table.len() as u32) as usize;
+        self.prob *= table.p(c);
+        c
+    }
+}
+
+/// Call `f` once for every distinct branch of chance it can take, passing each result with its
+/// probability to `sink`. `f` must be deterministic given its chance outcomes. Branches of
+/// probability zero are skipped.
+pub fn enumerate<T>(mut f: impl FnMut(&mut Oracle) -> T, mut sink: impl FnMut(T, f64)) {
+    let mut script: Vec<u32> = Vec::new();
+    loop {
+        let mut oracle = Oracle {
+            script: &script,
+            taken: Vec::with_capacity(script.len() + 4),
+            prob: 1.0,
+        };
+        let out = f(&mut oracle);
+        let Oracle {
+            mut taken, prob, ..
+        } = oracle;
+        if prob > 0.0 {
+            sink(out, prob);
+        }
+        // Odometer: advance the last choice that has outcomes left, dropping exhausted ones.
+        loop {
+            match taken.last_mut() {
+                None => return,
+                Some((c, arity)) if *c + 1 < *arity => {
+                    *c += 1;
+                    break;
+                }
+                Some(_) => {
+                    taken.pop();
+                }
+            }
+        }
+        script.clear();
+        script.extend(taken.iter().map(|&(c, _)| c));
+    }
+}
+
+/// The distribution of one turn from state `s`: next states with their probabilities.
+pub fn transitions<C: Chain>(chain: &C, s: C::State) -> Vec<(C::State, f64)> {
+    let mut out: BTreeMap<C::State, f64> = BTreeMap::new();
+    enumerate(
+        |o| chain.step(s, o),
+        |next, p| *out.entry(next).or_insert(0.0) += p,
+    );
+    out.into_iter().collect()
+}
+
+/// Tolerance on the total probability of an exact solution.
+pub const MASS_TOLERANCE: f64 = 1e-9;
+
+/// The exact solution of a chain, as probabilities in the chain's [`Layout`].
+///
+/// # Errors
+/// [`Error::Mass`] if the final distribution does not sum to 1 within [`MASS_TOLERANCE`]
+/// (a defect, never bad input); `scenario` names the chain in that message.
+pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
+    let layout = Layout::of(chain);
+    let turns = layout.turns;
+    let classes = chain.classes();
+    let mut out = vec![0.0f64; layout.len()];
+    let mut cache: BTreeMap<C::State, Vec<(C::State, f64)>> = BTreeMap::new();
+
+    let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
+        out[layout.final_(c)] += p;
+        out[layout.empty(empty)] += p;
+        for i in 0..chain.values().len() {
+            out[layout.value(i, chain.value_of(s, i) as usize)] += p;
+        }
+    };
+
+    let start = chain.start();
+    let c0 = chain.class_of(start);
+    let mut dist: BTreeMap<(C::State, usize), f64> = BTreeMap::new();
+    if classes[c0].absorbing {
+        out[layout.absorbed(c0, 0)] += 1.0;
+        let empty = if classes[c0].empty { turns } else { 0 };
+        finish(&mut out, start, c0, empty, 1.0);
+    } else {
+        dist.insert((start, 0), 1.0);
+    }
+    for t in 1..=turns {
+        let mut next: BTreeMap<(C::State, usize), f64> = BTreeMap::new();
+        for (&(s, e), &p) in &dist {
+            let trans = cache.entry(s).or_insert_with(|| transitions(chain, s));
+            for &(s2, q) in trans.iter() {
+                let pq = p * q;
+                let c = chain.class_of(s2);
+                let info = classes[c];
+                if info.absorbing {
+                    out[layout.absorbed(c, t)] += pq;
+                    let e2 = e + if info.empty { turns - t + 1 } else { 0 };
+                    finish(&mut out, s2, c, e2, pq);
+                } else {
+                    out[layout.live(t, c)] += pq;
+                    *next.entry((s2, e + usize::from(info.empty))).or_insert(0.0) += pq;
+                }
+            }
+        }
+        dist = next;
+    }
+    for (&(s, e), &p) in &dist {
+        finish(&mut out, s, chain.class_of(s), e, p);
+    }
+    let total: f64 = (0..classes.len()).map(|c| out[layout.final_(c)]).sum();
+    if (total - 1.0).abs() > MASS_TOLERANCE {
+        return Err(Error::Mass {
+            scenario: scenario.to_string(),
+            total,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enumerates_two_dice() {
+        let mut sums = [0.0f64; 13];
+        let mut branches = 0;
+        enumerate(
+            |o| o.d6() + o.d6(),
+            |s, p| {
+                sums[usize::from(s)] += p;
+                branches += 1;
+            },
+        );
+        assert_eq!(branches, 36);
+        assert!((sums[7] - 6.0 / 36.0).abs() < 1e-15);
+        assert!((sums.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn enumerates_variable_depth_and_tables() {
+        // Re-roll a failed 5+ once: pass 1 − (2/3)² = 5/9.
+        let mut pass = 0.0;
+        enumerate(
+            |o| o.d6() >= 5 || o.d6() >= 5,
+            |ok, p| {
+                if ok {
+                    pass += p
+                }
+            },
+        );
+        assert!((pass - 5.0 / 9.0).abs() < 1e-15);
+        let t = Weights::new(vec![1, 0, 3]).unwrap();
+        let mut seen = Vec::new();
+        enumerate(|o| o.pick(&t), |i, p| seen.push((i, p)));
+        assert_eq!(seen, vec![(0, 0.25), (2, 0.75)]);
+    }
+}

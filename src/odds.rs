@@ -1,0 +1,261 @@
+//! Publishable odds tables: exact pass chances as fractions and percentages, computed by the
+//! rules' own code and enumerated exactly (no sampling).
+
+use serde::Serialize;
+
+use crate::exact::enumerate;
+use crate::frac::Frac;
+use crate::report::Format;
+use crate::rules::rank_and_file as rf;
+
+/// One cell: an exact chance, or a dash with a reason.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsCell {
+    /// The chance as a reduced fraction (`None` where the rules forbid the test).
+    pub fraction: Option<String>,
+    /// The chance as a number.
+    pub p: f64,
+    /// What the cell shows: `5/9 (55.6%)`.
+    pub text: String,
+}
+
+/// One table of an odds sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsSection {
+    /// The table's title.
+    pub title: String,
+    /// What the rows are.
+    pub row_header: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows: a label and one cell per column.
+    pub rows: Vec<(String, Vec<OddsCell>)>,
+}
+
+/// An odds sheet: a few tables and the notes that say how to read them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Odds {
+    /// The rule system.
+    pub system: String,
+    /// The tool's version.
+    pub version: String,
+    /// The sheet's title.
+    pub title: String,
+    /// The tables.
+    pub sections: Vec<OddsSection>,
+    /// Notes (rule ids, what a dash means).
+    pub notes: Vec<String>,
+}
+
+/// A cell from an exact fraction.
+pub fn cell(f: Frac) -> OddsCell {
+    OddsCell {
+        fraction: Some(f.to_string()),
+        p: f.value(),
+        text: format!("{} ({:.1}%)", f, 100.0 * f.value()),
+    }
+}
+
+/// An exact probability (a multiple of 1/6^k) as a reduced fraction.
+pub fn to_frac(p: f64, den: u64) -> Frac {
+    Frac::new((p * den as f64).round() as u64, den).expect("den > 0")
+}
+
+/// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, by stands lost (rows) and
+/// class with and without one re-roll (columns), one table per leader bonus 0, +1, +2.
+/// With `stands` given, rows at 50% losses or more show the automatic failure of RF-3.
+pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
+    let mut sections = Vec::new();
+    for leader in 0..=2i8 {
+        let mut columns = Vec::new();
+        for c in rf::Class::ALL {
+            columns.push(c.name().to_string());
+            columns.push(format!("{} + re-roll", c.name()));
+        }
+        let mut rows = Vec::new();
+        for lost in 0..=max_lost {
+            let mut cells = Vec::new();
+            for class in rf::Class::ALL {
+                for reroll in [false, true] {
+                    let unit = rf::Unit {
+                        class,
+                        kind: rf::Kind::Formed,
+                        stands: stands.unwrap_or(u8::MAX),
+                        elite: reroll,
+                        leader,
+                        in_buildings: false,
+                        buildings_bonus: 0,
+                        modifier: 0,
+                        hit_points: 1,
+                    };
+                    let need = unit.need(lost);
+                    if need == rf::Need::AutoFail {
+                        cells.push(OddsCell {
+                            fraction: None,
+                            p: 0.0,
+                            text: "— (50%)".into(),
+                        });
+                        continue;
+                    }
+                    let mut p = 0.0;
+                    enumerate(
+                        |o| unit.test(need, &mut 0, o),
+                        |pass, q| {
+                            if pass {
+                                p += q
+                            }
+                        },
+                    );
+                    cells.push(cell(to_frac(p, 36)));
+                }
+            }
+            rows.push((lost.to_string(), cells));
+        }
+        sections.push(OddsSection {
+            title: format!("Leader bonus {leader:+}"),
+            row_header: "stands lost".into(),
+            columns,
+            rows,
+        });
+    }
+    let mut notes = vec![
+        "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (veteran 3, regular 4, green 5); a natural 1 always fails, a natural 6 always passes.".to_string(),
+        "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
+    ];
+    match stands {
+        Some(s) => notes.push(format!(
+            "RF-3: a unit of {s} stands with half or more lost fails every test (shown —)."
+        )),
+        None => notes.push(
+            "RF-3 is not applied here: a unit with half or more of its starting stands lost fails every test automatically (give --stands to mark those rows).".to_string(),
+        ),
+    }
+    Odds {
+        system: "rank-and-file".into(),
+        version: crate::VERSION.into(),
+        title: "Rank & File: chance to pass a morale, rally or waiver test".into(),
+        sections,
+        notes,
+    }
+}
+
+impl Odds {
+    /// Render in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Json => {
+                let mut s = serde_json::to_string_pretty(self).expect("odds serialise");
+                s.push('\n');
+                s
+            }
+            Format::Csv => {
+                let mut w = csv::Writer::from_writer(Vec::new());
+                w.write_record(["table", "row", "column", "fraction", "p", "percent"])
+                    .expect("in-memory CSV");
+                for s in &self.sections {
+                    for (label, cells) in &s.rows {
+                        for (col, c) in s.columns.iter().zip(cells) {
+                            w.write_record([
+                                s.title.clone(),
+                                label.clone(),
+                                col.clone(),
+                                c.fraction.clone().unwrap_or_default(),
+                                c.p.to_string(),
+                                format!("{:.1}", 100.0 * c.p),
+                            ])
+                            .expect("in-memory CSV");
+                        }
+                    }
+                }
+                String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8")
+            }
+            Format::Markdown => {
+                let mut out = format!("## {}\n\n", self.title);
+                for s in &self.sections {
+                    out += &format!("### {}\n\n| {} |", s.title, s.row_header);
+                    for c in &s.columns {
+                        out += &format!(" {c} |");
+                    }
+                    out += "\n|---:|";
+                    out += &"---:|".repeat(s.columns.len());
+                    out += "\n";
+                    for (label, cells) in &s.rows {
+                        out += &format!("| {label} |");
+                        for c in cells {
+                            out += &format!(" {} |", c.text);
+                        }
+                        out += "\n";
+                    }
+                    out += "\n";
+                }
+                for n in &self.notes {
+                    out += &format!("- {n}\n");
+                }
+                out
+            }
+            Format::Text => {
+                let mut out = format!("{}\n", self.title);
+                for s in &self.sections {
+                    out += &format!("\n{}\n", s.title);
+                    let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())
+                        .chain(s.columns.iter().map(|c| c.chars().count()))
+                        .collect();
+                    for (label, cells) in &s.rows {
+                        widths[0] = widths[0].max(label.chars().count());
+                        for (i, c) in cells.iter().enumerate() {
+                            widths[i + 1] = widths[i + 1].max(c.text.chars().count());
+                        }
+                    }
+                    let line = |first: &str, rest: Vec<&str>| {
+                        let mut l = format!("{first:>w$}", w = widths[0]);
+                        for (i, r) in rest.iter().enumerate() {
+                            l += &format!("  {r:>w$}", w = widths[i + 1]);
+                        }
+                        l + "\n"
+                    };
+                    out += &line(
+                        &s.row_header,
+                        s.columns.iter().map(String::as_str).collect(),
+                    );
+                    for (label, cells) in &s.rows {
+                        out += &line(label, cells.iter().map(|c| c.text.as_str()).collect());
+                    }
+                }
+                out += "\n";
+                for n in &self.notes {
+                    out += &format!("{n}\n");
+                }
+                out
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_and_file_table_values() {
+        let o = rank_and_file(Some(7), 4);
+        // Leader 0, veteran, 2 lost: 5+ = 1/3; with re-roll 5/9.
+        let row2 = &o.sections[0].rows[2].1;
+        assert_eq!(row2[0].fraction.as_deref(), Some("1/3"));
+        assert_eq!(row2[1].fraction.as_deref(), Some("5/9"));
+        // Leader +1, veteran, 3 lost: 5+ = 1/3 (RF-2 worked example).
+        assert_eq!(o.sections[1].rows[3].1[0].fraction.as_deref(), Some("1/3"));
+        // 4 of 7 lost: automatic failure.
+        assert_eq!(o.sections[0].rows[4].1[0].fraction, None);
+        // Green, 0 lost, no leader: 5+ = 1/3; re-roll 5/9. Regular +2 leader, 0 lost: 2+ = 5/6.
+        assert_eq!(o.sections[0].rows[0].1[4].fraction.as_deref(), Some("1/3"));
+        assert_eq!(o.sections[2].rows[0].1[2].fraction.as_deref(), Some("5/6"));
+        assert_eq!(
+            o.sections[2].rows[0].1[3].fraction.as_deref(),
+            Some("35/36")
+        );
+        assert_eq!(o.system, "rank-and-file");
+        for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
+            assert!(o.render(f).contains("5/9"));
+        }
+    }
+}

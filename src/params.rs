@@ -1,0 +1,452 @@
+//! Parameters: every number, choice and switch a scenario takes, with its default, its allowed
+//! values and its meaning in one table per system ([`ParamDef`]).
+//!
+//! The same table validates the command line (flags and `--set KEY=VALUE`), fills the `params`
+//! block of every report (defaults included, so a run can be repeated), and is printed by
+//! `morale-lab list`. Where RULES.md chose a default the sources do not give, it is here as a
+//! default a user can change, never a hidden constant.
+
+use serde_json::{Map, Value as Json};
+
+use crate::error::{Error, Result};
+use crate::frac::Frac;
+
+/// What values a parameter takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A whole number in `min..=max`.
+    Int {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// A real number in `min..=max`.
+    Real {
+        /// Smallest allowed.
+        min: f64,
+        /// Largest allowed.
+        max: f64,
+    },
+    /// `true` or `false`.
+    Bool,
+    /// One of a list of names.
+    Choice(&'static [&'static str]),
+    /// A probability distribution over 0, 1, 2 … as comma-separated fractions or decimals
+    /// adding up to 1 (empty: not used).
+    Dist,
+}
+
+impl Kind {
+    /// What is allowed, in words, for error messages and `list`.
+    pub fn allowed(&self) -> String {
+        match self {
+            Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::Real { min, max } => format!("a number from {min} to {max}"),
+            Kind::Bool => "true or false".into(),
+            Kind::Choice(c) => format!("one of {}", c.join(", ")),
+            Kind::Dist => {
+                "comma-separated chances of 0, 1, 2 … losses (fractions like 1/6 or decimals), adding up to exactly 1".into()
+            }
+        }
+    }
+}
+
+/// One parameter of a system's scenarios.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ParamDef {
+    /// Its key (`stands`, `fire_to_hit` …), used with `--set` and in experiment files.
+    pub key: &'static str,
+    /// Its own flag, when it has one (`--stands`).
+    pub flag: Option<&'static str>,
+    /// Allowed values.
+    pub kind: Kind,
+    /// The default, as text.
+    pub default: &'static str,
+    /// What it means, in the game's terms.
+    pub meaning: &'static str,
+    /// The RULES.md ids it comes from.
+    pub rule: &'static str,
+    /// The scenarios it applies to.
+    pub scenarios: &'static [&'static str],
+}
+
+/// An optional rule that can be switched on by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionDef {
+    /// Its name (`keep-broken-units`).
+    pub name: &'static str,
+    /// The RULES.md id.
+    pub rule: &'static str,
+    /// What it does.
+    pub meaning: &'static str,
+}
+
+/// Where a value came from, for error messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A flag of its own (`--stands`).
+    Flag(String),
+    /// `--set KEY=VALUE`.
+    Set,
+}
+
+/// A value given by the user, not yet checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The key it sets.
+    pub key: String,
+    /// The value as typed.
+    pub value: String,
+    /// Where it was typed.
+    pub source: Source,
+}
+
+impl Input {
+    /// A value typed with a flag of its own.
+    pub fn flag(flag: &str, key: &str, value: impl Into<String>) -> Input {
+        Input {
+            key: key.into(),
+            value: value.into(),
+            source: Source::Flag(flag.into()),
+        }
+    }
+
+    /// Parse `KEY=VALUE` as given to `--set`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when there is no `=` or the key is empty.
+    pub fn parse_set(s: &str) -> Result<Input> {
+        match s.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok(Input {
+                key: k.trim().to_string(),
+                value: v.trim().to_string(),
+                source: Source::Set,
+            }),
+            _ => Err(Error::Invalid {
+                what: "--set".into(),
+                value: s.into(),
+                allowed: "KEY=VALUE, e.g. --set fire_dice=6 (see `morale-lab list` for keys)"
+                    .into(),
+            }),
+        }
+    }
+
+    fn what(&self) -> String {
+        match &self.source {
+            Source::Flag(f) => f.clone(),
+            Source::Set => format!("--set {}", self.key),
+        }
+    }
+}
+
+/// A checked value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Int(i64),
+    /// A real number.
+    Real(f64),
+    /// A switch.
+    Bool(bool),
+    /// A name from a list.
+    Choice(String),
+    /// A distribution (empty when unused).
+    Dist(Vec<Frac>),
+}
+
+impl Value {
+    fn to_json(&self) -> Json {
+        match self {
+            Value::Int(i) => Json::from(*i),
+            Value::Real(x) => Json::from(*x),
+            Value::Bool(b) => Json::from(*b),
+            Value::Choice(s) => Json::from(s.clone()),
+            Value::Dist(d) => Json::from(
+                d.iter()
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        }
+    }
+}
+
+/// Parse a whole number as typed: digits with optional `_` or `,` separators, an optional sign,
+/// or scientific notation with a whole value (`1e6`, `2.5e7`).
+pub fn parse_int(s: &str) -> Option<i64> {
+    let t: String = s.trim().chars().filter(|&c| c != '_' && c != ',').collect();
+    if let Ok(v) = t.parse::<i64>() {
+        return Some(v);
+    }
+    if t.contains(['e', 'E']) {
+        let x: f64 = t.parse().ok()?;
+        if x.is_finite() && x.fract() == 0.0 && x.abs() < 9.2e18 {
+            return Some(x as i64);
+        }
+    }
+    None
+}
+
+fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
+    match kind {
+        Kind::Int { min, max } => parse_int(raw)
+            .filter(|v| (*min..=*max).contains(v))
+            .map(Value::Int),
+        Kind::Real { min, max } => raw
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && (*min..=*max).contains(v))
+            .map(Value::Real),
+        Kind::Bool => match raw.trim() {
+            "true" | "yes" | "1" | "on" => Some(Value::Bool(true)),
+            "false" | "no" | "0" | "off" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Kind::Choice(c) => c
+            .iter()
+            .find(|&&x| x == raw.trim())
+            .map(|x| Value::Choice(x.to_string())),
+        Kind::Dist => {
+            if raw.trim().is_empty() {
+                return Some(Value::Dist(Vec::new()));
+            }
+            let parts: Option<Vec<Frac>> = raw.split(',').map(Frac::parse).collect();
+            let parts = parts?;
+            if parts.iter().any(|f| f.num > f.den) {
+                return None;
+            }
+            Some(Value::Dist(parts))
+        }
+    }
+}
+
+/// The checked parameters of one run, every key of the scenario present.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    values: Vec<(&'static ParamDef, Value, Option<Input>)>,
+}
+
+impl Resolved {
+    fn get(&self, key: &str) -> &Value {
+        &self
+            .values
+            .iter()
+            .find(|(d, _, _)| d.key == key)
+            .unwrap_or_else(|| panic!("parameter {key} is not defined for this scenario"))
+            .1
+    }
+    /// A whole-number parameter.
+    pub fn int(&self, key: &str) -> i64 {
+        match self.get(key) {
+            Value::Int(i) => *i,
+            v => panic!("{key} is not a whole number: {v:?}"),
+        }
+    }
+    /// A real-number parameter.
+    pub fn real(&self, key: &str) -> f64 {
+        match self.get(key) {
+            Value::Real(x) => *x,
+            v => panic!("{key} is not a real number: {v:?}"),
+        }
+    }
+    /// A switch.
+    pub fn bool(&self, key: &str) -> bool {
+        match self.get(key) {
+            Value::Bool(b) => *b,
+            v => panic!("{key} is not a switch: {v:?}"),
+        }
+    }
+    /// A choice.
+    pub fn choice(&self, key: &str) -> &str {
+        match self.get(key) {
+            Value::Choice(s) => s,
+            v => panic!("{key} is not a choice: {v:?}"),
+        }
+    }
+    /// A distribution (empty when unused).
+    pub fn dist(&self, key: &str) -> &[Frac] {
+        match self.get(key) {
+            Value::Dist(d) => d,
+            v => panic!("{key} is not a distribution: {v:?}"),
+        }
+    }
+    /// How the user set `key`, e.g. `--lost` or `--set lost` (or `key` itself for a default),
+    /// for messages about values that do not fit together.
+    pub fn what(&self, key: &str) -> String {
+        self.values
+            .iter()
+            .find(|(d, _, _)| d.key == key)
+            .and_then(|(d, _, i)| {
+                i.as_ref()
+                    .map(Input::what)
+                    .or_else(|| d.flag.map(str::to_string))
+            })
+            .unwrap_or_else(|| key.to_string())
+    }
+    /// Every parameter as JSON, in table order.
+    pub fn to_json(&self) -> Map<String, Json> {
+        self.values
+            .iter()
+            .map(|(d, v, _)| (d.key.to_string(), v.to_json()))
+            .collect()
+    }
+}
+
+/// Check `inputs` against a system's table for one scenario; fill every other key with its
+/// default (`overrides` gives scenario-specific defaults). Later inputs win over earlier ones.
+///
+/// # Errors
+/// [`Error::UnknownKey`] for a key the system does not have; [`Error::NotApplicable`] for one
+/// that does not apply to this scenario; [`Error::Invalid`] for a value outside what is allowed.
+pub fn resolve(
+    defs: &'static [ParamDef],
+    system: &str,
+    scenario: &str,
+    inputs: &[Input],
+    overrides: &[(&str, &str)],
+) -> Result<Resolved> {
+    let applies = |d: &ParamDef| d.scenarios.contains(&scenario);
+    for input in inputs {
+        match defs.iter().find(|d| d.key == input.key) {
+            None => {
+                let keys: Vec<&str> = defs.iter().filter(|d| applies(d)).map(|d| d.key).collect();
+                return Err(Error::UnknownKey {
+                    what: input.what(),
+                    key: input.key.clone(),
+                    context: format!("{system} {scenario}"),
+                    allowed: keys.join(", "),
+                });
+            }
+            Some(d) if !applies(d) => {
+                return Err(Error::NotApplicable {
+                    what: input.what(),
+                    scenario: scenario.into(),
+                    system: system.into(),
+                    applies: d.scenarios.join(", "),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    let mut values = Vec::new();
+    for d in defs.iter().filter(|d| applies(d)) {
+        let given = inputs.iter().rev().find(|i| i.key == d.key);
+        let value = match given {
+            Some(i) => parse_value(&d.kind, &i.value).ok_or_else(|| Error::Invalid {
+                what: i.what(),
+                value: i.value.clone(),
+                allowed: format!("allowed: {}", d.kind.allowed()),
+            })?,
+            None => {
+                let default = overrides
+                    .iter()
+                    .find(|(k, _)| *k == d.key)
+                    .map_or(d.default, |(_, v)| *v);
+                parse_value(&d.kind, default)
+                    .unwrap_or_else(|| panic!("default of {} must be valid", d.key))
+            }
+        };
+        values.push((d, value, given.cloned()));
+    }
+    Ok(Resolved { values })
+}
+
+/// Check option names against a system's list.
+///
+/// # Errors
+/// [`Error::Invalid`] naming `--option`, the unknown name and the system's options.
+pub fn check_options(defs: &[OptionDef], system: &str, names: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !defs.iter().any(|d| d.name == n) {
+            let known: Vec<&str> = defs.iter().map(|d| d.name).collect();
+            return Err(Error::Invalid {
+                what: "--option".into(),
+                value: n.clone(),
+                allowed: if known.is_empty() {
+                    format!("{system} has no optional rules")
+                } else {
+                    format!("options of {system} are {}", known.join(", "))
+                },
+            });
+        }
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static DEFS: [ParamDef; 2] = [
+        ParamDef {
+            key: "stands",
+            flag: Some("--stands"),
+            kind: Kind::Int { min: 1, max: 40 },
+            default: "8",
+            meaning: "",
+            rule: "",
+            scenarios: &["test", "rally"],
+        },
+        ParamDef {
+            key: "turns",
+            flag: Some("--turns"),
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "5",
+            meaning: "",
+            rule: "",
+            scenarios: &["rally"],
+        },
+    ];
+
+    #[test]
+    fn numbers_as_people_type_them() {
+        assert_eq!(parse_int("1_000_000"), Some(1_000_000));
+        assert_eq!(parse_int("1e6"), Some(1_000_000));
+        assert_eq!(parse_int("2.5e7"), Some(25_000_000));
+        assert_eq!(parse_int("1.5"), None);
+        assert_eq!(parse_int("ten"), None);
+    }
+
+    #[test]
+    fn resolves_defaults_and_rejects_bad_input() {
+        let r = resolve(&DEFS, "sys", "rally", &[], &[("turns", "7")]).unwrap();
+        assert_eq!((r.int("stands"), r.int("turns")), (8, 7));
+        let err = resolve(
+            &DEFS,
+            "sys",
+            "test",
+            &[Input::flag("--turns", "turns", "3")],
+            &[],
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::NotApplicable { .. }), "{err}");
+        let err = resolve(
+            &DEFS,
+            "sys",
+            "rally",
+            &[Input::parse_set("x=1").unwrap()],
+            &[],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("stands, turns"), "{err}");
+        let err = resolve(
+            &DEFS,
+            "sys",
+            "rally",
+            &[Input::flag("--stands", "stands", "0")],
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid value '0' for --stands: allowed: a whole number from 1 to 40"
+        );
+        assert!(Input::parse_set("novalue").is_err());
+    }
+}

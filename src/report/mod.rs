@@ -1,0 +1,475 @@
+//! One result type for every scenario, and its renderings as text, CSV, Markdown and JSON.
+//!
+//! Renderers return strings; writing them anywhere is the binary's business.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// An estimate of a probability, with its interval and the exact value where one is known.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    /// Trials counted (`None` for an exact-only run).
+    pub count: Option<u64>,
+    /// The estimate (the exact value in an exact-only run).
+    pub p: f64,
+    /// Lower end of the Wilson interval.
+    pub ci_low: Option<f64>,
+    /// Upper end of the Wilson interval.
+    pub ci_high: Option<f64>,
+    /// The exact value.
+    pub exact: Option<f64>,
+}
+
+/// The probability of one outcome of a scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutcomeRow {
+    /// The outcome's name (`pass`, `recovered`, `removed` …).
+    pub outcome: String,
+    /// Its estimate.
+    #[serde(flatten)]
+    pub cell: Cell,
+}
+
+/// An average over trials, with its standard error and exact value where known.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricRow {
+    /// The metric's name (`turns_to_recover` …).
+    pub name: String,
+    /// The estimate (the exact value in an exact-only run); NaN is written as null.
+    pub value: Option<f64>,
+    /// Standard error of the estimate.
+    pub stderr: Option<f64>,
+    /// The exact value.
+    pub exact: Option<f64>,
+    /// Trials the average is taken over (for a conditional mean, those where it applies).
+    pub n: Option<u64>,
+    /// What it means.
+    pub meaning: String,
+}
+
+/// A table of estimates by turn (per-turn state shares, turns to recover …).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Short name (`per_turn`, `turns`).
+    pub name: String,
+    /// A title for humans.
+    pub title: String,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows, one per turn.
+    pub rows: Vec<TableRow>,
+}
+
+/// One row of a [`Table`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableRow {
+    /// The turn.
+    pub turn: u32,
+    /// One cell per column.
+    pub cells: Vec<Cell>,
+}
+
+/// Everything one run found, and everything needed to run it again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The tool's version.
+    pub version: String,
+    /// The scenario (`test`, `rally`, `under-fire`).
+    pub scenario: String,
+    /// The rule system (`rank-and-file` …).
+    pub system: String,
+    /// Every parameter in force, defaults included.
+    pub params: Map<String, Value>,
+    /// Optional rules switched on.
+    pub options: Vec<String>,
+    /// Monte Carlo trials (0 for an exact-only run).
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Confidence level of the intervals.
+    pub confidence: f64,
+    /// Outcome probabilities.
+    pub outcomes: Vec<OutcomeRow>,
+    /// Averages.
+    pub metrics: Vec<MetricRow>,
+    /// Tables by turn.
+    pub tables: Vec<Table>,
+    /// The exact solution's total probability (1 up to rounding; checked).
+    pub exact_mass: Option<f64>,
+    /// Notes on how to read the numbers (model choices in force).
+    pub notes: Vec<String>,
+    /// Wall-clock seconds of the Monte Carlo run.
+    pub elapsed_s: f64,
+    /// Trials per second.
+    pub trials_per_s: f64,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text for a terminal.
+    Text,
+    /// Tidy CSV: one estimate a row.
+    Csv,
+    /// Markdown tables.
+    Markdown,
+    /// One JSON object.
+    Json,
+}
+
+impl Format {
+    /// Parse `text`, `csv`, `md` or `json`.
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "text" => Some(Format::Text),
+            "csv" => Some(Format::Csv),
+            "md" | "markdown" => Some(Format::Markdown),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+impl Report {
+    /// Render in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.to_text(),
+            Format::Csv => self.to_csv(),
+            Format::Markdown => self.to_markdown(),
+            Format::Json => self.to_json(),
+        }
+    }
+
+    /// One pretty-printed JSON object (NaN becomes null).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("reports serialise");
+        s.push('\n');
+        s
+    }
+
+    fn params_line(&self) -> String {
+        self.params
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn options_line(&self) -> String {
+        if self.options.is_empty() {
+            "none".into()
+        } else {
+            self.options.join(", ")
+        }
+    }
+
+    fn header(&self) -> String {
+        if self.trials == 0 {
+            format!(
+                "morale-lab {} · {} · {} · exact solution only",
+                self.version, self.scenario, self.system
+            )
+        } else {
+            format!(
+                "morale-lab {} · {} · {} · {} trials · seed {} · {} thread{} · {:.2} s ({:.1} M trials/s)",
+                self.version,
+                self.scenario,
+                self.system,
+                thousands(self.trials),
+                self.seed,
+                self.threads,
+                if self.threads == 1 { "" } else { "s" },
+                self.elapsed_s,
+                self.trials_per_s / 1e6
+            )
+        }
+    }
+
+    /// Aligned plain text.
+    pub fn to_text(&self) -> String {
+        let pct = format!("{}% interval", fmt_level(self.confidence));
+        let mut out = String::new();
+        out += &self.header();
+        out += "\n";
+        out += &format!(
+            "params: {}\noptions: {}\n",
+            self.params_line(),
+            self.options_line()
+        );
+        for n in &self.notes {
+            out += &format!("note: {n}\n");
+        }
+        out += "\n";
+        let mut rows = vec![vec![
+            "outcome".to_string(),
+            "estimate".into(),
+            pct.clone(),
+            "exact".into(),
+        ]];
+        for o in &self.outcomes {
+            rows.push(vec![
+                o.outcome.clone(),
+                fmt_p(Some(o.cell.p)),
+                fmt_ci(&o.cell),
+                fmt_p(o.cell.exact),
+            ]);
+        }
+        out += &align(&rows);
+        if !self.metrics.is_empty() {
+            out += "\n";
+            let mut rows = vec![vec![
+                "metric".to_string(),
+                "mean".into(),
+                "± s.e.".into(),
+                "exact".into(),
+                "meaning".into(),
+            ]];
+            for m in &self.metrics {
+                rows.push(vec![
+                    m.name.clone(),
+                    fmt_num(m.value),
+                    fmt_num(m.stderr),
+                    fmt_num(m.exact),
+                    m.meaning.clone(),
+                ]);
+            }
+            out += &align(&rows);
+        }
+        for t in &self.tables {
+            out += &format!("\n{} (estimate | exact)\n", t.title);
+            let mut header = vec!["turn".to_string()];
+            header.extend(t.columns.iter().cloned());
+            let mut rows = vec![header];
+            for r in &t.rows {
+                let mut row = vec![r.turn.to_string()];
+                row.extend(
+                    r.cells
+                        .iter()
+                        .map(|c| format!("{} | {}", fmt_p(Some(c.p)), fmt_p(c.exact))),
+                );
+                rows.push(row);
+            }
+            out += &align(&rows);
+        }
+        out
+    }
+
+    /// Markdown: a heading, the parameters, and one table per section.
+    pub fn to_markdown(&self) -> String {
+        let pct = format!("{}% interval", fmt_level(self.confidence));
+        let mut out = format!("### {}\n\n", self.header());
+        out += &format!(
+            "Parameters: `{}`  \nOptions: {}\n\n",
+            self.params_line(),
+            self.options_line()
+        );
+        for n in &self.notes {
+            out += &format!("- {n}\n");
+        }
+        if !self.notes.is_empty() {
+            out += "\n";
+        }
+        out += &format!("| outcome | estimate | {pct} | exact |\n|---|---:|---:|---:|\n");
+        for o in &self.outcomes {
+            out += &format!(
+                "| {} | {} | {} | {} |\n",
+                o.outcome,
+                fmt_p(Some(o.cell.p)),
+                fmt_ci(&o.cell),
+                fmt_p(o.cell.exact)
+            );
+        }
+        if !self.metrics.is_empty() {
+            out += "\n| metric | mean | ± s.e. | exact | meaning |\n|---|---:|---:|---:|---|\n";
+            for m in &self.metrics {
+                out += &format!(
+                    "| {} | {} | {} | {} | {} |\n",
+                    m.name,
+                    fmt_num(m.value),
+                    fmt_num(m.stderr),
+                    fmt_num(m.exact),
+                    m.meaning
+                );
+            }
+        }
+        for t in &self.tables {
+            out += &format!(
+                "\n**{}** (estimate, exact in brackets)\n\n| turn |",
+                t.title
+            );
+            for c in &t.columns {
+                out += &format!(" {c} |");
+            }
+            out += "\n|---:|";
+            out += &"---:|".repeat(t.columns.len());
+            out += "\n";
+            for r in &t.rows {
+                out += &format!("| {} |", r.turn);
+                for c in &r.cells {
+                    out += &format!(" {} ({}) |", fmt_p(Some(c.p)), fmt_p(c.exact));
+                }
+                out += "\n";
+            }
+        }
+        out
+    }
+
+    /// Tidy CSV: `section,name,turn,count,estimate,ci_low,ci_high,stderr,exact`, one estimate a
+    /// row (outcomes, metrics, then every cell of every table).
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let opt = |x: Option<f64>| {
+            x.filter(|v| v.is_finite())
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        };
+        w.write_record([
+            "section", "name", "turn", "count", "estimate", "ci_low", "ci_high", "stderr", "exact",
+        ])
+        .expect("in-memory CSV");
+        for o in &self.outcomes {
+            let c = &o.cell;
+            w.write_record([
+                "outcome".to_string(),
+                o.outcome.clone(),
+                String::new(),
+                c.count.map(|n| n.to_string()).unwrap_or_default(),
+                opt(Some(c.p)),
+                opt(c.ci_low),
+                opt(c.ci_high),
+                String::new(),
+                opt(c.exact),
+            ])
+            .expect("in-memory CSV");
+        }
+        for m in &self.metrics {
+            w.write_record([
+                "metric".to_string(),
+                m.name.clone(),
+                String::new(),
+                m.n.map(|n| n.to_string()).unwrap_or_default(),
+                opt(m.value),
+                String::new(),
+                String::new(),
+                opt(m.stderr),
+                opt(m.exact),
+            ])
+            .expect("in-memory CSV");
+        }
+        for t in &self.tables {
+            for r in &t.rows {
+                for (name, c) in t.columns.iter().zip(&r.cells) {
+                    w.write_record([
+                        t.name.clone(),
+                        name.clone(),
+                        r.turn.to_string(),
+                        c.count.map(|n| n.to_string()).unwrap_or_default(),
+                        opt(Some(c.p)),
+                        opt(c.ci_low),
+                        opt(c.ci_high),
+                        String::new(),
+                        opt(c.exact),
+                    ])
+                    .expect("in-memory CSV");
+                }
+            }
+        }
+        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8")
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn fmt_level(c: f64) -> String {
+    let s = format!("{:.4}", c * 100.0);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn fmt_p(p: Option<f64>) -> String {
+    match p {
+        Some(v) if v.is_finite() => format!("{v:.6}"),
+        _ => "—".into(),
+    }
+}
+
+fn fmt_num(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v.is_finite() => format!("{v:.4}"),
+        _ => "—".into(),
+    }
+}
+
+fn fmt_ci(c: &Cell) -> String {
+    match (c.ci_low, c.ci_high) {
+        (Some(lo), Some(hi)) => format!("[{lo:.6}, {hi:.6}]"),
+        _ => "—".into(),
+    }
+}
+
+/// Left-align the first column, right-align the others, two spaces apart.
+fn align(rows: &[Vec<String>]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            let pad = widths[i] - cell.chars().count();
+            if i == 0 {
+                line += cell;
+                line += &" ".repeat(pad);
+            } else if i + 1 == r.len() && i == 4 {
+                // A trailing free-text column (metric meanings) is left-aligned.
+                line += "  ";
+                line += cell;
+            } else {
+                line += "  ";
+                line += &" ".repeat(pad);
+                line += cell;
+            }
+        }
+        out += line.trim_end();
+        out += "\n";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(fmt_level(0.95), "95");
+        assert_eq!(fmt_level(0.999), "99.9");
+    }
+}

@@ -1,0 +1,3 @@
+//! The rule systems' mechanics, one module per system, as plain documented code with no I/O.
+
+pub mod rank_and_file;

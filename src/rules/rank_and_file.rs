@@ -1,0 +1,579 @@
+//! Rank & File (`rank-and-file`): morale classes, the test, the 50% rule, morale states, rally,
+//! re-rolls and single stands (RULES.md RF-1 to RF-7).
+//!
+//! Everything here is plain game logic: no I/O, no generators. Chance comes from a [`Roll`].
+
+use crate::dice::Roll;
+
+/// RF-1: a unit's morale class, which sets the base number its tests must reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Base number 3.
+    Veteran,
+    /// Base number 4.
+    Regular,
+    /// Base number 5.
+    Green,
+}
+
+impl Class {
+    /// Every class, best first.
+    pub const ALL: [Class; 3] = [Class::Veteran, Class::Regular, Class::Green];
+    /// RF-1: the base number a modified die must reach.
+    pub fn base(self) -> i32 {
+        match self {
+            Class::Veteran => 3,
+            Class::Regular => 4,
+            Class::Green => 5,
+        }
+    }
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Veteran => "veteran",
+            Class::Regular => "regular",
+            Class::Green => "green",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// RF-7: what the unit is — a formed unit of stands, or a single stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// A formed unit of several stands (infantry or cavalry).
+    Formed,
+    /// An artillery battery of one or more gun models (RF-7 special morale and hit points).
+    Artillery,
+    /// An elephant stand.
+    Elephant,
+    /// A wagon, caisson or cart.
+    Wagon,
+    /// A machine gun.
+    MachineGun,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 5] = [
+        Kind::Formed,
+        Kind::Artillery,
+        Kind::Elephant,
+        Kind::Wagon,
+        Kind::MachineGun,
+    ];
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Formed => "formed",
+            Kind::Artillery => "artillery",
+            Kind::Elephant => "elephant",
+            Kind::Wagon => "wagon",
+            Kind::MachineGun => "machine-gun",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+    /// RF-7: single stands get no casualty modifier and ignore the 50% rule.
+    pub fn is_single_stand(self) -> bool {
+        self != Kind::Formed
+    }
+}
+
+/// RF-4: morale states, plus removal from the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Good order.
+    Good,
+    /// Unsteady: retires when it becomes so; may rally to Good.
+    Unsteady,
+    /// Routing: may rally to Unsteady; loses a stand each time it fails (RF-5).
+    Routing,
+    /// Removed from the table (dispersed, destroyed or abandoned).
+    Removed,
+}
+
+impl Status {
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Good => "good",
+            Status::Unsteady => "unsteady",
+            Status::Routing => "routing",
+            Status::Removed => "removed",
+        }
+    }
+    /// Parse a starting state (`removed` is not a starting state).
+    pub fn parse_start(s: &str) -> Option<Status> {
+        [Status::Good, Status::Unsteady, Status::Routing]
+            .into_iter()
+            .find(|x| x.name() == s)
+    }
+}
+
+/// The optional rules of RF-1 to RF-7 that change morale and rally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Options {
+    /// RF-3 `keep-broken-units`: a routing unit at 50% losses is not removed; it keeps routing,
+    /// never rallies and loses no further stands to failed rallies (it takes none).
+    pub keep_broken_units: bool,
+    /// RF-5 `voluntary-rout`: a routing unit never takes its rally test and keeps routing,
+    /// losing the stand each turn as a failed rally would.
+    pub voluntary_rout: bool,
+    /// RF-7 `artillery-may-rally`: a battery that fails while Unsteady routs but stays on the
+    /// table, and may rally like any unit.
+    pub artillery_may_rally: bool,
+}
+
+/// The fixed profile of a unit: everything that does not change during a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// RF-1 morale class.
+    pub class: Class,
+    /// RF-7 formed unit or single stand.
+    pub kind: Kind,
+    /// Starting stands of a formed unit, or gun models of a single stand.
+    pub stands: u8,
+    /// RF-6: an Elite unit may re-roll every failed test.
+    pub elite: bool,
+    /// RF-2: the attached leader's bonus (0 when none).
+    pub leader: i8,
+    /// RF-2: the unit is in buildings.
+    pub in_buildings: bool,
+    /// RF-2: the in-buildings bonus (the source gives no number; default +1).
+    pub buildings_bonus: i8,
+    /// RF-2: any other situational modifier (charging etc.; default 0).
+    pub modifier: i8,
+    /// RF-7: hits each model of a single stand can take (3; optional 4 for an 8-gun battery).
+    pub hit_points: u8,
+}
+
+/// What a unit's state is during a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitState {
+    /// RF-4 morale state.
+    pub status: Status,
+    /// Formed unit: stands lost so far. Single stand: hits taken so far (a model is lost each
+    /// time the hits reach another multiple of its hit points).
+    pub lost: u8,
+    /// RF-6: re-rolls left in the attached commander's pool.
+    pub rerolls: u8,
+}
+
+/// RF-2 / RF-3: what a test needs on the natural die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// RF-3: a unit at 50% losses fails every test, whatever it rolls.
+    AutoFail,
+    /// Pass on a natural roll of this number or more (2 to 6: a natural 1 always fails and a
+    /// natural 6 always passes).
+    Natural(u8),
+}
+
+impl Need {
+    /// The probability of passing without a re-roll, as sixths.
+    pub fn sixths(self) -> u8 {
+        match self {
+            Need::AutoFail => 0,
+            Need::Natural(n) => 7 - n,
+        }
+    }
+}
+
+impl Unit {
+    /// The damage a unit can take before it is removed: stands for a formed unit, models ×
+    /// hit points for a single stand (RF-7).
+    pub fn capacity(&self) -> u8 {
+        if self.kind.is_single_stand() {
+            self.stands * self.hit_points
+        } else {
+            self.stands
+        }
+    }
+
+    /// RF-3 (the 50% rule): a formed unit with lost stands at least half its starting stands.
+    /// Single stands are exempt.
+    pub fn broken(&self, lost: u8) -> bool {
+        !self.kind.is_single_stand() && 2 * u16::from(lost) >= u16::from(self.stands)
+    }
+
+    /// RF-2 / RF-3: what a morale, rally or waiver test needs when `lost` stands (or hits) are
+    /// gone. Modifiers: −1 per stand lost (formed units only), the leader's bonus, the
+    /// in-buildings bonus and the situational modifier; natural 1 fails, natural 6 passes.
+    pub fn need(&self, lost: u8) -> Need {
+        if self.broken(lost) {
+            return Need::AutoFail;
+        }
+        let casualties = if self.kind.is_single_stand() {
+            0
+        } else {
+            i32::from(lost)
+        };
+        let buildings = if self.in_buildings {
+            i32::from(self.buildings_bonus)
+        } else {
+            0
+        };
+        let modifiers = -casualties + i32::from(self.leader) + buildings + i32::from(self.modifier);
+        let needed = (self.class.base() - modifiers).clamp(2, 6);
+        Need::Natural(needed as u8)
+    }
+
+    /// RF-2 with RF-6: take one test. A failed roll is re-rolled once when allowed: an Elite
+    /// unit's own re-roll first, else one from the commander's pool (spending it). An automatic
+    /// failure (RF-3) is not re-rolled: no roll can change it.
+    #[inline]
+    pub fn test<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> bool {
+        self.test_detail(need, rerolls, r).0
+    }
+
+    /// [`Unit::test`], also saying whether a re-roll was taken: (passed, re-rolled).
+    #[inline]
+    pub fn test_detail<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> (bool, bool) {
+        let Need::Natural(n) = need else {
+            return (false, false);
+        };
+        if r.d6() >= n {
+            return (true, false);
+        }
+        if self.elite {
+            return (r.d6() >= n, true);
+        }
+        if *rerolls > 0 {
+            *rerolls -= 1;
+            return (r.d6() >= n, true);
+        }
+        (false, false)
+    }
+
+    /// The state after losing one more stand (a formed unit) or one more model (a single
+    /// stand: its hits rise to the next multiple of its hit points); removed when nothing is
+    /// left.
+    fn lose_stand(&self, mut s: UnitState) -> UnitState {
+        s.lost = if self.kind.is_single_stand() {
+            (s.lost / self.hit_points + 1) * self.hit_points
+        } else {
+            s.lost + 1
+        };
+        if s.lost >= self.capacity() {
+            s.lost = self.capacity();
+            s.status = Status::Removed;
+        }
+        s
+    }
+
+    /// RF-3: a routing formed unit at 50% losses is removed (dispersed), unless
+    /// `keep-broken-units` keeps it routing.
+    fn apply_fifty_percent(&self, o: &Options, mut s: UnitState) -> UnitState {
+        if s.status == Status::Routing && self.broken(s.lost) && !o.keep_broken_units {
+            s.status = Status::Removed;
+        }
+        s
+    }
+
+    /// RF-5 rally phase: an Unsteady or Routing unit tests to go up one level.
+    ///
+    /// - Unsteady: pass → Good; fail → stays Unsteady. A unit at 50% losses may not rally (RF-3).
+    /// - Routing: pass → Unsteady (halts on the spot); fail → routs again and loses another
+    ///   stand, then RF-3 applies at once. Under `voluntary-rout` it does not test and loses the
+    ///   stand. A routing unit at 50% is removed (or, under `keep-broken-units`, keeps routing
+    ///   without testing).
+    /// - RF-7: a routed battery is removed unless `artillery-may-rally`.
+    ///
+    /// Whether the unit is allowed to rally this turn (not charging, not charged, army morale)
+    /// is the caller's business.
+    #[inline]
+    pub fn rally<R: Roll>(&self, o: &Options, mut s: UnitState, r: &mut R) -> UnitState {
+        match s.status {
+            Status::Good | Status::Removed => s,
+            Status::Unsteady => {
+                if !self.broken(s.lost) && self.test(self.need(s.lost), &mut s.rerolls, r) {
+                    s.status = Status::Good;
+                }
+                s
+            }
+            Status::Routing => {
+                if self.kind == Kind::Artillery && !o.artillery_may_rally {
+                    s.status = Status::Removed;
+                    return s;
+                }
+                if self.broken(s.lost) {
+                    return self.apply_fifty_percent(o, s);
+                }
+                if !o.voluntary_rout && self.test(self.need(s.lost), &mut s.rerolls, r) {
+                    s.status = Status::Unsteady;
+                    return s;
+                }
+                let s = self.lose_stand(s);
+                self.apply_fifty_percent(o, s)
+            }
+        }
+    }
+
+    /// Losses from fire: `hits` stands (formed) or hits (single stand) are taken off; a unit
+    /// with nothing left is removed.
+    #[inline]
+    pub fn take_hits(&self, mut s: UnitState, hits: u8) -> UnitState {
+        if s.status == Status::Removed || hits == 0 {
+            return s;
+        }
+        let cap = self.capacity();
+        s.lost = s.lost.saturating_add(hits).min(cap);
+        if s.lost >= cap {
+            s.status = Status::Removed;
+        }
+        s
+    }
+
+    /// RF-5 morale phase for a unit that lost a stand (or, RF-7, a single stand that took a hit)
+    /// this turn: test; a failure drops one level (Good → Unsteady → Routing → removed). RF-7:
+    /// a battery that fails while Unsteady routs and is removed (crew abandon the guns), unless
+    /// `artillery-may-rally`. RF-3 then applies to a routing formed unit.
+    #[inline]
+    pub fn morale<R: Roll>(&self, o: &Options, mut s: UnitState, r: &mut R) -> UnitState {
+        if s.status == Status::Removed || self.test(self.need(s.lost), &mut s.rerolls, r) {
+            return s;
+        }
+        s.status = match s.status {
+            Status::Good => Status::Unsteady,
+            Status::Unsteady if self.kind == Kind::Artillery && !o.artillery_may_rally => {
+                Status::Removed
+            }
+            Status::Unsteady => Status::Routing,
+            Status::Routing | Status::Removed => Status::Removed,
+        };
+        self.apply_fifty_percent(o, s)
+    }
+
+    /// Stands (formed) or models (single stand) lost in state `s`.
+    pub fn stands_lost(&self, s: UnitState) -> u8 {
+        if self.kind.is_single_stand() {
+            s.lost / self.hit_points
+        } else {
+            s.lost
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+
+    fn unit(class: Class, stands: u8) -> Unit {
+        Unit {
+            class,
+            kind: Kind::Formed,
+            stands,
+            elite: false,
+            leader: 0,
+            in_buildings: false,
+            buildings_bonus: 1,
+            modifier: 0,
+            hit_points: 3,
+        }
+    }
+
+    fn state(status: Status, lost: u8, rerolls: u8) -> UnitState {
+        UnitState {
+            status,
+            lost,
+            rerolls,
+        }
+    }
+
+    #[test]
+    fn rf2_worked_example_from_the_source() {
+        // Veteran, 7 stands: 2 lost → 5+; 3 lost → 6; 3 lost with a +1 leader → 5+.
+        let u = unit(Class::Veteran, 7);
+        assert_eq!(u.need(2), Need::Natural(5));
+        assert_eq!(u.need(2).sixths(), 2);
+        assert_eq!(u.need(3), Need::Natural(6));
+        let led = Unit { leader: 1, ..u };
+        assert_eq!(led.need(3), Need::Natural(5));
+        // A 3 with 2 lost: stays Unsteady; a 5 rallies to Good.
+        let o = Options::default();
+        let s = state(Status::Unsteady, 2, 0);
+        assert_eq!(
+            u.rally(&o, s, &mut Scripted::new(&[3])).status,
+            Status::Unsteady
+        );
+        assert_eq!(
+            u.rally(&o, s, &mut Scripted::new(&[5])).status,
+            Status::Good
+        );
+    }
+
+    #[test]
+    fn rf2_naturals_and_modifiers() {
+        // Natural 1 fails even when modifiers make it enough; natural 6 passes whatever.
+        let u = Unit {
+            leader: 3,
+            ..unit(Class::Veteran, 8)
+        };
+        assert_eq!(u.need(0), Need::Natural(2));
+        assert_eq!(unit(Class::Green, 12).need(5), Need::Natural(6));
+        assert_eq!(unit(Class::Regular, 8).need(0), Need::Natural(4));
+        let b = Unit {
+            in_buildings: true,
+            ..unit(Class::Regular, 8)
+        };
+        assert_eq!(b.need(0), Need::Natural(3));
+        let m = Unit {
+            modifier: -1,
+            ..unit(Class::Regular, 8)
+        };
+        assert_eq!(m.need(0), Need::Natural(5));
+    }
+
+    #[test]
+    fn rf3_fifty_percent_rule() {
+        let u = unit(Class::Veteran, 7);
+        assert!(!u.broken(3));
+        assert!(u.broken(4));
+        assert_eq!(unit(Class::Veteran, 8).need(4), Need::AutoFail);
+        // A natural 6 does not save it, and no re-roll is spent.
+        let mut rr = 1;
+        assert!(!u.test(Need::AutoFail, &mut rr, &mut Scripted::new(&[])));
+        assert_eq!(rr, 1);
+        // Unsteady at 50% may not rally; routing at 50% is removed, or kept with the option.
+        let o = Options::default();
+        let s = u.rally(&o, state(Status::Unsteady, 4, 0), &mut Scripted::new(&[]));
+        assert_eq!(s.status, Status::Unsteady);
+        let s = u.rally(&o, state(Status::Routing, 4, 0), &mut Scripted::new(&[]));
+        assert_eq!(s.status, Status::Removed);
+        let keep = Options {
+            keep_broken_units: true,
+            ..o
+        };
+        let s = u.rally(&keep, state(Status::Routing, 4, 0), &mut Scripted::new(&[]));
+        assert_eq!(s, state(Status::Routing, 4, 0));
+        // Single stands are exempt.
+        let gun = Unit {
+            kind: Kind::Artillery,
+            stands: 2,
+            ..u
+        };
+        assert!(!gun.broken(5));
+    }
+
+    #[test]
+    fn rf5_routing_rally_fail_loses_a_stand() {
+        let u = unit(Class::Regular, 8);
+        let o = Options::default();
+        let s = u.rally(&o, state(Status::Routing, 1, 0), &mut Scripted::new(&[2]));
+        assert_eq!(s, state(Status::Routing, 2, 0));
+        // Losing the stand that reaches 50% removes it at once.
+        let s = u.rally(&o, state(Status::Routing, 3, 0), &mut Scripted::new(&[1]));
+        assert_eq!(s.status, Status::Removed);
+        let s = u.rally(&o, state(Status::Routing, 1, 0), &mut Scripted::new(&[6]));
+        assert_eq!(s, state(Status::Unsteady, 1, 0));
+        // Voluntary rout: no test (no die used), the stand is still lost.
+        let vol = Options {
+            voluntary_rout: true,
+            ..o
+        };
+        let mut d = Scripted::new(&[]);
+        assert_eq!(
+            u.rally(&vol, state(Status::Routing, 1, 0), &mut d),
+            state(Status::Routing, 2, 0)
+        );
+        assert_eq!(d.used(), 0);
+    }
+
+    #[test]
+    fn rf6_worked_example_from_the_source() {
+        // Routing Veteran, 3 of 7 lost, +1 leader with one re-roll: rolls 2, re-rolls 5 → Unsteady.
+        let u = Unit {
+            leader: 1,
+            ..unit(Class::Veteran, 7)
+        };
+        let o = Options::default();
+        let s = u.rally(
+            &o,
+            state(Status::Routing, 3, 1),
+            &mut Scripted::new(&[2, 5]),
+        );
+        assert_eq!(s, state(Status::Unsteady, 3, 0));
+        // Without the re-roll the 2 loses a stand: 4 of 7 lost → 50% → dispersed.
+        let s = u.rally(&o, state(Status::Routing, 3, 0), &mut Scripted::new(&[2]));
+        assert_eq!(s.status, Status::Removed);
+    }
+
+    #[test]
+    fn rf6_one_reroll_per_test_elite_first() {
+        let elite = Unit {
+            elite: true,
+            ..unit(Class::Regular, 8)
+        };
+        let mut pool = 2;
+        // Elite re-roll used; the commander's pool is untouched; a second failure stands.
+        assert!(!elite.test(Need::Natural(4), &mut pool, &mut Scripted::new(&[1, 2])));
+        assert_eq!(pool, 2);
+        let plain = unit(Class::Regular, 8);
+        assert!(plain.test(Need::Natural(4), &mut pool, &mut Scripted::new(&[3, 4])));
+        assert_eq!(pool, 1);
+        let mut none = 0;
+        assert!(!plain.test(Need::Natural(4), &mut none, &mut Scripted::new(&[3])));
+    }
+
+    #[test]
+    fn rf4_morale_drops_one_level() {
+        let u = unit(Class::Regular, 8);
+        let o = Options::default();
+        let fail = || Scripted::new(&[1]);
+        let s = u.morale(&o, state(Status::Good, 1, 0), &mut fail());
+        assert_eq!(s.status, Status::Unsteady);
+        let s = u.morale(&o, state(Status::Unsteady, 1, 0), &mut fail());
+        assert_eq!(s.status, Status::Routing);
+        let s = u.morale(&o, state(Status::Routing, 1, 0), &mut fail());
+        assert_eq!(s.status, Status::Removed);
+        // Unsteady fails into routing at 50% → removed at once.
+        let s = u.morale(&o, state(Status::Unsteady, 4, 0), &mut Scripted::new(&[]));
+        assert_eq!(s.status, Status::Removed);
+        let s = u.morale(&o, state(Status::Good, 2, 0), &mut Scripted::new(&[4]));
+        assert_eq!(s.status, Status::Good);
+    }
+
+    #[test]
+    fn rf7_artillery() {
+        let gun = Unit {
+            kind: Kind::Artillery,
+            stands: 2,
+            ..unit(Class::Regular, 2)
+        };
+        assert_eq!(gun.capacity(), 6);
+        // No casualty modifier: 5 hits taken still needs the base 4.
+        assert_eq!(gun.need(5), Need::Natural(4));
+        let o = Options::default();
+        let s = gun.morale(&o, state(Status::Good, 1, 0), &mut Scripted::new(&[1]));
+        assert_eq!(s.status, Status::Unsteady);
+        let s = gun.morale(&o, s, &mut Scripted::new(&[1]));
+        assert_eq!(s.status, Status::Removed);
+        let may = Options {
+            artillery_may_rally: true,
+            ..o
+        };
+        let s = gun.morale(
+            &may,
+            state(Status::Unsteady, 1, 0),
+            &mut Scripted::new(&[1]),
+        );
+        assert_eq!(s.status, Status::Routing);
+        // A failed rally from rout loses a model: hits rise to the next multiple of 3.
+        let s = gun.rally(&may, s, &mut Scripted::new(&[1]));
+        assert_eq!(s, state(Status::Routing, 3, 0));
+        assert_eq!(gun.stands_lost(s), 1);
+        let s = gun.rally(&may, s, &mut Scripted::new(&[2]));
+        assert_eq!(s.status, Status::Removed);
+        // Hits: a model goes when its hits reach its hit points; all gone → removed.
+        let s = gun.take_hits(state(Status::Good, 0, 0), 5);
+        assert_eq!((s.status, gun.stands_lost(s)), (Status::Good, 1));
+        assert_eq!(gun.take_hits(s, 1).status, Status::Removed);
+    }
+}

@@ -1,0 +1,105 @@
+//! The enemy's fire in `under-fire`: how many losses a turn of fire causes (RULES.md §4).
+
+use crate::dice::{Roll, Weights};
+use crate::frac::{Frac, common_denominator};
+
+/// Dice in one exact table; larger volleys are the sum of several tables.
+const DICE_PER_TABLE: u32 = 20;
+
+/// A turn of enemy fire, in the system's own loss unit (stands, hits, quarters or pips).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fire {
+    tables: Vec<Weights>,
+    description: String,
+}
+
+impl Fire {
+    /// `dice` dice each hitting on `to_hit` or more: the number of hits has exactly the
+    /// distribution of rolling them.
+    pub fn dice(dice: u32, to_hit: u8) -> Fire {
+        let mut tables = Vec::new();
+        let mut left = dice;
+        while left > 0 {
+            let n = left.min(DICE_PER_TABLE);
+            tables.push(Weights::hits(n, to_hit));
+            left -= n;
+        }
+        Fire {
+            tables,
+            description: format!("{dice} dice hitting on {to_hit}+"),
+        }
+    }
+
+    /// An explicit distribution: `probs[k]` is the chance of `k` losses in a turn. `None` unless
+    /// the probabilities add up to exactly 1 over a common denominator that fits 64 bits.
+    pub fn table(probs: &[Frac]) -> Option<Fire> {
+        let den = common_denominator(probs)?;
+        let weights: Vec<u64> = probs.iter().map(|f| f.num * (den / f.den)).collect();
+        let total = weights.iter().try_fold(0u64, |a, &w| a.checked_add(w))?;
+        if total != den {
+            return None;
+        }
+        let text: Vec<String> = probs.iter().map(|f| f.to_string()).collect();
+        Some(Fire {
+            tables: vec![Weights::new(weights)?],
+            description: format!("losses per turn 0.. with chances {}", text.join(", ")),
+        })
+    }
+
+    /// No fire at all.
+    pub fn none() -> Fire {
+        Fire {
+            tables: Vec::new(),
+            description: "no fire".into(),
+        }
+    }
+
+    /// The most losses one turn can cause.
+    pub fn max(&self) -> u32 {
+        self.tables.iter().map(|t| t.len() as u32 - 1).sum()
+    }
+
+    /// The expected losses per turn.
+    pub fn mean(&self) -> f64 {
+        self.tables
+            .iter()
+            .map(|t| (0..t.len()).map(|k| k as f64 * t.p(k)).sum::<f64>())
+            .sum()
+    }
+
+    /// A one-line description for reports.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// One turn's losses.
+    #[inline]
+    pub fn sample<R: Roll>(&self, r: &mut R) -> u32 {
+        self.tables.iter().map(|t| r.pick(t) as u32).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::enumerate;
+
+    #[test]
+    fn large_volleys_split_into_tables() {
+        let f = Fire::dice(45, 4);
+        assert_eq!(f.max(), 45);
+        assert!((f.mean() - 22.5).abs() < 1e-9);
+        assert_eq!(Fire::none().max(), 0);
+    }
+
+    #[test]
+    fn explicit_table_must_sum_to_one() {
+        let p = |s: &str| Frac::parse(s).unwrap();
+        assert!(Fire::table(&[p("0.5"), p("1/3"), p("1/6")]).is_some());
+        assert!(Fire::table(&[p("0.5"), p("0.4")]).is_none());
+        let f = Fire::table(&[p("0.25"), p("0.75")]).unwrap();
+        let mut mean = 0.0;
+        enumerate(|o| f.sample(o), |k, q| mean += f64::from(k) * q);
+        assert!((mean - 0.75).abs() < 1e-15);
+    }
+}

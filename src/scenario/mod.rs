@@ -1,0 +1,341 @@
+//! Scenarios: what one trial is (RULES.md §4), and how a run of them becomes a [`Report`].
+//!
+//! Every scenario so far is a [`chain::Chain`]; a [`ChainJob`] pairs one with the outcomes,
+//! metrics and tables its report shows, runs its trials on the engine, solves it exactly, and
+//! puts both side by side.
+
+pub mod chain;
+pub mod fire;
+pub mod rally;
+pub mod test;
+pub mod under_fire;
+
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use crate::engine::{self, Control, RunSpec};
+use crate::error::Result;
+use crate::exact;
+use crate::report::{Cell, MetricRow, OutcomeRow, Report, Table, TableRow};
+use crate::stats;
+use chain::{Chain, ChainSim, Layout};
+
+/// What a run is of: the names and every parameter in force, for the report.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Describe {
+    /// The rule system.
+    pub system: String,
+    /// The scenario.
+    pub scenario: String,
+    /// Every parameter, defaults included, in a stable order.
+    pub params: Map<String, Value>,
+    /// Optional rules switched on.
+    pub options: Vec<String>,
+    /// Model choices a reader should know about.
+    pub notes: Vec<String>,
+}
+
+/// An outcome of the report: the trials that ended in any of these classes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutcomeDef {
+    /// The outcome's name.
+    pub name: &'static str,
+    /// The chain classes it gathers.
+    pub classes: Vec<usize>,
+}
+
+/// An average the report shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetricDef {
+    /// The mean turn at which trials were absorbed into a class, over those that were.
+    AbsorbTurn {
+        /// Metric name.
+        name: &'static str,
+        /// The class.
+        class: usize,
+        /// What it means.
+        meaning: &'static str,
+    },
+    /// The mean number of turns (out of the scenario's turns) the unit's place stood empty.
+    EmptyTurns {
+        /// Metric name.
+        name: &'static str,
+        /// What it means.
+        meaning: &'static str,
+    },
+    /// The mean of a final-state value.
+    Value {
+        /// Metric name.
+        name: &'static str,
+        /// The chain's value index.
+        index: usize,
+        /// What it means.
+        meaning: &'static str,
+    },
+}
+
+/// A table by turn the report shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableDef {
+    /// The share of trials in each class after every turn.
+    PerTurn {
+        /// Table name.
+        name: &'static str,
+        /// Title.
+        title: &'static str,
+    },
+    /// Absorption into classes by turn: at that turn, or by then (cumulative).
+    Absorb {
+        /// Table name.
+        name: &'static str,
+        /// Title.
+        title: &'static str,
+        /// Columns: (name, class, cumulative).
+        columns: Vec<(&'static str, usize, bool)>,
+    },
+}
+
+/// How to run: the trial plan, the confidence level, and whether to skip Monte Carlo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOptions {
+    /// Trials, seed, stream and threads.
+    pub spec: RunSpec,
+    /// Confidence level of the intervals (e.g. 0.95).
+    pub confidence: f64,
+    /// Report only the exact solution.
+    pub exact_only: bool,
+}
+
+/// A runnable, fully configured scenario.
+pub trait Job: Send + Sync {
+    /// What it is.
+    fn describe(&self) -> &Describe;
+    /// Run it (Monte Carlo unless exact-only, plus the exact solution) and report.
+    ///
+    /// # Errors
+    /// [`crate::Error::Cancelled`] if `control` is cancelled; an invalid trial count;
+    /// [`crate::Error::Mass`] if the exact solution fails its check.
+    fn run(&self, options: &RunOptions, control: &Control) -> Result<Report>;
+}
+
+/// A [`Chain`] with the report that goes with it.
+#[derive(Debug, Clone)]
+pub struct ChainJob<C> {
+    /// The chain, ready to run.
+    pub sim: ChainSim<C>,
+    /// Names and parameters.
+    pub describe: Describe,
+    /// Outcomes shown.
+    pub outcomes: Vec<OutcomeDef>,
+    /// Metrics shown.
+    pub metrics: Vec<MetricDef>,
+    /// Tables shown.
+    pub tables: Vec<TableDef>,
+}
+
+impl<C: Chain + Send> Job for ChainJob<C> {
+    fn describe(&self) -> &Describe {
+        &self.describe
+    }
+
+    fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
+        let exact = exact::solve_chain(&self.sim.chain, &self.describe.scenario)?;
+        let started = Instant::now();
+        let counts = if options.exact_only {
+            None
+        } else {
+            Some(engine::run(&self.sim, &options.spec, control)?)
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        Ok(self.report(counts.as_deref(), &exact, options, elapsed))
+    }
+}
+
+impl<C: Chain> ChainJob<C> {
+    /// Put a tally (if any) and an exact solution, both in the chain's layout, into a report.
+    pub fn report(
+        &self,
+        counts: Option<&[u64]>,
+        exact: &[f64],
+        options: &RunOptions,
+        elapsed_s: f64,
+    ) -> Report {
+        let layout = &self.sim.layout;
+        let trials = if counts.is_some() {
+            options.spec.trials
+        } else {
+            0
+        };
+        let z = stats::z_for_confidence(options.confidence);
+        let cell = |k: Option<u64>, e: f64| -> Cell {
+            match k {
+                Some(k) => {
+                    let (lo, hi) = stats::wilson(k, trials, z);
+                    Cell {
+                        count: Some(k),
+                        p: k as f64 / trials as f64,
+                        ci_low: Some(lo),
+                        ci_high: Some(hi),
+                        exact: Some(e),
+                    }
+                }
+                None => Cell {
+                    count: None,
+                    p: e,
+                    ci_low: None,
+                    ci_high: None,
+                    exact: Some(e),
+                },
+            }
+        };
+        let outcomes = self
+            .outcomes
+            .iter()
+            .map(|o| {
+                let idx = || o.classes.iter().map(|&c| layout.final_(c));
+                OutcomeRow {
+                    outcome: o.name.to_string(),
+                    cell: cell(
+                        counts.map(|t| idx().map(|i| t[i]).sum()),
+                        idx().map(|i| exact[i]).sum(),
+                    ),
+                }
+            })
+            .collect();
+        let metrics = self
+            .metrics
+            .iter()
+            .map(|m| {
+                let (name, meaning, range) = match m {
+                    MetricDef::AbsorbTurn {
+                        name,
+                        class,
+                        meaning,
+                    } => (name, meaning, layout.absorbed_range(*class)),
+                    MetricDef::EmptyTurns { name, meaning } => {
+                        (name, meaning, layout.empty_range())
+                    }
+                    MetricDef::Value {
+                        name,
+                        index,
+                        meaning,
+                    } => (name, meaning, layout.value_range(*index)),
+                };
+                let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
+                let (n, value, stderr) = match counts {
+                    Some(t) => {
+                        let (n, mean, se) = stats::histogram_mean(&t[range]);
+                        (Some(n), finite(mean), finite(se))
+                    }
+                    None => (None, ex, None),
+                };
+                MetricRow {
+                    name: name.to_string(),
+                    value,
+                    stderr,
+                    exact: ex,
+                    n,
+                    meaning: meaning.to_string(),
+                }
+            })
+            .collect();
+        let tables = self
+            .tables
+            .iter()
+            .map(|t| self.table(t, layout, counts, exact, &cell))
+            .collect();
+        Report {
+            version: crate::VERSION.to_string(),
+            scenario: self.describe.scenario.clone(),
+            system: self.describe.system.clone(),
+            params: self.describe.params.clone(),
+            options: self.describe.options.clone(),
+            trials,
+            seed: options.spec.seed,
+            threads: options
+                .spec
+                .threads
+                .unwrap_or_else(rayon::current_num_threads),
+            confidence: options.confidence,
+            outcomes,
+            metrics,
+            tables,
+            exact_mass: Some(
+                (0..layout.classes)
+                    .map(|c| exact[layout.final_(c)])
+                    .sum::<f64>(),
+            ),
+            notes: self.describe.notes.clone(),
+            elapsed_s,
+            trials_per_s: if elapsed_s > 0.0 {
+                trials as f64 / elapsed_s
+            } else {
+                0.0
+            },
+        }
+    }
+
+    fn table(
+        &self,
+        def: &TableDef,
+        layout: &Layout,
+        counts: Option<&[u64]>,
+        exact: &[f64],
+        cell: &dyn Fn(Option<u64>, f64) -> Cell,
+    ) -> Table {
+        let turns = 1..=layout.turns;
+        match def {
+            TableDef::PerTurn { name, title } => {
+                let classes = self.sim.chain.classes();
+                Table {
+                    name: name.to_string(),
+                    title: title.to_string(),
+                    columns: classes.iter().map(|c| c.name.to_string()).collect(),
+                    rows: turns
+                        .map(|t| TableRow {
+                            turn: t as u32,
+                            cells: (0..classes.len())
+                                .map(|c| {
+                                    cell(
+                                        counts.map(|k| layout.in_class_after(k, c, t)),
+                                        layout.in_class_after(exact, c, t),
+                                    )
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                }
+            }
+            TableDef::Absorb {
+                name,
+                title,
+                columns,
+            } => Table {
+                name: name.to_string(),
+                title: title.to_string(),
+                columns: columns.iter().map(|c| c.0.to_string()).collect(),
+                rows: turns
+                    .map(|t| TableRow {
+                        turn: t as u32,
+                        cells: columns
+                            .iter()
+                            .map(|&(_, c, cumulative)| {
+                                let from = if cumulative { 0 } else { t };
+                                let idx = || (from..=t).map(|k| layout.absorbed(c, k));
+                                cell(
+                                    counts.map(|k| idx().map(|i| k[i]).sum()),
+                                    idx().map(|i| exact[i]).sum(),
+                                )
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}

@@ -1,0 +1,114 @@
+//! `rally`: a shaken unit tries each turn to recover until it is back in good order, gone, or
+//! the turn cap is reached (RULES.md §4).
+
+use crate::dice::Roll;
+use crate::rules::rank_and_file as rf;
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+
+/// Classes of a Rank & File unit in `rally`: back to Good ends the trial, as does removal.
+/// Routing and removed units leave their place in the line empty, and so does an Unsteady one,
+/// which retires (RF-4).
+pub const RF_RALLY_CLASSES: [ClassInfo; 4] = [
+    ClassInfo {
+        name: "good",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "unsteady",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "routing",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "removed",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+/// Values read off a Rank & File unit's final state.
+pub fn rf_values(unit: &rf::Unit, start: &rf::UnitState) -> [ValueInfo; 2] {
+    [
+        ValueInfo {
+            name: "stands_lost",
+            max: u32::from(unit.stands),
+        },
+        ValueInfo {
+            name: "rerolls_used",
+            max: u32::from(start.rerolls),
+        },
+    ]
+}
+
+/// The class index of a Rank & File state (the order of [`RF_RALLY_CLASSES`]).
+#[inline]
+pub fn rf_class(s: rf::UnitState) -> usize {
+    s.status as usize
+}
+
+/// Value `i` of [`rf_values`] for state `s`.
+pub fn rf_value(unit: &rf::Unit, start: &rf::UnitState, s: rf::UnitState, i: usize) -> u32 {
+    match i {
+        0 => u32::from(unit.stands_lost(s)),
+        _ => u32::from(start.rerolls - s.rerolls),
+    }
+}
+
+/// RF-5 rally phase, once a turn, for a Rank & File unit (nothing else happens to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RfRally {
+    /// The unit.
+    pub unit: rf::Unit,
+    /// The optional rules in force.
+    pub options: rf::Options,
+    /// Its state at the start.
+    pub start: rf::UnitState,
+    /// The turn cap.
+    pub turns: u32,
+    values: [ValueInfo; 2],
+}
+
+impl RfRally {
+    /// A rally trial for `unit` starting in `start`, for at most `turns` turns.
+    pub fn new(unit: rf::Unit, options: rf::Options, start: rf::UnitState, turns: u32) -> Self {
+        RfRally {
+            values: rf_values(&unit, &start),
+            unit,
+            options,
+            start,
+            turns,
+        }
+    }
+}
+
+impl Chain for RfRally {
+    type State = rf::UnitState;
+    fn start(&self) -> rf::UnitState {
+        self.start
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    #[inline]
+    fn step<R: Roll>(&self, s: rf::UnitState, r: &mut R) -> rf::UnitState {
+        self.unit.rally(&self.options, s, r)
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &RF_RALLY_CLASSES
+    }
+    #[inline]
+    fn class_of(&self, s: rf::UnitState) -> usize {
+        rf_class(s)
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: rf::UnitState, i: usize) -> u32 {
+        rf_value(&self.unit, &self.start, s, i)
+    }
+}

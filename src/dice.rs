@@ -163,7 +163,7 @@ impl Dice {
     }
 
     /// A uniform integer in `0..n` (`n` ≥ 1), by Lemire's multiply-and-reject method.
-    #[inline]
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
         let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
@@ -203,7 +203,7 @@ impl Roll for Dice {
         d
     }
 
-    #[inline]
+    #[inline(always)]
     fn pick(&mut self, table: &Weights) -> usize {
         let u = self.below(table.total);
         table.locate(u)

@@ -12,6 +12,7 @@ use morale_lab::error::{Error, Result};
 use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
 use morale_lab::scenario::RunOptions;
+use morale_lab::scenario::chain::Sampler;
 use morale_lab::{odds, system};
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
@@ -100,6 +101,10 @@ struct RunArgs {
     /// Output format: text, csv, md or json.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: String,
+    /// How Monte Carlo draws a turn: `table` (each turn's exact outcome distribution, compiled
+    /// from the rules; fast) or `dice` (the rules code rolls every die). Same probabilities.
+    #[arg(long, value_name = "SAMPLER", default_value = "table")]
+    sampler: String,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -230,6 +235,8 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         },
         confidence,
         exact_only: a.exact_only,
+        sampler: Sampler::parse(&a.sampler)
+            .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?,
     };
     let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
     let bar = show_bar.then(|| progress(trials, Arc::clone(&control)));

@@ -20,6 +20,8 @@ pub struct Oracle<'a> {
     script: &'a [u32],
     taken: Vec<(u32, u32)>,
     prob: f64,
+    /// The branch's probability as an exact fraction `num / den` (`None` once it overflows).
+    ratio: Option<(u128, u128)>,
 }
 
 impl Oracle<'_> {
@@ -36,11 +38,18 @@ impl Roll for Oracle<'_> {
     fn d6(&mut self) -> u8 {
         let c = self.choose(6);
         self.prob /= 6.0;
+        self.ratio = self.ratio.and_then(|(n, d)| Some((n, d.checked_mul(6)?)));
         c as u8 + 1
     }
     fn pick(&mut self, table: &Weights) -> usize {
         let c = self.choose(table.len() as u32) as usize;
         self.prob *= table.p(c);
+        self.ratio = self.ratio.and_then(|(n, d)| {
+            Some((
+                n.checked_mul(u128::from(table.weight(c)))?,
+                d.checked_mul(u128::from(table.total()))?,
+            ))
+        });
         c
     }
 }
@@ -48,20 +57,33 @@ impl Roll for Oracle<'_> {
 /// Call `f` once for every distinct branch of chance it can take, passing each result with its
 /// probability to `sink`. `f` must be deterministic given its chance outcomes. Branches of
 /// probability zero are skipped.
-pub fn enumerate<T>(mut f: impl FnMut(&mut Oracle) -> T, mut sink: impl FnMut(T, f64)) {
+pub fn enumerate<T>(f: impl FnMut(&mut Oracle) -> T, mut sink: impl FnMut(T, f64)) {
+    enumerate_exact(f, |out, p, _| sink(out, p));
+}
+
+/// [`enumerate`], also passing each branch's probability as an exact fraction
+/// `(numerator, denominator)` where it fits 128 bits.
+pub fn enumerate_exact<T>(
+    mut f: impl FnMut(&mut Oracle) -> T,
+    mut sink: impl FnMut(T, f64, Option<(u128, u128)>),
+) {
     let mut script: Vec<u32> = Vec::new();
     loop {
         let mut oracle = Oracle {
             script: &script,
             taken: Vec::with_capacity(script.len() + 4),
             prob: 1.0,
+            ratio: Some((1, 1)),
         };
         let out = f(&mut oracle);
         let Oracle {
-            mut taken, prob, ..
+            mut taken,
+            prob,
+            ratio,
+            ..
         } = oracle;
         if prob > 0.0 {
-            sink(out, prob);
+            sink(out, prob, ratio);
         }
         // Odometer: advance the last choice that has outcomes left, dropping exhausted ones.
         loop {
@@ -89,6 +111,50 @@ pub fn transitions<C: Chain>(chain: &C, s: C::State) -> Vec<(C::State, f64)> {
         |next, p| *out.entry(next).or_insert(0.0) += p,
     );
     out.into_iter().collect()
+}
+
+/// The distribution of one turn from state `s` with exact integer weights over a common
+/// denominator that fits 64 bits: (next states with weights, total). `None` when the
+/// denominator would not fit. The weights are checked to add up to the total exactly.
+pub fn integer_transitions<C: Chain>(
+    chain: &C,
+    s: C::State,
+) -> Option<(Vec<(C::State, u64)>, u64)> {
+    let mut paths: Vec<(C::State, u128, u128)> = Vec::new();
+    let mut fits = true;
+    enumerate_exact(
+        |o| chain.step(s, o),
+        |next, _, ratio| match ratio {
+            Some((n, d)) => paths.push((next, n, d)),
+            None => fits = false,
+        },
+    );
+    if !fits {
+        return None;
+    }
+    let mut den: u128 = 1;
+    for &(_, _, d) in &paths {
+        den = (den / gcd128(den, d)).checked_mul(d)?;
+    }
+    let den = u64::try_from(den).ok()?;
+    let mut out: BTreeMap<C::State, u64> = BTreeMap::new();
+    for (next, n, d) in paths {
+        let w = u64::try_from(n * (u128::from(den) / d)).ok()?;
+        *out.entry(next).or_insert(0) += w;
+    }
+    let total: u64 = out.values().try_fold(0u64, |a, &w| a.checked_add(w))?;
+    assert_eq!(
+        total, den,
+        "a turn's outcomes must account for every dice sequence"
+    );
+    Some((out.into_iter().collect(), den))
+}
+
+fn gcd128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Tolerance on the total probability of an exact solution.
@@ -194,5 +260,13 @@ mod tests {
         let mut seen = Vec::new();
         enumerate(|o| o.pick(&t), |i, p| seen.push((i, p)));
         assert_eq!(seen, vec![(0, 0.25), (2, 0.75)]);
+        let mut ratios = Vec::new();
+        enumerate_exact(
+            |o| o.d6() >= 5 || o.d6() >= 5,
+            |ok, _, r| ratios.push((ok, r.unwrap())),
+        );
+        // 4 first-roll branches re-roll (6 each, /36), 2 pass at once (/6).
+        assert_eq!(ratios.len(), 4 * 6 + 2);
+        assert!(ratios.contains(&(true, (1, 6))) && ratios.contains(&(false, (1, 36))));
     }
 }

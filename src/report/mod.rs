@@ -100,6 +100,8 @@ pub struct Report {
     pub exact_mass: Option<f64>,
     /// Notes on how to read the numbers (model choices in force).
     pub notes: Vec<String>,
+    /// How Monte Carlo drew each turn (`table` or `dice`; none for an exact-only run).
+    pub sampler: Option<String>,
     /// Wall-clock seconds of the Monte Carlo run.
     pub elapsed_s: f64,
     /// Trials per second.

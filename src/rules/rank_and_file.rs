@@ -198,6 +198,7 @@ impl Unit {
 
     /// RF-3 (the 50% rule): a formed unit with lost stands at least half its starting stands.
     /// Single stands are exempt.
+    #[inline(always)]
     pub fn broken(&self, lost: u8) -> bool {
         !self.kind.is_single_stand() && 2 * u16::from(lost) >= u16::from(self.stands)
     }
@@ -205,6 +206,7 @@ impl Unit {
     /// RF-2 / RF-3: what a morale, rally or waiver test needs when `lost` stands (or hits) are
     /// gone. Modifiers: −1 per stand lost (formed units only), the leader's bonus, the
     /// in-buildings bonus and the situational modifier; natural 1 fails, natural 6 passes.
+    #[inline(always)]
     pub fn need(&self, lost: u8) -> Need {
         if self.broken(lost) {
             return Need::AutoFail;
@@ -227,13 +229,13 @@ impl Unit {
     /// RF-2 with RF-6: take one test. A failed roll is re-rolled once when allowed: an Elite
     /// unit's own re-roll first, else one from the commander's pool (spending it). An automatic
     /// failure (RF-3) is not re-rolled: no roll can change it.
-    #[inline]
+    #[inline(always)]
     pub fn test<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> bool {
         self.test_detail(need, rerolls, r).0
     }
 
     /// [`Unit::test`], also saying whether a re-roll was taken: (passed, re-rolled).
-    #[inline]
+    #[inline(always)]
     pub fn test_detail<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> (bool, bool) {
         let Need::Natural(n) = need else {
             return (false, false);
@@ -254,6 +256,7 @@ impl Unit {
     /// The state after losing one more stand (a formed unit) or one more model (a single
     /// stand: its hits rise to the next multiple of its hit points); removed when nothing is
     /// left.
+    #[inline(always)]
     fn lose_stand(&self, mut s: UnitState) -> UnitState {
         s.lost = if self.kind.is_single_stand() {
             (s.lost / self.hit_points + 1) * self.hit_points
@@ -269,6 +272,7 @@ impl Unit {
 
     /// RF-3: a routing formed unit at 50% losses is removed (dispersed), unless
     /// `keep-broken-units` keeps it routing.
+    #[inline(always)]
     fn apply_fifty_percent(&self, o: &Options, mut s: UnitState) -> UnitState {
         if s.status == Status::Routing && self.broken(s.lost) && !o.keep_broken_units {
             s.status = Status::Removed;
@@ -287,7 +291,7 @@ impl Unit {
     ///
     /// Whether the unit is allowed to rally this turn (not charging, not charged, army morale)
     /// is the caller's business.
-    #[inline]
+    #[inline(always)]
     pub fn rally<R: Roll>(&self, o: &Options, mut s: UnitState, r: &mut R) -> UnitState {
         match s.status {
             Status::Good | Status::Removed => s,
@@ -317,7 +321,7 @@ impl Unit {
 
     /// Losses from fire: `hits` stands (formed) or hits (single stand) are taken off; a unit
     /// with nothing left is removed.
-    #[inline]
+    #[inline(always)]
     pub fn take_hits(&self, mut s: UnitState, hits: u8) -> UnitState {
         if s.status == Status::Removed || hits == 0 {
             return s;
@@ -334,7 +338,7 @@ impl Unit {
     /// this turn: test; a failure drops one level (Good → Unsteady → Routing → removed). RF-7:
     /// a battery that fails while Unsteady routs and is removed (crew abandon the guns), unless
     /// `artillery-may-rally`. RF-3 then applies to a routing formed unit.
-    #[inline]
+    #[inline(always)]
     pub fn morale<R: Roll>(&self, o: &Options, mut s: UnitState, r: &mut R) -> UnitState {
         if s.status == Status::Removed || self.test(self.need(s.lost), &mut s.rerolls, r) {
             return s;
@@ -536,7 +540,10 @@ mod tests {
         // Unsteady fails into routing at 50% → removed at once.
         let s = u.morale(&o, state(Status::Unsteady, 4, 0), &mut Scripted::new(&[]));
         assert_eq!(s.status, Status::Removed);
-        let s = u.morale(&o, state(Status::Good, 2, 0), &mut Scripted::new(&[4]));
+        // Regular with 2 lost needs 4 + 2 = 6: a 5 fails, a 6 holds.
+        let s = u.morale(&o, state(Status::Good, 2, 0), &mut Scripted::new(&[5]));
+        assert_eq!(s.status, Status::Unsteady);
+        let s = u.morale(&o, state(Status::Good, 2, 0), &mut Scripted::new(&[6]));
         assert_eq!(s.status, Status::Good);
     }
 

@@ -10,7 +10,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::dice::{Dice, Roll};
+use crate::dice::{Dice, Roll, Weights};
 use crate::engine::Sim;
 
 /// How states of one class are reported.
@@ -161,20 +161,190 @@ impl Layout {
     }
 }
 
-/// Runs a [`Chain`]'s trials for the engine.
+/// How a [`ChainSim`] draws each turn of a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Sampler {
+    /// Each turn's outcome is drawn from that state's exact one-turn distribution, compiled
+    /// from the rules code with integer weights that count dice sequences: one unbiased draw a
+    /// turn, with exactly the probabilities of rolling the dice. Falls back to `Dice` when a
+    /// state's denominator does not fit 64 bits or the chain has too many states.
+    #[default]
+    Table,
+    /// The rules code runs every turn and rolls every die.
+    Dice,
+}
+
+impl Sampler {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampler::Table => "table",
+            Sampler::Dice => "dice",
+        }
+    }
+    /// Parse `table` or `dice`.
+    pub fn parse(s: &str) -> Option<Sampler> {
+        [Sampler::Table, Sampler::Dice]
+            .into_iter()
+            .find(|x| x.name() == s)
+    }
+}
+
+/// The most states a chain may have to be compiled into a table.
+pub const MAX_TABLE_STATES: usize = 1 << 16;
+
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    /// Sum of the weights of this state's outcomes (0 for an absorbing state).
+    total: u64,
+    /// Index of its first edge (its exits only, when it has a dwell table).
+    first: u32,
+    /// Number of those edges.
+    len: u32,
+    /// Its class.
+    class: u32,
+    /// Index into the dwell tables, or `NO_DWELL`.
+    dwell: u32,
+    /// 1 when the unit's place stands empty in this state's class, else 0.
+    empty: u32,
+    /// The trial ends on reaching this state.
+    absorbing: bool,
+}
+
+const NO_DWELL: u32 = u32::MAX;
+
+/// For a state that stays put with chance q = w/D each turn: the turn on which it leaves,
+/// k = 1..=block with weight w^(k−1)·(D−w)·D^(block−k), or "not within the block" with weight
+/// w^block — exactly the chances of rolling the turns one by one, in one draw.
 #[derive(Debug, Clone)]
-pub struct ChainSim<C> {
+struct Dwell {
+    /// `None` when the state never leaves (w = D).
+    table: Option<Weights>,
+    block: usize,
+}
+
+impl Dwell {
+    fn new(stay: u64, total: u64) -> Dwell {
+        if stay == total {
+            return Dwell {
+                table: None,
+                block: 0,
+            };
+        }
+        let (w, d) = (u128::from(stay), u128::from(total));
+        let mut block = 1usize;
+        while d.pow(block as u32 + 1) <= u128::from(u64::MAX) && block < 64 {
+            block += 1;
+        }
+        let mut weights: Vec<u64> = (1..=block)
+            .map(|k| (w.pow(k as u32 - 1) * (d - w) * d.pow((block - k) as u32)) as u64)
+            .collect();
+        weights.push(w.pow(block as u32) as u64);
+        let table = Weights::new(weights).expect("weights sum to D^block");
+        debug_assert_eq!(u128::from(table.total()), d.pow(block as u32));
+        Dwell {
+            table: Some(table),
+            block,
+        }
+    }
+}
+
+/// A chain compiled into per-state tables of integer-weighted transitions.
+#[derive(Debug, Clone)]
+struct Table<S> {
+    states: Vec<S>,
+    rows: Vec<Row>,
+    /// Cumulative weights, per state's edges.
+    cum: Vec<u64>,
+    next: Vec<u32>,
+    dwells: Vec<Dwell>,
+}
+
+impl<S: Copy + Ord> Table<S> {
+    fn compile<C: Chain<State = S>>(chain: &C) -> Option<Self> {
+        use std::collections::BTreeMap;
+        let mut index: BTreeMap<S, u32> = BTreeMap::new();
+        let mut states = vec![chain.start()];
+        index.insert(chain.start(), 0);
+        let mut rows = Vec::new();
+        let mut cum = Vec::new();
+        let mut next = Vec::new();
+        let mut dwells = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let s = states[i];
+            let class = chain.class_of(s);
+            let first = cum.len() as u32;
+            let info = chain.classes()[class];
+            let mut row = Row {
+                total: 0,
+                first,
+                len: 0,
+                class: class as u32,
+                dwell: NO_DWELL,
+                empty: u32::from(info.empty),
+                absorbing: info.absorbing,
+            };
+            if !info.absorbing {
+                let (edges, total) = crate::exact::integer_transitions(chain, s)?;
+                let stay = edges.iter().find(|e| e.0 == s).map_or(0, |e| e.1);
+                if stay > 0 {
+                    row.dwell = dwells.len() as u32;
+                    dwells.push(Dwell::new(stay, total));
+                }
+                row.total = total - stay;
+                let mut acc = 0u64;
+                for (s2, w) in edges.into_iter().filter(|e| e.0 != s) {
+                    let j = *index.entry(s2).or_insert_with(|| {
+                        states.push(s2);
+                        (states.len() - 1) as u32
+                    });
+                    acc += w;
+                    cum.push(acc);
+                    next.push(j);
+                }
+                row.len = cum.len() as u32 - first;
+                if states.len() > MAX_TABLE_STATES {
+                    return None;
+                }
+            }
+            rows.push(row);
+            i += 1;
+        }
+        Some(Table {
+            states,
+            rows,
+            cum,
+            next,
+            dwells,
+        })
+    }
+}
+
+/// Runs a [`Chain`]'s trials for the engine.
+///
+/// Its tally is the chain's [`Layout`]; with the table sampler, trials record when they enter
+/// and leave each class (not every turn) and which compiled state they end in, after the
+/// layout, and [`ChainSim::finish`] folds those into the layout.
+#[derive(Debug, Clone)]
+pub struct ChainSim<C: Chain> {
     /// The chain.
     pub chain: C,
     /// Its tally layout.
     pub layout: Layout,
     absorbing: u64,
     empty: u64,
+    table: Option<Table<C::State>>,
 }
 
 impl<C: Chain> ChainSim<C> {
-    /// Wrap a chain (at most 64 classes).
+    /// Wrap a chain (at most 64 classes) with the table sampler where it compiles.
     pub fn new(chain: C) -> Self {
+        Self::with_sampler(chain, Sampler::Table)
+    }
+
+    /// Wrap a chain with the given sampler.
+    pub fn with_sampler(chain: C, sampler: Sampler) -> Self {
         let layout = Layout::of(&chain);
         let mut absorbing = 0u64;
         let mut empty = 0u64;
@@ -182,16 +352,90 @@ impl<C: Chain> ChainSim<C> {
             absorbing |= u64::from(c.absorbing) << i;
             empty |= u64::from(c.empty) << i;
         }
+        let table = match sampler {
+            Sampler::Table => Table::compile(&chain),
+            Sampler::Dice => None,
+        };
         ChainSim {
             chain,
             layout,
             absorbing,
             empty,
+            table,
         }
     }
 
-    /// Run one trial, adding into `tally`.
-    #[inline]
+    /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
+    pub fn sampler(&self) -> Sampler {
+        if self.table.is_some() {
+            Sampler::Table
+        } else {
+            Sampler::Dice
+        }
+    }
+
+    /// Index of "moved from class `from` to class `to` on turn `t`" in the table sampler's raw
+    /// tally (`t` in 1..=turns).
+    #[inline(always)]
+    fn trans(&self, t: usize, from: usize, to: usize) -> usize {
+        let c = self.layout.classes;
+        self.layout.len() + ((t - 1) * c + from) * c + to
+    }
+
+    /// Index of "ended in compiled state `k`" in the table sampler's raw tally.
+    #[inline(always)]
+    fn ended(&self, k: usize) -> usize {
+        let c = self.layout.classes;
+        self.layout.len() + self.layout.turns * c * c + k
+    }
+
+    /// Turn a raw engine tally into the chain's [`Layout`].
+    ///
+    /// With the table sampler, a trial records only its class changes (`trans`) and its final
+    /// state: trials in class `c` after turn `t` are those that started there, plus those that
+    /// moved into it, less those that moved out, by turn `t`; absorptions are moves into an
+    /// absorbing class.
+    pub fn finish(&self, raw: &[u64]) -> Vec<u64> {
+        let l = &self.layout;
+        let mut out = raw[..l.len()].to_vec();
+        let Some(table) = &self.table else {
+            return out;
+        };
+        let classes = self.chain.classes();
+        let start_class = table.rows[0].class as usize;
+        let trials: u64 = raw[self.ended(0)..].iter().sum();
+        let started_live = trials - out[l.absorbed(start_class, 0)];
+        for (c, info) in classes.iter().enumerate() {
+            let mut inside: u64 = if c == start_class { started_live } else { 0 };
+            for t in 1..=l.turns {
+                for other in 0..l.classes {
+                    if info.absorbing {
+                        out[l.absorbed(c, t)] += raw[self.trans(t, other, c)];
+                    } else {
+                        inside += raw[self.trans(t, other, c)];
+                        inside -= raw[self.trans(t, c, other)];
+                    }
+                }
+                if !info.absorbing {
+                    out[l.live(t, c)] = inside;
+                }
+            }
+        }
+        for (k, &n) in raw[self.ended(0)..].iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let s = table.states[k];
+            out[l.final_(self.chain.class_of(s))] += n;
+            for i in 0..self.chain.values().len() {
+                out[l.value(i, self.chain.value_of(s, i) as usize)] += n;
+            }
+        }
+        out
+    }
+
+    /// Run one trial by rolling every die through the rules code, adding into `tally`.
+    #[inline(always)]
     pub fn trial<R: Roll>(&self, r: &mut R, tally: &mut [u64]) {
         let l = &self.layout;
         let turns = l.turns;
@@ -221,15 +465,106 @@ impl<C: Chain> ChainSim<C> {
             tally[l.value(i, self.chain.value_of(s, i) as usize)] += 1;
         }
     }
+
+    /// Run one trial from the compiled table, adding into `tally`.
+    ///
+    /// Only class changes are recorded; a state that may stay put draws how long it stays
+    /// from its dwell table.
+    #[inline(always)]
+    fn table_trial(&self, table: &Table<C::State>, dice: &mut Dice, tally: &mut [u64]) {
+        let l = &self.layout;
+        let turns = l.turns;
+        let classes = l.classes;
+        let trans0 = self.trans(1, 0, 0);
+        let ended0 = self.ended(0);
+        let mut s = 0usize;
+        let mut row = &table.rows[0];
+        if row.absorbing {
+            tally[l.absorbed(row.class as usize, 0)] += 1;
+            tally[l.empty(turns * row.empty as usize)] += 1;
+            tally[ended0] += 1;
+            return;
+        }
+        // The current class `c` and emptiness, the turn from which the unit is in it, and the
+        // turns its place stood empty before that.
+        let mut c = row.class as usize;
+        let mut c_empty = row.empty as usize;
+        let mut since = 1usize;
+        let mut empty_turns = 0usize;
+        // Turns played so far.
+        let mut t = 0usize;
+        loop {
+            if row.dwell != NO_DWELL {
+                // Turns spent staying in `s` before it leaves on the turn after.
+                let dwell = &table.dwells[row.dwell as usize];
+                match &dwell.table {
+                    None => t = turns,
+                    Some(dt) => loop {
+                        let k = dice.pick(dt);
+                        t += k;
+                        if k < dwell.block || t >= turns {
+                            break;
+                        }
+                    },
+                }
+                if t >= turns {
+                    break;
+                }
+            }
+            t += 1;
+            let mut e = row.first as usize;
+            if row.len > 1 {
+                let u = dice.below(row.total);
+                while table.cum[e] <= u {
+                    e += 1;
+                }
+            }
+            s = table.next[e] as usize;
+            row = &table.rows[s];
+            let c2 = row.class as usize;
+            if c2 != c {
+                tally[trans0 + ((t - 1) * classes + c) * classes + c2] += 1;
+                empty_turns += c_empty * (t - since);
+                if row.absorbing {
+                    empty_turns += row.empty as usize * (turns + 1 - t);
+                    tally[ended0 + s] += 1;
+                    tally[l.empty(empty_turns)] += 1;
+                    return;
+                }
+                c = c2;
+                c_empty = row.empty as usize;
+                since = t;
+            }
+            if t >= turns {
+                break;
+            }
+        }
+        // Reached the turn cap in class `c`, there since turn `since`.
+        empty_turns += c_empty * (turns + 1 - since);
+        tally[ended0 + s] += 1;
+        tally[l.empty(empty_turns)] += 1;
+    }
 }
 
 impl<C: Chain> Sim for ChainSim<C> {
     fn tally_len(&self) -> usize {
-        self.layout.len()
+        match &self.table {
+            Some(t) => self.ended(t.states.len()),
+            None => self.layout.len(),
+        }
     }
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {
-        for _ in 0..n {
-            self.trial(dice, tally);
+        match &self.table {
+            Some(table) => {
+                for _ in 0..n {
+                    self.table_trial(table, dice, tally);
+                }
+            }
+            None => {
+                for _ in 0..n {
+                    self.trial(dice, tally);
+                }
+            }
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::error::Result;
 use crate::exact;
 use crate::report::{Cell, MetricRow, OutcomeRow, Report, Table, TableRow};
 use crate::stats;
-use chain::{Chain, ChainSim, Layout};
+use chain::{Chain, ChainSim, Layout, Sampler};
 
 /// What a run is of: the names and every parameter in force, for the report.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -105,6 +105,8 @@ pub struct RunOptions {
     pub confidence: f64,
     /// Report only the exact solution.
     pub exact_only: bool,
+    /// How Monte Carlo draws each turn.
+    pub sampler: Sampler,
 }
 
 /// A runnable, fully configured scenario.
@@ -121,9 +123,9 @@ pub trait Job: Send + Sync {
 
 /// A [`Chain`] with the report that goes with it.
 #[derive(Debug, Clone)]
-pub struct ChainJob<C> {
-    /// The chain, ready to run.
-    pub sim: ChainSim<C>,
+pub struct ChainJob<C: Chain> {
+    /// The chain.
+    pub chain: C,
     /// Names and parameters.
     pub describe: Describe,
     /// Outcomes shown.
@@ -134,21 +136,26 @@ pub struct ChainJob<C> {
     pub tables: Vec<TableDef>,
 }
 
-impl<C: Chain + Send> Job for ChainJob<C> {
+impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     fn describe(&self) -> &Describe {
         &self.describe
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
-        let exact = exact::solve_chain(&self.sim.chain, &self.describe.scenario)?;
+        let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
+        let mut sampler = None;
         let started = Instant::now();
         let counts = if options.exact_only {
             None
         } else {
-            Some(engine::run(&self.sim, &options.spec, control)?)
+            let sim = ChainSim::with_sampler(self.chain.clone(), options.sampler);
+            sampler = Some(sim.sampler());
+            Some(sim.finish(&engine::run(&sim, &options.spec, control)?))
         };
         let elapsed = started.elapsed().as_secs_f64();
-        Ok(self.report(counts.as_deref(), &exact, options, elapsed))
+        let mut report = self.report(counts.as_deref(), &exact, options, elapsed);
+        report.sampler = sampler.map(|s| s.name().to_string());
+        Ok(report)
     }
 }
 
@@ -161,7 +168,7 @@ impl<C: Chain> ChainJob<C> {
         options: &RunOptions,
         elapsed_s: f64,
     ) -> Report {
-        let layout = &self.sim.layout;
+        let layout = &Layout::of(&self.chain);
         let trials = if counts.is_some() {
             options.spec.trials
         } else {
@@ -267,6 +274,7 @@ impl<C: Chain> ChainJob<C> {
                     .sum::<f64>(),
             ),
             notes: self.describe.notes.clone(),
+            sampler: None,
             elapsed_s,
             trials_per_s: if elapsed_s > 0.0 {
                 trials as f64 / elapsed_s
@@ -287,7 +295,7 @@ impl<C: Chain> ChainJob<C> {
         let turns = 1..=layout.turns;
         match def {
             TableDef::PerTurn { name, title } => {
-                let classes = self.sim.chain.classes();
+                let classes = self.chain.classes();
                 Table {
                     name: name.to_string(),
                     title: title.to_string(),

@@ -4,7 +4,6 @@
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::rank_and_file as rf;
-use crate::scenario::chain::ChainSim;
 use crate::scenario::fire::Fire;
 use crate::scenario::rally::RfRally;
 use crate::scenario::test::RfTest;
@@ -346,7 +345,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
     let mut notes = vec![need_note(&b)];
     match scenario {
         "test" => Ok(Box::new(ChainJob {
-            sim: ChainSim::new(RfTest {
+            chain: (RfTest {
                 unit: b.unit,
                 state: b.start,
             }),
@@ -369,12 +368,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
             tables: vec![],
         })),
         "rally" => Ok(Box::new(ChainJob {
-            sim: ChainSim::new(RfRally::new(
-                b.unit,
-                b.options,
-                b.start,
-                p.int("turns") as u32,
-            )),
+            chain: (RfRally::new(b.unit, b.options, b.start, p.int("turns") as u32)),
             describe: describe(scenario, &p, &options, notes),
             outcomes: vec![
                 OutcomeDef {
@@ -430,7 +424,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
             ));
             let shaken = p.choice("fire_on_shaken");
             Ok(Box::new(ChainJob {
-                sim: ChainSim::new(RfUnderFire::new(
+                chain: (RfUnderFire::new(
                     b.unit,
                     b.options,
                     b.start,

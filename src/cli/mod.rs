@@ -57,10 +57,10 @@ struct RunArgs {
     #[arg(long, value_name = "CLASS")]
     class: Option<String>,
     /// Starting stands of the unit (models, for a single stand).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stands: Option<String>,
     /// Stands already lost.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     lost: Option<String>,
     /// Morale state at the start: good, unsteady or routing.
     #[arg(long, value_name = "STATE")]
@@ -72,7 +72,7 @@ struct RunArgs {
     #[arg(long)]
     elite: bool,
     /// Re-rolls left to the attached commander.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rerolls: Option<String>,
     /// Switch on an optional rule (repeatable; see `morale-lab list`).
     #[arg(long = "option", value_name = "NAME")]
@@ -81,16 +81,26 @@ struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
     /// Turn cap (rally) or turns of fire (under-fire).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     turns: Option<String>,
     /// Monte Carlo trials (1e7 and 10_000_000 both work).
-    #[arg(long, value_name = "N", default_value = "1000000")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000000",
+        allow_hyphen_values = true
+    )]
     trials: String,
     /// Seed: the same seed gives the same numbers to the bit.
-    #[arg(long, value_name = "N", default_value = "1")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1",
+        allow_hyphen_values = true
+    )]
     seed: String,
     /// Worker threads (default: every core). Results do not depend on it.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     threads: Option<String>,
     /// Confidence level of the intervals.
     #[arg(long, value_name = "LEVEL", default_value = "0.95")]
@@ -116,10 +126,15 @@ struct OddsArgs {
     #[arg(value_name = "SYSTEM")]
     system: String,
     /// Starting stands, to mark the rows where the 50% rule makes every test fail.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stands: Option<String>,
     /// Largest number of stands lost shown.
-    #[arg(long, value_name = "N", default_value = "6")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "6",
+        allow_hyphen_values = true
+    )]
     max_lost: String,
     /// Output format: text, csv, md or json.
     #[arg(long, value_name = "FORMAT", default_value = "text")]

@@ -1,0 +1,131 @@
+//! Bad input: one clear line naming the flag and what is allowed, exit code 2, nothing on
+//! standard output, no panic.
+
+use crate::common::bin;
+
+fn rejects(args: &[&str], must_say: &[&str]) {
+    let out = bin().args(args).assert().code(2).get_output().clone();
+    assert!(out.stdout.is_empty(), "{args:?} printed output");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    for s in must_say {
+        assert!(
+            err.contains(s),
+            "{args:?}: error {err:?} does not mention {s:?}"
+        );
+    }
+}
+
+#[test]
+fn unknown_class() {
+    rejects(
+        &["test", "--class", "elite"],
+        &["--class", "veteran, regular, green"],
+    );
+}
+
+#[test]
+fn unknown_option() {
+    rejects(
+        &["rally", "--option", "ironmen"],
+        &["--option", "keep-broken-units"],
+    );
+}
+
+#[test]
+fn lost_not_below_stands() {
+    rejects(
+        &["test", "--stands", "6", "--lost", "6"],
+        &["--lost", "--stands"],
+    );
+    rejects(&["test", "--stands", "6", "--lost", "9"], &["--lost"]);
+}
+
+#[test]
+fn zero_trials() {
+    rejects(&["rally", "--trials", "0"], &["--trials", "from 1"]);
+    rejects(&["rally", "--trials", "-5"], &["--trials", "from 1"]);
+}
+
+#[test]
+fn to_hit_of_nine() {
+    rejects(
+        &["under-fire", "--set", "fire_to_hit=9"],
+        &["fire_to_hit", "1 to 6"],
+    );
+}
+
+#[test]
+fn unparsable_set() {
+    rejects(&["rally", "--set", "turns"], &["--set", "KEY=VALUE"]);
+    rejects(&["rally", "--set", "=4"], &["--set"]);
+    rejects(
+        &["rally", "--set", "turns=many"],
+        &["--set turns", "whole number"],
+    );
+    rejects(&["rally", "--set", "bogus=1"], &["bogus", "allowed keys"]);
+}
+
+#[test]
+fn parameter_of_another_scenario() {
+    rejects(&["test", "--turns", "4"], &["--turns", "does not apply"]);
+    rejects(
+        &["rally", "--set", "fire_dice=3"],
+        &["fire_dice", "under-fire"],
+    );
+}
+
+#[test]
+fn other_flags() {
+    rejects(
+        &["rally", "--system", "warhammer"],
+        &["--system", "rank-and-file"],
+    );
+    rejects(
+        &["rally", "--state", "panicking"],
+        &["--state", "good, unsteady, routing"],
+    );
+    rejects(
+        &["rally", "--stands", "many"],
+        &["--stands", "whole number"],
+    );
+    rejects(&["rally", "--threads", "0"], &["--threads"]);
+    rejects(&["rally", "--confidence", "1.5"], &["--confidence"]);
+    rejects(&["rally", "--format", "xml"], &["--format", "json"]);
+    rejects(&["rally", "--seed", "-3"], &["--seed"]);
+    rejects(
+        &["rally", "--sampler", "magic"],
+        &["--sampler", "table, dice"],
+    );
+    rejects(
+        &["under-fire", "--set", "fire_loss=0.5,0.4"],
+        &["fire_loss", "add up to exactly 1"],
+    );
+    rejects(
+        &[
+            "under-fire",
+            "--set",
+            "fire_loss=1/2,1/2",
+            "--set",
+            "fire_dice=3",
+        ],
+        &["fire_loss", "fire_dice"],
+    );
+    rejects(
+        &["rally", "--set", "kind=artillery", "--stands", "2"],
+        &["--state", "artillery-may-rally"],
+    );
+    rejects(
+        &["rally", "--set", "kind=artillery", "--stands", "12"],
+        &["--stands", "1 to 8"],
+    );
+    rejects(&["odds", "chess"], &["--system"]);
+    rejects(&["list", "--system", "chess"], &["--system"]);
+    rejects(&["rally", "--leader", "7"], &["--leader", "-3 to 3"]);
+}
+
+#[test]
+fn clap_errors_are_exit_code_two() {
+    bin().args(["rally", "--no-such-flag"]).assert().code(2);
+    bin().arg("frobnicate").assert().code(2);
+}

@@ -1,0 +1,275 @@
+//! The command line as scripts use it: exact spellings, JSON output, odds and list.
+
+use serde_json::Value;
+
+use crate::common::bin;
+
+fn json_of(args: &[&str]) -> Value {
+    let out = bin()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("one JSON object")
+}
+
+#[test]
+fn rally_json_has_the_documented_shape() {
+    let v = json_of(&[
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "veteran",
+        "--stands",
+        "7",
+        "--lost",
+        "2",
+        "--state",
+        "routing",
+        "--trials",
+        "200000",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    for key in [
+        "scenario",
+        "system",
+        "params",
+        "trials",
+        "seed",
+        "outcomes",
+        "metrics",
+        "elapsed_s",
+        "trials_per_s",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["scenario"], "rally");
+    assert_eq!(v["system"], "rank-and-file");
+    assert_eq!(v["trials"], 200_000);
+    assert_eq!(v["seed"], 5);
+    assert_eq!(v["params"]["class"], "veteran");
+    assert_eq!(v["params"]["stands"], 7);
+    let outcomes = v["outcomes"].as_array().unwrap();
+    let names: Vec<&str> = outcomes
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["recovered", "removed", "unrecovered"]);
+    let mut total_p = 0.0;
+    let mut total_count = 0;
+    for o in outcomes {
+        for key in ["outcome", "count", "p", "ci_low", "ci_high", "exact"] {
+            assert!(o.get(key).is_some(), "outcome missing {key}");
+        }
+        let (lo, p, hi) = (
+            o["ci_low"].as_f64().unwrap(),
+            o["p"].as_f64().unwrap(),
+            o["ci_high"].as_f64().unwrap(),
+        );
+        assert!(lo <= p && p <= hi);
+        total_p += p;
+        total_count += o["count"].as_u64().unwrap();
+    }
+    assert!((total_p - 1.0).abs() < 1e-9);
+    assert_eq!(total_count, 200_000);
+    // Removed: fails 5+ then 6 = 2/3 × 5/6.
+    assert!((outcomes[1]["exact"].as_f64().unwrap() - 5.0 / 9.0).abs() < 1e-12);
+    for m in v["metrics"].as_array().unwrap() {
+        for key in ["name", "value", "stderr", "exact"] {
+            assert!(m.get(key).is_some(), "metric missing {key}");
+        }
+    }
+    let turns = v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "turns")
+        .unwrap();
+    assert_eq!(turns["rows"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn under_fire_reports_every_state_per_turn() {
+    let v = json_of(&[
+        "under-fire",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "regular",
+        "--stands",
+        "8",
+        "--lost",
+        "0",
+        "--turns",
+        "6",
+        "--set",
+        "fire_dice=6",
+        "--set",
+        "fire_to_hit=5",
+        "--trials",
+        "50000",
+        "--format",
+        "json",
+    ]);
+    let names: Vec<&str> = v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["good", "unsteady", "routing", "removed"]);
+    let per_turn = v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "per_turn")
+        .unwrap();
+    let rows = per_turn["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        let s: f64 = row["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["exact"].as_f64().unwrap())
+            .sum();
+        assert!((s - 1.0).abs() < 1e-9, "each turn's shares sum to 1");
+    }
+    assert!(
+        v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "empty_turns")
+    );
+}
+
+#[test]
+fn exact_only_has_no_counts() {
+    let v = json_of(&[
+        "test",
+        "--class",
+        "veteran",
+        "--stands",
+        "7",
+        "--lost",
+        "2",
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["trials"], 0);
+    let pass = &v["outcomes"][0];
+    assert!(pass["count"].is_null() && pass["ci_low"].is_null());
+    assert!((pass["p"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn text_csv_and_markdown_render() {
+    let base = [
+        "rally", "--class", "green", "--stands", "6", "--lost", "1", "--trials", "20000",
+    ];
+    let text = bin()
+        .args(base)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("recovered") && text.contains("95% interval") && text.contains("exact"));
+    let csv = bin()
+        .args(base)
+        .args(["--format", "csv"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(csv.starts_with("section,name,turn,count,estimate,ci_low,ci_high,stderr,exact"));
+    assert!(csv.contains("outcome,recovered,"));
+    let md = bin()
+        .args(base)
+        .args(["--format", "md"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(
+        String::from_utf8(md)
+            .unwrap()
+            .contains("| outcome | estimate |")
+    );
+}
+
+#[test]
+fn odds_table_is_exact() {
+    let out = bin()
+        .args(["odds", "rank-and-file", "--stands", "7"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("Leader bonus +0") && out.contains("Leader bonus +2"));
+    assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
+    let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
+    assert_eq!(v["sections"].as_array().unwrap().len(), 3);
+    // Regular, no leader, no loss: 4+ = 1/2; with a re-roll 3/4.
+    let row0 = &v["sections"][0]["rows"][0][1];
+    assert_eq!(row0[2]["fraction"], "1/2");
+    assert_eq!(row0[3]["fraction"], "3/4");
+}
+
+#[test]
+fn list_names_every_parameter_with_default() {
+    let out = bin()
+        .arg("list")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for word in [
+        "rank-and-file",
+        "keep-broken-units",
+        "fire_dice",
+        "hit_points",
+        "under-fire",
+        "Holes in the line",
+    ] {
+        assert!(out.contains(word), "list lacks {word}");
+    }
+    let v = json_of(&["list", "--format", "json"]);
+    let params = v["systems"][0]["params"].as_array().unwrap();
+    assert!(
+        params
+            .iter()
+            .all(|p| p["default"].is_string() && p["meaning"].is_string())
+    );
+}
+
+#[test]
+fn help_shows_examples() {
+    let out = bin()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("Examples:") && out.contains("under-fire"));
+}

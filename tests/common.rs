@@ -1,0 +1,50 @@
+//! Helpers shared by the integration tests.
+
+use morale_lab::engine::{Control, RunSpec};
+use morale_lab::params::Input;
+use morale_lab::report::Report;
+use morale_lab::scenario::RunOptions;
+use morale_lab::scenario::chain::Sampler;
+use morale_lab::system;
+
+/// Inputs from `key=value` pairs, as `--set` would give them.
+pub fn inputs(pairs: &[&str]) -> Vec<Input> {
+    pairs.iter().map(|p| Input::parse_set(p).unwrap()).collect()
+}
+
+/// Run a scenario through the library.
+pub fn run(
+    system_name: &str,
+    scenario: &str,
+    pairs: &[&str],
+    options: &[&str],
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    sampler: Sampler,
+) -> Report {
+    let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    let job = system::build(system_name, scenario, &inputs(pairs), &options)
+        .unwrap_or_else(|e| panic!("{scenario} {pairs:?}: {e}"));
+    let spec = RunSpec {
+        trials,
+        seed,
+        stream: 0,
+        threads: Some(threads),
+    };
+    job.run(
+        &RunOptions {
+            spec,
+            confidence: 0.95,
+            exact_only: false,
+            sampler,
+        },
+        &Control::new(),
+    )
+    .unwrap()
+}
+
+/// The binary under test.
+pub fn bin() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("morale-lab").unwrap()
+}

@@ -1,0 +1,97 @@
+//! The same seed gives bit-identical results at any thread count, for both samplers.
+
+use morale_lab::engine::{self, CHUNK, Control, RunSpec, Sim};
+use morale_lab::report::Report;
+use morale_lab::scenario::chain::Sampler;
+
+use crate::common::run;
+
+/// A report's numbers without timing and thread count.
+fn numbers(r: &Report) -> String {
+    let mut r = r.clone();
+    r.elapsed_s = 0.0;
+    r.trials_per_s = 0.0;
+    r.threads = 0;
+    r.to_json()
+}
+
+#[test]
+fn identical_at_one_two_and_eight_threads() {
+    for sampler in [Sampler::Table, Sampler::Dice] {
+        for (scenario, params) in [
+            (
+                "rally",
+                vec!["class=veteran", "stands=7", "lost=2", "rerolls=1"],
+            ),
+            (
+                "under-fire",
+                vec!["class=regular", "stands=8", "fire_dice=6", "fire_to_hit=5"],
+            ),
+            ("test", vec!["class=green", "elite=true"]),
+        ] {
+            let trials = 5 * CHUNK + 321;
+            let one = numbers(&run(
+                "rank-and-file",
+                scenario,
+                &params,
+                &[],
+                trials,
+                99,
+                1,
+                sampler,
+            ));
+            for threads in [2, 8] {
+                let other = run(
+                    "rank-and-file",
+                    scenario,
+                    &params,
+                    &[],
+                    trials,
+                    99,
+                    threads,
+                    sampler,
+                );
+                assert_eq!(
+                    numbers(&other),
+                    one,
+                    "{scenario} {sampler:?} at {threads} threads"
+                );
+            }
+            let reseeded = run(
+                "rank-and-file",
+                scenario,
+                &params,
+                &[],
+                trials,
+                100,
+                2,
+                sampler,
+            );
+            assert_ne!(numbers(&reseeded), one, "another seed gives other numbers");
+        }
+    }
+}
+
+/// A simulation that costs nothing per trial: it only counts them.
+struct Count;
+impl Sim for Count {
+    fn tally_len(&self) -> usize {
+        1
+    }
+    fn run_chunk(&self, _dice: &mut morale_lab::dice::Dice, n: u64, tally: &mut [u64]) {
+        tally[0] += n;
+    }
+}
+
+#[test]
+fn ten_billion_trials_in_a_fixed_size_tally() {
+    // The chunk plan of 1e10 trials is walked without storing anything per chunk or trial.
+    let spec = RunSpec {
+        trials: 10_000_000_000,
+        seed: 1,
+        stream: 0,
+        threads: Some(2),
+    };
+    let tally = engine::run(&Count, &spec, &Control::new()).unwrap();
+    assert_eq!(tally, vec![10_000_000_000]);
+}

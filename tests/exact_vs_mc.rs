@@ -1,0 +1,420 @@
+//! Monte Carlo against exact: intervals must contain the exact value at the rate their
+//! confidence level promises, for both samplers, across many settings.
+
+use morale_lab::scenario::chain::Sampler;
+use morale_lab::stats;
+
+use crate::common::run;
+
+/// Settings of Rank & File scenarios: (scenario, parameters, options).
+fn settings() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
+    let mut v: Vec<(&str, Vec<&str>, Vec<&str>)> = Vec::new();
+    for class in ["class=veteran", "class=regular", "class=green"] {
+        for (stands, lost) in [
+            ("stands=7", "lost=2"),
+            ("stands=8", "lost=0"),
+            ("stands=6", "lost=1"),
+        ] {
+            v.push(("test", vec![class, stands, lost], vec![]));
+            v.push(("rally", vec![class, stands, lost, "state=routing"], vec![]));
+            v.push((
+                "rally",
+                vec![class, stands, lost, "state=unsteady", "turns=6"],
+                vec![],
+            ));
+            v.push((
+                "under-fire",
+                vec![
+                    class,
+                    stands,
+                    lost,
+                    "fire_dice=4",
+                    "fire_to_hit=5",
+                    "turns=8",
+                ],
+                vec![],
+            ));
+        }
+    }
+    v.push((
+        "test",
+        vec!["class=regular", "elite=true", "lost=2"],
+        vec![],
+    ));
+    v.push(("test", vec!["class=green", "rerolls=2", "leader=1"], vec![]));
+    v.push((
+        "rally",
+        vec![
+            "class=veteran",
+            "stands=7",
+            "lost=3",
+            "leader=1",
+            "rerolls=1",
+        ],
+        vec![],
+    ));
+    v.push((
+        "rally",
+        vec![
+            "class=regular",
+            "stands=8",
+            "lost=3",
+            "elite=true",
+            "turns=20",
+        ],
+        vec![],
+    ));
+    v.push((
+        "rally",
+        vec!["class=green", "stands=10", "lost=4"],
+        vec!["voluntary-rout"],
+    ));
+    v.push((
+        "rally",
+        vec!["class=regular", "stands=6", "lost=3"],
+        vec!["keep-broken-units"],
+    ));
+    v.push((
+        "rally",
+        vec![
+            "class=regular",
+            "kind=artillery",
+            "stands=2",
+            "state=unsteady",
+        ],
+        vec![],
+    ));
+    v.push((
+        "rally",
+        vec![
+            "class=green",
+            "kind=artillery",
+            "stands=2",
+            "lost=0",
+            "state=routing",
+        ],
+        vec!["artillery-may-rally"],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=regular",
+            "stands=8",
+            "rerolls=2",
+            "leader=1",
+            "fire_dice=6",
+            "fire_to_hit=5",
+        ],
+        vec![],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=veteran",
+            "stands=12",
+            "turns=24",
+            "fire_loss=1/2,1/3,1/6",
+        ],
+        vec![],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=green",
+            "stands=8",
+            "fire_dice=5",
+            "fire_on_shaken=none",
+        ],
+        vec!["keep-broken-units"],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=regular",
+            "kind=artillery",
+            "stands=2",
+            "fire_dice=3",
+            "fire_to_hit=4",
+        ],
+        vec![],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=regular",
+            "kind=artillery",
+            "stands=2",
+            "hit_points=4",
+            "fire_dice=3",
+            "fire_to_hit=4",
+        ],
+        vec!["artillery-may-rally"],
+    ));
+    v.push((
+        "under-fire",
+        vec![
+            "class=veteran",
+            "kind=elephant",
+            "stands=1",
+            "fire_dice=2",
+            "fire_to_hit=4",
+            "elite=true",
+        ],
+        vec![],
+    ));
+    v
+}
+
+/// The smallest k with P(Binomial(n, p) > k) < tail.
+fn binomial_upper(n: u64, p: f64, tail: f64) -> u64 {
+    let mut cdf = 0.0;
+    let mut pmf = (1.0 - p).powi(n as i32);
+    for k in 0..=n {
+        cdf += pmf;
+        if 1.0 - cdf < tail {
+            return k;
+        }
+        pmf *= (n - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
+    }
+    n
+}
+
+/// True unless `count` of `n` is implausible for chance `p` at two-sided level `alpha`: a
+/// binomial tail test, with the Poisson tail where the expected count (on the rarer side) is
+/// small and the normal tail otherwise.
+fn plausible(count: u64, n: u64, p: f64, alpha: f64) -> bool {
+    // Work on the rarer side so the Poisson approximation applies near 0 and near 1.
+    let (k, q) = if p <= 0.5 {
+        (count, p)
+    } else {
+        (n - count, 1.0 - p)
+    };
+    let mean = n as f64 * q;
+    if q == 0.0 {
+        return k == 0;
+    }
+    if mean < 200.0 {
+        // Poisson(mean): P(X <= k) and P(X >= k).
+        let mut term = (-mean).exp();
+        let mut below = 0.0;
+        for j in 0..k {
+            below += term;
+            term *= mean / (j + 1) as f64;
+        }
+        let at_most = below + term;
+        let at_least = 1.0 - below;
+        at_most.min(at_least) * 2.0 >= alpha
+    } else {
+        let z = (k as f64 - mean).abs() / (mean * (1.0 - q)).sqrt();
+        let tail = 0.5 * stats::erfc(z / std::f64::consts::SQRT_2);
+        2.0 * tail >= alpha
+    }
+}
+
+#[test]
+fn intervals_cover_exact_values_at_the_promised_rate() {
+    let z_wide = stats::z_for_confidence(1.0 - 1e-6);
+    let mut primary_misses = 0u64;
+    let mut primary = 0u64;
+    let mut cells = 0u64;
+    for sampler in [Sampler::Table, Sampler::Dice] {
+        // Each setting twice, with unrelated seeds: independent runs.
+        let all = settings()
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, s)| [(2 * i, s.clone()), (2 * i + 1, s)]);
+        for (i, (scenario, params, options)) in all {
+            let seed = 1000 + i as u64 + if sampler == Sampler::Dice { 500 } else { 0 };
+            let r = run(
+                "rank-and-file",
+                scenario,
+                &params,
+                &options,
+                100_000,
+                seed,
+                2,
+                sampler,
+            );
+            let what = format!("{scenario} {params:?} {options:?} ({sampler:?})");
+            let mass: f64 = r.outcomes.iter().map(|o| o.cell.exact.unwrap()).sum();
+            assert!(
+                (mass - 1.0).abs() < 1e-9,
+                "{what}: exact outcomes sum to {mass}"
+            );
+            assert!((r.exact_mass.unwrap() - 1.0).abs() < 1e-9);
+            // One independent interval per run: the first non-degenerate outcome at 95%.
+            if let Some(o) = r.outcomes.iter().find(|o| {
+                let e = o.cell.exact.unwrap();
+                e > 1e-3 && e < 1.0 - 1e-3
+            }) {
+                primary += 1;
+                let e = o.cell.exact.unwrap();
+                if e < o.cell.ci_low.unwrap() || e > o.cell.ci_high.unwrap() {
+                    primary_misses += 1;
+                }
+            }
+            // Every cell and outcome must pass a two-sided binomial test at level 1e-6, and
+            // every metric sit within z(1 − 1e-6) standard errors: a gross disagreement
+            // anywhere is a defect, not chance.
+            let n = r.trials;
+            let mut check = |name: &str, count: u64, exact: f64| {
+                cells += 1;
+                assert!(
+                    plausible(count, n, exact, 1e-6),
+                    "{what}: {name} count {count} of {n} is implausible for exact {exact}"
+                );
+            };
+            for o in &r.outcomes {
+                check(&o.outcome, o.cell.count.unwrap(), o.cell.exact.unwrap());
+            }
+            for t in &r.tables {
+                for row in &t.rows {
+                    for (col, c) in t.columns.iter().zip(&row.cells) {
+                        check(
+                            &format!("{} turn {} {col}", t.name, row.turn),
+                            c.count.unwrap(),
+                            c.exact.unwrap(),
+                        );
+                    }
+                }
+            }
+            // A mean's normal tolerance needs enough trials behind it (a conditional mean may
+            // rest on a handful) and some spread among them (all equal gives an error of 0).
+            for m in r
+                .metrics
+                .iter()
+                .filter(|m| m.n.unwrap_or(0) >= 100 && m.stderr.unwrap_or(0.0) > 0.0)
+            {
+                if let (Some(v), Some(e), Some(se)) = (m.value, m.exact, m.stderr) {
+                    assert!(
+                        (v - e).abs() <= z_wide * se + 1e-9,
+                        "{what}: metric {} = {v} ± {se}, exact {e}",
+                        m.name
+                    );
+                }
+            }
+        }
+    }
+    let allowed = binomial_upper(primary, 0.05, 1e-4);
+    assert!(primary >= 100, "only {primary} independent intervals");
+    assert!(
+        primary_misses <= allowed,
+        "{primary_misses} of {primary} 95% intervals missed the exact value (at most {allowed} expected by chance)"
+    );
+    assert!(cells > 2000, "checked {cells} cells");
+}
+
+#[test]
+fn binomial_plausibility_check() {
+    assert!(plausible(1, 100_000, 3.08e-8, 1e-6));
+    assert!(!plausible(5, 100_000, 3.08e-8, 1e-6));
+    assert!(plausible(50_100, 100_000, 0.5, 1e-6));
+    assert!(!plausible(52_000, 100_000, 0.5, 1e-6));
+    assert!(plausible(99_999, 100_000, 1.0 - 1e-8, 1e-6));
+    assert!(!plausible(1, 100_000, 0.0, 1e-6));
+}
+
+#[test]
+fn both_samplers_agree_with_each_other() {
+    // Same setting, independent seeds: the two samplers' estimates differ by no more than
+    // their combined uncertainty allows (z for 1 − 1e-6).
+    let z = stats::z_for_confidence(1.0 - 1e-6);
+    let params = [
+        "class=regular",
+        "stands=8",
+        "lost=1",
+        "rerolls=1",
+        "fire_dice=6",
+        "fire_to_hit=5",
+    ];
+    let a = run(
+        "rank-and-file",
+        "under-fire",
+        &params,
+        &[],
+        300_000,
+        7,
+        2,
+        Sampler::Table,
+    );
+    let b = run(
+        "rank-and-file",
+        "under-fire",
+        &params,
+        &[],
+        300_000,
+        8,
+        2,
+        Sampler::Dice,
+    );
+    assert_eq!(a.sampler.as_deref(), Some("table"));
+    assert_eq!(b.sampler.as_deref(), Some("dice"));
+    for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
+        let (p, q) = (x.cell.p, y.cell.p);
+        let se = (p * (1.0 - p) / 300_000.0 + q * (1.0 - q) / 300_000.0).sqrt();
+        assert!((p - q).abs() <= z * se + 1e-9, "{}: {p} vs {q}", x.outcome);
+    }
+}
+
+#[test]
+fn worked_examples_exactly() {
+    // RF-2: Veteran, 7 stands, 2 lost → 5+ (1/3); 3 lost → 6 (1/6); 3 lost, +1 leader → 5+.
+    for (params, p) in [
+        (vec!["class=veteran", "stands=7", "lost=2"], 1.0 / 3.0),
+        (vec!["class=veteran", "stands=7", "lost=3"], 1.0 / 6.0),
+        (
+            vec!["class=veteran", "stands=7", "lost=3", "leader=1"],
+            1.0 / 3.0,
+        ),
+        // RF-6: one re-roll of a 5+ test: 1 − (2/3)² = 5/9.
+        (
+            vec![
+                "class=veteran",
+                "stands=7",
+                "lost=3",
+                "leader=1",
+                "rerolls=1",
+            ],
+            5.0 / 9.0,
+        ),
+        // RF-3: 4 of 7 lost fails whatever.
+        (
+            vec!["class=veteran", "stands=7", "lost=4", "elite=true"],
+            0.0,
+        ),
+    ] {
+        let r = run(
+            "rank-and-file",
+            "test",
+            &params,
+            &[],
+            1,
+            1,
+            1,
+            Sampler::Table,
+        );
+        let e = r.outcomes[0].cell.exact.unwrap();
+        assert!((e - p).abs() < 1e-12, "{params:?}: {e} vs {p}");
+    }
+    // RF-5/RF-6 together: the source's routing Veteran (3 of 7 lost, +1 leader with a re-roll)
+    // rallies at its first attempt with 5/9, else loses a stand and is dispersed.
+    let r = run(
+        "rank-and-file",
+        "rally",
+        &[
+            "class=veteran",
+            "stands=7",
+            "lost=3",
+            "leader=1",
+            "rerolls=1",
+            "turns=1",
+        ],
+        &[],
+        1,
+        1,
+        1,
+        Sampler::Table,
+    );
+    let removed = r.outcomes.iter().find(|o| o.outcome == "removed").unwrap();
+    assert!((removed.cell.exact.unwrap() - 4.0 / 9.0).abs() < 1e-12);
+}

@@ -1,0 +1,7 @@
+//! Integration tests: one binary, themed modules (DESIGN.md "Habits").
+
+mod bad_input;
+mod cli;
+mod common;
+mod determinism;
+mod exact_vs_mc;

@@ -40,7 +40,15 @@ pub struct Weights {
     weights: Vec<u64>,
     cumulative: Vec<u64>,
     total: u64,
+    /// Guide table for long tables: `guide[g]` is the first outcome whose cumulative weight
+    /// exceeds g·total/len, so a search can start near its answer (Chen and Asau's method).
+    guide: Vec<u32>,
+    /// Lemire's rejection threshold, 2^64 mod total, computed once.
+    threshold: u64,
 }
+
+/// Tables longer than this get a guide table.
+const GUIDED: usize = 8;
 
 impl Weights {
     /// A table from integer weights. `None` if the weights are empty, all zero, or sum past
@@ -55,10 +63,24 @@ impl Weights {
         if total == 0 {
             return None;
         }
+        let n = weights.len();
+        let mut guide = Vec::new();
+        if n > GUIDED && n as u64 <= total {
+            let mut i = 0usize;
+            for g in 0..n {
+                let floor = (u128::from(total) * g as u128 / n as u128) as u64;
+                while cumulative[i] <= floor {
+                    i += 1;
+                }
+                guide.push(i as u32);
+            }
+        }
         Some(Weights {
             weights,
             cumulative,
             total,
+            guide,
+            threshold: total.wrapping_neg() % total,
         })
     }
 
@@ -105,15 +127,20 @@ impl Weights {
         self.weights[i] as f64 / self.total as f64
     }
 
-    /// The outcome a uniform integer `u` in `0..total` falls in.
-    #[inline]
-    fn locate(&self, u: u64) -> usize {
-        // Tables are short (a few to a few dozen outcomes): a linear scan beats a binary search.
-        let mut i = 0;
+    /// The outcome a uniform integer `u` in `0..total` falls in, scanning from `from`.
+    #[inline(always)]
+    fn scan(&self, u: u64, from: usize) -> usize {
+        let mut i = from;
         while self.cumulative[i] <= u {
             i += 1;
         }
         i
+    }
+
+    /// The outcome `u` in `0..total` falls in (a plain scan; for tests and slow paths).
+    #[cfg(test)]
+    fn locate(&self, u: u64) -> usize {
+        self.scan(u, 0)
     }
 }
 
@@ -203,10 +230,27 @@ impl Roll for Dice {
         d
     }
 
+    /// Lemire's method with the table's precomputed threshold. For a guided table the guide
+    /// cell comes from the same 64-bit draw x: with u = ⌊x·T/2⁶⁴⌋ and n ≤ T guide cells,
+    /// ⌊x·n/2⁶⁴⌋ is u's cell or the one after it, so the scan starts one cell lower.
     #[inline(always)]
     fn pick(&mut self, table: &Weights) -> usize {
-        let u = self.below(table.total);
-        table.locate(u)
+        let total = u128::from(table.total);
+        let mut x = self.rng.next_u64();
+        let mut m = u128::from(x) * total;
+        while (m as u64) < table.threshold {
+            x = self.rng.next_u64();
+            m = u128::from(x) * total;
+        }
+        let u = (m >> 64) as u64;
+        let from = if table.guide.is_empty() {
+            0
+        } else {
+            let n = table.guide.len() as u128;
+            let g = ((u128::from(x) * n) >> 64) as usize;
+            table.guide[g.saturating_sub(1)] as usize
+        };
+        table.scan(u, from)
     }
 }
 
@@ -318,6 +362,42 @@ mod tests {
         }
         assert!(Weights::new(vec![0, 0]).is_none());
         assert!(Weights::new(vec![u64::MAX, 1]).is_none());
+    }
+
+    #[test]
+    fn guided_tables_find_every_outcome() {
+        let w: Vec<u64> = (0..50).map(|i| (i * 7919 % 13) as u64).collect();
+        let t = Weights::new(w.clone()).unwrap();
+        assert!(!t.guide.is_empty());
+        // Every u lands where a plain scan of the cumulative weights says.
+        let mut u = 0u64;
+        for (i, &wi) in w.iter().enumerate() {
+            for _ in 0..wi {
+                assert_eq!(t.locate(u), i);
+                u += 1;
+            }
+        }
+        let big = Weights::new(vec![u64::MAX / 20; 20]).unwrap();
+        assert_eq!(big.locate(0), 0);
+        assert_eq!(big.locate(big.total() - 1), 19);
+        assert_eq!(big.locate(u64::MAX / 20), 1);
+        // Guided picks agree with the exact chances: chi-square over 50 outcomes (49 df,
+        // P(X > 94.5) ≈ 1e-4).
+        let mut d = Dice::for_chunk(3, 1, 4);
+        let mut counts = vec![0u64; 50];
+        let n = 500_000u64;
+        for _ in 0..n {
+            counts[d.pick(&t)] += 1;
+        }
+        let chi: f64 = (0..50)
+            .filter(|&i| t.weight(i) > 0)
+            .map(|i| {
+                let e = n as f64 * t.p(i);
+                (counts[i] as f64 - e).powi(2) / e
+            })
+            .sum();
+        assert!(chi < 94.5, "chi-square {chi}");
+        assert!((0..50).all(|i| t.weight(i) > 0 || counts[i] == 0));
     }
 
     #[test]

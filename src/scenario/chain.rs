@@ -209,6 +209,8 @@ struct Row {
     empty: u32,
     /// The trial ends on reaching this state.
     absorbing: bool,
+    /// Weight of staying in this state (its dwell), out of `total + stay`.
+    stay: u64,
 }
 
 const NO_DWELL: u32 = u32::MAX;
@@ -284,6 +286,7 @@ impl<S: Copy + Ord> Table<S> {
                 dwell: NO_DWELL,
                 empty: u32::from(info.empty),
                 absorbing: info.absorbing,
+                stay: 0,
             };
             if !info.absorbing {
                 let (edges, total) = crate::exact::integer_transitions(chain, s)?;
@@ -293,6 +296,7 @@ impl<S: Copy + Ord> Table<S> {
                     dwells.push(Dwell::new(stay, total));
                 }
                 row.total = total - stay;
+                row.stay = stay;
                 let mut acc = 0u64;
                 for (s2, w) in edges.into_iter().filter(|e| e.0 != s) {
                     let j = *index.entry(s2).or_insert_with(|| {
@@ -335,6 +339,38 @@ pub struct ChainSim<C: Chain> {
     absorbing: u64,
     empty: u64,
     table: Option<Table<C::State>>,
+    opening: Option<Opening>,
+}
+
+/// Most paths an opening table may hold.
+const MAX_OPENING_PATHS: usize = 4096;
+
+/// Every path of a trial's first turns, drawn in one go: each path's exact weight and the
+/// tally increments it makes, and where a trial that outlives the opening carries on.
+#[derive(Debug, Clone)]
+struct Opening {
+    turns: usize,
+    table: Weights,
+    paths: Vec<OpeningPath>,
+    incs: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct OpeningPath {
+    /// Its tally increments are `incs[from..to]`.
+    from: u32,
+    to: u32,
+    /// Where the trial carries on after the opening (`None`: it ended within it).
+    cont: Option<Cont>,
+}
+
+/// A trial's bookkeeping at some turn: its state, the turn since which it has been in its
+/// current class, and the turns its place stood empty before that.
+#[derive(Debug, Clone, Copy)]
+struct Cont {
+    state: u32,
+    since: u32,
+    empty: u32,
 }
 
 impl<C: Chain> ChainSim<C> {
@@ -356,13 +392,134 @@ impl<C: Chain> ChainSim<C> {
             Sampler::Table => Table::compile(&chain),
             Sampler::Dice => None,
         };
-        ChainSim {
+        let mut sim = ChainSim {
             chain,
             layout,
             absorbing,
             empty,
             table,
+            opening: None,
+        };
+        if let Some(table) = &sim.table {
+            let turns = sim.layout.turns;
+            sim.opening = (1..=turns.min(24))
+                .rev()
+                .find_map(|k| sim.build_opening(table, k));
         }
+        sim
+    }
+
+    /// The opening table of the first `k` turns, if its paths are few enough and their
+    /// common denominator fits 64 bits.
+    fn build_opening(&self, table: &Table<C::State>, k: usize) -> Option<Opening> {
+        if table.rows[0].absorbing {
+            return None;
+        }
+        // Depth-first over the paths of up to k turns: (states after each turn, num, den).
+        let mut paths: Vec<(Vec<u32>, u128, u128)> = Vec::new();
+        let mut stack: Vec<(Vec<u32>, u128, u128)> = vec![(Vec::new(), 1, 1)];
+        while let Some((path, num, den)) = stack.pop() {
+            let s = path.last().map_or(0, |&x| x as usize);
+            let row = &table.rows[s];
+            if path.len() == k || row.absorbing {
+                paths.push((path, num, den));
+                if paths.len() > MAX_OPENING_PATHS {
+                    return None;
+                }
+                continue;
+            }
+            let d = u128::from(row.total + row.stay);
+            let den2 = den.checked_mul(d)?;
+            if row.stay > 0 {
+                let mut p = path.clone();
+                p.push(s as u32);
+                stack.push((p, num * u128::from(row.stay), den2));
+            }
+            let mut prev = 0u64;
+            for e in row.first as usize..(row.first + row.len) as usize {
+                let w = table.cum[e] - prev;
+                prev = table.cum[e];
+                let mut p = path.clone();
+                p.push(table.next[e]);
+                stack.push((p, num * u128::from(w), den2));
+            }
+            if stack.len() > 4 * MAX_OPENING_PATHS {
+                return None;
+            }
+        }
+        let mut lcm: u128 = 1;
+        for (_, _, d) in &paths {
+            lcm = (lcm / gcd128(lcm, *d)).checked_mul(*d)?;
+        }
+        let lcm = u64::try_from(lcm).ok()?;
+        let mut weights = Vec::with_capacity(paths.len());
+        let mut records = Vec::with_capacity(paths.len());
+        let mut incs = Vec::new();
+        for (path, num, den) in &paths {
+            weights.push(u64::try_from(num * (u128::from(lcm) / den)).ok()?);
+            let from = incs.len() as u32;
+            let cont = self.replay(table, path, &mut incs);
+            records.push(OpeningPath {
+                from,
+                to: incs.len() as u32,
+                cont,
+            });
+        }
+        let table_w = Weights::new(weights)?;
+        assert_eq!(
+            table_w.total(),
+            lcm,
+            "an opening's paths cover every dice sequence"
+        );
+        Some(Opening {
+            turns: k,
+            table: table_w,
+            paths: records,
+            incs,
+        })
+    }
+
+    /// The tally increments of a trial that visits `path` (the state after each turn), as the
+    /// table sampler records them, and where it stands afterwards if it has not ended.
+    fn replay(&self, table: &Table<C::State>, path: &[u32], incs: &mut Vec<u32>) -> Option<Cont> {
+        let l = &self.layout;
+        let turns = l.turns;
+        let mut row = &table.rows[0];
+        let mut c = row.class as usize;
+        let mut c_empty = row.empty as usize;
+        let mut since = 1usize;
+        let mut empty_turns = 0usize;
+        let mut s = 0usize;
+        for (i, &next) in path.iter().enumerate() {
+            let t = i + 1;
+            s = next as usize;
+            row = &table.rows[s];
+            let c2 = row.class as usize;
+            if c2 != c {
+                incs.push(self.trans(t, c, c2) as u32);
+                empty_turns += c_empty * (t - since);
+                if row.absorbing {
+                    empty_turns += row.empty as usize * (turns + 1 - t);
+                    incs.push(self.ended(s) as u32);
+                    incs.push(l.empty(empty_turns) as u32);
+                    return None;
+                }
+                c = c2;
+                c_empty = row.empty as usize;
+                since = t;
+            }
+        }
+        if path.len() == turns {
+            empty_turns += c_empty * (turns + 1 - since);
+            incs.push(self.ended(s) as u32);
+            incs.push(l.empty(empty_turns) as u32);
+            return None;
+        }
+        Some(Cont {
+            state: s as u32,
+            since: since as u32,
+            empty: empty_turns as u32,
+        })
     }
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
@@ -389,6 +546,12 @@ impl<C: Chain> ChainSim<C> {
         self.layout.len() + self.layout.turns * c * c + k
     }
 
+    /// Index of "took opening path `p`" in the table sampler's raw tally.
+    #[inline(always)]
+    fn opening_count(&self, table: &Table<C::State>, p: usize) -> usize {
+        self.ended(table.states.len()) + p
+    }
+
     /// Turn a raw engine tally into the chain's [`Layout`].
     ///
     /// With the table sampler, a trial records only its class changes (`trans`) and its final
@@ -397,10 +560,22 @@ impl<C: Chain> ChainSim<C> {
     /// absorbing class.
     pub fn finish(&self, raw: &[u64]) -> Vec<u64> {
         let l = &self.layout;
-        let mut out = raw[..l.len()].to_vec();
         let Some(table) = &self.table else {
-            return out;
+            return raw.to_vec();
         };
+        // Each opening path's count stands for its increments.
+        let mut raw = raw.to_vec();
+        if let Some(op) = &self.opening {
+            for (p, path) in op.paths.iter().enumerate() {
+                let n = raw[self.opening_count(table, p)];
+                for &i in &op.incs[path.from as usize..path.to as usize] {
+                    raw[i as usize] += n;
+                }
+            }
+            raw.truncate(self.opening_count(table, 0));
+        }
+        let raw = &raw[..];
+        let mut out = raw[..l.len()].to_vec();
         let classes = self.chain.classes();
         let start_class = table.rows[0].class as usize;
         let trials: u64 = raw[self.ended(0)..].iter().sum();
@@ -466,33 +641,61 @@ impl<C: Chain> ChainSim<C> {
         }
     }
 
-    /// Run one trial from the compiled table, adding into `tally`.
+    /// Run one trial from the compiled table, adding into `tally`: its opening in one draw
+    /// when there is an opening table, then turn by turn.
+    #[inline(always)]
+    fn table_trial(&self, table: &Table<C::State>, dice: &mut Dice, tally: &mut [u64]) {
+        let l = &self.layout;
+        if let Some(op) = &self.opening {
+            // Count the path; its increments are added once per path in `finish`.
+            let p = dice.pick(&op.table);
+            tally[self.opening_count(table, 0) + p] += 1;
+            if let Some(cont) = op.paths[p].cont {
+                self.run_from(table, dice, tally, cont, op.turns);
+            }
+            return;
+        }
+        let row = &table.rows[0];
+        if row.absorbing {
+            tally[l.absorbed(row.class as usize, 0)] += 1;
+            tally[l.empty(l.turns * row.empty as usize)] += 1;
+            tally[self.ended(0)] += 1;
+            return;
+        }
+        let start = Cont {
+            state: 0,
+            since: 1,
+            empty: 0,
+        };
+        self.run_from(table, dice, tally, start, 0);
+    }
+
+    /// Carry a trial on from `cont` after `t` turns, to its end.
     ///
     /// Only class changes are recorded; a state that may stay put draws how long it stays
     /// from its dwell table.
     #[inline(always)]
-    fn table_trial(&self, table: &Table<C::State>, dice: &mut Dice, tally: &mut [u64]) {
+    fn run_from(
+        &self,
+        table: &Table<C::State>,
+        dice: &mut Dice,
+        tally: &mut [u64],
+        cont: Cont,
+        mut t: usize,
+    ) {
         let l = &self.layout;
         let turns = l.turns;
         let classes = l.classes;
         let trans0 = self.trans(1, 0, 0);
         let ended0 = self.ended(0);
-        let mut s = 0usize;
-        let mut row = &table.rows[0];
-        if row.absorbing {
-            tally[l.absorbed(row.class as usize, 0)] += 1;
-            tally[l.empty(turns * row.empty as usize)] += 1;
-            tally[ended0] += 1;
-            return;
-        }
-        // The current class `c` and emptiness, the turn from which the unit is in it, and the
+        let mut s = cont.state as usize;
+        let mut row = &table.rows[s];
+        // The current class and its emptiness, the turn from which the unit is in it, and the
         // turns its place stood empty before that.
         let mut c = row.class as usize;
         let mut c_empty = row.empty as usize;
-        let mut since = 1usize;
-        let mut empty_turns = 0usize;
-        // Turns played so far.
-        let mut t = 0usize;
+        let mut since = cont.since as usize;
+        let mut empty_turns = cont.empty as usize;
         loop {
             if row.dwell != NO_DWELL {
                 // Turns spent staying in `s` before it leaves on the turn after.
@@ -546,11 +749,19 @@ impl<C: Chain> ChainSim<C> {
     }
 }
 
+fn gcd128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 impl<C: Chain> Sim for ChainSim<C> {
     fn tally_len(&self) -> usize {
-        match &self.table {
-            Some(t) => self.ended(t.states.len()),
-            None => self.layout.len(),
+        match (&self.table, &self.opening) {
+            (Some(t), Some(op)) => self.opening_count(t, op.paths.len()),
+            (Some(t), None) => self.ended(t.states.len()),
+            (None, _) => self.layout.len(),
         }
     }
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {

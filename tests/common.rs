@@ -12,17 +12,40 @@ pub fn inputs(pairs: &[&str]) -> Vec<Input> {
     pairs.iter().map(|p| Input::parse_set(p).unwrap()).collect()
 }
 
+/// How many trials to run, from which seed, on how many threads, with which sampler.
+pub struct Plan {
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    sampler: Sampler,
+}
+
+impl Plan {
+    /// A plan.
+    pub fn new(trials: u64, seed: u64, threads: usize, sampler: Sampler) -> Plan {
+        Plan {
+            trials,
+            seed,
+            threads,
+            sampler,
+        }
+    }
+}
+
 /// Run a scenario through the library.
 pub fn run(
     system_name: &str,
     scenario: &str,
     pairs: &[&str],
     options: &[&str],
-    trials: u64,
-    seed: u64,
-    threads: usize,
-    sampler: Sampler,
+    plan: Plan,
 ) -> Report {
+    let Plan {
+        trials,
+        seed,
+        threads,
+        sampler,
+    } = plan;
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
     let job = system::build(system_name, scenario, &inputs(pairs), &options)
         .unwrap_or_else(|e| panic!("{scenario} {pairs:?}: {e}"));

@@ -4,7 +4,7 @@ use morale_lab::engine::{self, CHUNK, Control, RunSpec, Sim};
 use morale_lab::report::Report;
 use morale_lab::scenario::chain::Sampler;
 
-use crate::common::run;
+use crate::common::{Plan, run};
 
 /// A report's numbers without timing and thread count.
 fn numbers(r: &Report) -> String {
@@ -35,10 +35,7 @@ fn identical_at_one_two_and_eight_threads() {
                 scenario,
                 &params,
                 &[],
-                trials,
-                99,
-                1,
-                sampler,
+                Plan::new(trials, 99, 1, sampler),
             ));
             for threads in [2, 8] {
                 let other = run(
@@ -46,10 +43,7 @@ fn identical_at_one_two_and_eight_threads() {
                     scenario,
                     &params,
                     &[],
-                    trials,
-                    99,
-                    threads,
-                    sampler,
+                    Plan::new(trials, 99, threads, sampler),
                 );
                 assert_eq!(
                     numbers(&other),
@@ -62,10 +56,7 @@ fn identical_at_one_two_and_eight_threads() {
                 scenario,
                 &params,
                 &[],
-                trials,
-                100,
-                2,
-                sampler,
+                Plan::new(trials, 100, 2, sampler),
             );
             assert_ne!(numbers(&reseeded), one, "another seed gives other numbers");
         }

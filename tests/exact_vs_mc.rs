@@ -4,7 +4,7 @@
 use morale_lab::scenario::chain::Sampler;
 use morale_lab::stats;
 
-use crate::common::run;
+use crate::common::{Plan, run};
 
 /// Settings of Rank & File scenarios: (scenario, parameters, options).
 fn settings() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
@@ -230,10 +230,7 @@ fn intervals_cover_exact_values_at_the_promised_rate() {
                 scenario,
                 &params,
                 &options,
-                100_000,
-                seed,
-                2,
-                sampler,
+                Plan::new(100_000, seed, 2, sampler),
             );
             let what = format!("{scenario} {params:?} {options:?} ({sampler:?})");
             let mass: f64 = r.outcomes.iter().map(|o| o.cell.exact.unwrap()).sum();
@@ -332,20 +329,14 @@ fn both_samplers_agree_with_each_other() {
         "under-fire",
         &params,
         &[],
-        300_000,
-        7,
-        2,
-        Sampler::Table,
+        Plan::new(300_000, 7, 2, Sampler::Table),
     );
     let b = run(
         "rank-and-file",
         "under-fire",
         &params,
         &[],
-        300_000,
-        8,
-        2,
-        Sampler::Dice,
+        Plan::new(300_000, 8, 2, Sampler::Dice),
     );
     assert_eq!(a.sampler.as_deref(), Some("table"));
     assert_eq!(b.sampler.as_deref(), Some("dice"));
@@ -388,10 +379,7 @@ fn worked_examples_exactly() {
             "test",
             &params,
             &[],
-            1,
-            1,
-            1,
-            Sampler::Table,
+            Plan::new(1, 1, 1, Sampler::Table),
         );
         let e = r.outcomes[0].cell.exact.unwrap();
         assert!((e - p).abs() < 1e-12, "{params:?}: {e} vs {p}");
@@ -410,10 +398,7 @@ fn worked_examples_exactly() {
             "turns=1",
         ],
         &[],
-        1,
-        1,
-        1,
-        Sampler::Table,
+        Plan::new(1, 1, 1, Sampler::Table),
     );
     let removed = r.outcomes.iter().find(|o| o.outcome == "removed").unwrap();
     assert!((removed.cell.exact.unwrap() - 4.0 / 9.0).abs() < 1e-12);

@@ -268,9 +268,15 @@ fn progress(total: u64, control: Arc<Control>) -> (ProgressBar, std::thread::Joi
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {per_sec} · ETA {eta}",
+            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {rate} · ETA {eta}",
         )
-        .expect("valid template"),
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} M trials/s", state.per_sec() / 1e6);
+            },
+        ),
     );
     let b = bar.clone();
     let handle = std::thread::spawn(move || {

@@ -113,13 +113,16 @@ pub fn transitions<C: Chain>(chain: &C, s: C::State) -> Vec<(C::State, f64)> {
     out.into_iter().collect()
 }
 
+/// Next states with integer weights, and the weights' total.
+pub type IntegerTransitions<S> = (Vec<(S, u64)>, u64);
+
 /// The distribution of one turn from state `s` with exact integer weights over a common
 /// denominator that fits 64 bits: (next states with weights, total). `None` when the
 /// denominator would not fit. The weights are checked to add up to the total exactly.
 pub fn integer_transitions<C: Chain>(
     chain: &C,
     s: C::State,
-) -> Option<(Vec<(C::State, u64)>, u64)> {
+) -> Option<IntegerTransitions<C::State>> {
     let mut paths: Vec<(C::State, u128, u128)> = Vec::new();
     let mut fits = true;
     enumerate_exact(

@@ -2,8 +2,9 @@
 //!
 //! `rally`: the target case — Veteran, 7 stands, 2 lost, Routing, rallying until back in
 //! good order or removed (turn cap 100, never reached in practice). `under-fire`: a Regular unit
-//! of 8 stands under 4 dice hitting on 6 for 12 turns. Each at 1 and 2 threads, table and dice
-//! samplers.
+//! of 8 stands under 4 dice hitting on 6 for 12 turns; an effectiveness-rules Regular unit under
+//! 4 dice hitting on 5+ for 12 turns with the retreat amendment. Each at 1 and 2 threads, table
+//! and dice samplers.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::{self, Control, RunSpec};
@@ -83,5 +84,38 @@ fn under_fire(c: &mut Criterion) {
     bench_chain(c, "under-fire-rank-and-file", chain);
 }
 
-criterion_group!(benches, rally, under_fire);
+fn under_fire_effectiveness(c: &mut Criterion) {
+    use morale_lab::rules::effectiveness as ef;
+    use morale_lab::scenario::under_fire::{EfUnderFire, Enemy};
+    let unit = |class| ef::Unit {
+        class,
+        general: false,
+        supported: false,
+        natural_one_fails: false,
+        return_on: 5,
+    };
+    let start = ef::UnitState {
+        status: ef::Status::InLine,
+        quarters: 4,
+        hits: 0,
+    };
+    // The defaults of `morale-lab under-fire --system effectiveness --option retreat-on-fire`.
+    let chain = EfUnderFire::new(
+        unit(ef::Class::Regular),
+        start,
+        12,
+        Fire::dice(4, 5),
+        2,
+        true,
+        Enemy {
+            unit: unit(ef::Class::Regular),
+            fire: Fire::dice(4, 5),
+        },
+        None,
+        true,
+    );
+    bench_chain(c, "under-fire-effectiveness", chain);
+}
+
+criterion_group!(benches, rally, under_fire, under_fire_effectiveness);
 criterion_main!(benches);

@@ -35,6 +35,8 @@ pub enum Kind {
     /// A probability distribution over 0, 1, 2 … as comma-separated fractions or decimals
     /// adding up to 1 (empty: not used).
     Dist,
+    /// A probability from 0 to 1, as a fraction (`1/6`) or a decimal (`0.25`), kept exact.
+    Prob,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
             Kind::Dist => {
                 "comma-separated chances of 0, 1, 2 … losses (fractions like 1/6 or decimals), adding up to exactly 1".into()
             }
+            Kind::Prob => "a chance from 0 to 1, as a fraction like 1/6 or a decimal like 0.25".into(),
         }
     }
 }
@@ -153,6 +156,8 @@ pub enum Value {
     Choice(String),
     /// A distribution (empty when unused).
     Dist(Vec<Frac>),
+    /// A probability.
+    Prob(Frac),
 }
 
 impl Value {
@@ -168,6 +173,7 @@ impl Value {
                     .collect::<Vec<_>>()
                     .join(","),
             ),
+            Value::Prob(f) => Json::from(f.to_string()),
         }
     }
 }
@@ -219,6 +225,7 @@ fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
             }
             Some(Value::Dist(parts))
         }
+        Kind::Prob => Frac::parse(raw).filter(|f| f.num <= f.den).map(Value::Prob),
     }
 }
 
@@ -236,6 +243,10 @@ impl Resolved {
             .find(|(d, _, _)| d.key == key)
             .unwrap_or_else(|| panic!("parameter {key} is not defined for this scenario"))
             .1
+    }
+    /// True when `key` applies to this scenario.
+    pub fn has(&self, key: &str) -> bool {
+        self.values.iter().any(|(d, _, _)| d.key == key)
     }
     /// A whole-number parameter.
     pub fn int(&self, key: &str) -> i64 {
@@ -270,6 +281,13 @@ impl Resolved {
         match self.get(key) {
             Value::Dist(d) => d,
             v => panic!("{key} is not a distribution: {v:?}"),
+        }
+    }
+    /// A probability.
+    pub fn prob(&self, key: &str) -> Frac {
+        match self.get(key) {
+            Value::Prob(f) => *f,
+            v => panic!("{key} is not a probability: {v:?}"),
         }
     }
     /// How the user set `key`, e.g. `--lost` or `--set lost` (or `key` itself for a default),
@@ -310,6 +328,12 @@ pub fn resolve(
     let applies = |d: &ParamDef| d.scenarios.contains(&scenario);
     for input in inputs {
         match defs.iter().find(|d| d.key == input.key) {
+            None if matches!(input.source, Source::Flag(_)) => {
+                return Err(Error::Conflict(format!(
+                    "{} is not a parameter of {system}; see `morale-lab list --system {system}`",
+                    input.what()
+                )));
+            }
             None => {
                 let keys: Vec<&str> = defs.iter().filter(|d| applies(d)).map(|d| d.key).collect();
                 return Err(Error::UnknownKey {

@@ -129,3 +129,71 @@ fn clap_errors_are_exit_code_two() {
     bin().args(["rally", "--no-such-flag"]).assert().code(2);
     bin().arg("frobnicate").assert().code(2);
 }
+
+#[test]
+fn effectiveness_bad_input() {
+    rejects(
+        &["test", "--system", "effectiveness", "--class", "veteran"],
+        &["--class", "elite, regular, poor"],
+    );
+    rejects(
+        &[
+            "test",
+            "--system",
+            "effectiveness",
+            "--general",
+            "--general",
+        ],
+        &["--general"],
+    );
+    rejects(
+        &[
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--set",
+            "p_blocked=-0.1",
+        ],
+        &["p_blocked", "from 0 to 1"],
+    );
+    rejects(
+        &[
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--set",
+            "p_blocked=1.5",
+        ],
+        &["p_blocked"],
+    );
+    rejects(
+        &["test", "--system", "effectiveness", "--stands", "6"],
+        &["--stands", "effectiveness"],
+    );
+    rejects(
+        &["test", "--system", "effectiveness", "--lost", "4"],
+        &["--lost", "0 to 3"],
+    );
+    rejects(
+        &[
+            "rally",
+            "--system",
+            "effectiveness",
+            "--option",
+            "keep-broken-units",
+        ],
+        &["--option", "retreat-on-fire"],
+    );
+    rejects(
+        &["rally", "--system", "effectiveness", "--state", "routing"],
+        &["--state", "in_line, retreating"],
+    );
+    rejects(
+        &["test", "--system", "rank-and-file", "--general"],
+        &["--general", "rank-and-file"],
+    );
+    rejects(
+        &["odds", "effectiveness", "--stands", "4"],
+        &["--stands", "quarters"],
+    );
+}

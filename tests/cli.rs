@@ -273,3 +273,56 @@ fn help_shows_examples() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("Examples:") && out.contains("under-fire"));
 }
+
+#[test]
+fn effectiveness_under_fire_json() {
+    let v = json_of(&[
+        "under-fire",
+        "--system",
+        "effectiveness",
+        "--class",
+        "regular",
+        "--general",
+        "--option",
+        "retreat-on-fire",
+        "--set",
+        "p_blocked=1/6",
+        "--turns",
+        "8",
+        "--trials",
+        "50000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["system"], "effectiveness");
+    assert_eq!(v["params"]["general"], true);
+    assert_eq!(v["params"]["p_blocked"], "1/6");
+    assert_eq!(v["options"][0], "retreat-on-fire");
+    let names: Vec<&str> = v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["in_line", "retreating", "eliminated"]);
+    assert!(
+        v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "empty_turns")
+    );
+}
+
+#[test]
+fn effectiveness_odds() {
+    let out = bin()
+        .args(["odds", "effectiveness"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("19/27 (70.4%)") && out.contains("natural 1 fails"));
+}

@@ -18,20 +18,28 @@ fn numbers(r: &Report) -> String {
 #[test]
 fn identical_at_one_two_and_eight_threads() {
     for sampler in [Sampler::Table, Sampler::Dice] {
-        for (scenario, params) in [
+        for (system, scenario, params) in [
             (
+                "rank-and-file",
                 "rally",
                 vec!["class=veteran", "stands=7", "lost=2", "rerolls=1"],
             ),
             (
+                "rank-and-file",
                 "under-fire",
                 vec!["class=regular", "stands=8", "fire_dice=6", "fire_to_hit=5"],
             ),
-            ("test", vec!["class=green", "elite=true"]),
+            ("rank-and-file", "test", vec!["class=green", "elite=true"]),
+            (
+                "effectiveness",
+                "under-fire",
+                vec!["class=poor", "p_blocked=1/6"],
+            ),
+            ("effectiveness", "rally", vec!["general=true"]),
         ] {
             let trials = 5 * CHUNK + 321;
             let one = numbers(&run(
-                "rank-and-file",
+                system,
                 scenario,
                 &params,
                 &[],
@@ -39,7 +47,7 @@ fn identical_at_one_two_and_eight_threads() {
             ));
             for threads in [2, 8] {
                 let other = run(
-                    "rank-and-file",
+                    system,
                     scenario,
                     &params,
                     &[],
@@ -52,7 +60,7 @@ fn identical_at_one_two_and_eight_threads() {
                 );
             }
             let reseeded = run(
-                "rank-and-file",
+                system,
                 scenario,
                 &params,
                 &[],

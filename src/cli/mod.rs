@@ -26,6 +26,7 @@ use morale_lab::{odds, system};
     morale-lab rally --system rank-and-file --class veteran --stands 7 --lost 2 --state routing --trials 10000000\n  \
     morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5\n  \
     morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1 --format json\n  \
+    morale-lab under-fire --system effectiveness --class regular --option retreat-on-fire --set p_blocked=1/6\n  \
     morale-lab odds rank-and-file --stands 8 --format md\n  \
     morale-lab list")]
 pub struct Cli {
@@ -53,24 +54,31 @@ struct RunArgs {
     /// Rule system (see `morale-lab list`).
     #[arg(long, value_name = "SYSTEM", default_value = "rank-and-file")]
     system: String,
-    /// Morale class (rank-and-file: veteran, regular, green).
+    /// Class (rank-and-file: veteran, regular, green; effectiveness: elite, regular, poor).
     #[arg(long, value_name = "CLASS")]
     class: Option<String>,
     /// Starting stands of the unit (models, for a single stand).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stands: Option<String>,
-    /// Stands already lost.
+    /// Losses already taken, in the system's unit (stands; quarters for effectiveness).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     lost: Option<String>,
-    /// Morale state at the start: good, unsteady or routing.
+    /// State at the start (rank-and-file: good, unsteady, routing; effectiveness: in_line,
+    /// retreating).
     #[arg(long, value_name = "STATE")]
     state: Option<String>,
     /// Bonus of the attached leader (e.g. 1).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     leader: Option<String>,
-    /// The unit is Elite (a re-roll on every test).
+    /// The unit is Elite (rank-and-file: a re-roll on every test).
     #[arg(long)]
     elite: bool,
+    /// A general is attached (effectiveness: +1 to tests and to the roll to return).
+    #[arg(long)]
+    general: bool,
+    /// The unit is supported from behind (effectiveness: +1 to tests).
+    #[arg(long)]
+    supported: bool,
     /// Re-rolls left to the attached commander.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rerolls: Option<String>,
@@ -234,8 +242,14 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
             inputs.push(Input::flag(flag, key, v.clone()));
         }
     }
-    if a.elite {
-        inputs.push(Input::flag("--elite", "elite", "true"));
+    for (on, flag, key) in [
+        (a.elite, "--elite", "elite"),
+        (a.general, "--general", "general"),
+        (a.supported, "--supported", "supported"),
+    ] {
+        if on {
+            inputs.push(Input::flag(flag, key, "true"));
+        }
     }
     for s in &a.sets {
         inputs.push(Input::parse_set(s)?);
@@ -298,6 +312,16 @@ fn run_odds(a: OddsArgs) -> Result<String> {
     let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
     let sheet = match info.name {
         "rank-and-file" => odds::rank_and_file(stands, max_lost),
+        "effectiveness" => {
+            if let Some(s) = &a.stands {
+                return Err(invalid(
+                    "--stands",
+                    s,
+                    "effectiveness has no stands: its losses are in quarters",
+                ));
+            }
+            odds::effectiveness()
+        }
         other => unreachable!("no odds sheet for {other}"),
     };
     Ok(sheet.render(format))

@@ -1,3 +1,4 @@
 //! The rule systems' mechanics, one module per system, as plain documented code with no I/O.
 
+pub mod effectiveness;
 pub mod rank_and_file;

@@ -112,3 +112,65 @@ impl Chain for RfRally {
         rf_value(&self.unit, &self.start, s, i)
     }
 }
+
+/// Classes of an effectiveness-rules unit in `rally`: back in the line ends the trial; a
+/// retreating unit's place is empty.
+pub const EF_RALLY_CLASSES: [ClassInfo; 3] = [
+    ClassInfo {
+        name: "in_line",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "retreating",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "eliminated",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+/// EF-5: a retreating unit rolls at the start of each of its moves to return to normal action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EfRally {
+    /// The unit.
+    pub unit: crate::rules::effectiveness::Unit,
+    /// Its state at the start.
+    pub start: crate::rules::effectiveness::UnitState,
+    /// The turn cap.
+    pub turns: u32,
+}
+
+impl Chain for EfRally {
+    type State = crate::rules::effectiveness::UnitState;
+    fn start(&self) -> Self::State {
+        self.start
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    #[inline]
+    fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
+        use crate::rules::effectiveness::Status;
+        if s.status == Status::Retreating && self.unit.roll_to_return(r) {
+            s.status = Status::InLine;
+        }
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &EF_RALLY_CLASSES
+    }
+    #[inline]
+    fn class_of(&self, s: Self::State) -> usize {
+        s.status as usize
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &[]
+    }
+    fn value_of(&self, _s: Self::State, _i: usize) -> u32 {
+        0
+    }
+}

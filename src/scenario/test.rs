@@ -83,3 +83,42 @@ impl Chain for RfTest {
         u32::from(matches!(s, TestState::Done { rerolled: true, .. }))
     }
 }
+
+/// EF-2: one test of an effectiveness-rules unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EfTest {
+    /// The unit.
+    pub unit: crate::rules::effectiveness::Unit,
+}
+
+impl Chain for EfTest {
+    type State = TestState;
+    fn start(&self) -> TestState {
+        TestState::Untested
+    }
+    fn turns(&self) -> u32 {
+        1
+    }
+    fn step<R: Roll>(&self, _s: TestState, r: &mut R) -> TestState {
+        TestState::Done {
+            passed: self.unit.test(r),
+            rerolled: false,
+        }
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &TEST_CLASSES
+    }
+    fn class_of(&self, s: TestState) -> usize {
+        match s {
+            TestState::Done { passed: true, .. } => 0,
+            TestState::Done { passed: false, .. } => 1,
+            TestState::Untested => 2,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &[]
+    }
+    fn value_of(&self, _s: TestState, _i: usize) -> u32 {
+        0
+    }
+}

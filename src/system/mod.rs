@@ -1,11 +1,13 @@
 //! The rule systems as the command line and experiments see them: names, scenarios,
 //! parameters and optional rules, and how a choice of them becomes a runnable [`Job`].
 
+pub mod effectiveness;
 pub mod rank_and_file;
 
 use crate::error::{Error, Result};
-use crate::params::{Input, OptionDef, ParamDef};
-use crate::scenario::Job;
+use crate::params::{Input, OptionDef, ParamDef, Resolved};
+use crate::scenario::fire::Fire;
+use crate::scenario::{Describe, Job};
 
 /// What `morale-lab list` says about one rule system.
 #[derive(Debug, Clone, Copy)]
@@ -27,15 +29,26 @@ pub struct SystemInfo {
 }
 
 /// Every rule system.
-pub static SYSTEMS: [SystemInfo; 1] = [SystemInfo {
-    name: rank_and_file::NAME,
-    title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands",
-    rules: "RF-1 to RF-7",
-    scenarios: rank_and_file::SCENARIOS,
-    params: &rank_and_file::PARAMS,
-    options: &rank_and_file::OPTIONS,
-    holes: rank_and_file::HOLES,
-}];
+pub static SYSTEMS: [SystemInfo; 2] = [
+    SystemInfo {
+        name: rank_and_file::NAME,
+        title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands",
+        rules: "RF-1 to RF-7",
+        scenarios: rank_and_file::SCENARIOS,
+        params: &rank_and_file::PARAMS,
+        options: &rank_and_file::OPTIONS,
+        holes: rank_and_file::HOLES,
+    },
+    SystemInfo {
+        name: effectiveness::NAME,
+        title: "The 25% effectiveness house rule, with the retreat amendment as an option",
+        rules: "EF-1 to EF-5",
+        scenarios: effectiveness::SCENARIOS,
+        params: &effectiveness::PARAMS,
+        options: &effectiveness::OPTIONS,
+        holes: effectiveness::HOLES,
+    },
+];
 
 /// Every scenario: its name, what one trial is (RULES.md §4), and its outcomes.
 pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
@@ -98,6 +111,54 @@ pub fn build(
     }
     match info.name {
         rank_and_file::NAME => rank_and_file::build(scenario, inputs, options),
+        effectiveness::NAME => effectiveness::build(scenario, inputs, options),
         _ => unreachable!("every listed system has a builder"),
     }
+}
+
+/// Names and every parameter in force, for a report.
+fn describe(
+    system: &str,
+    scenario: &str,
+    p: &Resolved,
+    options: &[String],
+    notes: Vec<String>,
+) -> Describe {
+    Describe {
+        system: system.into(),
+        scenario: scenario.into(),
+        params: p.to_json(),
+        options: options.to_vec(),
+        notes,
+    }
+}
+
+/// The enemy's fire of `under-fire` from the keys `fire_dice`, `fire_to_hit` and `fire_loss`
+/// (an explicit distribution of losses per turn, which replaces the dice).
+///
+/// # Errors
+/// Both models given at once, or a distribution that does not add up to 1.
+fn fire_model(p: &Resolved) -> Result<Fire> {
+    let table = p.dist("fire_loss");
+    if table.is_empty() {
+        return Ok(Fire::dice(
+            p.int("fire_dice") as u32,
+            p.int("fire_to_hit") as u8,
+        ));
+    }
+    let given_dice = p.what("fire_dice");
+    if given_dice.starts_with("--set") {
+        return Err(Error::Conflict(format!(
+            "--set fire_loss and {given_dice} are two fire models: give one of them"
+        )));
+    }
+    Fire::table(table).ok_or_else(|| Error::Invalid {
+        what: p.what("fire_loss"),
+        value: table
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        allowed: "the chances must add up to exactly 1".into(),
+    })
 }

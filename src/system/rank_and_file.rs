@@ -4,11 +4,12 @@
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::rank_and_file as rf;
-use crate::scenario::fire::Fire;
 use crate::scenario::rally::RfRally;
 use crate::scenario::test::RfTest;
 use crate::scenario::under_fire::RfUnderFire;
-use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
+
+use super::{describe, fire_model};
 
 /// The system's name.
 pub const NAME: &str = "rank-and-file";
@@ -272,41 +273,6 @@ fn build_unit(p: &Resolved, options: &[String]) -> Result<Built> {
     })
 }
 
-fn fire(p: &Resolved) -> Result<Fire> {
-    let table = p.dist("fire_loss");
-    if table.is_empty() {
-        return Ok(Fire::dice(
-            p.int("fire_dice") as u32,
-            p.int("fire_to_hit") as u8,
-        ));
-    }
-    let given_dice = p.what("fire_dice");
-    if given_dice.starts_with("--set") {
-        return Err(Error::Conflict(format!(
-            "--set fire_loss and {given_dice} are two fire models: give one of them"
-        )));
-    }
-    Fire::table(table).ok_or_else(|| Error::Invalid {
-        what: p.what("fire_loss"),
-        value: table
-            .iter()
-            .map(|f| f.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
-        allowed: "the chances must add up to exactly 1".into(),
-    })
-}
-
-fn describe(scenario: &str, p: &Resolved, options: &[String], notes: Vec<String>) -> Describe {
-    Describe {
-        system: NAME.into(),
-        scenario: scenario.into(),
-        params: p.to_json(),
-        options: options.to_vec(),
-        notes,
-    }
-}
-
 fn need_note(b: &Built) -> String {
     match b.unit.need(b.start.lost) {
         rf::Need::AutoFail => {
@@ -349,7 +315,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 unit: b.unit,
                 state: b.start,
             }),
-            describe: describe(scenario, &p, &options, notes),
+            describe: describe(NAME, scenario, &p, &options, notes),
             outcomes: vec![
                 OutcomeDef {
                     name: "pass",
@@ -369,7 +335,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         })),
         "rally" => Ok(Box::new(ChainJob {
             chain: (RfRally::new(b.unit, b.options, b.start, p.int("turns") as u32)),
-            describe: describe(scenario, &p, &options, notes),
+            describe: describe(NAME, scenario, &p, &options, notes),
             outcomes: vec![
                 OutcomeDef {
                     name: "recovered",
@@ -416,7 +382,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
             ],
         })),
         "under-fire" => {
-            let fire = fire(&p)?;
+            let fire = fire_model(&p)?;
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
                 fire.description(),
@@ -433,7 +399,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     shaken != "none",
                     shaken == "all",
                 )),
-                describe: describe(scenario, &p, &options, notes),
+                describe: describe(NAME, scenario, &p, &options, notes),
                 outcomes: ["good", "unsteady", "routing", "removed"]
                     .iter()
                     .enumerate()

@@ -1,0 +1,279 @@
+//! The 25% effectiveness house rule and its retreat amendment (`effectiveness`, RULES.md EF-1 to
+//! EF-5). Plain game logic: no I/O, no generators; chance comes from a [`Roll`].
+
+use crate::dice::{Roll, Weights};
+
+/// EF-2: a unit's class, which sets the score its test must reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Passes on 3 or more.
+    Elite,
+    /// Passes on 4 or more.
+    Regular,
+    /// Poor or militia: passes on 5 or more.
+    Poor,
+}
+
+impl Class {
+    /// Every class, best first.
+    pub const ALL: [Class; 3] = [Class::Elite, Class::Regular, Class::Poor];
+    /// EF-2: the score (die plus modifiers) a test must reach.
+    pub fn target(self) -> i32 {
+        match self {
+            Class::Elite => 3,
+            Class::Regular => 4,
+            Class::Poor => 5,
+        }
+    }
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Elite => "elite",
+            Class::Regular => "regular",
+            Class::Poor => "poor",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// Where a unit stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// In its place in the line, in normal action.
+    InLine,
+    /// EF-3 / EF-5: retreating with its back to the enemy, out of the line until it rolls to
+    /// return to normal action.
+    Retreating,
+    /// EF-1: at 0% effectiveness, or EF-4: its retreat was blocked.
+    Eliminated,
+}
+
+impl Status {
+    /// The name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::InLine => "in_line",
+            Status::Retreating => "retreating",
+            Status::Eliminated => "eliminated",
+        }
+    }
+}
+
+/// A unit's fixed profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// EF-2 class.
+    pub class: Class,
+    /// EF-2: a general is attached (+1 to tests; +1 to the roll to return, EF-5).
+    pub general: bool,
+    /// EF-2: supported by a friendly unit directly behind (+1 to tests).
+    pub supported: bool,
+    /// Option `natural-one-fails`: a natural 1 fails the test whatever the modifiers.
+    pub natural_one_fails: bool,
+    /// EF-5: the die roll (before the general's +1) a retreating unit needs to return to normal
+    /// action (the source: 5).
+    pub return_on: u8,
+}
+
+/// A unit's state during a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitState {
+    /// Where it stands.
+    pub status: Status,
+    /// EF-1: effectiveness left, in quarters (4 = 100%, 0 = eliminated).
+    pub quarters: u8,
+    /// Hits taken towards the next quarter lost (fewer than `hits_per_quarter`).
+    pub hits: u8,
+}
+
+impl Unit {
+    /// EF-2: the modifiers on the test.
+    pub fn modifiers(&self) -> i32 {
+        i32::from(self.general) + i32::from(self.supported)
+    }
+
+    /// EF-2: the lowest natural roll that passes, or `None` when no roll passes. Without
+    /// `natural-one-fails` an Elite unit with +2 never fails (needs 1).
+    pub fn needs(&self) -> Option<u8> {
+        let n = (self.class.target() - self.modifiers()).max(1);
+        let n = if self.natural_one_fails { n.max(2) } else { n };
+        (n <= 6).then_some(n as u8)
+    }
+
+    /// EF-2: take the test.
+    #[inline(always)]
+    pub fn test<R: Roll>(&self, r: &mut R) -> bool {
+        let d = r.d6();
+        match self.needs() {
+            Some(n) => d >= n,
+            None => false,
+        }
+    }
+
+    /// EF-5: a retreating unit's roll at the start of a move: return to normal action on
+    /// `return_on`+ (+1 with a general).
+    #[inline(always)]
+    pub fn roll_to_return<R: Roll>(&self, r: &mut R) -> bool {
+        i32::from(r.d6()) + i32::from(self.general) >= i32::from(self.return_on)
+    }
+
+    /// EF-2's failure: a further 25% lost (eliminated at 0%).
+    #[inline(always)]
+    pub fn lose_quarter(&self, mut s: UnitState) -> UnitState {
+        s.quarters = s.quarters.saturating_sub(1);
+        if s.quarters == 0 {
+            s.status = Status::Eliminated;
+            s.hits = 0;
+        }
+        s
+    }
+
+    /// Hits from fire: every `hits_per_quarter` hits cost 25% (hits short of a quarter carry
+    /// over to later turns). Returns the new state and the quarters lost.
+    #[inline(always)]
+    pub fn take_hits(&self, mut s: UnitState, hits: u32, hits_per_quarter: u8) -> (UnitState, u8) {
+        if s.status == Status::Eliminated || hits == 0 {
+            return (s, 0);
+        }
+        let total = u32::from(s.hits) + hits;
+        let lost = (total / u32::from(hits_per_quarter)).min(u32::from(s.quarters)) as u8;
+        s.hits = (total % u32::from(hits_per_quarter)) as u8;
+        s.quarters -= lost;
+        if s.quarters == 0 {
+            s.status = Status::Eliminated;
+            s.hits = 0;
+        }
+        (s, lost)
+    }
+}
+
+/// EF-4: a retreat whose path is blocked (chance `p_blocked`) eliminates the unit.
+#[inline(always)]
+pub fn retreat<R: Roll>(mut s: UnitState, blocked: Option<&Weights>, r: &mut R) -> UnitState {
+    if let Some(table) = blocked {
+        // Outcome 1 of the table is "blocked".
+        if r.pick(table) == 1 {
+            s.status = Status::Eliminated;
+            return s;
+        }
+    }
+    s.status = Status::Retreating;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::exact::enumerate;
+
+    fn unit(class: Class, general: bool, supported: bool, n1: bool) -> Unit {
+        Unit {
+            class,
+            general,
+            supported,
+            natural_one_fails: n1,
+            return_on: 5,
+        }
+    }
+
+    fn p_pass(u: &Unit) -> f64 {
+        let mut p = 0.0;
+        enumerate(
+            |o| u.test(o),
+            |ok, q| {
+                if ok {
+                    p += q
+                }
+            },
+        );
+        p
+    }
+
+    #[test]
+    fn ef2_every_class_and_modifier() {
+        // (class, modifiers) → sixths passing, without and with natural-one-fails.
+        let cases = [
+            (Class::Elite, 0, 4, 4),
+            (Class::Elite, 1, 5, 5),
+            (Class::Elite, 2, 6, 5),
+            (Class::Regular, 0, 3, 3),
+            (Class::Regular, 1, 4, 4),
+            (Class::Regular, 2, 5, 5),
+            (Class::Poor, 0, 2, 2),
+            (Class::Poor, 1, 3, 3),
+            (Class::Poor, 2, 4, 4),
+        ];
+        for (class, mods, plain, n1) in cases {
+            for (g, s) in [(mods >= 1, mods == 2), (mods == 2, mods >= 1)] {
+                let p = p_pass(&unit(class, g, s, false));
+                assert!(
+                    (p - f64::from(plain) / 6.0).abs() < 1e-12,
+                    "{class:?}+{mods}"
+                );
+                let p = p_pass(&unit(class, g, s, true));
+                assert!(
+                    (p - f64::from(n1) / 6.0).abs() < 1e-12,
+                    "{class:?}+{mods} n1"
+                );
+            }
+        }
+        // Elite +2 never fails, even on a 1, unless natural-one-fails.
+        assert!(unit(Class::Elite, true, true, false).test(&mut Scripted::new(&[1])));
+        assert!(!unit(Class::Elite, true, true, true).test(&mut Scripted::new(&[1])));
+    }
+
+    #[test]
+    fn ef5_return_to_action() {
+        let u = unit(Class::Elite, false, false, false);
+        assert!(!u.roll_to_return(&mut Scripted::new(&[4])));
+        assert!(u.roll_to_return(&mut Scripted::new(&[5])));
+        let g = unit(Class::Poor, true, false, false);
+        assert!(g.roll_to_return(&mut Scripted::new(&[4])));
+        assert!(!g.roll_to_return(&mut Scripted::new(&[3])));
+    }
+
+    #[test]
+    fn ef1_quarters_and_hits() {
+        let u = unit(Class::Regular, false, false, false);
+        let s = UnitState {
+            status: Status::InLine,
+            quarters: 4,
+            hits: 0,
+        };
+        let (s, lost) = u.take_hits(s, 3, 2);
+        assert_eq!((s.quarters, s.hits, lost), (3, 1, 1));
+        let (s, lost) = u.take_hits(s, 1, 2);
+        assert_eq!((s.quarters, s.hits, lost), (2, 0, 1));
+        let (s, lost) = u.take_hits(s, 9, 2);
+        assert_eq!((s.status, s.quarters, lost), (Status::Eliminated, 0, 2));
+        let s = UnitState {
+            status: Status::InLine,
+            quarters: 1,
+            hits: 0,
+        };
+        assert_eq!(u.lose_quarter(s).status, Status::Eliminated);
+    }
+
+    #[test]
+    fn ef4_blocked_retreat_eliminates() {
+        let s = UnitState {
+            status: Status::InLine,
+            quarters: 3,
+            hits: 0,
+        };
+        let always = Weights::new(vec![0, 1]).unwrap();
+        let never = Weights::new(vec![1, 0]).unwrap();
+        let mut d = Scripted::new(&[1]);
+        assert_eq!(retreat(s, Some(&always), &mut d).status, Status::Eliminated);
+        let mut d = Scripted::new(&[0]);
+        assert_eq!(retreat(s, Some(&never), &mut d).status, Status::Retreating);
+        assert_eq!(
+            retreat(s, None, &mut Scripted::new(&[])).status,
+            Status::Retreating
+        );
+    }
+}

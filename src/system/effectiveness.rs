@@ -1,0 +1,413 @@
+//! The 25% effectiveness rules as the command line and experiments see them: parameters,
+//! optional rules (among them the retreat amendment), and how they become a runnable scenario.
+
+use crate::dice::Weights;
+use crate::error::{Error, Result};
+use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
+use crate::rules::effectiveness as ef;
+use crate::scenario::fire::Fire;
+use crate::scenario::rally::EfRally;
+use crate::scenario::test::EfTest;
+use crate::scenario::under_fire::{EfUnderFire, Enemy};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
+
+use super::{describe, fire_model};
+
+/// The system's name.
+pub const NAME: &str = "effectiveness";
+
+/// The scenarios it has.
+pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire"];
+
+const ALL: &[&str] = SCENARIOS;
+const TURNED: &[&str] = &["rally", "under-fire"];
+const FIRE: &[&str] = &["under-fire"];
+
+/// Which states leave a hole in the line, and why.
+pub const HOLES: &str =
+    "retreating (back to the enemy, out of the line until it rolls to return, EF-5) and eliminated";
+
+/// Every parameter of the effectiveness rules' scenarios.
+pub static PARAMS: [ParamDef; 19] = [
+    ParamDef {
+        key: "class",
+        flag: Some("--class"),
+        kind: Kind::Choice(&["elite", "regular", "poor"]),
+        default: "regular",
+        meaning: "class: the score a test must reach (elite 3, regular 4, poor/militia 5)",
+        rule: "EF-2",
+        scenarios: ALL,
+    },
+    ParamDef {
+        key: "lost",
+        flag: Some("--lost"),
+        kind: Kind::Int { min: 0, max: 3 },
+        default: "0",
+        meaning: "quarters of effectiveness already lost (0 = 100%, 3 = 25%)",
+        rule: "EF-1",
+        scenarios: ALL,
+    },
+    ParamDef {
+        key: "state",
+        flag: Some("--state"),
+        kind: Kind::Choice(&["in_line", "retreating"]),
+        default: "in_line",
+        meaning: "where the unit starts (rally defaults to retreating)",
+        rule: "EF-5",
+        scenarios: ALL,
+    },
+    ParamDef {
+        key: "general",
+        flag: Some("--general"),
+        kind: Kind::Bool,
+        default: "false",
+        meaning: "a general is attached: +1 to tests and to the roll to return to action",
+        rule: "EF-2, EF-5",
+        scenarios: ALL,
+    },
+    ParamDef {
+        key: "supported",
+        flag: Some("--supported"),
+        kind: Kind::Bool,
+        default: "false",
+        meaning: "a friendly unit directly behind supports it: +1 to tests",
+        rule: "EF-2",
+        scenarios: ALL,
+    },
+    ParamDef {
+        key: "return_on",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 7 },
+        default: "5",
+        meaning: "the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
+        rule: "EF-5",
+        scenarios: TURNED,
+    },
+    ParamDef {
+        key: "turns",
+        flag: Some("--turns"),
+        kind: Kind::Int { min: 1, max: 1000 },
+        default: "12",
+        meaning: "turn cap (rally) or turns of fire (under-fire)",
+        rule: "§4",
+        scenarios: TURNED,
+    },
+    ParamDef {
+        key: "fire_dice",
+        flag: None,
+        kind: Kind::Int { min: 0, max: 200 },
+        default: "4",
+        meaning: "dice the enemy fires each turn",
+        rule: "§4",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "fire_to_hit",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 6 },
+        default: "5",
+        meaning: "the roll each fire die needs to hit",
+        rule: "§4",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "fire_loss",
+        flag: None,
+        kind: Kind::Dist,
+        default: "",
+        meaning: "instead of dice: chances of losing 0, 1, 2 … quarters a turn, e.g. 1/2,1/3,1/6",
+        rule: "§4",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "hits_per_quarter",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 12 },
+        default: "2",
+        meaning: "hits that cost 25% effectiveness (hits short of a quarter carry over)",
+        rule: "EF-3",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "return_fire_dice",
+        flag: None,
+        kind: Kind::Int { min: 0, max: 200 },
+        default: "4",
+        meaning: "dice the unit fires back each turn while in the line (for EF-5's exception)",
+        rule: "EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "return_fire_to_hit",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 6 },
+        default: "5",
+        meaning: "the roll each of the unit's fire dice needs to hit",
+        rule: "EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "enemy_class",
+        flag: None,
+        kind: Kind::Choice(&["elite", "regular", "poor"]),
+        default: "regular",
+        meaning: "class of the enemy it exchanges fire with, for that enemy's own test",
+        rule: "EF-2, EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "enemy_general",
+        flag: None,
+        kind: Kind::Bool,
+        default: "false",
+        meaning: "the enemy has a general attached (+1 to its test)",
+        rule: "EF-2, EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "enemy_supported",
+        flag: None,
+        kind: Kind::Bool,
+        default: "false",
+        meaning: "the enemy is supported (+1 to its test)",
+        rule: "EF-2, EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "p_blocked",
+        flag: None,
+        kind: Kind::Prob,
+        default: "0",
+        meaning: "chance a retreat's path is blocked by a unit that is not light infantry or artillery (the unit is then eliminated)",
+        rule: "EF-4",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "retreat_out_of_range",
+        flag: None,
+        kind: Kind::Bool,
+        default: "true",
+        meaning: "a retreating unit is out of the enemy's range and is not fired at",
+        rule: "EF-5",
+        scenarios: FIRE,
+    },
+    ParamDef {
+        key: "exchange_fire",
+        flag: None,
+        kind: Kind::Bool,
+        default: "true",
+        meaning: "the unit exchanges fire with the enemy that fires at it (false: no EF-5 exception)",
+        rule: "EF-5",
+        scenarios: FIRE,
+    },
+];
+
+/// The effectiveness rules' optional rules.
+pub static OPTIONS: [OptionDef; 2] = [
+    OptionDef {
+        name: "natural-one-fails",
+        rule: "EF-2",
+        meaning: "a natural 1 fails every test (the source has no automatic failure: Elite +2 never fails)",
+    },
+    OptionDef {
+        name: "retreat-on-fire",
+        rule: "EF-5",
+        meaning: "the amendment: a unit that loses 25%+ to fire and fails its test also retreats a full move, out of the line until it rolls 5+ to return",
+    },
+];
+
+fn unit(p: &Resolved, options: &[String], prefix: &str) -> ef::Unit {
+    let key = |k: &str| format!("{prefix}{k}");
+    let has = |n: &str| options.iter().any(|o| o == n);
+    ef::Unit {
+        class: ef::Class::parse(p.choice(&key("class"))).expect("validated choice"),
+        general: p.bool(&key("general")),
+        supported: p.bool(&key("supported")),
+        natural_one_fails: has("natural-one-fails"),
+        return_on: if prefix.is_empty() && p.has("return_on") {
+            p.int("return_on") as u8
+        } else {
+            5
+        },
+    }
+}
+
+fn start(p: &Resolved) -> ef::UnitState {
+    ef::UnitState {
+        status: if p.choice("state") == "retreating" {
+            ef::Status::Retreating
+        } else {
+            ef::Status::InLine
+        },
+        quarters: 4 - p.int("lost") as u8,
+        hits: 0,
+    }
+}
+
+fn need_note(u: &ef::Unit) -> String {
+    match u.needs() {
+        Some(1) => "a test always passes: no roll fails it (EF-2 has no automatic failure)".into(),
+        Some(n) => format!("a test needs a natural {n}+ (EF-2)"),
+        None => "no roll passes a test".into(),
+    }
+}
+
+/// Build a runnable effectiveness-rules scenario from the user's inputs.
+///
+/// # Errors
+/// Unknown keys or options, values out of range, and values that do not fit together.
+pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box<dyn Job>> {
+    let options = params::check_options(&OPTIONS, NAME, options)?;
+    let overrides: &[(&str, &str)] = if scenario == "rally" {
+        &[("state", "retreating")]
+    } else {
+        &[]
+    };
+    let p = params::resolve(&PARAMS, NAME, scenario, inputs, overrides)?;
+    let u = unit(&p, &options, "");
+    let s = start(&p);
+    let mut notes = vec![need_note(&u)];
+    let turns_table = |name: &'static str| TableDef::PerTurn {
+        name,
+        title: "State after each turn",
+    };
+    match scenario {
+        "test" => Ok(Box::new(ChainJob {
+            chain: EfTest { unit: u },
+            describe: describe(NAME, scenario, &p, &options, notes),
+            outcomes: vec![
+                OutcomeDef {
+                    name: "pass",
+                    classes: vec![0],
+                },
+                OutcomeDef {
+                    name: "fail",
+                    classes: vec![1],
+                },
+            ],
+            metrics: vec![],
+            tables: vec![],
+        })),
+        "rally" => {
+            notes.push(format!(
+                "a retreating unit returns to normal action on {}+ at the start of each move (EF-5)",
+                i32::from(u.return_on) - i32::from(u.general)
+            ));
+            Ok(Box::new(ChainJob {
+                chain: EfRally {
+                    unit: u,
+                    start: s,
+                    turns: p.int("turns") as u32,
+                },
+                describe: describe(NAME, scenario, &p, &options, notes),
+                outcomes: vec![
+                    OutcomeDef {
+                        name: "recovered",
+                        classes: vec![0],
+                    },
+                    OutcomeDef {
+                        name: "removed",
+                        classes: vec![2],
+                    },
+                    OutcomeDef {
+                        name: "unrecovered",
+                        classes: vec![1],
+                    },
+                ],
+                metrics: vec![MetricDef::AbsorbTurn {
+                    name: "turns_to_recover",
+                    class: 0,
+                    meaning: "moves until back in normal action, among units that returned",
+                }],
+                tables: vec![
+                    TableDef::Absorb {
+                        name: "turns",
+                        title: "Returned to action at each move and by each move",
+                        columns: vec![("recovered_at", 0, false), ("recovered_by", 0, true)],
+                    },
+                    turns_table("per_turn"),
+                ],
+            }))
+        }
+        "under-fire" => {
+            // Explicit losses are in quarters: one "hit" per quarter.
+            let (fire, hits_per_quarter) = if p.dist("fire_loss").is_empty() {
+                (fire_model(&p)?, p.int("hits_per_quarter") as u8)
+            } else {
+                (fire_model(&p)?, 1)
+            };
+            let p_blocked = p.prob("p_blocked");
+            let blocked = (p_blocked.num > 0)
+                .then(|| Weights::new(vec![p_blocked.den - p_blocked.num, p_blocked.num]))
+                .flatten();
+            let enemy = Enemy {
+                unit: unit(&p, &options, "enemy_"),
+                fire: if p.bool("exchange_fire") {
+                    Fire::dice(
+                        p.int("return_fire_dice") as u32,
+                        p.int("return_fire_to_hit") as u8,
+                    )
+                } else {
+                    Fire::none()
+                },
+            };
+            let retreat_on_fire = options.iter().any(|o| o == "retreat-on-fire");
+            notes.push(format!(
+                "enemy fire each turn: {} (mean {:.3} hits), {hits_per_quarter} hit(s) a quarter; holes in the line: {HOLES}",
+                fire.description(),
+                fire.mean()
+            ));
+            if retreat_on_fire {
+                notes.push(format!(
+                    "retreat-on-fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
+                    p.choice("enemy_class"),
+                    enemy.fire.description()
+                ));
+            }
+            Ok(Box::new(ChainJob {
+                chain: EfUnderFire::new(
+                    u,
+                    s,
+                    p.int("turns") as u32,
+                    fire,
+                    hits_per_quarter,
+                    retreat_on_fire,
+                    enemy,
+                    blocked,
+                    p.bool("retreat_out_of_range"),
+                ),
+                describe: describe(NAME, scenario, &p, &options, notes),
+                outcomes: ["in_line", "retreating", "eliminated"]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| OutcomeDef {
+                        name: n,
+                        classes: vec![i],
+                    })
+                    .collect(),
+                metrics: vec![
+                    MetricDef::EmptyTurns {
+                        name: "empty_turns",
+                        meaning: "turns (of all turns) the unit's place in the line stood empty",
+                    },
+                    MetricDef::AbsorbTurn {
+                        name: "turn_eliminated",
+                        class: 2,
+                        meaning: "turn of elimination, among units eliminated",
+                    },
+                    MetricDef::Value {
+                        name: "quarters_lost",
+                        index: 0,
+                        meaning: "quarters of effectiveness lost during the turns",
+                    },
+                ],
+                tables: vec![turns_table("per_turn")],
+            }))
+        }
+        other => Err(Error::Unsupported {
+            scenario: other.into(),
+            system: NAME.into(),
+            available: SCENARIOS.join(", "),
+        }),
+    }
+}

@@ -3,8 +3,9 @@
 //! `rally`: the target case — Veteran, 7 stands, 2 lost, Routing, rallying until back in
 //! good order or removed (turn cap 100, never reached in practice). `under-fire`: a Regular unit
 //! of 8 stands under 4 dice hitting on 6 for 12 turns; an effectiveness-rules Regular unit under
-//! 4 dice hitting on 5+ for 12 turns with the retreat amendment. Each at 1 and 2 threads, table
-//! and dice samplers.
+//! 4 dice hitting on 5+ for 12 turns with the retreat amendment; `melee`: Linear Warfare Guards
+//! (7 pips) charging Line (5 pips) behind an obstacle. Each at 1 and 2 threads, table and dice
+//! samplers.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::{self, Control, RunSpec};
@@ -117,5 +118,34 @@ fn under_fire_effectiveness(c: &mut Criterion) {
     bench_chain(c, "under-fire-effectiveness", chain);
 }
 
-criterion_group!(benches, rally, under_fire, under_fire_effectiveness);
+fn melee_linear_warfare(c: &mut Criterion) {
+    use morale_lab::rules::linear_warfare::{Side, UnitType};
+    use morale_lab::scenario::melee::{FollowUp, LwMelee};
+    // The example: charging Guards (7 pips) against Line (5 pips) behind an obstacle.
+    let side = |kind, pips, charging, obstacle| Side {
+        kind,
+        pips,
+        stands: 6,
+        charging,
+        obstacle,
+        general: false,
+    };
+    let chain = LwMelee::new(
+        side(UnitType::Guards, 7, true, false),
+        side(UnitType::Line, 5, false, true),
+        FollowUp::Always,
+        true,
+        4,
+        false,
+    );
+    bench_chain(c, "melee-linear-warfare", chain);
+}
+
+criterion_group!(
+    benches,
+    rally,
+    under_fire,
+    under_fire_effectiveness,
+    melee_linear_warfare
+);
 criterion_main!(benches);

@@ -197,3 +197,86 @@ fn effectiveness_bad_input() {
         &["--stands", "quarters"],
     );
 }
+
+#[test]
+fn linear_warfare_bad_input() {
+    let lw = ["--system", "linear-warfare"];
+    let run = |scenario: &str, rest: &[&str], say: &[&str]| {
+        let mut args = vec![scenario];
+        args.extend(lw);
+        args.extend(rest);
+        rejects(&args, say);
+    };
+    run("under-fire", &["--pips", "0"], &["--pips", "1 to 12"]);
+    run("under-fire", &["--pips", "40"], &["--pips", "1 to 12"]);
+    run(
+        "melee",
+        &["--attacker", "guards pips=40"],
+        &["--attacker", "pips=40", "1 to 12"],
+    );
+    run(
+        "melee",
+        &["--attacker", "guards pips=0"],
+        &["--attacker", "pips=0"],
+    );
+    run(
+        "melee",
+        &["--defender", "line fearless"],
+        &["--defender", "fearless", "charging, obstacle, general"],
+    );
+    run(
+        "melee",
+        &["--attacker", "line colour=red"],
+        &["--attacker", "colour=red", "pips=N"],
+    );
+    run(
+        "melee",
+        &["--attacker", "line guards"],
+        &["--attacker", "one unit type"],
+    );
+    run(
+        "melee",
+        &["--attacker", "line pips=1"],
+        &["--attacker", "last pip"],
+    );
+    run(
+        "melee",
+        &["--defender", "line charging"],
+        &["--defender", "only the attacker"],
+    );
+    run(
+        "test",
+        &[
+            "--set",
+            "test=volley",
+            "--set",
+            "fire_from=artillery",
+            "--set",
+            "range_band=5",
+        ],
+        &["range_band", "1 to 4"],
+    );
+    run(
+        "under-fire",
+        &["--type", "hussars"],
+        &["--type", "line, guards, light"],
+    );
+    run(
+        "under-fire",
+        &["--set", "fall_back_at=6"],
+        &["fall_back_at"],
+    );
+    run(
+        "under-fire",
+        &["--set", "general_joins=true"],
+        &["--general"],
+    );
+    rejects(
+        &["melee", "--system", "rank-and-file"],
+        &["melee", "rank-and-file", "test, rally, under-fire"],
+    );
+    rejects(
+        &["rally", "--system", "linear-warfare"],
+        &["rally", "linear-warfare"],
+    );
+}

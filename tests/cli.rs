@@ -326,3 +326,56 @@ fn effectiveness_odds() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("19/27 (70.4%)") && out.contains("natural 1 fails"));
 }
+
+#[test]
+fn linear_warfare_melee_json() {
+    let v = json_of(&[
+        "melee",
+        "--system",
+        "linear-warfare",
+        "--attacker",
+        "guards pips=7 charging",
+        "--defender",
+        "line pips=5 obstacle",
+        "--trials",
+        "50000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["params"]["attacker"], "guards pips=7 charging");
+    let names: Vec<&str> = v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["attacker_wins", "defender_wins", "bounce"]);
+    let metrics: Vec<&str> = v["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    for m in [
+        "rounds",
+        "attacker_pips_lost",
+        "defender_pips_lost",
+        "attacker_destroyed",
+        "defender_destroyed",
+    ] {
+        assert!(metrics.contains(&m), "missing {m}");
+    }
+}
+
+#[test]
+fn linear_warfare_odds() {
+    let out = bin()
+        .args(["odds", "linear-warfare", "--format", "md"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("5/12 (41.7%)") && out.contains("1/64 (1.6%)"));
+}

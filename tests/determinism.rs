@@ -36,6 +36,16 @@ fn identical_at_one_two_and_eight_threads() {
                 vec!["class=poor", "p_blocked=1/6"],
             ),
             ("effectiveness", "rally", vec!["general=true"]),
+            (
+                "linear-warfare",
+                "melee",
+                vec!["attacker=guards charging general", "defender=line obstacle"],
+            ),
+            (
+                "linear-warfare",
+                "under-fire",
+                vec!["general=true", "fall_back_at=2"],
+            ),
         ] {
             let trials = 5 * CHUNK + 321;
             let one = numbers(&run(

@@ -21,6 +21,92 @@ fn settings() -> Vec<Setting> {
         .map(|(sc, p, o)| ("rank-and-file", sc, p, o))
         .collect();
     v.extend(effectiveness_settings());
+    v.extend(linear_warfare_settings());
+    v
+}
+
+/// Settings of The Age of Linear Warfare: melees across pips and modifiers, volleys, fire.
+fn linear_warfare_settings() -> Vec<Setting> {
+    let mut v: Vec<Setting> = Vec::new();
+    for d in ["difference=-2", "difference=0", "difference=1"] {
+        v.push(("linear-warfare", "test", vec!["test=round", d], vec![]));
+    }
+    v.push((
+        "linear-warfare",
+        "test",
+        vec!["test=volley", "stands=6", "cover=true"],
+        vec![],
+    ));
+    v.push((
+        "linear-warfare",
+        "test",
+        vec![
+            "test=volley",
+            "fire_from=artillery",
+            "range_band=2",
+            "flanking=true",
+        ],
+        vec![],
+    ));
+    for (a, d) in [
+        (
+            "attacker=guards pips=7 charging",
+            "defender=line pips=5 obstacle",
+        ),
+        ("attacker=line", "defender=line"),
+        ("attacker=line pips=3 charging general", "defender=light"),
+        (
+            "attacker=light pips=2",
+            "defender=guards pips=4 general stands=4",
+        ),
+        (
+            "attacker=line pips=6 charging stands=6",
+            "defender=line pips=2 obstacle",
+        ),
+    ] {
+        v.push(("linear-warfare", "melee", vec![a, d], vec![]));
+        v.push((
+            "linear-warfare",
+            "melee",
+            vec![a, d, "follow_up=never"],
+            vec!["dice-follow-pips"],
+        ));
+    }
+    v.push(("linear-warfare", "under-fire", vec!["fire_dice=3"], vec![]));
+    v.push((
+        "linear-warfare",
+        "under-fire",
+        vec![
+            "type=guards",
+            "general=true",
+            "fire_dice=4",
+            "fall_back_at=3",
+        ],
+        vec![],
+    ));
+    v.push((
+        "linear-warfare",
+        "under-fire",
+        vec![
+            "type=light",
+            "fall_back_at=2",
+            "return_at=3",
+            "fall_back_out_of_range=false",
+            "fire_loss=1/2,1/3,1/6",
+        ],
+        vec![],
+    ));
+    v.push((
+        "linear-warfare",
+        "under-fire",
+        vec![
+            "fire_from=artillery",
+            "range_band=3",
+            "cover=true",
+            "turns=20",
+        ],
+        vec![],
+    ));
     v
 }
 
@@ -377,7 +463,7 @@ fn intervals_cover_exact_values_at_the_promised_rate() {
         }
     }
     let allowed = binomial_upper(primary, 0.05, 1e-4);
-    assert!(primary >= 150, "only {primary} independent intervals");
+    assert!(primary >= 200, "only {primary} independent intervals");
     assert!(
         primary_misses <= allowed,
         "{primary_misses} of {primary} 95% intervals missed the exact value (at most {allowed} expected by chance)"
@@ -554,4 +640,57 @@ fn without_the_amendment_nobody_retreats() {
         (retreating.cell.count, retreating.cell.exact),
         (Some(0), Some(0.0))
     );
+}
+
+#[test]
+fn linear_warfare_round_and_volley_exactly() {
+    let p = |params: &[&str]| {
+        run(
+            "linear-warfare",
+            "test",
+            params,
+            &[],
+            Plan::new(1, 1, 1, Sampler::Table),
+        )
+    };
+    let even = p(&["test=round"]);
+    let e = |r: &morale_lab::report::Report, i: usize| r.outcomes[i].cell.exact.unwrap();
+    assert!((e(&even, 0) - 15.0 / 36.0).abs() < 1e-12 && (e(&even, 1) - 6.0 / 36.0).abs() < 1e-12);
+    let plus = p(&["test=round", "difference=1"]);
+    assert!((e(&plus, 0) - 21.0 / 36.0).abs() < 1e-12 && (e(&plus, 1) - 5.0 / 36.0).abs() < 1e-12);
+    let volley = p(&["test=volley", "stands=6"]);
+    assert!((e(&volley, 0) - 1.0 / 64.0).abs() < 1e-12);
+    assert!((volley.metrics[0].exact.unwrap() - 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn melees_always_end() {
+    // No melee is left "fighting" after its steps: every trial reaches an outcome.
+    for (a, d) in [
+        (
+            "attacker=guards pips=12 charging general",
+            "defender=guards pips=12 obstacle general",
+        ),
+        ("attacker=light pips=2", "defender=light pips=1"),
+    ] {
+        let r = run(
+            "linear-warfare",
+            "melee",
+            &[a, d],
+            &[],
+            Plan::new(20_000, 5, 2, Sampler::Table),
+        );
+        let total: f64 = r.outcomes.iter().map(|o| o.cell.exact.unwrap()).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-12,
+            "{a} v {d}: outcomes sum to {total}"
+        );
+        assert_eq!(
+            r.outcomes
+                .iter()
+                .map(|o| o.cell.count.unwrap())
+                .sum::<u64>(),
+            20_000
+        );
+    }
 }

@@ -27,6 +27,7 @@ use morale_lab::{odds, system};
     morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5\n  \
     morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1 --format json\n  \
     morale-lab under-fire --system effectiveness --class regular --option retreat-on-fire --set p_blocked=1/6\n  \
+    morale-lab melee --system linear-warfare --attacker \"guards pips=7 charging\" --defender \"line pips=5 obstacle\"\n  \
     morale-lab odds rank-and-file --stands 8 --format md\n  \
     morale-lab list")]
 pub struct Cli {
@@ -43,6 +44,8 @@ enum Command {
     /// A unit holds its place in the line under enemy fire for some turns.
     #[command(name = "under-fire")]
     UnderFire(RunArgs),
+    /// Two units fight a melee to its end (linear-warfare).
+    Melee(RunArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
@@ -79,6 +82,18 @@ struct RunArgs {
     /// The unit is supported from behind (effectiveness: +1 to tests).
     #[arg(long)]
     supported: bool,
+    /// Unit type (linear-warfare: line, guards, light).
+    #[arg(long = "type", value_name = "TYPE")]
+    unit_type: Option<String>,
+    /// Pips at the start (linear-warfare; default: the type's).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pips: Option<String>,
+    /// The attacking unit of a melee, e.g. "guards pips=7 charging".
+    #[arg(long, value_name = "SPEC")]
+    attacker: Option<String>,
+    /// The defending unit of a melee, e.g. "line pips=5 obstacle".
+    #[arg(long, value_name = "SPEC")]
+    defender: Option<String>,
     /// Re-rolls left to the attached commander.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rerolls: Option<String>,
@@ -190,6 +205,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Test(a) => run_scenario("test", a, control),
         Command::Rally(a) => run_scenario("rally", a, control),
         Command::UnderFire(a) => run_scenario("under-fire", a, control),
+        Command::Melee(a) => run_scenario("melee", a, control),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
     }
@@ -236,6 +252,10 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         ("--leader", "leader", &a.leader),
         ("--rerolls", "rerolls", &a.rerolls),
         ("--turns", "turns", &a.turns),
+        ("--type", "type", &a.unit_type),
+        ("--pips", "pips", &a.pips),
+        ("--attacker", "attacker", &a.attacker),
+        ("--defender", "defender", &a.defender),
     ];
     for (flag, key, value) in flags {
         if let Some(v) = value {
@@ -321,6 +341,16 @@ fn run_odds(a: OddsArgs) -> Result<String> {
                 ));
             }
             odds::effectiveness()
+        }
+        "linear-warfare" => {
+            if let Some(s) = &a.stands {
+                return Err(invalid(
+                    "--stands",
+                    s,
+                    "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice",
+                ));
+            }
+            odds::linear_warfare()
         }
         other => unreachable!("no odds sheet for {other}"),
     };

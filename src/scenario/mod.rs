@@ -6,6 +6,7 @@
 
 pub mod chain;
 pub mod fire;
+pub mod melee;
 pub mod rally;
 pub mod test;
 pub mod under_fire;

@@ -2,6 +2,7 @@
 //! parameters and optional rules, and how a choice of them becomes a runnable [`Job`].
 
 pub mod effectiveness;
+pub mod linear_warfare;
 pub mod rank_and_file;
 
 use crate::error::{Error, Result};
@@ -29,7 +30,7 @@ pub struct SystemInfo {
 }
 
 /// Every rule system.
-pub static SYSTEMS: [SystemInfo; 2] = [
+pub static SYSTEMS: [SystemInfo; 3] = [
     SystemInfo {
         name: rank_and_file::NAME,
         title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands",
@@ -48,6 +49,15 @@ pub static SYSTEMS: [SystemInfo; 2] = [
         options: &effectiveness::OPTIONS,
         holes: effectiveness::HOLES,
     },
+    SystemInfo {
+        name: linear_warfare::NAME,
+        title: "The Age of Linear Warfare: pips, fire, opposed-roll melee with follow-up, falling back",
+        rules: "LW-1 to LW-7",
+        scenarios: linear_warfare::SCENARIOS,
+        params: &linear_warfare::PARAMS,
+        options: &linear_warfare::OPTIONS,
+        holes: linear_warfare::HOLES,
+    },
 ];
 
 /// Every scenario: its name, what one trial is (RULES.md §4), and its outcomes.
@@ -61,6 +71,11 @@ pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
         "rally",
         "a shaken unit takes its rally test each turn until back in good order, removed, or the turn cap.",
         &["recovered", "removed", "unrecovered"],
+    ),
+    (
+        "melee",
+        "two units fight a melee to its end (linear-warfare: charge, closing fire, opposed rounds with follow-up).",
+        &["attacker_wins", "defender_wins", "bounce"],
     ),
     (
         "under-fire",
@@ -112,6 +127,7 @@ pub fn build(
     match info.name {
         rank_and_file::NAME => rank_and_file::build(scenario, inputs, options),
         effectiveness::NAME => effectiveness::build(scenario, inputs, options),
+        linear_warfare::NAME => linear_warfare::build(scenario, inputs, options),
         _ => unreachable!("every listed system has a builder"),
     }
 }
@@ -138,7 +154,7 @@ fn describe(
 ///
 /// # Errors
 /// Both models given at once, or a distribution that does not add up to 1.
-fn fire_model(p: &Resolved) -> Result<Fire> {
+pub(crate) fn fire_model(p: &Resolved) -> Result<Fire> {
     let table = p.dist("fire_loss");
     if table.is_empty() {
         return Ok(Fire::dice(

@@ -1,0 +1,234 @@
+//! The Age of Linear Warfare (`linear-warfare`, RULES.md LW-1 to LW-7): pips, fire, the
+//! opposed-roll melee with follow-up, falling back in good order, generals. Plain game logic.
+
+use crate::dice::{Roll, Weights};
+
+/// LW-1: a unit's type, which sets its pips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnitType {
+    /// Line infantry or cavalry: 6 pips.
+    Line,
+    /// Guards: 7 pips (the extra "seventh" pip), +1 in melee (LW-4).
+    Guards,
+    /// Light infantry: 4 pips.
+    Light,
+}
+
+impl UnitType {
+    /// Every type.
+    pub const ALL: [UnitType; 3] = [UnitType::Line, UnitType::Guards, UnitType::Light];
+    /// LW-1: the pips a unit of this type starts with.
+    pub fn pips(self) -> u8 {
+        match self {
+            UnitType::Line => 6,
+            UnitType::Guards => 7,
+            UnitType::Light => 4,
+        }
+    }
+    /// The name used on the command line and in unit specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnitType::Line => "line",
+            UnitType::Guards => "guards",
+            UnitType::Light => "light",
+        }
+    }
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<UnitType> {
+        UnitType::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+/// LW-6: a general's pips.
+pub const GENERAL_PIPS: u8 = 2;
+
+/// LW-2: artillery dice by range band 1 to 4 (25 cm each).
+pub fn artillery_dice(band: u8) -> Option<u32> {
+    match band {
+        1 => Some(5),
+        2 => Some(3),
+        3 => Some(2),
+        4 => Some(1),
+        _ => None,
+    }
+}
+
+/// LW-2: the roll a fire die needs: 4+, −1 per die for cover (so 5+), +1 for flanking fire
+/// (so 3+).
+pub fn fire_to_hit(cover: bool, flanking: bool) -> u8 {
+    4 + u8::from(cover) - u8::from(flanking)
+}
+
+/// LW-2 with option `dice-follow-pips`: infantry roll one die per stand, or, under the option,
+/// no more dice than they have pips left.
+pub fn infantry_dice(stands: u8, pips: u8, dice_follow_pips: bool) -> u32 {
+    u32::from(if dice_follow_pips {
+        stands.min(pips)
+    } else {
+        stands
+    })
+}
+
+/// LW-4: one opposed roll. `difference` is the first side's modifiers minus the second's.
+/// Returns `Ordering::Greater` when the first side wins, `Equal` for a draw.
+#[inline(always)]
+pub fn opposed<R: Roll>(difference: i32, r: &mut R) -> std::cmp::Ordering {
+    let a = i32::from(r.d6()) + difference;
+    let b = i32::from(r.d6());
+    a.cmp(&b)
+}
+
+/// A side's pips and its general's, as they stand during a fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pips {
+    /// The unit's pips (0: removed, LW-1).
+    pub unit: u8,
+    /// Its attached general's pips (0: no general, or he has fallen).
+    pub general: u8,
+}
+
+/// The fair coin of LW-6: outcome 1 means the general bears the loss.
+pub fn coin() -> Weights {
+    Weights::new(vec![1, 1]).expect("two outcomes")
+}
+
+impl Pips {
+    /// LW-6: one pip lost by a unit that may have a general attached: with a general a coin
+    /// decides who bears it.
+    #[inline(always)]
+    pub fn lose_one<R: Roll>(mut self, coin: &Weights, r: &mut R) -> Pips {
+        if self.general > 0 && r.pick(coin) == 1 {
+            self.general -= 1;
+        } else {
+            self.unit = self.unit.saturating_sub(1);
+        }
+        self
+    }
+
+    /// `n` pips lost, one at a time (LW-2: each hit removes one pip).
+    #[inline(always)]
+    pub fn lose<R: Roll>(mut self, n: u32, coin: &Weights, r: &mut R) -> Pips {
+        for _ in 0..n {
+            if self.unit == 0 {
+                break;
+            }
+            self = self.lose_one(coin, r);
+        }
+        self
+    }
+}
+
+/// LW-4: a side of a melee, as given by its unit spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Side {
+    /// Its type.
+    pub kind: UnitType,
+    /// Pips at the start (LW-1; overridable).
+    pub pips: u8,
+    /// Stands, for its fire (LW-2).
+    pub stands: u8,
+    /// It charges into the melee: +1 (LW-4), and the double move costs a pip (LW-3).
+    pub charging: bool,
+    /// It defends a linear obstacle: +1 (LW-4).
+    pub obstacle: bool,
+    /// A general is attached (LW-6).
+    pub general: bool,
+}
+
+impl Side {
+    /// LW-4: this side's fixed modifiers (Guards, obstacle, charging).
+    pub fn fixed_modifiers(&self) -> i32 {
+        i32::from(self.kind == UnitType::Guards)
+            + i32::from(self.obstacle)
+            + i32::from(self.charging)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::enumerate;
+    use std::cmp::Ordering;
+
+    fn round_odds(difference: i32) -> (f64, f64, f64) {
+        let (mut w, mut d, mut l) = (0.0, 0.0, 0.0);
+        enumerate(
+            |o| opposed(difference, o),
+            |res, p| match res {
+                Ordering::Greater => w += p,
+                Ordering::Equal => d += p,
+                Ordering::Less => l += p,
+            },
+        );
+        (w, d, l)
+    }
+
+    #[test]
+    fn lw4_opposed_round() {
+        let (w, d, l) = round_odds(0);
+        assert!((w - 15.0 / 36.0).abs() < 1e-12 && (d - 6.0 / 36.0).abs() < 1e-12);
+        assert!((l - 15.0 / 36.0).abs() < 1e-12);
+        let (w, d, _) = round_odds(1);
+        assert!((w - 21.0 / 36.0).abs() < 1e-12 && (d - 5.0 / 36.0).abs() < 1e-12);
+        let (w, d, l) = round_odds(-1);
+        assert!((l - 21.0 / 36.0).abs() < 1e-12 && (d - 5.0 / 36.0).abs() < 1e-12 && w > 0.0);
+    }
+
+    #[test]
+    fn lw2_fire() {
+        assert_eq!(fire_to_hit(false, false), 4);
+        assert_eq!(fire_to_hit(true, false), 5);
+        assert_eq!(fire_to_hit(false, true), 3);
+        assert_eq!(fire_to_hit(true, true), 4);
+        assert_eq!(
+            (1..=4)
+                .map(|b| artillery_dice(b).unwrap())
+                .collect::<Vec<_>>(),
+            [5, 3, 2, 1]
+        );
+        assert_eq!(artillery_dice(5), None);
+        assert_eq!(infantry_dice(6, 3, false), 6);
+        assert_eq!(infantry_dice(6, 3, true), 3);
+        // 6 dice at 4+: 3 hits on average, none at all 1/64 of the time.
+        let t = Weights::hits(6, fire_to_hit(false, false));
+        assert!((t.p(0) - 1.0 / 64.0).abs() < 1e-15);
+        let mean: f64 = (0..t.len()).map(|k| k as f64 * t.p(k)).sum();
+        assert!((mean - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn lw6_general_shares_losses() {
+        let c = coin();
+        let mut p_gen = 0.0;
+        enumerate(
+            |o| {
+                Pips {
+                    unit: 6,
+                    general: 2,
+                }
+                .lose_one(&c, o)
+            },
+            |p, q| {
+                if p.general == 1 {
+                    p_gen += q
+                }
+            },
+        );
+        assert!((p_gen - 0.5).abs() < 1e-15);
+        // No general: the unit always bears it; nothing below zero.
+        let mut d = crate::dice::Scripted::new(&[]);
+        let p = Pips {
+            unit: 1,
+            general: 0,
+        }
+        .lose(3, &c, &mut d);
+        assert_eq!(
+            p,
+            Pips {
+                unit: 0,
+                general: 0
+            }
+        );
+        assert_eq!(UnitType::Guards.pips(), 7);
+    }
+}

@@ -4,6 +4,16 @@ use serde_json::Value;
 
 use crate::common::bin;
 
+/// The outcome names of a JSON report, in order.
+fn outcome_names(v: &Value) -> Vec<&str> {
+    v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect()
+}
+
 fn json_of(args: &[&str]) -> Value {
     let out = bin()
         .args(args)
@@ -119,12 +129,7 @@ fn under_fire_reports_every_state_per_turn() {
         "--format",
         "json",
     ]);
-    let names: Vec<&str> = v["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["outcome"].as_str().unwrap())
-        .collect();
+    let names = outcome_names(&v);
     assert_eq!(names, ["good", "unsteady", "routing", "removed"]);
     let per_turn = v["tables"]
         .as_array()
@@ -298,12 +303,7 @@ fn effectiveness_under_fire_json() {
     assert_eq!(v["params"]["general"], true);
     assert_eq!(v["params"]["p_blocked"], "1/6");
     assert_eq!(v["options"][0], "retreat-on-fire");
-    let names: Vec<&str> = v["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["outcome"].as_str().unwrap())
-        .collect();
+    let names = outcome_names(&v);
     assert_eq!(names, ["in_line", "retreating", "eliminated"]);
     assert!(
         v["metrics"]
@@ -343,12 +343,7 @@ fn linear_warfare_melee_json() {
         "json",
     ]);
     assert_eq!(v["params"]["attacker"], "guards pips=7 charging");
-    let names: Vec<&str> = v["outcomes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["outcome"].as_str().unwrap())
-        .collect();
+    let names = outcome_names(&v);
     assert_eq!(names, ["attacker_wins", "defender_wins", "bounce"]);
     let metrics: Vec<&str> = v["metrics"]
         .as_array()

@@ -46,6 +46,26 @@ pub struct OutcomeDef {
     pub classes: Vec<usize>,
 }
 
+impl OutcomeDef {
+    /// One outcome per class, named `names[i]` for class `first + i`.
+    pub fn per_class(names: &[&'static str], first: usize) -> Vec<OutcomeDef> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| OutcomeDef {
+                name,
+                classes: vec![first + i],
+            })
+            .collect()
+    }
+}
+
+/// The holes-in-the-line metric of `under-fire`, for every system.
+pub const EMPTY_TURNS: MetricDef = MetricDef::EmptyTurns {
+    name: "empty_turns",
+    meaning: "turns (of all turns) the unit's place in the line stood empty",
+};
+
 /// An average the report shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MetricDef {

@@ -37,6 +37,17 @@ pub enum TestState {
     },
 }
 
+impl TestState {
+    /// Its index in [`TEST_CLASSES`].
+    pub fn class(self) -> usize {
+        match self {
+            TestState::Done { passed: true, .. } => 0,
+            TestState::Done { passed: false, .. } => 1,
+            TestState::Untested => 2,
+        }
+    }
+}
+
 const TEST_VALUES: [ValueInfo; 1] = [ValueInfo {
     name: "rerolled",
     max: 1,
@@ -70,11 +81,7 @@ impl Chain for RfTest {
         &TEST_CLASSES
     }
     fn class_of(&self, s: TestState) -> usize {
-        match s {
-            TestState::Done { passed: true, .. } => 0,
-            TestState::Done { passed: false, .. } => 1,
-            TestState::Untested => 2,
-        }
+        s.class()
     }
     fn values(&self) -> &[ValueInfo] {
         &TEST_VALUES
@@ -109,11 +116,7 @@ impl Chain for EfTest {
         &TEST_CLASSES
     }
     fn class_of(&self, s: TestState) -> usize {
-        match s {
-            TestState::Done { passed: true, .. } => 0,
-            TestState::Done { passed: false, .. } => 1,
-            TestState::Untested => 2,
-        }
+        s.class()
     }
     fn values(&self) -> &[ValueInfo] {
         &[]

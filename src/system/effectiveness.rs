@@ -2,14 +2,14 @@
 //! optional rules (among them the retreat amendment), and how they become a runnable scenario.
 
 use crate::dice::Weights;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::effectiveness as ef;
 use crate::scenario::fire::Fire;
 use crate::scenario::rally::EfRally;
 use crate::scenario::test::EfTest;
 use crate::scenario::under_fire::{EfUnderFire, Enemy};
-use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 use super::{describe, fire_model};
 
@@ -275,16 +275,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         "test" => Ok(Box::new(ChainJob {
             chain: EfTest { unit: u },
             describe: describe(NAME, scenario, &p, &options, notes),
-            outcomes: vec![
-                OutcomeDef {
-                    name: "pass",
-                    classes: vec![0],
-                },
-                OutcomeDef {
-                    name: "fail",
-                    classes: vec![1],
-                },
-            ],
+            outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
             metrics: vec![],
             tables: vec![],
         })),
@@ -377,19 +368,9 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     p.bool("retreat_out_of_range"),
                 ),
                 describe: describe(NAME, scenario, &p, &options, notes),
-                outcomes: ["in_line", "retreating", "eliminated"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| OutcomeDef {
-                        name: n,
-                        classes: vec![i],
-                    })
-                    .collect(),
+                outcomes: OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
                 metrics: vec![
-                    MetricDef::EmptyTurns {
-                        name: "empty_turns",
-                        meaning: "turns (of all turns) the unit's place in the line stood empty",
-                    },
+                    EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_eliminated",
                         class: 2,
@@ -404,10 +385,6 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 tables: vec![turns_table("per_turn")],
             }))
         }
-        other => Err(Error::Unsupported {
-            scenario: other.into(),
-            system: NAME.into(),
-            available: SCENARIOS.join(", "),
-        }),
+        other => Err(super::unsupported(NAME, SCENARIOS, other)),
     }
 }

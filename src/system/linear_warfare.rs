@@ -8,7 +8,7 @@ use crate::scenario::fire::Fire;
 use crate::scenario::melee::{FollowUp, LwMelee};
 use crate::scenario::test::{LwTest, MAX_VOLLEY_DICE};
 use crate::scenario::under_fire::{LwState, LwStatus, LwUnderFire};
-use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 use super::describe;
 
@@ -457,19 +457,9 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     p.bool("fall_back_out_of_range"),
                 ),
                 describe: describe(NAME, scenario, &p, &options, notes),
-                outcomes: ["in_line", "falling_back", "removed"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| OutcomeDef {
-                        name: n,
-                        classes: vec![i],
-                    })
-                    .collect(),
+                outcomes: OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
                 metrics: vec![
-                    MetricDef::EmptyTurns {
-                        name: "empty_turns",
-                        meaning: "turns (of all turns) the unit's place in the line stood empty",
-                    },
+                    EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_removed",
                         class: 2,
@@ -540,14 +530,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     dice_follow_pips,
                 ),
                 describe: describe(NAME, scenario, &p, &options, notes),
-                outcomes: ["attacker_wins", "defender_wins", "bounce"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| OutcomeDef {
-                        name: n,
-                        classes: vec![i + 1],
-                    })
-                    .collect(),
+                outcomes: OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
                 metrics: vec![
                     MetricDef::Value {
                         name: "rounds",
@@ -578,10 +561,6 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 tables: vec![],
             }))
         }
-        other => Err(Error::Unsupported {
-            scenario: other.into(),
-            system: NAME.into(),
-            available: SCENARIOS.join(", "),
-        }),
+        other => Err(super::unsupported(NAME, SCENARIOS, other)),
     }
 }

@@ -118,17 +118,22 @@ pub fn build(
 ) -> Result<Box<dyn Job>> {
     let info = find(system)?;
     if !info.scenarios.contains(&scenario) {
-        return Err(Error::Unsupported {
-            scenario: scenario.into(),
-            system: system.into(),
-            available: info.scenarios.join(", "),
-        });
+        return Err(unsupported(info.name, info.scenarios, scenario));
     }
     match info.name {
         rank_and_file::NAME => rank_and_file::build(scenario, inputs, options),
         effectiveness::NAME => effectiveness::build(scenario, inputs, options),
         linear_warfare::NAME => linear_warfare::build(scenario, inputs, options),
         _ => unreachable!("every listed system has a builder"),
+    }
+}
+
+/// The error for a scenario a system does not have.
+fn unsupported(system: &str, scenarios: &[&str], scenario: &str) -> Error {
+    Error::Unsupported {
+        scenario: scenario.into(),
+        system: system.into(),
+        available: scenarios.join(", "),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::rules::rank_and_file as rf;
 use crate::scenario::rally::RfRally;
 use crate::scenario::test::RfTest;
 use crate::scenario::under_fire::RfUnderFire;
-use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 use super::{describe, fire_model};
 
@@ -316,16 +316,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 state: b.start,
             }),
             describe: describe(NAME, scenario, &p, &options, notes),
-            outcomes: vec![
-                OutcomeDef {
-                    name: "pass",
-                    classes: vec![0],
-                },
-                OutcomeDef {
-                    name: "fail",
-                    classes: vec![1],
-                },
-            ],
+            outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
             metrics: vec![MetricDef::Value {
                 name: "rerolled",
                 index: 0,
@@ -400,19 +391,9 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     shaken == "all",
                 )),
                 describe: describe(NAME, scenario, &p, &options, notes),
-                outcomes: ["good", "unsteady", "routing", "removed"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| OutcomeDef {
-                        name: n,
-                        classes: vec![i],
-                    })
-                    .collect(),
+                outcomes: OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
                 metrics: vec![
-                    MetricDef::EmptyTurns {
-                        name: "empty_turns",
-                        meaning: "turns (of all turns) the unit's place in the line stood empty",
-                    },
+                    EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_removed",
                         class: 3,
@@ -427,10 +408,6 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 }],
             }))
         }
-        other => Err(Error::Unsupported {
-            scenario: other.into(),
-            system: NAME.into(),
-            available: SCENARIOS.join(", "),
-        }),
+        other => Err(super::unsupported(NAME, SCENARIOS, other)),
     }
 }

@@ -81,6 +81,7 @@ fn under_fire(c: &mut Criterion) {
         Fire::dice(4, 6),
         true,
         true,
+        false,
     );
     bench_chain(c, "under-fire-rank-and-file", chain);
 }

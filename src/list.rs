@@ -35,6 +35,7 @@ fn json_list(systems: &[&SystemInfo]) -> String {
             "rules": s.rules,
             "scenarios": s.scenarios,
             "holes_in_the_line": s.holes,
+            "unit_spec_keywords": s.specs,
             "options": s.options.iter().map(|o| json!({
                 "name": o.name, "rule": o.rule, "meaning": o.meaning,
             })).collect::<Vec<_>>(),
@@ -82,10 +83,8 @@ fn text_list(systems: &[&SystemInfo], md: bool) -> String {
         out += &h(2, &format!("System {} ({})", s.name, s.rules));
         out += &format!("{}\n", s.title);
         out += &format!("Scenarios: {}\n", s.scenarios.join(", "));
-        out += &format!(
-            "Holes in the line (under-fire empty_turns): {}\n\n",
-            s.holes
-        );
+        out += &format!("Holes in the line (under-fire empty_turns): {}\n", s.holes);
+        out += &format!("Unit specs (--attacker, --defender): {}\n\n", s.specs);
         out += &h(3, "Optional rules (--option NAME)");
         for o in s.options {
             out += &item(format!("{} [{}]: {}", o.name, o.rule, o.meaning));

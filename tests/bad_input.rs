@@ -272,11 +272,93 @@ fn linear_warfare_bad_input() {
         &["--general"],
     );
     rejects(
-        &["melee", "--system", "rank-and-file"],
-        &["melee", "rank-and-file", "test, rally, under-fire"],
+        &["charge", "--system", "linear-warfare"],
+        &["charge", "linear-warfare", "test, under-fire, melee"],
     );
     rejects(
         &["rally", "--system", "linear-warfare"],
         &["rally", "linear-warfare"],
+    );
+}
+
+#[test]
+fn melee_and_charge_bad_input() {
+    rejects(
+        &["melee", "--attacker", "regular dragoons"],
+        &["--attacker", "dragoons", "cavalry"],
+    );
+    rejects(
+        &["melee", "--defender", "regular morale=3"],
+        &["--defender", "morale=3", "stands=N"],
+    );
+    rejects(
+        &["melee", "--attacker", "regular stands=4 lost=4"],
+        &["--attacker", "lost=4"],
+    );
+    rejects(
+        &["melee", "--attacker", "regular cavalry blown"],
+        &["blown", "blown-cavalry"],
+    );
+    rejects(
+        &["melee", "--attacker", "regular state=routing"],
+        &["--attacker", "routing"],
+    );
+    rejects(
+        &["melee", "--attacker", "regular veteran"],
+        &["--attacker", "one class"],
+    );
+    rejects(
+        &[
+            "melee",
+            "--attacker",
+            "regular hit=-3",
+            "--defender",
+            "green hit=-3",
+            "--set",
+            "six_always_hits=false",
+        ],
+        &["cannot end", "neither side can hit"],
+    );
+    rejects(
+        &[
+            "melee",
+            "--attacker",
+            "regular stands=1 hit=-2",
+            "--defender",
+            "regular stands=1 hit=-2",
+            "--set",
+            "six_always_hits=false",
+            "--set",
+            "max_rounds=20",
+        ],
+        &["cannot be relied on to end", "max_rounds"],
+    );
+    rejects(
+        &["charge", "--set", "charge_from=behind"],
+        &["charge_from", "front, flank, rear"],
+    );
+    rejects(
+        &["charge", "--system", "effectiveness"],
+        &["charge", "effectiveness"],
+    );
+    rejects(
+        &[
+            "melee",
+            "--system",
+            "effectiveness",
+            "--attacker",
+            "elite fanatics",
+        ],
+        &["--attacker", "fanatics", "general"],
+    );
+    rejects(
+        &[
+            "melee",
+            "--system",
+            "effectiveness",
+            "--attacker",
+            "elite lost=4",
+        ],
+        &["--attacker", "lost=4"],
     );
 }

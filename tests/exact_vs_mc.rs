@@ -22,6 +22,83 @@ fn settings() -> Vec<Setting> {
         .collect();
     v.extend(effectiveness_settings());
     v.extend(linear_warfare_settings());
+    v.extend(fight_settings());
+    v
+}
+
+/// Melees and charges of Rank & File and the effectiveness rules, across stands, classes and
+/// options.
+fn fight_settings() -> Vec<Setting> {
+    let mut v: Vec<Setting> = Vec::new();
+    for (a, d) in [
+        ("attacker=regular stands=4", "defender=regular stands=4"),
+        (
+            "attacker=veteran cavalry stands=6 frontage=2",
+            "defender=green stands=8 lost=2",
+        ),
+        (
+            "attacker=green stands=3 hit=1",
+            "defender=veteran stands=5 state=unsteady",
+        ),
+        (
+            "attacker=regular cavalry stands=4",
+            "defender=regular elephant",
+        ),
+    ] {
+        v.push(("rank-and-file", "melee", vec![a, d], vec![]));
+        v.push((
+            "rank-and-file",
+            "melee",
+            vec![a, d, "hits_per_stand=2", "auto_rout_on_win=true"],
+            vec!["keep-broken-units"],
+        ));
+    }
+    v.push((
+        "rank-and-file",
+        "charge",
+        vec![
+            "attacker=veteran cavalry stands=6 shock uncontrolled=3",
+            "defender=regular stands=6 leader=1 rerolls=1",
+        ],
+        vec!["waiver-tests", "uncontrolled"],
+    ));
+    v.push((
+        "rank-and-file",
+        "charge",
+        vec![
+            "attacker=regular cavalry blown stands=5",
+            "defender=green skirmisher stands=4 state=unsteady",
+            "charge_from=flank",
+        ],
+        vec!["waiver-tests", "blown-cavalry"],
+    ));
+    v.push((
+        "rank-and-file",
+        "under-fire",
+        vec![
+            "class=regular",
+            "kind=elephant",
+            "stands=1",
+            "fire_dice=2",
+            "fire_to_hit=4",
+        ],
+        vec!["elephant-stampede"],
+    ));
+    for (a, d) in [
+        ("attacker=regular", "defender=regular"),
+        (
+            "attacker=elite general dice=5",
+            "defender=poor supported lost=1",
+        ),
+    ] {
+        v.push(("effectiveness", "melee", vec![a, d], vec![]));
+        v.push((
+            "effectiveness",
+            "melee",
+            vec![a, d, "p_blocked=1/6", "hits_per_quarter=3"],
+            vec!["natural-one-fails"],
+        ));
+    }
     v
 }
 
@@ -693,4 +770,130 @@ fn melees_always_end() {
             20_000
         );
     }
+}
+
+#[test]
+fn rank_and_file_first_round_drawn_as_the_issue_computes() {
+    // Two equal 4-stand units at 4+: the first round's casualties are equal with chance
+    // Σₖ C(4,k)²/256 = 70/256 — a drawn round (69/256), or both wiped out at 4–4 (1/256).
+    use morale_lab::exact::transitions;
+    use morale_lab::rules::rank_and_file as rf;
+    use morale_lab::scenario::chain::Chain;
+    use morale_lab::scenario::melee::{FightPhase, RfFight};
+    let (f, s) =
+        morale_lab::system::rank_and_file::parse_fighter("--attacker", "regular stands=4", &[])
+            .unwrap();
+    let rules = rf::MeleeRules {
+        to_hit: 4,
+        hits_per_stand: 1,
+        six_always_hits: true,
+        auto_rout_on_win: false,
+    };
+    let fight = RfFight::new(f, f, [s, s], rf::Options::default(), rules, 50, None);
+    let first = transitions(&fight, fight.start());
+    let p = |want: &dyn Fn(&FightPhase) -> bool| -> f64 {
+        first
+            .iter()
+            .filter(|(s, _)| want(&s.phase))
+            .map(|(_, p)| p)
+            .sum()
+    };
+    assert!((p(&|ph| *ph == FightPhase::Later) - 69.0 / 256.0).abs() < 1e-12);
+    assert!((p(&|ph| *ph == FightPhase::Over(3)) - 1.0 / 256.0).abs() < 1e-12);
+}
+
+#[test]
+fn one_waiver_test_however_many_causes() {
+    // Flank charge by better-class shock troops on standing skirmishers: three causes, one test.
+    // A regular target needs 4+: it fails with exactly 1/2 (two tests would give 3/4).
+    let r = run(
+        "rank-and-file",
+        "charge",
+        &[
+            "attacker=veteran infantry shock",
+            "defender=regular skirmisher stands=4",
+            "charge_from=flank",
+        ],
+        &["waiver-tests"],
+        Plan::new(1, 1, 1, Sampler::Table),
+    );
+    let failed = r
+        .metrics
+        .iter()
+        .find(|m| m.name == "waiver_failed")
+        .unwrap();
+    assert!((failed.exact.unwrap() - 0.5).abs() < 1e-12);
+    // Without the option no test is taken; with it but no trigger, none either.
+    for (params, opts) in [
+        (
+            vec![
+                "attacker=veteran infantry shock",
+                "defender=regular",
+                "charge_from=flank",
+            ],
+            vec![],
+        ),
+        (
+            vec!["attacker=veteran infantry", "defender=regular"],
+            vec!["waiver-tests"],
+        ),
+    ] {
+        let r = run(
+            "rank-and-file",
+            "charge",
+            &params,
+            &opts,
+            Plan::new(1, 1, 1, Sampler::Table),
+        );
+        let failed = r
+            .metrics
+            .iter()
+            .find(|m| m.name == "waiver_failed")
+            .unwrap();
+        assert_eq!(failed.exact, Some(0.0), "{params:?} {opts:?}");
+    }
+    // An Unsteady target that fails breaks before contact: 1/2.
+    let r = run(
+        "rank-and-file",
+        "charge",
+        &[
+            "attacker=regular",
+            "defender=regular state=unsteady",
+            "charge_from=rear",
+        ],
+        &["waiver-tests"],
+        Plan::new(1, 1, 1, Sampler::Table),
+    );
+    assert_eq!(r.outcomes[0].outcome, "target_broke");
+    assert!((r.outcomes[0].cell.exact.unwrap() - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn elephant_stampedes_on_one_or_two() {
+    // One turn, one sure hit: a Regular elephant fails its 4+ test with 1/2, then stampedes
+    // with 1/3: 1/6.
+    let r = run(
+        "rank-and-file",
+        "under-fire",
+        &["kind=elephant", "stands=1", "turns=1", "fire_loss=0,1"],
+        &["elephant-stampede"],
+        Plan::new(1, 1, 1, Sampler::Table),
+    );
+    let p = r.metrics.iter().find(|m| m.name == "p_stampede").unwrap();
+    assert!((p.exact.unwrap() - 1.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn effectiveness_melee_ties_fight_on() {
+    // Equal sides: each wins with the same chance; rounds are more than one on average.
+    let r = run(
+        "effectiveness",
+        "melee",
+        &["attacker=regular", "defender=regular"],
+        &[],
+        Plan::new(1, 1, 1, Sampler::Table),
+    );
+    let e = |i: usize| r.outcomes[i].cell.exact.unwrap();
+    assert!((e(0) - e(1)).abs() < 1e-12);
+    assert!(r.metrics[0].exact.unwrap() > 1.0);
 }

@@ -44,8 +44,10 @@ enum Command {
     /// A unit holds its place in the line under enemy fire for some turns.
     #[command(name = "under-fire")]
     UnderFire(RunArgs),
-    /// Two units fight a melee to its end (linear-warfare).
+    /// Two units fight a melee to its end (every system).
     Melee(RunArgs),
+    /// A whole charge: waiver test, melee, uncontrolled test (rank-and-file).
+    Charge(RunArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
@@ -88,7 +90,8 @@ struct RunArgs {
     /// Pips at the start (linear-warfare; default: the type's).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pips: Option<String>,
-    /// The attacking unit of a melee, e.g. "guards pips=7 charging".
+    /// The attacking unit of a melee or charge, e.g. "veteran cavalry stands=6 shock"
+    /// (rank-and-file) or "guards pips=7 charging" (linear-warfare); see `morale-lab list`.
     #[arg(long, value_name = "SPEC")]
     attacker: Option<String>,
     /// The defending unit of a melee, e.g. "line pips=5 obstacle".
@@ -206,6 +209,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Rally(a) => run_scenario("rally", a, control),
         Command::UnderFire(a) => run_scenario("under-fire", a, control),
         Command::Melee(a) => run_scenario("melee", a, control),
+        Command::Charge(a) => run_scenario("charge", a, control),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
     }

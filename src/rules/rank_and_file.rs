@@ -364,6 +364,227 @@ impl Unit {
     }
 }
 
+/// RF-9: what kind of troops fight a melee (for hit chances and RF-10's triggers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Troop {
+    /// Formed foot.
+    Infantry,
+    /// Formed horse.
+    Cavalry,
+    /// An elephant stand.
+    Elephant,
+    /// Skirmishers (foot).
+    Skirmisher,
+}
+
+impl Troop {
+    /// Every troop type.
+    pub const ALL: [Troop; 4] = [
+        Troop::Infantry,
+        Troop::Cavalry,
+        Troop::Elephant,
+        Troop::Skirmisher,
+    ];
+    /// The name used in unit specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Troop::Infantry => "infantry",
+            Troop::Cavalry => "cavalry",
+            Troop::Elephant => "elephant",
+            Troop::Skirmisher => "skirmisher",
+        }
+    }
+    /// Parse a spec keyword.
+    pub fn parse(s: &str) -> Option<Troop> {
+        Troop::ALL.into_iter().find(|t| t.name() == s)
+    }
+    /// Foot troops (RF-10's second trigger).
+    pub fn is_foot(self) -> bool {
+        matches!(self, Troop::Infantry | Troop::Skirmisher)
+    }
+}
+
+/// One side of a Rank & File melee or charge, as its unit spec gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fighter {
+    /// Its morale profile (class, stands, leader, Elite …).
+    pub unit: Unit,
+    /// What troops they are.
+    pub troop: Troop,
+    /// RF-9: stands in contact in the first round (0: all); one overlapping stand on each flank
+    /// fights too.
+    pub frontage: u8,
+    /// A modifier to its melee hit rolls.
+    pub hit_modifier: i8,
+    /// RF-11: it carries a Blown marker (−1 to hit; cavalry, option `blown-cavalry`).
+    pub blown: bool,
+    /// RF-10: shock troops.
+    pub shock: bool,
+    /// RF-10: in square.
+    pub square: bool,
+    /// RF-10: defending a linear obstacle or building.
+    pub obstacle: bool,
+    /// RF-12: its uncontrolled number (0: never uncontrolled, 6: always).
+    pub uncontrolled: u8,
+}
+
+/// RF-9's parameters where the sources are silent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MeleeRules {
+    /// The roll a melee die needs before modifiers (default 4).
+    pub to_hit: u8,
+    /// Hits that make one casualty stand (default 1).
+    pub hits_per_stand: u8,
+    /// A natural 6 always hits (RF-9).
+    pub six_always_hits: bool,
+    /// The winner routs the loser outright.
+    pub auto_rout_on_win: bool,
+}
+
+/// How a melee ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MeleeEnd {
+    /// The attacker caused more casualties (or only the defender was wiped out).
+    AttackerWins,
+    /// The defender caused more casualties (or only the attacker was wiped out).
+    DefenderWins,
+    /// Both sides were wiped out in the same round.
+    MutualDestruction,
+}
+
+impl Fighter {
+    /// RF-9: dice this side rolls in a round: in the first, the stands in contact plus one
+    /// overlapping stand on each flank; later, all its stands.
+    pub fn dice(&self, s: &UnitState, first: bool) -> u8 {
+        let left = self.unit.stands - s.lost;
+        if first && self.frontage > 0 {
+            left.min(self.frontage + 2)
+        } else {
+            left
+        }
+    }
+
+    /// RF-9 / RF-11: the roll this side's dice need against `them` (7: cannot hit). Cavalry
+    /// fighting elephants hit only on 6; a Blown unit has −1; a natural 6 always hits when the
+    /// rules say so.
+    pub fn needs_to_hit(&self, them: &Fighter, rules: &MeleeRules) -> u8 {
+        if self.troop == Troop::Cavalry && them.troop == Troop::Elephant {
+            return 6;
+        }
+        let need = i32::from(rules.to_hit) - i32::from(self.hit_modifier) + i32::from(self.blown);
+        let need = need.clamp(1, 7);
+        let need = if rules.six_always_hits {
+            need.min(6)
+        } else {
+            need
+        };
+        need as u8
+    }
+}
+
+/// RF-9: casualties from `hits`: every `hits_per_stand` hits remove a stand (hits short of a
+/// stand carry to the next round in `carry`); a unit with no stands left is removed.
+pub fn take_casualties(
+    unit: &Unit,
+    mut s: UnitState,
+    carry: &mut u8,
+    hits: u8,
+    hits_per_stand: u8,
+) -> UnitState {
+    let total = u16::from(*carry) + u16::from(hits);
+    let stands = (total / u16::from(hits_per_stand)) as u8;
+    *carry = (total % u16::from(hits_per_stand)) as u8;
+    s.lost = (s.lost + stands).min(unit.stands);
+    if s.lost >= unit.stands {
+        s.status = Status::Removed;
+    }
+    s
+}
+
+/// RF-9 with RF-5 and RF-3: the loser of a melee drops a level without a test (or routs
+/// outright when the winner may rout it); a routing unit at 50% losses is then removed.
+/// Returns the state and whether the 50% rule removed it.
+pub fn lose_melee(
+    unit: &Unit,
+    o: &Options,
+    rules: &MeleeRules,
+    mut s: UnitState,
+) -> (UnitState, bool) {
+    if s.status == Status::Removed {
+        return (s, false);
+    }
+    s.status = match s.status {
+        _ if rules.auto_rout_on_win && s.status != Status::Routing => Status::Routing,
+        Status::Good => Status::Unsteady,
+        Status::Unsteady => Status::Routing,
+        Status::Routing | Status::Removed => Status::Removed,
+    };
+    let after = unit.apply_fifty_percent(o, s);
+    let fifty = after.status == Status::Removed && s.status == Status::Routing;
+    (after, fifty)
+}
+
+/// RF-9: who won a round in which the attacker scored `a_hits` and the defender `d_hits`,
+/// given who is wiped out; `None` for a drawn round (fought again).
+pub fn round_winner(a_hits: u8, d_hits: u8, a_gone: bool, d_gone: bool) -> Option<MeleeEnd> {
+    match (a_gone, d_gone) {
+        (true, true) => Some(MeleeEnd::MutualDestruction),
+        (false, true) => Some(MeleeEnd::AttackerWins),
+        (true, false) => Some(MeleeEnd::DefenderWins),
+        (false, false) => match a_hits.cmp(&d_hits) {
+            std::cmp::Ordering::Greater => Some(MeleeEnd::AttackerWins),
+            std::cmp::Ordering::Less => Some(MeleeEnd::DefenderWins),
+            std::cmp::Ordering::Equal => None,
+        },
+    }
+}
+
+/// RF-10: does the charged unit take a waiver test? When charged in flank or rear by formed
+/// troops; when foot charged frontally by shock troops of a better class, unless in square or
+/// behind an obstacle; when skirmishers stand against formed troops. One test at most, however
+/// many causes.
+pub fn waiver_due(attacker: &Fighter, defender: &Fighter, frontal: bool) -> bool {
+    let formed = attacker.troop != Troop::Skirmisher;
+    let flank_or_rear = !frontal && formed;
+    let better = attacker.unit.class.base() < defender.unit.class.base();
+    let shock = frontal
+        && defender.troop.is_foot()
+        && attacker.shock
+        && better
+        && !defender.square
+        && !defender.obstacle;
+    let skirmishers_stand = defender.troop == Troop::Skirmisher && formed;
+    flank_or_rear || shock || skirmishers_stand
+}
+
+/// RF-10: the waiver test's result: Good + fail → Unsteady on the spot; Unsteady + fail →
+/// routs. Returns the new state and whether it failed.
+#[inline]
+pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) -> (UnitState, bool) {
+    if unit.test(unit.need(s.lost), &mut s.rerolls, r) {
+        return (s, false);
+    }
+    s.status = match s.status {
+        Status::Good => Status::Unsteady,
+        _ => Status::Routing,
+    };
+    (unit.apply_fifty_percent(o, s), true)
+}
+
+/// RF-8 (option `elephant-stampede`): after a failed morale test (never a rally test) an
+/// elephant stampedes on a D6 roll of 1 or 2.
+#[inline]
+pub fn stampedes<R: Roll>(r: &mut R) -> bool {
+    r.d6() <= 2
+}
+
+/// RF-12 (option `uncontrolled`): a winner rolls a D6 and must charge next turn on a roll at or
+/// below its uncontrolled number.
+#[inline]
+pub fn uncontrolled<R: Roll>(number: u8, r: &mut R) -> bool {
+    number > 0 && r.d6() <= number
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,5 +803,179 @@ mod tests {
         let s = gun.take_hits(state(Status::Good, 0, 0), 5);
         assert_eq!((s.status, gun.stands_lost(s)), (Status::Good, 1));
         assert_eq!(gun.take_hits(s, 1).status, Status::Removed);
+    }
+}
+
+#[cfg(test)]
+mod melee_tests {
+    use super::*;
+    use crate::dice::Scripted;
+
+    fn fighter(class: Class, stands: u8, troop: Troop) -> Fighter {
+        Fighter {
+            unit: Unit {
+                class,
+                kind: Kind::Formed,
+                stands,
+                elite: false,
+                leader: 0,
+                in_buildings: false,
+                buildings_bonus: 1,
+                modifier: 0,
+                hit_points: 3,
+            },
+            troop,
+            frontage: 0,
+            hit_modifier: 0,
+            blown: false,
+            shock: false,
+            square: false,
+            obstacle: false,
+            uncontrolled: 0,
+        }
+    }
+
+    const RULES: MeleeRules = MeleeRules {
+        to_hit: 4,
+        hits_per_stand: 1,
+        six_always_hits: true,
+        auto_rout_on_win: false,
+    };
+
+    #[test]
+    fn rf9_hit_numbers() {
+        let inf = fighter(Class::Regular, 6, Troop::Infantry);
+        let cav = fighter(Class::Regular, 6, Troop::Cavalry);
+        let ele = fighter(Class::Regular, 1, Troop::Elephant);
+        assert_eq!(inf.needs_to_hit(&cav, &RULES), 4);
+        assert_eq!(cav.needs_to_hit(&ele, &RULES), 6);
+        let blown = Fighter { blown: true, ..cav };
+        assert_eq!(blown.needs_to_hit(&inf, &RULES), 5);
+        let poor = Fighter {
+            hit_modifier: -5,
+            ..inf
+        };
+        assert_eq!(poor.needs_to_hit(&inf, &RULES), 6, "a 6 always hits");
+        let no_six = MeleeRules {
+            six_always_hits: false,
+            ..RULES
+        };
+        assert_eq!(poor.needs_to_hit(&inf, &no_six), 7);
+        let wide = Fighter { frontage: 2, ..inf };
+        let s = UnitState {
+            status: Status::Good,
+            lost: 0,
+            rerolls: 0,
+        };
+        assert_eq!((wide.dice(&s, true), wide.dice(&s, false)), (4, 6));
+    }
+
+    #[test]
+    fn rf9_loser_drops_a_level_and_fifty_percent() {
+        let u = fighter(Class::Regular, 8, Troop::Infantry).unit;
+        let o = Options::default();
+        let s = |status, lost| UnitState {
+            status,
+            lost,
+            rerolls: 0,
+        };
+        assert_eq!(
+            lose_melee(&u, &o, &RULES, s(Status::Good, 5)).0.status,
+            Status::Unsteady
+        );
+        assert_eq!(
+            lose_melee(&u, &o, &RULES, s(Status::Unsteady, 1)).0.status,
+            Status::Routing
+        );
+        let (after, fifty) = lose_melee(&u, &o, &RULES, s(Status::Unsteady, 4));
+        assert_eq!((after.status, fifty), (Status::Removed, true));
+        let rout = MeleeRules {
+            auto_rout_on_win: true,
+            ..RULES
+        };
+        assert_eq!(
+            lose_melee(&u, &o, &rout, s(Status::Good, 0)).0.status,
+            Status::Routing
+        );
+        assert_eq!(round_winner(2, 2, false, false), None);
+        assert_eq!(
+            round_winner(0, 3, true, true),
+            Some(MeleeEnd::MutualDestruction)
+        );
+        assert_eq!(
+            round_winner(0, 3, false, true),
+            Some(MeleeEnd::AttackerWins)
+        );
+        let mut carry = 1;
+        let t = take_casualties(&u, s(Status::Good, 0), &mut carry, 3, 2);
+        assert_eq!((t.lost, carry), (2, 0));
+    }
+
+    #[test]
+    fn rf10_waiver_triggers() {
+        let inf = |c| fighter(c, 6, Troop::Infantry);
+        let regular = inf(Class::Regular);
+        let vet_shock = Fighter {
+            shock: true,
+            ..inf(Class::Veteran)
+        };
+        // Frontal, no shock: none. Flank or rear by formed troops: always.
+        assert!(!waiver_due(&inf(Class::Veteran), &regular, true));
+        assert!(waiver_due(&inf(Class::Green), &regular, false));
+        // Frontal shock of a better class against foot, unless square or obstacle.
+        assert!(waiver_due(&vet_shock, &regular, true));
+        assert!(!waiver_due(
+            &vet_shock,
+            &Fighter {
+                square: true,
+                ..regular
+            },
+            true
+        ));
+        assert!(!waiver_due(
+            &vet_shock,
+            &Fighter {
+                obstacle: true,
+                ..regular
+            },
+            true
+        ));
+        assert!(!waiver_due(
+            &Fighter {
+                shock: true,
+                ..inf(Class::Regular)
+            },
+            &regular,
+            true
+        ));
+        let cav_target = fighter(Class::Regular, 6, Troop::Cavalry);
+        assert!(!waiver_due(&vet_shock, &cav_target, true), "only foot");
+        // Skirmishers standing against formed troops; not against skirmishers.
+        let sk = fighter(Class::Regular, 4, Troop::Skirmisher);
+        assert!(waiver_due(&regular, &sk, true));
+        assert!(!waiver_due(&sk, &sk, true));
+        // The test: Good fails into Unsteady, Unsteady into Routing.
+        let o = Options::default();
+        let s = UnitState {
+            status: Status::Good,
+            lost: 0,
+            rerolls: 0,
+        };
+        let (t, failed) = waiver(&regular.unit, &o, s, &mut Scripted::new(&[3]));
+        assert_eq!((t.status, failed), (Status::Unsteady, true));
+        let (t, _) = waiver(&regular.unit, &o, t, &mut Scripted::new(&[1]));
+        assert_eq!(t.status, Status::Routing);
+        let (t, failed) = waiver(&regular.unit, &o, s, &mut Scripted::new(&[4]));
+        assert_eq!((t.status, failed), (Status::Good, false));
+    }
+
+    #[test]
+    fn rf8_and_rf12_rolls() {
+        assert!(stampedes(&mut Scripted::new(&[2])));
+        assert!(!stampedes(&mut Scripted::new(&[3])));
+        assert!(uncontrolled(3, &mut Scripted::new(&[3])));
+        assert!(!uncontrolled(3, &mut Scripted::new(&[4])));
+        assert!(!uncontrolled(0, &mut Scripted::new(&[])));
+        assert!(uncontrolled(6, &mut Scripted::new(&[6])));
     }
 }

@@ -51,6 +51,11 @@ pub trait Chain: Sync {
     fn values(&self) -> &[ValueInfo];
     /// Value `i` of state `s` (at most `values()[i].max`).
     fn value_of(&self, s: Self::State, i: usize) -> u32;
+    /// True when every trial must end within the turns (a melee's rounds): a chance of still
+    /// going at the cap is then an error, not an outcome.
+    fn must_finish(&self) -> bool {
+        false
+    }
 }
 
 /// Where each counter of a chain's tally (or each probability of its exact solution) lives.

@@ -1,7 +1,9 @@
 //! `melee`: two units fight a melee to its end under the system's rules (RULES.md §4).
 
 use crate::dice::{Roll, Weights};
+use crate::rules::effectiveness as ef;
 use crate::rules::linear_warfare::{self as lw, Pips, Side};
+use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 
 /// Classes of a melee: still fighting, or ended one of three ways.
@@ -310,5 +312,447 @@ mod tests {
         let s = m.step(s, &mut Scripted::new(&[1]));
         assert_eq!(s.phase, Phase::Over(2));
         assert_eq!(m.value_of(s, 1), 2);
+    }
+}
+
+/// Classes of a Rank & File or effectiveness melee (and a Rank & File charge).
+pub const FIGHT_CLASSES: [ClassInfo; 5] = [
+    ClassInfo {
+        name: "fighting",
+        absorbing: false,
+        empty: false,
+    },
+    ClassInfo {
+        name: "attacker_wins",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "defender_wins",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "mutual_destruction",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "target_broke",
+        absorbing: true,
+        empty: false,
+    },
+];
+
+/// Phase codes of [`FightState`]: fighting its first round, fighting later rounds, or over
+/// with the class index of the outcome (1 to 4 of [`FIGHT_CLASSES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FightPhase {
+    /// The first round is next (after the charge phase, in a charge).
+    First,
+    /// A later round is next.
+    Later,
+    /// Over: the outcome's class index.
+    Over(u8),
+}
+
+/// The state of a Rank & File melee or charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FightState {
+    /// Where it stands.
+    pub phase: FightPhase,
+    /// The attacker.
+    pub a: rf::UnitState,
+    /// The defender.
+    pub d: rf::UnitState,
+    /// Hits short of a stand, carried to the next round (attacker's, defender's).
+    pub carry: [u8; 2],
+    /// The loser was removed by the 50% rule.
+    pub fifty: bool,
+    /// RF-12: the winner must charge again next turn.
+    pub must_charge: bool,
+    /// RF-10: the target failed a waiver test.
+    pub waiver_failed: bool,
+}
+
+/// A Rank & File melee (RF-9), or a whole charge (RF-10 waiver test, RF-9 melee, RF-12
+/// uncontrolled test, RF-11 blown marker) when `charge` is given. Each step is one round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RfFight {
+    /// The attacker (the charger).
+    pub attacker: rf::Fighter,
+    /// The defender (the target).
+    pub defender: rf::Fighter,
+    /// Starting states.
+    pub start: [rf::UnitState; 2],
+    /// Optional rules in force.
+    pub options: rf::Options,
+    /// RF-9's parameters.
+    pub rules: rf::MeleeRules,
+    /// The safety cap on rounds.
+    pub max_rounds: u32,
+    /// For a charge: the target takes a waiver test (option and a trigger, RF-10).
+    pub waiver: bool,
+    /// For a charge: the winner rolls for an uncontrolled charge (option, RF-12).
+    pub uncontrolled: bool,
+    /// The scenario is a charge.
+    pub charge: bool,
+    tables: [Vec<Weights>; 2],
+    values: Vec<ValueInfo>,
+}
+
+impl RfFight {
+    /// A melee (or charge) between two fighters.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        attacker: rf::Fighter,
+        defender: rf::Fighter,
+        start: [rf::UnitState; 2],
+        options: rf::Options,
+        rules: rf::MeleeRules,
+        max_rounds: u32,
+        charge: Option<(bool, bool)>,
+    ) -> Self {
+        let table = |me: &rf::Fighter, them: &rf::Fighter| -> Vec<Weights> {
+            let need = me.needs_to_hit(them, &rules);
+            (0..=u32::from(me.unit.stands))
+                .map(|n| Weights::hits(n, need))
+                .collect()
+        };
+        let mut values = vec![
+            ValueInfo {
+                name: "attacker_stands_lost",
+                max: u32::from(attacker.unit.stands),
+            },
+            ValueInfo {
+                name: "defender_stands_lost",
+                max: u32::from(defender.unit.stands),
+            },
+            ValueInfo {
+                name: "loser_unsteady",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_routing",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_removed",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_removed_by_fifty_percent",
+                max: 1,
+            },
+        ];
+        if charge.is_some() {
+            values.push(ValueInfo {
+                name: "waiver_failed",
+                max: 1,
+            });
+            values.push(ValueInfo {
+                name: "must_charge_again",
+                max: 1,
+            });
+        }
+        let (waiver, uncontrolled) = charge.unwrap_or((false, false));
+        RfFight {
+            tables: [table(&attacker, &defender), table(&defender, &attacker)],
+            attacker,
+            defender,
+            start,
+            options,
+            rules,
+            max_rounds,
+            waiver,
+            uncontrolled,
+            charge: charge.is_some(),
+            values,
+        }
+    }
+
+    /// Whether neither side can ever score a hit (the melee could never end).
+    pub fn hopeless(&self) -> bool {
+        let cannot = |me: &rf::Fighter, them: &rf::Fighter| me.needs_to_hit(them, &self.rules) > 6;
+        cannot(&self.attacker, &self.defender) && cannot(&self.defender, &self.attacker)
+    }
+
+    fn loser(&self, s: &FightState) -> Option<rf::UnitState> {
+        match s.phase {
+            FightPhase::Over(1) => Some(s.d),
+            FightPhase::Over(2) => Some(s.a),
+            _ => None,
+        }
+    }
+}
+
+impl Chain for RfFight {
+    type State = FightState;
+    fn start(&self) -> FightState {
+        FightState {
+            phase: FightPhase::First,
+            a: self.start[0],
+            d: self.start[1],
+            carry: [0, 0],
+            fifty: false,
+            must_charge: false,
+            waiver_failed: false,
+        }
+    }
+    fn turns(&self) -> u32 {
+        self.max_rounds
+    }
+    fn must_finish(&self) -> bool {
+        true
+    }
+    fn step<R: Roll>(&self, mut s: FightState, r: &mut R) -> FightState {
+        let first = match s.phase {
+            FightPhase::Over(_) => return s,
+            FightPhase::First => true,
+            FightPhase::Later => false,
+        };
+        // RF-10: at the end of the charge phase, at most one waiver test.
+        if first && self.waiver {
+            let (d, failed) = rf::waiver(&self.defender.unit, &self.options, s.d, r);
+            s.d = d;
+            s.waiver_failed = failed;
+            if matches!(d.status, rf::Status::Routing | rf::Status::Removed) {
+                s.phase = FightPhase::Over(4);
+                return s;
+            }
+        }
+        let a_dice = self.attacker.dice(&s.a, first);
+        let d_dice = self.defender.dice(&s.d, first);
+        let a_hits = r.pick(&self.tables[0][usize::from(a_dice)]) as u8;
+        let d_hits = r.pick(&self.tables[1][usize::from(d_dice)]) as u8;
+        // RF-7: a single stand loses a model per `hit_points` hits; a formed unit a stand per
+        // `hits_per_stand` (RF-9).
+        let hps = |u: &rf::Unit| {
+            if u.kind.is_single_stand() {
+                u.hit_points
+            } else {
+                self.rules.hits_per_stand
+            }
+        };
+        let (au, du) = (&self.attacker.unit, &self.defender.unit);
+        s.d = rf::take_casualties(du, s.d, &mut s.carry[1], a_hits, hps(du));
+        s.a = rf::take_casualties(au, s.a, &mut s.carry[0], d_hits, hps(au));
+        let gone = |u: &rf::UnitState| u.status == rf::Status::Removed;
+        let Some(end) = rf::round_winner(a_hits, d_hits, gone(&s.a), gone(&s.d)) else {
+            s.phase = FightPhase::Later;
+            return s;
+        };
+        let (winner, loser) = match end {
+            rf::MeleeEnd::AttackerWins => (Some(&self.attacker), Some((&self.defender, &mut s.d))),
+            rf::MeleeEnd::DefenderWins => (Some(&self.defender), Some((&self.attacker, &mut s.a))),
+            rf::MeleeEnd::MutualDestruction => (None, None),
+        };
+        if let Some((fighter, state)) = loser {
+            let (after, fifty) = rf::lose_melee(&fighter.unit, &self.options, &self.rules, *state);
+            *state = after;
+            s.fifty = fifty;
+        }
+        if let Some(w) = winner
+            && self.uncontrolled
+        {
+            s.must_charge = rf::uncontrolled(w.uncontrolled, r);
+        }
+        s.phase = FightPhase::Over(match end {
+            rf::MeleeEnd::AttackerWins => 1,
+            rf::MeleeEnd::DefenderWins => 2,
+            rf::MeleeEnd::MutualDestruction => 3,
+        });
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &FIGHT_CLASSES
+    }
+    fn class_of(&self, s: FightState) -> usize {
+        match s.phase {
+            FightPhase::Over(c) => usize::from(c),
+            _ => 0,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: FightState, i: usize) -> u32 {
+        let loser = self.loser(&s).map(|l| l.status);
+        let is = |st| u32::from(loser == Some(st));
+        match i {
+            0 => u32::from(s.a.lost - self.start[0].lost),
+            1 => u32::from(s.d.lost - self.start[1].lost),
+            2 => is(rf::Status::Unsteady),
+            3 => is(rf::Status::Routing),
+            4 => is(rf::Status::Removed),
+            5 => u32::from(s.fifty),
+            6 => u32::from(s.waiver_failed),
+            _ => u32::from(s.must_charge),
+        }
+    }
+}
+
+/// The state of an effectiveness-rules melee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EfFightState {
+    /// Where it stands (only `Later` and `Over` are used: every round is alike).
+    pub phase: FightPhase,
+    /// The attacker.
+    pub a: ef::UnitState,
+    /// The defender.
+    pub d: ef::UnitState,
+    /// The loser failed its test.
+    pub loser_failed: bool,
+}
+
+/// An effectiveness-rules melee (EF-3): a round a turn; each side's hits (every
+/// `hits_per_quarter` a quarter, carried over); the unit that suffered more hits loses: it
+/// tests (EF-2; a failure costs a further 25%) and retreats a full move, eliminated if the path
+/// is blocked (EF-4); a tie is fought again next turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EfFight {
+    /// The attacker.
+    pub attacker: ef::Unit,
+    /// The defender.
+    pub defender: ef::Unit,
+    /// Starting states.
+    pub start: [ef::UnitState; 2],
+    /// Each side's hits per round (attacker's, defender's).
+    pub tables: [Weights; 2],
+    /// Hits that cost 25%.
+    pub hits_per_quarter: u8,
+    /// EF-4: (clear, blocked) for the loser's retreat.
+    pub blocked: Option<Weights>,
+    /// The safety cap on rounds.
+    pub max_rounds: u32,
+    values: [ValueInfo; 4],
+}
+
+impl EfFight {
+    /// A melee between two units.
+    pub fn new(
+        attacker: ef::Unit,
+        defender: ef::Unit,
+        start: [ef::UnitState; 2],
+        tables: [Weights; 2],
+        hits_per_quarter: u8,
+        blocked: Option<Weights>,
+        max_rounds: u32,
+    ) -> Self {
+        let v = |name| ValueInfo { name, max: 4 };
+        EfFight {
+            attacker,
+            defender,
+            start,
+            tables,
+            hits_per_quarter,
+            blocked,
+            max_rounds,
+            values: [
+                v("attacker_quarters_lost"),
+                v("defender_quarters_lost"),
+                ValueInfo {
+                    name: "loser_failed_test",
+                    max: 1,
+                },
+                ValueInfo {
+                    name: "loser_eliminated",
+                    max: 1,
+                },
+            ],
+        }
+    }
+}
+
+impl Chain for EfFight {
+    type State = EfFightState;
+    fn start(&self) -> EfFightState {
+        EfFightState {
+            phase: FightPhase::Later,
+            a: self.start[0],
+            d: self.start[1],
+            loser_failed: false,
+        }
+    }
+    fn turns(&self) -> u32 {
+        self.max_rounds
+    }
+    fn must_finish(&self) -> bool {
+        true
+    }
+    fn step<R: Roll>(&self, mut s: EfFightState, r: &mut R) -> EfFightState {
+        if let FightPhase::Over(_) = s.phase {
+            return s;
+        }
+        let a_hits = r.pick(&self.tables[0]) as u32;
+        let d_hits = r.pick(&self.tables[1]) as u32;
+        s.d = self
+            .defender
+            .take_hits(s.d, a_hits, self.hits_per_quarter)
+            .0;
+        s.a = self
+            .attacker
+            .take_hits(s.a, d_hits, self.hits_per_quarter)
+            .0;
+        let gone = |u: &ef::UnitState| u.status == ef::Status::Eliminated;
+        let (loser_is_attacker, code) = match (gone(&s.a), gone(&s.d)) {
+            (true, true) => {
+                s.phase = FightPhase::Over(3);
+                return s;
+            }
+            (false, true) => {
+                s.phase = FightPhase::Over(1);
+                return s;
+            }
+            (true, false) => {
+                s.phase = FightPhase::Over(2);
+                return s;
+            }
+            // EF-3: the unit that suffered more hits loses; a tie is fought next turn.
+            (false, false) => match d_hits.cmp(&a_hits) {
+                std::cmp::Ordering::Greater => (true, 2),
+                std::cmp::Ordering::Less => (false, 1),
+                std::cmp::Ordering::Equal => return s,
+            },
+        };
+        let (unit, state) = if loser_is_attacker {
+            (&self.attacker, &mut s.a)
+        } else {
+            (&self.defender, &mut s.d)
+        };
+        if !unit.test(r) {
+            s.loser_failed = true;
+            *state = unit.lose_quarter(*state);
+        }
+        if state.status != ef::Status::Eliminated {
+            *state = ef::retreat(*state, self.blocked.as_ref(), r);
+        }
+        s.phase = FightPhase::Over(code);
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &FIGHT_CLASSES
+    }
+    fn class_of(&self, s: EfFightState) -> usize {
+        match s.phase {
+            FightPhase::Over(c) => usize::from(c),
+            _ => 0,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: EfFightState, i: usize) -> u32 {
+        let loser = match s.phase {
+            FightPhase::Over(1) => Some(s.d),
+            FightPhase::Over(2) => Some(s.a),
+            _ => None,
+        };
+        match i {
+            0 => u32::from(self.start[0].quarters - s.a.quarters),
+            1 => u32::from(self.start[1].quarters - s.d.quarters),
+            2 => u32::from(s.loser_failed),
+            _ => u32::from(loser.is_some_and(|l| l.status == ef::Status::Eliminated)),
+        }
     }
 }

@@ -78,6 +78,16 @@ pub enum MetricDef {
         /// What it means.
         meaning: &'static str,
     },
+    /// The mean turn at which trials ended in any of these classes, over those that did (the
+    /// rounds of a melee).
+    EndTurn {
+        /// Metric name.
+        name: &'static str,
+        /// The classes.
+        classes: Vec<usize>,
+        /// What it means.
+        meaning: &'static str,
+    },
     /// The mean number of turns (out of the scenario's turns) the unit's place stood empty.
     EmptyTurns {
         /// Metric name.
@@ -164,6 +174,20 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
         let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
+        if self.chain.must_finish() {
+            let layout = Layout::of(&self.chain);
+            let unfinished: f64 = (0..layout.classes)
+                .filter(|&c| !self.chain.classes()[c].absorbing)
+                .map(|c| exact[layout.final_(c)])
+                .sum();
+            if unfinished > 1e-12 {
+                return Err(crate::Error::Conflict(format!(
+                    "this {} cannot be relied on to end: after {} rounds it is still going with probability {unfinished:.3e} (can either side hit? raise max_rounds if it is merely long)",
+                    self.describe.scenario,
+                    self.chain.turns()
+                )));
+            }
+        }
         let mut sampler = None;
         let started = Instant::now();
         let counts = if options.exact_only {
@@ -235,6 +259,38 @@ impl<C: Chain> ChainJob<C> {
             .metrics
             .iter()
             .map(|m| {
+                if let MetricDef::EndTurn {
+                    name,
+                    classes,
+                    meaning,
+                } = m
+                {
+                    // Sum the classes' absorption histograms turn by turn.
+                    let merge = |get: &dyn Fn(usize) -> f64| -> Vec<f64> {
+                        (0..=layout.turns)
+                            .map(|t| classes.iter().map(|&c| get(layout.absorbed(c, t))).sum())
+                            .collect()
+                    };
+                    let ex = finite(stats::histogram_mean_exact(&merge(&|i| exact[i])));
+                    let (n, value, stderr) = match counts {
+                        Some(k) => {
+                            let hist: Vec<u64> = (0..=layout.turns)
+                                .map(|t| classes.iter().map(|&c| k[layout.absorbed(c, t)]).sum())
+                                .collect();
+                            let (n, mean, se) = stats::histogram_mean(&hist);
+                            (Some(n), finite(mean), finite(se))
+                        }
+                        None => (None, ex, None),
+                    };
+                    return MetricRow {
+                        name: name.to_string(),
+                        value,
+                        stderr,
+                        exact: ex,
+                        n,
+                        meaning: meaning.to_string(),
+                    };
+                }
                 let (name, meaning, range) = match m {
                     MetricDef::AbsorbTurn {
                         name,
@@ -249,6 +305,7 @@ impl<C: Chain> ChainJob<C> {
                         index,
                         meaning,
                     } => (name, meaning, layout.value_range(*index)),
+                    MetricDef::EndTurn { .. } => unreachable!("handled above"),
                 };
                 let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
                 let (n, value, stderr) = match counts {

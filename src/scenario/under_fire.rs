@@ -36,7 +36,9 @@ pub const RF_UNDER_FIRE_CLASSES: [ClassInfo; 4] = [
 
 /// A Rank & File unit under fire. Each turn follows RF-13: rally phase (RF-5) for an Unsteady
 /// or Routing unit; the enemy's fire; then, if the unit lost a stand (or a single stand took a
-/// hit), its morale test (RF-5, RF-7) and the 50% rule (RF-3).
+/// hit), its morale test (RF-5, RF-7) and the 50% rule (RF-3). Under `elephant-stampede` an
+/// elephant that fails a morale test stampedes on 1–2 (RF-8); the state records whether it ever
+/// did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RfUnderFire {
     /// The unit.
@@ -53,11 +55,14 @@ pub struct RfUnderFire {
     pub fire_on_unsteady: bool,
     /// The enemy keeps firing at the unit while it is Routing.
     pub fire_on_routing: bool,
-    values: [ValueInfo; 2],
+    /// RF-8: an elephant that fails a morale test may stampede.
+    pub stampede: bool,
+    values: [ValueInfo; 3],
 }
 
 impl RfUnderFire {
     /// A unit under `fire` for `turns` turns.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         unit: rf::Unit,
         options: rf::Options,
@@ -66,9 +71,18 @@ impl RfUnderFire {
         fire: Fire,
         fire_on_unsteady: bool,
         fire_on_routing: bool,
+        stampede: bool,
     ) -> Self {
+        let [lost, rerolls] = rf_values(&unit, &start);
         RfUnderFire {
-            values: rf_values(&unit, &start),
+            values: [
+                lost,
+                rerolls,
+                ValueInfo {
+                    name: "stampeded",
+                    max: 1,
+                },
+            ],
             unit,
             options,
             start,
@@ -76,20 +90,21 @@ impl RfUnderFire {
             fire,
             fire_on_unsteady,
             fire_on_routing,
+            stampede: stampede && unit.kind == rf::Kind::Elephant,
         }
     }
 }
 
 impl Chain for RfUnderFire {
-    type State = rf::UnitState;
-    fn start(&self) -> rf::UnitState {
-        self.start
+    type State = (rf::UnitState, bool);
+    fn start(&self) -> Self::State {
+        (self.start, false)
     }
     fn turns(&self) -> u32 {
         self.turns
     }
     #[inline]
-    fn step<R: Roll>(&self, s: rf::UnitState, r: &mut R) -> rf::UnitState {
+    fn step<R: Roll>(&self, (s, stampeded): Self::State, r: &mut R) -> Self::State {
         let s = self.unit.rally(&self.options, s, r);
         let targeted = match s.status {
             rf::Status::Good => true,
@@ -98,27 +113,34 @@ impl Chain for RfUnderFire {
             rf::Status::Removed => false,
         };
         if !targeted {
-            return s;
+            return (s, stampeded);
         }
         let hits = self.fire.sample(r).min(u32::from(u8::MAX)) as u8;
         if hits == 0 {
-            return s;
+            return (s, stampeded);
         }
-        let s = self.unit.take_hits(s, hits);
-        self.unit.morale(&self.options, s, r)
+        let hit = self.unit.take_hits(s, hits);
+        let after = self.unit.morale(&self.options, hit, r);
+        // A failed morale test always drops the unit a level.
+        let failed = hit.status != rf::Status::Removed && after.status != hit.status;
+        let stamped = self.stampede && failed && !stampeded && rf::stampedes(r);
+        (after, stampeded || stamped)
     }
     fn classes(&self) -> &[ClassInfo] {
         &RF_UNDER_FIRE_CLASSES
     }
     #[inline]
-    fn class_of(&self, s: rf::UnitState) -> usize {
-        rf_class(s)
+    fn class_of(&self, s: Self::State) -> usize {
+        rf_class(s.0)
     }
     fn values(&self) -> &[ValueInfo] {
         &self.values
     }
-    fn value_of(&self, s: rf::UnitState, i: usize) -> u32 {
-        rf_value(&self.unit, &self.start, s, i)
+    fn value_of(&self, s: Self::State, i: usize) -> u32 {
+        match i {
+            2 => u32::from(s.1),
+            _ => rf_value(&self.unit, &self.start, s.0, i),
+        }
     }
 }
 

@@ -2,10 +2,11 @@
 //! optional rules (among them the retreat amendment), and how they become a runnable scenario.
 
 use crate::dice::Weights;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::effectiveness as ef;
 use crate::scenario::fire::Fire;
+use crate::scenario::melee::EfFight;
 use crate::scenario::rally::EfRally;
 use crate::scenario::test::EfTest;
 use crate::scenario::under_fire::{EfUnderFire, Enemy};
@@ -17,9 +18,11 @@ use super::{describe, fire_model};
 pub const NAME: &str = "effectiveness";
 
 /// The scenarios it has.
-pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire"];
+pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee"];
 
-const ALL: &[&str] = SCENARIOS;
+const ALL: &[&str] = &["test", "rally", "under-fire"];
+const MELEE: &[&str] = &["melee"];
+const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee"];
 const TURNED: &[&str] = &["rally", "under-fire"];
 const FIRE: &[&str] = &["under-fire"];
 
@@ -28,7 +31,7 @@ pub const HOLES: &str =
     "retreating (back to the enemy, out of the line until it rolls to return, EF-5) and eliminated";
 
 /// Every parameter of the effectiveness rules' scenarios.
-pub static PARAMS: [ParamDef; 19] = [
+pub static PARAMS: [ParamDef; 24] = [
     ParamDef {
         key: "class",
         flag: Some("--class"),
@@ -126,7 +129,7 @@ pub static PARAMS: [ParamDef; 19] = [
         default: "2",
         meaning: "hits that cost 25% effectiveness (hits short of a quarter carry over)",
         rule: "EF-3",
-        scenarios: FIRE,
+        scenarios: FIRE_AND_MELEE,
     },
     ParamDef {
         key: "return_fire_dice",
@@ -180,7 +183,7 @@ pub static PARAMS: [ParamDef; 19] = [
         default: "0",
         meaning: "chance a retreat's path is blocked by a unit that is not light infantry or artillery (the unit is then eliminated)",
         rule: "EF-4",
-        scenarios: FIRE,
+        scenarios: FIRE_AND_MELEE,
     },
     ParamDef {
         key: "retreat_out_of_range",
@@ -200,7 +203,121 @@ pub static PARAMS: [ParamDef; 19] = [
         rule: "EF-5",
         scenarios: FIRE,
     },
+    ParamDef {
+        key: "attacker",
+        flag: Some("--attacker"),
+        kind: Kind::Spec,
+        default: "regular",
+        meaning: "the attacking unit: elite|regular|poor and keywords lost=N (quarters), general, supported, dice=N",
+        rule: "EF-2, EF-3",
+        scenarios: MELEE,
+    },
+    ParamDef {
+        key: "defender",
+        flag: Some("--defender"),
+        kind: Kind::Spec,
+        default: "regular",
+        meaning: "the defending unit, as --attacker",
+        rule: "EF-2, EF-3",
+        scenarios: MELEE,
+    },
+    ParamDef {
+        key: "melee_dice",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 20 },
+        default: "4",
+        meaning: "dice each side rolls in a melee round (a spec's dice=N overrides)",
+        rule: "EF-3",
+        scenarios: MELEE,
+    },
+    ParamDef {
+        key: "melee_to_hit",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 6 },
+        default: "4",
+        meaning: "the roll a melee die needs to hit",
+        rule: "EF-3",
+        scenarios: MELEE,
+    },
+    ParamDef {
+        key: "max_rounds",
+        flag: None,
+        kind: Kind::Int { min: 2, max: 1000 },
+        default: "200",
+        meaning: "safety cap on tied rounds (one a turn): a melee not certain to end by then is an error",
+        rule: "EF-3",
+        scenarios: MELEE,
+    },
 ];
+
+/// The keywords of an effectiveness unit spec.
+pub const SPEC_KEYWORDS: &str =
+    "elite, regular, poor, lost=N (quarters, 0 to 3), general, supported, dice=N (1 to 20)";
+
+/// Parse an effectiveness unit spec such as `elite general lost=1` into the unit, its start
+/// and its melee dice (`None`: the default).
+///
+/// # Errors
+/// [`Error::Invalid`] naming `what` and the keyword at fault, with the allowed ones.
+pub fn parse_unit(
+    what: &str,
+    spec: &str,
+    natural_one_fails: bool,
+) -> Result<(ef::Unit, ef::UnitState, Option<u32>)> {
+    let bad = |value: &str, allowed: String| Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed,
+    };
+    let (mut class, mut lost, mut dice) = (None, 0u8, None);
+    let (mut general, mut supported) = (false, false);
+    for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
+        if let Some(c) = ef::Class::parse(token) {
+            if class.replace(c).is_some() {
+                return Err(bad(token, "give one class: elite, regular or poor".into()));
+            }
+            continue;
+        }
+        match (token, token.split_once('=')) {
+            (_, Some(("lost", v))) => {
+                lost = params::parse_int(v)
+                    .filter(|x| (0..=3).contains(x))
+                    .ok_or_else(|| bad(token, "lost= takes quarters lost, 0 to 3".into()))?
+                    as u8
+            }
+            (_, Some(("dice", v))) => {
+                dice = Some(
+                    params::parse_int(v)
+                        .filter(|x| (1..=20).contains(x))
+                        .ok_or_else(|| {
+                            bad(token, "dice= takes a whole number from 1 to 20".into())
+                        })? as u32,
+                )
+            }
+            ("general", None) => general = true,
+            ("supported", None) => supported = true,
+            _ => {
+                return Err(bad(
+                    token,
+                    format!("unknown keyword; allowed: {SPEC_KEYWORDS}"),
+                ));
+            }
+        }
+    }
+    let unit = ef::Unit {
+        class: class.unwrap_or(ef::Class::Regular),
+        general,
+        supported,
+        natural_one_fails,
+        return_on: 5,
+    };
+    let start = ef::UnitState {
+        status: ef::Status::InLine,
+        quarters: 4 - lost,
+        hits: 0,
+    };
+    Ok((unit, start, dice))
+}
 
 /// The effectiveness rules' optional rules.
 pub static OPTIONS: [OptionDef; 2] = [
@@ -215,6 +332,72 @@ pub static OPTIONS: [OptionDef; 2] = [
         meaning: "the amendment: a unit that loses 25%+ to fire and fails its test also retreats a full move, out of the line until it rolls 5+ to return",
     },
 ];
+
+fn blocked_table(p: &Resolved) -> Option<Weights> {
+    let f = p.prob("p_blocked");
+    (f.num > 0)
+        .then(|| Weights::new(vec![f.den - f.num, f.num]))
+        .flatten()
+}
+
+fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let n1 = options.iter().any(|o| o == "natural-one-fails");
+    let (a, a_start, a_dice) = parse_unit(&p.what("attacker"), p.choice("attacker"), n1)?;
+    let (d, d_start, d_dice) = parse_unit(&p.what("defender"), p.choice("defender"), n1)?;
+    let dice = p.int("melee_dice") as u32;
+    let to_hit = p.int("melee_to_hit") as u8;
+    let (a_dice, d_dice) = (a_dice.unwrap_or(dice), d_dice.unwrap_or(dice));
+    let hpq = p.int("hits_per_quarter") as u8;
+    let notes = vec![format!(
+        "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {hpq} hit(s) a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
+        p.prob("p_blocked")
+    )];
+    let chain = EfFight::new(
+        a,
+        d,
+        [a_start, d_start],
+        [Weights::hits(a_dice, to_hit), Weights::hits(d_dice, to_hit)],
+        hpq,
+        blocked_table(p),
+        p.int("max_rounds") as u32,
+    );
+    Ok(Box::new(ChainJob {
+        chain,
+        describe: describe(NAME, "melee", p, options, notes),
+        outcomes: OutcomeDef::per_class(
+            &["attacker_wins", "defender_wins", "mutual_destruction"],
+            1,
+        ),
+        metrics: vec![
+            MetricDef::EndTurn {
+                name: "rounds",
+                classes: vec![1, 2, 3],
+                meaning: "rounds (turns) fought",
+            },
+            MetricDef::Value {
+                name: "attacker_quarters_lost",
+                index: 0,
+                meaning: "attacker's quarters lost",
+            },
+            MetricDef::Value {
+                name: "defender_quarters_lost",
+                index: 1,
+                meaning: "defender's quarters lost",
+            },
+            MetricDef::Value {
+                name: "loser_failed_test",
+                index: 2,
+                meaning: "share of melees whose loser failed its test (a further 25%)",
+            },
+            MetricDef::Value {
+                name: "loser_eliminated",
+                index: 3,
+                meaning: "share of melees whose loser was eliminated (by the lost quarter or a blocked retreat)",
+            },
+        ],
+        tables: vec![],
+    }))
+}
 
 fn unit(p: &Resolved, options: &[String], prefix: &str) -> ef::Unit {
     let key = |k: &str| format!("{prefix}{k}");
@@ -264,6 +447,9 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         &[]
     };
     let p = params::resolve(&PARAMS, NAME, scenario, inputs, overrides)?;
+    if scenario == "melee" {
+        return build_melee(&p, &options);
+    }
     let u = unit(&p, &options, "");
     let s = start(&p);
     let mut notes = vec![need_note(&u)];
@@ -328,9 +514,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 (fire_model(&p)?, 1)
             };
             let p_blocked = p.prob("p_blocked");
-            let blocked = (p_blocked.num > 0)
-                .then(|| Weights::new(vec![p_blocked.den - p_blocked.num, p_blocked.num]))
-                .flatten();
+            let blocked = blocked_table(&p);
             let enemy = Enemy {
                 unit: unit(&p, &options, "enemy_"),
                 fire: if p.bool("exchange_fire") {

@@ -27,27 +27,31 @@ pub struct SystemInfo {
     pub options: &'static [OptionDef],
     /// Which states count as a hole in the line, and why.
     pub holes: &'static str,
+    /// The keywords of its unit specs (`--attacker`, `--defender`).
+    pub specs: &'static str,
 }
 
 /// Every rule system.
 pub static SYSTEMS: [SystemInfo; 3] = [
     SystemInfo {
         name: rank_and_file::NAME,
-        title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands",
-        rules: "RF-1 to RF-7",
+        title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands, melee, charges and the supplement's options",
+        rules: "RF-1 to RF-12",
         scenarios: rank_and_file::SCENARIOS,
         params: &rank_and_file::PARAMS,
         options: &rank_and_file::OPTIONS,
         holes: rank_and_file::HOLES,
+        specs: rank_and_file::SPEC_KEYWORDS,
     },
     SystemInfo {
         name: effectiveness::NAME,
-        title: "The 25% effectiveness house rule, with the retreat amendment as an option",
+        title: "The 25% effectiveness house rule (tests, melee, blocked retreats), with the retreat amendment as an option",
         rules: "EF-1 to EF-5",
         scenarios: effectiveness::SCENARIOS,
         params: &effectiveness::PARAMS,
         options: &effectiveness::OPTIONS,
         holes: effectiveness::HOLES,
+        specs: effectiveness::SPEC_KEYWORDS,
     },
     SystemInfo {
         name: linear_warfare::NAME,
@@ -57,6 +61,7 @@ pub static SYSTEMS: [SystemInfo; 3] = [
         params: &linear_warfare::PARAMS,
         options: &linear_warfare::OPTIONS,
         holes: linear_warfare::HOLES,
+        specs: linear_warfare::SPEC_KEYWORDS,
     },
 ];
 
@@ -74,8 +79,23 @@ pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
     ),
     (
         "melee",
-        "two units fight a melee to its end (linear-warfare: charge, closing fire, opposed rounds with follow-up).",
-        &["attacker_wins", "defender_wins", "bounce"],
+        "two units fight a melee to its end: rank-and-file RF-9 rounds until one side causes more casualties; effectiveness EF-3 rounds a turn until one suffers more hits; linear-warfare charge, closing fire, opposed rounds with follow-up.",
+        &[
+            "attacker_wins",
+            "defender_wins",
+            "mutual_destruction (rank-and-file, effectiveness)",
+            "bounce (linear-warfare)",
+        ],
+    ),
+    (
+        "charge",
+        "a rank-and-file charge: waiver test (RF-10), melee (RF-9), uncontrolled test for the winner (RF-12), blown marker (RF-11).",
+        &[
+            "target_broke",
+            "attacker_wins",
+            "defender_wins",
+            "mutual_destruction",
+        ],
     ),
     (
         "under-fire",

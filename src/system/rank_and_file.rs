@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::rank_and_file as rf;
+use crate::scenario::melee::RfFight;
 use crate::scenario::rally::RfRally;
 use crate::scenario::test::RfTest;
 use crate::scenario::under_fire::RfUnderFire;
@@ -15,9 +16,11 @@ use super::{describe, fire_model};
 pub const NAME: &str = "rank-and-file";
 
 /// The scenarios Rank & File has.
-pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire"];
+pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee", "charge"];
 
-const ALL: &[&str] = SCENARIOS;
+const ALL: &[&str] = &["test", "rally", "under-fire"];
+const FIGHT: &[&str] = &["melee", "charge"];
+const CHARGE: &[&str] = &["charge"];
 const TURNED: &[&str] = &["rally", "under-fire"];
 const FIRE: &[&str] = &["under-fire"];
 
@@ -25,7 +28,7 @@ const FIRE: &[&str] = &["under-fire"];
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
 
 /// Every parameter of Rank & File's scenarios.
-pub static PARAMS: [ParamDef; 17] = [
+pub static PARAMS: [ParamDef; 25] = [
     ParamDef {
         key: "class",
         flag: Some("--class"),
@@ -179,10 +182,85 @@ pub static PARAMS: [ParamDef; 17] = [
         rule: "§4",
         scenarios: FIRE,
     },
+    ParamDef {
+        key: "attacker",
+        flag: Some("--attacker"),
+        kind: Kind::Spec,
+        default: "regular infantry",
+        meaning: "the attacking (charging) unit: class, troops and keywords (see Unit specs)",
+        rule: "RF-9, RF-10, RF-11, RF-12",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "defender",
+        flag: Some("--defender"),
+        kind: Kind::Spec,
+        default: "regular infantry",
+        meaning: "the defending (charged) unit, as --attacker",
+        rule: "RF-9, RF-10",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "to_hit",
+        flag: None,
+        kind: Kind::Int { min: 2, max: 6 },
+        default: "4",
+        meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
+        rule: "RF-9",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "hits_per_stand",
+        flag: None,
+        kind: Kind::Int { min: 1, max: 6 },
+        default: "1",
+        meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
+        rule: "RF-9",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "six_always_hits",
+        flag: None,
+        kind: Kind::Bool,
+        default: "true",
+        meaning: "a natural 6 always hits in melee",
+        rule: "RF-9",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "auto_rout_on_win",
+        flag: None,
+        kind: Kind::Bool,
+        default: "false",
+        meaning: "the winner routs the loser outright instead of dropping it a level",
+        rule: "RF-9",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "max_rounds",
+        flag: None,
+        kind: Kind::Int { min: 2, max: 1000 },
+        default: "200",
+        meaning: "safety cap on drawn rounds: a melee not certain to end by then is an error",
+        rule: "RF-9",
+        scenarios: FIGHT,
+    },
+    ParamDef {
+        key: "charge_from",
+        flag: None,
+        kind: Kind::Choice(&["front", "flank", "rear"]),
+        default: "front",
+        meaning: "where the charge strikes the target (flank and rear trigger waiver tests)",
+        rule: "RF-10",
+        scenarios: CHARGE,
+    },
 ];
 
-/// Rank & File's optional rules modelled so far.
-pub static OPTIONS: [OptionDef; 3] = [
+/// The keywords of a Rank & File unit spec, for messages and `list`.
+pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, uncontrolled=N (0 to 6)";
+
+/// Rank & File's optional rules.
+pub static OPTIONS: [OptionDef; 7] = [
     OptionDef {
         name: "keep-broken-units",
         rule: "RF-3",
@@ -197,6 +275,26 @@ pub static OPTIONS: [OptionDef; 3] = [
         name: "artillery-may-rally",
         rule: "RF-7",
         meaning: "a battery that routs stays on the table and may rally like any unit",
+    },
+    OptionDef {
+        name: "elephant-stampede",
+        rule: "RF-8",
+        meaning: "an elephant that fails a morale test (not a rally) stampedes on 1-2 (reported as p_stampede)",
+    },
+    OptionDef {
+        name: "waiver-tests",
+        rule: "RF-10",
+        meaning: "a charge target tests before contact when charged in flank/rear, by better-class shock troops (foot), or as skirmishers standing",
+    },
+    OptionDef {
+        name: "blown-cavalry",
+        rule: "RF-11",
+        meaning: "cavalry that charged carry a Blown marker: -1 to hit in melee (spec keyword blown)",
+    },
+    OptionDef {
+        name: "uncontrolled",
+        rule: "RF-12",
+        meaning: "a melee winner rolls a D6 and must charge next turn on its uncontrolled number or less",
     },
 ];
 
@@ -307,6 +405,9 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         &[]
     };
     let p = params::resolve(&PARAMS, NAME, scenario, inputs, overrides)?;
+    if FIGHT.contains(&scenario) {
+        return build_fight(scenario, &p, &options);
+    }
     let b = build_unit(&p, &options)?;
     let mut notes = vec![need_note(&b)];
     match scenario {
@@ -389,6 +490,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     fire,
                     shaken != "none",
                     shaken == "all",
+                    options.iter().any(|o| o == "elephant-stampede"),
                 )),
                 describe: describe(NAME, scenario, &p, &options, notes),
                 outcomes: OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
@@ -401,6 +503,11 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                     },
                     STANDS_LOST,
                     REROLLS_USED,
+                    MetricDef::Value {
+                        name: "p_stampede",
+                        index: 2,
+                        meaning: "share of trials in which the elephant stampeded (RF-8; 0 unless an elephant under elephant-stampede)",
+                    },
                 ],
                 tables: vec![TableDef::PerTurn {
                     name: "per_turn",
@@ -410,4 +517,277 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         }
         other => Err(super::unsupported(NAME, SCENARIOS, other)),
     }
+}
+
+/// Parse a Rank & File unit spec such as `veteran cavalry stands=6 lost=1 shock` (RF-1, RF-9 to
+/// RF-12) into the fighter and its starting state.
+///
+/// # Errors
+/// [`Error::Invalid`] naming `what` (the flag) and the keyword at fault, with the allowed ones.
+pub fn parse_fighter(
+    what: &str,
+    spec: &str,
+    options: &[String],
+) -> Result<(rf::Fighter, rf::UnitState)> {
+    let bad = |value: &str, allowed: String| Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed,
+    };
+    let num = |token: &str, v: &str, min: i64, max: i64| {
+        params::parse_int(v)
+            .filter(|x| (min..=max).contains(x))
+            .ok_or_else(|| {
+                bad(
+                    token,
+                    format!(
+                        "{} takes a whole number from {min} to {max}",
+                        token.split('=').next().unwrap_or(token)
+                    ),
+                )
+            })
+    };
+    let (mut class, mut troop) = (None, None);
+    let (mut stands, mut lost, mut leader, mut rerolls, mut frontage, mut hit, mut uncontrolled) =
+        (None, 0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
+    let mut status = rf::Status::Good;
+    let (mut elite, mut blown, mut shock, mut square, mut obstacle) =
+        (false, false, false, false, false);
+    for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
+        if let Some(c) = rf::Class::parse(token) {
+            if class.replace(c).is_some() {
+                return Err(bad(
+                    token,
+                    "give one class: veteran, regular or green".into(),
+                ));
+            }
+            continue;
+        }
+        if let Some(t) = rf::Troop::parse(token) {
+            if troop.replace(t).is_some() {
+                return Err(bad(
+                    token,
+                    "give one troop type: infantry, cavalry, elephant or skirmisher".into(),
+                ));
+            }
+            continue;
+        }
+        match token.split_once('=') {
+            Some(("stands", v)) => stands = Some(num(token, v, 1, 40)?),
+            Some(("lost", v)) => lost = num(token, v, 0, 39)?,
+            Some(("leader", v)) => leader = num(token, v, -3, 3)?,
+            Some(("rerolls", v)) => rerolls = num(token, v, 0, 9)?,
+            Some(("frontage", v)) => frontage = num(token, v, 1, 40)?,
+            Some(("hit", v)) => hit = num(token, v, -3, 3)?,
+            Some(("uncontrolled", v)) => uncontrolled = num(token, v, 0, 6)?,
+            Some(("state", v)) => {
+                status = rf::Status::parse_start(v)
+                    .ok_or_else(|| bad(token, "state= takes good, unsteady or routing".into()))?
+            }
+            Some(_) => {
+                return Err(bad(
+                    token,
+                    format!("unknown keyword; allowed: {SPEC_KEYWORDS}"),
+                ));
+            }
+            None => match token {
+                "elite" => elite = true,
+                "blown" => blown = true,
+                "shock" => shock = true,
+                "square" => square = true,
+                "obstacle" => obstacle = true,
+                _ => {
+                    return Err(bad(
+                        token,
+                        format!("unknown keyword; allowed: {SPEC_KEYWORDS}"),
+                    ));
+                }
+            },
+        }
+    }
+    let troop = troop.unwrap_or(rf::Troop::Infantry);
+    let kind = if troop == rf::Troop::Elephant {
+        rf::Kind::Elephant
+    } else {
+        rf::Kind::Formed
+    };
+    let stands = stands.unwrap_or(if kind == rf::Kind::Elephant { 1 } else { 8 }) as u8;
+    if kind == rf::Kind::Elephant && stands > 8 {
+        return Err(bad(
+            spec,
+            "an elephant is a single stand: stands= counts its models, 1 to 8".into(),
+        ));
+    }
+    if lost >= i64::from(stands) {
+        return Err(bad(
+            spec,
+            format!("lost={lost} must be less than stands={stands}"),
+        ));
+    }
+    if status == rf::Status::Routing {
+        return Err(bad(
+            spec,
+            "a routing unit does not fight a melee (RF-5: it routs)".into(),
+        ));
+    }
+    if blown && !(troop == rf::Troop::Cavalry && options.iter().any(|o| o == "blown-cavalry")) {
+        return Err(bad(
+            "blown",
+            "a Blown marker needs cavalry and --option blown-cavalry (RF-11)".into(),
+        ));
+    }
+    let hit_points = 3;
+    let unit = rf::Unit {
+        class: class.unwrap_or(rf::Class::Regular),
+        kind,
+        stands,
+        elite,
+        leader: leader as i8,
+        in_buildings: false,
+        buildings_bonus: 1,
+        modifier: 0,
+        hit_points,
+    };
+    let fighter = rf::Fighter {
+        unit,
+        troop,
+        frontage: frontage as u8,
+        hit_modifier: hit as i8,
+        blown,
+        shock,
+        square,
+        obstacle,
+        uncontrolled: uncontrolled as u8,
+    };
+    let start = rf::UnitState {
+        status,
+        lost: lost as u8,
+        rerolls: rerolls as u8,
+    };
+    Ok((fighter, start))
+}
+
+fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let has = |n: &str| options.iter().any(|o| o == n);
+    let (attacker, a_start) = parse_fighter(&p.what("attacker"), p.choice("attacker"), options)?;
+    let (defender, d_start) = parse_fighter(&p.what("defender"), p.choice("defender"), options)?;
+    let rules = rf::MeleeRules {
+        to_hit: p.int("to_hit") as u8,
+        hits_per_stand: p.int("hits_per_stand") as u8,
+        six_always_hits: p.bool("six_always_hits"),
+        auto_rout_on_win: p.bool("auto_rout_on_win"),
+    };
+    let rf_options = rf::Options {
+        keep_broken_units: has("keep-broken-units"),
+        voluntary_rout: has("voluntary-rout"),
+        artillery_may_rally: has("artillery-may-rally"),
+    };
+    let mut notes = vec![format!(
+        "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
+        attacker.needs_to_hit(&defender, &rules),
+        defender.needs_to_hit(&attacker, &rules)
+    )];
+    let charge = if scenario == "charge" {
+        let frontal = p.choice("charge_from") == "front";
+        let due = rf::waiver_due(&attacker, &defender, frontal);
+        let waiver = has("waiver-tests") && due;
+        notes.push(if waiver {
+            "the target takes a waiver test at the end of the charge phase (RF-10)".to_string()
+        } else if due {
+            "a waiver test would be due (RF-10) but --option waiver-tests is off".to_string()
+        } else {
+            "no waiver test is due (RF-10)".to_string()
+        });
+        if has("blown-cavalry") && attacker.troop == rf::Troop::Cavalry {
+            notes.push(
+                "the charging cavalry carries a Blown marker after this charge (RF-11)".into(),
+            );
+        }
+        Some((waiver, has("uncontrolled")))
+    } else {
+        None
+    };
+    let chain = RfFight::new(
+        attacker,
+        defender,
+        [a_start, d_start],
+        rf_options,
+        rules,
+        p.int("max_rounds") as u32,
+        charge,
+    );
+    if chain.hopeless() {
+        return Err(Error::Conflict(format!(
+            "this {scenario} cannot end: neither side can hit (attacker needs {}+, defender {}+)",
+            attacker.needs_to_hit(&defender, &rules),
+            defender.needs_to_hit(&attacker, &rules)
+        )));
+    }
+    let mut outcomes =
+        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1);
+    if charge.is_some() {
+        outcomes.insert(
+            0,
+            OutcomeDef {
+                name: "target_broke",
+                classes: vec![4],
+            },
+        );
+    }
+    let mut metrics = vec![
+        MetricDef::EndTurn {
+            name: "rounds",
+            classes: vec![1, 2, 3],
+            meaning: "melee rounds fought, among melees fought",
+        },
+        MetricDef::Value {
+            name: "attacker_stands_lost",
+            index: 0,
+            meaning: "attacker's stands lost in the melee",
+        },
+        MetricDef::Value {
+            name: "defender_stands_lost",
+            index: 1,
+            meaning: "defender's stands lost in the melee",
+        },
+        MetricDef::Value {
+            name: "loser_unsteady",
+            index: 2,
+            meaning: "share of trials in which the loser ends Unsteady",
+        },
+        MetricDef::Value {
+            name: "loser_routing",
+            index: 3,
+            meaning: "share of trials in which the loser ends Routing",
+        },
+        MetricDef::Value {
+            name: "loser_removed",
+            index: 4,
+            meaning: "share of trials in which the loser ends removed",
+        },
+        MetricDef::Value {
+            name: "loser_removed_by_fifty_percent",
+            index: 5,
+            meaning: "share of trials in which the 50% rule removed the loser (RF-3)",
+        },
+    ];
+    if charge.is_some() {
+        metrics.push(MetricDef::Value {
+            name: "waiver_failed",
+            index: 6,
+            meaning: "share of charges in which the target failed its waiver test (RF-10)",
+        });
+        metrics.push(MetricDef::Value {
+            name: "must_charge_again",
+            index: 7,
+            meaning: "share of charges after which the winner must charge next turn (RF-12)",
+        });
+    }
+    Ok(Box::new(ChainJob {
+        chain,
+        describe: describe(NAME, scenario, p, options, notes),
+        outcomes,
+        metrics,
+        tables: vec![],
+    }))
 }

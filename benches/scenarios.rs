@@ -4,8 +4,9 @@
 //! good order or removed (turn cap 100, never reached in practice). `under-fire`: a Regular unit
 //! of 8 stands under 4 dice hitting on 6 for 12 turns; an effectiveness-rules Regular unit under
 //! 4 dice hitting on 5+ for 12 turns with the retreat amendment; `melee`: Linear Warfare Guards
-//! (7 pips) charging Line (5 pips) behind an obstacle. Each at 1 and 2 threads, table and dice
-//! samplers.
+//! (7 pips) charging Line (5 pips) behind an obstacle; Rank & File Veteran cavalry (6 stands)
+//! against Regular infantry (8); effectiveness Regular against Regular. Each at 1 and 2 threads,
+//! table and dice samplers.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::{self, Control, RunSpec};
@@ -142,8 +143,39 @@ fn melee_linear_warfare(c: &mut Criterion) {
     bench_chain(c, "melee-linear-warfare", chain);
 }
 
+fn melee_rank_and_file_and_effectiveness(c: &mut Criterion) {
+    use morale_lab::dice::Weights;
+    use morale_lab::scenario::melee::{EfFight, RfFight};
+    use morale_lab::system::effectiveness::parse_unit;
+    use morale_lab::system::rank_and_file::parse_fighter;
+    // Rank & File: Veteran cavalry (6 stands) against Regular infantry (8 stands).
+    let (a, sa) = parse_fighter("--attacker", "veteran cavalry stands=6", &[]).unwrap();
+    let (d, sd) = parse_fighter("--defender", "regular infantry stands=8", &[]).unwrap();
+    let rules = rf::MeleeRules {
+        to_hit: 4,
+        hits_per_stand: 1,
+        six_always_hits: true,
+        auto_rout_on_win: false,
+    };
+    let chain = RfFight::new(a, d, [sa, sd], rf::Options::default(), rules, 200, None);
+    bench_chain(c, "melee-rank-and-file", chain);
+    // Effectiveness: Regular against Regular, 4 dice each at 4+.
+    let (a, sa, _) = parse_unit("--attacker", "regular", false).unwrap();
+    let chain = EfFight::new(
+        a,
+        a,
+        [sa, sa],
+        [Weights::hits(4, 4), Weights::hits(4, 4)],
+        2,
+        None::<Weights>,
+        200,
+    );
+    bench_chain(c, "melee-effectiveness", chain);
+}
+
 criterion_group!(
     benches,
+    melee_rank_and_file_and_effectiveness,
     rally,
     under_fire,
     under_fire_effectiveness,

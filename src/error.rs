@@ -55,6 +55,18 @@ pub enum Error {
         /// The scenarios this system has.
         available: String,
     },
+    /// A problem in a file, with its place.
+    #[error("{path}:{line}: {}{message}", if key.is_empty() { String::new() } else { format!("{key}: ") })]
+    File {
+        /// The file.
+        path: String,
+        /// The line (1-based).
+        line: usize,
+        /// The key at fault (empty when the file does not parse).
+        key: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
     /// The run was stopped by the user (Ctrl-C) before it finished.
     #[error("interrupted: the run was stopped before it finished; nothing was written")]
     Cancelled,

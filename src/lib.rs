@@ -38,6 +38,7 @@ pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod exact;
+pub mod experiment;
 pub mod frac;
 pub mod odds;
 pub mod params;

@@ -5,3 +5,4 @@ mod cli;
 mod common;
 mod determinism;
 mod exact_vs_mc;
+mod reports;

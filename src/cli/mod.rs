@@ -48,6 +48,8 @@ enum Command {
     Melee(RunArgs),
     /// A whole charge: waiver test, melee, uncontrolled test (rank-and-file).
     Charge(RunArgs),
+    /// Run an experiment file: variants side by side, tables, comparisons and charts.
+    Run(ExperimentArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
@@ -147,6 +149,28 @@ struct RunArgs {
 }
 
 #[derive(Debug, Args)]
+struct ExperimentArgs {
+    /// Experiment files (TOML; see experiments/). Several run one after another.
+    #[arg(value_name = "EXPERIMENT.toml", required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Where to write the report (default: reports/<experiment name>/; one file only).
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+    /// Replace an existing output folder.
+    #[arg(long)]
+    force: bool,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    threads: Option<String>,
+    /// How Monte Carlo draws a turn: table or dice.
+    #[arg(long, value_name = "SAMPLER", default_value = "table")]
+    sampler: String,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
 struct OddsArgs {
     /// Rule system.
     #[arg(value_name = "SYSTEM")]
@@ -210,6 +234,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::UnderFire(a) => run_scenario("under-fire", a, control),
         Command::Melee(a) => run_scenario("melee", a, control),
         Command::Charge(a) => run_scenario("charge", a, control),
+        Command::Run(a) => run_experiment(a, control),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
     }
@@ -324,6 +349,137 @@ fn progress(total: u64, control: Arc<Control>) -> (ProgressBar, std::thread::Joi
         }
     });
     (bar, handle)
+}
+
+fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
+    if a.out.is_some() && a.files.len() > 1 {
+        return Err(invalid(
+            "--out",
+            &a.out
+                .as_ref()
+                .map(|o| o.display().to_string())
+                .unwrap_or_default(),
+            "--out names one report folder: give one experiment file with it",
+        ));
+    }
+    // Check every file before running any.
+    let mut loaded = Vec::new();
+    for file in &a.files {
+        loaded.push((file.clone(), load_experiment(file)?));
+    }
+    let mut said = String::new();
+    for (file, exp) in loaded {
+        said += &run_one(&a, &file, exp, Arc::clone(&control))?;
+    }
+    Ok(said)
+}
+
+fn load_experiment(file: &std::path::Path) -> Result<morale_lab::experiment::Experiment> {
+    let path = file.display().to_string();
+    let source = std::fs::read(file).map_err(|e| Error::File {
+        path: path.clone(),
+        line: 0,
+        key: String::new(),
+        message: if file.is_dir() {
+            "is a folder, not an experiment file".into()
+        } else {
+            format!("cannot be read: {e}")
+        },
+    })?;
+    let source = String::from_utf8(source).map_err(|_| Error::File {
+        path: path.clone(),
+        line: 0,
+        key: String::new(),
+        message: "is not UTF-8 text".into(),
+    })?;
+    morale_lab::experiment::Experiment::parse(&path, &source)
+}
+
+fn run_one(
+    a: &ExperimentArgs,
+    file: &std::path::Path,
+    exp: morale_lab::experiment::Experiment,
+    control: Arc<Control>,
+) -> Result<String> {
+    use morale_lab::experiment::output;
+    let threads = match &a.threads {
+        None => None,
+        Some(t) => Some(int_in("--threads", t, 1, 1024)? as usize),
+    };
+    let sampler = Sampler::parse(&a.sampler)
+        .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::Path::new("reports").join(&exp.name));
+    if out.exists() && !a.force {
+        return Err(invalid(
+            "--out",
+            &out.display().to_string(),
+            "that folder exists: give --force to replace it, or another --out",
+        ));
+    }
+    let total = exp.trials.saturating_mul(exp.runs() as u64);
+    let bar = (!a.quiet && std::io::stderr().is_terminal())
+        .then(|| progress(total, Arc::clone(&control)));
+    let result = exp.run(threads, sampler, &control);
+    if let Some((bar, handle)) = bar {
+        bar.finish_and_clear();
+        let _ = handle.join();
+    }
+    let result = result?;
+    let mut command = format!("morale-lab run {}", file.display());
+    if let Some(o) = &a.out {
+        command += &format!(" --out {}", o.display());
+    }
+    let files = output::outputs(&result, &command)?;
+    write_folder(&out, &files)?;
+    Ok(format!(
+        "wrote {} files to {}/ ({} runs of {} trials)\n",
+        files.len(),
+        out.display(),
+        exp.runs(),
+        morale_lab::report::thousands(exp.trials)
+    ))
+}
+
+/// Write `files` into a new folder beside `out`, then rename it into place, so an interrupted
+/// or failed run leaves no partial folder.
+fn write_folder(
+    out: &std::path::Path,
+    files: &[morale_lab::experiment::output::OutputFile],
+) -> Result<()> {
+    let fail = |what: &str, e: std::io::Error| {
+        Error::Conflict(format!("cannot {what} {}: {e}", out.display()))
+    };
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| fail("create the parent of", e))?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or("report".into());
+    let tmp = parent.join(format!(".{name}.partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).map_err(|e| fail("write", e))?;
+    let written = files
+        .iter()
+        .try_for_each(|f| std::fs::write(tmp.join(&f.name), &f.bytes));
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(fail("write", e));
+    }
+    if out.exists() {
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        std::fs::rename(out, &old).map_err(|e| fail("replace", e))?;
+        std::fs::rename(&tmp, out).map_err(|e| fail("replace", e))?;
+        let _ = std::fs::remove_dir_all(&old);
+    } else {
+        std::fs::rename(&tmp, out).map_err(|e| fail("write", e))?;
+    }
+    Ok(())
 }
 
 fn run_odds(a: OddsArgs) -> Result<String> {

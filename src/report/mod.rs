@@ -3,6 +3,8 @@
 //! Renderers return strings; writing them anywhere is the binary's business.
 
 use serde::Serialize;
+
+pub mod chart;
 use serde_json::{Map, Value};
 
 /// An estimate of a probability, with its interval and the exact value where one is known.

@@ -1,0 +1,550 @@
+//! Experiments: several variants of a rule set run on the same situation, side by side, from a
+//! TOML file, with sweeps over one or two parameters and comparisons against the first variant.
+//!
+//! ```toml
+//! name = "rally-odds"
+//! question = "How likely is a routing unit to rally, by class and losses?"
+//! scenario = "rally"
+//! seed = 1
+//! trials = 1_000_000
+//!
+//! [[variant]]
+//! name = "Rank & File"
+//! system = "rank-and-file"
+//! options = []
+//! set = { stands = 8, state = "routing" }
+//!
+//! [sweep]
+//! x = { key = "lost", values = [0, 1, 2, 3] }
+//! y = { key = "class", values = ["veteran", "regular", "green"] }
+//! ```
+//!
+//! Errors quote the file, line and key and say what is allowed.
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::engine::{Control, RunSpec};
+use crate::error::{Error, Result};
+use crate::params::Input;
+use crate::report::Report;
+use crate::scenario::RunOptions;
+use crate::scenario::chain::Sampler;
+use crate::system;
+
+pub mod compare;
+pub mod output;
+
+/// A parameter value as written in TOML.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum SetValue {
+    /// A whole number.
+    Int(i64),
+    /// A real number.
+    Float(f64),
+    /// A switch.
+    Bool(bool),
+    /// Text (names, fractions, unit specs).
+    Text(String),
+}
+
+impl SetValue {
+    /// The value as the command line would take it.
+    pub fn as_input(&self) -> String {
+        match self {
+            SetValue::Int(i) => i.to_string(),
+            SetValue::Float(x) => x.to_string(),
+            SetValue::Bool(b) => b.to_string(),
+            SetValue::Text(s) => s.clone(),
+        }
+    }
+}
+
+/// One variant: a rule system with its unit(s), optional rules and parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantFile {
+    name: Spanned<String>,
+    system: Spanned<String>,
+    #[serde(default)]
+    options: Vec<Spanned<String>>,
+    #[serde(default)]
+    set: toml::map::Map<String, toml::Value>,
+}
+
+/// One swept parameter.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AxisFile {
+    key: Spanned<String>,
+    values: Spanned<Vec<SetValue>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    x: AxisFile,
+    y: Option<AxisFile>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExperimentFile {
+    name: Spanned<String>,
+    question: String,
+    scenario: Spanned<String>,
+    seed: Option<Spanned<i64>>,
+    trials: Option<Spanned<i64>>,
+    confidence: Option<Spanned<f64>>,
+    headline: Option<Spanned<String>>,
+    #[serde(default)]
+    set: toml::map::Map<String, toml::Value>,
+    #[serde(rename = "variant", default)]
+    variants: Vec<VariantFile>,
+    sweep: Option<SweepFile>,
+}
+
+/// A checked variant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Variant {
+    /// Its name in tables and charts.
+    pub name: String,
+    /// The rule system.
+    pub system: String,
+    /// Optional rules switched on.
+    pub options: Vec<String>,
+    /// Parameters set for it (the experiment's shared ones first), in file order.
+    pub set: Vec<(String, SetValue)>,
+}
+
+/// A swept parameter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Axis {
+    /// The parameter key.
+    pub key: String,
+    /// Its values.
+    pub values: Vec<SetValue>,
+}
+
+/// A checked experiment, ready to run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Experiment {
+    /// Its name (the report folder's name).
+    pub name: String,
+    /// The question it answers.
+    pub question: String,
+    /// The scenario every variant runs.
+    pub scenario: String,
+    /// The seed.
+    pub seed: u64,
+    /// Trials per variant and sweep point.
+    pub trials: u64,
+    /// Confidence level of intervals and comparisons.
+    pub confidence: f64,
+    /// The outcome the answer and sweep charts speak of (default: `recovered` for `rally`, the
+    /// unit gone for other scenarios that have it, else the first outcome).
+    pub headline: Option<String>,
+    /// The variants; the first is the baseline of comparisons.
+    pub variants: Vec<Variant>,
+    /// The sweep axes (none, one or two).
+    pub sweep: Vec<Axis>,
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source[..offset.min(source.len())].matches('\n').count() + 1
+}
+
+fn value_of(v: &toml::Value) -> Option<SetValue> {
+    Some(match v {
+        toml::Value::Integer(i) => SetValue::Int(*i),
+        toml::Value::Float(x) => SetValue::Float(*x),
+        toml::Value::Boolean(b) => SetValue::Bool(*b),
+        toml::Value::String(s) => SetValue::Text(s.clone()),
+        _ => return None,
+    })
+}
+
+/// Where in a key's text a table key sits, for line numbers: its first occurrence as
+/// `key =` after `from`.
+fn key_line(source: &str, from: usize, key: &str) -> usize {
+    let hay = &source[from.min(source.len())..];
+    let pos = hay
+        .match_indices(key)
+        .find(|(i, _)| {
+            hay[i + key.len()..].trim_start().starts_with('=')
+                && (*i == 0 || !hay.as_bytes()[i - 1].is_ascii_alphanumeric())
+        })
+        .map_or(0, |(i, _)| i);
+    line_of(source, from + pos)
+}
+
+impl Experiment {
+    /// Parse and check an experiment file's text. `path` names the file in messages.
+    ///
+    /// Every variant (at every sweep point) is built once, so unknown keys, misspelt options
+    /// and out-of-range values are reported before anything runs.
+    ///
+    /// # Errors
+    /// [`Error::File`] with the file, line, key and what is allowed.
+    pub fn parse(path: &str, source: &str) -> Result<Experiment> {
+        let file_err = |line: usize, key: &str, message: String| Error::File {
+            path: path.to_string(),
+            line,
+            key: key.to_string(),
+            message,
+        };
+        let f: ExperimentFile = toml::from_str(source).map_err(|e| {
+            let line = e.span().map_or(1, |s| line_of(source, s.start));
+            file_err(line, "", e.message().to_string())
+        })?;
+        let span_line = |s: std::ops::Range<usize>| line_of(source, s.start);
+        if f.name.get_ref().trim().is_empty()
+            || !f
+                .name
+                .get_ref()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(file_err(
+                span_line(f.name.span()),
+                "name",
+                "the name names the report folder: letters, digits, '-' and '_' only".into(),
+            ));
+        }
+        let scenario = f.scenario.get_ref().clone();
+        if !system::SCENARIO_INFO.iter().any(|(n, _, _)| *n == scenario) {
+            return Err(file_err(
+                span_line(f.scenario.span()),
+                "scenario",
+                format!(
+                    "unknown scenario '{scenario}'; scenarios are {}",
+                    system::SCENARIO_INFO
+                        .iter()
+                        .map(|s| s.0)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        let seed = match &f.seed {
+            None => 1,
+            Some(s) if *s.get_ref() >= 0 => *s.get_ref() as u64,
+            Some(s) => {
+                return Err(file_err(
+                    span_line(s.span()),
+                    "seed",
+                    "allowed: a whole number from 0".into(),
+                ));
+            }
+        };
+        let trials = match &f.trials {
+            None => 1_000_000,
+            Some(t) if (1..=1_000_000_000_000_000).contains(t.get_ref()) => *t.get_ref() as u64,
+            Some(t) => {
+                return Err(file_err(
+                    span_line(t.span()),
+                    "trials",
+                    "allowed: a whole number from 1 to 10^15".into(),
+                ));
+            }
+        };
+        let confidence = match &f.confidence {
+            None => 0.95,
+            Some(c) if (0.5..1.0).contains(c.get_ref()) => *c.get_ref(),
+            Some(c) => {
+                return Err(file_err(
+                    span_line(c.span()),
+                    "confidence",
+                    "allowed: a level from 0.5 up to (not including) 1".into(),
+                ));
+            }
+        };
+        if f.variants.is_empty() {
+            return Err(file_err(
+                1,
+                "variant",
+                "an experiment needs at least one [[variant]] (name, system, options, set)".into(),
+            ));
+        }
+        let shared: Vec<(String, SetValue)> = f
+            .set
+            .iter()
+            .map(|(k, v)| {
+                value_of(v).map(|x| (k.clone(), x)).ok_or_else(|| {
+                    file_err(
+                        key_line(source, 0, k),
+                        &format!("set.{k}"),
+                        "a value must be a number, true/false or text".into(),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut variants = Vec::new();
+        for v in &f.variants {
+            let at = v.name.span().start;
+            let mut set = shared.clone();
+            for (k, val) in &v.set {
+                let x = value_of(val).ok_or_else(|| {
+                    file_err(
+                        key_line(source, at, k),
+                        &format!("set.{k}"),
+                        "a value must be a number, true/false or text".into(),
+                    )
+                })?;
+                set.push((k.clone(), x));
+            }
+            let name = v.name.get_ref().clone();
+            if variants.iter().any(|x: &Variant| x.name == name) {
+                return Err(file_err(
+                    span_line(v.name.span()),
+                    "variant.name",
+                    format!("two variants are named '{name}'"),
+                ));
+            }
+            variants.push(Variant {
+                name,
+                system: v.system.get_ref().clone(),
+                options: v.options.iter().map(|o| o.get_ref().clone()).collect(),
+                set,
+            });
+        }
+        let mut sweep = Vec::new();
+        if let Some(s) = &f.sweep {
+            for (axis, which) in
+                std::iter::once((&s.x, "sweep.x")).chain(s.y.as_ref().map(|y| (y, "sweep.y")))
+            {
+                if axis.values.get_ref().is_empty() {
+                    return Err(file_err(
+                        span_line(axis.values.span()),
+                        which,
+                        "a sweep needs at least one value".into(),
+                    ));
+                }
+                sweep.push(Axis {
+                    key: axis.key.get_ref().clone(),
+                    values: axis.values.get_ref().clone(),
+                });
+            }
+        }
+        let exp = Experiment {
+            name: f.name.get_ref().clone(),
+            question: f.question.clone(),
+            scenario,
+            seed,
+            trials,
+            confidence,
+            headline: f.headline.as_ref().map(|h| h.get_ref().clone()),
+            variants,
+            sweep,
+        };
+        if let Some(h) = &f.headline {
+            let known = system::SCENARIO_INFO
+                .iter()
+                .find(|x| x.0 == exp.scenario)
+                .map(|x| x.2)
+                .unwrap_or(&[]);
+            let name = h.get_ref();
+            if !known
+                .iter()
+                .any(|k| k.split(' ').next() == Some(name.as_str()))
+                && !matches!(
+                    name.as_str(),
+                    "in_line"
+                        | "retreating"
+                        | "eliminated"
+                        | "falling_back"
+                        | "win"
+                        | "draw"
+                        | "lose"
+                )
+            {
+                return Err(file_err(
+                    span_line(h.span()),
+                    "headline",
+                    format!(
+                        "'{name}' is not an outcome of {}; outcomes: {}",
+                        exp.scenario,
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        // Build every job once: report the first problem with its place in the file.
+        for (vi, v) in exp.variants.iter().enumerate() {
+            let fv = &f.variants[vi];
+            for point in exp.points() {
+                if let Err(e) =
+                    system::build(&v.system, &exp.scenario, &exp.inputs(v, &point), &v.options)
+                {
+                    let (line, key) = exp.locate(source, fv, &e, &point);
+                    return Err(file_err(line, &key, format!("variant '{}': {e}", v.name)));
+                }
+            }
+        }
+        Ok(exp)
+    }
+
+    /// Where in the file an error from building a variant belongs.
+    fn locate(
+        &self,
+        source: &str,
+        fv: &VariantFile,
+        e: &Error,
+        point: &[SetValue],
+    ) -> (usize, String) {
+        let at = fv.name.span().start;
+        let text = e.to_string();
+        if let Error::Unsupported { .. } = e {
+            return (line_of(source, fv.system.span().start), "system".into());
+        }
+        if text.contains("--system") {
+            return (line_of(source, fv.system.span().start), "system".into());
+        }
+        if text.contains("--option") {
+            for o in &fv.options {
+                if text.contains(&format!("'{}'", o.get_ref())) {
+                    return (line_of(source, o.span().start), "options".into());
+                }
+            }
+        }
+        // The key the error names: a swept key, then the variant's own, then the shared ones.
+        for (i, axis) in self.sweep.iter().enumerate() {
+            if text.contains(&format!("--set {}", axis.key))
+                || text.contains(&format!("'{}'", axis.key))
+            {
+                let _ = point.get(i);
+                let from = source.find("[sweep]").unwrap_or(0);
+                let quoted = format!("\"{}\"", axis.key);
+                let at = source[from..].find(&quoted).map_or(from, |i| from + i);
+                return (line_of(source, at), format!("sweep.{}", axis.key));
+            }
+        }
+        for (k, _) in &fv.set {
+            if text.contains(&format!("--set {k}")) || text.contains(&format!("'{k}'")) {
+                return (key_line(source, at, k), format!("set.{k}"));
+            }
+        }
+        for k in self.variants[0].set.iter().map(|x| &x.0) {
+            if text.contains(&format!("--set {k}")) || text.contains(&format!("'{k}'")) {
+                return (key_line(source, 0, k), format!("set.{k}"));
+            }
+        }
+        (line_of(source, at), "variant".into())
+    }
+
+    /// Every sweep point: one value per axis (a single empty point without a sweep).
+    pub fn points(&self) -> Vec<Vec<SetValue>> {
+        let mut points: Vec<Vec<SetValue>> = vec![vec![]];
+        for axis in &self.sweep {
+            points = points
+                .into_iter()
+                .flat_map(|p| {
+                    axis.values.iter().map(move |v| {
+                        let mut q = p.clone();
+                        q.push(v.clone());
+                        q
+                    })
+                })
+                .collect();
+        }
+        points
+    }
+
+    /// The inputs of a variant at a sweep point (swept values last, so they win).
+    pub fn inputs(&self, v: &Variant, point: &[SetValue]) -> Vec<Input> {
+        v.set
+            .iter()
+            .map(|(k, x)| (k.clone(), x.as_input()))
+            .chain(
+                self.sweep
+                    .iter()
+                    .zip(point)
+                    .map(|(a, x)| (a.key.clone(), x.as_input())),
+            )
+            .map(|(key, value)| Input {
+                key,
+                value,
+                source: crate::params::Source::Set,
+            })
+            .collect()
+    }
+
+    /// The number of runs (variants × sweep points).
+    pub fn runs(&self) -> usize {
+        self.variants.len() * self.points().len()
+    }
+
+    /// Run every variant at every sweep point. Run *k* (point-major) uses stream *k* of the
+    /// seed, so results do not depend on threads and one variant's numbers do not change when
+    /// another is added after it... at the same point.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; failures of the exact solutions.
+    pub fn run(
+        &self,
+        threads: Option<usize>,
+        sampler: Sampler,
+        control: &Control,
+    ) -> Result<ExperimentResult> {
+        let mut runs = Vec::new();
+        for (pi, point) in self.points().into_iter().enumerate() {
+            for (vi, v) in self.variants.iter().enumerate() {
+                let job = system::build(
+                    &v.system,
+                    &self.scenario,
+                    &self.inputs(v, &point),
+                    &v.options,
+                )?;
+                let stream = (pi * self.variants.len() + vi) as u64;
+                let options = RunOptions {
+                    spec: RunSpec {
+                        trials: self.trials,
+                        seed: self.seed,
+                        stream,
+                        threads,
+                    },
+                    confidence: self.confidence,
+                    exact_only: false,
+                    sampler,
+                };
+                let report = job.run(&options, control)?;
+                runs.push(Run {
+                    point: point.clone(),
+                    variant: vi,
+                    report,
+                });
+            }
+        }
+        Ok(ExperimentResult {
+            experiment: self.clone(),
+            version: crate::VERSION.to_string(),
+            threads: threads.unwrap_or_else(rayon::current_num_threads),
+            runs,
+        })
+    }
+}
+
+/// One variant at one sweep point.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Run {
+    /// The sweep values (empty without a sweep).
+    pub point: Vec<SetValue>,
+    /// The variant's index.
+    pub variant: usize,
+    /// What it found.
+    pub report: Report,
+}
+
+/// Everything an experiment found, and everything needed to run it again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExperimentResult {
+    /// The experiment as checked.
+    pub experiment: Experiment,
+    /// The tool's version.
+    pub version: String,
+    /// Worker threads used (results do not depend on it).
+    pub threads: usize,
+    /// Every run, point-major.
+    pub runs: Vec<Run>,
+}

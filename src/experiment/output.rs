@@ -1,0 +1,659 @@
+//! The files an experiment writes, as bytes: the binary decides where they go.
+//!
+//! - `summary.md`: the question, a plain-words answer generated from the numbers, the tables;
+//! - `results.csv`: every estimate of every run (tidy);
+//! - `comparisons.csv`: every difference from the baseline, with interval and p-value;
+//! - `per_turn.csv`: state shares by turn, where the scenario has turns;
+//! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
+//!   threads, so a published table can be regenerated;
+//! - charts, each as PNG and SVG: `outcomes`, `per_turn_<variant>`, `sweep`, `heatmap_<variant>`.
+//!
+//! Everything but `timing.json` is the same to the byte when the experiment is run again.
+
+use serde_json::json;
+
+use super::compare::{Comparison, compare};
+use super::{ExperimentResult, Run, SetValue};
+use crate::error::{Error, Result};
+use crate::report::chart::{Chart, Estimate};
+use crate::report::{Cell, Report};
+
+/// One file to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Its name inside the output folder.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+/// A file-name-safe form of a variant's name.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+fn point_label(exp: &super::Experiment, point: &[SetValue]) -> String {
+    exp.sweep
+        .iter()
+        .zip(point)
+        .map(|(a, v)| format!("{}={}", a.key, v.as_input()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The outcome an experiment's answer speaks of: the file's `headline`, else `recovered` where
+/// the scenario has it, else the unit gone (removed or eliminated), else the first outcome.
+pub fn headline(exp: &super::Experiment, report: &Report) -> String {
+    if let Some(h) = &exp.headline {
+        return h.clone();
+    }
+    if let Some(o) = report.outcomes.iter().find(|o| o.outcome == "recovered") {
+        return o.outcome.clone();
+    }
+    report
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == "removed" || o.outcome == "eliminated")
+        .or(report.outcomes.first())
+        .map(|o| o.outcome.clone())
+        .unwrap_or_default()
+}
+
+fn find<'a>(report: &'a Report, outcome: &str) -> Option<&'a Cell> {
+    let gone = |s: &str| s == "removed" || s == "eliminated";
+    report
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == outcome || (gone(outcome) && gone(&o.outcome)))
+        .map(|o| &o.cell)
+}
+
+/// A p-value as text; below double precision's resolution it is given as a bound.
+fn p_text(p: f64) -> String {
+    if p < 1e-16 {
+        "p < 1e-16".into()
+    } else if p < 0.001 {
+        format!("p = {p:.1e}")
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The plain-words answer: each variant against the baseline on the headline outcome and the
+/// holes metric, with the interval of the difference and whether chance could explain it.
+pub fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
+    let exp = &result.experiment;
+    let base = &exp.variants[0].name;
+    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let first = &result.runs[0].report;
+    let key = headline(exp, first);
+    let mut out = String::new();
+    if exp.variants.len() == 1 {
+        let points = result.runs.len();
+        out += &format!(
+            "Under {base}, the chance of `{key}` ranges from {} to {} over the {points} settings swept (exact values; Monte Carlo estimates agree within their {level} intervals).",
+            pct(result
+                .runs
+                .iter()
+                .filter_map(|r| find(&r.report, &key))
+                .filter_map(|c| c.exact)
+                .fold(1.0, f64::min)),
+            pct(result
+                .runs
+                .iter()
+                .filter_map(|r| find(&r.report, &key))
+                .filter_map(|c| c.exact)
+                .fold(0.0, f64::max)),
+        );
+        return out;
+    }
+    for v in &exp.variants[1..] {
+        let rows: Vec<&Comparison> = comparisons
+            .iter()
+            .filter(|c| {
+                c.variant == v.name
+                    && c.kind == "outcome"
+                    && (c.name == key || find_same(&c.name, &key))
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        if rows.len() == 1 {
+            let c = rows[0];
+            out += &format!(
+                "Under {}, `{}` has a chance of {} against {} under {base}: a difference of {:+.1} points ({level} interval {:+.1} to {:+.1}), {}. ",
+                v.name,
+                c.name,
+                pct(c.estimate),
+                pct(c.baseline_estimate),
+                100.0 * c.difference,
+                100.0 * c.low,
+                100.0 * c.high,
+                if c.distinguishable {
+                    format!("which chance does not explain ({})", p_text(c.p_value))
+                } else {
+                    format!(
+                        "which is not distinguishable from chance ({})",
+                        p_text(c.p_value)
+                    )
+                }
+            );
+        } else {
+            let lo = rows
+                .iter()
+                .map(|c| c.difference)
+                .fold(f64::INFINITY, f64::min);
+            let hi = rows
+                .iter()
+                .map(|c| c.difference)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let clear = rows.iter().filter(|c| c.distinguishable).count();
+            out += &format!(
+                "Across the {} settings swept, {} changes the chance of `{key}` by {:+.1} to {:+.1} points against {base}; the difference is distinguishable from chance in {clear} of them. ",
+                rows.len(),
+                v.name,
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+        let holes: Vec<&Comparison> = comparisons
+            .iter()
+            .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == "empty_turns")
+            .collect();
+        if let [c] = holes[..] {
+            out += &format!(
+                "Its place in the line stands empty for {:.2} turns on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
+                c.estimate,
+                c.baseline_estimate,
+                c.difference,
+                c.low,
+                c.high,
+                if c.distinguishable {
+                    ""
+                } else {
+                    ", not distinguishable from chance"
+                }
+            );
+        }
+    }
+    out.trim_end().to_string()
+}
+
+fn find_same(a: &str, b: &str) -> bool {
+    let gone = |s: &str| s == "removed" || s == "eliminated";
+    gone(a) && gone(b)
+}
+
+fn csv_bytes(rows: Vec<Vec<String>>) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(r).expect("in-memory CSV");
+    }
+    w.into_inner().expect("in-memory CSV")
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.filter(|v| v.is_finite())
+        .map(|v| v.to_string())
+        .unwrap_or_default()
+}
+
+fn results_csv(result: &ExperimentResult) -> Vec<u8> {
+    let exp = &result.experiment;
+    let mut header: Vec<String> = exp.sweep.iter().map(|a| a.key.clone()).collect();
+    header.extend(
+        [
+            "variant", "system", "section", "name", "turn", "count", "estimate", "ci_low",
+            "ci_high", "stderr", "exact",
+        ]
+        .map(String::from),
+    );
+    let mut rows = vec![header];
+    for run in &result.runs {
+        let lead: Vec<String> = run
+            .point
+            .iter()
+            .map(SetValue::as_input)
+            .chain([
+                exp.variants[run.variant].name.clone(),
+                run.report.system.clone(),
+            ])
+            .collect();
+        let mut push = |section: &str, name: &str, turn: String, c: &Cell, stderr: Option<f64>| {
+            let mut r = lead.clone();
+            r.extend([
+                section.to_string(),
+                name.to_string(),
+                turn,
+                c.count.map(|n| n.to_string()).unwrap_or_default(),
+                opt(Some(c.p)),
+                opt(c.ci_low),
+                opt(c.ci_high),
+                opt(stderr),
+                opt(c.exact),
+            ]);
+            rows.push(r);
+        };
+        for o in &run.report.outcomes {
+            push("outcome", &o.outcome, String::new(), &o.cell, None);
+        }
+        for m in &run.report.metrics {
+            let c = Cell {
+                count: m.n,
+                p: m.value.unwrap_or(f64::NAN),
+                ci_low: None,
+                ci_high: None,
+                exact: m.exact,
+            };
+            push("metric", &m.name, String::new(), &c, m.stderr);
+        }
+        for t in &run.report.tables {
+            for row in &t.rows {
+                for (col, c) in t.columns.iter().zip(&row.cells) {
+                    push(&t.name, col, row.turn.to_string(), c, None);
+                }
+            }
+        }
+    }
+    csv_bytes(rows)
+}
+
+fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparison]) -> Vec<u8> {
+    let mut header: Vec<String> = result
+        .experiment
+        .sweep
+        .iter()
+        .map(|a| a.key.clone())
+        .collect();
+    header.extend(
+        [
+            "variant",
+            "baseline",
+            "kind",
+            "name",
+            "estimate",
+            "baseline_estimate",
+            "difference",
+            "low",
+            "high",
+            "p_value",
+            "distinguishable",
+            "exact_difference",
+        ]
+        .map(String::from),
+    );
+    let mut rows = vec![header];
+    for c in comparisons {
+        let mut r: Vec<String> = c.point.iter().map(SetValue::as_input).collect();
+        r.extend([
+            c.variant.clone(),
+            c.baseline.clone(),
+            c.kind.clone(),
+            c.name.clone(),
+            opt(Some(c.estimate)),
+            opt(Some(c.baseline_estimate)),
+            opt(Some(c.difference)),
+            opt(Some(c.low)),
+            opt(Some(c.high)),
+            opt(Some(c.p_value)),
+            c.distinguishable.to_string(),
+            opt(c.exact_difference),
+        ]);
+        rows.push(r);
+    }
+    csv_bytes(rows)
+}
+
+fn summary_md(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> String {
+    let exp = &result.experiment;
+    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let mut out = format!(
+        "# {}\n\n**Question.** {}\n\n**Answer.** {}\n\n",
+        exp.name,
+        exp.question,
+        answer(result, comparisons)
+    );
+    out += &format!(
+        "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; exact values beside every estimate.\n\n",
+        exp.scenario,
+        crate::report::thousands(exp.trials),
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            " and setting".into()
+        },
+        exp.seed
+    );
+    for run in &result.runs {
+        let v = &exp.variants[run.variant];
+        let at = point_label(exp, &run.point);
+        out += &format!(
+            "## {}{}\n\nSystem `{}`; options: {}.\n\n| outcome | estimate | {level} interval | exact |\n|---|---:|---:|---:|\n",
+            v.name,
+            if at.is_empty() {
+                String::new()
+            } else {
+                format!(" ({at})")
+            },
+            v.system,
+            if v.options.is_empty() {
+                "none".into()
+            } else {
+                v.options.join(", ")
+            }
+        );
+        for o in &run.report.outcomes {
+            let c = &o.cell;
+            out += &format!(
+                "| {} | {:.4} | [{:.4}, {:.4}] | {} |\n",
+                o.outcome,
+                c.p,
+                c.ci_low.unwrap_or(f64::NAN),
+                c.ci_high.unwrap_or(f64::NAN),
+                c.exact.map(|e| format!("{e:.4}")).unwrap_or("—".into())
+            );
+        }
+        if !run.report.metrics.is_empty() {
+            out += "\n| metric | mean | ± s.e. | exact |\n|---|---:|---:|---:|\n";
+            for m in &run.report.metrics {
+                let f = |x: Option<f64>| {
+                    x.filter(|v| v.is_finite())
+                        .map(|v| format!("{v:.4}"))
+                        .unwrap_or("—".into())
+                };
+                out += &format!(
+                    "| {} | {} | {} | {} |\n",
+                    m.name,
+                    f(m.value),
+                    f(m.stderr),
+                    f(m.exact)
+                );
+            }
+        }
+        out += "\n";
+    }
+    if !comparisons.is_empty() {
+        out += &format!(
+            "## Differences from {}\n\nEach variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level.\n\n|{} variant | kind | name | difference | interval | p-value | chance? | exact |\n|{}---|---|---|---:|---:|---:|---|---:|\n",
+            exp.variants[0].name,
+            if exp.sweep.is_empty() {
+                ""
+            } else {
+                " setting |"
+            },
+            if exp.sweep.is_empty() { "" } else { "---|" },
+        );
+        for c in comparisons {
+            let setting = if exp.sweep.is_empty() {
+                String::new()
+            } else {
+                format!(" {} |", point_label(exp, &c.point))
+            };
+            out += &format!(
+                "|{} {} | {} | {} | {:+.4} | [{:+.4}, {:+.4}] | {} | {} | {} |\n",
+                setting,
+                c.variant,
+                c.kind,
+                c.name,
+                c.difference,
+                c.low,
+                c.high,
+                p_text(c.p_value).trim_start_matches("p = "),
+                if c.distinguishable { "no" } else { "could be" },
+                c.exact_difference
+                    .map(|e| format!("{e:+.4}"))
+                    .unwrap_or("—".into())
+            );
+        }
+        out += "\n";
+    }
+    out += &format!(
+        "## Reproduce\n\n`{command}` — morale-lab {}, seed {}, {} trials, {} threads (results do not depend on threads). The variant definitions are in `results.json`.\n",
+        result.version, exp.seed, exp.trials, result.threads
+    );
+    out
+}
+
+fn estimate(c: &Cell) -> Estimate {
+    Estimate {
+        p: c.p,
+        low: c.ci_low.unwrap_or(c.p),
+        high: c.ci_high.unwrap_or(c.p),
+    }
+}
+
+fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
+    let exp = &result.experiment;
+    let per_point = exp.variants.len();
+    let first: &[Run] = &result.runs[..per_point];
+    let mut out = Vec::new();
+    // Outcome bars at the first setting, categories from the baseline.
+    let categories: Vec<String> = first[0]
+        .report
+        .outcomes
+        .iter()
+        .map(|o| o.outcome.clone())
+        .collect();
+    let at = point_label(exp, &first[0].point);
+    out.push((
+        "outcomes".to_string(),
+        Chart::Bars {
+            title: format!(
+                "{}: outcomes{}",
+                exp.name,
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({at})")
+                }
+            ),
+            series: first
+                .iter()
+                .map(|r| {
+                    let vals = categories
+                        .iter()
+                        .map(|c| find(&r.report, c).map(estimate))
+                        .collect();
+                    (exp.variants[r.variant].name.clone(), vals)
+                })
+                .collect(),
+            categories,
+        },
+    ));
+    for r in first {
+        if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
+            out.push((
+                format!("per_turn_{}", slug(&exp.variants[r.variant].name)),
+                Chart::Stacked {
+                    title: format!("{}: state after each turn", exp.variants[r.variant].name),
+                    layers: t.columns.clone(),
+                    shares: t
+                        .rows
+                        .iter()
+                        .map(|row| row.cells.iter().map(|c| c.p).collect())
+                        .collect(),
+                },
+            ));
+        }
+    }
+    let key = headline(exp, &first[0].report);
+    if let Some(x) = exp.sweep.first() {
+        let ys: Vec<Option<&SetValue>> = match exp.sweep.get(1) {
+            Some(y) => y.values.iter().map(Some).collect(),
+            None => vec![None],
+        };
+        let mut series = Vec::new();
+        for (vi, v) in exp.variants.iter().enumerate() {
+            for (yi, yv) in ys.iter().enumerate() {
+                let vals = (0..x.values.len())
+                    .map(|xi| {
+                        let point = xi * ys.len() + yi;
+                        find(&result.runs[point * per_point + vi].report, &key).map(estimate)
+                    })
+                    .collect();
+                let name = match yv {
+                    Some(y) => format!("{} ({}={})", v.name, exp.sweep[1].key, y.as_input()),
+                    None => v.name.clone(),
+                };
+                series.push((name, vals));
+            }
+        }
+        out.push((
+            "sweep".to_string(),
+            Chart::Lines {
+                title: format!("{}: P({key}) by {}", exp.name, x.key),
+                x_label: x.key.clone(),
+                x_values: x.values.iter().map(SetValue::as_input).collect(),
+                y_label: format!("P({key})"),
+                series,
+            },
+        ));
+        if let Some(y) = exp.sweep.get(1) {
+            for (vi, v) in exp.variants.iter().enumerate() {
+                let cells = (0..y.values.len())
+                    .map(|yi| {
+                        (0..x.values.len())
+                            .map(|xi| {
+                                let point = xi * y.values.len() + yi;
+                                find(&result.runs[point * per_point + vi].report, &key)
+                                    .map_or(f64::NAN, |c| c.exact.unwrap_or(c.p))
+                            })
+                            .collect()
+                    })
+                    .collect();
+                out.push((
+                    format!("heatmap_{}", slug(&v.name)),
+                    Chart::Heat {
+                        title: format!("{}: P({key}), exact", v.name),
+                        x: (
+                            x.key.clone(),
+                            x.values.iter().map(SetValue::as_input).collect(),
+                        ),
+                        y: (
+                            y.key.clone(),
+                            y.values.iter().map(SetValue::as_input).collect(),
+                        ),
+                        cells,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every output file of an experiment's result; `command` is how it was run (recorded).
+///
+/// # Errors
+/// A chart that fails to draw (never expected).
+pub fn outputs(result: &ExperimentResult, command: &str) -> Result<Vec<OutputFile>> {
+    let comparisons = compare(result);
+    let mut files = vec![
+        OutputFile {
+            name: "summary.md".into(),
+            bytes: summary_md(result, &comparisons, command).into_bytes(),
+        },
+        OutputFile {
+            name: "results.csv".into(),
+            bytes: results_csv(result),
+        },
+        OutputFile {
+            name: "comparisons.csv".into(),
+            bytes: comparisons_csv(result, &comparisons),
+        },
+    ];
+    // Per-turn shares, where the scenario has turns.
+    let mut header: Vec<String> = result
+        .experiment
+        .sweep
+        .iter()
+        .map(|a| a.key.clone())
+        .collect();
+    header.extend(
+        [
+            "variant", "turn", "state", "estimate", "ci_low", "ci_high", "exact",
+        ]
+        .map(String::from),
+    );
+    let mut rows = vec![header];
+    for run in &result.runs {
+        if let Some(t) = run.report.tables.iter().find(|t| t.name == "per_turn") {
+            for row in &t.rows {
+                for (col, c) in t.columns.iter().zip(&row.cells) {
+                    let mut r: Vec<String> = run.point.iter().map(SetValue::as_input).collect();
+                    r.extend([
+                        result.experiment.variants[run.variant].name.clone(),
+                        row.turn.to_string(),
+                        col.clone(),
+                        opt(Some(c.p)),
+                        opt(c.ci_low),
+                        opt(c.ci_high),
+                        opt(c.exact),
+                    ]);
+                    rows.push(r);
+                }
+            }
+        }
+    }
+    if rows.len() > 1 {
+        files.push(OutputFile {
+            name: "per_turn.csv".into(),
+            bytes: csv_bytes(rows),
+        });
+    }
+    // The results without timings, which differ from run to run.
+    let mut stable = result.clone();
+    let timing: Vec<_> = stable
+        .runs
+        .iter_mut()
+        .map(|r| {
+            let t = json!({"variant": r.variant, "point": r.point, "elapsed_s": r.report.elapsed_s, "trials_per_s": r.report.trials_per_s});
+            r.report.elapsed_s = 0.0;
+            r.report.trials_per_s = 0.0;
+            t
+        })
+        .collect();
+    let json_doc = json!({
+        "version": stable.version,
+        "command": command,
+        "seed": stable.experiment.seed,
+        "trials": stable.experiment.trials,
+        "threads": stable.threads,
+        "experiment": stable.experiment,
+        "runs": stable.runs,
+        "comparisons": comparisons,
+    });
+    files.push(OutputFile {
+        name: "results.json".into(),
+        bytes: (serde_json::to_string_pretty(&json_doc).expect("serialises") + "\n").into_bytes(),
+    });
+    files.push(OutputFile {
+        name: "timing.json".into(),
+        bytes: (serde_json::to_string_pretty(&timing).expect("serialises") + "\n").into_bytes(),
+    });
+    for (name, chart) in charts(result) {
+        let fail = |e: String| Error::Conflict(format!("could not draw chart {name}: {e}"));
+        files.push(OutputFile {
+            name: format!("{name}.png"),
+            bytes: chart.png().map_err(fail)?,
+        });
+        files.push(OutputFile {
+            name: format!("{name}.svg"),
+            bytes: chart.svg().map_err(fail)?.into_bytes(),
+        });
+    }
+    Ok(files)
+}

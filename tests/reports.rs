@@ -1,0 +1,362 @@
+//! Experiments end to end: files written, parseable, agreeing with the library, reproducible to
+//! the byte; bad files leave nothing behind.
+
+use std::path::{Path, PathBuf};
+
+use morale_lab::engine::{Control, RunSpec};
+use morale_lab::experiment::Experiment;
+use morale_lab::scenario::RunOptions;
+use morale_lab::scenario::chain::Sampler;
+use morale_lab::system;
+
+use crate::common::bin;
+
+const SMALL: &str = r#"
+name = "small"
+question = "Does a leader help a routing unit rally?"
+scenario = "rally"
+seed = 7
+trials = 20000
+set = { stands = 8, state = "routing", turns = 5 }
+
+[[variant]]
+name = "plain"
+system = "rank-and-file"
+
+[[variant]]
+name = "led"
+system = "rank-and-file"
+set = { leader = 1 }
+
+[sweep]
+x = { key = "lost", values = [0, 2] }
+y = { key = "class", values = ["veteran", "green"] }
+"#;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morale-lab-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_into(file: &Path, out: &Path) {
+    bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--threads",
+            "2",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn small_experiment_end_to_end() {
+    let dir = scratch("e2e");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, SMALL).unwrap();
+    let out = dir.join("out");
+    run_into(&file, &out);
+    for f in [
+        "summary.md",
+        "results.csv",
+        "comparisons.csv",
+        "per_turn.csv",
+        "results.json",
+        "timing.json",
+        "outcomes.png",
+        "outcomes.svg",
+        "sweep.png",
+        "sweep.svg",
+        "heatmap_plain.png",
+        "heatmap_led.svg",
+        "per_turn_plain.png",
+        "per_turn_led.svg",
+    ] {
+        assert!(out.join(f).is_file(), "missing {f}");
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("Does a leader help")
+            && summary.contains("**Answer.**")
+            && summary.contains("morale-lab run")
+    );
+    // results.json parses and records what is needed to run it again.
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["trials"], 20000);
+    assert_eq!(v["experiment"]["variants"][1]["name"], "led");
+    assert_eq!(v["runs"].as_array().unwrap().len(), 8);
+    // Its numbers are the library's: run 5 (point 2 = lost 2, veteran; variant led) again.
+    let exp = Experiment::parse("small.toml", SMALL).unwrap();
+    let point = &exp.points()[2];
+    let job = system::build(
+        "rank-and-file",
+        "rally",
+        &exp.inputs(&exp.variants[1], point),
+        &[],
+    )
+    .unwrap();
+    let spec = RunSpec {
+        trials: 20000,
+        seed: 7,
+        stream: 5,
+        threads: Some(1),
+    };
+    let report = job
+        .run(
+            &RunOptions {
+                spec,
+                confidence: 0.95,
+                exact_only: false,
+                sampler: Sampler::Table,
+            },
+            &Control::new(),
+        )
+        .unwrap();
+    let run5 = &v["runs"][5]["report"];
+    assert_eq!(run5["params"]["lost"], 2);
+    assert_eq!(run5["params"]["class"], "veteran");
+    assert_eq!(run5["params"]["leader"], 1);
+    for (o, mine) in run5["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&report.outcomes)
+    {
+        assert_eq!(o["count"].as_u64(), mine.cell.count);
+        assert_eq!(o["exact"].as_f64(), mine.cell.exact);
+    }
+    // The CSVs parse, with one column per swept key.
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.starts_with("lost,class,variant,system,section,name,turn,count,estimate"));
+    let cmp = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
+    assert!(cmp.lines().count() > 4 && cmp.contains(",led,plain,outcome,recovered,"));
+    // Charts: the right size and not blank.
+    for png in [
+        "outcomes.png",
+        "sweep.png",
+        "heatmap_plain.png",
+        "per_turn_led.png",
+    ] {
+        let img = image::open(out.join(png)).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (960, 540), "{png}");
+        let mut colours: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+        colours.sort();
+        colours.dedup();
+        assert!(
+            colours.len() > 20,
+            "{png} has only {} colours",
+            colours.len()
+        );
+        let dark = img.pixels().filter(|p| p.0.iter().all(|&c| c < 80)).count();
+        assert!(
+            dark > 500,
+            "{png} has no text or lines ({dark} dark pixels)"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_experiment_twice_is_the_same_to_the_byte() {
+    let dir = scratch("twice");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, SMALL).unwrap();
+    // The same command twice (at 2 threads, then 1): the first result is moved aside.
+    let (a, b) = (dir.join("first"), dir.join("out"));
+    run_into(&file, &b);
+    std::fs::rename(&b, &a).unwrap();
+    bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            b.to_str().unwrap(),
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&a)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.len() > 10);
+    for n in names
+        .iter()
+        .filter(|n| *n != "timing.json" && *n != "results.json" && *n != "summary.md")
+    {
+        assert!(
+            std::fs::read(a.join(n)).unwrap() == std::fs::read(b.join(n)).unwrap(),
+            "{n} differs"
+        );
+    }
+    // results.json and summary.md differ only in the thread count they record.
+    for n in ["results.json", "summary.md"] {
+        let x = String::from_utf8(std::fs::read(a.join(n)).unwrap()).unwrap();
+        let y = String::from_utf8(std::fs::read(b.join(n)).unwrap()).unwrap();
+        let norm = |s: &str| {
+            s.replace("\"threads\": 2", "\"threads\": 1")
+                .replace("2 threads", "1 threads")
+        };
+        assert!(norm(&x) == norm(&y), "{n} differs beyond the thread count");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn rejects_file(name: &str, text: &str, must_say: &[&str]) {
+    let dir = scratch(name);
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text).unwrap();
+    let out = dir.join("out");
+    let o = bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(o.stderr).unwrap();
+    for s in must_say {
+        assert!(err.contains(s), "{name}: {err:?} does not say {s:?}");
+    }
+    assert!(!out.exists(), "{name}: an output folder was left behind");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "{name}: left {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_experiments_name_file_line_and_key() {
+    let base = "name = \"x\"\nquestion = \"q\"\nscenario = \"rally\"\ntrials = 1000\n";
+    rejects_file("syntax", "name = \"x\n", &["syntax.toml:1"]);
+    rejects_file(
+        "unknown-top",
+        &format!("{base}colour = 3\n"),
+        &["unknown-top.toml:5", "colour"],
+    );
+    rejects_file("no-variant", base, &["no-variant.toml", "variant"]);
+    rejects_file(
+        "bad-option",
+        &format!(
+            "{base}[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\noptions = [\"iron-men\"]\n"
+        ),
+        &[
+            "bad-option.toml:8",
+            "options",
+            "iron-men",
+            "keep-broken-units",
+        ],
+    );
+    rejects_file(
+        "bad-value",
+        &format!(
+            "{base}[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\nset = {{ stands = 99 }}\n"
+        ),
+        &["bad-value.toml:8", "set.stands", "1 to 40"],
+    );
+    rejects_file(
+        "bad-key",
+        &format!(
+            "{base}[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\nset = {{ morale = 3 }}\n"
+        ),
+        &["bad-key.toml:8", "morale", "allowed keys"],
+    );
+    rejects_file(
+        "bad-system",
+        &format!("{base}[[variant]]\nname = \"a\"\nsystem = \"warhammer\"\n"),
+        &["bad-system.toml:7", "system", "rank-and-file"],
+    );
+    rejects_file(
+        "bad-sweep",
+        &format!(
+            "{base}[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\n[sweep]\nx = {{ key = \"lost\", values = [0, 50] }}\n"
+        ),
+        &["bad-sweep.toml:9", "sweep.lost", "0 to 39"],
+    );
+    rejects_file(
+        "bad-scenario",
+        "name = \"x\"\nquestion = \"q\"\nscenario = \"siege\"\n",
+        &["bad-scenario.toml:3", "scenario", "rally"],
+    );
+    rejects_file(
+        "bad-trials",
+        &format!("{base}trials = 0\n"),
+        &["bad-trials.toml"],
+    );
+    rejects_file("empty", "", &["empty.toml", "name"]);
+}
+
+#[test]
+fn existing_output_needs_force_and_folders_are_not_files() {
+    let dir = scratch("force");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, SMALL.replace("trials = 20000", "trials = 2000")).unwrap();
+    let out = dir.join("out");
+    run_into(&file, &out);
+    let o = bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8(o.stderr).unwrap().contains("--force"));
+    bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--force",
+        ])
+        .assert()
+        .success();
+    assert!(out.join("summary.md").is_file());
+    let o = bin()
+        .args(["run", dir.to_str().unwrap(), "--quiet"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8(o.stderr).unwrap().contains("is a folder"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shipped_experiments_parse() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            Experiment::parse(&p.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+    }
+    assert!(n >= 5);
+}

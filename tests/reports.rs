@@ -360,3 +360,51 @@ fn shipped_experiments_parse() {
     }
     assert!(n >= 5);
 }
+
+/// With the `parquet` feature, `results.parquet` holds the same table as `results.csv`.
+#[cfg(feature = "parquet")]
+#[test]
+fn results_parquet_is_results_csv() {
+    use polars::prelude::{ParquetReader, SerReader};
+    let dir = scratch("parquet");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, SMALL).unwrap();
+    let out = dir.join("out");
+    run_into(&file, &out);
+    let df = ParquetReader::new(std::fs::File::open(out.join("results.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    let mut csv = csv::Reader::from_path(out.join("results.csv")).unwrap();
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(names, header);
+    let records: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    assert_eq!(df.height(), records.len());
+    assert!(df.height() > 100);
+    let variant = df.column("variant").unwrap().str().unwrap().clone();
+    let turn = df.column("turn").unwrap().u32().unwrap().clone();
+    let count = df.column("count").unwrap().u64().unwrap().clone();
+    let estimate = df.column("estimate").unwrap().f64().unwrap().clone();
+    let exact = df.column("exact").unwrap().f64().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let parse = |s: &str| (!s.is_empty()).then(|| s.parse::<f64>().unwrap());
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(variant.get(i), Some(&r[col("variant")]));
+        assert_eq!(
+            turn.get(i),
+            (!r[col("turn")].is_empty()).then(|| r[col("turn")].parse().unwrap())
+        );
+        assert_eq!(
+            count.get(i),
+            (!r[col("count")].is_empty()).then(|| r[col("count")].parse().unwrap())
+        );
+        // CSV writes the shortest text that reads back to the same f64.
+        assert_eq!(estimate.get(i), parse(&r[col("estimate")]), "row {i}");
+        assert_eq!(exact.get(i), parse(&r[col("exact")]), "row {i}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

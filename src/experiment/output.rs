@@ -1,7 +1,8 @@
 //! The files an experiment writes, as bytes: the binary decides where they go.
 //!
 //! - `summary.md`: the question, a plain-words answer generated from the numbers, the tables;
-//! - `results.csv`: every estimate of every run (tidy);
+//! - `results.csv`: every estimate of every run (tidy; see [`tidy_rows`]);
+//! - `results.parquet` (feature `parquet`): the same table through polars (`data_frame`);
 //! - `comparisons.csv`: every difference from the baseline, with interval and p-value;
 //! - `per_turn.csv`: state shares by turn, where the scenario has turns;
 //! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
@@ -211,6 +212,83 @@ fn opt(x: Option<f64>) -> String {
         .unwrap_or_default()
 }
 
+/// One row of the tidy results table (`results.csv`, `results.parquet`): one estimate of one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TidyRow {
+    /// The sweep point's values, as given (one per sweep axis; empty without a sweep).
+    pub point: Vec<String>,
+    /// The variant's name.
+    pub variant: String,
+    /// The variant's rule system.
+    pub system: String,
+    /// `outcome`, `metric`, or the name of a per-turn table.
+    pub section: String,
+    /// The outcome, metric or column name.
+    pub name: String,
+    /// The turn, for per-turn tables.
+    pub turn: Option<u32>,
+    /// Trials behind the estimate (Monte Carlo only).
+    pub count: Option<u64>,
+    /// The estimate (the exact value with `exact_only`).
+    pub estimate: Option<f64>,
+    /// Lower end of the interval.
+    pub ci_low: Option<f64>,
+    /// Upper end of the interval.
+    pub ci_high: Option<f64>,
+    /// Standard error (metrics).
+    pub stderr: Option<f64>,
+    /// The exact value where known.
+    pub exact: Option<f64>,
+}
+
+/// Every estimate of every run of an experiment, one row each, in a fixed order.
+pub fn tidy_rows(result: &ExperimentResult) -> Vec<TidyRow> {
+    let exp = &result.experiment;
+    let finite = |x: Option<f64>| x.filter(|v| v.is_finite());
+    let mut rows = Vec::new();
+    for run in &result.runs {
+        let point: Vec<String> = run.point.iter().map(SetValue::as_input).collect();
+        let mut push =
+            |section: &str, name: &str, turn: Option<u32>, c: &Cell, stderr: Option<f64>| {
+                rows.push(TidyRow {
+                    point: point.clone(),
+                    variant: exp.variants[run.variant].name.clone(),
+                    system: run.report.system.clone(),
+                    section: section.to_string(),
+                    name: name.to_string(),
+                    turn,
+                    count: c.count,
+                    estimate: finite(Some(c.p)),
+                    ci_low: finite(c.ci_low),
+                    ci_high: finite(c.ci_high),
+                    stderr: finite(stderr),
+                    exact: finite(c.exact),
+                });
+            };
+        for o in &run.report.outcomes {
+            push("outcome", &o.outcome, None, &o.cell, None);
+        }
+        for m in &run.report.metrics {
+            let c = Cell {
+                count: m.n,
+                p: m.value.unwrap_or(f64::NAN),
+                ci_low: None,
+                ci_high: None,
+                exact: m.exact,
+            };
+            push("metric", &m.name, None, &c, m.stderr);
+        }
+        for t in &run.report.tables {
+            for row in &t.rows {
+                for (col, c) in t.columns.iter().zip(&row.cells) {
+                    push(&t.name, col, Some(row.turn), c, None);
+                }
+            }
+        }
+    }
+    rows
+}
+
 fn results_csv(result: &ExperimentResult) -> Vec<u8> {
     let exp = &result.experiment;
     let mut header: Vec<String> = exp.sweep.iter().map(|a| a.key.clone()).collect();
@@ -222,53 +300,78 @@ fn results_csv(result: &ExperimentResult) -> Vec<u8> {
         .map(String::from),
     );
     let mut rows = vec![header];
-    for run in &result.runs {
-        let lead: Vec<String> = run
-            .point
-            .iter()
-            .map(SetValue::as_input)
-            .chain([
-                exp.variants[run.variant].name.clone(),
-                run.report.system.clone(),
-            ])
-            .collect();
-        let mut push = |section: &str, name: &str, turn: String, c: &Cell, stderr: Option<f64>| {
-            let mut r = lead.clone();
-            r.extend([
-                section.to_string(),
-                name.to_string(),
-                turn,
-                c.count.map(|n| n.to_string()).unwrap_or_default(),
-                opt(Some(c.p)),
-                opt(c.ci_low),
-                opt(c.ci_high),
-                opt(stderr),
-                opt(c.exact),
-            ]);
-            rows.push(r);
-        };
-        for o in &run.report.outcomes {
-            push("outcome", &o.outcome, String::new(), &o.cell, None);
-        }
-        for m in &run.report.metrics {
-            let c = Cell {
-                count: m.n,
-                p: m.value.unwrap_or(f64::NAN),
-                ci_low: None,
-                ci_high: None,
-                exact: m.exact,
-            };
-            push("metric", &m.name, String::new(), &c, m.stderr);
-        }
-        for t in &run.report.tables {
-            for row in &t.rows {
-                for (col, c) in t.columns.iter().zip(&row.cells) {
-                    push(&t.name, col, row.turn.to_string(), c, None);
-                }
-            }
-        }
+    for t in tidy_rows(result) {
+        let mut r = t.point;
+        r.extend([
+            t.variant,
+            t.system,
+            t.section,
+            t.name,
+            t.turn.map(|n| n.to_string()).unwrap_or_default(),
+            t.count.map(|n| n.to_string()).unwrap_or_default(),
+            opt(t.estimate),
+            opt(t.ci_low),
+            opt(t.ci_high),
+            opt(t.stderr),
+            opt(t.exact),
+        ]);
+        rows.push(r);
     }
     csv_bytes(rows)
+}
+
+/// The tidy results (the rows of [`tidy_rows`], sweep axes first) as a polars `DataFrame`.
+///
+/// # Errors
+/// A column polars refuses (never expected: every column has one value per row).
+#[cfg(feature = "parquet")]
+pub fn data_frame(result: &ExperimentResult) -> Result<polars::prelude::DataFrame> {
+    use polars::prelude::{Column, DataFrame};
+    let rows = tidy_rows(result);
+    let fail = |e: polars::prelude::PolarsError| Error::Conflict(format!("results table: {e}"));
+    let mut columns: Vec<Column> = result
+        .experiment
+        .sweep
+        .iter()
+        .enumerate()
+        .map(|(i, axis)| {
+            let v: Vec<String> = rows.iter().map(|r| r.point[i].clone()).collect();
+            Column::new(axis.key.as_str().into(), v)
+        })
+        .collect();
+    let text = |f: fn(&TidyRow) -> &String| rows.iter().map(|r| f(r).clone()).collect::<Vec<_>>();
+    let real = |f: fn(&TidyRow) -> Option<f64>| rows.iter().map(f).collect::<Vec<_>>();
+    columns.extend([
+        Column::new("variant".into(), text(|r| &r.variant)),
+        Column::new("system".into(), text(|r| &r.system)),
+        Column::new("section".into(), text(|r| &r.section)),
+        Column::new("name".into(), text(|r| &r.name)),
+        Column::new(
+            "turn".into(),
+            rows.iter().map(|r| r.turn).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "count".into(),
+            rows.iter().map(|r| r.count).collect::<Vec<_>>(),
+        ),
+        Column::new("estimate".into(), real(|r| r.estimate)),
+        Column::new("ci_low".into(), real(|r| r.ci_low)),
+        Column::new("ci_high".into(), real(|r| r.ci_high)),
+        Column::new("stderr".into(), real(|r| r.stderr)),
+        Column::new("exact".into(), real(|r| r.exact)),
+    ]);
+    DataFrame::new_infer_height(columns).map_err(fail)
+}
+
+#[cfg(feature = "parquet")]
+fn results_parquet(result: &ExperimentResult) -> Result<Vec<u8>> {
+    use polars::prelude::ParquetWriter;
+    let mut df = data_frame(result)?;
+    let mut bytes = Vec::new();
+    ParquetWriter::new(&mut bytes)
+        .finish(&mut df)
+        .map_err(|e| Error::Conflict(format!("results.parquet: {e}")))?;
+    Ok(bytes)
 }
 
 fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparison]) -> Vec<u8> {
@@ -575,6 +678,11 @@ pub fn outputs(result: &ExperimentResult, command: &str) -> Result<Vec<OutputFil
             bytes: comparisons_csv(result, &comparisons),
         },
     ];
+    #[cfg(feature = "parquet")]
+    files.push(OutputFile {
+        name: "results.parquet".into(),
+        bytes: results_parquet(result)?,
+    });
     // Per-turn shares, where the scenario has turns.
     let mut header: Vec<String> = result
         .experiment

@@ -39,7 +39,7 @@ fn json_list(systems: &[&SystemInfo]) -> String {
             "options": s.options.iter().map(|o| json!({
                 "name": o.name, "rule": o.rule, "meaning": o.meaning,
             })).collect::<Vec<_>>(),
-            "params": s.params.iter().map(|p| json!({
+            "params": s.params.iter().chain(morale_lab::system::BATTLE_PARAMS.iter()).map(|p| json!({
                 "key": p.key, "flag": p.flag, "default": p.default,
                 "allowed": p.kind.allowed(), "meaning": p.meaning, "rule": p.rule,
                 "scenarios": p.scenarios,
@@ -91,7 +91,11 @@ fn text_list(systems: &[&SystemInfo], md: bool) -> String {
         }
         out += "\n";
         out += &h(3, "Parameters (--set KEY=VALUE, or the flag)");
-        for p in s.params {
+        for p in s
+            .params
+            .iter()
+            .chain(morale_lab::system::BATTLE_PARAMS.iter())
+        {
             let flag = p.flag.map(|f| format!(" ({f})")).unwrap_or_default();
             let default = if p.default.is_empty() {
                 "unset"

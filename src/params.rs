@@ -252,6 +252,12 @@ impl Resolved {
     pub fn has(&self, key: &str) -> bool {
         self.values.iter().any(|(d, _, _)| d.key == key)
     }
+    /// Whether the user gave `key` (rather than leaving its default).
+    pub fn given(&self, key: &str) -> bool {
+        self.values
+            .iter()
+            .any(|(d, _, i)| d.key == key && i.is_some())
+    }
     /// A whole-number parameter.
     pub fn int(&self, key: &str) -> i64 {
         match self.get(key) {

@@ -28,6 +28,7 @@ use morale_lab::{odds, system};
     morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1 --format json\n  \
     morale-lab under-fire --system effectiveness --class regular --option retreat-on-fire --set p_blocked=1/6\n  \
     morale-lab melee --system linear-warfare --attacker \"guards pips=7 charging\" --defender \"line pips=5 obstacle\"\n  \
+    morale-lab line --system effectiveness --attacker \"6 x regular\" --defender \"6 x regular\" --option retreat-on-fire --set turns=12\n  \
     morale-lab odds rank-and-file --stands 8 --format md\n  \
     morale-lab list")]
 pub struct Cli {
@@ -48,6 +49,12 @@ enum Command {
     Melee(RunArgs),
     /// A whole charge: waiver test, melee, uncontrolled test (rank-and-file).
     Charge(RunArgs),
+    /// Two units (--attacker is side A, --defender side B) play the full turn: fire, charge,
+    /// tests, melee, rally, retreats (every system; Monte Carlo only).
+    Engagement(RunArgs),
+    /// N units a side, each facing an opponent: gaps in the line, units lost and shaken per
+    /// turn, army break point (every system; Monte Carlo only).
+    Line(RunArgs),
     /// Run an experiment file: variants side by side, tables, comparisons and charts.
     Run(ExperimentArgs),
     /// The publishable table of exact pass chances for a system.
@@ -234,6 +241,8 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::UnderFire(a) => run_scenario("under-fire", a, control),
         Command::Melee(a) => run_scenario("melee", a, control),
         Command::Charge(a) => run_scenario("charge", a, control),
+        Command::Engagement(a) => run_scenario("engagement", a, control),
+        Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),

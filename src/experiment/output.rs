@@ -7,7 +7,8 @@
 //! - `per_turn.csv`: state shares by turn, where the scenario has turns;
 //! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
 //!   threads, so a published table can be regenerated;
-//! - charts, each as PNG and SVG: `outcomes`, `per_turn_<variant>`, `sweep`, `heatmap_<variant>`.
+//! - charts, each as PNG and SVG: `outcomes`, `per_turn_<variant>`, `lines_<measure>` (battles:
+//!   gaps, units lost and shaken per turn, a line per variant), `sweep`, `heatmap_<variant>`.
 //!
 //! Everything but `timing.json` is the same to the byte when the experiment is run again.
 
@@ -170,11 +171,41 @@ pub fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
                 100.0 * hi
             );
         }
-        let holes: Vec<&Comparison> = comparisons
-            .iter()
-            .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == "empty_turns")
-            .collect();
-        if let [c] = holes[..] {
+        let metric = |name: &str| -> Vec<&Comparison> {
+            comparisons
+                .iter()
+                .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == name)
+                .collect()
+        };
+        for (name, what) in [
+            (
+                "a_hole_turns",
+                "Side A's line has positions standing empty for",
+            ),
+            ("a_units_lost", "Side A loses"),
+        ] {
+            if let [c] = metric(name)[..] {
+                out += &format!(
+                    "{what} {:.2} {} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
+                    c.estimate,
+                    if name == "a_units_lost" {
+                        "units"
+                    } else {
+                        "position-turns"
+                    },
+                    c.baseline_estimate,
+                    c.difference,
+                    c.low,
+                    c.high,
+                    if c.distinguishable {
+                        ""
+                    } else {
+                        ", not distinguishable from chance"
+                    }
+                );
+            }
+        }
+        if let [c] = metric("empty_turns")[..] {
             out += &format!(
                 "Its place in the line stands empty for {:.2} turns on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
                 c.estimate,
@@ -430,7 +461,7 @@ fn summary_md(result: &ExperimentResult, comparisons: &[Comparison], command: &s
         answer(result, comparisons)
     );
     out += &format!(
-        "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; exact values beside every estimate.\n\n",
+        "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; {}.\n\n",
         exp.scenario,
         crate::report::thousands(exp.trials),
         if exp.sweep.is_empty() {
@@ -438,7 +469,16 @@ fn summary_md(result: &ExperimentResult, comparisons: &[Comparison], command: &s
         } else {
             " and setting".into()
         },
-        exp.seed
+        exp.seed,
+        if result
+            .runs
+            .iter()
+            .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()))
+        {
+            "exact values beside every estimate"
+        } else {
+            "Monte Carlo only: this scenario has no exact solution"
+        }
     );
     for run in &result.runs {
         let v = &exp.variants[run.variant];
@@ -588,6 +628,40 @@ fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                         .iter()
                         .map(|row| row.cells.iter().map(|c| c.p).collect())
                         .collect(),
+                },
+            ));
+        }
+    }
+    // Per-turn means of a battle's lines (gaps, units lost, shaken): one chart per measure,
+    // a line per variant.
+    if let Some(t0) = first[0].report.tables.iter().find(|t| t.name == "lines") {
+        for (ci, col) in t0.columns.iter().enumerate() {
+            let series = first
+                .iter()
+                .map(|r| {
+                    let vals = r
+                        .report
+                        .tables
+                        .iter()
+                        .find(|t| t.name == "lines")
+                        .map(|t| {
+                            t.rows
+                                .iter()
+                                .map(|row| row.cells.get(ci).map(estimate))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (exp.variants[r.variant].name.clone(), vals)
+                })
+                .collect();
+            out.push((
+                format!("lines_{col}"),
+                Chart::Lines {
+                    title: format!("{}: {} after each turn (mean)", exp.name, col),
+                    x_label: "turn".into(),
+                    x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
+                    y_label: col.clone(),
+                    series,
                 },
             ));
         }

@@ -56,6 +56,20 @@ pub trait Chain: Sync {
     fn must_finish(&self) -> bool {
         false
     }
+    /// False for chains too large to solve exactly or to compile into tables (`engagement`,
+    /// `line`): they run by Monte Carlo with the dice sampler only.
+    fn exact(&self) -> bool {
+        true
+    }
+    /// Integers read off the state after every turn and reported as per-turn means (gaps in a
+    /// line, units lost …). Only for chains that are not solved exactly.
+    fn series(&self) -> &[ValueInfo] {
+        &[]
+    }
+    /// Series `i` of state `s` (at most `series()[i].max`).
+    fn series_of(&self, _s: Self::State, _i: usize) -> u32 {
+        0
+    }
 }
 
 /// Where each counter of a chain's tally (or each probability of its exact solution) lives.
@@ -75,6 +89,8 @@ pub struct Layout {
     absorbed0: usize,
     live0: usize,
     empty0: usize,
+    series0: usize,
+    series: usize,
     len: usize,
 }
 
@@ -98,14 +114,34 @@ impl Layout {
             absorbed0,
             live0,
             empty0,
+            series0: at,
+            series: 0,
             len: at,
         }
+    }
+
+    /// The same layout with `n` per-turn series after it.
+    pub fn with_series(mut self, n: usize) -> Self {
+        self.series = n;
+        self.len = self.series0 + 2 * n * self.turns;
+        self
     }
 
     /// The layout of a chain.
     pub fn of<C: Chain>(chain: &C) -> Self {
         let maxes: Vec<u32> = chain.values().iter().map(|v| v.max).collect();
         Layout::new(chain.classes().len(), chain.turns() as usize, &maxes)
+            .with_series(chain.series().len())
+    }
+
+    /// Number of per-turn series.
+    pub fn series(&self) -> usize {
+        self.series
+    }
+    /// Index of the sum of series `i` after turn `t` (1-based); the sum of squares follows it.
+    #[inline]
+    pub fn series_sum(&self, i: usize, t: usize) -> usize {
+        self.series0 + 2 * (i * self.turns + t - 1)
     }
 
     /// Total number of counters.
@@ -394,8 +430,8 @@ impl<C: Chain> ChainSim<C> {
             empty |= u64::from(c.empty) << i;
         }
         let table = match sampler {
-            Sampler::Table => Table::compile(&chain),
-            Sampler::Dice => None,
+            Sampler::Table if chain.exact() && chain.series().is_empty() => Table::compile(&chain),
+            _ => None,
         };
         let mut sim = ChainSim {
             chain,
@@ -619,9 +655,19 @@ impl<C: Chain> ChainSim<C> {
     pub fn trial<R: Roll>(&self, r: &mut R, tally: &mut [u64]) {
         let l = &self.layout;
         let turns = l.turns;
+        let series = l.series();
+        let add_series = |s: C::State, t: usize, tally: &mut [u64]| {
+            for i in 0..series {
+                let v = u64::from(self.chain.series_of(s, i));
+                let at = l.series_sum(i, t);
+                tally[at] += v;
+                tally[at + 1] += v * v;
+            }
+        };
         let mut s = self.chain.start();
         let mut c = self.chain.class_of(s);
         let mut empty_turns = 0usize;
+        let mut ended_at = 0;
         if self.absorbing >> c & 1 == 1 {
             tally[l.absorbed(c, 0)] += 1;
             empty_turns = turns * (self.empty >> c & 1) as usize;
@@ -630,6 +676,10 @@ impl<C: Chain> ChainSim<C> {
                 s = self.chain.step(s, r);
                 c = self.chain.class_of(s);
                 let is_empty = (self.empty >> c & 1) as usize;
+                if series > 0 {
+                    add_series(s, t, tally);
+                }
+                ended_at = t;
                 if self.absorbing >> c & 1 == 1 {
                     tally[l.absorbed(c, t)] += 1;
                     empty_turns += is_empty * (turns - t + 1);
@@ -637,6 +687,12 @@ impl<C: Chain> ChainSim<C> {
                 }
                 tally[l.live(t, c)] += 1;
                 empty_turns += is_empty;
+            }
+        }
+        // An ended trial keeps its last state in the series.
+        if series > 0 {
+            for t in ended_at + 1..=turns {
+                add_series(s, t, tally);
             }
         }
         tally[l.final_(c)] += 1;

@@ -4,6 +4,7 @@
 //! metrics and tables its report shows, runs its trials on the engine, solves it exactly, and
 //! puts both side by side.
 
+pub mod battle;
 pub mod chain;
 pub mod fire;
 pub mod melee;
@@ -116,6 +117,13 @@ pub enum TableDef {
         /// Title.
         title: &'static str,
     },
+    /// The mean of every per-turn series of the chain after every turn, with a normal interval.
+    Series {
+        /// Table name.
+        name: &'static str,
+        /// Title.
+        title: &'static str,
+    },
     /// Absorption into classes by turn: at that turn, or by then (cumulative).
     Absorb {
         /// Table name.
@@ -173,6 +181,22 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
+        if !self.chain.exact() {
+            if options.exact_only {
+                return Err(crate::Error::Invalid {
+                    what: "--exact-only".into(),
+                    value: self.describe.scenario.clone(),
+                    allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
+                });
+            }
+            let started = Instant::now();
+            let sim = ChainSim::with_sampler(self.chain.clone(), Sampler::Dice);
+            let counts = sim.finish(&engine::run(&sim, &options.spec, control)?);
+            let elapsed = started.elapsed().as_secs_f64();
+            let mut report = self.report(Some(&counts), None, options, elapsed);
+            report.sampler = Some(Sampler::Dice.name().to_string());
+            return Ok(report);
+        }
         let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
         if self.chain.must_finish() {
             let layout = Layout::of(&self.chain);
@@ -198,18 +222,19 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             Some(sim.finish(&engine::run(&sim, &options.spec, control)?))
         };
         let elapsed = started.elapsed().as_secs_f64();
-        let mut report = self.report(counts.as_deref(), &exact, options, elapsed);
+        let mut report = self.report(counts.as_deref(), Some(&exact), options, elapsed);
         report.sampler = sampler.map(|s| s.name().to_string());
         Ok(report)
     }
 }
 
 impl<C: Chain> ChainJob<C> {
-    /// Put a tally (if any) and an exact solution, both in the chain's layout, into a report.
+    /// Put a tally (if any) and an exact solution (if any), both in the chain's layout, into a
+    /// report.
     pub fn report(
         &self,
         counts: Option<&[u64]>,
-        exact: &[f64],
+        exact_solution: Option<&[f64]>,
         options: &RunOptions,
         elapsed_s: f64,
     ) -> Report {
@@ -220,7 +245,17 @@ impl<C: Chain> ChainJob<C> {
             0
         };
         let z = stats::z_for_confidence(options.confidence);
+        // Without an exact solution, NaNs stand in for it and are reported as absent.
+        let nans;
+        let exact = match exact_solution {
+            Some(e) => e,
+            None => {
+                nans = vec![f64::NAN; layout.len()];
+                &nans[..]
+            }
+        };
         let cell = |k: Option<u64>, e: f64| -> Cell {
+            let e = e.is_finite().then_some(e);
             match k {
                 Some(k) => {
                     let (lo, hi) = stats::wilson(k, trials, z);
@@ -229,15 +264,15 @@ impl<C: Chain> ChainJob<C> {
                         p: k as f64 / trials as f64,
                         ci_low: Some(lo),
                         ci_high: Some(hi),
-                        exact: Some(e),
+                        exact: e,
                     }
                 }
                 None => Cell {
                     count: None,
-                    p: e,
+                    p: e.unwrap_or(f64::NAN),
                     ci_low: None,
                     ci_high: None,
-                    exact: Some(e),
+                    exact: e,
                 },
             }
         };
@@ -328,7 +363,7 @@ impl<C: Chain> ChainJob<C> {
         let tables = self
             .tables
             .iter()
-            .map(|t| self.table(t, layout, counts, exact, &cell))
+            .map(|t| self.table(t, layout, counts, exact, &cell, z, trials))
             .collect();
         Report {
             version: crate::VERSION.to_string(),
@@ -346,11 +381,11 @@ impl<C: Chain> ChainJob<C> {
             outcomes,
             metrics,
             tables,
-            exact_mass: Some(
+            exact_mass: exact_solution.map(|e| {
                 (0..layout.classes)
-                    .map(|c| exact[layout.final_(c)])
-                    .sum::<f64>(),
-            ),
+                    .map(|c| e[layout.final_(c)])
+                    .sum::<f64>()
+            }),
             notes: self.describe.notes.clone(),
             sampler: None,
             elapsed_s,
@@ -369,9 +404,27 @@ impl<C: Chain> ChainJob<C> {
         counts: Option<&[u64]>,
         exact: &[f64],
         cell: &dyn Fn(Option<u64>, f64) -> Cell,
+        z: f64,
+        trials: u64,
     ) -> Table {
         let turns = 1..=layout.turns;
         match def {
+            TableDef::Series { name, title } => {
+                let series = self.chain.series();
+                Table {
+                    name: name.to_string(),
+                    title: title.to_string(),
+                    columns: series.iter().map(|c| c.name.to_string()).collect(),
+                    rows: turns
+                        .map(|t| TableRow {
+                            turn: t as u32,
+                            cells: (0..series.len())
+                                .map(|i| series_cell(counts, layout.series_sum(i, t), z, trials))
+                                .collect(),
+                        })
+                        .collect(),
+                }
+            }
             TableDef::PerTurn { name, title } => {
                 let classes = self.chain.classes();
                 Table {
@@ -419,6 +472,36 @@ impl<C: Chain> ChainJob<C> {
                     .collect(),
             },
         }
+    }
+}
+
+/// The mean of a series over all trials from its sum and sum of squares at `at`, with a normal
+/// interval at `z` standard errors.
+fn series_cell(counts: Option<&[u64]>, at: usize, z: f64, n: u64) -> Cell {
+    let Some(k) = counts else {
+        return Cell {
+            count: None,
+            p: f64::NAN,
+            ci_low: None,
+            ci_high: None,
+            exact: None,
+        };
+    };
+    let (sum, sq) = (k[at] as f64, k[at + 1] as f64);
+    let nf = n as f64;
+    let mean = sum / nf;
+    let var = if n > 1 {
+        ((sq - sum * mean) / (nf - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = z * (var / nf).sqrt();
+    Cell {
+        count: Some(n),
+        p: mean,
+        ci_low: Some(mean - half),
+        ci_high: Some(mean + half),
+        exact: None,
     }
 }
 

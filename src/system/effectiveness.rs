@@ -1,10 +1,13 @@
 //! The 25% effectiveness rules as the command line and experiments see them: parameters,
 //! optional rules (among them the retreat amendment), and how they become a runnable scenario.
 
+use std::sync::LazyLock;
+
 use crate::dice::Weights;
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::effectiveness as ef;
+use crate::scenario::battle::EfArmy;
 use crate::scenario::fire::Fire;
 use crate::scenario::melee::EfFight;
 use crate::scenario::rally::EfRally;
@@ -18,13 +21,18 @@ use super::{describe, fire_model};
 pub const NAME: &str = "effectiveness";
 
 /// The scenarios it has.
-pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee"];
+pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee", "engagement", "line"];
 
 const ALL: &[&str] = &["test", "rally", "under-fire"];
-const MELEE: &[&str] = &["melee"];
-const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee"];
-const TURNED: &[&str] = &["rally", "under-fire"];
+const MELEE: &[&str] = &["melee", "engagement", "line"];
+const MELEE_ONLY: &[&str] = &["melee"];
+const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee", "engagement", "line"];
+const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
+const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
+
+/// This system's parameters and the battle parameters, for [`params::resolve`].
+static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str =
@@ -102,7 +110,7 @@ pub static PARAMS: [ParamDef; 24] = [
         default: "4",
         meaning: "dice the enemy fires each turn",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_to_hit",
@@ -111,7 +119,7 @@ pub static PARAMS: [ParamDef; 24] = [
         default: "5",
         meaning: "the roll each fire die needs to hit",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_loss",
@@ -120,7 +128,7 @@ pub static PARAMS: [ParamDef; 24] = [
         default: "",
         meaning: "instead of dice: chances of losing 0, 1, 2 … quarters a turn, e.g. 1/2,1/3,1/6",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "hits_per_quarter",
@@ -192,7 +200,7 @@ pub static PARAMS: [ParamDef; 24] = [
         default: "true",
         meaning: "a retreating unit is out of the enemy's range and is not fired at",
         rule: "EF-5",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "exchange_fire",
@@ -246,7 +254,7 @@ pub static PARAMS: [ParamDef; 24] = [
         default: "200",
         meaning: "safety cap on tied rounds (one a turn): a melee not certain to end by then is an error",
         rule: "EF-3",
-        scenarios: MELEE,
+        scenarios: MELEE_ONLY,
     },
 ];
 
@@ -399,6 +407,54 @@ fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     }))
 }
 
+/// `engagement` and `line`: the units of both sides from their specs.
+fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let has = |n: &str| options.iter().any(|o| o == n);
+    let specs = super::battle_specs(p, scenario)?;
+    let dice = p.int("melee_dice") as u32;
+    let to_hit = p.int("melee_to_hit") as u8;
+    let return_on = p.int("return_on") as u8;
+    let (mut units, mut starts, mut melee) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
+    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", p.what(key), k + 1);
+            let (mut u, s, d) = parse_unit(&what, spec, has("natural-one-fails"))?;
+            u.return_on = return_on;
+            let mut supported = u;
+            supported.supported = true;
+            units[side].push([u, supported]);
+            starts[side].push(s);
+            melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
+        }
+    }
+    let volley = super::battle_volley(p)?;
+    let hpq = p.int("hits_per_quarter") as u8;
+    let notes = vec![format!(
+        "each unit's fire: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
+        volley.description(),
+        p.prob("p_blocked"),
+        if has("retreat-on-fire") {
+            "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
+        } else {
+            ""
+        }
+    )];
+    let files = units[0].len();
+    let army = EfArmy {
+        units,
+        starts,
+        fire: [volley.clone(), volley],
+        melee,
+        hits_per_quarter: hpq,
+        retreat_on_fire: has("retreat-on-fire"),
+        blocked: blocked_table(p),
+        retreat_out_of_range: p.bool("retreat_out_of_range"),
+    };
+    Ok(super::battle_job(
+        army, files, NAME, scenario, p, options, notes,
+    ))
+}
+
 fn unit(p: &Resolved, options: &[String], prefix: &str) -> ef::Unit {
     let key = |k: &str| format!("{prefix}{k}");
     let has = |n: &str| options.iter().any(|o| o == n);
@@ -446,7 +502,10 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
     } else {
         &[]
     };
-    let p = params::resolve(&PARAMS, NAME, scenario, inputs, overrides)?;
+    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, overrides)?;
+    if super::BATTLES.contains(&scenario) {
+        return build_battle(scenario, &p, &options);
+    }
     if scenario == "melee" {
         return build_melee(&p, &options);
     }

@@ -1,9 +1,12 @@
 //! The Age of Linear Warfare as the command line and experiments see it: parameters, unit
 //! specs, the `dice-follow-pips` option, and how they become a runnable scenario.
 
+use std::sync::LazyLock;
+
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved, parse_int};
 use crate::rules::linear_warfare::{self as lw, Pips, Side, UnitType};
+use crate::scenario::battle::{LwArmy, Volley};
 use crate::scenario::fire::Fire;
 use crate::scenario::melee::{FollowUp, LwMelee};
 use crate::scenario::test::{LwTest, MAX_VOLLEY_DICE};
@@ -16,16 +19,72 @@ use super::describe;
 pub const NAME: &str = "linear-warfare";
 
 /// The scenarios it has.
-pub const SCENARIOS: &[&str] = &["test", "under-fire", "melee"];
+pub const SCENARIOS: &[&str] = &["test", "under-fire", "melee", "engagement", "line"];
 
 const TEST: &[&str] = &["test"];
 const FIRE: &[&str] = &["under-fire"];
-const MELEE: &[&str] = &["melee"];
+const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
+const MELEE: &[&str] = &["melee", "engagement", "line"];
+
+/// This system's parameters and the battle parameters, for [`params::resolve`].
+static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 const VOLLEY_AND_FIRE: &[&str] = &["test", "under-fire"];
 const UNIT: &[&str] = &["test", "under-fire"];
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "falling back in good order (it retires a full move and recovers out of the line, LW-5) and removed";
+
+/// `engagement` and `line`: the units of both sides from their specs (a `charging` keyword is
+/// ignored: side A's policy decides its charges).
+fn build_battle(
+    scenario: &str,
+    p: &Resolved,
+    options: &[String],
+    dice_follow_pips: bool,
+) -> Result<Box<dyn Job>> {
+    let specs = super::battle_specs(p, scenario)?;
+    let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
+    let to_hit = lw::fire_to_hit(false, false);
+    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", p.what(key), k + 1);
+            let mut u = parse_side(&what, spec)?;
+            u.charging = false;
+            fire[side].push(Volley::dice(u32::from(u.stands), to_hit));
+            sides[side].push(u);
+        }
+    }
+    let follow = if p.choice("follow_up") == "always" {
+        FollowUp::Always
+    } else {
+        FollowUp::Never
+    };
+    let notes = vec![format!(
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}); a charge is a double move from up to 2 moves, costing a pip (LW-3); units at {} pips or fewer fall back and rejoin at {} (LW-5)",
+        if dice_follow_pips {
+            "; no more dice than pips"
+        } else {
+            ""
+        },
+        p.int("fall_back_at"),
+        p.int("return_at")
+    )];
+    let files = sides[0].len();
+    let army = LwArmy::new(
+        sides,
+        fire,
+        dice_follow_pips,
+        follow,
+        (
+            p.int("fall_back_at") as u8,
+            p.int("return_at") as u8,
+            p.bool("fall_back_out_of_range"),
+        ),
+    );
+    Ok(super::battle_job(
+        army, files, NAME, scenario, p, options, notes,
+    ))
+}
 
 /// The keywords of a unit spec, for messages.
 pub const SPEC_KEYWORDS: &str =
@@ -139,7 +198,7 @@ pub static PARAMS: [ParamDef; 20] = [
         default: "12",
         meaning: "turns of fire",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_dice",
@@ -166,7 +225,7 @@ pub static PARAMS: [ParamDef; 20] = [
         default: "0",
         meaning: "fall back in good order when at or below this many pips (0: never)",
         rule: "LW-5",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "return_at",
@@ -175,7 +234,7 @@ pub static PARAMS: [ParamDef; 20] = [
         default: "0",
         meaning: "rejoin the line on recovering to this many pips (0: its starting pips)",
         rule: "LW-5",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fall_back_out_of_range",
@@ -184,7 +243,7 @@ pub static PARAMS: [ParamDef; 20] = [
         default: "true",
         meaning: "a unit falling back is out of the enemy's range",
         rule: "LW-5",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "attacker",
@@ -327,7 +386,10 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
         .unwrap_or(UnitType::Line)
         .pips()
         .to_string();
-    let p = params::resolve(&PARAMS, NAME, scenario, inputs, &[("pips", &type_pips)])?;
+    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, &[("pips", &type_pips)])?;
+    if super::BATTLES.contains(&scenario) {
+        return build_battle(scenario, &p, &options, dice_follow_pips);
+    }
     let mut notes = Vec::new();
     match scenario {
         "test" => {

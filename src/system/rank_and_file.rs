@@ -1,9 +1,12 @@
 //! Rank & File as the command line and experiments see it: its parameters, optional rules, and
 //! how they become a runnable scenario.
 
+use std::sync::LazyLock;
+
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
 use crate::rules::rank_and_file as rf;
+use crate::scenario::battle::RfArmy;
 use crate::scenario::melee::RfFight;
 use crate::scenario::rally::RfRally;
 use crate::scenario::test::RfTest;
@@ -16,13 +19,25 @@ use super::{describe, fire_model};
 pub const NAME: &str = "rank-and-file";
 
 /// The scenarios Rank & File has.
-pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee", "charge"];
+pub const SCENARIOS: &[&str] = &[
+    "test",
+    "rally",
+    "under-fire",
+    "melee",
+    "charge",
+    "engagement",
+    "line",
+];
 
 const ALL: &[&str] = &["test", "rally", "under-fire"];
-const FIGHT: &[&str] = &["melee", "charge"];
+const FIGHT: &[&str] = &["melee", "charge", "engagement", "line"];
 const CHARGE: &[&str] = &["charge"];
-const TURNED: &[&str] = &["rally", "under-fire"];
+const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
+const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
+
+/// This system's parameters and the battle parameters, for [`params::resolve`].
+static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 
 /// Which states leave a hole in the line, and why (for `list` and reports).
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
@@ -153,7 +168,7 @@ pub static PARAMS: [ParamDef; 25] = [
         default: "4",
         meaning: "dice the enemy fires each turn; each hit is one stand (one hit on a single stand)",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_to_hit",
@@ -162,7 +177,7 @@ pub static PARAMS: [ParamDef; 25] = [
         default: "6",
         meaning: "the roll each fire die needs to hit",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_loss",
@@ -171,7 +186,7 @@ pub static PARAMS: [ParamDef; 25] = [
         default: "",
         meaning: "instead of dice: chances of losing 0, 1, 2 … stands a turn, e.g. 1/2,1/3,1/6",
         rule: "§4",
-        scenarios: FIRE,
+        scenarios: FIRE_BATTLE,
     },
     ParamDef {
         key: "fire_on_shaken",
@@ -404,7 +419,10 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
     } else {
         &[]
     };
-    let p = params::resolve(&PARAMS, NAME, scenario, inputs, overrides)?;
+    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, overrides)?;
+    if super::BATTLES.contains(&scenario) {
+        return build_battle(scenario, &p, &options);
+    }
     if FIGHT.contains(&scenario) {
         return build_fight(scenario, &p, &options);
     }
@@ -667,21 +685,79 @@ pub fn parse_fighter(
     Ok((fighter, start))
 }
 
-fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let has = |n: &str| options.iter().any(|o| o == n);
-    let (attacker, a_start) = parse_fighter(&p.what("attacker"), p.choice("attacker"), options)?;
-    let (defender, d_start) = parse_fighter(&p.what("defender"), p.choice("defender"), options)?;
-    let rules = rf::MeleeRules {
+/// RF-9's parameters.
+fn melee_rules(p: &Resolved) -> rf::MeleeRules {
+    rf::MeleeRules {
         to_hit: p.int("to_hit") as u8,
         hits_per_stand: p.int("hits_per_stand") as u8,
         six_always_hits: p.bool("six_always_hits"),
         auto_rout_on_win: p.bool("auto_rout_on_win"),
-    };
-    let rf_options = rf::Options {
+    }
+}
+
+/// The optional rules that change the rules functions.
+fn rf_options(options: &[String]) -> rf::Options {
+    let has = |n: &str| options.iter().any(|o| o == n);
+    rf::Options {
         keep_broken_units: has("keep-broken-units"),
         voluntary_rout: has("voluntary-rout"),
         artillery_may_rally: has("artillery-may-rally"),
-    };
+    }
+}
+
+/// `engagement` and `line` (RF-13): the units of both sides from their specs.
+fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let has = |n: &str| options.iter().any(|o| o == n);
+    let specs = super::battle_specs(p, scenario)?;
+    let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
+    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", p.what(key), k + 1);
+            let (f, s) = parse_fighter(&what, spec, options)?;
+            fighters[side].push(f);
+            starts[side].push(s);
+        }
+    }
+    let rules = melee_rules(p);
+    for (i, (a, d)) in fighters[0].iter().zip(&fighters[1]).enumerate() {
+        if a.needs_to_hit(d, &rules) > 6 && d.needs_to_hit(a, &rules) > 6 {
+            return Err(Error::Conflict(format!(
+                "the units of file {} cannot hurt each other in melee (neither side can hit)",
+                i + 1
+            )));
+        }
+    }
+    let volley = super::battle_volley(p)?;
+    let notes = vec![format!(
+        "each unit's fire: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
+        volley.description()
+    )];
+    let files = fighters[0].len();
+    let army = RfArmy::new(
+        fighters,
+        starts,
+        rf_options(options),
+        rules,
+        [volley.clone(), volley],
+        p.int("max_rounds") as u32,
+        [
+            has("elephant-stampede"),
+            has("waiver-tests"),
+            has("blown-cavalry"),
+            has("uncontrolled"),
+        ],
+    );
+    Ok(super::battle_job(
+        army, files, NAME, scenario, p, options, notes,
+    ))
+}
+
+fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let has = |n: &str| options.iter().any(|o| o == n);
+    let (attacker, a_start) = parse_fighter(&p.what("attacker"), p.choice("attacker"), options)?;
+    let (defender, d_start) = parse_fighter(&p.what("defender"), p.choice("defender"), options)?;
+    let rules = melee_rules(p);
+    let rf_options = rf_options(options);
     let mut notes = vec![format!(
         "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
         attacker.needs_to_hit(&defender, &rules),

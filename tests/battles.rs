@@ -1,0 +1,241 @@
+//! `engagement` and `line` (issue 7): consistency with the scenarios they are built from,
+//! symmetry, and nothing happening when nothing can happen. Statistical checks use fixed seeds
+//! and a two-sided level of 1e-5 (z = 4.42), stated once here.
+
+use morale_lab::report::Report;
+use morale_lab::scenario::chain::Sampler;
+
+use crate::common::{Plan, run};
+
+/// Two-sided 1e-5.
+const Z: f64 = 4.42;
+
+const SYSTEMS: [&str; 3] = ["rank-and-file", "effectiveness", "linear-warfare"];
+
+fn outcome(r: &Report, name: &str) -> (u64, f64) {
+    let o = r
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == name)
+        .unwrap_or_else(|| panic!("no outcome {name}"));
+    (o.cell.count.unwrap(), o.cell.p)
+}
+
+fn metric(r: &Report, name: &str) -> (f64, f64) {
+    let m = r
+        .metrics
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no metric {name}"));
+    (m.value.unwrap_or(0.0), m.stderr.unwrap_or(0.0))
+}
+
+fn exact_metric(r: &Report, name: &str) -> f64 {
+    r.metrics
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.exact)
+        .unwrap_or_else(|| panic!("no exact {name}"))
+}
+
+#[test]
+fn nothing_happens_without_fire_or_charge() {
+    for system in SYSTEMS {
+        for (scenario, undecided) in [("engagement", "undecided_at_cap"), ("line", "draw_at_cap")] {
+            let r = run(
+                system,
+                scenario,
+                &["fire_range=0", "charge_when_shaken=false", "turns=6"],
+                &[],
+                Plan::new(20_000, 3, 2, Sampler::Dice),
+            );
+            assert_eq!(outcome(&r, undecided).1, 1.0, "{system} {scenario}");
+            for m in &r.metrics {
+                // Every unit ends as it began: in the line, nothing lost.
+                let want = if m.name.ends_with("_good") || m.name.ends_with("_in_line") {
+                    Some(1.0)
+                } else if m.name == "turns_to_decision" {
+                    m.value
+                } else {
+                    Some(0.0)
+                };
+                assert_eq!(m.value, want, "{system} {scenario} {}", m.name.as_str());
+            }
+            let lines = r.tables.iter().find(|t| t.name == "lines").unwrap();
+            assert!(
+                lines.rows.iter().all(|row| row.cells.iter().all(|c| c.p == 0.0)),
+                "{system} {scenario}: a line moved with nothing happening"
+            );
+        }
+    }
+}
+
+/// A mean from Monte Carlo against an exact value, within Z standard errors (a standard error
+/// of zero needs equality).
+fn agrees(what: &str, (mean, se): (f64, f64), exact: f64) {
+    assert!(
+        (mean - exact).abs() <= Z * se + 1e-12,
+        "{what}: {mean} ± {se} against exact {exact}"
+    );
+}
+
+#[test]
+fn a_charge_on_turn_one_is_the_charge_scenario() {
+    // Rank & File: fire off, side A charges on turn 1 and the fight is cut after that turn.
+    // With waiver tests on and a better-class shock attacker, the target also tests (RF-10).
+    let a = "attacker=veteran infantry shock stands=6";
+    let d = "defender=green infantry stands=6";
+    let options = ["waiver-tests"];
+    let e = run(
+        "rank-and-file",
+        "engagement",
+        &[a, d, "fire_range=0", "charge_at_turn=1", "turns=1"],
+        &options,
+        Plan::new(400_000, 11, 2, Sampler::Dice),
+    );
+    let c = run(
+        "rank-and-file",
+        "charge",
+        &[a, d],
+        &options,
+        Plan::new(1_000, 1, 1, Sampler::Table),
+    );
+    agrees(
+        "attacker stands lost",
+        metric(&e, "a_strength_lost"),
+        exact_metric(&c, "attacker_stands_lost"),
+    );
+    agrees(
+        "defender stands lost",
+        metric(&e, "b_strength_lost"),
+        exact_metric(&c, "defender_stands_lost"),
+    );
+    // Linear Warfare: the charge's pip and closing fire, then the melee.
+    let a = "attacker=guards pips=7";
+    let d = "defender=line pips=6";
+    let e = run(
+        "linear-warfare",
+        "engagement",
+        &[a, d, "fire_range=0", "charge_at_turn=1", "turns=1"],
+        &[],
+        Plan::new(400_000, 12, 2, Sampler::Dice),
+    );
+    let m = run(
+        "linear-warfare",
+        "melee",
+        &["attacker=guards pips=7 charging", d],
+        &[],
+        Plan::new(1_000, 1, 1, Sampler::Table),
+    );
+    agrees(
+        "attacker pips lost",
+        metric(&e, "a_strength_lost"),
+        exact_metric(&m, "attacker_pips_lost"),
+    );
+    agrees(
+        "defender pips lost",
+        metric(&e, "b_strength_lost"),
+        exact_metric(&m, "defender_pips_lost"),
+    );
+    agrees(
+        "defender destroyed",
+        metric(&e, "b_ends_removed"),
+        exact_metric(&m, "defender_destroyed"),
+    );
+}
+
+/// Two shares from the same multinomial trials are equal within Z standard errors of their
+/// difference.
+fn same_chance(what: &str, r: &Report, a: &str, b: &str) {
+    let n = r.trials as f64;
+    let ((_, pa), (_, pb)) = (outcome(r, a), outcome(r, b));
+    let se = ((pa + pb - (pa - pb).powi(2)) / n).sqrt();
+    assert!(
+        (pa - pb).abs() <= Z * se + 1e-12,
+        "{what}: {a} {pa} against {b} {pb} (s.e. {se})"
+    );
+}
+
+#[test]
+fn symmetric_setups_give_each_side_the_same_chance() {
+    for system in SYSTEMS {
+        let firefight = ["charge_when_shaken=false", "turns=8"];
+        let e = run(
+            system,
+            "engagement",
+            &firefight,
+            &[],
+            Plan::new(200_000, 5, 2, Sampler::Dice),
+        );
+        same_chance(system, &e, "side_a_holds", "side_b_holds");
+        let mut line = firefight.to_vec();
+        line.push("supports=2");
+        let l = run(
+            system,
+            "line",
+            &line,
+            &[],
+            Plan::new(100_000, 6, 2, Sampler::Dice),
+        );
+        same_chance(system, &l, "side_a_wins", "side_b_wins");
+        let (ga, sa) = metric(&l, "a_hole_turns");
+        let (gb, sb) = metric(&l, "b_hole_turns");
+        assert!(
+            (ga - gb).abs() <= Z * (sa * sa + sb * sb).sqrt() * 2.0,
+            "{system}: holes {ga} against {gb}"
+        );
+    }
+}
+
+#[test]
+fn battles_are_the_same_at_any_thread_count() {
+    for system in SYSTEMS {
+        let one = run(
+            system,
+            "line",
+            &["supports=1"],
+            &[],
+            Plan::new(150_000, 9, 1, Sampler::Dice),
+        );
+        let two = run(
+            system,
+            "line",
+            &["supports=1"],
+            &[],
+            Plan::new(150_000, 9, 2, Sampler::Dice),
+        );
+        assert_eq!(
+            serde_json::to_string(&one.outcomes).unwrap(),
+            serde_json::to_string(&two.outcomes).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_string(&one.tables).unwrap(),
+            serde_json::to_string(&two.tables).unwrap()
+        );
+    }
+}
+
+#[test]
+fn line_specs_are_checked() {
+    use morale_lab::params::Input;
+    let build = |pairs: &[&str]| {
+        let inputs: Vec<Input> = pairs.iter().map(|p| Input::parse_set(p).unwrap()).collect();
+        morale_lab::system::build("effectiveness", "line", &inputs, &[]).map(|_| ())
+    };
+    assert!(build(&["attacker=3 x elite; 3 x poor", "defender=6 x regular"]).is_ok());
+    let e = build(&["attacker=4 x elite", "defender=6 x regular"]).unwrap_err();
+    assert!(e.to_string().contains("same number"), "{e}");
+    let e = build(&["attacker=13 x elite"]).unwrap_err();
+    assert!(e.to_string().contains("1 to 12"), "{e}");
+    let e = build(&["attacker=2 x elite; ; 2 x poor"]).unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = morale_lab::system::build(
+        "rank-and-file",
+        "engagement",
+        &[Input::parse_set("attacker=2 x regular infantry").unwrap()],
+        &[],
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(e.to_string().contains("one unit a side"), "{e}");
+}

@@ -6,7 +6,7 @@
 //! 4 dice hitting on 5+ for 12 turns with the retreat amendment; `melee`: Linear Warfare Guards
 //! (7 pips) charging Line (5 pips) behind an obstacle; Rank & File Veteran cavalry (6 stands)
 //! against Regular infantry (8); effectiveness Regular against Regular. Each at 1 and 2 threads,
-//! table and dice samplers.
+//! table and dice samplers. `line-battles` and `engagement-battles`: see [`battles`].
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::{self, Control, RunSpec};
@@ -173,8 +173,54 @@ fn melee_rank_and_file_and_effectiveness(c: &mut Criterion) {
     bench_chain(c, "melee-effectiveness", chain);
 }
 
+/// Whole fights through the library's own builder: `line` 6 v 6 regular units a side (12
+/// turns, side A charging shaken units) and `engagement` 1 v 1, in every system (battles per
+/// second).
+fn battles(c: &mut Criterion) {
+    use morale_lab::params::Input;
+    use morale_lab::scenario::RunOptions;
+    const BATTLES: u64 = 1 << 18;
+    for (scenario, specs) in [
+        ("line", ["attacker=6 x regular", "defender=6 x regular"]),
+        ("engagement", ["attacker=regular", "defender=regular"]),
+    ] {
+        let mut group = c.benchmark_group(format!("{scenario}-battles"));
+        group.throughput(Throughput::Elements(BATTLES));
+        group.sample_size(10);
+        for (system, unit) in [
+            ("rank-and-file", "regular infantry"),
+            ("effectiveness", "regular"),
+            ("linear-warfare", "line"),
+        ] {
+            let pairs: Vec<Input> = specs
+                .iter()
+                .map(|s| Input::parse_set(&s.replace("regular", unit)).unwrap())
+                .collect();
+            let job = morale_lab::system::build(system, scenario, &pairs, &[]).unwrap();
+            for threads in [1, 2] {
+                let options = RunOptions {
+                    spec: RunSpec {
+                        trials: BATTLES,
+                        seed: 1,
+                        stream: 0,
+                        threads: Some(threads),
+                    },
+                    confidence: 0.95,
+                    exact_only: false,
+                    sampler: Sampler::Dice,
+                };
+                group.bench_function(format!("{system}/{threads}-threads"), |b| {
+                    b.iter(|| job.run(&options, &Control::new()).unwrap())
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
+    battles,
     melee_rank_and_file_and_effectiveness,
     rally,
     under_fire,

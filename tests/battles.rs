@@ -63,7 +63,10 @@ fn nothing_happens_without_fire_or_charge() {
             }
             let lines = r.tables.iter().find(|t| t.name == "lines").unwrap();
             assert!(
-                lines.rows.iter().all(|row| row.cells.iter().all(|c| c.p == 0.0)),
+                lines
+                    .rows
+                    .iter()
+                    .all(|row| row.cells.iter().all(|c| c.p == 0.0)),
                 "{system} {scenario}: a line moved with nothing happening"
             );
         }

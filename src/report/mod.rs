@@ -246,17 +246,32 @@ impl Report {
             out += &align(&rows);
         }
         for t in &self.tables {
-            out += &format!("\n{} (estimate | exact)\n", t.title);
+            // Monte Carlo-only tables (battles) have no exact column.
+            let exact = t
+                .rows
+                .iter()
+                .any(|r| r.cells.iter().any(|c| c.exact.is_some()));
+            out += &format!(
+                "\n{} ({})\n",
+                t.title,
+                if exact {
+                    "estimate | exact"
+                } else {
+                    "estimate"
+                }
+            );
             let mut header = vec!["turn".to_string()];
             header.extend(t.columns.iter().cloned());
             let mut rows = vec![header];
             for r in &t.rows {
                 let mut row = vec![r.turn.to_string()];
-                row.extend(
-                    r.cells
-                        .iter()
-                        .map(|c| format!("{} | {}", fmt_p(Some(c.p)), fmt_p(c.exact))),
-                );
+                row.extend(r.cells.iter().map(|c| {
+                    if exact {
+                        format!("{} | {}", fmt_p(Some(c.p)), fmt_p(c.exact))
+                    } else {
+                        fmt_p(Some(c.p))
+                    }
+                }));
                 rows.push(row);
             }
             out += &align(&rows);
@@ -303,9 +318,18 @@ impl Report {
             }
         }
         for t in &self.tables {
+            let exact = t
+                .rows
+                .iter()
+                .any(|r| r.cells.iter().any(|c| c.exact.is_some()));
             out += &format!(
-                "\n**{}** (estimate, exact in brackets)\n\n| turn |",
-                t.title
+                "\n**{}** ({})\n\n| turn |",
+                t.title,
+                if exact {
+                    "estimate, exact in brackets"
+                } else {
+                    "estimate"
+                }
             );
             for c in &t.columns {
                 out += &format!(" {c} |");
@@ -316,7 +340,11 @@ impl Report {
             for r in &t.rows {
                 out += &format!("| {} |", r.turn);
                 for c in &r.cells {
-                    out += &format!(" {} ({}) |", fmt_p(Some(c.p)), fmt_p(c.exact));
+                    if exact {
+                        out += &format!(" {} ({}) |", fmt_p(Some(c.p)), fmt_p(c.exact));
+                    } else {
+                        out += &format!(" {} |", fmt_p(Some(c.p)));
+                    }
                 }
                 out += "\n";
             }

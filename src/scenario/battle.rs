@@ -11,6 +11,10 @@
 //! line expose the units beside them). The three systems' turns are in [`RfArmy`], [`EfArmy`]
 //! and [`LwArmy`].
 
+// Turns index several parallel per-side, per-file arrays (fronts, supports, hits, charges) by
+// the same side and file: index loops say that more plainly than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -326,7 +330,7 @@ impl<A: Army> Battle<A> {
                 values.extend(names.iter().map(|&name| ValueInfo { name, max: 1 }));
             }
         }
-        let series = [0, 1, 0, 1, 0, 1].map(|s| units(s) as u32);
+        let series = [0, 1, 0, 1, 0, 1].map(units);
         let series = std::array::from_fn(|i| ValueInfo {
             name: SERIES[i],
             max: if i < 2 { files as u32 } else { series[i] },

@@ -363,7 +363,7 @@ impl<C: Chain> ChainJob<C> {
         let tables = self
             .tables
             .iter()
-            .map(|t| self.table(t, layout, counts, exact, &cell, z, trials))
+            .map(|t| self.table(t, layout, counts, exact, &cell, (z, trials)))
             .collect();
         Report {
             version: crate::VERSION.to_string(),
@@ -404,8 +404,7 @@ impl<C: Chain> ChainJob<C> {
         counts: Option<&[u64]>,
         exact: &[f64],
         cell: &dyn Fn(Option<u64>, f64) -> Cell,
-        z: f64,
-        trials: u64,
+        (z, trials): (f64, u64),
     ) -> Table {
         let turns = 1..=layout.turns;
         match def {

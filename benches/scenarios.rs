@@ -208,6 +208,7 @@ fn battles(c: &mut Criterion) {
                     confidence: 0.95,
                     exact_only: false,
                     sampler: Sampler::Dice,
+                    precision: None,
                 };
                 group.bench_function(format!("{system}/{threads}-threads"), |b| {
                     b.iter(|| job.run(&options, &Control::new()).unwrap())

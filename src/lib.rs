@@ -22,7 +22,7 @@
 //! let job = system::build("rank-and-file", "rally", &inputs, &[]).unwrap();
 //! let spec = RunSpec { trials: 100_000, seed: 1, stream: 0, threads: Some(2) };
 //! let report = job
-//!     .run(&RunOptions { spec, confidence: 0.95, exact_only: false, sampler: Default::default() }, &Control::new())
+//!     .run(&RunOptions { spec, confidence: 0.95, exact_only: false, sampler: Default::default(), precision: None }, &Control::new())
 //!     .unwrap();
 //! let recovered = &report.outcomes[0];
 //! assert_eq!(recovered.outcome, "recovered");

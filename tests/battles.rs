@@ -241,4 +241,31 @@ fn line_specs_are_checked() {
     .map(|_| ())
     .unwrap_err();
     assert!(e.to_string().contains("one unit a side"), "{e}");
+    // Side B's own fire.
+    assert!(build(&["b_fire=6 on 4+"]).is_ok());
+    let e = build(&["b_fire=6 at 4"]).unwrap_err();
+    assert!(e.to_string().contains("DICE on TO_HIT"), "{e}");
+    let e = morale_lab::system::build(
+        "linear-warfare",
+        "line",
+        &[Input::parse_set("b_fire=6 on 4").unwrap()],
+        &[],
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(e.to_string().contains("a die per stand"), "{e}");
+}
+
+#[test]
+fn better_fire_wins_more_often() {
+    // Side B with 6 dice on 4+ against side A's 4 on 5+ (effectiveness defaults), no charges.
+    let r = run(
+        "effectiveness",
+        "engagement",
+        &["b_fire=6 on 4", "charge_when_shaken=false"],
+        &[],
+        Plan::new(50_000, 4, 2, Sampler::Dice),
+    );
+    let ((_, a), (_, b)) = (outcome(&r, "side_a_holds"), outcome(&r, "side_b_holds"));
+    assert!(b > a + 0.5, "side B {b} against side A {a}");
 }

@@ -61,6 +61,7 @@ pub fn run(
             confidence: 0.95,
             exact_only: false,
             sampler,
+            precision: None,
         },
         &Control::new(),
     )

@@ -104,3 +104,64 @@ fn ten_billion_trials_in_a_fixed_size_tally() {
     let tally = engine::run(&Count, &spec, &Control::new()).unwrap();
     assert_eq!(tally, vec![10_000_000_000]);
 }
+
+/// `--precision`: batches until the widest outcome interval is narrow enough; the result is the
+/// plain run with the trials it used, to the bit.
+#[test]
+fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
+    use morale_lab::scenario::RunOptions;
+    let job = morale_lab::system::build(
+        "rank-and-file",
+        "under-fire",
+        &crate::common::inputs(&["class=regular", "stands=8"]),
+        &[],
+    )
+    .unwrap();
+    let options = |trials: u64, precision: Option<f64>| RunOptions {
+        spec: RunSpec {
+            trials,
+            seed: 21,
+            stream: 0,
+            threads: Some(2),
+        },
+        confidence: 0.95,
+        exact_only: false,
+        sampler: Sampler::Table,
+        precision,
+    };
+    for target in [0.004, 0.001] {
+        let r = job
+            .run(&options(10_000_000_000, Some(target)), &Control::new())
+            .unwrap();
+        let widest = r
+            .outcomes
+            .iter()
+            .map(|o| (o.cell.ci_high.unwrap() - o.cell.ci_low.unwrap()) / 2.0)
+            .fold(0.0, f64::max);
+        assert!(widest <= target, "half-width {widest} above {target}");
+        assert_eq!(r.trials % CHUNK, 0);
+        assert!(r.notes.iter().any(|n| n.contains("reached")));
+        // Half the trials would not have done (the batches double).
+        if r.trials > 16 * CHUNK {
+            let half = job
+                .run(&options(r.trials / 2, None), &Control::new())
+                .unwrap();
+            let w = half
+                .outcomes
+                .iter()
+                .map(|o| (o.cell.ci_high.unwrap() - o.cell.ci_low.unwrap()) / 2.0)
+                .fold(0.0, f64::max);
+            assert!(w > target);
+        }
+        let plain = job.run(&options(r.trials, None), &Control::new()).unwrap();
+        let mut r = r;
+        r.notes.retain(|n| !n.starts_with("precision"));
+        assert_eq!(numbers(&r), numbers(&plain));
+    }
+    // A cap below what the precision needs stops at the cap and says so.
+    let r = job
+        .run(&options(1_000_000, Some(0.0001)), &Control::new())
+        .unwrap();
+    assert_eq!(r.trials, 1_000_000);
+    assert!(r.notes.iter().any(|n| n.contains("NOT reached")));
+}

@@ -116,6 +116,7 @@ fn small_experiment_end_to_end() {
                 confidence: 0.95,
                 exact_only: false,
                 sampler: Sampler::Table,
+                precision: None,
             },
             &Control::new(),
         )

@@ -118,14 +118,14 @@ struct RunArgs {
     /// Turn cap (rally) or turns of fire (under-fire).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     turns: Option<String>,
-    /// Monte Carlo trials (1e7 and 10_000_000 both work).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "1000000",
-        allow_hyphen_values = true
-    )]
-    trials: String,
+    /// Monte Carlo trials (1e7 and 10_000_000 both work); default one million, or with
+    /// --precision the most trials to spend (default 1e10).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    trials: Option<String>,
+    /// Run until the widest interval of an outcome has at most this half-width (e.g. 0.001),
+    /// doubling the trials from about a million; deterministic for a given seed.
+    #[arg(long, value_name = "HALF_WIDTH", allow_hyphen_values = true)]
+    precision: Option<String>,
     /// Seed: the same seed gives the same numbers to the bit.
     #[arg(
         long,
@@ -251,7 +251,33 @@ pub fn run(control: Arc<Control>) -> Result<String> {
 
 fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<String> {
     let format = format_of(&a.format)?;
-    let trials = int_in("--trials", &a.trials, 1, 1_000_000_000_000_000)? as u64;
+    let precision = match &a.precision {
+        None => None,
+        Some(raw) => Some(
+            raw.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|h| *h > 0.0 && *h <= 0.5)
+                .ok_or_else(|| {
+                    invalid(
+                        "--precision",
+                        raw,
+                        "allowed: a half-width above 0 and at most 0.5, e.g. 0.001",
+                    )
+                })?,
+        ),
+    };
+    let default_trials = if precision.is_some() {
+        "1e10"
+    } else {
+        "1000000"
+    };
+    let trials = int_in(
+        "--trials",
+        a.trials.as_deref().unwrap_or(default_trials),
+        1,
+        1_000_000_000_000_000,
+    )? as u64;
     let seed = parse_int(&a.seed)
         .filter(|&s| s >= 0)
         .map(|s| s as u64)
@@ -324,9 +350,11 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         exact_only: a.exact_only,
         sampler: Sampler::parse(&a.sampler)
             .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?,
+        precision,
     };
     let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
-    let bar = show_bar.then(|| progress(trials, Arc::clone(&control)));
+    // With a precision the total is not known in advance: a counter instead of a bar.
+    let bar = show_bar.then(|| progress(trials, precision.is_none(), Arc::clone(&control)));
     let result = job.run(&options, &control);
     if let Some((bar, handle)) = bar {
         bar.finish_and_clear();
@@ -336,12 +364,18 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
 }
 
 /// A progress bar on standard error, updated from the run's counter until it finishes.
-fn progress(total: u64, control: Arc<Control>) -> (ProgressBar, std::thread::JoinHandle<()>) {
+fn progress(
+    total: u64,
+    known: bool,
+    control: Arc<Control>,
+) -> (ProgressBar, std::thread::JoinHandle<()>) {
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {rate} · ETA {eta}",
-        )
+        ProgressStyle::with_template(if known {
+            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {rate} · ETA {eta}"
+        } else {
+            "{spinner} [{elapsed_precise}] {human_pos} trials · {rate} · running until the precision is reached"
+        })
         .expect("valid template")
         .with_key(
             "rate",
@@ -430,7 +464,7 @@ fn run_one(
     }
     let total = exp.trials.saturating_mul(exp.runs() as u64);
     let bar = (!a.quiet && std::io::stderr().is_terminal())
-        .then(|| progress(total, Arc::clone(&control)));
+        .then(|| progress(total, true, Arc::clone(&control)));
     let result = exp.run(threads, sampler, &control);
     if let Some((bar, handle)) = bar {
         bar.finish_and_clear();

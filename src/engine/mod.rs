@@ -101,6 +101,49 @@ pub fn run<S: Sim>(sim: &S, spec: &RunSpec, control: &Control) -> Result<Vec<u64
     }
 }
 
+/// Run batches of whole chunks until `enough` says the tally so far is enough, doubling the
+/// trials each time (from 16 chunks), or until `spec.trials` (the cap) is reached. The chunks are
+/// those of a plain run of the same total, so the result equals `run` with the trials used; it
+/// depends on the seed only. Returns the tally and the trials used.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_until<S: Sim>(
+    sim: &S,
+    spec: &RunSpec,
+    control: &Control,
+    mut enough: impl FnMut(&[u64], u64) -> bool,
+) -> Result<(Vec<u64>, u64)> {
+    if spec.trials == 0 {
+        return run(sim, spec, control).map(|t| (t, 0));
+    }
+    let mut tally = vec![0u64; sim.tally_len()];
+    let mut done_chunks = 0;
+    let mut trials = (16 * CHUNK).min(spec.trials);
+    loop {
+        let batch = RunSpec {
+            trials,
+            ..spec.clone()
+        };
+        let chunks = batch.chunks();
+        let work = || run_chunks(sim, &batch, done_chunks..chunks, control);
+        let part = match spec.threads {
+            None => work(),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| Error::Conflict(format!("cannot start {n} threads: {e}")))?
+                .install(work),
+        }?;
+        add_into(&mut tally, &part);
+        done_chunks = chunks;
+        if trials >= spec.trials || enough(&tally, trials) {
+            return Ok((tally, trials));
+        }
+        trials = trials.saturating_mul(2).min(spec.trials);
+    }
+}
+
 /// Run the chunks `range` of `spec`'s chunk plan on the current rayon pool and merge their
 /// tallies. The building block of [`run`], of precision-driven batches and of shards.
 pub fn run_chunks<S: Sim>(

@@ -507,6 +507,7 @@ impl Experiment {
                     confidence: self.confidence,
                     exact_only: false,
                     sampler,
+                    precision: None,
                 };
                 let report = job.run(&options, control)?;
                 runs.push(Run {

@@ -146,6 +146,9 @@ pub struct RunOptions {
     pub exact_only: bool,
     /// How Monte Carlo draws each turn.
     pub sampler: Sampler,
+    /// Precision on demand: run batches until the widest interval of an outcome has at most
+    /// this half-width (or `spec.trials`, the cap, is reached).
+    pub precision: Option<f64>,
 }
 
 /// A runnable, fully configured scenario.
@@ -191,10 +194,11 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             }
             let started = Instant::now();
             let sim = ChainSim::with_sampler(self.chain.clone(), Sampler::Dice);
-            let counts = sim.finish(&engine::run(&sim, &options.spec, control)?);
+            let (counts, used) = self.monte_carlo(&sim, options, control)?;
             let elapsed = started.elapsed().as_secs_f64();
-            let mut report = self.report(Some(&counts), None, options, elapsed);
+            let mut report = self.report(Some(&counts), None, &used, elapsed);
             report.sampler = Some(Sampler::Dice.name().to_string());
+            self.precision_note(&mut report, options);
             return Ok(report);
         }
         let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
@@ -214,21 +218,74 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         }
         let mut sampler = None;
         let started = Instant::now();
+        let mut used = options.clone();
         let counts = if options.exact_only {
             None
         } else {
             let sim = ChainSim::with_sampler(self.chain.clone(), options.sampler);
             sampler = Some(sim.sampler());
-            Some(sim.finish(&engine::run(&sim, &options.spec, control)?))
+            let (counts, u) = self.monte_carlo(&sim, options, control)?;
+            used = u;
+            Some(counts)
         };
         let elapsed = started.elapsed().as_secs_f64();
-        let mut report = self.report(counts.as_deref(), Some(&exact), options, elapsed);
+        let mut report = self.report(counts.as_deref(), Some(&exact), &used, elapsed);
         report.sampler = sampler.map(|s| s.name().to_string());
+        if !options.exact_only {
+            self.precision_note(&mut report, options);
+        }
         Ok(report)
     }
 }
 
 impl<C: Chain> ChainJob<C> {
+    /// The Monte Carlo tally in the chain's layout: `options.spec.trials` trials, or with a
+    /// precision, batches until the widest outcome interval is narrow enough. Returns the options
+    /// with the trials actually used.
+    fn monte_carlo(
+        &self,
+        sim: &ChainSim<C>,
+        options: &RunOptions,
+        control: &Control,
+    ) -> Result<(Vec<u64>, RunOptions)> {
+        let Some(target) = options.precision else {
+            let counts = sim.finish(&engine::run(sim, &options.spec, control)?);
+            return Ok((counts, options.clone()));
+        };
+        let layout = Layout::of(&self.chain);
+        let z = stats::z_for_confidence(options.confidence);
+        let (raw, trials) = engine::run_until(sim, &options.spec, control, |raw, n| {
+            widest_half_width(&self.outcomes, &layout, &sim.finish(raw), n, z) <= target
+        })?;
+        let mut used = options.clone();
+        used.spec.trials = trials;
+        Ok((sim.finish(&raw), used))
+    }
+
+    /// Say in the report whether the precision asked for was reached.
+    fn precision_note(&self, report: &mut Report, options: &RunOptions) {
+        let Some(target) = options.precision else {
+            return;
+        };
+        let widest = report
+            .outcomes
+            .iter()
+            .filter_map(|o| Some((o.cell.ci_high? - o.cell.ci_low?) / 2.0))
+            .fold(0.0, f64::max);
+        report.notes.push(if widest <= target {
+            format!(
+                "precision {target} reached: the widest {}% interval has half-width {widest:.6} after {} trials",
+                (options.confidence * 100.0).round(),
+                crate::report::thousands(report.trials)
+            )
+        } else {
+            format!(
+                "precision {target} NOT reached within the cap of {} trials (--trials): the widest interval has half-width {widest:.6}",
+                crate::report::thousands(report.trials)
+            )
+        });
+    }
+
     /// Put a tally (if any) and an exact solution (if any), both in the chain's layout, into a
     /// report.
     pub fn report(
@@ -472,6 +529,24 @@ impl<C: Chain> ChainJob<C> {
             },
         }
     }
+}
+
+/// The widest half-width of the outcomes' Wilson intervals, from a tally in the chain's layout.
+fn widest_half_width(
+    outcomes: &[OutcomeDef],
+    layout: &Layout,
+    counts: &[u64],
+    n: u64,
+    z: f64,
+) -> f64 {
+    outcomes
+        .iter()
+        .map(|o| {
+            let k: u64 = o.classes.iter().map(|&c| counts[layout.final_(c)]).sum();
+            let (lo, hi) = stats::wilson(k, n, z);
+            (hi - lo) / 2.0
+        })
+        .fold(0.0, f64::max)
 }
 
 /// The mean of a series over all trials from its sum and sum of squares at `at`, with a normal

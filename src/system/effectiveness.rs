@@ -427,11 +427,12 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
         }
     }
-    let volley = super::battle_volley(p)?;
+    let fire = super::battle_volleys(p)?;
     let hpq = p.int("hits_per_quarter") as u8;
     let notes = vec![format!(
-        "each unit's fire: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
-        volley.description(),
+        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
+        fire[0].description(),
+        fire[1].description(),
         p.prob("p_blocked"),
         if has("retreat-on-fire") {
             "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
@@ -443,7 +444,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
     let army = EfArmy {
         units,
         starts,
-        fire: [volley.clone(), volley],
+        fire,
         melee,
         hits_per_quarter: hpq,
         retreat_on_fire: has("retreat-on-fire"),

@@ -42,6 +42,13 @@ fn build_battle(
     options: &[String],
     dice_follow_pips: bool,
 ) -> Result<Box<dyn Job>> {
+    if p.given("b_fire") {
+        return Err(Error::Invalid {
+            what: p.what("b_fire"),
+            value: p.choice("b_fire").into(),
+            allowed: "linear-warfare units fire a die per stand on 4+ (LW-2): give stands=N in side B's specs instead".into(),
+        });
+    }
     let specs = super::battle_specs(p, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
     let to_hit = lw::fire_to_hit(false, false);

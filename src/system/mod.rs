@@ -126,7 +126,16 @@ pub const BATTLES: &[&str] = &["engagement", "line"];
 const LINE: &[&str] = &["line"];
 
 /// Parameters of `engagement` and `line`, the same in every system.
-pub static BATTLE_PARAMS: [ParamDef; 7] = [
+pub static BATTLE_PARAMS: [ParamDef; 8] = [
+    ParamDef {
+        key: "b_fire",
+        flag: None,
+        kind: Kind::Spec,
+        default: "",
+        meaning: "side B's fire when it differs from side A's: DICE on TO_HIT at full strength, e.g. \"6 on 5\" (unset: the same as side A's fire_dice, fire_to_hit or fire_loss; not for linear-warfare, whose units fire a die per stand)",
+        rule: "§4",
+        scenarios: BATTLES,
+    },
     ParamDef {
         key: "range",
         flag: None,
@@ -411,17 +420,41 @@ pub(crate) fn battle_job<A: Army + 'static>(
     })
 }
 
-/// Each unit's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as
-/// it loses strength; or the fixed `fire_loss` table.
-pub(crate) fn battle_volley(p: &Resolved) -> Result<Volley> {
-    if p.dist("fire_loss").is_empty() {
-        Ok(Volley::dice(
-            p.int("fire_dice") as u32,
-            p.int("fire_to_hit") as u8,
-        ))
+/// Each side's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as
+/// a unit loses strength, or the fixed `fire_loss` table; side B's may differ (`b_fire`).
+///
+/// # Errors
+/// A bad `fire_loss` or `b_fire`.
+pub(crate) fn battle_volleys(p: &Resolved) -> Result<[Volley; 2]> {
+    let a = if p.dist("fire_loss").is_empty() {
+        Volley::dice(p.int("fire_dice") as u32, p.int("fire_to_hit") as u8)
     } else {
-        Ok(Volley::fixed(fire_model(p)?))
+        Volley::fixed(fire_model(p)?)
+    };
+    let b = match parse_b_fire(p.choice("b_fire")) {
+        None => Err(Error::Invalid {
+            what: p.what("b_fire"),
+            value: p.choice("b_fire").into(),
+            allowed: "DICE on TO_HIT, e.g. \"6 on 5\": dice from 0 to 200, to-hit from 1 to 6"
+                .into(),
+        })?,
+        Some(None) => a.clone(),
+        Some(Some((dice, to_hit))) => Volley::dice(dice, to_hit),
+    };
+    Ok([a, b])
+}
+
+/// `""` → `Some(None)`; `"6 on 5"` → `Some(Some((6, 5)))`; anything else → `None`.
+fn parse_b_fire(text: &str) -> Option<Option<(u32, u8)>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some(None);
     }
+    let (dice, to_hit) = text.split_once(" on ")?;
+    let dice = crate::params::parse_int(dice.trim()).filter(|d| (0..=200).contains(d))?;
+    let to_hit = crate::params::parse_int(to_hit.trim().trim_end_matches('+'))
+        .filter(|t| (1..=6).contains(t))?;
+    Some(Some((dice as u32, to_hit as u8)))
 }
 
 /// Look a system up by name.

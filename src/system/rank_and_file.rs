@@ -727,10 +727,11 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             )));
         }
     }
-    let volley = super::battle_volley(p)?;
+    let fire = super::battle_volleys(p)?;
     let notes = vec![format!(
-        "each unit's fire: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
-        volley.description()
+        "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
+        fire[0].description(),
+        fire[1].description()
     )];
     let files = fighters[0].len();
     let army = RfArmy::new(
@@ -738,7 +739,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
         starts,
         rf_options(options),
         rules,
-        [volley.clone(), volley],
+        fire,
         p.int("max_rounds") as u32,
         [
             has("elephant-stampede"),

@@ -90,8 +90,17 @@ pub fn run<S: Sim>(sim: &S, spec: &RunSpec, control: &Control) -> Result<Vec<u64
             allowed: "a whole number of at least 1".into(),
         });
     }
-    let work = || run_chunks(sim, spec, 0..spec.chunks(), control);
-    match spec.threads {
+    on_threads(spec.threads, || {
+        run_chunks(sim, spec, 0..spec.chunks(), control)
+    })
+}
+
+/// Run `work` on a pool of `threads` workers (`None`: the global pool of every core).
+fn on_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
+    match threads {
         None => work(),
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -126,15 +135,9 @@ pub fn run_until<S: Sim>(
             ..spec.clone()
         };
         let chunks = batch.chunks();
-        let work = || run_chunks(sim, &batch, done_chunks..chunks, control);
-        let part = match spec.threads {
-            None => work(),
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::Conflict(format!("cannot start {n} threads: {e}")))?
-                .install(work),
-        }?;
+        let part = on_threads(spec.threads, || {
+            run_chunks(sim, &batch, done_chunks..chunks, control)
+        })?;
         add_into(&mut tally, &part);
         done_chunks = chunks;
         if trials >= spec.trials || enough(&tally, trials) {

@@ -177,22 +177,24 @@ pub fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
                 .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == name)
                 .collect()
         };
-        for (name, what) in [
+        // The holes metrics: of one unit under fire, or of side A's line in a battle.
+        for (name, what, unit) in [
+            (
+                "empty_turns",
+                "Its place in the line stands empty for",
+                "turns",
+            ),
             (
                 "a_hole_turns",
                 "Side A's line has positions standing empty for",
+                "position-turns",
             ),
-            ("a_units_lost", "Side A loses"),
+            ("a_units_lost", "Side A loses", "units"),
         ] {
             if let [c] = metric(name)[..] {
                 out += &format!(
-                    "{what} {:.2} {} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
+                    "{what} {:.2} {unit} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
                     c.estimate,
-                    if name == "a_units_lost" {
-                        "units"
-                    } else {
-                        "position-turns"
-                    },
                     c.baseline_estimate,
                     c.difference,
                     c.low,
@@ -204,21 +206,6 @@ pub fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
                     }
                 );
             }
-        }
-        if let [c] = metric("empty_turns")[..] {
-            out += &format!(
-                "Its place in the line stands empty for {:.2} turns on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
-                c.estimate,
-                c.baseline_estimate,
-                c.difference,
-                c.low,
-                c.high,
-                if c.distinguishable {
-                    ""
-                } else {
-                    ", not distinguishable from chance"
-                }
-            );
         }
     }
     out.trim_end().to_string()

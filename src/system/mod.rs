@@ -356,24 +356,15 @@ pub(crate) fn battle_job<A: Army + 'static>(
             "undecided_at_cap",
         ]
     };
-    let outcomes = vec![
-        OutcomeDef {
-            name: names[0],
-            classes: vec![1],
-        },
-        OutcomeDef {
-            name: names[1],
-            classes: vec![2],
-        },
-        OutcomeDef {
-            name: names[2],
-            classes: vec![3],
-        },
-        OutcomeDef {
-            name: names[3],
-            classes: vec![0],
-        },
-    ];
+    // Classes 1, 2, 3 are decisions; 0 is still fighting at the cap.
+    let outcomes = names
+        .iter()
+        .zip([1, 2, 3, 0])
+        .map(|(&name, class)| OutcomeDef {
+            name,
+            classes: vec![class],
+        })
+        .collect();
     let mut metrics = vec![MetricDef::EndTurn {
         name: "turns_to_decision",
         classes: vec![1, 2, 3],

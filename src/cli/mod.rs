@@ -57,6 +57,8 @@ enum Command {
     Line(RunArgs),
     /// Run an experiment file: variants side by side, tables, comparisons and charts.
     Run(ExperimentArgs),
+    /// Add the shard files of `run --shard K/N` and write the same report as one run.
+    Merge(MergeArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
@@ -175,6 +177,23 @@ struct ExperimentArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Run only part K of N of every run's trials and write its raw tallies (JSON) to --out
+    /// (default <name>.shard-K-of-N.json); `morale-lab merge` adds the N parts.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// The shard files of one experiment (all N of them).
+    #[arg(value_name = "SHARD.json", required = true)]
+    parts: Vec<std::path::PathBuf>,
+    /// Where to write the report (default: reports/<experiment name>/).
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+    /// Replace an existing output folder.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -244,6 +263,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Engagement(a) => run_scenario("engagement", a, control),
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
+        Command::Merge(a) => run_merge(a),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
     }
@@ -411,13 +431,127 @@ fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
         loaded.push((file.clone(), load_experiment(file)?));
     }
     let mut said = String::new();
-    for (file, exp) in loaded {
-        said += &run_one(&a, &file, exp, Arc::clone(&control))?;
+    for (file, (exp, source)) in loaded {
+        said += &match &a.shard {
+            None => run_one(&a, &file, exp, Arc::clone(&control))?,
+            Some(k_of_n) => run_shard(&a, &file, exp, &source, k_of_n, Arc::clone(&control))?,
+        };
     }
     Ok(said)
 }
 
-fn load_experiment(file: &std::path::Path) -> Result<morale_lab::experiment::Experiment> {
+fn threads_of(threads: &Option<String>) -> Result<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(t) => Ok(Some(int_in("--threads", t, 1, 1024)? as usize)),
+    }
+}
+
+/// `run --shard K/N`: part of every run's trials, written as raw tallies.
+fn run_shard(
+    a: &ExperimentArgs,
+    file: &std::path::Path,
+    exp: morale_lab::experiment::Experiment,
+    source: &str,
+    k_of_n: &str,
+    control: Arc<Control>,
+) -> Result<String> {
+    use morale_lab::experiment::shard;
+    let (k, n) = shard::parse_shard(k_of_n)?;
+    let threads = threads_of(&a.threads)?;
+    let sampler = Sampler::parse(&a.sampler)
+        .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from(format!("{}.shard-{k}-of-{n}.json", exp.name)));
+    if out.exists() && !a.force {
+        return Err(invalid(
+            "--out",
+            &out.display().to_string(),
+            "that file exists: give --force to replace it, or another --out",
+        ));
+    }
+    let part = exp.run_shard(
+        &file.display().to_string(),
+        source,
+        (k, n),
+        threads,
+        sampler,
+        &control,
+    )?;
+    let mut bytes = serde_json::to_vec(&part).expect("serialises");
+    bytes.push(b'\n');
+    let tmp = out.with_extension(format!("partial-{}", std::process::id()));
+    let fail = |e: std::io::Error| Error::Conflict(format!("cannot write {}: {e}", out.display()));
+    std::fs::write(&tmp, &bytes).map_err(fail)?;
+    std::fs::rename(&tmp, &out).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })?;
+    Ok(format!(
+        "wrote shard {k}/{n} of {} to {} ({} runs)\n",
+        exp.name,
+        out.display(),
+        exp.runs()
+    ))
+}
+
+/// `merge`: add all N shards and write the report of the whole run.
+fn run_merge(a: MergeArgs) -> Result<String> {
+    use morale_lab::experiment::{output, shard};
+    let mut parts = Vec::new();
+    let mut names = Vec::new();
+    for p in &a.parts {
+        let path = p.display().to_string();
+        let file_err = |message: String| Error::File {
+            path: path.clone(),
+            line: 0,
+            key: String::new(),
+            message,
+        };
+        let bytes = std::fs::read(p).map_err(|e| {
+            file_err(if p.is_dir() {
+                "is a folder, not a shard file".into()
+            } else {
+                format!("cannot be read: {e}")
+            })
+        })?;
+        let part: shard::Shard = serde_json::from_slice(&bytes).map_err(|e| {
+            file_err(format!(
+                "is not a shard file of `morale-lab run --shard`: {e}"
+            ))
+        })?;
+        parts.push(part);
+        names.push(path);
+    }
+    let result = shard::merge(&parts, &names)?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::Path::new("reports").join(&result.experiment.name));
+    if out.exists() && !a.force {
+        return Err(invalid(
+            "--out",
+            &out.display().to_string(),
+            "that folder exists: give --force to replace it, or another --out",
+        ));
+    }
+    // The command that makes the same report on one machine.
+    let command = format!("morale-lab run {}", parts[0].path);
+    let files = output::outputs(&result, &command)?;
+    write_folder(&out, &files)?;
+    Ok(format!(
+        "merged {} shards: wrote {} files to {}/ ({} runs of {} trials)\n",
+        parts.len(),
+        files.len(),
+        out.display(),
+        result.experiment.runs(),
+        morale_lab::report::thousands(result.experiment.trials)
+    ))
+}
+
+fn load_experiment(file: &std::path::Path) -> Result<(morale_lab::experiment::Experiment, String)> {
     let path = file.display().to_string();
     let source = std::fs::read(file).map_err(|e| Error::File {
         path: path.clone(),
@@ -435,7 +569,8 @@ fn load_experiment(file: &std::path::Path) -> Result<morale_lab::experiment::Exp
         key: String::new(),
         message: "is not UTF-8 text".into(),
     })?;
-    morale_lab::experiment::Experiment::parse(&path, &source)
+    let exp = morale_lab::experiment::Experiment::parse(&path, &source)?;
+    Ok((exp, source))
 }
 
 fn run_one(
@@ -445,10 +580,7 @@ fn run_one(
     control: Arc<Control>,
 ) -> Result<String> {
     use morale_lab::experiment::output;
-    let threads = match &a.threads {
-        None => None,
-        Some(t) => Some(int_in("--threads", t, 1, 1024)? as usize),
-    };
+    let threads = threads_of(&a.threads)?;
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
     let out = a

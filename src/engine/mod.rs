@@ -95,6 +95,19 @@ pub fn run<S: Sim>(sim: &S, spec: &RunSpec, control: &Control) -> Result<Vec<u64
     })
 }
 
+/// Run the chunks `range` of `spec`'s chunk plan on `spec.threads` workers (a shard of a run).
+///
+/// # Errors
+/// [`Error::Cancelled`] when `control` is cancelled.
+pub fn run_range<S: Sim>(
+    sim: &S,
+    spec: &RunSpec,
+    range: std::ops::Range<u64>,
+    control: &Control,
+) -> Result<Vec<u64>> {
+    on_threads(spec.threads, || run_chunks(sim, spec, range, control))
+}
+
 /// Run `work` on a pool of `threads` workers (`None`: the global pool of every core).
 fn on_threads<T: Send>(
     threads: Option<usize>,

@@ -34,6 +34,7 @@ use crate::system;
 
 pub mod compare;
 pub mod output;
+pub mod shard;
 
 /// A parameter value as written in TOML.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -488,6 +489,23 @@ impl Experiment {
         control: &Control,
     ) -> Result<ExperimentResult> {
         let mut runs = Vec::new();
+        for planned in self.plan(threads, sampler)? {
+            let report = planned.job.run(&planned.options, control)?;
+            runs.push(Run {
+                point: planned.point,
+                variant: planned.variant,
+                report,
+            });
+        }
+        Ok(self.result(threads, runs))
+    }
+
+    /// Every run, point-major, with its job and run options (stream = run index).
+    ///
+    /// # Errors
+    /// A variant that does not build (never after `parse`).
+    pub fn plan(&self, threads: Option<usize>, sampler: Sampler) -> Result<Vec<Planned>> {
+        let mut out = Vec::new();
         for (pi, point) in self.points().into_iter().enumerate() {
             for (vi, v) in self.variants.iter().enumerate() {
                 let job = system::build(
@@ -509,21 +527,38 @@ impl Experiment {
                     sampler,
                     precision: None,
                 };
-                let report = job.run(&options, control)?;
-                runs.push(Run {
+                out.push(Planned {
                     point: point.clone(),
                     variant: vi,
-                    report,
+                    job,
+                    options,
                 });
             }
         }
-        Ok(ExperimentResult {
+        Ok(out)
+    }
+
+    /// The result of this experiment from its runs.
+    pub fn result(&self, threads: Option<usize>, runs: Vec<Run>) -> ExperimentResult {
+        ExperimentResult {
             experiment: self.clone(),
             version: crate::VERSION.to_string(),
             threads: threads.unwrap_or_else(rayon::current_num_threads),
             runs,
-        })
+        }
     }
+}
+
+/// One run of an experiment, ready to go.
+pub struct Planned {
+    /// The sweep values.
+    pub point: Vec<SetValue>,
+    /// The variant's index.
+    pub variant: usize,
+    /// The configured scenario.
+    pub job: Box<dyn crate::scenario::Job>,
+    /// Trials, seed, stream, threads, sampler.
+    pub options: RunOptions,
 }
 
 /// One variant at one sweep point.

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{self, Control, RunSpec};
+use crate::engine::{self, Control, RunSpec, Sim};
 use crate::error::Result;
 use crate::exact;
 use crate::report::{Cell, MetricRow, OutcomeRow, Report, Table, TableRow};
@@ -161,6 +161,23 @@ pub trait Job: Send + Sync {
     /// [`crate::Error::Cancelled`] if `control` is cancelled; an invalid trial count;
     /// [`crate::Error::Mass`] if the exact solution fails its check.
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report>;
+    /// The raw Monte Carlo tally of the chunks `chunks` of `options.spec`'s chunk plan (one
+    /// shard of a run). Tallies of disjoint chunk ranges add up to the whole run's.
+    ///
+    /// # Errors
+    /// [`crate::Error::Cancelled`] if `control` is cancelled.
+    fn tally(
+        &self,
+        options: &RunOptions,
+        chunks: std::ops::Range<u64>,
+        control: &Control,
+    ) -> Result<Vec<u64>>;
+    /// The report of a run whose raw tally (over all its chunks) is `raw`: merged shards give
+    /// the same report as the run on one machine.
+    ///
+    /// # Errors
+    /// A tally that does not fit this scenario; failures of the exact solution.
+    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report>;
 }
 
 /// A [`Chain`] with the report that goes with it.
@@ -184,22 +201,79 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
-        if !self.chain.exact() {
-            if options.exact_only {
-                return Err(crate::Error::Invalid {
-                    what: "--exact-only".into(),
-                    value: self.describe.scenario.clone(),
-                    allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
-                });
-            }
-            let started = Instant::now();
-            let sim = ChainSim::with_sampler(self.chain.clone(), Sampler::Dice);
-            let (counts, used) = self.monte_carlo(&sim, options, control)?;
-            let elapsed = started.elapsed().as_secs_f64();
-            let mut report = self.report(Some(&counts), None, &used, elapsed);
-            report.sampler = Some(Sampler::Dice.name().to_string());
+        if !self.chain.exact() && options.exact_only {
+            return Err(crate::Error::Invalid {
+                what: "--exact-only".into(),
+                value: self.describe.scenario.clone(),
+                allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
+            });
+        }
+        let exact = self.exact_solution()?;
+        let mut sampler = None;
+        let started = Instant::now();
+        let mut used = options.clone();
+        let counts = if options.exact_only {
+            None
+        } else {
+            let sim = self.sim(options.sampler);
+            sampler = Some(sim.sampler());
+            let (counts, u) = self.monte_carlo(&sim, options, control)?;
+            used = u;
+            Some(counts)
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        let mut report = self.report(counts.as_deref(), exact.as_deref(), &used, elapsed);
+        report.sampler = sampler.map(|s| s.name().to_string());
+        if !options.exact_only {
             self.precision_note(&mut report, options);
-            return Ok(report);
+        }
+        Ok(report)
+    }
+
+    fn tally(
+        &self,
+        options: &RunOptions,
+        chunks: std::ops::Range<u64>,
+        control: &Control,
+    ) -> Result<Vec<u64>> {
+        let sim = self.sim(options.sampler);
+        engine::run_range(&sim, &options.spec, chunks, control)
+    }
+
+    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
+        let exact = self.exact_solution()?;
+        let sim = self.sim(options.sampler);
+        if raw.len() != sim.tally_len() {
+            return Err(crate::Error::Conflict(format!(
+                "a tally of {} counters does not fit this {} (it has {}): was it made by another version or sampler?",
+                raw.len(),
+                self.describe.scenario,
+                sim.tally_len()
+            )));
+        }
+        let counts = sim.finish(raw);
+        let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
+        report.sampler = Some(sim.sampler().name().to_string());
+        Ok(report)
+    }
+}
+
+impl<C: Chain + Clone> ChainJob<C> {
+    /// The simulator: the requested sampler, or dice for chains with no exact solution.
+    fn sim(&self, sampler: Sampler) -> ChainSim<C> {
+        let sampler = if self.chain.exact() {
+            sampler
+        } else {
+            Sampler::Dice
+        };
+        ChainSim::with_sampler(self.chain.clone(), sampler)
+    }
+
+    /// The exact solution, checked to end where the chain must (a melee), or `None` for chains
+    /// that have none.
+    fn exact_solution(&self) -> Result<Option<Vec<f64>>> {
+        if !self.chain.exact() {
+            return Ok(None);
         }
         let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
         if self.chain.must_finish() {
@@ -216,25 +290,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
                 )));
             }
         }
-        let mut sampler = None;
-        let started = Instant::now();
-        let mut used = options.clone();
-        let counts = if options.exact_only {
-            None
-        } else {
-            let sim = ChainSim::with_sampler(self.chain.clone(), options.sampler);
-            sampler = Some(sim.sampler());
-            let (counts, u) = self.monte_carlo(&sim, options, control)?;
-            used = u;
-            Some(counts)
-        };
-        let elapsed = started.elapsed().as_secs_f64();
-        let mut report = self.report(counts.as_deref(), Some(&exact), &used, elapsed);
-        report.sampler = sampler.map(|s| s.name().to_string());
-        if !options.exact_only {
-            self.precision_note(&mut report, options);
-        }
-        Ok(report)
+        Ok(Some(exact))
     }
 }
 

@@ -1,0 +1,257 @@
+//! Runs larger than one machine: `run --shard K/N` runs the K-th of N disjoint parts of every
+//! run's chunk plan and keeps the raw integer tallies; [`merge`] adds the parts of all N shards
+//! and makes the same result as one run on one machine (tallies are merged by addition, chunk
+//! generators depend only on the seed, the run and the chunk).
+//!
+//! A shard records the experiment file's text, the tool version, the seed, the trials and the
+//! sampler, so a merge of parts from different experiments, seeds or versions, or with a missing
+//! or duplicated shard, is refused.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Experiment, ExperimentResult, Run};
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::scenario::chain::Sampler;
+
+/// The `format` field of a shard file.
+pub const FORMAT: &str = "morale-lab shard 1";
+
+/// One shard's raw tallies, with what is needed to check and merge it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The tool version that made it.
+    pub version: String,
+    /// The experiment file's path, as given.
+    pub path: String,
+    /// The experiment file's text.
+    pub source: String,
+    /// Its seed.
+    pub seed: u64,
+    /// Trials per run.
+    pub trials: u64,
+    /// The sampler (`table` or `dice`).
+    pub sampler: String,
+    /// Which shard (1-based).
+    pub shard: u64,
+    /// Of how many.
+    pub of: u64,
+    /// Threads used (recorded; results do not depend on it).
+    pub threads: usize,
+    /// The raw tally of every run, point-major.
+    pub tallies: Vec<Vec<u64>>,
+}
+
+/// The chunks of a plan of `chunks` chunks that shard `k` (1-based) of `n` runs: contiguous,
+/// disjoint, covering every chunk once.
+pub fn chunk_range(chunks: u64, k: u64, n: u64) -> std::ops::Range<u64> {
+    let at = |i: u64| (u128::from(chunks) * u128::from(i) / u128::from(n)) as u64;
+    at(k - 1)..at(k)
+}
+
+/// Parse `K/N` (1 ≤ K ≤ N ≤ 100,000).
+///
+/// # Errors
+/// [`Error::Invalid`] naming `--shard`.
+pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
+    let bad = || Error::Invalid {
+        what: "--shard".into(),
+        value: text.into(),
+        allowed: "K/N with 1 ≤ K ≤ N ≤ 100000, e.g. 3/8 for the third of eight parts".into(),
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u64 = k.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n || n > 100_000 {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+impl Experiment {
+    /// Run shard `k` (1-based) of `n` of every run; `path` and `source` are the experiment
+    /// file's, recorded so that the merge can rebuild the experiment.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_shard(
+        &self,
+        path: &str,
+        source: &str,
+        (k, n): (u64, u64),
+        threads: Option<usize>,
+        sampler: Sampler,
+        control: &Control,
+    ) -> Result<Shard> {
+        let mut tallies = Vec::new();
+        for planned in self.plan(threads, sampler)? {
+            let range = chunk_range(planned.options.spec.chunks(), k, n);
+            tallies.push(planned.job.tally(&planned.options, range, control)?);
+        }
+        Ok(Shard {
+            format: FORMAT.into(),
+            version: crate::VERSION.into(),
+            path: path.into(),
+            source: source.into(),
+            seed: self.seed,
+            trials: self.trials,
+            sampler: sampler.name().into(),
+            shard: k,
+            of: n,
+            threads: threads.unwrap_or_else(rayon::current_num_threads),
+            tallies,
+        })
+    }
+}
+
+/// Add the tallies of all N shards of one experiment and make its result, the same as one run
+/// on one machine. `names[i]` names `parts[i]` in messages.
+///
+/// # Errors
+/// [`Error::Conflict`] for parts of different experiments, seeds, trials, samplers or versions,
+/// a missing or duplicated shard, or tallies of the wrong shape.
+pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
+    let conflict = |m: String| Err(Error::Conflict(m));
+    let Some(first) = parts.first() else {
+        return conflict("merge needs the shard files of one experiment".into());
+    };
+    let name = |i: usize| {
+        names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("part {}", i + 1))
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if p.format != FORMAT {
+            return conflict(format!("{} is not a morale-lab shard file", name(i)));
+        }
+        let differs = if p.version != first.version {
+            Some(format!("version {} against {}", p.version, first.version))
+        } else if p.source != first.source || p.path != first.path {
+            Some(format!(
+                "experiment {} against {} (or its text differs)",
+                p.path, first.path
+            ))
+        } else if p.seed != first.seed {
+            Some(format!("seed {} against {}", p.seed, first.seed))
+        } else if p.trials != first.trials {
+            Some(format!("trials {} against {}", p.trials, first.trials))
+        } else if p.sampler != first.sampler {
+            Some(format!("sampler {} against {}", p.sampler, first.sampler))
+        } else if p.of != first.of {
+            Some(format!("a split into {} parts against {}", p.of, first.of))
+        } else {
+            None
+        };
+        if let Some(d) = differs {
+            return conflict(format!(
+                "{} and {} are not parts of the same run: {d}",
+                name(i),
+                name(0)
+            ));
+        }
+    }
+    if first.version != crate::VERSION {
+        return conflict(format!(
+            "the shards were made by morale-lab {} and this is {}: merge with the version that made them",
+            first.version,
+            crate::VERSION
+        ));
+    }
+    let n = first.of;
+    let mut seen = vec![None; n as usize];
+    for (i, p) in parts.iter().enumerate() {
+        if p.shard == 0 || p.shard > n {
+            return conflict(format!("{} says shard {} of {n}", name(i), p.shard));
+        }
+        if let Some(j) = seen[(p.shard - 1) as usize].replace(i) {
+            return conflict(format!(
+                "shard {}/{n} is given twice: {} and {}",
+                p.shard,
+                name(j),
+                name(i)
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| seen[(*k - 1) as usize].is_none())
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return conflict(format!(
+            "shard{} {} missing: merge needs all {n}",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", ") + if missing.len() > 1 { " are" } else { " is" }
+        ));
+    }
+    let exp = Experiment::parse(&first.path, &first.source)?;
+    let sampler = Sampler::parse(&first.sampler).ok_or_else(|| {
+        Error::Conflict(format!("unknown sampler {} in the shards", first.sampler))
+    })?;
+    let plan = exp.plan(None, sampler)?;
+    let mut runs = Vec::new();
+    for (r, planned) in plan.into_iter().enumerate() {
+        let mut sum: Option<Vec<u64>> = None;
+        for (i, p) in parts.iter().enumerate() {
+            let Some(t) = p.tallies.get(r) else {
+                return conflict(format!("{} has no tally for run {}", name(i), r + 1));
+            };
+            match &mut sum {
+                None => sum = Some(t.clone()),
+                Some(s) if s.len() == t.len() => crate::engine::add_into(s, t),
+                Some(_) => {
+                    return conflict(format!(
+                        "{}: run {} has a tally of another shape",
+                        name(i),
+                        r + 1
+                    ));
+                }
+            }
+        }
+        let report = planned
+            .job
+            .report_tally(&sum.unwrap_or_default(), &planned.options)?;
+        runs.push(Run {
+            point: planned.point,
+            variant: planned.variant,
+            report,
+        });
+    }
+    let mut result = exp.result(Some(first.threads), runs);
+    // The merged run stands for one run of all the trials.
+    for run in &mut result.runs {
+        run.report.threads = first.threads;
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_chunk_once() {
+        for chunks in [0u64, 1, 7, 100, 1 << 20] {
+            for n in [1u64, 2, 3, 8, 13] {
+                let mut next = 0;
+                for k in 1..=n {
+                    let r = chunk_range(chunks, k, n);
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, chunks);
+            }
+        }
+    }
+
+    #[test]
+    fn shard_spec_is_checked() {
+        assert_eq!(parse_shard("3/8").unwrap(), (3, 8));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "1/1000001"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+}

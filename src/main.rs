@@ -1,6 +1,7 @@
 //! `morale-lab`: the thin binary. Parse the command line, run the library, print the result,
 //! and map errors to exit codes: 2 for bad input, 1 for failures, 130 when interrupted.
 
+mod bench;
 mod cli;
 mod list;
 

@@ -374,3 +374,30 @@ fn linear_warfare_odds() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("5/12 (41.7%)") && out.contains("1/64 (1.6%)"));
 }
+
+#[test]
+fn bench_prints_trials_per_second_of_the_cases_asked_for() {
+    let o = crate::common::bin()
+        .args([
+            "bench",
+            "--seconds",
+            "0.01",
+            "--threads",
+            "1",
+            "rally",
+            "melee EF",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("rally RF") && text.contains("melee EF"),
+        "{text}"
+    );
+    assert!(!text.contains("line RF"), "{text}");
+    assert!(text.contains(" M\n"), "{text}");
+    crate::common::bin()
+        .args(["bench", "no-such-case"])
+        .assert()
+        .code(2);
+}

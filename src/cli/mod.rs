@@ -59,6 +59,9 @@ enum Command {
     Run(ExperimentArgs),
     /// Add the shard files of `run --shard K/N` and write the same report as one run.
     Merge(MergeArgs),
+    /// Measure trials per second of every scenario and system on this machine (the README's
+    /// benchmark cases).
+    Bench(BenchArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
@@ -184,6 +187,19 @@ struct ExperimentArgs {
 }
 
 #[derive(Debug, Args)]
+struct BenchArgs {
+    /// Seconds to spend on each case (at least; default 1).
+    #[arg(long, value_name = "S")]
+    seconds: Option<String>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<String>,
+    /// Only the cases whose name contains one of these words (e.g. rally, line).
+    #[arg(value_name = "FILTER")]
+    only: Vec<String>,
+}
+
+#[derive(Debug, Args)]
 struct MergeArgs {
     /// The shard files of one experiment (all N of them).
     #[arg(value_name = "SHARD.json", required = true)]
@@ -264,6 +280,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a),
+        Command::Bench(a) => crate::bench::run(a.seconds.as_deref(), a.threads.as_deref(), &a.only),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
     }

@@ -362,3 +362,72 @@ fn melee_and_charge_bad_input() {
         &["--attacker", "lost=4"],
     );
 }
+
+/// Issue 9's corpus: every malformed experiment file in `tests/corpus/experiments/` and every
+/// command line in `tests/corpus/command-lines.txt` gives exit code 2 and one line of error
+/// (for files: naming the file and the line), never a panic, and leaves no output behind.
+#[test]
+fn the_bad_input_corpus_is_refused_cleanly() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let out = std::env::temp_dir().join(format!("morale-lab-corpus-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let check = |args: Vec<String>, must: Option<String>| {
+        let o = bin().args(&args).assert().code(2);
+        let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.starts_with("error: ") && err.trim_end().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if let Some(m) = must {
+            assert!(err.contains(&m), "{args:?} should name {m}: {err}");
+            if m.ends_with(".toml:") {
+                let after = &err[err.find(&m).unwrap() + m.len()..];
+                assert!(
+                    after.starts_with(|c: char| c.is_ascii_digit()),
+                    "{args:?} should give a line number: {err}"
+                );
+            }
+        }
+        assert!(!out.exists(), "{args:?} left output behind");
+    };
+    let mut files: Vec<_> = std::fs::read_dir(root.join("experiments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "the corpus has {} files", files.len());
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let args = vec![
+            "run".into(),
+            f.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--quiet".into(),
+        ];
+        // file:line: — the line that is at fault.
+        check(args, Some(format!("{name}:")));
+    }
+    // A folder instead of a file.
+    check(
+        vec![
+            "run".into(),
+            root.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ],
+        Some("is a folder".into()),
+    );
+    let lines = std::fs::read_to_string(root.join("command-lines.txt")).unwrap();
+    let mut n = 0;
+    for line in lines
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let args: Vec<String> = line.split(' ').map(|a| a.replace('~', " ")).collect();
+        check(args, None);
+        n += 1;
+    }
+    assert!(n >= 20);
+}

@@ -41,18 +41,31 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run_into(file: &Path, out: &Path) {
+    run_at(file, out, 2);
+}
+
+/// `morale-lab run FILE --out OUT --quiet --threads N`, which must succeed.
+fn run_at(file: &Path, out: &Path, threads: usize) {
     bin()
         .args([
             "run",
             file.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
-            "--quiet",
-            "--threads",
-            "2",
         ])
+        .args(["--quiet", "--threads", &threads.to_string()])
         .assert()
         .success();
+}
+
+/// The names of the files in `dir`, sorted.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -174,23 +187,8 @@ fn the_same_experiment_twice_is_the_same_to_the_byte() {
     let (a, b) = (dir.join("first"), dir.join("out"));
     run_into(&file, &b);
     std::fs::rename(&b, &a).unwrap();
-    bin()
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            b.to_str().unwrap(),
-            "--quiet",
-            "--threads",
-            "1",
-        ])
-        .assert()
-        .success();
-    let mut names: Vec<String> = std::fs::read_dir(&a)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    run_at(&file, &b, 1);
+    let names = file_names(&a);
     assert!(names.len() > 10);
     for n in names
         .iter()
@@ -436,11 +434,7 @@ fn three_shards_merge_to_the_single_run() {
         .args(["--out", merged.to_str().unwrap()])
         .assert()
         .success();
-    let mut names: Vec<String> = std::fs::read_dir(&single)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = file_names(&single);
     assert!(names.len() > 10);
     for n in &names {
         let (a, b) = (

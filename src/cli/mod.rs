@@ -165,12 +165,8 @@ struct ExperimentArgs {
     /// Experiment files (TOML; see experiments/). Several run one after another.
     #[arg(value_name = "EXPERIMENT.toml", required = true)]
     files: Vec<std::path::PathBuf>,
-    /// Where to write the report (default: reports/<experiment name>/; one file only).
-    #[arg(long, value_name = "DIR")]
-    out: Option<std::path::PathBuf>,
-    /// Replace an existing output folder.
-    #[arg(long)]
-    force: bool,
+    #[command(flatten)]
+    target: OutArgs,
     /// Worker threads (default: every core). Results do not depend on it.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     threads: Option<String>,
@@ -204,12 +200,36 @@ struct MergeArgs {
     /// The shard files of one experiment (all N of them).
     #[arg(value_name = "SHARD.json", required = true)]
     parts: Vec<std::path::PathBuf>,
-    /// Where to write the report (default: reports/<experiment name>/).
+    #[command(flatten)]
+    target: OutArgs,
+}
+
+/// Where `run` and `merge` write, and whether they may replace what is there.
+#[derive(Debug, Args)]
+struct OutArgs {
+    /// Where to write the report (default: reports/<experiment name>/; with `run`, one file
+    /// only; with `run --shard`, the shard file).
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
-    /// Replace an existing output folder.
+    /// Replace an existing output folder (or shard file).
     #[arg(long)]
     force: bool,
+}
+
+impl OutArgs {
+    /// `--out`, or `default`; refused when it exists and `--force` is not given.
+    fn path(&self, default: impl FnOnce() -> std::path::PathBuf) -> Result<std::path::PathBuf> {
+        let out = self.out.clone().unwrap_or_else(default);
+        if out.exists() && !self.force {
+            let what = if out.is_dir() { "folder" } else { "file" };
+            return Err(invalid(
+                "--out",
+                &out.display().to_string(),
+                &format!("that {what} exists: give --force to replace it, or another --out"),
+            ));
+        }
+        Ok(out)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -432,10 +452,11 @@ fn progress(
 }
 
 fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
-    if a.out.is_some() && a.files.len() > 1 {
+    if a.target.out.is_some() && a.files.len() > 1 {
         return Err(invalid(
             "--out",
-            &a.out
+            &a.target
+                .out
                 .as_ref()
                 .map(|o| o.display().to_string())
                 .unwrap_or_default(),
@@ -479,16 +500,8 @@ fn run_shard(
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
     let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| std::path::PathBuf::from(format!("{}.shard-{k}-of-{n}.json", exp.name)));
-    if out.exists() && !a.force {
-        return Err(invalid(
-            "--out",
-            &out.display().to_string(),
-            "that file exists: give --force to replace it, or another --out",
-        ));
-    }
+        .target
+        .path(|| std::path::PathBuf::from(format!("{}.shard-{k}-of-{n}.json", exp.name)))?;
     let part = exp.run_shard(
         &file.display().to_string(),
         source,
@@ -544,16 +557,8 @@ fn run_merge(a: MergeArgs) -> Result<String> {
     }
     let result = shard::merge(&parts, &names)?;
     let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| std::path::Path::new("reports").join(&result.experiment.name));
-    if out.exists() && !a.force {
-        return Err(invalid(
-            "--out",
-            &out.display().to_string(),
-            "that folder exists: give --force to replace it, or another --out",
-        ));
-    }
+        .target
+        .path(|| std::path::Path::new("reports").join(&result.experiment.name))?;
     // The command that makes the same report on one machine.
     let command = format!("morale-lab run {}", parts[0].path);
     let files = output::outputs(&result, &command)?;
@@ -601,16 +606,8 @@ fn run_one(
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
     let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| std::path::Path::new("reports").join(&exp.name));
-    if out.exists() && !a.force {
-        return Err(invalid(
-            "--out",
-            &out.display().to_string(),
-            "that folder exists: give --force to replace it, or another --out",
-        ));
-    }
+        .target
+        .path(|| std::path::Path::new("reports").join(&exp.name))?;
     let total = exp.trials.saturating_mul(exp.runs() as u64);
     let bar = (!a.quiet && std::io::stderr().is_terminal())
         .then(|| progress(total, true, Arc::clone(&control)));
@@ -621,7 +618,7 @@ fn run_one(
     }
     let result = result?;
     let mut command = format!("morale-lab run {}", file.display());
-    if let Some(o) = &a.out {
+    if let Some(o) = &a.target.out {
         command += &format!(" --out {}", o.display());
     }
     let files = output::outputs(&result, &command)?;

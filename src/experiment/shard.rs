@@ -76,7 +76,6 @@ impl Experiment {
     ///
     /// # Errors
     /// [`Error::Cancelled`] when `control` is cancelled.
-    #[allow(clippy::too_many_arguments)]
     pub fn run_shard(
         &self,
         path: &str,

@@ -559,7 +559,6 @@ pub struct RfArmy {
 
 impl RfArmy {
     /// The army of `fighters` (by side and file) under `options`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         fighters: [Vec<rf::Fighter>; 2],
         starts: [Vec<rf::UnitState>; 2],

@@ -689,10 +689,13 @@ impl<C: Chain> ChainSim<C> {
                 empty_turns += is_empty;
             }
         }
-        // An ended trial keeps its last state in the series.
-        if series > 0 {
+        // An ended trial keeps its last state: read each series once, add it to every turn left.
+        for i in 0..series {
+            let v = u64::from(self.chain.series_of(s, i));
             for t in ended_at + 1..=turns {
-                add_series(s, t, tally);
+                let at = l.series_sum(i, t);
+                tally[at] += v;
+                tally[at + 1] += v * v;
             }
         }
         tally[l.final_(c)] += 1;

@@ -35,52 +35,63 @@ pub trait Roll {
 ///
 /// The weights are usually counts of dice sequences (see [`Weights::hits`]), so a draw from the
 /// table has exactly the probabilities of rolling the dice it stands for.
+///
+/// Sampling is Walker's alias method in integers: the outcomes are padded to a power of two,
+/// 2^k, of equal buckets, each of capacity `total`; bucket b keeps its own outcome for the first
+/// `cut[b]` of its `total` units and hands the rest to one other outcome, `alias[b]`. Each
+/// outcome's units over all buckets are exactly `weight · 2^k`, so a uniform bucket and a uniform
+/// unit within it give outcome i with probability exactly `weight(i) / total`. Bucket and unit
+/// come from one uniform draw of 64 bits (128 bits when `total` is too large for a draw's other
+/// 64 − k bits to give the unit with rejections under 1 in 256), with no data-dependent loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Weights {
     weights: Vec<u64>,
-    cumulative: Vec<u64>,
     total: u64,
-    /// Guide table for long tables: `guide[g]` is the first outcome whose cumulative weight
-    /// exceeds g·total/len, so a search can start near its answer (Chen and Asau's method).
-    guide: Vec<u32>,
-    /// Lemire's rejection threshold, 2^64 mod total, computed once.
-    threshold: u64,
+    /// k: the buckets are 2^k (0 for a single outcome).
+    bits: u32,
+    /// Bucket b: (cut, alias).
+    buckets: Vec<(u64, u32)>,
+    /// True when bucket and unit come from a 128-bit draw (two 64-bit numbers).
+    wide: bool,
+    /// Lemire's rejection threshold for the unit drawn from the draw's low W − k bits,
+    /// shifted up by k: (2^(W − k) mod total) · 2^k, W = 64 or 128.
+    threshold: u128,
 }
-
-/// Tables longer than this get a guide table.
-const GUIDED: usize = 8;
 
 impl Weights {
     /// A table from integer weights. `None` if the weights are empty, all zero, or sum past
     /// `u64::MAX`.
     pub fn new(weights: Vec<u64>) -> Option<Self> {
         let mut total: u64 = 0;
-        let mut cumulative = Vec::with_capacity(weights.len());
         for &w in &weights {
             total = total.checked_add(w)?;
-            cumulative.push(total);
         }
         if total == 0 {
             return None;
         }
         let n = weights.len();
-        let mut guide = Vec::new();
-        if n > GUIDED && n as u64 <= total {
-            let mut i = 0usize;
-            for g in 0..n {
-                let floor = (u128::from(total) * g as u128 / n as u128) as u64;
-                while cumulative[i] <= floor {
-                    i += 1;
-                }
-                guide.push(i as u32);
+        let bits = n.next_power_of_two().trailing_zeros();
+        let buckets = alias_buckets(&weights, total, 1 << bits);
+        // One 64-bit draw while rejections stay under 1 in 256: total ≤ 2^(56 − k).
+        let wide = bits > 0 && u128::from(total) > 1u128 << (56u32.saturating_sub(bits));
+        let threshold = match (bits, wide) {
+            (0, _) => 0,
+            (_, false) => ((1u128 << (64 - bits)) % u128::from(total)) << bits,
+            (_, true) => {
+                // 2^(128 − k) mod total, from 2^(128 − k) = 2^64 · 2^(64 − k).
+                let t = u128::from(total);
+                let a = (1u128 << 64) % t;
+                let b = (1u128 << (64 - bits)) % t;
+                (a * b % t) << bits
             }
-        }
+        };
         Some(Weights {
             weights,
-            cumulative,
             total,
-            guide,
-            threshold: total.wrapping_neg() % total,
+            bits,
+            buckets,
+            wide,
+            threshold,
         })
     }
 
@@ -127,21 +138,41 @@ impl Weights {
         self.weights[i] as f64 / self.total as f64
     }
 
-    /// The outcome a uniform integer `u` in `0..total` falls in, scanning from `from`.
+    /// The outcome of bucket `b` and unit `r` (`r < total`).
     #[inline(always)]
-    fn scan(&self, u: u64, from: usize) -> usize {
-        let mut i = from;
-        while self.cumulative[i] <= u {
-            i += 1;
-        }
-        i
+    fn resolve(&self, b: usize, r: u64) -> usize {
+        let (cut, alias) = self.buckets[b];
+        // Branch-free: which of the two is a coin flip the predictor cannot learn.
+        let keep = usize::from(r < cut).wrapping_neg();
+        (b & keep) | (alias as usize & !keep)
     }
+}
 
-    /// The outcome `u` in `0..total` falls in (a plain scan; for tests and slow paths).
-    #[cfg(test)]
-    fn locate(&self, u: u64) -> usize {
-        self.scan(u, 0)
+/// Vose's construction of the alias buckets in exact integers: outcome i owns `w_i · m` units
+/// (m buckets of `total` units each); a bucket is filled by one outcome short of `total` units
+/// and topped up from one with a surplus, until every bucket is full.
+fn alias_buckets(weights: &[u64], total: u64, m: usize) -> Vec<(u64, u32)> {
+    let t = u128::from(total);
+    let mut units: Vec<u128> = (0..m)
+        .map(|i| u128::from(weights.get(i).copied().unwrap_or(0)) * m as u128)
+        .collect();
+    let mut buckets = vec![(total, 0u32); m];
+    for (i, b) in buckets.iter_mut().enumerate() {
+        b.1 = i as u32;
     }
+    let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..m).partition(|&i| units[i] < t);
+    while let (Some(&l), Some(&g)) = (small.last(), large.last()) {
+        small.pop();
+        buckets[l] = (units[l] as u64, g as u32);
+        units[g] -= t - units[l];
+        if units[g] < t {
+            large.pop();
+            small.push(g);
+        }
+    }
+    // The units sum to m · total exactly, so no bucket is left short.
+    debug_assert!(small.is_empty());
+    buckets
 }
 
 /// Seeded dice for Monte Carlo trials.
@@ -230,27 +261,39 @@ impl Roll for Dice {
         d
     }
 
-    /// Lemire's method with the table's precomputed threshold. For a guided table the guide
-    /// cell comes from the same 64-bit draw x: with u = ⌊x·T/2⁶⁴⌋ and n ≤ T guide cells,
-    /// ⌊x·n/2⁶⁴⌋ is u's cell or the one after it, so the scan starts one cell lower.
+    /// The alias method (see [`Weights`]): the bucket is the top k bits of a uniform draw x of
+    /// 64 or 128 bits; the unit within it is Lemire's multiply-and-reject on x's other bits
+    /// (shifted up: x · 2^k). A rejected draw is redrawn whole.
     #[inline(always)]
     fn pick(&mut self, table: &Weights) -> usize {
-        let total = u128::from(table.total);
-        let mut x = self.rng.next_u64();
-        let mut m = u128::from(x) * total;
-        while (m as u64) < table.threshold {
-            x = self.rng.next_u64();
-            m = u128::from(x) * total;
+        if table.bits == 0 {
+            return 0;
         }
-        let u = (m >> 64) as u64;
-        let from = if table.guide.is_empty() {
-            0
-        } else {
-            let n = table.guide.len() as u128;
-            let g = ((u128::from(x) * n) >> 64) as usize;
-            table.guide[g.saturating_sub(1)] as usize
-        };
-        table.scan(u, from)
+        let k = table.bits;
+        let total = u128::from(table.total);
+        loop {
+            let hi = self.rng.next_u64();
+            let b = (hi >> (64 - k)) as usize;
+            let (low, r) = if table.wide {
+                // z = x · 2^k mod 2^128 = zh · 2^64 + zl; z · total = zh·total·2^64 + zl·total.
+                let lo = self.rng.next_u64();
+                let zh = (hi << k) | (lo >> (64 - k));
+                let zl = lo << k;
+                let a = u128::from(zl) * total;
+                let upper = u128::from(zh) * total + (a >> 64);
+                (
+                    (upper << 64) | (a & u128::from(u64::MAX)),
+                    (upper >> 64) as u64,
+                )
+            } else {
+                let m = u128::from(hi << k) * total;
+                (u128::from(m as u64), (m >> 64) as u64)
+            };
+            if low < table.threshold {
+                continue;
+            }
+            return table.resolve(b, r);
+        }
     }
 }
 
@@ -364,40 +407,82 @@ mod tests {
         assert!(Weights::new(vec![u64::MAX, 1]).is_none());
     }
 
+    /// Every outcome owns exactly `weight · buckets` units across the buckets.
+    fn assert_exact(t: &Weights) {
+        let m = t.buckets.len();
+        assert_eq!(m, 1 << t.bits);
+        let mut units = vec![0u128; m];
+        for (b, &(cut, alias)) in t.buckets.iter().enumerate() {
+            assert!(cut <= t.total);
+            units[b] += u128::from(cut);
+            units[alias as usize] += u128::from(t.total - cut);
+        }
+        for (i, &u) in units.iter().enumerate() {
+            let w = if i < t.len() { t.weight(i) } else { 0 };
+            assert_eq!(u, u128::from(w) * m as u128, "outcome {i}");
+        }
+    }
+
     #[test]
-    fn guided_tables_find_every_outcome() {
-        let w: Vec<u64> = (0..50).map(|i| (i * 7919 % 13) as u64).collect();
-        let t = Weights::new(w.clone()).unwrap();
-        assert!(!t.guide.is_empty());
-        // Every u lands where a plain scan of the cumulative weights says.
-        let mut u = 0u64;
-        for (i, &wi) in w.iter().enumerate() {
-            for _ in 0..wi {
-                assert_eq!(t.locate(u), i);
-                u += 1;
+    fn alias_buckets_hold_each_outcome_exactly() {
+        let mut d = Dice::for_chunk(9, 9, 9);
+        for n in [1usize, 2, 3, 5, 8, 13, 50, 4097] {
+            let w: Vec<u64> = (0..n).map(|_| d.below(1 << 20)).collect();
+            if let Some(t) = Weights::new(w) {
+                assert_exact(&t);
             }
         }
-        let big = Weights::new(vec![u64::MAX / 20; 20]).unwrap();
-        assert_eq!(big.locate(0), 0);
-        assert_eq!(big.locate(big.total() - 1), 19);
-        assert_eq!(big.locate(u64::MAX / 20), 1);
-        // Guided picks agree with the exact chances: chi-square over 50 outcomes (49 df,
-        // P(X > 94.5) ≈ 1e-4).
-        let mut d = Dice::for_chunk(3, 1, 4);
-        let mut counts = vec![0u64; 50];
-        let n = 500_000u64;
-        for _ in 0..n {
-            counts[d.pick(&t)] += 1;
+        for dice in [1, 4, 12, 20, 24] {
+            let t = Weights::hits(dice, 4);
+            assert_exact(&t);
+            // 6^20 ≈ 2^51.7 > 2^(56 − 5): 21 outcomes in 32 buckets.
+            assert_eq!(t.wide, dice >= 20);
         }
-        let chi: f64 = (0..50)
-            .filter(|&i| t.weight(i) > 0)
-            .map(|i| {
-                let e = n as f64 * t.p(i);
-                (counts[i] as f64 - e).powi(2) / e
-            })
-            .sum();
-        assert!(chi < 94.5, "chi-square {chi}");
-        assert!((0..50).all(|i| t.weight(i) > 0 || counts[i] == 0));
+        // Totals that need every bit take a 128-bit draw.
+        let big = Weights::new(vec![u64::MAX / 20; 20]).unwrap();
+        assert!(big.wide);
+        assert_exact(&big);
+        let lopsided = Weights::new(vec![u64::MAX - 3, 1, 1, 0, 1]).unwrap();
+        assert_exact(&lopsided);
+    }
+
+    #[test]
+    fn rejection_thresholds_are_lemires() {
+        // total 3 in 2 buckets: the unit comes from 63 bits, threshold (2^63 mod 3) << 1.
+        let t = Weights::new(vec![1, 2]).unwrap();
+        assert!(!t.wide);
+        assert_eq!(t.threshold, (1u128 << 63) % 3 * 2);
+        assert_exact(&t);
+        // A wide table's threshold is 2^(128 − k) mod total, shifted up by k.
+        let total = 3 * (1u64 << 60) + 7;
+        let w = Weights::new(vec![total - 5, 2, 3]).unwrap();
+        assert!(w.wide);
+        assert_eq!(w.threshold, ((1u128 << 126) % u128::from(total)) << 2);
+        assert_exact(&w);
+    }
+
+    #[test]
+    fn alias_picks_agree_with_the_exact_chances() {
+        // Chi-square over 50 outcomes (49 df, P(X > 94.5) ≈ 1e-4), one-draw and two-draw tables.
+        let w: Vec<u64> = (0..50).map(|i| (i * 7919 % 13) as u64).collect();
+        let scaled: Vec<u64> = w.iter().map(|&x| x * (u64::MAX / 700)).collect();
+        for t in [Weights::new(w).unwrap(), Weights::new(scaled).unwrap()] {
+            let mut d = Dice::for_chunk(3, 1, 4);
+            let mut counts = vec![0u64; 50];
+            let n = 500_000u64;
+            for _ in 0..n {
+                counts[d.pick(&t)] += 1;
+            }
+            let chi: f64 = (0..50)
+                .filter(|&i| t.weight(i) > 0)
+                .map(|i| {
+                    let e = n as f64 * t.p(i);
+                    (counts[i] as f64 - e).powi(2) / e
+                })
+                .sum();
+            assert!(chi < 94.5, "chi-square {chi}");
+            assert!((0..50).all(|i| t.weight(i) > 0 || counts[i] == 0));
+        }
     }
 
     #[test]

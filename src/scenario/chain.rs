@@ -238,6 +238,8 @@ pub const MAX_TABLE_STATES: usize = 1 << 16;
 struct Row {
     /// Sum of the weights of this state's outcomes (0 for an absorbing state).
     total: u64,
+    /// Index of its exits' table in `exits` (absorbing states have none).
+    exits: u32,
     /// Index of its first edge (its exits only, when it has a dwell table).
     first: u32,
     /// Number of those edges.
@@ -297,8 +299,9 @@ impl Dwell {
 struct Table<S> {
     states: Vec<S>,
     rows: Vec<Row>,
-    /// Cumulative weights, per state's edges.
-    cum: Vec<u64>,
+    /// The weights of each state's exits (its edges in order), an alias table per state.
+    exits: Vec<Weights>,
+    /// Where each edge leads.
     next: Vec<u32>,
     dwells: Vec<Dwell>,
 }
@@ -310,17 +313,18 @@ impl<S: Copy + Ord> Table<S> {
         let mut states = vec![chain.start()];
         index.insert(chain.start(), 0);
         let mut rows = Vec::new();
-        let mut cum = Vec::new();
-        let mut next = Vec::new();
+        let mut exits = Vec::new();
+        let mut next: Vec<u32> = Vec::new();
         let mut dwells = Vec::new();
         let mut i = 0;
         while i < states.len() {
             let s = states[i];
             let class = chain.class_of(s);
-            let first = cum.len() as u32;
+            let first = next.len() as u32;
             let info = chain.classes()[class];
             let mut row = Row {
                 total: 0,
+                exits: u32::MAX,
                 first,
                 len: 0,
                 class: class as u32,
@@ -338,17 +342,20 @@ impl<S: Copy + Ord> Table<S> {
                 }
                 row.total = total - stay;
                 row.stay = stay;
-                let mut acc = 0u64;
+                let mut weights = Vec::new();
                 for (s2, w) in edges.into_iter().filter(|e| e.0 != s) {
                     let j = *index.entry(s2).or_insert_with(|| {
                         states.push(s2);
                         (states.len() - 1) as u32
                     });
-                    acc += w;
-                    cum.push(acc);
+                    weights.push(w);
                     next.push(j);
                 }
-                row.len = cum.len() as u32 - first;
+                row.len = next.len() as u32 - first;
+                if let Some(w) = Weights::new(weights) {
+                    row.exits = exits.len() as u32;
+                    exits.push(w);
+                }
                 if states.len() > MAX_TABLE_STATES {
                     return None;
                 }
@@ -359,7 +366,7 @@ impl<S: Copy + Ord> Table<S> {
         Some(Table {
             states,
             rows,
-            cum,
+            exits,
             next,
             dwells,
         })
@@ -476,10 +483,8 @@ impl<C: Chain> ChainSim<C> {
                 p.push(s as u32);
                 stack.push((p, num * u128::from(row.stay), den2));
             }
-            let mut prev = 0u64;
-            for e in row.first as usize..(row.first + row.len) as usize {
-                let w = table.cum[e] - prev;
-                prev = table.cum[e];
+            for (k, e) in (row.first as usize..(row.first + row.len) as usize).enumerate() {
+                let w = table.exits[row.exits as usize].weight(k);
                 let mut p = path.clone();
                 p.push(table.next[e]);
                 stack.push((p, num * u128::from(w), den2));
@@ -781,10 +786,7 @@ impl<C: Chain> ChainSim<C> {
             t += 1;
             let mut e = row.first as usize;
             if row.len > 1 {
-                let u = dice.below(row.total);
-                while table.cum[e] <= u {
-                    e += 1;
-                }
+                e += dice.pick(&table.exits[row.exits as usize]);
             }
             s = table.next[e] as usize;
             row = &table.rows[s];

@@ -1,112 +1,14 @@
 //! `morale-lab bench`: the README's benchmark cases on the user's machine, in trials (battles)
-//! per second, through the same builders as the command line.
+//! per second, and the exact solvers' times at the largest realistic units, through the same
+//! builders as the command line (the cases are the library's, which criterion also runs).
 
 use std::time::Instant;
 
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::error::{Error, Result};
-use morale_lab::params::Input;
 use morale_lab::scenario::RunOptions;
 use morale_lab::scenario::chain::Sampler;
-use morale_lab::system;
-
-/// One case: name, system, scenario, `--set` pairs, options.
-type Case = (
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-);
-
-/// The criterion benches' cases.
-const CASES: &[Case] = &[
-    (
-        "rally RF veteran 7 stands 2 lost routing",
-        "rank-and-file",
-        "rally",
-        &[
-            "class=veteran",
-            "stands=7",
-            "lost=2",
-            "state=routing",
-            "turns=100",
-        ],
-        &[],
-    ),
-    (
-        "under-fire RF regular 8 stands 12 turns",
-        "rank-and-file",
-        "under-fire",
-        &["class=regular", "stands=8", "turns=12"],
-        &[],
-    ),
-    (
-        "under-fire EF regular 12 turns retreat-on-fire",
-        "effectiveness",
-        "under-fire",
-        &["class=regular", "turns=12"],
-        &["retreat-on-fire"],
-    ),
-    (
-        "under-fire LW line 12 turns",
-        "linear-warfare",
-        "under-fire",
-        &["turns=12"],
-        &[],
-    ),
-    (
-        "melee RF veteran cavalry v regular infantry",
-        "rank-and-file",
-        "melee",
-        &[
-            "attacker=veteran cavalry stands=6",
-            "defender=regular infantry",
-        ],
-        &[],
-    ),
-    (
-        "melee EF regular v regular",
-        "effectiveness",
-        "melee",
-        &[],
-        &[],
-    ),
-    (
-        "melee LW guards charging v line behind obstacle",
-        "linear-warfare",
-        "melee",
-        &[
-            "attacker=guards pips=7 charging",
-            "defender=line pips=5 obstacle",
-        ],
-        &[],
-    ),
-    (
-        "line RF 6 v 6",
-        "rank-and-file",
-        "line",
-        &[
-            "attacker=6 x regular infantry",
-            "defender=6 x regular infantry",
-        ],
-        &[],
-    ),
-    (
-        "line EF 6 v 6",
-        "effectiveness",
-        "line",
-        &["attacker=6 x regular", "defender=6 x regular"],
-        &[],
-    ),
-    (
-        "line LW 6 v 6",
-        "linear-warfare",
-        "line",
-        &["attacker=6 x line", "defender=6 x line"],
-        &[],
-    ),
-];
+use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
 
 /// Run every case (or those matching `only`) for at least `seconds` each and print a table.
 pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Result<String> {
@@ -140,15 +42,17 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
                 .ok_or_else(|| bad("--threads", t, "allowed: a whole number from 1 to 1024"))?,
         ),
     };
-    let cases: Vec<_> = CASES
-        .iter()
-        .filter(|c| only.is_empty() || only.iter().any(|w| c.0.contains(w.as_str())))
-        .collect();
-    if cases.is_empty() {
+    let pick = |list: &'static [Case]| -> Vec<&'static Case> {
+        list.iter()
+            .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
+            .collect()
+    };
+    let (cases, exact) = (pick(CASES), pick(EXACT_CASES));
+    if cases.is_empty() && exact.is_empty() {
         return Err(bad(
             "FILTER",
             &only.join(" "),
-            "no case matches; words such as rally, under-fire, melee, line, RF, EF, LW",
+            "no case matches; words such as rally, under-fire, melee, line, exact, RF, EF, LW",
         ));
     }
     let n_threads = threads.unwrap_or_else(rayon::current_num_threads);
@@ -162,13 +66,8 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
         "trials".into(),
         "per second".into(),
     ]];
-    for (name, sys, scenario, pairs, options) in cases {
-        let inputs: Vec<Input> = pairs
-            .iter()
-            .map(|p| Input::parse_set(p))
-            .collect::<Result<_>>()?;
-        let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
-        let job = system::build(sys, scenario, &inputs, &options)?;
+    for case in &cases {
+        let job = case.job()?;
         // Double the trials until one run takes at least the time asked for.
         let mut trials = 1u64 << 16;
         loop {
@@ -190,7 +89,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
             let mc = started.elapsed().as_secs_f64();
             if mc >= seconds || trials >= 1 << 40 {
                 rows.push([
-                    name.to_string(),
+                    case.name.to_string(),
                     report.sampler.unwrap_or_default(),
                     morale_lab::report::thousands(trials),
                     format!("{:.2} M", report.trials_per_s / 1e6),
@@ -200,22 +99,64 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
             trials *= 2;
         }
     }
-    let widths: Vec<usize> = (0..4)
+    if cases.is_empty() {
+        rows.clear();
+    }
+    out += &table(&rows);
+    if !exact.is_empty() {
+        let mut rows = vec![["exact solution".to_string(), "ms".into()]];
+        for case in exact {
+            let job = case.job()?;
+            let opts = RunOptions {
+                spec: RunSpec {
+                    trials: 1,
+                    seed: 1,
+                    stream: 0,
+                    threads,
+                },
+                confidence: 0.95,
+                exact_only: true,
+                sampler: Sampler::Table,
+                precision: None,
+            };
+            // The best of a few runs, each at least as long as asked for in all.
+            let mut best = f64::INFINITY;
+            let started = Instant::now();
+            while best.is_infinite() || started.elapsed().as_secs_f64() < seconds {
+                let t = Instant::now();
+                job.run(&opts, &Control::new())?;
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            rows.push([case.name.to_string(), format!("{:.1}", best * 1e3)]);
+        }
+        out += "\n";
+        out += &table(&rows);
+    }
+    out += "\n(per second: trials, or battles for engagement and line; Monte Carlo only, the exact solution's time excluded; exact: the best time of a solve and its report)\n";
+    Ok(out)
+}
+
+/// Rows as aligned columns: the first left-aligned, the others right-aligned.
+fn table<const N: usize>(rows: &[[String; N]]) -> String {
+    let widths: Vec<usize> = (0..N)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
-    for r in &rows {
-        out += &format!(
-            "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}\n",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3]
-        );
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, &w))| {
+                if i == 0 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out += "\n";
     }
-    out += "\n(per second: trials, or battles for line; Monte Carlo only, the exact solution's time excluded)\n";
-    Ok(out)
+    out
 }

@@ -1,6 +1,7 @@
 //! The rule systems as the command line and experiments see them: names, scenarios,
 //! parameters and optional rules, and how a choice of them becomes a runnable [`Job`].
 
+pub mod cases;
 pub mod effectiveness;
 pub mod linear_warfare;
 pub mod rank_and_file;

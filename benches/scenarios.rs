@@ -3,7 +3,8 @@
 //!
 //! `scenarios`: every scenario × system of [`morale_lab::system::cases::CASES`] (the cases
 //! `morale-lab bench` prints), built as the command line builds them, at 1 and 2 threads, with
-//! the table sampler and the dice sampler (battles have the dice sampler only). Each iteration is
+//! the default table sampler (battles have the dice sampler only; set `MORALE_LAB_BENCH_DICE=1`
+//! to add the dice sampler for the others). Each iteration is
 //! a Monte Carlo run of its trials through `Job::tally` (the raw tally, as a shard computes it),
 //! the table compiled once per run as in a real run. `exact`: the exact solution and report of
 //! each of [`morale_lab::system::cases::EXACT_CASES`] (issue 8: each under 100 ms).
@@ -45,8 +46,10 @@ fn scenarios(c: &mut Criterion) {
         let trials = trials_for(case.scenario);
         let samplers: &[Sampler] = if morale_lab::system::BATTLES.contains(&case.scenario) {
             &[Sampler::Dice]
-        } else {
+        } else if std::env::var_os("MORALE_LAB_BENCH_DICE").is_some() {
             &[Sampler::Table, Sampler::Dice]
+        } else {
+            &[Sampler::Table]
         };
         let mut group = c.benchmark_group(case.name.replace(' ', "-"));
         group.throughput(Throughput::Elements(trials));

@@ -2,8 +2,10 @@
 
 mod bad_input;
 mod battles;
+mod browser;
 mod cli;
 mod common;
 mod determinism;
 mod exact_vs_mc;
+mod interrupt;
 mod reports;

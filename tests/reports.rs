@@ -11,7 +11,7 @@ use morale_lab::system;
 
 use crate::common::bin;
 
-const SMALL: &str = r#"
+pub(crate) const SMALL: &str = r#"
 name = "small"
 question = "Does a leader help a routing unit rally?"
 scenario = "rally"
@@ -33,14 +33,14 @@ x = { key = "lost", values = [0, 2] }
 y = { key = "class", values = ["veteran", "green"] }
 "#;
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morale-lab-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn run_into(file: &Path, out: &Path) {
+pub(crate) fn run_into(file: &Path, out: &Path) {
     run_at(file, out, 2);
 }
 
@@ -190,22 +190,22 @@ fn the_same_experiment_twice_is_the_same_to_the_byte() {
     run_at(&file, &b, 1);
     let names = file_names(&a);
     assert!(names.len() > 10);
-    for n in names
-        .iter()
-        .filter(|n| *n != "timing.json" && *n != "results.json" && *n != "summary.md")
-    {
+    for n in names.iter().filter(|n| {
+        !["timing.json", "results.json", "summary.md", "index.html"].contains(&n.as_str())
+    }) {
         assert!(
             std::fs::read(a.join(n)).unwrap() == std::fs::read(b.join(n)).unwrap(),
             "{n} differs"
         );
     }
-    // results.json and summary.md differ only in the thread count they record.
-    for n in ["results.json", "summary.md"] {
+    // results.json, summary.md and index.html differ only in the thread count they record.
+    for n in ["results.json", "summary.md", "index.html"] {
         let x = String::from_utf8(std::fs::read(a.join(n)).unwrap()).unwrap();
         let y = String::from_utf8(std::fs::read(b.join(n)).unwrap()).unwrap();
         let norm = |s: &str| {
             s.replace("\"threads\": 2", "\"threads\": 1")
                 .replace("2 threads", "1 threads")
+                .replace("<td>2 (results", "<td>1 (results")
         };
         assert!(norm(&x) == norm(&y), "{n} differs beyond the thread count");
     }
@@ -443,7 +443,7 @@ fn three_shards_merge_to_the_single_run() {
         );
         match n.as_str() {
             "timing.json" => {}
-            "results.json" | "summary.md" => {
+            "results.json" | "summary.md" | "index.html" => {
                 // Only the recorded command (--out) and thread count differ.
                 let norm = |x: Vec<u8>| {
                     String::from_utf8(x)
@@ -451,6 +451,7 @@ fn three_shards_merge_to_the_single_run() {
                         .replace(&format!(" --out {}", single.display()), "")
                         .replace("\"threads\": 2", "\"threads\": 1")
                         .replace("2 threads", "1 threads")
+                        .replace("<td>2 (results", "<td>1 (results")
                 };
                 assert!(norm(a) == norm(b), "{n} differs beyond command and threads");
             }

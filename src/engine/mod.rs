@@ -17,12 +17,17 @@ use crate::error::{Error, Result};
 /// milliseconds, large enough that setting up a chunk's generator costs nothing measurable.
 pub const CHUNK: u64 = 1 << 16;
 
+/// Trials run between two looks at the cancel flag: a few milliseconds of the slowest
+/// scenario (a 12-unit line battle), a negligible cost for the fastest.
+pub const PIECE: u64 = 1 << 12;
+
 /// Something whose trials the engine can run: it owns the layout of an integer tally and adds
 /// one trial's results into it.
 pub trait Sim: Sync {
     /// The number of counters in this simulation's tally.
     fn tally_len(&self) -> usize;
-    /// Run `n` trials with `dice`, adding their results into `tally`.
+    /// Run `n` trials with `dice`, adding their results into `tally`. Running `a` then `b`
+    /// trials with the same dice must equal running `a + b` (the engine runs a chunk in pieces).
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]);
 }
 
@@ -63,7 +68,7 @@ impl Control {
     pub fn new() -> Self {
         Control::default()
     }
-    /// Trials finished so far (updated once per chunk).
+    /// Trials finished so far (updated every [`PIECE`] trials).
     pub fn done(&self) -> u64 {
         self.done.load(Ordering::Relaxed)
     }
@@ -174,13 +179,21 @@ pub fn run_chunks<S: Sim>(
         .try_fold(
             || vec![0u64; len],
             |mut tally, i| {
-                if control.is_cancelled() {
-                    return Err(Error::Cancelled);
-                }
                 let n = spec.chunk_trials(i);
                 let mut dice = Dice::for_chunk(spec.seed, spec.stream, i);
-                sim.run_chunk(&mut dice, n, &mut tally);
-                control.done.fetch_add(n, Ordering::Relaxed);
+                // A chunk runs in pieces with the same dice (the same trials as in one go), so
+                // that Ctrl-C is heard and progress moves every few milliseconds even when a
+                // trial is a whole battle.
+                let mut left = n;
+                while left > 0 {
+                    if control.is_cancelled() {
+                        return Err(Error::Cancelled);
+                    }
+                    let piece = left.min(PIECE);
+                    sim.run_chunk(&mut dice, piece, &mut tally);
+                    control.done.fetch_add(piece, Ordering::Relaxed);
+                    left -= piece;
+                }
                 Ok(tally)
             },
         )

@@ -344,6 +344,16 @@ fn cell_label(v: f64, names: &[String]) -> String {
 }
 
 impl Chart {
+    /// The chart's title.
+    pub fn title(&self) -> &str {
+        match self {
+            Chart::Bars { title, .. }
+            | Chart::Stacked { title, .. }
+            | Chart::Lines { title, .. }
+            | Chart::Heat { title, .. } => title,
+        }
+    }
+
     /// The chart as an SVG document.
     ///
     /// # Errors

@@ -77,7 +77,13 @@ pub const CASES: &[Case] = &[
         ],
         &[],
     ),
-    case("rally EF regular retreating", EF, "rally", &["turns=100"], &[]),
+    case(
+        "rally EF regular retreating",
+        EF,
+        "rally",
+        &["turns=100"],
+        &[],
+    ),
     case(
         "under-fire RF regular 8 stands 12 turns",
         RF,
@@ -259,7 +265,9 @@ mod tests {
         for info in super::super::SYSTEMS {
             for s in info.scenarios {
                 assert!(
-                    CASES.iter().any(|c| c.system == info.name && c.scenario == *s),
+                    CASES
+                        .iter()
+                        .any(|c| c.system == info.name && c.scenario == *s),
                     "no case for {} {s}",
                     info.name
                 );

@@ -1,0 +1,299 @@
+//! `index.html`: the experiment's report as one self-contained page — the question, the
+//! plain-words answer, every table (sortable by any column), the charts inline as SVG and the
+//! reproducibility block. No network: no scripts, styles or fonts from elsewhere.
+
+use super::ExperimentResult;
+use super::output::{Page, Tab};
+
+/// The page's style: readable on screen and on paper, no web fonts.
+const STYLE: &str = r#"
+:root { color-scheme: light; --ink: #1b1b1b; --muted: #555; --rule: #d6d6d6; --band: #f6f6f3; --accent: #1f5f8b; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 68rem; padding: 1.5rem 1.25rem 4rem; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: var(--ink); background: #fff; }
+h1 { font-size: 1.8rem; margin: 0 0 1rem; }
+h2 { font-size: 1.25rem; margin: 2.2rem 0 0.6rem; border-bottom: 1px solid var(--rule); padding-bottom: 0.2rem; }
+p.question, p.answer { font-size: 1.08rem; }
+p.answer { background: var(--band); border-left: 4px solid var(--accent); padding: 0.75rem 1rem; }
+p.method, p.note { color: var(--muted); }
+code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
+table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
+th.num, td.num { text-align: right; white-space: nowrap; }
+thead th { background: var(--band); }
+th button { all: inherit; cursor: pointer; padding: 0; border: 0; background: none; }
+th button::after { content: " \2195"; color: #999; font-size: 0.8em; }
+th[aria-sort="ascending"] button::after { content: " \2191"; color: var(--accent); }
+th[aria-sort="descending"] button::after { content: " \2193"; color: var(--accent); }
+tbody tr:hover { background: #fafaf0; }
+.scroll { overflow-x: auto; }
+figure { margin: 1.2rem 0 2rem; }
+figure svg { display: block; width: 100%; max-width: 960px; height: auto; border: 1px solid var(--rule); }
+figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.3rem; }
+pre { background: var(--band); padding: 0.75rem 1rem; overflow-x: auto; }
+footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
+@media print { th button::after { content: ""; } figure { break-inside: avoid; } }
+"#;
+
+/// Sorting: a click on a column head sorts its table by that column, numbers as numbers (an
+/// interval by its lower end; a dash last), again to reverse; ties keep their order. With the
+/// address ending in `#check-sorting` the page sorts every numeric column both ways, checks the
+/// order and writes `ok` (or what failed) into `body[data-sort-check]` — the browser test reads it.
+const SCRIPT: &str = r##"
+(function () {
+  "use strict";
+  var number = /[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/i;
+  function key(cell) {
+    var m = cell.textContent.trim().match(number);
+    return m ? parseFloat(m[0]) : null;
+  }
+  function sort(table, col, dir) {
+    var numeric = table.tHead.rows[0].cells[col].classList.contains("num");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = a.cells[col], y = b.cells[col], c;
+      if (numeric) {
+        var p = key(x), q = key(y);
+        if (p === null || q === null) {
+          c = (p === null) - (q === null);
+          return c || a.dataset.row - b.dataset.row;
+        }
+        c = p - q;
+      } else {
+        c = x.textContent.localeCompare(y.textContent);
+      }
+      return dir * c || a.dataset.row - b.dataset.row;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.setAttribute("aria-sort", i === col ? (dir > 0 ? "ascending" : "descending") : "none");
+    });
+  }
+  var tables = document.querySelectorAll("table.sortable");
+  Array.prototype.forEach.call(tables, function (table) {
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (r, i) { r.dataset.row = i; });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.querySelector("button").addEventListener("click", function () {
+        sort(table, col, th.getAttribute("aria-sort") === "ascending" ? -1 : 1);
+      });
+    });
+  });
+  if (location.hash === "#check-sorting") {
+    var failed = [], checked = 0;
+    Array.prototype.forEach.call(tables, function (table, t) {
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+        if (!th.classList.contains("num")) { return; }
+        [1, -1].forEach(function (dir) {
+          th.querySelector("button").click();
+          var keys = Array.prototype.map.call(table.tBodies[0].rows, function (r) { return key(r.cells[col]); })
+            .filter(function (k) { return k !== null; });
+          for (var i = 1; i < keys.length; i++) {
+            if (dir * (keys[i] - keys[i - 1]) < 0) { failed.push("table " + t + " column " + col); break; }
+          }
+          if (th.getAttribute("aria-sort") !== (dir > 0 ? "ascending" : "descending")) { failed.push("aria-sort " + t + "/" + col); }
+          checked++;
+        });
+      });
+    });
+    document.body.setAttribute("data-sort-check", failed.length ? "failed: " + failed.join(", ") : "ok " + checked);
+  }
+})();
+"##;
+
+/// Escape text for HTML.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out += "&amp;",
+            '<' => out += "&lt;",
+            '>' => out += "&gt;",
+            '"' => out += "&quot;",
+            '\'' => out += "&#39;",
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escape text and turn its `code` spans into `<code>` elements.
+fn inline(s: &str) -> String {
+    escape(s)
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{part}</code>")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect()
+}
+
+fn table(tab: &Tab, caption: &str) -> String {
+    let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
+    let mut out = format!(
+        "<div class=\"scroll\"><table class=\"sortable\">\n<caption hidden>{}</caption>\n<thead><tr>",
+        escape(caption)
+    );
+    for (head, numeric) in &tab.head {
+        out += &format!(
+            "<th{} scope=\"col\" aria-sort=\"none\"><button type=\"button\">{}</button></th>",
+            class(*numeric),
+            escape(head)
+        );
+    }
+    out += "</tr></thead>\n<tbody>\n";
+    for row in &tab.rows {
+        out += "<tr>";
+        for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
+            out += &format!("<td{}>{}</td>", class(*numeric), escape(cell));
+        }
+        out += "</tr>\n";
+    }
+    out += "</tbody></table></div>\n";
+    out
+}
+
+/// An SVG document as an element inside the page: without an XML declaration, labelled.
+fn inline_svg(svg: &str, title: &str) -> String {
+    let body = match svg.find("<svg") {
+        Some(i) => &svg[i..],
+        None => svg,
+    };
+    body.replacen(
+        "<svg ",
+        &format!("<svg role=\"img\" aria-label=\"{}\" ", escape(title)),
+        1,
+    )
+}
+
+/// The page of an experiment's result. `charts` are (file stem, title, SVG document).
+pub(crate) fn index_html(
+    result: &ExperimentResult,
+    page: &Page,
+    command: &str,
+    charts: &[(String, String, String)],
+) -> String {
+    let exp = &result.experiment;
+    let mut out = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
+        escape(&result.version),
+        escape(&exp.name),
+        escape(&exp.name)
+    );
+    out += &format!(
+        "<p class=\"question\"><strong>Question.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n<p class=\"method\">{}</p>\n",
+        inline(&page.question),
+        inline(&page.answer),
+        inline(&page.method)
+    );
+    if !charts.is_empty() {
+        out += "<h2 id=\"charts\">Charts</h2>\n";
+        for (stem, title, svg) in charts {
+            out += &format!(
+                "<figure id=\"chart-{}\">\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
+                escape(stem),
+                inline_svg(svg, title),
+                escape(title),
+                escape(stem),
+                escape(stem)
+            );
+        }
+    }
+    for (i, s) in page.sections.iter().enumerate() {
+        out += &format!(
+            "<section>\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
+            inline(&s.title),
+            inline(&s.intro)
+        );
+        for tab in &s.tables {
+            out += &table(tab, &s.title);
+        }
+        out += "</section>\n";
+    }
+    out += &reproduce(result, page, command);
+    out += &format!(
+        "</main>\n<footer>Written by morale-lab {}. Tables sort by any column: click its head.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        escape(&result.version)
+    );
+    out
+}
+
+/// The reproducibility block: what was run, and each variant's definition.
+fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
+    let exp = &result.experiment;
+    let mut out = format!(
+        "<section>\n<h2 id=\"reproduce\">Reproduce</h2>\n<pre><code>{}</code></pre>\n<p>{}</p>\n",
+        escape(command),
+        inline(&page.reproduce)
+    );
+    let mut tab = Tab {
+        head: ["variant", "system", "options", "parameters"]
+            .iter()
+            .map(|h| (h.to_string(), false))
+            .collect(),
+        rows: Vec::new(),
+    };
+    for v in &exp.variants {
+        let set: Vec<String> = v
+            .set
+            .iter()
+            .map(|(k, x)| format!("{k} = {}", x.as_input()))
+            .collect();
+        tab.rows.push(vec![
+            v.name.clone(),
+            v.system.clone(),
+            if v.options.is_empty() {
+                "none".into()
+            } else {
+                v.options.join(", ")
+            },
+            if set.is_empty() {
+                "defaults".into()
+            } else {
+                set.join("; ")
+            },
+        ]);
+    }
+    out += &table(&tab, "variant definitions");
+    let mut facts = vec![
+        ("version", result.version.clone()),
+        ("scenario", exp.scenario.clone()),
+        ("seed", exp.seed.to_string()),
+        ("trials per variant", crate::report::thousands(exp.trials)),
+        ("confidence", format!("{}", exp.confidence)),
+        (
+            "threads",
+            format!("{} (results do not depend on threads)", result.threads),
+        ),
+    ];
+    for axis in &exp.sweep {
+        let values: Vec<String> = axis.values.iter().map(|v| v.as_input()).collect();
+        facts.push(("swept", format!("{} over {}", axis.key, values.join(", "))));
+    }
+    out += "<table>\n<tbody>\n";
+    for (k, v) in facts {
+        out += &format!(
+            "<tr><th scope=\"row\">{}</th><td>{}</td></tr>\n",
+            escape(k),
+            escape(&v)
+        );
+    }
+    out += "</tbody></table>\n</section>\n";
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_code_spans_kept() {
+        assert_eq!(escape("a<b & \"c\"'"), "a&lt;b &amp; &quot;c&quot;&#39;");
+        assert_eq!(inline("the `x<y` rule"), "the <code>x&lt;y</code> rule");
+        let svg = inline_svg("<?xml version=\"1.0\"?>\n<svg width=\"1\">x</svg>", "A & B");
+        assert!(svg.starts_with("<svg role=\"img\" aria-label=\"A &amp; B\" width"));
+    }
+}

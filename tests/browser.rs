@@ -1,0 +1,177 @@
+//! The HTML report in a real headless browser (Debian's chromium, which `.ci/run` installs): the
+//! page loads with no console errors, its screenshot is not blank, and its tables sort.
+//!
+//! Set `MORALE_LAB_CHROMIUM` to another browser binary; set `MORALE_LAB_NO_BROWSER=1` to skip
+//! these tests on a machine without one (CI never sets it: there a missing browser fails).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::reports::{SMALL, run_into, scratch};
+
+/// The browser, or `None` when the tests are to be skipped by request.
+fn chromium() -> Option<PathBuf> {
+    if std::env::var_os("MORALE_LAB_NO_BROWSER").is_some() {
+        return None;
+    }
+    let path = std::env::var_os("MORALE_LAB_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    assert!(
+        path.exists(),
+        "no browser at {} (apt-get install chromium, set MORALE_LAB_CHROMIUM, or MORALE_LAB_NO_BROWSER=1 to skip)",
+        path.display()
+    );
+    Some(path)
+}
+
+/// Chromium headless with a fresh profile and no background traffic (this machine has no
+/// network), logging the page's console to stderr. Returns (stdout, stderr).
+fn headless(browser: &Path, work: &Path, args: &[String], url: &str) -> (String, String) {
+    let profile = work.join("profile");
+    // A browser that hangs fails the test after two minutes instead of stalling CI.
+    let out = Command::new("timeout")
+        .arg("120")
+        .arg(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium starts");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "chromium failed on {url}:\n{stderr}");
+    (stdout, stderr)
+}
+
+/// The page's console messages (chromium logs each, errors and uncaught exceptions included, as
+/// `…:CONSOLE:line] "text", source: …`). The report page writes none, so any is a failure.
+fn console_errors(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Load `page`: no console errors, a screenshot with real content, tables that sort.
+fn check_page(browser: &Path, page: &Path, work: &Path) {
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let shot = work.join("shot.png");
+    let (_, stderr) = headless(
+        browser,
+        work,
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,2000".into(),
+        ],
+        &url,
+    );
+    let errors = console_errors(&stderr);
+    assert!(
+        errors.is_empty(),
+        "{}: console errors {errors:#?}",
+        page.display()
+    );
+    // Not blank: a real page has text, rules and chart colours on white.
+    let img = image::open(&shot).expect("a PNG screenshot").to_rgb8();
+    let total = img.pixels().len();
+    let inked = img
+        .pixels()
+        .filter(|p| p.0.iter().any(|&c| c < 200))
+        .count();
+    let colours: std::collections::HashSet<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+    assert!(
+        inked * 100 > total && colours.len() > 16,
+        "{}: the screenshot looks blank ({inked} of {total} pixels inked, {} colours)",
+        page.display(),
+        colours.len()
+    );
+    // The page's own check sorts every numeric column both ways.
+    let (dom, stderr) = headless(
+        browser,
+        work,
+        &["--dump-dom".into()],
+        &format!("{url}#check-sorting"),
+    );
+    assert!(console_errors(&stderr).is_empty(), "{stderr}");
+    assert!(
+        dom.contains("data-sort-check=\"ok "),
+        "{}: sorting check: {}",
+        page.display(),
+        dom.split("data-sort-check=")
+            .nth(1)
+            .unwrap_or("(not run)")
+            .chars()
+            .take(200)
+            .collect::<String>()
+    );
+}
+
+#[test]
+fn a_fresh_report_page_loads_cleanly_and_sorts() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("browser");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, SMALL).unwrap();
+    let out = dir.join("out");
+    run_into(&file, &out);
+    let page = out.join("index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing fetched from elsewhere.
+    let own = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for needle in ["http://", "https://", "src=", "@import", "url("] {
+        assert!(
+            !own.contains(needle),
+            "the page refers outside itself: {needle}"
+        );
+    }
+    assert!(html.contains("<svg role=\"img\""), "charts inline as SVG");
+    check_page(&browser, &page, &dir);
+    // A page that throws is caught: the check is not blind.
+    let bad = dir.join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!doctype html><title>x</title><p>x</p><script>undefinedFunction();</script>",
+    )
+    .unwrap();
+    let url = format!("file://{}", bad.display());
+    let (_, stderr) = headless(&browser, &dir, &["--dump-dom".into()], &url);
+    assert!(
+        !console_errors(&stderr).is_empty(),
+        "a thrown error shows: {stderr}"
+    );
+}
+
+#[test]
+fn the_committed_report_pages_load_cleanly() {
+    let Some(browser) = chromium() else { return };
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut n = 0;
+    for e in std::fs::read_dir(&reports).unwrap() {
+        let dir = e.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let page = dir.join("index.html");
+        assert!(page.exists(), "{} has no index.html", dir.display());
+        let work = scratch(&format!("browser-{n}"));
+        check_page(&browser, &page, &work);
+        n += 1;
+    }
+    assert!(n >= 5, "committed reports: {n}");
+}

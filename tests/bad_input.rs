@@ -387,6 +387,17 @@ fn the_bad_input_corpus_is_refused_cleanly() {
                     after.starts_with(|c: char| c.is_ascii_digit()),
                     "{args:?} should give a line number: {err}"
                 );
+                // Then the key at fault (`file:line: key: message`), unless the line is not
+                // TOML at all and so holds no key.
+                let (_, rest) = after.split_once(": ").unwrap();
+                let key = rest.split_once(": ").map_or("", |(k, _)| k);
+                let keyless = m == "not-toml.toml:";
+                assert!(
+                    keyless
+                        || (!key.is_empty()
+                            && key.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))),
+                    "{args:?} should name the key: {err}"
+                );
             }
         }
         assert!(!out.exists(), "{args:?} left output behind");

@@ -167,6 +167,58 @@ fn value_of(v: &toml::Value) -> Option<SetValue> {
     })
 }
 
+/// The key a TOML or type error is about: the field a message names in backticks (a missing or
+/// unknown field), else the key written left of `=` on the error's line, or the header of a
+/// table line; prefixed with the table it sits in (`set.`, `sweep.`; a `[[variant]]`'s own keys
+/// are bare, as in the other messages). Empty when the line holds no key at all.
+fn toml_error_key(source: &str, at: usize, message: &str) -> String {
+    let at = at.min(source.len());
+    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = source[at..].find('\n').map_or(source.len(), |i| at + i);
+    let line = source[start..end].trim();
+    let named = ["missing field `", "unknown field `"]
+        .iter()
+        .find_map(|p| message.strip_prefix(p))
+        .and_then(|rest| rest.split('`').next())
+        .filter(|k| !k.is_empty());
+    let clean = |k: &str| -> String {
+        let k = k.trim().trim_matches('"').trim();
+        k.chars().take(40).collect()
+    };
+    let table = |header: &str| -> String {
+        let h = clean(header.trim_matches(|c| c == '[' || c == ']'));
+        let h = h.strip_prefix("variant").unwrap_or(&h);
+        h.trim_start_matches('.').to_string()
+    };
+    let (prefix, key) = if line.starts_with('[') {
+        // A header line: a missing field of that table, or the header itself.
+        let t = table(line);
+        match named {
+            Some(n) => (t, n.to_string()),
+            None => (String::new(), t),
+        }
+    } else {
+        // The table this line sits in: the last header above it.
+        let above = source[..start]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| l.starts_with('['))
+            .map(table)
+            .unwrap_or_default();
+        let written = line.split_once('=').map_or("", |(k, _)| k);
+        match named {
+            Some(n) if !line.contains(n) || written.contains(n) => (above, n.to_string()),
+            _ => (above, clean(written)),
+        }
+    };
+    match (prefix.is_empty(), key.is_empty()) {
+        (_, true) => prefix,
+        (true, false) => key,
+        (false, false) => format!("{prefix}.{key}"),
+    }
+}
+
 /// Where in a key's text a table key sits, for line numbers: its first occurrence as
 /// `key =` after `from`.
 fn key_line(source: &str, from: usize, key: &str) -> usize {
@@ -197,8 +249,9 @@ impl Experiment {
             message,
         };
         let f: ExperimentFile = toml::from_str(source).map_err(|e| {
-            let line = e.span().map_or(1, |s| line_of(source, s.start));
-            file_err(line, "", e.message().to_string())
+            let at = e.span().map_or(0, |s| s.start);
+            let key = toml_error_key(source, at, e.message());
+            file_err(line_of(source, at), &key, e.message().to_string())
         })?;
         let span_line = |s: std::ops::Range<usize>| line_of(source, s.start);
         if f.name.get_ref().trim().is_empty()

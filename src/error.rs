@@ -67,6 +67,14 @@ pub enum Error {
         /// What is wrong and what is allowed.
         message: String,
     },
+    /// A rule invariant broke (a defect, never bad input).
+    #[error("internal error: a rule invariant of {scenario} broke: {what}")]
+    Invariant {
+        /// The scenario.
+        scenario: String,
+        /// What broke, with the states.
+        what: String,
+    },
     /// The run was stopped by the user (Ctrl-C) before it finished.
     #[error("interrupted: the run was stopped before it finished; nothing was written")]
     Cancelled,
@@ -83,7 +91,10 @@ pub enum Error {
 impl Error {
     /// True for errors caused by the user's input (exit code 2); false for failures (exit 1).
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, Error::Cancelled | Error::Mass { .. })
+        !matches!(
+            self,
+            Error::Cancelled | Error::Mass { .. } | Error::Invariant { .. }
+        )
     }
 }
 

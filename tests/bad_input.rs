@@ -395,7 +395,9 @@ fn the_bad_input_corpus_is_refused_cleanly() {
                 assert!(
                     keyless
                         || (!key.is_empty()
-                            && key.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))),
+                            && key
+                                .chars()
+                                .all(|c| c.is_alphanumeric() || "._-".contains(c))),
                     "{args:?} should name the key: {err}"
                 );
             }

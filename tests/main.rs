@@ -8,4 +8,5 @@ mod common;
 mod determinism;
 mod exact_vs_mc;
 mod interrupt;
+mod properties;
 mod reports;

@@ -456,7 +456,7 @@ impl Fighter {
     /// RF-9: dice this side rolls in a round: in the first, the stands in contact plus one
     /// overlapping stand on each flank; later, all its stands.
     pub fn dice(&self, s: &UnitState, first: bool) -> u8 {
-        let left = self.unit.stands - s.lost;
+        let left = self.unit.stands - self.unit.stands_lost(*s);
         if first && self.frontage > 0 {
             left.min(self.frontage + 2)
         } else {
@@ -484,6 +484,8 @@ impl Fighter {
 
 /// RF-9: casualties from `hits`: every `hits_per_stand` hits remove a stand (hits short of a
 /// stand carry to the next round in `carry`); a unit with no stands left is removed.
+/// RF-7: a single stand counts its hits against its models' hit points, the hits it took from
+/// fire included (its state holds hits, not models), so `carry` stays untouched.
 pub fn take_casualties(
     unit: &Unit,
     mut s: UnitState,
@@ -491,6 +493,9 @@ pub fn take_casualties(
     hits: u8,
     hits_per_stand: u8,
 ) -> UnitState {
+    if unit.kind.is_single_stand() {
+        return unit.take_hits(s, hits);
+    }
     let total = u16::from(*carry) + u16::from(hits);
     let stands = (total / u16::from(hits_per_stand)) as u8;
     *carry = (total % u16::from(hits_per_stand)) as u8;

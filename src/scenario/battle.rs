@@ -24,6 +24,7 @@ use crate::rules::linear_warfare as lw;
 use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
+use crate::scenario::invariants::{self, Check, ensure};
 use crate::scenario::melee::{
     FightPhase, FightState, FollowUp, LwMelee, MeleeState, Phase, RfFight,
 };
@@ -158,6 +159,12 @@ pub trait Army: Clone + Debug + Send + Sync {
     fn strength(&self, side: usize, file: usize) -> u32;
     /// Strength lost by a unit of `side` in `file`.
     fn strength_lost(&self, side: usize, file: usize, u: &Self::Unit) -> u32;
+    /// The rule invariants of one turn of the unit of `side` in `file` that is on the field
+    /// (see [`invariants`]).
+    ///
+    /// # Errors
+    /// What broke.
+    fn check_unit(&self, side: usize, file: usize, from: &Self::Unit, to: &Self::Unit) -> Check;
     /// One game turn for every unit on the field, in the system's turn order.
     fn turn<R: Roll>(&self, f: &mut Field<Self::Unit>, ctx: &TurnContext, r: &mut R);
 }
@@ -238,7 +245,7 @@ pub struct BattleState<U> {
     /// The units.
     pub field: Field<U>,
     /// Turns played.
-    pub turn: u8,
+    pub turn: u16,
     /// 0 while fighting, else the outcome class.
     pub end: u8,
     /// Units gone and replaced by their supports, per side.
@@ -379,6 +386,53 @@ impl<A: Army> Battle<A> {
 
 impl<A: Army> Chain for Battle<A> {
     type State = BattleState<A::Unit>;
+    /// A decided battle stays decided; turns count up; holes and replacements only add up
+    /// (at most one replacement per support); an absent slot stays absent and a gone unit
+    /// never changes again (it never acts); every unit on the field keeps its system's
+    /// invariants ([`Army::check_unit`]); a support that steps up continues from its own state.
+    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
+        invariants::stays(from.end != 0, &from, &to)?;
+        if from.end != 0 {
+            return Ok(());
+        }
+        ensure(to.turn == from.turn + 1, || "a turn is one turn".into())?;
+        for side in 0..2 {
+            ensure(
+                to.holes[side] >= from.holes[side]
+                    && to.replaced[side] >= from.replaced[side]
+                    && usize::from(to.replaced[side]) <= self.supports[side],
+                || format!("side {side}'s holes or replacements went wrong: {from:?} → {to:?}"),
+            )?;
+        }
+        let slot = |side: usize, file: usize, a: &A::Unit, b: &A::Unit| -> Check {
+            match self.army.standing(a) {
+                Standing::Absent | Standing::Gone => ensure(a == b, || {
+                    format!(
+                        "an absent or gone unit changed (side {side}, file {file}): {a:?} → {b:?}"
+                    )
+                }),
+                _ => self.army.check_unit(side, file, a, b),
+            }
+        };
+        for side in 0..2 {
+            for i in 0..MAX_FILES {
+                let (fb, tb) = (&from.field.back[side][i], &to.field.back[side][i]);
+                let (ff, tf) = (&from.field.front[side][i], &to.field.front[side][i]);
+                let stepped_up = self.army.standing(tb) == Standing::Absent
+                    && self.army.standing(fb) != Standing::Absent;
+                if stepped_up {
+                    ensure(to.replaced[side] > from.replaced[side], || {
+                        format!("a support left without stepping up (side {side}, file {i})")
+                    })?;
+                    slot(side, i, fb, tf)?;
+                } else {
+                    slot(side, i, fb, tb)?;
+                    slot(side, i, ff, tf)?;
+                }
+            }
+        }
+        Ok(())
+    }
     fn start(&self) -> Self::State {
         let absent = self.army.absent();
         let mut field = Field {
@@ -613,6 +667,10 @@ const RF_STATUSES: [&str; 4] = ["good", "unsteady", "routing", "removed"];
 
 impl Army for RfArmy {
     type Unit = RfSlot;
+    fn check_unit(&self, side: usize, file: usize, from: &RfSlot, to: &RfSlot) -> Check {
+        let unit = &self.fighters[side][file].unit;
+        invariants::rf_unit(unit, &self.options, &self.starts[side][file], from.s, to.s)
+    }
     fn statuses(&self) -> &'static [&'static str] {
         &RF_STATUSES
     }
@@ -712,10 +770,10 @@ impl Army for RfArmy {
                 }
             }
             // RF-11: a marker comes off in a charge phase in which the unit neither charges nor
-            // is routing.
+            // is routing (a removed unit keeps its state: it never acts again).
             for side in 0..2 {
                 let u = &mut f.front[side][i];
-                if charge[i] != Some(side) && u.s.status != Routing {
+                if charge[i] != Some(side) && !matches!(u.s.status, Routing | Removed) {
                     u.blown = self.fighters[side][i].blown;
                 }
             }
@@ -891,6 +949,9 @@ impl EfArmy {
 
 impl Army for EfArmy {
     type Unit = EfSlot;
+    fn check_unit(&self, _side: usize, _file: usize, from: &EfSlot, to: &EfSlot) -> Check {
+        invariants::ef_unit(self.hits_per_quarter, from.s, to.s)
+    }
     fn statuses(&self) -> &'static [&'static str] {
         &EF_STATUSES
     }
@@ -1150,6 +1211,16 @@ const LW_STATUSES: [&str; 3] = ["in_line", "falling_back", "removed"];
 
 impl Army for LwArmy {
     type Unit = LwSlot;
+    fn check_unit(&self, side: usize, file: usize, from: &LwSlot, to: &LwSlot) -> Check {
+        let removed = [from.s.status, to.s.status].map(|s| s == LwStatus::Removed);
+        invariants::lw_pips(
+            self.sides[side][file].pips,
+            from.s.pips,
+            to.s.pips,
+            removed,
+            from.s.status == LwStatus::Recovering,
+        )
+    }
     fn statuses(&self) -> &'static [&'static str] {
         &LW_STATUSES
     }

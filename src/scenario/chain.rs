@@ -61,6 +61,14 @@ pub trait Chain: Sync {
     fn exact(&self) -> bool {
         true
     }
+    /// The rule invariants of one turn from `from` to `to` (see [`super::invariants`]): counts
+    /// within their bounds, legal moves between states, removed units frozen. Every chain
+    /// states its own; [`super::invariants::audit`] checks them over reachable and sampled
+    /// turns.
+    ///
+    /// # Errors
+    /// What broke, in words.
+    fn check_step(&self, from: Self::State, to: Self::State) -> super::invariants::Check;
     /// Integers read off the state after every turn and reported as per-turn means (gaps in a
     /// line, units lost …). Only for chains that are not solved exactly.
     fn series(&self) -> &[ValueInfo] {

@@ -5,6 +5,7 @@ use crate::rules::effectiveness as ef;
 use crate::rules::linear_warfare::{self as lw, Pips, Side};
 use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{self, Check};
 
 /// Classes of a melee: still fighting, or ended one of three ways.
 pub const MELEE_CLASSES: [ClassInfo; 4] = [
@@ -144,6 +145,29 @@ impl LwMelee {
 
 impl Chain for LwMelee {
     type State = MeleeState;
+    /// LW-1 / LW-4 / LW-6: a finished melee stays finished; pips only fall; rounds lost only
+    /// add up, to at most two; a side out of pips or with two rounds lost ends the melee.
+    fn check_step(&self, from: MeleeState, to: MeleeState) -> Check {
+        invariants::stays(matches!(from.phase, Phase::Over(_)), &from, &to)?;
+        for (side, start, a, b) in [
+            (0, &self.attacker, from.attacker, to.attacker),
+            (1, &self.defender, from.defender, to.defender),
+        ] {
+            // No recovery in a melee; "removed" is the melee's end, checked below.
+            invariants::lw_pips(start.pips, a, b, [false, true], false)?;
+            invariants::ensure(
+                to.losses[side] >= from.losses[side] && to.losses[side] <= 2,
+                || format!("rounds lost went from {from:?} to {to:?}"),
+            )?;
+            invariants::ensure(
+                !self.destroyed(&to, side) || matches!(to.phase, Phase::Over(_)),
+                || format!("side {side} is destroyed but the melee goes on: {to:?}"),
+            )?;
+        }
+        invariants::ensure(to.rounds >= from.rounds, || {
+            format!("rounds went back: {from:?} → {to:?}")
+        })
+    }
     fn start(&self) -> MeleeState {
         let pips = |s: &Side| Pips {
             // LW-3: the charger's double move costs a pip.
@@ -488,6 +512,25 @@ impl RfFight {
 
 impl Chain for RfFight {
     type State = FightState;
+    /// RF-3 to RF-12 for both sides (see [`invariants::rf_unit`]); a finished melee stays
+    /// finished.
+    fn check_step(&self, from: FightState, to: FightState) -> Check {
+        invariants::stays(matches!(from.phase, FightPhase::Over(_)), &from, &to)?;
+        invariants::rf_unit(
+            &self.attacker.unit,
+            &self.options,
+            &self.start[0],
+            from.a,
+            to.a,
+        )?;
+        invariants::rf_unit(
+            &self.defender.unit,
+            &self.options,
+            &self.start[1],
+            from.d,
+            to.d,
+        )
+    }
     fn start(&self) -> FightState {
         FightState {
             phase: FightPhase::First,
@@ -525,18 +568,12 @@ impl Chain for RfFight {
         let d_dice = self.defender.dice(&s.d, first);
         let a_hits = r.pick(&self.tables[0][usize::from(a_dice)]) as u8;
         let d_hits = r.pick(&self.tables[1][usize::from(d_dice)]) as u8;
-        // RF-7: a single stand loses a model per `hit_points` hits; a formed unit a stand per
-        // `hits_per_stand` (RF-9).
-        let hps = |u: &rf::Unit| {
-            if u.kind.is_single_stand() {
-                u.hit_points
-            } else {
-                self.rules.hits_per_stand
-            }
-        };
+        // RF-9: a formed unit loses a stand per `hits_per_stand` hits; RF-7: a single stand
+        // loses a model per `hit_points` hits (`take_casualties`).
         let (au, du) = (&self.attacker.unit, &self.defender.unit);
-        s.d = rf::take_casualties(du, s.d, &mut s.carry[1], a_hits, hps(du));
-        s.a = rf::take_casualties(au, s.a, &mut s.carry[0], d_hits, hps(au));
+        let hps = self.rules.hits_per_stand;
+        s.d = rf::take_casualties(du, s.d, &mut s.carry[1], a_hits, hps);
+        s.a = rf::take_casualties(au, s.a, &mut s.carry[0], d_hits, hps);
         let gone = |u: &rf::UnitState| u.status == rf::Status::Removed;
         let Some(end) = rf::round_winner(a_hits, d_hits, gone(&s.a), gone(&s.d)) else {
             s.phase = FightPhase::Later;
@@ -580,8 +617,15 @@ impl Chain for RfFight {
         let loser = self.loser(&s).map(|l| l.status);
         let is = |st| u32::from(loser == Some(st));
         match i {
-            0 => u32::from(s.a.lost - self.start[0].lost),
-            1 => u32::from(s.d.lost - self.start[1].lost),
+            // Stands (or a single stand's models, RF-7) lost in the melee.
+            0 => {
+                let u = &self.attacker.unit;
+                u32::from(u.stands_lost(s.a) - u.stands_lost(self.start[0]))
+            }
+            1 => {
+                let u = &self.defender.unit;
+                u32::from(u.stands_lost(s.d) - u.stands_lost(self.start[1]))
+            }
             2 => is(rf::Status::Unsteady),
             3 => is(rf::Status::Routing),
             4 => is(rf::Status::Removed),
@@ -666,6 +710,13 @@ impl EfFight {
 
 impl Chain for EfFight {
     type State = EfFightState;
+    /// EF-1 / EF-3 / EF-4 for both sides (see [`invariants::ef_unit`]); a finished melee
+    /// stays finished.
+    fn check_step(&self, from: EfFightState, to: EfFightState) -> Check {
+        invariants::stays(matches!(from.phase, FightPhase::Over(_)), &from, &to)?;
+        invariants::ef_unit(self.hits_per_quarter, from.a, to.a)?;
+        invariants::ef_unit(self.hits_per_quarter, from.d, to.d)
+    }
     fn start(&self) -> EfFightState {
         EfFightState {
             phase: FightPhase::Later,

@@ -7,6 +7,7 @@
 pub mod battle;
 pub mod chain;
 pub mod fire;
+pub mod invariants;
 pub mod melee;
 pub mod rally;
 pub mod test;
@@ -178,6 +179,13 @@ pub trait Job: Send + Sync {
     /// # Errors
     /// A tally that does not fit this scenario; failures of the exact solution.
     fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report>;
+    /// Check the scenario's rule invariants (see [`invariants::audit`]): over every reachable
+    /// turn of an exactly solvable scenario, with its exact solution's mass, and over `trials`
+    /// trials sampled turn by turn from `seed`.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invariant`] naming what broke.
+    fn audit(&self, trials: u64, seed: u64) -> Result<()>;
 }
 
 /// A [`Chain`] with the report that goes with it.
@@ -255,6 +263,13 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
         report.sampler = Some(sim.sampler().name().to_string());
         Ok(report)
+    }
+
+    fn audit(&self, trials: u64, seed: u64) -> Result<()> {
+        invariants::audit(&self.chain, trials, seed).map_err(|what| crate::Error::Invariant {
+            scenario: self.describe.scenario.clone(),
+            what,
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::dice::Roll;
 use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{self, Check};
 
 /// Classes of a Rank & File unit in `rally`: back to Good ends the trial, as does removal.
 /// Routing and removed units leave their place in the line empty, and so does an Unsteady one,
@@ -88,6 +89,10 @@ impl RfRally {
 
 impl Chain for RfRally {
     type State = rf::UnitState;
+    /// RF-3 to RF-6 (see [`invariants::rf_unit`]).
+    fn check_step(&self, from: rf::UnitState, to: rf::UnitState) -> Check {
+        invariants::rf_unit(&self.unit, &self.options, &self.start, from, to)
+    }
     fn start(&self) -> rf::UnitState {
         self.start
     }
@@ -146,6 +151,13 @@ pub struct EfRally {
 
 impl Chain for EfRally {
     type State = crate::rules::effectiveness::UnitState;
+    /// EF-5: only the status moves, from retreating back into the line; strength stays.
+    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
+        invariants::ensure(to.quarters == from.quarters && to.hits == from.hits, || {
+            format!("strength changed in a rally: {from:?} → {to:?}")
+        })?;
+        invariants::ef_unit(u8::MAX, from, to)
+    }
     fn start(&self) -> Self::State {
         self.start
     }

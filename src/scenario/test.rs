@@ -3,6 +3,7 @@
 use crate::dice::Roll;
 use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{Check, ensure};
 
 /// Classes of a one-test chain: the test passed or failed (both end the trial).
 pub const TEST_CLASSES: [ClassInfo; 3] = [
@@ -64,6 +65,24 @@ pub struct RfTest {
 
 impl Chain for RfTest {
     type State = TestState;
+    /// RF-2 / RF-3 / RF-6: one test, taken once; a re-roll only when the unit has one; a
+    /// formed unit at 50% losses never passes.
+    fn check_step(&self, from: TestState, to: TestState) -> Check {
+        ensure(
+            from == TestState::Untested && to != TestState::Untested,
+            || format!("a test is taken once: {from:?} → {to:?}"),
+        )?;
+        if let TestState::Done { passed, rerolled } = to {
+            ensure(
+                !rerolled || self.unit.elite || self.state.rerolls > 0,
+                || "a re-roll without an Elite unit or a commander's re-roll (RF-6)".into(),
+            )?;
+            ensure(!passed || !self.unit.broken(self.state.lost), || {
+                "a unit at 50% losses passed a test (RF-3)".into()
+            })?;
+        }
+        Ok(())
+    }
     fn start(&self) -> TestState {
         TestState::Untested
     }
@@ -100,6 +119,20 @@ pub struct EfTest {
 
 impl Chain for EfTest {
     type State = TestState;
+    /// EF-2: one test, taken once, with no re-rolls in these rules.
+    fn check_step(&self, from: TestState, to: TestState) -> Check {
+        ensure(
+            from == TestState::Untested
+                && matches!(
+                    to,
+                    TestState::Done {
+                        rerolled: false,
+                        ..
+                    }
+                ),
+            || format!("a test is taken once, without re-rolls: {from:?} → {to:?}"),
+        )
+    }
     fn start(&self) -> TestState {
         TestState::Untested
     }
@@ -226,6 +259,12 @@ const VOLLEY_VALUES: [ValueInfo; 1] = [ValueInfo {
 
 impl Chain for LwTest {
     type State = LwTestState;
+    /// LW-2 / LW-4: one roll, taken once.
+    fn check_step(&self, from: LwTestState, to: LwTestState) -> Check {
+        ensure(from.0.is_none() && to.0.is_some(), || {
+            format!("a roll is made once: {from:?} → {to:?}")
+        })
+    }
     fn start(&self) -> LwTestState {
         LwTestState(None)
     }

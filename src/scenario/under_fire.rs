@@ -7,6 +7,7 @@ use crate::rules::linear_warfare as lw;
 use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
+use crate::scenario::invariants::{self, Check};
 use crate::scenario::rally::{rf_class, rf_value, rf_values};
 
 /// Classes of a Rank & File unit under fire: only removal ends a trial early. Unsteady (it
@@ -97,6 +98,12 @@ impl RfUnderFire {
 
 impl Chain for RfUnderFire {
     type State = (rf::UnitState, bool);
+    /// RF-3 to RF-8 (see [`invariants::rf_unit`]); a stampede, once it happened, stays
+    /// counted.
+    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
+        invariants::rf_unit(&self.unit, &self.options, &self.start, from.0, to.0)?;
+        invariants::ensure(!from.1 || to.1, || "a stampede was undone".into())
+    }
     fn start(&self) -> Self::State {
         (self.start, false)
     }
@@ -244,6 +251,10 @@ impl EfUnderFire {
 
 impl Chain for EfUnderFire {
     type State = ef::UnitState;
+    /// EF-1 / EF-4 (see [`invariants::ef_unit`]).
+    fn check_step(&self, from: ef::UnitState, to: ef::UnitState) -> Check {
+        invariants::ef_unit(self.hits_per_quarter, from, to)
+    }
     fn start(&self) -> ef::UnitState {
         self.start
     }
@@ -393,6 +404,18 @@ impl LwUnderFire {
 
 impl Chain for LwUnderFire {
     type State = LwState;
+    /// LW-1 / LW-5 / LW-6 (see [`invariants::lw_pips`]): a unit gains a pip only in a turn
+    /// it spends recovering.
+    fn check_step(&self, from: LwState, to: LwState) -> Check {
+        let removed = [from.status, to.status].map(|s| s == LwStatus::Removed);
+        invariants::lw_pips(
+            self.pips,
+            from.pips,
+            to.pips,
+            removed,
+            from.status == LwStatus::Recovering,
+        )
+    }
     fn start(&self) -> LwState {
         self.start
     }

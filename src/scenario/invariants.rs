@@ -1,0 +1,216 @@
+//! The rule invariants every turn of every scenario must keep (issue 9), checked by
+//! [`Chain::check_step`](super::chain::Chain::check_step) on each transition and by
+//! [`audit`] over a chain's reachable states and sampled trials.
+//!
+//! What is checked, by system:
+//! - Rank & File (RF-2 to RF-7): stands lost never come back and never pass the unit's stands;
+//!   the commander's re-rolls are only spent; a unit rises at most one level a turn (RF-5's
+//!   rally); a removed unit never changes again; a formed unit that routs at 50% losses is
+//!   removed at once unless `keep-broken-units` (RF-3).
+//! - Effectiveness (EF-1, EF-4): quarters only fall and stay within 0..=4; a unit at 0% is
+//!   eliminated; hits short of a quarter stay short of it; an eliminated unit never changes.
+//! - Linear Warfare (LW-1, LW-5, LW-6): pips stay within 0..=start and rise by one a turn only
+//!   while recovering (LW-5); a general's pips only fall; a unit out of pips is removed; a
+//!   removed unit never changes.
+
+use super::chain::Chain;
+use crate::dice::Dice;
+use crate::exact;
+use crate::rules::effectiveness as ef;
+use crate::rules::rank_and_file as rf;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Ok, or what broke.
+pub type Check = std::result::Result<(), String>;
+
+/// Fail with `what` unless `ok`.
+#[inline]
+pub fn ensure(ok: bool, what: impl FnOnce() -> String) -> Check {
+    if ok { Ok(()) } else { Err(what()) }
+}
+
+/// RF-2 to RF-7: one turn (or melee round) of a Rank & File `unit` that started the trial in
+/// `start`, from `from` to `to`, under `options`.
+pub fn rf_unit(
+    unit: &rf::Unit,
+    options: &rf::Options,
+    start: &rf::UnitState,
+    from: rf::UnitState,
+    to: rf::UnitState,
+) -> Check {
+    use rf::Status::{Removed, Routing};
+    if from.status == Removed {
+        return ensure(to == from, || {
+            format!("a removed unit changed: {from:?} → {to:?}")
+        });
+    }
+    ensure(to.lost >= from.lost, || {
+        format!("lost stands came back: {from:?} → {to:?}")
+    })?;
+    ensure(unit.stands_lost(to) <= unit.stands, || {
+        format!("{to:?} has lost more than its {} stands", unit.stands)
+    })?;
+    ensure(
+        to.rerolls <= from.rerolls && to.rerolls <= start.rerolls,
+        || format!("re-rolls came back: {from:?} → {to:?}"),
+    )?;
+    ensure((to.status as i32) >= (from.status as i32) - 1, || {
+        format!("rose more than one level in a turn: {from:?} → {to:?}")
+    })?;
+    let broken = !unit.kind.is_single_stand() && 2 * u32::from(to.lost) >= u32::from(unit.stands);
+    ensure(
+        !(to.status == Routing && broken && !options.keep_broken_units),
+        || format!("RF-3: a routing unit at 50% losses must be removed: {to:?}"),
+    )
+}
+
+/// EF-1 / EF-4: one turn of an effectiveness-rules unit, `hits_per_quarter` hits costing 25%.
+pub fn ef_unit(hits_per_quarter: u8, from: ef::UnitState, to: ef::UnitState) -> Check {
+    if from.status == ef::Status::Eliminated {
+        return ensure(to == from, || {
+            format!("an eliminated unit changed: {from:?} → {to:?}")
+        });
+    }
+    ensure(to.quarters <= from.quarters && to.quarters <= 4, || {
+        format!("effectiveness rose: {from:?} → {to:?}")
+    })?;
+    ensure(
+        to.quarters > 0 || to.status == ef::Status::Eliminated,
+        || format!("EF-1: a unit at 0% must be eliminated: {to:?}"),
+    )?;
+    ensure(
+        to.status == ef::Status::Eliminated || to.hits < hits_per_quarter.max(1),
+        || format!("{to:?} holds a whole quarter's hits ({hits_per_quarter})"),
+    )
+}
+
+/// LW-1 / LW-5 / LW-6: a Linear Warfare unit's pips and its general's from one turn to the
+/// next. `removed` says whether each state is removed; `recovering` whether the unit spent the
+/// turn recovering (it may then gain one pip); `start` is its starting pips.
+pub fn lw_pips(
+    start: u8,
+    from: crate::rules::linear_warfare::Pips,
+    to: crate::rules::linear_warfare::Pips,
+    removed: [bool; 2],
+    recovering: bool,
+) -> Check {
+    use crate::rules::linear_warfare::GENERAL_PIPS;
+    if removed[0] {
+        return ensure(to == from && removed[1], || {
+            format!("a removed unit changed: {from:?} → {to:?}")
+        });
+    }
+    ensure(to.unit <= start, || {
+        format!("{to:?} has more than its {start} pips")
+    })?;
+    let rise = u8::from(recovering);
+    ensure(to.unit <= from.unit + rise, || {
+        format!("pips rose without recovering (LW-5): {from:?} → {to:?}")
+    })?;
+    ensure(
+        to.general <= from.general && to.general <= GENERAL_PIPS,
+        || format!("a general's pips rose: {from:?} → {to:?}"),
+    )?;
+    ensure(to.unit > 0 || removed[1], || {
+        format!("LW-1: a unit out of pips must be removed: {to:?}")
+    })
+}
+
+/// Absorbing states: once `over`, a state never changes.
+pub fn stays<S: PartialEq + std::fmt::Debug>(over: bool, from: &S, to: &S) -> Check {
+    ensure(!over || from == to, || {
+        format!("a finished trial changed: {from:?} → {to:?}")
+    })
+}
+
+/// Every value and series read off `s` is within its declared largest value.
+fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {
+    for (i, v) in chain.values().iter().enumerate() {
+        let x = chain.value_of(s, i);
+        ensure(x <= v.max, || {
+            format!(
+                "value {} is {x}, above its largest {} in {s:?}",
+                v.name, v.max
+            )
+        })?;
+    }
+    for (i, v) in chain.series().iter().enumerate() {
+        let x = chain.series_of(s, i);
+        ensure(x <= v.max, || {
+            format!(
+                "series {} is {x}, above its largest {} in {s:?}",
+                v.name, v.max
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Most reachable states [`audit`] enumerates before it stops widening (the rest of a huge
+/// state space is still sampled).
+pub const AUDIT_STATES: usize = 20_000;
+
+/// Audit a chain: values and series read off every state stay within their declared largest
+/// values; for an exactly solvable chain, every transition out of every reachable live
+/// state
+/// (up to [`AUDIT_STATES`] states) keeps the invariants, each turn's probabilities add up to 1
+/// and so does the exact solution's; then `trials` trials sampled turn by turn with the dice of
+/// `seed` keep the invariants at every turn until they are absorbed (as the engine runs them),
+/// and (for exact chains) every sampled turn is one the exact solution counts.
+///
+/// # Errors
+/// What broke, with the states.
+pub fn audit<C: Chain>(chain: &C, trials: u64, seed: u64) -> Check {
+    let mut support: BTreeMap<C::State, Vec<(C::State, f64)>> = BTreeMap::new();
+    if chain.exact() {
+        let mut seen: BTreeSet<C::State> = BTreeSet::new();
+        let mut todo = vec![chain.start()];
+        seen.insert(chain.start());
+        while let Some(s) = todo.pop() {
+            if support.len() >= AUDIT_STATES {
+                break;
+            }
+            if chain.classes()[chain.class_of(s)].absorbing {
+                continue;
+            }
+            let next = exact::transitions(chain, s);
+            let mass: f64 = next.iter().map(|(_, p)| p).sum();
+            ensure((mass - 1.0).abs() <= exact::MASS_TOLERANCE, || {
+                format!("the turn from {s:?} has probability {mass}, not 1")
+            })?;
+            for &(t, p) in &next {
+                ensure(p > 0.0, || format!("{s:?} → {t:?} has probability {p}"))?;
+                within_bounds(chain, t)?;
+                chain
+                    .check_step(s, t)
+                    .map_err(|e| format!("{e} (reachable turn {s:?} → {t:?})"))?;
+                if seen.insert(t) {
+                    todo.push(t);
+                }
+            }
+            support.insert(s, next);
+        }
+        exact::solve_chain(chain, "audit").map_err(|e| e.to_string())?;
+    }
+    let mut dice = Dice::for_chunk(seed, 0, 0);
+    for _ in 0..trials {
+        let mut s = chain.start();
+        for _ in 0..chain.turns() {
+            if chain.classes()[chain.class_of(s)].absorbing {
+                break;
+            }
+            let t = chain.step(s, &mut dice);
+            within_bounds(chain, t)?;
+            chain
+                .check_step(s, t)
+                .map_err(|e| format!("{e} (sampled turn {s:?} → {t:?})"))?;
+            if let Some(next) = support.get(&s) {
+                ensure(next.iter().any(|&(n, _)| n == t), || {
+                    format!("a sampled turn the exact solution does not have: {s:?} → {t:?}")
+                })?;
+            }
+            s = t;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,315 @@
+//! Issue 9's property tests: random setups of every scenario of every system, built through the
+//! same parameter tables and builders as the command line, keep the rules' invariants
+//! (`morale_lab::scenario::invariants`): stands, quarters and pips stay within 0 and the start,
+//! states move only along legal transitions, removed units never change or act again, every
+//! turn's probabilities and every exact solution's mass add up to 1, and every sampled turn is
+//! one the exact solution counts.
+
+use morale_lab::params::Input;
+use morale_lab::params::{Kind, ParamDef};
+use morale_lab::system::{self, SystemInfo};
+use proptest::prelude::*;
+use proptest::sample::{select, subsequence};
+
+/// Trials sampled turn by turn per setup (beside the exhaustive walk of exact chains).
+const TRIALS: u64 = 64;
+
+/// The values tried for a parameter: its whole range where it is small, else the small end
+/// (so that exact solves stay quick), for every kind of parameter.
+fn values(def: &ParamDef) -> Vec<String> {
+    match def.kind {
+        Kind::Int { min, max } => (min..=max.min(min + 11)).map(|v| v.to_string()).collect(),
+        Kind::Real { min, max } => [0.0, 0.25, 0.5, 1.0]
+            .iter()
+            .map(|f| (min + (max - min) * f).to_string())
+            .collect(),
+        Kind::Bool => vec!["true".into(), "false".into()],
+        Kind::Choice(c) => c.iter().map(|s| s.to_string()).collect(),
+        Kind::Dist => ["", "1/2,1/2", "1/6,1/2,1/3", "0.5,0.25,0.25"]
+            .map(String::from)
+            .to_vec(),
+        Kind::Prob => ["0", "1/6", "1/2", "1"].map(String::from).to_vec(),
+        // Unit specs come from `spec`.
+        Kind::Spec => Vec::new(),
+    }
+}
+
+/// A unit spec of `system`: a type or class and a few of its keywords.
+fn spec(system: &'static str) -> BoxedStrategy<String> {
+    let (kinds, words): (&[&str], &[&str]) = match system {
+        "rank-and-file" => (
+            &[
+                "veteran infantry",
+                "regular infantry",
+                "green infantry",
+                "veteran cavalry",
+                "regular cavalry",
+                "regular elephant",
+                "green skirmisher",
+            ],
+            &[
+                "stands=4",
+                "stands=8",
+                "lost=1",
+                "lost=3",
+                "state=unsteady",
+                "state=routing",
+                "elite",
+                "leader=1",
+                "rerolls=1",
+                "frontage=2",
+                "hit=1",
+                "hit=-1",
+                "blown",
+                "shock",
+                "square",
+                "obstacle",
+                "uncontrolled=3",
+            ],
+        ),
+        "effectiveness" => (
+            &["elite", "regular", "poor"],
+            &[
+                "lost=1",
+                "lost=3",
+                "general",
+                "supported",
+                "dice=2",
+                "dice=6",
+            ],
+        ),
+        _ => (
+            &["line", "guards", "light"],
+            &[
+                "pips=3", "pips=7", "stands=3", "stands=8", "charging", "obstacle", "general",
+            ],
+        ),
+    };
+    (select(kinds), subsequence(words, 0..=3))
+        .prop_map(|(k, w)| {
+            let mut s = k.to_string();
+            for word in w {
+                s.push(' ');
+                s.push_str(word);
+            }
+            s
+        })
+        .boxed()
+}
+
+/// A setup: a scenario of `info`'s system, `--set` pairs for a random subset of its
+/// parameters, a random subset of its optional rules, and a seed.
+#[derive(Debug, Clone)]
+struct Setup {
+    scenario: &'static str,
+    sets: Vec<String>,
+    options: Vec<String>,
+    seed: u64,
+}
+
+fn setup(info: &'static SystemInfo) -> BoxedStrategy<Setup> {
+    select(info.scenarios.to_vec())
+        .prop_flat_map(move |scenario| {
+            let defs: Vec<&'static ParamDef> = info
+                .params
+                .iter()
+                .filter(|d| d.scenarios.contains(&scenario))
+                // The round cap only makes melees that cannot end: refused at build time.
+                .filter(|d| d.key != "max_rounds")
+                .collect();
+            let scalars: Vec<BoxedStrategy<Option<String>>> = defs
+                .iter()
+                .filter(|d| d.kind != Kind::Spec)
+                .map(|d| {
+                    let key = d.key;
+                    proptest::option::weighted(0.4, select(values(d)))
+                        .prop_map(move |v| v.map(|v| format!("{key}={v}")))
+                        .boxed()
+                })
+                .collect();
+            let battle = matches!(scenario, "line");
+            let specs: Vec<&'static str> = defs
+                .iter()
+                .filter(|d| d.kind == Kind::Spec)
+                .map(|d| d.key)
+                .collect();
+            let sides = proptest::collection::vec(
+                (spec(info.name), proptest::bool::weighted(0.7)),
+                specs.len(),
+            );
+            let options: Vec<&'static str> = info.options.iter().map(|o| o.name).collect();
+            (
+                scalars,
+                sides,
+                1usize..=6,
+                subsequence(options.clone(), 0..=options.len().min(3)),
+                any::<u64>(),
+            )
+                .prop_map(move |(scalars, sides, units, options, seed)| {
+                    let mut sets: Vec<String> = scalars.into_iter().flatten().collect();
+                    for (key, (spec, given)) in specs.iter().zip(sides) {
+                        if given {
+                            // A line gives each side the same number of units.
+                            let spec = if battle {
+                                format!("{units} x {spec}")
+                            } else {
+                                spec
+                            };
+                            sets.push(format!("{key}={spec}"));
+                        }
+                    }
+                    Setup {
+                        scenario,
+                        sets,
+                        options: options.into_iter().map(String::from).collect(),
+                        seed,
+                    }
+                })
+        })
+        .boxed()
+}
+
+/// Build the setup as the command line would; a setup the builders refuse is discarded (the
+/// refusal itself is tested by the bad-input tests), one they accept must keep every invariant.
+fn audit(system: &str, s: &Setup) -> Result<(), TestCaseError> {
+    let inputs: Vec<Input> = s
+        .sets
+        .iter()
+        .map(|p| Input::parse_set(p).expect("the strategy writes KEY=VALUE"))
+        .collect();
+    let job = system::build(system, s.scenario, &inputs, &s.options);
+    prop_assume!(job.is_ok(), "refused: {}", job.err().unwrap());
+    job.unwrap()
+        .audit(TRIALS, s.seed)
+        .map_err(|e| TestCaseError::fail(format!("{system} {s:?}: {e}")))
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 512,
+        max_global_rejects: 4096,
+        // Fixed seeds, no files: every run tries the same setups (the project's rule for
+        // statistical and random tests), and a failure prints its setup to copy into a test.
+        failure_persistence: None,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..ProptestConfig::default()
+    }
+}
+
+fn info(name: &str) -> &'static SystemInfo {
+    system::find(name).unwrap()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn rank_and_file_keeps_its_invariants(s in setup(info("rank-and-file"))) {
+        audit("rank-and-file", &s)?;
+    }
+
+    #[test]
+    fn effectiveness_keeps_its_invariants(s in setup(info("effectiveness"))) {
+        audit("effectiveness", &s)?;
+    }
+
+    #[test]
+    fn linear_warfare_keeps_its_invariants(s in setup(info("linear-warfare"))) {
+        audit("linear-warfare", &s)?;
+    }
+}
+
+/// The invariants are not vacuous: a broken transition is caught (a unit that got a stand back,
+/// a removed unit that acted, a rise of two levels).
+#[test]
+fn the_invariants_catch_broken_turns() {
+    use morale_lab::rules::rank_and_file::{Class, Kind, Status, Unit, UnitState};
+    use morale_lab::scenario::invariants::rf_unit;
+    let job_unit = Unit {
+        class: Class::Regular,
+        kind: Kind::Formed,
+        stands: 6,
+        elite: false,
+        leader: 0,
+        in_buildings: false,
+        buildings_bonus: 1,
+        modifier: 0,
+        hit_points: 3,
+    };
+    let options = Default::default();
+    let s = |status, lost| UnitState {
+        status,
+        lost,
+        rerolls: 0,
+    };
+    let start = s(Status::Good, 0);
+    assert!(
+        rf_unit(
+            &job_unit,
+            &options,
+            &start,
+            s(Status::Good, 0),
+            s(Status::Unsteady, 1)
+        )
+        .is_ok()
+    );
+    assert!(
+        rf_unit(
+            &job_unit,
+            &options,
+            &start,
+            s(Status::Good, 2),
+            s(Status::Good, 1)
+        )
+        .is_err()
+    );
+    assert!(
+        rf_unit(
+            &job_unit,
+            &options,
+            &start,
+            s(Status::Removed, 2),
+            s(Status::Routing, 2)
+        )
+        .is_err()
+    );
+    assert!(
+        rf_unit(
+            &job_unit,
+            &options,
+            &start,
+            s(Status::Routing, 1),
+            s(Status::Good, 1)
+        )
+        .is_err()
+    );
+    // RF-3: routing at 3 of 6 lost must be removed.
+    assert!(
+        rf_unit(
+            &job_unit,
+            &options,
+            &start,
+            s(Status::Routing, 2),
+            s(Status::Routing, 3)
+        )
+        .is_err()
+    );
+}
+
+/// Found by the `unit_spec` fuzz target: a battle of more than 255 turns overflowed its turn
+/// counter. Every battle runs to the largest turn cap (nothing happens in it) with its turns
+/// counted one by one.
+#[test]
+fn battles_run_to_the_largest_turn_cap() {
+    for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
+        for scenario in ["engagement", "line"] {
+            let inputs: Vec<Input> = ["fire_range=0", "charge_when_shaken=false", "turns=1000"]
+                .iter()
+                .map(|p| Input::parse_set(p).unwrap())
+                .collect();
+            let job = system::build(system, scenario, &inputs, &[]).unwrap();
+            job.audit(3, 1)
+                .unwrap_or_else(|e| panic!("{system} {scenario}: {e}"));
+        }
+    }
+}

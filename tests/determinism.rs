@@ -165,3 +165,84 @@ fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
     assert_eq!(r.trials, 1_000_000);
     assert!(r.notes.iter().any(|n| n.contains("NOT reached")));
 }
+
+/// Issue 9: counts cannot overflow at 10^12 trials, nor at the cap of 10^15. A real tally (of a
+/// turn-by-turn chain with an exact solution, and of a battle with per-turn sums of squares) is
+/// scaled to those sizes, as if every trial had been run that many times more: the report must
+/// count every outcome exactly, give the same estimates and metrics (to rounding) and narrower
+/// intervals. A tally whose counts do not add up to its trials is refused.
+#[test]
+fn a_trillion_trials_and_the_cap_report_exactly() {
+    use morale_lab::scenario::RunOptions;
+    let options = |trials: u64| RunOptions {
+        spec: RunSpec {
+            trials,
+            seed: 5,
+            stream: 0,
+            threads: Some(2),
+        },
+        confidence: 0.95,
+        exact_only: false,
+        sampler: Sampler::Dice,
+        precision: None,
+    };
+    const SMALL: u64 = 100_000;
+    for (system, scenario, sets) in [
+        ("rank-and-file", "under-fire", &["stands=8", "turns=12"][..]),
+        (
+            "effectiveness",
+            "line",
+            &["attacker=4 x regular", "defender=4 x regular"][..],
+        ),
+    ] {
+        let job =
+            morale_lab::system::build(system, scenario, &crate::common::inputs(sets), &[]).unwrap();
+        let small = options(SMALL);
+        let raw = job
+            .tally(&small, 0..small.spec.chunks(), &Control::new())
+            .unwrap();
+        let base = job.report_tally(&raw, &small).unwrap();
+        for trials in [1_000_000_000_000u64, 1_000_000_000_000_000] {
+            let k = trials / SMALL;
+            let scaled: Vec<u64> = raw.iter().map(|&x| x.checked_mul(k).unwrap()).collect();
+            let r = job.report_tally(&scaled, &options(trials)).unwrap();
+            assert_eq!(r.trials, trials);
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0);
+            for (o, b) in r.outcomes.iter().zip(&base.outcomes) {
+                let what = format!("{system} {scenario} {trials} {}", o.outcome);
+                assert_eq!(o.cell.count, b.cell.count.map(|c| c * k), "{what}");
+                assert!(
+                    close(o.cell.p, b.cell.p),
+                    "{what}: {} vs {}",
+                    o.cell.p,
+                    b.cell.p
+                );
+                if let (Some(lo), Some(hi), Some(blo), Some(bhi)) =
+                    (o.cell.ci_low, o.cell.ci_high, b.cell.ci_low, b.cell.ci_high)
+                {
+                    assert!(lo <= o.cell.p && o.cell.p <= hi, "{what}");
+                    assert!(hi - lo <= bhi - blo, "{what}: the interval must narrow");
+                }
+            }
+            for (m, b) in r.metrics.iter().zip(&base.metrics) {
+                let what = format!("{system} {scenario} {trials} {}", m.name);
+                match (m.value, b.value) {
+                    (Some(x), Some(y)) => assert!(close(x, y), "{what}: {x} vs {y}"),
+                    (x, y) => assert_eq!(x.is_some(), y.is_some(), "{what}"),
+                }
+                if let (Some(s), Some(bs)) = (m.stderr, b.stderr) {
+                    assert!(s.is_finite() && s <= bs, "{what}: {s} vs {bs}");
+                }
+            }
+        }
+        // A tally claiming more trials than its outcomes count is refused, not reported.
+        let e = job.report_tally(&raw, &options(SMALL + 1)).unwrap_err();
+        assert!(e.to_string().contains("damaged"), "{e}");
+    }
+    // Adding shard tallies that would overflow 64 bits is refused.
+    let mut a = vec![u64::MAX - 1, 3];
+    assert!(!engine::try_add_into(&mut a, &[2, 0]));
+    let mut b = vec![u64::MAX - 1, 3];
+    assert!(engine::try_add_into(&mut b, &[1, 4]));
+    assert_eq!(b, vec![u64::MAX, 7]);
+}

@@ -206,11 +206,25 @@ pub fn run_chunks<S: Sim>(
         )
 }
 
-/// Add tally `b` into `a`, counter by counter.
+/// Add tally `b` into `a`, counter by counter. Within a run no counter can overflow: a count
+/// is at most the trials (at most 10^15), and a series' sum of squares at most the trials times
+/// the square of its largest value (a few thousand), far below 2^64.
 pub fn add_into(a: &mut [u64], b: &[u64]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += *y;
     }
+}
+
+/// [`add_into`] for tallies from outside (shard files): `false`, leaving `a` partly added,
+/// when a counter would overflow 64 bits.
+pub fn try_add_into(a: &mut [u64], b: &[u64]) -> bool {
+    for (x, y) in a.iter_mut().zip(b) {
+        match x.checked_add(*y) {
+            Some(v) => *x = v,
+            None => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -200,7 +200,15 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
             };
             match &mut sum {
                 None => sum = Some(t.clone()),
-                Some(s) if s.len() == t.len() => crate::engine::add_into(s, t),
+                Some(s) if s.len() == t.len() => {
+                    if !crate::engine::try_add_into(s, t) {
+                        return conflict(format!(
+                            "{}: run {} has counts that overflow 64 bits when added: a damaged or edited shard file",
+                            name(i),
+                            r + 1
+                        ));
+                    }
+                }
                 Some(_) => {
                     return conflict(format!(
                         "{}: run {} has a tally of another shape",

@@ -260,6 +260,17 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             )));
         }
         let counts = sim.finish(raw);
+        // Every trial ends in exactly one class: a tally that says otherwise was damaged.
+        let layout = Layout::of(&self.chain);
+        let ended = (0..self.chain.classes().len())
+            .try_fold(0u64, |a, c| a.checked_add(counts[layout.final_(c)]));
+        if ended != Some(options.spec.trials) {
+            return Err(crate::Error::Conflict(format!(
+                "a tally of {} trials does not count {} trials in its outcomes: a damaged or edited shard file?",
+                options.spec.trials,
+                ended.map_or("more than 2^64".into(), |n| n.to_string())
+            )));
+        }
         let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
         report.sampler = Some(sim.sampler().name().to_string());
         Ok(report)

@@ -243,57 +243,24 @@ fn the_invariants_catch_broken_turns() {
         rerolls: 0,
     };
     let start = s(Status::Good, 0);
-    assert!(
-        rf_unit(
-            &job_unit,
-            &options,
-            &start,
-            s(Status::Good, 0),
-            s(Status::Unsteady, 1)
-        )
-        .is_ok()
-    );
-    assert!(
-        rf_unit(
-            &job_unit,
-            &options,
-            &start,
-            s(Status::Good, 2),
-            s(Status::Good, 1)
-        )
-        .is_err()
-    );
-    assert!(
-        rf_unit(
-            &job_unit,
-            &options,
-            &start,
+    let turn = |from, to| rf_unit(&job_unit, &options, &start, from, to);
+    assert!(turn(s(Status::Good, 0), s(Status::Unsteady, 1)).is_ok());
+    for (from, to, why) in [
+        (s(Status::Good, 2), s(Status::Good, 1), "a stand came back"),
+        (
             s(Status::Removed, 2),
-            s(Status::Routing, 2)
-        )
-        .is_err()
-    );
-    assert!(
-        rf_unit(
-            &job_unit,
-            &options,
-            &start,
-            s(Status::Routing, 1),
-            s(Status::Good, 1)
-        )
-        .is_err()
-    );
-    // RF-3: routing at 3 of 6 lost must be removed.
-    assert!(
-        rf_unit(
-            &job_unit,
-            &options,
-            &start,
             s(Status::Routing, 2),
-            s(Status::Routing, 3)
-        )
-        .is_err()
-    );
+            "a removed unit acted",
+        ),
+        (s(Status::Routing, 1), s(Status::Good, 1), "rose two levels"),
+        (
+            s(Status::Routing, 2),
+            s(Status::Routing, 3),
+            "RF-3: routing at 3 of 6 lost",
+        ),
+    ] {
+        assert!(turn(from, to).is_err(), "{why}");
+    }
 }
 
 /// Found by the `unit_spec` fuzz target: a battle of more than 255 turns overflowed its turn

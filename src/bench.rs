@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::error::{Error, Result};
+use morale_lab::report::align;
 use morale_lab::scenario::RunOptions;
 use morale_lab::scenario::chain::Sampler;
 use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
@@ -102,7 +103,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
     if cases.is_empty() {
         rows.clear();
     }
-    out += &table(&rows);
+    out += &align(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
     if !exact.is_empty() {
         let mut rows = vec![["exact solution".to_string(), "ms".into()]];
         for case in exact {
@@ -130,33 +131,8 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
             rows.push([case.name.to_string(), format!("{:.1}", best * 1e3)]);
         }
         out += "\n";
-        out += &table(&rows);
+        out += &align(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
     }
     out += "\n(per second: trials, or battles for engagement and line; Monte Carlo only, the exact solution's time excluded; exact: the best time of a solve and its report)\n";
     Ok(out)
-}
-
-/// Rows as aligned columns: the first left-aligned, the others right-aligned.
-fn table<const N: usize>(rows: &[[String; N]]) -> String {
-    let widths: Vec<usize> = (0..N)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for r in rows {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (c, &w))| {
-                if i == 0 {
-                    format!("{c:<w$}")
-                } else {
-                    format!("{c:>w$}")
-                }
-            })
-            .collect();
-        out += cells.join("  ").trim_end();
-        out += "\n";
-    }
-    out
 }

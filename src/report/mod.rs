@@ -455,8 +455,9 @@ fn fmt_ci(c: &Cell) -> String {
     }
 }
 
-/// Left-align the first column, right-align the others, two spaces apart.
-fn align(rows: &[Vec<String>]) -> String {
+/// Rows as aligned text columns: the first left-aligned, the others right-aligned, two spaces
+/// apart (a trailing fifth column of free text stays left-aligned).
+pub fn align(rows: &[Vec<String>]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
         .map(|i| {

@@ -1212,14 +1212,7 @@ const LW_STATUSES: [&str; 3] = ["in_line", "falling_back", "removed"];
 impl Army for LwArmy {
     type Unit = LwSlot;
     fn check_unit(&self, side: usize, file: usize, from: &LwSlot, to: &LwSlot) -> Check {
-        let removed = [from.s.status, to.s.status].map(|s| s == LwStatus::Removed);
-        invariants::lw_pips(
-            self.sides[side][file].pips,
-            from.s.pips,
-            to.s.pips,
-            removed,
-            from.s.status == LwStatus::Recovering,
-        )
+        invariants::lw_unit(self.sides[side][file].pips, from.s, to.s)
     }
     fn statuses(&self) -> &'static [&'static str] {
         &LW_STATUSES

@@ -18,6 +18,7 @@ use crate::dice::Dice;
 use crate::exact;
 use crate::rules::effectiveness as ef;
 use crate::rules::rank_and_file as rf;
+use crate::scenario::under_fire::{LwState, LwStatus};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Ok, or what broke.
@@ -57,9 +58,8 @@ pub fn rf_unit(
     ensure((to.status as i32) >= (from.status as i32) - 1, || {
         format!("rose more than one level in a turn: {from:?} → {to:?}")
     })?;
-    let broken = !unit.kind.is_single_stand() && 2 * u32::from(to.lost) >= u32::from(unit.stands);
     ensure(
-        !(to.status == Routing && broken && !options.keep_broken_units),
+        !(to.status == Routing && unit.broken(to.lost) && !options.keep_broken_units),
         || format!("RF-3: a routing unit at 50% losses must be removed: {to:?}"),
     )
 }
@@ -114,6 +114,19 @@ pub fn lw_pips(
     ensure(to.unit > 0 || removed[1], || {
         format!("LW-1: a unit out of pips must be removed: {to:?}")
     })
+}
+
+/// [`lw_pips`] for a Linear Warfare unit's state of `start` pips: removed is its status, and it
+/// may gain a pip only in a turn it began recovering.
+pub fn lw_unit(start: u8, from: LwState, to: LwState) -> Check {
+    let removed = [from.status, to.status].map(|s| s == LwStatus::Removed);
+    lw_pips(
+        start,
+        from.pips,
+        to.pips,
+        removed,
+        from.status == LwStatus::Recovering,
+    )
 }
 
 /// Absorbing states: once `over`, a state never changes.

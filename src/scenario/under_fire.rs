@@ -407,14 +407,7 @@ impl Chain for LwUnderFire {
     /// LW-1 / LW-5 / LW-6 (see [`invariants::lw_pips`]): a unit gains a pip only in a turn
     /// it spends recovering.
     fn check_step(&self, from: LwState, to: LwState) -> Check {
-        let removed = [from.status, to.status].map(|s| s == LwStatus::Removed);
-        invariants::lw_pips(
-            self.pips,
-            from.pips,
-            to.pips,
-            removed,
-            from.status == LwStatus::Recovering,
-        )
+        invariants::lw_unit(self.pips, from, to)
     }
     fn start(&self) -> LwState {
         self.start

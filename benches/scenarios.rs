@@ -5,9 +5,11 @@
 //! `morale-lab bench` prints), built as the command line builds them, at 1 and 2 threads, with
 //! the default table sampler (battles have the dice sampler only; set `MORALE_LAB_BENCH_DICE=1`
 //! to add the dice sampler for the others). Each iteration is
-//! a Monte Carlo run of its trials through `Job::tally` (the raw tally, as a shard computes it),
-//! the table compiled once per run as in a real run. `exact`: the exact solution and report of
-//! each of [`morale_lab::system::cases::EXACT_CASES`] (issue 8: each under 100 ms).
+//! a Monte Carlo run of its trials through `Job::tally` (the raw tally, as a shard computes it)
+//! on the process's thread pool, from the tables the job compiled on its first run (as the
+//! batches of a `--precision` run reuse them). `setup`: that one-time cost — a fresh job's
+//! tables compiled and its pool found — for every case. `exact`: the exact solution and report
+//! of each of [`morale_lab::system::cases::EXACT_CASES`] (issue 8: each under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::{Control, RunSpec};
@@ -69,6 +71,23 @@ fn scenarios(c: &mut Criterion) {
     }
 }
 
+fn setup(c: &mut Criterion) {
+    let mut group = c.benchmark_group("setup");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(2));
+    for case in CASES {
+        let opts = options(1, 2, Sampler::Table, false);
+        group.bench_function(case.name.replace(' ', "-"), |b| {
+            b.iter(|| {
+                let job = case.job().expect("the bench cases build");
+                job.tally(&opts, 0..0, &Control::new()).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
 fn exact(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     group.sample_size(10);
@@ -84,5 +103,5 @@ fn exact(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scenarios, exact);
+criterion_group!(benches, scenarios, setup, exact);
 criterion_main!(benches);

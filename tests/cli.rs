@@ -396,6 +396,7 @@ fn bench_prints_trials_per_second_of_the_cases_asked_for() {
     );
     assert!(!text.contains("line RF"), "{text}");
     assert!(text.contains(" M\n"), "{text}");
+    assert!(text.contains("setup ms"), "{text}");
     crate::common::bin()
         .args(["bench", "no-such-case"])
         .assert()

@@ -7,6 +7,7 @@
 //! is one tally per worker whatever the number of trials.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -57,11 +58,20 @@ impl RunSpec {
 }
 
 /// Shared between a run and whoever watches it: trials done so far, and a flag to stop early.
+///
+/// The flag is read by every worker every [`PIECE`] trials and the counter written as often;
+/// each has a cache line of its own, so the workers' writes to the counter do not keep
+/// evicting the flag from every core's cache.
 #[derive(Debug, Default)]
 pub struct Control {
-    done: AtomicU64,
-    cancel: AtomicBool,
+    done: CacheLine<AtomicU64>,
+    cancel: CacheLine<AtomicBool>,
 }
+
+/// A value alone on its (64-byte) cache line.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct CacheLine<T>(T);
 
 impl Control {
     /// A fresh control: nothing done, not cancelled.
@@ -70,15 +80,15 @@ impl Control {
     }
     /// Trials finished so far (updated every [`PIECE`] trials).
     pub fn done(&self) -> u64 {
-        self.done.load(Ordering::Relaxed)
+        self.done.0.load(Ordering::Relaxed)
     }
     /// Ask the run to stop; it returns [`Error::Cancelled`] after the chunks under way.
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.cancel.0.store(true, Ordering::Relaxed);
     }
     /// True once [`Control::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+        self.cancel.0.load(Ordering::Relaxed)
     }
 }
 
@@ -120,12 +130,31 @@ fn on_threads<T: Send>(
 ) -> Result<T> {
     match threads {
         None => work(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| Error::Conflict(format!("cannot start {n} threads: {e}")))?
-            .install(work),
+        Some(n) => pool(n)?.install(work),
     }
+}
+
+/// The process's pool of `n` workers, started on first use and kept: a run, each batch of a
+/// `--precision` run and each benchmark iteration then find their workers already running
+/// instead of paying to start and stop threads (a fixed cost that weighs on short runs and
+/// so on the parallel speed-up).
+fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    // A panic while the lock was held cannot leave the list half-changed (one push), so a
+    // poisoned lock is still good.
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(move |i| format!("morale-lab-{n}-{i}"))
+            .build()
+            .map_err(|e| Error::Conflict(format!("cannot start {n} threads: {e}")))?,
+    );
+    pools.push((n, Arc::clone(&p)));
+    Ok(p)
 }
 
 /// Run batches of whole chunks until `enough` says the tally so far is enough, doubling the
@@ -191,7 +220,7 @@ pub fn run_chunks<S: Sim>(
                     }
                     let piece = left.min(PIECE);
                     sim.run_chunk(&mut dice, piece, &mut tally);
-                    control.done.fetch_add(piece, Ordering::Relaxed);
+                    control.done.0.fetch_add(piece, Ordering::Relaxed);
                     left -= piece;
                 }
                 Ok(tally)
@@ -275,6 +304,15 @@ mod tests {
             assert_eq!(run(&Faces, &spec, &Control::new()).unwrap(), one);
         }
         assert_eq!(one.iter().sum::<u64>(), base.trials);
+    }
+
+    #[test]
+    fn a_thread_count_keeps_its_pool() {
+        let a = pool(3).unwrap();
+        let b = pool(3).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.current_num_threads(), 3);
+        assert!(!Arc::ptr_eq(&a, &pool(2).unwrap()));
     }
 
     #[test]

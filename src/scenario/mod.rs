@@ -201,6 +201,47 @@ pub struct ChainJob<C: Chain> {
     pub metrics: Vec<MetricDef>,
     /// Tables shown.
     pub tables: Vec<TableDef>,
+    /// Its simulators, built on first use and kept (see [`ChainJob::sim`]).
+    pub(crate) compiled: Compiled<C>,
+}
+
+/// A job's simulators, one per sampler, each built the first time a run asks for it: compiling
+/// the tables walks every reachable state through the rules code (up to a few milliseconds), so
+/// the batches of a `--precision` run, the shards of a run in one process and repeated runs of
+/// a benchmark all sample from the tables compiled once.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiled<C: Chain> {
+    table: std::sync::OnceLock<ChainSim<C>>,
+    dice: std::sync::OnceLock<ChainSim<C>>,
+}
+
+impl<C: Chain> Default for Compiled<C> {
+    fn default() -> Self {
+        Compiled {
+            table: std::sync::OnceLock::new(),
+            dice: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl<C: Chain> ChainJob<C> {
+    /// A job of `chain` with its report's outcomes, metrics and tables.
+    pub fn new(
+        chain: C,
+        describe: Describe,
+        outcomes: Vec<OutcomeDef>,
+        metrics: Vec<MetricDef>,
+        tables: Vec<TableDef>,
+    ) -> Self {
+        ChainJob {
+            chain,
+            describe,
+            outcomes,
+            metrics,
+            tables,
+            compiled: Compiled::default(),
+        }
+    }
 }
 
 impl<C: Chain + Clone + Send> Job for ChainJob<C> {
@@ -225,7 +266,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         } else {
             let sim = self.sim(options.sampler);
             sampler = Some(sim.sampler());
-            let (counts, u) = self.monte_carlo(&sim, options, control)?;
+            let (counts, u) = self.monte_carlo(sim, options, control)?;
             used = u;
             Some(counts)
         };
@@ -245,7 +286,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         control: &Control,
     ) -> Result<Vec<u64>> {
         let sim = self.sim(options.sampler);
-        engine::run_range(&sim, &options.spec, chunks, control)
+        engine::run_range(sim, &options.spec, chunks, control)
     }
 
     fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
@@ -277,22 +318,28 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn audit(&self, trials: u64, seed: u64) -> Result<()> {
-        invariants::audit(&self.chain, trials, seed).map_err(|what| crate::Error::Invariant {
+        let broke = |what| crate::Error::Invariant {
             scenario: self.describe.scenario.clone(),
             what,
-        })
+        };
+        invariants::audit(&self.chain, trials, seed).map_err(broke)
     }
 }
 
 impl<C: Chain + Clone> ChainJob<C> {
-    /// The simulator: the requested sampler, or dice for chains with no exact solution.
-    fn sim(&self, sampler: Sampler) -> ChainSim<C> {
+    /// The simulator: the requested sampler, or dice for chains with no exact solution; built
+    /// on the first call for each sampler and kept in the job.
+    fn sim(&self, sampler: Sampler) -> &ChainSim<C> {
         let sampler = if self.chain.exact() {
             sampler
         } else {
             Sampler::Dice
         };
-        ChainSim::with_sampler(self.chain.clone(), sampler)
+        let cell = match sampler {
+            Sampler::Table => &self.compiled.table,
+            Sampler::Dice => &self.compiled.dice,
+        };
+        cell.get_or_init(|| ChainSim::with_sampler(self.chain.clone(), sampler))
     }
 
     /// The exact solution, checked to end where the chain must (a melee), or `None` for chains
@@ -663,4 +710,69 @@ fn series_cell(counts: Option<&[u64]>, at: usize, z: f64, n: u64) -> Cell {
 
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test::EfTest;
+    use super::*;
+    use crate::rules::effectiveness::{Class, Unit};
+
+    #[test]
+    fn a_job_compiles_its_tables_once_and_runs_alike_from_them() {
+        let job = ChainJob::new(
+            EfTest {
+                unit: Unit {
+                    class: Class::Regular,
+                    general: false,
+                    supported: false,
+                    natural_one_fails: false,
+                    return_on: 5,
+                },
+            },
+            Describe {
+                system: "effectiveness".into(),
+                scenario: "test".into(),
+                params: Map::new(),
+                options: vec![],
+                notes: vec![],
+            },
+            OutcomeDef::per_class(&["pass", "fail"], 0),
+            vec![],
+            vec![],
+        );
+        let first = job.sim(Sampler::Table);
+        assert!(std::ptr::eq(first, job.sim(Sampler::Table)));
+        assert_eq!(first.sampler(), Sampler::Table);
+        assert_eq!(job.sim(Sampler::Dice).sampler(), Sampler::Dice);
+        let options = RunOptions {
+            spec: RunSpec {
+                trials: 100_000,
+                seed: 7,
+                stream: 0,
+                threads: Some(2),
+            },
+            confidence: 0.95,
+            exact_only: false,
+            sampler: Sampler::Table,
+            precision: None,
+        };
+        let chunks = 0..options.spec.chunks();
+        let a = job
+            .tally(&options, chunks.clone(), &Control::new())
+            .unwrap();
+        let b = job
+            .tally(&options, chunks.clone(), &Control::new())
+            .unwrap();
+        // A fresh job (tables compiled anew) draws exactly the same trials.
+        let fresh = ChainJob::new(
+            job.chain.clone(),
+            job.describe.clone(),
+            job.outcomes.clone(),
+            vec![],
+            vec![],
+        );
+        assert_eq!(a, b);
+        assert_eq!(a, fresh.tally(&options, chunks, &Control::new()).unwrap());
+    }
 }

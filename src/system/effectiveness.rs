@@ -370,6 +370,7 @@ fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         p.int("max_rounds") as u32,
     );
     Ok(Box::new(ChainJob {
+        compiled: Default::default(),
         chain,
         describe: describe(NAME, "melee", p, options, notes),
         outcomes: OutcomeDef::per_class(
@@ -519,6 +520,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
     };
     match scenario {
         "test" => Ok(Box::new(ChainJob {
+            compiled: Default::default(),
             chain: EfTest { unit: u },
             describe: describe(NAME, scenario, &p, &options, notes),
             outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
@@ -531,6 +533,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 i32::from(u.return_on) - i32::from(u.general)
             ));
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain: EfRally {
                     unit: u,
                     start: s,
@@ -600,6 +603,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 ));
             }
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain: EfUnderFire::new(
                     u,
                     s,

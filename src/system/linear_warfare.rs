@@ -451,6 +451,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 ),
             };
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain,
                 describe: describe(NAME, scenario, &p, &options, notes),
                 outcomes,
@@ -516,6 +517,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 },
             };
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain: LwUnderFire::new(
                     start_pips,
                     start,
@@ -590,6 +592,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 FollowUp::Never
             };
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain: LwMelee::new(
                     attacker,
                     defender,

@@ -395,6 +395,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     }
     debug_assert_eq!(battle.series().len(), SERIES.len());
     Box::new(ChainJob {
+        compiled: Default::default(),
         chain: battle,
         describe: describe(system, scenario, p, options, notes),
         outcomes,

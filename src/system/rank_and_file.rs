@@ -430,6 +430,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
     let mut notes = vec![need_note(&b)];
     match scenario {
         "test" => Ok(Box::new(ChainJob {
+            compiled: Default::default(),
             chain: (RfTest {
                 unit: b.unit,
                 state: b.start,
@@ -444,6 +445,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
             tables: vec![],
         })),
         "rally" => Ok(Box::new(ChainJob {
+            compiled: Default::default(),
             chain: (RfRally::new(b.unit, b.options, b.start, p.int("turns") as u32)),
             describe: describe(NAME, scenario, &p, &options, notes),
             outcomes: vec![
@@ -500,6 +502,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
             ));
             let shaken = p.choice("fire_on_shaken");
             Ok(Box::new(ChainJob {
+                compiled: Default::default(),
                 chain: (RfUnderFire::new(
                     b.unit,
                     b.options,
@@ -861,6 +864,7 @@ fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<d
         });
     }
     Ok(Box::new(ChainJob {
+        compiled: Default::default(),
         chain,
         describe: describe(NAME, scenario, p, options, notes),
         outcomes,

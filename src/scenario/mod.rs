@@ -181,7 +181,8 @@ pub trait Job: Send + Sync {
     fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report>;
     /// Check the scenario's rule invariants (see [`invariants::audit`]): over every reachable
     /// turn of an exactly solvable scenario, with its exact solution's mass, and over `trials`
-    /// trials sampled turn by turn from `seed`.
+    /// trials sampled turn by turn from `seed`; and that the table sampler's compiled tables
+    /// give exactly the exact solution's chances (see [`chain::ChainSim::check_tables`]).
     ///
     /// # Errors
     /// [`crate::Error::Invariant`] naming what broke.
@@ -322,7 +323,11 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             scenario: self.describe.scenario.clone(),
             what,
         };
-        invariants::audit(&self.chain, trials, seed).map_err(broke)
+        invariants::audit(&self.chain, trials, seed).map_err(broke)?;
+        if self.chain.exact() {
+            self.sim(Sampler::Table).check_tables().map_err(broke)?;
+        }
+        Ok(())
     }
 }
 

@@ -11,6 +11,22 @@ use morale_lab::scenario::RunOptions;
 use morale_lab::scenario::chain::Sampler;
 use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
 
+/// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
+fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
+    RunOptions {
+        spec: RunSpec {
+            trials,
+            seed: 1,
+            stream: 0,
+            threads,
+        },
+        confidence: 0.95,
+        exact_only,
+        sampler: Sampler::Table,
+        precision: None,
+    }
+}
+
 /// Run every case (or those matching `only`) for at least `seconds` each and print a table.
 pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Result<String> {
     let bad = |what: &str, value: &str, allowed: &str| Error::Invalid {
@@ -73,18 +89,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
         // The one-time set-up a run pays before its first trial: the tables compiled from the
         // rules code (kept in the job for the runs below) and the thread pool.
         let setup = {
-            let opts = RunOptions {
-                spec: RunSpec {
-                    trials: 1,
-                    seed: 1,
-                    stream: 0,
-                    threads,
-                },
-                confidence: 0.95,
-                exact_only: false,
-                sampler: Sampler::Table,
-                precision: None,
-            };
+            let opts = options(1, threads, false);
             let started = Instant::now();
             job.tally(&opts, 0..0, &Control::new())?;
             started.elapsed().as_secs_f64()
@@ -92,19 +97,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
         // Double the trials until one run takes at least the time asked for.
         let mut trials = 1u64 << 16;
         loop {
-            let spec = RunSpec {
-                trials,
-                seed: 1,
-                stream: 0,
-                threads,
-            };
-            let opts = RunOptions {
-                spec,
-                confidence: 0.95,
-                exact_only: false,
-                sampler: Sampler::Table,
-                precision: None,
-            };
+            let opts = options(trials, threads, false);
             let started = Instant::now();
             let report = job.run(&opts, &Control::new())?;
             let mc = started.elapsed().as_secs_f64();
@@ -129,18 +122,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
         let mut rows = vec![["exact solution".to_string(), "ms".into()]];
         for case in exact {
             let job = case.job()?;
-            let opts = RunOptions {
-                spec: RunSpec {
-                    trials: 1,
-                    seed: 1,
-                    stream: 0,
-                    threads,
-                },
-                confidence: 0.95,
-                exact_only: true,
-                sampler: Sampler::Table,
-                precision: None,
-            };
+            let opts = options(1, threads, true);
             // The best of a few runs, each at least as long as asked for in all.
             let mut best = f64::INFINITY;
             let started = Instant::now();

@@ -314,6 +314,55 @@ struct Table<S> {
     dwells: Vec<Dwell>,
 }
 
+/// A path of a trial's turns through a compiled table: the state after each turn, and its
+/// chance as numerator and denominator (products of the rows' integer weights and totals).
+type Path = (Vec<u32>, u128, u128);
+
+impl<S> Table<S> {
+    /// Every path of `len` turns from state `s0` (shorter where it is absorbed), depth first;
+    /// `None` past `max` paths or when a denominator passes 128 bits.
+    fn paths(&self, s0: usize, len: usize, max: usize) -> Option<Vec<Path>> {
+        let mut paths: Vec<Path> = Vec::new();
+        let mut stack: Vec<Path> = vec![(Vec::new(), 1, 1)];
+        while let Some((path, num, den)) = stack.pop() {
+            let s = path.last().map_or(s0, |&x| x as usize);
+            let row = &self.rows[s];
+            if path.len() == len || row.absorbing {
+                paths.push((path, num, den));
+                if paths.len() > max {
+                    return None;
+                }
+                continue;
+            }
+            let den2 = den.checked_mul(u128::from(row.total + row.stay))?;
+            if row.stay > 0 {
+                let mut p = path.clone();
+                p.push(s as u32);
+                stack.push((p, num * u128::from(row.stay), den2));
+            }
+            for (i, e) in (row.first as usize..(row.first + row.len) as usize).enumerate() {
+                let w = self.exits[row.exits as usize].weight(i);
+                let mut p = path.clone();
+                p.push(self.next[e]);
+                stack.push((p, num * u128::from(w), den2));
+            }
+            if stack.len() > 4 * max {
+                return None;
+            }
+        }
+        Some(paths)
+    }
+}
+
+/// The least common multiple of the paths' denominators, if it fits 128 bits.
+fn common_denominator(paths: &[Path]) -> Option<u128> {
+    let mut lcm: u128 = 1;
+    for (_, _, d) in paths {
+        lcm = (lcm / gcd128(lcm, *d)).checked_mul(*d)?;
+    }
+    Some(lcm)
+}
+
 impl<S: Copy + Ord> Table<S> {
     fn compile<C: Chain<State = S>>(chain: &C) -> Option<Self> {
         use std::collections::BTreeMap;
@@ -601,40 +650,9 @@ impl<C: Chain> ChainSim<C> {
         enumerated: &mut usize,
     ) -> Option<(Weights, Vec<BlockRecord>)> {
         use std::collections::BTreeMap;
-        // Depth-first over the paths (states after each turn) with their chance num / den.
-        let mut paths: Vec<(Vec<u32>, u128, u128)> = Vec::new();
-        let mut stack: Vec<(Vec<u32>, u128, u128)> = vec![(Vec::new(), 1, 1)];
-        while let Some((path, num, den)) = stack.pop() {
-            let s = path.last().map_or(s0, |&x| x as usize);
-            let row = &table.rows[s];
-            if path.len() == len || row.absorbing {
-                paths.push((path, num, den));
-                *enumerated += 1;
-                if paths.len() > MAX_BLOCK_PATHS {
-                    return None;
-                }
-                continue;
-            }
-            let den2 = den.checked_mul(u128::from(row.total + row.stay))?;
-            if row.stay > 0 {
-                let mut p = path.clone();
-                p.push(s as u32);
-                stack.push((p, num * u128::from(row.stay), den2));
-            }
-            for (i, e) in (row.first as usize..(row.first + row.len) as usize).enumerate() {
-                let w = table.exits[row.exits as usize].weight(i);
-                let mut p = path.clone();
-                p.push(table.next[e]);
-                stack.push((p, num * u128::from(w), den2));
-            }
-            if stack.len() > 4 * MAX_BLOCK_PATHS {
-                return None;
-            }
-        }
-        let mut lcm: u128 = 1;
-        for (_, _, d) in &paths {
-            lcm = (lcm / gcd128(lcm, *d)).checked_mul(*d)?;
-        }
+        let paths = table.paths(s0, len, MAX_BLOCK_PATHS)?;
+        *enumerated += paths.len();
+        let lcm = common_denominator(&paths)?;
         // Paths with the same record are one outcome: add their weights.
         let mut merged: BTreeMap<(Vec<u32>, u32, u32), u128> = BTreeMap::new();
         for (path, num, den) in &paths {
@@ -707,40 +725,8 @@ impl<C: Chain> ChainSim<C> {
         if table.rows[0].absorbing {
             return None;
         }
-        // Depth-first over the paths of up to k turns: (states after each turn, num, den).
-        let mut paths: Vec<(Vec<u32>, u128, u128)> = Vec::new();
-        let mut stack: Vec<(Vec<u32>, u128, u128)> = vec![(Vec::new(), 1, 1)];
-        while let Some((path, num, den)) = stack.pop() {
-            let s = path.last().map_or(0, |&x| x as usize);
-            let row = &table.rows[s];
-            if path.len() == k || row.absorbing {
-                paths.push((path, num, den));
-                if paths.len() > MAX_OPENING_PATHS {
-                    return None;
-                }
-                continue;
-            }
-            let d = u128::from(row.total + row.stay);
-            let den2 = den.checked_mul(d)?;
-            if row.stay > 0 {
-                let mut p = path.clone();
-                p.push(s as u32);
-                stack.push((p, num * u128::from(row.stay), den2));
-            }
-            for (k, e) in (row.first as usize..(row.first + row.len) as usize).enumerate() {
-                let w = table.exits[row.exits as usize].weight(k);
-                let mut p = path.clone();
-                p.push(table.next[e]);
-                stack.push((p, num * u128::from(w), den2));
-            }
-            if stack.len() > 4 * MAX_OPENING_PATHS {
-                return None;
-            }
-        }
-        let mut lcm: u128 = 1;
-        for (_, _, d) in &paths {
-            lcm = (lcm / gcd128(lcm, *d)).checked_mul(*d)?;
-        }
+        let paths = table.paths(0, k, MAX_OPENING_PATHS)?;
+        let lcm = common_denominator(&paths)?;
         let lcm = u64::try_from(lcm).ok()?;
         let mut weights = Vec::with_capacity(paths.len());
         let mut records = Vec::with_capacity(paths.len());

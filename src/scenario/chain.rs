@@ -470,12 +470,11 @@ struct OpeningPath {
     cont: Option<Cont>,
 }
 
-/// A trial's bookkeeping at some turn: its state, the turn since which it has been in its
-/// current class, and the turns its place stood empty before that.
+/// Where a trial that outlived its opening carries on: its state, and the turns its place
+/// stood empty so far.
 #[derive(Debug, Clone, Copy)]
 struct Cont {
     state: u32,
-    since: u32,
     empty: u32,
 }
 
@@ -657,7 +656,7 @@ impl<C: Chain> ChainSim<C> {
         let mut merged: BTreeMap<(Vec<u32>, u32, u32), u128> = BTreeMap::new();
         for (path, num, den) in &paths {
             let w = num.checked_mul(lcm / den)?;
-            let key = self.block_record(table, t0, s0, path);
+            let key = self.path_record(table, t0, s0, path);
             let slot = merged.entry(key).or_insert(0);
             *slot = slot.checked_add(w)?;
         }
@@ -680,11 +679,11 @@ impl<C: Chain> ChainSim<C> {
         Some((Weights::new(weights)?, records))
     }
 
-    /// The record of a block from state `s0` after turn `t0` along `path` (the state after each
-    /// of its turns): the tally increments (class changes, and the final state if the trial
+    /// The record of the turns from state `s0` after turn `t0` along `path` (the state after
+    /// each of its turns), as a block or the opening counts them: the tally increments (class changes, and the final state if the trial
     /// ends in it), the turns the unit's place stood empty (to the turn cap if it ended), and
     /// the state it carries on from ([`ENDED`] if it ended).
-    fn block_record(
+    fn path_record(
         &self,
         table: &Table<C::State>,
         t0: usize,
@@ -758,44 +757,13 @@ impl<C: Chain> ChainSim<C> {
     /// The tally increments of a trial that visits `path` (the state after each turn), as the
     /// table sampler records them, and where it stands afterwards if it has not ended.
     fn replay(&self, table: &Table<C::State>, path: &[u32], incs: &mut Vec<u32>) -> Option<Cont> {
-        let l = &self.layout;
-        let turns = l.turns;
-        let mut row = &table.rows[0];
-        let mut c = row.class as usize;
-        let mut c_empty = row.empty as usize;
-        let mut since = 1usize;
-        let mut empty_turns = 0usize;
-        let mut s = 0usize;
-        for (i, &next) in path.iter().enumerate() {
-            let t = i + 1;
-            s = next as usize;
-            row = &table.rows[s];
-            let c2 = row.class as usize;
-            if c2 != c {
-                incs.push(self.trans(t, c, c2) as u32);
-                empty_turns += c_empty * (t - since);
-                if row.absorbing {
-                    empty_turns += row.empty as usize * (turns + 1 - t);
-                    incs.push(self.ended(s) as u32);
-                    incs.push(l.empty(empty_turns) as u32);
-                    return None;
-                }
-                c = c2;
-                c_empty = row.empty as usize;
-                since = t;
-            }
-        }
-        if path.len() == turns {
-            empty_turns += c_empty * (turns + 1 - since);
-            incs.push(self.ended(s) as u32);
-            incs.push(l.empty(empty_turns) as u32);
+        let (record, empty, cont) = self.path_record(table, 0, 0, path);
+        incs.extend(record);
+        if cont == ENDED {
+            incs.push(self.layout.empty(empty as usize) as u32);
             return None;
         }
-        Some(Cont {
-            state: s as u32,
-            since: since as u32,
-            empty: empty_turns as u32,
-        })
+        Some(Cont { state: cont, empty })
     }
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
@@ -958,10 +926,9 @@ impl<C: Chain> ChainSim<C> {
                     let q = op.table.p(p);
                     raw[self.opening_count(table, p)] += q;
                     if let Some(c) = path.cont {
-                        let s = c.state as usize;
-                        let empty = c.empty as usize
-                            + table.rows[s].empty as usize * (op.turns + 1 - c.since as usize);
-                        *going.entry((op.turns, s, empty)).or_insert(0.0) += q;
+                        *going
+                            .entry((op.turns, c.state as usize, c.empty as usize))
+                            .or_insert(0.0) += q;
                     }
                 }
             }
@@ -1101,11 +1068,7 @@ impl<C: Chain> ChainSim<C> {
             tally[self.ended(0)] += 1;
             return;
         }
-        let start = Cont {
-            state: 0,
-            since: 1,
-            empty: 0,
-        };
+        let start = Cont { state: 0, empty: 0 };
         self.run_from(table, dice, tally, start, 0);
     }
 
@@ -1123,9 +1086,7 @@ impl<C: Chain> ChainSim<C> {
     ) {
         let counts = self.block_count(table, op, 0);
         let mut s = cont.state as usize;
-        // Empty turns so far: those before `since`, and the turns since then in this class.
-        let mut empty = cont.empty as usize
-            + table.rows[s].empty as usize * (op.turns + 1 - cont.since as usize);
+        let mut empty = cont.empty as usize;
         let mut at = 0;
         loop {
             let bt = &b.tables[b.at[at + s] as usize];
@@ -1162,11 +1123,12 @@ impl<C: Chain> ChainSim<C> {
         let ended0 = self.ended(0);
         let mut s = cont.state as usize;
         let mut row = &table.rows[s];
-        // The current class and its emptiness, the turn from which the unit is in it, and the
-        // turns its place stood empty before that.
+        // The current class and its emptiness, the turn from which the unit is in it (the next
+        // one: the turns so far are in `cont.empty`), and the turns its place stood empty
+        // before that.
         let mut c = row.class as usize;
         let mut c_empty = row.empty as usize;
-        let mut since = cont.since as usize;
+        let mut since = t + 1;
         let mut empty_turns = cont.empty as usize;
         loop {
             if row.dwell != NO_DWELL {

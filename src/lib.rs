@@ -43,7 +43,6 @@ pub mod frac;
 pub mod odds;
 pub mod params;
 pub mod report;
-pub mod rules;
 pub mod scenario;
 pub mod stats;
 pub mod system;

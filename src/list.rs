@@ -4,13 +4,13 @@
 use serde_json::json;
 
 use morale_lab::error::{Error, Result};
-use morale_lab::system::{self, SCENARIO_INFO, SYSTEMS, SystemInfo};
+use morale_lab::system::{self, RuleSystem, SCENARIO_INFO, SYSTEMS};
 
 /// Render the list for one system or all, as text, md or json.
 pub fn render(only: Option<&str>, format: &str) -> Result<String> {
-    let systems: Vec<&SystemInfo> = match only {
+    let systems: Vec<&dyn RuleSystem> = match only {
         Some(name) => vec![system::find(name)?],
-        None => SYSTEMS.iter().collect(),
+        None => SYSTEMS.to_vec(),
     };
     match format {
         "json" => Ok(json_list(&systems)),
@@ -23,23 +23,23 @@ pub fn render(only: Option<&str>, format: &str) -> Result<String> {
     }
 }
 
-fn json_list(systems: &[&SystemInfo]) -> String {
+fn json_list(systems: &[&dyn RuleSystem]) -> String {
     let v = json!({
         "version": morale_lab::VERSION,
         "scenarios": SCENARIO_INFO.iter().map(|(n, what, outcomes)| json!({
             "name": n, "trial": what, "outcomes": outcomes,
         })).collect::<Vec<_>>(),
         "systems": systems.iter().map(|s| json!({
-            "name": s.name,
-            "title": s.title,
-            "rules": s.rules,
-            "scenarios": s.scenarios,
-            "holes_in_the_line": s.holes,
-            "unit_spec_keywords": s.specs,
-            "options": s.options.iter().map(|o| json!({
+            "name": s.name(),
+            "title": s.title(),
+            "rules": s.rules(),
+            "scenarios": s.scenarios(),
+            "holes_in_the_line": s.holes(),
+            "unit_spec_keywords": s.specs(),
+            "options": s.options().iter().map(|o| json!({
                 "name": o.name, "rule": o.rule, "meaning": o.meaning,
             })).collect::<Vec<_>>(),
-            "params": s.params.iter().chain(morale_lab::system::BATTLE_PARAMS.iter()).map(|p| json!({
+            "params": system::all_params(*s).iter().map(|p| json!({
                 "key": p.key, "flag": p.flag, "default": p.default,
                 "allowed": p.kind.allowed(), "meaning": p.meaning, "rule": p.rule,
                 "scenarios": p.scenarios,
@@ -51,7 +51,7 @@ fn json_list(systems: &[&SystemInfo]) -> String {
     s
 }
 
-fn text_list(systems: &[&SystemInfo], md: bool) -> String {
+fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
     let h = |level: usize, t: &str| {
         if md {
             format!("{} {t}\n\n", "#".repeat(level))
@@ -80,22 +80,21 @@ fn text_list(systems: &[&SystemInfo], md: bool) -> String {
     }
     out += "\n";
     for s in systems {
-        out += &h(2, &format!("System {} ({})", s.name, s.rules));
-        out += &format!("{}\n", s.title);
-        out += &format!("Scenarios: {}\n", s.scenarios.join(", "));
-        out += &format!("Holes in the line (under-fire empty_turns): {}\n", s.holes);
-        out += &format!("Unit specs (--attacker, --defender): {}\n\n", s.specs);
+        out += &h(2, &format!("System {} ({})", s.name(), s.rules()));
+        out += &format!("{}\n", s.title());
+        out += &format!("Scenarios: {}\n", s.scenarios().join(", "));
+        out += &format!(
+            "Holes in the line (under-fire empty_turns): {}\n",
+            s.holes()
+        );
+        out += &format!("Unit specs (--attacker, --defender): {}\n\n", s.specs());
         out += &h(3, "Optional rules (--option NAME)");
-        for o in s.options {
+        for o in s.options() {
             out += &item(format!("{} [{}]: {}", o.name, o.rule, o.meaning));
         }
         out += "\n";
         out += &h(3, "Parameters (--set KEY=VALUE, or the flag)");
-        for p in s
-            .params
-            .iter()
-            .chain(morale_lab::system::BATTLE_PARAMS.iter())
-        {
+        for p in system::all_params(*s) {
             let flag = p.flag.map(|f| format!(" ({f})")).unwrap_or_default();
             let default = if p.default.is_empty() {
                 "unset"

@@ -329,11 +329,11 @@ impl Resolved {
 /// [`Error::UnknownKey`] for a key the system does not have; [`Error::NotApplicable`] for one
 /// that does not apply to this scenario; [`Error::Invalid`] for a value outside what is allowed.
 pub fn resolve(
-    defs: &'static [ParamDef],
+    defs: &[&'static ParamDef],
     system: &str,
     scenario: &str,
     inputs: &[Input],
-    overrides: &[(&str, &str)],
+    overrides: &[(&str, String)],
 ) -> Result<Resolved> {
     let applies = |d: &ParamDef| d.scenarios.contains(&scenario);
     for input in inputs {
@@ -377,12 +377,12 @@ pub fn resolve(
                 let default = overrides
                     .iter()
                     .find(|(k, _)| *k == d.key)
-                    .map_or(d.default, |(_, v)| *v);
+                    .map_or(d.default, |(_, v)| v.as_str());
                 parse_value(&d.kind, default)
                     .unwrap_or_else(|| panic!("default of {} must be valid", d.key))
             }
         };
-        values.push((d, value, given.cloned()));
+        values.push((*d, value, given.cloned()));
     }
     Ok(Resolved { values })
 }
@@ -449,10 +449,11 @@ mod tests {
 
     #[test]
     fn resolves_defaults_and_rejects_bad_input() {
-        let r = resolve(&DEFS, "sys", "rally", &[], &[("turns", "7")]).unwrap();
+        let defs: Vec<&'static ParamDef> = DEFS.iter().collect();
+        let r = resolve(&defs, "sys", "rally", &[], &[("turns", "7".into())]).unwrap();
         assert_eq!((r.int("stands"), r.int("turns")), (8, 7));
         let err = resolve(
-            &DEFS,
+            &defs,
             "sys",
             "test",
             &[Input::flag("--turns", "turns", "3")],
@@ -461,7 +462,7 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, Error::NotApplicable { .. }), "{err}");
         let err = resolve(
-            &DEFS,
+            &defs,
             "sys",
             "rally",
             &[Input::parse_set("x=1").unwrap()],
@@ -470,7 +471,7 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("stands, turns"), "{err}");
         let err = resolve(
-            &DEFS,
+            &defs,
             "sys",
             "rally",
             &[Input::flag("--stands", "stands", "0")],

@@ -777,9 +777,10 @@ fn rank_and_file_first_round_drawn_as_the_issue_computes() {
     // Two equal 4-stand units at 4+: the first round's casualties are equal with chance
     // Σₖ C(4,k)²/256 = 70/256 — a drawn round (69/256), or both wiped out at 4–4 (1/256).
     use morale_lab::exact::transitions;
-    use morale_lab::rules::rank_and_file as rf;
     use morale_lab::scenario::chain::Chain;
-    use morale_lab::scenario::melee::{FightPhase, RfFight};
+    use morale_lab::scenario::melee::FightPhase;
+    use morale_lab::system::rank_and_file::melee::RfFight;
+    use morale_lab::system::rank_and_file::rules as rf;
     let (f, s) =
         morale_lab::system::rank_and_file::parse_fighter("--attacker", "regular stands=4", &[])
             .unwrap();

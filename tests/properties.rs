@@ -7,7 +7,7 @@
 
 use morale_lab::params::Input;
 use morale_lab::params::{Kind, ParamDef};
-use morale_lab::system::{self, SystemInfo};
+use morale_lab::system::{self, RuleSystem};
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
@@ -107,11 +107,11 @@ struct Setup {
     seed: u64,
 }
 
-fn setup(info: &'static SystemInfo) -> BoxedStrategy<Setup> {
-    select(info.scenarios.to_vec())
+fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
+    select(info.scenarios().to_vec())
         .prop_flat_map(move |scenario| {
             let defs: Vec<&'static ParamDef> = info
-                .params
+                .params()
                 .iter()
                 .filter(|d| d.scenarios.contains(&scenario))
                 // The round cap only makes melees that cannot end: refused at build time.
@@ -134,10 +134,10 @@ fn setup(info: &'static SystemInfo) -> BoxedStrategy<Setup> {
                 .map(|d| d.key)
                 .collect();
             let sides = proptest::collection::vec(
-                (spec(info.name), proptest::bool::weighted(0.7)),
+                (spec(info.name()), proptest::bool::weighted(0.7)),
                 specs.len(),
             );
-            let options: Vec<&'static str> = info.options.iter().map(|o| o.name).collect();
+            let options: Vec<&'static str> = info.options().iter().map(|o| o.name).collect();
             (
                 scalars,
                 sides,
@@ -196,7 +196,7 @@ fn config() -> ProptestConfig {
     }
 }
 
-fn info(name: &str) -> &'static SystemInfo {
+fn info(name: &str) -> &'static dyn RuleSystem {
     system::find(name).unwrap()
 }
 
@@ -223,8 +223,8 @@ proptest! {
 /// a removed unit that acted, a rise of two levels).
 #[test]
 fn the_invariants_catch_broken_turns() {
-    use morale_lab::rules::rank_and_file::{Class, Kind, Status, Unit, UnitState};
-    use morale_lab::scenario::invariants::rf_unit;
+    use morale_lab::system::rank_and_file::invariants::rf_unit;
+    use morale_lab::system::rank_and_file::rules::{Class, Kind, Status, Unit, UnitState};
     let job_unit = Unit {
         class: Class::Regular,
         kind: Kind::Formed,

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let system = SYSTEMS[*s as usize % SYSTEMS.len()].name;
+    let system = SYSTEMS[*s as usize % SYSTEMS.len()].name();
     let scenario = SCENARIO_INFO[*c as usize % SCENARIO_INFO.len()].0;
     let mut inputs = Vec::new();
     let mut options = Vec::new();

@@ -13,7 +13,7 @@ use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
 use morale_lab::scenario::RunOptions;
 use morale_lab::scenario::chain::Sampler;
-use morale_lab::{odds, system};
+use morale_lab::system;
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
 ///
@@ -679,29 +679,6 @@ fn run_odds(a: OddsArgs) -> Result<String> {
         Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
     };
     let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
-    let sheet = match info.name {
-        "rank-and-file" => odds::rank_and_file(stands, max_lost),
-        "effectiveness" => {
-            if let Some(s) = &a.stands {
-                return Err(invalid(
-                    "--stands",
-                    s,
-                    "effectiveness has no stands: its losses are in quarters",
-                ));
-            }
-            odds::effectiveness()
-        }
-        "linear-warfare" => {
-            if let Some(s) = &a.stands {
-                return Err(invalid(
-                    "--stands",
-                    s,
-                    "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice",
-                ));
-            }
-            odds::linear_warfare()
-        }
-        other => unreachable!("no odds sheet for {other}"),
-    };
+    let sheet = info.odds(stands, max_lost)?;
     Ok(sheet.render(format))
 }

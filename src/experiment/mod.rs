@@ -394,26 +394,19 @@ impl Experiment {
             sweep,
         };
         if let Some(h) = &f.headline {
-            let known = system::SCENARIO_INFO
-                .iter()
-                .find(|x| x.0 == exp.scenario)
-                .map(|x| x.2)
-                .unwrap_or(&[]);
+            // The outcomes of this scenario in the words of every variant's system.
+            let mut known: Vec<&str> = Vec::new();
+            for v in &exp.variants {
+                if let Ok(sys) = system::find(&v.system) {
+                    for o in sys.outcomes(&exp.scenario) {
+                        if !known.contains(o) {
+                            known.push(o);
+                        }
+                    }
+                }
+            }
             let name = h.get_ref();
-            if !known
-                .iter()
-                .any(|k| k.split(' ').next() == Some(name.as_str()))
-                && !matches!(
-                    name.as_str(),
-                    "in_line"
-                        | "retreating"
-                        | "eliminated"
-                        | "falling_back"
-                        | "win"
-                        | "draw"
-                        | "lose"
-                )
-            {
+            if !known.contains(&name.as_str()) {
                 return Err(file_err(
                     span_line(h.span()),
                     "headline",

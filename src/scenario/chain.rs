@@ -1231,9 +1231,9 @@ impl<C: Chain> Sim for ChainSim<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::effectiveness::{Class, Status, Unit, UnitState};
     use crate::scenario::fire::Fire;
-    use crate::scenario::under_fire::{EfUnderFire, Enemy};
+    use crate::system::effectiveness::rules::{Class, Status, Unit, UnitState};
+    use crate::system::effectiveness::under_fire::{EfUnderFire, Enemy};
 
     /// The effectiveness bench case: a Regular unit under 4 dice at 5+ for 12 turns, 2 hits a
     /// quarter, with the retreat amendment and a retreat blocked 1 time in 6.

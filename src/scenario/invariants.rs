@@ -16,9 +16,6 @@
 use super::chain::Chain;
 use crate::dice::Dice;
 use crate::exact;
-use crate::rules::effectiveness as ef;
-use crate::rules::rank_and_file as rf;
-use crate::scenario::under_fire::{LwState, LwStatus};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Ok, or what broke.
@@ -28,105 +25,6 @@ pub type Check = std::result::Result<(), String>;
 #[inline]
 pub fn ensure(ok: bool, what: impl FnOnce() -> String) -> Check {
     if ok { Ok(()) } else { Err(what()) }
-}
-
-/// RF-2 to RF-7: one turn (or melee round) of a Rank & File `unit` that started the trial in
-/// `start`, from `from` to `to`, under `options`.
-pub fn rf_unit(
-    unit: &rf::Unit,
-    options: &rf::Options,
-    start: &rf::UnitState,
-    from: rf::UnitState,
-    to: rf::UnitState,
-) -> Check {
-    use rf::Status::{Removed, Routing};
-    if from.status == Removed {
-        return ensure(to == from, || {
-            format!("a removed unit changed: {from:?} → {to:?}")
-        });
-    }
-    ensure(to.lost >= from.lost, || {
-        format!("lost stands came back: {from:?} → {to:?}")
-    })?;
-    ensure(unit.stands_lost(to) <= unit.stands, || {
-        format!("{to:?} has lost more than its {} stands", unit.stands)
-    })?;
-    ensure(
-        to.rerolls <= from.rerolls && to.rerolls <= start.rerolls,
-        || format!("re-rolls came back: {from:?} → {to:?}"),
-    )?;
-    ensure((to.status as i32) >= (from.status as i32) - 1, || {
-        format!("rose more than one level in a turn: {from:?} → {to:?}")
-    })?;
-    ensure(
-        !(to.status == Routing && unit.broken(to.lost) && !options.keep_broken_units),
-        || format!("RF-3: a routing unit at 50% losses must be removed: {to:?}"),
-    )
-}
-
-/// EF-1 / EF-4: one turn of an effectiveness-rules unit, `hits_per_quarter` hits costing 25%.
-pub fn ef_unit(hits_per_quarter: u8, from: ef::UnitState, to: ef::UnitState) -> Check {
-    if from.status == ef::Status::Eliminated {
-        return ensure(to == from, || {
-            format!("an eliminated unit changed: {from:?} → {to:?}")
-        });
-    }
-    ensure(to.quarters <= from.quarters && to.quarters <= 4, || {
-        format!("effectiveness rose: {from:?} → {to:?}")
-    })?;
-    ensure(
-        to.quarters > 0 || to.status == ef::Status::Eliminated,
-        || format!("EF-1: a unit at 0% must be eliminated: {to:?}"),
-    )?;
-    ensure(
-        to.status == ef::Status::Eliminated || to.hits < hits_per_quarter.max(1),
-        || format!("{to:?} holds a whole quarter's hits ({hits_per_quarter})"),
-    )
-}
-
-/// LW-1 / LW-5 / LW-6: a Linear Warfare unit's pips and its general's from one turn to the
-/// next. `removed` says whether each state is removed; `recovering` whether the unit spent the
-/// turn recovering (it may then gain one pip); `start` is its starting pips.
-pub fn lw_pips(
-    start: u8,
-    from: crate::rules::linear_warfare::Pips,
-    to: crate::rules::linear_warfare::Pips,
-    removed: [bool; 2],
-    recovering: bool,
-) -> Check {
-    use crate::rules::linear_warfare::GENERAL_PIPS;
-    if removed[0] {
-        return ensure(to == from && removed[1], || {
-            format!("a removed unit changed: {from:?} → {to:?}")
-        });
-    }
-    ensure(to.unit <= start, || {
-        format!("{to:?} has more than its {start} pips")
-    })?;
-    let rise = u8::from(recovering);
-    ensure(to.unit <= from.unit + rise, || {
-        format!("pips rose without recovering (LW-5): {from:?} → {to:?}")
-    })?;
-    ensure(
-        to.general <= from.general && to.general <= GENERAL_PIPS,
-        || format!("a general's pips rose: {from:?} → {to:?}"),
-    )?;
-    ensure(to.unit > 0 || removed[1], || {
-        format!("LW-1: a unit out of pips must be removed: {to:?}")
-    })
-}
-
-/// [`lw_pips`] for a Linear Warfare unit's state of `start` pips: removed is its status, and it
-/// may gain a pip only in a turn it began recovering.
-pub fn lw_unit(start: u8, from: LwState, to: LwState) -> Check {
-    let removed = [from.status, to.status].map(|s| s == LwStatus::Removed);
-    lw_pips(
-        start,
-        from.pips,
-        to.pips,
-        removed,
-        from.status == LwStatus::Recovering,
-    )
 }
 
 /// Absorbing states: once `over`, a state never changes.

@@ -9,9 +9,7 @@ pub mod chain;
 pub mod fire;
 pub mod invariants;
 pub mod melee;
-pub mod rally;
 pub mod test;
-pub mod under_fire;
 
 use std::time::Instant;
 
@@ -719,9 +717,9 @@ fn finite(x: f64) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::test::EfTest;
     use super::*;
-    use crate::rules::effectiveness::{Class, Unit};
+    use crate::system::effectiveness::rules::{Class, Unit};
+    use crate::system::effectiveness::test::EfTest;
 
     #[test]
     fn a_job_compiles_its_tables_once_and_runs_alike_from_them() {

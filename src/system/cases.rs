@@ -263,13 +263,13 @@ mod tests {
             c.job().unwrap_or_else(|e| panic!("{}: {e}", c.name));
         }
         for info in super::super::SYSTEMS {
-            for s in info.scenarios {
+            for s in info.scenarios() {
                 assert!(
                     CASES
                         .iter()
-                        .any(|c| c.system == info.name && c.scenario == *s),
+                        .any(|c| c.system == info.name() && c.scenario == *s),
                     "no case for {} {s}",
-                    info.name
+                    info.name()
                 );
             }
         }

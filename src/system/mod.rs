@@ -1,71 +1,68 @@
-//! The rule systems as the command line and experiments see them: names, scenarios,
-//! parameters and optional rules, and how a choice of them becomes a runnable [`Job`].
+//! The rule systems: each is one folder under `system/` with one value that implements
+//! [`RuleSystem`] (its names, scenarios, parameters, optional rules, unit specs, odds sheet, and
+//! how a scenario becomes a runnable [`Job`]), listed once in [`SYSTEMS`]. Nothing outside a
+//! system's folder matches on its name: the command line, experiments, `list`, `odds` and the
+//! tests all go through the registry.
 
 pub mod cases;
 pub mod effectiveness;
 pub mod linear_warfare;
 pub mod rank_and_file;
+pub(crate) mod shared;
 
 use crate::error::{Error, Result};
-use crate::params::{Input, Kind, OptionDef, ParamDef, Resolved};
-use crate::scenario::battle::{Army, Battle, Policy, SERIES, Volley};
-use crate::scenario::chain::Chain;
-use crate::scenario::fire::Fire;
-use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, TableDef};
+use crate::odds::Odds;
+use crate::params::{self, Input, OptionDef, ParamDef, Resolved};
+use crate::scenario::Job;
 
-/// What `morale-lab list` says about one rule system.
-#[derive(Debug, Clone, Copy)]
-pub struct SystemInfo {
-    /// The name used with `--system`.
-    pub name: &'static str,
+pub use shared::{BATTLE_PARAMS, BATTLES};
+
+/// A rule system: everything the tool knows of one set of rules.
+///
+/// Adding a system is one folder under `system/` (see `docs/DESIGN.md`'s checklist) with a
+/// value implementing this trait, and one line in [`SYSTEMS`].
+pub trait RuleSystem: Sync {
+    /// The name used with `--system` and in experiment files (`rank-and-file`).
+    fn name(&self) -> &'static str;
     /// A one-line description.
-    pub title: &'static str,
-    /// The RULES.md ids it models.
-    pub rules: &'static str,
-    /// Its scenarios.
-    pub scenarios: &'static [&'static str],
-    /// Its parameters.
-    pub params: &'static [ParamDef],
+    fn title(&self) -> &'static str;
+    /// The rule ids it models (`RF-1 to RF-13`).
+    fn rules(&self) -> &'static str;
+    /// Its scenarios, in the order `list` shows them.
+    fn scenarios(&self) -> &'static [&'static str];
+    /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
+    fn params(&self) -> &'static [ParamDef];
     /// Its optional rules.
-    pub options: &'static [OptionDef],
-    /// Which states count as a hole in the line, and why.
-    pub holes: &'static str,
+    fn options(&self) -> &'static [OptionDef];
+    /// Which states leave a hole in the line, and why.
+    fn holes(&self) -> &'static str;
     /// The keywords of its unit specs (`--attacker`, `--defender`).
-    pub specs: &'static str,
+    fn specs(&self) -> &'static str;
+    /// Defaults that differ from the parameter table's in one scenario (a `rally` starts with
+    /// the unit shaken) or follow another input (a unit type's pips).
+    fn defaults(&self, _scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    /// The outcomes `scenario` reports, in this system's words.
+    fn outcomes(&self, scenario: &str) -> &'static [&'static str];
+    /// A runnable job of `scenario` from its checked parameters and optional rules.
+    ///
+    /// # Errors
+    /// Values that are each allowed but do not fit together.
+    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>>;
+    /// Its odds sheet for a rulebook: exact chances only. `stands` marks the rows at 50% losses
+    /// where the system has them; `max_lost` is the last row of a by-losses table.
+    ///
+    /// # Errors
+    /// An argument this system's sheet does not take.
+    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds>;
 }
 
-/// Every rule system.
-pub static SYSTEMS: [SystemInfo; 3] = [
-    SystemInfo {
-        name: rank_and_file::NAME,
-        title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands, melee, charges and the supplement's options",
-        rules: "RF-1 to RF-12",
-        scenarios: rank_and_file::SCENARIOS,
-        params: &rank_and_file::PARAMS,
-        options: &rank_and_file::OPTIONS,
-        holes: rank_and_file::HOLES,
-        specs: rank_and_file::SPEC_KEYWORDS,
-    },
-    SystemInfo {
-        name: effectiveness::NAME,
-        title: "The 25% effectiveness house rule (tests, melee, blocked retreats), with the retreat amendment as an option",
-        rules: "EF-1 to EF-5",
-        scenarios: effectiveness::SCENARIOS,
-        params: &effectiveness::PARAMS,
-        options: &effectiveness::OPTIONS,
-        holes: effectiveness::HOLES,
-        specs: effectiveness::SPEC_KEYWORDS,
-    },
-    SystemInfo {
-        name: linear_warfare::NAME,
-        title: "The Age of Linear Warfare: pips, fire, opposed-roll melee with follow-up, falling back",
-        rules: "LW-1 to LW-7",
-        scenarios: linear_warfare::SCENARIOS,
-        params: &linear_warfare::PARAMS,
-        options: &linear_warfare::OPTIONS,
-        holes: linear_warfare::HOLES,
-        specs: linear_warfare::SPEC_KEYWORDS,
-    },
+/// Every rule system, in the order `list` shows them.
+pub static SYSTEMS: [&dyn RuleSystem; 3] = [
+    &rank_and_file::RankAndFile,
+    &effectiveness::Effectiveness,
+    &linear_warfare::LinearWarfare,
 ];
 
 /// Every scenario: its name, what one trial is (RULES.md §4), and its outcomes.
@@ -122,342 +119,15 @@ pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
-/// The scenarios that play whole fights.
-pub const BATTLES: &[&str] = &["engagement", "line"];
-const LINE: &[&str] = &["line"];
-
-/// Parameters of `engagement` and `line`, the same in every system.
-pub static BATTLE_PARAMS: [ParamDef; 8] = [
-    ParamDef {
-        key: "b_fire",
-        flag: None,
-        kind: Kind::Spec,
-        default: "",
-        meaning: "side B's fire when it differs from side A's: DICE on TO_HIT at full strength, e.g. \"6 on 5\" (unset: the same as side A's fire_dice, fire_to_hit or fire_loss; not for linear-warfare, whose units fire a die per stand)",
-        rule: "§4",
-        scenarios: BATTLES,
-    },
-    ParamDef {
-        key: "range",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 20 },
-        default: "1",
-        meaning: "moves between the lines at the start; side A advances a move a turn when it means to charge",
-        rule: "§4",
-        scenarios: BATTLES,
-    },
-    ParamDef {
-        key: "fire_range",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 20 },
-        default: "2",
-        meaning: "units fire when the lines are this many moves apart or closer (0: no fire)",
-        rule: "§4",
-        scenarios: BATTLES,
-    },
-    ParamDef {
-        key: "charge_at_turn",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 1000 },
-        default: "0",
-        meaning: "side A charges from this turn on whenever able (0: not on this account)",
-        rule: "RF-13, EF-3, LW-3",
-        scenarios: BATTLES,
-    },
-    ParamDef {
-        key: "charge_when_shaken",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "side A charges a target that is shaken (unsteady, retreating, falling back)",
-        rule: "RF-13, EF-3, LW-3",
-        scenarios: BATTLES,
-    },
-    ParamDef {
-        key: "units",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 12 },
-        default: "6",
-        meaning: "units a side in the line when a side's spec names one unit without a count",
-        rule: "§4",
-        scenarios: LINE,
-    },
-    ParamDef {
-        key: "supports",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 12 },
-        default: "0",
-        meaning: "files (from the left) with a supporting unit of the same spec behind: it blocks retreats (EF-4), gives +1 (EF-2) and steps up when the unit in front is gone",
-        rule: "EF-2, EF-4",
-        scenarios: LINE,
-    },
-    ParamDef {
-        key: "break_point",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 100 },
-        default: "50",
-        meaning: "a side breaks when this percentage of its units (supports included) is gone",
-        rule: "RF-13, LW-7",
-        scenarios: LINE,
-    },
-];
-
-/// A system's own parameters followed by [`BATTLE_PARAMS`].
-pub(crate) fn with_battle(own: &[ParamDef]) -> Vec<ParamDef> {
-    own.iter().chain(BATTLE_PARAMS.iter()).copied().collect()
-}
-
-/// The unit specs of one side of a battle: `SPEC`, `N x SPEC`, or several of those separated
-/// by `;` (at most 12 units). A single spec without a count in a line is repeated `units` times.
-///
-/// # Errors
-/// [`Error::Invalid`] naming the flag, for an engagement without exactly one unit, a bad count,
-/// or more than 12 units.
-pub(crate) fn side_specs(p: &Resolved, key: &str, line: bool) -> Result<Vec<String>> {
-    let what = p.what(key);
-    let spec = p.choice(key);
-    let bad = |value: &str, allowed: String| Error::Invalid {
-        what: what.clone(),
-        value: value.into(),
-        allowed,
-    };
-    let mut units = Vec::new();
-    let mut counted = false;
-    for part in spec.split(';').map(str::trim) {
-        if part.is_empty() {
-            return Err(bad(
-                spec,
-                "a unit spec may not be empty (between ';')".into(),
-            ));
-        }
-        let (n, unit) = match part.split_once(['x', '×']) {
-            Some((n, rest))
-                if n.trim().chars().all(|c| c.is_ascii_digit()) && !n.trim().is_empty() =>
-            {
-                let n: usize = n
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=12).contains(n))
-                    .ok_or_else(|| {
-                        bad(
-                            part,
-                            "a count before 'x' must be a whole number from 1 to 12".into(),
-                        )
-                    })?;
-                counted = true;
-                (n, rest.trim())
-            }
-            _ => (1, part),
-        };
-        if unit.is_empty() {
-            return Err(bad(
-                part,
-                "give a unit spec after the count, e.g. 6 x regular infantry".into(),
-            ));
-        }
-        units.extend(std::iter::repeat_n(unit.to_string(), n));
-        if units.len() > 12 {
-            return Err(bad(spec, "a side has at most 12 units in the line".into()));
-        }
-    }
-    if !line {
-        if units.len() != 1 {
-            return Err(bad(
-                spec,
-                "an engagement has one unit a side; use the line scenario for more".into(),
-            ));
-        }
-        return Ok(units);
-    }
-    if units.len() == 1 && !counted {
-        units = vec![units.remove(0); p.int("units") as usize];
-    } else if p.given("units") && units.len() != p.int("units") as usize {
-        return Err(Error::Conflict(format!(
-            "{what} lists {} units but units={} was given: give one of them",
-            units.len(),
-            p.int("units")
-        )));
-    }
-    Ok(units)
-}
-
-/// The specs of both sides, checked to face each other one to one.
-pub(crate) fn battle_specs(p: &Resolved, scenario: &str) -> Result<[Vec<String>; 2]> {
-    let line = scenario == "line";
-    let a = side_specs(p, "attacker", line)?;
-    let b = side_specs(p, "defender", line)?;
-    if a.len() != b.len() {
-        return Err(Error::Conflict(format!(
-            "side A has {} units and side B {}: in a line each unit faces an opponent, so give both sides the same number",
-            a.len(),
-            b.len()
-        )));
-    }
-    Ok([a, b])
-}
-
-/// The battle of `army` as set by the battle parameters, with its report.
-pub(crate) fn battle_job<A: Army + 'static>(
-    army: A,
-    files: usize,
-    system: &str,
-    scenario: &str,
-    p: &Resolved,
-    options: &[String],
-    mut notes: Vec<String>,
-) -> Box<dyn Job> {
-    let line = scenario == "line";
-    let supports = if line {
-        (p.int("supports") as usize).min(files)
-    } else {
-        0
-    };
-    let policy = Policy {
-        charge_at_turn: p.int("charge_at_turn") as u32,
-        when_shaken: p.bool("charge_when_shaken"),
-    };
-    let battle = Battle::new(
-        army,
-        files,
-        [supports; 2],
-        p.int("turns") as u32,
-        line,
-        if line {
-            p.int("break_point") as u32
-        } else {
-            100
-        },
-        p.int("range") as u8,
-        p.int("fire_range") as u8,
-        policy,
-    );
-    if line {
-        notes.push(format!(
-            "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B)",
-            battle.break_at[0], battle.break_at[1]
-        ));
-    }
-    notes.push(format!(
-        "side A {}; Monte Carlo only (no exact solution for a whole fight)",
-        match (policy.charge_at_turn, policy.when_shaken) {
-            (0, false) => "never charges".to_string(),
-            (0, true) => "charges a shaken target".to_string(),
-            (t, false) => format!("charges from turn {t}"),
-            (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),
-        }
-    ));
-    let names: [&'static str; 4] = if line {
-        ["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"]
-    } else {
-        [
-            "side_a_holds",
-            "side_b_holds",
-            "both_gone",
-            "undecided_at_cap",
-        ]
-    };
-    // Classes 1, 2, 3 are decisions; 0 is still fighting at the cap.
-    let outcomes = names
-        .iter()
-        .zip([1, 2, 3, 0])
-        .map(|(&name, class)| OutcomeDef {
-            name,
-            classes: vec![class],
-        })
-        .collect();
-    let mut metrics = vec![MetricDef::EndTurn {
-        name: "turns_to_decision",
-        classes: vec![1, 2, 3],
-        meaning: "turns until decided, among fights decided",
-    }];
-    const MEANINGS: [&str; 6] = [
-        "side A's units gone (removed, eliminated, destroyed), supports included",
-        "side B's units gone, supports included",
-        "side A's losses in its own unit (stands, quarters or pips), supports included",
-        "side B's losses in its own unit",
-        "holes in side A's line: positions empty, summed over the turns played",
-        "holes in side B's line, summed over the turns played",
-    ];
-    for (index, v) in battle.values().iter().enumerate() {
-        metrics.push(MetricDef::Value {
-            name: v.name,
-            index,
-            meaning: MEANINGS
-                .get(index)
-                .copied()
-                .unwrap_or(if v.name.starts_with("a_") {
-                    "share of fights in which side A's unit ends in this state"
-                } else {
-                    "share of fights in which side B's unit ends in this state"
-                }),
-        });
-    }
-    debug_assert_eq!(battle.series().len(), SERIES.len());
-    Box::new(ChainJob {
-        compiled: Default::default(),
-        chain: battle,
-        describe: describe(system, scenario, p, options, notes),
-        outcomes,
-        metrics,
-        tables: vec![
-            TableDef::PerTurn {
-                name: "per_turn",
-                title: "Decided after each turn",
-            },
-            TableDef::Series {
-                name: "lines",
-                title: "Each line after each turn (means): positions empty (gaps), units gone (lost), units shaken",
-            },
-        ],
-    })
-}
-
-/// Each side's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as
-/// a unit loses strength, or the fixed `fire_loss` table; side B's may differ (`b_fire`).
-///
-/// # Errors
-/// A bad `fire_loss` or `b_fire`.
-pub(crate) fn battle_volleys(p: &Resolved) -> Result<[Volley; 2]> {
-    let a = if p.dist("fire_loss").is_empty() {
-        Volley::dice(p.int("fire_dice") as u32, p.int("fire_to_hit") as u8)
-    } else {
-        Volley::fixed(fire_model(p)?)
-    };
-    let b = match parse_b_fire(p.choice("b_fire")) {
-        None => Err(Error::Invalid {
-            what: p.what("b_fire"),
-            value: p.choice("b_fire").into(),
-            allowed: "DICE on TO_HIT, e.g. \"6 on 5\": dice from 0 to 200, to-hit from 1 to 6"
-                .into(),
-        })?,
-        Some(None) => a.clone(),
-        Some(Some((dice, to_hit))) => Volley::dice(dice, to_hit),
-    };
-    Ok([a, b])
-}
-
-/// `""` → `Some(None)`; `"6 on 5"` → `Some(Some((6, 5)))`; anything else → `None`.
-fn parse_b_fire(text: &str) -> Option<Option<(u32, u8)>> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Some(None);
-    }
-    let (dice, to_hit) = text.split_once(" on ")?;
-    let dice = crate::params::parse_int(dice.trim()).filter(|d| (0..=200).contains(d))?;
-    let to_hit = crate::params::parse_int(to_hit.trim().trim_end_matches('+'))
-        .filter(|t| (1..=6).contains(t))?;
-    Some(Some((dice as u32, to_hit as u8)))
-}
-
 /// Look a system up by name.
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `--system` and the systems there are.
-pub fn find(name: &str) -> Result<&'static SystemInfo> {
+pub fn find(name: &str) -> Result<&'static dyn RuleSystem> {
     SYSTEMS
         .iter()
-        .find(|s| s.name == name)
+        .find(|s| s.name() == name)
+        .copied()
         .ok_or_else(|| Error::Invalid {
             what: "--system".into(),
             value: name.into(),
@@ -465,11 +135,18 @@ pub fn find(name: &str) -> Result<&'static SystemInfo> {
                 "systems are {}",
                 SYSTEMS
                     .iter()
-                    .map(|s| s.name)
+                    .map(|s| s.name())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         })
+}
+
+/// Every parameter `system` takes: its own, then the battle parameters when it has battles.
+pub fn all_params(system: &dyn RuleSystem) -> Vec<&'static ParamDef> {
+    let battles = system.scenarios().iter().any(|s| BATTLES.contains(s));
+    let battle: &'static [ParamDef] = if battles { &BATTLE_PARAMS } else { &[] };
+    system.params().iter().chain(battle).collect()
 }
 
 /// Build a runnable scenario of a system from the user's inputs and optional rules.
@@ -482,70 +159,12 @@ pub fn build(
     inputs: &[Input],
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let info = find(system)?;
-    if !info.scenarios.contains(&scenario) {
-        return Err(unsupported(info.name, info.scenarios, scenario));
+    let sys = find(system)?;
+    if !sys.scenarios().contains(&scenario) {
+        return Err(shared::unsupported(sys.name(), sys.scenarios(), scenario));
     }
-    match info.name {
-        rank_and_file::NAME => rank_and_file::build(scenario, inputs, options),
-        effectiveness::NAME => effectiveness::build(scenario, inputs, options),
-        linear_warfare::NAME => linear_warfare::build(scenario, inputs, options),
-        _ => unreachable!("every listed system has a builder"),
-    }
-}
-
-/// The error for a scenario a system does not have.
-fn unsupported(system: &str, scenarios: &[&str], scenario: &str) -> Error {
-    Error::Unsupported {
-        scenario: scenario.into(),
-        system: system.into(),
-        available: scenarios.join(", "),
-    }
-}
-
-/// Names and every parameter in force, for a report.
-fn describe(
-    system: &str,
-    scenario: &str,
-    p: &Resolved,
-    options: &[String],
-    notes: Vec<String>,
-) -> Describe {
-    Describe {
-        system: system.into(),
-        scenario: scenario.into(),
-        params: p.to_json(),
-        options: options.to_vec(),
-        notes,
-    }
-}
-
-/// The enemy's fire of `under-fire` from the keys `fire_dice`, `fire_to_hit` and `fire_loss`
-/// (an explicit distribution of losses per turn, which replaces the dice).
-///
-/// # Errors
-/// Both models given at once, or a distribution that does not add up to 1.
-pub(crate) fn fire_model(p: &Resolved) -> Result<Fire> {
-    let table = p.dist("fire_loss");
-    if table.is_empty() {
-        return Ok(Fire::dice(
-            p.int("fire_dice") as u32,
-            p.int("fire_to_hit") as u8,
-        ));
-    }
-    let given_dice = p.what("fire_dice");
-    if given_dice.starts_with("--set") {
-        return Err(Error::Conflict(format!(
-            "--set fire_loss and {given_dice} are two fire models: give one of them"
-        )));
-    }
-    Fire::table(table).ok_or_else(|| Error::Invalid {
-        what: p.what("fire_loss"),
-        value: table
-            .iter()
-            .map(|f| f.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
-        allowed: "the chances must add up to exactly 1".into(),
-    })
+    let options = params::check_options(sys.options(), sys.name(), options)?;
+    let defaults = sys.defaults(scenario, inputs);
+    let p = params::resolve(&all_params(sys), sys.name(), scenario, inputs, &defaults)?;
+    sys.build(scenario, &p, &options)
 }

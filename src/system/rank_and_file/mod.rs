@@ -1,19 +1,28 @@
 //! Rank & File as the command line and experiments see it: its parameters, optional rules, and
 //! how they become a runnable scenario.
 
-use std::sync::LazyLock;
+pub mod army;
+pub mod invariants;
+pub mod melee;
+pub mod odds;
+pub mod rally;
+pub mod rules;
+pub mod test;
+pub mod under_fire;
 
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
-use crate::rules::rank_and_file as rf;
-use crate::scenario::battle::RfArmy;
-use crate::scenario::melee::RfFight;
-use crate::scenario::rally::RfRally;
-use crate::scenario::test::RfTest;
-use crate::scenario::under_fire::RfUnderFire;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use army::RfArmy;
+use melee::RfFight;
+use rally::RfRally;
+use rules as rf;
+use test::RfTest;
+use under_fire::RfUnderFire;
 
-use super::{describe, fire_model};
+use super::RuleSystem;
+use super::shared::{self, describe, fire_model};
+use crate::odds::Odds;
 
 /// The system's name.
 pub const NAME: &str = "rank-and-file";
@@ -35,9 +44,6 @@ const CHARGE: &[&str] = &["charge"];
 const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
-
-/// This system's parameters and the battle parameters, for [`params::resolve`].
-static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 
 /// Which states leave a hole in the line, and why (for `list` and reports).
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
@@ -412,15 +418,10 @@ const REROLLS_USED: MetricDef = MetricDef::Value {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box<dyn Job>> {
-    let options = params::check_options(&OPTIONS, NAME, options)?;
-    let overrides: &[(&str, &str)] = if scenario == "rally" {
-        &[("state", "routing")]
-    } else {
-        &[]
-    };
-    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, overrides)?;
-    if super::BATTLES.contains(&scenario) {
+fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = p.clone();
+    let options = options.to_vec();
+    if shared::BATTLES.contains(&scenario) {
         return build_battle(scenario, &p, &options);
     }
     if FIGHT.contains(&scenario) {
@@ -536,7 +537,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 }],
             }))
         }
-        other => Err(super::unsupported(NAME, SCENARIOS, other)),
+        other => Err(shared::unsupported(NAME, SCENARIOS, other)),
     }
 }
 
@@ -711,7 +712,7 @@ fn rf_options(options: &[String]) -> rf::Options {
 /// `engagement` and `line` (RF-13): the units of both sides from their specs.
 fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let has = |n: &str| options.iter().any(|o| o == n);
-    let specs = super::battle_specs(p, scenario)?;
+    let specs = shared::battle_specs(p, scenario)?;
     let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
     for (side, key) in ["attacker", "defender"].iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
@@ -730,7 +731,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             )));
         }
     }
-    let fire = super::battle_volleys(p)?;
+    let fire = shared::battle_volleys(p)?;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
         fire[0].description(),
@@ -751,7 +752,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             has("uncontrolled"),
         ],
     );
-    Ok(super::battle_job(
+    Ok(shared::battle_job(
         army, files, NAME, scenario, p, options, notes,
     ))
 }
@@ -871,4 +872,63 @@ fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<d
         metrics,
         tables: vec![],
     }))
+}
+
+/// Rank & File (RF-1 to RF-13): morale classes, the 50% rule, unsteady and routing units, rally, re-rolls, single stands, melee, charges and the supplement's optional rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RankAndFile;
+
+impl RuleSystem for RankAndFile {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn title(&self) -> &'static str {
+        "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands, melee, charges and the supplement's options"
+    }
+    fn rules(&self) -> &'static str {
+        "RF-1 to RF-12"
+    }
+    fn scenarios(&self) -> &'static [&'static str] {
+        SCENARIOS
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+    fn options(&self) -> &'static [OptionDef] {
+        &OPTIONS
+    }
+    fn holes(&self) -> &'static str {
+        HOLES
+    }
+    fn specs(&self) -> &'static str {
+        SPEC_KEYWORDS
+    }
+    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+        match scenario {
+            "test" => &["pass", "fail"],
+            "rally" => &["recovered", "removed", "unrecovered"],
+            "under-fire" => &["good", "unsteady", "routing", "removed"],
+            "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
+            "charge" => &[
+                "target_broke",
+                "attacker_wins",
+                "defender_wins",
+                "mutual_destruction",
+            ],
+            other => shared::battle_outcomes(other),
+        }
+    }
+    fn defaults(&self, scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+        if scenario == "rally" {
+            vec![("state", "routing".into())]
+        } else {
+            Vec::new()
+        }
+    }
+    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+        build(scenario, p, options)
+    }
+    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
+        Ok(odds::rank_and_file(stands, max_lost))
+    }
 }

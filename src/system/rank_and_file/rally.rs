@@ -1,10 +1,9 @@
-//! `rally`: a shaken unit tries each turn to recover until it is back in good order, gone, or
-//! the turn cap is reached (RULES.md §4).
+//! `rally` (RULES.md §4): a Routing or Unsteady unit takes its rally test each turn (RF-5).
 
+use super::rules as rf;
 use crate::dice::Roll;
-use crate::rules::rank_and_file as rf;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
-use crate::scenario::invariants::{self, Check};
+use crate::scenario::invariants::Check;
 
 /// Classes of a Rank & File unit in `rally`: back to Good ends the trial, as does removal.
 /// Routing and removed units leave their place in the line empty, and so does an Unsteady one,
@@ -89,9 +88,9 @@ impl RfRally {
 
 impl Chain for RfRally {
     type State = rf::UnitState;
-    /// RF-3 to RF-6 (see [`invariants::rf_unit`]).
+    /// RF-3 to RF-6 (see [`super::invariants::rf_unit`]).
     fn check_step(&self, from: rf::UnitState, to: rf::UnitState) -> Check {
-        invariants::rf_unit(&self.unit, &self.options, &self.start, from, to)
+        super::invariants::rf_unit(&self.unit, &self.options, &self.start, from, to)
     }
     fn start(&self) -> rf::UnitState {
         self.start
@@ -115,74 +114,5 @@ impl Chain for RfRally {
     }
     fn value_of(&self, s: rf::UnitState, i: usize) -> u32 {
         rf_value(&self.unit, &self.start, s, i)
-    }
-}
-
-/// Classes of an effectiveness-rules unit in `rally`: back in the line ends the trial; a
-/// retreating unit's place is empty.
-pub const EF_RALLY_CLASSES: [ClassInfo; 3] = [
-    ClassInfo {
-        name: "in_line",
-        absorbing: true,
-        empty: false,
-    },
-    ClassInfo {
-        name: "retreating",
-        absorbing: false,
-        empty: true,
-    },
-    ClassInfo {
-        name: "eliminated",
-        absorbing: true,
-        empty: true,
-    },
-];
-
-/// EF-5: a retreating unit rolls at the start of each of its moves to return to normal action.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EfRally {
-    /// The unit.
-    pub unit: crate::rules::effectiveness::Unit,
-    /// Its state at the start.
-    pub start: crate::rules::effectiveness::UnitState,
-    /// The turn cap.
-    pub turns: u32,
-}
-
-impl Chain for EfRally {
-    type State = crate::rules::effectiveness::UnitState;
-    /// EF-5: only the status moves, from retreating back into the line; strength stays.
-    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
-        invariants::ensure(to.quarters == from.quarters && to.hits == from.hits, || {
-            format!("strength changed in a rally: {from:?} → {to:?}")
-        })?;
-        invariants::ef_unit(u8::MAX, from, to)
-    }
-    fn start(&self) -> Self::State {
-        self.start
-    }
-    fn turns(&self) -> u32 {
-        self.turns
-    }
-    #[inline]
-    fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
-        use crate::rules::effectiveness::Status;
-        if s.status == Status::Retreating && self.unit.roll_to_return(r) {
-            s.status = Status::InLine;
-        }
-        s
-    }
-    fn classes(&self) -> &[ClassInfo] {
-        &EF_RALLY_CLASSES
-    }
-    #[inline]
-    fn class_of(&self, s: Self::State) -> usize {
-        s.status as usize
-    }
-    fn values(&self) -> &[ValueInfo] {
-        &[]
-    }
-    fn value_of(&self, _s: Self::State, _i: usize) -> u32 {
-        0
     }
 }

@@ -1,21 +1,30 @@
 //! The 25% effectiveness rules as the command line and experiments see them: parameters,
 //! optional rules (among them the retreat amendment), and how they become a runnable scenario.
 
-use std::sync::LazyLock;
+pub mod army;
+pub mod invariants;
+pub mod melee;
+pub mod odds;
+pub mod rally;
+pub mod rules;
+pub mod test;
+pub mod under_fire;
 
 use crate::dice::Weights;
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
-use crate::rules::effectiveness as ef;
-use crate::scenario::battle::EfArmy;
 use crate::scenario::fire::Fire;
-use crate::scenario::melee::EfFight;
-use crate::scenario::rally::EfRally;
-use crate::scenario::test::EfTest;
-use crate::scenario::under_fire::{EfUnderFire, Enemy};
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use army::EfArmy;
+use melee::EfFight;
+use rally::EfRally;
+use rules as ef;
+use test::EfTest;
+use under_fire::{EfUnderFire, Enemy};
 
-use super::{describe, fire_model};
+use super::RuleSystem;
+use super::shared::{self, describe, fire_model};
+use crate::odds::Odds;
 
 /// The system's name.
 pub const NAME: &str = "effectiveness";
@@ -30,9 +39,6 @@ const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee", "engagement", "line"];
 const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
-
-/// This system's parameters and the battle parameters, for [`params::resolve`].
-static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str =
@@ -411,7 +417,7 @@ fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
 /// `engagement` and `line`: the units of both sides from their specs.
 fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let has = |n: &str| options.iter().any(|o| o == n);
-    let specs = super::battle_specs(p, scenario)?;
+    let specs = shared::battle_specs(p, scenario)?;
     let dice = p.int("melee_dice") as u32;
     let to_hit = p.int("melee_to_hit") as u8;
     let return_on = p.int("return_on") as u8;
@@ -428,7 +434,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
         }
     }
-    let fire = super::battle_volleys(p)?;
+    let fire = shared::battle_volleys(p)?;
     let hpq = p.int("hits_per_quarter") as u8;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
@@ -452,7 +458,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
         blocked: blocked_table(p),
         retreat_out_of_range: p.bool("retreat_out_of_range"),
     };
-    Ok(super::battle_job(
+    Ok(shared::battle_job(
         army, files, NAME, scenario, p, options, notes,
     ))
 }
@@ -497,15 +503,10 @@ fn need_note(u: &ef::Unit) -> String {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box<dyn Job>> {
-    let options = params::check_options(&OPTIONS, NAME, options)?;
-    let overrides: &[(&str, &str)] = if scenario == "rally" {
-        &[("state", "retreating")]
-    } else {
-        &[]
-    };
-    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, overrides)?;
-    if super::BATTLES.contains(&scenario) {
+fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = p.clone();
+    let options = options.to_vec();
+    if shared::BATTLES.contains(&scenario) {
         return build_battle(scenario, &p, &options);
     }
     if scenario == "melee" {
@@ -633,6 +634,67 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 tables: vec![turns_table("per_turn")],
             }))
         }
-        other => Err(super::unsupported(NAME, SCENARIOS, other)),
+        other => Err(shared::unsupported(NAME, SCENARIOS, other)),
+    }
+}
+
+/// The 25% effectiveness house rule (EF-1 to EF-5), with its retreat amendment as an option.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Effectiveness;
+
+impl RuleSystem for Effectiveness {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn title(&self) -> &'static str {
+        "The 25% effectiveness house rule (tests, melee, blocked retreats), with the retreat amendment as an option"
+    }
+    fn rules(&self) -> &'static str {
+        "EF-1 to EF-5"
+    }
+    fn scenarios(&self) -> &'static [&'static str] {
+        SCENARIOS
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+    fn options(&self) -> &'static [OptionDef] {
+        &OPTIONS
+    }
+    fn holes(&self) -> &'static str {
+        HOLES
+    }
+    fn specs(&self) -> &'static str {
+        SPEC_KEYWORDS
+    }
+    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+        match scenario {
+            "test" => &["pass", "fail"],
+            "rally" => &["recovered", "removed", "unrecovered"],
+            "under-fire" => &["in_line", "retreating", "eliminated"],
+            "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
+            other => shared::battle_outcomes(other),
+        }
+    }
+    fn defaults(&self, scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+        if scenario == "rally" {
+            vec![("state", "retreating".into())]
+        } else {
+            Vec::new()
+        }
+    }
+    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+        build(scenario, p, options)
+    }
+    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
+        let _ = max_lost;
+        if let Some(s) = stands {
+            return Err(Error::Invalid {
+                what: "--stands".into(),
+                value: s.to_string(),
+                allowed: "effectiveness has no stands: its losses are in quarters".into(),
+            });
+        }
+        Ok(odds::effectiveness())
     }
 }

@@ -1,19 +1,28 @@
 //! The Age of Linear Warfare as the command line and experiments see it: parameters, unit
 //! specs, the `dice-follow-pips` option, and how they become a runnable scenario.
 
-use std::sync::LazyLock;
+pub mod army;
+pub mod invariants;
+pub mod melee;
+pub mod odds;
+pub mod rules;
+pub mod test;
+pub mod under_fire;
 
 use crate::error::{Error, Result};
-use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved, parse_int};
-use crate::rules::linear_warfare::{self as lw, Pips, Side, UnitType};
-use crate::scenario::battle::{LwArmy, Volley};
+use crate::params::{Input, Kind, OptionDef, ParamDef, Resolved, parse_int};
+use crate::scenario::battle::Volley;
 use crate::scenario::fire::Fire;
-use crate::scenario::melee::{FollowUp, LwMelee};
-use crate::scenario::test::{LwTest, MAX_VOLLEY_DICE};
-use crate::scenario::under_fire::{LwState, LwStatus, LwUnderFire};
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use army::LwArmy;
+use melee::{FollowUp, LwMelee};
+use rules::{self as lw, Pips, Side, UnitType};
+use test::{LwTest, MAX_VOLLEY_DICE};
+use under_fire::{LwState, LwStatus, LwUnderFire};
 
-use super::describe;
+use super::RuleSystem;
+use super::shared::{self, describe};
+use crate::odds::Odds;
 
 /// The system's name.
 pub const NAME: &str = "linear-warfare";
@@ -26,8 +35,6 @@ const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
 const MELEE: &[&str] = &["melee", "engagement", "line"];
 
-/// This system's parameters and the battle parameters, for [`params::resolve`].
-static ALL_PARAMS: LazyLock<Vec<ParamDef>> = LazyLock::new(|| super::with_battle(&PARAMS));
 const VOLLEY_AND_FIRE: &[&str] = &["test", "under-fire"];
 const UNIT: &[&str] = &["test", "under-fire"];
 
@@ -49,7 +56,7 @@ fn build_battle(
             allowed: "linear-warfare units fire a die per stand on 4+ (LW-2): give stands=N in side B's specs instead".into(),
         });
     }
-    let specs = super::battle_specs(p, scenario)?;
+    let specs = shared::battle_specs(p, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
     let to_hit = lw::fire_to_hit(false, false);
     for (side, key) in ["attacker", "defender"].iter().enumerate() {
@@ -88,7 +95,7 @@ fn build_battle(
             p.bool("fall_back_out_of_range"),
         ),
     );
-    Ok(super::battle_job(
+    Ok(shared::battle_job(
         army, files, NAME, scenario, p, options, notes,
     ))
 }
@@ -381,20 +388,11 @@ fn volley_dice(p: &Resolved, stands_key: &str, dice_follow_pips: bool) -> Result
 ///
 /// # Errors
 /// Unknown keys, keywords or options, values out of range, and values that do not fit together.
-pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box<dyn Job>> {
-    let options = params::check_options(&OPTIONS, NAME, options)?;
+fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = p.clone();
+    let options = options.to_vec();
     let dice_follow_pips = options.iter().any(|o| o == "dice-follow-pips");
-    // The pips default to the type's (LW-1).
-    let type_pips = inputs
-        .iter()
-        .rev()
-        .find(|i| i.key == "type")
-        .and_then(|i| UnitType::parse(i.value.trim()))
-        .unwrap_or(UnitType::Line)
-        .pips()
-        .to_string();
-    let p = params::resolve(&ALL_PARAMS, NAME, scenario, inputs, &[("pips", &type_pips)])?;
-    if super::BATTLES.contains(&scenario) {
+    if shared::BATTLES.contains(&scenario) {
         return build_battle(scenario, &p, &options, dice_follow_pips);
     }
     let mut notes = Vec::new();
@@ -439,7 +437,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 LwTest::Volley { dice, .. } => (
                     (0..=*dice as usize)
                         .map(|k| OutcomeDef {
-                            name: crate::scenario::test::VOLLEY_CLASSES[k].name,
+                            name: test::VOLLEY_CLASSES[k].name,
                             classes: vec![k],
                         })
                         .collect(),
@@ -497,7 +495,7 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 let (dice, to_hit) = volley_dice(&p, "fire_dice", false)?;
                 Fire::dice(dice, to_hit)
             } else {
-                super::fire_model(&p)?
+                shared::fire_model(&p)?
             };
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} pips); holes in the line: {HOLES}",
@@ -633,6 +631,70 @@ pub fn build(scenario: &str, inputs: &[Input], options: &[String]) -> Result<Box
                 tables: vec![],
             }))
         }
-        other => Err(super::unsupported(NAME, SCENARIOS, other)),
+        other => Err(shared::unsupported(NAME, SCENARIOS, other)),
+    }
+}
+
+/// The Age of Linear Warfare (LW-1 to LW-7): pips, fire, the opposed-roll melee with follow-up, falling back, generals.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinearWarfare;
+
+impl RuleSystem for LinearWarfare {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn title(&self) -> &'static str {
+        "The Age of Linear Warfare: pips, fire, opposed-roll melee with follow-up, falling back"
+    }
+    fn rules(&self) -> &'static str {
+        "LW-1 to LW-7"
+    }
+    fn scenarios(&self) -> &'static [&'static str] {
+        SCENARIOS
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+    fn options(&self) -> &'static [OptionDef] {
+        &OPTIONS
+    }
+    fn holes(&self) -> &'static str {
+        HOLES
+    }
+    fn specs(&self) -> &'static str {
+        SPEC_KEYWORDS
+    }
+    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+        match scenario {
+            "test" => &test::OUTCOMES,
+            "under-fire" => &["in_line", "falling_back", "removed"],
+            "melee" => &["attacker_wins", "defender_wins", "bounce"],
+            other => shared::battle_outcomes(other),
+        }
+    }
+    fn defaults(&self, _scenario: &str, inputs: &[Input]) -> Vec<(&'static str, String)> {
+        // The pips default to the type's (LW-1).
+        let type_pips = inputs
+            .iter()
+            .rev()
+            .find(|i| i.key == "type")
+            .and_then(|i| UnitType::parse(i.value.trim()))
+            .unwrap_or(UnitType::Line)
+            .pips();
+        vec![("pips", type_pips.to_string())]
+    }
+    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+        build(scenario, p, options)
+    }
+    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
+        let _ = max_lost;
+        if let Some(s) = stands {
+            return Err(Error::Invalid {
+                what: "--stands".into(),
+                value: s.to_string(),
+                allowed: "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice".into(),
+            });
+        }
+        Ok(odds::linear_warfare())
     }
 }

@@ -1,0 +1,74 @@
+//! `rally` (RULES.md §4): a retreating unit rolls each move to return to action (EF-5).
+
+use crate::dice::Roll;
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{self, Check};
+
+/// Classes of an effectiveness-rules unit in `rally`: back in the line ends the trial; a
+/// retreating unit's place is empty.
+pub const EF_RALLY_CLASSES: [ClassInfo; 3] = [
+    ClassInfo {
+        name: "in_line",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "retreating",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "eliminated",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+/// EF-5: a retreating unit rolls at the start of each of its moves to return to normal action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EfRally {
+    /// The unit.
+    pub unit: crate::system::effectiveness::rules::Unit,
+    /// Its state at the start.
+    pub start: crate::system::effectiveness::rules::UnitState,
+    /// The turn cap.
+    pub turns: u32,
+}
+
+impl Chain for EfRally {
+    type State = crate::system::effectiveness::rules::UnitState;
+    /// EF-5: only the status moves, from retreating back into the line; strength stays.
+    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
+        invariants::ensure(to.quarters == from.quarters && to.hits == from.hits, || {
+            format!("strength changed in a rally: {from:?} → {to:?}")
+        })?;
+        super::invariants::ef_unit(u8::MAX, from, to)
+    }
+    fn start(&self) -> Self::State {
+        self.start
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    #[inline]
+    fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
+        use crate::system::effectiveness::rules::Status;
+        if s.status == Status::Retreating && self.unit.roll_to_return(r) {
+            s.status = Status::InLine;
+        }
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &EF_RALLY_CLASSES
+    }
+    #[inline]
+    fn class_of(&self, s: Self::State) -> usize {
+        s.status as usize
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &[]
+    }
+    fn value_of(&self, _s: Self::State, _i: usize) -> u32 {
+        0
+    }
+}

@@ -1,0 +1,255 @@
+//! Age of Linear Warfare units in `engagement` and `line`.
+
+#![allow(clippy::needless_range_loop)]
+
+use super::melee::{FollowUp, LwMelee, MeleeState, Phase};
+use super::rules as lw;
+use super::under_fire::{LwState, LwStatus};
+use crate::dice::{Roll, Weights};
+use crate::scenario::battle::*;
+use crate::scenario::chain::Chain;
+use crate::scenario::invariants::Check;
+
+/// An Age of Linear Warfare unit in a battle: its state under fire (status and pips) and
+/// whether the slot holds a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LwSlot {
+    /// Its state.
+    pub s: LwState,
+    /// The slot holds a unit.
+    pub present: bool,
+}
+
+/// Age of Linear Warfare units and their turn: side A declares charges (LW-3: a double move,
+/// so from up to 2 moves, costing a pip; not on the last pip, LW-1) → units falling back retire
+/// or recover a pip (LW-5) → fire, simultaneous, by units in the line that are not charging
+/// (one die per stand on 4+, LW-2; each hit a pip, a general bearing half by coin, LW-6) →
+/// melees (LW-3 closing fire, LW-4 rounds with follow-up, a second loss destroys) → units at or
+/// below `fall_back_at` pips fall back (LW-5). LW-7's army break point is the line's.
+#[derive(Debug, Clone)]
+pub struct LwArmy {
+    /// Each side's units by file.
+    pub sides: [Vec<lw::Side>; 2],
+    /// Each side's fire, by file: one die per stand on 4+ (LW-2).
+    pub fire: [Vec<Volley>; 2],
+    /// Option `dice-follow-pips` (LW-2).
+    pub dice_follow_pips: bool,
+    /// Fall back at or below this many pips (0: never).
+    pub fall_back_at: u8,
+    /// Rejoin the line on recovering to this many pips.
+    pub return_at: u8,
+    /// A unit falling back is out of the enemy's range.
+    pub fall_back_out_of_range: bool,
+    /// `melees[attacker side][file]`.
+    melees: [Vec<LwMelee>; 2],
+    coin: Weights,
+}
+
+impl LwArmy {
+    /// The army of `sides` (by side and file).
+    pub fn new(
+        sides: [Vec<lw::Side>; 2],
+        fire: [Vec<Volley>; 2],
+        dice_follow_pips: bool,
+        follow_up: FollowUp,
+        (fall_back_at, return_at, fall_back_out_of_range): (u8, u8, bool),
+    ) -> Self {
+        let melees = [0, 1].map(|a| {
+            (0..sides[a].len())
+                .map(|i| {
+                    let mut att = sides[a][i];
+                    att.charging = true;
+                    let mut def = sides[1 - a][i];
+                    def.charging = false;
+                    LwMelee::new(att, def, follow_up, true, 4, dice_follow_pips)
+                })
+                .collect()
+        });
+        LwArmy {
+            sides,
+            fire,
+            dice_follow_pips,
+            fall_back_at,
+            return_at,
+            fall_back_out_of_range,
+            melees,
+            coin: lw::coin(),
+        }
+    }
+
+    fn targetable(&self, u: &LwSlot) -> bool {
+        u.present
+            && match u.s.status {
+                LwStatus::InLine => true,
+                LwStatus::Retiring | LwStatus::Recovering => !self.fall_back_out_of_range,
+                LwStatus::Removed => false,
+            }
+    }
+}
+
+/// End states of an Age of Linear Warfare unit.
+const LW_STATUSES: [&str; 3] = ["in_line", "falling_back", "removed"];
+
+impl Army for LwArmy {
+    type Unit = LwSlot;
+    fn check_unit(&self, side: usize, file: usize, from: &LwSlot, to: &LwSlot) -> Check {
+        super::invariants::lw_unit(self.sides[side][file].pips, from.s, to.s)
+    }
+    fn statuses(&self) -> &'static [&'static str] {
+        &LW_STATUSES
+    }
+    fn end_names(&self) -> [&'static [&'static str]; 2] {
+        [
+            &["a_ends_in_line", "a_ends_falling_back", "a_ends_removed"],
+            &["b_ends_in_line", "b_ends_falling_back", "b_ends_removed"],
+        ]
+    }
+    fn absent(&self) -> LwSlot {
+        LwSlot {
+            s: LwState {
+                status: LwStatus::Removed,
+                pips: lw::Pips {
+                    unit: 0,
+                    general: 0,
+                },
+            },
+            present: false,
+        }
+    }
+    fn unit(&self, side: usize, file: usize) -> LwSlot {
+        let u = &self.sides[side][file];
+        LwSlot {
+            s: LwState {
+                status: LwStatus::InLine,
+                pips: lw::Pips {
+                    unit: u.pips,
+                    general: if u.general { lw::GENERAL_PIPS } else { 0 },
+                },
+            },
+            present: true,
+        }
+    }
+    fn standing(&self, u: &LwSlot) -> Standing {
+        match (u.present, u.s.status) {
+            (false, _) => Standing::Absent,
+            (_, LwStatus::InLine) => Standing::InLine,
+            (_, LwStatus::Removed) => Standing::Gone,
+            _ => Standing::Shaken,
+        }
+    }
+    fn status(&self, u: &LwSlot) -> usize {
+        match u.s.status {
+            LwStatus::InLine => 0,
+            LwStatus::Retiring | LwStatus::Recovering => 1,
+            LwStatus::Removed => 2,
+        }
+    }
+    fn strength(&self, side: usize, file: usize) -> u32 {
+        u32::from(self.sides[side][file].pips)
+    }
+    fn strength_lost(&self, side: usize, file: usize, u: &LwSlot) -> u32 {
+        u32::from(self.sides[side][file].pips.saturating_sub(u.s.pips.unit))
+    }
+    fn turn<R: Roll>(&self, f: &mut Field<LwSlot>, ctx: &TurnContext, r: &mut R) {
+        let files = ctx.files;
+        // LW-3: charges are declared at the start of the turn.
+        let mut charging = [false; MAX_FILES];
+        for (i, c) in charging.iter_mut().enumerate().take(files) {
+            let (a, b) = (f.front[0][i], f.front[1][i]);
+            *c = a.present
+                && a.s.status == LwStatus::InLine
+                && a.s.pips.unit > 1
+                && f.range <= 2
+                && self.targetable(&b)
+                && ctx.policy.charges(ctx.turn, b.s.status != LwStatus::InLine);
+        }
+        // LW-5: falling back and recovering.
+        for side in 0..2 {
+            for i in 0..files {
+                let start = self.sides[side][i].pips;
+                let u = &mut f.front[side][i];
+                match u.s.status {
+                    LwStatus::Retiring => u.s.status = LwStatus::Recovering,
+                    LwStatus::Recovering => {
+                        u.s.pips.unit = (u.s.pips.unit + 1).min(start);
+                        if u.s.pips.unit >= self.return_at {
+                            u.s.status = LwStatus::InLine;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // LW-2: fire, simultaneous.
+        let mut hits = [[0u32; MAX_FILES]; 2];
+        if f.range <= ctx.fire_range {
+            for side in 0..2 {
+                let targets: [bool; MAX_FILES] =
+                    std::array::from_fn(|i| i < files && self.targetable(&f.front[1 - side][i]));
+                for i in 0..files {
+                    let u = &f.front[side][i];
+                    if !u.present || u.s.status != LwStatus::InLine || (side == 0 && charging[i]) {
+                        continue;
+                    }
+                    if let Some(t) = fire_target(&targets, i, files) {
+                        let stands = self.sides[side][i].stands;
+                        let left = lw::infantry_dice(stands, u.s.pips.unit, self.dice_follow_pips);
+                        hits[1 - side][t] += self.fire[side][i].sample(left, u32::from(stands), r);
+                    }
+                }
+            }
+        }
+        for side in 0..2 {
+            for i in 0..files {
+                let u = &mut f.front[side][i];
+                if hits[side][i] > 0 && u.present && u.s.status != LwStatus::Removed {
+                    u.s.pips = u.s.pips.lose(hits[side][i], &self.coin, r);
+                    if u.s.pips.unit == 0 {
+                        u.s.status = LwStatus::Removed;
+                    }
+                }
+            }
+        }
+        // LW-3, LW-4: the melees.
+        for (i, &c) in charging.iter().enumerate().take(files) {
+            let (a, b) = (f.front[0][i], f.front[1][i]);
+            if !c || a.s.status != LwStatus::InLine || !self.targetable(&b) {
+                continue;
+            }
+            let m = &self.melees[0][i];
+            let mut st = MeleeState {
+                phase: Phase::ClosingFire,
+                attacker: lw::Pips {
+                    unit: a.s.pips.unit - 1,
+                    general: a.s.pips.general,
+                },
+                defender: b.s.pips,
+                losses: [0, 0],
+                rounds: 0,
+            };
+            for _ in 0..m.turns() {
+                st = m.step(st, r);
+                if let Phase::Over(_) = st.phase {
+                    break;
+                }
+            }
+            for (side, pips) in [(0, st.attacker), (1, st.defender)] {
+                let u = &mut f.front[side][i];
+                u.s.pips = pips;
+                if pips.unit == 0 || st.losses[side] >= 2 {
+                    u.s.status = LwStatus::Removed;
+                }
+            }
+        }
+        // LW-5: units worn down fall back.
+        for side in 0..2 {
+            for i in 0..files {
+                let u = &mut f.front[side][i];
+                if u.present && u.s.status == LwStatus::InLine && u.s.pips.unit <= self.fall_back_at
+                {
+                    u.s.status = LwStatus::Retiring;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! `melee` (RULES.md §4): an Age of Linear Warfare charge and melee (LW-3, LW-4, LW-6).
+
+use super::rules as lw;
+use super::rules::{Pips, Side};
+use crate::dice::{Roll, Weights};
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{self, Check};
+
+/// Classes of a melee: still fighting, or ended one of three ways.
+pub const MELEE_CLASSES: [ClassInfo; 4] = [
+    ClassInfo {
+        name: "fighting",
+        absorbing: false,
+        empty: false,
+    },
+    ClassInfo {
+        name: "attacker_wins",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "defender_wins",
+        absorbing: true,
+        empty: false,
+    },
+    ClassInfo {
+        name: "bounce",
+        absorbing: true,
+        empty: false,
+    },
+];
+
+/// Where a melee stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Phase {
+    /// The charge is going in: the defender's closing fire (LW-3) comes next.
+    ClosingFire,
+    /// A round is to be fought; `follower` (0 none, 1 attacker, 2 defender) follows up (+1).
+    Round {
+        /// Who follows up into this round.
+        follower: u8,
+    },
+    /// Over: class index of the outcome (1 attacker wins, 2 defender wins, 3 bounce).
+    Over(u8),
+}
+
+/// The state of an Age of Linear Warfare melee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MeleeState {
+    /// Where it stands.
+    pub phase: Phase,
+    /// Attacker's pips (and its general's).
+    pub attacker: Pips,
+    /// Defender's pips (and its general's).
+    pub defender: Pips,
+    /// Rounds each side has lost in this melee (the second destroys it).
+    pub losses: [u8; 2],
+    /// Rounds fought.
+    pub rounds: u8,
+}
+
+/// LW-4 follow-up policy of the winner of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FollowUp {
+    /// Always follow up when LW-1 allows it (not on the last pip).
+    Always,
+    /// Never follow up.
+    Never,
+}
+
+/// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): the charge's pip and closing fire, then
+/// opposed rounds — +1 each for Guards, a linear obstacle, charging, two or more pips more than
+/// the opponent (recomputed every round), and following up. The loser of a round is pushed back
+/// and loses a pip (a general may bear it, LW-6); a second lost round destroys it, as do 0 pips;
+/// the winner follows up per the policy unless on its last pip; a draw is a bounce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LwMelee {
+    /// The attacking unit.
+    pub attacker: Side,
+    /// The defending unit.
+    pub defender: Side,
+    /// The winner's follow-up policy.
+    pub follow_up: FollowUp,
+    /// The defender fires once as a charge goes in (LW-3).
+    pub closing_fire: bool,
+    /// Closing fire: hit tables by number of dice (index = dice).
+    fire_tables: Vec<Weights>,
+    /// Option `dice-follow-pips` (LW-2).
+    pub dice_follow_pips: bool,
+    coin: Weights,
+    values: [ValueInfo; 5],
+}
+
+impl LwMelee {
+    /// A melee between two sides. Closing fire hits on `fire_to_hit`+.
+    pub fn new(
+        attacker: Side,
+        defender: Side,
+        follow_up: FollowUp,
+        closing_fire: bool,
+        fire_to_hit: u8,
+        dice_follow_pips: bool,
+    ) -> Self {
+        LwMelee {
+            fire_tables: (0..=u32::from(defender.stands))
+                .map(|n| Weights::hits(n, fire_to_hit))
+                .collect(),
+            values: [
+                ValueInfo {
+                    name: "rounds",
+                    max: 4,
+                },
+                ValueInfo {
+                    name: "attacker_pips_lost",
+                    max: u32::from(attacker.pips),
+                },
+                ValueInfo {
+                    name: "defender_pips_lost",
+                    max: u32::from(defender.pips),
+                },
+                ValueInfo {
+                    name: "attacker_destroyed",
+                    max: 1,
+                },
+                ValueInfo {
+                    name: "defender_destroyed",
+                    max: 1,
+                },
+            ],
+            attacker,
+            defender,
+            follow_up,
+            closing_fire,
+            dice_follow_pips,
+            coin: lw::coin(),
+        }
+    }
+
+    fn destroyed(&self, s: &MeleeState, side: usize) -> bool {
+        let pips = if side == 0 { s.attacker } else { s.defender };
+        pips.unit == 0 || s.losses[side] >= 2
+    }
+}
+
+impl Chain for LwMelee {
+    type State = MeleeState;
+    /// LW-1 / LW-4 / LW-6: a finished melee stays finished; pips only fall; rounds lost only
+    /// add up, to at most two; a side out of pips or with two rounds lost ends the melee.
+    fn check_step(&self, from: MeleeState, to: MeleeState) -> Check {
+        invariants::stays(matches!(from.phase, Phase::Over(_)), &from, &to)?;
+        for (side, start, a, b) in [
+            (0, &self.attacker, from.attacker, to.attacker),
+            (1, &self.defender, from.defender, to.defender),
+        ] {
+            // No recovery in a melee; "removed" is the melee's end, checked below.
+            super::invariants::lw_pips(start.pips, a, b, [false, true], false)?;
+            invariants::ensure(
+                to.losses[side] >= from.losses[side] && to.losses[side] <= 2,
+                || format!("rounds lost went from {from:?} to {to:?}"),
+            )?;
+            invariants::ensure(
+                !self.destroyed(&to, side) || matches!(to.phase, Phase::Over(_)),
+                || format!("side {side} is destroyed but the melee goes on: {to:?}"),
+            )?;
+        }
+        invariants::ensure(to.rounds >= from.rounds, || {
+            format!("rounds went back: {from:?} → {to:?}")
+        })
+    }
+    fn start(&self) -> MeleeState {
+        let pips = |s: &Side| Pips {
+            // LW-3: the charger's double move costs a pip.
+            unit: s.pips - u8::from(s.charging),
+            general: if s.general { lw::GENERAL_PIPS } else { 0 },
+        };
+        MeleeState {
+            phase: if self.attacker.charging && self.closing_fire {
+                Phase::ClosingFire
+            } else {
+                Phase::Round { follower: 0 }
+            },
+            attacker: pips(&self.attacker),
+            defender: pips(&self.defender),
+            losses: [0, 0],
+            rounds: 0,
+        }
+    }
+    fn turns(&self) -> u32 {
+        // Closing fire and at most three rounds: a fourth would need a side's second loss.
+        4
+    }
+    fn step<R: Roll>(&self, mut s: MeleeState, r: &mut R) -> MeleeState {
+        match s.phase {
+            Phase::Over(_) => s,
+            Phase::ClosingFire => {
+                let dice =
+                    lw::infantry_dice(self.defender.stands, s.defender.unit, self.dice_follow_pips);
+                let hits = r.pick(&self.fire_tables[dice as usize]) as u32;
+                s.attacker = s.attacker.lose(hits, &self.coin, r);
+                s.phase = if s.attacker.unit == 0 {
+                    Phase::Over(2)
+                } else {
+                    Phase::Round { follower: 0 }
+                };
+                s
+            }
+            Phase::Round { follower } => {
+                let bonus = |me: Pips, them: Pips| i32::from(me.unit >= them.unit + 2);
+                let a = self.attacker.fixed_modifiers()
+                    + bonus(s.attacker, s.defender)
+                    + i32::from(follower == 1);
+                let d = self.defender.fixed_modifiers()
+                    + bonus(s.defender, s.attacker)
+                    + i32::from(follower == 2);
+                s.rounds += 1;
+                let (winner, loser) = match lw::opposed(a - d, r) {
+                    std::cmp::Ordering::Equal => {
+                        s.phase = Phase::Over(3);
+                        return s;
+                    }
+                    std::cmp::Ordering::Greater => (0usize, 1usize),
+                    std::cmp::Ordering::Less => (1, 0),
+                };
+                s.losses[loser] += 1;
+                if loser == 0 {
+                    s.attacker = s.attacker.lose_one(&self.coin, r);
+                } else {
+                    s.defender = s.defender.lose_one(&self.coin, r);
+                }
+                let winner_pips = if winner == 0 { s.attacker } else { s.defender };
+                let follows = self.follow_up == FollowUp::Always && winner_pips.unit > 1;
+                s.phase = if self.destroyed(&s, loser) || !follows {
+                    Phase::Over(winner as u8 + 1)
+                } else {
+                    Phase::Round {
+                        follower: winner as u8 + 1,
+                    }
+                };
+                s
+            }
+        }
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &MELEE_CLASSES
+    }
+    fn class_of(&self, s: MeleeState) -> usize {
+        match s.phase {
+            Phase::Over(c) => usize::from(c),
+            _ => 0,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: MeleeState, i: usize) -> u32 {
+        match i {
+            0 => u32::from(s.rounds),
+            1 => u32::from(self.attacker.pips - s.attacker.unit),
+            2 => u32::from(self.defender.pips - s.defender.unit),
+            3 => u32::from(self.destroyed(&s, 0)),
+            _ => u32::from(self.destroyed(&s, 1)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::system::linear_warfare::rules::UnitType;
+
+    fn side(kind: UnitType, pips: u8) -> Side {
+        Side {
+            kind,
+            pips,
+            stands: 6,
+            charging: false,
+            obstacle: false,
+            general: false,
+        }
+    }
+
+    fn melee(a: Side, d: Side) -> LwMelee {
+        LwMelee::new(a, d, FollowUp::Always, true, 4, false)
+    }
+
+    #[test]
+    fn winner_follows_up_with_plus_one() {
+        let m = melee(side(UnitType::Line, 6), side(UnitType::Line, 6));
+        let s = m.step(m.start(), &mut Scripted::new(&[5, 2]));
+        assert_eq!(s.phase, Phase::Round { follower: 1 });
+        assert_eq!((s.defender.unit, s.losses), (5, [0, 1]));
+        // Follow-up round: the attacker's 3 + 1 beats a 3; the defender's second loss destroys it.
+        let s = m.step(s, &mut Scripted::new(&[3, 3]));
+        assert_eq!(s.phase, Phase::Over(1));
+        assert!(m.destroyed(&s, 1));
+        assert_eq!(m.value_of(s, 0), 2);
+    }
+
+    #[test]
+    fn draws_bounce_and_last_pip_cannot_follow_up() {
+        let m = melee(side(UnitType::Line, 6), side(UnitType::Line, 6));
+        assert_eq!(
+            m.step(m.start(), &mut Scripted::new(&[4, 4])).phase,
+            Phase::Over(3)
+        );
+        // An attacker down to its last pip wins but may not follow up (LW-1).
+        let m = melee(side(UnitType::Line, 2), side(UnitType::Line, 2));
+        let mut s = m.start();
+        s.attacker.unit = 1;
+        let s = m.step(s, &mut Scripted::new(&[6, 1]));
+        assert_eq!(s.phase, Phase::Over(1));
+        assert_eq!(s.defender.unit, 1);
+    }
+
+    #[test]
+    fn pip_advantage_and_guards_count() {
+        // Guards (+1) with 7 pips against 5 (+1 for two more): a 3 beats a 4 (3 + 2 > 4) and a
+        // 2 draws with it (2 + 2 = 4).
+        let m = melee(side(UnitType::Guards, 7), side(UnitType::Line, 5));
+        let s = m.step(m.start(), &mut Scripted::new(&[3, 4]));
+        assert_eq!(s.losses, [0, 1]);
+        let s = m.step(m.start(), &mut Scripted::new(&[2, 4]));
+        assert_eq!(s.phase, Phase::Over(3));
+    }
+
+    #[test]
+    fn charge_costs_a_pip_and_draws_closing_fire() {
+        let mut a = side(UnitType::Line, 2);
+        a.charging = true;
+        let m = melee(a, side(UnitType::Line, 6));
+        let s = m.start();
+        assert_eq!((s.phase, s.attacker.unit), (Phase::ClosingFire, 1));
+        // One hit from the closing volley ends the attacker before contact.
+        let s = m.step(s, &mut Scripted::new(&[1]));
+        assert_eq!(s.phase, Phase::Over(2));
+        assert_eq!(m.value_of(s, 1), 2);
+    }
+}

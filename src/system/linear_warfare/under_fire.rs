@@ -1,0 +1,161 @@
+//! `under-fire` (RULES.md §4): an Age of Linear Warfare unit holds its place under enemy fire.
+
+use super::rules as lw;
+use crate::dice::{Roll, Weights};
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::fire::Fire;
+use crate::scenario::invariants::Check;
+
+/// Classes of an Age of Linear Warfare unit under fire: falling back in good order leaves its
+/// place empty, as does removal (which ends the trial).
+pub const LW_UNDER_FIRE_CLASSES: [ClassInfo; 3] = [
+    ClassInfo {
+        name: "in_line",
+        absorbing: false,
+        empty: false,
+    },
+    ClassInfo {
+        name: "falling_back",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "removed",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+/// Where an Age of Linear Warfare unit under fire stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LwStatus {
+    /// In the line.
+    InLine,
+    /// LW-5: falling back; this turn it retires a full move.
+    Retiring,
+    /// LW-5: fallen back, recovering a pip a turn.
+    Recovering,
+    /// LW-1: out of pips.
+    Removed,
+}
+
+/// An Age of Linear Warfare unit's state under fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LwState {
+    /// Where it stands.
+    pub status: LwStatus,
+    /// Its pips and its general's.
+    pub pips: lw::Pips,
+}
+
+/// An Age of Linear Warfare unit under fire. Each turn: a unit falling back retires (the turn
+/// it decided) or recovers a pip (LW-5), rejoining the line at `return_at` pips; the enemy fires
+/// at it (not while it falls back out of range), each hit a pip (LW-2; a general bears half, by
+/// coin, LW-6); a unit in the line at or below `fall_back_at` pips falls back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LwUnderFire {
+    /// Pips the unit starts with (and recovers up to).
+    pub pips: u8,
+    /// Its state at the start.
+    pub start: LwState,
+    /// Turns of fire.
+    pub turns: u32,
+    /// The enemy's fire each turn, in hits (= pips).
+    pub fire: Fire,
+    /// Fall back at or below this many pips (0: never).
+    pub fall_back_at: u8,
+    /// Rejoin the line on recovering to this many pips.
+    pub return_at: u8,
+    /// A unit falling back is out of the enemy's range.
+    pub fall_back_out_of_range: bool,
+    coin: Weights,
+    values: [ValueInfo; 1],
+}
+
+impl LwUnderFire {
+    /// A unit of `pips` pips under `fire`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pips: u8,
+        start: LwState,
+        turns: u32,
+        fire: Fire,
+        fall_back_at: u8,
+        return_at: u8,
+        fall_back_out_of_range: bool,
+    ) -> Self {
+        LwUnderFire {
+            pips,
+            start,
+            turns,
+            fire,
+            fall_back_at,
+            return_at,
+            fall_back_out_of_range,
+            coin: lw::coin(),
+            values: [ValueInfo {
+                name: "pips_lost",
+                max: u32::from(pips),
+            }],
+        }
+    }
+}
+
+impl Chain for LwUnderFire {
+    type State = LwState;
+    /// LW-1 / LW-5 / LW-6 (see [`super::invariants::lw_pips`]): a unit gains a pip only in a turn
+    /// it spends recovering.
+    fn check_step(&self, from: LwState, to: LwState) -> Check {
+        super::invariants::lw_unit(self.pips, from, to)
+    }
+    fn start(&self) -> LwState {
+        self.start
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    #[inline]
+    fn step<R: Roll>(&self, mut s: LwState, r: &mut R) -> LwState {
+        match s.status {
+            LwStatus::Removed => return s,
+            LwStatus::Retiring => s.status = LwStatus::Recovering,
+            LwStatus::Recovering => {
+                s.pips.unit = (s.pips.unit + 1).min(self.pips);
+                if s.pips.unit >= self.return_at {
+                    s.status = LwStatus::InLine;
+                }
+            }
+            LwStatus::InLine => {}
+        }
+        let fired_at = s.status == LwStatus::InLine || !self.fall_back_out_of_range;
+        if fired_at {
+            let hits = self.fire.sample(r);
+            s.pips = s.pips.lose(hits, &self.coin, r);
+            if s.pips.unit == 0 {
+                s.status = LwStatus::Removed;
+                return s;
+            }
+        }
+        if s.status == LwStatus::InLine && s.pips.unit <= self.fall_back_at {
+            s.status = LwStatus::Retiring;
+        }
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &LW_UNDER_FIRE_CLASSES
+    }
+    #[inline]
+    fn class_of(&self, s: LwState) -> usize {
+        match s.status {
+            LwStatus::InLine => 0,
+            LwStatus::Retiring | LwStatus::Recovering => 1,
+            LwStatus::Removed => 2,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: LwState, _i: usize) -> u32 {
+        u32::from(self.pips.saturating_sub(s.pips.unit))
+    }
+}

@@ -1,0 +1,315 @@
+//! Rank & File units in `engagement` and `line`, in RF-13's turn order.
+
+#![allow(clippy::needless_range_loop)]
+
+use super::melee::{FightState, RfFight};
+use super::rules as rf;
+use crate::dice::Roll;
+use crate::scenario::battle::*;
+use crate::scenario::chain::Chain;
+use crate::scenario::invariants::Check;
+use crate::scenario::melee::FightPhase;
+
+/// A Rank & File unit in a battle: its state, a Blown marker (RF-11), whether it must charge
+/// this turn (RF-12), and whether the slot holds a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RfSlot {
+    /// Its state.
+    pub s: rf::UnitState,
+    /// RF-11: carries a Blown marker.
+    pub blown: bool,
+    /// RF-12: must charge this turn.
+    pub must_charge: bool,
+    /// The slot holds a unit.
+    pub present: bool,
+}
+
+/// Rank & File units and the RF-13 turn: charges (waiver tests at the end of the charge phase,
+/// RF-10; Blown markers, RF-11) → rally (RF-5; not for units in a charge or that failed a waiver
+/// test) → movement → fire, simultaneous (Good units not charging fire; each hit a stand, RF-7
+/// hit points for single stands) → morale tests for units that lost stands (RF-5, RF-3, RF-8
+/// stampedes count as routing) → melee (RF-9 to the end; RF-12 uncontrolled winners charge
+/// next turn) → end turn. Only Good units fire; Good and Unsteady units may be fired at and
+/// charged (a routing unit is running away).
+#[derive(Debug, Clone)]
+pub struct RfArmy {
+    /// Each side's fighters, by file.
+    pub fighters: [Vec<rf::Fighter>; 2],
+    /// Their starting states.
+    pub starts: [Vec<rf::UnitState>; 2],
+    /// Optional rules.
+    pub options: rf::Options,
+    /// Each side's fire.
+    pub fire: [Volley; 2],
+    /// RF-8 in force.
+    pub stampede: bool,
+    /// RF-10 in force.
+    pub waiver_tests: bool,
+    /// RF-11 in force.
+    pub blown_cavalry: bool,
+    /// The melee of each file with each side as the attacker: `fights[attacker][file]`, and
+    /// the same with a Blown attacker.
+    fights: [Vec<[RfFight; 2]>; 2],
+    /// Safety cap on melee rounds.
+    pub max_rounds: u32,
+}
+
+impl RfArmy {
+    /// The army of `fighters` (by side and file) under `options`.
+    pub fn new(
+        fighters: [Vec<rf::Fighter>; 2],
+        starts: [Vec<rf::UnitState>; 2],
+        options: rf::Options,
+        rules: rf::MeleeRules,
+        fire: [Volley; 2],
+        max_rounds: u32,
+        [stampede, waiver_tests, blown_cavalry, uncontrolled]: [bool; 4],
+    ) -> Self {
+        let fights = [0, 1].map(|a| {
+            (0..fighters[a].len())
+                .map(|i| {
+                    let att = fighters[a][i];
+                    let def = fighters[1 - a][i];
+                    let mut blown = att;
+                    blown.blown = true;
+                    let make = |att: rf::Fighter| {
+                        RfFight::new(
+                            att,
+                            def,
+                            [starts[a][i], starts[1 - a][i]],
+                            options,
+                            rules,
+                            max_rounds,
+                            Some((false, uncontrolled)),
+                        )
+                    };
+                    [make(att), make(blown)]
+                })
+                .collect()
+        });
+        RfArmy {
+            fighters,
+            starts,
+            options,
+            fire,
+            stampede,
+            waiver_tests,
+            blown_cavalry,
+            fights,
+            max_rounds,
+        }
+    }
+
+    fn targetable(u: &RfSlot) -> bool {
+        u.present && matches!(u.s.status, rf::Status::Good | rf::Status::Unsteady)
+    }
+}
+
+/// End states of a Rank & File unit.
+const RF_STATUSES: [&str; 4] = ["good", "unsteady", "routing", "removed"];
+
+impl Army for RfArmy {
+    type Unit = RfSlot;
+    fn check_unit(&self, side: usize, file: usize, from: &RfSlot, to: &RfSlot) -> Check {
+        let unit = &self.fighters[side][file].unit;
+        super::invariants::rf_unit(unit, &self.options, &self.starts[side][file], from.s, to.s)
+    }
+    fn statuses(&self) -> &'static [&'static str] {
+        &RF_STATUSES
+    }
+    fn end_names(&self) -> [&'static [&'static str]; 2] {
+        [
+            &[
+                "a_ends_good",
+                "a_ends_unsteady",
+                "a_ends_routing",
+                "a_ends_removed",
+            ],
+            &[
+                "b_ends_good",
+                "b_ends_unsteady",
+                "b_ends_routing",
+                "b_ends_removed",
+            ],
+        ]
+    }
+    fn absent(&self) -> RfSlot {
+        RfSlot {
+            s: rf::UnitState {
+                status: rf::Status::Removed,
+                lost: 0,
+                rerolls: 0,
+            },
+            blown: false,
+            must_charge: false,
+            present: false,
+        }
+    }
+    fn unit(&self, side: usize, file: usize) -> RfSlot {
+        RfSlot {
+            s: self.starts[side][file],
+            blown: self.fighters[side][file].blown,
+            must_charge: false,
+            present: true,
+        }
+    }
+    fn standing(&self, u: &RfSlot) -> Standing {
+        match (u.present, u.s.status) {
+            (false, _) => Standing::Absent,
+            (_, rf::Status::Good) => Standing::InLine,
+            (_, rf::Status::Removed) => Standing::Gone,
+            _ => Standing::Shaken,
+        }
+    }
+    fn status(&self, u: &RfSlot) -> usize {
+        u.s.status as usize
+    }
+    fn strength(&self, side: usize, file: usize) -> u32 {
+        // Stands, or a single stand's models (RF-7).
+        u32::from(self.fighters[side][file].unit.stands)
+    }
+    fn strength_lost(&self, side: usize, file: usize, u: &RfSlot) -> u32 {
+        let unit = &self.fighters[side][file].unit;
+        u32::from(unit.stands_lost(u.s)).min(u32::from(unit.stands))
+    }
+    fn turn<R: Roll>(&self, f: &mut Field<RfSlot>, ctx: &TurnContext, r: &mut R) {
+        use rf::Status::{Good, Removed, Routing, Unsteady};
+        let files = ctx.files;
+        // Charge phase: who charges whom (attacker side per file), and waiver tests.
+        let mut charge: [Option<usize>; MAX_FILES] = [None; MAX_FILES];
+        let mut no_rally = [[false; MAX_FILES]; 2];
+        for i in 0..files {
+            let (a, b) = (f.front[0][i], f.front[1][i]);
+            let able = |u: &RfSlot| u.present && u.s.status == Good;
+            let by_a = able(&a)
+                && Self::targetable(&b)
+                && f.range <= 1
+                && (a.must_charge || ctx.policy.charges(ctx.turn, b.s.status == Unsteady));
+            let by_b = able(&b) && Self::targetable(&a) && f.range <= 1 && b.must_charge;
+            charge[i] = if by_a {
+                Some(0)
+            } else if by_b {
+                Some(1)
+            } else {
+                None
+            };
+            for side in 0..2 {
+                f.front[side][i].must_charge = false;
+            }
+            if let Some(att) = charge[i] {
+                no_rally[0][i] = true;
+                no_rally[1][i] = true;
+                let d = 1 - att;
+                let due = self.waiver_tests
+                    && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true);
+                if due {
+                    let target = &mut f.front[d][i];
+                    let (s, _) = rf::waiver(&self.fighters[d][i].unit, &self.options, target.s, r);
+                    target.s = s;
+                    if matches!(s.status, Routing | Removed) {
+                        // The target broke before contact: no melee.
+                        charge[i] = None;
+                    }
+                }
+            }
+            // RF-11: a marker comes off in a charge phase in which the unit neither charges nor
+            // is routing (a removed unit keeps its state: it never acts again).
+            for side in 0..2 {
+                let u = &mut f.front[side][i];
+                if charge[i] != Some(side) && !matches!(u.s.status, Routing | Removed) {
+                    u.blown = self.fighters[side][i].blown;
+                }
+            }
+        }
+        // Rally phase.
+        for side in 0..2 {
+            for i in 0..files {
+                let u = &mut f.front[side][i];
+                if u.present && !no_rally[side][i] {
+                    u.s = self.fighters[side][i].unit.rally(&self.options, u.s, r);
+                }
+            }
+        }
+        // Fire phase: simultaneous.
+        let mut hits = [[0u32; MAX_FILES]; 2];
+        if f.range <= ctx.fire_range {
+            for side in 0..2 {
+                let targets: [bool; MAX_FILES] =
+                    std::array::from_fn(|i| i < files && Self::targetable(&f.front[1 - side][i]));
+                for i in 0..files {
+                    let u = &f.front[side][i];
+                    if !u.present || u.s.status != Good || charge[i] == Some(side) {
+                        continue;
+                    }
+                    if let Some(t) = fire_target(&targets, i, files) {
+                        let unit = &self.fighters[side][i].unit;
+                        let full = u32::from(unit.stands);
+                        let left = full - u32::from(unit.stands_lost(u.s)).min(full);
+                        hits[1 - side][t] += self.fire[side].sample(left, full, r);
+                    }
+                }
+            }
+        }
+        // Morale phase: units that lost stands test.
+        for side in 0..2 {
+            for i in 0..files {
+                if hits[side][i] == 0 {
+                    continue;
+                }
+                let unit = &self.fighters[side][i].unit;
+                let u = &mut f.front[side][i];
+                let hit = unit.take_hits(u.s, hits[side][i].min(255) as u8);
+                let after = unit.morale(&self.options, hit, r);
+                let failed = hit.status != Removed && after.status != hit.status;
+                u.s = after;
+                if self.stampede
+                    && failed
+                    && unit.kind == rf::Kind::Elephant
+                    && after.status != Removed
+                    && rf::stampedes(r)
+                {
+                    u.s.status = Routing;
+                }
+            }
+        }
+        // Melee phase.
+        for (i, c) in charge.iter().enumerate().take(files) {
+            let Some(att) = *c else { continue };
+            let d = 1 - att;
+            let (a, b) = (f.front[att][i], f.front[d][i]);
+            let fighting = |u: &RfSlot| matches!(u.s.status, Good | Unsteady);
+            if !fighting(&a) || !fighting(&b) {
+                continue;
+            }
+            let fight = &self.fights[att][i][usize::from(a.blown)];
+            let mut st = FightState {
+                phase: FightPhase::First,
+                a: a.s,
+                d: b.s,
+                carry: [0, 0],
+                fifty: false,
+                must_charge: false,
+                waiver_failed: false,
+            };
+            for _ in 0..self.max_rounds {
+                st = fight.step(st, r);
+                if let FightPhase::Over(_) = st.phase {
+                    break;
+                }
+            }
+            f.front[att][i].s = st.a;
+            f.front[d][i].s = st.d;
+            match st.phase {
+                FightPhase::Over(1) => f.front[att][i].must_charge = st.must_charge,
+                FightPhase::Over(2) => f.front[d][i].must_charge = st.must_charge,
+                _ => {}
+            }
+            if self.blown_cavalry && self.fighters[att][i].troop == rf::Troop::Cavalry {
+                f.front[att][i].blown = true;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The effectiveness rules

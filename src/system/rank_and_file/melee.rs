@@ -1,0 +1,263 @@
+//! `melee` and `charge` (RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
+
+use super::rules as rf;
+use crate::dice::{Roll, Weights};
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{self, Check};
+use crate::scenario::melee::{FIGHT_CLASSES, FightPhase};
+
+/// The state of a Rank & File melee or charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FightState {
+    /// Where it stands.
+    pub phase: FightPhase,
+    /// The attacker.
+    pub a: rf::UnitState,
+    /// The defender.
+    pub d: rf::UnitState,
+    /// Hits short of a stand, carried to the next round (attacker's, defender's).
+    pub carry: [u8; 2],
+    /// The loser was removed by the 50% rule.
+    pub fifty: bool,
+    /// RF-12: the winner must charge again next turn.
+    pub must_charge: bool,
+    /// RF-10: the target failed a waiver test.
+    pub waiver_failed: bool,
+}
+
+/// A Rank & File melee (RF-9), or a whole charge (RF-10 waiver test, RF-9 melee, RF-12
+/// uncontrolled test, RF-11 blown marker) when `charge` is given. Each step is one round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RfFight {
+    /// The attacker (the charger).
+    pub attacker: rf::Fighter,
+    /// The defender (the target).
+    pub defender: rf::Fighter,
+    /// Starting states.
+    pub start: [rf::UnitState; 2],
+    /// Optional rules in force.
+    pub options: rf::Options,
+    /// RF-9's parameters.
+    pub rules: rf::MeleeRules,
+    /// The safety cap on rounds.
+    pub max_rounds: u32,
+    /// For a charge: the target takes a waiver test (option and a trigger, RF-10).
+    pub waiver: bool,
+    /// For a charge: the winner rolls for an uncontrolled charge (option, RF-12).
+    pub uncontrolled: bool,
+    /// The scenario is a charge.
+    pub charge: bool,
+    tables: [Vec<Weights>; 2],
+    values: Vec<ValueInfo>,
+}
+
+impl RfFight {
+    /// A melee (or charge) between two fighters.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        attacker: rf::Fighter,
+        defender: rf::Fighter,
+        start: [rf::UnitState; 2],
+        options: rf::Options,
+        rules: rf::MeleeRules,
+        max_rounds: u32,
+        charge: Option<(bool, bool)>,
+    ) -> Self {
+        let table = |me: &rf::Fighter, them: &rf::Fighter| -> Vec<Weights> {
+            let need = me.needs_to_hit(them, &rules);
+            (0..=u32::from(me.unit.stands))
+                .map(|n| Weights::hits(n, need))
+                .collect()
+        };
+        let mut values = vec![
+            ValueInfo {
+                name: "attacker_stands_lost",
+                max: u32::from(attacker.unit.stands),
+            },
+            ValueInfo {
+                name: "defender_stands_lost",
+                max: u32::from(defender.unit.stands),
+            },
+            ValueInfo {
+                name: "loser_unsteady",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_routing",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_removed",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_removed_by_fifty_percent",
+                max: 1,
+            },
+        ];
+        if charge.is_some() {
+            values.push(ValueInfo {
+                name: "waiver_failed",
+                max: 1,
+            });
+            values.push(ValueInfo {
+                name: "must_charge_again",
+                max: 1,
+            });
+        }
+        let (waiver, uncontrolled) = charge.unwrap_or((false, false));
+        RfFight {
+            tables: [table(&attacker, &defender), table(&defender, &attacker)],
+            attacker,
+            defender,
+            start,
+            options,
+            rules,
+            max_rounds,
+            waiver,
+            uncontrolled,
+            charge: charge.is_some(),
+            values,
+        }
+    }
+
+    /// Whether neither side can ever score a hit (the melee could never end).
+    pub fn hopeless(&self) -> bool {
+        let cannot = |me: &rf::Fighter, them: &rf::Fighter| me.needs_to_hit(them, &self.rules) > 6;
+        cannot(&self.attacker, &self.defender) && cannot(&self.defender, &self.attacker)
+    }
+
+    fn loser(&self, s: &FightState) -> Option<rf::UnitState> {
+        match s.phase {
+            FightPhase::Over(1) => Some(s.d),
+            FightPhase::Over(2) => Some(s.a),
+            _ => None,
+        }
+    }
+}
+
+impl Chain for RfFight {
+    type State = FightState;
+    /// RF-3 to RF-12 for both sides (see [`super::invariants::rf_unit`]); a finished melee stays
+    /// finished.
+    fn check_step(&self, from: FightState, to: FightState) -> Check {
+        invariants::stays(matches!(from.phase, FightPhase::Over(_)), &from, &to)?;
+        super::invariants::rf_unit(
+            &self.attacker.unit,
+            &self.options,
+            &self.start[0],
+            from.a,
+            to.a,
+        )?;
+        super::invariants::rf_unit(
+            &self.defender.unit,
+            &self.options,
+            &self.start[1],
+            from.d,
+            to.d,
+        )
+    }
+    fn start(&self) -> FightState {
+        FightState {
+            phase: FightPhase::First,
+            a: self.start[0],
+            d: self.start[1],
+            carry: [0, 0],
+            fifty: false,
+            must_charge: false,
+            waiver_failed: false,
+        }
+    }
+    fn turns(&self) -> u32 {
+        self.max_rounds
+    }
+    fn must_finish(&self) -> bool {
+        true
+    }
+    fn step<R: Roll>(&self, mut s: FightState, r: &mut R) -> FightState {
+        let first = match s.phase {
+            FightPhase::Over(_) => return s,
+            FightPhase::First => true,
+            FightPhase::Later => false,
+        };
+        // RF-10: at the end of the charge phase, at most one waiver test.
+        if first && self.waiver {
+            let (d, failed) = rf::waiver(&self.defender.unit, &self.options, s.d, r);
+            s.d = d;
+            s.waiver_failed = failed;
+            if matches!(d.status, rf::Status::Routing | rf::Status::Removed) {
+                s.phase = FightPhase::Over(4);
+                return s;
+            }
+        }
+        let a_dice = self.attacker.dice(&s.a, first);
+        let d_dice = self.defender.dice(&s.d, first);
+        let a_hits = r.pick(&self.tables[0][usize::from(a_dice)]) as u8;
+        let d_hits = r.pick(&self.tables[1][usize::from(d_dice)]) as u8;
+        // RF-9: a formed unit loses a stand per `hits_per_stand` hits; RF-7: a single stand
+        // loses a model per `hit_points` hits (`take_casualties`).
+        let (au, du) = (&self.attacker.unit, &self.defender.unit);
+        let hps = self.rules.hits_per_stand;
+        s.d = rf::take_casualties(du, s.d, &mut s.carry[1], a_hits, hps);
+        s.a = rf::take_casualties(au, s.a, &mut s.carry[0], d_hits, hps);
+        let gone = |u: &rf::UnitState| u.status == rf::Status::Removed;
+        let Some(end) = rf::round_winner(a_hits, d_hits, gone(&s.a), gone(&s.d)) else {
+            s.phase = FightPhase::Later;
+            return s;
+        };
+        let (winner, loser) = match end {
+            rf::MeleeEnd::AttackerWins => (Some(&self.attacker), Some((&self.defender, &mut s.d))),
+            rf::MeleeEnd::DefenderWins => (Some(&self.defender), Some((&self.attacker, &mut s.a))),
+            rf::MeleeEnd::MutualDestruction => (None, None),
+        };
+        if let Some((fighter, state)) = loser {
+            let (after, fifty) = rf::lose_melee(&fighter.unit, &self.options, &self.rules, *state);
+            *state = after;
+            s.fifty = fifty;
+        }
+        if let Some(w) = winner
+            && self.uncontrolled
+        {
+            s.must_charge = rf::uncontrolled(w.uncontrolled, r);
+        }
+        s.phase = FightPhase::Over(match end {
+            rf::MeleeEnd::AttackerWins => 1,
+            rf::MeleeEnd::DefenderWins => 2,
+            rf::MeleeEnd::MutualDestruction => 3,
+        });
+        s
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &FIGHT_CLASSES
+    }
+    fn class_of(&self, s: FightState) -> usize {
+        match s.phase {
+            FightPhase::Over(c) => usize::from(c),
+            _ => 0,
+        }
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: FightState, i: usize) -> u32 {
+        let loser = self.loser(&s).map(|l| l.status);
+        let is = |st| u32::from(loser == Some(st));
+        match i {
+            // Stands (or a single stand's models, RF-7) lost in the melee.
+            0 => {
+                let u = &self.attacker.unit;
+                u32::from(u.stands_lost(s.a) - u.stands_lost(self.start[0]))
+            }
+            1 => {
+                let u = &self.defender.unit;
+                u32::from(u.stands_lost(s.d) - u.stands_lost(self.start[1]))
+            }
+            2 => is(rf::Status::Unsteady),
+            3 => is(rf::Status::Routing),
+            4 => is(rf::Status::Removed),
+            5 => u32::from(s.fifty),
+            6 => u32::from(s.waiver_failed),
+            _ => u32::from(s.must_charge),
+        }
+    }
+}

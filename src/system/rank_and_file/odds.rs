@@ -1,0 +1,113 @@
+//! Rank & File's odds sheet (`morale-lab odds rank-and-file`).
+
+use super::rules as rf;
+use crate::exact::enumerate;
+use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
+
+/// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, by stands lost (rows) and
+/// class with and without one re-roll (columns), one table per leader bonus 0, +1, +2.
+/// With `stands` given, rows at 50% losses or more show the automatic failure of RF-3.
+pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
+    let mut sections = Vec::new();
+    for leader in 0..=2i8 {
+        let mut columns = Vec::new();
+        for c in rf::Class::ALL {
+            columns.push(c.name().to_string());
+            columns.push(format!("{} + re-roll", c.name()));
+        }
+        let mut rows = Vec::new();
+        for lost in 0..=max_lost {
+            let mut cells = Vec::new();
+            for class in rf::Class::ALL {
+                for reroll in [false, true] {
+                    let unit = rf::Unit {
+                        class,
+                        kind: rf::Kind::Formed,
+                        stands: stands.unwrap_or(u8::MAX),
+                        elite: reroll,
+                        leader,
+                        in_buildings: false,
+                        buildings_bonus: 0,
+                        modifier: 0,
+                        hit_points: 1,
+                    };
+                    let need = unit.need(lost);
+                    if need == rf::Need::AutoFail {
+                        cells.push(OddsCell {
+                            fraction: None,
+                            p: 0.0,
+                            text: "— (50%)".into(),
+                        });
+                        continue;
+                    }
+                    let mut p = 0.0;
+                    enumerate(
+                        |o| unit.test(need, &mut 0, o),
+                        |pass, q| {
+                            if pass {
+                                p += q
+                            }
+                        },
+                    );
+                    cells.push(cell(to_frac(p, 36)));
+                }
+            }
+            rows.push((lost.to_string(), cells));
+        }
+        sections.push(OddsSection {
+            title: format!("Leader bonus {leader:+}"),
+            row_header: "stands lost".into(),
+            columns,
+            rows,
+        });
+    }
+    let mut notes = vec![
+        "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (veteran 3, regular 4, green 5); a natural 1 always fails, a natural 6 always passes.".to_string(),
+        "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
+    ];
+    match stands {
+        Some(s) => notes.push(format!(
+            "RF-3: a unit of {s} stands with half or more lost fails every test (shown —)."
+        )),
+        None => notes.push(
+            "RF-3 is not applied here: a unit with half or more of its starting stands lost fails every test automatically (give --stands to mark those rows).".to_string(),
+        ),
+    }
+    Odds {
+        system: "rank-and-file".into(),
+        version: crate::VERSION.into(),
+        title: "Rank & File: chance to pass a morale, rally or waiver test".into(),
+        sections,
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Format;
+
+    #[test]
+    fn rank_and_file_table_values() {
+        let o = rank_and_file(Some(7), 4);
+        // Leader 0, veteran, 2 lost: 5+ = 1/3; with re-roll 5/9.
+        let row2 = &o.sections[0].rows[2].1;
+        assert_eq!(row2[0].fraction.as_deref(), Some("1/3"));
+        assert_eq!(row2[1].fraction.as_deref(), Some("5/9"));
+        // Leader +1, veteran, 3 lost: 5+ = 1/3 (RF-2 worked example).
+        assert_eq!(o.sections[1].rows[3].1[0].fraction.as_deref(), Some("1/3"));
+        // 4 of 7 lost: automatic failure.
+        assert_eq!(o.sections[0].rows[4].1[0].fraction, None);
+        // Green, 0 lost, no leader: 5+ = 1/3; re-roll 5/9. Regular +2 leader, 0 lost: 2+ = 5/6.
+        assert_eq!(o.sections[0].rows[0].1[4].fraction.as_deref(), Some("1/3"));
+        assert_eq!(o.sections[2].rows[0].1[2].fraction.as_deref(), Some("5/6"));
+        assert_eq!(
+            o.sections[2].rows[0].1[3].fraction.as_deref(),
+            Some("35/36")
+        );
+        assert_eq!(o.system, "rank-and-file");
+        for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
+            assert!(o.render(f).contains("5/9"));
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! `test` (RULES.md §4): one Rank & File morale, rally or waiver test (RF-2, RF-3, RF-6).
+
+use super::rules as rf;
+use crate::dice::Roll;
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::invariants::{Check, ensure};
+use crate::scenario::test::{TEST_CLASSES, TestState};
+
+const TEST_VALUES: [ValueInfo; 1] = [ValueInfo {
+    name: "rerolled",
+    max: 1,
+}];
+
+/// RF-2 with RF-3 and RF-6: one Rank & File test of a unit in a given state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RfTest {
+    /// The unit.
+    pub unit: rf::Unit,
+    /// Its state when it tests (stands lost, re-rolls left).
+    pub state: rf::UnitState,
+}
+
+impl Chain for RfTest {
+    type State = TestState;
+    /// RF-2 / RF-3 / RF-6: one test, taken once; a re-roll only when the unit has one; a
+    /// formed unit at 50% losses never passes.
+    fn check_step(&self, from: TestState, to: TestState) -> Check {
+        ensure(
+            from == TestState::Untested && to != TestState::Untested,
+            || format!("a test is taken once: {from:?} → {to:?}"),
+        )?;
+        if let TestState::Done { passed, rerolled } = to {
+            ensure(
+                !rerolled || self.unit.elite || self.state.rerolls > 0,
+                || "a re-roll without an Elite unit or a commander's re-roll (RF-6)".into(),
+            )?;
+            ensure(!passed || !self.unit.broken(self.state.lost), || {
+                "a unit at 50% losses passed a test (RF-3)".into()
+            })?;
+        }
+        Ok(())
+    }
+    fn start(&self) -> TestState {
+        TestState::Untested
+    }
+    fn turns(&self) -> u32 {
+        1
+    }
+    fn step<R: Roll>(&self, _s: TestState, r: &mut R) -> TestState {
+        let mut rerolls = self.state.rerolls;
+        let (passed, rerolled) =
+            self.unit
+                .test_detail(self.unit.need(self.state.lost), &mut rerolls, r);
+        TestState::Done { passed, rerolled }
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &TEST_CLASSES
+    }
+    fn class_of(&self, s: TestState) -> usize {
+        s.class()
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &TEST_VALUES
+    }
+    fn value_of(&self, s: TestState, _i: usize) -> u32 {
+        u32::from(matches!(s, TestState::Done { rerolled: true, .. }))
+    }
+}

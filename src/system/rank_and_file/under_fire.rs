@@ -1,0 +1,149 @@
+//! `under-fire` (RULES.md §4): a Rank & File unit holds its place under enemy fire.
+
+use super::rally::{rf_class, rf_value, rf_values};
+use super::rules as rf;
+use crate::dice::Roll;
+use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
+use crate::scenario::fire::Fire;
+use crate::scenario::invariants::{self, Check};
+
+/// Classes of a Rank & File unit under fire: only removal ends a trial early. Unsteady (it
+/// retires, RF-4), routing and removed units leave their place in the line empty.
+pub const RF_UNDER_FIRE_CLASSES: [ClassInfo; 4] = [
+    ClassInfo {
+        name: "good",
+        absorbing: false,
+        empty: false,
+    },
+    ClassInfo {
+        name: "unsteady",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "routing",
+        absorbing: false,
+        empty: true,
+    },
+    ClassInfo {
+        name: "removed",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+/// A Rank & File unit under fire. Each turn follows RF-13: rally phase (RF-5) for an Unsteady
+/// or Routing unit; the enemy's fire; then, if the unit lost a stand (or a single stand took a
+/// hit), its morale test (RF-5, RF-7) and the 50% rule (RF-3). Under `elephant-stampede` an
+/// elephant that fails a morale test stampedes on 1–2 (RF-8); the state records whether it ever
+/// did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RfUnderFire {
+    /// The unit.
+    pub unit: rf::Unit,
+    /// The optional rules in force.
+    pub options: rf::Options,
+    /// Its state at the start.
+    pub start: rf::UnitState,
+    /// Turns of fire.
+    pub turns: u32,
+    /// The enemy's fire each turn, in stands (formed) or hits (single stands).
+    pub fire: Fire,
+    /// The enemy keeps firing at the unit while it is Unsteady.
+    pub fire_on_unsteady: bool,
+    /// The enemy keeps firing at the unit while it is Routing.
+    pub fire_on_routing: bool,
+    /// RF-8: an elephant that fails a morale test may stampede.
+    pub stampede: bool,
+    values: [ValueInfo; 3],
+}
+
+impl RfUnderFire {
+    /// A unit under `fire` for `turns` turns.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        unit: rf::Unit,
+        options: rf::Options,
+        start: rf::UnitState,
+        turns: u32,
+        fire: Fire,
+        fire_on_unsteady: bool,
+        fire_on_routing: bool,
+        stampede: bool,
+    ) -> Self {
+        let [lost, rerolls] = rf_values(&unit, &start);
+        RfUnderFire {
+            values: [
+                lost,
+                rerolls,
+                ValueInfo {
+                    name: "stampeded",
+                    max: 1,
+                },
+            ],
+            unit,
+            options,
+            start,
+            turns,
+            fire,
+            fire_on_unsteady,
+            fire_on_routing,
+            stampede: stampede && unit.kind == rf::Kind::Elephant,
+        }
+    }
+}
+
+impl Chain for RfUnderFire {
+    type State = (rf::UnitState, bool);
+    /// RF-3 to RF-8 (see [`super::invariants::rf_unit`]); a stampede, once it happened, stays
+    /// counted.
+    fn check_step(&self, from: Self::State, to: Self::State) -> Check {
+        super::invariants::rf_unit(&self.unit, &self.options, &self.start, from.0, to.0)?;
+        invariants::ensure(!from.1 || to.1, || "a stampede was undone".into())
+    }
+    fn start(&self) -> Self::State {
+        (self.start, false)
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    #[inline]
+    fn step<R: Roll>(&self, (s, stampeded): Self::State, r: &mut R) -> Self::State {
+        let s = self.unit.rally(&self.options, s, r);
+        let targeted = match s.status {
+            rf::Status::Good => true,
+            rf::Status::Unsteady => self.fire_on_unsteady,
+            rf::Status::Routing => self.fire_on_routing,
+            rf::Status::Removed => false,
+        };
+        if !targeted {
+            return (s, stampeded);
+        }
+        let hits = self.fire.sample(r).min(u32::from(u8::MAX)) as u8;
+        if hits == 0 {
+            return (s, stampeded);
+        }
+        let hit = self.unit.take_hits(s, hits);
+        let after = self.unit.morale(&self.options, hit, r);
+        // A failed morale test always drops the unit a level.
+        let failed = hit.status != rf::Status::Removed && after.status != hit.status;
+        let stamped = self.stampede && failed && !stampeded && rf::stampedes(r);
+        (after, stampeded || stamped)
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &RF_UNDER_FIRE_CLASSES
+    }
+    #[inline]
+    fn class_of(&self, s: Self::State) -> usize {
+        rf_class(s.0)
+    }
+    fn values(&self) -> &[ValueInfo] {
+        &self.values
+    }
+    fn value_of(&self, s: Self::State, i: usize) -> u32 {
+        match i {
+            2 => u32::from(s.1),
+            _ => rf_value(&self.unit, &self.start, s.0, i),
+        }
+    }
+}

@@ -313,6 +313,39 @@ impl Resolved {
             })
             .unwrap_or_else(|| key.to_string())
     }
+    /// How `key` was set (see [`How`]).
+    pub fn how(&self, key: &str) -> How {
+        How {
+            what: self.what(key),
+            given: self.given(key),
+        }
+    }
+    /// The value of `key` from `table` as a field's type: the resolved value where the key
+    /// applies to the scenario, else the table's default.
+    ///
+    /// # Errors
+    /// A value (or default) that does not fit the type: a defect in the table, reported rather
+    /// than panicking.
+    pub fn typed<T: FromValue>(&self, table: &[ParamDef], key: &str) -> Result<T> {
+        let value = match self.values.iter().find(|(d, _, _)| d.key == key) {
+            Some((_, v, _)) => Some(v.clone()),
+            None => table
+                .iter()
+                .find(|d| d.key == key)
+                .and_then(|d| parse_value(&d.kind, d.default)),
+        };
+        value
+            .as_ref()
+            .and_then(T::from_value)
+            .ok_or_else(|| Error::Invalid {
+                what: key.into(),
+                value: format!("{value:?}"),
+                allowed: format!(
+                    "a value of type {} (a defect in the parameter table)",
+                    std::any::type_name::<T>()
+                ),
+            })
+    }
     /// Every parameter as JSON, in table order.
     pub fn to_json(&self) -> Map<String, Json> {
         self.values
@@ -321,6 +354,223 @@ impl Resolved {
             .collect()
     }
 }
+
+/// A checked value as a typed field of a system's parameter struct (see [`param_table!`]).
+pub trait FromValue: Sized {
+    /// The field's value, or `None` when the table's kind does not fit the field's type.
+    fn from_value(v: &Value) -> Option<Self>;
+}
+
+macro_rules! int_value {
+    ($($t:ty),*) => {$(
+        impl FromValue for $t {
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_value!(i64, i32, u32, u16, u8, i8, usize);
+
+impl FromValue for bool {
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Real(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for String {
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Choice(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for Frac {
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Prob(f) => Some(*f),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for Vec<Frac> {
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Dist(d) => Some(d.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A choice parameter read as a rule type: `$t::$parse(&str) -> Option<$t>`.
+macro_rules! choice_value {
+    ($t:ty, $parse:path) => {
+        impl $crate::params::FromValue for $t {
+            fn from_value(v: &$crate::params::Value) -> Option<Self> {
+                match v {
+                    $crate::params::Value::Choice(s) => $parse(s),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use choice_value;
+
+/// How one parameter of a run was set: the flag or `--set KEY` it came from (the key itself for
+/// a default), for messages about values that do not fit together.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct How {
+    /// The flag or key, as a message names it (`--lost`, `--set lost`, `lost`).
+    pub what: String,
+    /// The user gave it (rather than leaving its default).
+    pub given: bool,
+}
+
+impl std::fmt::Display for How {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+/// Declare a system's parameter table (`static`) and the typed struct its resolved values are
+/// read into once, when a scenario is built. Each field's name is the parameter's key, so a key
+/// is written once (or given as `field = "key"` where the key is not a Rust name); its doc is
+/// the parameter's meaning. Fields of parameters that do not apply
+/// to the scenario hold their defaults. A companion struct says how each was set.
+macro_rules! param_table {
+    (
+        $(#[$tmeta:meta])* $tvis:vis static $table:ident;
+        $(#[$smeta:meta])* $svis:vis struct $name:ident;
+        $(#[$hmeta:meta])* how $how:ident;
+        $(
+            $field:ident $(= $key:literal)? : $ty:ty {
+                flag: $flag:expr,
+                kind: $kind:expr,
+                default: $default:expr,
+                meaning: $meaning:expr,
+                rule: $rule:expr,
+                scenarios: $scenarios:expr $(,)?
+            }
+        ),* $(,)?
+    ) => {
+        $(#[$tmeta])*
+        $tvis static $table: [$crate::params::ParamDef; [$(stringify!($field)),*].len()] = [
+            $($crate::params::ParamDef {
+                key: $crate::params::param_key!($field $(, $key)?),
+                flag: $flag,
+                kind: $kind,
+                default: $default,
+                meaning: $meaning,
+                rule: $rule,
+                scenarios: $scenarios,
+            }),*
+        ];
+
+        $(#[$smeta])*
+        #[derive(Debug, Clone, PartialEq)]
+        $svis struct $name {
+            $(
+                #[doc = $meaning]
+                pub $field: $ty,
+            )*
+            /// How each parameter was set, for messages.
+            pub how: $how,
+        }
+
+        $(#[$hmeta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Default)]
+        $svis struct $how {
+            $(
+                #[doc = concat!("How `", $crate::params::param_key!($field $(, $key)?), "` was set.")]
+                pub $field: $crate::params::How,
+            )*
+        }
+
+        impl $name {
+            /// The typed values of `p` (defaults for parameters that do not apply).
+            ///
+            /// # Errors
+            /// A value whose kind does not fit its field (a defect in the table).
+            pub fn read(p: &$crate::params::Resolved) -> $crate::error::Result<Self> {
+                Ok($name {
+                    $($field: p.typed(&$table, $crate::params::param_key!($field $(, $key)?))?,)*
+                    how: $how {
+                        $($field: p.how($crate::params::param_key!($field $(, $key)?)),)*
+                    },
+                })
+            }
+        }
+    };
+}
+pub(crate) use param_table;
+
+/// A parameter's key: its field's name, or the key given where that is not a Rust name
+/// (`unit_type = "type"`).
+macro_rules! param_key {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident, $key:literal) => {
+        $key
+    };
+}
+pub(crate) use param_key;
+
+/// Declare a system's optional rules (`static`) and the struct of switches read from the names
+/// a user gave, once, when a scenario is built. Each switch is written once, as a field with its
+/// option name (`keep_broken_units = "keep-broken-units"`); its doc is the rule's meaning.
+macro_rules! option_table {
+    (
+        $(#[$tmeta:meta])* $tvis:vis static $table:ident;
+        $(#[$smeta:meta])* $svis:vis struct $name:ident;
+        $(
+            $field:ident = $key:literal { rule: $rule:expr, meaning: $meaning:expr $(,)? }
+        ),* $(,)?
+    ) => {
+        $(#[$tmeta])*
+        $tvis static $table: [$crate::params::OptionDef; [$($key),*].len()] = [
+            $($crate::params::OptionDef { name: $key, rule: $rule, meaning: $meaning }),*
+        ];
+
+        $(#[$smeta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        $svis struct $name {
+            $(
+                #[doc = $meaning]
+                pub $field: bool,
+            )*
+        }
+
+        impl $name {
+            /// The switches of the optional rules named in `names` (already checked).
+            pub fn read(names: &[String]) -> Self {
+                $name {
+                    $($field: names.iter().any(|n| n == $key),)*
+                }
+            }
+        }
+    };
+}
+pub(crate) use option_table;
 
 /// Check `inputs` against a system's table for one scenario; fill every other key with its
 /// default (`overrides` gives scenario-specific defaults). Later inputs win over earlier ones.

@@ -781,9 +781,12 @@ fn rank_and_file_first_round_drawn_as_the_issue_computes() {
     use morale_lab::scenario::melee::FightPhase;
     use morale_lab::system::rank_and_file::melee::RfFight;
     use morale_lab::system::rank_and_file::rules as rf;
-    let (f, s) =
-        morale_lab::system::rank_and_file::parse_fighter("--attacker", "regular stands=4", &[])
-            .unwrap();
+    let (f, s) = morale_lab::system::rank_and_file::parse_fighter(
+        "--attacker",
+        "regular stands=4",
+        &Default::default(),
+    )
+    .unwrap();
     let rules = rf::MeleeRules {
         to_hit: 4,
         hits_per_stand: 1,

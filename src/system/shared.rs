@@ -2,7 +2,8 @@
 //! model of `under-fire`, the report's description and the error for a missing scenario.
 
 use crate::error::{Error, Result};
-use crate::params::{Kind, ParamDef, Resolved};
+use crate::frac::Frac;
+use crate::params::{How, Kind, Resolved};
 use crate::scenario::battle::{Army, Battle, Policy, SERIES, Volley};
 use crate::scenario::chain::Chain;
 use crate::scenario::fire::Fire;
@@ -29,81 +30,78 @@ const LINE_OUTCOMES: [&str; 4] = ["side_a_wins", "side_b_wins", "both_broken", "
 pub const BATTLES: &[&str] = &["engagement", "line"];
 const LINE: &[&str] = &["line"];
 
+crate::params::param_table! {
 /// Parameters of `engagement` and `line`, the same in every system.
-pub static BATTLE_PARAMS: [ParamDef; 8] = [
-    ParamDef {
-        key: "b_fire",
-        flag: None,
-        kind: Kind::Spec,
-        default: "",
-        meaning: "side B's fire when it differs from side A's: DICE on TO_HIT at full strength, e.g. \"6 on 5\" (unset: the same as side A's fire_dice, fire_to_hit or fire_loss; not for linear-warfare, whose units fire a die per stand)",
-        rule: "§4",
-        scenarios: BATTLES,
+    pub static BATTLE_PARAMS;
+    /// The battle parameters, typed, read once when a battle is built.
+    pub struct BattleParams;
+    /// How each battle parameter was set.
+    how BattleHow;
+    b_fire: String {
+            flag: None,
+            kind: Kind::Spec,
+            default: "",
+            meaning: "side B's fire when it differs from side A's: DICE on TO_HIT at full strength, e.g. \"6 on 5\" (unset: the same as side A's fire_dice, fire_to_hit or fire_loss; not for linear-warfare, whose units fire a die per stand)",
+            rule: "§4",
+            scenarios: BATTLES,
     },
-    ParamDef {
-        key: "range",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 20 },
-        default: "1",
-        meaning: "moves between the lines at the start; side A advances a move a turn when it means to charge",
-        rule: "§4",
-        scenarios: BATTLES,
+    range: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 20 },
+            default: "1",
+            meaning: "moves between the lines at the start; side A advances a move a turn when it means to charge",
+            rule: "§4",
+            scenarios: BATTLES,
     },
-    ParamDef {
-        key: "fire_range",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 20 },
-        default: "2",
-        meaning: "units fire when the lines are this many moves apart or closer (0: no fire)",
-        rule: "§4",
-        scenarios: BATTLES,
+    fire_range: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 20 },
+            default: "2",
+            meaning: "units fire when the lines are this many moves apart or closer (0: no fire)",
+            rule: "§4",
+            scenarios: BATTLES,
     },
-    ParamDef {
-        key: "charge_at_turn",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 1000 },
-        default: "0",
-        meaning: "side A charges from this turn on whenever able (0: not on this account)",
-        rule: "RF-13, EF-3, LW-3",
-        scenarios: BATTLES,
+    charge_at_turn: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 1000 },
+            default: "0",
+            meaning: "side A charges from this turn on whenever able (0: not on this account)",
+            rule: "RF-13, EF-3, LW-3",
+            scenarios: BATTLES,
     },
-    ParamDef {
-        key: "charge_when_shaken",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "side A charges a target that is shaken (unsteady, retreating, falling back)",
-        rule: "RF-13, EF-3, LW-3",
-        scenarios: BATTLES,
+    charge_when_shaken: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "side A charges a target that is shaken (unsteady, retreating, falling back)",
+            rule: "RF-13, EF-3, LW-3",
+            scenarios: BATTLES,
     },
-    ParamDef {
-        key: "units",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 12 },
-        default: "6",
-        meaning: "units a side in the line when a side's spec names one unit without a count",
-        rule: "§4",
-        scenarios: LINE,
+    units: usize {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "6",
+            meaning: "units a side in the line when a side's spec names one unit without a count",
+            rule: "§4",
+            scenarios: LINE,
     },
-    ParamDef {
-        key: "supports",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 12 },
-        default: "0",
-        meaning: "files (from the left) with a supporting unit of the same spec behind: it blocks retreats (EF-4), gives +1 (EF-2) and steps up when the unit in front is gone",
-        rule: "EF-2, EF-4",
-        scenarios: LINE,
+    supports: usize {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "0",
+            meaning: "files (from the left) with a supporting unit of the same spec behind: it blocks retreats (EF-4), gives +1 (EF-2) and steps up when the unit in front is gone",
+            rule: "EF-2, EF-4",
+            scenarios: LINE,
     },
-    ParamDef {
-        key: "break_point",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 100 },
-        default: "50",
-        meaning: "a side breaks when this percentage of its units (supports included) is gone",
-        rule: "RF-13, LW-7",
-        scenarios: LINE,
+    break_point: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 100 },
+            default: "50",
+            meaning: "a side breaks when this percentage of its units (supports included) is gone",
+            rule: "RF-13, LW-7",
+            scenarios: LINE,
     },
-];
+}
 
 /// The unit specs of one side of a battle: `SPEC`, `N x SPEC`, or several of those separated
 /// by `;` (at most 12 units). A single spec without a count in a line is repeated `units` times.
@@ -111,9 +109,9 @@ pub static BATTLE_PARAMS: [ParamDef; 8] = [
 /// # Errors
 /// [`Error::Invalid`] naming the flag, for an engagement without exactly one unit, a bad count,
 /// or more than 12 units.
-pub(crate) fn side_specs(p: &Resolved, key: &str, line: bool) -> Result<Vec<String>> {
-    let what = p.what(key);
-    let spec = p.choice(key);
+pub(crate) fn side_specs(side: &SideSpec, b: &BattleParams, line: bool) -> Result<Vec<String>> {
+    let what = side.how.what.clone();
+    let spec = side.spec;
     let bad = |value: &str, allowed: String| Error::Invalid {
         what: what.clone(),
         value: value.into(),
@@ -169,22 +167,35 @@ pub(crate) fn side_specs(p: &Resolved, key: &str, line: bool) -> Result<Vec<Stri
         return Ok(units);
     }
     if units.len() == 1 && !counted {
-        units = vec![units.remove(0); p.int("units") as usize];
-    } else if p.given("units") && units.len() != p.int("units") as usize {
+        units = vec![units.remove(0); b.units];
+    } else if b.how.units.given && units.len() != b.units {
         return Err(Error::Conflict(format!(
             "{what} lists {} units but units={} was given: give one of them",
             units.len(),
-            p.int("units")
+            b.units
         )));
     }
     Ok(units)
 }
 
+/// One side's spec as given (`--attacker`, `--defender`) and how it was given.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SideSpec<'a> {
+    /// The spec text.
+    pub spec: &'a str,
+    /// Where it came from.
+    pub how: &'a How,
+}
+
 /// The specs of both sides, checked to face each other one to one.
-pub(crate) fn battle_specs(p: &Resolved, scenario: &str) -> Result<[Vec<String>; 2]> {
+pub(crate) fn battle_specs(
+    sides: [SideSpec; 2],
+    battle: &BattleParams,
+    scenario: &str,
+) -> Result<[Vec<String>; 2]> {
     let line = scenario == "line";
-    let a = side_specs(p, "attacker", line)?;
-    let b = side_specs(p, "defender", line)?;
+    let a = side_specs(&sides[0], battle, line)?;
+    let b = side_specs(&sides[1], battle, line)?;
     if a.len() != b.len() {
         return Err(Error::Conflict(format!(
             "side A has {} units and side B {}: in a line each unit faces an opponent, so give both sides the same number",
@@ -195,39 +206,53 @@ pub(crate) fn battle_specs(p: &Resolved, scenario: &str) -> Result<[Vec<String>;
     Ok([a, b])
 }
 
+/// What every system's battle job takes besides its army: the scenario, the parameters in
+/// force (for the report), the battle parameters, the turn cap, the optional rules and notes.
+pub(crate) struct BattleSetup<'a> {
+    /// The system's name.
+    pub system: &'static str,
+    /// `engagement` or `line`.
+    pub scenario: &'a str,
+    /// Every parameter in force, for the report.
+    pub resolved: &'a Resolved,
+    /// The battle parameters.
+    pub battle: &'a BattleParams,
+    /// The turn cap.
+    pub turns: u32,
+    /// Optional rules switched on.
+    pub options: &'a [String],
+}
+
 /// The battle of `army` as set by the battle parameters, with its report.
 pub(crate) fn battle_job<A: Army + 'static>(
     army: A,
     files: usize,
-    system: &str,
-    scenario: &str,
-    p: &Resolved,
-    options: &[String],
+    setup: BattleSetup,
     mut notes: Vec<String>,
 ) -> Box<dyn Job> {
+    let BattleSetup {
+        system,
+        scenario,
+        resolved,
+        battle: p,
+        turns,
+        options,
+    } = setup;
     let line = scenario == "line";
-    let supports = if line {
-        (p.int("supports") as usize).min(files)
-    } else {
-        0
-    };
+    let supports = if line { (p.supports).min(files) } else { 0 };
     let policy = Policy {
-        charge_at_turn: p.int("charge_at_turn") as u32,
-        when_shaken: p.bool("charge_when_shaken"),
+        charge_at_turn: p.charge_at_turn,
+        when_shaken: p.charge_when_shaken,
     };
     let battle = Battle::new(
         army,
         files,
         [supports; 2],
-        p.int("turns") as u32,
+        turns,
         line,
-        if line {
-            p.int("break_point") as u32
-        } else {
-            100
-        },
-        p.int("range") as u8,
-        p.int("fire_range") as u8,
+        if line { p.break_point } else { 100 },
+        p.range,
+        p.fire_range,
         policy,
     );
     if line {
@@ -290,7 +315,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     Box::new(ChainJob {
         compiled: Default::default(),
         chain: battle,
-        describe: describe(system, scenario, p, options, notes),
+        describe: describe(system, scenario, resolved, options, notes),
         outcomes,
         metrics,
         tables: vec![
@@ -311,16 +336,16 @@ pub(crate) fn battle_job<A: Army + 'static>(
 ///
 /// # Errors
 /// A bad `fire_loss` or `b_fire`.
-pub(crate) fn battle_volleys(p: &Resolved) -> Result<[Volley; 2]> {
-    let a = if p.dist("fire_loss").is_empty() {
-        Volley::dice(p.int("fire_dice") as u32, p.int("fire_to_hit") as u8)
+pub(crate) fn battle_volleys(fire: &FireParams, p: &BattleParams) -> Result<[Volley; 2]> {
+    let a = if fire.loss.is_empty() {
+        Volley::dice(fire.dice, fire.to_hit)
     } else {
-        Volley::fixed(fire_model(p)?)
+        Volley::fixed(fire_model(fire)?)
     };
-    let b = match parse_b_fire(p.choice("b_fire")) {
+    let b = match parse_b_fire(&p.b_fire) {
         None => Err(Error::Invalid {
-            what: p.what("b_fire"),
-            value: p.choice("b_fire").into(),
+            what: p.how.b_fire.what.clone(),
+            value: p.b_fire.clone(),
             allowed: "DICE on TO_HIT, e.g. \"6 on 5\": dice from 0 to 200, to-hit from 1 to 6"
                 .into(),
         })?,
@@ -369,27 +394,40 @@ pub(crate) fn describe(
     }
 }
 
+/// The enemy's fire as its parameters give it: `fire_dice` dice on `fire_to_hit`+, or the
+/// chances of each loss a turn (`fire_loss`).
+#[derive(Debug, Clone)]
+pub(crate) struct FireParams {
+    /// Dice a turn.
+    pub dice: u32,
+    /// The roll each needs.
+    pub to_hit: u8,
+    /// Chances of 0, 1, 2 … losses a turn (empty: the dice).
+    pub loss: Vec<Frac>,
+    /// How `fire_dice` was set.
+    pub how_dice: How,
+    /// How `fire_loss` was set.
+    pub how_loss: How,
+}
+
 /// The enemy's fire of `under-fire` from the keys `fire_dice`, `fire_to_hit` and `fire_loss`
 /// (an explicit distribution of losses per turn, which replaces the dice).
 ///
 /// # Errors
 /// Both models given at once, or a distribution that does not add up to 1.
-pub(crate) fn fire_model(p: &Resolved) -> Result<Fire> {
-    let table = p.dist("fire_loss");
+pub(crate) fn fire_model(p: &FireParams) -> Result<Fire> {
+    let table = &p.loss;
     if table.is_empty() {
-        return Ok(Fire::dice(
-            p.int("fire_dice") as u32,
-            p.int("fire_to_hit") as u8,
-        ));
+        return Ok(Fire::dice(p.dice, p.to_hit));
     }
-    let given_dice = p.what("fire_dice");
+    let given_dice = &p.how_dice.what;
     if given_dice.starts_with("--set") {
         return Err(Error::Conflict(format!(
             "--set fire_loss and {given_dice} are two fire models: give one of them"
         )));
     }
     Fire::table(table).ok_or_else(|| Error::Invalid {
-        what: p.what("fire_loss"),
+        what: p.how_loss.what.clone(),
         value: table
             .iter()
             .map(|f| f.to_string())

@@ -23,7 +23,8 @@ use test::EfTest;
 use under_fire::{EfUnderFire, Enemy};
 
 use super::RuleSystem;
-use super::shared::{self, describe, fire_model};
+use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe, fire_model};
+use crate::frac::Frac;
 use crate::odds::Odds;
 
 /// The system's name.
@@ -44,225 +45,206 @@ const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
 pub const HOLES: &str =
     "retreating (back to the enemy, out of the line until it rolls to return, EF-5) and eliminated";
 
+crate::params::param_table! {
 /// Every parameter of the effectiveness rules' scenarios.
-pub static PARAMS: [ParamDef; 24] = [
-    ParamDef {
-        key: "class",
-        flag: Some("--class"),
-        kind: Kind::Choice(&["elite", "regular", "poor"]),
-        default: "regular",
-        meaning: "class: the score a test must reach (elite 3, regular 4, poor/militia 5)",
-        rule: "EF-2",
-        scenarios: ALL,
+    pub static PARAMS;
+    /// The effectiveness rules' parameters, typed, read once when a scenario is built.
+    pub struct Params;
+    /// How each of the effectiveness rules' parameters was set.
+    how ParamsHow;
+    class: ef::Class {
+            flag: Some("--class"),
+            kind: Kind::Choice(&["elite", "regular", "poor"]),
+            default: "regular",
+            meaning: "class: the score a test must reach (elite 3, regular 4, poor/militia 5)",
+            rule: "EF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "lost",
-        flag: Some("--lost"),
-        kind: Kind::Int { min: 0, max: 3 },
-        default: "0",
-        meaning: "quarters of effectiveness already lost (0 = 100%, 3 = 25%)",
-        rule: "EF-1",
-        scenarios: ALL,
+    lost: u8 {
+            flag: Some("--lost"),
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "0",
+            meaning: "quarters of effectiveness already lost (0 = 100%, 3 = 25%)",
+            rule: "EF-1",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "state",
-        flag: Some("--state"),
-        kind: Kind::Choice(&["in_line", "retreating"]),
-        default: "in_line",
-        meaning: "where the unit starts (rally defaults to retreating)",
-        rule: "EF-5",
-        scenarios: ALL,
+    state: String {
+            flag: Some("--state"),
+            kind: Kind::Choice(&["in_line", "retreating"]),
+            default: "in_line",
+            meaning: "where the unit starts (rally defaults to retreating)",
+            rule: "EF-5",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "general",
-        flag: Some("--general"),
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "a general is attached: +1 to tests and to the roll to return to action",
-        rule: "EF-2, EF-5",
-        scenarios: ALL,
+    general: bool {
+            flag: Some("--general"),
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "a general is attached: +1 to tests and to the roll to return to action",
+            rule: "EF-2, EF-5",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "supported",
-        flag: Some("--supported"),
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "a friendly unit directly behind supports it: +1 to tests",
-        rule: "EF-2",
-        scenarios: ALL,
+    supported: bool {
+            flag: Some("--supported"),
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "a friendly unit directly behind supports it: +1 to tests",
+            rule: "EF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "return_on",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 7 },
-        default: "5",
-        meaning: "the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
-        rule: "EF-5",
-        scenarios: TURNED,
+    return_on: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 7 },
+            default: "5",
+            meaning: "the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
+            rule: "EF-5",
+            scenarios: TURNED,
     },
-    ParamDef {
-        key: "turns",
-        flag: Some("--turns"),
-        kind: Kind::Int { min: 1, max: 1000 },
-        default: "12",
-        meaning: "turn cap (rally) or turns of fire (under-fire)",
-        rule: "§4",
-        scenarios: TURNED,
+    turns: u32 {
+            flag: Some("--turns"),
+            kind: Kind::Int { min: 1, max: 1000 },
+            default: "12",
+            meaning: "turn cap (rally) or turns of fire (under-fire)",
+            rule: "§4",
+            scenarios: TURNED,
     },
-    ParamDef {
-        key: "fire_dice",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 200 },
-        default: "4",
-        meaning: "dice the enemy fires each turn",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 200 },
+            default: "4",
+            meaning: "dice the enemy fires each turn",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_to_hit",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 6 },
-        default: "5",
-        meaning: "the roll each fire die needs to hit",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "5",
+            meaning: "the roll each fire die needs to hit",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_loss",
-        flag: None,
-        kind: Kind::Dist,
-        default: "",
-        meaning: "instead of dice: chances of losing 0, 1, 2 … quarters a turn, e.g. 1/2,1/3,1/6",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_loss: Vec<Frac> {
+            flag: None,
+            kind: Kind::Dist,
+            default: "",
+            meaning: "instead of dice: chances of losing 0, 1, 2 … quarters a turn, e.g. 1/2,1/3,1/6",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "hits_per_quarter",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 12 },
-        default: "2",
-        meaning: "hits that cost 25% effectiveness (hits short of a quarter carry over)",
-        rule: "EF-3",
-        scenarios: FIRE_AND_MELEE,
+    hits_per_quarter: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "2",
+            meaning: "hits that cost 25% effectiveness (hits short of a quarter carry over)",
+            rule: "EF-3",
+            scenarios: FIRE_AND_MELEE,
     },
-    ParamDef {
-        key: "return_fire_dice",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 200 },
-        default: "4",
-        meaning: "dice the unit fires back each turn while in the line (for EF-5's exception)",
-        rule: "EF-5",
-        scenarios: FIRE,
+    return_fire_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 200 },
+            default: "4",
+            meaning: "dice the unit fires back each turn while in the line (for EF-5's exception)",
+            rule: "EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "return_fire_to_hit",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 6 },
-        default: "5",
-        meaning: "the roll each of the unit's fire dice needs to hit",
-        rule: "EF-5",
-        scenarios: FIRE,
+    return_fire_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "5",
+            meaning: "the roll each of the unit's fire dice needs to hit",
+            rule: "EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "enemy_class",
-        flag: None,
-        kind: Kind::Choice(&["elite", "regular", "poor"]),
-        default: "regular",
-        meaning: "class of the enemy it exchanges fire with, for that enemy's own test",
-        rule: "EF-2, EF-5",
-        scenarios: FIRE,
+    enemy_class: ef::Class {
+            flag: None,
+            kind: Kind::Choice(&["elite", "regular", "poor"]),
+            default: "regular",
+            meaning: "class of the enemy it exchanges fire with, for that enemy's own test",
+            rule: "EF-2, EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "enemy_general",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the enemy has a general attached (+1 to its test)",
-        rule: "EF-2, EF-5",
-        scenarios: FIRE,
+    enemy_general: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the enemy has a general attached (+1 to its test)",
+            rule: "EF-2, EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "enemy_supported",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the enemy is supported (+1 to its test)",
-        rule: "EF-2, EF-5",
-        scenarios: FIRE,
+    enemy_supported: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the enemy is supported (+1 to its test)",
+            rule: "EF-2, EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "p_blocked",
-        flag: None,
-        kind: Kind::Prob,
-        default: "0",
-        meaning: "chance a retreat's path is blocked by a unit that is not light infantry or artillery (the unit is then eliminated)",
-        rule: "EF-4",
-        scenarios: FIRE_AND_MELEE,
+    p_blocked: Frac {
+            flag: None,
+            kind: Kind::Prob,
+            default: "0",
+            meaning: "chance a retreat's path is blocked by a unit that is not light infantry or artillery (the unit is then eliminated)",
+            rule: "EF-4",
+            scenarios: FIRE_AND_MELEE,
     },
-    ParamDef {
-        key: "retreat_out_of_range",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "a retreating unit is out of the enemy's range and is not fired at",
-        rule: "EF-5",
-        scenarios: FIRE_BATTLE,
+    retreat_out_of_range: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a retreating unit is out of the enemy's range and is not fired at",
+            rule: "EF-5",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "exchange_fire",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "the unit exchanges fire with the enemy that fires at it (false: no EF-5 exception)",
-        rule: "EF-5",
-        scenarios: FIRE,
+    exchange_fire: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "the unit exchanges fire with the enemy that fires at it (false: no EF-5 exception)",
+            rule: "EF-5",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "attacker",
-        flag: Some("--attacker"),
-        kind: Kind::Spec,
-        default: "regular",
-        meaning: "the attacking unit: elite|regular|poor and keywords lost=N (quarters), general, supported, dice=N",
-        rule: "EF-2, EF-3",
-        scenarios: MELEE,
+    attacker: String {
+            flag: Some("--attacker"),
+            kind: Kind::Spec,
+            default: "regular",
+            meaning: "the attacking unit: elite|regular|poor and keywords lost=N (quarters), general, supported, dice=N",
+            rule: "EF-2, EF-3",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "defender",
-        flag: Some("--defender"),
-        kind: Kind::Spec,
-        default: "regular",
-        meaning: "the defending unit, as --attacker",
-        rule: "EF-2, EF-3",
-        scenarios: MELEE,
+    defender: String {
+            flag: Some("--defender"),
+            kind: Kind::Spec,
+            default: "regular",
+            meaning: "the defending unit, as --attacker",
+            rule: "EF-2, EF-3",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "melee_dice",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 20 },
-        default: "4",
-        meaning: "dice each side rolls in a melee round (a spec's dice=N overrides)",
-        rule: "EF-3",
-        scenarios: MELEE,
+    melee_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 20 },
+            default: "4",
+            meaning: "dice each side rolls in a melee round (a spec's dice=N overrides)",
+            rule: "EF-3",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "melee_to_hit",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 6 },
-        default: "4",
-        meaning: "the roll a melee die needs to hit",
-        rule: "EF-3",
-        scenarios: MELEE,
+    melee_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "4",
+            meaning: "the roll a melee die needs to hit",
+            rule: "EF-3",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "max_rounds",
-        flag: None,
-        kind: Kind::Int { min: 2, max: 1000 },
-        default: "200",
-        meaning: "safety cap on tied rounds (one a turn): a melee not certain to end by then is an error",
-        rule: "EF-3",
-        scenarios: MELEE_ONLY,
+    max_rounds: u32 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 1000 },
+            default: "200",
+            meaning: "safety cap on tied rounds (one a turn): a melee not certain to end by then is an error",
+            rule: "EF-3",
+            scenarios: MELEE_ONLY,
     },
-];
+}
 
 /// The keywords of an effectiveness unit spec.
 pub const SPEC_KEYWORDS: &str =
@@ -333,38 +315,55 @@ pub fn parse_unit(
     Ok((unit, start, dice))
 }
 
+/// The enemy's fire of `under-fire` and of battles.
+fn fire_params(p: &Params) -> FireParams {
+    FireParams {
+        dice: p.fire_dice,
+        to_hit: p.fire_to_hit,
+        loss: p.fire_loss.clone(),
+        how_dice: p.how.fire_dice.clone(),
+        how_loss: p.how.fire_loss.clone(),
+    }
+}
+
+crate::params::option_table! {
 /// The effectiveness rules' optional rules.
-pub static OPTIONS: [OptionDef; 2] = [
-    OptionDef {
-        name: "natural-one-fails",
+    pub static OPTIONS;
+    /// Which of its optional rules are switched on.
+    pub struct Switches;
+    natural_one_fails = "natural-one-fails" {
         rule: "EF-2",
         meaning: "a natural 1 fails every test (the source has no automatic failure: Elite +2 never fails)",
     },
-    OptionDef {
-        name: "retreat-on-fire",
+    retreat_on_fire = "retreat-on-fire" {
         rule: "EF-5",
         meaning: "the amendment: a unit that loses 25%+ to fire and fails its test also retreats a full move, out of the line until it rolls 5+ to return",
     },
-];
+}
 
-fn blocked_table(p: &Resolved) -> Option<Weights> {
-    let f = p.prob("p_blocked");
+fn blocked_table(p: &Params) -> Option<Weights> {
+    let f = p.p_blocked;
     (f.num > 0)
         .then(|| Weights::new(vec![f.den - f.num, f.num]))
         .flatten()
 }
 
-fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let n1 = options.iter().any(|o| o == "natural-one-fails");
-    let (a, a_start, a_dice) = parse_unit(&p.what("attacker"), p.choice("attacker"), n1)?;
-    let (d, d_start, d_dice) = parse_unit(&p.what("defender"), p.choice("defender"), n1)?;
-    let dice = p.int("melee_dice") as u32;
-    let to_hit = p.int("melee_to_hit") as u8;
+fn build_melee(
+    r: &Resolved,
+    p: &Params,
+    on: &Switches,
+    options: &[String],
+) -> Result<Box<dyn Job>> {
+    let n1 = on.natural_one_fails;
+    let (a, a_start, a_dice) = parse_unit(&p.how.attacker.what, &p.attacker, n1)?;
+    let (d, d_start, d_dice) = parse_unit(&p.how.defender.what, &p.defender, n1)?;
+    let dice = p.melee_dice;
+    let to_hit = p.melee_to_hit;
     let (a_dice, d_dice) = (a_dice.unwrap_or(dice), d_dice.unwrap_or(dice));
-    let hpq = p.int("hits_per_quarter") as u8;
+    let hpq = p.hits_per_quarter;
     let notes = vec![format!(
         "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {hpq} hit(s) a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
-        p.prob("p_blocked")
+        p.p_blocked
     )];
     let chain = EfFight::new(
         a,
@@ -373,12 +372,12 @@ fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         [Weights::hits(a_dice, to_hit), Weights::hits(d_dice, to_hit)],
         hpq,
         blocked_table(p),
-        p.int("max_rounds") as u32,
+        p.max_rounds,
     );
     Ok(Box::new(ChainJob {
         compiled: Default::default(),
         chain,
-        describe: describe(NAME, "melee", p, options, notes),
+        describe: describe(NAME, "melee", r, options, notes),
         outcomes: OutcomeDef::per_class(
             &["attacker_wins", "defender_wins", "mutual_destruction"],
             1,
@@ -415,17 +414,33 @@ fn build_melee(p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
 }
 
 /// `engagement` and `line`: the units of both sides from their specs.
-fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let has = |n: &str| options.iter().any(|o| o == n);
-    let specs = shared::battle_specs(p, scenario)?;
-    let dice = p.int("melee_dice") as u32;
-    let to_hit = p.int("melee_to_hit") as u8;
-    let return_on = p.int("return_on") as u8;
+fn build_battle(
+    scenario: &str,
+    r: &Resolved,
+    p: &Params,
+    on: &Switches,
+    options: &[String],
+) -> Result<Box<dyn Job>> {
+    let battle = BattleParams::read(r)?;
+    let sides = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let dice = p.melee_dice;
+    let to_hit = p.melee_to_hit;
+    let return_on = p.return_on;
     let (mut units, mut starts, mut melee) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
-    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+    for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
-            let what = format!("{} (unit {})", p.what(key), k + 1);
-            let (mut u, s, d) = parse_unit(&what, spec, has("natural-one-fails"))?;
+            let what = format!("{} (unit {})", given.how, k + 1);
+            let (mut u, s, d) = parse_unit(&what, spec, on.natural_one_fails)?;
             u.return_on = return_on;
             let mut supported = u;
             supported.supported = true;
@@ -434,14 +449,14 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
         }
     }
-    let fire = shared::battle_volleys(p)?;
-    let hpq = p.int("hits_per_quarter") as u8;
+    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
+    let hpq = p.hits_per_quarter;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
         fire[0].description(),
         fire[1].description(),
-        p.prob("p_blocked"),
-        if has("retreat-on-fire") {
+        p.p_blocked,
+        if on.retreat_on_fire {
             "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
         } else {
             ""
@@ -454,39 +469,52 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
         fire,
         melee,
         hits_per_quarter: hpq,
-        retreat_on_fire: has("retreat-on-fire"),
+        retreat_on_fire: on.retreat_on_fire,
         blocked: blocked_table(p),
-        retreat_out_of_range: p.bool("retreat_out_of_range"),
+        retreat_out_of_range: p.retreat_out_of_range,
     };
-    Ok(shared::battle_job(
-        army, files, NAME, scenario, p, options, notes,
-    ))
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options,
+    };
+    Ok(shared::battle_job(army, files, setup, notes))
 }
 
-fn unit(p: &Resolved, options: &[String], prefix: &str) -> ef::Unit {
-    let key = |k: &str| format!("{prefix}{k}");
-    let has = |n: &str| options.iter().any(|o| o == n);
+/// The unit of `test`, `rally` and `under-fire`.
+fn unit(p: &Params, on: &Switches) -> ef::Unit {
     ef::Unit {
-        class: ef::Class::parse(p.choice(&key("class"))).expect("validated choice"),
-        general: p.bool(&key("general")),
-        supported: p.bool(&key("supported")),
-        natural_one_fails: has("natural-one-fails"),
-        return_on: if prefix.is_empty() && p.has("return_on") {
-            p.int("return_on") as u8
-        } else {
-            5
-        },
+        class: p.class,
+        general: p.general,
+        supported: p.supported,
+        natural_one_fails: on.natural_one_fails,
+        return_on: p.return_on,
     }
 }
 
-fn start(p: &Resolved) -> ef::UnitState {
+/// The enemy it exchanges fire with under `retreat-on-fire` (EF-5): it never retreats here, so
+/// its return roll is never taken.
+fn enemy_unit(p: &Params, on: &Switches) -> ef::Unit {
+    ef::Unit {
+        class: p.enemy_class,
+        general: p.enemy_general,
+        supported: p.enemy_supported,
+        natural_one_fails: on.natural_one_fails,
+        return_on: 5,
+    }
+}
+
+fn start(p: &Params) -> ef::UnitState {
     ef::UnitState {
-        status: if p.choice("state") == "retreating" {
+        status: if p.state == "retreating" {
             ef::Status::Retreating
         } else {
             ef::Status::InLine
         },
-        quarters: 4 - p.int("lost") as u8,
+        quarters: 4 - p.lost,
         hits: 0,
     }
 }
@@ -503,16 +531,17 @@ fn need_note(u: &ef::Unit) -> String {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let p = p.clone();
-    let options = options.to_vec();
+fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = Params::read(r)?;
+    let on = Switches::read(options);
     if shared::BATTLES.contains(&scenario) {
-        return build_battle(scenario, &p, &options);
+        return build_battle(scenario, r, &p, &on, options);
     }
     if scenario == "melee" {
-        return build_melee(&p, &options);
+        return build_melee(r, &p, &on, options);
     }
-    let u = unit(&p, &options, "");
+    let describe = |notes| describe(NAME, scenario, r, options, notes);
+    let u = unit(&p, &on);
     let s = start(&p);
     let mut notes = vec![need_note(&u)];
     let turns_table = |name: &'static str| TableDef::PerTurn {
@@ -523,7 +552,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
         "test" => Ok(Box::new(ChainJob {
             compiled: Default::default(),
             chain: EfTest { unit: u },
-            describe: describe(NAME, scenario, &p, &options, notes),
+            describe: describe(notes),
             outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
             metrics: vec![],
             tables: vec![],
@@ -538,9 +567,9 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 chain: EfRally {
                     unit: u,
                     start: s,
-                    turns: p.int("turns") as u32,
+                    turns: p.turns,
                 },
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes: vec![
                     OutcomeDef {
                         name: "recovered",
@@ -572,25 +601,22 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
         }
         "under-fire" => {
             // Explicit losses are in quarters: one "hit" per quarter.
-            let (fire, hits_per_quarter) = if p.dist("fire_loss").is_empty() {
-                (fire_model(&p)?, p.int("hits_per_quarter") as u8)
+            let (fire, hits_per_quarter) = if p.fire_loss.is_empty() {
+                (fire_model(&fire_params(&p))?, p.hits_per_quarter)
             } else {
-                (fire_model(&p)?, 1)
+                (fire_model(&fire_params(&p))?, 1)
             };
-            let p_blocked = p.prob("p_blocked");
+            let p_blocked = p.p_blocked;
             let blocked = blocked_table(&p);
             let enemy = Enemy {
-                unit: unit(&p, &options, "enemy_"),
-                fire: if p.bool("exchange_fire") {
-                    Fire::dice(
-                        p.int("return_fire_dice") as u32,
-                        p.int("return_fire_to_hit") as u8,
-                    )
+                unit: enemy_unit(&p, &on),
+                fire: if p.exchange_fire {
+                    Fire::dice(p.return_fire_dice, p.return_fire_to_hit)
                 } else {
                     Fire::none()
                 },
             };
-            let retreat_on_fire = options.iter().any(|o| o == "retreat-on-fire");
+            let retreat_on_fire = on.retreat_on_fire;
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} hits), {hits_per_quarter} hit(s) a quarter; holes in the line: {HOLES}",
                 fire.description(),
@@ -599,7 +625,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
             if retreat_on_fire {
                 notes.push(format!(
                     "retreat-on-fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
-                    p.choice("enemy_class"),
+                    p.enemy_class.name(),
                     enemy.fire.description()
                 ));
             }
@@ -608,15 +634,15 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 chain: EfUnderFire::new(
                     u,
                     s,
-                    p.int("turns") as u32,
+                    p.turns,
                     fire,
                     hits_per_quarter,
                     retreat_on_fire,
                     enemy,
                     blocked,
-                    p.bool("retreat_out_of_range"),
+                    p.retreat_out_of_range,
                 ),
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes: OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
                 metrics: vec![
                     EMPTY_TURNS,

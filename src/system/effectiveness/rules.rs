@@ -2,6 +2,7 @@
 //! EF-5). Plain game logic: no I/O, no generators; chance comes from a [`Roll`].
 
 use crate::dice::{Roll, Weights};
+use crate::params::choice_value;
 
 /// EF-2: a unit's class, which sets the score its test must reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -277,3 +278,5 @@ mod tests {
         );
     }
 }
+
+choice_value!(Class, Class::parse);

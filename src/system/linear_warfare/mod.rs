@@ -21,7 +21,8 @@ use test::{LwTest, MAX_VOLLEY_DICE};
 use under_fire::{LwState, LwStatus, LwUnderFire};
 
 use super::RuleSystem;
-use super::shared::{self, describe};
+use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe};
+use crate::frac::Frac;
 use crate::odds::Odds;
 
 /// The system's name.
@@ -45,30 +46,42 @@ pub const HOLES: &str = "falling back in good order (it retires a full move and 
 /// ignored: side A's policy decides its charges).
 fn build_battle(
     scenario: &str,
-    p: &Resolved,
+    r: &Resolved,
+    p: &Params,
     options: &[String],
     dice_follow_pips: bool,
 ) -> Result<Box<dyn Job>> {
-    if p.given("b_fire") {
+    let battle = BattleParams::read(r)?;
+    if battle.how.b_fire.given {
         return Err(Error::Invalid {
-            what: p.what("b_fire"),
-            value: p.choice("b_fire").into(),
+            what: battle.how.b_fire.what.clone(),
+            value: battle.b_fire.clone(),
             allowed: "linear-warfare units fire a die per stand on 4+ (LW-2): give stands=N in side B's specs instead".into(),
         });
     }
-    let specs = shared::battle_specs(p, scenario)?;
+    let given = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(given, &battle, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
     let to_hit = lw::fire_to_hit(false, false);
-    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+    for (side, given) in given.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
-            let what = format!("{} (unit {})", p.what(key), k + 1);
+            let what = format!("{} (unit {})", given.how, k + 1);
             let mut u = parse_side(&what, spec)?;
             u.charging = false;
             fire[side].push(Volley::dice(u32::from(u.stands), to_hit));
             sides[side].push(u);
         }
     }
-    let follow = if p.choice("follow_up") == "always" {
+    let follow = if p.follow_up == "always" {
         FollowUp::Always
     } else {
         FollowUp::Never
@@ -80,8 +93,8 @@ fn build_battle(
         } else {
             ""
         },
-        p.int("fall_back_at"),
-        p.int("return_at")
+        p.fall_back_at,
+        p.return_at
     )];
     let files = sides[0].len();
     let army = LwArmy::new(
@@ -89,211 +102,202 @@ fn build_battle(
         fire,
         dice_follow_pips,
         follow,
-        (
-            p.int("fall_back_at") as u8,
-            p.int("return_at") as u8,
-            p.bool("fall_back_out_of_range"),
-        ),
+        (p.fall_back_at, p.return_at, p.fall_back_out_of_range),
     );
-    Ok(shared::battle_job(
-        army, files, NAME, scenario, p, options, notes,
-    ))
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options,
+    };
+    Ok(shared::battle_job(army, files, setup, notes))
 }
 
 /// The keywords of a unit spec, for messages.
 pub const SPEC_KEYWORDS: &str =
     "line, guards, light, pips=N (1 to 12), stands=N (1 to 24), charging, obstacle, general";
 
+crate::params::param_table! {
 /// Every parameter of The Age of Linear Warfare's scenarios.
-pub static PARAMS: [ParamDef; 20] = [
-    ParamDef {
-        key: "test",
-        flag: None,
-        kind: Kind::Choice(&["round", "volley"]),
-        default: "round",
-        meaning: "what one test is: an opposed melee round (LW-4) or a volley (LW-2)",
-        rule: "LW-2, LW-4",
-        scenarios: TEST,
+    pub static PARAMS;
+    /// The Age of Linear Warfare's parameters, typed, read once when a scenario is built.
+    pub struct Params;
+    /// How each of its parameters was set.
+    how ParamsHow;
+    test: String {
+            flag: None,
+            kind: Kind::Choice(&["round", "volley"]),
+            default: "round",
+            meaning: "what one test is: an opposed melee round (LW-4) or a volley (LW-2)",
+            rule: "LW-2, LW-4",
+            scenarios: TEST,
     },
-    ParamDef {
-        key: "difference",
-        flag: None,
-        kind: Kind::Int { min: -6, max: 6 },
-        default: "0",
-        meaning: "round: the first side's melee modifiers minus the second's",
-        rule: "LW-4",
-        scenarios: TEST,
+    difference: i32 {
+            flag: None,
+            kind: Kind::Int { min: -6, max: 6 },
+            default: "0",
+            meaning: "round: the first side's melee modifiers minus the second's",
+            rule: "LW-4",
+            scenarios: TEST,
     },
-    ParamDef {
-        key: "type",
-        flag: Some("--type"),
-        kind: Kind::Choice(&["line", "guards", "light"]),
-        default: "line",
-        meaning: "unit type: pips line 6, guards 7, light 4 (the firer in a volley test, the unit under fire in under-fire)",
-        rule: "LW-1",
-        scenarios: UNIT,
+    unit_type = "type": UnitType {
+            flag: Some("--type"),
+            kind: Kind::Choice(&["line", "guards", "light"]),
+            default: "line",
+            meaning: "unit type: pips line 6, guards 7, light 4 (the firer in a volley test, the unit under fire in under-fire)",
+            rule: "LW-1",
+            scenarios: UNIT,
     },
-    ParamDef {
-        key: "pips",
-        flag: Some("--pips"),
-        kind: Kind::Int { min: 1, max: 12 },
-        default: "6",
-        meaning: "pips at the start (default: the type's)",
-        rule: "LW-1",
-        scenarios: UNIT,
+    pips: u8 {
+            flag: Some("--pips"),
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "6",
+            meaning: "pips at the start (default: the type's)",
+            rule: "LW-1",
+            scenarios: UNIT,
     },
-    ParamDef {
-        key: "stands",
-        flag: Some("--stands"),
-        kind: Kind::Int { min: 1, max: 24 },
-        default: "6",
-        meaning: "volley test: the infantry firer's stands, one die each",
-        rule: "LW-2",
-        scenarios: TEST,
+    stands: u8 {
+            flag: Some("--stands"),
+            kind: Kind::Int { min: 1, max: 24 },
+            default: "6",
+            meaning: "volley test: the infantry firer's stands, one die each",
+            rule: "LW-2",
+            scenarios: TEST,
     },
-    ParamDef {
-        key: "fire_from",
-        flag: None,
-        kind: Kind::Choice(&["infantry", "artillery"]),
-        default: "infantry",
-        meaning: "who fires: infantry (a die a stand) or artillery (dice by range band)",
-        rule: "LW-2",
-        scenarios: VOLLEY_AND_FIRE,
+    fire_from: String {
+            flag: None,
+            kind: Kind::Choice(&["infantry", "artillery"]),
+            default: "infantry",
+            meaning: "who fires: infantry (a die a stand) or artillery (dice by range band)",
+            rule: "LW-2",
+            scenarios: VOLLEY_AND_FIRE,
     },
-    ParamDef {
-        key: "range_band",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 4 },
-        default: "1",
-        meaning: "artillery range band, 25 cm each: 5, 3, 2, 1 dice",
-        rule: "LW-2",
-        scenarios: VOLLEY_AND_FIRE,
+    range_band: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 4 },
+            default: "1",
+            meaning: "artillery range band, 25 cm each: 5, 3, 2, 1 dice",
+            rule: "LW-2",
+            scenarios: VOLLEY_AND_FIRE,
     },
-    ParamDef {
-        key: "cover",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the target is behind a wall, in buildings or entrenched: −1 per die",
-        rule: "LW-2",
-        scenarios: VOLLEY_AND_FIRE,
+    cover: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the target is behind a wall, in buildings or entrenched: −1 per die",
+            rule: "LW-2",
+            scenarios: VOLLEY_AND_FIRE,
     },
-    ParamDef {
-        key: "flanking",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "flanking fire: +1 per die",
-        rule: "LW-2",
-        scenarios: VOLLEY_AND_FIRE,
+    flanking: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "flanking fire: +1 per die",
+            rule: "LW-2",
+            scenarios: VOLLEY_AND_FIRE,
     },
-    ParamDef {
-        key: "general",
-        flag: Some("--general"),
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "a general (2 pips) is attached: each pip lost goes to him or the unit by coin flip",
-        rule: "LW-6",
-        scenarios: FIRE,
+    general: bool {
+            flag: Some("--general"),
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "a general (2 pips) is attached: each pip lost goes to him or the unit by coin flip",
+            rule: "LW-6",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "general_joins",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the general joins at the start, recovering a pip for the unit (up to its type's pips)",
-        rule: "LW-6",
-        scenarios: FIRE,
+    general_joins: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the general joins at the start, recovering a pip for the unit (up to its type's pips)",
+            rule: "LW-6",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "turns",
-        flag: Some("--turns"),
-        kind: Kind::Int { min: 1, max: 1000 },
-        default: "12",
-        meaning: "turns of fire",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    turns: u32 {
+            flag: Some("--turns"),
+            kind: Kind::Int { min: 1, max: 1000 },
+            default: "12",
+            meaning: "turns of fire",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_dice",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 200 },
-        default: "3",
-        meaning: "infantry fire: dice fired at the unit each turn",
-        rule: "LW-2",
-        scenarios: FIRE,
+    fire_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 200 },
+            default: "3",
+            meaning: "infantry fire: dice fired at the unit each turn",
+            rule: "LW-2",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "fire_loss",
-        flag: None,
-        kind: Kind::Dist,
-        default: "",
-        meaning: "instead of dice: chances of losing 0, 1, 2 … pips a turn, e.g. 1/2,1/3,1/6",
-        rule: "§4",
-        scenarios: FIRE,
+    fire_loss: Vec<Frac> {
+            flag: None,
+            kind: Kind::Dist,
+            default: "",
+            meaning: "instead of dice: chances of losing 0, 1, 2 … pips a turn, e.g. 1/2,1/3,1/6",
+            rule: "§4",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "fall_back_at",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 11 },
-        default: "0",
-        meaning: "fall back in good order when at or below this many pips (0: never)",
-        rule: "LW-5",
-        scenarios: FIRE_BATTLE,
+    fall_back_at: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 11 },
+            default: "0",
+            meaning: "fall back in good order when at or below this many pips (0: never)",
+            rule: "LW-5",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "return_at",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 12 },
-        default: "0",
-        meaning: "rejoin the line on recovering to this many pips (0: its starting pips)",
-        rule: "LW-5",
-        scenarios: FIRE_BATTLE,
+    return_at: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "0",
+            meaning: "rejoin the line on recovering to this many pips (0: its starting pips)",
+            rule: "LW-5",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fall_back_out_of_range",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "a unit falling back is out of the enemy's range",
-        rule: "LW-5",
-        scenarios: FIRE_BATTLE,
+    fall_back_out_of_range: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a unit falling back is out of the enemy's range",
+            rule: "LW-5",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "attacker",
-        flag: Some("--attacker"),
-        kind: Kind::Spec,
-        default: "line",
-        meaning: "the attacking unit: type and keywords pips=N stands=N charging obstacle general",
-        rule: "LW-1, LW-3, LW-4, LW-6",
-        scenarios: MELEE,
+    attacker: String {
+            flag: Some("--attacker"),
+            kind: Kind::Spec,
+            default: "line",
+            meaning: "the attacking unit: type and keywords pips=N stands=N charging obstacle general",
+            rule: "LW-1, LW-3, LW-4, LW-6",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "defender",
-        flag: Some("--defender"),
-        kind: Kind::Spec,
-        default: "line",
-        meaning: "the defending unit, as --attacker",
-        rule: "LW-1, LW-3, LW-4, LW-6",
-        scenarios: MELEE,
+    defender: String {
+            flag: Some("--defender"),
+            kind: Kind::Spec,
+            default: "line",
+            meaning: "the defending unit, as --attacker",
+            rule: "LW-1, LW-3, LW-4, LW-6",
+            scenarios: MELEE,
     },
-    ParamDef {
-        key: "follow_up",
-        flag: None,
-        kind: Kind::Choice(&["always", "never"]),
-        default: "always",
-        meaning: "whether the winner of a round follows up (+1) when LW-1 allows (not on its last pip)",
-        rule: "LW-4",
-        scenarios: MELEE,
+    follow_up: String {
+            flag: None,
+            kind: Kind::Choice(&["always", "never"]),
+            default: "always",
+            meaning: "whether the winner of a round follows up (+1) when LW-1 allows (not on its last pip)",
+            rule: "LW-4",
+            scenarios: MELEE,
     },
-];
+}
 
+crate::params::option_table! {
 /// Its optional rules.
-pub static OPTIONS: [OptionDef; 1] = [OptionDef {
-    name: "dice-follow-pips",
-    rule: "LW-2",
-    meaning: "infantry roll no more fire dice than they have pips left",
-}];
+    pub static OPTIONS;
+    /// Which of its optional rules are switched on.
+    pub struct Switches;
+    dice_follow_pips = "dice-follow-pips" {
+        rule: "LW-2",
+        meaning: "infantry roll no more fire dice than they have pips left",
+    },
+}
 
 /// Parse a unit spec such as `guards pips=7 charging` (LW-1, LW-3, LW-4, LW-6).
 ///
@@ -372,14 +376,21 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
     })
 }
 
-fn volley_dice(p: &Resolved, stands_key: &str, dice_follow_pips: bool) -> Result<(u32, u8)> {
-    let to_hit = lw::fire_to_hit(p.bool("cover"), p.bool("flanking"));
-    let dice = if p.choice("fire_from") == "artillery" {
-        lw::artillery_dice(p.int("range_band") as u8).expect("validated band")
-    } else if stands_key == "stands" {
-        lw::infantry_dice(p.int("stands") as u8, p.int("pips") as u8, dice_follow_pips)
+/// The dice of a volley and the roll each needs (LW-2): artillery by range band; else the
+/// unit's own stands (`own`, a `test`: no more dice than pips under `dice-follow-pips`) or the
+/// enemy's `fire_dice` (`under-fire`).
+fn volley_dice(p: &Params, own: bool, dice_follow_pips: bool) -> Result<(u32, u8)> {
+    let to_hit = lw::fire_to_hit(p.cover, p.flanking);
+    let dice = if p.fire_from == "artillery" {
+        lw::artillery_dice(p.range_band).ok_or_else(|| Error::Invalid {
+            what: p.how.range_band.what.clone(),
+            value: p.range_band.to_string(),
+            allowed: "a range band from 1 to 4".into(),
+        })?
+    } else if own {
+        lw::infantry_dice(p.stands, p.pips, dice_follow_pips)
     } else {
-        p.int(stands_key) as u32
+        p.fire_dice
     };
     Ok((dice, to_hit))
 }
@@ -388,29 +399,29 @@ fn volley_dice(p: &Resolved, stands_key: &str, dice_follow_pips: bool) -> Result
 ///
 /// # Errors
 /// Unknown keys, keywords or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let p = p.clone();
-    let options = options.to_vec();
-    let dice_follow_pips = options.iter().any(|o| o == "dice-follow-pips");
+fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = Params::read(r)?;
+    let dice_follow_pips = Switches::read(options).dice_follow_pips;
     if shared::BATTLES.contains(&scenario) {
-        return build_battle(scenario, &p, &options, dice_follow_pips);
+        return build_battle(scenario, r, &p, options, dice_follow_pips);
     }
+    let describe = |notes| describe(NAME, scenario, r, options, notes);
     let mut notes = Vec::new();
     match scenario {
         "test" => {
-            let chain = if p.choice("test") == "round" {
+            let chain = if p.test == "round" {
                 notes.push(format!(
                     "one opposed roll: each side a D6 plus its modifiers; the first side's total is {:+} against the second's (LW-4)",
-                    p.int("difference")
+                    p.difference
                 ));
                 LwTest::Round {
-                    difference: p.int("difference") as i32,
+                    difference: p.difference,
                 }
             } else {
-                let (dice, to_hit) = volley_dice(&p, "stands", dice_follow_pips)?;
+                let (dice, to_hit) = volley_dice(&p, true, dice_follow_pips)?;
                 if dice > MAX_VOLLEY_DICE {
                     return Err(Error::Invalid {
-                        what: p.what("stands"),
+                        what: p.how.stands.what,
                         value: dice.to_string(),
                         allowed: format!("a volley test takes at most {MAX_VOLLEY_DICE} dice"),
                     });
@@ -451,29 +462,29 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
             Ok(Box::new(ChainJob {
                 compiled: Default::default(),
                 chain,
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes,
                 metrics,
                 tables: vec![],
             }))
         }
         "under-fire" => {
-            let pips = p.int("pips") as u8;
-            let general = p.bool("general");
-            let joins = p.bool("general_joins");
+            let pips = p.pips;
+            let general = p.general;
+            let joins = p.general_joins;
             if joins && !general {
                 return Err(Error::Conflict(
                     "--set general_joins=true needs a general: add --general".into(),
                 ));
             }
-            let type_max = UnitType::parse(p.choice("type")).expect("validated").pips();
+            let type_max = p.unit_type.pips();
             let start_pips = if joins {
                 (pips + 1).min(type_max.max(pips))
             } else {
                 pips
             };
-            let fall_back_at = p.int("fall_back_at") as u8;
-            let return_at = match p.int("return_at") as u8 {
+            let fall_back_at = p.fall_back_at;
+            let return_at = match p.return_at {
                 0 => start_pips,
                 r => r,
             };
@@ -486,16 +497,19 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     "fall_back_at={fall_back_at} and return_at={return_at} do not fit a unit of {start_pips} pips: need fall_back_at < return_at <= {start_pips}"
                 )));
             }
-            let fire = if p.dist("fire_loss").is_empty() && p.choice("fire_from") == "infantry" {
-                Fire::dice(
-                    p.int("fire_dice") as u32,
-                    lw::fire_to_hit(p.bool("cover"), p.bool("flanking")),
-                )
-            } else if p.dist("fire_loss").is_empty() {
-                let (dice, to_hit) = volley_dice(&p, "fire_dice", false)?;
+            let fire = if p.fire_loss.is_empty() && p.fire_from == "infantry" {
+                Fire::dice(p.fire_dice, lw::fire_to_hit(p.cover, p.flanking))
+            } else if p.fire_loss.is_empty() {
+                let (dice, to_hit) = volley_dice(&p, false, false)?;
                 Fire::dice(dice, to_hit)
             } else {
-                shared::fire_model(&p)?
+                shared::fire_model(&FireParams {
+                    dice: p.fire_dice,
+                    to_hit: lw::fire_to_hit(p.cover, p.flanking),
+                    loss: p.fire_loss.clone(),
+                    how_dice: p.how.fire_dice.clone(),
+                    how_loss: p.how.fire_loss.clone(),
+                })?
             };
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} pips); holes in the line: {HOLES}",
@@ -519,13 +533,13 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 chain: LwUnderFire::new(
                     start_pips,
                     start,
-                    p.int("turns") as u32,
+                    p.turns,
                     fire,
                     fall_back_at,
                     return_at,
-                    p.bool("fall_back_out_of_range"),
+                    p.fall_back_out_of_range,
                 ),
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes: OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
                 metrics: vec![
                     EMPTY_TURNS,
@@ -547,19 +561,19 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
             }))
         }
         "melee" => {
-            let attacker = parse_side(&p.what("attacker"), p.choice("attacker"))?;
-            let defender = parse_side(&p.what("defender"), p.choice("defender"))?;
+            let attacker = parse_side(&p.how.attacker.what, &p.attacker)?;
+            let defender = parse_side(&p.how.defender.what, &p.defender)?;
             if attacker.pips < 2 {
                 return Err(Error::Invalid {
-                    what: p.what("attacker"),
-                    value: p.choice("attacker").into(),
+                    what: p.how.attacker.what,
+                    value: p.attacker.into(),
                     allowed: "an attacker on its last pip may take no offensive action (LW-1)"
                         .into(),
                 });
             }
             if defender.charging {
                 return Err(Error::Invalid {
-                    what: p.what("defender"),
+                    what: p.how.defender.what,
                     value: "charging".into(),
                     allowed: "only the attacker charges".into(),
                 });
@@ -584,7 +598,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 },
                 if defender.general { ", general" } else { "" },
             ));
-            let follow = if p.choice("follow_up") == "always" {
+            let follow = if p.follow_up == "always" {
                 FollowUp::Always
             } else {
                 FollowUp::Never
@@ -599,7 +613,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     lw::fire_to_hit(false, false),
                     dice_follow_pips,
                 ),
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes: OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
                 metrics: vec![
                     MetricDef::Value {

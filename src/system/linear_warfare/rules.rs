@@ -2,6 +2,7 @@
 //! opposed-roll melee with follow-up, falling back in good order, generals. Plain game logic.
 
 use crate::dice::{Roll, Weights};
+use crate::params::choice_value;
 
 /// LW-1: a unit's type, which sets its pips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -232,3 +233,5 @@ mod tests {
         assert_eq!(UnitType::Guards.pips(), 7);
     }
 }
+
+choice_value!(UnitType, UnitType::parse);

@@ -55,7 +55,8 @@ pub struct RfArmy {
 }
 
 impl RfArmy {
-    /// The army of `fighters` (by side and file) under `options`.
+    /// The army of `fighters` (by side and file) under `options`, with the optional rules `on`
+    /// (RF-8, RF-10, RF-11, RF-12).
     pub fn new(
         fighters: [Vec<rf::Fighter>; 2],
         starts: [Vec<rf::UnitState>; 2],
@@ -63,7 +64,7 @@ impl RfArmy {
         rules: rf::MeleeRules,
         fire: [Volley; 2],
         max_rounds: u32,
-        [stampede, waiver_tests, blown_cavalry, uncontrolled]: [bool; 4],
+        on: super::Switches,
     ) -> Self {
         let fights = [0, 1].map(|a| {
             (0..fighters[a].len())
@@ -80,7 +81,7 @@ impl RfArmy {
                             options,
                             rules,
                             max_rounds,
-                            Some((false, uncontrolled)),
+                            Some((false, on.uncontrolled)),
                         )
                     };
                     [make(att), make(blown)]
@@ -92,9 +93,9 @@ impl RfArmy {
             starts,
             options,
             fire,
-            stampede,
-            waiver_tests,
-            blown_cavalry,
+            stampede: on.elephant_stampede,
+            waiver_tests: on.waiver_tests,
+            blown_cavalry: on.blown_cavalry,
             fights,
             max_rounds,
         }

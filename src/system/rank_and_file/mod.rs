@@ -21,7 +21,8 @@ use test::RfTest;
 use under_fire::RfUnderFire;
 
 use super::RuleSystem;
-use super::shared::{self, describe, fire_model};
+use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe, fire_model};
+use crate::frac::Frac;
 use crate::odds::Odds;
 
 /// The system's name.
@@ -48,276 +49,252 @@ const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
 /// Which states leave a hole in the line, and why (for `list` and reports).
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
 
+crate::params::param_table! {
 /// Every parameter of Rank & File's scenarios.
-pub static PARAMS: [ParamDef; 25] = [
-    ParamDef {
-        key: "class",
-        flag: Some("--class"),
-        kind: Kind::Choice(&["veteran", "regular", "green"]),
-        default: "regular",
-        meaning: "morale class: the base number a test must reach (veteran 3, regular 4, green 5)",
-        rule: "RF-1",
-        scenarios: ALL,
+    pub static PARAMS;
+    /// Rank & File's parameters, typed, read once when a scenario is built.
+    pub struct Params;
+    /// How each of Rank & File's parameters was set.
+    how ParamsHow;
+    class: rf::Class {
+            flag: Some("--class"),
+            kind: Kind::Choice(&["veteran", "regular", "green"]),
+            default: "regular",
+            meaning: "morale class: the base number a test must reach (veteran 3, regular 4, green 5)",
+            rule: "RF-1",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "kind",
-        flag: None,
-        kind: Kind::Choice(&["formed", "artillery", "elephant", "wagon", "machine-gun"]),
-        default: "formed",
-        meaning: "formed unit of stands, or a single stand (no casualty modifier, no 50% rule, hit points per model)",
-        rule: "RF-7",
-        scenarios: ALL,
+    kind: rf::Kind {
+            flag: None,
+            kind: Kind::Choice(&["formed", "artillery", "elephant", "wagon", "machine-gun"]),
+            default: "formed",
+            meaning: "formed unit of stands, or a single stand (no casualty modifier, no 50% rule, hit points per model)",
+            rule: "RF-7",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "stands",
-        flag: Some("--stands"),
-        kind: Kind::Int { min: 1, max: 40 },
-        default: "8",
-        meaning: "starting stands of a formed unit; gun models (at most 8) of a single stand",
-        rule: "RF-2, RF-3, RF-7",
-        scenarios: ALL,
+    stands: u8 {
+            flag: Some("--stands"),
+            kind: Kind::Int { min: 1, max: 40 },
+            default: "8",
+            meaning: "starting stands of a formed unit; gun models (at most 8) of a single stand",
+            rule: "RF-2, RF-3, RF-7",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "lost",
-        flag: Some("--lost"),
-        kind: Kind::Int { min: 0, max: 39 },
-        default: "0",
-        meaning: "stands (or models) already lost; −1 per stand on every test of a formed unit",
-        rule: "RF-2, RF-3",
-        scenarios: ALL,
+    lost: u8 {
+            flag: Some("--lost"),
+            kind: Kind::Int { min: 0, max: 39 },
+            default: "0",
+            meaning: "stands (or models) already lost; −1 per stand on every test of a formed unit",
+            rule: "RF-2, RF-3",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "state",
-        flag: Some("--state"),
-        kind: Kind::Choice(&["good", "unsteady", "routing"]),
-        default: "good",
-        meaning: "morale state at the start (rally defaults to routing)",
-        rule: "RF-4",
-        scenarios: ALL,
+    state: rf::Status {
+            flag: Some("--state"),
+            kind: Kind::Choice(&["good", "unsteady", "routing"]),
+            default: "good",
+            meaning: "morale state at the start (rally defaults to routing)",
+            rule: "RF-4",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "leader",
-        flag: Some("--leader"),
-        kind: Kind::Int { min: -3, max: 3 },
-        default: "0",
-        meaning: "bonus of the attached leader added to every test (commonly +1; 0 = none)",
-        rule: "RF-2",
-        scenarios: ALL,
+    leader: i8 {
+            flag: Some("--leader"),
+            kind: Kind::Int { min: -3, max: 3 },
+            default: "0",
+            meaning: "bonus of the attached leader added to every test (commonly +1; 0 = none)",
+            rule: "RF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "elite",
-        flag: Some("--elite"),
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "an Elite unit re-rolls every failed test once",
-        rule: "RF-6",
-        scenarios: ALL,
+    elite: bool {
+            flag: Some("--elite"),
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "an Elite unit re-rolls every failed test once",
+            rule: "RF-6",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "rerolls",
-        flag: Some("--rerolls"),
-        kind: Kind::Int { min: 0, max: 9 },
-        default: "0",
-        meaning: "re-rolls left to the attached commander for the battle; each failed test spends one (after Elite's own)",
-        rule: "RF-6",
-        scenarios: ALL,
+    rerolls: u8 {
+            flag: Some("--rerolls"),
+            kind: Kind::Int { min: 0, max: 9 },
+            default: "0",
+            meaning: "re-rolls left to the attached commander for the battle; each failed test spends one (after Elite's own)",
+            rule: "RF-6",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "in_buildings",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the unit is in buildings and gets buildings_bonus on every test",
-        rule: "RF-2",
-        scenarios: ALL,
+    in_buildings: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the unit is in buildings and gets buildings_bonus on every test",
+            rule: "RF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "buildings_bonus",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 3 },
-        default: "1",
-        meaning: "the in-buildings bonus (the source gives no number)",
-        rule: "RF-2",
-        scenarios: ALL,
+    buildings_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the in-buildings bonus (the source gives no number)",
+            rule: "RF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "modifier",
-        flag: None,
-        kind: Kind::Int { min: -5, max: 5 },
-        default: "0",
-        meaning: "any other situational modifier on every test (charging etc.)",
-        rule: "RF-2",
-        scenarios: ALL,
+    modifier: i8 {
+            flag: None,
+            kind: Kind::Int { min: -5, max: 5 },
+            default: "0",
+            meaning: "any other situational modifier on every test (charging etc.)",
+            rule: "RF-2",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "hit_points",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 10 },
-        default: "3",
-        meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
-        rule: "RF-7",
-        scenarios: ALL,
+    hit_points: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
+            rule: "RF-7",
+            scenarios: ALL,
     },
-    ParamDef {
-        key: "turns",
-        flag: Some("--turns"),
-        kind: Kind::Int { min: 1, max: 1000 },
-        default: "12",
-        meaning: "turn cap (rally) or turns of fire (under-fire)",
-        rule: "§4",
-        scenarios: TURNED,
+    turns: u32 {
+            flag: Some("--turns"),
+            kind: Kind::Int { min: 1, max: 1000 },
+            default: "12",
+            meaning: "turn cap (rally) or turns of fire (under-fire)",
+            rule: "§4",
+            scenarios: TURNED,
     },
-    ParamDef {
-        key: "fire_dice",
-        flag: None,
-        kind: Kind::Int { min: 0, max: 200 },
-        default: "4",
-        meaning: "dice the enemy fires each turn; each hit is one stand (one hit on a single stand)",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 200 },
+            default: "4",
+            meaning: "dice the enemy fires each turn; each hit is one stand (one hit on a single stand)",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_to_hit",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 6 },
-        default: "6",
-        meaning: "the roll each fire die needs to hit",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "6",
+            meaning: "the roll each fire die needs to hit",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_loss",
-        flag: None,
-        kind: Kind::Dist,
-        default: "",
-        meaning: "instead of dice: chances of losing 0, 1, 2 … stands a turn, e.g. 1/2,1/3,1/6",
-        rule: "§4",
-        scenarios: FIRE_BATTLE,
+    fire_loss: Vec<Frac> {
+            flag: None,
+            kind: Kind::Dist,
+            default: "",
+            meaning: "instead of dice: chances of losing 0, 1, 2 … stands a turn, e.g. 1/2,1/3,1/6",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
     },
-    ParamDef {
-        key: "fire_on_shaken",
-        flag: None,
-        kind: Kind::Choice(&["all", "unsteady", "none"]),
-        default: "all",
-        meaning: "whom the enemy keeps firing at once shaken: unsteady and routing (all), unsteady only, or neither",
-        rule: "§4",
-        scenarios: FIRE,
+    fire_on_shaken: String {
+            flag: None,
+            kind: Kind::Choice(&["all", "unsteady", "none"]),
+            default: "all",
+            meaning: "whom the enemy keeps firing at once shaken: unsteady and routing (all), unsteady only, or neither",
+            rule: "§4",
+            scenarios: FIRE,
     },
-    ParamDef {
-        key: "attacker",
-        flag: Some("--attacker"),
-        kind: Kind::Spec,
-        default: "regular infantry",
-        meaning: "the attacking (charging) unit: class, troops and keywords (see Unit specs)",
-        rule: "RF-9, RF-10, RF-11, RF-12",
-        scenarios: FIGHT,
+    attacker: String {
+            flag: Some("--attacker"),
+            kind: Kind::Spec,
+            default: "regular infantry",
+            meaning: "the attacking (charging) unit: class, troops and keywords (see Unit specs)",
+            rule: "RF-9, RF-10, RF-11, RF-12",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "defender",
-        flag: Some("--defender"),
-        kind: Kind::Spec,
-        default: "regular infantry",
-        meaning: "the defending (charged) unit, as --attacker",
-        rule: "RF-9, RF-10",
-        scenarios: FIGHT,
+    defender: String {
+            flag: Some("--defender"),
+            kind: Kind::Spec,
+            default: "regular infantry",
+            meaning: "the defending (charged) unit, as --attacker",
+            rule: "RF-9, RF-10",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "to_hit",
-        flag: None,
-        kind: Kind::Int { min: 2, max: 6 },
-        default: "4",
-        meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
-        rule: "RF-9",
-        scenarios: FIGHT,
+    to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 6 },
+            default: "4",
+            meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
+            rule: "RF-9",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "hits_per_stand",
-        flag: None,
-        kind: Kind::Int { min: 1, max: 6 },
-        default: "1",
-        meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
-        rule: "RF-9",
-        scenarios: FIGHT,
+    hits_per_stand: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "1",
+            meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
+            rule: "RF-9",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "six_always_hits",
-        flag: None,
-        kind: Kind::Bool,
-        default: "true",
-        meaning: "a natural 6 always hits in melee",
-        rule: "RF-9",
-        scenarios: FIGHT,
+    six_always_hits: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a natural 6 always hits in melee",
+            rule: "RF-9",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "auto_rout_on_win",
-        flag: None,
-        kind: Kind::Bool,
-        default: "false",
-        meaning: "the winner routs the loser outright instead of dropping it a level",
-        rule: "RF-9",
-        scenarios: FIGHT,
+    auto_rout_on_win: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the winner routs the loser outright instead of dropping it a level",
+            rule: "RF-9",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "max_rounds",
-        flag: None,
-        kind: Kind::Int { min: 2, max: 1000 },
-        default: "200",
-        meaning: "safety cap on drawn rounds: a melee not certain to end by then is an error",
-        rule: "RF-9",
-        scenarios: FIGHT,
+    max_rounds: u32 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 1000 },
+            default: "200",
+            meaning: "safety cap on drawn rounds: a melee not certain to end by then is an error",
+            rule: "RF-9",
+            scenarios: FIGHT,
     },
-    ParamDef {
-        key: "charge_from",
-        flag: None,
-        kind: Kind::Choice(&["front", "flank", "rear"]),
-        default: "front",
-        meaning: "where the charge strikes the target (flank and rear trigger waiver tests)",
-        rule: "RF-10",
-        scenarios: CHARGE,
+    charge_from: String {
+            flag: None,
+            kind: Kind::Choice(&["front", "flank", "rear"]),
+            default: "front",
+            meaning: "where the charge strikes the target (flank and rear trigger waiver tests)",
+            rule: "RF-10",
+            scenarios: CHARGE,
     },
-];
+}
 
 /// The keywords of a Rank & File unit spec, for messages and `list`.
 pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, uncontrolled=N (0 to 6)";
 
+crate::params::option_table! {
 /// Rank & File's optional rules.
-pub static OPTIONS: [OptionDef; 7] = [
-    OptionDef {
-        name: "keep-broken-units",
+    pub static OPTIONS;
+    /// Which of its optional rules are switched on.
+    pub struct Switches;
+    keep_broken_units = "keep-broken-units" {
         rule: "RF-3",
         meaning: "a routing unit at 50% losses is not removed: it keeps routing and never rallies",
     },
-    OptionDef {
-        name: "voluntary-rout",
+    voluntary_rout = "voluntary-rout" {
         rule: "RF-5",
         meaning: "a routing unit never takes its rally test and keeps routing, still losing a stand each turn",
     },
-    OptionDef {
-        name: "artillery-may-rally",
+    artillery_may_rally = "artillery-may-rally" {
         rule: "RF-7",
         meaning: "a battery that routs stays on the table and may rally like any unit",
     },
-    OptionDef {
-        name: "elephant-stampede",
+    elephant_stampede = "elephant-stampede" {
         rule: "RF-8",
         meaning: "an elephant that fails a morale test (not a rally) stampedes on 1-2 (reported as p_stampede)",
     },
-    OptionDef {
-        name: "waiver-tests",
+    waiver_tests = "waiver-tests" {
         rule: "RF-10",
         meaning: "a charge target tests before contact when charged in flank/rear, by better-class shock troops (foot), or as skirmishers standing",
     },
-    OptionDef {
-        name: "blown-cavalry",
+    blown_cavalry = "blown-cavalry" {
         rule: "RF-11",
         meaning: "cavalry that charged carry a Blown marker: -1 to hit in melee (spec keyword blown)",
     },
-    OptionDef {
-        name: "uncontrolled",
+    uncontrolled = "uncontrolled" {
         rule: "RF-12",
         meaning: "a melee winner rolls a D6 and must charge next turn on its uncontrolled number or less",
     },
-];
+}
 
 /// What a run of Rank & File needs beyond the resolved parameters.
 struct Built {
@@ -326,14 +303,13 @@ struct Built {
     options: rf::Options,
 }
 
-fn build_unit(p: &Resolved, options: &[String]) -> Result<Built> {
-    let has = |n: &str| options.iter().any(|o| o == n);
-    let kind = rf::Kind::parse(p.choice("kind")).expect("validated choice");
-    let stands = p.int("stands") as u8;
-    let lost = p.int("lost") as u8;
+fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
+    let kind = p.kind;
+    let stands = p.stands;
+    let lost = p.lost;
     if kind.is_single_stand() && stands > 8 {
         return Err(Error::Invalid {
-            what: p.what("stands"),
+            what: p.how.stands.what.clone(),
             value: stands.to_string(),
             allowed: format!(
                 "a {} is a single stand: --stands counts its models, from 1 to 8",
@@ -343,37 +319,33 @@ fn build_unit(p: &Resolved, options: &[String]) -> Result<Built> {
     }
     if lost >= stands {
         return Err(Error::Invalid {
-            what: p.what("lost"),
+            what: p.how.lost.what.clone(),
             value: lost.to_string(),
             allowed: format!(
                 "stands lost must be less than {} = {stands} (a unit with every stand lost is gone)",
-                p.what("stands")
+                p.how.stands.what
             ),
         });
     }
-    let options = rf::Options {
-        keep_broken_units: has("keep-broken-units"),
-        voluntary_rout: has("voluntary-rout"),
-        artillery_may_rally: has("artillery-may-rally"),
-    };
-    let status = rf::Status::parse_start(p.choice("state")).expect("validated choice");
+    let options = rf_options(on);
+    let status = p.state;
     if kind == rf::Kind::Artillery && status == rf::Status::Routing && !options.artillery_may_rally
     {
         return Err(Error::Conflict(format!(
             "{} routing is not a state an artillery battery can be in: a routed battery is removed (RF-7) unless --option artillery-may-rally",
-            p.what("state")
+            p.how.state.what
         )));
     }
-    let hit_points = p.int("hit_points") as u8;
+    let hit_points = p.hit_points;
     let unit = rf::Unit {
-        class: rf::Class::parse(p.choice("class")).expect("validated choice"),
+        class: p.class,
         kind,
         stands,
-        elite: p.bool("elite"),
-        leader: p.int("leader") as i8,
-        in_buildings: p.bool("in_buildings"),
-        buildings_bonus: p.int("buildings_bonus") as i8,
-        modifier: p.int("modifier") as i8,
+        elite: p.elite,
+        leader: p.leader,
+        in_buildings: p.in_buildings,
+        buildings_bonus: p.buildings_bonus,
+        modifier: p.modifier,
         hit_points,
     };
     let start = rf::UnitState {
@@ -383,7 +355,7 @@ fn build_unit(p: &Resolved, options: &[String]) -> Result<Built> {
         } else {
             lost
         },
-        rerolls: p.int("rerolls") as u8,
+        rerolls: p.rerolls,
     };
     Ok(Built {
         unit,
@@ -418,16 +390,17 @@ const REROLLS_USED: MetricDef = MetricDef::Value {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let p = p.clone();
-    let options = options.to_vec();
+fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    let p = Params::read(r)?;
+    let on = Switches::read(options);
     if shared::BATTLES.contains(&scenario) {
-        return build_battle(scenario, &p, &options);
+        return build_battle(scenario, r, &p, &on, options);
     }
     if FIGHT.contains(&scenario) {
-        return build_fight(scenario, &p, &options);
+        return build_fight(scenario, r, &p, &on, options);
     }
-    let b = build_unit(&p, &options)?;
+    let describe = |notes| describe(NAME, scenario, r, options, notes);
+    let b = build_unit(&p, &on)?;
     let mut notes = vec![need_note(&b)];
     match scenario {
         "test" => Ok(Box::new(ChainJob {
@@ -436,7 +409,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 unit: b.unit,
                 state: b.start,
             }),
-            describe: describe(NAME, scenario, &p, &options, notes),
+            describe: describe(notes),
             outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
             metrics: vec![MetricDef::Value {
                 name: "rerolled",
@@ -447,8 +420,8 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
         })),
         "rally" => Ok(Box::new(ChainJob {
             compiled: Default::default(),
-            chain: (RfRally::new(b.unit, b.options, b.start, p.int("turns") as u32)),
-            describe: describe(NAME, scenario, &p, &options, notes),
+            chain: (RfRally::new(b.unit, b.options, b.start, p.turns)),
+            describe: describe(notes),
             outcomes: vec![
                 OutcomeDef {
                     name: "recovered",
@@ -495,26 +468,26 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
             ],
         })),
         "under-fire" => {
-            let fire = fire_model(&p)?;
+            let fire = fire_model(&fire_params(&p))?;
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
                 fire.description(),
                 fire.mean()
             ));
-            let shaken = p.choice("fire_on_shaken");
+            let shaken = p.fire_on_shaken.as_str();
             Ok(Box::new(ChainJob {
                 compiled: Default::default(),
                 chain: (RfUnderFire::new(
                     b.unit,
                     b.options,
                     b.start,
-                    p.int("turns") as u32,
+                    p.turns,
                     fire,
                     shaken != "none",
                     shaken == "all",
-                    options.iter().any(|o| o == "elephant-stampede"),
+                    on.elephant_stampede,
                 )),
-                describe: describe(NAME, scenario, &p, &options, notes),
+                describe: describe(notes),
                 outcomes: OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
                 metrics: vec![
                     EMPTY_TURNS,
@@ -549,7 +522,7 @@ fn build(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job
 pub fn parse_fighter(
     what: &str,
     spec: &str,
-    options: &[String],
+    on: &Switches,
 ) -> Result<(rf::Fighter, rf::UnitState)> {
     let bad = |value: &str, allowed: String| Error::Invalid {
         what: what.into(),
@@ -652,7 +625,7 @@ pub fn parse_fighter(
             "a routing unit does not fight a melee (RF-5: it routs)".into(),
         ));
     }
-    if blown && !(troop == rf::Troop::Cavalry && options.iter().any(|o| o == "blown-cavalry")) {
+    if blown && !(troop == rf::Troop::Cavalry && on.blown_cavalry) {
         return Err(bad(
             "blown",
             "a Blown marker needs cavalry and --option blown-cavalry (RF-11)".into(),
@@ -689,35 +662,61 @@ pub fn parse_fighter(
     Ok((fighter, start))
 }
 
+/// The enemy's fire of `under-fire` and of battles.
+fn fire_params(p: &Params) -> FireParams {
+    FireParams {
+        dice: p.fire_dice,
+        to_hit: p.fire_to_hit,
+        loss: p.fire_loss.clone(),
+        how_dice: p.how.fire_dice.clone(),
+        how_loss: p.how.fire_loss.clone(),
+    }
+}
+
 /// RF-9's parameters.
-fn melee_rules(p: &Resolved) -> rf::MeleeRules {
+fn melee_rules(p: &Params) -> rf::MeleeRules {
     rf::MeleeRules {
-        to_hit: p.int("to_hit") as u8,
-        hits_per_stand: p.int("hits_per_stand") as u8,
-        six_always_hits: p.bool("six_always_hits"),
-        auto_rout_on_win: p.bool("auto_rout_on_win"),
+        to_hit: p.to_hit,
+        hits_per_stand: p.hits_per_stand,
+        six_always_hits: p.six_always_hits,
+        auto_rout_on_win: p.auto_rout_on_win,
     }
 }
 
 /// The optional rules that change the rules functions.
-fn rf_options(options: &[String]) -> rf::Options {
-    let has = |n: &str| options.iter().any(|o| o == n);
+fn rf_options(on: &Switches) -> rf::Options {
     rf::Options {
-        keep_broken_units: has("keep-broken-units"),
-        voluntary_rout: has("voluntary-rout"),
-        artillery_may_rally: has("artillery-may-rally"),
+        keep_broken_units: on.keep_broken_units,
+        voluntary_rout: on.voluntary_rout,
+        artillery_may_rally: on.artillery_may_rally,
     }
 }
 
 /// `engagement` and `line` (RF-13): the units of both sides from their specs.
-fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let has = |n: &str| options.iter().any(|o| o == n);
-    let specs = shared::battle_specs(p, scenario)?;
+fn build_battle(
+    scenario: &str,
+    r: &Resolved,
+    p: &Params,
+    on: &Switches,
+    options: &[String],
+) -> Result<Box<dyn Job>> {
+    let battle = BattleParams::read(r)?;
+    let sides = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(sides, &battle, scenario)?;
     let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
-    for (side, key) in ["attacker", "defender"].iter().enumerate() {
+    for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
-            let what = format!("{} (unit {})", p.what(key), k + 1);
-            let (f, s) = parse_fighter(&what, spec, options)?;
+            let what = format!("{} (unit {})", given.how, k + 1);
+            let (f, s) = parse_fighter(&what, spec, on)?;
             fighters[side].push(f);
             starts[side].push(s);
         }
@@ -731,7 +730,7 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
             )));
         }
     }
-    let fire = shared::battle_volleys(p)?;
+    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
         fire[0].description(),
@@ -741,37 +740,43 @@ fn build_battle(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<
     let army = RfArmy::new(
         fighters,
         starts,
-        rf_options(options),
+        rf_options(on),
         rules,
         fire,
-        p.int("max_rounds") as u32,
-        [
-            has("elephant-stampede"),
-            has("waiver-tests"),
-            has("blown-cavalry"),
-            has("uncontrolled"),
-        ],
+        p.max_rounds,
+        *on,
     );
-    Ok(shared::battle_job(
-        army, files, NAME, scenario, p, options, notes,
-    ))
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options,
+    };
+    Ok(shared::battle_job(army, files, setup, notes))
 }
 
-fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-    let has = |n: &str| options.iter().any(|o| o == n);
-    let (attacker, a_start) = parse_fighter(&p.what("attacker"), p.choice("attacker"), options)?;
-    let (defender, d_start) = parse_fighter(&p.what("defender"), p.choice("defender"), options)?;
+fn build_fight(
+    scenario: &str,
+    r: &Resolved,
+    p: &Params,
+    on: &Switches,
+    options: &[String],
+) -> Result<Box<dyn Job>> {
+    let (attacker, a_start) = parse_fighter(&p.how.attacker.what, &p.attacker, on)?;
+    let (defender, d_start) = parse_fighter(&p.how.defender.what, &p.defender, on)?;
     let rules = melee_rules(p);
-    let rf_options = rf_options(options);
+    let rf_options = rf_options(on);
     let mut notes = vec![format!(
         "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
         attacker.needs_to_hit(&defender, &rules),
         defender.needs_to_hit(&attacker, &rules)
     )];
     let charge = if scenario == "charge" {
-        let frontal = p.choice("charge_from") == "front";
+        let frontal = p.charge_from == "front";
         let due = rf::waiver_due(&attacker, &defender, frontal);
-        let waiver = has("waiver-tests") && due;
+        let waiver = on.waiver_tests && due;
         notes.push(if waiver {
             "the target takes a waiver test at the end of the charge phase (RF-10)".to_string()
         } else if due {
@@ -779,12 +784,12 @@ fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<d
         } else {
             "no waiver test is due (RF-10)".to_string()
         });
-        if has("blown-cavalry") && attacker.troop == rf::Troop::Cavalry {
+        if on.blown_cavalry && attacker.troop == rf::Troop::Cavalry {
             notes.push(
                 "the charging cavalry carries a Blown marker after this charge (RF-11)".into(),
             );
         }
-        Some((waiver, has("uncontrolled")))
+        Some((waiver, on.uncontrolled))
     } else {
         None
     };
@@ -794,7 +799,7 @@ fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<d
         [a_start, d_start],
         rf_options,
         rules,
-        p.int("max_rounds") as u32,
+        p.max_rounds,
         charge,
     );
     if chain.hopeless() {
@@ -867,7 +872,7 @@ fn build_fight(scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<d
     Ok(Box::new(ChainJob {
         compiled: Default::default(),
         chain,
-        describe: describe(NAME, scenario, p, options, notes),
+        describe: describe(NAME, scenario, r, options, notes),
         outcomes,
         metrics,
         tables: vec![],

@@ -4,6 +4,7 @@
 //! Everything here is plain game logic: no I/O, no generators. Chance comes from a [`Roll`].
 
 use crate::dice::Roll;
+use crate::params::choice_value;
 
 /// RF-1: a unit's morale class, which sets the base number its tests must reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -984,3 +985,7 @@ mod melee_tests {
         assert!(uncontrolled(6, &mut Scripted::new(&[6])));
     }
 }
+
+choice_value!(Class, Class::parse);
+choice_value!(Kind, Kind::parse);
+choice_value!(Status, Status::parse_start);

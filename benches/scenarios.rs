@@ -12,7 +12,7 @@
 //! of each of [`morale_lab::system::cases::EXACT_CASES`] (issue 8: each under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morale_lab::engine::{Control, RunSpec};
+use morale_lab::engine::Control;
 use morale_lab::scenario::RunOptions;
 use morale_lab::scenario::chain::Sampler;
 use morale_lab::system::cases::{CASES, EXACT_CASES};
@@ -28,18 +28,10 @@ fn trials_for(scenario: &str) -> u64 {
 }
 
 fn options(trials: u64, threads: usize, sampler: Sampler, exact_only: bool) -> RunOptions {
-    RunOptions {
-        spec: RunSpec {
-            trials,
-            seed: 1,
-            stream: 0,
-            threads: Some(threads),
-        },
-        confidence: 0.95,
-        exact_only,
-        sampler,
-        precision: None,
-    }
+    RunOptions::new(trials, 1)
+        .threads(Some(threads))
+        .sampler(sampler)
+        .exact_only(exact_only)
 }
 
 fn scenarios(c: &mut Criterion) {

@@ -4,27 +4,17 @@
 
 use std::time::Instant;
 
-use morale_lab::engine::{Control, RunSpec};
+use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
 use morale_lab::scenario::RunOptions;
-use morale_lab::scenario::chain::Sampler;
 use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
 
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
 fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
-    RunOptions {
-        spec: RunSpec {
-            trials,
-            seed: 1,
-            stream: 0,
-            threads,
-        },
-        confidence: 0.95,
-        exact_only,
-        sampler: Sampler::Table,
-        precision: None,
-    }
+    RunOptions::new(trials, 1)
+        .threads(threads)
+        .exact_only(exact_only)
 }
 
 /// Run every case (or those matching `only`) for at least `seconds` each and print a table.

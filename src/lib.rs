@@ -11,7 +11,7 @@
 //! value.
 //!
 //! ```
-//! use morale_lab::{engine::{Control, RunSpec}, params::Input, scenario::RunOptions, system};
+//! use morale_lab::{engine::Control, params::Input, scenario::RunOptions, system};
 //!
 //! // A routing Veteran unit, 2 of 7 stands lost, rallying for up to 12 turns.
 //! let inputs = [
@@ -20,10 +20,8 @@
 //!     Input::flag("--lost", "lost", "2"),
 //! ];
 //! let job = system::build("rank-and-file", "rally", &inputs, &[]).unwrap();
-//! let spec = RunSpec { trials: 100_000, seed: 1, stream: 0, threads: Some(2) };
-//! let report = job
-//!     .run(&RunOptions { spec, confidence: 0.95, exact_only: false, sampler: Default::default(), precision: None }, &Control::new())
-//!     .unwrap();
+//! let options = RunOptions::new(100_000, 1).threads(Some(2));
+//! let report = job.run(&options, &Control::new()).unwrap();
 //! let recovered = &report.outcomes[0];
 //! assert_eq!(recovered.outcome, "recovered");
 //! let (lo, hi) = (recovered.cell.ci_low.unwrap(), recovered.cell.ci_high.unwrap());

@@ -117,17 +117,10 @@ fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
         &[],
     )
     .unwrap();
-    let options = |trials: u64, precision: Option<f64>| RunOptions {
-        spec: RunSpec {
-            trials,
-            seed: 21,
-            stream: 0,
-            threads: Some(2),
-        },
-        confidence: 0.95,
-        exact_only: false,
-        sampler: Sampler::Table,
-        precision,
+    let options = |trials: u64, precision: Option<f64>| {
+        RunOptions::new(trials, 21)
+            .threads(Some(2))
+            .precision(precision)
     };
     for target in [0.004, 0.001] {
         let r = job

@@ -7,10 +7,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use morale_lab::engine::{Control, RunSpec};
+use morale_lab::engine::Control;
 use morale_lab::params::Input;
 use morale_lab::scenario::RunOptions;
-use morale_lab::scenario::chain::Sampler;
 use morale_lab::system::{self, SCENARIO_INFO, SYSTEMS};
 
 /// Exact solves of huge units (40 stands for 1000 turns) are correct but take seconds; keep the
@@ -46,18 +45,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(job) = system::build(system, scenario, &inputs, &options) else {
         return;
     };
-    let opts = RunOptions {
-        spec: RunSpec {
-            trials: 64,
-            seed: 7,
-            stream: 0,
-            threads: None,
-        },
-        confidence: 0.95,
-        exact_only: false,
-        sampler: Sampler::default(),
-        precision: None,
-    };
+    let opts = RunOptions::new(64, 7);
     let control = Control::new();
     let raw = job
         .tally(&opts, 0..opts.spec.chunks(), &control)

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use morale_lab::engine::{Control, RunSpec};
+use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
@@ -396,19 +396,14 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         inputs.push(Input::parse_set(s)?);
     }
     let job = system::build(&a.system, scenario, &inputs, &a.options)?;
-    let options = RunOptions {
-        spec: RunSpec {
-            trials,
-            seed,
-            stream: 0,
-            threads,
-        },
-        confidence,
-        exact_only: a.exact_only,
-        sampler: Sampler::parse(&a.sampler)
-            .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?,
-        precision,
-    };
+    let sampler = Sampler::parse(&a.sampler)
+        .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
+    let options = RunOptions::new(trials, seed)
+        .threads(threads)
+        .confidence(confidence)
+        .exact_only(a.exact_only)
+        .sampler(sampler)
+        .precision(precision);
     let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
     // With a precision the total is not known in advance: a counter instead of a bar.
     let bar = show_bar.then(|| progress(trials, precision.is_none(), Arc::clone(&control)));

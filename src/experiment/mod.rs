@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::engine::{Control, RunSpec};
+use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::params::Input;
 use crate::report::Report;
@@ -562,18 +562,11 @@ impl Experiment {
                     &v.options,
                 )?;
                 let stream = (pi * self.variants.len() + vi) as u64;
-                let options = RunOptions {
-                    spec: RunSpec {
-                        trials: self.trials,
-                        seed: self.seed,
-                        stream,
-                        threads,
-                    },
-                    confidence: self.confidence,
-                    exact_only: false,
-                    sampler,
-                    precision: None,
-                };
+                let options = RunOptions::new(self.trials, self.seed)
+                    .stream(stream)
+                    .threads(threads)
+                    .confidence(self.confidence)
+                    .sampler(sampler);
                 out.push(Planned {
                     point: point.clone(),
                     variant: vi,

@@ -95,12 +95,11 @@ pub enum MetricDef {
         /// What it means.
         meaning: &'static str,
     },
-    /// The mean of a final-state value.
+    /// The mean of a final-state value of the chain, named as the chain names it (one name per
+    /// quantity: the metric is the value).
     Value {
-        /// Metric name.
+        /// The value's name (a [`chain::ValueInfo`] name of the chain).
         name: &'static str,
-        /// The chain's value index.
-        index: usize,
         /// What it means.
         meaning: &'static str,
     },
@@ -148,6 +147,63 @@ pub struct RunOptions {
     /// Precision on demand: run batches until the widest interval of an outcome has at most
     /// this half-width (or `spec.trials`, the cap, is reached).
     pub precision: Option<f64>,
+}
+
+impl RunOptions {
+    /// `trials` trials from `seed` (stream 0) on every core, with 95% intervals, Monte Carlo
+    /// beside the exact solution, the table sampler and no precision target; the methods below
+    /// change one setting each.
+    pub fn new(trials: u64, seed: u64) -> Self {
+        RunOptions {
+            spec: RunSpec {
+                trials,
+                seed,
+                stream: 0,
+                threads: None,
+            },
+            confidence: 0.95,
+            exact_only: false,
+            sampler: Sampler::Table,
+            precision: None,
+        }
+    }
+    /// The generator stream (an experiment's run of one variant at one point).
+    pub fn stream(mut self, stream: u64) -> Self {
+        self.spec.stream = stream;
+        self
+    }
+    /// Worker threads (`None`: every core). Results do not depend on it.
+    pub fn threads(mut self, threads: Option<usize>) -> Self {
+        self.spec.threads = threads;
+        self
+    }
+    /// The confidence level of the intervals.
+    pub fn confidence(mut self, confidence: f64) -> Self {
+        self.confidence = confidence;
+        self
+    }
+    /// Report only the exact solution.
+    pub fn exact_only(mut self, exact_only: bool) -> Self {
+        self.exact_only = exact_only;
+        self
+    }
+    /// How Monte Carlo draws each turn.
+    pub fn sampler(mut self, sampler: Sampler) -> Self {
+        self.sampler = sampler;
+        self
+    }
+    /// Run batches until the widest outcome interval has at most this half-width.
+    pub fn precision(mut self, precision: Option<f64>) -> Self {
+        self.precision = precision;
+        self
+    }
+}
+
+impl Default for RunOptions {
+    /// A million trials from seed 1, as the command line's defaults.
+    fn default() -> Self {
+        RunOptions::new(1_000_000, 1)
+    }
 }
 
 /// A runnable, fully configured scenario.
@@ -232,6 +288,13 @@ impl<C: Chain> ChainJob<C> {
         metrics: Vec<MetricDef>,
         tables: Vec<TableDef>,
     ) -> Self {
+        debug_assert!(
+            metrics.iter().all(|m| match m {
+                MetricDef::Value { name, .. } => value_index(&chain, name).is_some(),
+                _ => true,
+            }),
+            "every value metric names a value of the chain"
+        );
         ChainJob {
             chain,
             describe,
@@ -524,11 +587,11 @@ impl<C: Chain> ChainJob<C> {
                     MetricDef::EmptyTurns { name, meaning } => {
                         (name, meaning, layout.empty_range())
                     }
-                    MetricDef::Value {
-                        name,
-                        index,
-                        meaning,
-                    } => (name, meaning, layout.value_range(*index)),
+                    MetricDef::Value { name, meaning } => {
+                        let range =
+                            value_index(&self.chain, name).map_or(0..0, |i| layout.value_range(i));
+                        (name, meaning, range)
+                    }
                     MetricDef::EndTurn { .. } => unreachable!("handled above"),
                 };
                 let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
@@ -661,6 +724,11 @@ impl<C: Chain> ChainJob<C> {
             },
         }
     }
+}
+
+/// The index of the chain's value called `name`.
+fn value_index<C: Chain>(chain: &C, name: &str) -> Option<usize> {
+    chain.values().iter().position(|v| v.name == name)
 }
 
 /// The widest half-width of the outcomes' Wilson intervals, from a tally in the chain's layout.

@@ -289,36 +289,47 @@ pub(crate) fn battle_job<A: Army + 'static>(
         classes: vec![1, 2, 3],
         meaning: "turns until decided, among fights decided",
     }];
-    const MEANINGS: [&str; 6] = [
-        "side A's units gone (removed, eliminated, destroyed), supports included",
-        "side B's units gone, supports included",
-        "side A's losses in its own unit (stands, quarters or pips), supports included",
-        "side B's losses in its own unit",
-        "holes in side A's line: positions empty, summed over the turns played",
-        "holes in side B's line, summed over the turns played",
+    const MEANINGS: [(&str, &str); 6] = [
+        (
+            "a_units_lost",
+            "side A's units gone (removed, eliminated, destroyed), supports included",
+        ),
+        ("b_units_lost", "side B's units gone, supports included"),
+        (
+            "a_strength_lost",
+            "side A's losses in its own unit (stands, quarters or pips), supports included",
+        ),
+        ("b_strength_lost", "side B's losses in its own unit"),
+        (
+            "a_hole_turns",
+            "holes in side A's line: positions empty, summed over the turns played",
+        ),
+        (
+            "b_hole_turns",
+            "holes in side B's line, summed over the turns played",
+        ),
     ];
-    for (index, v) in battle.values().iter().enumerate() {
+    for v in battle.values() {
+        let meaning = MEANINGS.iter().find(|(name, _)| *name == v.name);
         metrics.push(MetricDef::Value {
             name: v.name,
-            index,
-            meaning: MEANINGS
-                .get(index)
-                .copied()
-                .unwrap_or(if v.name.starts_with("a_") {
+            meaning: meaning.map_or(
+                if v.name.starts_with("a_") {
                     "share of fights in which side A's unit ends in this state"
                 } else {
                     "share of fights in which side B's unit ends in this state"
-                }),
+                },
+                |m| m.1,
+            ),
         });
     }
     debug_assert_eq!(battle.series().len(), SERIES.len());
-    Box::new(ChainJob {
-        compiled: Default::default(),
-        chain: battle,
-        describe: describe(system, scenario, resolved, options, notes),
+    Box::new(ChainJob::new(
+        battle,
+        describe(system, scenario, resolved, options, notes),
         outcomes,
         metrics,
-        tables: vec![
+        vec![
             TableDef::PerTurn {
                 name: "per_turn",
                 title: "Decided after each turn",
@@ -328,7 +339,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
                 title: "Each line after each turn (means): positions empty (gaps), units gone (lost), units shaken",
             },
         ],
-    })
+    ))
 }
 
 /// Each side's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as

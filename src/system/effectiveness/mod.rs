@@ -374,15 +374,11 @@ fn build_melee(
         blocked_table(p),
         p.max_rounds,
     );
-    Ok(Box::new(ChainJob {
-        compiled: Default::default(),
+    Ok(Box::new(ChainJob::new(
         chain,
-        describe: describe(NAME, "melee", r, options, notes),
-        outcomes: OutcomeDef::per_class(
-            &["attacker_wins", "defender_wins", "mutual_destruction"],
-            1,
-        ),
-        metrics: vec![
+        describe(NAME, "melee", r, options, notes),
+        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1),
+        vec![
             MetricDef::EndTurn {
                 name: "rounds",
                 classes: vec![1, 2, 3],
@@ -390,27 +386,23 @@ fn build_melee(
             },
             MetricDef::Value {
                 name: "attacker_quarters_lost",
-                index: 0,
                 meaning: "attacker's quarters lost",
             },
             MetricDef::Value {
                 name: "defender_quarters_lost",
-                index: 1,
                 meaning: "defender's quarters lost",
             },
             MetricDef::Value {
                 name: "loser_failed_test",
-                index: 2,
                 meaning: "share of melees whose loser failed its test (a further 25%)",
             },
             MetricDef::Value {
                 name: "loser_eliminated",
-                index: 3,
                 meaning: "share of melees whose loser was eliminated (by the lost quarter or a blocked retreat)",
             },
         ],
-        tables: vec![],
-    }))
+        vec![],
+    )))
 }
 
 /// `engagement` and `line`: the units of both sides from their specs.
@@ -549,28 +541,26 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         title: "State after each turn",
     };
     match scenario {
-        "test" => Ok(Box::new(ChainJob {
-            compiled: Default::default(),
-            chain: EfTest { unit: u },
-            describe: describe(notes),
-            outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
-            metrics: vec![],
-            tables: vec![],
-        })),
+        "test" => Ok(Box::new(ChainJob::new(
+            EfTest { unit: u },
+            describe(notes),
+            OutcomeDef::per_class(&["pass", "fail"], 0),
+            vec![],
+            vec![],
+        ))),
         "rally" => {
             notes.push(format!(
                 "a retreating unit returns to normal action on {}+ at the start of each move (EF-5)",
                 i32::from(u.return_on) - i32::from(u.general)
             ));
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
-                chain: EfRally {
+            Ok(Box::new(ChainJob::new(
+                EfRally {
                     unit: u,
                     start: s,
                     turns: p.turns,
                 },
-                describe: describe(notes),
-                outcomes: vec![
+                describe(notes),
+                vec![
                     OutcomeDef {
                         name: "recovered",
                         classes: vec![0],
@@ -584,12 +574,12 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                         classes: vec![1],
                     },
                 ],
-                metrics: vec![MetricDef::AbsorbTurn {
+                vec![MetricDef::AbsorbTurn {
                     name: "turns_to_recover",
                     class: 0,
                     meaning: "moves until back in normal action, among units that returned",
                 }],
-                tables: vec![
+                vec![
                     TableDef::Absorb {
                         name: "turns",
                         title: "Returned to action at each move and by each move",
@@ -597,7 +587,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     },
                     turns_table("per_turn"),
                 ],
-            }))
+            )))
         }
         "under-fire" => {
             // Explicit losses are in quarters: one "hit" per quarter.
@@ -629,9 +619,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     enemy.fire.description()
                 ));
             }
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
-                chain: EfUnderFire::new(
+            Ok(Box::new(ChainJob::new(
+                EfUnderFire::new(
                     u,
                     s,
                     p.turns,
@@ -642,9 +631,9 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     blocked,
                     p.retreat_out_of_range,
                 ),
-                describe: describe(notes),
-                outcomes: OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
-                metrics: vec![
+                describe(notes),
+                OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
+                vec![
                     EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_eliminated",
@@ -653,12 +642,11 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     },
                     MetricDef::Value {
                         name: "quarters_lost",
-                        index: 0,
                         meaning: "quarters of effectiveness lost during the turns",
                     },
                 ],
-                tables: vec![turns_table("per_turn")],
-            }))
+                vec![turns_table("per_turn")],
+            )))
         }
         other => Err(shared::unsupported(NAME, SCENARIOS, other)),
     }

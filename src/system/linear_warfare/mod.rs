@@ -454,19 +454,17 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                         .collect(),
                     vec![MetricDef::Value {
                         name: "hits",
-                        index: 0,
                         meaning: "hits (pips removed) by the volley",
                     }],
                 ),
             };
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
+            Ok(Box::new(ChainJob::new(
                 chain,
-                describe: describe(notes),
+                describe(notes),
                 outcomes,
                 metrics,
-                tables: vec![],
-            }))
+                vec![],
+            )))
         }
         "under-fire" => {
             let pips = p.pips;
@@ -528,9 +526,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     general: if general { lw::GENERAL_PIPS } else { 0 },
                 },
             };
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
-                chain: LwUnderFire::new(
+            Ok(Box::new(ChainJob::new(
+                LwUnderFire::new(
                     start_pips,
                     start,
                     p.turns,
@@ -539,9 +536,9 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     return_at,
                     p.fall_back_out_of_range,
                 ),
-                describe: describe(notes),
-                outcomes: OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
-                metrics: vec![
+                describe(notes),
+                OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
+                vec![
                     EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_removed",
@@ -550,15 +547,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     },
                     MetricDef::Value {
                         name: "pips_lost",
-                        index: 0,
                         meaning: "pips down from the start at the end (recovered pips count back)",
                     },
                 ],
-                tables: vec![TableDef::PerTurn {
+                vec![TableDef::PerTurn {
                     name: "per_turn",
                     title: "State after each turn",
                 }],
-            }))
+            )))
         }
         "melee" => {
             let attacker = parse_side(&p.how.attacker.what, &p.attacker)?;
@@ -603,9 +599,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             } else {
                 FollowUp::Never
             };
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
-                chain: LwMelee::new(
+            Ok(Box::new(ChainJob::new(
+                LwMelee::new(
                     attacker,
                     defender,
                     follow,
@@ -613,37 +608,32 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     lw::fire_to_hit(false, false),
                     dice_follow_pips,
                 ),
-                describe: describe(notes),
-                outcomes: OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
-                metrics: vec![
+                describe(notes),
+                OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
+                vec![
                     MetricDef::Value {
                         name: "rounds",
-                        index: 0,
                         meaning: "melee rounds fought",
                     },
                     MetricDef::Value {
                         name: "attacker_pips_lost",
-                        index: 1,
                         meaning: "attacker's pips lost, the charge's pip and closing fire included",
                     },
                     MetricDef::Value {
                         name: "defender_pips_lost",
-                        index: 2,
                         meaning: "defender's pips lost",
                     },
                     MetricDef::Value {
                         name: "attacker_destroyed",
-                        index: 3,
                         meaning: "P(attacker destroyed: second lost round or no pips)",
                     },
                     MetricDef::Value {
                         name: "defender_destroyed",
-                        index: 4,
                         meaning: "P(defender destroyed: second lost round or no pips)",
                     },
                 ],
-                tables: vec![],
-            }))
+                vec![],
+            )))
         }
         other => Err(shared::unsupported(NAME, SCENARIOS, other)),
     }

@@ -377,12 +377,10 @@ fn need_note(b: &Built) -> String {
 
 const STANDS_LOST: MetricDef = MetricDef::Value {
     name: "stands_lost",
-    index: 0,
     meaning: "stands (models, for a single stand) lost by the end, counting those lost before",
 };
 const REROLLS_USED: MetricDef = MetricDef::Value {
     name: "rerolls_used",
-    index: 1,
     meaning: "re-rolls spent from the commander's pool",
 };
 
@@ -403,26 +401,23 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
     let b = build_unit(&p, &on)?;
     let mut notes = vec![need_note(&b)];
     match scenario {
-        "test" => Ok(Box::new(ChainJob {
-            compiled: Default::default(),
-            chain: (RfTest {
+        "test" => Ok(Box::new(ChainJob::new(
+            RfTest {
                 unit: b.unit,
                 state: b.start,
-            }),
-            describe: describe(notes),
-            outcomes: OutcomeDef::per_class(&["pass", "fail"], 0),
-            metrics: vec![MetricDef::Value {
+            },
+            describe(notes),
+            OutcomeDef::per_class(&["pass", "fail"], 0),
+            vec![MetricDef::Value {
                 name: "rerolled",
-                index: 0,
                 meaning: "share of tests in which a re-roll was taken (Elite or commander)",
             }],
-            tables: vec![],
-        })),
-        "rally" => Ok(Box::new(ChainJob {
-            compiled: Default::default(),
-            chain: (RfRally::new(b.unit, b.options, b.start, p.turns)),
-            describe: describe(notes),
-            outcomes: vec![
+            vec![],
+        ))),
+        "rally" => Ok(Box::new(ChainJob::new(
+            RfRally::new(b.unit, b.options, b.start, p.turns),
+            describe(notes),
+            vec![
                 OutcomeDef {
                     name: "recovered",
                     classes: vec![0],
@@ -436,7 +431,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     classes: vec![1, 2],
                 },
             ],
-            metrics: vec![
+            vec![
                 MetricDef::AbsorbTurn {
                     name: "turns_to_recover",
                     class: 0,
@@ -450,7 +445,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 STANDS_LOST,
                 REROLLS_USED,
             ],
-            tables: vec![
+            vec![
                 TableDef::Absorb {
                     name: "turns",
                     title: "Recovered and removed, at each turn and by each turn",
@@ -466,7 +461,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     title: "State after each turn",
                 },
             ],
-        })),
+        ))),
         "under-fire" => {
             let fire = fire_model(&fire_params(&p))?;
             notes.push(format!(
@@ -475,9 +470,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 fire.mean()
             ));
             let shaken = p.fire_on_shaken.as_str();
-            Ok(Box::new(ChainJob {
-                compiled: Default::default(),
-                chain: (RfUnderFire::new(
+            Ok(Box::new(ChainJob::new(
+                RfUnderFire::new(
                     b.unit,
                     b.options,
                     b.start,
@@ -486,10 +480,10 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     shaken != "none",
                     shaken == "all",
                     on.elephant_stampede,
-                )),
-                describe: describe(notes),
-                outcomes: OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
-                metrics: vec![
+                ),
+                describe(notes),
+                OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
+                vec![
                     EMPTY_TURNS,
                     MetricDef::AbsorbTurn {
                         name: "turn_removed",
@@ -500,15 +494,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     REROLLS_USED,
                     MetricDef::Value {
                         name: "p_stampede",
-                        index: 2,
                         meaning: "share of trials in which the elephant stampeded (RF-8; 0 unless an elephant under elephant-stampede)",
                     },
                 ],
-                tables: vec![TableDef::PerTurn {
+                vec![TableDef::PerTurn {
                     name: "per_turn",
                     title: "State after each turn",
                 }],
-            }))
+            )))
         }
         other => Err(shared::unsupported(NAME, SCENARIOS, other)),
     }
@@ -828,55 +821,46 @@ fn build_fight(
         },
         MetricDef::Value {
             name: "attacker_stands_lost",
-            index: 0,
             meaning: "attacker's stands lost in the melee",
         },
         MetricDef::Value {
             name: "defender_stands_lost",
-            index: 1,
             meaning: "defender's stands lost in the melee",
         },
         MetricDef::Value {
             name: "loser_unsteady",
-            index: 2,
             meaning: "share of trials in which the loser ends Unsteady",
         },
         MetricDef::Value {
             name: "loser_routing",
-            index: 3,
             meaning: "share of trials in which the loser ends Routing",
         },
         MetricDef::Value {
             name: "loser_removed",
-            index: 4,
             meaning: "share of trials in which the loser ends removed",
         },
         MetricDef::Value {
             name: "loser_removed_by_fifty_percent",
-            index: 5,
             meaning: "share of trials in which the 50% rule removed the loser (RF-3)",
         },
     ];
     if charge.is_some() {
         metrics.push(MetricDef::Value {
             name: "waiver_failed",
-            index: 6,
             meaning: "share of charges in which the target failed its waiver test (RF-10)",
         });
         metrics.push(MetricDef::Value {
             name: "must_charge_again",
-            index: 7,
             meaning: "share of charges after which the winner must charge next turn (RF-12)",
         });
     }
-    Ok(Box::new(ChainJob {
-        compiled: Default::default(),
+    Ok(Box::new(ChainJob::new(
         chain,
-        describe: describe(NAME, scenario, r, options, notes),
+        describe(NAME, scenario, r, options, notes),
         outcomes,
         metrics,
-        tables: vec![],
-    }))
+        vec![],
+    )))
 }
 
 /// Rank & File (RF-1 to RF-13): morale classes, the 50% rule, unsteady and routing units, rally, re-rolls, single stands, melee, charges and the supplement's optional rules.

@@ -77,7 +77,7 @@ impl RfUnderFire {
                 lost,
                 rerolls,
                 ValueInfo {
-                    name: "stampeded",
+                    name: "p_stampede",
                     max: 1,
                 },
             ],

@@ -9,7 +9,7 @@
 //! on the process's thread pool, from the tables the job compiled on its first run (as the
 //! batches of a `--precision` run reuse them). `setup`: that one-time cost — a fresh job's
 //! tables compiled and its pool found — for every case. `exact`: the exact solution and report
-//! of each of [`morale_lab::system::cases::EXACT_CASES`] (issue 8: each under 100 ms).
+//! of each of [`morale_lab::system::cases::EXACT_CASES`] (each should take under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::Control;

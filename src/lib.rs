@@ -3,7 +3,7 @@
 //! Monte Carlo and exact analysis of horse-and-musket wargame morale, rally and melee rules, so
 //! that rules designers can publish what their rules actually do.
 //!
-//! The rule mechanics follow the project's reading of the source texts, `RULES.md`, and cite
+//! The rule mechanics follow the project's reading of the source texts, `docs/RULES.md`, and cite
 //! its ids (RF-…, EF-…, LW-…). Every scenario is a small Markov chain over a unit's state
 //! ([`scenario::chain::Chain`]) whose turn is written once against the [`dice::Roll`] trait:
 //! Monte Carlo runs it with seeded dice on the parallel [`engine`], and [`exact`] runs the same

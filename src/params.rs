@@ -3,7 +3,7 @@
 //!
 //! The same table validates the command line (flags and `--set KEY=VALUE`), fills the `params`
 //! block of every report (defaults included, so a run can be repeated), and is printed by
-//! `morale-lab list`. Where RULES.md chose a default the sources do not give, it is here as a
+//! `morale-lab list`. Where docs/RULES.md chose a default the sources do not give, it is here as a
 //! default a user can change, never a hidden constant.
 
 use serde_json::{Map, Value as Json};
@@ -71,7 +71,7 @@ pub struct ParamDef {
     pub default: &'static str,
     /// What it means, in the game's terms.
     pub meaning: &'static str,
-    /// The RULES.md ids it comes from.
+    /// The docs/RULES.md ids it comes from.
     pub rule: &'static str,
     /// The scenarios it applies to.
     pub scenarios: &'static [&'static str],
@@ -82,7 +82,7 @@ pub struct ParamDef {
 pub struct OptionDef {
     /// Its name (`keep-broken-units`).
     pub name: &'static str,
-    /// The RULES.md id.
+    /// The docs/RULES.md id.
     pub rule: &'static str,
     /// What it does.
     pub meaning: &'static str,

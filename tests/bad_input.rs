@@ -363,7 +363,7 @@ fn melee_and_charge_bad_input() {
     );
 }
 
-/// Issue 9's corpus: every malformed experiment file in `tests/corpus/experiments/` and every
+/// The bad-input corpus: every malformed experiment file in `tests/corpus/experiments/` and every
 /// command line in `tests/corpus/command-lines.txt` gives exit code 2 and one line of error
 /// (for files: naming the file and the line), never a panic, and leaves no output behind.
 #[test]

@@ -1,4 +1,4 @@
-//! `engagement` and `line` (issue 7): consistency with the scenarios they are built from,
+//! `engagement` and `line`: consistency with the scenarios they are built from,
 //! symmetry, and nothing happening when nothing can happen. Statistical checks use fixed seeds
 //! and a two-sided level of 1e-5 (z = 4.42), stated once here.
 

@@ -159,7 +159,7 @@ fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
     assert!(r.notes.iter().any(|n| n.contains("NOT reached")));
 }
 
-/// Issue 9: counts cannot overflow at 10^12 trials, nor at the cap of 10^15. A real tally (of a
+/// Counts cannot overflow at 10^12 trials, nor at the cap of 10^15. A real tally (of a
 /// turn-by-turn chain with an exact solution, and of a battle with per-turn sums of squares) is
 /// scaled to those sizes, as if every trial had been run that many times more: the report must
 /// count every outcome exactly, give the same estimates and metrics (to rounding) and narrower

@@ -1,4 +1,4 @@
-//! Issue 9's property tests: random setups of every scenario of every system, built through the
+//! Property tests: random setups of every scenario of every system, built through the
 //! same parameter tables and builders as the command line, keep the rules' invariants
 //! (`morale_lab::scenario::invariants`): stands, quarters and pips stay within 0 and the start,
 //! states move only along legal transitions, removed units never change or act again, every

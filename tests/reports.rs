@@ -408,7 +408,7 @@ fn results_parquet_is_results_csv() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 8: three shards merged give the single run's tables to the byte; bad merges are
+/// Three shards merged give the single run's tables to the byte; bad merges are
 /// refused.
 #[test]
 fn three_shards_merge_to_the_single_run() {

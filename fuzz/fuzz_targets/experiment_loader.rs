@@ -1,4 +1,4 @@
-//! Fuzz the experiment-file loader (issue 9): any text either parses into an experiment whose
+//! Fuzz the experiment-file loader: any text either parses into an experiment whose
 //! every variant builds, or is refused with a `file:line: key: message` error — never a panic.
 #![no_main]
 

@@ -1,4 +1,4 @@
-//! Fuzz unit specs and `--set` pairs (issue 9): the first byte picks a system, the second a
+//! Fuzz unit specs and `--set` pairs: the first byte picks a system, the second a
 //! scenario, and the rest is lines of `KEY=VALUE` (as `--set` takes them, unit specs such as
 //! `attacker=veteran cavalry stands=6 lost=2` or `a=2 x veteran; 4 x green` included) or
 //! `option NAME`. Whatever they say, building the job either works or gives a typed error;

@@ -1,5 +1,5 @@
 //! `engagement` and `line`: whole fights played turn by turn in each system's own turn order
-//! (RULES.md §4; RF-13 for Rank & File). Monte Carlo only: the state spaces are too large to
+//! (docs/RULES.md §4; RF-13 for Rank & File). Monte Carlo only: the state spaces are too large to
 //! solve exactly, so these chains run with the dice sampler and report per-turn means.
 //!
 //! The field is a row of `files` (1 for an engagement, up to [`MAX_FILES`] for a line). In each

@@ -1,4 +1,4 @@
-//! The enemy's fire in `under-fire`: how many losses a turn of fire causes (RULES.md §4).
+//! The enemy's fire in `under-fire`: how many losses a turn of fire causes (docs/RULES.md §4).
 
 use crate::dice::{Roll, Weights};
 use crate::frac::{Frac, common_denominator};

@@ -1,4 +1,4 @@
-//! The rule invariants every turn of every scenario must keep (issue 9), checked by
+//! The rule invariants every turn of every scenario must keep , checked by
 //! [`Chain::check_step`](super::chain::Chain::check_step) on each transition and by
 //! [`audit`] over a chain's reachable states and sampled trials.
 //!

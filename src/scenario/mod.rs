@@ -1,4 +1,4 @@
-//! Scenarios: what one trial is (RULES.md §4), and how a run of them becomes a [`Report`].
+//! Scenarios: what one trial is (docs/RULES.md §4), and how a run of them becomes a [`Report`].
 //!
 //! Every scenario so far is a [`chain::Chain`]; a [`ChainJob`] pairs one with the outcomes,
 //! metrics and tables its report shows, runs its trials on the engine, solves it exactly, and

@@ -1,4 +1,4 @@
-//! `test`: one morale, rally or waiver test (RULES.md §4).
+//! `test`: one morale, rally or waiver test (docs/RULES.md §4).
 
 use crate::scenario::chain::ClassInfo;
 

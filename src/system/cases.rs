@@ -57,7 +57,7 @@ const RF: &str = "rank-and-file";
 const EF: &str = "effectiveness";
 const LW: &str = "linear-warfare";
 
-/// Every scenario × system, at the sizes the issues' speed targets name: `rally` a routing
+/// Every scenario × system, at the sizes the speed targets in the README name: `rally` a routing
 /// Veteran unit of 7 stands with 2 lost (turn cap 100); `under-fire` 12 turns; `melee` the
 /// README's matches; `line` 6 v 6 regular units.
 pub const CASES: &[Case] = &[
@@ -183,7 +183,7 @@ pub const CASES: &[Case] = &[
     ),
 ];
 
-/// The largest realistic units for each exact solver (issue 8: each under 100 ms): Rank & File
+/// The largest realistic units for each exact solver (each should take under 100 ms): Rank & File
 /// units of 12 stands over 24 turns, Linear Warfare's 7-pip Guards, melees of 12 v 12 stands.
 pub const EXACT_CASES: &[Case] = &[
     case(

@@ -65,7 +65,7 @@ pub static SYSTEMS: [&dyn RuleSystem; 3] = [
     &linear_warfare::LinearWarfare,
 ];
 
-/// Every scenario: its name, what one trial is (RULES.md §4), and its outcomes.
+/// Every scenario: its name, what one trial is (docs/RULES.md §4), and its outcomes.
 pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
     (
         "test",

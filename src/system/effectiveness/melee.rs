@@ -1,4 +1,4 @@
-//! `melee` (RULES.md §4): an effectiveness-rules melee (EF-3, EF-4).
+//! `melee` (docs/RULES.md §4): an effectiveness-rules melee (EF-3, EF-4).
 
 use super::rules as ef;
 use crate::dice::{Roll, Weights};

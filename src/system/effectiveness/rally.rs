@@ -1,4 +1,4 @@
-//! `rally` (RULES.md §4): a retreating unit rolls each move to return to action (EF-5).
+//! `rally` (docs/RULES.md §4): a retreating unit rolls each move to return to action (EF-5).
 
 use crate::dice::Roll;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};

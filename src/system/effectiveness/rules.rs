@@ -1,4 +1,4 @@
-//! The 25% effectiveness house rule and its retreat amendment (`effectiveness`, RULES.md EF-1 to
+//! The 25% effectiveness house rule and its retreat amendment (`effectiveness`, docs/RULES.md EF-1 to
 //! EF-5). Plain game logic: no I/O, no generators; chance comes from a [`Roll`].
 
 use crate::dice::{Roll, Weights};

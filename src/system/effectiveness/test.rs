@@ -1,4 +1,4 @@
-//! `test` (RULES.md §4): one test of the effectiveness rules (EF-2).
+//! `test` (docs/RULES.md §4): one test of the effectiveness rules (EF-2).
 
 use crate::dice::Roll;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};

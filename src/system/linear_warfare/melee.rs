@@ -1,4 +1,4 @@
-//! `melee` (RULES.md §4): an Age of Linear Warfare charge and melee (LW-3, LW-4, LW-6).
+//! `melee` (docs/RULES.md §4): an Age of Linear Warfare charge and melee (LW-3, LW-4, LW-6).
 
 use super::rules as lw;
 use super::rules::{Pips, Side};

@@ -1,4 +1,4 @@
-//! The Age of Linear Warfare (`linear-warfare`, RULES.md LW-1 to LW-7): pips, fire, the
+//! The Age of Linear Warfare (`linear-warfare`, docs/RULES.md LW-1 to LW-7): pips, fire, the
 //! opposed-roll melee with follow-up, falling back in good order, generals. Plain game logic.
 
 use crate::dice::{Roll, Weights};

@@ -1,4 +1,4 @@
-//! `test` (RULES.md §4): one opposed melee round (LW-4) or one volley (LW-2).
+//! `test` (docs/RULES.md §4): one opposed melee round (LW-4) or one volley (LW-2).
 
 use crate::dice::Roll;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};

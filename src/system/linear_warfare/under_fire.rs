@@ -1,4 +1,4 @@
-//! `under-fire` (RULES.md §4): an Age of Linear Warfare unit holds its place under enemy fire.
+//! `under-fire` (docs/RULES.md §4): an Age of Linear Warfare unit holds its place under enemy fire.
 
 use super::rules as lw;
 use crate::dice::{Roll, Weights};

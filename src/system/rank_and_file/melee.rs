@@ -1,4 +1,4 @@
-//! `melee` and `charge` (RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
+//! `melee` and `charge` (docs/RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
 
 use super::rules as rf;
 use crate::dice::{Roll, Weights};

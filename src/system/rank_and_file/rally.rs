@@ -1,4 +1,4 @@
-//! `rally` (RULES.md §4): a Routing or Unsteady unit takes its rally test each turn (RF-5).
+//! `rally` (docs/RULES.md §4): a Routing or Unsteady unit takes its rally test each turn (RF-5).
 
 use super::rules as rf;
 use crate::dice::Roll;

@@ -1,4 +1,4 @@
-//! `test` (RULES.md §4): one Rank & File morale, rally or waiver test (RF-2, RF-3, RF-6).
+//! `test` (docs/RULES.md §4): one Rank & File morale, rally or waiver test (RF-2, RF-3, RF-6).
 
 use super::rules as rf;
 use crate::dice::Roll;

@@ -1,4 +1,4 @@
-//! `under-fire` (RULES.md §4): a Rank & File unit holds its place under enemy fire.
+//! `under-fire` (docs/RULES.md §4): a Rank & File unit holds its place under enemy fire.
 
 use super::rally::{rf_class, rf_value, rf_values};
 use super::rules as rf;

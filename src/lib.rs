@@ -10,16 +10,15 @@
 //! code under an oracle that follows every die, so each estimate is reported beside its exact
 //! value.
 //!
+//! The entry point is [`job`]: a system, a scenario and settings give a runnable [`Job`], whose
+//! [`Job::run`] gives a [`Report`] with every estimate beside its exact value.
+//!
 //! ```
-//! use morale_lab::{engine::Control, params::Input, scenario::RunOptions, system};
+//! use morale_lab::{Control, RunOptions};
 //!
 //! // A routing Veteran unit, 2 of 7 stands lost, rallying for up to 12 turns.
-//! let inputs = [
-//!     Input::flag("--class", "class", "veteran"),
-//!     Input::flag("--stands", "stands", "7"),
-//!     Input::flag("--lost", "lost", "2"),
-//! ];
-//! let job = system::build("rank-and-file", "rally", &inputs, &[]).unwrap();
+//! let settings = [("class", "veteran"), ("stands", "7"), ("lost", "2")];
+//! let job = morale_lab::job("rank-and-file", "rally", &settings, &[]).unwrap();
 //! let options = RunOptions::new(100_000, 1).threads(Some(2));
 //! let report = job.run(&options, &Control::new()).unwrap();
 //! let recovered = &report.outcomes[0];
@@ -45,7 +44,37 @@ pub mod scenario;
 pub mod stats;
 pub mod system;
 
+pub use engine::Control;
 pub use error::{Error, Result};
+pub use report::Report;
+pub use scenario::{Job, RunOptions};
+
+/// Build a runnable scenario: a rule system by name (`rank-and-file`, `effectiveness`,
+/// `linear-warfare`; see [`system::SYSTEMS`]), a scenario (`test`, `rally`, `under-fire`,
+/// `melee`, `charge`, `engagement`, `line`), settings as `(key, value)` pairs exactly as
+/// `--set KEY=VALUE` takes them (`morale-lab list` shows every key), and optional rules by name.
+/// Run it with [`Job::run`] and read the [`Report`].
+///
+/// # Errors
+/// An unknown system, scenario, key or option, a value outside what is allowed, or values that
+/// do not fit together: the same one-line errors as the command line's.
+pub fn job(
+    system: &str,
+    scenario: &str,
+    settings: &[(&str, &str)],
+    options: &[&str],
+) -> Result<Box<dyn Job>> {
+    let inputs: Vec<params::Input> = settings
+        .iter()
+        .map(|(key, value)| params::Input {
+            key: (*key).to_string(),
+            value: (*value).to_string(),
+            source: params::Source::Set,
+        })
+        .collect();
+    let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+    system::build(system, scenario, &inputs, &options)
+}
 
 /// The tool's version, recorded in every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -561,8 +561,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             let defender = parse_side(&p.how.defender.what, &p.defender)?;
             if attacker.pips < 2 {
                 return Err(Error::Invalid {
-                    what: p.how.attacker.what,
-                    value: p.attacker.into(),
+                    what: p.how.attacker.what.clone(),
+                    value: p.attacker.clone(),
                     allowed: "an attacker on its last pip may take no offensive action (LW-1)"
                         .into(),
                 });

@@ -165,6 +165,8 @@ pub fn retreat<R: Roll>(mut s: UnitState, blocked: Option<&Weights>, r: &mut R) 
     s
 }
 
+choice_value!(Class, Class::parse);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,5 +280,3 @@ mod tests {
         );
     }
 }
-
-choice_value!(Class, Class::parse);

@@ -145,6 +145,8 @@ impl Side {
     }
 }
 
+choice_value!(UnitType, UnitType::parse);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +235,3 @@ mod tests {
         assert_eq!(UnitType::Guards.pips(), 7);
     }
 }
-
-choice_value!(UnitType, UnitType::parse);

@@ -591,6 +591,10 @@ pub fn uncontrolled<R: Roll>(number: u8, r: &mut R) -> bool {
     number > 0 && r.d6() <= number
 }
 
+choice_value!(Class, Class::parse);
+choice_value!(Kind, Kind::parse);
+choice_value!(Status, Status::parse_start);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -985,7 +989,3 @@ mod melee_tests {
         assert!(uncontrolled(6, &mut Scripted::new(&[6])));
     }
 }
-
-choice_value!(Class, Class::parse);
-choice_value!(Kind, Kind::parse);
-choice_value!(Status, Status::parse_start);

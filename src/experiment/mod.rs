@@ -33,7 +33,7 @@ use crate::scenario::chain::Sampler;
 use crate::system;
 
 pub mod compare;
-mod html;
+
 pub mod output;
 pub mod shard;
 

@@ -2,8 +2,8 @@
 //! plain-words answer, every table (sortable by any column), the charts inline as SVG and the
 //! reproducibility block. No network: no scripts, styles or fonts from elsewhere.
 
-use super::ExperimentResult;
-use super::output::{Page, Tab};
+use super::{Page, Tab};
+use crate::experiment::ExperimentResult;
 
 /// The page's style: readable on screen and on paper, no web fonts.
 const STYLE: &str = r#"

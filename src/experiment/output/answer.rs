@@ -1,0 +1,177 @@
+//! The experiment's answer in plain words, generated from the numbers.
+
+use super::*;
+
+pub(super) fn point_label(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
+    exp.sweep
+        .iter()
+        .zip(point)
+        .map(|(a, v)| format!("{}={}", a.key, v.as_input()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The outcome an experiment's answer speaks of: the file's `headline`, else `recovered` where
+/// the scenario has it, else the unit gone (removed or eliminated), else the first outcome.
+pub(super) fn headline(exp: &crate::experiment::Experiment, report: &Report) -> String {
+    if let Some(h) = &exp.headline {
+        return h.clone();
+    }
+    if let Some(o) = report.outcomes.iter().find(|o| o.outcome == "recovered") {
+        return o.outcome.clone();
+    }
+    report
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == "removed" || o.outcome == "eliminated")
+        .or(report.outcomes.first())
+        .map(|o| o.outcome.clone())
+        .unwrap_or_default()
+}
+
+pub(super) fn find<'a>(report: &'a Report, outcome: &str) -> Option<&'a Cell> {
+    let gone = |s: &str| s == "removed" || s == "eliminated";
+    report
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == outcome || (gone(outcome) && gone(&o.outcome)))
+        .map(|o| &o.cell)
+}
+
+/// A p-value as text; below double precision's resolution it is given as a bound.
+pub(super) fn p_text(p: f64) -> String {
+    if p < 1e-16 {
+        "p < 1e-16".into()
+    } else if p < 0.001 {
+        format!("p = {p:.1e}")
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+pub(super) fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The plain-words answer: each variant against the baseline on the headline outcome and the
+/// holes metric, with the interval of the difference and whether chance could explain it.
+pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
+    let exp = &result.experiment;
+    let base = &exp.variants[0].name;
+    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let first = &result.runs[0].report;
+    let key = headline(exp, first);
+    let mut out = String::new();
+    if exp.variants.len() == 1 {
+        let points = result.runs.len();
+        out += &format!(
+            "Under {base}, the chance of `{key}` ranges from {} to {} over the {points} settings swept (exact values; Monte Carlo estimates agree within their {level} intervals).",
+            pct(result
+                .runs
+                .iter()
+                .filter_map(|r| find(&r.report, &key))
+                .filter_map(|c| c.exact)
+                .fold(1.0, f64::min)),
+            pct(result
+                .runs
+                .iter()
+                .filter_map(|r| find(&r.report, &key))
+                .filter_map(|c| c.exact)
+                .fold(0.0, f64::max)),
+        );
+        return out;
+    }
+    for v in &exp.variants[1..] {
+        let rows: Vec<&Comparison> = comparisons
+            .iter()
+            .filter(|c| {
+                c.variant == v.name
+                    && c.kind == "outcome"
+                    && (c.name == key || find_same(&c.name, &key))
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        if rows.len() == 1 {
+            let c = rows[0];
+            out += &format!(
+                "Under {}, `{}` has a chance of {} against {} under {base}: a difference of {:+.1} points ({level} interval {:+.1} to {:+.1}), {}. ",
+                v.name,
+                c.name,
+                pct(c.estimate),
+                pct(c.baseline_estimate),
+                100.0 * c.difference,
+                100.0 * c.low,
+                100.0 * c.high,
+                if c.distinguishable {
+                    format!("which chance does not explain ({})", p_text(c.p_value))
+                } else {
+                    format!(
+                        "which is not distinguishable from chance ({})",
+                        p_text(c.p_value)
+                    )
+                }
+            );
+        } else {
+            let lo = rows
+                .iter()
+                .map(|c| c.difference)
+                .fold(f64::INFINITY, f64::min);
+            let hi = rows
+                .iter()
+                .map(|c| c.difference)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let clear = rows.iter().filter(|c| c.distinguishable).count();
+            out += &format!(
+                "Across the {} settings swept, {} changes the chance of `{key}` by {:+.1} to {:+.1} points against {base}; the difference is distinguishable from chance in {clear} of them. ",
+                rows.len(),
+                v.name,
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+        let metric = |name: &str| -> Vec<&Comparison> {
+            comparisons
+                .iter()
+                .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == name)
+                .collect()
+        };
+        // The holes metrics: of one unit under fire, or of side A's line in a battle.
+        for (name, what, unit) in [
+            (
+                "empty_turns",
+                "Its place in the line stands empty for",
+                "turns",
+            ),
+            (
+                "a_hole_turns",
+                "Side A's line has positions standing empty for",
+                "position-turns",
+            ),
+            ("a_units_lost", "Side A loses", "units"),
+        ] {
+            if let [c] = metric(name)[..] {
+                out += &format!(
+                    "{what} {:.2} {unit} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
+                    c.estimate,
+                    c.baseline_estimate,
+                    c.difference,
+                    c.low,
+                    c.high,
+                    if c.distinguishable {
+                        ""
+                    } else {
+                        ", not distinguishable from chance"
+                    }
+                );
+            }
+        }
+    }
+    out.trim_end().to_string()
+}
+
+pub(super) fn find_same(a: &str, b: &str) -> bool {
+    let gone = |s: &str| s == "removed" || s == "eliminated";
+    gone(a) && gone(b)
+}

@@ -1,0 +1,41 @@
+//! `results.json` (everything but timings, the same to the byte on every run) and
+//! `timing.json` (the timings).
+
+use super::*;
+
+/// `results.json`: version, command, seed, trials, threads, the experiment, every run's
+/// report (timings zeroed) and the comparisons.
+pub(super) fn results(c: &Context) -> Vec<u8> {
+    let mut stable = c.result.clone();
+    for r in &mut stable.runs {
+        r.report.elapsed_s = 0.0;
+        r.report.trials_per_s = 0.0;
+    }
+    let doc = json!({
+        "version": stable.version,
+        "command": c.command,
+        "seed": stable.experiment.seed,
+        "trials": stable.experiment.trials,
+        "threads": stable.threads,
+        "experiment": stable.experiment,
+        "runs": stable.runs,
+        "comparisons": c.comparisons,
+    });
+    pretty(&doc)
+}
+
+/// `timing.json`: each run's variant, point, seconds and trials per second.
+pub(super) fn timing(result: &ExperimentResult) -> Vec<u8> {
+    let timing: Vec<_> = result
+        .runs
+        .iter()
+        .map(|r| {
+            json!({"variant": r.variant, "point": r.point, "elapsed_s": r.report.elapsed_s, "trials_per_s": r.report.trials_per_s})
+        })
+        .collect();
+    pretty(&serde_json::Value::Array(timing))
+}
+
+fn pretty(v: &serde_json::Value) -> Vec<u8> {
+    (serde_json::to_string_pretty(v).expect("a JSON value serialises") + "\n").into_bytes()
+}

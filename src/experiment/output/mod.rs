@@ -1,0 +1,234 @@
+//! The files an experiment writes, as bytes: the binary decides where they go.
+//!
+//! Each file comes from one entry of [`EXPORTERS`]:
+//! - `summary.md`: the question, a plain-words answer generated from the numbers, the tables;
+//! - `results.csv`: every estimate of every run (tidy; see [`tidy_rows`]);
+//! - `results.parquet` (feature `parquet`): the same table through polars (`data_frame`);
+//! - `comparisons.csv`: every difference from the baseline, with interval and p-value;
+//! - `per_turn.csv`: state shares by turn, where the scenario has turns;
+//! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
+//!   threads, so a published table can be regenerated;
+//! - `timing.json`: how long each run took (the one file that differs between runs);
+//! - charts, each as PNG and SVG: `outcomes`, `per_turn_<variant>`, `lines_<measure>` (battles:
+//!   gaps, units lost and shaken per turn, a line per variant), `sweep`, `heatmap_<variant>`;
+//! - `index.html`: the report as one self-contained page.
+//!
+//! Everything but `timing.json` is the same to the byte when the experiment is run again.
+
+use serde_json::json;
+
+use super::compare::{Comparison, compare};
+use super::{ExperimentResult, Run, SetValue};
+use crate::error::{Error, Result};
+use crate::report::chart::{Chart, Estimate};
+use crate::report::{Cell, Report};
+
+mod answer;
+mod charts;
+mod html;
+mod json;
+mod page;
+mod tables;
+
+use answer::*;
+use charts::*;
+use page::*;
+pub(crate) use page::{Page, Tab};
+pub use tables::TidyRow;
+#[cfg(feature = "parquet")]
+pub use tables::data_frame;
+pub use tables::tidy_rows;
+use tables::*;
+
+/// One file to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Its name inside the output folder.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+impl OutputFile {
+    fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> OutputFile {
+        OutputFile {
+            name: name.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// A file-name-safe form of a variant's name.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// What every exporter reads: the result, its differences from the baseline, the report's
+/// body, the command that made it, and the charts (drawn once, used by their files and the
+/// page).
+pub struct Context<'a> {
+    result: &'a ExperimentResult,
+    comparisons: Vec<Comparison>,
+    page: Page,
+    command: &'a str,
+    charts: Vec<Drawn>,
+}
+
+/// A chart drawn to both formats.
+struct Drawn {
+    name: String,
+    title: String,
+    png: Vec<u8>,
+    svg: String,
+}
+
+impl<'a> Context<'a> {
+    /// Compare, lay out the report and draw the charts of `result`; `command` is how it was
+    /// run (recorded in the files).
+    ///
+    /// # Errors
+    /// A chart that fails to draw (never expected).
+    pub fn new(result: &'a ExperimentResult, command: &'a str) -> Result<Context<'a>> {
+        let comparisons = compare(result);
+        let page = page(result, &comparisons, command);
+        let charts = charts(result)
+            .into_iter()
+            .map(|(name, chart)| {
+                let fail = |e: String| Error::Conflict(format!("could not draw chart {name}: {e}"));
+                Ok(Drawn {
+                    png: chart.png().map_err(fail)?,
+                    svg: chart.svg().map_err(fail)?,
+                    title: chart.title().to_string(),
+                    name,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Context {
+            result,
+            comparisons,
+            page,
+            command,
+            charts,
+        })
+    }
+}
+
+/// One kind of output file: its name (a pattern for charts), what it holds, and how it is made
+/// (none, one or several files of that kind).
+pub struct Exporter {
+    /// The file's name, or its pattern.
+    pub file: &'static str,
+    /// What it holds.
+    pub about: &'static str,
+    /// Its files for one result.
+    pub write: fn(&Context) -> Result<Vec<OutputFile>>,
+}
+
+/// Every exporter, in the order their files are listed.
+pub const EXPORTERS: &[Exporter] = &[
+    Exporter {
+        file: "summary.md",
+        about: "the question, the answer in words, the tables",
+        write: |c| {
+            Ok(vec![OutputFile::new(
+                "summary.md",
+                summary_md(c.result, &c.page),
+            )])
+        },
+    },
+    Exporter {
+        file: "results.csv",
+        about: "every estimate of every run, one row each",
+        write: |c| Ok(vec![OutputFile::new("results.csv", results_csv(c.result))]),
+    },
+    Exporter {
+        file: "comparisons.csv",
+        about: "every difference from the baseline, with interval and p-value",
+        write: |c| {
+            let bytes = comparisons_csv(c.result, &c.comparisons);
+            Ok(vec![OutputFile::new("comparisons.csv", bytes)])
+        },
+    },
+    #[cfg(feature = "parquet")]
+    Exporter {
+        file: "results.parquet",
+        about: "results.csv as a Parquet table",
+        write: |c| {
+            Ok(vec![OutputFile::new(
+                "results.parquet",
+                results_parquet(c.result)?,
+            )])
+        },
+    },
+    Exporter {
+        file: "per_turn.csv",
+        about: "the share in each state after each turn, where the scenario has turns",
+        write: |c| {
+            Ok(per_turn_csv(c.result)
+                .map(|b| OutputFile::new("per_turn.csv", b))
+                .into_iter()
+                .collect())
+        },
+    },
+    Exporter {
+        file: "results.json",
+        about: "everything, with the definition, version, seed, trials and threads",
+        write: |c| Ok(vec![OutputFile::new("results.json", json::results(c))]),
+    },
+    Exporter {
+        file: "timing.json",
+        about: "how long each run took",
+        write: |c| Ok(vec![OutputFile::new("timing.json", json::timing(c.result))]),
+    },
+    Exporter {
+        file: "<chart>.png",
+        about: "each chart as a PNG image",
+        write: |c| {
+            let png = |d: &Drawn| OutputFile::new(format!("{}.png", d.name), d.png.clone());
+            Ok(c.charts.iter().map(png).collect())
+        },
+    },
+    Exporter {
+        file: "<chart>.svg",
+        about: "each chart as an SVG drawing",
+        write: |c| {
+            let svg = |d: &Drawn| OutputFile::new(format!("{}.svg", d.name), d.svg.clone());
+            Ok(c.charts.iter().map(svg).collect())
+        },
+    },
+    Exporter {
+        file: "index.html",
+        about: "the report as one self-contained page with the charts inline",
+        write: |c| {
+            let svgs: Vec<(String, String, String)> = c
+                .charts
+                .iter()
+                .map(|d| (d.name.clone(), d.title.clone(), d.svg.clone()))
+                .collect();
+            let page = html::index_html(c.result, &c.page, c.command, &svgs);
+            Ok(vec![OutputFile::new("index.html", page)])
+        },
+    },
+];
+
+/// Every output file of an experiment's result, from [`EXPORTERS`]; `command` is how it was
+/// run (recorded).
+///
+/// # Errors
+/// A chart that fails to draw (never expected).
+pub fn outputs(result: &ExperimentResult, command: &str) -> Result<Vec<OutputFile>> {
+    let context = Context::new(result, command)?;
+    let mut files = Vec::new();
+    for e in EXPORTERS {
+        files.extend((e.write)(&context)?);
+    }
+    Ok(files)
+}

@@ -1,0 +1,211 @@
+//! The report's body (question, answer, method, sections, reproduce line) shared by
+//! `summary.md` and `index.html`, and `summary.md` itself.
+
+use super::*;
+
+/// A table of the report, rendered to Markdown (`summary.md`) and HTML (`index.html`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tab {
+    /// Column heads, and whether each column holds numbers (right-aligned, sorted as numbers).
+    pub head: Vec<(String, bool)>,
+    /// The rows' cells, as text.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Tab {
+    pub(super) fn new(head: &[(&str, bool)]) -> Tab {
+        Tab {
+            head: head.iter().map(|&(h, n)| (h.to_string(), n)).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub(super) fn markdown(&self) -> String {
+        let heads: Vec<&str> = self.head.iter().map(|h| h.0.as_str()).collect();
+        let mut out = format!("| {} |\n|", heads.join(" | "));
+        for (_, numeric) in &self.head {
+            out += if *numeric { "---:|" } else { "---|" };
+        }
+        out += "\n";
+        for r in &self.rows {
+            out += &format!("| {} |\n", r.join(" | "));
+        }
+        out
+    }
+}
+
+/// A section of the report: a heading, a paragraph (Markdown with `code` spans) and tables.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Section {
+    /// The heading.
+    pub title: String,
+    /// The paragraph under it.
+    pub intro: String,
+    /// Its tables, in order.
+    pub tables: Vec<Tab>,
+}
+
+/// The report's body: the question, the answer, a line on how it was run, the sections (each
+/// variant, then the differences) and the reproduce line.
+pub(crate) struct Page {
+    pub question: String,
+    pub answer: String,
+    pub method: String,
+    pub sections: Vec<Section>,
+    pub reproduce: String,
+}
+
+pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
+    let exp = &result.experiment;
+    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let method = format!(
+        "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; {}.",
+        exp.scenario,
+        crate::report::thousands(exp.trials),
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            " and setting".into()
+        },
+        exp.seed,
+        if result
+            .runs
+            .iter()
+            .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()))
+        {
+            "exact values beside every estimate"
+        } else {
+            "Monte Carlo only: this scenario has no exact solution"
+        }
+    );
+    let mut sections = Vec::new();
+    for run in &result.runs {
+        let v = &exp.variants[run.variant];
+        let at = point_label(exp, &run.point);
+        let interval = format!("{level} interval");
+        let mut outcomes = Tab::new(&[
+            ("outcome", false),
+            ("estimate", true),
+            (&interval, true),
+            ("exact", true),
+        ]);
+        for o in &run.report.outcomes {
+            let c = &o.cell;
+            outcomes.rows.push(vec![
+                o.outcome.clone(),
+                format!("{:.4}", c.p),
+                format!(
+                    "[{:.4}, {:.4}]",
+                    c.ci_low.unwrap_or(f64::NAN),
+                    c.ci_high.unwrap_or(f64::NAN)
+                ),
+                c.exact.map(|e| format!("{e:.4}")).unwrap_or("—".into()),
+            ]);
+        }
+        let mut tables = vec![outcomes];
+        if !run.report.metrics.is_empty() {
+            let mut metrics = Tab::new(&[
+                ("metric", false),
+                ("mean", true),
+                ("± s.e.", true),
+                ("exact", true),
+            ]);
+            let f = |x: Option<f64>| {
+                x.filter(|v| v.is_finite())
+                    .map(|v| format!("{v:.4}"))
+                    .unwrap_or("—".into())
+            };
+            for m in &run.report.metrics {
+                metrics
+                    .rows
+                    .push(vec![m.name.clone(), f(m.value), f(m.stderr), f(m.exact)]);
+            }
+            tables.push(metrics);
+        }
+        sections.push(Section {
+            title: if at.is_empty() {
+                v.name.clone()
+            } else {
+                format!("{} ({at})", v.name)
+            },
+            intro: format!(
+                "System `{}`; options: {}.",
+                v.system,
+                if v.options.is_empty() {
+                    "none".into()
+                } else {
+                    v.options.join(", ")
+                }
+            ),
+            tables,
+        });
+    }
+    if !comparisons.is_empty() {
+        let mut head = Vec::new();
+        if !exp.sweep.is_empty() {
+            head.push(("setting", false));
+        }
+        head.extend([
+            ("variant", false),
+            ("kind", false),
+            ("name", false),
+            ("difference", true),
+            ("interval", true),
+            ("p-value", true),
+            ("chance?", false),
+            ("exact", true),
+        ]);
+        let mut tab = Tab::new(&head);
+        for c in comparisons {
+            let mut row = Vec::new();
+            if !exp.sweep.is_empty() {
+                row.push(point_label(exp, &c.point));
+            }
+            row.extend([
+                c.variant.clone(),
+                c.kind.to_string(),
+                c.name.clone(),
+                format!("{:+.4}", c.difference),
+                format!("[{:+.4}, {:+.4}]", c.low, c.high),
+                p_text(c.p_value).trim_start_matches("p = ").to_string(),
+                if c.distinguishable { "no" } else { "could be" }.to_string(),
+                c.exact_difference
+                    .map(|e| format!("{e:+.4}"))
+                    .unwrap_or("—".into()),
+            ]);
+            tab.rows.push(row);
+        }
+        sections.push(Section {
+            title: format!("Differences from {}", exp.variants[0].name),
+            intro: format!(
+                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level."
+            ),
+            tables: vec![tab],
+        });
+    }
+    Page {
+        question: exp.question.clone(),
+        answer: answer(result, comparisons),
+        method,
+        sections,
+        reproduce: format!(
+            "`{command}` — morale-lab {}, seed {}, {} trials, {} threads (results do not depend on threads). The variant definitions are in `results.json`.",
+            result.version, exp.seed, exp.trials, result.threads
+        ),
+    }
+}
+
+pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
+    let mut out = format!(
+        "# {}\n\n**Question.** {}\n\n**Answer.** {}\n\n{}\n\n",
+        result.experiment.name, page.question, page.answer, page.method
+    );
+    for s in &page.sections {
+        out += &format!("## {}\n\n{}\n\n", s.title, s.intro);
+        let tables: Vec<String> = s.tables.iter().map(Tab::markdown).collect();
+        out += &tables.join("\n");
+        out += "\n";
+    }
+    out += &format!("## Reproduce\n\n{}\n", page.reproduce);
+    out
+}

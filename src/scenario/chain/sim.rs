@@ -1,0 +1,324 @@
+//! [`ChainSim`]: a chain's trials for the engine, by dice or by its compiled tables.
+
+use super::*;
+
+/// How a [`ChainSim`] draws each turn of a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Sampler {
+    /// Each turn's outcome is drawn from that state's exact one-turn distribution, compiled
+    /// from the rules code with integer weights that count dice sequences: one unbiased draw a
+    /// turn, with exactly the probabilities of rolling the dice. Falls back to `Dice` when a
+    /// state's denominator does not fit 64 bits or the chain has too many states.
+    #[default]
+    Table,
+    /// The rules code runs every turn and rolls every die.
+    Dice,
+}
+
+impl Sampler {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampler::Table => "table",
+            Sampler::Dice => "dice",
+        }
+    }
+    /// Parse `table` or `dice`.
+    pub fn parse(s: &str) -> Option<Sampler> {
+        [Sampler::Table, Sampler::Dice]
+            .into_iter()
+            .find(|x| x.name() == s)
+    }
+}
+
+/// Runs a [`Chain`]'s trials for the engine.
+///
+/// Its tally is the chain's [`Layout`]; with the table sampler, trials record when they enter
+/// and leave each class (not every turn) and which compiled state they end in, after the
+/// layout, and [`ChainSim::finish`] folds those into the layout.
+#[derive(Debug, Clone)]
+pub struct ChainSim<C: Chain> {
+    /// The chain.
+    pub chain: C,
+    /// Its tally layout.
+    pub layout: Layout,
+    pub(super) absorbing: u64,
+    pub(super) empty: u64,
+    pub(super) table: Option<Table<C::State>>,
+    pub(super) opening: Option<Opening>,
+    pub(super) blocks: Option<Blocks>,
+}
+
+impl<C: Chain> ChainSim<C> {
+    /// Wrap a chain (at most 64 classes) with the table sampler where it compiles.
+    pub fn new(chain: C) -> Self {
+        Self::with_sampler(chain, Sampler::Table)
+    }
+
+    /// Wrap a chain with the given sampler.
+    pub fn with_sampler(chain: C, sampler: Sampler) -> Self {
+        let layout = Layout::of(&chain);
+        let mut absorbing = 0u64;
+        let mut empty = 0u64;
+        for (i, c) in chain.classes().iter().enumerate() {
+            absorbing |= u64::from(c.absorbing) << i;
+            empty |= u64::from(c.empty) << i;
+        }
+        let table = match sampler {
+            Sampler::Table if chain.exact() && chain.series().is_empty() => Table::compile(&chain),
+            _ => None,
+        };
+        let mut sim = ChainSim {
+            chain,
+            layout,
+            absorbing,
+            empty,
+            table,
+            opening: None,
+            blocks: None,
+        };
+        if let Some(table) = &sim.table {
+            // The longest opening that fits. Its paths and their common denominator only grow
+            // with its length, so once a length does not fit no longer one does: search upwards
+            // and stop at the first failure (a failed attempt costs as much as the largest
+            // opening that fits; searching down from 24 paid that for every length too long).
+            let turns = sim.layout.turns;
+            let mut best = None;
+            for k in 1..=turns.min(24) {
+                match sim.build_opening(table, k) {
+                    Some(op) => best = Some(op),
+                    None => break,
+                }
+            }
+            sim.opening = best;
+            sim.blocks = sim.build_blocks(table);
+        }
+        sim
+    }
+
+    /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
+    pub fn sampler(&self) -> Sampler {
+        if self.table.is_some() {
+            Sampler::Table
+        } else {
+            Sampler::Dice
+        }
+    }
+
+    /// Run one trial by rolling every die through the rules code, adding into `tally`.
+    #[inline(always)]
+    pub fn trial<R: Roll>(&self, r: &mut R, tally: &mut [u64]) {
+        let l = &self.layout;
+        let turns = l.turns;
+        let series = l.series();
+        let add_series = |s: C::State, t: usize, tally: &mut [u64]| {
+            for i in 0..series {
+                let v = u64::from(self.chain.series_of(s, i));
+                let at = l.series_sum(i, t);
+                tally[at] += v;
+                tally[at + 1] += v * v;
+            }
+        };
+        let mut s = self.chain.start();
+        let mut c = self.chain.class_of(s);
+        let mut empty_turns = 0usize;
+        let mut ended_at = 0;
+        if self.absorbing >> c & 1 == 1 {
+            tally[l.absorbed(c, 0)] += 1;
+            empty_turns = turns * (self.empty >> c & 1) as usize;
+        } else {
+            for t in 1..=turns {
+                s = self.chain.step(s, r);
+                c = self.chain.class_of(s);
+                let is_empty = (self.empty >> c & 1) as usize;
+                if series > 0 {
+                    add_series(s, t, tally);
+                }
+                ended_at = t;
+                if self.absorbing >> c & 1 == 1 {
+                    tally[l.absorbed(c, t)] += 1;
+                    empty_turns += is_empty * (turns - t + 1);
+                    break;
+                }
+                tally[l.live(t, c)] += 1;
+                empty_turns += is_empty;
+            }
+        }
+        // An ended trial keeps its last state: read each series once, add it to every turn left.
+        for i in 0..series {
+            let v = u64::from(self.chain.series_of(s, i));
+            for t in ended_at + 1..=turns {
+                let at = l.series_sum(i, t);
+                tally[at] += v;
+                tally[at + 1] += v * v;
+            }
+        }
+        tally[l.final_(c)] += 1;
+        tally[l.empty(empty_turns)] += 1;
+        for i in 0..self.chain.values().len() {
+            tally[l.value(i, self.chain.value_of(s, i) as usize)] += 1;
+        }
+    }
+
+    /// Run one trial from the compiled table, adding into `tally`: its opening in one draw
+    /// when there is an opening table, then turn by turn.
+    #[inline(always)]
+    pub(super) fn table_trial(&self, table: &Table<C::State>, dice: &mut Dice, tally: &mut [u64]) {
+        let l = &self.layout;
+        if let Some(op) = &self.opening {
+            // Count the path; its increments are added once per path in `finish`.
+            let p = dice.pick(&op.table);
+            tally[self.opening_count(table, 0) + p] += 1;
+            if let Some(cont) = op.paths[p].cont {
+                match &self.blocks {
+                    Some(b) => self.run_blocks(table, op, b, dice, tally, cont),
+                    None => self.run_from(table, dice, tally, cont, op.turns),
+                }
+            }
+            return;
+        }
+        let row = &table.rows[0];
+        if row.absorbing {
+            tally[l.absorbed(row.class as usize, 0)] += 1;
+            tally[l.empty(l.turns * row.empty as usize)] += 1;
+            tally[self.ended(0)] += 1;
+            return;
+        }
+        let start = Cont { state: 0, empty: 0 };
+        self.run_from(table, dice, tally, start, 0);
+    }
+
+    /// Carry a trial on from `cont` after the opening to its end, a block at a time: one draw
+    /// and one count a block, and the empty-turns count once at the end.
+    #[inline(always)]
+    pub(super) fn run_blocks(
+        &self,
+        table: &Table<C::State>,
+        op: &Opening,
+        b: &Blocks,
+        dice: &mut Dice,
+        tally: &mut [u64],
+        cont: Cont,
+    ) {
+        let counts = self.block_count(table, op, 0);
+        let mut s = cont.state as usize;
+        let mut empty = cont.empty as usize;
+        let mut at = 0;
+        loop {
+            let bt = &b.tables[b.at[at + s] as usize];
+            let r = bt.first as usize + dice.pick(&bt.weights);
+            tally[counts + r] += 1;
+            let rec = &b.records[r];
+            empty += rec.empty as usize;
+            if rec.cont == ENDED {
+                break;
+            }
+            s = rec.cont as usize;
+            at += b.states;
+        }
+        tally[self.layout.empty(empty)] += 1;
+    }
+
+    /// Carry a trial on from `cont` after `t` turns, to its end.
+    ///
+    /// Only class changes are recorded; a state that may stay put draws how long it stays
+    /// from its dwell table.
+    #[inline(always)]
+    pub(super) fn run_from(
+        &self,
+        table: &Table<C::State>,
+        dice: &mut Dice,
+        tally: &mut [u64],
+        cont: Cont,
+        mut t: usize,
+    ) {
+        let l = &self.layout;
+        let turns = l.turns;
+        let classes = l.classes;
+        let trans0 = self.trans(1, 0, 0);
+        let ended0 = self.ended(0);
+        let mut s = cont.state as usize;
+        let mut row = &table.rows[s];
+        // The current class and its emptiness, the turn from which the unit is in it (the next
+        // one: the turns so far are in `cont.empty`), and the turns its place stood empty
+        // before that.
+        let mut c = row.class as usize;
+        let mut c_empty = row.empty as usize;
+        let mut since = t + 1;
+        let mut empty_turns = cont.empty as usize;
+        loop {
+            if row.dwell != NO_DWELL {
+                // Turns spent staying in `s` before it leaves on the turn after.
+                let dwell = &table.dwells[row.dwell as usize];
+                match &dwell.table {
+                    None => t = turns,
+                    Some(dt) => loop {
+                        let k = dice.pick(dt);
+                        t += k;
+                        if k < dwell.block || t >= turns {
+                            break;
+                        }
+                    },
+                }
+                if t >= turns {
+                    break;
+                }
+            }
+            t += 1;
+            let mut e = row.first as usize;
+            if row.len > 1 {
+                e += dice.pick(&table.exits[row.exits as usize]);
+            }
+            s = table.next[e] as usize;
+            row = &table.rows[s];
+            let c2 = row.class as usize;
+            if c2 != c {
+                tally[trans0 + ((t - 1) * classes + c) * classes + c2] += 1;
+                empty_turns += c_empty * (t - since);
+                if row.absorbing {
+                    empty_turns += row.empty as usize * (turns + 1 - t);
+                    tally[ended0 + s] += 1;
+                    tally[l.empty(empty_turns)] += 1;
+                    return;
+                }
+                c = c2;
+                c_empty = row.empty as usize;
+                since = t;
+            }
+            if t >= turns {
+                break;
+            }
+        }
+        // Reached the turn cap in class `c`, there since turn `since`.
+        empty_turns += c_empty * (turns + 1 - since);
+        tally[ended0 + s] += 1;
+        tally[l.empty(empty_turns)] += 1;
+    }
+}
+
+impl<C: Chain> Sim for ChainSim<C> {
+    fn tally_len(&self) -> usize {
+        match (&self.table, &self.opening) {
+            (Some(t), Some(op)) => match &self.blocks {
+                Some(b) => self.block_count(t, op, b.records.len()),
+                None => self.opening_count(t, op.paths.len()),
+            },
+            (Some(t), None) => self.ended(t.states.len()),
+            (None, _) => self.layout.len(),
+        }
+    }
+    fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {
+        match &self.table {
+            Some(table) => {
+                for _ in 0..n {
+                    self.table_trial(table, dice, tally);
+                }
+            }
+            None => {
+                for _ in 0..n {
+                    self.trial(dice, tally);
+                }
+            }
+        }
+    }
+}

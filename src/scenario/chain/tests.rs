@@ -1,0 +1,101 @@
+//! Tests of the table sampler against the exact solution and the dice sampler.
+
+use super::*;
+use crate::scenario::fire::Fire;
+use crate::system::effectiveness::rules::{Class, Status, Unit, UnitState};
+use crate::system::effectiveness::under_fire::{EfUnderFire, Enemy};
+
+/// The effectiveness bench case: a Regular unit under 4 dice at 5+ for 12 turns, 2 hits a
+/// quarter, with the retreat amendment and a retreat blocked 1 time in 6.
+fn ef_under_fire(turns: u32) -> EfUnderFire {
+    let unit = Unit {
+        class: Class::Regular,
+        general: false,
+        supported: false,
+        natural_one_fails: false,
+        return_on: 5,
+    };
+    let start = UnitState {
+        status: Status::InLine,
+        quarters: 4,
+        hits: 0,
+    };
+    let enemy = Enemy {
+        unit,
+        fire: Fire::dice(4, 5),
+    };
+    let blocked = Weights::new(vec![5, 1]);
+    EfUnderFire::new(
+        unit,
+        start,
+        turns,
+        Fire::dice(4, 5),
+        2,
+        true,
+        enemy,
+        blocked,
+        false,
+    )
+}
+
+#[test]
+fn blocks_cover_the_turns_after_the_opening_with_the_exact_chances() {
+    for turns in [1, 2, 5, 12, 24] {
+        let sim = ChainSim::new(ef_under_fire(turns));
+        let op = sim.opening.as_ref().expect("an opening");
+        match &sim.blocks {
+            Some(b) => assert!(b.k >= 2 && op.turns < turns as usize),
+            None => assert!(op.turns >= turns as usize, "{turns} turns: no blocks"),
+        }
+        sim.check_tables().unwrap();
+    }
+}
+
+#[test]
+fn check_tables_catches_a_wrong_weight() {
+    let mut sim = ChainSim::new(ef_under_fire(12));
+    let b = sim.blocks.as_mut().expect("blocks");
+    // Move half the weight of the likeliest outcome of the first table with two or more
+    // outcomes to another outcome (the total, and so every other check, unchanged).
+    let bt = b.tables.iter_mut().find(|t| t.weights.len() > 1).unwrap();
+    let mut w: Vec<u64> = (0..bt.weights.len())
+        .map(|i| bt.weights.weight(i))
+        .collect();
+    let i = (0..w.len()).max_by_key(|&i| w[i]).unwrap();
+    let j = (i + 1) % w.len();
+    let moved = w[i] / 2;
+    w[i] -= moved;
+    w[j] += moved;
+    bt.weights = Weights::new(w).unwrap();
+    let err = sim.check_tables().unwrap_err();
+    assert!(err.contains("exact solution"), "{err}");
+}
+
+#[test]
+fn block_and_turn_by_turn_samplers_agree_in_distribution() {
+    // The same chain with and without blocks: every cell of 2^20 trials of each is within
+    // what two binomial samples of the same chance allow (|a − b| ≤ 5.5 σ of the
+    // difference, a two-sided level near 4e-8 per cell).
+    let with = ChainSim::new(ef_under_fire(12));
+    let mut without = with.clone();
+    without.blocks = None;
+    let n = 1u64 << 20;
+    let run = |sim: &ChainSim<EfUnderFire>| {
+        let mut raw = vec![0u64; sim.tally_len()];
+        let mut dice = Dice::for_chunk(11, 0, 0);
+        sim.run_chunk(&mut dice, n, &mut raw);
+        sim.finish(&raw)
+    };
+    let (a, b) = (run(&with), run(&without));
+    let exact = crate::exact::solve_chain(&with.chain, "t").unwrap();
+    for (i, p) in exact.iter().enumerate() {
+        let sd = (2.0 * p * (1.0 - p) / n as f64).sqrt();
+        let d = (a[i] as f64 - b[i] as f64) / n as f64;
+        assert!(
+            d.abs() <= 5.5 * sd + 1e-12,
+            "cell {i}: {} v {} (p {p})",
+            a[i],
+            b[i]
+        );
+    }
+}

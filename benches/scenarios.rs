@@ -13,8 +13,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::engine::Control;
-use morale_lab::scenario::RunOptions;
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::RunOptions;
+use morale_lab::Sampler;
 use morale_lab::system::cases::{CASES, EXACT_CASES};
 use std::time::Duration;
 

@@ -34,19 +34,20 @@
 pub mod dice;
 pub mod engine;
 pub mod error;
-pub mod exact;
+pub(crate) mod exact;
 pub mod experiment;
-pub mod frac;
+pub(crate) mod frac;
 pub mod odds;
 pub mod params;
 pub mod report;
-pub mod scenario;
+pub(crate) mod scenario;
 pub mod stats;
 pub mod system;
 
 pub use engine::Control;
 pub use error::{Error, Result};
 pub use report::Report;
+pub use scenario::chain::Sampler;
 pub use scenario::{Job, RunOptions};
 
 /// Build a runnable scenario: a rule system by name (`rank-and-file`, `effectiveness`,

@@ -3,24 +3,106 @@
 
 use serde_json::json;
 
-use morale_lab::error::{Error, Result};
+use morale_lab::error::Result;
+use morale_lab::report::Format;
 use morale_lab::system::{self, RuleSystem, SCENARIO_INFO, SYSTEMS};
 
-/// Render the list for one system or all, as text, md or json.
-pub fn render(only: Option<&str>, format: &str) -> Result<String> {
+/// Render the list for one system or all, in any of the single-run formats.
+pub fn render(only: Option<&str>, format: Format) -> Result<String> {
     let systems: Vec<&dyn RuleSystem> = match only {
         Some(name) => vec![system::find(name)?],
         None => SYSTEMS.to_vec(),
     };
-    match format {
-        "json" => Ok(json_list(&systems)),
-        "text" | "md" | "markdown" => Ok(text_list(&systems, format != "text")),
-        other => Err(Error::Invalid {
-            what: "--format".into(),
-            value: other.into(),
-            allowed: "allowed: text, md, json".into(),
-        }),
+    Ok(match format {
+        Format::Json => json_list(&systems),
+        Format::Csv => csv_list(&systems),
+        Format::Text => text_list(&systems, false),
+        Format::Markdown => text_list(&systems, true),
+    })
+}
+
+/// One row per scenario, optional rule and parameter of each system: `system`, `kind`
+/// (`scenario`, `option` or `param`), `name`, `flag`, `default`, `allowed`, `rule`,
+/// `scenarios`, `meaning`.
+fn csv_list(systems: &[&dyn RuleSystem]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let head = [
+        "system",
+        "kind",
+        "name",
+        "flag",
+        "default",
+        "allowed",
+        "rule",
+        "scenarios",
+        "meaning",
+    ];
+    let mut rows: Vec<[String; 9]> = Vec::new();
+    for s in systems {
+        let row = |kind: &str,
+                   name: &str,
+                   flag: &str,
+                   default: &str,
+                   allowed: &str,
+                   rule: &str,
+                   scenarios: String,
+                   meaning: &str| {
+            [
+                s.name(),
+                kind,
+                name,
+                flag,
+                default,
+                allowed,
+                rule,
+                &scenarios,
+                meaning,
+            ]
+            .map(String::from)
+        };
+        for &n in s.scenarios() {
+            let what = SCENARIO_INFO.iter().find(|i| i.0 == n).map_or("", |i| i.1);
+            rows.push(row(
+                "scenario",
+                n,
+                "",
+                "",
+                "",
+                s.rules(),
+                String::new(),
+                what,
+            ));
+        }
+        for o in s.options() {
+            rows.push(row(
+                "option",
+                o.name,
+                "--option",
+                "off",
+                "on, off",
+                o.rule,
+                s.scenarios().join(" "),
+                o.meaning,
+            ));
+        }
+        for p in system::all_params(*s) {
+            rows.push(row(
+                "param",
+                p.key,
+                p.flag.unwrap_or(""),
+                p.default,
+                &p.kind.allowed(),
+                p.rule,
+                p.scenarios.join(" "),
+                p.meaning,
+            ));
+        }
     }
+    w.write_record(head).expect("writing to memory");
+    for r in rows {
+        w.write_record(&r).expect("writing to memory");
+    }
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("UTF-8 in, UTF-8 out")
 }
 
 fn json_list(systems: &[&dyn RuleSystem]) -> String {

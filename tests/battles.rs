@@ -3,7 +3,7 @@
 //! and a two-sided level of 1e-5 (z = 4.42), stated once here.
 
 use morale_lab::report::Report;
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::Sampler;
 
 use crate::common::{Plan, run};
 

@@ -267,6 +267,41 @@ fn list_names_every_parameter_with_default() {
 }
 
 #[test]
+fn list_speaks_every_single_run_format() {
+    let csv = bin()
+        .args(["list", "--system", "effectiveness", "--format", "csv"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("system,kind,name,flag,default,allowed,rule,scenarios,meaning")
+    );
+    assert!(csv.contains("effectiveness,option,retreat-on-fire,--option,off"));
+    assert!(csv.contains("effectiveness,param,fire_dice,"));
+    assert!(lines.all(|l| l.starts_with("effectiveness,")));
+    for f in ["text", "md", "json"] {
+        bin().args(["list", "--format", f]).assert().success();
+    }
+    let bad = bin()
+        .args(["list", "--format", "yaml"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8(bad)
+            .unwrap()
+            .contains("allowed: text, csv, md, json")
+    );
+}
+
+#[test]
 fn help_shows_examples() {
     let out = bin()
         .arg("--help")

@@ -3,8 +3,8 @@
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::params::Input;
 use morale_lab::report::Report;
-use morale_lab::scenario::RunOptions;
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::RunOptions;
+use morale_lab::Sampler;
 use morale_lab::system;
 
 /// Inputs from `key=value` pairs, as `--set` would give them.

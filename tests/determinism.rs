@@ -2,7 +2,7 @@
 
 use morale_lab::engine::{self, CHUNK, Control, RunSpec, Sim};
 use morale_lab::report::Report;
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::Sampler;
 
 use crate::common::{Plan, run};
 
@@ -109,7 +109,7 @@ fn ten_billion_trials_in_a_fixed_size_tally() {
 /// plain run with the trials it used, to the bit.
 #[test]
 fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
-    use morale_lab::scenario::RunOptions;
+    use morale_lab::RunOptions;
     let job = morale_lab::system::build(
         "rank-and-file",
         "under-fire",
@@ -166,7 +166,7 @@ fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
 /// intervals. A tally whose counts do not add up to its trials is refused.
 #[test]
 fn a_trillion_trials_and_the_cap_report_exactly() {
-    use morale_lab::scenario::RunOptions;
+    use morale_lab::RunOptions;
     let options = |trials: u64| RunOptions {
         spec: RunSpec {
             trials,

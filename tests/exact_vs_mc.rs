@@ -1,7 +1,7 @@
 //! Monte Carlo against exact: intervals must contain the exact value at the rate their
 //! confidence level promises, for both samplers, across many settings.
 
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::Sampler;
 use morale_lab::stats;
 
 use crate::common::{Plan, run};
@@ -770,40 +770,6 @@ fn melees_always_end() {
             20_000
         );
     }
-}
-
-#[test]
-fn rank_and_file_first_round_drawn_as_the_issue_computes() {
-    // Two equal 4-stand units at 4+: the first round's casualties are equal with chance
-    // Σₖ C(4,k)²/256 = 70/256 — a drawn round (69/256), or both wiped out at 4–4 (1/256).
-    use morale_lab::exact::transitions;
-    use morale_lab::scenario::chain::Chain;
-    use morale_lab::scenario::melee::FightPhase;
-    use morale_lab::system::rank_and_file::melee::RfFight;
-    use morale_lab::system::rank_and_file::rules as rf;
-    let (f, s) = morale_lab::system::rank_and_file::parse_fighter(
-        "--attacker",
-        "regular stands=4",
-        &Default::default(),
-    )
-    .unwrap();
-    let rules = rf::MeleeRules {
-        to_hit: 4,
-        hits_per_stand: 1,
-        six_always_hits: true,
-        auto_rout_on_win: false,
-    };
-    let fight = RfFight::new(f, f, [s, s], rf::Options::default(), rules, 50, None);
-    let first = transitions(&fight, fight.start());
-    let p = |want: &dyn Fn(&FightPhase) -> bool| -> f64 {
-        first
-            .iter()
-            .filter(|(s, _)| want(&s.phase))
-            .map(|(_, p)| p)
-            .sum()
-    };
-    assert!((p(&|ph| *ph == FightPhase::Later) - 69.0 / 256.0).abs() < 1e-12);
-    assert!((p(&|ph| *ph == FightPhase::Over(3)) - 1.0 / 256.0).abs() < 1e-12);
 }
 
 #[test]

@@ -219,50 +219,6 @@ proptest! {
     }
 }
 
-/// The invariants are not vacuous: a broken transition is caught (a unit that got a stand back,
-/// a removed unit that acted, a rise of two levels).
-#[test]
-fn the_invariants_catch_broken_turns() {
-    use morale_lab::system::rank_and_file::invariants::rf_unit;
-    use morale_lab::system::rank_and_file::rules::{Class, Kind, Status, Unit, UnitState};
-    let job_unit = Unit {
-        class: Class::Regular,
-        kind: Kind::Formed,
-        stands: 6,
-        elite: false,
-        leader: 0,
-        in_buildings: false,
-        buildings_bonus: 1,
-        modifier: 0,
-        hit_points: 3,
-    };
-    let options = Default::default();
-    let s = |status, lost| UnitState {
-        status,
-        lost,
-        rerolls: 0,
-    };
-    let start = s(Status::Good, 0);
-    let turn = |from, to| rf_unit(&job_unit, &options, &start, from, to);
-    assert!(turn(s(Status::Good, 0), s(Status::Unsteady, 1)).is_ok());
-    for (from, to, why) in [
-        (s(Status::Good, 2), s(Status::Good, 1), "a stand came back"),
-        (
-            s(Status::Removed, 2),
-            s(Status::Routing, 2),
-            "a removed unit acted",
-        ),
-        (s(Status::Routing, 1), s(Status::Good, 1), "rose two levels"),
-        (
-            s(Status::Routing, 2),
-            s(Status::Routing, 3),
-            "RF-3: routing at 3 of 6 lost",
-        ),
-    ] {
-        assert!(turn(from, to).is_err(), "{why}");
-    }
-}
-
 /// Found by the `unit_spec` fuzz target: a battle of more than 255 turns overflowed its turn
 /// counter. Every battle runs to the largest turn cap (nothing happens in it) with its turns
 /// counted one by one.

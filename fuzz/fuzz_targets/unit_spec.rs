@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 use morale_lab::engine::Control;
 use morale_lab::params::Input;
-use morale_lab::scenario::RunOptions;
+use morale_lab::RunOptions;
 use morale_lab::system::{self, SCENARIO_INFO, SYSTEMS};
 
 /// Exact solves of huge units (40 stands for 1000 turns) are correct but take seconds; keep the

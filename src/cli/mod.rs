@@ -11,8 +11,8 @@ use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
-use morale_lab::scenario::RunOptions;
-use morale_lab::scenario::chain::Sampler;
+use morale_lab::RunOptions;
+use morale_lab::Sampler;
 use morale_lab::system;
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
@@ -258,7 +258,7 @@ struct ListArgs {
     /// Only this system.
     #[arg(long, value_name = "SYSTEM")]
     system: Option<String>,
-    /// Output format: text, md or json.
+    /// Output format: text, csv, md or json.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: String,
 }
@@ -302,7 +302,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Merge(a) => run_merge(a),
         Command::Bench(a) => crate::bench::run(a.seconds.as_deref(), a.threads.as_deref(), &a.only),
         Command::Odds(a) => run_odds(a),
-        Command::List(a) => crate::list::render(a.system.as_deref(), &a.format),
+        Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
     }
 }
 

@@ -55,6 +55,7 @@ impl Fire {
     }
 
     /// The most losses one turn can cause.
+    #[cfg(test)]
     pub fn max(&self) -> u32 {
         self.tables.iter().map(|t| t.len() as u32 - 1).sum()
     }

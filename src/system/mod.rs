@@ -5,9 +5,9 @@
 //! tests all go through the registry.
 
 pub mod cases;
-pub mod effectiveness;
-pub mod linear_warfare;
-pub mod rank_and_file;
+pub(crate) mod effectiveness;
+pub(crate) mod linear_warfare;
+pub(crate) mod rank_and_file;
 pub(crate) mod shared;
 
 use crate::error::{Error, Result};

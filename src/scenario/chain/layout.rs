@@ -78,10 +78,6 @@ impl Layout {
     pub fn len(&self) -> usize {
         self.len
     }
-    /// True when there are no counters (never for a real chain).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
     /// Index of `final(c)`.
     #[inline]
     pub fn final_(&self, c: usize) -> usize {

@@ -95,4 +95,3 @@ use table::*;
 
 pub use layout::Layout;
 pub use sim::{ChainSim, Sampler};
-pub use table::MAX_TABLE_STATES;

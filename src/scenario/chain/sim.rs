@@ -50,12 +50,8 @@ pub struct ChainSim<C: Chain> {
 }
 
 impl<C: Chain> ChainSim<C> {
-    /// Wrap a chain (at most 64 classes) with the table sampler where it compiles.
-    pub fn new(chain: C) -> Self {
-        Self::with_sampler(chain, Sampler::Table)
-    }
-
-    /// Wrap a chain with the given sampler.
+    /// Wrap a chain (at most 64 classes) with the given sampler; the table sampler falls back
+    /// to dice where the chain does not compile.
     pub fn with_sampler(chain: C, sampler: Sampler) -> Self {
         let layout = Layout::of(&chain);
         let mut absorbing = 0u64;

@@ -3,7 +3,7 @@
 use super::*;
 
 /// The most states a chain may have to be compiled into a table.
-pub const MAX_TABLE_STATES: usize = 1 << 16;
+pub(super) const MAX_TABLE_STATES: usize = 1 << 16;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Row {

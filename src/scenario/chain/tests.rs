@@ -41,7 +41,7 @@ fn ef_under_fire(turns: u32) -> EfUnderFire {
 #[test]
 fn blocks_cover_the_turns_after_the_opening_with_the_exact_chances() {
     for turns in [1, 2, 5, 12, 24] {
-        let sim = ChainSim::new(ef_under_fire(turns));
+        let sim = ChainSim::with_sampler(ef_under_fire(turns), Sampler::Table);
         let op = sim.opening.as_ref().expect("an opening");
         match &sim.blocks {
             Some(b) => assert!(b.k >= 2 && op.turns < turns as usize),
@@ -53,7 +53,7 @@ fn blocks_cover_the_turns_after_the_opening_with_the_exact_chances() {
 
 #[test]
 fn check_tables_catches_a_wrong_weight() {
-    let mut sim = ChainSim::new(ef_under_fire(12));
+    let mut sim = ChainSim::with_sampler(ef_under_fire(12), Sampler::Table);
     let b = sim.blocks.as_mut().expect("blocks");
     // Move half the weight of the likeliest outcome of the first table with two or more
     // outcomes to another outcome (the total, and so every other check, unchanged).
@@ -76,7 +76,7 @@ fn block_and_turn_by_turn_samplers_agree_in_distribution() {
     // The same chain with and without blocks: every cell of 2^20 trials of each is within
     // what two binomial samples of the same chance allow (|a − b| ≤ 5.5 σ of the
     // difference, a two-sided level near 4e-8 per cell).
-    let with = ChainSim::new(ef_under_fire(12));
+    let with = ChainSim::with_sampler(ef_under_fire(12), Sampler::Table);
     let mut without = with.clone();
     without.blocks = None;
     let n = 1u64 << 20;

@@ -52,17 +52,6 @@ pub enum Status {
     Eliminated,
 }
 
-impl Status {
-    /// The name used in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::InLine => "in_line",
-            Status::Retreating => "retreating",
-            Status::Eliminated => "eliminated",
-        }
-    }
-}
-
 /// A unit's fixed profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {

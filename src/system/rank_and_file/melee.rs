@@ -261,3 +261,40 @@ impl Chain for RfFight {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn first_round_drawn_with_the_hand_computed_chance() {
+        // Two equal 4-stand units at 4+: the first round's casualties are equal with chance
+        // Σₖ C(4,k)²/256 = 70/256 — a drawn round (69/256), or both wiped out at 4–4 (1/256).
+        use crate::exact::transitions;
+        use crate::scenario::chain::Chain;
+        use crate::scenario::melee::FightPhase;
+        use crate::system::rank_and_file::melee::RfFight;
+        use crate::system::rank_and_file::rules as rf;
+        let (f, s) = crate::system::rank_and_file::parse_fighter(
+            "--attacker",
+            "regular stands=4",
+            &Default::default(),
+        )
+        .unwrap();
+        let rules = rf::MeleeRules {
+            to_hit: 4,
+            hits_per_stand: 1,
+            six_always_hits: true,
+            auto_rout_on_win: false,
+        };
+        let fight = RfFight::new(f, f, [s, s], rf::Options::default(), rules, 50, None);
+        let first = transitions(&fight, fight.start());
+        let p = |want: &dyn Fn(&FightPhase) -> bool| -> f64 {
+            first
+                .iter()
+                .filter(|(s, _)| want(&s.phase))
+                .map(|(_, p)| p)
+                .sum()
+        };
+        assert!((p(&|ph| *ph == FightPhase::Later) - 69.0 / 256.0).abs() < 1e-12);
+        assert!((p(&|ph| *ph == FightPhase::Over(3)) - 1.0 / 256.0).abs() < 1e-12);
+    }
+}

@@ -178,6 +178,7 @@ pub enum Need {
 
 impl Need {
     /// The probability of passing without a re-roll, as sixths.
+    #[cfg(test)]
     pub fn sixths(self) -> u8 {
         match self {
             Need::AutoFail => 0,

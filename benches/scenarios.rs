@@ -12,9 +12,9 @@
 //! of each of [`morale_lab::system::cases::EXACT_CASES`] (each should take under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morale_lab::engine::Control;
 use morale_lab::RunOptions;
 use morale_lab::Sampler;
+use morale_lab::engine::Control;
 use morale_lab::system::cases::{CASES, EXACT_CASES};
 use std::time::Duration;
 

@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
+use morale_lab::RunOptions;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
-use morale_lab::RunOptions;
 use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
 
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.

@@ -214,6 +214,14 @@ impl Dice {
         Dice::from_state((u128::from(hi) << 64) | u128::from(lo))
     }
 
+    /// Dice seeded from any `rand` generator (128 bits of its output): for a program that
+    /// brings its own source of randomness. A run's chunks still seed their own dice from the
+    /// run's seed ([`Dice::for_chunk`]).
+    pub fn from_rng<R: Rng + ?Sized>(rng: &mut R) -> Self {
+        let hi = u128::from(rng.next_u64());
+        Dice::from_state((hi << 64) | u128::from(rng.next_u64()))
+    }
+
     /// A raw 64-bit draw.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
@@ -297,6 +305,22 @@ impl Roll for Dice {
     }
 }
 
+/// `Dice` is a `rand` generator too (its raw 64-bit draws, apart from the pool of dice), so it
+/// can drive `rand`'s distributions where exactness is not needed.
+impl rand_core::TryRng for Dice {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.rng.next_u32())
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.rng.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.rng.fill_bytes(dst);
+        Ok(())
+    }
+}
+
 /// Dice that replay a fixed sequence: for checking the sources' worked examples.
 ///
 /// Panics when the rules ask for more dice than scripted, or when a table is picked from (a
@@ -338,6 +362,21 @@ impl Roll for Scripted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dice_seed_from_and_serve_as_a_rand_generator() {
+        let mut a = Pcg64Mcg::new(7);
+        let mut b = Pcg64Mcg::new(7);
+        let (mut x, mut y) = (Dice::from_rng(&mut a), Dice::from_rng(&mut b));
+        let rolls = |d: &mut Dice| (0..50).map(|_| d.d6()).collect::<Vec<_>>();
+        assert_eq!(rolls(&mut x), rolls(&mut y));
+        let mut z = Dice::from_rng(&mut a);
+        assert_ne!(rolls(&mut z), rolls(&mut x), "the generator moved on");
+        // As a `rand` generator it yields the same raw draws as `next_u64`.
+        let (mut p, mut q) = (Dice::from_state(3), Dice::from_state(3));
+        let generic = |r: &mut dyn rand_core::Rng| r.next_u64();
+        assert_eq!(generic(&mut p), q.next_u64());
+    }
 
     #[test]
     fn pool_limit_is_a_multiple_below_two_to_the_64() {

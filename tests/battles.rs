@@ -2,8 +2,8 @@
 //! symmetry, and nothing happening when nothing can happen. Statistical checks use fixed seeds
 //! and a two-sided level of 1e-5 (z = 4.42), stated once here.
 
-use morale_lab::report::Report;
 use morale_lab::Sampler;
+use morale_lab::report::Report;
 
 use crate::common::{Plan, run};
 

@@ -1,10 +1,10 @@
 //! Helpers shared by the integration tests.
 
+use morale_lab::RunOptions;
+use morale_lab::Sampler;
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::params::Input;
 use morale_lab::report::Report;
-use morale_lab::RunOptions;
-use morale_lab::Sampler;
 use morale_lab::system;
 
 /// Inputs from `key=value` pairs, as `--set` would give them.

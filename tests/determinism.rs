@@ -1,8 +1,8 @@
 //! The same seed gives bit-identical results at any thread count, for both samplers.
 
+use morale_lab::Sampler;
 use morale_lab::engine::{self, CHUNK, Control, RunSpec, Sim};
 use morale_lab::report::Report;
-use morale_lab::Sampler;
 
 use crate::common::{Plan, run};
 

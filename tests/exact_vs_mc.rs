@@ -3,6 +3,7 @@
 
 use morale_lab::Sampler;
 use morale_lab::stats;
+use statrs::distribution::{Binomial, DiscreteCDF};
 
 use crate::common::{Plan, run};
 
@@ -412,50 +413,36 @@ fn rank_and_file_settings() -> Vec<(&'static str, Vec<&'static str>, Vec<&'stati
     v
 }
 
-/// The smallest k with P(Binomial(n, p) > k) < tail.
+/// The smallest k with P(Binomial(n, p) > k) < tail: statrs' binomial upper tail (through the
+/// regularised incomplete Beta function, never its inverse).
 fn binomial_upper(n: u64, p: f64, tail: f64) -> u64 {
-    let mut cdf = 0.0;
-    let mut pmf = (1.0 - p).powi(n as i32);
-    for k in 0..=n {
-        cdf += pmf;
-        if 1.0 - cdf < tail {
-            return k;
+    let b = Binomial::new(p, n).expect("0 <= p <= 1");
+    // P(X > k) falls as k grows: the first k below `tail`, by bisection.
+    let (mut lo, mut hi) = (0u64, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if b.sf(mid) < tail {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
-        pmf *= (n - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
     }
-    n
+    lo
 }
 
-/// True unless `count` of `n` is implausible for chance `p` at two-sided level `alpha`: a
-/// binomial tail test, with the Poisson tail where the expected count (on the rarer side) is
-/// small and the normal tail otherwise.
+/// True unless `count` of `n` is implausible for chance `p` at two-sided level `alpha`: the
+/// exact binomial test, 2 · min(P(X ≤ count), P(X ≥ count)) ≥ alpha, worked on the rarer side
+/// so that both tails keep their precision near 0 and near 1.
 fn plausible(count: u64, n: u64, p: f64, alpha: f64) -> bool {
-    // Work on the rarer side so the Poisson approximation applies near 0 and near 1.
     let (k, q) = if p <= 0.5 {
         (count, p)
     } else {
         (n - count, 1.0 - p)
     };
-    let mean = n as f64 * q;
-    if q == 0.0 {
-        return k == 0;
-    }
-    if mean < 200.0 {
-        // Poisson(mean): P(X <= k) and P(X >= k).
-        let mut term = (-mean).exp();
-        let mut below = 0.0;
-        for j in 0..k {
-            below += term;
-            term *= mean / (j + 1) as f64;
-        }
-        let at_most = below + term;
-        let at_least = 1.0 - below;
-        at_most.min(at_least) * 2.0 >= alpha
-    } else {
-        let z = (k as f64 - mean).abs() / (mean * (1.0 - q)).sqrt();
-        let tail = 0.5 * stats::erfc(z / std::f64::consts::SQRT_2);
-        2.0 * tail >= alpha
-    }
+    let b = Binomial::new(q, n).expect("0 <= q <= 1/2");
+    let at_most = b.cdf(k);
+    let at_least = if k == 0 { 1.0 } else { b.sf(k - 1) };
+    2.0 * at_most.min(at_least) >= alpha
 }
 
 #[test]
@@ -556,6 +543,8 @@ fn binomial_plausibility_check() {
     assert!(!plausible(52_000, 100_000, 0.5, 1e-6));
     assert!(plausible(99_999, 100_000, 1.0 - 1e-8, 1e-6));
     assert!(!plausible(1, 100_000, 0.0, 1e-6));
+    // P(X > 9) = 0.588, P(X > 10) = 0.412 for Binomial(20, 1/2).
+    assert_eq!(binomial_upper(20, 0.5, 0.5), 10);
 }
 
 #[test]

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use morale_lab::engine::{Control, RunSpec};
-use morale_lab::experiment::Experiment;
 use morale_lab::RunOptions;
 use morale_lab::Sampler;
+use morale_lab::engine::{Control, RunSpec};
+use morale_lab::experiment::Experiment;
 use morale_lab::system;
 
 use crate::common::bin;

@@ -7,12 +7,12 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use morale_lab::RunOptions;
+use morale_lab::Sampler;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
-use morale_lab::RunOptions;
-use morale_lab::Sampler;
 use morale_lab::system;
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{ExperimentResult, SetValue};
 use crate::report::{Cell, MetricRow};
-use crate::stats::{erfc, z_for_confidence};
+use crate::stats::{two_sided_p, z_for_confidence};
 
 /// One difference between a variant and the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -50,11 +50,6 @@ fn same_outcome(a: &str, b: &str) -> bool {
     a == b || (gone(a) && gone(b))
 }
 
-/// Two-sided normal p-value of `z`.
-fn p_two_sided(z: f64) -> f64 {
-    erfc(z.abs() / std::f64::consts::SQRT_2)
-}
-
 /// The difference of two estimated proportions `a − b` with Newcombe's interval and the
 /// pooled z-test. Returns (difference, low, high, p-value), or `None` without counts.
 pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<(f64, f64, f64, f64)> {
@@ -67,7 +62,7 @@ pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<(f64, f64, f6
     let pooled = (ka + kb) as f64 / (na + nb) as f64;
     let se = (pooled * (1.0 - pooled) * (1.0 / na as f64 + 1.0 / nb as f64)).sqrt();
     let p = if se > 0.0 {
-        p_two_sided(d / se)
+        two_sided_p(d / se)
     } else if d == 0.0 {
         1.0
     } else {
@@ -82,7 +77,7 @@ pub fn means(a: &MetricRow, b: &MetricRow, z: f64) -> Option<(f64, f64, f64, f64
     let se = (a.stderr.unwrap_or(0.0).powi(2) + b.stderr.unwrap_or(0.0).powi(2)).sqrt();
     let d = va - vb;
     let p = if se > 0.0 {
-        p_two_sided(d / se)
+        two_sided_p(d / se)
     } else if d == 0.0 {
         1.0
     } else {

@@ -279,20 +279,41 @@ pub struct Battle<A: Army> {
     series: [ValueInfo; 6],
 }
 
+/// The shape of a battle: its files, supports, turns, kind, break point, distances and side A's
+/// charge policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Files in play (1 for an engagement; at most `MAX_FILES`).
+    pub files: usize,
+    /// Supports per side (at most the files).
+    pub supports: [usize; 2],
+    /// Turn cap.
+    pub turns: u32,
+    /// A line (break points) rather than an engagement.
+    pub line: bool,
+    /// The share of its units, in percent, whose loss breaks a side (rounded up, at least 1).
+    pub break_point_percent: u32,
+    /// Distance at the start, in moves.
+    pub range: u8,
+    /// Fire reaches this many moves.
+    pub fire_range: u8,
+    /// Side A's charges.
+    pub policy: Policy,
+}
+
 impl<A: Army> Battle<A> {
-    /// A battle of `files` files (1 for an engagement) with `supports` supports per side.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        army: A,
-        files: usize,
-        supports: [usize; 2],
-        turns: u32,
-        line: bool,
-        break_point_percent: u32,
-        range: u8,
-        fire_range: u8,
-        policy: Policy,
-    ) -> Self {
+    /// The battle of `army` in the given shape.
+    pub fn new(army: A, shape: Shape) -> Self {
+        let Shape {
+            files,
+            supports,
+            turns,
+            line,
+            break_point_percent,
+            range,
+            fire_range,
+            policy,
+        } = shape;
         let files = files.clamp(1, MAX_FILES);
         let supports = supports.map(|s| s.min(files));
         let units = |side: usize| (files + supports[side]) as u32;

@@ -21,23 +21,64 @@ pub use shared::{BATTLE_PARAMS, BATTLES};
 ///
 /// Adding a system is one folder under `system/` (see `docs/DESIGN.md`'s checklist) with a
 /// value implementing this trait, and one line in [`SYSTEMS`].
-pub trait RuleSystem: Sync {
+/// What a rule system is, as data: its name and description and what `list` shows of it.
+#[derive(Debug)]
+pub struct About {
     /// The name used with `--system` and in experiment files (`rank-and-file`).
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// A one-line description.
-    fn title(&self) -> &'static str;
-    /// The rule ids it models (`RF-1 to RF-13`).
-    fn rules(&self) -> &'static str;
+    pub title: &'static str,
+    /// The rule ids it models (`RF-1 to RF-12`).
+    pub rules: &'static str,
     /// Its scenarios, in the order `list` shows them.
-    fn scenarios(&self) -> &'static [&'static str];
+    pub scenarios: &'static [&'static str],
     /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
-    fn params(&self) -> &'static [ParamDef];
+    pub params: &'static [ParamDef],
     /// Its optional rules.
-    fn options(&self) -> &'static [OptionDef];
+    pub options: &'static [OptionDef],
     /// Which states leave a hole in the line, and why.
-    fn holes(&self) -> &'static str;
+    pub holes: &'static str,
     /// The keywords of its unit specs (`--attacker`, `--defender`).
-    fn specs(&self) -> &'static str;
+    pub specs: &'static str,
+}
+
+/// One rule system: its description ([`About`]), its defaults and outcomes, building a job of
+/// one of its scenarios, and its odds sheet.
+pub trait RuleSystem: Sync {
+    /// What it is, as data.
+    fn about(&self) -> &'static About;
+    /// The name used with `--system` and in experiment files (`rank-and-file`).
+    fn name(&self) -> &'static str {
+        self.about().name
+    }
+    /// A one-line description.
+    fn title(&self) -> &'static str {
+        self.about().title
+    }
+    /// The rule ids it models (`RF-1 to RF-12`).
+    fn rules(&self) -> &'static str {
+        self.about().rules
+    }
+    /// Its scenarios, in the order `list` shows them.
+    fn scenarios(&self) -> &'static [&'static str] {
+        self.about().scenarios
+    }
+    /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
+    fn params(&self) -> &'static [ParamDef] {
+        self.about().params
+    }
+    /// Its optional rules.
+    fn options(&self) -> &'static [OptionDef] {
+        self.about().options
+    }
+    /// Which states leave a hole in the line, and why.
+    fn holes(&self) -> &'static str {
+        self.about().holes
+    }
+    /// The keywords of its unit specs (`--attacker`, `--defender`).
+    fn specs(&self) -> &'static str {
+        self.about().specs
+    }
     /// Defaults that differ from the parameter table's in one scenario (a `rally` starts with
     /// the unit shaken) or follow another input (a unit type's pips).
     fn defaults(&self, _scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {

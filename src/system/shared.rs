@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::frac::Frac;
 use crate::params::{How, Kind, Resolved};
-use crate::scenario::battle::{Army, Battle, Policy, SERIES, Volley};
+use crate::scenario::battle::{Army, Battle, Policy, SERIES, Shape, Volley};
 use crate::scenario::chain::Chain;
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, TableDef};
@@ -244,17 +244,17 @@ pub(crate) fn battle_job<A: Army + 'static>(
         charge_at_turn: p.charge_at_turn,
         when_shaken: p.charge_when_shaken,
     };
-    let battle = Battle::new(
-        army,
+    let shape = Shape {
         files,
-        [supports; 2],
+        supports: [supports; 2],
         turns,
         line,
-        if line { p.break_point } else { 100 },
-        p.range,
-        p.fire_range,
+        break_point_percent: if line { p.break_point } else { 100 },
+        range: p.range,
+        fire_range: p.fire_range,
         policy,
-    );
+    };
+    let battle = Battle::new(army, shape);
     if line {
         notes.push(format!(
             "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B)",

@@ -25,17 +25,17 @@ fn ef_under_fire(turns: u32) -> EfUnderFire {
         fire: Fire::dice(4, 5),
     };
     let blocked = Weights::new(vec![5, 1]);
-    EfUnderFire::new(
+    EfUnderFire {
         unit,
         start,
         turns,
-        Fire::dice(4, 5),
-        2,
-        true,
+        fire: Fire::dice(4, 5),
+        hits_per_quarter: 2,
+        retreat_on_fire: true,
         enemy,
         blocked,
-        false,
-    )
+        retreat_out_of_range: false,
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ pub mod under_fire;
 
 use crate::dice::Weights;
 use crate::error::{Error, Result};
-use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
+use crate::params::{self, Input, Kind, Resolved};
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 use army::EfArmy;
@@ -22,8 +22,8 @@ use rules as ef;
 use test::EfTest;
 use under_fire::{EfUnderFire, Enemy};
 
-use super::RuleSystem;
 use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe, fire_model};
+use super::{About, RuleSystem};
 use crate::frac::Frac;
 use crate::odds::Odds;
 
@@ -620,17 +620,17 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 ));
             }
             Ok(Box::new(ChainJob::new(
-                EfUnderFire::new(
-                    u,
-                    s,
-                    p.turns,
+                EfUnderFire {
+                    unit: u,
+                    start: s,
+                    turns: p.turns,
                     fire,
                     hits_per_quarter,
                     retreat_on_fire,
                     enemy,
                     blocked,
-                    p.retreat_out_of_range,
-                ),
+                    retreat_out_of_range: p.retreat_out_of_range,
+                },
                 describe(notes),
                 OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
                 vec![
@@ -656,30 +656,21 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Effectiveness;
 
+/// What Effectiveness is, for `list` and the registry.
+static ABOUT: About = About {
+    name: NAME,
+    title: "The 25% effectiveness house rule (tests, melee, blocked retreats), with the retreat amendment as an option",
+    rules: "EF-1 to EF-5",
+    scenarios: SCENARIOS,
+    params: &PARAMS,
+    options: &OPTIONS,
+    holes: HOLES,
+    specs: SPEC_KEYWORDS,
+};
+
 impl RuleSystem for Effectiveness {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-    fn title(&self) -> &'static str {
-        "The 25% effectiveness house rule (tests, melee, blocked retreats), with the retreat amendment as an option"
-    }
-    fn rules(&self) -> &'static str {
-        "EF-1 to EF-5"
-    }
-    fn scenarios(&self) -> &'static [&'static str] {
-        SCENARIOS
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn options(&self) -> &'static [OptionDef] {
-        &OPTIONS
-    }
-    fn holes(&self) -> &'static str {
-        HOLES
-    }
-    fn specs(&self) -> &'static str {
-        SPEC_KEYWORDS
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
     fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
         match scenario {

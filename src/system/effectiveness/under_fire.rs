@@ -37,7 +37,7 @@ pub struct Enemy {
     pub fire: Fire,
 }
 
-/// An effectiveness-rules unit under fire. Each turn: a retreating unit rolls to return to
+/// An effectiveness-rules unit under fire (built with its fields named). Each turn: a retreating unit rolls to return to
 /// normal action (EF-5); the enemy fires (not at a retreating unit out of its range); a unit
 /// that lost 25% or more this turn tests (EF-2) and on a failure loses a further 25%; under
 /// `retreat-on-fire` it also retreats (EF-5) — unless the enemy it exchanged fire with also
@@ -63,40 +63,15 @@ pub struct EfUnderFire {
     pub blocked: Option<Weights>,
     /// EF-5: a retreating unit is out of the enemy's range.
     pub retreat_out_of_range: bool,
-    values: [ValueInfo; 1],
 }
 
-impl EfUnderFire {
-    /// A unit under `fire` for `turns` turns.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        unit: ef::Unit,
-        start: ef::UnitState,
-        turns: u32,
-        fire: Fire,
-        hits_per_quarter: u8,
-        retreat_on_fire: bool,
-        enemy: Enemy,
-        blocked: Option<Weights>,
-        retreat_out_of_range: bool,
-    ) -> Self {
-        EfUnderFire {
-            values: [ValueInfo {
-                name: "quarters_lost",
-                max: 4,
-            }],
-            unit,
-            start,
-            turns,
-            fire,
-            hits_per_quarter,
-            retreat_on_fire,
-            enemy,
-            blocked,
-            retreat_out_of_range,
-        }
-    }
+/// The value each trial reports.
+const VALUES: [ValueInfo; 1] = [ValueInfo {
+    name: "quarters_lost",
+    max: 4,
+}];
 
+impl EfUnderFire {
     /// Whether the enemy lost a quarter to our volley this turn and failed its test.
     #[inline(always)]
     fn enemy_failed<R: Roll>(&self, r: &mut R) -> bool {
@@ -155,7 +130,7 @@ impl Chain for EfUnderFire {
         s.status as usize
     }
     fn values(&self) -> &[ValueInfo] {
-        &self.values
+        &VALUES
     }
     fn value_of(&self, s: ef::UnitState, _i: usize) -> u32 {
         u32::from(self.start.quarters - s.quarters)

@@ -34,12 +34,8 @@ pub struct LwArmy {
     pub fire: [Vec<Volley>; 2],
     /// Option `dice-follow-pips` (LW-2).
     pub dice_follow_pips: bool,
-    /// Fall back at or below this many pips (0: never).
-    pub fall_back_at: u8,
-    /// Rejoin the line on recovering to this many pips.
-    pub return_at: u8,
-    /// A unit falling back is out of the enemy's range.
-    pub fall_back_out_of_range: bool,
+    /// When it falls back and rejoins (LW-5).
+    pub fall_back: lw::FallBack,
     /// `melees[attacker side][file]`.
     melees: [Vec<LwMelee>; 2],
     coin: Weights,
@@ -52,7 +48,7 @@ impl LwArmy {
         fire: [Vec<Volley>; 2],
         dice_follow_pips: bool,
         follow_up: FollowUp,
-        (fall_back_at, return_at, fall_back_out_of_range): (u8, u8, bool),
+        fall_back: lw::FallBack,
     ) -> Self {
         let melees = [0, 1].map(|a| {
             (0..sides[a].len())
@@ -69,9 +65,7 @@ impl LwArmy {
             sides,
             fire,
             dice_follow_pips,
-            fall_back_at,
-            return_at,
-            fall_back_out_of_range,
+            fall_back,
             melees,
             coin: lw::coin(),
         }
@@ -81,7 +75,7 @@ impl LwArmy {
         u.present
             && match u.s.status {
                 LwStatus::InLine => true,
-                LwStatus::Retiring | LwStatus::Recovering => !self.fall_back_out_of_range,
+                LwStatus::Retiring | LwStatus::Recovering => !self.fall_back.out_of_range,
                 LwStatus::Removed => false,
             }
     }
@@ -172,7 +166,7 @@ impl Army for LwArmy {
                     LwStatus::Retiring => u.s.status = LwStatus::Recovering,
                     LwStatus::Recovering => {
                         u.s.pips.unit = (u.s.pips.unit + 1).min(start);
-                        if u.s.pips.unit >= self.return_at {
+                        if u.s.pips.unit >= self.fall_back.return_at {
                             u.s.status = LwStatus::InLine;
                         }
                     }
@@ -245,7 +239,7 @@ impl Army for LwArmy {
         for side in 0..2 {
             for i in 0..files {
                 let u = &mut f.front[side][i];
-                if u.present && u.s.status == LwStatus::InLine && u.s.pips.unit <= self.fall_back_at
+                if u.present && u.s.status == LwStatus::InLine && u.s.pips.unit <= self.fall_back.at
                 {
                     u.s.status = LwStatus::Retiring;
                 }

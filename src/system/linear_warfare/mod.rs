@@ -10,7 +10,7 @@ pub mod test;
 pub mod under_fire;
 
 use crate::error::{Error, Result};
-use crate::params::{Input, Kind, OptionDef, ParamDef, Resolved, parse_int};
+use crate::params::{Input, Kind, Resolved, parse_int};
 use crate::scenario::battle::Volley;
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
@@ -20,8 +20,8 @@ use rules::{self as lw, Pips, Side, UnitType};
 use test::{LwTest, MAX_VOLLEY_DICE};
 use under_fire::{LwState, LwStatus, LwUnderFire};
 
-use super::RuleSystem;
 use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe};
+use super::{About, RuleSystem};
 use crate::frac::Frac;
 use crate::odds::Odds;
 
@@ -102,7 +102,11 @@ fn build_battle(
         fire,
         dice_follow_pips,
         follow,
-        (p.fall_back_at, p.return_at, p.fall_back_out_of_range),
+        lw::FallBack {
+            at: p.fall_back_at,
+            return_at: p.return_at,
+            out_of_range: p.fall_back_out_of_range,
+        },
     );
     let setup = BattleSetup {
         system: NAME,
@@ -532,9 +536,11 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     start,
                     p.turns,
                     fire,
-                    fall_back_at,
-                    return_at,
-                    p.fall_back_out_of_range,
+                    lw::FallBack {
+                        at: fall_back_at,
+                        return_at,
+                        out_of_range: p.fall_back_out_of_range,
+                    },
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
@@ -643,30 +649,21 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LinearWarfare;
 
+/// What LinearWarfare is, for `list` and the registry.
+static ABOUT: About = About {
+    name: NAME,
+    title: "The Age of Linear Warfare: pips, fire, opposed-roll melee with follow-up, falling back",
+    rules: "LW-1 to LW-7",
+    scenarios: SCENARIOS,
+    params: &PARAMS,
+    options: &OPTIONS,
+    holes: HOLES,
+    specs: SPEC_KEYWORDS,
+};
+
 impl RuleSystem for LinearWarfare {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-    fn title(&self) -> &'static str {
-        "The Age of Linear Warfare: pips, fire, opposed-roll melee with follow-up, falling back"
-    }
-    fn rules(&self) -> &'static str {
-        "LW-1 to LW-7"
-    }
-    fn scenarios(&self) -> &'static [&'static str] {
-        SCENARIOS
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn options(&self) -> &'static [OptionDef] {
-        &OPTIONS
-    }
-    fn holes(&self) -> &'static str {
-        HOLES
-    }
-    fn specs(&self) -> &'static str {
-        SPEC_KEYWORDS
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
     fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
         match scenario {

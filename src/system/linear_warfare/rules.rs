@@ -88,6 +88,17 @@ pub struct Pips {
     pub general: u8,
 }
 
+/// LW-5: when a unit falls back out of the line and when it rejoins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FallBack {
+    /// It falls back at or below this many pips (0: never).
+    pub at: u8,
+    /// It rejoins the line on recovering to this many pips.
+    pub return_at: u8,
+    /// A unit falling back is out of the enemy's range.
+    pub out_of_range: bool,
+}
+
 /// The fair coin of LW-6: outcome 1 means the general bears the loss.
 pub fn coin() -> Weights {
     Weights::new(vec![1, 1]).expect("two outcomes")

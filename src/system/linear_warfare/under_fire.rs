@@ -62,36 +62,21 @@ pub struct LwUnderFire {
     pub turns: u32,
     /// The enemy's fire each turn, in hits (= pips).
     pub fire: Fire,
-    /// Fall back at or below this many pips (0: never).
-    pub fall_back_at: u8,
-    /// Rejoin the line on recovering to this many pips.
-    pub return_at: u8,
-    /// A unit falling back is out of the enemy's range.
-    pub fall_back_out_of_range: bool,
+    /// When it falls back and rejoins (LW-5).
+    pub fall_back: lw::FallBack,
     coin: Weights,
     values: [ValueInfo; 1],
 }
 
 impl LwUnderFire {
     /// A unit of `pips` pips under `fire`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        pips: u8,
-        start: LwState,
-        turns: u32,
-        fire: Fire,
-        fall_back_at: u8,
-        return_at: u8,
-        fall_back_out_of_range: bool,
-    ) -> Self {
+    pub fn new(pips: u8, start: LwState, turns: u32, fire: Fire, fall_back: lw::FallBack) -> Self {
         LwUnderFire {
             pips,
             start,
             turns,
             fire,
-            fall_back_at,
-            return_at,
-            fall_back_out_of_range,
+            fall_back,
             coin: lw::coin(),
             values: [ValueInfo {
                 name: "pips_lost",
@@ -121,13 +106,13 @@ impl Chain for LwUnderFire {
             LwStatus::Retiring => s.status = LwStatus::Recovering,
             LwStatus::Recovering => {
                 s.pips.unit = (s.pips.unit + 1).min(self.pips);
-                if s.pips.unit >= self.return_at {
+                if s.pips.unit >= self.fall_back.return_at {
                     s.status = LwStatus::InLine;
                 }
             }
             LwStatus::InLine => {}
         }
-        let fired_at = s.status == LwStatus::InLine || !self.fall_back_out_of_range;
+        let fired_at = s.status == LwStatus::InLine || !self.fall_back.out_of_range;
         if fired_at {
             let hits = self.fire.sample(r);
             s.pips = s.pips.lose(hits, &self.coin, r);
@@ -136,7 +121,7 @@ impl Chain for LwUnderFire {
                 return s;
             }
         }
-        if s.status == LwStatus::InLine && s.pips.unit <= self.fall_back_at {
+        if s.status == LwStatus::InLine && s.pips.unit <= self.fall_back.at {
             s.status = LwStatus::Retiring;
         }
         s

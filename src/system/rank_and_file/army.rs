@@ -2,7 +2,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use super::melee::{FightState, RfFight};
+use super::melee::{Charge, FightState, MeleeSetup, RfFight};
 use super::rules as rf;
 use crate::dice::Roll;
 use crate::scenario::battle::*;
@@ -60,10 +60,8 @@ impl RfArmy {
     pub fn new(
         fighters: [Vec<rf::Fighter>; 2],
         starts: [Vec<rf::UnitState>; 2],
-        options: rf::Options,
-        rules: rf::MeleeRules,
+        melee: MeleeSetup,
         fire: [Volley; 2],
-        max_rounds: u32,
         on: super::Switches,
     ) -> Self {
         let fights = [0, 1].map(|a| {
@@ -74,14 +72,15 @@ impl RfArmy {
                     let mut blown = att;
                     blown.blown = true;
                     let make = |att: rf::Fighter| {
+                        let charge = Charge {
+                            waiver: false,
+                            uncontrolled: on.uncontrolled,
+                        };
                         RfFight::new(
-                            att,
-                            def,
+                            [att, def],
                             [starts[a][i], starts[1 - a][i]],
-                            options,
-                            rules,
-                            max_rounds,
-                            Some((false, on.uncontrolled)),
+                            melee,
+                            Some(charge),
                         )
                     };
                     [make(att), make(blown)]
@@ -91,13 +90,13 @@ impl RfArmy {
         RfArmy {
             fighters,
             starts,
-            options,
+            options: melee.options,
             fire,
             stampede: on.elephant_stampede,
             waiver_tests: on.waiver_tests,
             blown_cavalry: on.blown_cavalry,
             fights,
-            max_rounds,
+            max_rounds: melee.max_rounds,
         }
     }
 

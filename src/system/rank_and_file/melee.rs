@@ -51,18 +51,41 @@ pub struct RfFight {
     values: Vec<ValueInfo>,
 }
 
+/// How melees are fought: the optional rules in force, RF-9's parameters and the safety cap on
+/// rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeleeSetup {
+    /// Optional rules in force.
+    pub options: rf::Options,
+    /// RF-9's parameters.
+    pub rules: rf::MeleeRules,
+    /// The safety cap on rounds.
+    pub max_rounds: u32,
+}
+
+/// What makes a melee a whole charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Charge {
+    /// The target takes a waiver test at the end of the charge phase (RF-10).
+    pub waiver: bool,
+    /// The winner rolls for an uncontrolled charge (RF-12).
+    pub uncontrolled: bool,
+}
+
 impl RfFight {
-    /// A melee (or charge) between two fighters.
-    #[allow(clippy::too_many_arguments)]
+    /// A melee between `[attacker, defender]` from their starting states, or a whole charge
+    /// when `charge` is given.
     pub fn new(
-        attacker: rf::Fighter,
-        defender: rf::Fighter,
+        [attacker, defender]: [rf::Fighter; 2],
         start: [rf::UnitState; 2],
-        options: rf::Options,
-        rules: rf::MeleeRules,
-        max_rounds: u32,
-        charge: Option<(bool, bool)>,
+        setup: MeleeSetup,
+        charge: Option<Charge>,
     ) -> Self {
+        let MeleeSetup {
+            options,
+            rules,
+            max_rounds,
+        } = setup;
         let table = |me: &rf::Fighter, them: &rf::Fighter| -> Vec<Weights> {
             let need = me.needs_to_hit(them, &rules);
             (0..=u32::from(me.unit.stands))
@@ -105,7 +128,13 @@ impl RfFight {
                 max: 1,
             });
         }
-        let (waiver, uncontrolled) = charge.unwrap_or((false, false));
+        let Charge {
+            waiver,
+            uncontrolled,
+        } = charge.unwrap_or(Charge {
+            waiver: false,
+            uncontrolled: false,
+        });
         RfFight {
             tables: [table(&attacker, &defender), table(&defender, &attacker)],
             attacker,
@@ -271,7 +300,7 @@ mod tests {
         use crate::exact::transitions;
         use crate::scenario::chain::Chain;
         use crate::scenario::melee::FightPhase;
-        use crate::system::rank_and_file::melee::RfFight;
+        use crate::system::rank_and_file::melee::{MeleeSetup, RfFight};
         use crate::system::rank_and_file::rules as rf;
         let (f, s) = crate::system::rank_and_file::parse_fighter(
             "--attacker",
@@ -285,7 +314,12 @@ mod tests {
             six_always_hits: true,
             auto_rout_on_win: false,
         };
-        let fight = RfFight::new(f, f, [s, s], rf::Options::default(), rules, 50, None);
+        let setup = MeleeSetup {
+            options: rf::Options::default(),
+            rules,
+            max_rounds: 50,
+        };
+        let fight = RfFight::new([f, f], [s, s], setup, None);
         let first = transitions(&fight, fight.start());
         let p = |want: &dyn Fn(&FightPhase) -> bool| -> f64 {
             first

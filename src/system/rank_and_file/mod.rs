@@ -11,17 +11,17 @@ pub mod test;
 pub mod under_fire;
 
 use crate::error::{Error, Result};
-use crate::params::{self, Input, Kind, OptionDef, ParamDef, Resolved};
+use crate::params::{self, Input, Kind, Resolved};
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 use army::RfArmy;
-use melee::RfFight;
+use melee::{Charge, MeleeSetup, RfFight};
 use rally::RfRally;
 use rules as rf;
 use test::RfTest;
-use under_fire::RfUnderFire;
+use under_fire::{RfUnderFire, UnderFireRules};
 
-use super::RuleSystem;
 use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe, fire_model};
+use super::{About, RuleSystem};
 use crate::frac::Frac;
 use crate::odds::Odds;
 
@@ -477,9 +477,11 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     b.start,
                     p.turns,
                     fire,
-                    shaken != "none",
-                    shaken == "all",
-                    on.elephant_stampede,
+                    UnderFireRules {
+                        fire_on_unsteady: shaken != "none",
+                        fire_on_routing: shaken == "all",
+                        stampede: on.elephant_stampede,
+                    },
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
@@ -730,15 +732,12 @@ fn build_battle(
         fire[1].description()
     )];
     let files = fighters[0].len();
-    let army = RfArmy::new(
-        fighters,
-        starts,
-        rf_options(on),
+    let melee = MeleeSetup {
+        options: rf_options(on),
         rules,
-        fire,
-        p.max_rounds,
-        *on,
-    );
+        max_rounds: p.max_rounds,
+    };
+    let army = RfArmy::new(fighters, starts, melee, fire, *on);
     let setup = BattleSetup {
         system: NAME,
         scenario,
@@ -782,19 +781,19 @@ fn build_fight(
                 "the charging cavalry carries a Blown marker after this charge (RF-11)".into(),
             );
         }
-        Some((waiver, on.uncontrolled))
+        Some(Charge {
+            waiver,
+            uncontrolled: on.uncontrolled,
+        })
     } else {
         None
     };
-    let chain = RfFight::new(
-        attacker,
-        defender,
-        [a_start, d_start],
-        rf_options,
+    let setup = MeleeSetup {
+        options: rf_options,
         rules,
-        p.max_rounds,
-        charge,
-    );
+        max_rounds: p.max_rounds,
+    };
+    let chain = RfFight::new([attacker, defender], [a_start, d_start], setup, charge);
     if chain.hopeless() {
         return Err(Error::Conflict(format!(
             "this {scenario} cannot end: neither side can hit (attacker needs {}+, defender {}+)",
@@ -867,30 +866,21 @@ fn build_fight(
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RankAndFile;
 
+/// What RankAndFile is, for `list` and the registry.
+static ABOUT: About = About {
+    name: NAME,
+    title: "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands, melee, charges and the supplement's options",
+    rules: "RF-1 to RF-12",
+    scenarios: SCENARIOS,
+    params: &PARAMS,
+    options: &OPTIONS,
+    holes: HOLES,
+    specs: SPEC_KEYWORDS,
+};
+
 impl RuleSystem for RankAndFile {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-    fn title(&self) -> &'static str {
-        "Rank & File: morale classes, the 50% rule, unsteady/routing, rally, re-rolls, single stands, melee, charges and the supplement's options"
-    }
-    fn rules(&self) -> &'static str {
-        "RF-1 to RF-12"
-    }
-    fn scenarios(&self) -> &'static [&'static str] {
-        SCENARIOS
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn options(&self) -> &'static [OptionDef] {
-        &OPTIONS
-    }
-    fn holes(&self) -> &'static str {
-        HOLES
-    }
-    fn specs(&self) -> &'static str {
-        SPEC_KEYWORDS
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
     fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
         match scenario {

@@ -58,18 +58,27 @@ pub struct RfUnderFire {
     values: [ValueInfo; 3],
 }
 
+/// What happens under fire besides the losses: which shaken states the enemy keeps firing at,
+/// and whether RF-8's stampedes are in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnderFireRules {
+    /// The enemy keeps firing while the unit is Unsteady.
+    pub fire_on_unsteady: bool,
+    /// The enemy keeps firing while the unit is Routing.
+    pub fire_on_routing: bool,
+    /// RF-8: an elephant that fails a morale test may stampede (option `elephant-stampede`).
+    pub stampede: bool,
+}
+
 impl RfUnderFire {
     /// A unit under `fire` for `turns` turns.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         unit: rf::Unit,
         options: rf::Options,
         start: rf::UnitState,
         turns: u32,
         fire: Fire,
-        fire_on_unsteady: bool,
-        fire_on_routing: bool,
-        stampede: bool,
+        rules: UnderFireRules,
     ) -> Self {
         let [lost, rerolls] = rf_values(&unit, &start);
         RfUnderFire {
@@ -86,9 +95,9 @@ impl RfUnderFire {
             start,
             turns,
             fire,
-            fire_on_unsteady,
-            fire_on_routing,
-            stampede: stampede && unit.kind == rf::Kind::Elephant,
+            fire_on_unsteady: rules.fire_on_unsteady,
+            fire_on_routing: rules.fire_on_routing,
+            stampede: rules.stampede && unit.kind == rf::Kind::Elephant,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Trials per second of the hot loops (criterion reports them as elements/s), and the time of
 //! each exact solver at the largest realistic units.
 //!
-//! `scenarios`: every scenario × system of [`morale_lab::system::cases::CASES`] (the cases
+//! `scenarios`: every scenario × system of [`morale_lab::system::cases::cases`] (the cases
 //! `morale-lab bench` prints), built as the command line builds them, at 1 and 2 threads, with
 //! the default table sampler (battles have the dice sampler only; set `MORALE_LAB_BENCH_DICE=1`
 //! to add the dice sampler for the others). Each iteration is
@@ -9,13 +9,13 @@
 //! on the process's thread pool, from the tables the job compiled on its first run (as the
 //! batches of a `--precision` run reuse them). `setup`: that one-time cost — a fresh job's
 //! tables compiled and its pool found — for every case. `exact`: the exact solution and report
-//! of each of [`morale_lab::system::cases::EXACT_CASES`] (each should take under 100 ms).
+//! of each of [`morale_lab::system::cases::exact_cases`] (each should take under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::RunOptions;
 use morale_lab::Sampler;
 use morale_lab::engine::Control;
-use morale_lab::system::cases::{CASES, EXACT_CASES};
+use morale_lab::system::cases::{cases, exact_cases};
 use std::time::Duration;
 
 /// Trials an iteration: 2^23 (2^18 battles for `engagement` and `line`).
@@ -35,7 +35,7 @@ fn options(trials: u64, threads: usize, sampler: Sampler, exact_only: bool) -> R
 }
 
 fn scenarios(c: &mut Criterion) {
-    for case in CASES {
+    for case in cases() {
         let job = case.job().expect("the bench cases build");
         let trials = trials_for(case.scenario);
         let samplers: &[Sampler] = if morale_lab::system::BATTLES.contains(&case.scenario) {
@@ -68,7 +68,7 @@ fn setup(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(2));
-    for case in CASES {
+    for case in cases() {
         let opts = options(1, 2, Sampler::Table, false);
         group.bench_function(case.name.replace(' ', "-"), |b| {
             b.iter(|| {
@@ -85,7 +85,7 @@ fn exact(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
-    for case in EXACT_CASES {
+    for case in exact_cases() {
         let job = case.job().expect("the exact cases build");
         let opts = options(1, 1, Sampler::Table, true);
         group.bench_function(case.name.replace(' ', "-"), |b| {

@@ -8,7 +8,7 @@ use morale_lab::RunOptions;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
-use morale_lab::system::cases::{CASES, Case, EXACT_CASES};
+use morale_lab::system::cases::{Case, cases, exact_cases};
 
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
 fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
@@ -49,12 +49,12 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
                 .ok_or_else(|| bad("--threads", t, "allowed: a whole number from 1 to 1024"))?,
         ),
     };
-    let pick = |list: &'static [Case]| -> Vec<&'static Case> {
-        list.iter()
+    let pick = |list: Vec<Case>| -> Vec<Case> {
+        list.into_iter()
             .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
             .collect()
     };
-    let (cases, exact) = (pick(CASES), pick(EXACT_CASES));
+    let (cases, exact) = (pick(cases()), pick(exact_cases()));
     if cases.is_empty() && exact.is_empty() {
         return Err(bad(
             "FILTER",

@@ -40,6 +40,10 @@ pub struct About {
     pub holes: &'static str,
     /// The keywords of its unit specs (`--attacker`, `--defender`).
     pub specs: &'static str,
+    /// Its benchmark cases: one realistic setup of each of its scenarios.
+    pub bench: &'static [cases::BenchCase],
+    /// Its exact solvers' benchmark cases: the largest realistic units.
+    pub exact_bench: &'static [cases::BenchCase],
 }
 
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of

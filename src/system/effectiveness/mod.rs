@@ -2,6 +2,7 @@
 //! optional rules (among them the retreat amendment), and how they become a runnable scenario.
 
 pub mod army;
+mod cases;
 pub mod invariants;
 pub mod melee;
 pub mod odds;
@@ -666,6 +667,8 @@ static ABOUT: About = About {
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,
+    bench: cases::CASES,
+    exact_bench: cases::EXACT_CASES,
 };
 
 impl RuleSystem for Effectiveness {

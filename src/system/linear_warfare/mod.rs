@@ -2,6 +2,7 @@
 //! specs, the `dice-follow-pips` option, and how they become a runnable scenario.
 
 pub mod army;
+mod cases;
 pub mod invariants;
 pub mod melee;
 pub mod odds;
@@ -659,6 +660,8 @@ static ABOUT: About = About {
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,
+    bench: cases::CASES,
+    exact_bench: cases::EXACT_CASES,
 };
 
 impl RuleSystem for LinearWarfare {

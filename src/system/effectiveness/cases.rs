@@ -1,0 +1,59 @@
+//! The benchmark cases of the effectiveness rules (see `crate::system::cases`).
+
+use crate::system::cases::BenchCase;
+
+/// One realistic setup of each scenario, at the sizes the README's speed figures name.
+pub(super) const CASES: &[BenchCase] = &[
+    BenchCase {
+        name: "test EF regular test",
+        scenario: "test",
+        set: &[],
+        options: &[],
+    },
+    BenchCase {
+        name: "rally EF regular retreating",
+        scenario: "rally",
+        set: &["turns=100"],
+        options: &[],
+    },
+    BenchCase {
+        name: "under-fire EF regular 12 turns retreat-on-fire",
+        scenario: "under-fire",
+        set: &["class=regular", "turns=12"],
+        options: &["retreat-on-fire"],
+    },
+    BenchCase {
+        name: "melee EF regular v regular",
+        scenario: "melee",
+        set: &[],
+        options: &[],
+    },
+    BenchCase {
+        name: "engagement EF 1 v 1",
+        scenario: "engagement",
+        set: &["attacker=regular", "defender=regular"],
+        options: &["retreat-on-fire"],
+    },
+    BenchCase {
+        name: "line EF 6 v 6",
+        scenario: "line",
+        set: &["attacker=6 x regular", "defender=6 x regular"],
+        options: &[],
+    },
+];
+
+/// The largest realistic units for its exact solvers.
+pub(super) const EXACT_CASES: &[BenchCase] = &[
+    BenchCase {
+        name: "exact under-fire EF 24 turns retreat-on-fire",
+        scenario: "under-fire",
+        set: &["turns=24", "p_blocked=1/6"],
+        options: &["retreat-on-fire"],
+    },
+    BenchCase {
+        name: "exact melee EF regular v regular 12 dice",
+        scenario: "melee",
+        set: &["attacker=regular dice=12", "defender=regular dice=12"],
+        options: &[],
+    },
+];

@@ -1,0 +1,98 @@
+//! The benchmark cases of the Rank & File rules (see `crate::system::cases`).
+
+use crate::system::cases::BenchCase;
+
+/// One realistic setup of each scenario, at the sizes the README's speed figures name.
+pub(super) const CASES: &[BenchCase] = &[
+    BenchCase {
+        name: "test RF regular morale test",
+        scenario: "test",
+        set: &[],
+        options: &[],
+    },
+    BenchCase {
+        name: "rally RF veteran 7 stands 2 lost routing",
+        scenario: "rally",
+        set: &[
+            "class=veteran",
+            "stands=7",
+            "lost=2",
+            "state=routing",
+            "turns=100",
+        ],
+        options: &[],
+    },
+    BenchCase {
+        name: "under-fire RF regular 8 stands 12 turns",
+        scenario: "under-fire",
+        set: &["class=regular", "stands=8", "turns=12"],
+        options: &[],
+    },
+    BenchCase {
+        name: "melee RF veteran cavalry v regular infantry",
+        scenario: "melee",
+        set: &[
+            "attacker=veteran cavalry stands=6",
+            "defender=regular infantry",
+        ],
+        options: &[],
+    },
+    BenchCase {
+        name: "charge RF veteran cavalry v regular infantry",
+        scenario: "charge",
+        set: &[
+            "attacker=veteran cavalry stands=6",
+            "defender=regular infantry",
+        ],
+        options: &["waiver-tests", "blown-cavalry", "uncontrolled"],
+    },
+    BenchCase {
+        name: "engagement RF 1 v 1",
+        scenario: "engagement",
+        set: &["attacker=regular infantry", "defender=regular infantry"],
+        options: &[],
+    },
+    BenchCase {
+        name: "line RF 6 v 6",
+        scenario: "line",
+        set: &[
+            "attacker=6 x regular infantry",
+            "defender=6 x regular infantry",
+        ],
+        options: &[],
+    },
+];
+
+/// The largest realistic units for its exact solvers.
+pub(super) const EXACT_CASES: &[BenchCase] = &[
+    BenchCase {
+        name: "exact rally RF 12 stands 24 turns",
+        scenario: "rally",
+        set: &["stands=12", "state=routing", "turns=24", "rerolls=3"],
+        options: &[],
+    },
+    BenchCase {
+        name: "exact under-fire RF 12 stands 24 turns",
+        scenario: "under-fire",
+        set: &["stands=12", "turns=24", "rerolls=3", "fire_dice=8"],
+        options: &[],
+    },
+    BenchCase {
+        name: "exact melee RF 12 v 12 stands",
+        scenario: "melee",
+        set: &[
+            "attacker=regular infantry stands=12",
+            "defender=regular infantry stands=12",
+        ],
+        options: &[],
+    },
+    BenchCase {
+        name: "exact charge RF 12 v 12 stands",
+        scenario: "charge",
+        set: &[
+            "attacker=veteran cavalry stands=12",
+            "defender=regular infantry stands=12",
+        ],
+        options: &["waiver-tests", "blown-cavalry", "uncontrolled"],
+    },
+];

@@ -178,15 +178,17 @@ pub(super) fn results_parquet(result: &ExperimentResult) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A table's header: the swept keys, then `columns`.
+fn header(result: &ExperimentResult, columns: &[&str]) -> Vec<String> {
+    let sweep = result.experiment.sweep.iter().map(|a| a.key.clone());
+    sweep.chain(columns.iter().map(|c| c.to_string())).collect()
+}
+
+/// `comparisons.csv`: every difference from the baseline, one row each.
 pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparison]) -> Vec<u8> {
-    let mut header: Vec<String> = result
-        .experiment
-        .sweep
-        .iter()
-        .map(|a| a.key.clone())
-        .collect();
-    header.extend(
-        [
+    let mut rows = vec![header(
+        result,
+        &[
             "variant",
             "baseline",
             "kind",
@@ -199,10 +201,8 @@ pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparis
             "p_value",
             "distinguishable",
             "exact_difference",
-        ]
-        .map(String::from),
-    );
-    let mut rows = vec![header];
+        ],
+    )];
     for c in comparisons {
         let mut r: Vec<String> = c.point.iter().map(SetValue::as_input).collect();
         r.extend([
@@ -227,19 +227,12 @@ pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparis
 /// `per_turn.csv`: the share of trials in each state after each turn, one row per (run, turn,
 /// state); `None` when no run has turns.
 pub(super) fn per_turn_csv(result: &ExperimentResult) -> Option<Vec<u8>> {
-    let mut header: Vec<String> = result
-        .experiment
-        .sweep
-        .iter()
-        .map(|a| a.key.clone())
-        .collect();
-    header.extend(
-        [
+    let mut rows = vec![header(
+        result,
+        &[
             "variant", "turn", "state", "estimate", "ci_low", "ci_high", "exact",
-        ]
-        .map(String::from),
-    );
-    let mut rows = vec![header];
+        ],
+    )];
     for run in &result.runs {
         if let Some(t) = run.report.tables.iter().find(|t| t.name == "per_turn") {
             for row in &t.rows {

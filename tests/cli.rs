@@ -437,3 +437,28 @@ fn bench_prints_trials_per_second_of_the_cases_asked_for() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn completions_and_man_page() {
+    let out = |args: &[&str]| {
+        let o = bin().args(args).assert().success().get_output().clone();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = out(&["completions", shell]);
+        for word in ["morale-lab", "under-fire", "--attacker", "odds"] {
+            assert!(script.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let man = out(&["man"]);
+    assert!(man.starts_with(".ie") && man.contains(".TH morale-lab 1"));
+    assert!(man.contains("rally") && man.contains("completions"));
+    let bad = bin()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(bad).unwrap().contains("possible values"));
+}

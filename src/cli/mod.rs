@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use morale_lab::RunOptions;
@@ -66,6 +66,17 @@ enum Command {
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
     List(ListArgs),
+    /// Print a shell completion script (e.g. `morale-lab completions bash > ~/.local/share/bash-completion/completions/morale-lab`).
+    Completions(CompletionsArgs),
+    /// Print the man page in roff (e.g. `morale-lab man > ~/.local/share/man/man1/morale-lab.1`).
+    Man,
+}
+
+#[derive(Debug, Args)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, value_name = "SHELL")]
+    shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -303,6 +314,18 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Bench(a) => crate::bench::run(a.seconds.as_deref(), a.threads.as_deref(), &a.only),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
+        Command::Completions(a) => {
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut Cli::command(), "morale-lab", &mut out);
+            Ok(String::from_utf8(out).expect("completion scripts are UTF-8"))
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| Error::Conflict(format!("cannot render the man page: {e}")))?;
+            Ok(String::from_utf8(out).expect("roff is UTF-8"))
+        }
     }
 }
 

@@ -29,6 +29,103 @@ pub trait Roll {
     fn d6(&mut self) -> u8;
     /// One index of `table`, index `i` with probability `weight(i) / total`.
     fn pick(&mut self, table: &Weights) -> usize;
+    /// The total of one draw from each of `hits`' tables (a volley too large for one table).
+    /// The exact solver overrides it to branch once over the total's distribution.
+    #[inline(always)]
+    fn hits(&mut self, hits: &Hits) -> u32 {
+        hits.parts.iter().map(|t| self.pick(t) as u32).sum()
+    }
+}
+
+/// Most dice in one hit table: 6^24 < 2^64.
+pub const MAX_TABLE_DICE: u32 = 24;
+
+/// The hits of a volley of any size: the sum of one draw from each of its tables (each of at
+/// most [`MAX_TABLE_DICE`] dice, so exact in 64 bits), with the distribution of the total
+/// worked out once (the binomial counts convolved), so the exact solver branches over the
+/// totals (dice + 1 outcomes) instead of over every combination of the tables' outcomes.
+#[derive(Debug, Clone)]
+pub struct Hits {
+    parts: Vec<Weights>,
+    /// P(total = k).
+    pmf: Vec<f64>,
+    /// The totals' exact weights over a common denominator, where they fit 128 bits.
+    exact: Option<(Vec<u128>, u128)>,
+}
+
+/// Two volleys are equal when their tables are (the rest follows from them).
+impl PartialEq for Hits {
+    fn eq(&self, other: &Hits) -> bool {
+        self.parts == other.parts
+    }
+}
+impl Eq for Hits {}
+
+impl Hits {
+    /// `dice` dice each hitting on `to_hit` or more, in tables of at most `per_table` dice
+    /// (1 ≤ `per_table` ≤ [`MAX_TABLE_DICE`]).
+    pub fn dice(dice: u32, to_hit: u8, per_table: u32) -> Hits {
+        let per_table = per_table.clamp(1, MAX_TABLE_DICE);
+        let mut parts = Vec::new();
+        let mut left = dice;
+        while left > 0 {
+            let n = left.min(per_table);
+            parts.push(Weights::hits(n, to_hit));
+            left -= n;
+        }
+        Hits::of(parts)
+    }
+
+    /// The sum of one draw from each table (an empty list: always 0).
+    pub fn of(parts: Vec<Weights>) -> Hits {
+        let mut pmf = vec![1.0];
+        let mut exact = Some((vec![1u128], 1u128));
+        for t in &parts {
+            let mut next = vec![0.0; pmf.len() + t.len() - 1];
+            for (i, &a) in pmf.iter().enumerate() {
+                for k in 0..t.len() {
+                    next[i + k] += a * t.p(k);
+                }
+            }
+            pmf = next;
+            exact = exact.and_then(|(w, den)| {
+                let mut next = vec![0u128; w.len() + t.len() - 1];
+                for (i, &a) in w.iter().enumerate() {
+                    for k in 0..t.len() {
+                        let add = a.checked_mul(u128::from(t.weight(k)))?;
+                        next[i + k] = next[i + k].checked_add(add)?;
+                    }
+                }
+                Some((next, den.checked_mul(u128::from(t.total()))?))
+            });
+        }
+        Hits { parts, pmf, exact }
+    }
+
+    /// The tables drawn from.
+    pub fn parts(&self) -> &[Weights] {
+        &self.parts
+    }
+
+    /// The chance of each total, 0 to the most.
+    pub fn pmf(&self) -> &[f64] {
+        &self.pmf
+    }
+
+    /// Total `k`'s exact weight and the common denominator, where they fit 128 bits.
+    pub fn exact(&self, k: usize) -> Option<(u128, u128)> {
+        self.exact.as_ref().map(|(w, den)| (w[k], *den))
+    }
+
+    /// The most hits.
+    pub fn max(&self) -> u32 {
+        self.pmf.len() as u32 - 1
+    }
+
+    /// The expected hits.
+    pub fn mean(&self) -> f64 {
+        self.pmf.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
+    }
 }
 
 /// A discrete distribution with integer weights, sampled exactly.
@@ -97,10 +194,10 @@ impl Weights {
 
     /// The number of hits among `dice` dice that each hit on `to_hit` or more (1 ≤ `to_hit` ≤ 7,
     /// 7 meaning never): index k has weight C(dice, k) · s^k · (6 − s)^(dice − k), where s is
-    /// the number of hitting faces, out of 6^dice. `dice` is at most 24 (6^24 < 2^64); larger
-    /// volleys are split by the caller.
+    /// the number of hitting faces, out of 6^dice. `dice` is at most [`MAX_TABLE_DICE`]
+    /// (6^24 < 2^64); larger volleys are a [`Hits`] of several tables.
     pub fn hits(dice: u32, to_hit: u8) -> Self {
-        assert!(dice <= 24, "at most 24 dice in one table");
+        assert!(dice <= MAX_TABLE_DICE, "at most 24 dice in one table");
         let s = u64::from(7u8.saturating_sub(to_hit.clamp(1, 7)));
         let f = 6 - s;
         let n = dice as usize;
@@ -362,6 +459,30 @@ impl Roll for Scripted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_volleys_sum_their_tables_exactly() {
+        // 45 dice at 4+: Binomial(45, 1/2), in tables of 24 and 21 dice.
+        let h = Hits::dice(45, 4, MAX_TABLE_DICE);
+        assert_eq!(h.parts().len(), 2);
+        assert_eq!(h.max(), 45);
+        let mut c = 1u128; // C(45, k)
+        for k in 0..=45usize {
+            let (w, den) = h.exact(k).unwrap();
+            assert_eq!(den, 6u128.pow(45));
+            assert_eq!(w, c * 3u128.pow(45), "k = {k}");
+            assert!((h.pmf()[k] / (c as f64 / 2f64.powi(45)) - 1.0).abs() < 1e-12);
+            c = c * (45 - k as u128) / (k as u128 + 1);
+        }
+        assert!((h.mean() - 22.5).abs() < 1e-12);
+        // Past 6^49 the exact weights do not fit; the chances still do.
+        let big = Hits::dice(200, 6, 20);
+        assert!(big.exact(0).is_none());
+        assert!((big.pmf().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Dice draw one number per table.
+        let mut d = Dice::from_state(5);
+        assert!((0..1000).all(|_| d.hits(&h) <= 45));
+    }
 
     #[test]
     fn dice_seed_from_and_serve_as_a_rand_generator() {

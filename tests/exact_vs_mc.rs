@@ -856,3 +856,32 @@ fn effectiveness_melee_ties_fight_on() {
     assert!((e(0) - e(1)).abs() < 1e-12);
     assert!(r.metrics[0].exact.unwrap() > 1.0);
 }
+
+/// Units of more than 24 stands roll their melee dice in several tables: a 40 v 40 melee and
+/// charge run, with an exact value beside every estimate, and the counts pass the exact binomial
+/// test against them at level 1e-6.
+#[test]
+fn melees_of_the_largest_units_run_with_exact_values() {
+    let n = 200_000;
+    for scenario in ["melee", "charge"] {
+        let r = run(
+            "rank-and-file",
+            scenario,
+            &[
+                "attacker=veteran cavalry stands=40",
+                "defender=green infantry stands=40",
+            ],
+            &[],
+            Plan::new(n, 11, 2, Sampler::Table),
+        );
+        for o in &r.outcomes {
+            let ex = o.cell.exact.expect("exact beside every estimate");
+            let count = (o.cell.p * n as f64).round() as u64;
+            assert!(
+                plausible(count, n, ex, 1e-6),
+                "{scenario} {}: {count} of {n} against exact {ex}",
+                o.outcome
+            );
+        }
+    }
+}

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::dice::{Roll, Weights};
+use crate::dice::{Hits, Roll, Weights};
 use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, Layout};
 
@@ -40,6 +40,22 @@ impl Roll for Oracle<'_> {
         self.prob /= 6.0;
         self.ratio = self.ratio.and_then(|(n, d)| Some((n, d.checked_mul(6)?)));
         c as u8 + 1
+    }
+    /// One branch per total (not per combination of the tables' outcomes).
+    fn hits(&mut self, hits: &Hits) -> u32 {
+        match hits.parts() {
+            [] => 0,
+            [one] => self.pick(one) as u32,
+            _ => {
+                let c = self.choose(hits.pmf().len() as u32) as usize;
+                self.prob *= hits.pmf()[c];
+                self.ratio = self.ratio.and_then(|(n, d)| {
+                    let (w, den) = hits.exact(c)?;
+                    Some((n.checked_mul(w)?, d.checked_mul(den)?))
+                });
+                c as u32
+            }
+        }
     }
     fn pick(&mut self, table: &Weights) -> usize {
         let c = self.choose(table.len() as u32) as usize;
@@ -160,6 +176,36 @@ fn gcd128(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
+/// A state's one-turn moves: next state, chance, and the next state's class.
+type Moves<S> = Vec<(S, f64, usize)>;
+
+/// One live state of [`solve_chain`]'s distribution: the chance of each count of turns its
+/// place stood empty so far, from `lo` on.
+struct Live<S> {
+    state: S,
+    lo: usize,
+    p: Vec<f64>,
+}
+
+impl<S> Live<S> {
+    /// Add `q` to empty count `e`.
+    #[inline]
+    fn add(&mut self, e: usize, q: f64) {
+        if self.p.is_empty() {
+            self.lo = e;
+        } else if e < self.lo {
+            let grow = self.lo - e;
+            self.p.splice(0..0, std::iter::repeat_n(0.0, grow));
+            self.lo = e;
+        }
+        let k = e - self.lo;
+        if k >= self.p.len() {
+            self.p.resize(k + 1, 0.0);
+        }
+        self.p[k] += q;
+    }
+}
+
 /// Tolerance on the total probability of an exact solution.
 pub const MASS_TOLERANCE: f64 = 1e-9;
 
@@ -173,7 +219,7 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
     let turns = layout.turns;
     let classes = chain.classes();
     let mut out = vec![0.0f64; layout.len()];
-    let mut cache: BTreeMap<C::State, Vec<(C::State, f64)>> = BTreeMap::new();
+    let mut cache: BTreeMap<C::State, Moves<C::State>> = BTreeMap::new();
 
     let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
         out[layout.final_(c)] += p;
@@ -185,36 +231,88 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
 
     let start = chain.start();
     let c0 = chain.class_of(start);
-    let mut dist: BTreeMap<(C::State, usize), f64> = BTreeMap::new();
+    // The live distribution over (state, turns its place stood empty so far): per state (in
+    // the states' order) the chances of each empty count from `lo` on. Each turn walks it in
+    // (state, empty count) order and each state's moves in their order, so every cell sums its
+    // terms in one fixed order (the same as a map keyed by (state, count)).
+    let mut dist: Vec<Live<C::State>> = Vec::new();
     if classes[c0].absorbing {
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
         finish(&mut out, start, c0, empty, 1.0);
     } else {
-        dist.insert((start, 0), 1.0);
+        dist.push(Live {
+            state: start,
+            lo: 0,
+            p: vec![1.0],
+        });
     }
     for t in 1..=turns {
-        let mut next: BTreeMap<(C::State, usize), f64> = BTreeMap::new();
-        for (&(s, e), &p) in &dist {
-            let trans = cache.entry(s).or_insert_with(|| transitions(chain, s));
-            for &(s2, q) in trans.iter() {
-                let pq = p * q;
-                let c = chain.class_of(s2);
-                let info = classes[c];
-                if info.absorbing {
-                    out[layout.absorbed(c, t)] += pq;
-                    let e2 = e + if info.empty { turns - t + 1 } else { 0 };
-                    finish(&mut out, s2, c, e2, pq);
-                } else {
-                    out[layout.live(t, c)] += pq;
-                    *next.entry((s2, e + usize::from(info.empty))).or_insert(0.0) += pq;
+        let mut next: Vec<Live<C::State>> = Vec::new();
+        let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
+        for live in &dist {
+            let s = live.state;
+            let trans = cache.entry(s).or_insert_with(|| {
+                transitions(chain, s)
+                    .into_iter()
+                    .map(|(s2, q)| (s2, q, chain.class_of(s2)))
+                    .collect()
+            });
+            // Where each move lands in `next` (none for an absorbing class).
+            let slots: Vec<Option<usize>> = trans
+                .iter()
+                .map(|&(s2, _, c)| {
+                    (!classes[c].absorbing).then(|| {
+                        *at.entry(s2).or_insert_with(|| {
+                            next.push(Live {
+                                state: s2,
+                                lo: usize::MAX,
+                                p: Vec::new(),
+                            });
+                            next.len() - 1
+                        })
+                    })
+                })
+                .collect();
+            for (k, &p) in live.p.iter().enumerate() {
+                // Mass that underflowed to zero adds nothing to any cell: dropping it keeps
+                // every sum the same to the bit and long chains from carrying dead entries.
+                if p == 0.0 {
+                    continue;
+                }
+                let e = live.lo + k;
+                for (&(s2, q, c), slot) in trans.iter().zip(&slots) {
+                    let pq = p * q;
+                    let info = classes[c];
+                    match slot {
+                        None => {
+                            out[layout.absorbed(c, t)] += pq;
+                            let e2 = e + if info.empty { turns - t + 1 } else { 0 };
+                            finish(&mut out, s2, c, e2, pq);
+                        }
+                        Some(i) => {
+                            out[layout.live(t, c)] += pq;
+                            next[*i].add(e + usize::from(info.empty), pq);
+                        }
+                    }
                 }
             }
         }
-        dist = next;
+        // In the states' order for the next turn.
+        let mut order: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
+        dist = at
+            .values()
+            .filter_map(|&i| order[i].take())
+            .filter(|l| !l.p.is_empty())
+            .collect();
     }
-    for (&(s, e), &p) in &dist {
-        finish(&mut out, s, chain.class_of(s), e, p);
+    for live in &dist {
+        let c = chain.class_of(live.state);
+        for (k, &p) in live.p.iter().enumerate() {
+            if p != 0.0 {
+                finish(&mut out, live.state, c, live.lo + k, p);
+            }
+        }
     }
     let total: f64 = (0..classes.len()).map(|c| out[layout.final_(c)]).sum();
     if (total - 1.0).abs() > MASS_TOLERANCE {
@@ -229,6 +327,23 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_volley_is_one_branch_per_total() {
+        let h = Hits::dice(60, 5, crate::dice::MAX_TABLE_DICE);
+        let (mut branches, mut mass, mut mean) = (0, 0.0, 0.0);
+        enumerate(
+            |o| o.hits(&h),
+            |k, p| {
+                branches += 1;
+                mass += p;
+                mean += f64::from(k) * p;
+            },
+        );
+        assert_eq!(branches, 61);
+        assert!((mass - 1.0).abs() < 1e-12);
+        assert!((mean - 20.0).abs() < 1e-9);
+    }
 
     #[test]
     fn enumerates_two_dice() {

@@ -1,6 +1,6 @@
 //! The enemy's fire in `under-fire`: how many losses a turn of fire causes (docs/RULES.md §4).
 
-use crate::dice::{Roll, Weights};
+use crate::dice::{Hits, Roll, Weights};
 use crate::frac::{Frac, common_denominator};
 
 /// Dice in one exact table; larger volleys are the sum of several tables.
@@ -9,7 +9,7 @@ const DICE_PER_TABLE: u32 = 20;
 /// A turn of enemy fire, in the system's own loss unit (stands, hits, quarters or pips).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fire {
-    tables: Vec<Weights>,
+    hits: Hits,
     description: String,
 }
 
@@ -17,15 +17,8 @@ impl Fire {
     /// `dice` dice each hitting on `to_hit` or more: the number of hits has exactly the
     /// distribution of rolling them.
     pub fn dice(dice: u32, to_hit: u8) -> Fire {
-        let mut tables = Vec::new();
-        let mut left = dice;
-        while left > 0 {
-            let n = left.min(DICE_PER_TABLE);
-            tables.push(Weights::hits(n, to_hit));
-            left -= n;
-        }
         Fire {
-            tables,
+            hits: Hits::dice(dice, to_hit, DICE_PER_TABLE),
             description: format!("{dice} dice hitting on {to_hit}+"),
         }
     }
@@ -41,7 +34,7 @@ impl Fire {
         }
         let text: Vec<String> = probs.iter().map(|f| f.to_string()).collect();
         Some(Fire {
-            tables: vec![Weights::new(weights)?],
+            hits: Hits::of(vec![Weights::new(weights)?]),
             description: format!("losses per turn 0.. with chances {}", text.join(", ")),
         })
     }
@@ -49,7 +42,7 @@ impl Fire {
     /// No fire at all.
     pub fn none() -> Fire {
         Fire {
-            tables: Vec::new(),
+            hits: Hits::of(Vec::new()),
             description: "no fire".into(),
         }
     }
@@ -57,12 +50,13 @@ impl Fire {
     /// The most losses one turn can cause.
     #[cfg(test)]
     pub fn max(&self) -> u32 {
-        self.tables.iter().map(|t| t.len() as u32 - 1).sum()
+        self.hits.max()
     }
 
     /// The expected losses per turn.
     pub fn mean(&self) -> f64 {
-        self.tables
+        self.hits
+            .parts()
             .iter()
             .map(|t| (0..t.len()).map(|k| k as f64 * t.p(k)).sum::<f64>())
             .sum()
@@ -76,7 +70,7 @@ impl Fire {
     /// One turn's losses.
     #[inline]
     pub fn sample<R: Roll>(&self, r: &mut R) -> u32 {
-        self.tables.iter().map(|t| r.pick(t) as u32).sum()
+        r.hits(&self.hits)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `melee` and `charge` (docs/RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
 
 use super::rules as rf;
-use crate::dice::{Roll, Weights};
+use crate::dice::{Hits, MAX_TABLE_DICE, Roll};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::melee::{FIGHT_CLASSES, FightPhase};
@@ -47,7 +47,8 @@ pub struct RfFight {
     pub uncontrolled: bool,
     /// The scenario is a charge.
     pub charge: bool,
-    tables: [Vec<Weights>; 2],
+    /// Each side's hits by the dice it rolls (a die a stand; over 24 dice, several tables).
+    tables: [Vec<Hits>; 2],
     values: Vec<ValueInfo>,
 }
 
@@ -86,10 +87,10 @@ impl RfFight {
             rules,
             max_rounds,
         } = setup;
-        let table = |me: &rf::Fighter, them: &rf::Fighter| -> Vec<Weights> {
+        let table = |me: &rf::Fighter, them: &rf::Fighter| -> Vec<Hits> {
             let need = me.needs_to_hit(them, &rules);
             (0..=u32::from(me.unit.stands))
-                .map(|n| Weights::hits(n, need))
+                .map(|n| Hits::dice(n, need, MAX_TABLE_DICE))
                 .collect()
         };
         let mut values = vec![
@@ -221,8 +222,8 @@ impl Chain for RfFight {
         }
         let a_dice = self.attacker.dice(&s.a, first);
         let d_dice = self.defender.dice(&s.d, first);
-        let a_hits = r.pick(&self.tables[0][usize::from(a_dice)]) as u8;
-        let d_hits = r.pick(&self.tables[1][usize::from(d_dice)]) as u8;
+        let a_hits = r.hits(&self.tables[0][usize::from(a_dice)]) as u8;
+        let d_hits = r.hits(&self.tables[1][usize::from(d_dice)]) as u8;
         // RF-9: a formed unit loses a stand per `hits_per_stand` hits; RF-7: a single stand
         // loses a model per `hit_points` hits (`take_casualties`).
         let (au, du) = (&self.attacker.unit, &self.defender.unit);

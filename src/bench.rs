@@ -129,3 +129,91 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
     out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; exact: the best time of a solve and its report)\n";
     Ok(out)
 }
+
+/// `bench --edges`: every edge of the allowed ranges (or those whose system, scenario or label
+/// contains a word of `only`) at 20,000 trials with its exact solution, timed. Prints the
+/// slowest and every refusal's count.
+///
+/// # Errors
+/// A bad `--threads` or `--limit`; a setting that took longer than `limit` seconds, or failed
+/// other than by refusing its input.
+pub fn edges(threads: Option<&str>, limit: &str, only: &[String]) -> Result<String> {
+    let bad = |what: &str, value: &str, allowed: &str| Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed: allowed.into(),
+    };
+    let limit = limit
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.01..=3600.0).contains(x))
+        .ok_or_else(|| {
+            bad(
+                "--limit",
+                limit,
+                "allowed: a number of seconds from 0.01 to 3600",
+            )
+        })?;
+    let threads = match threads {
+        None => None,
+        Some(t) => Some(
+            t.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=1024).contains(n))
+                .ok_or_else(|| bad("--threads", t, "allowed: a whole number from 1 to 1024"))?,
+        ),
+    };
+    let all = morale_lab::system::edges::edges();
+    let picked: Vec<_> = all
+        .iter()
+        .filter(|e| {
+            only.is_empty()
+                || only.iter().any(|w| {
+                    e.system.contains(w.as_str())
+                        || e.scenario.contains(w.as_str())
+                        || e.label.contains(w.as_str())
+                })
+        })
+        .collect();
+    let control = Control::new();
+    let mut times: Vec<(f64, String)> = Vec::new();
+    let (mut refused, mut failed) = (0, Vec::new());
+    for e in &picked {
+        let t0 = Instant::now();
+        let job = morale_lab::system::build(e.system, e.scenario, &e.inputs(), &[]);
+        let outcome = job.map(|j| j.run(&options(20_000, threads, false), &control));
+        let secs = t0.elapsed().as_secs_f64();
+        match outcome {
+            // Refused: when built, or when run (a melee that cannot be relied on to end).
+            Err(_) | Ok(Err(_)) => refused += 1,
+            Ok(Ok(_)) => times.push((secs, e.command())),
+        }
+        if secs > limit {
+            failed.push(format!(
+                "{} took {secs:.1} s (limit {limit} s)",
+                e.command()
+            ));
+        }
+    }
+    times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = times.iter().map(|t| t.0).sum();
+    let mut out = format!(
+        "morale-lab {} bench --edges · {} settings: {} ran in {total:.1} s, {refused} refused (exit 2 on the command line)\n\nslowest (s, at 20,000 trials with the exact solution):\n",
+        morale_lab::VERSION,
+        picked.len(),
+        times.len()
+    );
+    for (secs, command) in times.iter().take(12) {
+        out += &format!("{secs:8.2}  {command}\n");
+    }
+    if !failed.is_empty() {
+        return Err(Error::Conflict(format!(
+            "{} edge setting(s) failed: {}",
+            failed.len(),
+            failed.join("; ")
+        )));
+    }
+    Ok(out)
+}

@@ -204,7 +204,11 @@ impl Weights {
         let mut weights = vec![0u64; n + 1];
         let mut binom: u64 = 1; // C(n, k)
         for (k, w) in weights.iter_mut().enumerate() {
-            *w = binom * s.pow(k as u32) * f.pow((n - k) as u32);
+            // In 128 bits: with every face hitting (or none), C(n, k)·s^k alone can pass 2^64
+            // before the zero factor; a nonzero weight is at most 6^24.
+            let wide =
+                u128::from(binom) * u128::from(s.pow(k as u32)) * u128::from(f.pow((n - k) as u32));
+            *w = u64::try_from(wide).expect("a weight is at most 6^24");
             binom = binom * (n - k) as u64 / (k as u64 + 1);
         }
         Weights::new(weights).expect("6^dice > 0")
@@ -459,6 +463,14 @@ impl Roll for Scripted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hit_tables_of_certain_hits_and_misses() {
+        let all = Weights::hits(MAX_TABLE_DICE, 1);
+        assert_eq!(all.p(24), 1.0);
+        let none = Weights::hits(MAX_TABLE_DICE, 7);
+        assert_eq!(none.p(0), 1.0);
+    }
 
     #[test]
     fn large_volleys_sum_their_tables_exactly() {

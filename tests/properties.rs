@@ -236,3 +236,38 @@ fn battles_run_to_the_largest_turn_cap() {
         }
     }
 }
+
+/// Every setting at the edge of the allowed ranges (each number at its minimum and maximum, all
+/// at their maximum, the largest unit specs) of every system × scenario either builds and runs
+/// (Monte Carlo and its exact solution) or is refused with an error: never a panic. How long
+/// each takes is measured by `morale-lab bench --edges`, not here.
+#[test]
+fn every_edge_of_the_allowed_ranges_runs_or_is_refused() {
+    let edges = morale_lab::system::edges::edges();
+    assert!(edges.len() > 250, "{} edges", edges.len());
+    let mut panics = Vec::new();
+    let (mut ran, mut refused) = (0, 0);
+    for e in &edges {
+        let outcome = std::panic::catch_unwind(|| {
+            match system::build(e.system, e.scenario, &e.inputs(), &[]) {
+                Ok(job) => {
+                    let opts = morale_lab::RunOptions::new(200, 1).threads(Some(1));
+                    job.run(&opts, &morale_lab::Control::new()).map(|_| true)
+                }
+                Err(err) => {
+                    if std::env::var_os("EDGES_VERBOSE").is_some() {
+                        eprintln!("refused: {} ({}): {err}", e.command(), e.label);
+                    }
+                    Ok(false)
+                }
+            }
+        });
+        match outcome {
+            Ok(Ok(true)) => ran += 1,
+            Ok(Ok(false)) | Ok(Err(_)) => refused += 1,
+            Err(_) => panics.push(format!("{} ({})", e.command(), e.label)),
+        }
+    }
+    assert!(panics.is_empty(), "panicked:\n{}", panics.join("\n"));
+    assert!(ran > refused, "{ran} ran, {refused} refused");
+}

@@ -204,6 +204,14 @@ struct BenchArgs {
     /// Only the cases whose name contains one of these words (e.g. rally, line).
     #[arg(value_name = "FILTER")]
     only: Vec<String>,
+    /// Instead: run every setting at the edges of the allowed ranges (each number at its
+    /// minimum and maximum, all at their maximum, the largest units) at 20,000 trials with its
+    /// exact solution, print the slowest, and fail if one takes longer than --limit.
+    #[arg(long)]
+    edges: bool,
+    /// With --edges: the most seconds one setting may take.
+    #[arg(long, value_name = "S", default_value = "60")]
+    limit: String,
 }
 
 #[derive(Debug, Args)]
@@ -311,6 +319,9 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a),
+        Command::Bench(a) if a.edges => {
+            crate::bench::edges(a.threads.as_deref(), &a.limit, &a.only)
+        }
         Command::Bench(a) => crate::bench::run(a.seconds.as_deref(), a.threads.as_deref(), &a.only),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),

@@ -5,6 +5,7 @@
 //! tests all go through the registry.
 
 pub mod cases;
+pub mod edges;
 pub(crate) mod effectiveness;
 pub(crate) mod linear_warfare;
 pub(crate) mod rank_and_file;
@@ -44,6 +45,9 @@ pub struct About {
     pub bench: &'static [cases::BenchCase],
     /// Its exact solvers' benchmark cases: the largest realistic units.
     pub exact_bench: &'static [cases::BenchCase],
+    /// (Attacker, defender) unit specs at the edges of what its specs allow (the largest and
+    /// the smallest), for the edge test ([`edges`]).
+    pub edge_specs: &'static [(&'static str, &'static str)],
 }
 
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of

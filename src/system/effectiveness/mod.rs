@@ -669,6 +669,13 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    edge_specs: &[
+        (
+            "elite general supported dice=20",
+            "elite general supported dice=20",
+        ),
+        ("poor lost=3 dice=1", "poor lost=3 dice=1"),
+    ],
 };
 
 impl RuleSystem for Effectiveness {

@@ -662,6 +662,13 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    edge_specs: &[
+        (
+            "guards pips=12 stands=24 charging general",
+            "guards pips=12 stands=24 obstacle general",
+        ),
+        ("light pips=2 stands=1", "light pips=1 stands=1"),
+    ],
 };
 
 impl RuleSystem for LinearWarfare {

@@ -879,6 +879,16 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    edge_specs: &[
+        (
+            "veteran cavalry stands=40 elite leader=3 rerolls=9 frontage=40 hit=3 shock uncontrolled=6",
+            "veteran infantry stands=40 lost=19 leader=3 rerolls=9 frontage=40 hit=3 square obstacle",
+        ),
+        (
+            "green infantry stands=1 leader=-3 hit=-3 frontage=1",
+            "green skirmisher stands=1 leader=-3 hit=-3 frontage=1",
+        ),
+    ],
 };
 
 impl RuleSystem for RankAndFile {

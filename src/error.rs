@@ -78,6 +78,18 @@ pub enum Error {
     /// The run was stopped by the user (Ctrl-C) before it finished.
     #[error("interrupted: the run was stopped before it finished; nothing was written")]
     Cancelled,
+    /// The exact solution would take longer than its budget (`--exact-budget`).
+    #[error(
+        "the exact solution of this {scenario} would take about {projected_s:.1} s, more than the budget of {budget_s} s; raise --exact-budget"
+    )]
+    OverBudget {
+        /// The scenario.
+        scenario: String,
+        /// The projected seconds of the whole solve.
+        projected_s: f64,
+        /// The budget, in seconds.
+        budget_s: f64,
+    },
     /// An exact solution whose probability mass does not add up to 1: a bug, never bad input.
     #[error("exact solution of {scenario} lost probability mass: total {total} (expected 1)")]
     Mass {

@@ -48,7 +48,7 @@ pub use engine::Control;
 pub use error::{Error, Result};
 pub use report::Report;
 pub use scenario::chain::Sampler;
-pub use scenario::{Job, RunOptions};
+pub use scenario::{DEFAULT_EXACT_BUDGET, Job, RunOptions};
 
 /// Build a runnable scenario: a rule system by name (`rank-and-file`, `effectiveness`,
 /// `linear-warfare`; see [`system::SYSTEMS`]), a scenario (`test`, `rally`, `under-fire`,

@@ -462,3 +462,68 @@ fn completions_and_man_page() {
         .clone();
     assert!(String::from_utf8(bad).unwrap().contains("possible values"));
 }
+
+/// An exact solution past its budget is skipped with a note in every format and Monte Carlo
+/// still runs; with --exact-only the run is refused (exit 2) with the same words.
+#[test]
+fn an_exact_solution_over_its_budget_is_skipped_and_said() {
+    let base = [
+        "under-fire",
+        "--system",
+        "rank-and-file",
+        "--stands",
+        "40",
+        "--turns",
+        "1000",
+        "--set",
+        "fire_dice=3",
+        "--rerolls",
+        "9",
+        "--elite",
+        "--exact-budget",
+        "0.1",
+        "--trials",
+        "2000",
+    ];
+    let out = |fmt: &str| {
+        let o = bin()
+            .args(base)
+            .args(["--format", fmt])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for fmt in ["text", "md", "csv", "json"] {
+        let text = out(fmt);
+        assert!(
+            text.contains("exact: skipped") && text.contains("raise --exact-budget"),
+            "{fmt}: {text}"
+        );
+    }
+    let refused = bin()
+        .args(base)
+        .arg("--exact-only")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(refused.stdout.is_empty());
+    assert!(
+        String::from_utf8(refused.stderr)
+            .unwrap()
+            .contains("raise --exact-budget")
+    );
+    // The default budget affords it: the exact values are there.
+    let full = bin()
+        .args(&base[..12])
+        .args(["--trials", "2000", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let v: Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert!(v.get("exact_skipped").is_none());
+    assert!(v["outcomes"][3]["exact"].is_number());
+}

@@ -62,6 +62,7 @@ pub fn run(
             exact_only: false,
             sampler,
             precision: None,
+            exact_budget: None,
         },
         &Control::new(),
     )

@@ -178,6 +178,7 @@ fn a_trillion_trials_and_the_cap_report_exactly() {
         exact_only: false,
         sampler: Sampler::Dice,
         precision: None,
+        exact_budget: None,
     };
     const SMALL: u64 = 100_000;
     for (system, scenario, sets) in [

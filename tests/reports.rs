@@ -130,6 +130,7 @@ fn small_experiment_end_to_end() {
                 exact_only: false,
                 sampler: Sampler::Table,
                 precision: None,
+                exact_budget: None,
             },
             &Control::new(),
         )

@@ -159,6 +159,10 @@ struct RunArgs {
     /// Print only the exact solution (no Monte Carlo).
     #[arg(long)]
     exact_only: bool,
+    /// Seconds the exact solution may take (default 5). Past it the report notes "exact:
+    /// skipped" and gives Monte Carlo alone; with --exact-only the run is refused.
+    #[arg(long, value_name = "SECONDS")]
+    exact_budget: Option<String>,
     /// Output format: text, csv, md or json.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: String,
@@ -430,6 +434,21 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         inputs.push(Input::parse_set(s)?);
     }
     let job = system::build(&a.system, scenario, &inputs, &a.options)?;
+    let exact_budget = match &a.exact_budget {
+        None => morale_lab::DEFAULT_EXACT_BUDGET,
+        Some(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| (0.1..=86_400.0).contains(x))
+            .ok_or_else(|| {
+                invalid(
+                    "--exact-budget",
+                    s,
+                    "allowed: a number of seconds from 0.1 to 86400",
+                )
+            })?,
+    };
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
     let options = RunOptions::new(trials, seed)
@@ -437,7 +456,8 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         .confidence(confidence)
         .exact_only(a.exact_only)
         .sampler(sampler)
-        .precision(precision);
+        .precision(precision)
+        .exact_budget(Some(exact_budget));
     let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
     // With a precision the total is not known in advance: a counter instead of a bar.
     let bar = show_bar.then(|| progress(trials, precision.is_none(), Arc::clone(&control)));

@@ -209,12 +209,45 @@ impl<S> Live<S> {
 /// Tolerance on the total probability of an exact solution.
 pub const MASS_TOLERANCE: f64 = 1e-9;
 
-/// The exact solution of a chain, as probabilities in the chain's [`Layout`].
+/// The exact solution of a chain, as probabilities in the chain's [`Layout`], with no time
+/// limit.
 ///
 /// # Errors
 /// [`Error::Mass`] if the final distribution does not sum to 1 within [`MASS_TOLERANCE`]
 /// (a defect, never bad input); `scenario` names the chain in that message.
 pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
+    solve_chain_within(chain, scenario, &Limit::none())
+}
+
+/// How long an exact solve may take, and how it learns that the user stopped the run.
+pub struct Limit<'a> {
+    /// Seconds the solve may take (`None`: no limit).
+    pub budget_s: Option<f64>,
+    /// True once the user stopped the run (checked every turn).
+    pub cancelled: &'a dyn Fn() -> bool,
+}
+
+impl Limit<'_> {
+    /// No budget, never cancelled.
+    pub fn none() -> Limit<'static> {
+        Limit {
+            budget_s: None,
+            cancelled: &|| false,
+        }
+    }
+}
+
+/// [`solve_chain`] within a [`Limit`]. The cost is known as it goes: each turn costs about as
+/// much as the live states times their spread of empty counts times their moves, so after
+/// every turn the time so far and the work of the turns left (at the latest turn's work, which
+/// only grows while mass stays alive) project the whole; a projection past the budget stops at
+/// once, so a solve never runs much past it.
+///
+/// # Errors
+/// [`Error::OverBudget`] with the projected seconds; [`Error::Cancelled`]; and as
+/// [`solve_chain`].
+pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) -> Result<Vec<f64>> {
+    let started = std::time::Instant::now();
     let layout = Layout::of(chain);
     let turns = layout.turns;
     let classes = chain.classes();
@@ -236,6 +269,7 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
     // (state, empty count) order and each state's moves in their order, so every cell sums its
     // terms in one fixed order (the same as a map keyed by (state, count)).
     let mut dist: Vec<Live<C::State>> = Vec::new();
+    let mut walked = 0usize;
     if classes[c0].absorbing {
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
@@ -248,6 +282,30 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
         });
     }
     for t in 1..=turns {
+        if (limit.cancelled)() {
+            return Err(Error::Cancelled);
+        }
+        if let Some(budget) = limit.budget_s {
+            let spent = started.elapsed().as_secs_f64();
+            // Work of this turn relative to all turns so far: the live cells now against the
+            // cells walked so far.
+            let cells: usize = dist.iter().map(|l| l.p.len()).sum();
+            walked += cells;
+            let projected = if walked == 0 {
+                spent
+            } else {
+                spent * (1.0 + (cells * (turns + 1 - t)) as f64 / walked as f64)
+            };
+            // Early turns also pay for working out each new state's moves, so trust the
+            // projection only once a quarter of the budget is spent.
+            if spent > budget || (spent > budget / 4.0 && projected > budget) {
+                return Err(Error::OverBudget {
+                    scenario: scenario.to_string(),
+                    projected_s: projected.max(spent),
+                    budget_s: budget,
+                });
+            }
+        }
         let mut next: Vec<Live<C::State>> = Vec::new();
         let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
         for live in &dist {

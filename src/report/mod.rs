@@ -102,6 +102,9 @@ pub struct Report {
     pub exact_mass: Option<f64>,
     /// Notes on how to read the numbers (model choices in force).
     pub notes: Vec<String>,
+    /// Why the exact solution is missing where the scenario has one (over its budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_skipped: Option<String>,
     /// How Monte Carlo drew each turn (`table` or `dice`; none for an exact-only run).
     pub sampler: Option<String>,
     /// Wall-clock seconds of the Monte Carlo run.
@@ -206,7 +209,7 @@ impl Report {
             self.params_line(),
             self.options_line()
         );
-        for n in &self.notes {
+        for n in self.notes.iter().chain(&self.exact_skipped) {
             out += &format!("note: {n}\n");
         }
         out += "\n";
@@ -288,10 +291,10 @@ impl Report {
             self.params_line(),
             self.options_line()
         );
-        for n in &self.notes {
+        for n in self.notes.iter().chain(&self.exact_skipped) {
             out += &format!("- {n}\n");
         }
-        if !self.notes.is_empty() {
+        if !self.notes.is_empty() || self.exact_skipped.is_some() {
             out += "\n";
         }
         out += &format!("| outcome | estimate | {pct} | exact |\n|---|---:|---:|---:|\n");
@@ -365,6 +368,12 @@ impl Report {
             "section", "name", "turn", "count", "estimate", "ci_low", "ci_high", "stderr", "exact",
         ])
         .expect("in-memory CSV");
+        if let Some(why) = &self.exact_skipped {
+            let mut row = vec![String::new(); 9];
+            row[0] = "note".into();
+            row[1] = why.clone();
+            w.write_record(&row).expect("in-memory CSV");
+        }
         for o in &self.outcomes {
             let c = &o.cell;
             w.write_record([

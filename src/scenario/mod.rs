@@ -133,6 +133,9 @@ pub enum TableDef {
     },
 }
 
+/// Seconds an exact solution may take unless the run says otherwise.
+pub const DEFAULT_EXACT_BUDGET: f64 = 5.0;
+
 /// How to run: the trial plan, the confidence level, and whether to skip Monte Carlo.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunOptions {
@@ -147,6 +150,9 @@ pub struct RunOptions {
     /// Precision on demand: run batches until the widest interval of an outcome has at most
     /// this half-width (or `spec.trials`, the cap, is reached).
     pub precision: Option<f64>,
+    /// Seconds the exact solution may take (`None`: no limit); past it the report says so
+    /// and gives Monte Carlo alone (an exact-only run fails instead).
+    pub exact_budget: Option<f64>,
 }
 
 impl RunOptions {
@@ -165,7 +171,13 @@ impl RunOptions {
             exact_only: false,
             sampler: Sampler::Table,
             precision: None,
+            exact_budget: Some(DEFAULT_EXACT_BUDGET),
         }
+    }
+    /// Seconds the exact solution may take (`None`: no limit).
+    pub fn exact_budget(mut self, seconds: Option<f64>) -> Self {
+        self.exact_budget = seconds;
+        self
     }
     /// The generator stream (an experiment's run of one variant at one point).
     pub fn stream(mut self, stream: u64) -> Self {
@@ -319,7 +331,18 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
                 allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
             });
         }
-        let exact = self.exact_solution()?;
+        let cancelled = || control.is_cancelled();
+        let limit = exact::Limit {
+            budget_s: options.exact_budget,
+            cancelled: &cancelled,
+        };
+        let (exact, skipped) = match self.exact_solution(&limit) {
+            Ok(e) => (e, None),
+            Err(e @ crate::Error::OverBudget { .. }) if !options.exact_only => {
+                (None, Some(format!("exact: skipped: {e}")))
+            }
+            Err(e) => return Err(e),
+        };
         let mut sampler = None;
         let started = Instant::now();
         let mut used = options.clone();
@@ -335,6 +358,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let elapsed = started.elapsed().as_secs_f64();
         let mut report = self.report(counts.as_deref(), exact.as_deref(), &used, elapsed);
         report.sampler = sampler.map(|s| s.name().to_string());
+        report.exact_skipped = skipped;
         if !options.exact_only {
             self.precision_note(&mut report, options);
         }
@@ -352,7 +376,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
-        let exact = self.exact_solution()?;
+        let exact = self.exact_solution(&exact::Limit::none())?;
         let sim = self.sim(options.sampler);
         if raw.len() != sim.tally_len() {
             return Err(crate::Error::Conflict(format!(
@@ -410,11 +434,11 @@ impl<C: Chain + Clone> ChainJob<C> {
 
     /// The exact solution, checked to end where the chain must (a melee), or `None` for chains
     /// that have none.
-    fn exact_solution(&self) -> Result<Option<Vec<f64>>> {
+    fn exact_solution(&self, limit: &exact::Limit) -> Result<Option<Vec<f64>>> {
         if !self.chain.exact() {
             return Ok(None);
         }
-        let exact = exact::solve_chain(&self.chain, &self.describe.scenario)?;
+        let exact = exact::solve_chain_within(&self.chain, &self.describe.scenario, limit)?;
         if self.chain.must_finish() {
             let layout = Layout::of(&self.chain);
             let unfinished: f64 = (0..layout.classes)
@@ -639,6 +663,7 @@ impl<C: Chain> ChainJob<C> {
                     .sum::<f64>()
             }),
             notes: self.describe.notes.clone(),
+            exact_skipped: None,
             sampler: None,
             elapsed_s,
             trials_per_s: if elapsed_s > 0.0 {
@@ -827,6 +852,7 @@ mod tests {
             exact_only: false,
             sampler: Sampler::Table,
             precision: None,
+            exact_budget: None,
         };
         let chunks = 0..options.spec.chunks();
         let a = job

@@ -458,7 +458,7 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
         .sampler(sampler)
         .precision(precision)
         .exact_budget(Some(exact_budget));
-    let show_bar = !a.quiet && !a.exact_only && std::io::stderr().is_terminal();
+    let show_bar = !a.quiet && std::io::stderr().is_terminal();
     // With a precision the total is not known in advance: a counter instead of a bar.
     let bar = show_bar.then(|| progress(trials, precision.is_none(), Arc::clone(&control)));
     let result = job.run(&options, &control);
@@ -478,9 +478,9 @@ fn progress(
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(if known {
-            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {rate} · ETA {eta}"
+            "{spinner} [{elapsed_precise}] {wide_bar} {percent}% · {human_pos}/{human_len} trials · {rate} · ETA {eta} {msg}"
         } else {
-            "{spinner} [{elapsed_precise}] {human_pos} trials · {rate} · running until the precision is reached"
+            "{spinner} [{elapsed_precise}] {human_pos} trials · {rate} · running until the precision is reached {msg}"
         })
         .expect("valid template")
         .with_key(
@@ -494,6 +494,11 @@ fn progress(
     let handle = std::thread::spawn(move || {
         while !b.is_finished() {
             b.set_position(control.done());
+            // The exact solution comes first: say which turn it has reached.
+            match control.exact_progress() {
+                Some((done, of)) => b.set_message(format!("· exact solution: turn {done} of {of}")),
+                None => b.set_message(""),
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     });

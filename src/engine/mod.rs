@@ -66,6 +66,8 @@ impl RunSpec {
 pub struct Control {
     done: CacheLine<AtomicU64>,
     cancel: CacheLine<AtomicBool>,
+    /// The exact solve's progress: turns done (high 32 bits) of turns (low 32; 0: none).
+    exact: CacheLine<AtomicU64>,
 }
 
 /// A value alone on its (64-byte) cache line.
@@ -81,6 +83,17 @@ impl Control {
     /// Trials finished so far (updated every [`PIECE`] trials).
     pub fn done(&self) -> u64 {
         self.done.0.load(Ordering::Relaxed)
+    }
+    /// The exact solution under way: (turns done, of turns), or `None` when none is running.
+    pub fn exact_progress(&self) -> Option<(u32, u32)> {
+        let x = self.exact.0.load(Ordering::Relaxed);
+        let (done, of) = ((x >> 32) as u32, x as u32);
+        (of > 0 && done < of).then_some((done, of))
+    }
+    /// Record the exact solve's progress (`done == of`: finished).
+    pub fn set_exact_progress(&self, done: u32, of: u32) {
+        let x = (u64::from(done) << 32) | u64::from(of);
+        self.exact.0.store(x, Ordering::Relaxed);
     }
     /// Ask the run to stop; it returns [`Error::Cancelled`] after the chunks under way.
     pub fn cancel(&self) {

@@ -225,6 +225,8 @@ pub struct Limit<'a> {
     pub budget_s: Option<f64>,
     /// True once the user stopped the run (checked every turn).
     pub cancelled: &'a dyn Fn() -> bool,
+    /// Told (turns done, of turns) after every turn, for a progress display.
+    pub progress: &'a dyn Fn(usize, usize),
 }
 
 impl Limit<'_> {
@@ -233,6 +235,7 @@ impl Limit<'_> {
         Limit {
             budget_s: None,
             cancelled: &|| false,
+            progress: &|_, _| {},
         }
     }
 }
@@ -282,6 +285,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         });
     }
     for t in 1..=turns {
+        (limit.progress)(t - 1, turns);
         if (limit.cancelled)() {
             return Err(Error::Cancelled);
         }
@@ -364,6 +368,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             .filter(|l| !l.p.is_empty())
             .collect();
     }
+    (limit.progress)(turns, turns);
     for live in &dist {
         let c = chain.class_of(live.state);
         for (k, &p) in live.p.iter().enumerate() {

@@ -332,9 +332,14 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             });
         }
         let cancelled = || control.is_cancelled();
+        let progress = |done: usize, of: usize| {
+            let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            control.set_exact_progress(clamp(done), clamp(of));
+        };
         let limit = exact::Limit {
             budget_s: options.exact_budget,
             cancelled: &cancelled,
+            progress: &progress,
         };
         let (exact, skipped) = match self.exact_solution(&limit) {
             Ok(e) => (e, None),

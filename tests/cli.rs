@@ -527,3 +527,41 @@ fn an_exact_solution_over_its_budget_is_skipped_and_said() {
     assert!(v.get("exact_skipped").is_none());
     assert!(v["outcomes"][3]["exact"].is_number());
 }
+
+/// Markdown and CSV of a single run are the same to the byte for the same seed and settings
+/// (the time and speed are only in the text header and the JSON), and a level is printed as
+/// given.
+#[test]
+fn markdown_and_csv_repeat_to_the_byte_and_print_the_level_as_given() {
+    let args = [
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "veteran",
+        "--lost",
+        "2",
+        "--trials",
+        "300000",
+        "--confidence",
+        "0.999",
+    ];
+    for fmt in ["md", "csv"] {
+        let run = || {
+            let o = bin()
+                .args(args)
+                .args(["--format", fmt])
+                .assert()
+                .success()
+                .get_output()
+                .clone();
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b, "{fmt} differs between two runs");
+        if fmt == "md" {
+            assert!(a.contains("99.9% interval"), "{a}");
+            assert!(!a.contains("trials/s"));
+        }
+    }
+}

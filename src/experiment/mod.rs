@@ -357,6 +357,30 @@ impl Experiment {
                     format!("two variants are named '{name}'"),
                 ));
             }
+            // Chart files and the page's ids come from the name's letters and digits.
+            let slug = output::slug(&name);
+            if slug.is_empty() {
+                return Err(file_err(
+                    span_line(v.name.span()),
+                    "variant.name",
+                    format!(
+                        "'{name}' has no letter or digit: a variant's name needs some (its chart files are named from them)"
+                    ),
+                ));
+            }
+            if let Some(x) = variants
+                .iter()
+                .find(|x: &&Variant| output::slug(&x.name) == slug)
+            {
+                return Err(file_err(
+                    span_line(v.name.span()),
+                    "variant.name",
+                    format!(
+                        "'{name}' and '{}' differ only in punctuation or case, so their chart files would be the same ({slug}); name them apart",
+                        x.name
+                    ),
+                ));
+            }
             variants.push(Variant {
                 name,
                 system: v.system.get_ref().clone(),

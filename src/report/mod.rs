@@ -178,13 +178,27 @@ impl Report {
 
     fn header(&self) -> String {
         if self.trials == 0 {
+            return self.header_without_time();
+        }
+        format!(
+            "{} · {:.2} s ({:.1} M trials/s)",
+            self.header_without_time(),
+            self.elapsed_s,
+            self.trials_per_s / 1e6
+        )
+    }
+
+    /// The header without the run's time and speed, which differ from run to run: for the
+    /// formats that are the same to the byte for the same seed and settings (Markdown).
+    fn header_without_time(&self) -> String {
+        if self.trials == 0 {
             format!(
                 "morale-lab {} · {} · {} · exact solution only",
                 self.version, self.scenario, self.system
             )
         } else {
             format!(
-                "morale-lab {} · {} · {} · {} trials · seed {} · {} thread{} · {:.2} s ({:.1} M trials/s)",
+                "morale-lab {} · {} · {} · {} trials · seed {} · {} thread{}",
                 self.version,
                 self.scenario,
                 self.system,
@@ -192,8 +206,6 @@ impl Report {
                 self.seed,
                 self.threads,
                 if self.threads == 1 { "" } else { "s" },
-                self.elapsed_s,
-                self.trials_per_s / 1e6
             )
         }
     }
@@ -285,7 +297,7 @@ impl Report {
     /// Markdown: a heading, the parameters, and one table per section.
     pub fn to_markdown(&self) -> String {
         let pct = format!("{}% interval", fmt_level(self.confidence));
-        let mut out = format!("### {}\n\n", self.header());
+        let mut out = format!("### {}\n\n", self.header_without_time());
         out += &format!(
             "Parameters: `{}`  \nOptions: {}\n\n",
             self.params_line(),
@@ -438,7 +450,8 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-fn fmt_level(c: f64) -> String {
+/// A confidence level as a percentage, as given: 0.95 → `95`, 0.999 → `99.9`.
+pub fn fmt_level(c: f64) -> String {
     let s = format!("{:.4}", c * 100.0);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

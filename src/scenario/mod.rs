@@ -499,7 +499,7 @@ impl<C: Chain> ChainJob<C> {
         report.notes.push(if widest <= target {
             format!(
                 "precision {target} reached: the widest {}% interval has half-width {widest:.6} after {} trials",
-                (options.confidence * 100.0).round(),
+                crate::report::fmt_level(options.confidence),
                 crate::report::thousands(report.trials)
             )
         } else {

@@ -58,7 +58,7 @@ pub(super) fn pct(x: f64) -> String {
 pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
     let exp = &result.experiment;
     let base = &exp.variants[0].name;
-    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let first = &result.runs[0].report;
     let key = headline(exp, first);
     let mut out = String::new();

@@ -27,8 +27,10 @@ impl Tab {
             out += if *numeric { "---:|" } else { "---|" };
         }
         out += "\n";
+        // A `|` inside a cell would end it: escape it.
         for r in &self.rows {
-            out += &format!("| {} |\n", r.join(" | "));
+            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
         }
         out
     }
@@ -57,7 +59,7 @@ pub(crate) struct Page {
 
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
-    let level = format!("{}%", (exp.confidence * 100.0).round());
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let method = format!(
         "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; {}.",
         exp.scenario,
@@ -208,4 +210,19 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     }
     out += &format!("## Reproduce\n\n{}\n", page.reproduce);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_in_a_cell_does_not_end_it() {
+        let mut t = Tab::new(&[("variant", false), ("p", true)]);
+        t.rows.push(vec!["A | B".into(), "0.5".into()]);
+        assert_eq!(
+            t.markdown(),
+            "| variant | p |\n|---|---:|\n| A \\| B | 0.5 |\n"
+        );
+    }
 }

@@ -565,3 +565,46 @@ fn markdown_and_csv_repeat_to_the_byte_and_print_the_level_as_given() {
         }
     }
 }
+
+/// A one-variant experiment of a scenario with no exact solution answers with its estimate and
+/// interval, and says there is no exact value (not "ranges from 100% to 0%").
+#[test]
+fn a_monte_carlo_only_answer_says_what_it_is() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-one-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.toml");
+    std::fs::write(
+        &file,
+        "name = \"one\"\nquestion = \"q\"\nscenario = \"engagement\"\nseed = 1\ntrials = 5000\n\n[[variant]]\nname = \"RF\"\nsystem = \"rank-and-file\"\nset = { attacker = \"regular infantry\", defender = \"green infantry\" }\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .contains("(1 run of 5,000 trials)")
+    );
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let answer = summary
+        .lines()
+        .find(|l| l.starts_with("**Answer.**"))
+        .unwrap();
+    assert!(
+        answer.contains("95% interval") && answer.contains("no exact solution"),
+        "{answer}"
+    );
+    assert!(!answer.contains("ranges from"), "{answer}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -618,11 +618,16 @@ fn run_merge(a: MergeArgs) -> Result<String> {
     let files = output::outputs(&result, &command)?;
     write_folder(&out, &files)?;
     Ok(format!(
-        "merged {} shards: wrote {} files to {}/ ({} runs of {} trials)\n",
+        "merged {} shards: wrote {} files to {}/ ({} run{} of {} trials)\n",
         parts.len(),
         files.len(),
         out.display(),
         result.experiment.runs(),
+        if result.experiment.runs() == 1 {
+            ""
+        } else {
+            "s"
+        },
         morale_lab::report::thousands(result.experiment.trials)
     ))
 }
@@ -678,10 +683,11 @@ fn run_one(
     let files = output::outputs(&result, &command)?;
     write_folder(&out, &files)?;
     Ok(format!(
-        "wrote {} files to {}/ ({} runs of {} trials)\n",
+        "wrote {} files to {}/ ({} run{} of {} trials)\n",
         files.len(),
         out.display(),
         exp.runs(),
+        if exp.runs() == 1 { "" } else { "s" },
         morale_lab::report::thousands(exp.trials)
     ))
 }

@@ -63,23 +63,7 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
     let key = headline(exp, first);
     let mut out = String::new();
     if exp.variants.len() == 1 {
-        let points = result.runs.len();
-        out += &format!(
-            "Under {base}, the chance of `{key}` ranges from {} to {} over the {points} settings swept (exact values; Monte Carlo estimates agree within their {level} intervals).",
-            pct(result
-                .runs
-                .iter()
-                .filter_map(|r| find(&r.report, &key))
-                .filter_map(|c| c.exact)
-                .fold(1.0, f64::min)),
-            pct(result
-                .runs
-                .iter()
-                .filter_map(|r| find(&r.report, &key))
-                .filter_map(|c| c.exact)
-                .fold(0.0, f64::max)),
-        );
-        return out;
+        return one_variant(result, &key, &level);
     }
     for v in &exp.variants[1..] {
         let rows: Vec<&Comparison> = comparisons
@@ -174,4 +158,60 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
 pub(super) fn find_same(a: &str, b: &str) -> bool {
     let gone = |s: &str| s == "removed" || s == "eliminated";
     gone(a) && gone(b)
+}
+
+/// The answer of a one-variant experiment: the headline's chance, or its range over the sweep,
+/// from the exact values where every run has them, else from the Monte Carlo estimates (said so,
+/// with their interval).
+fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
+    let base = &result.experiment.variants[0].name;
+    let cells: Vec<&Cell> = result
+        .runs
+        .iter()
+        .filter_map(|r| find(&r.report, key))
+        .collect();
+    if cells.is_empty() {
+        return format!("Under {base}, no run reports `{key}`.");
+    }
+    let exact: Option<Vec<f64>> = cells.iter().map(|c| c.exact).collect();
+    let how = if exact.is_some() {
+        format!("exact values; Monte Carlo estimates agree within their {level} intervals")
+    } else {
+        format!("Monte Carlo estimates with {level} intervals; this scenario has no exact solution")
+    };
+    let values: Vec<f64> = exact.unwrap_or_else(|| cells.iter().map(|c| c.p).collect());
+    if let [only] = cells[..] {
+        let how = match (only.exact, only.ci_low, only.ci_high) {
+            (None, Some(lo), Some(hi)) => format!(
+                "{level} interval {} to {}; a Monte Carlo estimate: this scenario has no exact solution",
+                pct(lo),
+                pct(hi)
+            ),
+            (None, ..) => "a Monte Carlo estimate: this scenario has no exact solution".into(),
+            (Some(_), ..) => {
+                format!(
+                    "exact; the Monte Carlo estimate and its {level} interval are in the tables"
+                )
+            }
+        };
+        return format!(
+            "Under {base}, the chance of `{key}` is {} ({how}).",
+            pct(values[0])
+        );
+    }
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let points = cells.len();
+    if lo == hi {
+        format!(
+            "Under {base}, the chance of `{key}` is {} at each of the {points} settings swept ({how}).",
+            pct(lo)
+        )
+    } else {
+        format!(
+            "Under {base}, the chance of `{key}` ranges from {} to {} over the {points} settings swept ({how}).",
+            pct(lo),
+            pct(hi)
+        )
+    }
 }

@@ -10,6 +10,23 @@ use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
 use morale_lab::system::cases::{Case, cases, exact_cases};
 
+/// `--threads`: a whole number from 1 to 1024, or every core when not given.
+fn threads_of(threads: Option<&str>) -> Result<Option<usize>> {
+    let Some(t) = threads else {
+        return Ok(None);
+    };
+    t.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=1024).contains(n))
+        .map(Some)
+        .ok_or_else(|| Error::Invalid {
+            what: "--threads".into(),
+            value: t.into(),
+            allowed: "allowed: a whole number from 1 to 1024".into(),
+        })
+}
+
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
 fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
     RunOptions::new(trials, 1)
@@ -39,16 +56,7 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
                 )
             })?,
     };
-    let threads = match threads {
-        None => None,
-        Some(t) => Some(
-            t.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=1024).contains(n))
-                .ok_or_else(|| bad("--threads", t, "allowed: a whole number from 1 to 1024"))?,
-        ),
-    };
+    let threads = threads_of(threads)?;
     let pick = |list: Vec<Case>| -> Vec<Case> {
         list.into_iter()
             .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
@@ -155,16 +163,7 @@ pub fn edges(threads: Option<&str>, limit: &str, only: &[String]) -> Result<Stri
                 "allowed: a number of seconds from 0.01 to 3600",
             )
         })?;
-    let threads = match threads {
-        None => None,
-        Some(t) => Some(
-            t.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=1024).contains(n))
-                .ok_or_else(|| bad("--threads", t, "allowed: a whole number from 1 to 1024"))?,
-        ),
-    };
+    let threads = threads_of(threads)?;
     let all = morale_lab::system::edges::edges();
     let picked: Vec<_> = all
         .iter()

@@ -10,23 +10,6 @@ use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
 use morale_lab::system::cases::{Case, cases, exact_cases};
 
-/// `--threads`: a whole number from 1 to 1024, or every core when not given.
-fn threads_of(threads: Option<&str>) -> Result<Option<usize>> {
-    let Some(t) = threads else {
-        return Ok(None);
-    };
-    t.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=1024).contains(n))
-        .map(Some)
-        .ok_or_else(|| Error::Invalid {
-            what: "--threads".into(),
-            value: t.into(),
-            allowed: "allowed: a whole number from 1 to 1024".into(),
-        })
-}
-
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
 fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
     RunOptions::new(trials, 1)
@@ -35,28 +18,12 @@ fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions 
 }
 
 /// Run every case (or those matching `only`) for at least `seconds` each and print a table.
-pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Result<String> {
+pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<String> {
     let bad = |what: &str, value: &str, allowed: &str| Error::Invalid {
         what: what.into(),
         value: value.into(),
         allowed: allowed.into(),
     };
-    let seconds = match seconds {
-        None => 1.0,
-        Some(s) => s
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| (0.01..=600.0).contains(x))
-            .ok_or_else(|| {
-                bad(
-                    "--seconds",
-                    s,
-                    "allowed: a number of seconds from 0.01 to 600",
-                )
-            })?,
-    };
-    let threads = threads_of(threads)?;
     let pick = |list: Vec<Case>| -> Vec<Case> {
         list.into_iter()
             .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
@@ -143,27 +110,9 @@ pub fn run(seconds: Option<&str>, threads: Option<&str>, only: &[String]) -> Res
 /// slowest and every refusal's count.
 ///
 /// # Errors
-/// A bad `--threads` or `--limit`; a setting that took longer than `limit` seconds, or failed
+/// A setting that took longer than `limit` seconds, or failed
 /// other than by refusing its input.
-pub fn edges(threads: Option<&str>, limit: &str, only: &[String]) -> Result<String> {
-    let bad = |what: &str, value: &str, allowed: &str| Error::Invalid {
-        what: what.into(),
-        value: value.into(),
-        allowed: allowed.into(),
-    };
-    let limit = limit
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|x| (0.01..=3600.0).contains(x))
-        .ok_or_else(|| {
-            bad(
-                "--limit",
-                limit,
-                "allowed: a number of seconds from 0.01 to 3600",
-            )
-        })?;
-    let threads = threads_of(threads)?;
+pub fn edges(threads: Option<usize>, limit: f64, only: &[String]) -> Result<String> {
     let all = morale_lab::system::edges::edges();
     let picked: Vec<_> = all
         .iter()

@@ -306,6 +306,21 @@ fn int_in(what: &str, raw: &str, min: i64, max: i64) -> Result<i64> {
         })
 }
 
+/// A number of seconds from `min` to `max`.
+fn seconds_in(what: &str, raw: &str, min: f64, max: f64) -> Result<f64> {
+    raw.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (min..=max).contains(x))
+        .ok_or_else(|| {
+            invalid(
+                what,
+                raw,
+                &format!("allowed: a number of seconds from {min} to {max}"),
+            )
+        })
+}
+
 fn format_of(raw: &str) -> Result<Format> {
     Format::parse(raw).ok_or_else(|| invalid("--format", raw, "allowed: text, csv, md, json"))
 }
@@ -323,10 +338,18 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a),
-        Command::Bench(a) if a.edges => {
-            crate::bench::edges(a.threads.as_deref(), &a.limit, &a.only)
+        Command::Bench(a) if a.edges => crate::bench::edges(
+            threads_of(&a.threads)?,
+            seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
+            &a.only,
+        ),
+        Command::Bench(a) => {
+            let seconds = match &a.seconds {
+                None => 1.0,
+                Some(s) => seconds_in("--seconds", s, 0.01, 600.0)?,
+            };
+            crate::bench::run(seconds, threads_of(&a.threads)?, &a.only)
         }
-        Command::Bench(a) => crate::bench::run(a.seconds.as_deref(), a.threads.as_deref(), &a.only),
         Command::Odds(a) => run_odds(a),
         Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
         Command::Completions(a) => {
@@ -436,18 +459,7 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
     let job = system::build(&a.system, scenario, &inputs, &a.options)?;
     let exact_budget = match &a.exact_budget {
         None => morale_lab::DEFAULT_EXACT_BUDGET,
-        Some(s) => s
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| (0.1..=86_400.0).contains(x))
-            .ok_or_else(|| {
-                invalid(
-                    "--exact-budget",
-                    s,
-                    "allowed: a number of seconds from 0.1 to 86400",
-                )
-            })?,
+        Some(s) => seconds_in("--exact-budget", s, 0.1, 86_400.0)?,
     };
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;

@@ -105,14 +105,36 @@ pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<Stri
     Ok(out)
 }
 
+/// The peak resident memory of this process since the last [`reset_peak_memory`], in bytes,
+/// where the system reports it (Linux: `VmHWM` in `/proc/self/status`).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Start a new peak for [`peak_memory`] (Linux: writing 5 to `/proc/self/clear_refs` resets
+/// `VmHWM` to the memory resident now). Returns false where that cannot be done, and then the
+/// peak is the process's since it started: still an upper bound for each setting.
+fn reset_peak_memory() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
 /// `bench --edges`: every edge of the allowed ranges (or those whose system, scenario or label
-/// contains a word of `only`) at 20,000 trials with its exact solution, timed. Prints the
-/// slowest and every refusal's count.
+/// contains a word of `only`) at 20,000 trials with its exact solution, timed, with its peak
+/// memory where the system reports it. Prints the slowest, the hungriest and every refusal's
+/// count.
 ///
 /// # Errors
-/// A setting that took longer than `limit` seconds, or failed
-/// other than by refusing its input.
-pub fn edges(threads: Option<usize>, limit: f64, only: &[String]) -> Result<String> {
+/// A setting that took longer than `limit` seconds, or used more than `memory_limit_mib` MiB,
+/// or failed other than by refusing its input.
+pub fn edges(
+    threads: Option<usize>,
+    limit: f64,
+    memory_limit_mib: i64,
+    only: &[String],
+) -> Result<String> {
     let all = morale_lab::system::edges::edges();
     let picked: Vec<_> = all
         .iter()
@@ -127,12 +149,25 @@ pub fn edges(threads: Option<usize>, limit: f64, only: &[String]) -> Result<Stri
         .collect();
     let control = Control::new();
     let mut times: Vec<(f64, String)> = Vec::new();
+    let mut memory: Vec<(u64, String)> = Vec::new();
     let (mut refused, mut failed) = (0, Vec::new());
+    let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
     for e in &picked {
+        reset_peak_memory();
         let t0 = Instant::now();
         let job = morale_lab::system::build(e.system, e.scenario, &e.inputs(), &[]);
         let outcome = job.map(|j| j.run(&options(20_000, threads, false), &control));
         let secs = t0.elapsed().as_secs_f64();
+        if let Some(peak) = peak_memory() {
+            if mib(peak) > memory_limit_mib as f64 {
+                failed.push(format!(
+                    "{} used {:.0} MiB (limit {memory_limit_mib} MiB)",
+                    e.command(),
+                    mib(peak)
+                ));
+            }
+            memory.push((peak, e.command()));
+        }
         match outcome {
             // Refused: when built, or when run (a melee that cannot be relied on to end).
             Err(_) | Ok(Err(_)) => refused += 1,
@@ -155,6 +190,18 @@ pub fn edges(threads: Option<usize>, limit: f64, only: &[String]) -> Result<Stri
     );
     for (secs, command) in times.iter().take(12) {
         out += &format!("{secs:8.2}  {command}\n");
+    }
+    memory.sort_by_key(|m| std::cmp::Reverse(m.0));
+    match memory.first() {
+        None => out += "\npeak memory: not measured (this system does not report it)\n",
+        Some(_) => {
+            out += &format!(
+                "\nlargest peak memory (MiB, resident, the whole process; limit {memory_limit_mib}):\n"
+            );
+            for (bytes, command) in memory.iter().take(5) {
+                out += &format!("{:8.1}  {command}\n", mib(*bytes));
+            }
+        }
     }
     if !failed.is_empty() {
         return Err(Error::Conflict(format!(

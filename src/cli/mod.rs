@@ -216,6 +216,10 @@ struct BenchArgs {
     /// With --edges: the most seconds one setting may take.
     #[arg(long, value_name = "S", default_value = "60")]
     limit: String,
+    /// With --edges: the most memory one setting may use, in MiB (peak resident set; measured
+    /// where the system reports it, Linux).
+    #[arg(long, value_name = "MIB", default_value = "1024")]
+    memory_limit: String,
 }
 
 #[derive(Debug, Args)]
@@ -341,6 +345,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Bench(a) if a.edges => crate::bench::edges(
             threads_of(&a.threads)?,
             seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
+            int_in("--memory-limit", &a.memory_limit, 16, 1 << 20)?,
             &a.only,
         ),
         Command::Bench(a) => {

@@ -56,11 +56,11 @@ pub enum Error {
         available: String,
     },
     /// A problem in a file, with its place.
-    #[error("{path}:{line}: {}{message}", if key.is_empty() { String::new() } else { format!("{key}: ") })]
+    #[error("{path}{}: {}{message}", if *line == 0 { String::new() } else { format!(":{line}") }, if key.is_empty() { String::new() } else { format!("{key}: ") })]
     File {
         /// The file.
         path: String,
-        /// The line (1-based).
+        /// The line (1-based; 0 when the fault is the whole file, and then no line is shown).
         line: usize,
         /// The key at fault (empty when the file does not parse).
         key: String,

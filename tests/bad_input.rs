@@ -119,7 +119,25 @@ fn other_flags() {
         &["rally", "--set", "kind=artillery", "--stands", "12"],
         &["--stands", "1 to 8"],
     );
-    rejects(&["odds", "chess"], &["--system"]);
+    rejects(
+        &["odds", "chess"],
+        &[
+            "<SYSTEM>",
+            "allowed: rank-and-file, effectiveness, linear-warfare",
+        ],
+    );
+    rejects(
+        &["odds", "rank-and-fil"],
+        &["did you mean 'rank-and-file'?"],
+    );
+    rejects(
+        &["test", "--format", "mdd"],
+        &[
+            "--format",
+            "allowed: text, csv, md, json",
+            "did you mean 'md'?",
+        ],
+    );
     rejects(&["list", "--system", "chess"], &["--system"]);
     rejects(&["rally", "--leader", "7"], &["--leader", "-3 to 3"]);
 }

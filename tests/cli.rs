@@ -460,7 +460,47 @@ fn completions_and_man_page() {
         .get_output()
         .stderr
         .clone();
-    assert!(String::from_utf8(bad).unwrap().contains("possible values"));
+    let bad = String::from_utf8(bad).unwrap();
+    assert!(
+        bad.contains("allowed: bash") && bad.lines().count() == 1,
+        "{bad}"
+    );
+    // The choices complete: systems, formats, samplers.
+    let bash = out(&["completions", "bash"]);
+    for word in ["rank-and-file", "linear-warfare", "json", "dice"] {
+        assert!(bash.contains(word), "bash completions lack {word}");
+    }
+}
+
+/// Each scenario's --help shows the flags some system uses there and an example; `run --help`
+/// shows examples; a misspelt choice gets one line with what is allowed and "did you mean".
+#[test]
+fn help_fits_each_scenario() {
+    let help = |args: &[&str]| {
+        let o = bin().args(args).assert().success().get_output().clone();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let test = help(&["test", "--help"]);
+    assert!(test.contains("--class") && test.contains("Example:\n  morale-lab test"));
+    assert!(
+        !test.contains("--attacker") && !test.contains("--turns"),
+        "{test}"
+    );
+    let melee = help(&["melee", "--help"]);
+    assert!(
+        melee.contains("--attacker") && !melee.contains("--class"),
+        "{melee}"
+    );
+    assert!(
+        melee.contains("Systems with this scenario: rank-and-file, effectiveness, linear-warfare")
+    );
+    let charge = help(&["charge", "--help"]);
+    assert!(charge.contains("Systems with this scenario: rank-and-file."));
+    for h in [&test, &melee] {
+        assert!(h.contains("rank-and-file") && h.contains("csv") && h.contains("dice"));
+    }
+    let run = help(&["run", "--help"]);
+    assert!(run.contains("morale-lab new my-question") && run.contains("--trials"));
 }
 
 /// An exact solution past its budget is skipped with a note in every format and Monte Carlo
@@ -607,4 +647,68 @@ fn a_monte_carlo_only_answer_says_what_it_is() {
     );
     assert!(!answer.contains("ranges from"), "{answer}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `new` writes a template that runs; `run --trials --seed` override the file's and every report
+/// says so; file errors name no line 0.
+#[test]
+fn new_template_and_quick_look_overrides() {
+    let dir = crate::reports::scratch("new");
+    bin()
+        .current_dir(&*dir)
+        .args(["new", "my-question"])
+        .assert()
+        .success();
+    assert!(dir.join("my-question.toml").exists());
+    let again = bin()
+        .current_dir(&*dir)
+        .args(["new", "my-question"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(again).unwrap().contains("--force"));
+    bin()
+        .current_dir(&*dir)
+        .args(["new", "bad name"])
+        .assert()
+        .code(2);
+    bin()
+        .current_dir(&*dir)
+        .args([
+            "run",
+            "my-question.toml",
+            "--trials",
+            "2000",
+            "--seed",
+            "9",
+            "--quiet",
+        ])
+        .assert()
+        .success();
+    let report = dir.join("reports/my-question");
+    let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("2,000 trials per variant, seed 9")
+            && summary.contains(
+                "Not the file as written: trials 2,000 from the command line (the file says 1,000,000); seed 9 from the command line (the file says 1)."
+            )
+            && summary.contains("morale-lab run my-question.toml --trials 2000 --seed 9"),
+        "{summary}"
+    );
+    let json = std::fs::read_to_string(report.join("results.json")).unwrap();
+    assert!(json.contains("\"overrides\"") && json.contains("\"trials\": 2000"));
+    let page = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(page.contains("not the file as written"));
+    // A folder for a file: the message names the path, and no line 0.
+    let err = bin()
+        .args(["run", dir.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains("is a folder") && !err.contains(":0:"), "{err}");
 }

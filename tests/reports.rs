@@ -33,11 +33,34 @@ x = { key = "lost", values = [0, 2] }
 y = { key = "class", values = ["veteran", "green"] }
 "#;
 
-pub(crate) fn scratch(name: &str) -> PathBuf {
+/// A fresh directory under the system's temporary directory for one test, removed when the
+/// test is done with it (also when it fails), so test runs leave nothing behind.
+pub(crate) struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub(crate) fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("morale-lab-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 pub(crate) fn run_into(file: &Path, out: &Path) {

@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -56,7 +57,13 @@ enum Command {
     /// turn, army break point (every system; Monte Carlo only).
     Line(RunArgs),
     /// Run an experiment file: variants side by side, tables, comparisons and charts.
+    #[command(after_help = "Examples:\n  \
+        morale-lab new my-question                      # write my-question.toml to start from\n  \
+        morale-lab run my-question.toml --trials 10000  # a quick look (recorded in the report)\n  \
+        morale-lab run experiments/rally-odds.toml      # the report goes to reports/rally-odds/")]
     Run(ExperimentArgs),
+    /// Write a commented experiment file to start from (NAME.toml; NAME names its report).
+    New(NewArgs),
     /// Add the shard files of `run --shard K/N` and write the same report as one run.
     Merge(MergeArgs),
     /// Measure trials per second of every scenario and system on this machine (the README's
@@ -82,68 +89,138 @@ struct CompletionsArgs {
 #[derive(Debug, Args)]
 struct RunArgs {
     /// Rule system (see `morale-lab list`).
-    #[arg(long, value_name = "SYSTEM", default_value = "rank-and-file")]
+    #[arg(help_heading = "Rules and situation", long, value_name = "SYSTEM", default_value = "rank-and-file", value_parser = systems())]
     system: String,
     /// Class (rank-and-file: veteran, regular, green; effectiveness: elite, regular, poor).
-    #[arg(long, value_name = "CLASS")]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "CLASS"
+    )]
     class: Option<String>,
     /// Starting stands of the unit (models, for a single stand).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     stands: Option<String>,
     /// Losses already taken, in the system's unit (stands; quarters for effectiveness).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     lost: Option<String>,
     /// State at the start (rank-and-file: good, unsteady, routing; effectiveness: in_line,
     /// retreating).
-    #[arg(long, value_name = "STATE")]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "STATE"
+    )]
     state: Option<String>,
     /// Bonus of the attached leader (e.g. 1).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     leader: Option<String>,
     /// The unit is Elite (rank-and-file: a re-roll on every test).
-    #[arg(long)]
+    #[arg(help_heading = "The unit (test, rally, under-fire)", long)]
     elite: bool,
     /// A general is attached (effectiveness: +1 to tests and to the roll to return).
-    #[arg(long)]
+    #[arg(help_heading = "The unit (test, rally, under-fire)", long)]
     general: bool,
     /// The unit is supported from behind (effectiveness: +1 to tests).
-    #[arg(long)]
+    #[arg(help_heading = "The unit (test, rally, under-fire)", long)]
     supported: bool,
     /// Unit type (linear-warfare: line, guards, light).
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long = "type",
+        value_name = "TYPE"
+    )]
     unit_type: Option<String>,
     /// Pips at the start (linear-warfare; default: the type's).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     pips: Option<String>,
-    /// The attacking unit of a melee or charge, e.g. "veteran cavalry stands=6 shock"
-    /// (rank-and-file) or "guards pips=7 charging" (linear-warfare); see `morale-lab list`.
-    #[arg(long, value_name = "SPEC")]
+    /// The attacking unit (side A of a battle), e.g. "veteran cavalry stands=6 shock"
+    /// (rank-and-file), "guards pips=7 charging" (linear-warfare), "6 x regular" (a line); see
+    /// `morale-lab list`.
+    #[arg(
+        help_heading = "The fight (melee, charge, engagement, line)",
+        long,
+        value_name = "SPEC"
+    )]
     attacker: Option<String>,
-    /// The defending unit of a melee, e.g. "line pips=5 obstacle".
-    #[arg(long, value_name = "SPEC")]
+    /// The defending unit (side B of a battle), e.g. "line pips=5 obstacle".
+    #[arg(
+        help_heading = "The fight (melee, charge, engagement, line)",
+        long,
+        value_name = "SPEC"
+    )]
     defender: Option<String>,
     /// Re-rolls left to the attached commander.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "The unit (test, rally, under-fire)",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     rerolls: Option<String>,
     /// Switch on an optional rule (repeatable; see `morale-lab list`).
-    #[arg(long = "option", value_name = "NAME")]
+    #[arg(
+        help_heading = "Rules and situation",
+        long = "option",
+        value_name = "NAME"
+    )]
     options: Vec<String>,
     /// Set any parameter (repeatable), e.g. --set fire_dice=6.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(
+        help_heading = "Rules and situation",
+        long = "set",
+        value_name = "KEY=VALUE"
+    )]
     sets: Vec<String>,
-    /// Turn cap (rally) or turns of fire (under-fire).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    /// Turns: the rally cap, turns of fire (under-fire), or of the battle (engagement, line).
+    #[arg(
+        help_heading = "Rules and situation",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     turns: Option<String>,
     /// Monte Carlo trials (1e7 and 10_000_000 both work); default one million, or with
     /// --precision the most trials to spend (default 1e10).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     trials: Option<String>,
     /// Run until the widest interval of an outcome has at most this half-width (e.g. 0.001),
     /// doubling the trials from about a million; deterministic for a given seed.
-    #[arg(long, value_name = "HALF_WIDTH", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "HALF_WIDTH",
+        allow_hyphen_values = true
+    )]
     precision: Option<String>,
     /// Seed: the same seed gives the same numbers to the bit.
     #[arg(
+        help_heading = "Monte Carlo and exact solution",
         long,
         value_name = "N",
         default_value = "1",
@@ -151,27 +228,40 @@ struct RunArgs {
     )]
     seed: String,
     /// Worker threads (default: every core). Results do not depend on it.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     threads: Option<String>,
     /// Confidence level of the intervals.
-    #[arg(long, value_name = "LEVEL", default_value = "0.95")]
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "LEVEL",
+        default_value = "0.95"
+    )]
     confidence: String,
     /// Print only the exact solution (no Monte Carlo).
-    #[arg(long)]
+    #[arg(help_heading = "Monte Carlo and exact solution", long)]
     exact_only: bool,
     /// Seconds the exact solution may take (default 5). Past it the report notes "exact:
     /// skipped" and gives Monte Carlo alone; with --exact-only the run is refused.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "SECONDS"
+    )]
     exact_budget: Option<String>,
-    /// Output format: text, csv, md or json.
-    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    /// Output format.
+    #[arg(help_heading = "Output", long, value_name = "FORMAT", default_value = "text", value_parser = formats())]
     format: String,
-    /// How Monte Carlo draws a turn: `table` (each turn's exact outcome distribution, compiled
-    /// from the rules; fast) or `dice` (the rules code rolls every die). Same probabilities.
-    #[arg(long, value_name = "SAMPLER", default_value = "table")]
+    /// How Monte Carlo draws a turn.
+    #[arg(help_heading = "Monte Carlo and exact solution", long, value_name = "SAMPLER", default_value = "table", value_parser = samplers())]
     sampler: String,
     /// No progress bar.
-    #[arg(long, short)]
+    #[arg(help_heading = "Output", long, short)]
     quiet: bool,
 }
 
@@ -185,8 +275,8 @@ struct ExperimentArgs {
     /// Worker threads (default: every core). Results do not depend on it.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     threads: Option<String>,
-    /// How Monte Carlo draws a turn: table or dice.
-    #[arg(long, value_name = "SAMPLER", default_value = "table")]
+    /// How Monte Carlo draws a turn.
+    #[arg(long, value_name = "SAMPLER", default_value = "table", value_parser = samplers())]
     sampler: String,
     /// No progress bar.
     #[arg(long, short)]
@@ -195,6 +285,22 @@ struct ExperimentArgs {
     /// (default <name>.shard-K-of-N.json); `morale-lab merge` adds the N parts.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Monte Carlo trials per run instead of the file's (a quick look; the report says so).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    trials: Option<String>,
+    /// Seed instead of the file's (the report says so).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct NewArgs {
+    /// The experiment's name (letters, digits, '-' and '_'), or a path ending in .toml.
+    #[arg(value_name = "NAME")]
+    name: std::path::PathBuf,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -262,7 +368,7 @@ impl OutArgs {
 #[derive(Debug, Args)]
 struct OddsArgs {
     /// Rule system.
-    #[arg(value_name = "SYSTEM")]
+    #[arg(value_name = "SYSTEM", value_parser = systems())]
     system: String,
     /// Starting stands, to mark the rows where the 50% rule makes every test fail.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
@@ -275,19 +381,49 @@ struct OddsArgs {
         allow_hyphen_values = true
     )]
     max_lost: String,
-    /// Output format: text, csv, md or json.
-    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = formats())]
     format: String,
 }
 
 #[derive(Debug, Args)]
 struct ListArgs {
     /// Only this system.
-    #[arg(long, value_name = "SYSTEM")]
+    #[arg(long, value_name = "SYSTEM", value_parser = systems())]
     system: Option<String>,
-    /// Output format: text, csv, md or json.
-    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = formats())]
     format: String,
+}
+
+/// The output formats, for `--format`'s help, completion and "did you mean".
+fn formats() -> PossibleValuesParser {
+    PossibleValuesParser::new([
+        PossibleValue::new("text").help("aligned plain text for the terminal"),
+        PossibleValue::new("csv").help("comma-separated values with a header row"),
+        PossibleValue::new("md")
+            .alias("markdown")
+            .help("Markdown tables, ready for a rulebook or a blog"),
+        PossibleValue::new("json").help("one JSON document with every number"),
+    ])
+}
+
+/// The rule systems, for `--system`'s and `odds`' help, completion and "did you mean".
+fn systems() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        system::SYSTEMS
+            .iter()
+            .map(|s| PossibleValue::new(s.name()).help(s.title())),
+    )
+}
+
+/// The Monte Carlo samplers.
+fn samplers() -> PossibleValuesParser {
+    PossibleValuesParser::new([
+        PossibleValue::new("table")
+            .help("each turn's exact outcome distribution, compiled from the rules (fast)"),
+        PossibleValue::new("dice").help("the rules code rolls every die (the same probabilities)"),
+    ])
 }
 
 fn invalid(what: &str, value: &str, allowed: &str) -> Error {
@@ -329,9 +465,156 @@ fn format_of(raw: &str) -> Result<Format> {
     Format::parse(raw).ok_or_else(|| invalid("--format", raw, "allowed: text, csv, md, json"))
 }
 
+/// Each scenario's example for its `--help`.
+const SCENARIO_EXAMPLES: &[(&str, &str)] = &[
+    (
+        "test",
+        "morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1",
+    ),
+    (
+        "rally",
+        "morale-lab rally --system rank-and-file --class veteran --stands 7 --lost 2 --state routing",
+    ),
+    (
+        "under-fire",
+        "morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5",
+    ),
+    (
+        "melee",
+        "morale-lab melee --system linear-warfare --attacker \"guards pips=7 charging\" --defender \"line pips=5 obstacle\"",
+    ),
+    (
+        "charge",
+        "morale-lab charge --attacker \"veteran cavalry stands=6 shock\" --defender \"regular stands=8\" --option waiver-tests",
+    ),
+    (
+        "engagement",
+        "morale-lab engagement --system effectiveness --attacker regular --defender poor --option retreat-on-fire",
+    ),
+    (
+        "line",
+        "morale-lab line --system effectiveness --attacker \"6 x regular\" --defender \"6 x regular\" --option retreat-on-fire --set turns=12",
+    ),
+];
+
+/// The flags of [`RunArgs`] that belong to some scenarios only: the field's id and its flag.
+const SCENARIO_FLAGS: &[(&str, &str)] = &[
+    ("class", "--class"),
+    ("stands", "--stands"),
+    ("lost", "--lost"),
+    ("state", "--state"),
+    ("leader", "--leader"),
+    ("elite", "--elite"),
+    ("general", "--general"),
+    ("supported", "--supported"),
+    ("unit_type", "--type"),
+    ("pips", "--pips"),
+    ("attacker", "--attacker"),
+    ("defender", "--defender"),
+    ("rerolls", "--rerolls"),
+    ("turns", "--turns"),
+];
+
+/// The command line: the derived definition, with each scenario's `--help` showing only the
+/// flags some system uses in that scenario, the systems that have it, and an example.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for (scenario, _, _) in system::SCENARIO_INFO {
+        let has: Vec<&dyn system::RuleSystem> = system::SYSTEMS
+            .iter()
+            .copied()
+            .filter(|s| s.scenarios().contains(scenario))
+            .collect();
+        let flags: Vec<&str> = has
+            .iter()
+            .flat_map(|s| system::all_params(*s))
+            .filter(|p| p.scenarios.contains(scenario))
+            .filter_map(|p| p.flag)
+            .collect();
+        let example = SCENARIO_EXAMPLES
+            .iter()
+            .find(|(s, _)| s == scenario)
+            .map_or("", |(_, e)| e);
+        let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
+        let after = format!(
+            "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n\nExample:\n  {example}",
+            names.join(", ")
+        );
+        cmd = cmd.mut_subcommand(*scenario, |mut sub| {
+            for (id, flag) in SCENARIO_FLAGS {
+                if !flags.contains(flag) {
+                    sub = sub.mut_arg(*id, |a| a.hide(true));
+                }
+            }
+            sub.after_help(after)
+        });
+    }
+    cmd
+}
+
+/// Leave on a clap error: help and version as clap prints them, anything else as one line
+/// (what was wrong, what is allowed, and clap's "did you mean") with exit code 2.
+fn exit_on(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    eprintln!("{}", one_line(&e));
+    std::process::exit(2);
+}
+
+/// A clap error in one line: its first line, then the allowed values and any suggestion.
+fn one_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let rendered = e.render().to_string();
+    let mut line = rendered
+        .lines()
+        .next()
+        .unwrap_or("error: bad command line")
+        .to_string();
+    let words = |v: &ContextValue| match v {
+        ContextValue::String(s) => Some(vec![s.clone()]),
+        ContextValue::Strings(v) => Some(v.clone()),
+        _ => None,
+    };
+    if line.ends_with(':')
+        && let Some(missing) = e.get(ContextKind::InvalidArg).and_then(words)
+    {
+        line += &format!(" {}", missing.join(", "));
+    }
+    if let Some(allowed) = e
+        .get(ContextKind::ValidValue)
+        .and_then(words)
+        .filter(|v| !v.is_empty())
+    {
+        line += &format!("; allowed: {}", allowed.join(", "));
+    }
+    for kind in [
+        ContextKind::SuggestedValue,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+    ] {
+        if let Some(s) = e.get(kind).and_then(words).filter(|s| !s.is_empty()) {
+            let quoted: Vec<String> = s.iter().map(|s| format!("'{s}'")).collect();
+            line += &format!(" (did you mean {}?)", quoted.join(" or "));
+        }
+    }
+    if !line.contains("--help") {
+        line += "; see --help";
+    }
+    line
+}
+
 /// Parse the command line, run, and return what to print.
 pub fn run(control: Arc<Control>) -> Result<String> {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let matches = command().try_get_matches().unwrap_or_else(|e| exit_on(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e));
     match cli.command {
         Command::Test(a) => run_scenario("test", a, control),
         Command::Rally(a) => run_scenario("rally", a, control),
@@ -342,6 +625,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a),
+        Command::New(a) => run_new(a),
         Command::Bench(a) if a.edges => crate::bench::edges(
             threads_of(&a.threads)?,
             seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
@@ -359,12 +643,12 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
         Command::Completions(a) => {
             let mut out = Vec::new();
-            clap_complete::generate(a.shell, &mut Cli::command(), "morale-lab", &mut out);
+            clap_complete::generate(a.shell, &mut command(), "morale-lab", &mut out);
             Ok(String::from_utf8(out).expect("completion scripts are UTF-8"))
         }
         Command::Man => {
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            clap_mangen::Man::new(command())
                 .render(&mut out)
                 .map_err(|e| Error::Conflict(format!("cannot render the man page: {e}")))?;
             Ok(String::from_utf8(out).expect("roff is UTF-8"))
@@ -395,23 +679,8 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
     } else {
         "1000000"
     };
-    let trials = int_in(
-        "--trials",
-        a.trials.as_deref().unwrap_or(default_trials),
-        1,
-        1_000_000_000_000_000,
-    )? as u64;
-    let seed = parse_int(&a.seed)
-        .filter(|&s| s >= 0)
-        .map(|s| s as u64)
-        .or_else(|| a.seed.trim().parse::<u64>().ok())
-        .ok_or_else(|| {
-            invalid(
-                "--seed",
-                &a.seed,
-                "allowed: a whole number from 0 to 2^64−1",
-            )
-        })?;
+    let trials = trials_of(a.trials.as_deref().unwrap_or(default_trials))?;
+    let seed = seed_of(&a.seed)?;
     let threads = match &a.threads {
         None => None,
         Some(t) => Some(int_in("--threads", t, 1, 1024)? as usize),
@@ -534,10 +803,13 @@ fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
             "--out names one report folder: give one experiment file with it",
         ));
     }
+    let trials = a.trials.as_deref().map(trials_of).transpose()?;
+    let seed = a.seed.as_deref().map(seed_of).transpose()?;
     // Check every file before running any.
     let mut loaded = Vec::new();
     for file in &a.files {
-        loaded.push((file.clone(), load_experiment(file)?));
+        let (exp, source) = load_experiment(file)?;
+        loaded.push((file.clone(), (exp.with_overrides(trials, seed), source)));
     }
     let mut said = String::new();
     for (file, (exp, source)) in loaded {
@@ -547,6 +819,57 @@ fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
         };
     }
     Ok(said)
+}
+
+/// A seed: a whole number from 0 to 2^64−1.
+fn seed_of(raw: &str) -> Result<u64> {
+    parse_int(raw)
+        .filter(|&s| s >= 0)
+        .map(|s| s as u64)
+        .or_else(|| raw.trim().parse::<u64>().ok())
+        .ok_or_else(|| invalid("--seed", raw, "allowed: a whole number from 0 to 2^64−1"))
+}
+
+/// Trials: a whole number from 1 to 10^15 (1e7 and 10_000_000 both work).
+fn trials_of(raw: &str) -> Result<u64> {
+    Ok(int_in("--trials", raw, 1, 1_000_000_000_000_000)? as u64)
+}
+
+/// `new`: write a commented experiment file to start from.
+fn run_new(a: NewArgs) -> Result<String> {
+    let path = if a.name.extension().is_some_and(|e| e == "toml") {
+        a.name.clone()
+    } else {
+        a.name.with_extension("toml")
+    };
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(invalid(
+            "NAME",
+            &a.name.display().to_string(),
+            "the name names the report folder: letters, digits, '-' and '_' only (e.g. my-question)",
+        ));
+    }
+    if path.exists() && !a.force {
+        return Err(Error::Conflict(format!(
+            "{} exists: choose another name, or --force to replace it",
+            path.display()
+        )));
+    }
+    std::fs::write(&path, morale_lab::experiment::template(&name))
+        .map_err(|e| Error::Conflict(format!("cannot write {}: {e}", path.display())))?;
+    Ok(format!(
+        "wrote {}: edit the question and the variants, then `morale-lab run {}`\n",
+        path.display(),
+        path.display()
+    ))
 }
 
 fn threads_of(threads: &Option<String>) -> Result<Option<usize>> {
@@ -631,7 +954,13 @@ fn run_merge(a: MergeArgs) -> Result<String> {
         .target
         .path(|| std::path::Path::new("reports").join(&result.experiment.name))?;
     // The command that makes the same report on one machine.
-    let command = format!("morale-lab run {}", parts[0].path);
+    let mut command = format!("morale-lab run {}", parts[0].path);
+    if !result.experiment.overrides.is_empty() {
+        command += &format!(
+            " --trials {} --seed {}",
+            result.experiment.trials, result.experiment.seed
+        );
+    }
     let files = output::outputs(&result, &command)?;
     write_folder(&out, &files)?;
     Ok(format!(
@@ -696,6 +1025,12 @@ fn run_one(
     let mut command = format!("morale-lab run {}", file.display());
     if let Some(o) = &a.target.out {
         command += &format!(" --out {}", o.display());
+    }
+    if let Some(t) = &a.trials {
+        command += &format!(" --trials {}", t.trim());
+    }
+    if let Some(s) = &a.seed {
+        command += &format!(" --seed {}", s.trim());
     }
     let files = output::outputs(&result, &command)?;
     write_folder(&out, &files)?;

@@ -36,9 +36,17 @@ pub struct Comparison {
     pub low: f64,
     /// Upper end of the difference's interval.
     pub high: f64,
-    /// Two-sided p-value of "no difference".
-    pub p_value: f64,
-    /// The difference is distinguishable from chance at the experiment's confidence level.
+    /// Two-sided p-value of "no difference"; `None` when the test cannot be made (a mean with
+    /// no standard error, or none on either side: no spread to test against).
+    pub p_value: Option<f64>,
+    /// The p-value adjusted by Holm's method for the family of comparisons it belongs to: every
+    /// comparison of the same outcome or metric in the experiment (each variant against the
+    /// baseline, at every sweep point). Equal to `p_value` in a family of one.
+    pub p_adjusted: Option<f64>,
+    /// How many comparisons with a p-value that family has.
+    pub family: usize,
+    /// The difference is distinguishable from chance at the experiment's confidence level,
+    /// after Holm's adjustment (false when the test cannot be made).
     pub distinguishable: bool,
     /// The exact difference, where both exact values are known.
     pub exact_difference: Option<f64>,
@@ -50,9 +58,13 @@ fn same_outcome(a: &str, b: &str) -> bool {
     a == b || (gone(a) && gone(b))
 }
 
+/// A difference with its interval and p-value: (difference, low, high, p-value or `None` when
+/// no test can be made).
+pub type Difference = (f64, f64, f64, Option<f64>);
+
 /// The difference of two estimated proportions `a − b` with Newcombe's interval and the
-/// pooled z-test. Returns (difference, low, high, p-value), or `None` without counts.
-pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<(f64, f64, f64, f64)> {
+/// pooled z-test. Returns `None` without counts.
+pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<Difference> {
     let (ka, kb) = (a.count?, b.count?);
     let (la, ua, lb, ub) = (a.ci_low?, a.ci_high?, b.ci_low?, b.ci_high?);
     let (pa, pb) = (a.p, b.p);
@@ -68,22 +80,40 @@ pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<(f64, f64, f6
     } else {
         0.0
     };
-    Some((d, low, high, p))
+    Some((d, low, high, Some(p)))
 }
 
 /// The difference of two means `a − b` with its normal interval at quantile `z` and z-test.
-pub fn means(a: &MetricRow, b: &MetricRow, z: f64) -> Option<(f64, f64, f64, f64)> {
+/// The test cannot be made (p-value `None`) when either side has no standard error, or both
+/// have none above zero: there is no spread to measure the difference against.
+pub fn means(a: &MetricRow, b: &MetricRow, z: f64) -> Option<Difference> {
     let (va, vb) = (a.value?, b.value?);
-    let se = (a.stderr.unwrap_or(0.0).powi(2) + b.stderr.unwrap_or(0.0).powi(2)).sqrt();
     let d = va - vb;
-    let p = if se > 0.0 {
-        two_sided_p(d / se)
-    } else if d == 0.0 {
-        1.0
-    } else {
-        0.0
-    };
-    Some((d, d - z * se, d + z * se, p))
+    let se = a
+        .stderr
+        .zip(b.stderr)
+        .map(|(x, y)| (x * x + y * y).sqrt())
+        .filter(|se| *se > 0.0);
+    Some(match se {
+        Some(se) => (d, d - z * se, d + z * se, Some(two_sided_p(d / se))),
+        None => (d, d, d, None),
+    })
+}
+
+/// Holm's step-down adjustment of `p` (in any order; `None`s are left out of the family and
+/// stay `None`): the i-th smallest of m becomes max over j ≤ i of min(1, (m − j + 1)·p₍ⱼ₎).
+pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut order: Vec<usize> = (0..p.len()).filter(|&i| p[i].is_some()).collect();
+    order.sort_by(|&i, &j| p[i].unwrap().total_cmp(&p[j].unwrap()).then(i.cmp(&j)));
+    let m = order.len();
+    let mut out = vec![None; p.len()];
+    let mut running = 0.0f64;
+    for (rank, &i) in order.iter().enumerate() {
+        let scaled = ((m - rank) as f64 * p[i].unwrap()).min(1.0);
+        running = running.max(scaled);
+        out[i] = Some(running);
+    }
+    out
 }
 
 /// Every comparison of an experiment's variants with its first, point by point.
@@ -100,7 +130,7 @@ pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
                        name: &str,
                        est: f64,
                        base_est: f64,
-                       stats: (f64, f64, f64, f64),
+                       stats: Difference,
                        exact: Option<f64>| Comparison {
                 point: run.point.clone(),
                 variant: exp.variants[run.variant].name.clone(),
@@ -113,7 +143,9 @@ pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
                 low: stats.1,
                 high: stats.2,
                 p_value: stats.3,
-                distinguishable: stats.3 < alpha,
+                p_adjusted: stats.3,
+                family: 1,
+                distinguishable: false,
                 exact_difference: exact,
             };
             for o in &run.report.outcomes {
@@ -150,6 +182,31 @@ pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
             }
         }
     }
+    // Many comparisons at once (variants, sweep points): adjust each family's p-values.
+    // One family per outcome or metric, the systems' names for the unit gone counting as one.
+    let family_of = |c: &Comparison| {
+        let name = if same_outcome(&c.name, "removed") {
+            "removed"
+        } else {
+            &c.name
+        };
+        (c.kind.clone(), name.to_string())
+    };
+    let mut families: Vec<(String, String)> = out.iter().map(family_of).collect();
+    families.sort();
+    families.dedup();
+    for key in families {
+        let members: Vec<usize> = (0..out.len())
+            .filter(|&i| family_of(&out[i]) == key)
+            .collect();
+        let raw: Vec<Option<f64>> = members.iter().map(|&i| out[i].p_value).collect();
+        let family = raw.iter().flatten().count();
+        for (&i, adjusted) in members.iter().zip(holm(&raw)) {
+            out[i].p_adjusted = adjusted;
+            out[i].family = family;
+            out[i].distinguishable = adjusted.is_some_and(|p| p < alpha);
+        }
+    }
     out
 }
 
@@ -177,9 +234,51 @@ mod tests {
         assert!((d - 0.2).abs() < 1e-12);
         assert!((lo - 0.0524).abs() < 5e-4, "{lo}");
         assert!((hi - 0.3339).abs() < 5e-4, "{hi}");
-        assert!(p < 0.01);
+        assert!(p.unwrap() < 0.01);
         let (_, _, _, p) = proportions(&cell(50, 100), 100, &cell(50, 100), 100).unwrap();
-        assert!((p - 1.0).abs() < 1e-12);
+        assert!((p.unwrap() - 1.0).abs() < 1e-12);
         assert!(same_outcome("eliminated", "removed") && !same_outcome("good", "removed"));
+    }
+
+    #[test]
+    fn holm_adjusts_step_down_and_keeps_order() {
+        // Holm (1979) by hand: m = 4, sorted 0.01, 0.02, 0.03, 0.04 become 0.04, 0.06, 0.06,
+        // 0.06 (monotone), in the input's order; a missing test stays out of the family.
+        let p = [Some(0.03), None, Some(0.01), Some(0.04), Some(0.02)];
+        let a = holm(&p);
+        let want = [Some(0.06), None, Some(0.04), Some(0.06), Some(0.06)];
+        for (x, y) in a.iter().zip(want) {
+            match (x, y) {
+                (Some(x), Some(y)) => assert!((x - y).abs() < 1e-15, "{a:?}"),
+                (None, None) => {}
+                _ => panic!("{a:?}"),
+            }
+        }
+        // Scaled values past 1 are 1; a family of one is unchanged.
+        assert_eq!(holm(&[Some(0.6), Some(0.7)]), vec![Some(1.0), Some(1.0)]);
+        assert_eq!(holm(&[Some(0.2)]), vec![Some(0.2)]);
+    }
+
+    #[test]
+    fn a_mean_with_no_spread_cannot_be_tested() {
+        let row = |value: f64, stderr: Option<f64>| MetricRow {
+            name: "turns_to_removal".into(),
+            value: Some(value),
+            stderr,
+            exact: None,
+            n: Some(100),
+            meaning: String::new(),
+        };
+        let (d, _, _, p) = means(&row(3.0, Some(0.0)), &row(2.0, Some(0.0)), 1.96).unwrap();
+        assert_eq!((d, p), (1.0, None));
+        assert_eq!(
+            means(&row(3.0, None), &row(2.0, Some(0.1)), 1.96)
+                .unwrap()
+                .3,
+            None
+        );
+        let (_, lo, hi, p) = means(&row(3.0, Some(0.3)), &row(2.0, Some(0.4)), 1.96).unwrap();
+        assert!((hi - lo - 2.0 * 1.96 * 0.5).abs() < 1e-12);
+        assert!(p.unwrap() > 0.0 && p.unwrap() < 0.1);
     }
 }

@@ -33,6 +33,8 @@ use crate::scenario::chain::Sampler;
 use crate::system;
 
 pub mod compare;
+mod template;
+pub use template::template;
 
 pub mod output;
 pub mod shard;
@@ -151,6 +153,10 @@ pub struct Experiment {
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).
     pub sweep: Vec<Axis>,
+    /// What the command line changed from the file, in words (`run --trials`, `--seed`); empty
+    /// for the file as written, and then not serialised.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
 }
 
 fn line_of(source: &str, offset: usize) -> usize {
@@ -416,6 +422,7 @@ impl Experiment {
             headline: f.headline.as_ref().map(|h| h.get_ref().clone()),
             variants,
             sweep,
+            overrides: Vec::new(),
         };
         if let Some(h) = &f.headline {
             // The outcomes of this scenario in the words of every variant's system.
@@ -540,6 +547,27 @@ impl Experiment {
                 source: crate::params::Source::Set,
             })
             .collect()
+    }
+
+    /// Run with other trials or another seed than the file's (a quick look: `run --trials
+    /// --seed`), recording each change in [`Experiment::overrides`] so every report says so.
+    pub fn with_overrides(mut self, trials: Option<u64>, seed: Option<u64>) -> Self {
+        if let Some(t) = trials.filter(|&t| t != self.trials) {
+            self.overrides.push(format!(
+                "trials {} from the command line (the file says {})",
+                crate::report::thousands(t),
+                crate::report::thousands(self.trials)
+            ));
+            self.trials = t;
+        }
+        if let Some(s) = seed.filter(|&s| s != self.seed) {
+            self.overrides.push(format!(
+                "seed {s} from the command line (the file says {})",
+                self.seed
+            ));
+            self.seed = s;
+        }
+        self
     }
 
     /// The number of runs (variants × sweep points).

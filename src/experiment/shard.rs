@@ -186,7 +186,10 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
             missing.join(", ") + if missing.len() > 1 { " are" } else { " is" }
         ));
     }
-    let exp = Experiment::parse(&first.path, &first.source)?;
+    // The shards may have run other trials or another seed than the file's (`run --trials
+    // --seed`): they are recorded in the shards.
+    let exp = Experiment::parse(&first.path, &first.source)?
+        .with_overrides(Some(first.trials), Some(first.seed));
     let sampler = Sampler::parse(&first.sampler).ok_or_else(|| {
         Error::Conflict(format!("unknown sampler {} in the shards", first.sampler))
     })?;

@@ -49,6 +49,19 @@ pub(super) fn p_text(p: f64) -> String {
     }
 }
 
+/// A p-value in a table cell: "—" where no test can be made.
+pub(super) fn p_cell(p: Option<f64>) -> String {
+    p.map_or("—".into(), |p| {
+        p_text(p).trim_start_matches("p = ").to_string()
+    })
+}
+
+/// The p-value that decides a comparison, in words: Holm-adjusted where its family has more
+/// than one member (the answer says so once, at its end).
+fn p_said(c: &Comparison) -> String {
+    c.p_adjusted.map_or("no test: no spread".into(), p_text)
+}
+
 pub(super) fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -89,12 +102,9 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                 100.0 * c.low,
                 100.0 * c.high,
                 if c.distinguishable {
-                    format!("which chance does not explain ({})", p_text(c.p_value))
+                    format!("which chance does not explain ({})", p_said(c))
                 } else {
-                    format!(
-                        "which is not distinguishable from chance ({})",
-                        p_text(c.p_value)
-                    )
+                    format!("which is not distinguishable from chance ({})", p_said(c))
                 }
             );
         } else {
@@ -143,7 +153,9 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                     c.difference,
                     c.low,
                     c.high,
-                    if c.distinguishable {
+                    if c.p_value.is_none() {
+                        ", no test: no spread"
+                    } else if c.distinguishable {
                         ""
                     } else {
                         ", not distinguishable from chance"
@@ -151,6 +163,21 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                 );
             }
         }
+    }
+    if let Some(c) = comparisons
+        .iter()
+        .find(|c| c.kind == "outcome" && (c.name == key || find_same(&c.name, &key)))
+        .filter(|c| c.family > 1)
+    {
+        out += &format!(
+            "The p-values are adjusted by Holm's method for the {} comparisons of `{key}` made at once (each variant against {base}{}), as are those of every other outcome and metric.",
+            c.family,
+            if exp.sweep.is_empty() {
+                ""
+            } else {
+                " at every setting"
+            }
+        );
     }
     out.trim_end().to_string()
 }

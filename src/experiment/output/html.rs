@@ -273,6 +273,9 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
         let values: Vec<String> = axis.values.iter().map(|v| v.as_input()).collect();
         facts.push(("swept", format!("{} over {}", axis.key, values.join(", "))));
     }
+    for o in &exp.overrides {
+        facts.push(("not the file as written", o.clone()));
+    }
     out += "<table>\n<tbody>\n";
     for (k, v) in facts {
         out += &format!(

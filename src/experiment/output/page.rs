@@ -80,6 +80,14 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             "Monte Carlo only: this scenario has no exact solution"
         }
     );
+    let method = if exp.overrides.is_empty() {
+        method
+    } else {
+        format!(
+            "{method} Not the file as written: {}.",
+            exp.overrides.join("; ")
+        )
+    };
     let mut sections = Vec::new();
     for run in &result.runs {
         let v = &exp.variants[run.variant];
@@ -154,9 +162,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             ("difference", true),
             ("interval", true),
             ("p-value", true),
-            ("chance?", false),
-            ("exact", true),
         ]);
+        let adjusted = comparisons.iter().any(|c| c.family > 1);
+        if adjusted {
+            head.push(("Holm", true));
+        }
+        head.extend([("chance?", false), ("exact", true)]);
         let mut tab = Tab::new(&head);
         for c in comparisons {
             let mut row = Vec::new();
@@ -169,8 +180,20 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 c.name.clone(),
                 format!("{:+.4}", c.difference),
                 format!("[{:+.4}, {:+.4}]", c.low, c.high),
-                p_text(c.p_value).trim_start_matches("p = ").to_string(),
-                if c.distinguishable { "no" } else { "could be" }.to_string(),
+                p_cell(c.p_value),
+            ]);
+            if adjusted {
+                row.push(p_cell(c.p_adjusted));
+            }
+            row.extend([
+                if c.p_value.is_none() {
+                    "no test: no spread"
+                } else if c.distinguishable {
+                    "no"
+                } else {
+                    "could be"
+                }
+                .to_string(),
                 c.exact_difference
                     .map(|e| format!("{e:+.4}"))
                     .unwrap_or("—".into()),
@@ -180,7 +203,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         sections.push(Section {
             title: format!("Differences from {}", exp.variants[0].name),
             intro: format!(
-                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level."
+                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                if adjusted {
+                    ", after Holm's adjustment of the p-values (column Holm) for the many comparisons made at once: each outcome or metric's comparisons over every variant and setting are one family"
+                } else {
+                    ""
+                }
             ),
             tables: vec![tab],
         });

@@ -149,4 +149,89 @@ impl Odds {
             }
         }
     }
+
+    /// A print-ready quick-reference page: one self-contained HTML file (no script, nothing
+    /// fetched) whose tables fit the printable width of both A4 and US Letter (180 mm), each
+    /// cell the exact fraction above its percentage, each table kept on one page where it fits,
+    /// and the rules in force (the sheet's notes) under the tables.
+    pub fn html(&self) -> String {
+        use crate::report::escape_html as esc;
+        let mut out = format!(
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n",
+            esc(&self.title),
+            esc(&self.title),
+            esc(&self.version),
+            esc(&self.system)
+        );
+        for s in &self.sections {
+            out += &format!(
+                "<section>\n<h2>{}</h2>\n<table>\n<thead><tr><th scope=\"col\">{}</th>",
+                esc(&s.title),
+                esc(&s.row_header)
+            );
+            for c in &s.columns {
+                out += &format!("<th scope=\"col\">{}</th>", esc(c));
+            }
+            out += "</tr></thead>\n<tbody>\n";
+            for (label, cells) in &s.rows {
+                out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
+                for c in cells {
+                    out += &match &c.fraction {
+                        Some(f) => format!(
+                            "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
+                            esc(f),
+                            esc(&percent(&c.text, c.p))
+                        ),
+                        None => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+                    };
+                }
+                out += "</tr>\n";
+            }
+            out += "</tbody>\n</table>\n</section>\n";
+        }
+        out += "<section class=\"rules\">\n<h2>The rules in force</h2>\n<ul>\n";
+        for n in &self.notes {
+            out += &format!("<li>{}</li>\n", esc(n));
+        }
+        out += "</ul>\n</section>\n</main>\n</body>\n</html>\n";
+        out
+    }
 }
+
+/// The percentage a cell's text gives in brackets (`5/9 (55.6%)` → `55.6%`; a mean's `(2.50)`
+/// as it is), or the chance to one decimal.
+fn percent(text: &str, p: f64) -> String {
+    match (text.rfind('('), text.rfind(')')) {
+        (Some(a), Some(b)) if a < b => text[a + 1..b].to_string(),
+        _ => format!("{:.1}%", 100.0 * p),
+    }
+}
+
+/// The odds page's style: on screen a centred column; on paper 12 mm margins and a 180 mm
+/// column (A4 and Letter both print it whole), tables unbroken, shading kept.
+const ODDS_CSS: &str = r#"
+:root { --rule: #9a9a9a; --head: #ececec; --alt: #f6f6f6; }
+* { box-sizing: border-box; }
+body { margin: 0; color: #111; background: #fff; font: 10pt/1.35 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
+h1 { font-size: 15pt; margin: 0 0 1.5mm; }
+h2 { font-size: 11pt; margin: 4mm 0 1.5mm; }
+.meta { color: #444; font-size: 8.5pt; margin: 0 0 3mm; }
+section { break-inside: avoid; page-break-inside: avoid; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }
+th, td { border: 0.25mm solid var(--rule); padding: 0.7mm 0.8mm; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
+thead th { background: var(--head); font-weight: 600; }
+tbody th { background: var(--head); font-weight: 600; }
+tbody tr:nth-child(even) td { background: var(--alt); }
+td .f { display: block; font-weight: 600; }
+td .p { display: block; color: #444; font-size: 7.5pt; }
+td.x { color: #555; font-style: italic; font-size: 7.5pt; }
+.rules ul { margin: 0; padding-left: 5mm; font-size: 8.5pt; }
+.rules li { margin-bottom: 1mm; }
+code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
+@page { margin: 12mm; }
+@media print {
+  main { max-width: none; margin: 0; padding: 0; }
+  thead th, tbody th, tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"#;

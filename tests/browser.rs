@@ -193,3 +193,71 @@ fn the_committed_report_pages_load_cleanly() {
     }
     assert!(n >= 5, "committed reports: {n}");
 }
+
+/// `odds SYSTEM --format html`: a self-contained quick-reference page that prints (to PDF) and
+/// whose tables fit the printable width of A4 and Letter (180 mm at 96 px/in: 680 px) with no
+/// sideways overflow.
+#[test]
+fn the_odds_pages_print_within_a4_and_letter() {
+    let Some(browser) = chromium("the_odds_pages_print_within_a4_and_letter") else {
+        return;
+    };
+    let dir = scratch("odds-page");
+    for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
+        let o = crate::common::bin()
+            .args(["odds", system, "--format", "html"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let html = String::from_utf8(o.stdout).unwrap();
+        assert!(html.starts_with("<!doctype html>") && html.contains("@page"));
+        assert!(html.contains("The rules in force") && html.contains("class=\"f\""));
+        for needle in ["http://", "https://", "<script", "src="] {
+            assert!(!html.contains(needle), "{system}: {needle}");
+        }
+        let page = dir.join(format!("{system}.html"));
+        std::fs::write(&page, &html).unwrap();
+        // Printed: a PDF of a few pages.
+        let pdf = dir.join(format!("{system}.pdf"));
+        let url = format!("file://{}", page.display());
+        headless(
+            &browser,
+            &dir,
+            &[
+                format!("--print-to-pdf={}", pdf.display()),
+                "--no-pdf-header-footer".into(),
+            ],
+            &url,
+        );
+        let bytes = std::fs::read(&pdf).unwrap();
+        assert!(bytes.starts_with(b"%PDF"), "{system}: not a PDF");
+        assert!(bytes.len() > 5_000, "{system}: an empty PDF");
+        // At the printable width, nothing sticks out sideways.
+        let probe = dir.join(format!("{system}-probe.html"));
+        std::fs::write(
+            &probe,
+            html.replace(
+                "</body>",
+                "<script>document.body.setAttribute('data-overflow', String(document.documentElement.scrollWidth - document.documentElement.clientWidth));</script></body>",
+            ),
+        )
+        .unwrap();
+        let (dom, _) = headless(
+            &browser,
+            &dir,
+            &["--dump-dom".into(), "--window-size=680,1000".into()],
+            &format!("file://{}", probe.display()),
+        );
+        assert!(
+            dom.contains("data-overflow=\"0\""),
+            "{system}: the tables overflow 180 mm: {}",
+            dom.split("data-overflow=")
+                .nth(1)
+                .unwrap_or("?")
+                .chars()
+                .take(20)
+                .collect::<String>()
+        );
+    }
+}

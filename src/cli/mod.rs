@@ -347,9 +347,29 @@ struct OutArgs {
     /// Replace an existing output folder (or shard file).
     #[arg(long)]
     force: bool,
+    /// Draw the PNG charts this many times larger (e.g. 2 for print: 1920×1080 pixels);
+    /// the SVG charts are vector and print at any size.
+    #[arg(long, value_name = "FACTOR", default_value = "1")]
+    chart_scale: String,
 }
 
 impl OutArgs {
+    /// `--chart-scale`: a factor from 0.5 to 4.
+    fn chart_scale(&self) -> Result<f64> {
+        self.chart_scale
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|k| (0.5..=4.0).contains(k))
+            .ok_or_else(|| {
+                invalid(
+                    "--chart-scale",
+                    &self.chart_scale,
+                    "allowed: a factor from 0.5 to 4 (2 draws 1920×1080 PNGs)",
+                )
+            })
+    }
+
     /// `--out`, or `default`; refused when it exists and `--force` is not given.
     fn path(&self, default: impl FnOnce() -> std::path::PathBuf) -> Result<std::path::PathBuf> {
         let out = self.out.clone().unwrap_or_else(default);
@@ -381,8 +401,8 @@ struct OddsArgs {
         allow_hyphen_values = true
     )]
     max_lost: String,
-    /// Output format.
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = formats())]
+    /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
     format: String,
 }
 
@@ -398,14 +418,27 @@ struct ListArgs {
 
 /// The output formats, for `--format`'s help, completion and "did you mean".
 fn formats() -> PossibleValuesParser {
-    PossibleValuesParser::new([
+    PossibleValuesParser::new(format_values())
+}
+
+/// The output formats with their help.
+fn format_values() -> Vec<PossibleValue> {
+    vec![
         PossibleValue::new("text").help("aligned plain text for the terminal"),
         PossibleValue::new("csv").help("comma-separated values with a header row"),
         PossibleValue::new("md")
             .alias("markdown")
             .help("Markdown tables, ready for a rulebook or a blog"),
         PossibleValue::new("json").help("one JSON document with every number"),
-    ])
+    ]
+}
+
+/// The odds sheet's formats: the output formats and a print-ready page.
+fn odds_formats() -> PossibleValuesParser {
+    let mut values = format_values();
+    values
+        .push(PossibleValue::new("html").help("a print-ready quick-reference page (A4 or Letter)"));
+    PossibleValuesParser::new(values)
 }
 
 /// The rule systems, for `--system`'s and `odds`' help, completion and "did you mean".
@@ -805,6 +838,7 @@ fn run_experiment(a: ExperimentArgs, control: Arc<Control>) -> Result<String> {
     }
     let trials = a.trials.as_deref().map(trials_of).transpose()?;
     let seed = a.seed.as_deref().map(seed_of).transpose()?;
+    a.target.chart_scale()?;
     // Check every file before running any.
     let mut loaded = Vec::new();
     for file in &a.files {
@@ -961,7 +995,7 @@ fn run_merge(a: MergeArgs) -> Result<String> {
             result.experiment.trials, result.experiment.seed
         );
     }
-    let files = output::outputs(&result, &command)?;
+    let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
     write_folder(&out, &files)?;
     Ok(format!(
         "merged {} shards: wrote {} files to {}/ ({} run{} of {} trials)\n",
@@ -1032,7 +1066,7 @@ fn run_one(
     if let Some(s) = &a.seed {
         command += &format!(" --seed {}", s.trim());
     }
-    let files = output::outputs(&result, &command)?;
+    let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
     write_folder(&out, &files)?;
     Ok(format!(
         "wrote {} files to {}/ ({} run{} of {} trials)\n",
@@ -1084,7 +1118,12 @@ fn write_folder(
 }
 
 fn run_odds(a: OddsArgs) -> Result<String> {
-    let format = format_of(&a.format)?;
+    let html = a.format == "html";
+    let format = if html {
+        Format::Text
+    } else {
+        format_of(&a.format)?
+    };
     let info = system::find(&a.system)?;
     let stands = match &a.stands {
         None => None,
@@ -1092,5 +1131,9 @@ fn run_odds(a: OddsArgs) -> Result<String> {
     };
     let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
     let sheet = info.odds(stands, max_lost)?;
-    Ok(sheet.render(format))
+    Ok(if html {
+        sheet.html()
+    } else {
+        sheet.render(format)
+    })
 }

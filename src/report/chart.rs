@@ -1,5 +1,10 @@
-//! Charts as PNG and SVG bytes, drawn with plotters. The DejaVu Sans font is embedded (the
-//! `dejavu` crate), so text renders on a machine with no fonts installed.
+//! Charts as PNG and SVG bytes, drawn with plotters, made to be printed: the legend beside the
+//! plot (never over the data), every series told apart by a colour of the Okabe–Ito palette
+//! (safe for colour-blind readers), a marker shape and a dash pattern, each outcome one colour in
+//! every chart, intervals drawn (whiskers with caps on bars, bands around lines, and a caption
+//! when they are narrower than the marks), per-turn charts as steps, heat maps with a colour bar.
+//! DejaVu Sans is embedded (the `dejavu` crate) and SVG text is written as glyph outlines, so
+//! both formats look the same on a machine with no fonts installed.
 
 use std::sync::Once;
 
@@ -7,27 +12,90 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-/// Chart size in pixels.
+/// Chart size in pixels at scale 1.
 pub const SIZE: (u32, u32) = (960, 540);
 
 const FONT: &str = "sans-serif";
 
-/// Colours of series, in order.
+/// The Okabe–Ito palette: series colours in order (yellow, the faintest on white, last).
 const PALETTE: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(0, 0, 0),       // black
+    RGBColor(240, 228, 66),  // yellow
 ];
 
 /// The colour of series `i`.
 pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
+
+/// The colour of an outcome or state, the same in every chart and system: in action (good, in
+/// line) green, shaken (unsteady, retreating, falling back) orange, routing vermillion, gone
+/// (removed, eliminated) dark grey, recovered blue; others by their place `i`.
+pub fn outcome_colour(name: &str, i: usize) -> RGBColor {
+    match name {
+        "good" | "in_line" | "holds" | "passed" | "pass" => PALETTE[2],
+        "unsteady" | "retreating" | "falling_back" | "shaken" => PALETTE[3],
+        "routing" | "routed" | "fail" | "failed" => PALETTE[1],
+        "removed" | "eliminated" | "destroyed" => RGBColor(80, 80, 80),
+        "recovered" => PALETTE[0],
+        _ => PALETTE[(i + 4) % PALETTE.len()],
+    }
+}
+
+/// A name from the tables (`side_a_wins`, `falling_back`) in words: `side A wins`,
+/// `falling back`.
+pub fn words(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut out: Vec<String> = Vec::new();
+    let parts: Vec<&str> = spaced.split(' ').collect();
+    for (i, w) in parts.iter().enumerate() {
+        let after_side = i > 0 && parts[i - 1] == "side";
+        out.push(if after_side && (*w == "a" || *w == "b") {
+            w.to_uppercase()
+        } else {
+            (*w).to_string()
+        });
+    }
+    out.join(" ")
+}
+
+/// Marker shapes, one per series in turn.
+#[derive(Debug, Clone, Copy)]
+enum Marker {
+    Circle,
+    Square,
+    Up,
+    Diamond,
+    Down,
+    Cross,
+    Plus,
+}
+
+const MARKERS: [Marker; 7] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Up,
+    Marker::Diamond,
+    Marker::Down,
+    Marker::Cross,
+    Marker::Plus,
+];
+
+/// Dash patterns (on, off, on, off … in pixels at scale 1), one per series in turn; empty is
+/// solid.
+const DASHES: [&[f64]; 5] = [
+    &[],
+    &[10.0, 5.0],
+    &[2.5, 4.0],
+    &[12.0, 4.0, 2.5, 4.0],
+    &[22.0, 6.0],
+];
 
 fn register_font() {
     static ONCE: Once = Once::new();
@@ -37,9 +105,6 @@ fn register_font() {
             .expect("DejaVu Sans is a valid font");
     });
 }
-
-/// A chart drawn onto any plotters backend.
-pub type Draw<'a> = dyn Fn(&DrawingArea<BitMapBackend, Shift>) -> Result<(), String> + 'a;
 
 /// An estimate with its interval, for a bar or a point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,43 +117,54 @@ pub struct Estimate {
     pub high: f64,
 }
 
+/// A series: its name and one estimate per category or x value (`None`: not applicable).
+pub type Series = (String, Vec<Option<Estimate>>);
+
 /// A chart's content, independent of the output format.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chart {
     /// Grouped bars with interval whiskers: categories × series.
     Bars {
-        /// Title.
+        /// Title: the question, or a sentence.
         title: String,
-        /// Category labels (x axis).
+        /// What the bars measure (y axis).
+        y_label: String,
+        /// The level of the intervals, e.g. "95%".
+        level: String,
+        /// Category labels (x axis), in words.
         categories: Vec<String>,
-        /// Series: name and one estimate per category (`None`: not applicable).
-        series: Vec<(String, Vec<Option<Estimate>>)>,
+        /// The series.
+        series: Vec<Series>,
     },
-    /// Stacked areas of shares by turn.
+    /// The share of trials in each state, turn by turn, stacked as steps.
     Stacked {
         /// Title.
         title: String,
-        /// Layer names, bottom first.
+        /// State names (as in the tables; shown in words), bottom first.
         layers: Vec<String>,
         /// Shares by turn: `shares[t][layer]`, turn t + 1.
         shares: Vec<Vec<f64>>,
     },
-    /// Lines with interval whiskers over a swept parameter.
+    /// Lines with interval bands over a swept parameter, or steps over turns.
     Lines {
         /// Title.
         title: String,
-        /// The swept parameter.
+        /// The x axis: what and in which unit.
         x_label: String,
         /// Its values (labels on the x axis).
         x_values: Vec<String>,
-        /// The y axis label.
+        /// The y axis: what and in which unit.
         y_label: String,
-        /// Series: name and one estimate per x value.
-        series: Vec<(String, Vec<Option<Estimate>>)>,
+        /// The level of the intervals, e.g. "95%".
+        level: String,
+        /// The x values are turns: draw steps.
+        steps: bool,
+        /// The series.
+        series: Vec<Series>,
     },
-    /// A heat-map of probabilities over two swept parameters.
+    /// A heat map of probabilities over two swept parameters, with a colour bar.
     Heat {
-        /// Title.
+        /// Title (it says whether the cells are exact values or estimates).
         title: String,
         /// x axis name and labels.
         x: (String, Vec<String>),
@@ -99,190 +175,643 @@ pub enum Chart {
     },
 }
 
-fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Result<(), String>
+type Area<DB> = DrawingArea<DB, Shift>;
+
+/// Sizes at a scale: `k` × the size at scale 1.
+#[derive(Clone, Copy)]
+struct Scale(f64);
+
+impl Scale {
+    fn px(self, v: f64) -> i32 {
+        (v * self.0).round() as i32
+    }
+    fn font(self, size: f64) -> FontDesc<'static> {
+        (FONT, size * self.0).into_font()
+    }
+    fn text(self, size: f64, colour: RGBColor) -> TextStyle<'static> {
+        TextStyle {
+            font: self.font(size),
+            color: colour.to_backend_color(),
+            pos: Pos::default(),
+        }
+    }
+}
+
+fn anchored(style: TextStyle<'static>, h: HPos, v: VPos) -> TextStyle<'static> {
+    style.pos(Pos::new(h, v))
+}
+
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Split `text` into lines of at most `width` pixels in `font`.
+fn wrap<DB: DrawingBackend>(
+    area: &Area<DB>,
+    text: &str,
+    font: &FontDesc,
+    width: i32,
+) -> Vec<String> {
+    let style = TextStyle::from(font.clone());
+    let fits = |s: &str| {
+        area.estimate_text_size(s, &style)
+            .map_or(true, |(w, _)| w as i32 <= width)
+    };
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let tried = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if fits(&tried) || line.is_empty() {
+            line = tried;
+        } else {
+            lines.push(std::mem::take(&mut line));
+            line = word.to_string();
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Draw a polyline (pixels) with a dash pattern (empty: solid).
+fn dashed<DB: DrawingBackend>(
+    root: &Area<DB>,
+    pts: &[(i32, i32)],
+    dash: &[f64],
+    style: ShapeStyle,
+    s: Scale,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    if dash.is_empty() {
+        return root.draw(&PathElement::new(pts.to_vec(), style)).map_err(e);
+    }
+    let pattern: Vec<f64> = dash.iter().map(|d| d * s.0).collect();
+    let (mut k, mut left, mut on) = (0usize, pattern[0], true);
+    for w in pts.windows(2) {
+        let (a, b) = (
+            (w[0].0 as f64, w[0].1 as f64),
+            (w[1].0 as f64, w[1].1 as f64),
+        );
+        let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+        let mut at = 0.0;
+        while at < len {
+            let step = left.min(len - at);
+            if on {
+                let p = |t: f64| {
+                    (
+                        (a.0 + (b.0 - a.0) * t / len).round() as i32,
+                        (a.1 + (b.1 - a.1) * t / len).round() as i32,
+                    )
+                };
+                root.draw(&PathElement::new(vec![p(at), p(at + step)], style))
+                    .map_err(e)?;
+            }
+            at += step;
+            left -= step;
+            if left <= 1e-9 {
+                k = (k + 1) % pattern.len();
+                left = pattern[k];
+                on = !on;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Draw series `i`'s marker centred at `at` (pixels).
+fn marker<DB: DrawingBackend>(
+    root: &Area<DB>,
+    at: (i32, i32),
+    i: usize,
+    col: RGBColor,
+    s: Scale,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let r = s.px(5.0);
+    let (x, y) = at;
+    let outline = WHITE.stroke_width(s.px(1.0).max(1) as u32);
+    let fill = col.filled();
+    let poly = |pts: Vec<(i32, i32)>| -> Result<(), String> {
+        root.draw(&Polygon::new(pts.clone(), fill)).map_err(e)?;
+        let mut closed = pts;
+        closed.push(closed[0]);
+        root.draw(&PathElement::new(closed, outline)).map_err(e)
+    };
+    match MARKERS[i % MARKERS.len()] {
+        Marker::Circle => {
+            root.draw(&Circle::new(at, r, fill)).map_err(e)?;
+            root.draw(&Circle::new(at, r, outline)).map_err(e)
+        }
+        Marker::Square => poly(vec![
+            (x - r + 1, y - r + 1),
+            (x + r - 1, y - r + 1),
+            (x + r - 1, y + r - 1),
+            (x - r + 1, y + r - 1),
+        ]),
+        Marker::Up => poly(vec![(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)]),
+        Marker::Down => poly(vec![(x, y + r + 1), (x + r + 1, y - r), (x - r - 1, y - r)]),
+        Marker::Diamond => poly(vec![
+            (x, y - r - 1),
+            (x + r + 1, y),
+            (x, y + r + 1),
+            (x - r - 1, y),
+        ]),
+        Marker::Cross | Marker::Plus => {
+            let w = s.px(3.0).max(2) as u32;
+            let (a, b) = if matches!(MARKERS[i % MARKERS.len()], Marker::Cross) {
+                (
+                    [(x - r, y - r), (x + r, y + r)],
+                    [(x - r, y + r), (x + r, y - r)],
+                )
+            } else {
+                (
+                    [(x - r - 1, y), (x + r + 1, y)],
+                    [(x, y - r - 1), (x, y + r + 1)],
+                )
+            };
+            root.draw(&PathElement::new(a.to_vec(), col.stroke_width(w)))
+                .map_err(e)?;
+            root.draw(&PathElement::new(b.to_vec(), col.stroke_width(w)))
+                .map_err(e)
+        }
+    }
+}
+
+/// What a legend entry shows beside its name.
+#[derive(Clone, Copy)]
+enum Key {
+    /// A filled swatch (bars and areas).
+    Swatch(RGBColor),
+    /// A swatch with series `i`'s marker on it (bars).
+    Bar(usize, RGBColor),
+    /// Series `i`'s dash and marker (lines).
+    Line(usize, RGBColor),
+}
+
+/// A chart's areas: the plot, the legend's column (if any) and the caption line.
+struct Frame<DB: DrawingBackend> {
+    plot: Area<DB>,
+    legend: Option<Area<DB>>,
+    caption: Area<DB>,
+}
+
+/// The frame of every chart: the title (wrapped) at the top, a caption line at the bottom,
+/// and the legend's column on the right when there are entries. Returns the plot's area,
+/// the legend's (if any) and the caption's.
+fn frame<DB: DrawingBackend>(
+    root: &Area<DB>,
+    title: &str,
+    legend_names: &[String],
+    legend_min: i32,
+    s: Scale,
+) -> Result<Frame<DB>, String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let (w, h) = root.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    let title_font = s.font(20.0);
+    let lines = wrap(root, title, &title_font, w - s.px(40.0));
+    let line_h = s.px(26.0);
+    for (i, line) in lines.iter().enumerate() {
+        root.draw(&Text::new(
+            line.clone(),
+            (w / 2, s.px(10.0) + i as i32 * line_h),
+            anchored(s.text(20.0, BLACK), HPos::Center, VPos::Top),
+        ))
+        .map_err(e)?;
+    }
+    let top = s.px(14.0) + lines.len() as i32 * line_h;
+    let (_, body) = root.split_vertically(top);
+    let (body, caption) = body.split_vertically(h - top - s.px(24.0));
+    if legend_names.is_empty() && legend_min == 0 {
+        return Ok(Frame {
+            plot: body,
+            legend: None,
+            caption,
+        });
+    }
+    let font = TextStyle::from(s.font(14.0));
+    let widest = legend_names
+        .iter()
+        .map(|n| {
+            root.estimate_text_size(n, &font)
+                .map_or(0, |(tw, _)| tw as i32)
+        })
+        .max()
+        .unwrap_or(0);
+    let legend_w = (widest + s.px(60.0)).max(legend_min).min(w * 2 / 5);
+    let (plot, legend) = body.split_horizontally(w - legend_w);
+    Ok(Frame {
+        plot,
+        legend: Some(legend),
+        caption,
+    })
+}
+
+/// The legend: one entry per name, its key then its name (wrapped to the column).
+fn legend<DB: DrawingBackend>(
+    area: &Area<DB>,
+    entries: &[(String, Key)],
+    s: Scale,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let (w, _) = area.dim_in_pixel();
+    let font = s.font(14.0);
+    let mut y = s.px(24.0);
+    let text_x = s.px(46.0);
+    for (name, key) in entries {
+        let lines = wrap(area, name, &font, w as i32 - text_x - s.px(6.0));
+        let mid = y + s.px(8.0);
+        match *key {
+            Key::Swatch(col) => {
+                area.draw(&Rectangle::new(
+                    [(s.px(10.0), mid - s.px(7.0)), (s.px(34.0), mid + s.px(7.0))],
+                    col.filled(),
+                ))
+                .map_err(e)?;
+            }
+            Key::Bar(i, col) => {
+                area.draw(&Rectangle::new(
+                    [(s.px(8.0), mid - s.px(9.0)), (s.px(36.0), mid + s.px(9.0))],
+                    col.filled(),
+                ))
+                .map_err(e)?;
+                marker(area, (s.px(22.0), mid), i, ink_on(col), s)?;
+            }
+            Key::Line(i, col) => {
+                dashed(
+                    area,
+                    &[(s.px(4.0), mid), (s.px(40.0), mid)],
+                    DASHES[i % DASHES.len()],
+                    col.stroke_width(s.px(2.5).max(1) as u32),
+                    s,
+                )?;
+                marker(area, (s.px(22.0), mid), i, col, s)?;
+            }
+        }
+        for (li, line) in lines.iter().enumerate() {
+            area.draw(&Text::new(
+                line.clone(),
+                (text_x, mid + li as i32 * s.px(18.0)),
+                anchored(s.text(14.0, BLACK), HPos::Left, VPos::Center),
+            ))
+            .map_err(e)?;
+        }
+        y += s.px(10.0) + lines.len().max(1) as i32 * s.px(18.0);
+    }
+    Ok(())
+}
+
+/// The marker colour on a bar of colour `col`: white, or black on the lightest bars.
+fn ink_on(col: RGBColor) -> RGBColor {
+    let lum = 0.299 * col.0 as f64 + 0.587 * col.1 as f64 + 0.114 * col.2 as f64;
+    if lum > 150.0 { BLACK } else { WHITE }
+}
+
+/// The caption under the plot, when there is one.
+fn caption<DB: DrawingBackend>(area: &Area<DB>, text: &str, s: Scale) -> Result<(), String> {
+    if text.is_empty() {
+        return Ok(());
+    }
+    let (w, _) = area.dim_in_pixel();
+    area.draw(&Text::new(
+        text.to_string(),
+        (w as i32 / 2, s.px(4.0)),
+        anchored(s.text(13.0, RGBColor(60, 60, 60)), HPos::Center, VPos::Top),
+    ))
+    .map_err(|x| x.to_string())
+}
+
+fn draw<DB: DrawingBackend>(chart: &Chart, root: &Area<DB>, s: Scale) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let label = (FONT, 16).into_font();
+    let label = s.font(15.0);
+    let axis = s.font(15.0);
+    let stroke = s.px(2.5).max(1) as u32;
     match chart {
         Chart::Bars {
             title,
+            y_label,
+            level,
             categories,
             series,
         } => {
+            let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
+            let Frame {
+                plot,
+                legend: legend_area,
+                caption: cap,
+            } = frame(root, title, &names, 0, s)?;
             let n = categories.len().max(1);
-            let mut c = ChartBuilder::on(root)
-                .caption(title, (FONT, 22))
-                .margin(16)
-                .x_label_area_size(40)
-                .y_label_area_size(56)
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(8.0))
+                .x_label_area_size(s.px(52.0))
+                .y_label_area_size(s.px(64.0))
                 .build_cartesian_2d(0f64..n as f64, 0f64..1.0)
                 .map_err(e)?;
             c.configure_mesh()
                 .disable_x_mesh()
                 .x_labels(0)
-                .y_desc("probability")
+                .y_desc(y_label.as_str())
+                .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
                 .label_style(label.clone())
+                .axis_desc_style(axis.clone())
+                .light_line_style(WHITE.mix(0.0))
+                .bold_line_style(RGBColor(225, 225, 225))
                 .draw()
                 .map_err(e)?;
             let k = series.len().max(1) as f64;
             let width = 0.8 / k;
-            for (si, (name, values)) in series.iter().enumerate() {
+            let mut widest = (0, 0.0f64);
+            for (si, (_, values)) in series.iter().enumerate() {
                 let col = colour(si);
-                let bars = values.iter().enumerate().filter_map(|(ci, v)| {
-                    v.map(|v| {
-                        let x0 = ci as f64 + 0.1 + si as f64 * width;
-                        Rectangle::new([(x0, 0.0), (x0 + width * 0.9, v.p)], col.filled())
-                    })
-                });
-                c.draw_series(bars)
-                    .map_err(e)?
-                    .label(name.clone())
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 6), (x + 12, y + 6)], col.filled())
-                    });
-                let whiskers = values.iter().enumerate().filter_map(|(ci, v)| {
-                    v.map(|v| {
-                        let xm = ci as f64 + 0.1 + si as f64 * width + width * 0.45;
-                        PathElement::new(vec![(xm, v.low), (xm, v.high)], BLACK.stroke_width(2))
-                    })
-                });
-                c.draw_series(whiskers).map_err(e)?;
+                for (ci, v) in values.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    let x0 = ci as f64 + 0.1 + si as f64 * width;
+                    let x1 = x0 + width * 0.9;
+                    let (a, b) = (c.backend_coord(&(x0, 0.0)), c.backend_coord(&(x1, v.p)));
+                    root.draw(&Rectangle::new([a, b], col.filled()))
+                        .map_err(e)?;
+                    let mid = (a.0 + b.0) / 2;
+                    if a.1 - b.1 > s.px(24.0) && b.0 - a.0 > s.px(12.0) {
+                        marker(root, (mid, a.1 - s.px(10.0)), si, ink_on(col), s)?;
+                    }
+                    // The whisker with its caps.
+                    let lo = c.backend_coord(&(x0, v.low)).1;
+                    let hi = c.backend_coord(&(x0, v.high)).1;
+                    let cap_w = ((b.0 - a.0) / 4).max(s.px(4.0));
+                    let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
+                    for seg in [
+                        vec![(mid, lo), (mid, hi)],
+                        vec![(mid - cap_w, lo), (mid + cap_w, lo)],
+                        vec![(mid - cap_w, hi), (mid + cap_w, hi)],
+                    ] {
+                        root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+                    }
+                    if lo - hi >= widest.0 {
+                        widest = (lo - hi, 100.0 * (v.high - v.low) / 2.0);
+                    }
+                }
             }
+            // Category names under their groups, wrapped to the group's width.
+            let group_w = c.backend_coord(&(1.0, 0.0)).0 - c.backend_coord(&(0.0, 0.0)).0;
             for (ci, name) in categories.iter().enumerate() {
                 let (px, py) = c.backend_coord(&(ci as f64 + 0.5, 0.0));
-                root.draw(&Text::new(name.clone(), (px, py + 8), centred(16)))
+                for (li, line) in wrap(root, name, &label, group_w - s.px(6.0))
+                    .iter()
+                    .enumerate()
+                {
+                    root.draw(&Text::new(
+                        line.clone(),
+                        (px, py + s.px(8.0) + li as i32 * s.px(18.0)),
+                        anchored(s.text(15.0, BLACK), HPos::Center, VPos::Top),
+                    ))
                     .map_err(e)?;
+                }
             }
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(label)
-                .draw()
-                .map_err(e)?;
+            if let Some(area) = legend_area {
+                let entries: Vec<(String, Key)> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.clone(), Key::Bar(i, colour(i))))
+                    .collect();
+                legend(&area, &entries, s)?;
+            }
+            let note = if widest.0 < s.px(10.0) {
+                format!(
+                    "The {level} intervals are narrower than the marks (the widest is ±{:.2} points).",
+                    widest.1
+                )
+            } else {
+                format!("Whiskers: the {level} intervals.")
+            };
+            caption(&cap, &note, s)?;
         }
         Chart::Stacked {
             title,
             layers,
             shares,
         } => {
+            let names: Vec<String> = layers.iter().map(|l| words(l)).collect();
+            let Frame {
+                plot,
+                legend: legend_area,
+                ..
+            } = frame(root, title, &names, 0, s)?;
             let turns = shares.len().max(1);
-            let mut c = ChartBuilder::on(root)
-                .caption(title, (FONT, 22))
-                .margin(16)
-                .x_label_area_size(40)
-                .y_label_area_size(56)
-                .build_cartesian_2d(1f64..turns as f64, 0f64..1.0)
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(8.0))
+                .x_label_area_size(s.px(48.0))
+                .y_label_area_size(s.px(64.0))
+                .build_cartesian_2d(0.5f64..turns as f64 + 0.5, 0f64..1.0)
                 .map_err(e)?;
+            let every = turns.div_ceil(20).max(1);
             c.configure_mesh()
-                .x_labels(turns.min(24))
+                .disable_mesh()
+                .x_labels(turns.min(20) + 1)
                 .x_label_formatter(&|x| {
-                    if (x - x.round()).abs() < 1e-6 {
-                        format!("{}", x.round() as i64)
+                    let t = x.round();
+                    if (x - t).abs() < 1e-6 && t >= 1.0 && (t as usize - 1).is_multiple_of(every) {
+                        format!("{}", t as i64)
                     } else {
                         String::new()
                     }
                 })
-                .x_desc("turn")
+                .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
+                .x_desc("after turn")
                 .y_desc("share of trials")
                 .label_style(label.clone())
+                .axis_desc_style(axis.clone())
                 .draw()
                 .map_err(e)?;
-            // Draw the cumulative tops from the top layer down, each filling to zero.
-            for li in (0..layers.len()).rev() {
-                let col = colour(li);
-                let top: Vec<(f64, f64)> = shares
-                    .iter()
-                    .enumerate()
-                    .map(|(t, s)| ((t + 1) as f64, s[..=li].iter().sum::<f64>().min(1.0)))
-                    .collect();
-                c.draw_series(AreaSeries::new(top, 0.0, col.mix(0.85).filled()))
-                    .map_err(e)?
-                    .label(layers[li].clone())
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 6), (x + 12, y + 6)], col.filled())
-                    });
+            // Each state's band between the cumulative shares below and with it, as steps.
+            for (li, layer) in layers.iter().enumerate() {
+                let col = outcome_colour(layer, li);
+                let cum = |t: usize, upto: usize| shares[t][..upto].iter().sum::<f64>().min(1.0);
+                let mut pts = Vec::new();
+                for t in 0..shares.len() {
+                    let x = (t + 1) as f64;
+                    pts.push(c.backend_coord(&(x - 0.5, cum(t, li + 1))));
+                    pts.push(c.backend_coord(&(x + 0.5, cum(t, li + 1))));
+                }
+                for t in (0..shares.len()).rev() {
+                    let x = (t + 1) as f64;
+                    pts.push(c.backend_coord(&(x + 0.5, cum(t, li))));
+                    pts.push(c.backend_coord(&(x - 0.5, cum(t, li))));
+                }
+                root.draw(&Polygon::new(pts, col.filled())).map_err(e)?;
             }
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(label)
-                .draw()
-                .map_err(e)?;
+            if let Some(area) = legend_area {
+                // Top layer first, as they stack.
+                let entries: Vec<(String, Key)> = (0..layers.len())
+                    .rev()
+                    .map(|i| (names[i].clone(), Key::Swatch(outcome_colour(&layers[i], i))))
+                    .collect();
+                legend(&area, &entries, s)?;
+            }
         }
         Chart::Lines {
             title,
             x_label,
             x_values,
             y_label,
+            level,
+            steps,
             series,
         } => {
+            let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
+            let Frame {
+                plot,
+                legend: legend_area,
+                caption: cap,
+            } = frame(root, title, &names, 0, s)?;
             let n = x_values.len().max(1);
             let top = series
                 .iter()
-                .flat_map(|s| s.1.iter().flatten().map(|v| v.high))
+                .flat_map(|x| x.1.iter().flatten().map(|v| v.high))
                 .fold(0.0f64, f64::max);
-            let y_max = if top <= 1.0 { 1.0 } else { top * 1.1 };
-            let mut c = ChartBuilder::on(root)
-                .caption(title, (FONT, 22))
-                .margin(16)
-                .x_label_area_size(40)
-                .y_label_area_size(56)
+            let probability = top <= 1.0 && !*steps;
+            let y_max = if probability {
+                1.0
+            } else {
+                (top * 1.1).max(1e-9)
+            };
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(8.0))
+                .x_label_area_size(s.px(48.0))
+                .y_label_area_size(s.px(64.0))
                 .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..y_max)
                 .map_err(e)?;
+            let every = n.div_ceil(20).max(1);
+            let labels = x_values.clone();
             c.configure_mesh()
-                .x_labels(0)
+                .x_labels(n.min(20) * 2 + 1)
+                .x_label_formatter(&|x| {
+                    let i = x.round();
+                    if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize).is_multiple_of(every) {
+                        labels.get(i as usize).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|v| {
+                    if probability {
+                        format!("{:.0}%", 100.0 * v)
+                    } else {
+                        format!("{v:.2}")
+                    }
+                })
                 .x_desc(x_label.as_str())
                 .y_desc(y_label.as_str())
                 .label_style(label.clone())
+                .axis_desc_style(axis.clone())
+                .light_line_style(WHITE.mix(0.0))
+                .bold_line_style(RGBColor(225, 225, 225))
                 .draw()
                 .map_err(e)?;
-            for (si, (name, values)) in series.iter().enumerate() {
+            let k = series.len();
+            let mut widest = (0, 0.0f64);
+            for (si, (_, values)) in series.iter().enumerate() {
                 let col = colour(si);
-                let pts: Vec<(f64, f64)> = values
+                // Coinciding series stay visible: each is nudged a little sideways.
+                let nudge = if k > 1 && !*steps {
+                    (si as f64 - (k - 1) as f64 / 2.0) * 0.12 / k as f64
+                } else {
+                    0.0
+                };
+                let pts: Vec<(usize, Estimate)> = values
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, v)| v.map(|v| (i as f64, v.p)))
+                    .filter_map(|(i, v)| v.map(|v| (i, v)))
                     .collect();
-                c.draw_series(LineSeries::new(pts.clone(), col.stroke_width(3)))
-                    .map_err(e)?
-                    .label(name.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(3))
-                    });
-                c.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))
-                    .map_err(e)?;
-                let whiskers = values.iter().enumerate().filter_map(|(i, v)| {
-                    v.map(|v| {
-                        PathElement::new(
-                            vec![(i as f64, v.low), (i as f64, v.high)],
-                            col.stroke_width(2),
-                        )
-                    })
-                });
-                c.draw_series(whiskers).map_err(e)?;
+                let at = |x: f64, y: f64| c.backend_coord(&(x + nudge, y));
+                // The band of the intervals.
+                let mut band = Vec::new();
+                let mut line = Vec::new();
+                for &(i, v) in &pts {
+                    let x = i as f64;
+                    if *steps {
+                        band.push(at(x - 0.5, v.high));
+                        band.push(at(x + 0.5, v.high));
+                        line.push(at(x - 0.5, v.p));
+                        line.push(at(x + 0.5, v.p));
+                    } else {
+                        band.push(at(x, v.high));
+                        line.push(at(x, v.p));
+                    }
+                    let (lo, hi) = (at(x, v.low).1, at(x, v.high).1);
+                    if lo - hi >= widest.0 {
+                        widest = (lo - hi, (v.high - v.low) / 2.0);
+                    }
+                }
+                for &(i, v) in pts.iter().rev() {
+                    let x = i as f64;
+                    if *steps {
+                        band.push(at(x + 0.5, v.low));
+                        band.push(at(x - 0.5, v.low));
+                    } else {
+                        band.push(at(x, v.low));
+                    }
+                }
+                if band.len() > 2 {
+                    root.draw(&Polygon::new(band, col.mix(0.18).filled()))
+                        .map_err(e)?;
+                }
+                dashed(
+                    root,
+                    &line,
+                    DASHES[si % DASHES.len()],
+                    col.stroke_width(stroke),
+                    s,
+                )?;
+                let mark_every = pts.len().div_ceil(24).max(1);
+                for (j, &(i, v)) in pts.iter().enumerate() {
+                    if j % mark_every == 0 {
+                        marker(root, at(i as f64, v.p), si, col, s)?;
+                    }
+                }
             }
-            for (i, name) in x_values.iter().enumerate() {
-                let (px, py) = c.backend_coord(&(i as f64, 0.0));
-                root.draw(&Text::new(name.clone(), (px, py + 8), centred(16)))
-                    .map_err(e)?;
+            if let Some(area) = legend_area {
+                let entries: Vec<(String, Key)> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.clone(), Key::Line(i, colour(i))))
+                    .collect();
+                legend(&area, &entries, s)?;
             }
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(label)
-                .draw()
-                .map_err(e)?;
+            let half = if probability {
+                format!("{:.2} points", 100.0 * widest.1)
+            } else {
+                format!("{:.3}", widest.1)
+            };
+            let note = if widest.0 < s.px(10.0) {
+                format!(
+                    "The {level} intervals are narrower than the marks (the widest is ±{half})."
+                )
+            } else {
+                format!("Shaded: the {level} intervals.")
+            };
+            caption(&cap, &note, s)?;
         }
         Chart::Heat { title, x, y, cells } => {
+            let Frame {
+                plot,
+                legend: bar_area,
+                ..
+            } = frame(root, title, &[], s.px(110.0), s)?;
             let (nx, ny) = (x.1.len().max(1), y.1.len().max(1));
-            let mut c = ChartBuilder::on(root)
-                .caption(title, (FONT, 22))
-                .margin(16)
-                .x_label_area_size(40)
-                .y_label_area_size(90)
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(8.0))
+                .x_label_area_size(s.px(48.0))
+                .y_label_area_size(s.px(96.0))
                 .build_cartesian_2d(0f64..nx as f64, 0f64..ny as f64)
                 .map_err(e)?;
             c.configure_mesh()
@@ -294,43 +823,89 @@ where
                 .x_desc(x.0.as_str())
                 .y_desc(y.0.as_str())
                 .label_style(label.clone())
+                .axis_desc_style(axis.clone())
                 .draw()
                 .map_err(e)?;
             for (yi, row) in cells.iter().enumerate() {
                 for (xi, &p) in row.iter().enumerate() {
-                    // White (0) to deep blue (1).
-                    let t = p.clamp(0.0, 1.0);
-                    let col = RGBColor(
-                        (255.0 - 224.0 * t) as u8,
-                        (255.0 - 136.0 * t) as u8,
-                        (255.0 - 75.0 * t) as u8,
-                    );
                     let (x0, y0) = (xi as f64, yi as f64);
-                    c.draw_series(std::iter::once(Rectangle::new(
-                        [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                        col.filled(),
-                    )))
-                    .map_err(e)?;
-                    let text_col = if t > 0.55 { WHITE } else { BLACK };
-                    c.draw_series(std::iter::once(Text::new(
-                        format!("{:.1}%", 100.0 * p),
-                        (x0 + 0.38, y0 + 0.55),
-                        (FONT, 16).into_font().color(&text_col),
-                    )))
+                    let a = c.backend_coord(&(x0, y0));
+                    let b = c.backend_coord(&(x0 + 1.0, y0 + 1.0));
+                    root.draw(&Rectangle::new([a, b], heat(p).filled()))
+                        .map_err(e)?;
+                    let text = if p.is_nan() {
+                        "—".to_string()
+                    } else {
+                        format!("{:.1}%", 100.0 * p)
+                    };
+                    root.draw(&Text::new(
+                        text,
+                        ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
+                        anchored(s.text(16.0, ink_on(heat(p))), HPos::Center, VPos::Center),
+                    ))
                     .map_err(e)?;
                 }
+            }
+            if let Some(area) = bar_area {
+                colour_bar(&area, s)?;
             }
         }
     }
     root.present().map_err(e)
 }
 
-/// A font anchored at the centre of its top edge, for axis labels.
-fn centred(size: u32) -> TextStyle<'static> {
-    use plotters::style::text_anchor::{HPos, Pos, VPos};
-    TextStyle::from((FONT, size).into_font())
-        .color(&BLACK)
-        .pos(Pos::new(HPos::Center, VPos::Top))
+/// The heat map's colour at probability `p`: white (0) to deep blue (1); grey when unknown.
+fn heat(p: f64) -> RGBColor {
+    if p.is_nan() {
+        return RGBColor(200, 200, 200);
+    }
+    let t = p.clamp(0.0, 1.0);
+    RGBColor(
+        (255.0 - 247.0 * t) as u8,
+        (255.0 - 207.0 * t) as u8,
+        (255.0 - 148.0 * t) as u8,
+    )
+}
+
+/// The heat map's colour bar: 0% at the bottom to 100% at the top, ticks every 25%.
+fn colour_bar<DB: DrawingBackend>(area: &Area<DB>, s: Scale) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let (_, h) = area.dim_in_pixel();
+    let (top, bottom) = (s.px(30.0), h as i32 - s.px(60.0));
+    let (x0, x1) = (s.px(16.0), s.px(40.0));
+    let steps = 100;
+    for i in 0..steps {
+        let p = (i as f64 + 0.5) / steps as f64;
+        let y_hi = bottom - (bottom - top) * (i + 1) / steps;
+        let y_lo = bottom - (bottom - top) * i / steps;
+        area.draw(&Rectangle::new([(x0, y_hi), (x1, y_lo)], heat(p).filled()))
+            .map_err(e)?;
+    }
+    area.draw(&Rectangle::new(
+        [(x0, top), (x1, bottom)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(e)?;
+    for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let y = bottom - ((bottom - top) as f64 * q).round() as i32;
+        area.draw(&PathElement::new(
+            vec![(x1, y), (x1 + s.px(5.0), y)],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(e)?;
+        area.draw(&Text::new(
+            format!("{:.0}%", 100.0 * q),
+            (x1 + s.px(8.0), y),
+            anchored(s.text(14.0, BLACK), HPos::Left, VPos::Center),
+        ))
+        .map_err(e)?;
+    }
+    area.draw(&Text::new(
+        "chance".to_string(),
+        (x0, top - s.px(20.0)),
+        anchored(s.text(14.0, BLACK), HPos::Left, VPos::Top),
+    ))
+    .map_err(e)
 }
 
 /// The label of a heat-map axis at `v`: a cell's name at its middle, else nothing.
@@ -354,7 +929,9 @@ impl Chart {
         }
     }
 
-    /// The chart as an SVG document.
+    /// The chart as an SVG document (at scale 1: it is vector), its text as glyph outlines so
+    /// that it looks the same without DejaVu installed; the title is kept as the document's
+    /// `<title>` for screen readers and search.
     ///
     /// # Errors
     /// A message from the drawing library (never expected).
@@ -363,22 +940,39 @@ impl Chart {
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
-            draw(self, &root)?;
+            draw(self, &root, Scale(1.0))?;
         }
-        Ok(out)
+        let out = super::svgtext::outline_text(&out);
+        let title = format!("<title>{}</title>", super::escape_html(self.title()));
+        Ok(match out.find('>') {
+            Some(i) if out.starts_with("<svg") => format!("{}{title}{}", &out[..=i], &out[i + 1..]),
+            _ => out,
+        })
     }
 
-    /// The chart as PNG bytes.
+    /// The chart as PNG bytes at scale 1 ([`SIZE`]).
     ///
     /// # Errors
     /// A message from the drawing library or the PNG encoder (never expected).
     pub fn png(&self) -> Result<Vec<u8>, String> {
+        self.png_scaled(1.0)
+    }
+
+    /// The chart as PNG bytes at `scale` × [`SIZE`] (2 for print at about 200 dpi on A4),
+    /// every line, mark and letter scaled with it.
+    ///
+    /// # Errors
+    /// As [`Chart::png`].
+    pub fn png_scaled(&self, scale: f64) -> Result<Vec<u8>, String> {
         register_font();
-        let (w, h) = SIZE;
+        let (w, h) = (
+            (SIZE.0 as f64 * scale).round() as u32,
+            (SIZE.1 as f64 * scale).round() as u32,
+        );
         let mut rgb = vec![0u8; (w * h * 3) as usize];
         {
-            let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
-            draw(self, &root)?;
+            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+            draw(self, &root, Scale(scale))?;
         }
         let mut out = Vec::new();
         {
@@ -396,30 +990,56 @@ impl Chart {
 mod tests {
     use super::*;
 
-    #[test]
-    fn renders_text_and_bars_without_system_fonts() {
-        let chart = Chart::Bars {
-            title: "Outcomes".into(),
-            categories: vec!["pass".into(), "fail".into()],
-            series: vec![(
-                "A".into(),
-                vec![
-                    Some(Estimate {
-                        p: 0.6,
-                        low: 0.55,
-                        high: 0.65,
-                    }),
-                    Some(Estimate {
-                        p: 0.4,
-                        low: 0.35,
-                        high: 0.45,
-                    }),
-                ],
-            )],
+    fn bars() -> Chart {
+        let est = |p: f64| {
+            Some(Estimate {
+                p,
+                low: p - 0.05,
+                high: p + 0.05,
+            })
         };
+        Chart::Bars {
+            title: "Outcomes & more".into(),
+            y_label: "chance".into(),
+            level: "95%".into(),
+            categories: vec!["pass".into(), "fail".into()],
+            series: vec![("A".into(), vec![est(0.6), est(0.4)])],
+        }
+    }
+
+    #[test]
+    fn renders_without_system_fonts_and_scales() {
+        let chart = bars();
         let svg = chart.svg().unwrap();
-        assert!(svg.contains("<svg") && svg.contains("Outcomes"));
+        assert!(svg.contains("<svg") && svg.contains("<title>Outcomes &amp; more</title>"));
+        assert!(!svg.contains("<text"), "SVG text is outlined");
         let png = chart.png().unwrap();
         assert_eq!(&png[1..4], b"PNG");
+        let big = chart.png_scaled(2.0).unwrap();
+        // The PNG header's width and height (bytes 16..24).
+        let dims = |p: &[u8]| {
+            (
+                u32::from_be_bytes(p[16..20].try_into().unwrap()),
+                u32::from_be_bytes(p[20..24].try_into().unwrap()),
+            )
+        };
+        assert_eq!(dims(&png), SIZE);
+        assert_eq!(dims(&big), (SIZE.0 * 2, SIZE.1 * 2));
+    }
+
+    #[test]
+    fn names_read_as_words_and_outcomes_keep_their_colour() {
+        assert_eq!(words("side_a_wins"), "side A wins");
+        assert_eq!(words("falling_back"), "falling back");
+        assert_eq!(words("gaps_b"), "gaps b");
+        assert_eq!(
+            outcome_colour("removed", 0),
+            outcome_colour("eliminated", 5)
+        );
+        assert_eq!(outcome_colour("good", 0), outcome_colour("in_line", 3));
+        // Every series differs from the next by colour, marker and dash.
+        for i in 0..6 {
+            assert_ne!(colour(i), colour(i + 1));
+        }
     }
 }

@@ -5,6 +5,23 @@
 use serde::Serialize;
 
 pub mod chart;
+mod svgtext;
+
+/// Escape text for HTML and XML.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out += "&amp;",
+            '<' => out += "&lt;",
+            '>' => out += "&gt;",
+            '"' => out += "&quot;",
+            '\'' => out += "&#39;",
+            c => out.push(c),
+        }
+    }
+    out
+}
 use serde_json::{Map, Value};
 
 /// An estimate of a probability, with its interval and the exact value where one is known.

@@ -10,37 +10,99 @@ pub(super) fn estimate(c: &Cell) -> Estimate {
     }
 }
 
+/// The systems' words for the same end, merged into one category of the outcomes chart.
+const SAME: [&[&str]; 2] = [&["good", "in_line"], &["removed", "eliminated"]];
+
+/// The category an outcome belongs to: its class in [`SAME`], or itself.
+fn class_of(outcome: &str) -> Vec<&str> {
+    SAME.iter()
+        .find(|c| c.contains(&outcome))
+        .map_or_else(|| vec![outcome], |c| c.to_vec())
+}
+
+/// What a battle's per-turn line measures, in words: (title, axis) for a column such as
+/// `gaps_a`.
+fn line_words(column: &str, trials: &str) -> (String, String) {
+    let (what, side) = column.rsplit_once('_').unwrap_or((column, "a"));
+    let side = side.to_uppercase();
+    let (title, axis) = match what {
+        "gaps" => (
+            format!("Places empty in side {side}'s line, turn by turn"),
+            "places empty",
+        ),
+        "lost" => (
+            format!("Units side {side} has lost, turn by turn"),
+            "units lost",
+        ),
+        "shaken" => (
+            format!("Units of side {side} shaken, turn by turn"),
+            "units shaken",
+        ),
+        _ => (format!("{}, turn by turn", words(column)), "mean"),
+    };
+    (title, format!("{axis}, mean of {trials} battles"))
+}
+
 pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     let exp = &result.experiment;
     let per_point = exp.variants.len();
     let first: &[Run] = &result.runs[..per_point];
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let trials = crate::report::thousands(exp.trials);
     let mut out = Vec::new();
-    // Outcome bars at the first setting, categories from the baseline.
-    let categories: Vec<String> = first[0]
-        .report
-        .outcomes
+    // Outcome bars at the first setting: every variant's outcomes, the systems' words for the
+    // same end in one category.
+    let mut classes: Vec<Vec<&str>> = Vec::new();
+    for r in first {
+        for o in &r.report.outcomes {
+            let class = class_of(&o.outcome);
+            if !classes.contains(&class) {
+                classes.push(class);
+            }
+        }
+    }
+    let categories: Vec<String> = classes
         .iter()
-        .map(|o| o.outcome.clone())
+        .map(|class| {
+            let used: Vec<String> = class
+                .iter()
+                .filter(|n| {
+                    first
+                        .iter()
+                        .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
+                })
+                .map(|n| words(n))
+                .collect();
+            used.join(" / ")
+        })
         .collect();
     let at = point_label(exp, &first[0].point);
     out.push((
         "outcomes".to_string(),
         Chart::Bars {
             title: format!(
-                "{}: outcomes{}",
-                exp.name,
+                "{}{}",
+                exp.question,
                 if at.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({at})")
+                    format!(" (at {at})")
                 }
             ),
+            y_label: format!("chance, {trials} trials per variant"),
+            level: level.clone(),
             series: first
                 .iter()
                 .map(|r| {
-                    let vals = categories
+                    let vals = classes
                         .iter()
-                        .map(|c| find(&r.report, c).map(estimate))
+                        .map(|class| {
+                            r.report
+                                .outcomes
+                                .iter()
+                                .find(|o| class.contains(&o.outcome.as_str()))
+                                .map(|o| estimate(&o.cell))
+                        })
                         .collect();
                     (exp.variants[r.variant].name.clone(), vals)
                 })
@@ -53,7 +115,10 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
             out.push((
                 format!("per_turn_{}", slug(&exp.variants[r.variant].name)),
                 Chart::Stacked {
-                    title: format!("{}: state after each turn", exp.variants[r.variant].name),
+                    title: format!(
+                        "{}: the share of trials in each state after each turn",
+                        exp.variants[r.variant].name
+                    ),
                     layers: t.columns.clone(),
                     shares: t
                         .rows
@@ -86,13 +151,16 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                     (exp.variants[r.variant].name.clone(), vals)
                 })
                 .collect();
+            let (title, y_label) = line_words(col, &trials);
             out.push((
                 format!("lines_{col}"),
                 Chart::Lines {
-                    title: format!("{}: {} after each turn (mean)", exp.name, col),
-                    x_label: "turn".into(),
+                    title,
+                    x_label: "after turn".into(),
                     x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
-                    y_label: col.clone(),
+                    y_label,
+                    level: level.clone(),
+                    steps: true,
                     series,
                 },
             ));
@@ -114,7 +182,7 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                     })
                     .collect();
                 let name = match yv {
-                    Some(y) => format!("{} ({}={})", v.name, exp.sweep[1].key, y.as_input()),
+                    Some(y) => format!("{}, {} {}", v.name, words(&exp.sweep[1].key), y.as_input()),
                     None => v.name.clone(),
                 };
                 series.push((name, vals));
@@ -123,22 +191,26 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
         out.push((
             "sweep".to_string(),
             Chart::Lines {
-                title: format!("{}: P({key}) by {}", exp.name, x.key),
-                x_label: x.key.clone(),
+                title: exp.question.clone(),
+                x_label: words(&x.key),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
-                y_label: format!("P({key})"),
+                y_label: format!("chance of {}, {trials} trials each", words(&key)),
+                level: level.clone(),
+                steps: false,
                 series,
             },
         ));
         if let Some(y) = exp.sweep.get(1) {
             for (vi, v) in exp.variants.iter().enumerate() {
+                let mut all_exact = true;
                 let cells = (0..y.values.len())
                     .map(|yi| {
                         (0..x.values.len())
                             .map(|xi| {
                                 let point = xi * y.values.len() + yi;
-                                find(&result.runs[point * per_point + vi].report, &key)
-                                    .map_or(f64::NAN, |c| c.exact.unwrap_or(c.p))
+                                let cell = find(&result.runs[point * per_point + vi].report, &key);
+                                all_exact &= cell.is_some_and(|c| c.exact.is_some());
+                                cell.map_or(f64::NAN, |c| c.exact.unwrap_or(c.p))
                             })
                             .collect()
                     })
@@ -146,13 +218,22 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                 out.push((
                     format!("heatmap_{}", slug(&v.name)),
                     Chart::Heat {
-                        title: format!("{}: P({key}), exact", v.name),
+                        title: format!(
+                            "{}: the chance of {}, {}",
+                            v.name,
+                            words(&key),
+                            if all_exact {
+                                "exact".to_string()
+                            } else {
+                                format!("estimate from {trials} trials")
+                            }
+                        ),
                         x: (
-                            x.key.clone(),
+                            words(&x.key),
                             x.values.iter().map(SetValue::as_input).collect(),
                         ),
                         y: (
-                            y.key.clone(),
+                            words(&y.key),
                             y.values.iter().map(SetValue::as_input).collect(),
                         ),
                         cells,

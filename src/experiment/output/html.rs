@@ -100,21 +100,7 @@ const SCRIPT: &str = r##"
 })();
 "##;
 
-/// Escape text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out += "&amp;",
-            '<' => out += "&lt;",
-            '>' => out += "&gt;",
-            '"' => out += "&quot;",
-            '\'' => out += "&#39;",
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::report::escape_html as escape;
 
 /// Escape text and turn its `code` spans into `<code>` elements.
 fn inline(s: &str) -> String {

@@ -20,7 +20,7 @@ use serde_json::json;
 use super::compare::{Comparison, compare};
 use super::{ExperimentResult, Run, SetValue};
 use crate::error::{Error, Result};
-use crate::report::chart::{Chart, Estimate};
+use crate::report::chart::{Chart, Estimate, words};
 use crate::report::{Cell, Report};
 
 mod answer;
@@ -91,12 +91,17 @@ struct Drawn {
 }
 
 impl<'a> Context<'a> {
-    /// Compare, lay out the report and draw the charts of `result`; `command` is how it was
-    /// run (recorded in the files).
+    /// Compare, lay out the report and draw the charts of `result` (the PNGs at
+    /// `chart_scale` × the standard size); `command` is how it was run (recorded in the
+    /// files).
     ///
     /// # Errors
     /// A chart that fails to draw (never expected).
-    pub fn new(result: &'a ExperimentResult, command: &'a str) -> Result<Context<'a>> {
+    pub fn new(
+        result: &'a ExperimentResult,
+        command: &'a str,
+        chart_scale: f64,
+    ) -> Result<Context<'a>> {
         let comparisons = compare(result);
         let page = page(result, &comparisons, command);
         let charts = charts(result)
@@ -104,7 +109,7 @@ impl<'a> Context<'a> {
             .map(|(name, chart)| {
                 let fail = |e: String| Error::Conflict(format!("could not draw chart {name}: {e}"));
                 Ok(Drawn {
-                    png: chart.png().map_err(fail)?,
+                    png: chart.png_scaled(chart_scale).map_err(fail)?,
                     svg: chart.svg().map_err(fail)?,
                     title: chart.title().to_string(),
                     name,
@@ -225,7 +230,19 @@ pub const EXPORTERS: &[Exporter] = &[
 /// # Errors
 /// A chart that fails to draw (never expected).
 pub fn outputs(result: &ExperimentResult, command: &str) -> Result<Vec<OutputFile>> {
-    let context = Context::new(result, command)?;
+    outputs_scaled(result, command, 1.0)
+}
+
+/// [`outputs`] with the PNG charts drawn `chart_scale` times larger (the SVG charts are vector).
+///
+/// # Errors
+/// As [`outputs`].
+pub fn outputs_scaled(
+    result: &ExperimentResult,
+    command: &str,
+    chart_scale: f64,
+) -> Result<Vec<OutputFile>> {
+    let context = Context::new(result, command, chart_scale)?;
     let mut files = Vec::new();
     for e in EXPORTERS {
         files.extend((e.write)(&context)?);

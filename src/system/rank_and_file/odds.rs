@@ -36,7 +36,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
                         cells.push(OddsCell {
                             fraction: None,
                             p: 0.0,
-                            text: "— (50%)".into(),
+                            text: "auto-fail (50% rule)".into(),
                         });
                         continue;
                     }
@@ -67,7 +67,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
     ];
     match stands {
         Some(s) => notes.push(format!(
-            "RF-3: a unit of {s} stands with half or more lost fails every test (shown —)."
+            "RF-3: a unit of {s} stands with half or more lost fails every test (shown as auto-fail)."
         )),
         None => notes.push(
             "RF-3 is not applied here: a unit with half or more of its starting stands lost fails every test automatically (give --stands to mark those rows).".to_string(),

@@ -467,6 +467,22 @@ fn legend<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The legend of series `names`, each keyed by `key` with its place and colour.
+fn series_legend<DB: DrawingBackend>(
+    area: Option<Area<DB>>,
+    names: &[String],
+    key: fn(usize, RGBColor) -> Key,
+    s: Scale,
+) -> Result<(), String> {
+    let Some(area) = area else { return Ok(()) };
+    let entries: Vec<(String, Key)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), key(i, colour(i))))
+        .collect();
+    legend(&area, &entries, s)
+}
+
 /// The marker colour on a bar of colour `col`: white, or black on the lightest bars.
 fn ink_on(col: RGBColor) -> RGBColor {
     let lum = 0.299 * col.0 as f64 + 0.587 * col.1 as f64 + 0.114 * col.2 as f64;
@@ -577,14 +593,7 @@ where
                     .map_err(e)?;
                 }
             }
-            if let Some(area) = legend_area {
-                let entries: Vec<(String, Key)> = names
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.clone(), Key::Bar(i, colour(i))))
-                    .collect();
-                legend(&area, &entries, s)?;
-            }
+            series_legend(legend_area, &names, Key::Bar, s)?;
             let note = if widest.0 < s.px(10.0) {
                 format!(
                     "The {level} intervals are narrower than the marks (the widest is ±{:.2} points).",
@@ -779,14 +788,7 @@ where
                     }
                 }
             }
-            if let Some(area) = legend_area {
-                let entries: Vec<(String, Key)> = names
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.clone(), Key::Line(i, colour(i))))
-                    .collect();
-                legend(&area, &entries, s)?;
-            }
+            series_legend(legend_area, &names, Key::Line, s)?;
             let half = if probability {
                 format!("{:.2} points", 100.0 * widest.1)
             } else {

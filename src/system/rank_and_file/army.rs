@@ -176,7 +176,12 @@ impl Army for RfArmy {
         use rf::Status::{Good, Removed, Routing, Unsteady};
         let files = ctx.files;
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
+        // `charge`: the side that charges in each file (it charged, whatever happens next);
+        // `contact`: whether the melee may still happen (not when the target broke in its
+        // waiver test, or either side is shaken by the melee phase).
         let mut charge: [Option<usize>; MAX_FILES] = [None; MAX_FILES];
+        let mut contact = [false; MAX_FILES];
+        let mut blown_at_charge = [false; MAX_FILES];
         let mut no_rally = [[false; MAX_FILES]; 2];
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
@@ -197,6 +202,8 @@ impl Army for RfArmy {
                 f.front[side][i].must_charge = false;
             }
             if let Some(att) = charge[i] {
+                blown_at_charge[i] = f.front[att][i].blown;
+                contact[i] = true;
                 no_rally[0][i] = true;
                 no_rally[1][i] = true;
                 let d = 1 - att;
@@ -207,17 +214,23 @@ impl Army for RfArmy {
                     let (s, _) = rf::waiver(&self.fighters[d][i].unit, &self.options, target.s, r);
                     target.s = s;
                     if matches!(s.status, Routing | Removed) {
-                        // The target broke before contact: no melee.
-                        charge[i] = None;
+                        // The target broke before contact: no melee (the charger still
+                        // charged, RF-11).
+                        contact[i] = false;
                     }
                 }
             }
             // RF-11: a marker comes off in a charge phase in which the unit neither charges nor
-            // is routing (a removed unit keeps its state: it never acts again).
+            // is routing (a removed unit keeps its state: it never acts again); a cavalry
+            // charger gets one, whether or not the melee follows.
             for side in 0..2 {
                 let u = &mut f.front[side][i];
-                if charge[i] != Some(side) && !matches!(u.s.status, Routing | Removed) {
-                    u.blown = self.fighters[side][i].blown;
+                if charge[i] == Some(side) {
+                    if self.blown_cavalry && self.fighters[side][i].troop == rf::Troop::Cavalry {
+                        u.blown = true;
+                    }
+                } else if !matches!(u.s.status, Routing | Removed) {
+                    u.blown = false;
                 }
             }
         }
@@ -251,6 +264,8 @@ impl Army for RfArmy {
             }
         }
         // Morale phase: units that lost stands test.
+        let before_morale: [[rf::Status; MAX_FILES]; 2] =
+            std::array::from_fn(|side| std::array::from_fn(|i| f.front[side][i].s.status));
         for side in 0..2 {
             for i in 0..files {
                 if hits[side][i] == 0 {
@@ -275,13 +290,21 @@ impl Army for RfArmy {
         // Melee phase.
         for (i, c) in charge.iter().enumerate().take(files) {
             let Some(att) = *c else { continue };
-            let d = 1 - att;
-            let (a, b) = (f.front[att][i], f.front[d][i]);
-            let fighting = |u: &RfSlot| matches!(u.s.status, Good | Unsteady);
-            if !fighting(&a) || !fighting(&b) {
+            if !contact[i] {
                 continue;
             }
-            let fight = &self.fights[att][i][usize::from(a.blown)];
+            let d = 1 - att;
+            let (a, b) = (f.front[att][i], f.front[d][i]);
+            // Units that became shaken before the melee phase do not fight: the charger halts,
+            // the target retires (RF-13: "the melee will not happen").
+            let fighting = |side: usize, u: &RfSlot| {
+                matches!(u.s.status, Good | Unsteady) && u.s.status == before_morale[side][i]
+            };
+            if !fighting(att, &a) || !fighting(d, &b) {
+                continue;
+            }
+            // The marker the charger carried into this charge (RF-11: −1 to hit).
+            let fight = &self.fights[att][i][usize::from(blown_at_charge[i])];
             let mut st = FightState {
                 phase: FightPhase::First,
                 a: a.s,
@@ -304,12 +327,127 @@ impl Army for RfArmy {
                 FightPhase::Over(2) => f.front[d][i].must_charge = st.must_charge,
                 _ => {}
             }
-            if self.blown_cavalry && self.fighters[att][i].troop == rf::Troop::Cavalry {
-                f.front[att][i].blown = true;
-            }
         }
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The effectiveness rules
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+    use crate::system::rank_and_file::{Switches, parse_fighter};
+
+    /// One file: side A's `attacker` charges side B's `defender` on turn 1 (in contact), with
+    /// Blown cavalry and waiver tests in force; side B shoots `b_dice` dice hitting on 6s.
+    fn army(attacker: &str, defender: &str, b_dice: u32) -> RfArmy {
+        let on = Switches {
+            waiver_tests: true,
+            blown_cavalry: true,
+            ..Switches::default()
+        };
+        let (a, sa) = parse_fighter("--attacker", attacker, &on).unwrap();
+        let (d, sd) = parse_fighter("--defender", defender, &on).unwrap();
+        let melee = MeleeSetup {
+            options: rf::Options::default(),
+            rules: rf::MeleeRules {
+                to_hit: 4,
+                hits_per_stand: 1,
+                six_always_hits: true,
+                auto_rout_on_win: false,
+            },
+            max_rounds: 50,
+        };
+        RfArmy::new(
+            [vec![a], vec![d]],
+            [vec![sa], vec![sd]],
+            melee,
+            [Volley::dice(0, 6), Volley::dice(b_dice, 6)],
+            on,
+        )
+    }
+
+    fn field(army: &RfArmy) -> Field<RfSlot> {
+        let mut f = Field {
+            front: [[army.absent(); MAX_FILES]; 2],
+            back: [[army.absent(); MAX_FILES]; 2],
+            range: 1,
+        };
+        f.front[0][0] = army.unit(0, 0);
+        f.front[1][0] = army.unit(1, 0);
+        f
+    }
+
+    fn turn_one(army: &RfArmy, f: &mut Field<RfSlot>, dice: &[u8]) -> usize {
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: 1,
+                when_shaken: false,
+            },
+            fire_range: 1,
+        };
+        let mut r = Scripted::new(dice);
+        army.turn(f, &ctx, &mut r);
+        r.used()
+    }
+
+    /// RF-11 (supplement): a charger has its Blown marker after the charge even when the target
+    /// broke in its waiver test and no melee followed (it used to get none, and to lose one it
+    /// had).
+    #[test]
+    fn a_charger_whose_target_broke_before_contact_is_blown() {
+        let army = army(
+            "veteran cavalry stands=6 shock",
+            "regular infantry stands=8 state=unsteady",
+            0,
+        );
+        let mut f = field(&army);
+        // The waiver test: a 1 fails, and an Unsteady unit that fails routs (RF-10).
+        let used = turn_one(&army, &mut f, &[1]);
+        assert_eq!(used, 1, "no melee dice were rolled");
+        assert_eq!(f.front[1][0].s.status, rf::Status::Routing);
+        assert!(f.front[0][0].blown, "the charger carries its Blown marker");
+        // It already carried one: it keeps it.
+        let army = army_blown();
+        let mut f = field(&army);
+        assert!(f.front[0][0].blown);
+        turn_one(&army, &mut f, &[1]);
+        assert!(f.front[0][0].blown);
+    }
+
+    fn army_blown() -> RfArmy {
+        army(
+            "veteran cavalry stands=6 shock blown",
+            "regular infantry stands=8 state=unsteady",
+            0,
+        )
+    }
+
+    /// RF-13 with the core rules' words: a target that becomes shaken before the melee phase
+    /// (here Unsteady after losing a stand to fire in the morale phase) retires, and a charger
+    /// that does so halts: the melee does not happen that turn.
+    #[test]
+    fn units_shaken_before_the_melee_phase_do_not_fight() {
+        // Side B's volley at the charger (scripted dice pick its table's outcome by index):
+        // one hit, then the charger's morale test fails (a 1) and it is Unsteady.
+        let army = army("regular cavalry stands=6", "regular infantry stands=8", 6);
+        let mut f = field(&army);
+        let used = turn_one(&army, &mut f, &[1, 1, 1, 1, 1, 1]);
+        assert_eq!(f.front[0][0].s.status, rf::Status::Unsteady);
+        assert_eq!(
+            used, 2,
+            "the volley and the morale test only: no melee dice"
+        );
+        assert_eq!(f.front[1][0].s.status, rf::Status::Good);
+        // With no hit the same charge is fought: its rounds roll dice.
+        let mut f = field(&army);
+        let mut dice = vec![0];
+        dice.extend([1; 2000]);
+        let used = turn_one(&army, &mut f, &dice);
+        assert!(used > 2, "the melee was fought: {used} dice");
+    }
+}

@@ -137,11 +137,19 @@ crate::params::param_table! {
             rule: "RF-2",
             scenarios: ALL,
     },
+    routing_fail: rf::RoutingFail {
+            flag: None,
+            kind: Kind::Choice(&["rout-again", "removed", "no-effect"]),
+            default: "rout-again",
+            meaning: "a Routing unit that fails a morale test: routs on and loses another stand (then the 50% rule), is removed, or nothing more (the sources are silent)",
+            rule: "RF-4",
+            scenarios: ALL,
+    },
     modifier: i8 {
             flag: None,
             kind: Kind::Int { min: -5, max: 5 },
             default: "0",
-            meaning: "any other situational modifier on every test (charging etc.)",
+            meaning: "any other situational modifier (charging etc.) on morale and waiver tests; rally tests take only the leader, buildings and losses (RF-5)",
             rule: "RF-2",
             scenarios: ALL,
     },
@@ -328,7 +336,7 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
             ),
         });
     }
-    let options = rf_options(on);
+    let options = rf_options(on, p);
     let status = p.state;
     if kind == rf::Kind::Artillery && status == rf::Status::Routing && !options.artillery_may_rally
     {
@@ -366,13 +374,19 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
 }
 
 fn need_note(b: &Built) -> String {
-    match b.unit.need(b.start.lost) {
+    let said = match b.unit.need(b.start.lost) {
         rf::Need::AutoFail => {
             "at the start the unit is at 50% losses: every test fails (RF-3)".into()
         }
         rf::Need::Natural(n) => format!(
             "at the start a test needs a natural {n}+ (a 1 always fails, a 6 always passes; RF-2)"
         ),
+    };
+    match b.unit.rally_need(b.start.lost) {
+        rf::Need::Natural(n) if b.unit.modifier != 0 => {
+            format!("{said}; a rally test, without the situational modifier, a natural {n}+ (RF-5)")
+        }
+        _ => said,
     }
 }
 
@@ -679,9 +693,10 @@ fn melee_rules(p: &Params) -> rf::MeleeRules {
     }
 }
 
-/// The optional rules that change the rules functions.
-fn rf_options(on: &Switches) -> rf::Options {
+/// The optional rules and the choices that change the rules functions.
+fn rf_options(on: &Switches, p: &Params) -> rf::Options {
     rf::Options {
+        routing_fail: p.routing_fail,
         keep_broken_units: on.keep_broken_units,
         voluntary_rout: on.voluntary_rout,
         artillery_may_rally: on.artillery_may_rally,
@@ -734,7 +749,7 @@ fn build_battle(
     )];
     let files = fighters[0].len();
     let melee = MeleeSetup {
-        options: rf_options(on),
+        options: rf_options(on, p),
         rules,
         max_rounds: p.max_rounds,
     };
@@ -760,7 +775,7 @@ fn build_fight(
     let (attacker, a_start) = parse_fighter(&p.how.attacker.what, &p.attacker, on)?;
     let (defender, d_start) = parse_fighter(&p.how.defender.what, &p.defender, on)?;
     let rules = melee_rules(p);
-    let rf_options = rf_options(on);
+    let rf_options = rf_options(on, p);
     let mut notes = vec![format!(
         "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
         attacker.needs_to_hit(&defender, &rules),

@@ -117,9 +117,46 @@ impl Status {
     }
 }
 
-/// The optional rules of RF-1 to RF-7 that change morale and rally.
+/// RF-4 (the sources are silent): what a Routing unit that fails a morale test does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum RoutingFail {
+    /// It routs on and loses another stand, then the 50% rule applies: what RF-5 says of a
+    /// routing unit that fails its rally test.
+    #[default]
+    RoutAgain,
+    /// It is removed (the next level down).
+    Removed,
+    /// Nothing more happens: it keeps routing.
+    NoEffect,
+}
+
+impl RoutingFail {
+    /// Every choice, in the order `list` shows them.
+    pub const ALL: [RoutingFail; 3] = [
+        RoutingFail::RoutAgain,
+        RoutingFail::Removed,
+        RoutingFail::NoEffect,
+    ];
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingFail::RoutAgain => "rout-again",
+            RoutingFail::Removed => "removed",
+            RoutingFail::NoEffect => "no-effect",
+        }
+    }
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<RoutingFail> {
+        Self::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// The optional rules of RF-1 to RF-7 that change morale and rally, and the choices where the
+/// sources are silent that change them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Options {
+    /// RF-4: what a Routing unit that fails a morale test does (`routing_fail`).
+    pub routing_fail: RoutingFail,
     /// RF-3 `keep-broken-units`: a routing unit at 50% losses is not removed; it keeps routing,
     /// never rallies and loses no further stands to failed rallies (it takes none).
     pub keep_broken_units: bool,
@@ -205,11 +242,25 @@ impl Unit {
         !self.kind.is_single_stand() && 2 * u16::from(lost) >= u16::from(self.stands)
     }
 
-    /// RF-2 / RF-3: what a morale, rally or waiver test needs when `lost` stands (or hits) are
-    /// gone. Modifiers: −1 per stand lost (formed units only), the leader's bonus, the
-    /// in-buildings bonus and the situational modifier; natural 1 fails, natural 6 passes.
+    /// RF-2 / RF-3: what a morale or waiver test needs when `lost` stands (or hits) are gone.
+    /// Modifiers: −1 per stand lost (formed units only), the leader's bonus, the in-buildings
+    /// bonus and the situational modifier; natural 1 fails, natural 6 passes.
     #[inline(always)]
     pub fn need(&self, lost: u8) -> Need {
+        self.need_with(lost, i32::from(self.modifier))
+    }
+
+    /// RF-5: what a rally test needs. Its modifiers are the source's three: the commander
+    /// attachment bonus, the in-buildings bonus and losses so far; the situational `modifier`
+    /// (charging and the like) is for morale and waiver tests only.
+    #[inline(always)]
+    pub fn rally_need(&self, lost: u8) -> Need {
+        self.need_with(lost, 0)
+    }
+
+    /// [`Unit::need`] with `situational` for the situational modifier.
+    #[inline(always)]
+    fn need_with(&self, lost: u8, situational: i32) -> Need {
         if self.broken(lost) {
             return Need::AutoFail;
         }
@@ -223,7 +274,7 @@ impl Unit {
         } else {
             0
         };
-        let modifiers = -casualties + i32::from(self.leader) + buildings + i32::from(self.modifier);
+        let modifiers = -casualties + i32::from(self.leader) + buildings + situational;
         let needed = (self.class.base() - modifiers).clamp(2, 6);
         Need::Natural(needed as u8)
     }
@@ -298,7 +349,7 @@ impl Unit {
         match s.status {
             Status::Good | Status::Removed => s,
             Status::Unsteady => {
-                if !self.broken(s.lost) && self.test(self.need(s.lost), &mut s.rerolls, r) {
+                if !self.broken(s.lost) && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
                     s.status = Status::Good;
                 }
                 s
@@ -311,7 +362,7 @@ impl Unit {
                 if self.broken(s.lost) {
                     return self.apply_fifty_percent(o, s);
                 }
-                if !o.voluntary_rout && self.test(self.need(s.lost), &mut s.rerolls, r) {
+                if !o.voluntary_rout && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
                     s.status = Status::Unsteady;
                     return s;
                 }
@@ -337,7 +388,8 @@ impl Unit {
     }
 
     /// RF-5 morale phase for a unit that lost a stand (or, RF-7, a single stand that took a hit)
-    /// this turn: test; a failure drops one level (Good → Unsteady → Routing → removed). RF-7:
+    /// this turn: test; a failure drops one level (Good → Unsteady → Routing); a Routing unit
+    /// that fails does what `routing_fail` says (RF-4: the sources are silent). RF-7:
     /// a battery that fails while Unsteady routs and is removed (crew abandon the guns), unless
     /// `artillery-may-rally`. RF-3 then applies to a routing formed unit.
     #[inline(always)]
@@ -351,7 +403,12 @@ impl Unit {
                 Status::Removed
             }
             Status::Unsteady => Status::Routing,
-            Status::Routing | Status::Removed => Status::Removed,
+            Status::Routing => match o.routing_fail {
+                RoutingFail::RoutAgain => return self.apply_fifty_percent(o, self.lose_stand(s)),
+                RoutingFail::Removed => Status::Removed,
+                RoutingFail::NoEffect => Status::Routing,
+            },
+            Status::Removed => Status::Removed,
         };
         self.apply_fifty_percent(o, s)
     }
@@ -595,6 +652,7 @@ pub fn uncontrolled<R: Roll>(number: u8, r: &mut R) -> bool {
 choice_value!(Class, Class::parse);
 choice_value!(Kind, Kind::parse);
 choice_value!(Status, Status::parse_start);
+choice_value!(RoutingFail, RoutingFail::parse);
 
 #[cfg(test)]
 mod tests {
@@ -665,6 +723,61 @@ mod tests {
             ..unit(Class::Regular, 8)
         };
         assert_eq!(m.need(0), Need::Natural(5));
+    }
+
+    #[test]
+    fn rf4_a_routing_unit_that_fails_a_morale_test() {
+        // The sources are silent; by default it does what RF-5 says of a routing unit that
+        // fails its rally: it routs on and loses another stand, then the 50% rule applies.
+        let u = unit(Class::Regular, 8);
+        let routing = |lost| UnitState {
+            status: Status::Routing,
+            lost,
+            rerolls: 0,
+        };
+        let fail = |o: &Options, s| u.morale(o, s, &mut Scripted::new(&[1]));
+        let o = Options::default();
+        assert_eq!(o.routing_fail, RoutingFail::RoutAgain);
+        assert_eq!(fail(&o, routing(1)), routing(2));
+        // 3 of 8 lost, one more is 4: half, dispersed (RF-3).
+        assert_eq!(fail(&o, routing(3)).status, Status::Removed);
+        let removed = Options {
+            routing_fail: RoutingFail::Removed,
+            ..o
+        };
+        assert_eq!(fail(&removed, routing(1)).status, Status::Removed);
+        let none = Options {
+            routing_fail: RoutingFail::NoEffect,
+            ..o
+        };
+        assert_eq!(fail(&none, routing(1)), routing(1));
+        // A pass changes nothing under any choice.
+        assert_eq!(
+            u.morale(&o, routing(1), &mut Scripted::new(&[6])),
+            routing(1)
+        );
+    }
+
+    #[test]
+    fn rf5_rally_tests_take_the_leader_buildings_and_losses_only() {
+        // "The modifiers that apply to a rally test are the commander attachment bonus, unit in
+        // buildings bonus and losses so far": a situational −2 makes a Regular's morale test
+        // need 6 (4 + 2) but leaves its rally test at 4+ (with a +1 leader and 1 lost, 4+).
+        let mut u = unit(Class::Regular, 8);
+        u.modifier = -2;
+        u.leader = 1;
+        assert_eq!(u.need(1), Need::Natural(6));
+        assert_eq!(u.rally_need(1), Need::Natural(4));
+        // An Unsteady unit rallies on a 4 (it would fail a morale test on it).
+        let s = UnitState {
+            status: Status::Unsteady,
+            lost: 1,
+            rerolls: 0,
+        };
+        let after = u.rally(&Options::default(), s, &mut Scripted::new(&[4]));
+        assert_eq!(after.status, Status::Good);
+        let after = u.morale(&Options::default(), s, &mut Scripted::new(&[4]));
+        assert_eq!(after.status, Status::Routing);
     }
 
     #[test]
@@ -767,8 +880,9 @@ mod tests {
         assert_eq!(s.status, Status::Unsteady);
         let s = u.morale(&o, state(Status::Unsteady, 1, 0), &mut fail());
         assert_eq!(s.status, Status::Routing);
+        // A Routing unit that fails routs on and loses a stand (`routing_fail`, below).
         let s = u.morale(&o, state(Status::Routing, 1, 0), &mut fail());
-        assert_eq!(s.status, Status::Removed);
+        assert_eq!((s.status, s.lost), (Status::Routing, 2));
         // Unsteady fails into routing at 50% → removed at once.
         let s = u.morale(&o, state(Status::Unsteady, 4, 0), &mut Scripted::new(&[]));
         assert_eq!(s.status, Status::Removed);

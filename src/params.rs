@@ -37,8 +37,10 @@ pub enum Kind {
     Dist,
     /// A probability from 0 to 1, as a fraction (`1/6`) or a decimal (`0.25`), kept exact.
     Prob,
-    /// A unit spec such as `guards pips=7 charging`, checked by the system that reads it.
-    Spec,
+    /// A spec checked by the system that reads it (a unit spec such as `guards pips=7
+    /// charging`, or a fire spec such as `6 on 5`): what is allowed, with an example that fits
+    /// the system.
+    Spec(&'static str),
 }
 
 impl Kind {
@@ -53,7 +55,7 @@ impl Kind {
                 "comma-separated chances of 0, 1, 2 … losses (fractions like 1/6 or decimals), adding up to exactly 1".into()
             }
             Kind::Prob => "a chance from 0 to 1, as a fraction like 1/6 or a decimal like 0.25".into(),
-            Kind::Spec => "a unit spec: a type and keywords, e.g. \"guards pips=7 charging\"".into(),
+            Kind::Spec(allowed) => (*allowed).into(),
         }
     }
 }
@@ -228,7 +230,7 @@ fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
             }
             Some(Value::Dist(parts))
         }
-        Kind::Spec => Some(Value::Choice(raw.trim().to_string())),
+        Kind::Spec(_) => Some(Value::Choice(raw.trim().to_string())),
         Kind::Prob => Frac::parse(raw).filter(|f| f.num <= f.den).map(Value::Prob),
     }
 }

@@ -5,7 +5,7 @@
 use morale_lab::Sampler;
 use morale_lab::report::Report;
 
-use crate::common::{Plan, run};
+use crate::common::{Plan, bin, run};
 
 /// Two-sided 1e-5.
 const Z: f64 = 4.42;
@@ -268,4 +268,83 @@ fn better_fire_wins_more_often() {
     );
     let ((_, a), (_, b)) = (outcome(&r, "side_a_holds"), outcome(&r, "side_b_holds"));
     assert!(b > a + 0.5, "side B {b} against side A {a}");
+}
+
+/// A line's report says whose break point it is: the tool's assumption for Rank & File (no
+/// number in the sources) and the effectiveness rules (no army rule), LW-7's half for Linear
+/// Warfare; `list` gives each system's own example of a unit spec.
+#[test]
+fn line_reports_say_whose_break_point_and_list_examples_fit() {
+    let notes = |system: &str, a: &str, d: &str| {
+        let o = bin()
+            .args([
+                "line",
+                "--system",
+                system,
+                "--attacker",
+                a,
+                "--defender",
+                d,
+                "--trials",
+                "200",
+                "--format",
+                "json",
+                "--quiet",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+        v["notes"].to_string()
+    };
+    let rf = notes(
+        "rank-and-file",
+        "4 x regular infantry",
+        "4 x green infantry",
+    );
+    assert!(
+        rf.contains(
+            "tool's assumption: the Rank & File sources give the army break point no number"
+        ),
+        "{rf}"
+    );
+    let ef = notes("effectiveness", "4 x regular", "4 x poor");
+    assert!(
+        ef.contains("the effectiveness rules have no army morale rule"),
+        "{ef}"
+    );
+    let lw = notes("linear-warfare", "4 x line", "4 x light");
+    assert!(
+        lw.contains("LW-7: an army breaks at half its units"),
+        "{lw}"
+    );
+    for (system, example, not) in [
+        ("rank-and-file", "veteran cavalry stands=6 shock", "guards"),
+        ("effectiveness", "elite general lost=1", "guards"),
+        ("linear-warfare", "guards pips=7 charging", "veteran"),
+    ] {
+        let o = bin()
+            .args(["list", "--system", system])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let list = String::from_utf8(o).unwrap();
+        let line = list
+            .lines()
+            .find(|l| l.trim_start().starts_with("attacker (--attacker)"))
+            .unwrap();
+        assert!(
+            line.contains(example) && !line.contains(not),
+            "{system}: {line}"
+        );
+        let b_fire = list
+            .lines()
+            .find(|l| l.trim_start().starts_with("b_fire"))
+            .unwrap();
+        assert!(b_fire.contains("Allowed: DICE on TO_HIT"), "{b_fire}");
+    }
 }

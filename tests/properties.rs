@@ -30,7 +30,7 @@ fn values(def: &ParamDef) -> Vec<String> {
             .to_vec(),
         Kind::Prob => ["0", "1/6", "1/2", "1"].map(String::from).to_vec(),
         // Unit specs come from `spec`.
-        Kind::Spec => Vec::new(),
+        Kind::Spec(_) => Vec::new(),
     }
 }
 
@@ -119,7 +119,7 @@ fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
                 .collect();
             let scalars: Vec<BoxedStrategy<Option<String>>> = defs
                 .iter()
-                .filter(|d| d.kind != Kind::Spec)
+                .filter(|d| !matches!(d.kind, Kind::Spec(_)))
                 .map(|d| {
                     let key = d.key;
                     proptest::option::weighted(0.4, select(values(d)))
@@ -130,7 +130,7 @@ fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
             let battle = matches!(scenario, "line");
             let specs: Vec<&'static str> = defs
                 .iter()
-                .filter(|d| d.kind == Kind::Spec)
+                .filter(|d| matches!(d.kind, Kind::Spec(_)))
                 .map(|d| d.key)
                 .collect();
             let sides = proptest::collection::vec(

@@ -76,7 +76,10 @@ pub fn edges() -> Vec<Edge> {
                 }
                 all_max.push((p.key.to_string(), hi));
             }
-            let specs: Vec<_> = own.iter().filter(|p| p.kind == Kind::Spec).collect();
+            let specs: Vec<_> = own
+                .iter()
+                .filter(|p| matches!(p.kind, Kind::Spec(_)))
+                .collect();
             for &(a, d) in sys.about().edge_specs {
                 let side = |spec: &str| {
                     if scenario == "line" {

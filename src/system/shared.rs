@@ -39,7 +39,7 @@ crate::params::param_table! {
     how BattleHow;
     b_fire: String {
             flag: None,
-            kind: Kind::Spec,
+            kind: Kind::Spec("DICE on TO_HIT, e.g. \"6 on 5\" (dice at full strength, hitting on TO_HIT+)"),
             default: "",
             meaning: "side B's fire when it differs from side A's: DICE on TO_HIT at full strength, e.g. \"6 on 5\" (unset: the same as side A's fire_dice, fire_to_hit or fire_loss; not for linear-warfare, whose units fire a die per stand)",
             rule: "§4",
@@ -256,8 +256,26 @@ pub(crate) fn battle_job<A: Army + 'static>(
     };
     let battle = Battle::new(army, shape);
     if line {
+        // Whose number the break point is: the source's, or the tool's where there is none.
+        let whose = match system {
+            "linear-warfare" if p.break_point == 50 => {
+                "LW-7: an army breaks at half its units".to_string()
+            }
+            "linear-warfare" => format!(
+                "break_point = {}%, where LW-7 says half the army",
+                p.break_point
+            ),
+            "rank-and-file" => format!(
+                "break_point = {}% is the tool's assumption: the Rank & File sources give the army break point no number (RF-13)",
+                p.break_point
+            ),
+            _ => format!(
+                "break_point = {}% is the tool's assumption: the effectiveness rules have no army morale rule",
+                p.break_point
+            ),
+        };
         notes.push(format!(
-            "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B)",
+            "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B); {whose}",
             battle.break_at[0], battle.break_at[1]
         ));
     }

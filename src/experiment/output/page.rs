@@ -139,12 +139,17 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 format!("{} ({at})", v.name)
             },
             intro: format!(
-                "System `{}`; options: {}.",
+                "System `{}`; options: {}.{}",
                 v.system,
                 if v.options.is_empty() {
                     "none".into()
                 } else {
                     v.options.join(", ")
+                },
+                if run.report.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Notes: {}.", run.report.notes.join("; "))
                 }
             ),
             tables,

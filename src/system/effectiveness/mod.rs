@@ -207,7 +207,7 @@ crate::params::param_table! {
     },
     attacker: String {
             flag: Some("--attacker"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "regular",
             meaning: "the attacking unit: elite|regular|poor and keywords lost=N (quarters), general, supported, dice=N",
             rule: "EF-2, EF-3",
@@ -215,7 +215,7 @@ crate::params::param_table! {
     },
     defender: String {
             flag: Some("--defender"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "regular",
             meaning: "the defending unit, as --attacker",
             rule: "EF-2, EF-3",
@@ -246,6 +246,9 @@ crate::params::param_table! {
             scenarios: MELEE_ONLY,
     },
 }
+
+/// What an effectiveness unit spec allows, with an example.
+const UNIT_SPEC: &str = "a unit spec: class and keywords (see Unit specs), e.g. \"elite general lost=1\"; in a line \"6 x regular\"";
 
 /// The keywords of an effectiveness unit spec.
 pub const SPEC_KEYWORDS: &str =

@@ -32,6 +32,9 @@ pub const NAME: &str = "linear-warfare";
 /// The scenarios it has.
 pub const SCENARIOS: &[&str] = &["test", "under-fire", "melee", "engagement", "line"];
 
+/// What a Linear Warfare unit spec allows, with an example.
+const UNIT_SPEC: &str = "a unit spec: type and keywords (see Unit specs), e.g. \"guards pips=7 charging\"; in a line \"6 x line\"";
+
 const TEST: &[&str] = &["test"];
 const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
@@ -269,7 +272,7 @@ crate::params::param_table! {
     },
     attacker: String {
             flag: Some("--attacker"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "line",
             meaning: "the attacking unit: type and keywords pips=N stands=N charging obstacle general",
             rule: "LW-1, LW-3, LW-4, LW-6",
@@ -277,7 +280,7 @@ crate::params::param_table! {
     },
     defender: String {
             flag: Some("--defender"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "line",
             meaning: "the defending unit, as --attacker",
             rule: "LW-1, LW-3, LW-4, LW-6",

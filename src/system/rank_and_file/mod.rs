@@ -203,7 +203,7 @@ crate::params::param_table! {
     },
     attacker: String {
             flag: Some("--attacker"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "regular infantry",
             meaning: "the attacking (charging) unit: class, troops and keywords (see Unit specs)",
             rule: "RF-9, RF-10, RF-11, RF-12",
@@ -211,7 +211,7 @@ crate::params::param_table! {
     },
     defender: String {
             flag: Some("--defender"),
-            kind: Kind::Spec,
+            kind: Kind::Spec(UNIT_SPEC),
             default: "regular infantry",
             meaning: "the defending (charged) unit, as --attacker",
             rule: "RF-9, RF-10",
@@ -266,6 +266,9 @@ crate::params::param_table! {
             scenarios: CHARGE,
     },
 }
+
+/// What a Rank & File unit spec allows, with an example.
+const UNIT_SPEC: &str = "a unit spec: class, troops and keywords (see Unit specs), e.g. \"veteran cavalry stands=6 shock\"; in a line \"6 x regular infantry\"";
 
 /// The keywords of a Rank & File unit spec, for messages and `list`.
 pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, uncontrolled=N (0 to 6)";

@@ -206,10 +206,12 @@ impl Chain for LwMelee {
             }
             Phase::Round { follower } => {
                 let bonus = |me: Pips, them: Pips| i32::from(me.unit >= them.unit + 2);
-                let a = self.attacker.fixed_modifiers()
+                // The charge's impact (charging, the obstacle) counts in the first round only.
+                let first = follower == 0;
+                let a = self.attacker.round_modifiers(first)
                     + bonus(s.attacker, s.defender)
                     + i32::from(follower == 1);
-                let d = self.defender.fixed_modifiers()
+                let d = self.defender.round_modifiers(first)
                     + bonus(s.defender, s.attacker)
                     + i32::from(follower == 2);
                 s.rounds += 1;
@@ -311,6 +313,36 @@ mod tests {
         let s = m.step(s, &mut Scripted::new(&[6, 1]));
         assert_eq!(s.phase, Phase::Over(1));
         assert_eq!(s.defender.unit, 1);
+    }
+
+    #[test]
+    fn the_charge_and_the_obstacle_count_in_the_first_round_only() {
+        // A charging Line (+1) against a Line behind an obstacle (+1): in the first round they
+        // cancel, so a 4 beats a 3. In the follow-up the winner has only its follow-up +1 (the
+        // charge's impact is spent) and the pushed-back loser no longer holds the obstacle: a 3
+        // against a 4 draws (3 + 1 = 4); with the old reading (+1 charging, +1 follow-up, the
+        // obstacle kept) it would have lost 4 against 5.
+        let mut a = side(UnitType::Line, 6);
+        a.charging = true;
+        let mut d = side(UnitType::Line, 6);
+        d.obstacle = true;
+        let m = LwMelee::new(a, d, FollowUp::Always, false, 4, false);
+        let s = m.step(m.start(), &mut Scripted::new(&[4, 3]));
+        assert_eq!((s.phase, s.losses), (Phase::Round { follower: 1 }, [0, 1]));
+        let s2 = m.step(s, &mut Scripted::new(&[3, 4]));
+        assert_eq!(
+            s2.losses,
+            [0, 1],
+            "a draw: nobody loses the follow-up round"
+        );
+        // Guards keep their +1 in every round: the same follow-up by Guards wins.
+        let mut g = side(UnitType::Guards, 6);
+        g.charging = true;
+        let m = LwMelee::new(g, d, FollowUp::Always, false, 4, false);
+        let s = m.step(m.start(), &mut Scripted::new(&[3, 3]));
+        assert_eq!(s.losses, [0, 1]);
+        let s = m.step(s, &mut Scripted::new(&[3, 4]));
+        assert_eq!(s.losses, [0, 2]);
     }
 
     #[test]

@@ -148,11 +148,17 @@ pub struct Side {
 }
 
 impl Side {
-    /// LW-4: this side's fixed modifiers (Guards, obstacle, charging).
-    pub fn fixed_modifiers(&self) -> i32 {
+    /// LW-4: this side's modifiers in a round: +1 for Guards in every round; +1 for charging
+    /// and +1 for defending a linear obstacle in the first round only, the charge's impact
+    /// (in a follow-up round the winner has its follow-up +1 instead, and the loser, pushed
+    /// back, no longer holds the obstacle).
+    pub fn round_modifiers(&self, first_round: bool) -> i32 {
         i32::from(self.kind == UnitType::Guards)
-            + i32::from(self.obstacle)
-            + i32::from(self.charging)
+            + if first_round {
+                i32::from(self.obstacle) + i32::from(self.charging)
+            } else {
+                0
+            }
     }
 }
 

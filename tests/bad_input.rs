@@ -240,7 +240,31 @@ fn linear_warfare_bad_input() {
     run(
         "melee",
         &["--defender", "line fearless"],
-        &["--defender", "fearless", "charging, obstacle, general"],
+        &[
+            "--defender",
+            "fearless",
+            "charging, double-move, obstacle, general",
+        ],
+    );
+    run(
+        "melee",
+        &["--defender", "line double-move"],
+        &["--defender", "only the attacker"],
+    );
+    run(
+        "melee",
+        &["--attacker", "line pips=1 double-move"],
+        &["--attacker", "costs a pip", "pips=2 or more"],
+    );
+    run(
+        "test",
+        &["--set", "test=volley", "--type", "cavalry"],
+        &["--type", "cavalry do not shoot", "fire_from=artillery"],
+    );
+    run(
+        "under-fire",
+        &["--set", "general_coin=each"],
+        &["general_coin", "per-attack", "per-pip"],
     );
     run(
         "melee",

@@ -323,7 +323,7 @@ fn line_reports_say_whose_break_point_and_list_examples_fit() {
     for (system, example, not) in [
         ("rank-and-file", "veteran cavalry stands=6 shock", "guards"),
         ("effectiveness", "elite general lost=1", "guards"),
-        ("linear-warfare", "guards pips=7 charging", "veteran"),
+        ("linear-warfare", "guards pips=7 double-move", "veteran"),
     ] {
         let o = bin()
             .args(["list", "--system", system])

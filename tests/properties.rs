@@ -79,9 +79,16 @@ fn spec(system: &'static str) -> BoxedStrategy<String> {
             ],
         ),
         _ => (
-            &["line", "guards", "light"],
+            &["line", "guards", "light", "cavalry"],
             &[
-                "pips=3", "pips=7", "stands=3", "stands=8", "charging", "obstacle", "general",
+                "pips=3",
+                "pips=7",
+                "stands=3",
+                "stands=8",
+                "charging",
+                "double-move",
+                "obstacle",
+                "general",
             ],
         ),
     };

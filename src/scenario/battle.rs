@@ -73,6 +73,9 @@ pub struct TurnContext {
     pub policy: Policy,
     /// Fire reaches this many moves.
     pub fire_range: u8,
+    /// The distance between the lines at the start of the turn, before side A's advance (a
+    /// charge declared at the start of the turn covers it).
+    pub start_range: u8,
 }
 
 /// The units on the field: `front[side][file]`, `back[side][file]`, and the distance between the
@@ -158,6 +161,17 @@ pub trait Army: Clone + Debug + Send + Sync {
     /// # Errors
     /// What broke.
     fn check_unit(&self, side: usize, file: usize, from: &Self::Unit, to: &Self::Unit) -> Check;
+    /// A cost side A's units pay by choice, reported apart from the strength they lose (Linear
+    /// Warfare: pips spent on double moves to charge, LW-3): its metric's name and meaning, or
+    /// `None` where the system has none.
+    fn apart(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+    /// How much of that cost unit `u` has paid (not counted in [`Army::strength_lost`]).
+    fn apart_of(&self, u: &Self::Unit) -> u32 {
+        let _ = u;
+        0
+    }
     /// One game turn for every unit on the field, in the system's turn order.
     fn turn<R: Roll>(&self, f: &mut Field<Self::Unit>, ctx: &TurnContext, r: &mut R);
 }
@@ -247,8 +261,10 @@ pub struct BattleState<U> {
     pub end: u8,
     /// Units gone and replaced by their supports, per side.
     pub replaced: [u8; 2],
-    /// Their strength, per side.
+    /// Their strength lost, per side (the strength, less what they paid apart).
     pub spent: [u16; 2],
+    /// What they paid apart ([`Army::apart`]), per side.
+    pub spent_apart: [u16; 2],
     /// Positions empty, summed over the turns so far, per side.
     pub holes: [u16; 2],
 }
@@ -354,6 +370,12 @@ impl<A: Army> Battle<A> {
             for names in army.end_names() {
                 values.extend(names.iter().map(|&name| ValueInfo { name, max: 1 }));
             }
+        }
+        if let Some((name, _)) = army.apart() {
+            values.push(ValueInfo {
+                name,
+                max: strength(0),
+            });
         }
         let series = [0, 1, 0, 1, 0, 1].map(units);
         let series = std::array::from_fn(|i| ValueInfo {
@@ -472,6 +494,7 @@ impl<A: Army> Chain for Battle<A> {
             end: 0,
             replaced: [0, 0],
             spent: [0, 0],
+            spent_apart: [0, 0],
             holes: [0, 0],
         }
     }
@@ -487,6 +510,7 @@ impl<A: Army> Chain for Battle<A> {
         }
         s.turn += 1;
         let f = &mut s.field;
+        let start_range = f.range;
         // Movement: side A closes to contact when it means to charge.
         if self.policy.active() && f.range > 1 {
             f.range -= 1;
@@ -496,6 +520,7 @@ impl<A: Army> Chain for Battle<A> {
             files: self.files,
             policy: self.policy,
             fire_range: self.fire_range,
+            start_range,
         };
         self.army.turn(f, &ctx, r);
         // Supports step up into the places of units that are gone.
@@ -506,7 +531,9 @@ impl<A: Army> Chain for Battle<A> {
                     && matches!(back, Standing::InLine | Standing::Shaken)
                 {
                     s.replaced[side] += 1;
-                    s.spent[side] += self.army.strength(side, i) as u16;
+                    let apart = self.army.apart_of(&f.front[side][i]);
+                    s.spent[side] += (self.army.strength(side, i) - apart) as u16;
+                    s.spent_apart[side] += apart as u16;
                     f.front[side][i] = f.back[side][i];
                     f.back[side][i] = self.army.absent();
                 }
@@ -562,6 +589,15 @@ impl<A: Army> Chain for Battle<A> {
                         .sum::<u32>()
             }
             4 | 5 => u32::from(s.holes[side]),
+            _ if i + 1 == self.values.len() && self.army.apart().is_some() => {
+                let f = &s.field;
+                u32::from(s.spent_apart[0])
+                    + (0..self.files)
+                        .map(|k| {
+                            self.army.apart_of(&f.front[0][k]) + self.army.apart_of(&f.back[0][k])
+                        })
+                        .sum::<u32>()
+            }
             _ => {
                 let n = self.army.statuses().len();
                 let (side, st) = ((i - 6) / n, (i - 6) % n);

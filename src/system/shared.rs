@@ -327,8 +327,12 @@ pub(crate) fn battle_job<A: Army + 'static>(
             "holes in side B's line, summed over the turns played",
         ),
     ];
+    let apart = battle.army.apart();
     for v in battle.values() {
-        let meaning = MEANINGS.iter().find(|(name, _)| *name == v.name);
+        let meaning = MEANINGS
+            .iter()
+            .chain(apart.iter())
+            .find(|(name, _)| *name == v.name);
         metrics.push(MetricDef::Value {
             name: v.name,
             meaning: meaning.map_or(

@@ -18,14 +18,17 @@ pub struct LwSlot {
     pub s: LwState,
     /// The slot holds a unit.
     pub present: bool,
+    /// Pips it has spent on double moves to charge (LW-3), reported apart from its losses.
+    pub moved: u8,
 }
 
-/// Age of Linear Warfare units and their turn: side A declares charges (LW-3: a double move,
-/// so from up to 2 moves, costing a pip; not on the last pip, LW-1) → units falling back retire
-/// or recover a pip (LW-5) → fire, simultaneous, by units in the line that are not charging
-/// (one die per stand on 4+, LW-2; each hit a pip, a general bearing half by coin, LW-6) →
-/// melees (LW-3 closing fire, LW-4 rounds with follow-up, a second loss destroys) → units at or
-/// below `fall_back_at` pips fall back (LW-5). LW-7's army break point is the line's.
+/// Age of Linear Warfare units and their turn: side A declares charges (LW-3: from a move away,
+/// or from two with a double move, which costs a pip; not on the last pip, LW-1) → units
+/// falling back retire or recover a pip (LW-5) → fire, simultaneous, by units in the line that
+/// are not charging and not cavalry (one die per stand on 4+, LW-2; each hit a pip; with a
+/// general attached a coin decides who bears each volley, or each pip, LW-6) → melees (LW-3
+/// closing fire, LW-4 rounds with follow-up, a second loss destroys) → units at or below
+/// `fall_back_at` pips fall back (LW-5). LW-7's army break point is the line's.
 #[derive(Debug, Clone)]
 pub struct LwArmy {
     /// Each side's units by file.
@@ -36,6 +39,8 @@ pub struct LwArmy {
     pub dice_follow_pips: bool,
     /// When it falls back and rejoins (LW-5).
     pub fall_back: lw::FallBack,
+    /// LW-6: one coin flip per attack or per pip.
+    pub general_coin: lw::GeneralCoin,
     /// `melees[attacker side][file]`.
     melees: [Vec<LwMelee>; 2],
     coin: Weights,
@@ -49,6 +54,7 @@ impl LwArmy {
         dice_follow_pips: bool,
         follow_up: FollowUp,
         fall_back: lw::FallBack,
+        general_coin: lw::GeneralCoin,
     ) -> Self {
         let melees = [0, 1].map(|a| {
             (0..sides[a].len())
@@ -57,7 +63,7 @@ impl LwArmy {
                     att.charging = true;
                     let mut def = sides[1 - a][i];
                     def.charging = false;
-                    LwMelee::new(att, def, follow_up, true, 4, dice_follow_pips)
+                    LwMelee::new(att, def, follow_up, true, 4, dice_follow_pips, general_coin)
                 })
                 .collect()
         });
@@ -66,6 +72,7 @@ impl LwArmy {
             fire,
             dice_follow_pips,
             fall_back,
+            general_coin,
             melees,
             coin: lw::coin(),
         }
@@ -108,6 +115,7 @@ impl Army for LwArmy {
                 },
             },
             present: false,
+            moved: 0,
         }
     }
     fn unit(&self, side: usize, file: usize) -> LwSlot {
@@ -121,6 +129,7 @@ impl Army for LwArmy {
                 },
             },
             present: true,
+            moved: 0,
         }
     }
     fn standing(&self, u: &LwSlot) -> Standing {
@@ -141,19 +150,36 @@ impl Army for LwArmy {
     fn strength(&self, side: usize, file: usize) -> u32 {
         u32::from(self.sides[side][file].pips)
     }
+    /// Pips lost to fire and melee: pips down from the start, less those spent on double
+    /// moves (a unit that recovers pips while falling back can make up for those too).
     fn strength_lost(&self, side: usize, file: usize, u: &LwSlot) -> u32 {
-        u32::from(self.sides[side][file].pips.saturating_sub(u.s.pips.unit))
+        u32::from(
+            self.sides[side][file]
+                .pips
+                .saturating_sub(u.s.pips.unit)
+                .saturating_sub(u.moved),
+        )
+    }
+    fn apart(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "a_double_move_pips",
+            "pips side A spent on double moves to charge (LW-3), apart from a_strength_lost",
+        ))
+    }
+    fn apart_of(&self, u: &LwSlot) -> u32 {
+        u32::from(u.moved)
     }
     fn turn<R: Roll>(&self, f: &mut Field<LwSlot>, ctx: &TurnContext, r: &mut R) {
         let files = ctx.files;
-        // LW-3: charges are declared at the start of the turn.
+        // LW-3: charges are declared at the start of the turn, so the distance then decides: a
+        // single move from a move away, a double move (a pip) from two.
         let mut charging = [false; MAX_FILES];
         for (i, c) in charging.iter_mut().enumerate().take(files) {
             let (a, b) = (f.front[0][i], f.front[1][i]);
             *c = a.present
                 && a.s.status == LwStatus::InLine
                 && a.s.pips.unit > 1
-                && f.range <= 2
+                && ctx.start_range <= 2
                 && self.targetable(&b)
                 && ctx.policy.charges(ctx.turn, b.s.status != LwStatus::InLine);
         }
@@ -175,20 +201,29 @@ impl Army for LwArmy {
             }
         }
         // LW-2: fire, simultaneous.
-        let mut hits = [[0u32; MAX_FILES]; 2];
+        let mut volleys = [[([0u32; 3], 0usize); MAX_FILES]; 2];
         if f.range <= ctx.fire_range {
             for side in 0..2 {
                 let targets: [bool; MAX_FILES] =
                     std::array::from_fn(|i| i < files && self.targetable(&f.front[1 - side][i]));
                 for i in 0..files {
                     let u = &f.front[side][i];
-                    if !u.present || u.s.status != LwStatus::InLine || (side == 0 && charging[i]) {
+                    let unit = &self.sides[side][i];
+                    if !u.present
+                        || u.s.status != LwStatus::InLine
+                        || (side == 0 && charging[i])
+                        || !unit.kind.shoots()
+                    {
                         continue;
                     }
                     if let Some(t) = fire_target(&targets, i, files) {
-                        let stands = self.sides[side][i].stands;
+                        let stands = unit.stands;
                         let left = lw::infantry_dice(stands, u.s.pips.unit, self.dice_follow_pips);
-                        hits[1 - side][t] += self.fire[side][i].sample(left, u32::from(stands), r);
+                        let n = self.fire[side][i].sample(left, u32::from(stands), r);
+                        // At most three volleys reach a unit: from opposite and either side.
+                        let v = &mut volleys[1 - side][t];
+                        v.0[v.1] = n;
+                        v.1 += 1;
                     }
                 }
             }
@@ -196,8 +231,12 @@ impl Army for LwArmy {
         for side in 0..2 {
             for i in 0..files {
                 let u = &mut f.front[side][i];
-                if hits[side][i] > 0 && u.present && u.s.status != LwStatus::Removed {
-                    u.s.pips = u.s.pips.lose(hits[side][i], &self.coin, r);
+                let (hits, n) = volleys[side][i];
+                if n > 0 && u.present && u.s.status != LwStatus::Removed {
+                    // LW-6: each volley is one attack for the general's coin.
+                    for &h in &hits[..n] {
+                        u.s.pips = u.s.pips.lose(h, self.general_coin, &self.coin, r);
+                    }
                     if u.s.pips.unit == 0 {
                         u.s.status = LwStatus::Removed;
                     }
@@ -211,10 +250,16 @@ impl Army for LwArmy {
                 continue;
             }
             let m = &self.melees[0][i];
+            let double_move = ctx.start_range >= 2;
+            f.front[0][i].moved += u8::from(double_move);
             let mut st = MeleeState {
-                phase: Phase::ClosingFire,
+                phase: if m.closing_fire {
+                    Phase::ClosingFire
+                } else {
+                    Phase::Round { follower: 0 }
+                },
                 attacker: lw::Pips {
-                    unit: a.s.pips.unit - 1,
+                    unit: a.s.pips.unit - u8::from(double_move),
                     general: a.s.pips.general,
                 },
                 defender: b.s.pips,

@@ -1,7 +1,7 @@
 //! `melee` (docs/RULES.md §4): an Age of Linear Warfare charge and melee (LW-3, LW-4, LW-6).
 
 use super::rules as lw;
-use super::rules::{Pips, Side};
+use super::rules::{GeneralCoin, Pips, Side};
 use crate::dice::{Roll, Weights};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
@@ -68,11 +68,14 @@ pub enum FollowUp {
     Never,
 }
 
-/// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): the charge's pip and closing fire, then
-/// opposed rounds — +1 each for Guards, a linear obstacle, charging, two or more pips more than
-/// the opponent (recomputed every round), and following up. The loser of a round is pushed back
-/// and loses a pip (a general may bear it, LW-6); a second lost round destroys it, as do 0 pips;
-/// the winner follows up per the policy unless on its last pip; a draw is a bounce.
+/// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): a double move's pip and the closing fire
+/// (not by cavalry, LW-2), then opposed rounds — +1 each for Guards, two or more pips more than
+/// the opponent (recomputed every round) and following up, and in the first round for a linear
+/// obstacle and for charging. The loser of a round is pushed back and loses a pip (a general
+/// may bear it, LW-6); a second lost round destroys it, as do 0 pips; the winner follows up per
+/// the policy unless on its last pip (LW-1), and wins the melee when it stops. A drawn first
+/// round is a bounce (the mutual push-back); a drawn follow-up round ends the melee, won by the
+/// side that won the last decided round.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LwMelee {
     /// The attacking unit.
@@ -87,12 +90,15 @@ pub struct LwMelee {
     fire_tables: Vec<Weights>,
     /// Option `dice-follow-pips` (LW-2).
     pub dice_follow_pips: bool,
+    /// LW-6: one coin flip per attack or per pip.
+    pub general_coin: GeneralCoin,
     coin: Weights,
     values: [ValueInfo; 5],
 }
 
 impl LwMelee {
-    /// A melee between two sides. Closing fire hits on `fire_to_hit`+.
+    /// A melee between two sides. Closing fire (when `closing_fire` and the defender shoots)
+    /// hits on `fire_to_hit`+.
     pub fn new(
         attacker: Side,
         defender: Side,
@@ -100,6 +106,7 @@ impl LwMelee {
         closing_fire: bool,
         fire_to_hit: u8,
         dice_follow_pips: bool,
+        general_coin: GeneralCoin,
     ) -> Self {
         LwMelee {
             fire_tables: (0..=u32::from(defender.stands))
@@ -112,7 +119,7 @@ impl LwMelee {
                 },
                 ValueInfo {
                     name: "attacker_pips_lost",
-                    max: u32::from(attacker.pips),
+                    max: u32::from(attacker.pips - u8::from(attacker.double_move)),
                 },
                 ValueInfo {
                     name: "defender_pips_lost",
@@ -130,8 +137,9 @@ impl LwMelee {
             attacker,
             defender,
             follow_up,
-            closing_fire,
+            closing_fire: closing_fire && defender.kind.shoots(),
             dice_follow_pips,
+            general_coin,
             coin: lw::coin(),
         }
     }
@@ -169,8 +177,8 @@ impl Chain for LwMelee {
     }
     fn start(&self) -> MeleeState {
         let pips = |s: &Side| Pips {
-            // LW-3: the charger's double move costs a pip.
-            unit: s.pips - u8::from(s.charging),
+            // LW-3: a double move to charge costs a pip.
+            unit: s.pips - u8::from(s.double_move),
             general: if s.general { lw::GENERAL_PIPS } else { 0 },
         };
         MeleeState {
@@ -196,7 +204,7 @@ impl Chain for LwMelee {
                 let dice =
                     lw::infantry_dice(self.defender.stands, s.defender.unit, self.dice_follow_pips);
                 let hits = r.pick(&self.fire_tables[dice as usize]) as u32;
-                s.attacker = s.attacker.lose(hits, &self.coin, r);
+                s.attacker = s.attacker.lose(hits, self.general_coin, &self.coin, r);
                 s.phase = if s.attacker.unit == 0 {
                     Phase::Over(2)
                 } else {
@@ -217,7 +225,9 @@ impl Chain for LwMelee {
                 s.rounds += 1;
                 let (winner, loser) = match lw::opposed(a - d, r) {
                     std::cmp::Ordering::Equal => {
-                        s.phase = Phase::Over(3);
+                        // A drawn first round is a bounce; a drawn follow-up leaves the melee
+                        // to the side that won the round before.
+                        s.phase = Phase::Over(if follower == 0 { 3 } else { follower });
                         return s;
                     }
                     std::cmp::Ordering::Greater => (0usize, 1usize),
@@ -257,7 +267,10 @@ impl Chain for LwMelee {
     fn value_of(&self, s: MeleeState, i: usize) -> u32 {
         match i {
             0 => u32::from(s.rounds),
-            1 => u32::from(self.attacker.pips - s.attacker.unit),
+            // Fire and melee only: a double move's pip is the attacker's choice, not a loss.
+            1 => u32::from(
+                self.attacker.pips - u8::from(self.attacker.double_move) - s.attacker.unit,
+            ),
             2 => u32::from(self.defender.pips - s.defender.unit),
             3 => u32::from(self.destroyed(&s, 0)),
             _ => u32::from(self.destroyed(&s, 1)),
@@ -277,13 +290,22 @@ mod tests {
             pips,
             stands: 6,
             charging: false,
+            double_move: false,
             obstacle: false,
             general: false,
         }
     }
 
     fn melee(a: Side, d: Side) -> LwMelee {
-        LwMelee::new(a, d, FollowUp::Always, true, 4, false)
+        LwMelee::new(
+            a,
+            d,
+            FollowUp::Always,
+            true,
+            4,
+            false,
+            GeneralCoin::PerAttack,
+        )
     }
 
     #[test]
@@ -326,7 +348,15 @@ mod tests {
         a.charging = true;
         let mut d = side(UnitType::Line, 6);
         d.obstacle = true;
-        let m = LwMelee::new(a, d, FollowUp::Always, false, 4, false);
+        let m = LwMelee::new(
+            a,
+            d,
+            FollowUp::Always,
+            false,
+            4,
+            false,
+            GeneralCoin::PerAttack,
+        );
         let s = m.step(m.start(), &mut Scripted::new(&[4, 3]));
         assert_eq!((s.phase, s.losses), (Phase::Round { follower: 1 }, [0, 1]));
         let s2 = m.step(s, &mut Scripted::new(&[3, 4]));
@@ -338,7 +368,15 @@ mod tests {
         // Guards keep their +1 in every round: the same follow-up by Guards wins.
         let mut g = side(UnitType::Guards, 6);
         g.charging = true;
-        let m = LwMelee::new(g, d, FollowUp::Always, false, 4, false);
+        let m = LwMelee::new(
+            g,
+            d,
+            FollowUp::Always,
+            false,
+            4,
+            false,
+            GeneralCoin::PerAttack,
+        );
         let s = m.step(m.start(), &mut Scripted::new(&[3, 3]));
         assert_eq!(s.losses, [0, 1]);
         let s = m.step(s, &mut Scripted::new(&[3, 4]));
@@ -357,15 +395,53 @@ mod tests {
     }
 
     #[test]
-    fn charge_costs_a_pip_and_draws_closing_fire() {
+    fn only_a_double_move_costs_a_pip_and_every_charge_draws_closing_fire() {
+        // LW-3: a unit "may expend a pip to gain a double move to charge". A charge of a single
+        // move costs nothing; either way the charged unit fires as the charge goes in.
         let mut a = side(UnitType::Line, 2);
         a.charging = true;
         let m = melee(a, side(UnitType::Line, 6));
+        assert_eq!(
+            (m.start().phase, m.start().attacker.unit),
+            (Phase::ClosingFire, 2)
+        );
+        a.double_move = true;
+        let m = melee(a, side(UnitType::Line, 6));
         let s = m.start();
         assert_eq!((s.phase, s.attacker.unit), (Phase::ClosingFire, 1));
-        // One hit from the closing volley ends the attacker before contact.
+        // One hit from the closing volley ends the attacker before contact. The pip it spent
+        // on the double move is reported apart: one pip lost to fire.
         let s = m.step(s, &mut Scripted::new(&[1]));
         assert_eq!(s.phase, Phase::Over(2));
-        assert_eq!(m.value_of(s, 1), 2);
+        assert_eq!(m.value_of(s, 1), 1);
+    }
+
+    #[test]
+    fn cavalry_do_not_shoot_as_a_charge_goes_in() {
+        // LW-2: "Cavalry do not shoot": a charge on cavalry goes straight to the first round.
+        let mut a = side(UnitType::Line, 6);
+        a.charging = true;
+        let m = melee(a, side(UnitType::Cavalry, 6));
+        assert_eq!(m.start().phase, Phase::Round { follower: 0 });
+        assert!(!m.closing_fire);
+    }
+
+    #[test]
+    fn a_drawn_follow_up_leaves_the_melee_to_the_side_that_won_a_round() {
+        // LW-4: "Draws result in a mutual push-back": a bounce when nobody has lost a round.
+        // Once the attacker has won the first round, a drawn follow-up ends the melee with
+        // the attacker the winner.
+        let m = melee(side(UnitType::Line, 6), side(UnitType::Line, 6));
+        let s = m.step(m.start(), &mut Scripted::new(&[5, 2]));
+        // Follow-up: 2 + 1 against 3 is a draw.
+        let s = m.step(s, &mut Scripted::new(&[2, 3]));
+        assert_eq!((s.phase, s.losses), (Phase::Over(1), [0, 1]));
+        // Each side has lost a round (the defender won the follow-up and follows up in turn);
+        // a draw then goes to the defender, the last to win a round.
+        let s = m.step(m.start(), &mut Scripted::new(&[5, 2]));
+        let s = m.step(s, &mut Scripted::new(&[1, 6]));
+        assert_eq!((s.phase, s.losses), (Phase::Round { follower: 2 }, [1, 1]));
+        let s = m.step(s, &mut Scripted::new(&[4, 3]));
+        assert_eq!(s.phase, Phase::Over(2));
     }
 }

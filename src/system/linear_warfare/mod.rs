@@ -33,7 +33,7 @@ pub const NAME: &str = "linear-warfare";
 pub const SCENARIOS: &[&str] = &["test", "under-fire", "melee", "engagement", "line"];
 
 /// What a Linear Warfare unit spec allows, with an example.
-const UNIT_SPEC: &str = "a unit spec: type and keywords (see Unit specs), e.g. \"guards pips=7 charging\"; in a line \"6 x line\"";
+const UNIT_SPEC: &str = "a unit spec: type and keywords (see Unit specs), e.g. \"guards pips=7 double-move\"; in a line \"6 x line\"";
 
 const TEST: &[&str] = &["test"];
 const FIRE: &[&str] = &["under-fire"];
@@ -41,13 +41,14 @@ const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
 const MELEE: &[&str] = &["melee", "engagement", "line"];
 
 const VOLLEY_AND_FIRE: &[&str] = &["test", "under-fire"];
+const ATTACKED: &[&str] = &["under-fire", "melee", "engagement", "line"];
 const UNIT: &[&str] = &["test", "under-fire"];
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "falling back in good order (it retires a full move and recovers out of the line, LW-5) and removed";
 
-/// `engagement` and `line`: the units of both sides from their specs (a `charging` keyword is
-/// ignored: side A's policy decides its charges).
+/// `engagement` and `line`: the units of both sides from their specs (the `charging` and
+/// `double-move` keywords are ignored: side A's policy and the distance decide its charges).
 fn build_battle(
     scenario: &str,
     r: &Resolved,
@@ -81,6 +82,7 @@ fn build_battle(
             let what = format!("{} (unit {})", given.how, k + 1);
             let mut u = parse_side(&what, spec)?;
             u.charging = false;
+            u.double_move = false;
             fire[side].push(Volley::dice(u32::from(u.stands), to_hit));
             sides[side].push(u);
         }
@@ -91,14 +93,15 @@ fn build_battle(
         FollowUp::Never
     };
     let notes = vec![format!(
-        "each unit fires a die per stand on {to_hit}+ (LW-2{}); a charge is a double move from up to 2 moves, costing a pip (LW-3); units at {} pips or fewer fall back and rejoin at {} (LW-5)",
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips (LW-3); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); units at {} pips or fewer fall back and rejoin at {} (LW-5); the general's coin is flipped {} (LW-6)",
         if dice_follow_pips {
             "; no more dice than pips"
         } else {
             ""
         },
         p.fall_back_at,
-        p.return_at
+        p.return_at,
+        coin_words(p.general_coin),
     )];
     let files = sides[0].len();
     let army = LwArmy::new(
@@ -111,6 +114,7 @@ fn build_battle(
             return_at: p.return_at,
             out_of_range: p.fall_back_out_of_range,
         },
+        p.general_coin,
     );
     let setup = BattleSetup {
         system: NAME,
@@ -123,9 +127,16 @@ fn build_battle(
     Ok(shared::battle_job(army, files, setup, notes))
 }
 
+/// How the general's coin is flipped, in words.
+fn coin_words(how: lw::GeneralCoin) -> &'static str {
+    match how {
+        lw::GeneralCoin::PerAttack => "once per attack (a volley, a melee round)",
+        lw::GeneralCoin::PerPip => "once per pip lost",
+    }
+}
+
 /// The keywords of a unit spec, for messages.
-pub const SPEC_KEYWORDS: &str =
-    "line, guards, light, pips=N (1 to 12), stands=N (1 to 24), charging, obstacle, general";
+pub const SPEC_KEYWORDS: &str = "line, guards, light, cavalry, pips=N (1 to 12), stands=N (1 to 24), charging, double-move, obstacle, general";
 
 crate::params::param_table! {
 /// Every parameter of The Age of Linear Warfare's scenarios.
@@ -152,9 +163,9 @@ crate::params::param_table! {
     },
     unit_type = "type": UnitType {
             flag: Some("--type"),
-            kind: Kind::Choice(&["line", "guards", "light"]),
+            kind: Kind::Choice(&["line", "guards", "light", "cavalry"]),
             default: "line",
-            meaning: "unit type: pips line 6, guards 7, light 4 (the firer in a volley test, the unit under fire in under-fire)",
+            meaning: "unit type: pips line 6, guards 7, light 4, cavalry 6 (cavalry do not shoot); the firer in a volley test, the unit under fire in under-fire",
             rule: "LW-1",
             scenarios: UNIT,
     },
@@ -210,9 +221,17 @@ crate::params::param_table! {
             flag: Some("--general"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "a general (2 pips) is attached: each pip lost goes to him or the unit by coin flip",
+            meaning: "a general (2 pips) is attached: a coin flip decides whether he or the unit bears a loss (see general_coin)",
             rule: "LW-6",
             scenarios: FIRE,
+    },
+    general_coin: lw::GeneralCoin {
+            flag: None,
+            kind: Kind::Choice(&["per-attack", "per-pip"]),
+            default: "per-attack",
+            meaning: "a unit with a general attached flips the coin once per attack (a volley, a melee round: the whole loss to the one it picks) or once per pip lost (the source is silent)",
+            rule: "LW-6",
+            scenarios: ATTACKED,
     },
     general_joins: bool {
             flag: None,
@@ -274,7 +293,7 @@ crate::params::param_table! {
             flag: Some("--attacker"),
             kind: Kind::Spec(UNIT_SPEC),
             default: "line",
-            meaning: "the attacking unit: type and keywords pips=N stands=N charging obstacle general",
+            meaning: "the attacking unit: type and keywords pips=N stands=N charging double-move obstacle general",
             rule: "LW-1, LW-3, LW-4, LW-6",
             scenarios: MELEE,
     },
@@ -307,7 +326,7 @@ crate::params::option_table! {
     },
 }
 
-/// Parse a unit spec such as `guards pips=7 charging` (LW-1, LW-3, LW-4, LW-6).
+/// Parse a unit spec such as `guards pips=7 double-move` (LW-1, LW-2, LW-3, LW-4, LW-6).
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `what` (the flag) and the keyword at fault, with the allowed ones.
@@ -319,13 +338,13 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
     };
     let mut kind = None;
     let (mut pips, mut stands) = (None, 6u8);
-    let (mut charging, mut obstacle, mut general) = (false, false, false);
+    let (mut charging, mut double_move, mut obstacle, mut general) = (false, false, false, false);
     for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
         if let Some(t) = UnitType::parse(token) {
             if kind.replace(t).is_some() {
                 return Err(bad(
                     token,
-                    "give one unit type: line, guards or light".into(),
+                    "give one unit type: line, guards, light or cavalry".into(),
                 ));
             }
             continue;
@@ -355,6 +374,10 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
             }
             None => match token {
                 "charging" => charging = true,
+                "double-move" => {
+                    charging = true;
+                    double_move = true;
+                }
                 "obstacle" => obstacle = true,
                 "general" => general = true,
                 _ => {
@@ -368,10 +391,10 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
     }
     let kind = kind.unwrap_or(UnitType::Line);
     let pips = pips.unwrap_or(kind.pips());
-    if charging && pips < 2 {
+    if double_move && pips < 2 {
         return Err(bad(
             spec,
-            "a unit on its last pip may take no offensive action (LW-1); charging costs a pip (LW-3)".into(),
+            "a double move costs a pip (LW-3), and a unit on its last pip may take no offensive action (LW-1): give pips=2 or more".into(),
         ));
     }
     Ok(Side {
@@ -379,6 +402,7 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
         pips,
         stands,
         charging,
+        double_move,
         obstacle,
         general,
     })
@@ -396,6 +420,13 @@ fn volley_dice(p: &Params, own: bool, dice_follow_pips: bool) -> Result<(u32, u8
             allowed: "a range band from 1 to 4".into(),
         })?
     } else if own {
+        if !p.unit_type.shoots() {
+            return Err(Error::Invalid {
+                what: p.how.unit_type.what.clone(),
+                value: p.unit_type.name().into(),
+                allowed: "cavalry do not shoot (LW-2): a volley test takes line, guards or light, or fire_from=artillery".into(),
+            });
+        }
         lw::infantry_dice(p.stands, p.pips, dice_follow_pips)
     } else {
         p.fire_dice
@@ -522,6 +553,12 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 fire.description(),
                 fire.mean()
             ));
+            if general {
+                notes.push(format!(
+                    "a general is attached: the coin is flipped {} (LW-6)",
+                    coin_words(p.general_coin)
+                ));
+            }
             if fall_back_at > 0 {
                 notes.push(format!(
                     "falls back at {fall_back_at} pips or fewer, recovers a pip a turn after the turn it retires, rejoins at {return_at} (LW-5)"
@@ -545,6 +582,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                         return_at,
                         out_of_range: p.fall_back_out_of_range,
                     },
+                    p.general_coin,
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
@@ -584,14 +622,28 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     allowed: "only the attacker charges".into(),
                 });
             }
+            if defender.double_move {
+                return Err(Error::Invalid {
+                    what: p.how.defender.what,
+                    value: "double-move".into(),
+                    allowed: "only the attacker charges".into(),
+                });
+            }
+            let closing_fire = if defender.kind.shoots() {
+                "the defender fires as it goes in"
+            } else {
+                "cavalry do not shoot, so no closing fire (LW-2)"
+            };
             notes.push(format!(
                 "attacker: {} {} pips{}{}{}; defender: {} {} pips{}{}",
                 attacker.kind.name(),
                 attacker.pips,
-                if attacker.charging {
-                    ", charging (costs a pip, LW-3; the defender fires as it goes in)"
-                } else {
-                    ""
+                match (attacker.double_move, attacker.charging) {
+                    (true, _) => format!(
+                        ", charging with a double move: it spends a pip first (LW-3, reported apart from attacker_pips_lost); {closing_fire}"
+                    ),
+                    (false, true) => format!(", charging (+1 in the first round, LW-4; a single move costs no pip, LW-3); {closing_fire}"),
+                    _ => String::new(),
                 },
                 if attacker.obstacle { ", obstacle" } else { "" },
                 if attacker.general { ", general" } else { "" },
@@ -603,6 +655,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     ""
                 },
                 if defender.general { ", general" } else { "" },
+            ));
+            notes.push(format!(
+                "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before; a winner on its last pip may not follow up (LW-1) and wins the melee there{}",
+                if attacker.general || defender.general {
+                    format!("; the general's coin is flipped {} (LW-6)", coin_words(p.general_coin))
+                } else {
+                    String::new()
+                }
             ));
             let follow = if p.follow_up == "always" {
                 FollowUp::Always
@@ -617,6 +677,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     true,
                     lw::fire_to_hit(false, false),
                     dice_follow_pips,
+                    p.general_coin,
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
@@ -627,7 +688,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     },
                     MetricDef::Value {
                         name: "attacker_pips_lost",
-                        meaning: "attacker's pips lost, the charge's pip and closing fire included",
+                        meaning: "attacker's pips lost to the closing fire and the melee (a double move's pip is not a loss: see the notes)",
                     },
                     MetricDef::Value {
                         name: "defender_pips_lost",
@@ -667,8 +728,12 @@ static ABOUT: About = About {
     exact_bench: cases::EXACT_CASES,
     edge_specs: &[
         (
-            "guards pips=12 stands=24 charging general",
+            "guards pips=12 stands=24 double-move general",
             "guards pips=12 stands=24 obstacle general",
+        ),
+        (
+            "cavalry pips=12 double-move general",
+            "cavalry pips=12 general",
         ),
         ("light pips=2 stands=1", "light pips=1 stands=1"),
     ],

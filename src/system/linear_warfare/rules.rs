@@ -7,24 +7,37 @@ use crate::params::choice_value;
 /// LW-1: a unit's type, which sets its pips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum UnitType {
-    /// Line infantry or cavalry: 6 pips.
+    /// Line infantry: 6 pips.
     Line,
     /// Guards: 7 pips (the extra "seventh" pip), +1 in melee (LW-4).
     Guards,
     /// Light infantry: 4 pips.
     Light,
+    /// Line cavalry: 6 pips, a 40 cm move; cavalry do not shoot (LW-2), so no fire and no
+    /// closing fire.
+    Cavalry,
 }
 
 impl UnitType {
     /// Every type.
-    pub const ALL: [UnitType; 3] = [UnitType::Line, UnitType::Guards, UnitType::Light];
+    pub const ALL: [UnitType; 4] = [
+        UnitType::Line,
+        UnitType::Guards,
+        UnitType::Light,
+        UnitType::Cavalry,
+    ];
     /// LW-1: the pips a unit of this type starts with.
     pub fn pips(self) -> u8 {
         match self {
-            UnitType::Line => 6,
+            UnitType::Line | UnitType::Cavalry => 6,
             UnitType::Guards => 7,
             UnitType::Light => 4,
         }
+    }
+    /// LW-2: "Cavalry do not shoot": whether units of this type fire at all (in the fire
+    /// phase and as a charge goes in).
+    pub fn shoots(self) -> bool {
+        self != UnitType::Cavalry
     }
     /// The name used on the command line and in unit specs.
     pub fn name(self) -> &'static str {
@@ -32,6 +45,7 @@ impl UnitType {
             UnitType::Line => "line",
             UnitType::Guards => "guards",
             UnitType::Light => "light",
+            UnitType::Cavalry => "cavalry",
         }
     }
     /// Parse a name.
@@ -99,6 +113,35 @@ pub struct FallBack {
     pub out_of_range: bool,
 }
 
+/// LW-6: how often the coin is flipped when a unit with a general attached is attacked. The
+/// source says the unit "must flip a coin to see which of them bears any pip loss", but not
+/// whether one attack is one flip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GeneralCoin {
+    /// One flip for one attack (a volley, the closing fire, one melee round): the whole loss of
+    /// that attack goes to the one it picks (a general who falls passes the rest to the unit).
+    #[default]
+    PerAttack,
+    /// One flip for every pip lost.
+    PerPip,
+}
+
+impl GeneralCoin {
+    /// Every choice, in the order `list` shows them.
+    pub const ALL: [GeneralCoin; 2] = [GeneralCoin::PerAttack, GeneralCoin::PerPip];
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            GeneralCoin::PerAttack => "per-attack",
+            GeneralCoin::PerPip => "per-pip",
+        }
+    }
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<GeneralCoin> {
+        Self::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
 /// The fair coin of LW-6: outcome 1 means the general bears the loss.
 pub fn coin() -> Weights {
     Weights::new(vec![1, 1]).expect("two outcomes")
@@ -117,9 +160,27 @@ impl Pips {
         self
     }
 
-    /// `n` pips lost, one at a time (LW-2: each hit removes one pip).
+    /// `n` pips lost to one attack (LW-2: each hit removes one pip). With a general attached
+    /// (LW-6) the coin decides who bears them: once for the whole attack (`per-attack`: if it
+    /// picks the general and he has fewer pips than the loss, he falls and the unit bears the
+    /// rest), or once for each pip (`per-pip`).
     #[inline(always)]
-    pub fn lose<R: Roll>(mut self, n: u32, coin: &Weights, r: &mut R) -> Pips {
+    pub fn lose<R: Roll>(mut self, n: u32, how: GeneralCoin, coin: &Weights, r: &mut R) -> Pips {
+        if n == 0 || self.unit == 0 {
+            return self;
+        }
+        if how == GeneralCoin::PerAttack || self.general == 0 {
+            if self.general > 0 && r.pick(coin) == 1 {
+                let his = n.min(u32::from(self.general)) as u8;
+                self.general -= his;
+                self.unit = self
+                    .unit
+                    .saturating_sub((n - u32::from(his)).min(255) as u8);
+            } else {
+                self.unit = self.unit.saturating_sub(n.min(255) as u8);
+            }
+            return self;
+        }
         for _ in 0..n {
             if self.unit == 0 {
                 break;
@@ -139,8 +200,12 @@ pub struct Side {
     pub pips: u8,
     /// Stands, for its fire (LW-2).
     pub stands: u8,
-    /// It charges into the melee: +1 (LW-4), and the double move costs a pip (LW-3).
+    /// It charges into the melee: +1 in the first round (LW-4); the defender fires as the
+    /// charge goes in (LW-3).
     pub charging: bool,
+    /// The charge is a double move, which costs a pip before the closing fire (LW-3: a unit
+    /// "may expend a pip to gain a double move to charge"). Implies `charging`.
+    pub double_move: bool,
     /// It defends a linear obstacle: +1 (LW-4).
     pub obstacle: bool,
     /// A general is attached (LW-6).
@@ -163,6 +228,7 @@ impl Side {
 }
 
 choice_value!(UnitType, UnitType::parse);
+choice_value!(GeneralCoin, GeneralCoin::parse);
 
 #[cfg(test)]
 mod tests {
@@ -241,7 +307,7 @@ mod tests {
             unit: 1,
             general: 0,
         }
-        .lose(3, &c, &mut d);
+        .lose(3, GeneralCoin::PerPip, &c, &mut d);
         assert_eq!(
             p,
             Pips {
@@ -250,5 +316,46 @@ mod tests {
             }
         );
         assert_eq!(UnitType::Guards.pips(), 7);
+    }
+
+    #[test]
+    fn lw6_one_flip_for_one_attack() {
+        // "Any unit attacked whilst with a General attached must flip a coin to see which of
+        // them bears any pip loss": per attack, one flip decides who bears the whole volley.
+        let c = coin();
+        let start = Pips {
+            unit: 6,
+            general: 2,
+        };
+        let mut seen = std::collections::BTreeMap::new();
+        enumerate(
+            |o| start.lose(2, GeneralCoin::PerAttack, &c, o),
+            |p, q| *seen.entry((p.unit, p.general)).or_insert(0.0) += q,
+        );
+        // Half the time the unit loses both, half the time the general does: never one each.
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert!((seen[&(4, 2)] - 0.5).abs() < 1e-15 && (seen[&(6, 0)] - 0.5).abs() < 1e-15);
+        // Per pip, one each half the time.
+        let mut split = 0.0;
+        enumerate(
+            |o| start.lose(2, GeneralCoin::PerPip, &c, o),
+            |p, q| {
+                if p.unit == 5 {
+                    split += q
+                }
+            },
+        );
+        assert!((split - 0.5).abs() < 1e-15);
+        // Three hits on the general: he falls with two, the unit bears the third.
+        let mut d = crate::dice::Scripted::new(&[1]);
+        assert_eq!(
+            start.lose(3, GeneralCoin::PerAttack, &c, &mut d),
+            Pips {
+                unit: 5,
+                general: 0
+            }
+        );
+        assert_eq!(UnitType::Cavalry.pips(), 6);
+        assert!(!UnitType::Cavalry.shoots() && UnitType::Light.shoots());
     }
 }

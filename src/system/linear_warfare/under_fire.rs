@@ -64,19 +64,29 @@ pub struct LwUnderFire {
     pub fire: Fire,
     /// When it falls back and rejoins (LW-5).
     pub fall_back: lw::FallBack,
+    /// LW-6: one coin flip per volley or per pip.
+    pub general_coin: lw::GeneralCoin,
     coin: Weights,
     values: [ValueInfo; 1],
 }
 
 impl LwUnderFire {
     /// A unit of `pips` pips under `fire`.
-    pub fn new(pips: u8, start: LwState, turns: u32, fire: Fire, fall_back: lw::FallBack) -> Self {
+    pub fn new(
+        pips: u8,
+        start: LwState,
+        turns: u32,
+        fire: Fire,
+        fall_back: lw::FallBack,
+        general_coin: lw::GeneralCoin,
+    ) -> Self {
         LwUnderFire {
             pips,
             start,
             turns,
             fire,
             fall_back,
+            general_coin,
             coin: lw::coin(),
             values: [ValueInfo {
                 name: "pips_lost",
@@ -115,7 +125,7 @@ impl Chain for LwUnderFire {
         let fired_at = s.status == LwStatus::InLine || !self.fall_back.out_of_range;
         if fired_at {
             let hits = self.fire.sample(r);
-            s.pips = s.pips.lose(hits, &self.coin, r);
+            s.pips = s.pips.lose(hits, self.general_coin, &self.coin, r);
             if s.pips.unit == 0 {
                 s.status = LwStatus::Removed;
                 return s;

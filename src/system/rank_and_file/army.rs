@@ -389,6 +389,7 @@ mod tests {
                 when_shaken: false,
             },
             fire_range: 1,
+            start_range: 1,
         };
         let mut r = Scripted::new(dice);
         army.turn(f, &ctx, &mut r);

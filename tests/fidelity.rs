@@ -1,0 +1,182 @@
+//! Readings of the sources' own words (issue 17) that show at the command line and in whole
+//! fights: each test is built from a sentence of the rules, with exact values where the
+//! scenario has them and the same seed where it has not.
+
+use morale_lab::Sampler;
+use morale_lab::report::Report;
+
+use crate::common::{Plan, run};
+
+fn exact_outcomes(r: &Report) -> Vec<(String, f64)> {
+    r.outcomes
+        .iter()
+        .map(|o| (o.outcome.clone(), o.cell.exact.expect("an exact value")))
+        .collect()
+}
+
+fn exact_metrics(r: &Report) -> Vec<(String, f64)> {
+    r.metrics
+        .iter()
+        .map(|m| (m.name.clone(), m.exact.expect("an exact value")))
+        .collect()
+}
+
+fn metric(r: &Report, name: &str) -> f64 {
+    r.metrics
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.value)
+        .unwrap_or_else(|| panic!("no metric {name}"))
+}
+
+fn counts(r: &Report) -> Vec<Option<u64>> {
+    r.outcomes.iter().map(|o| o.cell.count).collect()
+}
+
+/// LW-3: "Any unit *may* expend a pip to gain a double move to charge." A double move is a
+/// charge that has paid a pip before the closing fire: `pips=7 double-move` is, pip for pip,
+/// the melee of `pips=6 charging`, and the pip it spent is not a loss to fire or melee.
+#[test]
+fn a_double_move_is_a_charge_that_has_paid_its_pip() {
+    let melee = |attacker: &str, sampler| {
+        run(
+            "linear-warfare",
+            "melee",
+            &[attacker, "defender=line pips=5 obstacle general"],
+            &[],
+            Plan::new(50_000, 7, 2, sampler),
+        )
+    };
+    for sampler in [Sampler::Dice, Sampler::Table] {
+        let moved = melee("attacker=line pips=7 double-move", sampler);
+        let fresh = melee("attacker=line pips=6 charging", sampler);
+        assert_eq!(exact_outcomes(&moved), exact_outcomes(&fresh));
+        assert_eq!(exact_metrics(&moved), exact_metrics(&fresh));
+        // The same dice, the same fights.
+        assert_eq!(counts(&moved), counts(&fresh));
+        assert_eq!(
+            metric(&moved, "attacker_pips_lost"),
+            metric(&fresh, "attacker_pips_lost")
+        );
+    }
+    // A charge of a single move costs nothing: `charging` alone keeps all seven pips, and so
+    // has the two-pip advantage over a Line of 5 that the double move spends.
+    let single = melee("attacker=line pips=7 charging", Sampler::Table);
+    let moved = melee("attacker=line pips=7 double-move", Sampler::Table);
+    let win = |r: &Report| exact_outcomes(r)[0].1;
+    assert!(
+        win(&single) > win(&moved) + 0.01,
+        "{} {}",
+        win(&single),
+        win(&moved)
+    );
+}
+
+/// LW-3 in a fight: side A pays the pip only when the distance at the start of the turn needs
+/// a double move (two moves apart), and the pip is reported as `a_double_move_pips`, apart from
+/// `a_strength_lost`.
+#[test]
+fn in_a_fight_only_a_charge_from_two_moves_pays_a_pip() {
+    let fight = |range: &str| {
+        run(
+            "linear-warfare",
+            "engagement",
+            &[
+                "attacker=guards pips=7",
+                "defender=line pips=6",
+                "fire_range=0",
+                "charge_at_turn=1",
+                "turns=1",
+                range,
+            ],
+            &[],
+            Plan::new(20_000, 3, 2, Sampler::Dice),
+        )
+    };
+    let near = fight("range=1");
+    assert_eq!(metric(&near, "a_double_move_pips"), 0.0);
+    let far = fight("range=2");
+    assert_eq!(metric(&far, "a_double_move_pips"), 1.0);
+    // Three moves away, side A advances a move and cannot charge in the first turn.
+    let out = fight("range=3");
+    assert_eq!(metric(&out, "a_double_move_pips"), 0.0);
+    assert_eq!(metric(&out, "b_strength_lost"), 0.0);
+    // The pip is not a loss: a double-move fight loses what the melee of a 6-pip Guards
+    // charge loses, to the same dice.
+    let melee = run(
+        "linear-warfare",
+        "melee",
+        &["attacker=guards pips=7 double-move", "defender=line pips=6"],
+        &[],
+        Plan::new(1_000, 1, 1, Sampler::Table),
+    );
+    let exact = |name: &str| {
+        melee
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .and_then(|m| m.exact)
+            .unwrap()
+    };
+    let se = |name: &str| {
+        far.metrics
+            .iter()
+            .find(|m| m.name == name)
+            .and_then(|m| m.stderr)
+            .unwrap()
+    };
+    // Two-sided 1e-5.
+    for (fight, melee) in [
+        ("a_strength_lost", "attacker_pips_lost"),
+        ("b_strength_lost", "defender_pips_lost"),
+    ] {
+        assert!(
+            (metric(&far, fight) - exact(melee)).abs() <= 4.42 * se(fight),
+            "{fight} {} against {melee} {}",
+            metric(&far, fight),
+            exact(melee)
+        );
+    }
+}
+
+/// LW-2: "Cavalry do not shoot." A Line charging cavalry meets no closing fire, and cavalry in
+/// a fight never fire.
+#[test]
+fn cavalry_do_not_shoot() {
+    let melee = |defender: &str| {
+        run(
+            "linear-warfare",
+            "melee",
+            &["attacker=line pips=6 charging", defender],
+            &[],
+            Plan::new(1_000, 1, 1, Sampler::Table),
+        )
+    };
+    let exact_lost = |r: &Report| {
+        exact_metrics(r)
+            .into_iter()
+            .find(|(n, _)| n == "attacker_pips_lost")
+            .unwrap()
+            .1
+    };
+    // Against infantry the closing volley costs the attacker pips; against cavalry it can only
+    // lose the melee's pips.
+    let cav = melee("defender=cavalry");
+    assert!(exact_lost(&melee("defender=line")) > exact_lost(&cav));
+    // In a fight, cavalry opposite a Line that fires at them take losses and inflict none.
+    let fight = run(
+        "linear-warfare",
+        "engagement",
+        &[
+            "attacker=line",
+            "defender=cavalry",
+            "charge_at_turn=0",
+            "charge_when_shaken=false",
+            "turns=6",
+        ],
+        &[],
+        Plan::new(5_000, 5, 2, Sampler::Dice),
+    );
+    assert_eq!(metric(&fight, "a_strength_lost"), 0.0);
+    assert!(metric(&fight, "b_strength_lost") > 1.0);
+}

@@ -180,3 +180,41 @@ fn cavalry_do_not_shoot() {
     assert_eq!(metric(&fight, "a_strength_lost"), 0.0);
     assert!(metric(&fight, "b_strength_lost") > 1.0);
 }
+
+/// RF-6 (optional rule): re-rolls are "a certain number of times during a battle", and Elite
+/// gives "a morale re-roll attempt". With `elite_rerolls=1` an Elite unit is, test for test, a
+/// unit with one commander's re-roll; `unlimited` re-rolls every failed test.
+#[test]
+fn elite_rerolls_are_an_allowance_for_the_battle() {
+    let rally = |pairs: &[&str]| {
+        let mut all = vec!["state=routing", "lost=2", "turns=8"];
+        all.extend(pairs);
+        run(
+            "rank-and-file",
+            "rally",
+            &all,
+            &[],
+            Plan::new(20_000, 9, 2, Sampler::Dice),
+        )
+    };
+    let elite = rally(&["elite=true", "elite_rerolls=1"]);
+    let pool = rally(&["rerolls=1"]);
+    assert_eq!(exact_outcomes(&elite), exact_outcomes(&pool));
+    assert_eq!(exact_metrics(&elite), exact_metrics(&pool));
+    assert_eq!(counts(&elite), counts(&pool));
+    // The default is one re-roll; three are worth more, and unlimited more still.
+    assert_eq!(
+        exact_outcomes(&rally(&["elite=true"])),
+        exact_outcomes(&elite)
+    );
+    let recovered = |r: &Report| exact_outcomes(r)[0].1;
+    let three = rally(&["elite=true", "elite_rerolls=3"]);
+    let unlimited = rally(&["elite=true", "elite_rerolls=unlimited"]);
+    assert!(recovered(&three) > recovered(&elite) + 0.01);
+    assert!(recovered(&unlimited) > recovered(&three));
+    // Elite's allowance comes before the commander's pool: one of each is two re-rolls.
+    assert_eq!(
+        exact_outcomes(&rally(&["elite=true", "rerolls=1"])),
+        exact_outcomes(&rally(&["rerolls=2"]))
+    );
+}

@@ -109,7 +109,15 @@ crate::params::param_table! {
             flag: Some("--elite"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "an Elite unit re-rolls every failed test once",
+            meaning: "an Elite unit: it may re-roll a failed test, elite_rerolls times in the battle",
+            rule: "RF-6",
+            scenarios: ALL,
+    },
+    elite_rerolls: rf::EliteRerolls {
+            flag: None,
+            kind: Kind::Choice(&rf::EliteRerolls::NAMES),
+            default: "1",
+            meaning: "re-rolls an Elite unit has in the battle, spent before the commander's, at most one a test: 1 to 9, or unlimited (the source gives no number)",
             rule: "RF-6",
             scenarios: ALL,
     },
@@ -360,7 +368,8 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
         modifier: p.modifier,
         hit_points,
     };
-    let start = rf::UnitState {
+    let mut unit = unit;
+    let mut start = rf::UnitState {
         status,
         lost: if kind.is_single_stand() {
             lost * hit_points
@@ -369,6 +378,7 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
         },
         rerolls: p.rerolls,
     };
+    p.elite_rerolls.apply(&mut unit, &mut start);
     Ok(Built {
         unit,
         start,
@@ -399,7 +409,7 @@ const STANDS_LOST: MetricDef = MetricDef::Value {
 };
 const REROLLS_USED: MetricDef = MetricDef::Value {
     name: "rerolls_used",
-    meaning: "re-rolls spent from the commander's pool",
+    meaning: "re-rolls spent in the battle: an Elite unit's allowance first, then the commander's pool (unlimited Elite re-rolls are not counted)",
 };
 
 /// Build a runnable Rank & File scenario from the user's inputs.
@@ -418,6 +428,17 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
     let describe = |notes| describe(NAME, scenario, r, options, notes);
     let b = build_unit(&p, &on)?;
     let mut notes = vec![need_note(&b)];
+    if p.elite {
+        notes.push(match p.elite_rerolls {
+            rf::EliteRerolls::Unlimited => {
+                "Elite: a re-roll of every failed test, all battle (elite_rerolls = unlimited; RF-6)".to_string()
+            }
+            rf::EliteRerolls::Limited(n) => format!(
+                "Elite: {n} re-roll{} in the battle, spent before the commander's, at most one a test (elite_rerolls; RF-6)",
+                if n == 1 { "" } else { "s" }
+            ),
+        });
+    }
     match scenario {
         "test" => Ok(Box::new(ChainJob::new(
             RfTest {
@@ -730,7 +751,8 @@ fn build_battle(
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let (f, s) = parse_fighter(&what, spec, on)?;
+            let (mut f, mut s) = parse_fighter(&what, spec, on)?;
+            p.elite_rerolls.apply(&mut f.unit, &mut s);
             fighters[side].push(f);
             starts[side].push(s);
         }
@@ -775,8 +797,10 @@ fn build_fight(
     on: &Switches,
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let (attacker, a_start) = parse_fighter(&p.how.attacker.what, &p.attacker, on)?;
-    let (defender, d_start) = parse_fighter(&p.how.defender.what, &p.defender, on)?;
+    let (mut attacker, mut a_start) = parse_fighter(&p.how.attacker.what, &p.attacker, on)?;
+    let (mut defender, mut d_start) = parse_fighter(&p.how.defender.what, &p.defender, on)?;
+    p.elite_rerolls.apply(&mut attacker.unit, &mut a_start);
+    p.elite_rerolls.apply(&mut defender.unit, &mut d_start);
     let rules = melee_rules(p);
     let rf_options = rf_options(on, p);
     let mut notes = vec![format!(

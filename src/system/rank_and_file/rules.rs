@@ -151,6 +151,52 @@ impl RoutingFail {
     }
 }
 
+/// RF-6: how many re-rolls an Elite unit has in a battle. The optional rule says some things
+/// "allow a unit to re-roll its morale dice a certain number of times during a battle", and
+/// that being Elite gives "a morale re-roll attempt"; the number is not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EliteRerolls {
+    /// This many re-rolls in the battle (1 to 9), spent before the commander's pool.
+    Limited(u8),
+    /// A re-roll of every failed test, all battle.
+    Unlimited,
+}
+
+impl Default for EliteRerolls {
+    fn default() -> Self {
+        EliteRerolls::Limited(1)
+    }
+}
+
+impl EliteRerolls {
+    /// Every choice, as `list` shows them.
+    pub const NAMES: [&'static str; 10] =
+        ["1", "2", "3", "4", "5", "6", "7", "8", "9", "unlimited"];
+    /// Parse a name: a whole number from 1 to 9 or `unlimited`.
+    pub fn parse(s: &str) -> Option<EliteRerolls> {
+        match s {
+            "unlimited" => Some(EliteRerolls::Unlimited),
+            _ => s
+                .parse::<u8>()
+                .ok()
+                .filter(|n| (1..=9).contains(n))
+                .map(EliteRerolls::Limited),
+        }
+    }
+    /// An Elite unit's allowance, as the re-roll pool it starts with: the unit keeps its
+    /// unlimited re-rolls (`elite`), or loses the flag and has `n` more re-rolls in its pool.
+    /// Elite's re-rolls are spent first and a test takes at most one re-roll, so one pool holding
+    /// both gives the same tests as two pools spent in turn.
+    pub fn apply(self, unit: &mut Unit, start: &mut UnitState) {
+        if let (true, EliteRerolls::Limited(n)) = (unit.elite, self) {
+            unit.elite = false;
+            start.rerolls += n;
+        }
+    }
+}
+
+choice_value!(EliteRerolls, EliteRerolls::parse);
+
 /// The optional rules of RF-1 to RF-7 that change morale and rally, and the choices where the
 /// sources are silent that change them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -177,7 +223,8 @@ pub struct Unit {
     pub kind: Kind,
     /// Starting stands of a formed unit, or gun models of a single stand.
     pub stands: u8,
-    /// RF-6: an Elite unit may re-roll every failed test.
+    /// RF-6: an Elite unit that may re-roll every failed test (`elite_rerolls = unlimited`;
+    /// a limited allowance is part of the re-roll pool, [`EliteRerolls::apply`]).
     pub elite: bool,
     /// RF-2: the attached leader's bonus (0 when none).
     pub leader: i8,
@@ -199,7 +246,8 @@ pub struct UnitState {
     /// Formed unit: stands lost so far. Single stand: hits taken so far (a model is lost each
     /// time the hits reach another multiple of its hit points).
     pub lost: u8,
-    /// RF-6: re-rolls left in the attached commander's pool.
+    /// RF-6: re-rolls left for the battle: an Elite unit's allowance, then the attached
+    /// commander's pool.
     pub rerolls: u8,
 }
 

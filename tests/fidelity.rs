@@ -218,3 +218,97 @@ fn elite_rerolls_are_an_allowance_for_the_battle() {
         exact_outcomes(&rally(&["rerolls=2"]))
     );
 }
+
+fn exact_metric(r: &Report, name: &str) -> f64 {
+    r.metrics
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.exact)
+        .unwrap_or_else(|| panic!("no exact {name}"))
+}
+
+fn exact_outcome(r: &Report, name: &str) -> f64 {
+    r.outcomes
+        .iter()
+        .find(|o| o.outcome == name)
+        .and_then(|o| o.cell.exact)
+        .unwrap_or_else(|| panic!("no exact outcome {name}"))
+}
+
+fn charge(pairs: &[&str], options: &[&str]) -> Report {
+    run(
+        "rank-and-file",
+        "charge",
+        pairs,
+        options,
+        Plan::new(2_000, 4, 1, Sampler::Table),
+    )
+}
+
+/// RF-10 (supplement): "A waiver test is carried out just like any other morale test and all
+/// the usual modifiers apply including those for charging"; its triggers spare foot "in square
+/// or defending a linear obstacle/building", and shock cavalry charging frontally in the
+/// "Industrial Age"; a routed target "if it is contacted it will be destroyed"; and RF-8's
+/// stampede follows a failed waiver test as it follows a failed morale test.
+#[test]
+fn waiver_tests_as_the_supplement_writes_them() {
+    let w = ["waiver-tests"];
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    // A flank charge always causes a waiver test. A Regular needs 4+: half fail; in buildings
+    // (+1) a third; with a −1 for the situation two thirds.
+    for (target, fails) in [
+        ("defender=regular infantry", 1.0 / 2.0),
+        ("defender=regular infantry buildings", 1.0 / 3.0),
+        ("defender=regular infantry modifier=-1", 2.0 / 3.0),
+    ] {
+        let r = charge(
+            &["attacker=veteran infantry", target, "charge_from=flank"],
+            &w,
+        );
+        assert!(close(exact_metric(&r, "waiver_failed"), fails), "{target}");
+    }
+    // A frontal shock charge of a better class: a test, unless the target holds a building.
+    let shock = "attacker=veteran cavalry shock";
+    let r = charge(&[shock, "defender=regular infantry"], &w);
+    assert!(close(exact_metric(&r, "waiver_failed"), 0.5));
+    let r = charge(&[shock, "defender=regular infantry buildings"], &w);
+    assert_eq!(exact_metric(&r, "waiver_failed"), 0.0);
+    // The Industrial Age: shock cavalry cause none frontally; shock infantry still do.
+    let r = charge(&[shock, "defender=regular infantry", "era=industrial"], &w);
+    assert_eq!(exact_metric(&r, "waiver_failed"), 0.0);
+    let r = charge(
+        &[
+            "attacker=veteran infantry shock",
+            "defender=regular infantry",
+            "era=industrial",
+        ],
+        &w,
+    );
+    assert!(close(exact_metric(&r, "waiver_failed"), 0.5));
+    // An Unsteady target that fails routs; pursued, it is caught and destroyed.
+    let unsteady = [
+        "attacker=veteran infantry",
+        "defender=regular infantry state=unsteady",
+        "charge_from=flank",
+    ];
+    let r = charge(&unsteady, &w);
+    assert!(close(exact_outcome(&r, "target_broke"), 0.5));
+    assert!(r.outcomes.iter().all(|o| o.outcome != "target_caught"));
+    let mut pursued = unsteady.to_vec();
+    pursued.push("pursue=true");
+    let r = charge(&pursued, &w);
+    assert!(close(exact_outcome(&r, "target_caught"), 0.5));
+    assert_eq!(exact_outcome(&r, "target_broke"), 0.0);
+    // An elephant that fails its waiver test (half the time) stampedes on 1–2: a sixth of
+    // charges, and the charge ends there.
+    let r = charge(
+        &[
+            "attacker=veteran infantry",
+            "defender=regular elephant",
+            "charge_from=flank",
+        ],
+        &["waiver-tests", "elephant-stampede"],
+    );
+    assert!(close(exact_metric(&r, "p_stampede"), 1.0 / 6.0));
+    assert!(exact_outcome(&r, "target_broke") >= 1.0 / 6.0 - 1e-12);
+}

@@ -3,7 +3,7 @@
 use crate::scenario::chain::ClassInfo;
 
 /// Classes of a Rank & File or effectiveness melee (and a Rank & File charge).
-pub const FIGHT_CLASSES: [ClassInfo; 5] = [
+pub const FIGHT_CLASSES: [ClassInfo; 6] = [
     ClassInfo {
         name: "fighting",
         absorbing: false,
@@ -29,10 +29,15 @@ pub const FIGHT_CLASSES: [ClassInfo; 5] = [
         absorbing: true,
         empty: false,
     },
+    ClassInfo {
+        name: "target_caught",
+        absorbing: true,
+        empty: false,
+    },
 ];
 
 /// Phase codes of [`FightState`]: fighting its first round, fighting later rounds, or over
-/// with the class index of the outcome (1 to 4 of [`FIGHT_CLASSES`]).
+/// with the class index of the outcome (1 to 5 of [`FIGHT_CLASSES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FightPhase {
     /// The first round is next (after the charge phase, in a charge).

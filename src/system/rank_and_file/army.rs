@@ -45,6 +45,10 @@ pub struct RfArmy {
     pub stampede: bool,
     /// RF-10 in force.
     pub waiver_tests: bool,
+    /// RF-10: the period (the Industrial Age spares frontal shock cavalry charges a waiver).
+    pub era: rf::Era,
+    /// RF-10: whether chargers pursue a target that routed in its waiver test.
+    pub pursue: bool,
     /// RF-11 in force.
     pub blown_cavalry: bool,
     /// The melee of each file with each side as the attacker: `fights[attacker][file]`, and
@@ -63,6 +67,7 @@ impl RfArmy {
         melee: MeleeSetup,
         fire: [Volley; 2],
         on: super::Switches,
+        (era, pursue): (rf::Era, bool),
     ) -> Self {
         let fights = [0, 1].map(|a| {
             (0..fighters[a].len())
@@ -72,9 +77,11 @@ impl RfArmy {
                     let mut blown = att;
                     blown.blown = true;
                     let make = |att: rf::Fighter| {
+                        // The army takes the waiver tests itself, in its charge phase.
                         let charge = Charge {
                             waiver: false,
                             uncontrolled: on.uncontrolled,
+                            after_waiver: rf::WaiverRules::default(),
                         };
                         RfFight::new(
                             [att, def],
@@ -94,6 +101,8 @@ impl RfArmy {
             fire,
             stampede: on.elephant_stampede,
             waiver_tests: on.waiver_tests,
+            era,
+            pursue,
             blown_cavalry: on.blown_cavalry,
             fights,
             max_rounds: melee.max_rounds,
@@ -208,14 +217,24 @@ impl Army for RfArmy {
                 no_rally[1][i] = true;
                 let d = 1 - att;
                 let due = self.waiver_tests
-                    && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true);
+                    && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true, self.era);
                 if due {
                     let target = &mut f.front[d][i];
-                    let (s, _) = rf::waiver(&self.fighters[d][i].unit, &self.options, target.s, r);
+                    let rules = rf::WaiverRules {
+                        stampede: self.stampede,
+                        pursue: self.pursue,
+                    };
+                    let (s, _, end) = rf::charge_waiver(
+                        &self.fighters[d][i].unit,
+                        &self.options,
+                        rules,
+                        target.s,
+                        r,
+                    );
                     target.s = s;
-                    if matches!(s.status, Routing | Removed) {
-                        // The target broke before contact: no melee (the charger still
-                        // charged, RF-11).
+                    if end != rf::WaiverEnd::Stands {
+                        // The target broke (stampeded, or was caught and destroyed) before
+                        // contact: no melee (the charger still charged, RF-11).
                         contact[i] = false;
                     }
                 }
@@ -313,6 +332,7 @@ impl Army for RfArmy {
                 fifty: false,
                 must_charge: false,
                 waiver_failed: false,
+                stampeded: false,
             };
             for _ in 0..self.max_rounds {
                 st = fight.step(st, r);
@@ -366,6 +386,7 @@ mod tests {
             melee,
             [Volley::dice(0, 6), Volley::dice(b_dice, 6)],
             on,
+            (rf::Era::HorseAndMusket, false),
         )
     }
 

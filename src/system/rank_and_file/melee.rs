@@ -23,6 +23,8 @@ pub struct FightState {
     pub must_charge: bool,
     /// RF-10: the target failed a waiver test.
     pub waiver_failed: bool,
+    /// RF-8: the target, an elephant, stampeded on failing its waiver test.
+    pub stampeded: bool,
 }
 
 /// A Rank & File melee (RF-9), or a whole charge (RF-10 waiver test, RF-9 melee, RF-12
@@ -45,6 +47,8 @@ pub struct RfFight {
     pub waiver: bool,
     /// For a charge: the winner rolls for an uncontrolled charge (option, RF-12).
     pub uncontrolled: bool,
+    /// For a charge: what follows a failed waiver test (RF-8 stampede, RF-10 pursuit).
+    pub after_waiver: rf::WaiverRules,
     /// The scenario is a charge.
     pub charge: bool,
     /// Each side's hits by the dice it rolls (a die a stand; over 24 dice, several tables).
@@ -71,6 +75,8 @@ pub struct Charge {
     pub waiver: bool,
     /// The winner rolls for an uncontrolled charge (RF-12).
     pub uncontrolled: bool,
+    /// What follows a failed waiver test (RF-8 stampede, RF-10 pursuit).
+    pub after_waiver: rf::WaiverRules,
 }
 
 impl RfFight {
@@ -132,10 +138,22 @@ impl RfFight {
         let Charge {
             waiver,
             uncontrolled,
+            after_waiver,
         } = charge.unwrap_or(Charge {
             waiver: false,
             uncontrolled: false,
+            after_waiver: rf::WaiverRules::default(),
         });
+        let after_waiver = rf::WaiverRules {
+            stampede: after_waiver.stampede && defender.unit.kind == rf::Kind::Elephant,
+            ..after_waiver
+        };
+        if waiver && after_waiver.stampede {
+            values.push(ValueInfo {
+                name: "p_stampede",
+                max: 1,
+            });
+        }
         RfFight {
             tables: [table(&attacker, &defender), table(&defender, &attacker)],
             attacker,
@@ -146,6 +164,7 @@ impl RfFight {
             max_rounds,
             waiver,
             uncontrolled,
+            after_waiver,
             charge: charge.is_some(),
             values,
         }
@@ -196,6 +215,7 @@ impl Chain for RfFight {
             fifty: false,
             must_charge: false,
             waiver_failed: false,
+            stampeded: false,
         }
     }
     fn turns(&self) -> u32 {
@@ -212,12 +232,26 @@ impl Chain for RfFight {
         };
         // RF-10: at the end of the charge phase, at most one waiver test.
         if first && self.waiver {
-            let (d, failed) = rf::waiver(&self.defender.unit, &self.options, s.d, r);
+            let (d, failed, end) = rf::charge_waiver(
+                &self.defender.unit,
+                &self.options,
+                self.after_waiver,
+                s.d,
+                r,
+            );
             s.d = d;
             s.waiver_failed = failed;
-            if matches!(d.status, rf::Status::Routing | rf::Status::Removed) {
-                s.phase = FightPhase::Over(4);
-                return s;
+            s.stampeded = end == rf::WaiverEnd::Stampeded;
+            match end {
+                rf::WaiverEnd::Stands => {}
+                rf::WaiverEnd::Caught => {
+                    s.phase = FightPhase::Over(5);
+                    return s;
+                }
+                rf::WaiverEnd::Broke | rf::WaiverEnd::Stampeded => {
+                    s.phase = FightPhase::Over(4);
+                    return s;
+                }
             }
         }
         let a_dice = self.attacker.dice(&s.a, first);
@@ -287,7 +321,8 @@ impl Chain for RfFight {
             4 => is(rf::Status::Removed),
             5 => u32::from(s.fifty),
             6 => u32::from(s.waiver_failed),
-            _ => u32::from(s.must_charge),
+            7 => u32::from(s.must_charge),
+            _ => u32::from(s.stampeded),
         }
     }
 }

@@ -43,6 +43,7 @@ pub const SCENARIOS: &[&str] = &[
 const ALL: &[&str] = &["test", "rally", "under-fire"];
 const FIGHT: &[&str] = &["melee", "charge", "engagement", "line"];
 const CHARGE: &[&str] = &["charge"];
+const CHARGES: &[&str] = &["charge", "engagement", "line"];
 const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
@@ -119,7 +120,7 @@ crate::params::param_table! {
             default: "1",
             meaning: "re-rolls an Elite unit has in the battle, spent before the commander's, at most one a test: 1 to 9, or unlimited (the source gives no number)",
             rule: "RF-6",
-            scenarios: ALL,
+            scenarios: SCENARIOS,
     },
     rerolls: u8 {
             flag: Some("--rerolls"),
@@ -143,7 +144,7 @@ crate::params::param_table! {
             default: "1",
             meaning: "the in-buildings bonus (the source gives no number)",
             rule: "RF-2",
-            scenarios: ALL,
+            scenarios: SCENARIOS,
     },
     routing_fail: rf::RoutingFail {
             flag: None,
@@ -273,13 +274,29 @@ crate::params::param_table! {
             rule: "RF-10",
             scenarios: CHARGE,
     },
+    pursue: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "a charger whose target routed in its waiver test pursues it and, contacting it, destroys it (reported as target_caught)",
+            rule: "RF-10",
+            scenarios: CHARGES,
+    },
+    era: rf::Era {
+            flag: None,
+            kind: Kind::Choice(&["horse-and-musket", "industrial"]),
+            default: "horse-and-musket",
+            meaning: "the period: in the industrial age shock cavalry cause no waiver test when charging frontally",
+            rule: "RF-10",
+            scenarios: CHARGES,
+    },
 }
 
 /// What a Rank & File unit spec allows, with an example.
 const UNIT_SPEC: &str = "a unit spec: class, troops and keywords (see Unit specs), e.g. \"veteran cavalry stands=6 shock\"; in a line \"6 x regular infantry\"";
 
 /// The keywords of a Rank & File unit spec, for messages and `list`.
-pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, uncontrolled=N (0 to 6)";
+pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, buildings, modifier=N (-5 to 5, on its morale and waiver tests), uncontrolled=N (0 to 6)";
 
 crate::params::option_table! {
 /// Rank & File's optional rules.
@@ -357,7 +374,7 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
         )));
     }
     let hit_points = p.hit_points;
-    let unit = rf::Unit {
+    let mut unit = rf::Unit {
         class: p.class,
         kind,
         stands,
@@ -368,7 +385,6 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
         modifier: p.modifier,
         hit_points,
     };
-    let mut unit = unit;
     let mut start = rf::UnitState {
         status,
         lost: if kind.is_single_stand() {
@@ -579,6 +595,7 @@ pub fn parse_fighter(
     let (mut class, mut troop) = (None, None);
     let (mut stands, mut lost, mut leader, mut rerolls, mut frontage, mut hit, mut uncontrolled) =
         (None, 0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
+    let (mut modifier, mut buildings) = (0i64, false);
     let mut status = rf::Status::Good;
     let (mut elite, mut blown, mut shock, mut square, mut obstacle) =
         (false, false, false, false, false);
@@ -609,6 +626,7 @@ pub fn parse_fighter(
             Some(("frontage", v)) => frontage = num(token, v, 1, 40)?,
             Some(("hit", v)) => hit = num(token, v, -3, 3)?,
             Some(("uncontrolled", v)) => uncontrolled = num(token, v, 0, 6)?,
+            Some(("modifier", v)) => modifier = num(token, v, -5, 5)?,
             Some(("state", v)) => {
                 status = rf::Status::parse_start(v)
                     .ok_or_else(|| bad(token, "state= takes good, unsteady or routing".into()))?
@@ -625,6 +643,7 @@ pub fn parse_fighter(
                 "shock" => shock = true,
                 "square" => square = true,
                 "obstacle" => obstacle = true,
+                "buildings" => buildings = true,
                 _ => {
                     return Err(bad(
                         token,
@@ -672,9 +691,9 @@ pub fn parse_fighter(
         stands,
         elite,
         leader: leader as i8,
-        in_buildings: false,
+        in_buildings: buildings,
         buildings_bonus: 1,
-        modifier: 0,
+        modifier: modifier as i8,
         hit_points,
     };
     let fighter = rf::Fighter {
@@ -694,6 +713,20 @@ pub fn parse_fighter(
         rerolls: rerolls as u8,
     };
     Ok((fighter, start))
+}
+
+/// A fighter from its unit spec, with the rule parameters that reach into it: the in-buildings
+/// bonus (RF-2) and Elite's re-roll allowance (RF-6).
+fn fighter_of(
+    p: &Params,
+    what: &str,
+    spec: &str,
+    on: &Switches,
+) -> Result<(rf::Fighter, rf::UnitState)> {
+    let (mut f, mut s) = parse_fighter(what, spec, on)?;
+    f.unit.buildings_bonus = p.buildings_bonus;
+    p.elite_rerolls.apply(&mut f.unit, &mut s);
+    Ok((f, s))
 }
 
 /// The enemy's fire of `under-fire` and of battles.
@@ -751,8 +784,7 @@ fn build_battle(
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let (mut f, mut s) = parse_fighter(&what, spec, on)?;
-            p.elite_rerolls.apply(&mut f.unit, &mut s);
+            let (f, s) = fighter_of(p, &what, spec, on)?;
             fighters[side].push(f);
             starts[side].push(s);
         }
@@ -778,7 +810,7 @@ fn build_battle(
         rules,
         max_rounds: p.max_rounds,
     };
-    let army = RfArmy::new(fighters, starts, melee, fire, *on);
+    let army = RfArmy::new(fighters, starts, melee, fire, *on, (p.era, p.pursue));
     let setup = BattleSetup {
         system: NAME,
         scenario,
@@ -797,10 +829,8 @@ fn build_fight(
     on: &Switches,
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let (mut attacker, mut a_start) = parse_fighter(&p.how.attacker.what, &p.attacker, on)?;
-    let (mut defender, mut d_start) = parse_fighter(&p.how.defender.what, &p.defender, on)?;
-    p.elite_rerolls.apply(&mut attacker.unit, &mut a_start);
-    p.elite_rerolls.apply(&mut defender.unit, &mut d_start);
+    let (attacker, a_start) = fighter_of(p, &p.how.attacker.what, &p.attacker, on)?;
+    let (defender, d_start) = fighter_of(p, &p.how.defender.what, &p.defender, on)?;
     let rules = melee_rules(p);
     let rf_options = rf_options(on, p);
     let mut notes = vec![format!(
@@ -810,10 +840,23 @@ fn build_fight(
     )];
     let charge = if scenario == "charge" {
         let frontal = p.charge_from == "front";
-        let due = rf::waiver_due(&attacker, &defender, frontal);
+        let due = rf::waiver_due(&attacker, &defender, frontal, p.era);
         let waiver = on.waiver_tests && due;
+        let stampede = on.elephant_stampede && defender.unit.kind == rf::Kind::Elephant;
         notes.push(if waiver {
-            "the target takes a waiver test at the end of the charge phase (RF-10)".to_string()
+            format!(
+                "the target takes a waiver test at the end of the charge phase, with all the usual modifiers (RF-10){}{}",
+                if stampede {
+                    "; an elephant that fails it may stampede (RF-8), which ends the charge like a rout"
+                } else {
+                    ""
+                },
+                if p.pursue {
+                    "; the charger pursues a target that routed and destroys it (target_caught)"
+                } else {
+                    "; a target that routed is not pursued (pursue = false)"
+                }
+            )
         } else if due {
             "a waiver test would be due (RF-10) but --option waiver-tests is off".to_string()
         } else {
@@ -827,6 +870,10 @@ fn build_fight(
         Some(Charge {
             waiver,
             uncontrolled: on.uncontrolled,
+            after_waiver: rf::WaiverRules {
+                stampede: on.elephant_stampede,
+                pursue: p.pursue,
+            },
         })
     } else {
         None
@@ -854,6 +901,15 @@ fn build_fight(
                 classes: vec![4],
             },
         );
+        if p.pursue {
+            outcomes.insert(
+                1,
+                OutcomeDef {
+                    name: "target_caught",
+                    classes: vec![5],
+                },
+            );
+        }
     }
     let mut metrics = vec![
         MetricDef::EndTurn {
@@ -895,6 +951,12 @@ fn build_fight(
             name: "must_charge_again",
             meaning: "share of charges after which the winner must charge next turn (RF-12)",
         });
+        if chain.waiver && chain.after_waiver.stampede {
+            metrics.push(MetricDef::Value {
+                name: "p_stampede",
+                meaning: "share of charges in which the elephant failed its waiver test and stampeded (RF-8)",
+            });
+        }
     }
     Ok(Box::new(ChainJob::new(
         chain,
@@ -945,6 +1007,7 @@ impl RuleSystem for RankAndFile {
             "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
             "charge" => &[
                 "target_broke",
+                "target_caught",
                 "attacker_wins",
                 "defender_wins",
                 "mutual_destruction",

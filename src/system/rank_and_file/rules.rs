@@ -651,26 +651,59 @@ pub fn round_winner(a_hits: u8, d_hits: u8, a_gone: bool, d_gone: bool) -> Optio
     }
 }
 
+/// RF-10: the period of the battle, for the supplement's period-specific waiver rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Era {
+    /// The horse-and-musket era (the default): every waiver rule applies.
+    #[default]
+    HorseAndMusket,
+    /// The Industrial Age: shock cavalry do not cause waiver tests when charging frontally.
+    Industrial,
+}
+
+impl Era {
+    /// Every choice, in the order `list` shows them.
+    pub const ALL: [Era; 2] = [Era::HorseAndMusket, Era::Industrial];
+    /// The name used on the command line and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::HorseAndMusket => "horse-and-musket",
+            Era::Industrial => "industrial",
+        }
+    }
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<Era> {
+        Self::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+choice_value!(Era, Era::parse);
+
 /// RF-10: does the charged unit take a waiver test? When charged in flank or rear by formed
-/// troops; when foot charged frontally by shock troops of a better class, unless in square or
-/// behind an obstacle; when skirmishers stand against formed troops. One test at most, however
-/// many causes.
-pub fn waiver_due(attacker: &Fighter, defender: &Fighter, frontal: bool) -> bool {
+/// troops; when foot charged frontally by shock troops (foot or mounted) of a better class,
+/// unless in square or defending a linear obstacle or a building — and, in the Industrial Age,
+/// not by shock cavalry; when skirmishers stand against formed troops. One test at most,
+/// however many causes.
+pub fn waiver_due(attacker: &Fighter, defender: &Fighter, frontal: bool, era: Era) -> bool {
     let formed = attacker.troop != Troop::Skirmisher;
     let flank_or_rear = !frontal && formed;
     let better = attacker.unit.class.base() < defender.unit.class.base();
+    let industrial_cavalry = era == Era::Industrial && attacker.troop == Troop::Cavalry;
     let shock = frontal
         && defender.troop.is_foot()
         && attacker.shock
         && better
+        && !industrial_cavalry
         && !defender.square
-        && !defender.obstacle;
+        && !defender.obstacle
+        && !defender.unit.in_buildings;
     let skirmishers_stand = defender.troop == Troop::Skirmisher && formed;
     flank_or_rear || shock || skirmishers_stand
 }
 
 /// RF-10: the waiver test's result: Good + fail → Unsteady on the spot; Unsteady + fail →
-/// routs. Returns the new state and whether it failed.
+/// routs. It is taken like any morale test, with all the usual modifiers (the unit's leader,
+/// buildings and situational `modifier`, losses). Returns the new state and whether it failed.
 #[inline]
 pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) -> (UnitState, bool) {
     if unit.test(unit.need(s.lost), &mut s.rerolls, r) {
@@ -683,8 +716,65 @@ pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) ->
     (unit.apply_fifty_percent(o, s), true)
 }
 
+/// What a charge phase's waiver test leaves of its target (RF-10, with RF-8's stampede).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaiverEnd {
+    /// It stands (passed, or Unsteady on the spot): the melee may follow.
+    Stands,
+    /// It broke and routed (or the 50% rule removed it): no melee.
+    Broke,
+    /// An elephant that failed stampeded (RF-8): it counts as routing; no melee.
+    Stampeded,
+    /// It routed, the charger pursued and contacted it: destroyed (`pursue`).
+    Caught,
+}
+
+/// How a charge's waiver test plays out beyond the test itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct WaiverRules {
+    /// RF-8 in force (option `elephant-stampede`): a failed waiver test may start a stampede.
+    pub stampede: bool,
+    /// RF-10 `pursue`: the charger pursues a target that routed, which is destroyed on contact.
+    pub pursue: bool,
+}
+
+/// RF-10: a charge's waiver test, taken like any morale test ([`waiver`]). An elephant that
+/// fails it may stampede (RF-8, read as "morale, rally and waiver tests"), counting as routing;
+/// a target that routed is destroyed when the charger pursues it ("as this target has already
+/// moved this phase if it is contacted it will be destroyed"). Returns the new state, whether
+/// the test failed, and what came of it.
+#[inline]
+pub fn charge_waiver<R: Roll>(
+    unit: &Unit,
+    o: &Options,
+    rules: WaiverRules,
+    s: UnitState,
+    r: &mut R,
+) -> (UnitState, bool, WaiverEnd) {
+    let (mut s, failed) = waiver(unit, o, s, r);
+    if failed
+        && rules.stampede
+        && unit.kind == Kind::Elephant
+        && s.status != Status::Removed
+        && stampedes(r)
+    {
+        s.status = Status::Routing;
+        return (s, failed, WaiverEnd::Stampeded);
+    }
+    let end = match s.status {
+        Status::Routing if rules.pursue => {
+            s.status = Status::Removed;
+            WaiverEnd::Caught
+        }
+        Status::Routing | Status::Removed => WaiverEnd::Broke,
+        _ => WaiverEnd::Stands,
+    };
+    (s, failed, end)
+}
+
 /// RF-8 (option `elephant-stampede`): after a failed morale test (never a rally test) an
-/// elephant stampedes on a D6 roll of 1 or 2.
+/// elephant stampedes on a D6 roll of 1 or 2. RF-10 reads every morale test as a morale or
+/// waiver test, so a failed waiver test may start a stampede too.
 #[inline]
 pub fn stampedes<R: Roll>(r: &mut R) -> bool {
     r.d6() <= 2
@@ -1093,17 +1183,28 @@ mod melee_tests {
             ..inf(Class::Veteran)
         };
         // Frontal, no shock: none. Flank or rear by formed troops: always.
-        assert!(!waiver_due(&inf(Class::Veteran), &regular, true));
-        assert!(waiver_due(&inf(Class::Green), &regular, false));
+        assert!(!waiver_due(
+            &inf(Class::Veteran),
+            &regular,
+            true,
+            Era::HorseAndMusket
+        ));
+        assert!(waiver_due(
+            &inf(Class::Green),
+            &regular,
+            false,
+            Era::HorseAndMusket
+        ));
         // Frontal shock of a better class against foot, unless square or obstacle.
-        assert!(waiver_due(&vet_shock, &regular, true));
+        assert!(waiver_due(&vet_shock, &regular, true, Era::HorseAndMusket));
         assert!(!waiver_due(
             &vet_shock,
             &Fighter {
                 square: true,
                 ..regular
             },
-            true
+            true,
+            Era::HorseAndMusket
         ));
         assert!(!waiver_due(
             &vet_shock,
@@ -1111,7 +1212,8 @@ mod melee_tests {
                 obstacle: true,
                 ..regular
             },
-            true
+            true,
+            Era::HorseAndMusket
         ));
         assert!(!waiver_due(
             &Fighter {
@@ -1119,14 +1221,37 @@ mod melee_tests {
                 ..inf(Class::Regular)
             },
             &regular,
-            true
+            true,
+            Era::HorseAndMusket
         ));
+        // "Defending a linear obstacle/building": a unit in buildings is spared too.
+        let mut housed = regular;
+        housed.unit.in_buildings = true;
+        assert!(!waiver_due(&vet_shock, &housed, true, Era::HorseAndMusket));
+        // "Shock cavalry do not cause waiver tests when charging frontally during the
+        // 'Industrial Age'": shock foot still do, and flank charges still do.
+        let vet_shock_cav = Fighter {
+            shock: true,
+            ..fighter(Class::Veteran, 6, Troop::Cavalry)
+        };
+        assert!(waiver_due(
+            &vet_shock_cav,
+            &regular,
+            true,
+            Era::HorseAndMusket
+        ));
+        assert!(!waiver_due(&vet_shock_cav, &regular, true, Era::Industrial));
+        assert!(waiver_due(&vet_shock, &regular, true, Era::Industrial));
+        assert!(waiver_due(&vet_shock_cav, &regular, false, Era::Industrial));
         let cav_target = fighter(Class::Regular, 6, Troop::Cavalry);
-        assert!(!waiver_due(&vet_shock, &cav_target, true), "only foot");
+        assert!(
+            !waiver_due(&vet_shock, &cav_target, true, Era::HorseAndMusket),
+            "only foot"
+        );
         // Skirmishers standing against formed troops; not against skirmishers.
         let sk = fighter(Class::Regular, 4, Troop::Skirmisher);
-        assert!(waiver_due(&regular, &sk, true));
-        assert!(!waiver_due(&sk, &sk, true));
+        assert!(waiver_due(&regular, &sk, true, Era::HorseAndMusket));
+        assert!(!waiver_due(&sk, &sk, true, Era::HorseAndMusket));
         // The test: Good fails into Unsteady, Unsteady into Routing.
         let o = Options::default();
         let s = UnitState {
@@ -1140,6 +1265,13 @@ mod melee_tests {
         assert_eq!(t.status, Status::Routing);
         let (t, failed) = waiver(&regular.unit, &o, s, &mut Scripted::new(&[4]));
         assert_eq!((t.status, failed), (Status::Good, false));
+        // "All the usual modifiers apply including those for charging": a Regular in buildings
+        // (+1) passes on a 3; with a −1 for being charged as well it needs the 4 again.
+        let mut u = regular.unit;
+        u.in_buildings = true;
+        assert!(!waiver(&u, &o, s, &mut Scripted::new(&[3])).1);
+        u.modifier = -1;
+        assert!(waiver(&u, &o, s, &mut Scripted::new(&[3])).1);
     }
 
     #[test]

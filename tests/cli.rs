@@ -72,7 +72,7 @@ fn rally_json_has_the_documented_shape() {
         .iter()
         .map(|o| o["outcome"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["recovered", "removed", "unrecovered"]);
+    assert_eq!(names, ["recovered", "removed", "unsteady", "routing"]);
     let mut total_p = 0.0;
     let mut total_count = 0;
     for o in outcomes {

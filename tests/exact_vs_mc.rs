@@ -651,7 +651,7 @@ fn effectiveness_return_to_action_is_geometric() {
             "effectiveness",
             "rally",
             &[general, "turns=3"],
-            &[],
+            &["return-roll"],
             Plan::new(1, 1, 1, Sampler::Table),
         );
         let turns = r.tables.iter().find(|t| t.name == "turns").unwrap();
@@ -662,6 +662,23 @@ fn effectiveness_return_to_action_is_geometric() {
                 "{general} by move {}: {got} vs {want}",
                 k + 1
             );
+        }
+    }
+    // Without the amendment's return roll a retreating unit is back after retreat_turns.
+    for (turns, by) in [
+        ("retreat_turns=1", [1.0, 1.0, 1.0]),
+        ("retreat_turns=2", [0.0, 1.0, 1.0]),
+    ] {
+        let r = run(
+            "effectiveness",
+            "rally",
+            &[turns, "turns=3"],
+            &[],
+            Plan::new(1, 1, 1, Sampler::Table),
+        );
+        let table = r.tables.iter().find(|t| t.name == "turns").unwrap();
+        for (k, want) in by.iter().enumerate() {
+            assert_eq!(table.rows[k].cells[1].exact.unwrap(), *want, "{turns}");
         }
     }
 }

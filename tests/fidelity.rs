@@ -312,3 +312,48 @@ fn waiver_tests_as_the_supplement_writes_them() {
     assert!(close(exact_metric(&r, "p_stampede"), 1.0 / 6.0));
     assert!(exact_outcome(&r, "target_broke") >= 1.0 / 6.0 - 1e-12);
 }
+
+/// EF-2 and EF-4: "light infantry and artillery units cannot give support"; a retreat is
+/// obstructed only by "another unit that is not light infantry or artillery". In a line under
+/// the amendment, supports that block retreats cost units; light supports let them through.
+#[test]
+fn light_supports_neither_support_nor_block() {
+    let line = |support: &str| {
+        run(
+            "effectiveness",
+            "line",
+            &[
+                "attacker=4 x regular",
+                "defender=4 x regular",
+                "supports=4",
+                "turns=8",
+                "fire_dice=3",
+                "fire_to_hit=5",
+                support,
+            ],
+            &["retreat-on-fire", "return-roll"],
+            Plan::new(20_000, 21, 2, Sampler::Dice),
+        )
+    };
+    let se = |r: &Report, name: &str| {
+        r.metrics
+            .iter()
+            .find(|m| m.name == name)
+            .and_then(|m| m.stderr)
+            .unwrap()
+    };
+    let blocking = line("support_type=infantry");
+    let light = line("support_type=light");
+    let (b, l) = (
+        metric(&blocking, "a_units_lost"),
+        metric(&light, "a_units_lost"),
+    );
+    let margin = 4.42 * (se(&blocking, "a_units_lost").hypot(se(&light, "a_units_lost")));
+    assert!(
+        b > l + margin,
+        "blocking supports {b} against light {l} (± {margin})"
+    );
+    // "same" is the type of the unit in front: regular infantry here.
+    let same = line("support_type=same");
+    assert_eq!(metric(&same, "a_units_lost"), b);
+}

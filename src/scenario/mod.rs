@@ -829,6 +829,9 @@ mod tests {
                     supported: false,
                     natural_one_fails: false,
                     return_on: 5,
+                    troop: crate::system::effectiveness::rules::Troop::Infantry,
+                    return_roll: true,
+                    retreat_turns: 1,
                 },
             },
             Describe {

@@ -124,7 +124,10 @@ pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
     (
         "rally",
         "a shaken unit takes its rally test each turn until back in good order, removed, or the turn cap.",
-        &["recovered", "removed", "unrecovered"],
+        &[
+            "recovered, removed, unsteady, routing (rank-and-file: where an unrecovered unit stands at the cap)",
+            "back_in_action, still_retreating (effectiveness)",
+        ],
     ),
     (
         "melee",

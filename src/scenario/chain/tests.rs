@@ -14,11 +14,15 @@ fn ef_under_fire(turns: u32) -> EfUnderFire {
         supported: false,
         natural_one_fails: false,
         return_on: 5,
+        troop: crate::system::effectiveness::rules::Troop::Infantry,
+        return_roll: true,
+        retreat_turns: 1,
     };
     let start = UnitState {
         status: Status::InLine,
         quarters: 4,
         hits: 0,
+        out: 0,
     };
     let enemy = Enemy {
         unit,

@@ -45,6 +45,8 @@ pub struct EfArmy {
     pub blocked: Option<Weights>,
     /// EF-5: a retreating unit is out of the enemy's range.
     pub retreat_out_of_range: bool,
+    /// The troop type of each file's support (EF-2, EF-4).
+    pub support_troops: [Vec<ef::Troop>; 2],
 }
 
 /// End states of an effectiveness-rules unit.
@@ -60,25 +62,38 @@ impl EfArmy {
             }
     }
 
-    /// EF-4 and EF-5: the unit in `file` of `side` retreats; a support behind blocks it.
+    /// The support behind the unit in `file` of `side`, if one stands there.
+    fn support(&self, f: &Field<EfSlot>, side: usize, file: usize) -> Option<ef::Troop> {
+        let b = &f.back[side][file];
+        (b.present && b.s.status != ef::Status::Eliminated).then(|| self.support_troops[side][file])
+    }
+
+    /// EF-4 and EF-5: the unit in `file` of `side` retreats. A support behind that is not light
+    /// infantry or artillery blocks it: the retreating unit is eliminated and the support tests
+    /// (losing 25% on a failure) unless it is cavalry retreated into by infantry. A light or
+    /// artillery support lets it through.
     fn retreat<R: Roll>(&self, f: &mut Field<EfSlot>, side: usize, file: usize, r: &mut R) {
         f.front[side][file].contact = false;
-        let back = f.back[side][file];
-        if back.present && back.s.status != ef::Status::Eliminated {
+        let unit = &self.units[side][file][0];
+        if let Some(troop) = self.support(f, side, file)
+            && troop.blocks_retreat()
+        {
             f.front[side][file].s.status = ef::Status::Eliminated;
-            let unit = &self.units[side][file][0];
-            if !unit.test(r) {
-                f.back[side][file].s = unit.lose_quarter(back.s);
+            if troop.tests_when_retreated_into(unit.troop) && !unit.test(r) {
+                f.back[side][file].s = unit.lose_quarter(f.back[side][file].s);
             }
             return;
         }
         let u = &mut f.front[side][file];
-        u.s = ef::retreat(u.s, self.blocked.as_ref(), r);
+        u.s = ef::retreat(unit, u.s, self.blocked.as_ref(), r);
     }
 
+    /// The unit in `file` of `side`, supported (+1, EF-2) when a support stands behind it that
+    /// may give support (not light infantry or artillery).
     fn unit_at(&self, f: &Field<EfSlot>, side: usize, file: usize) -> &ef::Unit {
-        let b = &f.back[side][file];
-        let supported = b.present && b.s.status != ef::Status::Eliminated;
+        let supported = self
+            .support(f, side, file)
+            .is_some_and(|t| t.gives_support());
         &self.units[side][file][usize::from(supported)]
     }
 }
@@ -103,6 +118,7 @@ impl Army for EfArmy {
                 status: ef::Status::Eliminated,
                 quarters: 0,
                 hits: 0,
+                out: 0,
             },
             contact: false,
             present: false,
@@ -140,7 +156,9 @@ impl Army for EfArmy {
         for side in 0..2 {
             for i in 0..files {
                 let u = &mut f.front[side][i];
-                if u.present && u.s.status == Retreating && self.units[side][i][0].roll_to_return(r)
+                if u.present
+                    && u.s.status == Retreating
+                    && self.units[side][i][0].back_in_action(&mut u.s, r)
                 {
                     u.s.status = InLine;
                 }

@@ -17,10 +17,10 @@ pub(super) const CASES: &[BenchCase] = &[
         options: &[],
     },
     BenchCase {
-        name: "under-fire EF regular 12 turns retreat-on-fire",
+        name: "under-fire EF regular 12 turns retreat-on-fire return-roll",
         scenario: "under-fire",
         set: &["class=regular", "turns=12"],
-        options: &["retreat-on-fire"],
+        options: &["retreat-on-fire", "return-roll"],
     },
     BenchCase {
         name: "melee EF regular v regular",
@@ -32,7 +32,7 @@ pub(super) const CASES: &[BenchCase] = &[
         name: "engagement EF 1 v 1",
         scenario: "engagement",
         set: &["attacker=regular", "defender=regular"],
-        options: &["retreat-on-fire"],
+        options: &["retreat-on-fire", "return-roll"],
     },
     BenchCase {
         name: "line EF 6 v 6",
@@ -45,10 +45,10 @@ pub(super) const CASES: &[BenchCase] = &[
 /// The largest realistic units for its exact solvers.
 pub(super) const EXACT_CASES: &[BenchCase] = &[
     BenchCase {
-        name: "exact under-fire EF 24 turns retreat-on-fire",
+        name: "exact under-fire EF 24 turns retreat-on-fire return-roll",
         scenario: "under-fire",
         set: &["turns=24", "p_blocked=1/6"],
-        options: &["retreat-on-fire"],
+        options: &["retreat-on-fire", "return-roll"],
     },
     BenchCase {
         name: "exact melee EF regular v regular 12 dice",

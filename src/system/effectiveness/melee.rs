@@ -146,7 +146,7 @@ impl Chain for EfFight {
             *state = unit.lose_quarter(*state);
         }
         if state.status != ef::Status::Eliminated {
-            *state = ef::retreat(*state, self.blocked.as_ref(), r);
+            *state = ef::retreat(unit, *state, self.blocked.as_ref(), r);
         }
         s.phase = FightPhase::Over(code);
         s

@@ -41,10 +41,10 @@ const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee", "engagement", "line"];
 const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
 const FIRE: &[&str] = &["under-fire"];
 const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
+const LINE: &[&str] = &["line"];
 
 /// Which states leave a hole in the line, and why.
-pub const HOLES: &str =
-    "retreating (back to the enemy, out of the line until it rolls to return, EF-5) and eliminated";
+pub const HOLES: &str = "retreating (back to the enemy, out of the line until it returns to action, EF-5) and eliminated";
 
 crate::params::param_table! {
 /// Every parameter of the effectiveness rules' scenarios.
@@ -97,9 +97,25 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Int { min: 1, max: 7 },
             default: "5",
-            meaning: "the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
+            meaning: "with --option return-roll: the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
             rule: "EF-5",
             scenarios: TURNED,
+    },
+    retreat_turns: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "1",
+            meaning: "without --option return-roll: turns a retreating unit is out of the line before it is back in action (the plain rules say no more)",
+            rule: "EF-3, EF-5",
+            scenarios: TURNED,
+    },
+    support_type: String {
+            flag: None,
+            kind: Kind::Choice(&["same", "infantry", "cavalry", "light", "artillery"]),
+            default: "same",
+            meaning: "troop type of the supports behind the line (same: the type of the unit in front); light infantry and artillery give no support and block no retreat",
+            rule: "EF-2, EF-4",
+            scenarios: LINE,
     },
     turns: u32 {
             flag: Some("--turns"),
@@ -251,8 +267,7 @@ crate::params::param_table! {
 const UNIT_SPEC: &str = "a unit spec: class and keywords (see Unit specs), e.g. \"elite general lost=1\"; in a line \"6 x regular\"";
 
 /// The keywords of an effectiveness unit spec.
-pub const SPEC_KEYWORDS: &str =
-    "elite, regular, poor, lost=N (quarters, 0 to 3), general, supported, dice=N (1 to 20)";
+pub const SPEC_KEYWORDS: &str = "elite, regular, poor, infantry, cavalry, light, artillery, lost=N (quarters, 0 to 3), general, supported, dice=N (1 to 20)";
 
 /// Parse an effectiveness unit spec such as `elite general lost=1` into the unit, its start
 /// and its melee dice (`None`: the default).
@@ -269,12 +284,21 @@ pub fn parse_unit(
         value: value.into(),
         allowed,
     };
-    let (mut class, mut lost, mut dice) = (None, 0u8, None);
+    let (mut class, mut lost, mut dice, mut troop) = (None, 0u8, None, None);
     let (mut general, mut supported) = (false, false);
     for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
         if let Some(c) = ef::Class::parse(token) {
             if class.replace(c).is_some() {
                 return Err(bad(token, "give one class: elite, regular or poor".into()));
+            }
+            continue;
+        }
+        if let Some(t) = ef::Troop::parse(token) {
+            if troop.replace(t).is_some() {
+                return Err(bad(
+                    token,
+                    "give one troop type: infantry, cavalry, light or artillery".into(),
+                ));
             }
             continue;
         }
@@ -310,11 +334,15 @@ pub fn parse_unit(
         supported,
         natural_one_fails,
         return_on: 5,
+        troop: troop.unwrap_or_default(),
+        return_roll: true,
+        retreat_turns: 1,
     };
     let start = ef::UnitState {
         status: ef::Status::InLine,
         quarters: 4 - lost,
         hits: 0,
+        out: 0,
     };
     Ok((unit, start, dice))
 }
@@ -341,7 +369,11 @@ crate::params::option_table! {
     },
     retreat_on_fire = "retreat-on-fire" {
         rule: "EF-5",
-        meaning: "the amendment: a unit that loses 25%+ to fire and fails its test also retreats a full move, out of the line until it rolls 5+ to return",
+        meaning: "the amendment's first addition: a unit that loses 25%+ to fire and fails its test also retreats a full move",
+    },
+    return_roll = "return-roll" {
+        rule: "EF-5",
+        meaning: "the amendment's second addition: a retreating unit rolls 5+ (+1 with a general) at the start of each move to return to normal action (without it: back after retreat_turns)",
     },
 }
 
@@ -433,11 +465,19 @@ fn build_battle(
     let to_hit = p.melee_to_hit;
     let return_on = p.return_on;
     let (mut units, mut starts, mut melee) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
+    let mut supports = [vec![], vec![]];
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
             let (mut u, s, d) = parse_unit(&what, spec, on.natural_one_fails)?;
             u.return_on = return_on;
+            u.return_roll = on.return_roll;
+            u.retreat_turns = p.retreat_turns;
+            supports[side].push(if p.support_type == "same" {
+                u.troop
+            } else {
+                ef::Troop::parse(&p.support_type).unwrap_or_default()
+            });
             let mut supported = u;
             supported.supported = true;
             units[side].push([u, supported]);
@@ -448,7 +488,7 @@ fn build_battle(
     let fire = shared::battle_volleys(&fire_params(p), &battle)?;
     let hpq = p.hits_per_quarter;
     let notes = vec![format!(
-        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind (EF-4){}",
+        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}",
         fire[0].description(),
         fire[1].description(),
         p.p_blocked,
@@ -456,7 +496,8 @@ fn build_battle(
             "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
         } else {
             ""
-        }
+        },
+        return_words(&p, &on),
     )];
     let files = units[0].len();
     let army = EfArmy {
@@ -468,6 +509,7 @@ fn build_battle(
         retreat_on_fire: on.retreat_on_fire,
         blocked: blocked_table(p),
         retreat_out_of_range: p.retreat_out_of_range,
+        support_troops: supports,
     };
     let setup = BattleSetup {
         system: NAME,
@@ -480,6 +522,22 @@ fn build_battle(
     Ok(shared::battle_job(army, files, setup, notes))
 }
 
+/// How a retreating unit comes back into action (EF-5), in words.
+fn return_words(p: &Params, on: &Switches) -> String {
+    if on.return_roll {
+        format!(
+            "return-roll: a retreating unit returns to normal action on a roll of {}+ (+1 with a general) at the start of each move (EF-5)",
+            p.return_on
+        )
+    } else {
+        format!(
+            "a retreating unit is out of the line for {} turn{} and then back in action (retreat_turns; the return roll is the amendment's, --option return-roll)",
+            p.retreat_turns,
+            if p.retreat_turns == 1 { "" } else { "s" }
+        )
+    }
+}
+
 /// The unit of `test`, `rally` and `under-fire`.
 fn unit(p: &Params, on: &Switches) -> ef::Unit {
     ef::Unit {
@@ -488,6 +546,9 @@ fn unit(p: &Params, on: &Switches) -> ef::Unit {
         supported: p.supported,
         natural_one_fails: on.natural_one_fails,
         return_on: p.return_on,
+        troop: ef::Troop::Infantry,
+        return_roll: on.return_roll,
+        retreat_turns: p.retreat_turns,
     }
 }
 
@@ -500,18 +561,23 @@ fn enemy_unit(p: &Params, on: &Switches) -> ef::Unit {
         supported: p.enemy_supported,
         natural_one_fails: on.natural_one_fails,
         return_on: 5,
+        troop: ef::Troop::Infantry,
+        return_roll: true,
+        retreat_turns: 1,
     }
 }
 
-fn start(p: &Params) -> ef::UnitState {
-    ef::UnitState {
-        status: if p.state == "retreating" {
-            ef::Status::Retreating
-        } else {
-            ef::Status::InLine
-        },
+fn start(p: &Params, u: &ef::Unit) -> ef::UnitState {
+    let s = ef::UnitState {
+        status: ef::Status::InLine,
         quarters: 4 - p.lost,
         hits: 0,
+        out: 0,
+    };
+    if p.state == "retreating" {
+        u.retreating(s)
+    } else {
+        s
     }
 }
 
@@ -538,7 +604,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
     let u = unit(&p, &on);
-    let s = start(&p);
+    let s = start(&p, &u);
     let mut notes = vec![need_note(&u)];
     let turns_table = |name: &'static str| TableDef::PerTurn {
         name,
@@ -553,10 +619,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             vec![],
         ))),
         "rally" => {
-            notes.push(format!(
-                "a retreating unit returns to normal action on {}+ at the start of each move (EF-5)",
-                i32::from(u.return_on) - i32::from(u.general)
-            ));
+            notes.push(return_words(&p, &on));
             Ok(Box::new(ChainJob::new(
                 EfRally {
                     unit: u,
@@ -566,20 +629,16 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 describe(notes),
                 vec![
                     OutcomeDef {
-                        name: "recovered",
+                        name: "back_in_action",
                         classes: vec![0],
                     },
                     OutcomeDef {
-                        name: "removed",
-                        classes: vec![2],
-                    },
-                    OutcomeDef {
-                        name: "unrecovered",
+                        name: "still_retreating",
                         classes: vec![1],
                     },
                 ],
                 vec![MetricDef::AbsorbTurn {
-                    name: "turns_to_recover",
+                    name: "turns_to_return",
                     class: 0,
                     meaning: "moves until back in normal action, among units that returned",
                 }],
@@ -587,7 +646,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     TableDef::Absorb {
                         name: "turns",
                         title: "Returned to action at each move and by each move",
-                        columns: vec![("recovered_at", 0, false), ("recovered_by", 0, true)],
+                        columns: vec![("returned_at", 0, false), ("returned_by", 0, true)],
                     },
                     turns_table("per_turn"),
                 ],
@@ -622,6 +681,9 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     p.enemy_class.name(),
                     enemy.fire.description()
                 ));
+            }
+            if retreat_on_fire || p.state == "retreating" {
+                notes.push(return_words(&p, &on));
             }
             Ok(Box::new(ChainJob::new(
                 EfUnderFire {
@@ -688,7 +750,7 @@ impl RuleSystem for Effectiveness {
     fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
         match scenario {
             "test" => &["pass", "fail"],
-            "rally" => &["recovered", "removed", "unrecovered"],
+            "rally" => &["back_in_action", "still_retreating"],
             "under-fire" => &["in_line", "retreating", "eliminated"],
             "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
             other => shared::battle_outcomes(other),

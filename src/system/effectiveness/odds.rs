@@ -33,6 +33,9 @@ pub fn effectiveness() -> Odds {
                             supported,
                             natural_one_fails,
                             return_on: 5,
+                            troop: crate::system::effectiveness::rules::Troop::Infantry,
+                            return_roll: true,
+                            retreat_turns: 1,
                         };
                         let mut p = 0.0;
                         enumerate(
@@ -69,7 +72,9 @@ pub fn effectiveness() -> Odds {
         rows.push((k.to_string(), cells));
     }
     let back = OddsSection {
-        title: "Chance a retreating unit is back in action by its k-th move (EF-5)".into(),
+        title:
+            "Chance a retreating unit is back in action by its k-th move (EF-5, option return-roll)"
+                .into(),
         row_header: "move".into(),
         columns: vec!["no general (5+)".into(), "general (4+)".into()],
         rows,
@@ -81,7 +86,7 @@ pub fn effectiveness() -> Odds {
         sections: vec![test, back],
         notes: vec![
             "EF-2: roll a D6, +1 with a general, +1 when supported; pass on elite 3, regular 4, poor 5. The source has no automatic failure: an Elite unit with +2 never fails; option natural-one-fails adds one.".into(),
-            "EF-5 (option retreat-on-fire): a retreating unit rolls at the start of each move, returning to normal action on 5+ (+1 with a general); Elite units roll like any other.".into(),
+            "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on 5+ (+1 with a general); Elite units roll like any other. Without it a retreating unit is back after retreat_turns turns.".into(),
         ],
     }
 }

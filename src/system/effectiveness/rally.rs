@@ -53,7 +53,7 @@ impl Chain for EfRally {
     #[inline]
     fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
         use crate::system::effectiveness::rules::Status;
-        if s.status == Status::Retreating && self.unit.roll_to_return(r) {
+        if s.status == Status::Retreating && self.unit.back_in_action(&mut s, r) {
             s.status = Status::InLine;
         }
         s

@@ -40,6 +40,57 @@ impl Class {
     }
 }
 
+/// EF-2 / EF-4: a unit's troop type, which decides whether it can support the unit in front,
+/// whether it blocks a retreat into it, and whether it tests when retreated into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Troop {
+    /// Line infantry (the default).
+    #[default]
+    Infantry,
+    /// Cavalry.
+    Cavalry,
+    /// Light infantry.
+    Light,
+    /// Artillery.
+    Artillery,
+}
+
+impl Troop {
+    /// Every type.
+    pub const ALL: [Troop; 4] = [
+        Troop::Infantry,
+        Troop::Cavalry,
+        Troop::Light,
+        Troop::Artillery,
+    ];
+    /// The name used in unit specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Troop::Infantry => "infantry",
+            Troop::Cavalry => "cavalry",
+            Troop::Light => "light",
+            Troop::Artillery => "artillery",
+        }
+    }
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<Troop> {
+        Self::ALL.into_iter().find(|t| t.name() == s)
+    }
+    /// EF-2: "light infantry and artillery units cannot give support".
+    pub fn gives_support(self) -> bool {
+        !matches!(self, Troop::Light | Troop::Artillery)
+    }
+    /// EF-4: a retreat is obstructed by "another unit that is not light infantry or artillery".
+    pub fn blocks_retreat(self) -> bool {
+        self.gives_support()
+    }
+    /// EF-4: a friendly blocker "must take a morale test, unless it is cavalry retreated into
+    /// by infantry" (light infantry are infantry too).
+    pub fn tests_when_retreated_into(self, retreating: Troop) -> bool {
+        !(self == Troop::Cavalry && matches!(retreating, Troop::Infantry | Troop::Light))
+    }
+}
+
 /// Where a unit stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Status {
@@ -66,6 +117,14 @@ pub struct Unit {
     /// EF-5: the die roll (before the general's +1) a retreating unit needs to return to normal
     /// action (the source: 5).
     pub return_on: u8,
+    /// Its troop type (EF-2, EF-4).
+    pub troop: Troop,
+    /// Option `return-roll`, the amendment's addition: a retreating unit rolls `return_on`+ at
+    /// the start of each move to return to normal action.
+    pub return_roll: bool,
+    /// Without `return-roll`: the turns a retreating unit is out of the line before it is back
+    /// in action (`retreat_turns`, default 1).
+    pub retreat_turns: u8,
 }
 
 /// A unit's state during a trial.
@@ -77,6 +136,8 @@ pub struct UnitState {
     pub quarters: u8,
     /// Hits taken towards the next quarter lost (fewer than `hits_per_quarter`).
     pub hits: u8,
+    /// Retreating without `return-roll`: turns still to be spent out of the line.
+    pub out: u8,
 }
 
 impl Unit {
@@ -110,6 +171,30 @@ impl Unit {
         i32::from(r.d6()) + i32::from(self.general) >= i32::from(self.return_on)
     }
 
+    /// EF-5 at the start of a retreating unit's move: is it back in normal action? Under
+    /// `return-roll`, the amendment's roll ([`Unit::roll_to_return`]); without it, once its
+    /// `retreat_turns` are spent (no die is rolled).
+    #[inline(always)]
+    pub fn back_in_action<R: Roll>(&self, s: &mut UnitState, r: &mut R) -> bool {
+        if self.return_roll {
+            return self.roll_to_return(r);
+        }
+        s.out = s.out.saturating_sub(1);
+        s.out == 0
+    }
+
+    /// EF-3 / EF-5: a unit that starts retreating (or retreats): its turns out of the line
+    /// when there is no return roll.
+    pub fn retreating(&self, mut s: UnitState) -> UnitState {
+        s.status = Status::Retreating;
+        s.out = if self.return_roll {
+            0
+        } else {
+            self.retreat_turns
+        };
+        s
+    }
+
     /// EF-2's failure: a further 25% lost (eliminated at 0%).
     #[inline(always)]
     pub fn lose_quarter(&self, mut s: UnitState) -> UnitState {
@@ -140,9 +225,14 @@ impl Unit {
     }
 }
 
-/// EF-4: a retreat whose path is blocked (chance `p_blocked`) eliminates the unit.
+/// EF-4: `unit` retreats; a retreat whose path is blocked (chance `p_blocked`) eliminates it.
 #[inline(always)]
-pub fn retreat<R: Roll>(mut s: UnitState, blocked: Option<&Weights>, r: &mut R) -> UnitState {
+pub fn retreat<R: Roll>(
+    unit: &Unit,
+    mut s: UnitState,
+    blocked: Option<&Weights>,
+    r: &mut R,
+) -> UnitState {
     if let Some(table) = blocked {
         // Outcome 1 of the table is "blocked".
         if r.pick(table) == 1 {
@@ -150,11 +240,11 @@ pub fn retreat<R: Roll>(mut s: UnitState, blocked: Option<&Weights>, r: &mut R) 
             return s;
         }
     }
-    s.status = Status::Retreating;
-    s
+    unit.retreating(s)
 }
 
 choice_value!(Class, Class::parse);
+choice_value!(Troop, Troop::parse);
 
 #[cfg(test)]
 mod tests {
@@ -169,6 +259,9 @@ mod tests {
             supported,
             natural_one_fails: n1,
             return_on: 5,
+            troop: Troop::Infantry,
+            return_roll: true,
+            retreat_turns: 1,
         }
     }
 
@@ -235,6 +328,7 @@ mod tests {
             status: Status::InLine,
             quarters: 4,
             hits: 0,
+            out: 0,
         };
         let (s, lost) = u.take_hits(s, 3, 2);
         assert_eq!((s.quarters, s.hits, lost), (3, 1, 1));
@@ -246,6 +340,7 @@ mod tests {
             status: Status::InLine,
             quarters: 1,
             hits: 0,
+            out: 0,
         };
         assert_eq!(u.lose_quarter(s).status, Status::Eliminated);
     }
@@ -256,16 +351,67 @@ mod tests {
             status: Status::InLine,
             quarters: 3,
             hits: 0,
+            out: 0,
         };
+        let u = unit(Class::Regular, false, false, false);
         let always = Weights::new(vec![0, 1]).unwrap();
         let never = Weights::new(vec![1, 0]).unwrap();
         let mut d = Scripted::new(&[1]);
-        assert_eq!(retreat(s, Some(&always), &mut d).status, Status::Eliminated);
-        let mut d = Scripted::new(&[0]);
-        assert_eq!(retreat(s, Some(&never), &mut d).status, Status::Retreating);
         assert_eq!(
-            retreat(s, None, &mut Scripted::new(&[])).status,
+            retreat(&u, s, Some(&always), &mut d).status,
+            Status::Eliminated
+        );
+        let mut d = Scripted::new(&[0]);
+        assert_eq!(
+            retreat(&u, s, Some(&never), &mut d).status,
             Status::Retreating
         );
+        assert_eq!(
+            retreat(&u, s, None, &mut Scripted::new(&[])).status,
+            Status::Retreating
+        );
+    }
+
+    #[test]
+    fn ef5_the_return_roll_is_the_amendments() {
+        // "Further, I am adding this: A retreating unit will be diced for at the start of each
+        // move of retreat, needing a 5 or better to return to normal action." Without that
+        // addition a retreating unit is back after `retreat_turns` turns, rolling no die.
+        let mut plain = unit(Class::Regular, false, false, false);
+        plain.return_roll = false;
+        plain.retreat_turns = 2;
+        let s = UnitState {
+            status: Status::InLine,
+            quarters: 3,
+            hits: 0,
+            out: 0,
+        };
+        let mut r = plain.retreating(s);
+        let mut none = Scripted::new(&[]);
+        assert!(!plain.back_in_action(&mut r, &mut none));
+        assert!(plain.back_in_action(&mut r, &mut none));
+        assert_eq!(none.used(), 0, "no die is rolled");
+        // With it: a 5 returns, a 4 does not.
+        let amended = unit(Class::Regular, false, false, false);
+        let mut r = amended.retreating(s);
+        assert!(!amended.back_in_action(&mut r, &mut Scripted::new(&[4])));
+        assert!(amended.back_in_action(&mut r, &mut Scripted::new(&[5])));
+    }
+
+    #[test]
+    fn ef4_troop_types() {
+        // "Light infantry and artillery units cannot give support"; a retreat is blocked by
+        // "another unit that is not light infantry or artillery"; a friendly blocker tests
+        // "unless it is cavalry retreated into by infantry".
+        use Troop::*;
+        assert!(Infantry.gives_support() && Cavalry.gives_support());
+        assert!(!Light.gives_support() && !Artillery.gives_support());
+        assert!(
+            Infantry.blocks_retreat() && !Light.blocks_retreat() && !Artillery.blocks_retreat()
+        );
+        assert!(!Cavalry.tests_when_retreated_into(Infantry));
+        assert!(!Cavalry.tests_when_retreated_into(Light));
+        assert!(Cavalry.tests_when_retreated_into(Cavalry));
+        assert!(Infantry.tests_when_retreated_into(Cavalry));
     }
 }

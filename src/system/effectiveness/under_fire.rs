@@ -93,7 +93,7 @@ impl Chain for EfUnderFire {
     }
     #[inline]
     fn step<R: Roll>(&self, mut s: ef::UnitState, r: &mut R) -> ef::UnitState {
-        if s.status == ef::Status::Retreating && self.unit.roll_to_return(r) {
+        if s.status == ef::Status::Retreating && self.unit.back_in_action(&mut s, r) {
             s.status = ef::Status::InLine;
         }
         let fired_at = match s.status {
@@ -120,7 +120,7 @@ impl Chain for EfUnderFire {
         if in_line && self.enemy_failed(r) {
             return s;
         }
-        ef::retreat(s, self.blocked.as_ref(), r)
+        ef::retreat(&self.unit, s, self.blocked.as_ref(), r)
     }
     fn classes(&self) -> &[ClassInfo] {
         &EF_UNDER_FIRE_CLASSES

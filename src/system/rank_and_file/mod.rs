@@ -482,8 +482,12 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     classes: vec![3],
                 },
                 OutcomeDef {
-                    name: "unrecovered",
-                    classes: vec![1, 2],
+                    name: "unsteady",
+                    classes: vec![1],
+                },
+                OutcomeDef {
+                    name: "routing",
+                    classes: vec![2],
                 },
             ],
             vec![
@@ -1002,7 +1006,7 @@ impl RuleSystem for RankAndFile {
     fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
         match scenario {
             "test" => &["pass", "fail"],
-            "rally" => &["recovered", "removed", "unrecovered"],
+            "rally" => &["recovered", "removed", "unsteady", "routing"],
             "under-fire" => &["good", "unsteady", "routing", "removed"],
             "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
             "charge" => &[

@@ -101,10 +101,22 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                 100.0 * c.difference,
                 100.0 * c.low,
                 100.0 * c.high,
-                if c.distinguishable {
-                    format!("which chance does not explain ({})", p_said(c))
-                } else {
-                    format!("which is not distinguishable from chance ({})", p_said(c))
+                match c.exact_difference {
+                    // Two processes that are exactly the same: the estimates differ by chance
+                    // alone, whatever the test says.
+                    Some(e) if e.abs() < 1e-12 => format!(
+                        "but the exact values are the same: the estimates differ by chance alone ({})",
+                        p_said(c)
+                    ),
+                    Some(e) if c.distinguishable => format!(
+                        "which chance does not explain ({}); exactly {:+.1} points",
+                        p_said(c),
+                        100.0 * e
+                    ),
+                    _ if c.distinguishable => {
+                        format!("which chance does not explain ({})", p_said(c))
+                    }
+                    _ => format!("which is not distinguishable from chance ({})", p_said(c)),
                 }
             );
         } else {
@@ -153,7 +165,9 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                     c.difference,
                     c.low,
                     c.high,
-                    if c.p_value.is_none() {
+                    if c.exact_difference.is_some_and(|e| e.abs() < 1e-12) {
+                        ", exactly the same: the estimates differ by chance alone"
+                    } else if c.p_value.is_none() {
                         ", no test: no spread"
                     } else if c.distinguishable {
                         ""

@@ -497,7 +497,7 @@ fn build_battle(
         } else {
             ""
         },
-        return_words(&p, &on),
+        return_words(p, on),
     )];
     let files = units[0].len();
     let army = EfArmy {

@@ -5,7 +5,7 @@
 use morale_lab::Sampler;
 use morale_lab::report::Report;
 
-use crate::common::{Plan, bin, run};
+use crate::common::{Plan, bin, exact_metric, run};
 
 /// Two-sided 1e-5.
 const Z: f64 = 4.42;
@@ -28,14 +28,6 @@ fn metric(r: &Report, name: &str) -> (f64, f64) {
         .find(|m| m.name == name)
         .unwrap_or_else(|| panic!("no metric {name}"));
     (m.value.unwrap_or(0.0), m.stderr.unwrap_or(0.0))
-}
-
-fn exact_metric(r: &Report, name: &str) -> f64 {
-    r.metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.exact)
-        .unwrap_or_else(|| panic!("no exact {name}"))
 }
 
 #[test]

@@ -73,3 +73,21 @@ pub fn run(
 pub fn bin() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("morale-lab").unwrap()
 }
+
+/// The exact value of metric `name` (panics when there is none: the scenario must be exact).
+pub fn exact_metric(r: &Report, name: &str) -> f64 {
+    r.metrics
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.exact)
+        .unwrap_or_else(|| panic!("no exact {name}"))
+}
+
+/// The exact chance of outcome `name` (panics when there is none).
+pub fn exact_outcome(r: &Report, name: &str) -> f64 {
+    r.outcomes
+        .iter()
+        .find(|o| o.outcome == name)
+        .and_then(|o| o.cell.exact)
+        .unwrap_or_else(|| panic!("no exact outcome {name}"))
+}

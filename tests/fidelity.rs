@@ -5,7 +5,7 @@
 use morale_lab::Sampler;
 use morale_lab::report::Report;
 
-use crate::common::{Plan, run};
+use crate::common::{Plan, exact_metric, exact_outcome, run};
 
 fn exact_outcomes(r: &Report) -> Vec<(String, f64)> {
     r.outcomes
@@ -219,22 +219,6 @@ fn elite_rerolls_are_an_allowance_for_the_battle() {
     );
 }
 
-fn exact_metric(r: &Report, name: &str) -> f64 {
-    r.metrics
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| m.exact)
-        .unwrap_or_else(|| panic!("no exact {name}"))
-}
-
-fn exact_outcome(r: &Report, name: &str) -> f64 {
-    r.outcomes
-        .iter()
-        .find(|o| o.outcome == name)
-        .and_then(|o| o.cell.exact)
-        .unwrap_or_else(|| panic!("no exact outcome {name}"))
-}
-
 fn charge(pairs: &[&str], options: &[&str]) -> Report {
     run(
         "rank-and-file",
@@ -356,4 +340,116 @@ fn light_supports_neither_support_nor_block() {
     // "same" is the type of the unit in front: regular infantry here.
     let same = line("support_type=same");
     assert_eq!(metric(&same, "a_units_lost"), b);
+}
+
+/// Rank & File's `removed`, by cause. RF-3: "a routing unit at 50% losses is removed"
+/// (dispersed); RF-7: a routed battery's crew abandon the guns; RF-4 (`routing_fail`): a Routing
+/// unit that fails again may be removed; and any unit with nothing left is destroyed. Each
+/// cause has its metric, and the causes add up to `removed`.
+#[test]
+fn removed_is_reported_by_cause() {
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let exact = |scenario: &str, pairs: &[&str], options: &[&str]| {
+        run(
+            "rank-and-file",
+            scenario,
+            pairs,
+            options,
+            Plan::new(5_000, 3, 2, Sampler::Table),
+        )
+    };
+    let sum = |r: &Report, names: &[&str]| names.iter().map(|n| exact_metric(r, n)).sum::<f64>();
+    let rally_causes = [
+        "removed_destroyed",
+        "removed_dispersed",
+        "removed_guns_abandoned",
+    ];
+    // A Regular routing with 3 of 8 stands lost needs a natural 6 to rally (4+ with −3);
+    // failing, it loses a fourth stand and the 50% rule disperses it: 5/6 in one turn.
+    let r = exact(
+        "rally",
+        &["state=routing", "stands=8", "lost=3", "turns=1"],
+        &[],
+    );
+    assert!(close(exact_metric(&r, "removed_dispersed"), 5.0 / 6.0));
+    assert!(close(exact_outcome(&r, "removed"), 5.0 / 6.0));
+    assert_eq!(exact_metric(&r, "removed_destroyed"), 0.0);
+    // RF-7: a battery that fails while Unsteady routs, and its crew abandon the guns. A Green
+    // battery (5+, no casualty modifier for a single stand) starting Unsteady: it rallies on
+    // 5+ (1/3); then it takes a hit and tests: the 2/3 still Unsteady fail with chance 2/3.
+    let r = exact(
+        "under-fire",
+        &[
+            "state=unsteady",
+            "kind=artillery",
+            "stands=2",
+            "class=green",
+            "turns=1",
+            "fire_loss=0,1",
+        ],
+        &[],
+    );
+    assert!(close(exact_metric(&r, "removed_guns_abandoned"), 4.0 / 9.0));
+    assert!(close(exact_outcome(&r, "removed"), 4.0 / 9.0));
+    // Allowed to rally, a battery that fails loses a model at a time, and with none left it is
+    // destroyed: the causes still add up.
+    let r = exact(
+        "rally",
+        &["state=routing", "kind=artillery", "stands=2", "class=green"],
+        &["artillery-may-rally"],
+    );
+    let destroyed = exact_metric(&r, "removed_destroyed");
+    assert!(destroyed > 0.1, "{destroyed}");
+    assert!(close(sum(&r, &rally_causes), exact_outcome(&r, "removed")));
+    // Under fire every cause can happen; they add up to `removed` under each reading of RF-4.
+    let fire_causes = [
+        "removed_destroyed",
+        "removed_dispersed",
+        "removed_failed_while_routing",
+        "removed_guns_abandoned",
+    ];
+    for routing_fail in ["routing_fail=rout-again", "routing_fail=removed"] {
+        for unit in [
+            &["stands=8", "class=green"][..],
+            &["stands=3", "kind=artillery", "class=green"][..],
+        ] {
+            let mut pairs = unit.to_vec();
+            pairs.extend(["fire_dice=6", "fire_to_hit=5", routing_fail]);
+            let r = exact("under-fire", &pairs, &[]);
+            let removed = exact_outcome(&r, "removed");
+            assert!(removed > 0.05, "{pairs:?}: {removed}");
+            assert!(close(sum(&r, &fire_causes), removed), "{pairs:?}");
+            let failed = exact_metric(&r, "removed_failed_while_routing");
+            let artillery = unit.contains(&"kind=artillery");
+            assert_eq!(
+                failed > 0.0,
+                routing_fail.ends_with("=removed") && !artillery,
+                "{pairs:?}"
+            );
+            assert_eq!(
+                exact_metric(&r, "removed_guns_abandoned") > 0.0,
+                artillery,
+                "{pairs:?}"
+            );
+        }
+    }
+    // A melee's loser: dispersed, destroyed or, already routing, removed; they add up.
+    let r = exact(
+        "melee",
+        &[
+            "attacker=veteran infantry stands=6",
+            "defender=green infantry stands=4 lost=1",
+        ],
+        &[],
+    );
+    let by_cause = sum(
+        &r,
+        &[
+            "loser_removed_by_fifty_percent",
+            "loser_removed_destroyed",
+            "loser_removed_failed_while_routing",
+        ],
+    );
+    assert!(close(by_cause, exact_metric(&r, "loser_removed")));
+    assert!(exact_metric(&r, "loser_removed") > 0.05);
 }

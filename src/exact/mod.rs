@@ -177,7 +177,9 @@ fn gcd128(mut a: u128, mut b: u128) -> u128 {
 }
 
 /// A state's one-turn moves: next state, chance, and the next state's class.
-type Moves<S> = Vec<(S, f64, usize)>;
+/// A state's moves: where to, with what chance, into which class, and for a move into an
+/// absorbing class the index of its end state in the solve's list of end states.
+type Moves<S> = Vec<(S, f64, usize, Option<usize>)>;
 
 /// One live state of [`solve_chain`]'s distribution: the chance of each count of turns its
 /// place stood empty so far, from `lo` on.
@@ -264,6 +266,10 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             out[layout.value(i, chain.value_of(s, i) as usize)] += p;
         }
     };
+    // The values depend on the end state alone, not on the turn or the empty count: the mass
+    // absorbed into each end state is summed here and read for its values once, at the end.
+    let mut ended: Vec<(C::State, f64)> = Vec::new();
+    let mut ended_at: BTreeMap<C::State, usize> = BTreeMap::new();
 
     let start = chain.start();
     let c0 = chain.class_of(start);
@@ -317,13 +323,22 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             let trans = cache.entry(s).or_insert_with(|| {
                 transitions(chain, s)
                     .into_iter()
-                    .map(|(s2, q)| (s2, q, chain.class_of(s2)))
+                    .map(|(s2, q)| {
+                        let c = chain.class_of(s2);
+                        let end = classes[c].absorbing.then(|| {
+                            *ended_at.entry(s2).or_insert_with(|| {
+                                ended.push((s2, 0.0));
+                                ended.len() - 1
+                            })
+                        });
+                        (s2, q, c, end)
+                    })
                     .collect()
             });
             // Where each move lands in `next` (none for an absorbing class).
             let slots: Vec<Option<usize>> = trans
                 .iter()
-                .map(|&(s2, _, c)| {
+                .map(|&(s2, _, c, _)| {
                     (!classes[c].absorbing).then(|| {
                         *at.entry(s2).or_insert_with(|| {
                             next.push(Live {
@@ -343,14 +358,18 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     continue;
                 }
                 let e = live.lo + k;
-                for (&(s2, q, c), slot) in trans.iter().zip(&slots) {
+                for (&(_, q, c, end), slot) in trans.iter().zip(&slots) {
                     let pq = p * q;
                     let info = classes[c];
                     match slot {
                         None => {
                             out[layout.absorbed(c, t)] += pq;
                             let e2 = e + if info.empty { turns - t + 1 } else { 0 };
-                            finish(&mut out, s2, c, e2, pq);
+                            out[layout.final_(c)] += pq;
+                            out[layout.empty(e2)] += pq;
+                            if let Some(j) = end {
+                                ended[j].1 += pq;
+                            }
                         }
                         Some(i) => {
                             out[layout.live(t, c)] += pq;
@@ -369,6 +388,11 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             .collect();
     }
     (limit.progress)(turns, turns);
+    for &(s, p) in &ended {
+        for i in 0..chain.values().len() {
+            out[layout.value(i, chain.value_of(s, i) as usize)] += p;
+        }
+    }
     for live in &dist {
         let c = chain.class_of(live.state);
         for (k, &p) in live.p.iter().enumerate() {

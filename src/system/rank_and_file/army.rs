@@ -148,6 +148,7 @@ impl Army for RfArmy {
                 status: rf::Status::Removed,
                 lost: 0,
                 rerolls: 0,
+                removal: None,
             },
             blown: false,
             must_charge: false,

@@ -18,6 +18,9 @@ pub fn rf_unit(
             format!("a removed unit changed: {from:?} → {to:?}")
         });
     }
+    ensure((to.status == Removed) == to.removal.is_some(), || {
+        format!("a removal without its cause, or a cause without removal: {to:?}")
+    })?;
     ensure(to.lost >= from.lost, || {
         format!("lost stands came back: {from:?} → {to:?}")
     })?;
@@ -57,11 +60,7 @@ mod tests {
             hit_points: 3,
         };
         let options = Default::default();
-        let s = |status, lost| UnitState {
-            status,
-            lost,
-            rerolls: 0,
-        };
+        let s = |status, lost| UnitState::new(status, lost, 0);
         let start = s(Status::Good, 0);
         let turn = |from, to| rf_unit(&job_unit, &options, &start, from, to);
         assert!(turn(s(Status::Good, 0), s(Status::Unsteady, 1)).is_ok());

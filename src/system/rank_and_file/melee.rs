@@ -124,6 +124,14 @@ impl RfFight {
                 name: "loser_removed_by_fifty_percent",
                 max: 1,
             },
+            ValueInfo {
+                name: "loser_removed_destroyed",
+                max: 1,
+            },
+            ValueInfo {
+                name: "loser_removed_failed_while_routing",
+                max: 1,
+            },
         ];
         if charge.is_some() {
             values.push(ValueInfo {
@@ -304,8 +312,9 @@ impl Chain for RfFight {
         &self.values
     }
     fn value_of(&self, s: FightState, i: usize) -> u32 {
-        let loser = self.loser(&s).map(|l| l.status);
-        let is = |st| u32::from(loser == Some(st));
+        let loser = self.loser(&s);
+        let is = |st| u32::from(loser.map(|l| l.status) == Some(st));
+        let removed_for = |why| u32::from(loser.and_then(|l| l.removal) == Some(why));
         match i {
             // Stands (or a single stand's models, RF-7) lost in the melee.
             0 => {
@@ -320,8 +329,10 @@ impl Chain for RfFight {
             3 => is(rf::Status::Routing),
             4 => is(rf::Status::Removed),
             5 => u32::from(s.fifty),
-            6 => u32::from(s.waiver_failed),
-            7 => u32::from(s.must_charge),
+            6 => removed_for(rf::Removal::Destroyed),
+            7 => removed_for(rf::Removal::FailedWhileRouting),
+            8 => u32::from(s.waiver_failed),
+            9 => u32::from(s.must_charge),
             _ => u32::from(s.stampeded),
         }
     }

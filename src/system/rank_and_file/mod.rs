@@ -16,10 +16,10 @@ use crate::params::{self, Input, Kind, Resolved};
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 use army::RfArmy;
 use melee::{Charge, MeleeSetup, RfFight};
-use rally::RfRally;
+use rally::{RALLY_REMOVALS, RfRally, removal_metrics};
 use rules as rf;
 use test::RfTest;
-use under_fire::{RfUnderFire, UnderFireRules};
+use under_fire::{RfUnderFire, UNDER_FIRE_REMOVALS, UnderFireRules};
 
 use super::shared::{self, BattleParams, BattleSetup, FireParams, SideSpec, describe, fire_model};
 use super::{About, RuleSystem};
@@ -393,6 +393,7 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
             lost
         },
         rerolls: p.rerolls,
+        removal: None,
     };
     p.elite_rerolls.apply(&mut unit, &mut start);
     Ok(Built {
@@ -503,7 +504,10 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 },
                 STANDS_LOST,
                 REROLLS_USED,
-            ],
+            ]
+            .into_iter()
+            .chain(removal_metrics(&RALLY_REMOVALS))
+            .collect(),
             vec![
                 TableDef::Absorb {
                     name: "turns",
@@ -555,9 +559,12 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     REROLLS_USED,
                     MetricDef::Value {
                         name: "p_stampede",
-                        meaning: "share of trials in which the elephant stampeded (RF-8; 0 unless an elephant under elephant-stampede)",
+                        meaning: "share of trials in which the elephant stampeded (RF-8; 0 unless an elephant under elephant-stampede; it counts as routing, not removed)",
                     },
-                ],
+                ]
+                .into_iter()
+                .chain(removal_metrics(&UNDER_FIRE_REMOVALS))
+                .collect(),
                 vec![TableDef::PerTurn {
                     name: "per_turn",
                     title: "State after each turn",
@@ -711,11 +718,7 @@ pub fn parse_fighter(
         obstacle,
         uncontrolled: uncontrolled as u8,
     };
-    let start = rf::UnitState {
-        status,
-        lost: lost as u8,
-        rerolls: rerolls as u8,
-    };
+    let start = rf::UnitState::new(status, lost as u8, rerolls as u8);
     Ok((fighter, start))
 }
 
@@ -939,11 +942,19 @@ fn build_fight(
         },
         MetricDef::Value {
             name: "loser_removed",
-            meaning: "share of trials in which the loser ends removed",
+            meaning: "share of trials in which the loser ends removed (the three causes below add up to it)",
         },
         MetricDef::Value {
             name: "loser_removed_by_fifty_percent",
-            meaning: "share of trials in which the 50% rule removed the loser (RF-3)",
+            meaning: "share of trials in which the 50% rule dispersed the loser (RF-3)",
+        },
+        MetricDef::Value {
+            name: "loser_removed_destroyed",
+            meaning: "share of trials in which the loser lost its last stand (or model, RF-7) in the melee",
+        },
+        MetricDef::Value {
+            name: "loser_removed_failed_while_routing",
+            meaning: "share of trials in which the loser was already Routing and, losing, dropped to removed (RF-9)",
         },
     ];
     if charge.is_some() {

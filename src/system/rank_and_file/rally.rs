@@ -2,6 +2,7 @@
 
 use super::rules as rf;
 use crate::dice::Roll;
+use crate::scenario::MetricDef;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::Check;
 
@@ -45,6 +46,36 @@ pub fn rf_values(unit: &rf::Unit, start: &rf::UnitState) -> [ValueInfo; 2] {
     ]
 }
 
+/// Why a unit may leave the table in `rally`: a single stand's last model lost to a failed
+/// rally, the 50% rule (RF-3), a routed battery (RF-7).
+pub const RALLY_REMOVALS: [rf::Removal; 3] = [
+    rf::Removal::Destroyed,
+    rf::Removal::Dispersed,
+    rf::Removal::GunsAbandoned,
+];
+
+/// One 0/1 value per removal cause in `causes`: 1 when the unit ended removed for that cause.
+pub fn removal_values(causes: &[rf::Removal]) -> impl Iterator<Item = ValueInfo> + '_ {
+    causes.iter().map(|c| ValueInfo {
+        name: c.metric(),
+        max: 1,
+    })
+}
+
+/// One metric per removal cause in `causes`, beside `removed` (each a share of trials).
+pub fn removal_metrics(causes: &[rf::Removal]) -> impl Iterator<Item = MetricDef> + '_ {
+    causes.iter().map(|c| MetricDef::Value {
+        name: c.metric(),
+        meaning: c.meaning(),
+    })
+}
+
+/// Whether state `s` ended removed for `cause` (0 or 1).
+#[inline]
+pub fn removed_for(s: rf::UnitState, cause: rf::Removal) -> u32 {
+    u32::from(s.removal == Some(cause))
+}
+
 /// The class index of a Rank & File state (the order of [`RF_RALLY_CLASSES`]).
 #[inline]
 pub fn rf_class(s: rf::UnitState) -> usize {
@@ -70,14 +101,17 @@ pub struct RfRally {
     pub start: rf::UnitState,
     /// The turn cap.
     pub turns: u32,
-    values: [ValueInfo; 2],
+    values: Vec<ValueInfo>,
 }
 
 impl RfRally {
     /// A rally trial for `unit` starting in `start`, for at most `turns` turns.
     pub fn new(unit: rf::Unit, options: rf::Options, start: rf::UnitState, turns: u32) -> Self {
         RfRally {
-            values: rf_values(&unit, &start),
+            values: rf_values(&unit, &start)
+                .into_iter()
+                .chain(removal_values(&RALLY_REMOVALS))
+                .collect(),
             unit,
             options,
             start,
@@ -113,6 +147,9 @@ impl Chain for RfRally {
         &self.values
     }
     fn value_of(&self, s: rf::UnitState, i: usize) -> u32 {
-        rf_value(&self.unit, &self.start, s, i)
+        match i {
+            0 | 1 => rf_value(&self.unit, &self.start, s, i),
+            _ => removed_for(s, RALLY_REMOVALS[i - 2]),
+        }
     }
 }

@@ -249,6 +249,79 @@ pub struct UnitState {
     /// RF-6: re-rolls left for the battle: an Elite unit's allowance, then the attached
     /// commander's pool.
     pub rerolls: u8,
+    /// Why the unit was removed (`None` while it is on the table).
+    pub removal: Option<Removal>,
+}
+
+impl UnitState {
+    /// A unit on the table in `status` with `lost` stands (or hits) gone and `rerolls` left.
+    pub fn new(status: Status, lost: u8, rerolls: u8) -> Self {
+        UnitState {
+            status,
+            lost,
+            rerolls,
+            removal: None,
+        }
+    }
+
+    /// Take the unit off the table for `why`.
+    #[inline(always)]
+    pub fn remove(&mut self, why: Removal) {
+        self.status = Status::Removed;
+        self.removal = Some(why);
+    }
+}
+
+/// Why a Rank & File unit left the table. The sources name several ways; reports count each
+/// apart (`removed_*` metrics). An elephant's stampede (RF-8) is not one of them: the source
+/// turns it about and runs it 3D6 inches, and the tool counts it as routing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Removal {
+    /// It lost every stand (a formed unit) or every model (a single stand, RF-7), to fire, to
+    /// melee or to failed rallies.
+    Destroyed,
+    /// RF-3 (the 50% rule): a routing formed unit at half its stands lost is dispersed.
+    Dispersed,
+    /// A Routing unit that dropped another level: it failed a morale test under
+    /// `routing_fail = removed` (RF-4), or lost a melee (RF-9).
+    FailedWhileRouting,
+    /// RF-7: a battery that routed; its crew abandon the guns.
+    GunsAbandoned,
+    /// RF-10 `pursue`: it routed from its waiver test and the charger caught it.
+    Caught,
+}
+
+impl Removal {
+    /// The metric that counts it.
+    pub fn metric(self) -> &'static str {
+        match self {
+            Removal::Destroyed => "removed_destroyed",
+            Removal::Dispersed => "removed_dispersed",
+            Removal::FailedWhileRouting => "removed_failed_while_routing",
+            Removal::GunsAbandoned => "removed_guns_abandoned",
+            Removal::Caught => "removed_caught",
+        }
+    }
+    /// What the metric means, for reports and `list`.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Removal::Destroyed => {
+                "share of trials in which the unit was removed having lost every stand (or a single stand every model)"
+            }
+            Removal::Dispersed => {
+                "share of trials in which the 50% rule dispersed the unit while routing (RF-3)"
+            }
+            Removal::FailedWhileRouting => {
+                "share of trials in which the unit was removed for failing again while routing (routing_fail = removed, RF-4; or a melee lost, RF-9)"
+            }
+            Removal::GunsAbandoned => {
+                "share of trials in which a routed battery's crew abandoned the guns (RF-7)"
+            }
+            Removal::Caught => {
+                "share of charges in which the charger pursued the routed target and destroyed it (RF-10 pursue)"
+            }
+        }
+    }
 }
 
 /// RF-2 / RF-3: what a test needs on the natural die.
@@ -366,7 +439,7 @@ impl Unit {
         };
         if s.lost >= self.capacity() {
             s.lost = self.capacity();
-            s.status = Status::Removed;
+            s.remove(Removal::Destroyed);
         }
         s
     }
@@ -376,7 +449,7 @@ impl Unit {
     #[inline(always)]
     fn apply_fifty_percent(&self, o: &Options, mut s: UnitState) -> UnitState {
         if s.status == Status::Routing && self.broken(s.lost) && !o.keep_broken_units {
-            s.status = Status::Removed;
+            s.remove(Removal::Dispersed);
         }
         s
     }
@@ -404,7 +477,7 @@ impl Unit {
             }
             Status::Routing => {
                 if self.kind == Kind::Artillery && !o.artillery_may_rally {
-                    s.status = Status::Removed;
+                    s.remove(Removal::GunsAbandoned);
                     return s;
                 }
                 if self.broken(s.lost) {
@@ -430,7 +503,7 @@ impl Unit {
         let cap = self.capacity();
         s.lost = s.lost.saturating_add(hits).min(cap);
         if s.lost >= cap {
-            s.status = Status::Removed;
+            s.remove(Removal::Destroyed);
         }
         s
     }
@@ -445,19 +518,19 @@ impl Unit {
         if s.status == Status::Removed || self.test(self.need(s.lost), &mut s.rerolls, r) {
             return s;
         }
-        s.status = match s.status {
-            Status::Good => Status::Unsteady,
+        match s.status {
+            Status::Good => s.status = Status::Unsteady,
             Status::Unsteady if self.kind == Kind::Artillery && !o.artillery_may_rally => {
-                Status::Removed
+                s.remove(Removal::GunsAbandoned)
             }
-            Status::Unsteady => Status::Routing,
+            Status::Unsteady => s.status = Status::Routing,
             Status::Routing => match o.routing_fail {
                 RoutingFail::RoutAgain => return self.apply_fifty_percent(o, self.lose_stand(s)),
-                RoutingFail::Removed => Status::Removed,
-                RoutingFail::NoEffect => Status::Routing,
+                RoutingFail::Removed => s.remove(Removal::FailedWhileRouting),
+                RoutingFail::NoEffect => {}
             },
-            Status::Removed => Status::Removed,
-        };
+            Status::Removed => {}
+        }
         self.apply_fifty_percent(o, s)
     }
 
@@ -608,7 +681,7 @@ pub fn take_casualties(
     *carry = (total % u16::from(hits_per_stand)) as u8;
     s.lost = (s.lost + stands).min(unit.stands);
     if s.lost >= unit.stands {
-        s.status = Status::Removed;
+        s.remove(Removal::Destroyed);
     }
     s
 }
@@ -625,14 +698,14 @@ pub fn lose_melee(
     if s.status == Status::Removed {
         return (s, false);
     }
-    s.status = match s.status {
-        _ if rules.auto_rout_on_win && s.status != Status::Routing => Status::Routing,
-        Status::Good => Status::Unsteady,
-        Status::Unsteady => Status::Routing,
-        Status::Routing | Status::Removed => Status::Removed,
-    };
+    match s.status {
+        _ if rules.auto_rout_on_win && s.status != Status::Routing => s.status = Status::Routing,
+        Status::Good => s.status = Status::Unsteady,
+        Status::Unsteady => s.status = Status::Routing,
+        Status::Routing | Status::Removed => s.remove(Removal::FailedWhileRouting),
+    }
     let after = unit.apply_fifty_percent(o, s);
-    let fifty = after.status == Status::Removed && s.status == Status::Routing;
+    let fifty = after.removal == Some(Removal::Dispersed);
     (after, fifty)
 }
 
@@ -763,7 +836,7 @@ pub fn charge_waiver<R: Roll>(
     }
     let end = match s.status {
         Status::Routing if rules.pursue => {
-            s.status = Status::Removed;
+            s.remove(Removal::Caught);
             WaiverEnd::Caught
         }
         Status::Routing | Status::Removed => WaiverEnd::Broke,
@@ -812,11 +885,7 @@ mod tests {
     }
 
     fn state(status: Status, lost: u8, rerolls: u8) -> UnitState {
-        UnitState {
-            status,
-            lost,
-            rerolls,
-        }
+        UnitState::new(status, lost, rerolls)
     }
 
     #[test]
@@ -868,11 +937,7 @@ mod tests {
         // The sources are silent; by default it does what RF-5 says of a routing unit that
         // fails its rally: it routs on and loses another stand, then the 50% rule applies.
         let u = unit(Class::Regular, 8);
-        let routing = |lost| UnitState {
-            status: Status::Routing,
-            lost,
-            rerolls: 0,
-        };
+        let routing = |lost| UnitState::new(Status::Routing, lost, 0);
         let fail = |o: &Options, s| u.morale(o, s, &mut Scripted::new(&[1]));
         let o = Options::default();
         assert_eq!(o.routing_fail, RoutingFail::RoutAgain);
@@ -907,11 +972,7 @@ mod tests {
         assert_eq!(u.need(1), Need::Natural(6));
         assert_eq!(u.rally_need(1), Need::Natural(4));
         // An Unsteady unit rallies on a 4 (it would fail a morale test on it).
-        let s = UnitState {
-            status: Status::Unsteady,
-            lost: 1,
-            rerolls: 0,
-        };
+        let s = UnitState::new(Status::Unsteady, 1, 0);
         let after = u.rally(&Options::default(), s, &mut Scripted::new(&[4]));
         assert_eq!(after.status, Status::Good);
         let after = u.morale(&Options::default(), s, &mut Scripted::new(&[4]));
@@ -1125,11 +1186,7 @@ mod melee_tests {
         };
         assert_eq!(poor.needs_to_hit(&inf, &no_six), 7);
         let wide = Fighter { frontage: 2, ..inf };
-        let s = UnitState {
-            status: Status::Good,
-            lost: 0,
-            rerolls: 0,
-        };
+        let s = UnitState::new(Status::Good, 0, 0);
         assert_eq!((wide.dice(&s, true), wide.dice(&s, false)), (4, 6));
     }
 
@@ -1137,11 +1194,7 @@ mod melee_tests {
     fn rf9_loser_drops_a_level_and_fifty_percent() {
         let u = fighter(Class::Regular, 8, Troop::Infantry).unit;
         let o = Options::default();
-        let s = |status, lost| UnitState {
-            status,
-            lost,
-            rerolls: 0,
-        };
+        let s = |status, lost| UnitState::new(status, lost, 0);
         assert_eq!(
             lose_melee(&u, &o, &RULES, s(Status::Good, 5)).0.status,
             Status::Unsteady
@@ -1254,11 +1307,7 @@ mod melee_tests {
         assert!(!waiver_due(&sk, &sk, true, Era::HorseAndMusket));
         // The test: Good fails into Unsteady, Unsteady into Routing.
         let o = Options::default();
-        let s = UnitState {
-            status: Status::Good,
-            lost: 0,
-            rerolls: 0,
-        };
+        let s = UnitState::new(Status::Good, 0, 0);
         let (t, failed) = waiver(&regular.unit, &o, s, &mut Scripted::new(&[3]));
         assert_eq!((t.status, failed), (Status::Unsteady, true));
         let (t, _) = waiver(&regular.unit, &o, t, &mut Scripted::new(&[1]));
@@ -1282,5 +1331,67 @@ mod melee_tests {
         assert!(!uncontrolled(3, &mut Scripted::new(&[4])));
         assert!(!uncontrolled(0, &mut Scripted::new(&[])));
         assert!(uncontrolled(6, &mut Scripted::new(&[6])));
+    }
+
+    /// Every way off the table records its cause, and only removal records one.
+    #[test]
+    fn each_removal_records_its_cause() {
+        let o = Options::default();
+        let cause = |s: UnitState| {
+            assert_eq!(s.status == Status::Removed, s.removal.is_some(), "{s:?}");
+            s.removal
+        };
+        let regular = fighter(Class::Regular, 8, Troop::Infantry).unit;
+        // RF-3: routing at 3 of 8, fails its rally (a 1), loses the 4th stand: dispersed.
+        let s = UnitState::new(Status::Routing, 3, 0);
+        let after = regular.rally(&o, s, &mut Scripted::new(&[1]));
+        assert_eq!(cause(after), Some(Removal::Dispersed));
+        // RF-4 `routing_fail = removed`: routing, hit and failing again.
+        let removed = Options {
+            routing_fail: RoutingFail::Removed,
+            ..o
+        };
+        let s = UnitState::new(Status::Routing, 1, 0);
+        let after = regular.morale(&removed, s, &mut Scripted::new(&[1]));
+        assert_eq!(cause(after), Some(Removal::FailedWhileRouting));
+        // Passing keeps it on the table, with no cause.
+        let after = regular.morale(&removed, s, &mut Scripted::new(&[6]));
+        assert_eq!(cause(after), None);
+        // RF-7: an Unsteady battery that fails: the crew abandon the guns.
+        let gun = Unit {
+            kind: Kind::Artillery,
+            stands: 2,
+            ..regular
+        };
+        let s = UnitState::new(Status::Unsteady, 1, 0);
+        let after = gun.morale(&o, s, &mut Scripted::new(&[1]));
+        assert_eq!(cause(after), Some(Removal::GunsAbandoned));
+        // Every hit gone: destroyed, by fire or in melee.
+        assert_eq!(
+            cause(gun.take_hits(UnitState::new(Status::Good, 0, 0), 6)),
+            Some(Removal::Destroyed)
+        );
+        let mut carry = 0;
+        let s = UnitState::new(Status::Good, 6, 0);
+        let after = take_casualties(&regular, s, &mut carry, 2, 1);
+        assert_eq!(cause(after), Some(Removal::Destroyed));
+        // RF-9: a Routing loser drops to removed.
+        let (after, fifty) =
+            lose_melee(&regular, &o, &RULES, UnitState::new(Status::Routing, 1, 0));
+        assert_eq!(
+            (cause(after), fifty),
+            (Some(Removal::FailedWhileRouting), false)
+        );
+        // RF-10 `pursue`: an Unsteady target that fails routs and is caught.
+        let rules = WaiverRules {
+            stampede: false,
+            pursue: true,
+        };
+        let s = UnitState::new(Status::Unsteady, 0, 0);
+        let (after, _, end) = charge_waiver(&regular, &o, rules, s, &mut Scripted::new(&[1]));
+        assert_eq!(
+            (cause(after), end),
+            (Some(Removal::Caught), WaiverEnd::Caught)
+        );
     }
 }

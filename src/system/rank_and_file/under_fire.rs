@@ -1,6 +1,6 @@
 //! `under-fire` (docs/RULES.md §4): a Rank & File unit holds its place under enemy fire.
 
-use super::rally::{rf_class, rf_value, rf_values};
+use super::rally::{removal_values, removed_for, rf_class, rf_value, rf_values};
 use super::rules as rf;
 use crate::dice::Roll;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
@@ -55,8 +55,17 @@ pub struct RfUnderFire {
     pub fire_on_routing: bool,
     /// RF-8: an elephant that fails a morale test may stampede.
     pub stampede: bool,
-    values: [ValueInfo; 3],
+    values: Vec<ValueInfo>,
 }
+
+/// Why a unit may leave the table under fire: every stand lost, the 50% rule (RF-3), a failed
+/// morale test while Routing under `routing_fail = removed` (RF-4), a routed battery (RF-7).
+pub const UNDER_FIRE_REMOVALS: [rf::Removal; 4] = [
+    rf::Removal::Destroyed,
+    rf::Removal::Dispersed,
+    rf::Removal::FailedWhileRouting,
+    rf::Removal::GunsAbandoned,
+];
 
 /// What happens under fire besides the losses: which shaken states the enemy keeps firing at,
 /// and whether RF-8's stampedes are in force.
@@ -81,15 +90,15 @@ impl RfUnderFire {
         rules: UnderFireRules,
     ) -> Self {
         let [lost, rerolls] = rf_values(&unit, &start);
+        let stampede = ValueInfo {
+            name: "p_stampede",
+            max: 1,
+        };
         RfUnderFire {
-            values: [
-                lost,
-                rerolls,
-                ValueInfo {
-                    name: "p_stampede",
-                    max: 1,
-                },
-            ],
+            values: [lost, rerolls, stampede]
+                .into_iter()
+                .chain(removal_values(&UNDER_FIRE_REMOVALS))
+                .collect(),
             unit,
             options,
             start,
@@ -151,8 +160,9 @@ impl Chain for RfUnderFire {
     }
     fn value_of(&self, s: Self::State, i: usize) -> u32 {
         match i {
+            0 | 1 => rf_value(&self.unit, &self.start, s.0, i),
             2 => u32::from(s.1),
-            _ => rf_value(&self.unit, &self.start, s.0, i),
+            _ => removed_for(s.0, UNDER_FIRE_REMOVALS[i - 3]),
         }
     }
 }

@@ -40,6 +40,7 @@ pub(crate) mod frac;
 pub mod odds;
 pub mod params;
 pub mod report;
+pub mod ruleset;
 pub(crate) mod scenario;
 pub mod stats;
 pub mod system;

@@ -4,7 +4,9 @@
 use serde_json::json;
 
 use morale_lab::error::Result;
+use morale_lab::params;
 use morale_lab::report::Format;
+use morale_lab::ruleset::RuleSet;
 use morale_lab::system::{self, RuleSystem, SCENARIO_INFO, SYSTEMS};
 
 /// Render the list for one system or all, in any of the single-run formats.
@@ -85,6 +87,18 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
                 o.meaning,
             ));
         }
+        for p in s.rule_params() {
+            rows.push(row(
+                "rule",
+                p.key,
+                "--rule",
+                p.default,
+                &p.kind.allowed(),
+                p.rule,
+                s.scenarios().join(" "),
+                p.meaning,
+            ));
+        }
         for p in system::all_params(*s) {
             rows.push(row(
                 "param",
@@ -120,6 +134,10 @@ fn json_list(systems: &[&dyn RuleSystem]) -> String {
             "unit_spec_keywords": s.specs(),
             "options": s.options().iter().map(|o| json!({
                 "name": o.name, "rule": o.rule, "meaning": o.meaning,
+            })).collect::<Vec<_>>(),
+            "rule_params": s.rule_params().iter().map(|p| json!({
+                "key": p.key, "default": p.default, "allowed": p.kind.allowed(),
+                "meaning": p.meaning, "rule": p.rule,
             })).collect::<Vec<_>>(),
             "params": system::all_params(*s).iter().map(|p| json!({
                 "key": p.key, "flag": p.flag, "default": p.default,
@@ -175,7 +193,28 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
             out += &item(format!("{} [{}]: {}", o.name, o.rule, o.meaning));
         }
         out += "\n";
-        out += &h(3, "Parameters (--set KEY=VALUE, or the flag)");
+        out += &h(
+            3,
+            "Rule parameters (--rule KEY=VALUE; the default is the source's value)",
+        );
+        if s.rule_params().is_empty() {
+            out += &item("none yet: this system's numbers are not parameters".into());
+        }
+        for p in s.rule_params() {
+            out += &item(format!(
+                "{} = {} [{}]: {}. Allowed: {}.",
+                p.key,
+                p.default,
+                p.rule,
+                p.meaning,
+                p.kind.allowed()
+            ));
+        }
+        out += "\n";
+        out += &h(
+            3,
+            "Parameters of the situation (--set KEY=VALUE, or the flag)",
+        );
         for p in system::all_params(*s) {
             let flag = p.flag.map(|f| format!(" ({f})")).unwrap_or_default();
             let default = if p.default.is_empty() {
@@ -195,4 +234,119 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
         out += "\n";
     }
     out
+}
+
+/// `list --rules FILE`: the effective rules of a rule set — every rule parameter of its
+/// system with its value, the source's and whether it changed, and its optional rules.
+pub fn render_ruleset(set: &RuleSet, format: Format) -> Result<String> {
+    let sys = system::find(&set.system)?;
+    let p = params::resolve(
+        &[],
+        sys.rule_params(),
+        sys.name(),
+        sys.scenarios()[0],
+        &set.inputs(),
+        &[],
+    )?;
+    let values = p.rules_json();
+    let text = |k: &str| match values.get(k) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    };
+    let changed: Vec<&str> = p.rules_changed().iter().map(|c| c.key).collect();
+    let files: Vec<&str> = set.files.iter().map(|(f, _)| f.as_str()).collect();
+    Ok(match format {
+        Format::Json => {
+            let v = json!({
+                "name": set.name,
+                "description": set.description,
+                "system": set.system,
+                "files": files,
+                "options": set.options,
+                "rules": sys.rule_params().iter().map(|d| json!({
+                    "key": d.key, "value": text(d.key), "source": d.default,
+                    "changed": changed.contains(&d.key), "rule": d.rule, "meaning": d.meaning,
+                })).collect::<Vec<_>>(),
+            });
+            let mut s = serde_json::to_string_pretty(&v).expect("serialises");
+            s.push('\n');
+            s
+        }
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(["key", "value", "source", "changed", "rule", "meaning"])
+                .expect("writing to memory");
+            for d in sys.rule_params() {
+                let changed = if changed.contains(&d.key) {
+                    "true"
+                } else {
+                    "false"
+                };
+                w.write_record([d.key, &text(d.key), d.default, changed, d.rule, d.meaning])
+                    .expect("writing to memory");
+            }
+            for o in &set.options {
+                w.write_record(["option", o, "off", "true", "", ""])
+                    .expect("writing to memory");
+            }
+            String::from_utf8(w.into_inner().expect("writing to memory"))
+                .expect("UTF-8 in, UTF-8 out")
+        }
+        Format::Text | Format::Markdown => {
+            let md = format == Format::Markdown;
+            let item = |s: String| {
+                if md {
+                    format!("- {s}\n")
+                } else {
+                    format!("  {s}\n")
+                }
+            };
+            let mut out = if md {
+                format!("## Rule set {}\n\n", set.name)
+            } else {
+                format!(
+                    "Rule set {}\n{}\n",
+                    set.name,
+                    "=".repeat(9 + set.name.chars().count())
+                )
+            };
+            if !set.description.is_empty() {
+                out += &format!("{}\n", set.description);
+            }
+            out += &format!("System: {}\n", set.system);
+            out += &format!("Files: {}\n", files.join(" ← "));
+            out += &format!(
+                "Optional rules: {}\n",
+                if set.options.is_empty() {
+                    "none".to_string()
+                } else {
+                    set.options.join(", ")
+                }
+            );
+            out += &format!(
+                "Changed from the source: {}\n\n",
+                if changed.is_empty() {
+                    "nothing (the rules as written)".to_string()
+                } else {
+                    changed.join(", ")
+                }
+            );
+            for d in sys.rule_params() {
+                let mark = if changed.contains(&d.key) {
+                    format!(" (CHANGED; source: {})", d.default)
+                } else {
+                    String::new()
+                };
+                out += &item(format!(
+                    "{} = {}{mark} [{}]: {}.",
+                    d.key,
+                    text(d.key),
+                    d.rule,
+                    d.meaning
+                ));
+            }
+            out
+        }
+    })
 }

@@ -97,6 +97,8 @@ pub enum Source {
     Flag(String),
     /// `--set KEY=VALUE`.
     Set,
+    /// `--rule KEY=VALUE`: a rule parameter (a number or choice of the rules themselves).
+    Rule,
 }
 
 /// A value given by the user, not yet checked.
@@ -125,18 +127,50 @@ impl Input {
     /// # Errors
     /// [`Error::Invalid`] when there is no `=` or the key is empty.
     pub fn parse_set(s: &str) -> Result<Input> {
+        Self::parse_pair(
+            s,
+            Source::Set,
+            "KEY=VALUE, e.g. --set fire_dice=6 (see `morale-lab list` for keys)",
+        )
+    }
+
+    /// Parse `KEY=VALUE` as given to `--rule`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when there is no `=` or the key is empty.
+    pub fn parse_rule(s: &str) -> Result<Input> {
+        Self::parse_pair(
+            s,
+            Source::Rule,
+            "KEY=VALUE, e.g. --rule base_green=6 (see `morale-lab list` for the rule parameters)",
+        )
+    }
+
+    fn parse_pair(s: &str, source: Source, allowed: &str) -> Result<Input> {
         match s.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => Ok(Input {
                 key: k.trim().to_string(),
                 value: v.trim().to_string(),
-                source: Source::Set,
+                source,
             }),
             _ => Err(Error::Invalid {
-                what: "--set".into(),
+                what: if source == Source::Rule {
+                    "--rule".into()
+                } else {
+                    "--set".into()
+                },
                 value: s.into(),
-                allowed: "KEY=VALUE, e.g. --set fire_dice=6 (see `morale-lab list` for keys)"
-                    .into(),
+                allowed: allowed.into(),
             }),
+        }
+    }
+
+    /// A rule parameter's value, as a rule-set file or an experiment's `rules` gives it.
+    pub fn rule(key: &str, value: impl Into<String>) -> Input {
+        Input {
+            key: key.into(),
+            value: value.into(),
+            source: Source::Rule,
         }
     }
 
@@ -144,6 +178,7 @@ impl Input {
         match &self.source {
             Source::Flag(f) => f.clone(),
             Source::Set => format!("--set {}", self.key),
+            Source::Rule => format!("--rule {}", self.key),
         }
     }
 }
@@ -166,6 +201,14 @@ pub enum Value {
 }
 
 impl Value {
+    /// The value as it is typed (`1/2`, `true`, `rout-again`).
+    pub fn text(&self) -> String {
+        match self.to_json() {
+            Json::String(s) => s,
+            other => other.to_string(),
+        }
+    }
+
     fn to_json(&self) -> Json {
         match self {
             Value::Int(i) => Json::from(*i),
@@ -239,26 +282,61 @@ fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolved {
     values: Vec<(&'static ParamDef, Value, Option<Input>)>,
+    /// The rule parameters: the system's rules as this run plays them.
+    rules: Vec<(&'static ParamDef, Value, Option<Input>)>,
+}
+
+/// A rule parameter that differs from the source's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleChange {
+    /// Its key.
+    pub key: &'static str,
+    /// Its value in this run, as typed.
+    pub value: String,
+    /// The source's value.
+    pub source: &'static str,
 }
 
 impl Resolved {
+    fn entry(&self, key: &str) -> Option<&(&'static ParamDef, Value, Option<Input>)> {
+        self.values
+            .iter()
+            .chain(&self.rules)
+            .find(|(d, _, _)| d.key == key)
+    }
     fn get(&self, key: &str) -> &Value {
         &self
-            .values
-            .iter()
-            .find(|(d, _, _)| d.key == key)
+            .entry(key)
             .unwrap_or_else(|| panic!("parameter {key} is not defined for this scenario"))
             .1
     }
+    /// Every rule parameter with its value in this run, as JSON, in table order.
+    pub fn rules_json(&self) -> Map<String, Json> {
+        self.rules
+            .iter()
+            .map(|(d, v, _)| (d.key.to_string(), v.to_json()))
+            .collect()
+    }
+    /// The rule parameters whose value differs from the source's (the table's default), in
+    /// table order.
+    pub fn rules_changed(&self) -> Vec<RuleChange> {
+        self.rules
+            .iter()
+            .filter(|(d, v, _)| parse_value(&d.kind, d.default).as_ref() != Some(v))
+            .map(|(d, v, _)| RuleChange {
+                key: d.key,
+                value: v.text(),
+                source: d.default,
+            })
+            .collect()
+    }
     /// True when `key` applies to this scenario.
     pub fn has(&self, key: &str) -> bool {
-        self.values.iter().any(|(d, _, _)| d.key == key)
+        self.entry(key).is_some()
     }
     /// Whether the user gave `key` (rather than leaving its default).
     pub fn given(&self, key: &str) -> bool {
-        self.values
-            .iter()
-            .any(|(d, _, i)| d.key == key && i.is_some())
+        self.entry(key).is_some_and(|(_, _, i)| i.is_some())
     }
     /// A whole-number parameter.
     pub fn int(&self, key: &str) -> i64 {
@@ -305,9 +383,7 @@ impl Resolved {
     /// How the user set `key`, e.g. `--lost` or `--set lost` (or `key` itself for a default),
     /// for messages about values that do not fit together.
     pub fn what(&self, key: &str) -> String {
-        self.values
-            .iter()
-            .find(|(d, _, _)| d.key == key)
+        self.entry(key)
             .and_then(|(d, _, i)| {
                 i.as_ref()
                     .map(Input::what)
@@ -329,7 +405,7 @@ impl Resolved {
     /// A value (or default) that does not fit the type: a defect in the table, reported rather
     /// than panicking.
     pub fn typed<T: FromValue>(&self, table: &[ParamDef], key: &str) -> Result<T> {
-        let value = match self.values.iter().find(|(d, _, _)| d.key == key) {
+        let value = match self.entry(key) {
             Some((_, v, _)) => Some(v.clone()),
             None => table
                 .iter()
@@ -582,13 +658,50 @@ pub(crate) use option_table;
 /// that does not apply to this scenario; [`Error::Invalid`] for a value outside what is allowed.
 pub fn resolve(
     defs: &[&'static ParamDef],
+    rules: &'static [ParamDef],
     system: &str,
     scenario: &str,
     inputs: &[Input],
     overrides: &[(&str, String)],
 ) -> Result<Resolved> {
     let applies = |d: &ParamDef| d.scenarios.contains(&scenario);
-    for input in inputs {
+    let (rule_inputs, inputs): (Vec<Input>, Vec<Input>) = inputs
+        .iter()
+        .cloned()
+        .partition(|i| i.source == Source::Rule);
+    for input in &rule_inputs {
+        if rules.iter().any(|d| d.key == input.key) {
+            continue;
+        }
+        if defs.iter().any(|d| d.key == input.key) {
+            return Err(Error::Conflict(format!(
+                "{} is not a rule parameter but part of the situation: give it with --set {}={} (experiments: set = {{ … }})",
+                input.what(),
+                input.key,
+                input.value
+            )));
+        }
+        let keys: Vec<&str> = rules.iter().map(|d| d.key).collect();
+        return Err(Error::UnknownKey {
+            what: input.what(),
+            key: input.key.clone(),
+            context: format!("{system} rules"),
+            allowed: if keys.is_empty() {
+                "none yet".into()
+            } else {
+                keys.join(", ")
+            },
+        });
+    }
+    for input in &inputs {
+        if rules.iter().any(|d| d.key == input.key) {
+            return Err(Error::Conflict(format!(
+                "{} is a rule parameter, not part of the situation: give it with --rule {}={} (experiments: rules = {{ … }})",
+                input.what(),
+                input.key,
+                input.value
+            )));
+        }
         match defs.iter().find(|d| d.key == input.key) {
             None if matches!(input.source, Source::Flag(_)) => {
                 return Err(Error::Conflict(format!(
@@ -618,25 +731,43 @@ pub fn resolve(
     }
     let mut values = Vec::new();
     for d in defs.iter().filter(|d| applies(d)) {
-        let given = inputs.iter().rev().find(|i| i.key == d.key);
-        let value = match given {
-            Some(i) => parse_value(&d.kind, &i.value).ok_or_else(|| Error::Invalid {
-                what: i.what(),
-                value: i.value.clone(),
-                allowed: format!("allowed: {}", d.kind.allowed()),
-            })?,
-            None => {
-                let default = overrides
-                    .iter()
-                    .find(|(k, _)| *k == d.key)
-                    .map_or(d.default, |(_, v)| v.as_str());
-                parse_value(&d.kind, default)
-                    .unwrap_or_else(|| panic!("default of {} must be valid", d.key))
-            }
-        };
-        values.push((*d, value, given.cloned()));
+        values.push(resolve_one(d, &inputs, overrides)?);
     }
-    Ok(Resolved { values })
+    // Every rule parameter is in force in every scenario (a rule set holds melee rules and
+    // morale rules alike), whether or not the scenario reads it.
+    let mut rule_values = Vec::new();
+    for d in rules {
+        rule_values.push(resolve_one(d, &rule_inputs, &[])?);
+    }
+    Ok(Resolved {
+        values,
+        rules: rule_values,
+    })
+}
+
+/// The value of `d` from the last input that gives it, else its default.
+fn resolve_one(
+    d: &'static ParamDef,
+    inputs: &[Input],
+    overrides: &[(&str, String)],
+) -> Result<(&'static ParamDef, Value, Option<Input>)> {
+    let given = inputs.iter().rev().find(|i| i.key == d.key);
+    let value = match given {
+        Some(i) => parse_value(&d.kind, &i.value).ok_or_else(|| Error::Invalid {
+            what: i.what(),
+            value: i.value.clone(),
+            allowed: format!("allowed: {}", d.kind.allowed()),
+        })?,
+        None => {
+            let default = overrides
+                .iter()
+                .find(|(k, _)| *k == d.key)
+                .map_or(d.default, |(_, v)| v.as_str());
+            parse_value(&d.kind, default)
+                .unwrap_or_else(|| panic!("default of {} must be valid", d.key))
+        }
+    };
+    Ok((d, value, given.cloned()))
 }
 
 /// Check option names against a system's list.
@@ -702,10 +833,11 @@ mod tests {
     #[test]
     fn resolves_defaults_and_rejects_bad_input() {
         let defs: Vec<&'static ParamDef> = DEFS.iter().collect();
-        let r = resolve(&defs, "sys", "rally", &[], &[("turns", "7".into())]).unwrap();
+        let r = resolve(&defs, &[], "sys", "rally", &[], &[("turns", "7".into())]).unwrap();
         assert_eq!((r.int("stands"), r.int("turns")), (8, 7));
         let err = resolve(
             &defs,
+            &[],
             "sys",
             "test",
             &[Input::flag("--turns", "turns", "3")],
@@ -715,6 +847,7 @@ mod tests {
         assert!(matches!(err, Error::NotApplicable { .. }), "{err}");
         let err = resolve(
             &defs,
+            &[],
             "sys",
             "rally",
             &[Input::parse_set("x=1").unwrap()],
@@ -724,6 +857,7 @@ mod tests {
         assert!(err.to_string().contains("stands, turns"), "{err}");
         let err = resolve(
             &defs,
+            &[],
             "sys",
             "rally",
             &[Input::flag("--stands", "stands", "0")],

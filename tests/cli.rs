@@ -514,7 +514,7 @@ fn an_exact_solution_over_its_budget_is_skipped_and_said() {
         "--stands",
         "40",
         "--turns",
-        "1000",
+        "400",
         "--set",
         "fire_dice=3",
         "--rerolls",

@@ -7,9 +7,16 @@ use morale_lab::params::Input;
 use morale_lab::report::Report;
 use morale_lab::system;
 
-/// Inputs from `key=value` pairs, as `--set` would give them.
+/// Inputs from `key=value` pairs, as `--set` would give them; a pair written
+/// `rule:key=value` as `--rule` would.
 pub fn inputs(pairs: &[&str]) -> Vec<Input> {
-    pairs.iter().map(|p| Input::parse_set(p).unwrap()).collect()
+    pairs
+        .iter()
+        .map(|p| match p.strip_prefix("rule:") {
+            Some(rule) => Input::parse_rule(rule).unwrap(),
+            None => Input::parse_set(p).unwrap(),
+        })
+        .collect()
 }
 
 /// How many trials to run, from which seed, on how many threads, with which sampler.

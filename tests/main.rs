@@ -11,3 +11,4 @@ mod fidelity;
 mod interrupt;
 mod properties;
 mod reports;
+mod rule_params;

@@ -105,6 +105,7 @@ fn spec(system: &'static str) -> BoxedStrategy<String> {
 }
 
 /// A setup: a scenario of `info`'s system, `--set` pairs for a random subset of its
+/// parameters and `--rule` pairs (written `rule:KEY=VALUE`) for a random subset of its rule
 /// parameters, a random subset of its optional rules, and a seed.
 #[derive(Debug, Clone)]
 struct Setup {
@@ -134,6 +135,17 @@ fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
                         .boxed()
                 })
                 .collect();
+            // Rule parameters too: the invariants hold for any rules a designer may set.
+            let rules: Vec<BoxedStrategy<Option<String>>> = info
+                .rule_params()
+                .iter()
+                .map(|d| {
+                    let key = d.key;
+                    proptest::option::weighted(0.3, select(values(d)))
+                        .prop_map(move |v| v.map(|v| format!("rule:{key}={v}")))
+                        .boxed()
+                })
+                .collect();
             let battle = matches!(scenario, "line");
             let specs: Vec<&'static str> = defs
                 .iter()
@@ -147,13 +159,15 @@ fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
             let options: Vec<&'static str> = info.options().iter().map(|o| o.name).collect();
             (
                 scalars,
+                rules,
                 sides,
                 1usize..=6,
                 subsequence(options.clone(), 0..=options.len().min(3)),
                 any::<u64>(),
             )
-                .prop_map(move |(scalars, sides, units, options, seed)| {
+                .prop_map(move |(scalars, rules, sides, units, options, seed)| {
                     let mut sets: Vec<String> = scalars.into_iter().flatten().collect();
+                    sets.extend(rules.into_iter().flatten());
                     for (key, (spec, given)) in specs.iter().zip(sides) {
                         if given {
                             // A line gives each side the same number of units.
@@ -182,7 +196,10 @@ fn audit(system: &str, s: &Setup) -> Result<(), TestCaseError> {
     let inputs: Vec<Input> = s
         .sets
         .iter()
-        .map(|p| Input::parse_set(p).expect("the strategy writes KEY=VALUE"))
+        .map(|p| match p.strip_prefix("rule:") {
+            Some(rule) => Input::parse_rule(rule).expect("the strategy writes KEY=VALUE"),
+            None => Input::parse_set(p).expect("the strategy writes KEY=VALUE"),
+        })
         .collect();
     let job = system::build(system, s.scenario, &inputs, &s.options);
     prop_assume!(job.is_ok(), "refused: {}", job.err().unwrap());

@@ -377,11 +377,36 @@ fn shipped_experiments_parse() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "toml") {
             let text = std::fs::read_to_string(&p).unwrap();
-            Experiment::parse(&p.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+            // Rule-set files (`rules_file`) are read from the disk, as the command line does.
+            Experiment::parse_with(&p.display().to_string(), &text, &mut |f| {
+                std::fs::read_to_string(f).map_err(|e| {
+                    morale_lab::error::Error::Conflict(format!("cannot read {f}: {e}"))
+                })
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
             n += 1;
         }
     }
     assert!(n >= 5);
+    // And the shipped rule sets, each a change from the source.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut sets = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let set = morale_lab::ruleset::RuleSet::parse(&p.display().to_string(), &text, &mut |f| {
+            std::fs::read_to_string(f)
+                .map_err(|e| morale_lab::error::Error::Conflict(format!("cannot read {f}: {e}")))
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            !set.rules.is_empty() && !set.description.is_empty(),
+            "{}",
+            p.display()
+        );
+        sets += 1;
+    }
+    assert!(sets >= 2);
 }
 
 /// With the `parquet` feature, `results.parquet` holds the same table as `results.csv`.

@@ -88,9 +88,17 @@ struct CompletionsArgs {
 
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// Rule system (see `morale-lab list`).
-    #[arg(help_heading = "Rules and situation", long, value_name = "SYSTEM", default_value = "rank-and-file", value_parser = systems())]
-    system: String,
+    /// Rule system (see `morale-lab list`) [default: rank-and-file, or the --rules file's].
+    #[arg(help_heading = "Rules and situation", long, value_name = "SYSTEM", value_parser = systems())]
+    system: Option<String>,
+    /// A rule-set file (name, description, base, [rules], options): its rule parameters and
+    /// optional rules, under any --rule and --option given here.
+    #[arg(
+        help_heading = "Rules and situation",
+        long = "rules",
+        value_name = "FILE"
+    )]
+    rules_file: Option<std::path::PathBuf>,
     /// Class (rank-and-file: veteran, regular, green; effectiveness: elite, regular, poor).
     #[arg(
         help_heading = "The unit (test, rally, under-fire)",
@@ -185,13 +193,22 @@ struct RunArgs {
         value_name = "NAME"
     )]
     options: Vec<String>,
-    /// Set any parameter (repeatable), e.g. --set fire_dice=6.
+    /// Set any parameter of the situation (repeatable), e.g. --set fire_dice=6.
     #[arg(
         help_heading = "Rules and situation",
         long = "set",
         value_name = "KEY=VALUE"
     )]
     sets: Vec<String>,
+    /// Change a number of the rules themselves (repeatable), e.g. --rule base_green=6; the
+    /// report says which rules differ from the source (see `morale-lab list` for each system's
+    /// rule parameters).
+    #[arg(
+        help_heading = "Rules and situation",
+        long = "rule",
+        value_name = "KEY=VALUE"
+    )]
+    rules: Vec<String>,
     /// Turns: the rally cap, turns of fire (under-fire), or of the battle (engagement, line).
     #[arg(
         help_heading = "Rules and situation",
@@ -411,6 +428,10 @@ struct ListArgs {
     /// Only this system.
     #[arg(long, value_name = "SYSTEM", value_parser = systems())]
     system: Option<String>,
+    /// Instead: the effective rules of this rule-set file (every rule parameter, what it
+    /// changes from the source, and its optional rules).
+    #[arg(long = "rules", value_name = "FILE", conflicts_with = "system")]
+    rules_file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = formats())]
     format: String,
@@ -673,7 +694,10 @@ pub fn run(control: Arc<Control>) -> Result<String> {
             crate::bench::run(seconds, threads_of(&a.threads)?, &a.only)
         }
         Command::Odds(a) => run_odds(a),
-        Command::List(a) => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
+        Command::List(a) => match &a.rules_file {
+            Some(file) => crate::list::render_ruleset(&load_ruleset(file)?, format_of(&a.format)?),
+            None => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
+        },
         Command::Completions(a) => {
             let mut out = Vec::new();
             clap_complete::generate(a.shell, &mut command(), "morale-lab", &mut out);
@@ -763,7 +787,28 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
     for s in &a.sets {
         inputs.push(Input::parse_set(s)?);
     }
-    let job = system::build(&a.system, scenario, &inputs, &a.options)?;
+    let mut options = Vec::new();
+    let system = match &a.rules_file {
+        None => a.system.clone().unwrap_or_else(|| "rank-and-file".into()),
+        Some(file) => {
+            let set = load_ruleset(file)?;
+            if let Some(sys) = a.system.as_ref().filter(|s| **s != set.system) {
+                return Err(Error::Conflict(format!(
+                    "--system {sys} and --rules {} (a rule set of {}) name two systems: give one",
+                    file.display(),
+                    set.system
+                )));
+            }
+            inputs.extend(set.inputs());
+            options.extend(set.options.iter().cloned());
+            set.system
+        }
+    };
+    for s in &a.rules {
+        inputs.push(Input::parse_rule(s)?);
+    }
+    options.extend(a.options.iter().cloned());
+    let job = system::build(&system, scenario, &inputs, &options)?;
     let exact_budget = match &a.exact_budget {
         None => morale_lab::DEFAULT_EXACT_BUDGET,
         Some(s) => seconds_in("--exact-budget", s, 0.1, 86_400.0)?,
@@ -1012,25 +1057,41 @@ fn run_merge(a: MergeArgs) -> Result<String> {
     ))
 }
 
-fn load_experiment(file: &std::path::Path) -> Result<(morale_lab::experiment::Experiment, String)> {
+/// The text of a file a user named, or one line saying why it cannot be read.
+fn read_text(file: &std::path::Path, what: &str) -> Result<String> {
     let path = file.display().to_string();
-    let source = std::fs::read(file).map_err(|e| Error::File {
+    let bytes = std::fs::read(file).map_err(|e| Error::File {
         path: path.clone(),
         line: 0,
         key: String::new(),
         message: if file.is_dir() {
-            "is a folder, not an experiment file".into()
+            format!("is a folder, not {what}")
         } else {
             format!("cannot be read: {e}")
         },
     })?;
-    let source = String::from_utf8(source).map_err(|_| Error::File {
-        path: path.clone(),
+    String::from_utf8(bytes).map_err(|_| Error::File {
+        path,
         line: 0,
         key: String::new(),
         message: "is not UTF-8 text".into(),
+    })
+}
+
+/// A rule-set file and the files it stands on.
+fn load_ruleset(file: &std::path::Path) -> Result<morale_lab::ruleset::RuleSet> {
+    let source = read_text(file, "a rule-set file")?;
+    morale_lab::ruleset::RuleSet::parse(&file.display().to_string(), &source, &mut |p| {
+        read_text(std::path::Path::new(p), "a rule-set file")
+    })
+}
+
+fn load_experiment(file: &std::path::Path) -> Result<(morale_lab::experiment::Experiment, String)> {
+    let path = file.display().to_string();
+    let source = read_text(file, "an experiment file")?;
+    let exp = morale_lab::experiment::Experiment::parse_with(&path, &source, &mut |p| {
+        read_text(std::path::Path::new(p), "a rule-set file")
     })?;
-    let exp = morale_lab::experiment::Experiment::parse(&path, &source)?;
     Ok((exp, source))
 }
 

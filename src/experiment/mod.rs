@@ -13,10 +13,13 @@
 //! system = "rank-and-file"
 //! options = []
 //! set = { stands = 8, state = "routing" }
+//! # rules = { base_green = 6 }        # rule parameters (also at the top, for every variant)
+//! # rules_file = "../rulesets/x.toml" # a rule set, relative to this file
 //!
 //! [sweep]
 //! x = { key = "lost", values = [0, 1, 2, 3] }
 //! y = { key = "class", values = ["veteran", "regular", "green"] }
+//! # or a rule parameter: x = { rule = "base_green", values = [4, 5, 6] }
 //! ```
 //!
 //! Errors quote the file, line and key and say what is allowed.
@@ -75,13 +78,19 @@ struct VariantFile {
     options: Vec<Spanned<String>>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
+    #[serde(default)]
+    rules: toml::map::Map<String, toml::Value>,
+    rules_file: Option<Spanned<String>>,
 }
 
 /// One swept parameter.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AxisFile {
-    key: Spanned<String>,
+    /// A parameter of the situation …
+    key: Option<Spanned<String>>,
+    /// … or a rule parameter.
+    rule: Option<Spanned<String>>,
     values: Spanned<Vec<SetValue>>,
 }
 
@@ -104,6 +113,8 @@ struct ExperimentFile {
     headline: Option<Spanned<String>>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
+    #[serde(default)]
+    rules: toml::map::Map<String, toml::Value>,
     #[serde(rename = "variant", default)]
     variants: Vec<VariantFile>,
     sweep: Option<SweepFile>,
@@ -120,6 +131,9 @@ pub struct Variant {
     pub options: Vec<String>,
     /// Parameters set for it (the experiment's shared ones first), in file order.
     pub set: Vec<(String, SetValue)>,
+    /// Rule parameters changed for it (the experiment's shared `rules` first), in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<(String, SetValue)>,
 }
 
 /// A swept parameter.
@@ -127,6 +141,9 @@ pub struct Variant {
 pub struct Axis {
     /// The parameter key.
     pub key: String,
+    /// The key is a rule parameter (`rule = "…"`), not one of the situation (`key = "…"`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rule: bool,
     /// Its values.
     pub values: Vec<SetValue>,
 }
@@ -157,6 +174,9 @@ pub struct Experiment {
     /// for the file as written, and then not serialised.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub overrides: Vec<String>,
+    /// The rule-set files the variants name, with their text (for shards; not serialised).
+    #[serde(skip)]
+    pub rule_files: Vec<(String, String)>,
 }
 
 fn line_of(source: &str, offset: usize) -> usize {
@@ -248,6 +268,23 @@ impl Experiment {
     /// # Errors
     /// [`Error::File`] with the file, line, key and what is allowed.
     pub fn parse(path: &str, source: &str) -> Result<Experiment> {
+        Self::parse_with(path, source, &mut |p| {
+            Err(Error::Conflict(format!(
+                "cannot read the rule set {p}: this caller reads no files"
+            )))
+        })
+    }
+
+    /// [`Experiment::parse`], with `read` giving the text of the rule-set files its variants
+    /// name (`rules_file`, relative to the experiment file).
+    ///
+    /// # Errors
+    /// As [`Experiment::parse`], and a rule-set file that cannot be read or is wrong.
+    pub fn parse_with(
+        path: &str,
+        source: &str,
+        read: &mut dyn FnMut(&str) -> Result<String>,
+    ) -> Result<Experiment> {
         let file_err = |line: usize, key: &str, message: String| Error::File {
             path: path.to_string(),
             line,
@@ -328,32 +365,64 @@ impl Experiment {
                 "an experiment needs at least one [[variant]] (name, system, options, set)".into(),
             ));
         }
-        let shared: Vec<(String, SetValue)> = f
-            .set
-            .iter()
-            .map(|(k, v)| {
-                value_of(v).map(|x| (k.clone(), x)).ok_or_else(|| {
-                    file_err(
-                        key_line(source, 0, k),
-                        &format!("set.{k}"),
-                        "a value must be a number, true/false or text".into(),
-                    )
+        let values = |table: &toml::map::Map<String, toml::Value>, at: usize, prefix: &str| {
+            table
+                .iter()
+                .map(|(k, v)| {
+                    value_of(v).map(|x| (k.clone(), x)).ok_or_else(|| {
+                        file_err(
+                            key_line(source, at, k),
+                            &format!("{prefix}.{k}"),
+                            "a value must be a number, true/false or text".into(),
+                        )
+                    })
                 })
-            })
-            .collect::<Result<_>>()?;
+                .collect::<Result<Vec<(String, SetValue)>>>()
+        };
+        let shared = values(&f.set, 0, "set")?;
+        let shared_rules = values(&f.rules, 0, "rules")?;
         let mut variants = Vec::new();
+        let mut rule_files: Vec<(String, String)> = Vec::new();
         for v in &f.variants {
             let at = v.name.span().start;
             let mut set = shared.clone();
-            for (k, val) in &v.set {
-                let x = value_of(val).ok_or_else(|| {
-                    file_err(
-                        key_line(source, at, k),
-                        &format!("set.{k}"),
-                        "a value must be a number, true/false or text".into(),
-                    )
-                })?;
-                set.push((k.clone(), x));
+            set.extend(values(&v.set, at, "set")?);
+            let mut rules = shared_rules.clone();
+            let mut options: Vec<String> = Vec::new();
+            if let Some(file) = &v.rules_file {
+                let line = span_line(file.span());
+                let name = crate::ruleset::relative_to(path, file.get_ref());
+                let text = read(&name).map_err(|e| file_err(line, "rules_file", e.to_string()))?;
+                let rs = crate::ruleset::RuleSet::parse(&name, &text, read)
+                    .map_err(|e| file_err(line, "rules_file", e.to_string()))?;
+                if rs.system != *v.system.get_ref() {
+                    return Err(file_err(
+                        line,
+                        "rules_file",
+                        format!(
+                            "{name} is a rule set of {}, but the variant's system is {}",
+                            rs.system,
+                            v.system.get_ref()
+                        ),
+                    ));
+                }
+                rules.extend(
+                    rs.rules
+                        .iter()
+                        .map(|(k, x)| (k.clone(), SetValue::Text(x.clone()))),
+                );
+                options.extend(rs.options.iter().cloned());
+                for f in rs.files {
+                    if !rule_files.iter().any(|(p, _)| *p == f.0) {
+                        rule_files.push(f);
+                    }
+                }
+            }
+            rules.extend(values(&v.rules, at, "rules")?);
+            for o in &v.options {
+                if !options.contains(o.get_ref()) {
+                    options.push(o.get_ref().clone());
+                }
             }
             let name = v.name.get_ref().clone();
             if variants.iter().any(|x: &Variant| x.name == name) {
@@ -390,8 +459,9 @@ impl Experiment {
             variants.push(Variant {
                 name,
                 system: v.system.get_ref().clone(),
-                options: v.options.iter().map(|o| o.get_ref().clone()).collect(),
+                options,
                 set,
+                rules,
             });
         }
         let mut sweep = Vec::new();
@@ -406,8 +476,20 @@ impl Experiment {
                         "a sweep needs at least one value".into(),
                     ));
                 }
+                let (key, rule) = match (&axis.key, &axis.rule) {
+                    (Some(k), None) => (k.get_ref().clone(), false),
+                    (None, Some(r)) => (r.get_ref().clone(), true),
+                    _ => {
+                        return Err(file_err(
+                            span_line(axis.values.span()),
+                            which,
+                            "a sweep axis names one parameter: key = \"…\" (the situation) or rule = \"…\" (a rule parameter)".into(),
+                        ));
+                    }
+                };
                 sweep.push(Axis {
-                    key: axis.key.get_ref().clone(),
+                    key,
+                    rule,
                     values: axis.values.get_ref().clone(),
                 });
             }
@@ -423,6 +505,7 @@ impl Experiment {
             variants,
             sweep,
             overrides: Vec::new(),
+            rule_files,
         };
         if let Some(h) = &f.headline {
             // The outcomes of this scenario in the words of every variant's system.
@@ -490,6 +573,7 @@ impl Experiment {
         // The key the error names: a swept key, then the variant's own, then the shared ones.
         for (i, axis) in self.sweep.iter().enumerate() {
             if text.contains(&format!("--set {}", axis.key))
+                || text.contains(&format!("--rule {}", axis.key))
                 || text.contains(&format!("'{}'", axis.key))
             {
                 let _ = point.get(i);
@@ -502,6 +586,16 @@ impl Experiment {
         for (k, _) in &fv.set {
             if text.contains(&format!("--set {k}")) || text.contains(&format!("'{k}'")) {
                 return (key_line(source, at, k), format!("set.{k}"));
+            }
+        }
+        for (k, _) in &fv.rules {
+            if text.contains(&format!("--rule {k}")) || text.contains(&format!("'{k}'")) {
+                return (key_line(source, at, k), format!("rules.{k}"));
+            }
+        }
+        for k in self.variants[0].rules.iter().map(|x| &x.0) {
+            if text.contains(&format!("--rule {k}")) || text.contains(&format!("'{k}'")) {
+                return (key_line(source, 0, k), format!("rules.{k}"));
             }
         }
         for k in self.variants[0].set.iter().map(|x| &x.0) {
@@ -532,21 +626,22 @@ impl Experiment {
 
     /// The inputs of a variant at a sweep point (swept values last, so they win).
     pub fn inputs(&self, v: &Variant, point: &[SetValue]) -> Vec<Input> {
-        v.set
-            .iter()
-            .map(|(k, x)| (k.clone(), x.as_input()))
-            .chain(
-                self.sweep
-                    .iter()
-                    .zip(point)
-                    .map(|(a, x)| (a.key.clone(), x.as_input())),
-            )
-            .map(|(key, value)| Input {
-                key,
-                value,
-                source: crate::params::Source::Set,
-            })
-            .collect()
+        let set = v.set.iter().map(|(k, x)| Input {
+            key: k.clone(),
+            value: x.as_input(),
+            source: crate::params::Source::Set,
+        });
+        let rules = v.rules.iter().map(|(k, x)| Input::rule(k, x.as_input()));
+        let swept = self.sweep.iter().zip(point).map(|(a, x)| Input {
+            key: a.key.clone(),
+            value: x.as_input(),
+            source: if a.rule {
+                crate::params::Source::Rule
+            } else {
+                crate::params::Source::Set
+            },
+        });
+        set.chain(rules).chain(swept).collect()
     }
 
     /// Run with other trials or another seed than the file's (a quick look: `run --trials

@@ -28,6 +28,9 @@ pub struct Shard {
     pub path: String,
     /// The experiment file's text.
     pub source: String,
+    /// The rule-set files its variants name (`rules_file`), with their text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_files: Vec<(String, String)>,
     /// Its seed.
     pub seed: u64,
     /// Trials per run.
@@ -95,6 +98,7 @@ impl Experiment {
             version: crate::VERSION.into(),
             path: path.into(),
             source: source.into(),
+            rule_files: self.rule_files.clone(),
             seed: self.seed,
             trials: self.trials,
             sampler: sampler.name().into(),
@@ -188,8 +192,15 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
     }
     // The shards may have run other trials or another seed than the file's (`run --trials
     // --seed`): they are recorded in the shards.
-    let exp = Experiment::parse(&first.path, &first.source)?
-        .with_overrides(Some(first.trials), Some(first.seed));
+    let exp = Experiment::parse_with(&first.path, &first.source, &mut |p| {
+        first
+            .rule_files
+            .iter()
+            .find(|(f, _)| f == p)
+            .map(|(_, text)| text.clone())
+            .ok_or_else(|| Error::Conflict(format!("the shards do not hold the rule set {p}")))
+    })?
+    .with_overrides(Some(first.trials), Some(first.seed));
     let sampler = Sampler::parse(&first.sampler).ok_or_else(|| {
         Error::Conflict(format!("unknown sampler {} in the shards", first.sampler))
     })?;

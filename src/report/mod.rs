@@ -99,6 +99,13 @@ pub struct Report {
     pub system: String,
     /// Every parameter in force, defaults included.
     pub params: Map<String, Value>,
+    /// The rule parameters that differ from the source's rules, with their values in this run
+    /// (empty when the run plays the rules as written).
+    pub rules_changed: Map<String, Value>,
+    /// The source's values of the rule parameters in `rules_changed`.
+    pub rules_source: Map<String, Value>,
+    /// Every rule parameter as this run plays the rules.
+    pub rules: Map<String, Value>,
     /// Optional rules switched on.
     pub options: Vec<String>,
     /// Monte Carlo trials (0 for an exact-only run).
@@ -185,6 +192,27 @@ impl Report {
             .join(" ")
     }
 
+    /// The rules line: `as written`, or each rule parameter that differs from the source with
+    /// the source's value.
+    pub fn rules_line(&self) -> String {
+        if self.rules_changed.is_empty() {
+            return "as written (no rule parameter changed)".into();
+        }
+        let text = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let changed: Vec<String> = self
+            .rules_changed
+            .iter()
+            .map(|(k, v)| {
+                let source = self.rules_source.get(k).map(text).unwrap_or_default();
+                format!("{k}={} (source: {source})", text(v))
+            })
+            .collect();
+        format!("CHANGED from the source: {}", changed.join(", "))
+    }
+
     fn options_line(&self) -> String {
         if self.options.is_empty() {
             "none".into()
@@ -234,8 +262,9 @@ impl Report {
         out += &self.header();
         out += "\n";
         out += &format!(
-            "params: {}\noptions: {}\n",
+            "params: {}\nrules: {}\noptions: {}\n",
             self.params_line(),
+            self.rules_line(),
             self.options_line()
         );
         for n in self.notes.iter().chain(&self.exact_skipped) {
@@ -316,8 +345,9 @@ impl Report {
         let pct = format!("{}% interval", fmt_level(self.confidence));
         let mut out = format!("### {}\n\n", self.header_without_time());
         out += &format!(
-            "Parameters: `{}`  \nOptions: {}\n\n",
+            "Parameters: `{}`  \nRules: {}  \nOptions: {}\n\n",
             self.params_line(),
+            self.rules_line(),
             self.options_line()
         );
         for n in self.notes.iter().chain(&self.exact_skipped) {
@@ -401,6 +431,19 @@ impl Report {
             let mut row = vec![String::new(); 9];
             row[0] = "note".into();
             row[1] = why.clone();
+            w.write_record(&row).expect("in-memory CSV");
+        }
+        // A rule parameter changed from the source: one `rule` row each, so a table cannot be
+        // taken for the rules as written.
+        for (k, v) in &self.rules_changed {
+            let text = |v: &Value| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let source = self.rules_source.get(k).map(text).unwrap_or_default();
+            let mut row = vec![String::new(); 9];
+            row[0] = "rule".into();
+            row[1] = format!("{k}={} (source: {source})", text(v));
             w.write_record(&row).expect("in-memory CSV");
         }
         for o in &self.outcomes {

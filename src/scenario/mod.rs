@@ -31,6 +31,10 @@ pub struct Describe {
     pub scenario: String,
     /// Every parameter, defaults included, in a stable order.
     pub params: Map<String, Value>,
+    /// Every rule parameter as this run plays the rules, in table order.
+    pub rules: Map<String, Value>,
+    /// The rule parameters that differ from the source: (key, value, the source's value).
+    pub rules_changed: Vec<(String, Value, String)>,
     /// Optional rules switched on.
     pub options: Vec<String>,
     /// Model choices a reader should know about.
@@ -651,6 +655,19 @@ impl<C: Chain> ChainJob<C> {
             scenario: self.describe.scenario.clone(),
             system: self.describe.system.clone(),
             params: self.describe.params.clone(),
+            rules_changed: self
+                .describe
+                .rules_changed
+                .iter()
+                .map(|(k, v, _)| (k.clone(), v.clone()))
+                .collect(),
+            rules_source: self
+                .describe
+                .rules_changed
+                .iter()
+                .map(|(k, _, d)| (k.clone(), Value::from(d.clone())))
+                .collect(),
+            rules: self.describe.rules.clone(),
             options: self.describe.options.clone(),
             trials,
             seed: options.spec.seed,
@@ -840,6 +857,7 @@ mod tests {
                 params: Map::new(),
                 options: vec![],
                 notes: vec![],
+                ..Default::default()
             },
             OutcomeDef::per_class(&["pass", "fail"], 0),
             vec![],

@@ -35,6 +35,9 @@ pub struct About {
     pub scenarios: &'static [&'static str],
     /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
     pub params: &'static [ParamDef],
+    /// Its rule parameters: every number and choice of its rules a designer may change
+    /// (`--rule KEY=VALUE`), each defaulting to the source's value.
+    pub rule_params: &'static [ParamDef],
     /// Its optional rules.
     pub options: &'static [OptionDef],
     /// Which states leave a hole in the line, and why.
@@ -74,6 +77,10 @@ pub trait RuleSystem: Sync {
     /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
     fn params(&self) -> &'static [ParamDef] {
         self.about().params
+    }
+    /// Its rule parameters (`--rule KEY=VALUE`), defaulting to the source's values.
+    fn rule_params(&self) -> &'static [ParamDef] {
+        self.about().rule_params
     }
     /// Its optional rules.
     fn options(&self) -> &'static [OptionDef] {
@@ -217,6 +224,13 @@ pub fn build(
     }
     let options = params::check_options(sys.options(), sys.name(), options)?;
     let defaults = sys.defaults(scenario, inputs);
-    let p = params::resolve(&all_params(sys), sys.name(), scenario, inputs, &defaults)?;
+    let p = params::resolve(
+        &all_params(sys),
+        sys.rule_params(),
+        sys.name(),
+        scenario,
+        inputs,
+        &defaults,
+    )?;
     sys.build(scenario, &p, &options)
 }

@@ -22,6 +22,21 @@ fn class_of(outcome: &str) -> Vec<&str> {
 
 /// What a battle's per-turn line measures, in words: (title, axis) for a column such as
 /// `gaps_a`.
+/// A sweep axis in words; a rule parameter says so, with the source's value.
+fn axis_words(exp: &crate::experiment::Experiment, axis: &crate::experiment::Axis) -> String {
+    if !axis.rule {
+        return words(&axis.key);
+    }
+    let source = exp
+        .variants
+        .first()
+        .and_then(|v| crate::system::find(&v.system).ok())
+        .and_then(|s| s.rule_params().iter().find(|d| d.key == axis.key))
+        .map(|d| format!(" (the source: {})", d.default))
+        .unwrap_or_default();
+    format!("rule {}{source}", axis.key)
+}
+
 fn line_words(column: &str, trials: &str) -> (String, String) {
     let (what, side) = column.rsplit_once('_').unwrap_or((column, "a"));
     let side = side.to_uppercase();
@@ -192,7 +207,7 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
             "sweep".to_string(),
             Chart::Lines {
                 title: exp.question.clone(),
-                x_label: words(&x.key),
+                x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: format!("chance of {}, {trials} trials each", words(&key)),
                 level: level.clone(),
@@ -229,11 +244,11 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                             }
                         ),
                         x: (
-                            words(&x.key),
+                            axis_words(exp, x),
                             x.values.iter().map(SetValue::as_input).collect(),
                         ),
                         y: (
-                            words(&y.key),
+                            axis_words(exp, y),
                             y.values.iter().map(SetValue::as_input).collect(),
                         ),
                         cells,

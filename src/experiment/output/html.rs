@@ -216,7 +216,7 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
         inline(&page.reproduce)
     );
     let mut tab = Tab {
-        head: ["variant", "system", "options", "parameters"]
+        head: ["variant", "system", "rules", "options", "parameters"]
             .iter()
             .map(|h| (h.to_string(), false))
             .collect(),
@@ -228,9 +228,19 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             .iter()
             .map(|(k, x)| format!("{k} = {}", x.as_input()))
             .collect();
+        let rules: Vec<String> = v
+            .rules
+            .iter()
+            .map(|(k, x)| format!("{k} = {}", x.as_input()))
+            .collect();
         tab.rows.push(vec![
             v.name.clone(),
             v.system.clone(),
+            if rules.is_empty() {
+                "as written".into()
+            } else {
+                rules.join("; ")
+            },
             if v.options.is_empty() {
                 "none".into()
             } else {

@@ -139,8 +139,9 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 format!("{} ({at})", v.name)
             },
             intro: format!(
-                "System `{}`; options: {}.{}",
+                "System `{}`; rules: {}; options: {}.{}",
                 v.system,
+                run.report.rules_line(),
                 if v.options.is_empty() {
                     "none".into()
                 } else {

@@ -729,6 +729,7 @@ static ABOUT: About = About {
     rules: "EF-1 to EF-5",
     scenarios: SCENARIOS,
     params: &PARAMS,
+    rule_params: &[],
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,

@@ -721,6 +721,7 @@ static ABOUT: About = About {
     rules: "LW-1 to LW-7",
     scenarios: SCENARIOS,
     params: &PARAMS,
+    rule_params: &[],
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,

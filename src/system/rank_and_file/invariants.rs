@@ -58,6 +58,7 @@ mod tests {
             buildings_bonus: 1,
             modifier: 0,
             hit_points: 3,
+            numbers: Default::default(),
         };
         let options = Default::default();
         let s = |status, lost| UnitState::new(status, lost, 0);

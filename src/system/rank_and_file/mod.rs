@@ -292,6 +292,111 @@ crate::params::param_table! {
     },
 }
 
+crate::params::param_table! {
+    /// Rank & File's rule parameters: the numbers of its rules, each defaulting to the
+    /// source's value (`--rule KEY=VALUE`).
+    pub static RULES;
+    /// Rank & File's rule parameters, typed.
+    pub struct RuleParams;
+    /// How each rule parameter was set.
+    how RuleParamsHow;
+    base_veteran: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "3",
+            meaning: "the base number a Veteran unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    base_regular: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "4",
+            meaning: "the base number a Regular unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    base_green: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "5",
+            meaning: "the base number a Green unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    loss_modifier: i8 {
+            flag: None,
+            kind: Kind::Int { min: -3, max: 0 },
+            default: "-1",
+            meaning: "the modifier per stand lost on a formed unit's tests",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    always_passes: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 7 },
+            default: "6",
+            meaning: "a natural roll at or above this always passes a test (7: none does)",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    always_fails: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 5 },
+            default: "1",
+            meaning: "a natural roll at or below this always fails a test (0: none does); below always_passes",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    break_fraction: Frac {
+            flag: None,
+            kind: Kind::Prob,
+            default: "1/2",
+            meaning: "the 50% rule's threshold: a formed unit with lost stands at least this fraction of its starting stands fails every test and, routing, is dispersed (above 0; 1: only when no stand is left)",
+            rule: "RF-3",
+            scenarios: SCENARIOS,
+    },
+    rally_loss: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "stands a routing unit loses when it fails its rally test (and, under routing_fail = rout-again, a morale test)",
+            rule: "RF-5",
+            scenarios: SCENARIOS,
+    },
+}
+
+/// The rule parameters as the rules code takes them, checked against each other.
+///
+/// # Errors
+/// [`Error::Conflict`] for `always_fails` not below `always_passes`; [`Error::Invalid`] for a
+/// `break_fraction` of 0 (every unit would start broken).
+fn numbers(r: &Resolved) -> Result<rf::Numbers> {
+    let q = RuleParams::read(r)?;
+    if q.always_fails >= q.always_passes {
+        return Err(Error::Conflict(format!(
+            "{} = {} and {} = {} leave no roll to the modifiers: always_fails must be below always_passes",
+            q.how.always_fails, q.always_fails, q.how.always_passes, q.always_passes
+        )));
+    }
+    let f = q.break_fraction;
+    if f.num == 0 || f.den > u64::from(u16::MAX) {
+        return Err(Error::Invalid {
+            what: q.how.break_fraction.what.clone(),
+            value: f.to_string(),
+            allowed: "allowed: a fraction above 0 and at most 1, e.g. 1/2 or 2/3".into(),
+        });
+    }
+    Ok(rf::Numbers {
+        base: [q.base_veteran, q.base_regular, q.base_green],
+        loss_modifier: q.loss_modifier,
+        always_passes: q.always_passes,
+        always_fails: q.always_fails,
+        break_fraction: (f.num as u16, f.den as u16),
+        rally_loss: q.rally_loss,
+    })
+}
+
 /// What a Rank & File unit spec allows, with an example.
 const UNIT_SPEC: &str = "a unit spec: class, troops and keywords (see Unit specs), e.g. \"veteran cavalry stands=6 shock\"; in a line \"6 x regular infantry\"";
 
@@ -340,7 +445,7 @@ struct Built {
     options: rf::Options,
 }
 
-fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
+fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> {
     let kind = p.kind;
     let stands = p.stands;
     let lost = p.lost;
@@ -384,6 +489,7 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
         buildings_bonus: p.buildings_bonus,
         modifier: p.modifier,
         hit_points,
+        numbers,
     };
     let mut start = rf::UnitState {
         status,
@@ -404,13 +510,33 @@ fn build_unit(p: &Params, on: &Switches) -> Result<Built> {
 }
 
 fn need_note(b: &Built) -> String {
+    let numbers = &b.unit.numbers;
+    let fails = match numbers.always_fails {
+        0 => "no roll always fails".to_string(),
+        1 => "a 1 always fails".to_string(),
+        f => format!("1 to {f} always fail"),
+    };
+    let passes = match numbers.always_passes {
+        7 => "no roll always passes".to_string(),
+        6 => "a 6 always passes".to_string(),
+        p => format!("{p} to 6 always pass"),
+    };
     let said = match b.unit.need(b.start.lost) {
-        rf::Need::AutoFail => {
+        rf::Need::AutoFail if numbers.break_fraction == (1, 2) => {
             "at the start the unit is at 50% losses: every test fails (RF-3)".into()
         }
-        rf::Need::Natural(n) => format!(
-            "at the start a test needs a natural {n}+ (a 1 always fails, a 6 always passes; RF-2)"
-        ),
+        rf::Need::AutoFail => {
+            let (num, den) = numbers.break_fraction;
+            format!(
+                "at the start the unit has lost {num}/{den} of its stands (break_fraction): every test fails (RF-3)"
+            )
+        }
+        rf::Need::Natural(7) => {
+            format!("at the start no roll passes a test ({fails}, {passes}; RF-2)")
+        }
+        rf::Need::Natural(n) => {
+            format!("at the start a test needs a natural {n}+ ({fails}, {passes}; RF-2)")
+        }
     };
     match b.unit.rally_need(b.start.lost) {
         rf::Need::Natural(n) if b.unit.modifier != 0 => {
@@ -443,7 +569,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         return build_fight(scenario, r, &p, &on, options);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
-    let b = build_unit(&p, &on)?;
+    let b = build_unit(&p, numbers(r)?, &on)?;
     let mut notes = vec![need_note(&b)];
     if p.elite {
         notes.push(match p.elite_rerolls {
@@ -706,6 +832,7 @@ pub fn parse_fighter(
         buildings_bonus: 1,
         modifier: modifier as i8,
         hit_points,
+        numbers: rf::Numbers::default(),
     };
     let fighter = rf::Fighter {
         unit,
@@ -725,13 +852,14 @@ pub fn parse_fighter(
 /// A fighter from its unit spec, with the rule parameters that reach into it: the in-buildings
 /// bonus (RF-2) and Elite's re-roll allowance (RF-6).
 fn fighter_of(
-    p: &Params,
+    (p, numbers): (&Params, rf::Numbers),
     what: &str,
     spec: &str,
     on: &Switches,
 ) -> Result<(rf::Fighter, rf::UnitState)> {
     let (mut f, mut s) = parse_fighter(what, spec, on)?;
     f.unit.buildings_bonus = p.buildings_bonus;
+    f.unit.numbers = numbers;
     p.elite_rerolls.apply(&mut f.unit, &mut s);
     Ok((f, s))
 }
@@ -791,7 +919,7 @@ fn build_battle(
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let (f, s) = fighter_of(p, &what, spec, on)?;
+            let (f, s) = fighter_of((p, numbers(r)?), &what, spec, on)?;
             fighters[side].push(f);
             starts[side].push(s);
         }
@@ -836,8 +964,9 @@ fn build_fight(
     on: &Switches,
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let (attacker, a_start) = fighter_of(p, &p.how.attacker.what, &p.attacker, on)?;
-    let (defender, d_start) = fighter_of(p, &p.how.defender.what, &p.defender, on)?;
+    let n = numbers(r)?;
+    let (attacker, a_start) = fighter_of((p, n), &p.how.attacker.what, &p.attacker, on)?;
+    let (defender, d_start) = fighter_of((p, n), &p.how.defender.what, &p.defender, on)?;
     let rules = melee_rules(p);
     let rf_options = rf_options(on, p);
     let mut notes = vec![format!(
@@ -993,6 +1122,7 @@ static ABOUT: About = About {
     rules: "RF-1 to RF-12",
     scenarios: SCENARIOS,
     params: &PARAMS,
+    rule_params: &RULES,
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,

@@ -30,6 +30,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
                         buildings_bonus: 0,
                         modifier: 0,
                         hit_points: 1,
+                        numbers: rf::Numbers::default(),
                     };
                     let need = unit.need(lost);
                     if need == rf::Need::AutoFail {

@@ -236,6 +236,44 @@ pub struct Unit {
     pub modifier: i8,
     /// RF-7: hits each model of a single stand can take (3; optional 4 for an 8-gun battery).
     pub hit_points: u8,
+    /// The numbers of RF-1 to RF-5 as this run plays them (rule parameters).
+    pub numbers: Numbers,
+}
+
+/// The numbers of RF-1 to RF-5 a designer may change (rule parameters `base_veteran` …
+/// `rally_loss`); [`Numbers::default`] is the source's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Numbers {
+    /// RF-1: the base numbers of Veteran, Regular and Green (3, 4, 5).
+    pub base: [i8; 3],
+    /// RF-2: the modifier per stand lost, on a formed unit's tests (−1).
+    pub loss_modifier: i8,
+    /// RF-2: a natural roll at or above this always passes (6; 7: none does).
+    pub always_passes: u8,
+    /// RF-2: a natural roll at or below this always fails (1; 0: none does).
+    pub always_fails: u8,
+    /// RF-3: the 50% rule's threshold as a fraction of the starting stands, numerator and
+    /// denominator (1/2): broken when lost ≥ that fraction.
+    pub break_fraction: (u16, u16),
+    /// RF-5: stands a routing unit loses when it fails its rally (1).
+    pub rally_loss: u8,
+}
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Numbers {
+            base: [
+                Class::Veteran.base() as i8,
+                Class::Regular.base() as i8,
+                Class::Green.base() as i8,
+            ],
+            loss_modifier: -1,
+            always_passes: 6,
+            always_fails: 1,
+            break_fraction: (1, 2),
+            rally_loss: 1,
+        }
+    }
 }
 
 /// What a unit's state is during a trial.
@@ -356,16 +394,19 @@ impl Unit {
         }
     }
 
-    /// RF-3 (the 50% rule): a formed unit with lost stands at least half its starting stands.
-    /// Single stands are exempt.
+    /// RF-3 (the 50% rule): a formed unit with lost stands at least `break_fraction` (half) of
+    /// its starting stands. Single stands are exempt.
     #[inline(always)]
     pub fn broken(&self, lost: u8) -> bool {
-        !self.kind.is_single_stand() && 2 * u16::from(lost) >= u16::from(self.stands)
+        let (num, den) = self.numbers.break_fraction;
+        !self.kind.is_single_stand()
+            && u32::from(den) * u32::from(lost) >= u32::from(num) * u32::from(self.stands)
     }
 
     /// RF-2 / RF-3: what a morale or waiver test needs when `lost` stands (or hits) are gone.
-    /// Modifiers: −1 per stand lost (formed units only), the leader's bonus, the in-buildings
-    /// bonus and the situational modifier; natural 1 fails, natural 6 passes.
+    /// Modifiers: `loss_modifier` (−1) per stand lost (formed units only), the leader's bonus,
+    /// the in-buildings bonus and the situational modifier; a natural roll at or below
+    /// `always_fails` (1) fails, at or above `always_passes` (6) passes.
     #[inline(always)]
     pub fn need(&self, lost: u8) -> Need {
         self.need_with(lost, i32::from(self.modifier))
@@ -395,8 +436,14 @@ impl Unit {
         } else {
             0
         };
-        let modifiers = -casualties + i32::from(self.leader) + buildings + situational;
-        let needed = (self.class.base() - modifiers).clamp(2, 6);
+        let n = &self.numbers;
+        let modifiers = casualties * i32::from(n.loss_modifier)
+            + i32::from(self.leader)
+            + buildings
+            + situational;
+        let base = i32::from(n.base[self.class as usize]);
+        let needed =
+            (base - modifiers).clamp(i32::from(n.always_fails) + 1, i32::from(n.always_passes));
         Need::Natural(needed as u8)
     }
 
@@ -444,6 +491,19 @@ impl Unit {
         s
     }
 
+    /// RF-5: a routing unit that fails its rally routs on and loses `rally_loss` stands (one),
+    /// stopping when nothing is left.
+    #[inline(always)]
+    fn rout_on(&self, mut s: UnitState) -> UnitState {
+        for _ in 0..self.numbers.rally_loss {
+            if s.status == Status::Removed {
+                break;
+            }
+            s = self.lose_stand(s);
+        }
+        s
+    }
+
     /// RF-3: a routing formed unit at 50% losses is removed (dispersed), unless
     /// `keep-broken-units` keeps it routing.
     #[inline(always)]
@@ -487,7 +547,7 @@ impl Unit {
                     s.status = Status::Unsteady;
                     return s;
                 }
-                let s = self.lose_stand(s);
+                let s = self.rout_on(s);
                 self.apply_fifty_percent(o, s)
             }
         }
@@ -525,7 +585,7 @@ impl Unit {
             }
             Status::Unsteady => s.status = Status::Routing,
             Status::Routing => match o.routing_fail {
-                RoutingFail::RoutAgain => return self.apply_fifty_percent(o, self.lose_stand(s)),
+                RoutingFail::RoutAgain => return self.apply_fifty_percent(o, self.rout_on(s)),
                 RoutingFail::Removed => s.remove(Removal::FailedWhileRouting),
                 RoutingFail::NoEffect => {}
             },
@@ -760,7 +820,8 @@ choice_value!(Era, Era::parse);
 pub fn waiver_due(attacker: &Fighter, defender: &Fighter, frontal: bool, era: Era) -> bool {
     let formed = attacker.troop != Troop::Skirmisher;
     let flank_or_rear = !frontal && formed;
-    let better = attacker.unit.class.base() < defender.unit.class.base();
+    // "Of a better class": the class itself, whatever numbers the rule parameters give it.
+    let better = (attacker.unit.class as u8) < (defender.unit.class as u8);
     let industrial_cavalry = era == Era::Industrial && attacker.troop == Troop::Cavalry;
     let shock = frontal
         && defender.troop.is_foot()
@@ -881,6 +942,7 @@ mod tests {
             buildings_bonus: 1,
             modifier: 0,
             hit_points: 3,
+            numbers: Numbers::default(),
         }
     }
 
@@ -1147,6 +1209,7 @@ mod melee_tests {
                 buildings_bonus: 1,
                 modifier: 0,
                 hit_points: 3,
+                numbers: Numbers::default(),
             },
             troop,
             frontage: 0,

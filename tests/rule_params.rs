@@ -1,0 +1,233 @@
+//! Rule parameters (issue 18): every number of the rules a designer may change, set with
+//! `--rule`, in rule-set files and in experiments, with exact values beside every estimate and
+//! every report saying which rules differ from the source.
+
+use morale_lab::Sampler;
+use morale_lab::report::Report;
+use serde_json::Value;
+
+use crate::common::{Plan, bin, exact_outcome, run};
+use crate::reports::scratch;
+
+fn rf(scenario: &str, pairs: &[&str]) -> Report {
+    run(
+        "rank-and-file",
+        scenario,
+        pairs,
+        &[],
+        Plan::new(20_000, 5, 2, Sampler::Dice),
+    )
+}
+
+/// The numbers of a report, without its description of the run.
+fn numbers(r: &Report) -> String {
+    format!("{:?}{:?}{:?}", r.outcomes, r.metrics, r.tables)
+}
+
+/// RF-1: "--rule base_green=4 on a Green unit gives exactly the values of a Regular unit in
+/// the same situation": exact values and, from the same seed, the same trials.
+#[test]
+fn a_green_unit_with_base_four_is_a_regular_unit() {
+    for (scenario, situation) in [
+        ("test", &["lost=1"][..]),
+        ("rally", &["state=routing", "lost=1"][..]),
+        ("under-fire", &["fire_dice=6", "fire_to_hit=5"][..]),
+    ] {
+        let mut green = vec!["class=green", "rule:base_green=4"];
+        green.extend(situation);
+        let mut regular = vec!["class=regular"];
+        regular.extend(situation);
+        let (g, r) = (rf(scenario, &green), rf(scenario, &regular));
+        assert_eq!(numbers(&g), numbers(&r), "{scenario}");
+        assert_eq!(g.rules_changed.len(), 1, "{scenario}");
+        assert!(r.rules_changed.is_empty());
+        // And not by accident: as written, Green is worse.
+        let as_written = rf(scenario, &[&["class=green"][..], situation].concat());
+        assert_ne!(numbers(&as_written), numbers(&r), "{scenario}");
+    }
+}
+
+/// RF-3 with `break_fraction = 2/3`: a unit of 8 stands with 4 lost is no longer broken, so it
+/// passes on a natural 6 (Regular 4, −4 for losses: the 6 that always passes); at 6 lost it
+/// is (6 ≥ 2/3 × 8).
+#[test]
+fn two_thirds_lets_half_a_unit_pass_on_a_six() {
+    let pass = |lost: &str, rules: &[&str]| {
+        let mut pairs = vec!["stands=8", lost];
+        pairs.extend(rules);
+        exact_outcome(&rf("test", &pairs), "pass")
+    };
+    assert_eq!(pass("lost=4", &[]), 0.0);
+    assert!((pass("lost=4", &["rule:break_fraction=2/3"]) - 1.0 / 6.0).abs() < 1e-12);
+    assert!((pass("lost=5", &["rule:break_fraction=2/3"]) - 1.0 / 6.0).abs() < 1e-12);
+    assert_eq!(pass("lost=6", &["rule:break_fraction=2/3"]), 0.0);
+    // The natural rolls that always pass and fail are rule numbers too.
+    assert_eq!(
+        pass("lost=4", &["rule:break_fraction=1", "rule:always_passes=7"]),
+        0.0
+    );
+    let easy = pass("lost=0", &["rule:always_fails=0", "rule:base_regular=1"]);
+    assert!((easy - 1.0).abs() < 1e-12);
+}
+
+/// A rule-set file used with `--rules` and the same values given with `--rule` give the same
+/// report, and its JSON's `rules_changed` names them; `--set` is for the situation only.
+#[test]
+fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
+    let dir = scratch("ruleset");
+    let file = dir.join("harsh.toml");
+    std::fs::write(
+        &file,
+        "name = \"harsh\"\ndescription = \"test\"\nbase = \"rank-and-file\"\n[rules]\nbase_green = 6\nrally_loss = 2\n",
+    )
+    .unwrap();
+    let json = |args: &[&str]| -> Value {
+        let out = bin()
+            .args([
+                "rally", "--class", "green", "--trials", "5000", "--format", "json",
+            ])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let from_file = json(&["--rules", file.to_str().unwrap()]);
+    let from_flags = json(&["--rule", "base_green=6", "--rule", "rally_loss=2"]);
+    for key in [
+        "outcomes",
+        "metrics",
+        "tables",
+        "rules",
+        "rules_changed",
+        "params",
+    ] {
+        assert_eq!(from_file[key], from_flags[key], "{key}");
+    }
+    assert_eq!(
+        from_file["rules_changed"],
+        serde_json::json!({"base_green": 6, "rally_loss": 2})
+    );
+    assert_eq!(from_file["rules"]["base_veteran"], 3);
+    let plain = json(&[]);
+    assert_eq!(plain["rules_changed"], serde_json::json!({}));
+    // The text header says it, so a published table cannot be taken for the rules as written.
+    let text = bin()
+        .args(["rally", "--class", "green", "--trials", "1000", "--rules"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains(
+            "rules: CHANGED from the source: base_green=6 (source: 5), rally_loss=2 (source: 1)"
+        ),
+        "{text}"
+    );
+    // Misplaced keys are refused with the flag to use, exit 2, nothing on standard output.
+    for (args, says) in [
+        (&["--set", "base_green=6"][..], "--rule base_green=6"),
+        (&["--rule", "stands=6"][..], "--set stands=6"),
+        (&["--rule", "base_green=9"][..], "from 1 to 8"),
+        (
+            &["--rule", "always_fails=4", "--rule", "always_passes=3"][..],
+            "below always_passes",
+        ),
+        (
+            &[
+                "--system",
+                "effectiveness",
+                "--rules",
+                file.to_str().unwrap(),
+            ][..],
+            "two systems",
+        ),
+    ] {
+        let out = bin()
+            .arg("test")
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // `list --rules` shows the effective rules.
+    let listed = bin()
+        .args(["list", "--rules"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed = String::from_utf8(listed).unwrap();
+    assert!(
+        listed.contains("base_green = 6 (CHANGED; source: 5)"),
+        "{listed}"
+    );
+    assert!(listed.contains("base_veteran = 3 [RF-1]"), "{listed}");
+}
+
+/// Experiments take `rules` per variant and at the top, `rules_file`, and sweeps over rule
+/// parameters; a bad rule names the file, line and key.
+#[test]
+fn experiments_change_rules_per_variant_and_sweep_them() {
+    let dir = scratch("rules-exp");
+    std::fs::write(
+        dir.join("set.toml"),
+        "name = \"s\"\nbase = \"rank-and-file\"\n[rules]\nrally_loss = 0\n",
+    )
+    .unwrap();
+    let exp = dir.join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"e\"\nquestion = \"q\"\nscenario = \"rally\"\ntrials = 2000\nrules = { base_regular = 5 }\nset = { state = \"routing\" }\n\n[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\n\n[[variant]]\nname = \"b\"\nsystem = \"rank-and-file\"\nrules_file = \"set.toml\"\nrules = { base_regular = 3 }\n\n[sweep]\nx = { rule = \"base_green\", values = [4, 6] }\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    crate::reports::run_into(&exp, &out);
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    let changed = |i: usize| runs[i]["report"]["rules_changed"].clone();
+    assert_eq!(
+        changed(0),
+        serde_json::json!({"base_regular": 5, "base_green": 4})
+    );
+    assert_eq!(
+        changed(1),
+        serde_json::json!({"base_regular": 3, "base_green": 4, "rally_loss": 0})
+    );
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("rules: CHANGED from the source"),
+        "{summary}"
+    );
+    // A bad rule value in the file: its line and key.
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"e\"\nquestion = \"q\"\nscenario = \"rally\"\n\n[[variant]]\nname = \"a\"\nsystem = \"rank-and-file\"\nrules = { base_green = 0 }\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["run", bad.to_str().unwrap(), "--out"])
+        .arg(dir.join("never"))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("bad.toml:8: rules.base_green"), "{err}");
+    assert!(!dir.join("never").exists());
+}

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use morale_lab::error::Result;
 use morale_lab::params;
-use morale_lab::report::Format;
+use morale_lab::report::{Format, json_text};
 use morale_lab::ruleset::RuleSet;
 use morale_lab::system::{self, RuleSystem, SCENARIO_INFO, SYSTEMS};
 
@@ -249,11 +249,7 @@ pub fn render_ruleset(set: &RuleSet, format: Format) -> Result<String> {
         &[],
     )?;
     let values = p.rules_json();
-    let text = |k: &str| match values.get(k) {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(v) => v.to_string(),
-        None => String::new(),
-    };
+    let text = |k: &str| values.get(k).map(json_text).unwrap_or_default();
     let changed: Vec<&str> = p.rules_changed().iter().map(|c| c.key).collect();
     let files: Vec<&str> = set.files.iter().map(|(f, _)| f.as_str()).collect();
     Ok(match format {

@@ -201,14 +201,6 @@ pub enum Value {
 }
 
 impl Value {
-    /// The value as it is typed (`1/2`, `true`, `rout-again`).
-    pub fn text(&self) -> String {
-        match self.to_json() {
-            Json::String(s) => s,
-            other => other.to_string(),
-        }
-    }
-
     fn to_json(&self) -> Json {
         match self {
             Value::Int(i) => Json::from(*i),
@@ -291,8 +283,8 @@ pub struct Resolved {
 pub struct RuleChange {
     /// Its key.
     pub key: &'static str,
-    /// Its value in this run, as typed.
-    pub value: String,
+    /// Its value in this run, as the report's JSON gives it.
+    pub value: Json,
     /// The source's value.
     pub source: &'static str,
 }
@@ -325,7 +317,7 @@ impl Resolved {
             .filter(|(d, v, _)| parse_value(&d.kind, d.default).as_ref() != Some(v))
             .map(|(d, v, _)| RuleChange {
                 key: d.key,
-                value: v.text(),
+                value: v.to_json(),
                 source: d.default,
             })
             .collect()

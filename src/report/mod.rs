@@ -137,6 +137,14 @@ pub struct Report {
     pub trials_per_s: f64,
 }
 
+/// A JSON value as a person types it: text without its quotes, anything else as JSON writes it.
+pub fn json_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -184,12 +192,20 @@ impl Report {
     fn params_line(&self) -> String {
         self.params
             .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => format!("{k}={s}"),
-                other => format!("{k}={other}"),
-            })
+            .map(|(k, v)| format!("{k}={}", json_text(v)))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// Each rule parameter that differs from the source, as `key=value (source: value)`.
+    fn rule_changes(&self) -> Vec<String> {
+        self.rules_changed
+            .iter()
+            .map(|(k, v)| {
+                let source = self.rules_source.get(k).map(json_text).unwrap_or_default();
+                format!("{k}={} (source: {source})", json_text(v))
+            })
+            .collect()
     }
 
     /// The rules line: `as written`, or each rule parameter that differs from the source with
@@ -198,19 +214,10 @@ impl Report {
         if self.rules_changed.is_empty() {
             return "as written (no rule parameter changed)".into();
         }
-        let text = |v: &Value| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let changed: Vec<String> = self
-            .rules_changed
-            .iter()
-            .map(|(k, v)| {
-                let source = self.rules_source.get(k).map(text).unwrap_or_default();
-                format!("{k}={} (source: {source})", text(v))
-            })
-            .collect();
-        format!("CHANGED from the source: {}", changed.join(", "))
+        format!(
+            "CHANGED from the source: {}",
+            self.rule_changes().join(", ")
+        )
     }
 
     fn options_line(&self) -> String {
@@ -435,15 +442,10 @@ impl Report {
         }
         // A rule parameter changed from the source: one `rule` row each, so a table cannot be
         // taken for the rules as written.
-        for (k, v) in &self.rules_changed {
-            let text = |v: &Value| match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let source = self.rules_source.get(k).map(text).unwrap_or_default();
+        for change in self.rule_changes() {
             let mut row = vec![String::new(); 9];
             row[0] = "rule".into();
-            row[1] = format!("{k}={} (source: {source})", text(v));
+            row[1] = change;
             w.write_record(&row).expect("in-memory CSV");
         }
         for o in &self.outcomes {

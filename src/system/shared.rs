@@ -423,16 +423,11 @@ pub(crate) fn describe(
         scenario: scenario.into(),
         params: p.to_json(),
         rules: p.rules_json(),
-        rules_changed: {
-            let rules = p.rules_json();
-            p.rules_changed()
-                .into_iter()
-                .map(|c| {
-                    let value = rules.get(c.key).cloned().unwrap_or_default();
-                    (c.key.to_string(), value, c.source.to_string())
-                })
-                .collect()
-        },
+        rules_changed: p
+            .rules_changed()
+            .into_iter()
+            .map(|c| (c.key.to_string(), c.value, c.source.to_string()))
+            .collect(),
         options: options.to_vec(),
         notes,
     }

@@ -3,8 +3,11 @@
 
 use serde::Serialize;
 
+use serde_json::{Map, Value};
+
 use crate::frac::Frac;
-use crate::report::Format;
+use crate::params::Resolved;
+use crate::report::{Format, rules_line};
 
 /// One cell: an exact chance, or a dash with a reason.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -43,6 +46,13 @@ pub struct Odds {
     pub sections: Vec<OddsSection>,
     /// Notes (rule ids, what a dash means).
     pub notes: Vec<String>,
+    /// The rule parameters that differ from the source's rules, with their values on this
+    /// sheet (empty when it shows the rules as written).
+    pub rules_changed: Map<String, Value>,
+    /// The source's values of the rule parameters in `rules_changed`.
+    pub rules_source: Map<String, Value>,
+    /// Every rule parameter as this sheet plays the rules.
+    pub rules: Map<String, Value>,
 }
 
 /// A cell from an exact fraction.
@@ -54,12 +64,55 @@ pub fn cell(f: Frac) -> OddsCell {
     }
 }
 
+/// A modifier with its sign, as a rulebook prints it: +1, 0, −1 (a true minus sign).
+pub fn signed(n: i32) -> String {
+    match n {
+        0 => "0".into(),
+        n if n > 0 => format!("+{n}"),
+        n => format!("−{}", -n),
+    }
+}
+
 /// An exact probability (a multiple of 1/6^k) as a reduced fraction.
 pub fn to_frac(p: f64, den: u64) -> Frac {
     Frac::new((p * den as f64).round() as u64, den).expect("den > 0")
 }
 
 impl Odds {
+    /// A sheet of `sections` and `notes` showing the rules as written (see [`Odds::set_rules`]).
+    pub fn new(system: &str, title: &str, sections: Vec<OddsSection>, notes: Vec<String>) -> Odds {
+        Odds {
+            system: system.into(),
+            version: crate::VERSION.into(),
+            title: title.into(),
+            sections,
+            notes,
+            rules_changed: Map::new(),
+            rules_source: Map::new(),
+            rules: Map::new(),
+        }
+    }
+
+    /// Say which rules the sheet shows: every rule parameter of `r`, and those changed from
+    /// the source.
+    pub fn set_rules(&mut self, r: &Resolved) {
+        self.rules = r.rules_json();
+        let changed = r.rules_changed();
+        self.rules_changed = changed
+            .iter()
+            .map(|c| (c.key.to_string(), c.value.clone()))
+            .collect();
+        self.rules_source = changed
+            .iter()
+            .map(|c| (c.key.to_string(), Value::from(c.source)))
+            .collect();
+    }
+
+    /// The rules line: "as written", or each rule parameter changed from the source.
+    pub fn rules_line(&self) -> String {
+        rules_line(&self.rules_changed, &self.rules_source)
+    }
+
     /// Render in `format`.
     pub fn render(&self, format: Format) -> String {
         match format {
@@ -72,6 +125,19 @@ impl Odds {
                 let mut w = csv::Writer::from_writer(Vec::new());
                 w.write_record(["table", "row", "column", "fraction", "p", "percent"])
                     .expect("in-memory CSV");
+                // The rules the sheet shows: a row per rule parameter changed from the source.
+                for (k, v) in &self.rules_changed {
+                    let was = self.rules_source.get(k).map(crate::report::json_text);
+                    w.write_record([
+                        "rule".to_string(),
+                        k.clone(),
+                        format!("source: {}", was.unwrap_or_default()),
+                        crate::report::json_text(v),
+                        String::new(),
+                        String::new(),
+                    ])
+                    .expect("in-memory CSV");
+                }
                 for s in &self.sections {
                     for (label, cells) in &s.rows {
                         for (col, c) in s.columns.iter().zip(cells) {
@@ -90,7 +156,7 @@ impl Odds {
                 String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8")
             }
             Format::Markdown => {
-                let mut out = format!("## {}\n\n", self.title);
+                let mut out = format!("## {}\n\nRules: {}\n\n", self.title, self.rules_line());
                 for s in &self.sections {
                     out += &format!("### {}\n\n| {} |", s.title, s.row_header);
                     for c in &s.columns {
@@ -114,7 +180,7 @@ impl Odds {
                 out
             }
             Format::Text => {
-                let mut out = format!("{}\n", self.title);
+                let mut out = format!("{}\nrules: {}\n", self.title, self.rules_line());
                 for s in &self.sections {
                     out += &format!("\n{}\n", s.title);
                     let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())
@@ -157,11 +223,12 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules\">Rules: {}</p>\n",
             esc(&self.title),
             esc(&self.title),
             esc(&self.version),
-            esc(&self.system)
+            esc(&self.system),
+            esc(&self.rules_line())
         );
         for s in &self.sections {
             out += &format!(

@@ -174,7 +174,8 @@ impl Input {
         }
     }
 
-    fn what(&self) -> String {
+    /// How the user gave it, for messages: the flag, `--set KEY` or `--rule KEY`.
+    pub fn what(&self) -> String {
         match &self.source {
             Source::Flag(f) => f.clone(),
             Source::Set => format!("--set {}", self.key),

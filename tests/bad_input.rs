@@ -122,7 +122,7 @@ fn other_flags() {
     rejects(
         &["odds", "chess"],
         &[
-            "<SYSTEM>",
+            "[SYSTEM]",
             "allowed: rank-and-file, effectiveness, linear-warfare",
         ],
     );
@@ -263,7 +263,7 @@ fn linear_warfare_bad_input() {
     );
     run(
         "under-fire",
-        &["--set", "general_coin=each"],
+        &["--rule", "general_coin=each"],
         &["general_coin", "per-attack", "per-pip"],
     );
     run(
@@ -356,7 +356,7 @@ fn melee_and_charge_bad_input() {
             "regular hit=-3",
             "--defender",
             "green hit=-3",
-            "--set",
+            "--rule",
             "six_always_hits=false",
         ],
         &["cannot end", "neither side can hit"],
@@ -368,7 +368,7 @@ fn melee_and_charge_bad_input() {
             "regular stands=1 hit=-2",
             "--defender",
             "regular stands=1 hit=-2",
-            "--set",
+            "--rule",
             "six_always_hits=false",
             "--set",
             "max_rounds=20",

@@ -50,7 +50,7 @@ fn fight_settings() -> Vec<Setting> {
         v.push((
             "rank-and-file",
             "melee",
-            vec![a, d, "hits_per_stand=2", "auto_rout_on_win=true"],
+            vec![a, d, "rule:hits_per_stand=2", "rule:auto_rout_on_win=true"],
             vec!["keep-broken-units"],
         ));
     }
@@ -96,7 +96,7 @@ fn fight_settings() -> Vec<Setting> {
         v.push((
             "effectiveness",
             "melee",
-            vec![a, d, "p_blocked=1/6", "hits_per_quarter=3"],
+            vec![a, d, "p_blocked=1/6", "rule:hits_per_step=3"],
             vec!["natural-one-fails"],
         ));
     }
@@ -217,7 +217,7 @@ fn effectiveness_settings() -> Vec<Setting> {
                     "p_blocked=1/6",
                     "fire_dice=4",
                     "fire_to_hit=5",
-                    "hits_per_quarter=3",
+                    "rule:hits_per_step=3",
                 ],
                 retreat,
             ));
@@ -392,7 +392,7 @@ fn rank_and_file_settings() -> Vec<(&'static str, Vec<&'static str>, Vec<&'stati
             "class=regular",
             "kind=artillery",
             "stands=2",
-            "hit_points=4",
+            "rule:hit_points=4",
             "fire_dice=3",
             "fire_to_hit=4",
         ],
@@ -666,8 +666,8 @@ fn effectiveness_return_to_action_is_geometric() {
     }
     // Without the amendment's return roll a retreating unit is back after retreat_turns.
     for (turns, by) in [
-        ("retreat_turns=1", [1.0, 1.0, 1.0]),
-        ("retreat_turns=2", [0.0, 1.0, 1.0]),
+        ("rule:retreat_turns=1", [1.0, 1.0, 1.0]),
+        ("rule:retreat_turns=2", [0.0, 1.0, 1.0]),
     ] {
         let r = run(
             "effectiveness",

@@ -197,7 +197,7 @@ fn elite_rerolls_are_an_allowance_for_the_battle() {
             Plan::new(20_000, 9, 2, Sampler::Dice),
         )
     };
-    let elite = rally(&["elite=true", "elite_rerolls=1"]);
+    let elite = rally(&["elite=true", "rule:elite_rerolls=1"]);
     let pool = rally(&["rerolls=1"]);
     assert_eq!(exact_outcomes(&elite), exact_outcomes(&pool));
     assert_eq!(exact_metrics(&elite), exact_metrics(&pool));
@@ -208,8 +208,8 @@ fn elite_rerolls_are_an_allowance_for_the_battle() {
         exact_outcomes(&elite)
     );
     let recovered = |r: &Report| exact_outcomes(r)[0].1;
-    let three = rally(&["elite=true", "elite_rerolls=3"]);
-    let unlimited = rally(&["elite=true", "elite_rerolls=unlimited"]);
+    let three = rally(&["elite=true", "rule:elite_rerolls=3"]);
+    let unlimited = rally(&["elite=true", "rule:elite_rerolls=unlimited"]);
     assert!(recovered(&three) > recovered(&elite) + 0.01);
     assert!(recovered(&unlimited) > recovered(&three));
     // Elite's allowance comes before the commander's pool: one of each is two re-rolls.
@@ -408,7 +408,7 @@ fn removed_is_reported_by_cause() {
         "removed_failed_while_routing",
         "removed_guns_abandoned",
     ];
-    for routing_fail in ["routing_fail=rout-again", "routing_fail=removed"] {
+    for routing_fail in ["rule:routing_fail=rout-again", "rule:routing_fail=removed"] {
         for unit in [
             &["stands=8", "class=green"][..],
             &["stands=3", "kind=artillery", "class=green"][..],

@@ -231,3 +231,217 @@ fn experiments_change_rules_per_variant_and_sweep_them() {
     assert!(err.contains("bad.toml:8: rules.base_green"), "{err}");
     assert!(!dir.join("never").exists());
 }
+
+fn exact(system: &str, scenario: &str, pairs: &[&str]) -> Report {
+    run(
+        system,
+        scenario,
+        pairs,
+        &[],
+        Plan::new(2_000, 5, 1, Sampler::Table),
+    )
+}
+
+/// The numbers of the effectiveness rules are rule parameters: each one moves the exact values
+/// as the rule says, and the situation's limits follow them (`lost` below `steps`).
+#[test]
+fn effectiveness_numbers_reach_the_rules() {
+    let pass = |pairs: &[&str]| exact_outcome(&exact("effectiveness", "test", pairs), "pass");
+    // EF-2: Poor needs 5 (1/3); on 6, 1/6; a +2 general brings it back to 4 (1/2).
+    assert!((pass(&["class=poor"]) - 1.0 / 3.0).abs() < 1e-12);
+    assert!((pass(&["class=poor", "rule:score_poor=6"]) - 1.0 / 6.0).abs() < 1e-12);
+    let general = [
+        "class=poor",
+        "general=true",
+        "rule:score_poor=6",
+        "rule:general_bonus=2",
+    ];
+    assert!((pass(&general) - 0.5).abs() < 1e-12);
+    // A support's bonus of 0: supported or not, the same test.
+    let supported = pass(&["supported=true", "rule:support_bonus=0"]);
+    assert!((supported - pass(&[])).abs() < 1e-12);
+    // EF-5: a return on 4+ with a +2 general: back in action by the first move 5/6.
+    let back = |pairs: &[&str]| {
+        let mut all = vec!["turns=1"];
+        all.extend(pairs);
+        let r = run(
+            "effectiveness",
+            "rally",
+            &all,
+            &["return-roll"],
+            Plan::new(2_000, 5, 1, Sampler::Table),
+        );
+        exact_outcome(&r, "back_in_action")
+    };
+    assert!((back(&[]) - 1.0 / 3.0).abs() < 1e-12);
+    let bonus = [
+        "general=true",
+        "rule:return_on=4",
+        "rule:return_general_bonus=2",
+    ];
+    assert!((back(&bonus) - 5.0 / 6.0).abs() < 1e-12);
+    // EF-1: five steps: a unit may have lost four and still stand; it may not have lost five.
+    let five = exact("effectiveness", "test", &["lost=4", "rule:steps=5"]);
+    assert!((exact_outcome(&five, "pass") - 0.5).abs() < 1e-12);
+    let refused = morale_lab::system::build(
+        "effectiveness",
+        "test",
+        &crate::common::inputs(&["lost=4"]),
+        &[],
+    );
+    let err = refused
+        .err()
+        .expect("lost=4 of 4 steps is refused")
+        .to_string();
+    assert!(err.contains("0 to 3") && err.contains("steps = 4"), "{err}");
+}
+
+/// The numbers of The Age of Linear Warfare are rule parameters: fire, pips, melee bonuses and
+/// "a second loss destroys".
+#[test]
+fn linear_warfare_numbers_reach_the_rules() {
+    let hits = |pairs: &[&str]| {
+        let mut all = vec!["test=volley", "stands=1"];
+        all.extend(pairs);
+        exact_outcome(&exact("linear-warfare", "test", &all), "hits_1")
+    };
+    // LW-2: one die at 4+ is 1/2; to_hit 5 with cover (+2) is 7: no hit at all.
+    assert!((hits(&[]) - 0.5).abs() < 1e-12);
+    assert_eq!(
+        hits(&["cover=true", "rule:to_hit=5", "rule:cover_penalty=2"]),
+        0.0
+    );
+    assert!((hits(&["flanking=true", "rule:flank_bonus=2"]) - 5.0 / 6.0).abs() < 1e-12);
+    // LW-1: a type's pips are the default of `pips`.
+    let guards = exact(
+        "linear-warfare",
+        "under-fire",
+        &["type=guards", "rule:pips_guards=9"],
+    );
+    assert_eq!(guards.params["pips"], 9);
+    // LW-4: with no bonus for charging, a charge is an even fight (as written it is not).
+    let melee = |rules: &[&str]| {
+        let mut all = vec!["attacker=cavalry charging", "defender=cavalry"];
+        all.extend(rules);
+        let r = exact("linear-warfare", "melee", &all);
+        (
+            exact_outcome(&r, "attacker_wins"),
+            exact_outcome(&r, "defender_wins"),
+        )
+    };
+    let (a, d) = melee(&["rule:charge_bonus=0"]);
+    assert!((a - d).abs() < 1e-12, "{a} v {d}");
+    let (a, d) = melee(&[]);
+    assert!(a > d + 0.1, "{a} v {d}");
+    // "A second lost round destroys": with 0, only pips destroy (six rounds lost in a row), and
+    // the melee still ends.
+    let destroyed = |rules: &[&str]| {
+        let mut all = vec!["attacker=line charging", "defender=line"];
+        all.extend(rules);
+        let r = exact("linear-warfare", "melee", &all);
+        crate::common::exact_metric(&r, "defender_destroyed")
+    };
+    let (second, pips_only) = (destroyed(&[]), destroyed(&["rule:losses_to_destroy=0"]));
+    assert!(
+        second > 0.1 && pips_only > 0.0 && pips_only < second / 5.0,
+        "{second} {pips_only}"
+    );
+}
+
+/// Rank & File's melee and supplement numbers and the choices where the sources are silent are
+/// rule parameters too: given with `--set` they are refused, naming `--rule`.
+#[test]
+fn rank_and_file_silent_choices_are_rule_parameters() {
+    for key in [
+        "routing_fail=removed",
+        "elite_rerolls=2",
+        "buildings_bonus=2",
+        "hit_points=4",
+        "to_hit=5",
+        "six_always_hits=false",
+        "break_point=40",
+    ] {
+        let out = bin()
+            .args(["test", "--set", key])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(&format!("--rule {key}")), "{key}: {err}");
+    }
+    // RF-6: two re-rolls a test: a Regular unit with a pool of two passes 1 − (1/2)³ = 7/8.
+    let r = exact(
+        "rank-and-file",
+        "test",
+        &["rerolls=2", "rule:rerolls_per_test=2"],
+    );
+    assert!((exact_outcome(&r, "pass") - 7.0 / 8.0).abs() < 1e-12);
+    // RF-9: cavalry against elephants on 5 instead of 6 win more often.
+    let cav = |rules: &[&str]| {
+        let mut all = vec![
+            "attacker=regular cavalry stands=4",
+            "defender=regular elephant",
+        ];
+        all.extend(rules);
+        exact_outcome(&exact("rank-and-file", "melee", &all), "attacker_wins")
+    };
+    assert!(cav(&["rule:cavalry_vs_elephants=5"]) > cav(&[]) + 0.01);
+}
+
+/// The odds sheet takes `--rule` and `--rules` and says which rules it shows.
+#[test]
+fn odds_sheets_follow_the_rules_they_say() {
+    let dir = scratch("odds-rules");
+    let file = dir.join("green.toml");
+    std::fs::write(
+        &file,
+        "name = \"g\"\nbase = \"rank-and-file\"\n[rules]\nbase_green = 4\n",
+    )
+    .unwrap();
+    let sheet = |args: &[&str]| -> Value {
+        let out = bin()
+            .args(["odds", "--format", "json"])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let flags = sheet(&["rank-and-file", "--rule", "base_green=4"]);
+    let from_file = sheet(&["--rules", file.to_str().unwrap()]);
+    assert_eq!(flags, from_file);
+    assert_eq!(flags["rules_changed"], serde_json::json!({"base_green": 4}));
+    // Green on 4 reads as Regular, row by row.
+    for row in flags["sections"][0]["rows"].as_array().unwrap() {
+        assert_eq!(row[1][2]["fraction"], row[1][4]["fraction"]);
+    }
+    let text = bin()
+        .args(["odds", "linear-warfare", "--rule", "to_hit=5"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("rules: CHANGED from the source: to_hit=5 (source: 4)"),
+        "{text}"
+    );
+    assert!(text.contains("modifier 0 (5+)"), "{text}");
+    let plain = sheet(&["effectiveness"]);
+    assert_eq!(plain["rules_changed"], serde_json::json!({}));
+    for (args, says) in [
+        (
+            &["odds", "effectiveness", "--rule", "base_green=4"][..],
+            "score_elite",
+        ),
+        (&["odds"][..], "--rules FILE"),
+    ] {
+        let out = bin().args(args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

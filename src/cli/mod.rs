@@ -404,9 +404,17 @@ impl OutArgs {
 
 #[derive(Debug, Args)]
 struct OddsArgs {
-    /// Rule system.
+    /// Rule system [default: the --rules file's].
     #[arg(value_name = "SYSTEM", value_parser = systems())]
-    system: String,
+    system: Option<String>,
+    /// A rule-set file: the sheet shows its rule parameters (its optional rules do not change
+    /// these tables).
+    #[arg(long = "rules", value_name = "FILE")]
+    rules_file: Option<std::path::PathBuf>,
+    /// Change a number of the rules (repeatable), e.g. --rule base_green=6; the sheet says
+    /// which rules differ from the source.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
     /// Starting stands, to mark the rows where the 50% rule makes every test fail.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stands: Option<String>,
@@ -787,26 +795,12 @@ fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<Str
     for s in &a.sets {
         inputs.push(Input::parse_set(s)?);
     }
-    let mut options = Vec::new();
-    let system = match &a.rules_file {
-        None => a.system.clone().unwrap_or_else(|| "rank-and-file".into()),
-        Some(file) => {
-            let set = load_ruleset(file)?;
-            if let Some(sys) = a.system.as_ref().filter(|s| **s != set.system) {
-                return Err(Error::Conflict(format!(
-                    "--system {sys} and --rules {} (a rule set of {}) name two systems: give one",
-                    file.display(),
-                    set.system
-                )));
-            }
-            inputs.extend(set.inputs());
-            options.extend(set.options.iter().cloned());
-            set.system
-        }
-    };
-    for s in &a.rules {
-        inputs.push(Input::parse_rule(s)?);
-    }
+    let (system, rules, mut options) = rules_of(
+        (a.system.as_ref(), "--system"),
+        a.rules_file.as_deref(),
+        &a.rules,
+    )?;
+    inputs.extend(rules);
     options.extend(a.options.iter().cloned());
     let job = system::build(&system, scenario, &inputs, &options)?;
     let exact_budget = match &a.exact_budget {
@@ -1079,6 +1073,41 @@ fn read_text(file: &std::path::Path, what: &str) -> Result<String> {
 }
 
 /// A rule-set file and the files it stands on.
+/// The system, rule inputs and optional rules of `--system` (or the positional system, named
+/// `flag`), `--rules FILE` and `--rule KEY=VALUE`: the file's, then the flags' over them. With
+/// neither a system nor a file, Rank & File.
+///
+/// # Errors
+/// A file that cannot be read or parsed, a `--rule` that is not KEY=VALUE, and a system that
+/// differs from the file's.
+fn rules_of(
+    (system, flag): (Option<&String>, &str),
+    file: Option<&std::path::Path>,
+    rules: &[String],
+) -> Result<(String, Vec<Input>, Vec<String>)> {
+    let (mut inputs, mut options) = (Vec::new(), Vec::new());
+    let system = match file {
+        None => system.cloned().unwrap_or_else(|| "rank-and-file".into()),
+        Some(file) => {
+            let set = load_ruleset(file)?;
+            if let Some(sys) = system.filter(|s| **s != set.system) {
+                return Err(Error::Conflict(format!(
+                    "{flag} {sys} and --rules {} (a rule set of {}) name two systems: give one",
+                    file.display(),
+                    set.system
+                )));
+            }
+            inputs.extend(set.inputs());
+            options.extend(set.options.iter().cloned());
+            set.system
+        }
+    };
+    for s in rules {
+        inputs.push(Input::parse_rule(s)?);
+    }
+    Ok((system, inputs, options))
+}
+
 fn load_ruleset(file: &std::path::Path) -> Result<morale_lab::ruleset::RuleSet> {
     let source = read_text(file, "a rule-set file")?;
     morale_lab::ruleset::RuleSet::parse(&file.display().to_string(), &source, &mut |p| {
@@ -1185,13 +1214,23 @@ fn run_odds(a: OddsArgs) -> Result<String> {
     } else {
         format_of(&a.format)?
     };
-    let info = system::find(&a.system)?;
+    if a.system.is_none() && a.rules_file.is_none() {
+        return Err(Error::Conflict(
+            "odds needs a rule system (rank-and-file, effectiveness, linear-warfare) or --rules FILE".into(),
+        ));
+    }
     let stands = match &a.stands {
         None => None,
         Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
     };
     let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
-    let sheet = info.odds(stands, max_lost)?;
+    // A rule set's optional rules do not change these tables: only its rule parameters count.
+    let (system, rules, _options) = rules_of(
+        (a.system.as_ref(), "odds"),
+        a.rules_file.as_deref(),
+        &a.rules,
+    )?;
+    let sheet = system::odds(&system, stands, max_lost, &rules)?;
     Ok(if html {
         sheet.html()
     } else {

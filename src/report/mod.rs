@@ -171,6 +171,30 @@ impl Format {
     }
 }
 
+/// Each rule parameter in `changed` as `key=value (source: value)`, the source's value from
+/// `source`.
+pub fn rule_changes(changed: &Map<String, Value>, source: &Map<String, Value>) -> Vec<String> {
+    changed
+        .iter()
+        .map(|(k, v)| {
+            let was = source.get(k).map(json_text).unwrap_or_default();
+            format!("{k}={} (source: {was})", json_text(v))
+        })
+        .collect()
+}
+
+/// The rules line of a report or an odds sheet: `as written`, or each rule parameter that
+/// differs from the source with the source's value.
+pub fn rules_line(changed: &Map<String, Value>, source: &Map<String, Value>) -> String {
+    if changed.is_empty() {
+        return "as written (no rule parameter changed)".into();
+    }
+    format!(
+        "CHANGED from the source: {}",
+        rule_changes(changed, source).join(", ")
+    )
+}
+
 impl Report {
     /// Render in `format`.
     pub fn render(&self, format: Format) -> String {
@@ -199,25 +223,13 @@ impl Report {
 
     /// Each rule parameter that differs from the source, as `key=value (source: value)`.
     fn rule_changes(&self) -> Vec<String> {
-        self.rules_changed
-            .iter()
-            .map(|(k, v)| {
-                let source = self.rules_source.get(k).map(json_text).unwrap_or_default();
-                format!("{k}={} (source: {source})", json_text(v))
-            })
-            .collect()
+        rule_changes(&self.rules_changed, &self.rules_source)
     }
 
     /// The rules line: `as written`, or each rule parameter that differs from the source with
     /// the source's value.
     pub fn rules_line(&self) -> String {
-        if self.rules_changed.is_empty() {
-            return "as written (no rule parameter changed)".into();
-        }
-        format!(
-            "CHANGED from the source: {}",
-            self.rule_changes().join(", ")
-        )
+        rules_line(&self.rules_changed, &self.rules_source)
     }
 
     fn options_line(&self) -> String {

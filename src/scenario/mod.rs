@@ -849,6 +849,7 @@ mod tests {
                     troop: crate::system::effectiveness::rules::Troop::Infantry,
                     return_roll: true,
                     retreat_turns: 1,
+                    numbers: Default::default(),
                 },
             },
             Describe {

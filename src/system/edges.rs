@@ -1,9 +1,9 @@
-//! The edges of what the tool accepts: for every system × scenario, each numeric parameter at
-//! its minimum and at its maximum (one at a time), every number at its maximum together, and
-//! the largest unit specs. The edge test runs them all (no panic; a clear error or a report),
+//! The edges of what the tool accepts: for every system × scenario, each numeric parameter and
+//! each numeric rule parameter at its minimum and at its maximum (one at a time), every number at
+//! its maximum together (rule parameters included), and the largest unit specs. The edge test runs them all (no panic; a clear error or a report),
 //! and `morale-lab bench --edges` times them against a bound.
 
-use crate::params::{Input, Kind, Source};
+use crate::params::{Input, Kind, ParamDef, Source};
 
 /// One setting at the edge of the allowed ranges.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,19 +16,20 @@ pub struct Edge {
     pub label: String,
     /// The settings, as `--set` takes them.
     pub set: Vec<(String, String)>,
+    /// The rule parameters, as `--rule` takes them.
+    pub rules: Vec<(String, String)>,
 }
 
 impl Edge {
     /// The settings as inputs.
     pub fn inputs(&self) -> Vec<Input> {
-        self.set
-            .iter()
-            .map(|(k, v)| Input {
-                key: k.clone(),
-                value: v.clone(),
-                source: Source::Set,
-            })
-            .collect()
+        let set = self.set.iter().map(|(k, v)| Input {
+            key: k.clone(),
+            value: v.clone(),
+            source: Source::Set,
+        });
+        let rules = self.rules.iter().map(|(k, v)| Input::rule(k, v.clone()));
+        set.chain(rules).collect()
     }
 
     /// The command line that runs it.
@@ -37,6 +38,11 @@ impl Edge {
             .set
             .iter()
             .map(|(k, v)| format!("--set \"{k}={v}\""))
+            .chain(
+                self.rules
+                    .iter()
+                    .map(|(k, v)| format!("--rule \"{k}={v}\"")),
+            )
             .collect();
         format!(
             "morale-lab {} --system {} {}",
@@ -62,19 +68,33 @@ pub fn edges() -> Vec<Edge> {
                 scenario,
                 label,
                 set,
+                rules: Vec::new(),
+            };
+            let range = |p: &ParamDef| match p.kind {
+                Kind::Int { min, max } => Some((min.to_string(), max.to_string())),
+                Kind::Real { min, max } => Some((min.to_string(), max.to_string())),
+                _ => None,
             };
             let mut all_max = Vec::new();
             for p in &own {
-                let (lo, hi) = match p.kind {
-                    Kind::Int { min, max } => (min.to_string(), max.to_string()),
-                    Kind::Real { min, max } => (min.to_string(), max.to_string()),
-                    _ => continue,
-                };
+                let Some((lo, hi)) = range(p) else { continue };
                 for v in [lo, hi.clone()] {
                     let set = vec![(p.key.to_string(), v.clone())];
                     out.push(edge(format!("{}={v}", p.key), set));
                 }
                 all_max.push((p.key.to_string(), hi));
+            }
+            // Every rule parameter is in force in every scenario.
+            let mut rules_max = Vec::new();
+            for p in sys.rule_params() {
+                let Some((lo, hi)) = range(p) else { continue };
+                for v in [lo, hi.clone()] {
+                    out.push(Edge {
+                        rules: vec![(p.key.to_string(), v.clone())],
+                        ..edge(format!("rule {}={v}", p.key), Vec::new())
+                    });
+                }
+                rules_max.push((p.key.to_string(), hi));
             }
             let specs: Vec<_> = own
                 .iter()
@@ -100,14 +120,26 @@ pub fn edges() -> Vec<Edge> {
                     out.push(edge(format!("{a} v {d}"), set.clone()));
                     let mut with_max = all_max.clone();
                     with_max.extend(set);
-                    out.push(edge(
-                        format!("every number at its maximum, {a} v {d}"),
-                        with_max,
-                    ));
+                    out.push(Edge {
+                        rules: rules_max.clone(),
+                        ..edge(
+                            format!("every number at its maximum, rules too, {a} v {d}"),
+                            with_max,
+                        )
+                    });
                 }
             }
             if !all_max.is_empty() {
-                out.push(edge("every number at its maximum".into(), all_max));
+                out.push(edge("every number at its maximum".into(), all_max.clone()));
+            }
+            if !rules_max.is_empty() {
+                out.push(Edge {
+                    rules: rules_max.clone(),
+                    ..edge(
+                        "every number at its maximum, rules too".into(),
+                        all_max.clone(),
+                    )
+                });
             }
         }
     }

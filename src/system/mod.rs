@@ -106,12 +106,14 @@ pub trait RuleSystem: Sync {
     /// # Errors
     /// Values that are each allowed but do not fit together.
     fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>>;
-    /// Its odds sheet for a rulebook: exact chances only. `stands` marks the rows at 50% losses
-    /// where the system has them; `max_lost` is the last row of a by-losses table.
+    /// Its odds sheet for a rulebook: exact chances only, under the rule parameters of `rules`
+    /// (see [`odds`]). `stands` marks the rows at 50% losses where the system has them;
+    /// `max_lost` is the last row of a by-losses table.
     ///
     /// # Errors
-    /// An argument this system's sheet does not take.
-    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds>;
+    /// An argument this system's sheet does not take, or rule parameters that do not fit
+    /// together.
+    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds>;
 }
 
 /// Every rule system, in the order `list` shows them.
@@ -206,6 +208,34 @@ pub fn all_params(system: &dyn RuleSystem) -> Vec<&'static ParamDef> {
     let battles = system.scenarios().iter().any(|s| BATTLES.contains(s));
     let battle: &'static [ParamDef] = if battles { &BATTLE_PARAMS } else { &[] };
     system.params().iter().chain(battle).collect()
+}
+
+/// The odds sheet of `system` under the rule parameters of `rules` (inputs from `--rule` and
+/// rule-set files: every one must be a rule parameter). The sheet says which rules it shows:
+/// `rules_line` is "as written" or each rule parameter changed from the source.
+///
+/// # Errors
+/// An unknown system, a key that is not one of its rule parameters, a value outside what is
+/// allowed, and the sheet's own refusals.
+pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> Result<Odds> {
+    let sys = find(system)?;
+    if let Some(i) = rules.iter().find(|i| i.source != params::Source::Rule) {
+        return Err(Error::Conflict(format!(
+            "{} is part of a situation: an odds sheet takes rule parameters only (--rule, --rules)",
+            i.what()
+        )));
+    }
+    let r = params::resolve(
+        &all_params(sys),
+        sys.rule_params(),
+        sys.name(),
+        "test",
+        rules,
+        &[],
+    )?;
+    let mut sheet = sys.odds(stands, max_lost, &r)?;
+    sheet.set_rules(&r);
+    Ok(sheet)
 }
 
 /// Build a runnable scenario of a system from the user's inputs and optional rules.

@@ -93,14 +93,6 @@ crate::params::param_table! {
             rule: "EF-2, EF-4",
             scenarios: LINE,
     },
-    break_point: u32 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 100 },
-            default: "50",
-            meaning: "a side breaks when this percentage of its units (supports included) is gone",
-            rule: "RF-13, LW-7",
-            scenarios: LINE,
-    },
 }
 
 /// The unit specs of one side of a battle: `SPEC`, `N x SPEC`, or several of those separated
@@ -229,7 +221,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     files: usize,
     setup: BattleSetup,
     mut notes: Vec<String>,
-) -> Box<dyn Job> {
+) -> Result<Box<dyn Job>> {
     let BattleSetup {
         system,
         scenario,
@@ -239,6 +231,9 @@ pub(crate) fn battle_job<A: Army + 'static>(
         options,
     } = setup;
     let line = scenario == "line";
+    // The army break point is a rule parameter of every system (LW-7's number, the tool's
+    // assumption elsewhere).
+    let break_point: u32 = resolved.typed(&[], "break_point")?;
     let supports = if line { (p.supports).min(files) } else { 0 };
     let policy = Policy {
         charge_at_turn: p.charge_at_turn,
@@ -249,7 +244,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
         supports: [supports; 2],
         turns,
         line,
-        break_point_percent: if line { p.break_point } else { 100 },
+        break_point_percent: if line { break_point } else { 100 },
         range: p.range,
         fire_range: p.fire_range,
         policy,
@@ -258,20 +253,19 @@ pub(crate) fn battle_job<A: Army + 'static>(
     if line {
         // Whose number the break point is: the source's, or the tool's where there is none.
         let whose = match system {
-            "linear-warfare" if p.break_point == 50 => {
+            "linear-warfare" if break_point == 50 => {
                 "LW-7: an army breaks at half its units".to_string()
             }
             "linear-warfare" => format!(
-                "break_point = {}%, where LW-7 says half the army",
-                p.break_point
+                "break_point = {break_point}% (a rule parameter), where LW-7 says half the army"
             ),
             "rank-and-file" => format!(
                 "break_point = {}% is the tool's assumption: the Rank & File sources give the army break point no number (RF-13)",
-                p.break_point
+                break_point
             ),
             _ => format!(
                 "break_point = {}% is the tool's assumption: the effectiveness rules have no army morale rule",
-                p.break_point
+                break_point
             ),
         };
         notes.push(format!(
@@ -346,7 +340,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
         });
     }
     debug_assert_eq!(battle.series().len(), SERIES.len());
-    Box::new(ChainJob::new(
+    Ok(Box::new(ChainJob::new(
         battle,
         describe(system, scenario, resolved, options, notes),
         outcomes,
@@ -361,7 +355,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
                 title: "Each line after each turn (means): positions empty (gaps), units gone (lost), units shaken",
             },
         ],
-    ))
+    )))
 }
 
 /// Each side's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as

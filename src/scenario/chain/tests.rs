@@ -17,6 +17,7 @@ fn ef_under_fire(turns: u32) -> EfUnderFire {
         troop: crate::system::effectiveness::rules::Troop::Infantry,
         return_roll: true,
         retreat_turns: 1,
+        numbers: Default::default(),
     };
     let start = UnitState {
         status: Status::InLine,

@@ -142,11 +142,12 @@ impl Army for EfArmy {
     fn status(&self, u: &EfSlot) -> usize {
         u.s.status as usize
     }
-    fn strength(&self, _side: usize, _file: usize) -> u32 {
-        4
+    fn strength(&self, side: usize, file: usize) -> u32 {
+        u32::from(self.units[side][file][0].numbers.steps)
     }
-    fn strength_lost(&self, _side: usize, _file: usize, u: &EfSlot) -> u32 {
-        4 - u32::from(u.s.quarters.min(4))
+    fn strength_lost(&self, side: usize, file: usize, u: &EfSlot) -> u32 {
+        let steps = self.strength(side, file);
+        steps - u32::from(u.s.quarters).min(steps)
     }
     fn turn<R: Roll>(&self, f: &mut Field<EfSlot>, ctx: &TurnContext, r: &mut R) {
         use ef::Status::{Eliminated, InLine, Retreating};

@@ -3,14 +3,16 @@
 use super::rules as ef;
 use crate::scenario::invariants::{Check, ensure};
 
-/// EF-1 / EF-4: one turn of an effectiveness-rules unit, `hits_per_quarter` hits costing 25%.
+/// EF-1 / EF-4: one turn of an effectiveness-rules unit, `hits_per_quarter` (`hits_per_step`) hits
+/// costing a step.
 pub fn ef_unit(hits_per_quarter: u8, from: ef::UnitState, to: ef::UnitState) -> Check {
     if from.status == ef::Status::Eliminated {
         return ensure(to == from, || {
             format!("an eliminated unit changed: {from:?} → {to:?}")
         });
     }
-    ensure(to.quarters <= from.quarters && to.quarters <= 4, || {
+    // The start is checked below the rule's `steps`; from there effectiveness only falls.
+    ensure(to.quarters <= from.quarters, || {
         format!("effectiveness rose: {from:?} → {to:?}")
     })?;
     ensure(

@@ -53,7 +53,11 @@ impl EfFight {
         blocked: Option<Weights>,
         max_rounds: u32,
     ) -> Self {
-        let v = |name| ValueInfo { name, max: 4 };
+        // EF-1: at most every step is lost.
+        let v = |name| ValueInfo {
+            name,
+            max: u32::from(attacker.numbers.steps),
+        };
         EfFight {
             attacker,
             defender,

@@ -63,9 +63,9 @@ crate::params::param_table! {
     },
     lost: u8 {
             flag: Some("--lost"),
-            kind: Kind::Int { min: 0, max: 3 },
+            kind: Kind::Int { min: 0, max: 7 },
             default: "0",
-            meaning: "quarters of effectiveness already lost (0 = 100%, 3 = 25%)",
+            meaning: "steps of effectiveness already lost, below the rule's steps (by the source's 4 steps: 0 = 100%, 3 = 25%)",
             rule: "EF-1",
             scenarios: ALL,
     },
@@ -81,7 +81,7 @@ crate::params::param_table! {
             flag: Some("--general"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "a general is attached: +1 to tests and to the roll to return to action",
+            meaning: "a general is attached: general_bonus (+1) to tests and return_general_bonus (+1) to the roll to return to action",
             rule: "EF-2, EF-5",
             scenarios: ALL,
     },
@@ -89,25 +89,9 @@ crate::params::param_table! {
             flag: Some("--supported"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "a friendly unit directly behind supports it: +1 to tests",
+            meaning: "a friendly unit directly behind supports it: support_bonus (+1) to tests",
             rule: "EF-2",
             scenarios: ALL,
-    },
-    return_on: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 7 },
-            default: "5",
-            meaning: "with --option return-roll: the roll a retreating unit needs (before the general's +1) to return to normal action; 7 = never",
-            rule: "EF-5",
-            scenarios: TURNED,
-    },
-    retreat_turns: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 12 },
-            default: "1",
-            meaning: "without --option return-roll: turns a retreating unit is out of the line before it is back in action (the plain rules say no more)",
-            rule: "EF-3, EF-5",
-            scenarios: TURNED,
     },
     support_type: String {
             flag: None,
@@ -148,14 +132,6 @@ crate::params::param_table! {
             meaning: "instead of dice: chances of losing 0, 1, 2 … quarters a turn, e.g. 1/2,1/3,1/6",
             rule: "§4",
             scenarios: FIRE_BATTLE,
-    },
-    hits_per_quarter: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 12 },
-            default: "2",
-            meaning: "hits that cost 25% effectiveness (hits short of a quarter carry over)",
-            rule: "EF-3",
-            scenarios: FIRE_AND_MELEE,
     },
     return_fire_dice: u32 {
             flag: None,
@@ -245,14 +221,6 @@ crate::params::param_table! {
             rule: "EF-3",
             scenarios: MELEE,
     },
-    melee_to_hit: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 6 },
-            default: "4",
-            meaning: "the roll a melee die needs to hit",
-            rule: "EF-3",
-            scenarios: MELEE,
-    },
     max_rounds: u32 {
             flag: None,
             kind: Kind::Int { min: 2, max: 1000 },
@@ -260,6 +228,112 @@ crate::params::param_table! {
             meaning: "safety cap on tied rounds (one a turn): a melee not certain to end by then is an error",
             rule: "EF-3",
             scenarios: MELEE_ONLY,
+    },
+}
+
+crate::params::param_table! {
+    /// The effectiveness rules' rule parameters: the numbers of the house rule and its
+    /// amendment, each defaulting to the source's value (`--rule KEY=VALUE`).
+    pub static RULES;
+    /// The effectiveness rules' rule parameters, typed.
+    pub struct RuleParams;
+    /// How each rule parameter was set.
+    how RuleParamsHow;
+    score_elite: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "3",
+            meaning: "the score (die plus modifiers) an Elite unit's test must reach",
+            rule: "EF-2",
+            scenarios: SCENARIOS,
+    },
+    score_regular: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "4",
+            meaning: "the score a Regular unit's test must reach",
+            rule: "EF-2",
+            scenarios: SCENARIOS,
+    },
+    score_poor: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "5",
+            meaning: "the score a Poor or militia unit's test must reach",
+            rule: "EF-2",
+            scenarios: SCENARIOS,
+    },
+    general_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the attached general's bonus to tests",
+            rule: "EF-2",
+            scenarios: SCENARIOS,
+    },
+    support_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "a supported unit's bonus to tests (a friendly unit directly behind)",
+            rule: "EF-2",
+            scenarios: SCENARIOS,
+    },
+    steps: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 8 },
+            default: "4",
+            meaning: "steps of effectiveness from 100% to eliminated, each failed test or hits_per_step hits costing one (the source: 4 steps of 25%)",
+            rule: "EF-1",
+            scenarios: SCENARIOS,
+    },
+    hits_per_step: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "2",
+            meaning: "hits that cost a step, 25% of effectiveness (hits short of a step carry over)",
+            rule: "EF-3",
+            scenarios: SCENARIOS,
+    },
+    melee_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "4",
+            meaning: "the roll a melee die needs to hit",
+            rule: "EF-3",
+            scenarios: SCENARIOS,
+    },
+    return_on: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "5",
+            meaning: "with --option return-roll: the roll a retreating unit needs (before the general's bonus) to return to normal action; above 6 + that bonus: never",
+            rule: "EF-5",
+            scenarios: SCENARIOS,
+    },
+    return_general_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "with --option return-roll: the attached general's bonus to the roll to return to action",
+            rule: "EF-5",
+            scenarios: SCENARIOS,
+    },
+    break_point: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 100 },
+            default: "50",
+            meaning: "line: a side breaks when this percentage of its units (supports included) is gone (the house rule has no army morale rule)",
+            rule: "§4",
+            scenarios: SCENARIOS,
+    },
+    retreat_turns: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "1",
+            meaning: "without --option return-roll: turns a retreating unit is out of the line before it is back in action (the plain rules say no more)",
+            rule: "EF-3, EF-5",
+            scenarios: SCENARIOS,
     },
 }
 
@@ -278,6 +352,7 @@ pub fn parse_unit(
     what: &str,
     spec: &str,
     natural_one_fails: bool,
+    numbers: ef::Numbers,
 ) -> Result<(ef::Unit, ef::UnitState, Option<u32>)> {
     let bad = |value: &str, allowed: String| Error::Invalid {
         what: what.into(),
@@ -304,10 +379,18 @@ pub fn parse_unit(
         }
         match (token, token.split_once('=')) {
             (_, Some(("lost", v))) => {
+                let most = i64::from(numbers.steps) - 1;
                 lost = params::parse_int(v)
-                    .filter(|x| (0..=3).contains(x))
-                    .ok_or_else(|| bad(token, "lost= takes quarters lost, 0 to 3".into()))?
-                    as u8
+                    .filter(|x| (0..=most).contains(x))
+                    .ok_or_else(|| {
+                        bad(
+                            token,
+                            format!(
+                                "lost= takes steps (quarters) lost, 0 to {most} (steps = {})",
+                                numbers.steps
+                            ),
+                        )
+                    })? as u8
             }
             (_, Some(("dice", v))) => {
                 dice = Some(
@@ -337,10 +420,11 @@ pub fn parse_unit(
         troop: troop.unwrap_or_default(),
         return_roll: true,
         retreat_turns: 1,
+        numbers,
     };
     let start = ef::UnitState {
         status: ef::Status::InLine,
-        quarters: 4 - lost,
+        quarters: numbers.steps - lost,
         hits: 0,
         out: 0,
     };
@@ -377,6 +461,43 @@ crate::params::option_table! {
     },
 }
 
+/// The rule parameters, typed, as the rules code takes them.
+struct Rules {
+    /// Every rule parameter, typed.
+    q: RuleParams,
+    /// EF-1, EF-2 and EF-5's numbers, carried in every unit.
+    numbers: ef::Numbers,
+}
+
+impl Rules {
+    /// Read the rule parameters of `r`.
+    fn read(r: &Resolved) -> Result<Rules> {
+        let q = RuleParams::read(r)?;
+        let numbers = ef::Numbers {
+            scores: [q.score_elite, q.score_regular, q.score_poor],
+            general_bonus: q.general_bonus,
+            support_bonus: q.support_bonus,
+            return_general_bonus: q.return_general_bonus,
+            steps: q.steps,
+        };
+        Ok(Rules { q, numbers })
+    }
+
+    /// A unit spec's unit, playing these rules (EF-5's return and EF-1, EF-2's numbers).
+    fn unit(
+        &self,
+        what: &str,
+        spec: &str,
+        on: &Switches,
+    ) -> Result<(ef::Unit, ef::UnitState, Option<u32>)> {
+        let (mut u, s, d) = parse_unit(what, spec, on.natural_one_fails, self.numbers)?;
+        u.return_on = self.q.return_on;
+        u.return_roll = on.return_roll;
+        u.retreat_turns = self.q.retreat_turns;
+        Ok((u, s, d))
+    }
+}
+
 fn blocked_table(p: &Params) -> Option<Weights> {
     let f = p.p_blocked;
     (f.num > 0)
@@ -390,13 +511,13 @@ fn build_melee(
     on: &Switches,
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let n1 = on.natural_one_fails;
-    let (a, a_start, a_dice) = parse_unit(&p.how.attacker.what, &p.attacker, n1)?;
-    let (d, d_start, d_dice) = parse_unit(&p.how.defender.what, &p.defender, n1)?;
+    let rules = Rules::read(r)?;
+    let (a, a_start, a_dice) = rules.unit(&p.how.attacker.what, &p.attacker, on)?;
+    let (d, d_start, d_dice) = rules.unit(&p.how.defender.what, &p.defender, on)?;
     let dice = p.melee_dice;
-    let to_hit = p.melee_to_hit;
+    let to_hit = rules.q.melee_to_hit;
     let (a_dice, d_dice) = (a_dice.unwrap_or(dice), d_dice.unwrap_or(dice));
-    let hpq = p.hits_per_quarter;
+    let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
         "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {hpq} hit(s) a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
         p.p_blocked
@@ -461,18 +582,15 @@ fn build_battle(
         },
     ];
     let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let rules = Rules::read(r)?;
     let dice = p.melee_dice;
-    let to_hit = p.melee_to_hit;
-    let return_on = p.return_on;
+    let to_hit = rules.q.melee_to_hit;
     let (mut units, mut starts, mut melee) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
     let mut supports = [vec![], vec![]];
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let (mut u, s, d) = parse_unit(&what, spec, on.natural_one_fails)?;
-            u.return_on = return_on;
-            u.return_roll = on.return_roll;
-            u.retreat_turns = p.retreat_turns;
+            let (u, s, d) = rules.unit(&what, spec, on)?;
             supports[side].push(if p.support_type == "same" {
                 u.troop
             } else {
@@ -486,7 +604,7 @@ fn build_battle(
         }
     }
     let fire = shared::battle_volleys(&fire_params(p), &battle)?;
-    let hpq = p.hits_per_quarter;
+    let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}",
         fire[0].description(),
@@ -497,7 +615,7 @@ fn build_battle(
         } else {
             ""
         },
-        return_words(p, on),
+        return_words(&rules.q, on),
     )];
     let files = units[0].len();
     let army = EfArmy {
@@ -519,15 +637,15 @@ fn build_battle(
         turns: p.turns,
         options,
     };
-    Ok(shared::battle_job(army, files, setup, notes))
+    shared::battle_job(army, files, setup, notes)
 }
 
 /// How a retreating unit comes back into action (EF-5), in words.
-fn return_words(p: &Params, on: &Switches) -> String {
+fn return_words(p: &RuleParams, on: &Switches) -> String {
     if on.return_roll {
         format!(
-            "return-roll: a retreating unit returns to normal action on a roll of {}+ (+1 with a general) at the start of each move (EF-5)",
-            p.return_on
+            "return-roll: a retreating unit returns to normal action on a roll of {}+ ({:+} with a general) at the start of each move (EF-5)",
+            p.return_on, p.return_general_bonus
         )
     } else {
         format!(
@@ -539,46 +657,63 @@ fn return_words(p: &Params, on: &Switches) -> String {
 }
 
 /// The unit of `test`, `rally` and `under-fire`.
-fn unit(p: &Params, on: &Switches) -> ef::Unit {
+fn unit(p: &Params, rules: &Rules, on: &Switches) -> ef::Unit {
     ef::Unit {
         class: p.class,
         general: p.general,
         supported: p.supported,
         natural_one_fails: on.natural_one_fails,
-        return_on: p.return_on,
+        return_on: rules.q.return_on,
         troop: ef::Troop::Infantry,
         return_roll: on.return_roll,
-        retreat_turns: p.retreat_turns,
+        retreat_turns: rules.q.retreat_turns,
+        numbers: rules.numbers,
     }
 }
 
 /// The enemy it exchanges fire with under `retreat-on-fire` (EF-5): it never retreats here, so
 /// its return roll is never taken.
-fn enemy_unit(p: &Params, on: &Switches) -> ef::Unit {
+fn enemy_unit(p: &Params, rules: &Rules, on: &Switches) -> ef::Unit {
     ef::Unit {
         class: p.enemy_class,
         general: p.enemy_general,
         supported: p.enemy_supported,
         natural_one_fails: on.natural_one_fails,
-        return_on: 5,
+        return_on: rules.q.return_on,
         troop: ef::Troop::Infantry,
         return_roll: true,
         retreat_turns: 1,
+        numbers: rules.numbers,
     }
 }
 
-fn start(p: &Params, u: &ef::Unit) -> ef::UnitState {
+/// The unit's state at the start.
+///
+/// # Errors
+/// [`Error::Invalid`] for `lost` not below the rule's `steps`.
+fn start(p: &Params, u: &ef::Unit) -> Result<ef::UnitState> {
+    let steps = u.numbers.steps;
+    if p.lost >= steps {
+        return Err(Error::Invalid {
+            what: p.how.lost.what.clone(),
+            value: p.lost.to_string(),
+            allowed: format!(
+                "allowed: a whole number from 0 to {} (below steps = {steps}: a unit with every step lost is eliminated)",
+                steps - 1
+            ),
+        });
+    }
     let s = ef::UnitState {
         status: ef::Status::InLine,
-        quarters: 4 - p.lost,
+        quarters: steps - p.lost,
         hits: 0,
         out: 0,
     };
-    if p.state == "retreating" {
+    Ok(if p.state == "retreating" {
         u.retreating(s)
     } else {
         s
-    }
+    })
 }
 
 fn need_note(u: &ef::Unit) -> String {
@@ -603,8 +738,9 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         return build_melee(r, &p, &on, options);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
-    let u = unit(&p, &on);
-    let s = start(&p, &u);
+    let rules = Rules::read(r)?;
+    let u = unit(&p, &rules, &on);
+    let s = start(&p, &u)?;
     let mut notes = vec![need_note(&u)];
     let turns_table = |name: &'static str| TableDef::PerTurn {
         name,
@@ -619,7 +755,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             vec![],
         ))),
         "rally" => {
-            notes.push(return_words(&p, &on));
+            notes.push(return_words(&rules.q, &on));
             Ok(Box::new(ChainJob::new(
                 EfRally {
                     unit: u,
@@ -655,14 +791,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         "under-fire" => {
             // Explicit losses are in quarters: one "hit" per quarter.
             let (fire, hits_per_quarter) = if p.fire_loss.is_empty() {
-                (fire_model(&fire_params(&p))?, p.hits_per_quarter)
+                (fire_model(&fire_params(&p))?, rules.q.hits_per_step)
             } else {
                 (fire_model(&fire_params(&p))?, 1)
             };
             let p_blocked = p.p_blocked;
             let blocked = blocked_table(&p);
             let enemy = Enemy {
-                unit: enemy_unit(&p, &on),
+                unit: enemy_unit(&p, &rules, &on),
                 fire: if p.exchange_fire {
                     Fire::dice(p.return_fire_dice, p.return_fire_to_hit)
                 } else {
@@ -683,7 +819,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 ));
             }
             if retreat_on_fire || p.state == "retreating" {
-                notes.push(return_words(&p, &on));
+                notes.push(return_words(&rules.q, &on));
             }
             Ok(Box::new(ChainJob::new(
                 EfUnderFire {
@@ -729,7 +865,7 @@ static ABOUT: About = About {
     rules: "EF-1 to EF-5",
     scenarios: SCENARIOS,
     params: &PARAMS,
-    rule_params: &[],
+    rule_params: &RULES,
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,
@@ -767,7 +903,7 @@ impl RuleSystem for Effectiveness {
     fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
+    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
         let _ = max_lost;
         if let Some(s) = stands {
             return Err(Error::Invalid {
@@ -776,6 +912,7 @@ impl RuleSystem for Effectiveness {
                 allowed: "effectiveness has no stands: its losses are in quarters".into(),
             });
         }
-        Ok(odds::effectiveness())
+        let rules = Rules::read(rules)?;
+        Ok(odds::effectiveness(rules.numbers, rules.q.return_on))
     }
 }

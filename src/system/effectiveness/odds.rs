@@ -6,23 +6,32 @@ use crate::odds::{Odds, OddsSection, cell, to_frac};
 
 /// EF-2 and EF-5: the chance an effectiveness-rules unit passes its test, by modifiers (rows)
 /// and class with and without `natural-one-fails` (columns); and the chance a retreating unit
-/// has returned to action by each move, with and without a general.
-pub fn effectiveness() -> Odds {
+/// has returned to action by each move, with and without a general. The numbers are the rule
+/// parameters' (`numbers` and the return roll `return_on`; the source's: the defaults and 5).
+pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, return_on: u8) -> Odds {
+    use crate::odds::signed;
     use crate::system::effectiveness::rules as ef;
+    let n = &numbers;
+    let (g, sup) = (i32::from(n.general_bonus), i32::from(n.support_bonus));
     let mut columns = Vec::new();
     for c in ef::Class::ALL {
         columns.push(c.name().to_string());
         columns.push(format!("{} (natural 1 fails)", c.name()));
     }
     let mods = [
-        ("none", false, false),
-        ("+1 general", true, false),
-        ("+1 supported", false, true),
-        ("+2 general and supported", true, true),
+        ("none".to_string(), false, false),
+        (format!("{} general", signed(g)), true, false),
+        (format!("{} supported", signed(sup)), false, true),
+        (
+            format!("{} general and supported", signed(g + sup)),
+            true,
+            true,
+        ),
     ];
     let rows = mods
         .iter()
-        .map(|&(label, general, supported)| {
+        .map(|(label, general, supported)| {
+            let (general, supported) = (*general, *supported);
             let cells = ef::Class::ALL
                 .into_iter()
                 .flat_map(|class| {
@@ -32,10 +41,11 @@ pub fn effectiveness() -> Odds {
                             general,
                             supported,
                             natural_one_fails,
-                            return_on: 5,
+                            return_on,
                             troop: crate::system::effectiveness::rules::Troop::Infantry,
                             return_roll: true,
                             retreat_turns: 1,
+                            numbers,
                         };
                         let mut p = 0.0;
                         enumerate(
@@ -59,36 +69,63 @@ pub fn effectiveness() -> Odds {
         columns,
         rows,
     };
+    // The natural roll a return needs, without and with a general (7: none returns).
+    let need = |general: bool| {
+        let bonus = if general {
+            i32::from(n.return_general_bonus)
+        } else {
+            0
+        };
+        (i32::from(return_on) - bonus).clamp(1, 7) as u64
+    };
+    let needs = [need(false), need(true)];
     let mut rows = Vec::new();
     for k in 1..=8u32 {
-        let cells = [false, true]
-            .map(|general| {
-                // Misses needed on every move so far: a return on 5+ (4+ with a general).
-                let miss = if general { 3u64 } else { 4 };
+        let cells = needs
+            .map(|need| {
+                // Misses on every move so far: each move misses on a roll below `need`.
+                let miss = need - 1;
                 let den = 6u64.pow(k);
                 cell(Frac::new(den - miss.pow(k), den).expect("den > 0"))
             })
             .to_vec();
         rows.push((k.to_string(), cells));
     }
+    let roll = |need: u64| match need {
+        1 => "always".to_string(),
+        7 => "never".to_string(),
+        n => format!("{n}+"),
+    };
     let back = OddsSection {
         title:
             "Chance a retreating unit is back in action by its k-th move (EF-5, option return-roll)"
                 .into(),
         row_header: "move".into(),
-        columns: vec!["no general (5+)".into(), "general (4+)".into()],
+        columns: vec![
+            format!("no general ({})", roll(needs[0])),
+            format!("general ({})", roll(needs[1])),
+        ],
         rows,
     };
-    Odds {
-        system: "effectiveness".into(),
-        version: crate::VERSION.into(),
-        title: "25% effectiveness rules: test and return-to-action chances".into(),
-        sections: vec![test, back],
-        notes: vec![
-            "EF-2: roll a D6, +1 with a general, +1 when supported; pass on elite 3, regular 4, poor 5. The source has no automatic failure: an Elite unit with +2 never fails; option natural-one-fails adds one.".into(),
-            "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on 5+ (+1 with a general); Elite units roll like any other. Without it a retreating unit is back after retreat_turns turns.".into(),
+    Odds::new(
+        "effectiveness",
+        "25% effectiveness rules: test and return-to-action chances",
+        vec![test, back],
+        vec![
+            format!(
+                "EF-2: roll a D6, {} with a general, {} when supported; pass on elite {}, regular {}, poor {}. The source has no automatic failure: an Elite unit with +2 never fails; option natural-one-fails adds one.",
+                signed(g),
+                signed(sup),
+                n.scores[0],
+                n.scores[1],
+                n.scores[2]
+            ),
+            format!(
+                "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on {return_on}+ ({} with a general); Elite units roll like any other. Without it a retreating unit is back after retreat_turns turns.",
+                signed(n.return_general_bonus.into())
+            ),
         ],
-    }
+    )
 }
 
 #[cfg(test)]
@@ -97,7 +134,7 @@ mod tests {
 
     #[test]
     fn effectiveness_table_values() {
-        let o = effectiveness();
+        let o = effectiveness(crate::system::effectiveness::rules::Numbers::default(), 5);
         let test = &o.sections[0];
         // Elite +2 never fails; with natural-one-fails 5/6.
         assert_eq!(test.rows[3].1[0].fraction.as_deref(), Some("1"));
@@ -112,5 +149,16 @@ mod tests {
             .collect();
         assert_eq!(by, ["1/3", "5/9", "19/27"]);
         assert_eq!(back.rows[0].1[1].fraction.as_deref(), Some("1/2"));
+        assert_eq!(back.columns, ["no general (5+)", "general (4+)"]);
+        // The rule parameters reach the sheet: a return on 4+ with a +2 general.
+        let numbers = crate::system::effectiveness::rules::Numbers {
+            return_general_bonus: 2,
+            ..Default::default()
+        };
+        let o = effectiveness(numbers, 4);
+        let back = &o.sections[1];
+        assert_eq!(back.columns, ["no general (4+)", "general (2+)"]);
+        assert_eq!(back.rows[0].1[0].fraction.as_deref(), Some("1/2"));
+        assert_eq!(back.rows[0].1[1].fraction.as_deref(), Some("5/6"));
     }
 }

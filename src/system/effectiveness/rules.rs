@@ -18,7 +18,8 @@ pub enum Class {
 impl Class {
     /// Every class, best first.
     pub const ALL: [Class; 3] = [Class::Elite, Class::Regular, Class::Poor];
-    /// EF-2: the score (die plus modifiers) a test must reach.
+    /// EF-2: the score (die plus modifiers) a test must reach, as the source gives it (a
+    /// run reads [`Numbers::scores`]).
     pub fn target(self) -> i32 {
         match self {
             Class::Elite => 3,
@@ -103,6 +104,38 @@ pub enum Status {
     Eliminated,
 }
 
+/// The numbers of EF-1, EF-2 and EF-5 a designer may change (rule parameters `score_elite` …
+/// `return_general_bonus`); [`Numbers::default`] is the source's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Numbers {
+    /// EF-2: the scores Elite, Regular and Poor tests must reach (3, 4, 5).
+    pub scores: [i8; 3],
+    /// EF-2: the attached general's bonus to tests (+1).
+    pub general_bonus: i8,
+    /// EF-2: a supported unit's bonus to tests (+1).
+    pub support_bonus: i8,
+    /// EF-5: the attached general's bonus to the roll to return to action (+1).
+    pub return_general_bonus: i8,
+    /// EF-1: the steps of effectiveness a unit has, each 100%/steps (4 steps of 25%).
+    pub steps: u8,
+}
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Numbers {
+            scores: [
+                Class::Elite.target() as i8,
+                Class::Regular.target() as i8,
+                Class::Poor.target() as i8,
+            ],
+            general_bonus: 1,
+            support_bonus: 1,
+            return_general_bonus: 1,
+            steps: 4,
+        }
+    }
+}
+
 /// A unit's fixed profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {
@@ -125,6 +158,8 @@ pub struct Unit {
     /// Without `return-roll`: the turns a retreating unit is out of the line before it is back
     /// in action (`retreat_turns`, default 1).
     pub retreat_turns: u8,
+    /// The numbers of EF-1, EF-2 and EF-5 this run plays (rule parameters).
+    pub numbers: Numbers,
 }
 
 /// A unit's state during a trial.
@@ -132,7 +167,7 @@ pub struct Unit {
 pub struct UnitState {
     /// Where it stands.
     pub status: Status,
-    /// EF-1: effectiveness left, in quarters (4 = 100%, 0 = eliminated).
+    /// EF-1: effectiveness left, in steps (quarters in the source: 4 = 100%, 0 = eliminated).
     pub quarters: u8,
     /// Hits taken towards the next quarter lost (fewer than `hits_per_quarter`).
     pub hits: u8,
@@ -141,15 +176,18 @@ pub struct UnitState {
 }
 
 impl Unit {
-    /// EF-2: the modifiers on the test.
+    /// EF-2: the modifiers on the test: `general_bonus` (+1) with a general attached,
+    /// `support_bonus` (+1) when supported.
     pub fn modifiers(&self) -> i32 {
-        i32::from(self.general) + i32::from(self.supported)
+        let n = &self.numbers;
+        i32::from(self.general) * i32::from(n.general_bonus)
+            + i32::from(self.supported) * i32::from(n.support_bonus)
     }
 
     /// EF-2: the lowest natural roll that passes, or `None` when no roll passes. Without
     /// `natural-one-fails` an Elite unit with +2 never fails (needs 1).
     pub fn needs(&self) -> Option<u8> {
-        let n = (self.class.target() - self.modifiers()).max(1);
+        let n = (i32::from(self.numbers.scores[self.class as usize]) - self.modifiers()).max(1);
         let n = if self.natural_one_fails { n.max(2) } else { n };
         (n <= 6).then_some(n as u8)
     }
@@ -165,10 +203,11 @@ impl Unit {
     }
 
     /// EF-5: a retreating unit's roll at the start of a move: return to normal action on
-    /// `return_on`+ (+1 with a general).
+    /// `return_on`+ (+`return_general_bonus`, 1, with a general).
     #[inline(always)]
     pub fn roll_to_return<R: Roll>(&self, r: &mut R) -> bool {
-        i32::from(r.d6()) + i32::from(self.general) >= i32::from(self.return_on)
+        let general = i32::from(self.general) * i32::from(self.numbers.return_general_bonus);
+        i32::from(r.d6()) + general >= i32::from(self.return_on)
     }
 
     /// EF-5 at the start of a retreating unit's move: is it back in normal action? Under
@@ -195,7 +234,7 @@ impl Unit {
         s
     }
 
-    /// EF-2's failure: a further 25% lost (eliminated at 0%).
+    /// EF-2's failure: a further step (25%) lost (eliminated at 0%).
     #[inline(always)]
     pub fn lose_quarter(&self, mut s: UnitState) -> UnitState {
         s.quarters = s.quarters.saturating_sub(1);
@@ -206,7 +245,7 @@ impl Unit {
         s
     }
 
-    /// Hits from fire: every `hits_per_quarter` hits cost 25% (hits short of a quarter carry
+    /// Hits from fire: every `hits_per_quarter` (`hits_per_step`) hits cost a step, 25% (hits short of a step carry
     /// over to later turns). Returns the new state and the quarters lost.
     #[inline(always)]
     pub fn take_hits(&self, mut s: UnitState, hits: u32, hits_per_quarter: u8) -> (UnitState, u8) {
@@ -262,7 +301,22 @@ mod tests {
             troop: Troop::Infantry,
             return_roll: true,
             retreat_turns: 1,
+            numbers: Numbers::default(),
         }
+    }
+
+    #[test]
+    fn ef2_ef5_numbers_are_rule_parameters() {
+        let mut u = unit(Class::Poor, true, true, false);
+        assert_eq!(u.needs(), Some(3));
+        u.numbers.scores[2] = 6;
+        u.numbers.general_bonus = 2;
+        u.numbers.support_bonus = 0;
+        assert_eq!(u.needs(), Some(4));
+        // The general's +1 to the return roll: 4 + 1 reaches 5; with +0 it does not.
+        assert!(u.roll_to_return(&mut Scripted::new(&[4])));
+        u.numbers.return_general_bonus = 0;
+        assert!(!u.roll_to_return(&mut Scripted::new(&[4])));
     }
 
     fn p_pass(u: &Unit) -> f64 {

@@ -65,11 +65,26 @@ pub struct EfUnderFire {
     pub retreat_out_of_range: bool,
 }
 
-/// The value each trial reports.
-const VALUES: [ValueInfo; 1] = [ValueInfo {
-    name: "quarters_lost",
-    max: 4,
-}];
+/// The value each trial reports, at most `steps` (EF-1), by `steps` from 0 to 8.
+const VALUES: [[ValueInfo; 1]; 9] = {
+    const fn lost(max: u32) -> [ValueInfo; 1] {
+        [ValueInfo {
+            name: "quarters_lost",
+            max,
+        }]
+    }
+    [
+        lost(0),
+        lost(1),
+        lost(2),
+        lost(3),
+        lost(4),
+        lost(5),
+        lost(6),
+        lost(7),
+        lost(8),
+    ]
+};
 
 impl EfUnderFire {
     /// Whether the enemy lost a quarter to our volley this turn and failed its test.
@@ -130,7 +145,7 @@ impl Chain for EfUnderFire {
         s.status as usize
     }
     fn values(&self) -> &[ValueInfo] {
-        &VALUES
+        &VALUES[usize::from(self.unit.numbers.steps).min(8)]
     }
     fn value_of(&self, s: ef::UnitState, _i: usize) -> u32 {
         u32::from(self.start.quarters - s.quarters)

@@ -63,7 +63,16 @@ impl LwArmy {
                     att.charging = true;
                     let mut def = sides[1 - a][i];
                     def.charging = false;
-                    LwMelee::new(att, def, follow_up, true, 4, dice_follow_pips, general_coin)
+                    let to_hit = def.numbers.fire_to_hit(false, false);
+                    LwMelee::new(
+                        att,
+                        def,
+                        follow_up,
+                        true,
+                        to_hit,
+                        dice_follow_pips,
+                        general_coin,
+                    )
                 })
                 .collect()
         });
@@ -125,7 +134,7 @@ impl Army for LwArmy {
                 status: LwStatus::InLine,
                 pips: lw::Pips {
                     unit: u.pips,
-                    general: if u.general { lw::GENERAL_PIPS } else { 0 },
+                    general: if u.general { u.numbers.general_pips } else { 0 },
                 },
             },
             present: true,
@@ -176,9 +185,12 @@ impl Army for LwArmy {
         let mut charging = [false; MAX_FILES];
         for (i, c) in charging.iter_mut().enumerate().take(files) {
             let (a, b) = (f.front[0][i], f.front[1][i]);
+            // LW-1: not on the last pip; LW-3: a double move's pips paid, one must be left.
+            let cost = self.sides[0][i].numbers.double_move_cost;
             *c = a.present
                 && a.s.status == LwStatus::InLine
                 && a.s.pips.unit > 1
+                && (ctx.start_range < 2 || a.s.pips.unit > cost)
                 && ctx.start_range <= 2
                 && self.targetable(&b)
                 && ctx.policy.charges(ctx.turn, b.s.status != LwStatus::InLine);
@@ -250,8 +262,12 @@ impl Army for LwArmy {
                 continue;
             }
             let m = &self.melees[0][i];
-            let double_move = ctx.start_range >= 2;
-            f.front[0][i].moved += u8::from(double_move);
+            let cost = if ctx.start_range >= 2 {
+                self.sides[0][i].numbers.double_move_cost
+            } else {
+                0
+            };
+            f.front[0][i].moved += cost;
             let mut st = MeleeState {
                 phase: if m.closing_fire {
                     Phase::ClosingFire
@@ -259,7 +275,7 @@ impl Army for LwArmy {
                     Phase::Round { follower: 0 }
                 },
                 attacker: lw::Pips {
-                    unit: a.s.pips.unit - u8::from(double_move),
+                    unit: a.s.pips.unit - cost,
                     general: a.s.pips.general,
                 },
                 defender: b.s.pips,
@@ -275,7 +291,10 @@ impl Army for LwArmy {
             for (side, pips) in [(0, st.attacker), (1, st.defender)] {
                 let u = &mut f.front[side][i];
                 u.s.pips = pips;
-                if pips.unit == 0 || st.losses[side] >= 2 {
+                if self.sides[side][i]
+                    .numbers
+                    .destroyed(pips.unit, st.losses[side])
+                {
                     u.s.status = LwStatus::Removed;
                 }
             }

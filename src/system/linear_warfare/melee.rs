@@ -115,11 +115,11 @@ impl LwMelee {
             values: [
                 ValueInfo {
                     name: "rounds",
-                    max: 4,
+                    max: Self::most_rounds(&attacker, &defender),
                 },
                 ValueInfo {
                     name: "attacker_pips_lost",
-                    max: u32::from(attacker.pips - u8::from(attacker.double_move)),
+                    max: u32::from(attacker.pips_in_melee()),
                 },
                 ValueInfo {
                     name: "defender_pips_lost",
@@ -144,16 +144,41 @@ impl LwMelee {
         }
     }
 
+    /// LW-4: a side out of pips, or with `losses_to_destroy` (2) rounds lost, is destroyed.
     fn destroyed(&self, s: &MeleeState, side: usize) -> bool {
         let pips = if side == 0 { s.attacker } else { s.defender };
-        pips.unit == 0 || s.losses[side] >= 2
+        self.attacker.numbers.destroyed(pips.unit, s.losses[side])
+    }
+
+    /// The most rounds a melee can take: a decided round costs its loser a round and a pip (or
+    /// a general's pip), and a draw ends the melee. With `losses_to_destroy` = k, one side has
+    /// lost k rounds by round 2k − 1; with no such limit, the pips run out.
+    fn most_rounds(attacker: &Side, defender: &Side) -> u32 {
+        let n = &attacker.numbers;
+        match n.losses_to_destroy {
+            0 => {
+                let general = |s: &Side| {
+                    if s.general {
+                        u32::from(n.general_pips)
+                    } else {
+                        0
+                    }
+                };
+                u32::from(attacker.pips_in_melee())
+                    + u32::from(defender.pips)
+                    + general(attacker)
+                    + general(defender)
+            }
+            k => 2 * u32::from(k) - 1,
+        }
     }
 }
 
 impl Chain for LwMelee {
     type State = MeleeState;
     /// LW-1 / LW-4 / LW-6: a finished melee stays finished; pips only fall; rounds lost only
-    /// add up, to at most two; a side out of pips or with two rounds lost ends the melee.
+    /// add up, to at most `losses_to_destroy`; a side out of pips or with that many rounds lost
+    /// ends the melee.
     fn check_step(&self, from: MeleeState, to: MeleeState) -> Check {
         invariants::stays(matches!(from.phase, Phase::Over(_)), &from, &to)?;
         for (side, start, a, b) in [
@@ -162,8 +187,12 @@ impl Chain for LwMelee {
         ] {
             // No recovery in a melee; "removed" is the melee's end, checked below.
             super::invariants::lw_pips(start.pips, a, b, [false, true], false)?;
+            let most = match self.attacker.numbers.losses_to_destroy {
+                0 => u8::MAX,
+                k => k,
+            };
             invariants::ensure(
-                to.losses[side] >= from.losses[side] && to.losses[side] <= 2,
+                to.losses[side] >= from.losses[side] && to.losses[side] <= most,
                 || format!("rounds lost went from {from:?} to {to:?}"),
             )?;
             invariants::ensure(
@@ -178,8 +207,8 @@ impl Chain for LwMelee {
     fn start(&self) -> MeleeState {
         let pips = |s: &Side| Pips {
             // LW-3: a double move to charge costs a pip.
-            unit: s.pips - u8::from(s.double_move),
-            general: if s.general { lw::GENERAL_PIPS } else { 0 },
+            unit: s.pips_in_melee(),
+            general: if s.general { s.numbers.general_pips } else { 0 },
         };
         MeleeState {
             phase: if self.attacker.charging && self.closing_fire {
@@ -194,8 +223,9 @@ impl Chain for LwMelee {
         }
     }
     fn turns(&self) -> u32 {
-        // Closing fire and at most three rounds: a fourth would need a side's second loss.
-        4
+        // Closing fire and the most rounds (three by the source: a fourth would need a side's
+        // second loss).
+        1 + Self::most_rounds(&self.attacker, &self.defender)
     }
     fn step<R: Roll>(&self, mut s: MeleeState, r: &mut R) -> MeleeState {
         match s.phase {
@@ -213,15 +243,23 @@ impl Chain for LwMelee {
                 s
             }
             Phase::Round { follower } => {
-                let bonus = |me: Pips, them: Pips| i32::from(me.unit >= them.unit + 2);
+                let n = &self.attacker.numbers;
+                let bonus = |me: Pips, them: Pips| n.gap_bonus(me.unit, them.unit);
+                let follow = |who: u8| {
+                    if follower == who {
+                        i32::from(n.follow_up_bonus)
+                    } else {
+                        0
+                    }
+                };
                 // The charge's impact (charging, the obstacle) counts in the first round only.
                 let first = follower == 0;
                 let a = self.attacker.round_modifiers(first)
                     + bonus(s.attacker, s.defender)
-                    + i32::from(follower == 1);
+                    + follow(1);
                 let d = self.defender.round_modifiers(first)
                     + bonus(s.defender, s.attacker)
-                    + i32::from(follower == 2);
+                    + follow(2);
                 s.rounds += 1;
                 let (winner, loser) = match lw::opposed(a - d, r) {
                     std::cmp::Ordering::Equal => {
@@ -268,9 +306,7 @@ impl Chain for LwMelee {
         match i {
             0 => u32::from(s.rounds),
             // Fire and melee only: a double move's pip is the attacker's choice, not a loss.
-            1 => u32::from(
-                self.attacker.pips - u8::from(self.attacker.double_move) - s.attacker.unit,
-            ),
+            1 => u32::from(self.attacker.pips_in_melee() - s.attacker.unit),
             2 => u32::from(self.defender.pips - s.defender.unit),
             3 => u32::from(self.destroyed(&s, 0)),
             _ => u32::from(self.destroyed(&s, 1)),
@@ -293,6 +329,7 @@ mod tests {
             double_move: false,
             obstacle: false,
             general: false,
+            numbers: lw::Numbers::default(),
         }
     }
 

@@ -11,7 +11,7 @@ pub mod test;
 pub mod under_fire;
 
 use crate::error::{Error, Result};
-use crate::params::{Input, Kind, Resolved, parse_int};
+use crate::params::{Input, Kind, Resolved, Source, parse_int};
 use crate::scenario::battle::Volley;
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
@@ -41,7 +41,6 @@ const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
 const MELEE: &[&str] = &["melee", "engagement", "line"];
 
 const VOLLEY_AND_FIRE: &[&str] = &["test", "under-fire"];
-const ATTACKED: &[&str] = &["under-fire", "melee", "engagement", "line"];
 const UNIT: &[&str] = &["test", "under-fire"];
 
 /// Which states leave a hole in the line, and why.
@@ -52,16 +51,17 @@ pub const HOLES: &str = "falling back in good order (it retires a full move and 
 fn build_battle(
     scenario: &str,
     r: &Resolved,
-    p: &Params,
+    (p, q): (&Params, &RuleParams),
     options: &[String],
     dice_follow_pips: bool,
 ) -> Result<Box<dyn Job>> {
+    let n = numbers(q);
     let battle = BattleParams::read(r)?;
     if battle.how.b_fire.given {
         return Err(Error::Invalid {
             what: battle.how.b_fire.what.clone(),
             value: battle.b_fire.clone(),
-            allowed: "linear-warfare units fire a die per stand on 4+ (LW-2): give stands=N in side B's specs instead".into(),
+            allowed: "linear-warfare units fire a die per stand (LW-2): give stands=N in side B's specs instead".into(),
         });
     }
     let given = [
@@ -76,11 +76,11 @@ fn build_battle(
     ];
     let specs = shared::battle_specs(given, &battle, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
-    let to_hit = lw::fire_to_hit(false, false);
+    let to_hit = n.fire_to_hit(false, false);
     for (side, given) in given.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let mut u = parse_side(&what, spec)?;
+            let mut u = parse_side(&what, spec, n)?;
             u.charging = false;
             u.double_move = false;
             fire[side].push(Volley::dice(u32::from(u.stands), to_hit));
@@ -101,7 +101,7 @@ fn build_battle(
         },
         p.fall_back_at,
         p.return_at,
-        coin_words(p.general_coin),
+        coin_words(q.general_coin),
     )];
     let files = sides[0].len();
     let army = LwArmy::new(
@@ -114,7 +114,7 @@ fn build_battle(
             return_at: p.return_at,
             out_of_range: p.fall_back_out_of_range,
         },
-        p.general_coin,
+        q.general_coin,
     );
     let setup = BattleSetup {
         system: NAME,
@@ -124,7 +124,32 @@ fn build_battle(
         turns: p.turns,
         options,
     };
-    Ok(shared::battle_job(army, files, setup, notes))
+    shared::battle_job(army, files, setup, notes)
+}
+
+/// The numbers of LW-1 to LW-7 from the rule parameters.
+fn numbers(q: &RuleParams) -> lw::Numbers {
+    lw::Numbers {
+        pips: [q.pips_line, q.pips_guards, q.pips_light, q.pips_cavalry],
+        general_pips: q.general_pips,
+        to_hit: q.to_hit,
+        cover_penalty: q.cover_penalty,
+        flank_bonus: q.flank_bonus,
+        artillery_dice: [
+            q.artillery_dice_1,
+            q.artillery_dice_2,
+            q.artillery_dice_3,
+            q.artillery_dice_4,
+        ],
+        guards_bonus: q.guards_bonus,
+        charge_bonus: q.charge_bonus,
+        obstacle_bonus: q.obstacle_bonus,
+        pip_gap: q.pip_gap,
+        pip_gap_bonus: q.pip_gap_bonus,
+        follow_up_bonus: q.follow_up_bonus,
+        losses_to_destroy: q.losses_to_destroy,
+        double_move_cost: q.double_move_cost,
+    }
 }
 
 /// How the general's coin is flipped, in words.
@@ -221,17 +246,9 @@ crate::params::param_table! {
             flag: Some("--general"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "a general (2 pips) is attached: a coin flip decides whether he or the unit bears a loss (see general_coin)",
+            meaning: "a general (general_pips, 2) is attached: a coin flip decides whether he or the unit bears a loss (see general_coin)",
             rule: "LW-6",
             scenarios: FIRE,
-    },
-    general_coin: lw::GeneralCoin {
-            flag: None,
-            kind: Kind::Choice(&["per-attack", "per-pip"]),
-            default: "per-attack",
-            meaning: "a unit with a general attached flips the coin once per attack (a volley, a melee round: the whole loss to the one it picks) or once per pip lost (the source is silent)",
-            rule: "LW-6",
-            scenarios: ATTACKED,
     },
     general_joins: bool {
             flag: None,
@@ -315,6 +332,192 @@ crate::params::param_table! {
     },
 }
 
+crate::params::param_table! {
+    /// The Age of Linear Warfare's rule parameters: the numbers of its rules, each defaulting
+    /// to the source's value (`--rule KEY=VALUE`).
+    pub static RULES;
+    /// Its rule parameters, typed.
+    pub struct RuleParams;
+    /// How each rule parameter was set.
+    how RuleParamsHow;
+    pips_line: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "6",
+            meaning: "pips a line infantry unit starts with",
+            rule: "LW-1",
+            scenarios: SCENARIOS,
+    },
+    pips_guards: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "7",
+            meaning: "pips a Guards unit starts with",
+            rule: "LW-1",
+            scenarios: SCENARIOS,
+    },
+    pips_light: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "4",
+            meaning: "pips a light infantry unit starts with",
+            rule: "LW-1",
+            scenarios: SCENARIOS,
+    },
+    pips_cavalry: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 12 },
+            default: "6",
+            meaning: "pips a line cavalry unit starts with",
+            rule: "LW-1",
+            scenarios: SCENARIOS,
+    },
+    general_pips: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "2",
+            meaning: "pips a general has",
+            rule: "LW-6",
+            scenarios: SCENARIOS,
+    },
+    to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 7 },
+            default: "4",
+            meaning: "the roll a fire die needs before cover and flanking (7: none hits)",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    cover_penalty: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "how much worse the fire roll is against a target in cover",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    flank_bonus: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "how much better the fire roll is for flanking fire",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    artillery_dice_1: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "5",
+            meaning: "artillery dice in range band 1 (25 cm each)",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    artillery_dice_2: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "3",
+            meaning: "artillery dice in range band 2 (25 cm each)",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    artillery_dice_3: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "2",
+            meaning: "artillery dice in range band 3 (25 cm each)",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    artillery_dice_4: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 12 },
+            default: "1",
+            meaning: "artillery dice in range band 4 (25 cm each)",
+            rule: "LW-2",
+            scenarios: SCENARIOS,
+    },
+    guards_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the Guards' melee bonus, in every round",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    charge_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the charger's melee bonus, in the first round",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    obstacle_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the melee bonus for defending a linear obstacle, in the first round",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    pip_gap: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "2",
+            meaning: "pips more than the opponent that earn pip_gap_bonus in a melee round",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    pip_gap_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the melee bonus for pip_gap pips more than the opponent",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    follow_up_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the melee bonus of a winner following up into another round",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    losses_to_destroy: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 4 },
+            default: "2",
+            meaning: "lost melee rounds that destroy a unit whatever its pips (the source: a second; 0: only pips)",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    double_move_cost: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "pips a double move to charge costs",
+            rule: "LW-3",
+            scenarios: SCENARIOS,
+    },
+    general_coin: lw::GeneralCoin {
+            flag: None,
+            kind: Kind::Choice(&["per-attack", "per-pip"]),
+            default: "per-attack",
+            meaning: "a unit with a general attached flips the coin once per attack (a volley, a melee round: the whole loss to the one it picks) or once per pip lost (the source is silent)",
+            rule: "LW-6",
+            scenarios: SCENARIOS,
+    },
+    break_point: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 100 },
+            default: "50",
+            meaning: "line: a side breaks when this percentage of its units (supports included) is gone (the source: half the army)",
+            rule: "LW-7",
+            scenarios: SCENARIOS,
+    },
+}
+
 crate::params::option_table! {
 /// Its optional rules.
     pub static OPTIONS;
@@ -330,7 +533,7 @@ crate::params::option_table! {
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `what` (the flag) and the keyword at fault, with the allowed ones.
-pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
+pub fn parse_side(what: &str, spec: &str, numbers: lw::Numbers) -> Result<Side> {
     let bad = |value: &str, allowed: String| Error::Invalid {
         what: what.into(),
         value: value.into(),
@@ -390,11 +593,20 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
         }
     }
     let kind = kind.unwrap_or(UnitType::Line);
-    let pips = pips.unwrap_or(kind.pips());
-    if double_move && pips < 2 {
+    let pips = pips.unwrap_or(numbers.pips(kind));
+    let cost = numbers.double_move_cost;
+    if double_move && pips <= cost {
         return Err(bad(
             spec,
-            "a double move costs a pip (LW-3), and a unit on its last pip may take no offensive action (LW-1): give pips=2 or more".into(),
+            format!(
+                "a double move costs {} (LW-3, double_move_cost), and a unit on its last pip may take no offensive action (LW-1): give pips={} or more",
+                if cost == 1 {
+                    "a pip".to_string()
+                } else {
+                    format!("{cost} pips")
+                },
+                cost + 1
+            ),
         ));
     }
     Ok(Side {
@@ -405,20 +617,26 @@ pub fn parse_side(what: &str, spec: &str) -> Result<Side> {
         double_move,
         obstacle,
         general,
+        numbers,
     })
 }
 
 /// The dice of a volley and the roll each needs (LW-2): artillery by range band; else the
 /// unit's own stands (`own`, a `test`: no more dice than pips under `dice-follow-pips`) or the
 /// enemy's `fire_dice` (`under-fire`).
-fn volley_dice(p: &Params, own: bool, dice_follow_pips: bool) -> Result<(u32, u8)> {
-    let to_hit = lw::fire_to_hit(p.cover, p.flanking);
+fn volley_dice(
+    (p, n): (&Params, &lw::Numbers),
+    own: bool,
+    dice_follow_pips: bool,
+) -> Result<(u32, u8)> {
+    let to_hit = n.fire_to_hit(p.cover, p.flanking);
     let dice = if p.fire_from == "artillery" {
-        lw::artillery_dice(p.range_band).ok_or_else(|| Error::Invalid {
-            what: p.how.range_band.what.clone(),
-            value: p.range_band.to_string(),
-            allowed: "a range band from 1 to 4".into(),
-        })?
+        n.artillery_dice(p.range_band)
+            .ok_or_else(|| Error::Invalid {
+                what: p.how.range_band.what.clone(),
+                value: p.range_band.to_string(),
+                allowed: "a range band from 1 to 4".into(),
+            })?
     } else if own {
         if !p.unit_type.shoots() {
             return Err(Error::Invalid {
@@ -440,9 +658,11 @@ fn volley_dice(p: &Params, own: bool, dice_follow_pips: bool) -> Result<(u32, u8
 /// Unknown keys, keywords or options, values out of range, and values that do not fit together.
 fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let p = Params::read(r)?;
+    let q = RuleParams::read(r)?;
+    let n = numbers(&q);
     let dice_follow_pips = Switches::read(options).dice_follow_pips;
     if shared::BATTLES.contains(&scenario) {
-        return build_battle(scenario, r, &p, options, dice_follow_pips);
+        return build_battle(scenario, r, (&p, &q), options, dice_follow_pips);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
     let mut notes = Vec::new();
@@ -457,7 +677,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     difference: p.difference,
                 }
             } else {
-                let (dice, to_hit) = volley_dice(&p, true, dice_follow_pips)?;
+                let (dice, to_hit) = volley_dice((&p, &n), true, dice_follow_pips)?;
                 if dice > MAX_VOLLEY_DICE {
                     return Err(Error::Invalid {
                         what: p.how.stands.what,
@@ -514,7 +734,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     "--set general_joins=true needs a general: add --general".into(),
                 ));
             }
-            let type_max = p.unit_type.pips();
+            let type_max = n.pips(p.unit_type);
             let start_pips = if joins {
                 (pips + 1).min(type_max.max(pips))
             } else {
@@ -535,14 +755,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 )));
             }
             let fire = if p.fire_loss.is_empty() && p.fire_from == "infantry" {
-                Fire::dice(p.fire_dice, lw::fire_to_hit(p.cover, p.flanking))
+                Fire::dice(p.fire_dice, n.fire_to_hit(p.cover, p.flanking))
             } else if p.fire_loss.is_empty() {
-                let (dice, to_hit) = volley_dice(&p, false, false)?;
+                let (dice, to_hit) = volley_dice((&p, &n), false, false)?;
                 Fire::dice(dice, to_hit)
             } else {
                 shared::fire_model(&FireParams {
                     dice: p.fire_dice,
-                    to_hit: lw::fire_to_hit(p.cover, p.flanking),
+                    to_hit: n.fire_to_hit(p.cover, p.flanking),
                     loss: p.fire_loss.clone(),
                     how_dice: p.how.fire_dice.clone(),
                     how_loss: p.how.fire_loss.clone(),
@@ -556,7 +776,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             if general {
                 notes.push(format!(
                     "a general is attached: the coin is flipped {} (LW-6)",
-                    coin_words(p.general_coin)
+                    coin_words(q.general_coin)
                 ));
             }
             if fall_back_at > 0 {
@@ -568,7 +788,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 status: LwStatus::InLine,
                 pips: Pips {
                     unit: start_pips,
-                    general: if general { lw::GENERAL_PIPS } else { 0 },
+                    general: if general { n.general_pips } else { 0 },
                 },
             };
             Ok(Box::new(ChainJob::new(
@@ -582,7 +802,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                         return_at,
                         out_of_range: p.fall_back_out_of_range,
                     },
-                    p.general_coin,
+                    q.general_coin,
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
@@ -605,8 +825,8 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             )))
         }
         "melee" => {
-            let attacker = parse_side(&p.how.attacker.what, &p.attacker)?;
-            let defender = parse_side(&p.how.defender.what, &p.defender)?;
+            let attacker = parse_side(&p.how.attacker.what, &p.attacker, n)?;
+            let defender = parse_side(&p.how.defender.what, &p.defender, n)?;
             if attacker.pips < 2 {
                 return Err(Error::Invalid {
                     what: p.how.attacker.what.clone(),
@@ -659,7 +879,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             notes.push(format!(
                 "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before; a winner on its last pip may not follow up (LW-1) and wins the melee there{}",
                 if attacker.general || defender.general {
-                    format!("; the general's coin is flipped {} (LW-6)", coin_words(p.general_coin))
+                    format!("; the general's coin is flipped {} (LW-6)", coin_words(q.general_coin))
                 } else {
                     String::new()
                 }
@@ -675,9 +895,9 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                     defender,
                     follow,
                     true,
-                    lw::fire_to_hit(false, false),
+                    n.fire_to_hit(false, false),
                     dice_follow_pips,
-                    p.general_coin,
+                    q.general_coin,
                 ),
                 describe(notes),
                 OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
@@ -721,7 +941,7 @@ static ABOUT: About = About {
     rules: "LW-1 to LW-7",
     scenarios: SCENARIOS,
     params: &PARAMS,
-    rule_params: &[],
+    rule_params: &RULES,
     options: &OPTIONS,
     holes: HOLES,
     specs: SPEC_KEYWORDS,
@@ -753,20 +973,25 @@ impl RuleSystem for LinearWarfare {
         }
     }
     fn defaults(&self, _scenario: &str, inputs: &[Input]) -> Vec<(&'static str, String)> {
-        // The pips default to the type's (LW-1).
+        // The pips default to the type's (LW-1), as the rule parameters give them.
+        let kind = inputs
+            .iter()
+            .rev()
+            .find(|i| i.key == "type" && i.source != Source::Rule)
+            .and_then(|i| UnitType::parse(i.value.trim()))
+            .unwrap_or(UnitType::Line);
+        let key = format!("pips_{}", kind.name());
         let type_pips = inputs
             .iter()
             .rev()
-            .find(|i| i.key == "type")
-            .and_then(|i| UnitType::parse(i.value.trim()))
-            .unwrap_or(UnitType::Line)
-            .pips();
-        vec![("pips", type_pips.to_string())]
+            .find(|i| i.source == Source::Rule && i.key == key)
+            .map_or_else(|| kind.pips().to_string(), |i| i.value.trim().to_string());
+        vec![("pips", type_pips)]
     }
     fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
+    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
         let _ = max_lost;
         if let Some(s) = stands {
             return Err(Error::Invalid {
@@ -775,6 +1000,6 @@ impl RuleSystem for LinearWarfare {
                 allowed: "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice".into(),
             });
         }
-        Ok(odds::linear_warfare())
+        Ok(odds::linear_warfare(numbers(&RuleParams::read(rules)?)))
     }
 }

@@ -3,12 +3,15 @@
 use crate::exact::enumerate;
 use crate::frac::Frac;
 use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
+use crate::system::linear_warfare::rules as lw;
 
 /// LW-4 and LW-2: the opposed-roll table (win, draw, lose by modifier difference −3 to +3) and
-/// the volley table (hits from 1 to 6 dice at 4+, with cover −1 and flanking +1).
-pub fn linear_warfare() -> Odds {
+/// the volley table (hits from 1 to 6 dice at 4+, with cover −1 and flanking +1). The numbers
+/// are the rule parameters' ([`lw::Numbers::default`] for the source's).
+pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
     use crate::dice::Weights;
-    use crate::system::linear_warfare::rules as lw;
+    use crate::odds::signed;
+    let n = &numbers;
     let rows = (-3..=3)
         .map(|d: i32| {
             let mut p = [0.0f64; 3];
@@ -36,12 +39,22 @@ pub fn linear_warfare() -> Odds {
         columns: vec!["win".into(), "draw".into(), "lose".into()],
         rows,
     }];
-    for (label, cover, flanking) in [
-        ("modifier −1 (cover, 5+)", true, false),
-        ("modifier 0 (4+)", false, false),
-        ("modifier +1 (flanking, 3+)", false, true),
+    for (what, cover, flanking) in [
+        ("cover, ", true, false),
+        ("", false, false),
+        ("flanking, ", false, true),
     ] {
-        let to_hit = lw::fire_to_hit(cover, flanking);
+        let to_hit = n.fire_to_hit(cover, flanking);
+        let modifier = i32::from(n.to_hit) - i32::from(to_hit);
+        let label = format!(
+            "modifier {} ({what}{})",
+            signed(modifier),
+            if to_hit > 6 {
+                "no die hits".to_string()
+            } else {
+                format!("{to_hit}+")
+            }
+        );
         let mut columns: Vec<String> = (0..=6).map(|k| format!("{k} hits")).collect();
         columns.push("mean".into());
         let rows = (1..=6u32)
@@ -60,7 +73,7 @@ pub fn linear_warfare() -> Odds {
                         }
                     })
                     .collect();
-                let hitting = u64::from(7 - to_hit);
+                let hitting = u64::from(7u8.saturating_sub(to_hit));
                 let mean = Frac::new(u64::from(dice) * hitting, 6).expect("den > 0");
                 cells.push(OddsCell {
                     fraction: Some(mean.to_string()),
@@ -77,16 +90,29 @@ pub fn linear_warfare() -> Odds {
             rows,
         });
     }
-    Odds {
-        system: "linear-warfare".into(),
-        version: crate::VERSION.into(),
-        title: "The Age of Linear Warfare: melee rounds and volleys".into(),
+    Odds::new(
+        "linear-warfare",
+        "The Age of Linear Warfare: melee rounds and volleys",
         sections,
-        notes: vec![
-            "LW-4: each side rolls a D6 and adds +1 for each of Guards, defending a linear obstacle, charging into melee, two or more pips more than the opponent, following up; the higher total wins, equal totals are a draw (both pushed back).".into(),
-            "LW-2: a die per stand (artillery 5/3/2/1 by range band); each die hits on 4+, −1 for cover, +1 for flanking fire; each hit removes a pip.".into(),
+        vec![
+            format!(
+                "LW-4: each side rolls a D6 and adds {} for Guards, {} for defending a linear obstacle, {} for charging into melee, {} for {} or more pips more than the opponent, {} for following up; the higher total wins, equal totals are a draw (both pushed back).",
+                signed(n.guards_bonus.into()),
+                signed(n.obstacle_bonus.into()),
+                signed(n.charge_bonus.into()),
+                signed(n.pip_gap_bonus.into()),
+                n.pip_gap,
+                signed(n.follow_up_bonus.into())
+            ),
+            format!(
+                "LW-2: a die per stand (artillery {} by range band); each die hits on {}+, {} for cover, {} for flanking fire; each hit removes a pip.",
+                n.artillery_dice.map(|d| d.to_string()).join("/"),
+                n.to_hit,
+                signed(-i32::from(n.cover_penalty)),
+                signed(n.flank_bonus.into())
+            ),
         ],
-    }
+    )
 }
 
 #[cfg(test)]
@@ -95,7 +121,7 @@ mod tests {
 
     #[test]
     fn linear_warfare_table_values() {
-        let o = linear_warfare();
+        let o = linear_warfare(lw::Numbers::default());
         let round = &o.sections[0];
         // Even: 15/36 win (5/12), 6/36 draw (1/6); +1: 21/36 (7/12) win, 5/36 draw.
         assert_eq!(round.rows[3].1[0].fraction.as_deref(), Some("5/12"));

@@ -26,7 +26,8 @@ impl UnitType {
         UnitType::Light,
         UnitType::Cavalry,
     ];
-    /// LW-1: the pips a unit of this type starts with.
+    /// LW-1: the pips a unit of this type starts with, as the source gives them (a run reads
+    /// [`Numbers::pips`]).
     pub fn pips(self) -> u8 {
         match self {
             UnitType::Line | UnitType::Cavalry => 6,
@@ -54,24 +55,107 @@ impl UnitType {
     }
 }
 
-/// LW-6: a general's pips.
+/// LW-6: a general's pips, as the source gives them (a run reads [`Numbers::general_pips`]).
 pub const GENERAL_PIPS: u8 = 2;
 
-/// LW-2: artillery dice by range band 1 to 4 (25 cm each).
-pub fn artillery_dice(band: u8) -> Option<u32> {
-    match band {
-        1 => Some(5),
-        2 => Some(3),
-        3 => Some(2),
-        4 => Some(1),
-        _ => None,
+/// The numbers of LW-1 to LW-7 a designer may change (rule parameters `pips_line` …
+/// `break_point`); [`Numbers::default`] is the source's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Numbers {
+    /// LW-1: the starting pips of line, guards, light and cavalry (6, 7, 4, 6).
+    pub pips: [u8; 4],
+    /// LW-6: a general's pips (2).
+    pub general_pips: u8,
+    /// LW-2: the roll a fire die needs before cover and flanking (4).
+    pub to_hit: u8,
+    /// LW-2: how much worse the roll is against cover (1).
+    pub cover_penalty: u8,
+    /// LW-2: how much better the roll is for flanking fire (1).
+    pub flank_bonus: u8,
+    /// LW-2: artillery dice in range bands 1 to 4 (5, 3, 2, 1).
+    pub artillery_dice: [u8; 4],
+    /// LW-4: the Guards' bonus in every round (+1).
+    pub guards_bonus: i8,
+    /// LW-4: the charger's bonus in the first round (+1).
+    pub charge_bonus: i8,
+    /// LW-4: the bonus for defending a linear obstacle in the first round (+1).
+    pub obstacle_bonus: i8,
+    /// LW-4: pips more than the opponent that earn [`Numbers::pip_gap_bonus`] (2).
+    pub pip_gap: u8,
+    /// LW-4: the bonus for having `pip_gap` pips more than the opponent (+1).
+    pub pip_gap_bonus: i8,
+    /// LW-4: the bonus of a winner following up (+1).
+    pub follow_up_bonus: i8,
+    /// LW-4: lost rounds that destroy a unit whatever its pips (2: "a second lost round";
+    /// 0: only pips destroy).
+    pub losses_to_destroy: u8,
+    /// LW-3: pips a double move to charge costs (1).
+    pub double_move_cost: u8,
+}
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Numbers {
+            pips: UnitType::ALL.map(UnitType::pips),
+            general_pips: GENERAL_PIPS,
+            to_hit: 4,
+            cover_penalty: 1,
+            flank_bonus: 1,
+            artillery_dice: [5, 3, 2, 1],
+            guards_bonus: 1,
+            charge_bonus: 1,
+            obstacle_bonus: 1,
+            pip_gap: 2,
+            pip_gap_bonus: 1,
+            follow_up_bonus: 1,
+            losses_to_destroy: 2,
+            double_move_cost: 1,
+        }
     }
 }
 
-/// LW-2: the roll a fire die needs: 4+, −1 per die for cover (so 5+), +1 for flanking fire
-/// (so 3+).
-pub fn fire_to_hit(cover: bool, flanking: bool) -> u8 {
-    4 + u8::from(cover) - u8::from(flanking)
+impl Numbers {
+    /// LW-1: the pips a unit of `kind` starts with.
+    pub fn pips(&self, kind: UnitType) -> u8 {
+        self.pips[kind as usize]
+    }
+
+    /// LW-2: artillery dice by range band 1 to 4 (25 cm each): 5, 3, 2, 1.
+    pub fn artillery_dice(&self, band: u8) -> Option<u32> {
+        (1..=4)
+            .contains(&band)
+            .then(|| u32::from(self.artillery_dice[usize::from(band) - 1]))
+    }
+
+    /// LW-2: the roll a fire die needs: 4+, −1 per die for cover (so 5+), +1 for flanking fire
+    /// (so 3+), kept within 1 to 7 (7: no die hits).
+    pub fn fire_to_hit(&self, cover: bool, flanking: bool) -> u8 {
+        let cover = if cover {
+            i32::from(self.cover_penalty)
+        } else {
+            0
+        };
+        let flank = if flanking {
+            i32::from(self.flank_bonus)
+        } else {
+            0
+        };
+        (i32::from(self.to_hit) + cover - flank).clamp(1, 7) as u8
+    }
+
+    /// LW-4: a side with `losses` rounds lost or no pips left is destroyed.
+    pub fn destroyed(&self, unit_pips: u8, losses: u8) -> bool {
+        unit_pips == 0 || (self.losses_to_destroy > 0 && losses >= self.losses_to_destroy)
+    }
+
+    /// LW-4: the bonus of a side with `me` pips against one with `them`.
+    pub fn gap_bonus(&self, me: u8, them: u8) -> i32 {
+        if u32::from(me) >= u32::from(them) + u32::from(self.pip_gap) {
+            i32::from(self.pip_gap_bonus)
+        } else {
+            0
+        }
+    }
 }
 
 /// LW-2 with option `dice-follow-pips`: infantry roll one die per stand, or, under the option,
@@ -210,20 +294,34 @@ pub struct Side {
     pub obstacle: bool,
     /// A general is attached (LW-6).
     pub general: bool,
+    /// The numbers of LW-1 to LW-7 this run plays (rule parameters).
+    pub numbers: Numbers,
 }
 
 impl Side {
-    /// LW-4: this side's modifiers in a round: +1 for Guards in every round; +1 for charging
-    /// and +1 for defending a linear obstacle in the first round only, the charge's impact
-    /// (in a follow-up round the winner has its follow-up +1 instead, and the loser, pushed
-    /// back, no longer holds the obstacle).
+    /// LW-4: this side's modifiers in a round: +1 (`guards_bonus`) for Guards in every round;
+    /// +1 for charging and +1 for defending a linear obstacle in the first round only, the
+    /// charge's impact (in a follow-up round the winner has its follow-up +1 instead, and the
+    /// loser, pushed back, no longer holds the obstacle).
     pub fn round_modifiers(&self, first_round: bool) -> i32 {
-        i32::from(self.kind == UnitType::Guards)
+        let n = &self.numbers;
+        let on = |yes: bool, bonus: i8| if yes { i32::from(bonus) } else { 0 };
+        on(self.kind == UnitType::Guards, n.guards_bonus)
             + if first_round {
-                i32::from(self.obstacle) + i32::from(self.charging)
+                on(self.obstacle, n.obstacle_bonus) + on(self.charging, n.charge_bonus)
             } else {
                 0
             }
+    }
+
+    /// LW-3: the pips this side has when the melee starts: a double move costs
+    /// `double_move_cost` (1) first.
+    pub fn pips_in_melee(&self) -> u8 {
+        if self.double_move {
+            self.pips.saturating_sub(self.numbers.double_move_cost)
+        } else {
+            self.pips
+        }
     }
 }
 
@@ -262,21 +360,34 @@ mod tests {
 
     #[test]
     fn lw2_fire() {
-        assert_eq!(fire_to_hit(false, false), 4);
-        assert_eq!(fire_to_hit(true, false), 5);
-        assert_eq!(fire_to_hit(false, true), 3);
-        assert_eq!(fire_to_hit(true, true), 4);
+        let n = Numbers::default();
+        assert_eq!(n.fire_to_hit(false, false), 4);
+        assert_eq!(n.fire_to_hit(true, false), 5);
+        assert_eq!(n.fire_to_hit(false, true), 3);
+        assert_eq!(n.fire_to_hit(true, true), 4);
         assert_eq!(
             (1..=4)
-                .map(|b| artillery_dice(b).unwrap())
+                .map(|b| n.artillery_dice(b).unwrap())
                 .collect::<Vec<_>>(),
             [5, 3, 2, 1]
         );
-        assert_eq!(artillery_dice(5), None);
+        assert_eq!(n.artillery_dice(5), None);
+        // The rule parameters reach the same rules.
+        let m = Numbers {
+            to_hit: 5,
+            cover_penalty: 2,
+            artillery_dice: [6, 4, 2, 0],
+            ..n
+        };
+        assert_eq!(
+            (m.fire_to_hit(true, false), m.fire_to_hit(false, true)),
+            (7, 4)
+        );
+        assert_eq!(m.artillery_dice(1), Some(6));
         assert_eq!(infantry_dice(6, 3, false), 6);
         assert_eq!(infantry_dice(6, 3, true), 3);
         // 6 dice at 4+: 3 hits on average, none at all 1/64 of the time.
-        let t = Weights::hits(6, fire_to_hit(false, false));
+        let t = Weights::hits(6, n.fire_to_hit(false, false));
         assert!((t.p(0) - 1.0 / 64.0).abs() < 1e-15);
         let mean: f64 = (0..t.len()).map(|k| k as f64 * t.p(k)).sum();
         assert!((mean - 3.0).abs() < 1e-12);
@@ -316,6 +427,22 @@ mod tests {
             }
         );
         assert_eq!(UnitType::Guards.pips(), 7);
+        assert_eq!(Numbers::default().pips(UnitType::Light), 4);
+    }
+
+    #[test]
+    fn lw4_destroyed_and_pip_gap() {
+        let n = Numbers::default();
+        assert!(!n.destroyed(3, 1) && n.destroyed(3, 2) && n.destroyed(0, 0));
+        assert_eq!((n.gap_bonus(7, 5), n.gap_bonus(6, 5)), (1, 0));
+        let m = Numbers {
+            losses_to_destroy: 0,
+            pip_gap: 1,
+            pip_gap_bonus: 2,
+            ..n
+        };
+        assert!(!m.destroyed(3, 5) && m.destroyed(0, 0));
+        assert_eq!(m.gap_bonus(6, 5), 2);
     }
 
     #[test]

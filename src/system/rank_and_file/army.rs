@@ -301,7 +301,7 @@ impl Army for RfArmy {
                     && failed
                     && unit.kind == rf::Kind::Elephant
                     && after.status != Removed
-                    && rf::stampedes(r)
+                    && rf::stampedes(unit, r)
                 {
                     u.s.status = Routing;
                 }
@@ -373,12 +373,7 @@ mod tests {
         let (d, sd) = parse_fighter("--defender", defender, &on).unwrap();
         let melee = MeleeSetup {
             options: rf::Options::default(),
-            rules: rf::MeleeRules {
-                to_hit: 4,
-                hits_per_stand: 1,
-                six_always_hits: true,
-                auto_rout_on_win: false,
-            },
+            rules: rf::MeleeRules::SOURCE,
             max_rounds: 50,
         };
         RfArmy::new(

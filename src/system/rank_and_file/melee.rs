@@ -355,12 +355,7 @@ mod tests {
             &Default::default(),
         )
         .unwrap();
-        let rules = rf::MeleeRules {
-            to_hit: 4,
-            hits_per_stand: 1,
-            six_always_hits: true,
-            auto_rout_on_win: false,
-        };
+        let rules = rf::MeleeRules::SOURCE;
         let setup = MeleeSetup {
             options: rf::Options::default(),
             rules,

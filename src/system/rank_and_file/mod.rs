@@ -114,14 +114,6 @@ crate::params::param_table! {
             rule: "RF-6",
             scenarios: ALL,
     },
-    elite_rerolls: rf::EliteRerolls {
-            flag: None,
-            kind: Kind::Choice(&rf::EliteRerolls::NAMES),
-            default: "1",
-            meaning: "re-rolls an Elite unit has in the battle, spent before the commander's, at most one a test: 1 to 9, or unlimited (the source gives no number)",
-            rule: "RF-6",
-            scenarios: SCENARIOS,
-    },
     rerolls: u8 {
             flag: Some("--rerolls"),
             kind: Kind::Int { min: 0, max: 9 },
@@ -138,36 +130,12 @@ crate::params::param_table! {
             rule: "RF-2",
             scenarios: ALL,
     },
-    buildings_bonus: i8 {
-            flag: None,
-            kind: Kind::Int { min: 0, max: 3 },
-            default: "1",
-            meaning: "the in-buildings bonus (the source gives no number)",
-            rule: "RF-2",
-            scenarios: SCENARIOS,
-    },
-    routing_fail: rf::RoutingFail {
-            flag: None,
-            kind: Kind::Choice(&["rout-again", "removed", "no-effect"]),
-            default: "rout-again",
-            meaning: "a Routing unit that fails a morale test: routs on and loses another stand (then the 50% rule), is removed, or nothing more (the sources are silent)",
-            rule: "RF-4",
-            scenarios: ALL,
-    },
     modifier: i8 {
             flag: None,
             kind: Kind::Int { min: -5, max: 5 },
             default: "0",
             meaning: "any other situational modifier (charging etc.) on morale and waiver tests; rally tests take only the leader, buildings and losses (RF-5)",
             rule: "RF-2",
-            scenarios: ALL,
-    },
-    hit_points: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 10 },
-            default: "3",
-            meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
-            rule: "RF-7",
             scenarios: ALL,
     },
     turns: u32 {
@@ -224,38 +192,6 @@ crate::params::param_table! {
             default: "regular infantry",
             meaning: "the defending (charged) unit, as --attacker",
             rule: "RF-9, RF-10",
-            scenarios: FIGHT,
-    },
-    to_hit: u8 {
-            flag: None,
-            kind: Kind::Int { min: 2, max: 6 },
-            default: "4",
-            meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
-            rule: "RF-9",
-            scenarios: FIGHT,
-    },
-    hits_per_stand: u8 {
-            flag: None,
-            kind: Kind::Int { min: 1, max: 6 },
-            default: "1",
-            meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
-            rule: "RF-9",
-            scenarios: FIGHT,
-    },
-    six_always_hits: bool {
-            flag: None,
-            kind: Kind::Bool,
-            default: "true",
-            meaning: "a natural 6 always hits in melee",
-            rule: "RF-9",
-            scenarios: FIGHT,
-    },
-    auto_rout_on_win: bool {
-            flag: None,
-            kind: Kind::Bool,
-            default: "false",
-            meaning: "the winner routs the loser outright instead of dropping it a level",
-            rule: "RF-9",
             scenarios: FIGHT,
     },
     max_rounds: u32 {
@@ -364,37 +300,186 @@ crate::params::param_table! {
             rule: "RF-5",
             scenarios: SCENARIOS,
     },
+    routing_fail: rf::RoutingFail {
+            flag: None,
+            kind: Kind::Choice(&["rout-again", "removed", "no-effect"]),
+            default: "rout-again",
+            meaning: "a Routing unit that fails a morale test: routs on and loses another stand (then the 50% rule), is removed, or nothing more (the sources are silent)",
+            rule: "RF-4",
+            scenarios: SCENARIOS,
+    },
+    elite_rerolls: rf::EliteRerolls {
+            flag: None,
+            kind: Kind::Choice(&rf::EliteRerolls::NAMES),
+            default: "1",
+            meaning: "re-rolls an Elite unit has in the battle, spent before the commander's, at most one a test: 1 to 9, or unlimited (the source gives no number)",
+            rule: "RF-6",
+            scenarios: SCENARIOS,
+    },
+    buildings_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the in-buildings bonus (the source gives no number)",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    hit_points: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 6 },
+            default: "4",
+            meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    hits_per_stand: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "1",
+            meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    six_always_hits: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a natural 6 always hits in melee",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    auto_rout_on_win: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the winner routs the loser outright instead of dropping it a level",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    rerolls_per_test: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 3 },
+            default: "1",
+            meaning: "re-rolls a unit may take on one test, each of a failed roll, while it has any (the source: never more than one)",
+            rule: "RF-6",
+            scenarios: SCENARIOS,
+    },
+    stampede_on: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 6 },
+            default: "2",
+            meaning: "with --option elephant-stampede: an elephant that fails a morale or waiver test stampedes on a D6 at or below this (0: never)",
+            rule: "RF-8",
+            scenarios: SCENARIOS,
+    },
+    cavalry_vs_elephants: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 7 },
+            default: "6",
+            meaning: "the roll cavalry need to hit elephants in melee, whatever their modifiers (7: they cannot)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    blown_penalty: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "with --option blown-cavalry: how much worse a Blown unit's melee to-hit roll is",
+            rule: "RF-11",
+            scenarios: SCENARIOS,
+    },
+    break_point: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 100 },
+            default: "50",
+            meaning: "line: a side breaks when this percentage of its units (supports included) is gone (the sources give no number)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
 }
 
-/// The rule parameters as the rules code takes them, checked against each other.
-///
-/// # Errors
-/// [`Error::Conflict`] for `always_fails` not below `always_passes`; [`Error::Invalid`] for a
-/// `break_fraction` of 0 (every unit would start broken).
-fn numbers(r: &Resolved) -> Result<rf::Numbers> {
-    let q = RuleParams::read(r)?;
-    if q.always_fails >= q.always_passes {
-        return Err(Error::Conflict(format!(
-            "{} = {} and {} = {} leave no roll to the modifiers: always_fails must be below always_passes",
-            q.how.always_fails, q.always_fails, q.how.always_passes, q.always_passes
-        )));
+/// The rule parameters, typed and checked against each other, as the rules code takes them.
+struct Rules {
+    /// Every rule parameter, typed.
+    q: RuleParams,
+    /// RF-1 to RF-8's numbers, carried in every unit.
+    numbers: rf::Numbers,
+}
+
+impl Rules {
+    /// Read and check the rule parameters of `r`.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] for `always_fails` not below `always_passes`; [`Error::Invalid`] for a
+    /// `break_fraction` of 0 (every unit would start broken).
+    fn read(r: &Resolved) -> Result<Rules> {
+        let q = RuleParams::read(r)?;
+        if q.always_fails >= q.always_passes {
+            return Err(Error::Conflict(format!(
+                "{} = {} and {} = {} leave no roll to the modifiers: always_fails must be below always_passes",
+                q.how.always_fails, q.always_fails, q.how.always_passes, q.always_passes
+            )));
+        }
+        let f = q.break_fraction;
+        if f.num == 0 || f.den > u64::from(u16::MAX) {
+            return Err(Error::Invalid {
+                what: q.how.break_fraction.what.clone(),
+                value: f.to_string(),
+                allowed: "allowed: a fraction above 0 and at most 1, e.g. 1/2 or 2/3".into(),
+            });
+        }
+        let numbers = rf::Numbers {
+            base: [q.base_veteran, q.base_regular, q.base_green],
+            loss_modifier: q.loss_modifier,
+            always_passes: q.always_passes,
+            always_fails: q.always_fails,
+            break_fraction: (f.num as u16, f.den as u16),
+            rally_loss: q.rally_loss,
+            rerolls_per_test: q.rerolls_per_test,
+            stampede_on: q.stampede_on,
+        };
+        Ok(Rules { q, numbers })
     }
-    let f = q.break_fraction;
-    if f.num == 0 || f.den > u64::from(u16::MAX) {
-        return Err(Error::Invalid {
-            what: q.how.break_fraction.what.clone(),
-            value: f.to_string(),
-            allowed: "allowed: a fraction above 0 and at most 1, e.g. 1/2 or 2/3".into(),
-        });
+
+    /// RF-9 and RF-11's numbers.
+    fn melee(&self) -> rf::MeleeRules {
+        let q = &self.q;
+        rf::MeleeRules {
+            to_hit: q.to_hit,
+            hits_per_stand: q.hits_per_stand,
+            six_always_hits: q.six_always_hits,
+            auto_rout_on_win: q.auto_rout_on_win,
+            cavalry_vs_elephants: q.cavalry_vs_elephants,
+            blown_penalty: q.blown_penalty,
+        }
     }
-    Ok(rf::Numbers {
-        base: [q.base_veteran, q.base_regular, q.base_green],
-        loss_modifier: q.loss_modifier,
-        always_passes: q.always_passes,
-        always_fails: q.always_fails,
-        break_fraction: (f.num as u16, f.den as u16),
-        rally_loss: q.rally_loss,
-    })
+
+    /// The optional rules switched on, with `routing_fail` (RF-4).
+    fn options(&self, on: &Switches) -> rf::Options {
+        rf::Options {
+            routing_fail: self.q.routing_fail,
+            keep_broken_units: on.keep_broken_units,
+            voluntary_rout: on.voluntary_rout,
+            artillery_may_rally: on.artillery_may_rally,
+        }
+    }
+
+    /// Put the rule parameters that live in a unit into `unit`, and Elite's re-roll allowance
+    /// (RF-6) into its `start`.
+    fn apply(&self, unit: &mut rf::Unit, start: &mut rf::UnitState) {
+        unit.numbers = self.numbers;
+        unit.buildings_bonus = self.q.buildings_bonus;
+        unit.hit_points = self.q.hit_points;
+        self.q.elite_rerolls.apply(unit, start);
+    }
 }
 
 /// What a Rank & File unit spec allows, with an example.
@@ -445,7 +530,7 @@ struct Built {
     options: rf::Options,
 }
 
-fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> {
+fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
     let kind = p.kind;
     let stands = p.stands;
     let lost = p.lost;
@@ -469,7 +554,7 @@ fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> 
             ),
         });
     }
-    let options = rf_options(on, p);
+    let options = rules.options(on);
     let status = p.state;
     if kind == rf::Kind::Artillery && status == rf::Status::Routing && !options.artillery_may_rally
     {
@@ -478,7 +563,7 @@ fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> 
             p.how.state.what
         )));
     }
-    let hit_points = p.hit_points;
+    let hit_points = rules.q.hit_points;
     let mut unit = rf::Unit {
         class: p.class,
         kind,
@@ -486,10 +571,10 @@ fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> 
         elite: p.elite,
         leader: p.leader,
         in_buildings: p.in_buildings,
-        buildings_bonus: p.buildings_bonus,
+        buildings_bonus: rules.q.buildings_bonus,
         modifier: p.modifier,
         hit_points,
-        numbers,
+        numbers: rules.numbers,
     };
     let mut start = rf::UnitState {
         status,
@@ -501,7 +586,7 @@ fn build_unit(p: &Params, numbers: rf::Numbers, on: &Switches) -> Result<Built> 
         rerolls: p.rerolls,
         removal: None,
     };
-    p.elite_rerolls.apply(&mut unit, &mut start);
+    rules.apply(&mut unit, &mut start);
     Ok(Built {
         unit,
         start,
@@ -569,10 +654,11 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         return build_fight(scenario, r, &p, &on, options);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
-    let b = build_unit(&p, numbers(r)?, &on)?;
+    let rules = Rules::read(r)?;
+    let b = build_unit(&p, &rules, &on)?;
     let mut notes = vec![need_note(&b)];
     if p.elite {
-        notes.push(match p.elite_rerolls {
+        notes.push(match rules.q.elite_rerolls {
             rf::EliteRerolls::Unlimited => {
                 "Elite: a re-roll of every failed test, all battle (elite_rerolls = unlimited; RF-6)".to_string()
             }
@@ -849,18 +935,16 @@ pub fn parse_fighter(
     Ok((fighter, start))
 }
 
-/// A fighter from its unit spec, with the rule parameters that reach into it: the in-buildings
-/// bonus (RF-2) and Elite's re-roll allowance (RF-6).
+/// A fighter from its unit spec, with the rule parameters that reach into it (RF-2's
+/// in-buildings bonus, RF-6's Elite allowance, RF-7's hit points and RF-1 to RF-8's numbers).
 fn fighter_of(
-    (p, numbers): (&Params, rf::Numbers),
+    rules: &Rules,
     what: &str,
     spec: &str,
     on: &Switches,
 ) -> Result<(rf::Fighter, rf::UnitState)> {
     let (mut f, mut s) = parse_fighter(what, spec, on)?;
-    f.unit.buildings_bonus = p.buildings_bonus;
-    f.unit.numbers = numbers;
-    p.elite_rerolls.apply(&mut f.unit, &mut s);
+    rules.apply(&mut f.unit, &mut s);
     Ok((f, s))
 }
 
@@ -872,26 +956,6 @@ fn fire_params(p: &Params) -> FireParams {
         loss: p.fire_loss.clone(),
         how_dice: p.how.fire_dice.clone(),
         how_loss: p.how.fire_loss.clone(),
-    }
-}
-
-/// RF-9's parameters.
-fn melee_rules(p: &Params) -> rf::MeleeRules {
-    rf::MeleeRules {
-        to_hit: p.to_hit,
-        hits_per_stand: p.hits_per_stand,
-        six_always_hits: p.six_always_hits,
-        auto_rout_on_win: p.auto_rout_on_win,
-    }
-}
-
-/// The optional rules and the choices that change the rules functions.
-fn rf_options(on: &Switches, p: &Params) -> rf::Options {
-    rf::Options {
-        routing_fail: p.routing_fail,
-        keep_broken_units: on.keep_broken_units,
-        voluntary_rout: on.voluntary_rout,
-        artillery_may_rally: on.artillery_may_rally,
     }
 }
 
@@ -915,16 +979,17 @@ fn build_battle(
         },
     ];
     let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let rule_params = Rules::read(r)?;
     let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
     for (side, given) in sides.iter().enumerate() {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
-            let (f, s) = fighter_of((p, numbers(r)?), &what, spec, on)?;
+            let (f, s) = fighter_of(&rule_params, &what, spec, on)?;
             fighters[side].push(f);
             starts[side].push(s);
         }
     }
-    let rules = melee_rules(p);
+    let rules = rule_params.melee();
     for (i, (a, d)) in fighters[0].iter().zip(&fighters[1]).enumerate() {
         if a.needs_to_hit(d, &rules) > 6 && d.needs_to_hit(a, &rules) > 6 {
             return Err(Error::Conflict(format!(
@@ -941,7 +1006,7 @@ fn build_battle(
     )];
     let files = fighters[0].len();
     let melee = MeleeSetup {
-        options: rf_options(on, p),
+        options: rule_params.options(on),
         rules,
         max_rounds: p.max_rounds,
     };
@@ -954,7 +1019,7 @@ fn build_battle(
         turns: p.turns,
         options,
     };
-    Ok(shared::battle_job(army, files, setup, notes))
+    shared::battle_job(army, files, setup, notes)
 }
 
 fn build_fight(
@@ -964,11 +1029,11 @@ fn build_fight(
     on: &Switches,
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let n = numbers(r)?;
-    let (attacker, a_start) = fighter_of((p, n), &p.how.attacker.what, &p.attacker, on)?;
-    let (defender, d_start) = fighter_of((p, n), &p.how.defender.what, &p.defender, on)?;
-    let rules = melee_rules(p);
-    let rf_options = rf_options(on, p);
+    let rule_params = Rules::read(r)?;
+    let (attacker, a_start) = fighter_of(&rule_params, &p.how.attacker.what, &p.attacker, on)?;
+    let (defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
+    let rules = rule_params.melee();
+    let rf_options = rule_params.options(on);
     let mut notes = vec![format!(
         "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
         attacker.needs_to_hit(&defender, &rules),
@@ -1170,7 +1235,11 @@ impl RuleSystem for RankAndFile {
     fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8) -> Result<Odds> {
-        Ok(odds::rank_and_file(stands, max_lost))
+    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
+        Ok(odds::rank_and_file(
+            stands,
+            max_lost,
+            Rules::read(rules)?.numbers,
+        ))
     }
 }

@@ -6,8 +6,9 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 
 /// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, by stands lost (rows) and
 /// class with and without one re-roll (columns), one table per leader bonus 0, +1, +2.
-/// With `stands` given, rows at 50% losses or more show the automatic failure of RF-3.
-pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
+/// With `stands` given, rows at 50% losses or more show the automatic failure of RF-3. The
+/// numbers are the rule parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
+pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> Odds {
     let mut sections = Vec::new();
     for leader in 0..=2i8 {
         let mut columns = Vec::new();
@@ -30,14 +31,18 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
                         buildings_bonus: 0,
                         modifier: 0,
                         hit_points: 1,
-                        numbers: rf::Numbers::default(),
+                        numbers,
                     };
                     let need = unit.need(lost);
                     if need == rf::Need::AutoFail {
                         cells.push(OddsCell {
                             fraction: None,
                             p: 0.0,
-                            text: "auto-fail (50% rule)".into(),
+                            text: if numbers.break_fraction == (1, 2) {
+                                "auto-fail (50% rule)".into()
+                            } else {
+                                "auto-fail (RF-3)".into()
+                            },
                         });
                         continue;
                     }
@@ -62,25 +67,48 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8) -> Odds {
             rows,
         });
     }
+    let n = &numbers;
+    let [vet, reg, green] = n.base;
+    let fails = match n.always_fails {
+        0 => "no natural roll always fails".to_string(),
+        1 => "a natural 1 always fails".to_string(),
+        f => format!("a natural 1 to {f} always fails"),
+    };
+    let passes = match n.always_passes {
+        7 => "no natural roll always passes".to_string(),
+        6 => "a natural 6 always passes".to_string(),
+        p => format!("a natural {p} to 6 always passes"),
+    };
+    let (num, den) = n.break_fraction;
+    let share = if (num, den) == (1, 2) {
+        "half".to_string()
+    } else {
+        format!("{num}/{den}")
+    };
     let mut notes = vec![
-        "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (veteran 3, regular 4, green 5); a natural 1 always fails, a natural 6 always passes.".to_string(),
-        "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
+        format!(
+            "RF-2: roll a D6, {} per stand lost, + leader bonus; pass on the class's base number or more (veteran {vet}, regular {reg}, green {green}); {fails}, {passes}.",
+            crate::odds::signed(n.loss_modifier.into())
+        ),
+        match n.rerolls_per_test {
+            1 => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
+            k => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls)."),
+        },
     ];
     match stands {
         Some(s) => notes.push(format!(
-            "RF-3: a unit of {s} stands with half or more lost fails every test (shown as auto-fail)."
+            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (shown as auto-fail)."
         )),
-        None => notes.push(
-            "RF-3 is not applied here: a unit with half or more of its starting stands lost fails every test automatically (give --stands to mark those rows).".to_string(),
-        ),
+        None => notes.push(format!(
+            "RF-3 is not applied here: a unit with {share} or more of its starting stands lost fails every test automatically (give --stands to mark those rows)."
+        )),
     }
-    Odds {
-        system: "rank-and-file".into(),
-        version: crate::VERSION.into(),
-        title: "Rank & File: chance to pass a morale, rally or waiver test".into(),
+    Odds::new(
+        "rank-and-file",
+        "Rank & File: chance to pass a morale, rally or waiver test",
         sections,
         notes,
-    }
+    )
 }
 
 #[cfg(test)]
@@ -90,7 +118,7 @@ mod tests {
 
     #[test]
     fn rank_and_file_table_values() {
-        let o = rank_and_file(Some(7), 4);
+        let o = rank_and_file(Some(7), 4, rf::Numbers::default());
         // Leader 0, veteran, 2 lost: 5+ = 1/3; with re-roll 5/9.
         let row2 = &o.sections[0].rows[2].1;
         assert_eq!(row2[0].fraction.as_deref(), Some("1/3"));
@@ -110,5 +138,15 @@ mod tests {
         for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
             assert!(o.render(f).contains("5/9"));
         }
+        // The rule parameters reach the sheet: Green on 4 is the Regular column.
+        let four = rf::Numbers {
+            base: [3, 4, 4],
+            ..rf::Numbers::default()
+        };
+        let o = rank_and_file(Some(7), 4, four);
+        for row in &o.sections[0].rows {
+            assert_eq!(row.1[2].fraction, row.1[4].fraction);
+        }
+        assert!(o.notes[0].contains("green 4"));
     }
 }

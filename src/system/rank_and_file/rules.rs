@@ -257,6 +257,10 @@ pub struct Numbers {
     pub break_fraction: (u16, u16),
     /// RF-5: stands a routing unit loses when it fails its rally (1).
     pub rally_loss: u8,
+    /// RF-6: re-rolls a unit may take on one test (1).
+    pub rerolls_per_test: u8,
+    /// RF-8: an elephant that failed a morale test stampedes on a D6 at or below this (2).
+    pub stampede_on: u8,
 }
 
 impl Default for Numbers {
@@ -272,6 +276,8 @@ impl Default for Numbers {
             always_fails: 1,
             break_fraction: (1, 2),
             rally_loss: 1,
+            rerolls_per_test: 1,
+            stampede_on: 2,
         }
     }
 }
@@ -447,9 +453,10 @@ impl Unit {
         Need::Natural(needed as u8)
     }
 
-    /// RF-2 with RF-6: take one test. A failed roll is re-rolled once when allowed: an Elite
-    /// unit's own re-roll first, else one from the commander's pool (spending it). An automatic
-    /// failure (RF-3) is not re-rolled: no roll can change it.
+    /// RF-2 with RF-6: take one test. A failed roll is re-rolled when allowed, up to
+    /// `rerolls_per_test` times (the source: once): an Elite unit's own re-roll first, else one
+    /// from the commander's pool (spending it). An automatic failure (RF-3) is not re-rolled:
+    /// no roll can change it.
     #[inline(always)]
     pub fn test<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> bool {
         self.test_detail(need, rerolls, r).0
@@ -464,14 +471,20 @@ impl Unit {
         if r.d6() >= n {
             return (true, false);
         }
-        if self.elite {
-            return (r.d6() >= n, true);
+        let mut rerolled = false;
+        for _ in 0..self.numbers.rerolls_per_test {
+            if !self.elite {
+                if *rerolls == 0 {
+                    break;
+                }
+                *rerolls -= 1;
+            }
+            rerolled = true;
+            if r.d6() >= n {
+                return (true, true);
+            }
         }
-        if *rerolls > 0 {
-            *rerolls -= 1;
-            return (r.d6() >= n, true);
-        }
-        (false, false)
+        (false, rerolled)
     }
 
     /// The state after losing one more stand (a formed unit) or one more model (a single
@@ -679,6 +692,28 @@ pub struct MeleeRules {
     pub six_always_hits: bool,
     /// The winner routs the loser outright.
     pub auto_rout_on_win: bool,
+    /// RF-9: the roll cavalry need to hit elephants, whatever their modifiers (6; 7: never).
+    pub cavalry_vs_elephants: u8,
+    /// RF-11: how much worse a Blown unit's to-hit roll is (1).
+    pub blown_penalty: u8,
+}
+
+impl MeleeRules {
+    /// The source's numbers and this tool's defaults where the source is silent.
+    pub const SOURCE: MeleeRules = MeleeRules {
+        to_hit: 4,
+        hits_per_stand: 1,
+        six_always_hits: true,
+        auto_rout_on_win: false,
+        cavalry_vs_elephants: 6,
+        blown_penalty: 1,
+    };
+}
+
+impl Default for MeleeRules {
+    fn default() -> Self {
+        MeleeRules::SOURCE
+    }
 }
 
 /// How a melee ended.
@@ -709,9 +744,14 @@ impl Fighter {
     /// rules say so.
     pub fn needs_to_hit(&self, them: &Fighter, rules: &MeleeRules) -> u8 {
         if self.troop == Troop::Cavalry && them.troop == Troop::Elephant {
-            return 6;
+            return rules.cavalry_vs_elephants;
         }
-        let need = i32::from(rules.to_hit) - i32::from(self.hit_modifier) + i32::from(self.blown);
+        let blown = if self.blown {
+            i32::from(rules.blown_penalty)
+        } else {
+            0
+        };
+        let need = i32::from(rules.to_hit) - i32::from(self.hit_modifier) + blown;
         let need = need.clamp(1, 7);
         let need = if rules.six_always_hits {
             need.min(6)
@@ -890,7 +930,7 @@ pub fn charge_waiver<R: Roll>(
         && rules.stampede
         && unit.kind == Kind::Elephant
         && s.status != Status::Removed
-        && stampedes(r)
+        && stampedes(unit, r)
     {
         s.status = Status::Routing;
         return (s, failed, WaiverEnd::Stampeded);
@@ -907,11 +947,12 @@ pub fn charge_waiver<R: Roll>(
 }
 
 /// RF-8 (option `elephant-stampede`): after a failed morale test (never a rally test) an
-/// elephant stampedes on a D6 roll of 1 or 2. RF-10 reads every morale test as a morale or
-/// waiver test, so a failed waiver test may start a stampede too.
+/// elephant stampedes on a D6 roll of 1 or 2 (`stampede_on`, the unit's [`Numbers`]). RF-10
+/// reads every morale test as a morale or waiver test, so a failed waiver test may start a
+/// stampede too.
 #[inline]
-pub fn stampedes<R: Roll>(r: &mut R) -> bool {
-    r.d6() <= 2
+pub fn stampedes<R: Roll>(unit: &Unit, r: &mut R) -> bool {
+    r.d6() <= unit.numbers.stampede_on
 }
 
 /// RF-12 (option `uncontrolled`): a winner rolls a D6 and must charge next turn on a roll at or
@@ -1130,6 +1171,17 @@ mod tests {
         assert_eq!(pool, 1);
         let mut none = 0;
         assert!(!plain.test(Need::Natural(4), &mut none, &mut Scripted::new(&[3])));
+        // rerolls_per_test = 2: a failed re-roll is re-rolled again while the pool lasts.
+        let mut two = plain;
+        two.numbers.rerolls_per_test = 2;
+        let mut pool = 3;
+        let (passed, rerolled) =
+            two.test_detail(Need::Natural(4), &mut pool, &mut Scripted::new(&[1, 2, 5]));
+        assert!(passed && rerolled);
+        assert_eq!(pool, 1);
+        let mut pool = 1;
+        assert!(!two.test(Need::Natural(4), &mut pool, &mut Scripted::new(&[1, 2])));
+        assert_eq!(pool, 0);
     }
 
     #[test]
@@ -1222,12 +1274,7 @@ mod melee_tests {
         }
     }
 
-    const RULES: MeleeRules = MeleeRules {
-        to_hit: 4,
-        hits_per_stand: 1,
-        six_always_hits: true,
-        auto_rout_on_win: false,
-    };
+    const RULES: MeleeRules = MeleeRules::SOURCE;
 
     #[test]
     fn rf9_hit_numbers() {
@@ -1248,6 +1295,16 @@ mod melee_tests {
             ..RULES
         };
         assert_eq!(poor.needs_to_hit(&inf, &no_six), 7);
+        // The rule parameters reach the same rules: cavalry against elephants, Blown.
+        let changed = MeleeRules {
+            cavalry_vs_elephants: 5,
+            blown_penalty: 2,
+            ..RULES
+        };
+        assert_eq!(cav.needs_to_hit(&ele, &changed), 5);
+        let blown_cav = Fighter { blown: true, ..cav };
+        assert_eq!(blown_cav.needs_to_hit(&inf, &changed), 6);
+        assert_eq!(blown_cav.needs_to_hit(&inf, &RULES), 5);
         let wide = Fighter { frontage: 2, ..inf };
         let s = UnitState::new(Status::Good, 0, 0);
         assert_eq!((wide.dice(&s, true), wide.dice(&s, false)), (4, 6));
@@ -1388,8 +1445,13 @@ mod melee_tests {
 
     #[test]
     fn rf8_and_rf12_rolls() {
-        assert!(stampedes(&mut Scripted::new(&[2])));
-        assert!(!stampedes(&mut Scripted::new(&[3])));
+        let mut elephant = fighter(Class::Regular, 1, Troop::Elephant).unit;
+        assert!(stampedes(&elephant, &mut Scripted::new(&[2])));
+        assert!(!stampedes(&elephant, &mut Scripted::new(&[3])));
+        elephant.numbers.stampede_on = 3;
+        assert!(stampedes(&elephant, &mut Scripted::new(&[3])));
+        elephant.numbers.stampede_on = 0;
+        assert!(!stampedes(&elephant, &mut Scripted::new(&[1])));
         assert!(uncontrolled(3, &mut Scripted::new(&[3])));
         assert!(!uncontrolled(3, &mut Scripted::new(&[4])));
         assert!(!uncontrolled(0, &mut Scripted::new(&[])));

@@ -145,7 +145,7 @@ impl Chain for RfUnderFire {
         let after = self.unit.morale(&self.options, hit, r);
         // A failed morale test always drops the unit a level.
         let failed = hit.status != rf::Status::Removed && after.status != hit.status;
-        let stamped = self.stampede && failed && !stampeded && rf::stampedes(r);
+        let stamped = self.stampede && failed && !stampeded && rf::stampedes(&self.unit, r);
         (after, stampeded || stamped)
     }
     fn classes(&self) -> &[ClassInfo] {

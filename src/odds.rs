@@ -223,11 +223,16 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules\">Rules: {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
             esc(&self.title),
             esc(&self.title),
             esc(&self.version),
             esc(&self.system),
+            if self.rules_changed.is_empty() {
+                ""
+            } else {
+                " changed"
+            },
             esc(&self.rules_line())
         );
         for s in &self.sections {
@@ -284,6 +289,7 @@ main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
 h1 { font-size: 15pt; margin: 0 0 1.5mm; }
 h2 { font-size: 11pt; margin: 4mm 0 1.5mm; }
 .meta { color: #444; font-size: 8.5pt; margin: 0 0 3mm; }
+.rules.changed { color: #000; border-left: 1mm solid #b00; padding-left: 2mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }
 th, td { border: 0.25mm solid var(--rule); padding: 0.7mm 0.8mm; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }

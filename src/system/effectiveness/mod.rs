@@ -341,7 +341,7 @@ crate::params::param_table! {
 const UNIT_SPEC: &str = "a unit spec: class and keywords (see Unit specs), e.g. \"elite general lost=1\"; in a line \"6 x regular\"";
 
 /// The keywords of an effectiveness unit spec.
-pub const SPEC_KEYWORDS: &str = "elite, regular, poor, infantry, cavalry, light, artillery, lost=N (quarters, 0 to 3), general, supported, dice=N (1 to 20)";
+pub const SPEC_KEYWORDS: &str = "elite, regular, poor, infantry, cavalry, light, artillery, lost=N (steps lost: 0 to 3 as written, below the rule parameter steps), general, supported, dice=N (1 to 20)";
 
 /// Parse an effectiveness unit spec such as `elite general lost=1` into the unit, its start
 /// and its melee dice (`None`: the default).

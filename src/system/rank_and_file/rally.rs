@@ -122,9 +122,15 @@ impl RfRally {
 
 impl Chain for RfRally {
     type State = rf::UnitState;
-    /// RF-3 to RF-6 (see [`super::invariants::rf_unit`]).
+    /// RF-3 to RF-6 (see [`super::invariants::rf_unit`]), and RF-5: with no fire, a turn of
+    /// rallying costs at most `rally_loss` stands (models, for a single stand).
     fn check_step(&self, from: rf::UnitState, to: rf::UnitState) -> Check {
-        super::invariants::rf_unit(&self.unit, &self.options, &self.start, from, to)
+        super::invariants::rf_unit(&self.unit, &self.options, &self.start, from, to)?;
+        let (before, after) = (self.unit.stands_lost(from), self.unit.stands_lost(to));
+        let most = self.unit.numbers.rally_loss;
+        crate::scenario::invariants::ensure(after <= before.saturating_add(most), || {
+            format!("a rally turn lost more than rally_loss = {most} stands: {from:?} → {to:?}")
+        })
     }
     fn start(&self) -> rf::UnitState {
         self.start

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::common::bin;
+use crate::common::{bin, json_of};
 
 /// The outcome names of a JSON report, in order.
 fn outcome_names(v: &Value) -> Vec<&str> {
@@ -12,17 +12,6 @@ fn outcome_names(v: &Value) -> Vec<&str> {
         .iter()
         .map(|o| o["outcome"].as_str().unwrap())
         .collect()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = bin()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("one JSON object")
 }
 
 #[test]

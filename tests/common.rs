@@ -81,6 +81,23 @@ pub fn bin() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("morale-lab").unwrap()
 }
 
+/// What the binary prints on standard output for `args` (it must succeed).
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = bin()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// The JSON object the binary prints for `args` (it must succeed).
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args)).expect("one JSON object")
+}
+
 /// The exact value of metric `name` (panics when there is none: the scenario must be exact).
 pub fn exact_metric(r: &Report, name: &str) -> f64 {
     r.metrics

@@ -6,7 +6,7 @@ use morale_lab::Sampler;
 use morale_lab::report::Report;
 use serde_json::Value;
 
-use crate::common::{Plan, bin, exact_outcome, run};
+use crate::common::{Plan, bin, exact_outcome, json_of, run, stdout_of};
 use crate::reports::scratch;
 
 fn rf(scenario: &str, pairs: &[&str]) -> Report {
@@ -399,17 +399,8 @@ fn odds_sheets_follow_the_rules_they_say() {
         "name = \"g\"\nbase = \"rank-and-file\"\n[rules]\nbase_green = 4\n",
     )
     .unwrap();
-    let sheet = |args: &[&str]| -> Value {
-        let out = bin()
-            .args(["odds", "--format", "json"])
-            .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice(&out).unwrap()
-    };
+    let sheet =
+        |args: &[&str]| -> Value { json_of(&[&["odds", "--format", "json"][..], args].concat()) };
     let flags = sheet(&["rank-and-file", "--rule", "base_green=4"]);
     let from_file = sheet(&["--rules", file.to_str().unwrap()]);
     assert_eq!(flags, from_file);
@@ -418,14 +409,7 @@ fn odds_sheets_follow_the_rules_they_say() {
     for row in flags["sections"][0]["rows"].as_array().unwrap() {
         assert_eq!(row[1][2]["fraction"], row[1][4]["fraction"]);
     }
-    let text = bin()
-        .args(["odds", "linear-warfare", "--rule", "to_hit=5"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(text).unwrap();
+    let text = stdout_of(&["odds", "linear-warfare", "--rule", "to_hit=5"]);
     assert!(
         text.contains("rules: CHANGED from the source: to_hit=5 (source: 4)"),
         "{text}"

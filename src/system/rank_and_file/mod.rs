@@ -596,16 +596,7 @@ fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
 
 fn need_note(b: &Built) -> String {
     let numbers = &b.unit.numbers;
-    let fails = match numbers.always_fails {
-        0 => "no roll always fails".to_string(),
-        1 => "a 1 always fails".to_string(),
-        f => format!("1 to {f} always fail"),
-    };
-    let passes = match numbers.always_passes {
-        7 => "no roll always passes".to_string(),
-        6 => "a 6 always passes".to_string(),
-        p => format!("{p} to 6 always pass"),
-    };
+    let naturals = numbers.naturals();
     let said = match b.unit.need(b.start.lost) {
         rf::Need::AutoFail if numbers.break_fraction == (1, 2) => {
             "at the start the unit is at 50% losses: every test fails (RF-3)".into()
@@ -617,10 +608,10 @@ fn need_note(b: &Built) -> String {
             )
         }
         rf::Need::Natural(7) => {
-            format!("at the start no roll passes a test ({fails}, {passes}; RF-2)")
+            format!("at the start no roll passes a test ({naturals}; RF-2)")
         }
         rf::Need::Natural(n) => {
-            format!("at the start a test needs a natural {n}+ ({fails}, {passes}; RF-2)")
+            format!("at the start a test needs a natural {n}+ ({naturals}; RF-2)")
         }
     };
     match b.unit.rally_need(b.start.lost) {

@@ -69,16 +69,6 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
     }
     let n = &numbers;
     let [vet, reg, green] = n.base;
-    let fails = match n.always_fails {
-        0 => "no natural roll always fails".to_string(),
-        1 => "a natural 1 always fails".to_string(),
-        f => format!("a natural 1 to {f} always fails"),
-    };
-    let passes = match n.always_passes {
-        7 => "no natural roll always passes".to_string(),
-        6 => "a natural 6 always passes".to_string(),
-        p => format!("a natural {p} to 6 always passes"),
-    };
     let (num, den) = n.break_fraction;
     let share = if (num, den) == (1, 2) {
         "half".to_string()
@@ -87,8 +77,9 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
     };
     let mut notes = vec![
         format!(
-            "RF-2: roll a D6, {} per stand lost, + leader bonus; pass on the class's base number or more (veteran {vet}, regular {reg}, green {green}); {fails}, {passes}.",
-            crate::odds::signed(n.loss_modifier.into())
+            "RF-2: roll a D6, {} per stand lost, + leader bonus; pass on the class's base number or more (veteran {vet}, regular {reg}, green {green}); {}.",
+            crate::odds::signed(n.loss_modifier.into()),
+            n.naturals()
         ),
         match n.rerolls_per_test {
             1 => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),

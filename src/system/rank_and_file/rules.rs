@@ -263,6 +263,23 @@ pub struct Numbers {
     pub stampede_on: u8,
 }
 
+impl Numbers {
+    /// RF-2's natural rolls in words: "a 1 always fails, a 6 always passes" as written.
+    pub fn naturals(&self) -> String {
+        let fails = match self.always_fails {
+            0 => "no roll always fails".to_string(),
+            1 => "a 1 always fails".to_string(),
+            f => format!("1 to {f} always fail"),
+        };
+        let passes = match self.always_passes {
+            7 => "no roll always passes".to_string(),
+            6 => "a 6 always passes".to_string(),
+            p => format!("{p} to 6 always pass"),
+        };
+        format!("{fails}, {passes}")
+    }
+}
+
 impl Default for Numbers {
     fn default() -> Self {
         Numbers {

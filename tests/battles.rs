@@ -340,3 +340,28 @@ fn line_reports_say_whose_break_point_and_list_examples_fit() {
         assert!(b_fire.contains("Allowed: DICE on TO_HIT"), "{b_fire}");
     }
 }
+
+/// A unit gone from the line counts what it lost, whether or not a support took its place: a
+/// Regular unit of 8 stands, Unsteady with 3 lost, loses a fourth stand to fire, fails its test
+/// (the 50% rule) and is dispersed with 4 stands lost; its support (the same spec: 3 lost) steps
+/// up. Side A has lost 4 + 3 = 7 stands, not its first unit's full 8 and the support's 3.
+#[test]
+fn a_replaced_unit_counts_what_it_lost_not_what_it_had() {
+    let r = run(
+        "rank-and-file",
+        "line",
+        &[
+            "attacker=regular infantry stands=8 lost=3 state=unsteady",
+            "defender=regular infantry",
+            "units=1",
+            "supports=1",
+            "turns=1",
+            "fire_loss=0,1",
+            "charge_when_shaken=false",
+        ],
+        &[],
+        Plan::new(2_000, 3, 2, Sampler::Dice),
+    );
+    assert!(metric(&r, "a_units_lost").0 > 0.5);
+    assert_eq!(metric(&r, "a_strength_lost"), (7.0, 0.0));
+}

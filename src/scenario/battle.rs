@@ -261,7 +261,8 @@ pub struct BattleState<U> {
     pub end: u8,
     /// Units gone and replaced by their supports, per side.
     pub replaced: [u8; 2],
-    /// Their strength lost, per side (the strength, less what they paid apart).
+    /// Their strength lost, per side ([`Army::strength_lost`] when they went: what they lost,
+    /// not what they had).
     pub spent: [u16; 2],
     /// What they paid apart ([`Army::apart`]), per side.
     pub spent_apart: [u16; 2],
@@ -531,9 +532,11 @@ impl<A: Army> Chain for Battle<A> {
                     && matches!(back, Standing::InLine | Standing::Shaken)
                 {
                     s.replaced[side] += 1;
-                    let apart = self.army.apart_of(&f.front[side][i]);
-                    s.spent[side] += (self.army.strength(side, i) - apart) as u16;
-                    s.spent_apart[side] += apart as u16;
+                    // What the gone unit lost, as if it were still in its place (a unit gone
+                    // with stands, quarters or pips left counts only those it lost).
+                    let gone = &f.front[side][i];
+                    s.spent[side] += self.army.strength_lost(side, i, gone) as u16;
+                    s.spent_apart[side] += self.army.apart_of(gone) as u16;
                     f.front[side][i] = f.back[side][i];
                     f.back[side][i] = self.army.absent();
                 }

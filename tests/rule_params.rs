@@ -82,17 +82,10 @@ fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
     )
     .unwrap();
     let json = |args: &[&str]| -> Value {
-        let out = bin()
-            .args([
-                "rally", "--class", "green", "--trials", "5000", "--format", "json",
-            ])
-            .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice(&out).unwrap()
+        let rally = [
+            "rally", "--class", "green", "--trials", "5000", "--format", "json",
+        ];
+        json_of(&[&rally[..], args].concat())
     };
     let from_file = json(&["--rules", file.to_str().unwrap()]);
     let from_flags = json(&["--rule", "base_green=6", "--rule", "rally_loss=2"]);
@@ -114,15 +107,10 @@ fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
     let plain = json(&[]);
     assert_eq!(plain["rules_changed"], serde_json::json!({}));
     // The text header says it, so a published table cannot be taken for the rules as written.
-    let text = bin()
-        .args(["rally", "--class", "green", "--trials", "1000", "--rules"])
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(text).unwrap();
+    let file_arg = file.to_str().unwrap();
+    let text = stdout_of(&[
+        "rally", "--class", "green", "--trials", "1000", "--rules", file_arg,
+    ]);
     assert!(
         text.contains(
             "rules: CHANGED from the source: base_green=6 (source: 5), rally_loss=2 (source: 1)"
@@ -161,15 +149,7 @@ fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     // `list --rules` shows the effective rules.
-    let listed = bin()
-        .args(["list", "--rules"])
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let listed = String::from_utf8(listed).unwrap();
+    let listed = stdout_of(&["list", "--rules", file_arg]);
     assert!(
         listed.contains("base_green = 6 (CHANGED; source: 5)"),
         "{listed}"

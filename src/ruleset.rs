@@ -249,8 +249,6 @@ mod tests {
         assert!(e.contains("--set stands"), "{e}");
         let e = err("name = \"x\"\nbase = \"chess\"\n", &mut read);
         assert!(e.starts_with("sets/child.toml:2: base:"), "{e}");
-        let e = err("name = \"x\"\nbase = \"loop.toml\"\n", &mut read);
-        assert!(e.contains("loop"), "{e}");
         let e = err("name = \"x\"\nbase = \"missing.toml\"\n", &mut read);
         assert!(e.contains("no such file"), "{e}");
         let e = err(
@@ -263,5 +261,104 @@ mod tests {
             &mut read,
         );
         assert!(e.contains("colour"), "{e}");
+    }
+
+    /// A reader over an in-memory folder of rule-set files.
+    fn folder(files: Vec<(String, String)>) -> impl FnMut(&str) -> Result<String> {
+        move |name: &str| {
+            files
+                .iter()
+                .find(|(f, _)| f == name)
+                .map(|(_, t)| t.clone())
+                .ok_or_else(|| Error::Conflict(format!("cannot read {name}: no such file")))
+        }
+    }
+
+    /// A chain of `base` files that comes back to a file already in it is refused, naming the
+    /// chain. The reader can read every file of the loop, so without the loop check the chain
+    /// would run on to the depth limit and say so instead (mutation tried: the `chain.contains`
+    /// check removed makes this test fail with "at most 8 files"). No file of the loop is
+    /// called "loop", so the message's words are the check's, not a file name's.
+    #[test]
+    fn a_loop_of_base_files_is_refused_naming_the_chain() {
+        let mut read = folder(vec![
+            (
+                "sets/a.toml".into(),
+                "name = \"a\"\nbase = \"b.toml\"\n".into(),
+            ),
+            (
+                "sets/b.toml".into(),
+                "name = \"b\"\nbase = \"a.toml\"\n".into(),
+            ),
+        ]);
+        let src = "name = \"a\"\nbase = \"b.toml\"\n";
+        let e = RuleSet::parse("sets/a.toml", src, &mut read)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "sets/b.toml:2: base: the base files loop: sets/a.toml → sets/b.toml → sets/a.toml"
+        );
+        // A file that names itself is the shortest loop.
+        let own = "name = \"own\"\nbase = \"own.toml\"\n";
+        let mut read = folder(vec![("sets/own.toml".into(), own.into())]);
+        let e = RuleSet::parse("sets/own.toml", own, &mut read)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the base files loop: sets/own.toml → sets/own.toml"),
+            "{e}"
+        );
+    }
+
+    /// A chain of `MAX_DEPTH` files stands; one more file is refused, naming the limit
+    /// (mutations tried: the depth check removed, and `>=` made `>`: each makes this test fail).
+    #[test]
+    fn the_depth_limit_is_max_depth_files() {
+        // f1 stands on f2 … on f{n}, which stands on rank-and-file and sets base_green = 6;
+        // each file above sets rally_loss to its own depth, so the top file's value wins.
+        let chain = |n: usize| {
+            let mut files = Vec::new();
+            for i in 1..=n {
+                let base = if i == n {
+                    "rank-and-file".to_string()
+                } else {
+                    format!("f{}.toml", i + 1)
+                };
+                let rules = if i == n {
+                    "base_green = 6".to_string()
+                } else {
+                    format!("rally_loss = {}", (i % 3) + 1)
+                };
+                files.push((
+                    format!("sets/f{i}.toml"),
+                    format!("name = \"f{i}\"\nbase = \"{base}\"\n[rules]\n{rules}\n"),
+                ));
+            }
+            files
+        };
+        let files = chain(MAX_DEPTH);
+        let top = files[0].1.clone();
+        let set = RuleSet::parse("sets/f1.toml", &top, &mut folder(files)).unwrap();
+        assert_eq!(set.files.len(), MAX_DEPTH);
+        assert_eq!(set.system, "rank-and-file");
+        assert_eq!(
+            set.rules,
+            vec![
+                ("base_green".to_string(), "6".to_string()),
+                ("rally_loss".to_string(), "2".to_string())
+            ]
+        );
+        let files = chain(MAX_DEPTH + 1);
+        let top = files[0].1.clone();
+        let e = RuleSet::parse("sets/f1.toml", &top, &mut folder(files))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "sets/f{MAX_DEPTH}.toml:2: base: rule sets may stand on at most {MAX_DEPTH} files in a chain"
+            )
+        );
     }
 }

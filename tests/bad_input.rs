@@ -1,10 +1,41 @@
 //! Bad input: one clear line naming the flag and what is allowed, exit code 2, nothing on
 //! standard output, no panic.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use crate::common::bin;
 
+/// A new, empty working folder for one refused command (removed when done with).
+fn empty_folder() -> crate::reports::Scratch {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    crate::reports::scratch(&format!("refused-{}", N.fetch_add(1, Ordering::Relaxed)))
+}
+
+/// What a folder holds, by name.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 fn rejects(args: &[&str], must_say: &[&str]) {
-    let out = bin().args(args).assert().code(2).get_output().clone();
+    // Run in an empty folder, which must stay empty: a refused command writes nothing.
+    let cwd = empty_folder();
+    let out = bin()
+        .args(args)
+        .current_dir(&*cwd)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(
+        listing(&cwd).is_empty(),
+        "{args:?} wrote {:?}",
+        listing(&cwd)
+    );
     assert!(out.stdout.is_empty(), "{args:?} printed output");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
@@ -414,7 +445,15 @@ fn the_bad_input_corpus_is_refused_cleanly() {
     let out = std::env::temp_dir().join(format!("morale-lab-corpus-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let check = |args: Vec<String>, must: Option<String>| {
-        let o = bin().args(&args).assert().code(2);
+        // In an empty folder, which must stay empty, and nothing on standard output.
+        let cwd = empty_folder();
+        let o = bin().args(&args).current_dir(&*cwd).assert().code(2);
+        assert!(
+            listing(&cwd).is_empty(),
+            "{args:?} wrote {:?}",
+            listing(&cwd)
+        );
+        assert!(o.get_output().stdout.is_empty(), "{args:?} printed output");
         let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
         assert!(
             err.starts_with("error: ") && err.trim_end().lines().count() == 1,

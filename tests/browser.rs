@@ -123,8 +123,14 @@ fn check_page(browser: &Path, page: &Path, work: &Path) {
         &format!("{url}#check-sorting"),
     );
     assert!(console_errors(&stderr).is_empty(), "{stderr}");
+    // "ok N": N columns sorted and checked; "ok 0" (nothing sorted) is a failure too.
+    let checked = dom
+        .split("data-sort-check=\"ok ")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|n| n.trim().parse::<u32>().ok());
     assert!(
-        dom.contains("data-sort-check=\"ok "),
+        checked.is_some_and(|n| n > 0),
         "{}: sorting check: {}",
         page.display(),
         dom.split("data-sort-check=")

@@ -12,3 +12,4 @@ mod interrupt;
 mod properties;
 mod reports;
 mod rule_params;
+mod shards;

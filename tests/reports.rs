@@ -82,7 +82,7 @@ fn run_at(file: &Path, out: &Path, threads: usize) {
 }
 
 /// The names of the files in `dir`, sorted.
-fn file_names(dir: &Path) -> Vec<String> {
+pub(crate) fn file_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -454,89 +454,5 @@ fn results_parquet_is_results_csv() {
         assert_eq!(estimate.get(i), parse(&r[col("estimate")]), "row {i}");
         assert_eq!(exact.get(i), parse(&r[col("exact")]), "row {i}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Three shards merged give the single run's tables to the byte; bad merges are
-/// refused.
-#[test]
-fn three_shards_merge_to_the_single_run() {
-    let dir = scratch("shards");
-    let file = dir.join("small.toml");
-    std::fs::write(&file, SMALL).unwrap();
-    let single = dir.join("single");
-    run_into(&file, &single);
-    let mut parts = Vec::new();
-    for k in 1..=3 {
-        let part = dir.join(format!("part{k}.json"));
-        bin()
-            .args(["run", file.to_str().unwrap(), "--shard", &format!("{k}/3")])
-            .args(["--out", part.to_str().unwrap(), "--quiet", "--threads", "1"])
-            .assert()
-            .success();
-        parts.push(part.to_str().unwrap().to_string());
-    }
-    let merged = dir.join("merged");
-    bin()
-        .arg("merge")
-        .args(&parts)
-        .args(["--out", merged.to_str().unwrap()])
-        .assert()
-        .success();
-    let names = file_names(&single);
-    assert!(names.len() > 10);
-    for n in &names {
-        let (a, b) = (
-            std::fs::read(single.join(n)).unwrap(),
-            std::fs::read(merged.join(n)).unwrap(),
-        );
-        match n.as_str() {
-            "timing.json" => {}
-            "results.json" | "summary.md" | "index.html" => {
-                // Only the recorded command (--out) and thread count differ.
-                let norm = |x: Vec<u8>| {
-                    String::from_utf8(x)
-                        .unwrap()
-                        .replace(&format!(" --out {}", single.display()), "")
-                        .replace("\"threads\": 2", "\"threads\": 1")
-                        .replace("2 threads", "1 threads")
-                        .replace("<td>2 (results", "<td>1 (results")
-                };
-                assert!(norm(a) == norm(b), "{n} differs beyond command and threads");
-            }
-            _ => assert!(a == b, "{n} differs"),
-        }
-    }
-    // Refused: a missing shard, a duplicated one, a part of another seed.
-    let refuse = |args: &[&str], must: &str| {
-        let o = bin()
-            .arg("merge")
-            .args(args)
-            .args(["--out", dir.join("bad").to_str().unwrap()])
-            .assert()
-            .code(2);
-        let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
-        assert!(err.contains(must), "{err}");
-        assert!(!dir.join("bad").exists());
-    };
-    refuse(&[&parts[0], &parts[1]], "3/3 is missing");
-    refuse(&[&parts[0], &parts[0], &parts[2]], "given twice");
-    let other = dir.join("other.toml");
-    std::fs::write(&other, SMALL.replace("seed = 7", "seed = 8")).unwrap();
-    let other_part = dir.join("other3.json");
-    bin()
-        .args(["run", other.to_str().unwrap(), "--shard", "3/3", "--quiet"])
-        .args(["--out", other_part.to_str().unwrap()])
-        .assert()
-        .success();
-    refuse(
-        &[&parts[0], &parts[1], other_part.to_str().unwrap()],
-        "not parts of the same run",
-    );
-    std::fs::write(dir.join("junk.json"), "{}").unwrap();
-    refuse(
-        &[dir.join("junk.json").to_str().unwrap()],
-        "not a shard file",
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -55,6 +55,13 @@ impl RunSpec {
     pub fn chunk_trials(&self, i: u64) -> u64 {
         CHUNK.min(self.trials - i * CHUNK)
     }
+
+    /// The number of trials in the chunks `range` of the plan (a shard's part of the run).
+    pub fn range_trials(&self, range: std::ops::Range<u64>) -> u64 {
+        let end = range.end.min(self.chunks());
+        let start = range.start.min(end);
+        (end * CHUNK).min(self.trials) - (start * CHUNK).min(self.trials)
+    }
 }
 
 /// Shared between a run and whoever watches it: trials done so far, and a flag to stop early.

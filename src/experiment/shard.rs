@@ -212,6 +212,22 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
             let Some(t) = p.tallies.get(r) else {
                 return conflict(format!("{} has no tally for run {}", name(i), r + 1));
             };
+            // Each part must count exactly the trials of its own chunks, so a damaged or
+            // edited file is named, not only noticed in the sum.
+            let spec = &planned.options.spec;
+            let ran = spec.range_trials(chunk_range(spec.chunks(), p.shard, n));
+            let counted = planned
+                .job
+                .tally_trials(t, sampler)
+                .map_err(|e| Error::Conflict(format!("{}: run {}: {e}", name(i), r + 1)))?;
+            if counted != ran {
+                return conflict(format!(
+                    "{}: run {} counts {counted} trials where shard {}/{n} ran {ran}: a damaged or edited shard file",
+                    name(i),
+                    r + 1,
+                    p.shard
+                ));
+            }
             match &mut sum {
                 None => sum = Some(t.clone()),
                 Some(s) if s.len() == t.len() => {
@@ -264,6 +280,36 @@ mod tests {
                     next = r.end;
                 }
                 assert_eq!(next, chunks);
+            }
+        }
+    }
+
+    /// The trials of a shard's chunks add up, over the shards, to the run's trials (the last
+    /// chunk may be short).
+    #[test]
+    fn shards_count_every_trial_once() {
+        use crate::engine::{CHUNK, RunSpec};
+        for trials in [
+            1u64,
+            CHUNK - 1,
+            CHUNK,
+            CHUNK + 1,
+            3 * CHUNK + 17,
+            100 * CHUNK,
+        ] {
+            let spec = RunSpec {
+                trials,
+                seed: 1,
+                stream: 0,
+                threads: None,
+            };
+            for n in [1u64, 2, 3, 7] {
+                let parts: Vec<u64> = (1..=n)
+                    .map(|k| spec.range_trials(chunk_range(spec.chunks(), k, n)))
+                    .collect();
+                assert_eq!(parts.iter().sum::<u64>(), trials, "{trials} in {n}");
+                let whole: u64 = (0..spec.chunks()).map(|i| spec.chunk_trials(i)).sum();
+                assert_eq!(whole, trials);
             }
         }
     }

@@ -249,6 +249,13 @@ pub trait Job: Send + Sync {
     /// # Errors
     /// A tally that does not fit this scenario; failures of the exact solution.
     fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report>;
+    /// How many trials the raw tally `raw` (of `sampler`) counts: every trial ends in exactly
+    /// one outcome class, so the final counts add up to the trials run. A merge checks each
+    /// shard's tally against the trials of its chunks.
+    ///
+    /// # Errors
+    /// A tally that does not fit this scenario, or whose counts overflow 64 bits.
+    fn tally_trials(&self, raw: &[u64], sampler: Sampler) -> Result<u64>;
     /// Check the scenario's rule invariants (see [`invariants::audit`]): over every reachable
     /// turn of an exactly solvable scenario, with its exact solution's mass, and over `trials`
     /// trials sampled turn by turn from `seed`; and that the table sampler's compiled tables
@@ -384,9 +391,8 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         engine::run_range(sim, &options.spec, chunks, control)
     }
 
-    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
-        let exact = self.exact_solution(&exact::Limit::none())?;
-        let sim = self.sim(options.sampler);
+    fn tally_trials(&self, raw: &[u64], sampler: Sampler) -> Result<u64> {
+        let sim = self.sim(sampler);
         if raw.len() != sim.tally_len() {
             return Err(crate::Error::Conflict(format!(
                 "a tally of {} counters does not fit this {} (it has {}): was it made by another version or sampler?",
@@ -396,17 +402,28 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             )));
         }
         let counts = sim.finish(raw);
-        // Every trial ends in exactly one class: a tally that says otherwise was damaged.
         let layout = Layout::of(&self.chain);
-        let ended = (0..self.chain.classes().len())
-            .try_fold(0u64, |a, c| a.checked_add(counts[layout.final_(c)]));
-        if ended != Some(options.spec.trials) {
+        (0..self.chain.classes().len())
+            .try_fold(0u64, |a, c| a.checked_add(counts[layout.final_(c)]))
+            .ok_or_else(|| {
+                crate::Error::Conflict(
+                    "a tally counts more than 2^64 trials: a damaged or edited shard file?".into(),
+                )
+            })
+    }
+
+    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
+        // Every trial ends in exactly one class: a tally that says otherwise was damaged.
+        let ended = self.tally_trials(raw, options.sampler)?;
+        if ended != options.spec.trials {
             return Err(crate::Error::Conflict(format!(
                 "a tally of {} trials does not count {} trials in its outcomes: a damaged or edited shard file?",
-                options.spec.trials,
-                ended.map_or("more than 2^64".into(), |n| n.to_string())
+                options.spec.trials, ended
             )));
         }
+        let exact = self.exact_solution(&exact::Limit::none())?;
+        let sim = self.sim(options.sampler);
+        let counts = sim.finish(raw);
         let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
         report.sampler = Some(sim.sampler().name().to_string());
         Ok(report)

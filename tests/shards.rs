@@ -1,0 +1,357 @@
+//! Runs split across machines: `run --shard K/N` and `merge`.
+//!
+//! The experiment runs more than three chunks per run, so every one of three shards runs trials
+//! of its own; merged, they give the single run's tables to the byte. Every kind of mismatch
+//! between parts is refused with one line naming the file at fault, and nothing is written.
+
+use std::path::{Path, PathBuf};
+
+use morale_lab::engine::CHUNK;
+
+use crate::common::bin;
+use crate::reports::{SMALL, file_names, run_into, scratch};
+
+/// Trials per run: three whole chunks and part of a fourth, so a three-way split gives every
+/// shard at least one chunk (at the file's 20,000 trials, shards 1/3 and 2/3 ran nothing).
+const TRIALS: u64 = 3 * CHUNK + 1_000;
+
+/// The small experiment at [`TRIALS`] trials.
+fn experiment() -> String {
+    let text = SMALL.replace("trials = 20000", &format!("trials = {TRIALS}"));
+    assert_ne!(text, SMALL, "SMALL names its trials");
+    text
+}
+
+/// `run FILE --shard K/N --out OUT` with `extra` arguments, which must succeed.
+fn shard(file: &Path, k_of_n: &str, out: &Path, extra: &[&str]) -> String {
+    bin()
+        .args(["run", file.to_str().unwrap(), "--shard", k_of_n])
+        .args(["--out", out.to_str().unwrap(), "--quiet", "--threads", "1"])
+        .args(extra)
+        .assert()
+        .success();
+    out.to_str().unwrap().to_string()
+}
+
+/// A shard file's JSON.
+fn read_json(path: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Write `value` as the shard file `name` in `dir`.
+fn write_json(dir: &Path, name: &str, value: &serde_json::Value) -> String {
+    let path: PathBuf = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(value).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The sum of every counter of every run of a shard.
+fn counted(part: &serde_json::Value) -> u64 {
+    part["tallies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t.as_array().unwrap())
+        .map(|x| x.as_u64().unwrap())
+        .sum()
+}
+
+/// Three shards, each running trials of its own, merged give the single run's tables to the
+/// byte. Mutation tried: every shard running chunk 0's dice (`chunk_range` returning `0..1`
+/// for every shard) makes this test fail, as does a shard that runs nothing.
+#[test]
+fn three_shards_that_each_run_trials_merge_to_the_single_run() {
+    let dir = scratch("shards");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, experiment()).unwrap();
+    let single = dir.join("single");
+    run_into(&file, &single);
+    let parts: Vec<String> = (1..=3)
+        .map(|k| {
+            shard(
+                &file,
+                &format!("{k}/3"),
+                &dir.join(format!("part{k}.json")),
+                &[],
+            )
+        })
+        .collect();
+    // Each shard ran trials, and different ones.
+    let jsons: Vec<serde_json::Value> = parts.iter().map(|p| read_json(p)).collect();
+    for (k, j) in jsons.iter().enumerate() {
+        assert!(counted(j) > 0, "shard {} ran no trial", k + 1);
+    }
+    assert_ne!(jsons[0]["tallies"], jsons[1]["tallies"]);
+    assert_ne!(jsons[1]["tallies"], jsons[2]["tallies"]);
+    let merged = dir.join("merged");
+    bin()
+        .arg("merge")
+        .args(&parts)
+        .args(["--out", merged.to_str().unwrap()])
+        .assert()
+        .success();
+    let names = file_names(&single);
+    assert!(names.len() > 10);
+    assert_eq!(file_names(&merged), names);
+    for n in &names {
+        let (a, b) = (
+            std::fs::read(single.join(n)).unwrap(),
+            std::fs::read(merged.join(n)).unwrap(),
+        );
+        match n.as_str() {
+            "timing.json" => {}
+            "results.json" | "summary.md" | "index.html" => {
+                // Only the recorded command (--out) and thread count differ.
+                let norm = |x: Vec<u8>| {
+                    String::from_utf8(x)
+                        .unwrap()
+                        .replace(&format!(" --out {}", single.display()), "")
+                        .replace("\"threads\": 2", "\"threads\": 1")
+                        .replace("2 threads", "1 threads")
+                        .replace("<td>2 (results", "<td>1 (results")
+                };
+                assert!(norm(a) == norm(b), "{n} differs beyond command and threads");
+            }
+            _ => assert!(a == b, "{n} differs"),
+        }
+    }
+    // The split's total is the single run's: the results say the same trial count.
+    let csv = String::from_utf8(std::fs::read(merged.join("results.csv")).unwrap()).unwrap();
+    assert!(csv.contains(&TRIALS.to_string()), "{csv}");
+}
+
+/// The parts as `&str`s.
+fn as_refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// `merge PARTS` must fail with exit code 2, one line on standard error that contains every
+/// one of `must`, and no output folder.
+fn refused(dir: &Path, parts: &[&str], must: &[&str]) {
+    let out = dir.join("bad");
+    let o = bin()
+        .arg("merge")
+        .args(parts)
+        .args(["--out", out.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for m in must {
+        assert!(err.contains(m), "{m:?} not in: {err}");
+    }
+    assert!(!out.exists(), "a refused merge wrote {}", out.display());
+}
+
+/// Every kind of mismatch between parts is refused, naming the file at fault. Each part at
+/// fault differs from the good ones in that one thing only, so each check is the one that
+/// fires (mutations tried: each comparison in `shard::merge` removed in turn, and the per-part
+/// trial count check removed, each makes this test fail).
+#[test]
+fn merges_of_parts_that_do_not_belong_together_are_refused_naming_the_file() {
+    let dir = scratch("shards-bad");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, experiment()).unwrap();
+    let p: Vec<String> = (1..=3)
+        .map(|k| {
+            shard(
+                &file,
+                &format!("{k}/3"),
+                &dir.join(format!("part{k}.json")),
+                &[],
+            )
+        })
+        .collect();
+    let good = |third: &str| vec![p[0].clone(), p[1].clone(), third.to_string()];
+
+    // Another seed, from the same file (`--seed`): only the seed differs.
+    let seed = shard(&file, "3/3", &dir.join("seed8.json"), &["--seed", "8"]);
+    refused(&dir, &as_refs(&good(&seed)), &[&seed, "seed 8 against 7"]);
+    // Other trials.
+    let trials = shard(
+        &file,
+        "3/3",
+        &dir.join("trials.json"),
+        &["--trials", "300000"],
+    );
+    refused(
+        &dir,
+        &as_refs(&good(&trials)),
+        &[&trials, &format!("trials 300000 against {TRIALS}")],
+    );
+    // The other sampler.
+    let sampler = shard(&file, "3/3", &dir.join("dice.json"), &["--sampler", "dice"]);
+    refused(
+        &dir,
+        &as_refs(&good(&sampler)),
+        &[&sampler, "sampler dice against table"],
+    );
+    // Another split: the third of four parts.
+    let split = shard(&file, "3/4", &dir.join("split.json"), &[]);
+    refused(
+        &dir,
+        &as_refs(&good(&split)),
+        &[&split, "a split into 4 parts against 3"],
+    );
+    // Another experiment file (another text).
+    let other = dir.join("other.toml");
+    std::fs::write(
+        &other,
+        experiment().replace("name = \"led\"", "name = \"lead\""),
+    )
+    .unwrap();
+    let text = shard(&other, "3/3", &dir.join("other3.json"), &[]);
+    refused(
+        &dir,
+        &as_refs(&good(&text)),
+        &[&text, "experiment", "not parts of the same run"],
+    );
+    // Another version of the tool.
+    let mut j = read_json(&p[2]);
+    j["version"] = "0.0.1-old".into();
+    let version = write_json(&dir, "version.json", &j);
+    refused(
+        &dir,
+        &as_refs(&good(&version)),
+        &[&version, "version 0.0.1-old against"],
+    );
+    // All parts of another version: refused, naming both versions.
+    let mut olds = Vec::new();
+    for (k, part) in p.iter().enumerate() {
+        let mut j = read_json(part);
+        j["version"] = "0.0.1-old".into();
+        olds.push(write_json(&dir, &format!("old{k}.json"), &j));
+    }
+    refused(
+        &dir,
+        &as_refs(&olds),
+        &["made by morale-lab 0.0.1-old", env!("CARGO_PKG_VERSION")],
+    );
+    // Duplicate and missing shards.
+    refused(
+        &dir,
+        &[&p[0], &p[0], &p[2]],
+        &["shard 1/3 is given twice", &p[0]],
+    );
+    refused(&dir, &[&p[0], &p[1]], &["shard 3/3 is missing"]);
+    refused(&dir, &[&p[1]], &["shards 1/3, 3/3 are missing"]);
+    // Damaged counts: one run's counters doubled (the shape still fits, the total does not).
+    let mut j = read_json(&p[1]);
+    let doubled: Vec<u64> = j["tallies"][2]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| 2 * x.as_u64().unwrap())
+        .collect();
+    j["tallies"][2] = doubled.into();
+    let damaged = write_json(&dir, "damaged.json", &j);
+    refused(
+        &dir,
+        &[&p[0], &damaged, &p[2]],
+        &[&damaged, "run 3 counts", "damaged or edited"],
+    );
+    // A counter removed (another shape), and a run missing.
+    let mut j = read_json(&p[1]);
+    j["tallies"][0].as_array_mut().unwrap().pop();
+    let shape = write_json(&dir, "shape.json", &j);
+    refused(&dir, &[&p[0], &shape, &p[2]], &[&shape, "run 1"]);
+    let mut j = read_json(&p[1]);
+    j["tallies"].as_array_mut().unwrap().pop();
+    let short = write_json(&dir, "short.json", &j);
+    refused(
+        &dir,
+        &[&p[0], &short, &p[2]],
+        &[&short, "has no tally for run"],
+    );
+    // Not a shard file at all.
+    std::fs::write(dir.join("junk.json"), "{}").unwrap();
+    let junk = dir.join("junk.json");
+    refused(
+        &dir,
+        &[junk.to_str().unwrap()],
+        &["junk.json", "not a shard file"],
+    );
+    // And the good parts still merge, in any order.
+    bin()
+        .arg("merge")
+        .args([&p[2], &p[0], &p[1]])
+        .args(["--out", dir.join("ok").to_str().unwrap()])
+        .assert()
+        .success();
+}
+
+/// Shards of an experiment whose variant stands on a rule-set file that stands on another
+/// (`rules_file` with a file `base`): each shard records both files, the merge reads them from
+/// the shards (not the disk, where they have since changed) and gives the single run's tables.
+#[test]
+fn shards_carry_their_rule_set_chain() {
+    let dir = scratch("shards-rules");
+    std::fs::write(
+        dir.join("base.toml"),
+        "name = \"base\"\nbase = \"rank-and-file\"\n[rules]\nbase_green = 6\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("child.toml"),
+        "name = \"child\"\nbase = \"base.toml\"\n[rules]\nrally_loss = 2\n",
+    )
+    .unwrap();
+    let text = experiment().replace(
+        "name = \"led\"\nsystem = \"rank-and-file\"\n",
+        "name = \"led\"\nsystem = \"rank-and-file\"\nrules_file = \"child.toml\"\n",
+    );
+    assert!(text.contains("rules_file"));
+    let file = dir.join("ruled.toml");
+    std::fs::write(&file, &text).unwrap();
+    let single = dir.join("single");
+    run_into(&file, &single);
+    let parts: Vec<String> = (1..=3)
+        .map(|k| {
+            shard(
+                &file,
+                &format!("{k}/3"),
+                &dir.join(format!("r{k}.json")),
+                &[],
+            )
+        })
+        .collect();
+    let files = read_json(&parts[0])["rule_files"].clone();
+    let names: Vec<&str> = files
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[0].as_str().unwrap())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.ends_with("child.toml"))
+            && names.iter().any(|n| n.ends_with("base.toml")),
+        "{names:?}"
+    );
+    // The files change on the disk after the shards ran: the merge uses the recorded ones.
+    std::fs::write(
+        dir.join("base.toml"),
+        "name = \"base\"\nbase = \"rank-and-file\"\n[rules]\nbase_green = 3\n",
+    )
+    .unwrap();
+    let merged = dir.join("merged");
+    bin()
+        .arg("merge")
+        .args(&parts)
+        .args(["--out", merged.to_str().unwrap()])
+        .assert()
+        .success();
+    for n in ["results.csv", "comparisons.csv", "per_turn.csv"] {
+        assert!(
+            std::fs::read(single.join(n)).unwrap() == std::fs::read(merged.join(n)).unwrap(),
+            "{n} differs"
+        );
+    }
+    // The merge did not read the disk: run again now, the changed base gives other numbers.
+    let now = dir.join("now");
+    run_into(&file, &now);
+    assert!(
+        std::fs::read(now.join("results.csv")).unwrap()
+            != std::fs::read(merged.join("results.csv")).unwrap(),
+        "the changed base file moved no number: the test proves nothing"
+    );
+}

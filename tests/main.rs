@@ -10,6 +10,7 @@ mod exact_vs_mc;
 mod fidelity;
 mod interrupt;
 mod properties;
+mod reference;
 mod reports;
 mod rule_params;
 mod shards;

@@ -376,7 +376,13 @@ fn every_edge_of_the_allowed_ranges_runs_or_is_refused() {
         match outcome {
             Ok(Ok(true)) => ran += 1,
             Ok(Ok(false)) => refused += 1,
-            // Accepted, then failed while running: the tool must say up front why it won't.
+            // Refused when the run starts, before any trial, for what the input asks (a melee
+            // that cannot be relied on to end within `max_rounds`): a refusal, exit code 2.
+            Ok(Err(morale_lab::Error::Conflict(_) | morale_lab::Error::Invalid { .. })) => {
+                refused += 1
+            }
+            // Anything else that fails once accepted is a defect (a broken invariant, lost
+            // probability mass, an internal error).
             Ok(Err(err)) => failed.push(format!("{} ({}): {err}", e.command(), e.label)),
             Err(_) => panics.push(format!("{} ({})", e.command(), e.label)),
         }

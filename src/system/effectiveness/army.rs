@@ -281,5 +281,167 @@ impl Army for EfArmy {
     }
 }
 
+/// The battle turn from the rules' words, with scripted dice: a value in a volley's or a melee
+/// table's place is its number of hits; each turn checks the states after it and that no other
+/// die was rolled.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+
+    fn unit(supported: bool) -> ef::Unit {
+        ef::Unit {
+            class: ef::Class::Regular,
+            general: false,
+            supported,
+            natural_one_fails: false,
+            return_on: 5,
+            troop: ef::Troop::Infantry,
+            return_roll: true,
+            retreat_turns: 1,
+            numbers: ef::Numbers::default(),
+        }
+    }
+
+    /// One file, Regular infantry a side at 100%, four fire dice on 5+ and four melee dice on
+    /// 4+ a side, every 2 hits a quarter, `retreat-on-fire` and `return-roll` in force.
+    fn army() -> EfArmy {
+        let start = ef::UnitState {
+            status: ef::Status::InLine,
+            quarters: 4,
+            hits: 0,
+            out: 0,
+        };
+        EfArmy {
+            units: [
+                vec![[unit(false), unit(true)]],
+                vec![[unit(false), unit(true)]],
+            ],
+            starts: [vec![start], vec![start]],
+            fire: [Volley::dice(4, 5), Volley::dice(4, 5)],
+            melee: [vec![Weights::hits(4, 4)], vec![Weights::hits(4, 4)]],
+            hits_per_quarter: 2,
+            retreat_on_fire: true,
+            blocked: None,
+            retreat_out_of_range: true,
+            support_troops: [vec![ef::Troop::Infantry], vec![ef::Troop::Infantry]],
+        }
+    }
+
+    /// The field: one unit a side in file 0, side B supported when `support`.
+    fn field(army: &EfArmy, support: bool) -> Field<EfSlot> {
+        let mut f = Field {
+            front: [[army.absent(); MAX_FILES]; 2],
+            back: [[army.absent(); MAX_FILES]; 2],
+            range: 1,
+        };
+        f.front[0][0] = army.unit(0, 0);
+        f.front[1][0] = army.unit(1, 0);
+        if support {
+            f.back[1][0] = army.unit(1, 0);
+        }
+        f
+    }
+
+    /// Play turn 1; side A charges when `charge`. Every scripted die must be used.
+    fn turn(army: &EfArmy, f: &mut Field<EfSlot>, charge: bool, dice: &[u8]) {
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: u32::from(charge),
+                when_shaken: false,
+            },
+            fire_range: 1,
+            start_range: 1,
+        };
+        let mut r = Scripted::new(dice);
+        army.turn(f, &ctx, &mut r);
+        assert_eq!(
+            r.used(),
+            dice.len(),
+            "dice rolled: {} of {dice:?}",
+            r.used()
+        );
+    }
+
+    fn state(f: &Field<EfSlot>, side: usize) -> (ef::Status, u8) {
+        (f.front[side][0].s.status, f.front[side][0].s.quarters)
+    }
+
+    /// Fire is simultaneous (A's volley, then B's), then each unit that lost 25% tests (EF-2)
+    /// and a failure costs a further 25%. Under `retreat-on-fire` (EF-5) a unit that failed
+    /// retreats, unless the enemy it exchanged fire with also lost and failed.
+    #[test]
+    fn fire_tests_and_the_exchange_exception() {
+        let a = army();
+        // Two hits each way; both fail (1, 1): each is the other's exception, neither retreats.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, false, &[2, 2, 1, 1]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 2));
+        assert_eq!(state(&f, 1), (ef::Status::InLine, 2));
+        // A fails (1), B passes (6): A retreats; B stays, 25% down.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, false, &[2, 2, 1, 6]);
+        assert_eq!(state(&f, 0), (ef::Status::Retreating, 2));
+        assert_eq!(state(&f, 1), (ef::Status::InLine, 3));
+        // B's volley misses: only B lost 25% and tests (2 fails): it retreats, A did not fail.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, false, &[2, 0, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 4));
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 2));
+    }
+
+    /// EF-3: units in melee do not fire; each side rolls its melee dice, and the unit that
+    /// suffered more hits tests (a failure costs 25%) and retreats a full move; a tie leaves
+    /// them in melee.
+    #[test]
+    fn the_loser_of_a_melee_round_tests_and_retreats() {
+        let a = army();
+        // A charges: no fire. A deals 3 (a quarter, one hit carried), B deals 1 (carried).
+        // B suffered more: it tests, 3 fails (Regular needs 4), loses 25% more and retreats.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[3, 1, 3]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 4));
+        assert_eq!(f.front[0][0].s.hits, 1);
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 2));
+        assert!(!f.front[0][0].contact && !f.front[1][0].contact);
+        // A tie (2 and 2): both lose a quarter, nobody tests, the melee goes on.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[2, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 3));
+        assert_eq!(state(&f, 1), (ef::Status::InLine, 3));
+        assert!(f.front[0][0].contact && f.front[1][0].contact);
+    }
+
+    /// EF-2 and EF-4: a support behind gives +1 to the test (a Regular then passes on 3), but
+    /// the loser retreats whatever its test (EF-3), and the support blocks that retreat: the
+    /// unit in front is eliminated, and the support, infantry retreated into by infantry,
+    /// tests (5 passes: it keeps its strength).
+    #[test]
+    fn a_support_gives_plus_one_and_blocks_the_retreat() {
+        let a = army();
+        let mut f = field(&a, true);
+        turn(&a, &mut f, true, &[3, 1, 3, 5]);
+        assert_eq!(state(&f, 1), (ef::Status::Eliminated, 3));
+        assert_eq!(f.back[1][0].s.quarters, 4);
+        // Unsupported, the same 3 fails: a further 25%, and a clear retreat.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[3, 1, 3]);
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 2));
+    }
+
+    /// EF-4 with a failed test: the further 25%, then the blocked retreat eliminates the unit
+    /// and the support tests (1 fails: it loses 25%).
+    #[test]
+    fn a_blocked_retreat_eliminates_and_the_support_tests() {
+        let a = army();
+        let mut f = field(&a, true);
+        turn(&a, &mut f, true, &[3, 1, 2, 1]);
+        assert_eq!(f.front[1][0].s.status, ef::Status::Eliminated);
+        assert_eq!(f.back[1][0].s.quarters, 3);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The Age of Linear Warfare

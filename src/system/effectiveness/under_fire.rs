@@ -151,3 +151,163 @@ impl Chain for EfUnderFire {
         u32::from(self.start.quarters - s.quarters)
     }
 }
+
+/// The turn from the rules' words, with scripted dice: each test names the dice it rolls, in
+/// order, and checks both the state after the turn and that no other die was rolled. A hit
+/// table is "picked" by the scripted value, so a value in the fire's place is its number of
+/// hits.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+
+    fn unit(class: ef::Class, return_roll: bool) -> ef::Unit {
+        ef::Unit {
+            class,
+            general: false,
+            supported: false,
+            natural_one_fails: false,
+            return_on: 5,
+            troop: ef::Troop::Infantry,
+            return_roll,
+            retreat_turns: 1,
+            numbers: ef::Numbers::default(),
+        }
+    }
+
+    /// A Regular unit at 100% under four dice on 5+ (every 2 hits a quarter, EF-3), exchanging
+    /// fire with a Regular enemy; `retreat-on-fire` and `return-roll` as given.
+    fn chain(retreat_on_fire: bool, return_roll: bool) -> EfUnderFire {
+        EfUnderFire {
+            unit: unit(ef::Class::Regular, return_roll),
+            start: in_line(4),
+            turns: 12,
+            fire: Fire::dice(4, 5),
+            hits_per_quarter: 2,
+            retreat_on_fire,
+            enemy: Enemy {
+                unit: unit(ef::Class::Regular, false),
+                fire: Fire::dice(4, 5),
+            },
+            blocked: None,
+            retreat_out_of_range: true,
+        }
+    }
+
+    fn in_line(quarters: u8) -> ef::UnitState {
+        ef::UnitState {
+            status: ef::Status::InLine,
+            quarters,
+            hits: 0,
+            out: 0,
+        }
+    }
+
+    /// One turn from `s` with `dice`; every scripted die must be used.
+    fn turn(c: &EfUnderFire, s: ef::UnitState, dice: &[u8]) -> ef::UnitState {
+        let mut r = Scripted::new(dice);
+        let after = c.step(s, &mut r);
+        assert_eq!(
+            r.used(),
+            dice.len(),
+            "dice rolled: {} of {dice:?}",
+            r.used()
+        );
+        after
+    }
+
+    /// EF-2: a unit that lost 25% to fire tests; a Regular needs 4. A failure costs a further
+    /// 25%; a pass costs nothing more. Without `retreat-on-fire` it stays in the line.
+    #[test]
+    fn a_quarter_lost_to_fire_is_tested_and_a_failure_costs_another() {
+        let c = chain(false, false);
+        // Two hits (a quarter), then the test: 3 fails.
+        let s = turn(&c, in_line(4), &[2, 3]);
+        assert_eq!((s.status, s.quarters, s.hits), (ef::Status::InLine, 2, 0));
+        // Two hits, then 4 passes.
+        let s = turn(&c, in_line(4), &[2, 4]);
+        assert_eq!((s.status, s.quarters), (ef::Status::InLine, 3));
+        // Three hits: a quarter and one hit carried over; the test passes.
+        let s = turn(&c, in_line(4), &[3, 6]);
+        assert_eq!((s.quarters, s.hits), (3, 1));
+        // Next turn one more hit makes the second quarter: the unit tests again.
+        let s = turn(&c, s, &[1, 1]);
+        assert_eq!((s.quarters, s.hits), (1, 0));
+    }
+
+    /// EF-2 is taken only when 25% or more was lost this turn: one hit, short of a quarter, is
+    /// no test (no die rolled after the fire).
+    #[test]
+    fn hits_short_of_a_quarter_carry_over_without_a_test() {
+        let c = chain(true, true);
+        let s = turn(&c, in_line(4), &[1]);
+        assert_eq!((s.status, s.quarters, s.hits), (ef::Status::InLine, 4, 1));
+        let s = turn(&c, in_line(4), &[0]);
+        assert_eq!(s, in_line(4));
+    }
+
+    /// EF-5's first addition: a failed test after fire also retreats, unless the enemy we
+    /// exchanged fire with lost 25% to our return fire and failed its own test.
+    #[test]
+    fn retreat_on_fire_and_its_exception() {
+        let c = chain(true, true);
+        // Two hits, a failed test (2); our volley at the enemy: 2 hits, its test fails (1):
+        // the exception holds, the unit stays in the line.
+        let s = turn(&c, in_line(4), &[2, 2, 2, 1]);
+        assert_eq!((s.status, s.quarters), (ef::Status::InLine, 2));
+        // The enemy passes its test (4): the unit retreats.
+        let s = turn(&c, in_line(4), &[2, 2, 2, 4]);
+        assert_eq!((s.status, s.quarters), (ef::Status::Retreating, 2));
+        // Our volley scores one hit: the enemy loses nothing and takes no test.
+        let s = turn(&c, in_line(4), &[2, 2, 1]);
+        assert_eq!(s.status, ef::Status::Retreating);
+        // A test passed: no retreat, no volley looked at.
+        let s = turn(&c, in_line(4), &[2, 5]);
+        assert_eq!((s.status, s.quarters), (ef::Status::InLine, 3));
+    }
+
+    /// EF-5's second addition: at the start of each of its moves a retreating unit rolls 5+ to
+    /// return to action; while it retreats it is out of range (not fired at). Once back, it
+    /// is fired at in the same turn.
+    #[test]
+    fn the_return_roll_starts_the_turn() {
+        let c = chain(true, true);
+        let retreating = c.unit.retreating(in_line(3));
+        // 4: still retreating, and no fire at it.
+        let s = turn(&c, retreating, &[4]);
+        assert_eq!(s.status, ef::Status::Retreating);
+        // 5: back in the line, then fired at (no hits).
+        let s = turn(&c, retreating, &[5, 0]);
+        assert_eq!(s, in_line(3));
+        // Without the return roll: back after `retreat_turns` (1) with no die for it.
+        let plain = chain(true, false);
+        let retreating = plain.unit.retreating(in_line(3));
+        assert_eq!(retreating.out, 1);
+        let s = turn(&plain, retreating, &[0]);
+        assert_eq!(s, in_line(3));
+    }
+
+    /// EF-4: a retreat whose path is blocked eliminates the unit (the block table's outcome 1).
+    #[test]
+    fn a_blocked_retreat_eliminates() {
+        let mut c = chain(true, true);
+        c.blocked = Some(Weights::new(vec![5, 1]).unwrap());
+        let s = turn(&c, in_line(4), &[2, 1, 0, 1]);
+        assert_eq!(s.status, ef::Status::Eliminated);
+        let s = turn(&c, in_line(4), &[2, 1, 0, 0]);
+        assert_eq!(s.status, ef::Status::Retreating);
+    }
+
+    /// EF-1: the last quarter lost eliminates; an eliminated unit takes no test and no fire.
+    #[test]
+    fn the_last_quarter_eliminates_without_a_test() {
+        let c = chain(true, true);
+        let s = turn(&c, in_line(1), &[2]);
+        assert_eq!((s.status, s.quarters), (ef::Status::Eliminated, 0));
+        assert_eq!(turn(&c, s, &[]), s);
+        // At 50%, a quarter lost and a failed test: the further quarter eliminates, and an
+        // eliminated unit does not retreat.
+        let s = turn(&c, in_line(2), &[2, 1]);
+        assert_eq!((s.status, s.quarters), (ef::Status::Eliminated, 0));
+    }
+}

@@ -311,3 +311,144 @@ impl Army for LwArmy {
         }
     }
 }
+
+/// The battle turn from the rules' words, with scripted dice: a value in a volley's place is
+/// its number of hits, melee rounds roll the attacker's die then the defender's; each turn
+/// checks the states after it and that no other die was rolled.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(kind: lw::UnitType, pips: u8) -> lw::Side {
+        lw::Side {
+            kind,
+            pips,
+            stands: 6,
+            charging: false,
+            double_move: false,
+            obstacle: false,
+            general: false,
+            numbers: lw::Numbers::default(),
+        }
+    }
+
+    /// One file: `a` against `b`, six fire dice on 4+ each, follow-up always, falling back at
+    /// `fall_back_at` pips and rejoining at 6.
+    fn army(a: lw::Side, b: lw::Side, fall_back_at: u8) -> LwArmy {
+        LwArmy::new(
+            [vec![a], vec![b]],
+            [vec![Volley::dice(6, 4)], vec![Volley::dice(6, 4)]],
+            false,
+            FollowUp::Always,
+            lw::FallBack {
+                at: fall_back_at,
+                return_at: 6,
+                out_of_range: true,
+            },
+            lw::GeneralCoin::PerAttack,
+        )
+    }
+
+    fn field(army: &LwArmy, range: u8) -> Field<LwSlot> {
+        let mut f = Field {
+            front: [[army.absent(); MAX_FILES]; 2],
+            back: [[army.absent(); MAX_FILES]; 2],
+            range,
+        };
+        f.front[0][0] = army.unit(0, 0);
+        f.front[1][0] = army.unit(1, 0);
+        f
+    }
+
+    /// Play turn 1 from `range` moves apart; side A charges when `charge`.
+    fn turn(army: &LwArmy, f: &mut Field<LwSlot>, charge: bool, dice: &[u8]) {
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: u32::from(charge),
+                when_shaken: false,
+            },
+            fire_range: 2,
+            start_range: f.range,
+        };
+        let mut r = crate::dice::Scripted::new(dice);
+        army.turn(f, &ctx, &mut r);
+        assert_eq!(
+            r.used(),
+            dice.len(),
+            "dice rolled: {} of {dice:?}",
+            r.used()
+        );
+    }
+
+    fn pips(f: &Field<LwSlot>, s: usize) -> (LwStatus, u8) {
+        (f.front[s][0].s.status, f.front[s][0].s.pips.unit)
+    }
+
+    /// LW-2: fire is simultaneous, A's volley then B's, each hit a pip; LW-5: a unit at or
+    /// below `fall_back_at` pips falls back at the end of the turn.
+    #[test]
+    fn fire_both_ways_and_falling_back() {
+        let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 3);
+        let mut f = field(&a, 1);
+        turn(&a, &mut f, false, &[2, 3]);
+        assert_eq!(pips(&f, 0), (LwStatus::Retiring, 3));
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 4));
+        // Cavalry do not shoot: only A's volley is rolled.
+        let a = army(
+            side(lw::UnitType::Line, 6),
+            side(lw::UnitType::Cavalry, 6),
+            0,
+        );
+        let mut f = field(&a, 1);
+        turn(&a, &mut f, false, &[1]);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 6));
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 5));
+    }
+
+    /// LW-3 and LW-4 in a battle turn: the charger does not fire; the defender fires in the
+    /// fire phase and again as the charge goes in (closing fire); then rounds: +1 for
+    /// charging in the first, +1 for two or more pips more in every round, +1 for following
+    /// up; a lost round costs a pip and the second lost round destroys.
+    #[test]
+    fn a_charge_closing_fire_and_rounds_with_follow_up() {
+        let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 0);
+        let mut f = field(&a, 1);
+        let dice = [
+            1, // B's volley at the charger: 5 pips.
+            1, // B's closing fire: 4 pips.
+            4,
+            3, // Round 1: A 4 + 1 (charging) = 5 against B 3 + 1 (6 pips to 4) = 4: B loses.
+            2, 5, // Round 2, A follows up: A 2 + 1 = 3 against B 5: A loses (3 pips).
+            6,
+            1, // Round 3, B follows up: A 6 against B 1 + 1 + 1 (5 pips to 3): B's second
+               // loss destroys it.
+        ];
+        turn(&a, &mut f, true, &dice);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 3));
+        assert_eq!(pips(&f, 1), (LwStatus::Removed, 4));
+        assert_eq!(f.front[0][0].moved, 0, "a single move costs no pip");
+    }
+
+    /// LW-3: from two moves away the charge is a double move and costs a pip before the
+    /// closing fire, counted apart from losses; LW-4: a drawn first round is a bounce.
+    #[test]
+    fn a_double_move_pays_its_pip_and_a_drawn_first_round_bounces() {
+        let a = army(
+            side(lw::UnitType::Guards, 7),
+            side(lw::UnitType::Line, 6),
+            0,
+        );
+        let mut f = field(&a, 2);
+        let dice = [
+            0, // B's volley: no hit.
+            0, // Closing fire: no hit.
+            3, 5, // Round 1: Guards 3 + 1 + 1 (charging) = 5 against 5: a bounce.
+        ];
+        turn(&a, &mut f, true, &dice);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 6));
+        assert_eq!(f.front[0][0].moved, 1);
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 6));
+    }
+}

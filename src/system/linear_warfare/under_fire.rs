@@ -154,3 +154,104 @@ impl Chain for LwUnderFire {
         u32::from(self.pips.saturating_sub(s.pips.unit))
     }
 }
+
+/// The turn from the rules' words, with scripted dice (a hit table is "picked" by the scripted
+/// value, so a value in the fire's place is its number of hits; a coin's value 1 is the
+/// general's side). Each turn checks the state after it and that no other die was rolled.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Scripted;
+
+    fn state(status: LwStatus, unit: u8, general: u8) -> LwState {
+        LwState {
+            status,
+            pips: lw::Pips { unit, general },
+        }
+    }
+
+    /// Line infantry (6 pips) under three dice on 4+, falling back at `at` pips and rejoining
+    /// at `return_at`; the general's coin as given.
+    fn chain(at: u8, return_at: u8, coin: lw::GeneralCoin) -> LwUnderFire {
+        LwUnderFire::new(
+            6,
+            state(LwStatus::InLine, 6, 0),
+            12,
+            Fire::dice(3, 4),
+            lw::FallBack {
+                at,
+                return_at,
+                out_of_range: true,
+            },
+            coin,
+        )
+    }
+
+    fn turn(c: &LwUnderFire, s: LwState, dice: &[u8]) -> LwState {
+        let mut r = Scripted::new(dice);
+        let after = c.step(s, &mut r);
+        assert_eq!(
+            r.used(),
+            dice.len(),
+            "dice rolled: {} of {dice:?}",
+            r.used()
+        );
+        after
+    }
+
+    /// LW-2: each hit removes a pip; LW-1: at 0 pips the unit is removed, and a removed unit is
+    /// not fired at again.
+    #[test]
+    fn each_hit_is_a_pip_and_the_last_removes() {
+        let c = chain(0, 6, lw::GeneralCoin::PerAttack);
+        let s = turn(&c, state(LwStatus::InLine, 6, 0), &[2]);
+        assert_eq!(s, state(LwStatus::InLine, 4, 0));
+        let s = turn(&c, state(LwStatus::InLine, 2, 0), &[3]);
+        assert_eq!(s.status, LwStatus::Removed);
+        assert_eq!(s.pips.unit, 0);
+        assert_eq!(turn(&c, s, &[]), s);
+    }
+
+    /// LW-5: at `fall_back_at` pips or fewer the unit falls back: it spends the next turn
+    /// retiring a full move, then recovers a pip a turn out of the enemy's range, and rejoins
+    /// the line on reaching `return_at`, fired at again from that turn.
+    #[test]
+    fn falling_back_retires_recovers_and_rejoins() {
+        let c = chain(3, 5, lw::GeneralCoin::PerAttack);
+        // Three hits: 3 pips, at the threshold: it falls back (retiring next turn).
+        let s = turn(&c, state(LwStatus::InLine, 6, 0), &[3]);
+        assert_eq!(s, state(LwStatus::Retiring, 3, 0));
+        // Retiring: out of range, no pip back yet.
+        let s = turn(&c, s, &[]);
+        assert_eq!(s, state(LwStatus::Recovering, 3, 0));
+        // A pip a turn: 4, then 5 = return_at: back in the line and fired at (one hit).
+        let s = turn(&c, s, &[]);
+        assert_eq!(s, state(LwStatus::Recovering, 4, 0));
+        let s = turn(&c, s, &[1]);
+        assert_eq!(s, state(LwStatus::InLine, 4, 0));
+        // ... and at 4 it is above the threshold, so it holds.
+        let s = turn(&c, s, &[0]);
+        assert_eq!(s, state(LwStatus::InLine, 4, 0));
+    }
+
+    /// LW-6 `per-attack`: one coin for the whole volley; the general bears it all (up to his
+    /// pips, the rest passing to the unit) or the unit does. `per-pip`: a coin for every pip
+    /// until the general's are gone.
+    #[test]
+    fn the_generals_coin() {
+        let per_attack = chain(0, 6, lw::GeneralCoin::PerAttack);
+        // Three hits, the coin to the general (1): his two pips, then one to the unit.
+        let s = turn(&per_attack, state(LwStatus::InLine, 6, 2), &[3, 1]);
+        assert_eq!(s, state(LwStatus::InLine, 5, 0));
+        // The coin to the unit (0): all three.
+        let s = turn(&per_attack, state(LwStatus::InLine, 6, 2), &[3, 0]);
+        assert_eq!(s, state(LwStatus::InLine, 3, 2));
+        let per_pip = chain(0, 6, lw::GeneralCoin::PerPip);
+        // Three hits: unit, general, unit.
+        let s = turn(&per_pip, state(LwStatus::InLine, 6, 2), &[3, 0, 1, 0]);
+        assert_eq!(s, state(LwStatus::InLine, 4, 1));
+        // No hit: no coin.
+        let s = turn(&per_pip, state(LwStatus::InLine, 6, 2), &[0]);
+        assert_eq!(s, state(LwStatus::InLine, 6, 2));
+    }
+}

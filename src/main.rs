@@ -1,5 +1,6 @@
 //! `morale-lab`: the thin binary. Parse the command line, run the library, print the result,
-//! and map errors to exit codes: 2 for bad input, 1 for failures, 130 when interrupted.
+//! and map errors to exit codes: 2 for bad input, 1 for failures, 130 when interrupted (Ctrl-C,
+//! SIGTERM or SIGHUP).
 
 mod bench;
 mod cli;
@@ -14,7 +15,8 @@ use morale_lab::engine::Control;
 fn main() -> ExitCode {
     let control = Arc::new(Control::new());
     let on_interrupt = Arc::clone(&control);
-    // Ctrl-C asks the run to stop after the chunks under way (milliseconds); nothing is printed.
+    // Ctrl-C (SIGINT), SIGTERM or SIGHUP asks the run to stop after the chunks under way
+    // (milliseconds); nothing is printed and nothing written.
     let _ = ctrlc::set_handler(move || on_interrupt.cancel());
     match cli::run(control) {
         Ok(text) => {

@@ -525,3 +525,22 @@ fn the_bad_input_corpus_is_refused_cleanly() {
     }
     assert!(n >= 20);
 }
+
+/// The README states how many malformed files and command lines the corpus holds.
+#[test]
+fn the_readme_counts_the_bad_input_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let files = std::fs::read_dir(root.join("experiments")).unwrap().count();
+    let lines = std::fs::read_to_string(root.join("command-lines.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .count();
+    let readme = include_str!("../README.md");
+    for said in [
+        format!("{files} malformed experiment files"),
+        format!("{lines} command lines"),
+    ] {
+        assert!(readme.contains(&said), "the README should say \"{said}\"");
+    }
+}

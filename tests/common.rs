@@ -28,14 +28,28 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A plan.
+    /// A plan. Its seed is fixed by the test, shifted by `MORALE_LAB_TEST_SEED` when that is
+    /// set, so the statistical tests can be run with other seeds:
+    /// `MORALE_LAB_TEST_SEED=7 cargo test` (each test's seeds are written in it; the shift is
+    /// added to them).
     pub fn new(trials: u64, seed: u64, threads: usize, sampler: Sampler) -> Plan {
         Plan {
             trials,
-            seed,
+            seed: seed.wrapping_add(seed_shift()),
             threads,
             sampler,
         }
+    }
+}
+
+/// `MORALE_LAB_TEST_SEED` (a whole number), or 0.
+pub fn seed_shift() -> u64 {
+    match std::env::var("MORALE_LAB_TEST_SEED") {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("MORALE_LAB_TEST_SEED={text:?} is not a whole number")),
+        Err(_) => 0,
     }
 }
 

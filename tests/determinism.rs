@@ -195,11 +195,13 @@ fn a_trillion_trials_and_the_cap_report_exactly() {
         let raw = job
             .tally(&small, 0..small.spec.chunks(), &Control::new())
             .unwrap();
-        let base = job.report_tally(&raw, &small).unwrap();
+        let base = job.report_tally(&raw, &small, &Control::new()).unwrap();
         for trials in [1_000_000_000_000u64, 1_000_000_000_000_000] {
             let k = trials / SMALL;
             let scaled: Vec<u64> = raw.iter().map(|&x| x.checked_mul(k).unwrap()).collect();
-            let r = job.report_tally(&scaled, &options(trials)).unwrap();
+            let r = job
+                .report_tally(&scaled, &options(trials), &Control::new())
+                .unwrap();
             assert_eq!(r.trials, trials);
             let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0);
             for (o, b) in r.outcomes.iter().zip(&base.outcomes) {
@@ -230,7 +232,9 @@ fn a_trillion_trials_and_the_cap_report_exactly() {
             }
         }
         // A tally claiming more trials than its outcomes count is refused, not reported.
-        let e = job.report_tally(&raw, &options(SMALL + 1)).unwrap_err();
+        let e = job
+            .report_tally(&raw, &options(SMALL + 1), &Control::new())
+            .unwrap_err();
         assert!(e.to_string().contains("damaged"), "{e}");
     }
     // Adding shard tallies that would overflow 64 bits is refused.

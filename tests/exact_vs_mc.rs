@@ -902,3 +902,14 @@ fn melees_of_the_largest_units_run_with_exact_values() {
         }
     }
 }
+
+/// The README states how many settings this comparison runs; the number is this list's.
+#[test]
+fn the_readme_counts_the_settings_compared() {
+    let readme = include_str!("../README.md");
+    let n = settings().len();
+    assert!(
+        readme.contains(&format!("{n} settings of all three systems")),
+        "the README should say \"{n} settings of all three systems\""
+    );
+}

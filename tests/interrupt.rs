@@ -1,5 +1,6 @@
-//! Ctrl-C (SIGINT) during a run: the process stops within a second, exits 130 with one line
-//! saying so, and leaves no file or folder behind — not even a hidden partial one.
+//! Ctrl-C (SIGINT) or SIGTERM during a run, a shard or a merge: the process stops within a
+//! second, exits 130 with one line saying so, and leaves no file or folder behind — not even a
+//! hidden partial one.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -17,6 +18,11 @@ struct Stopped {
 
 /// Start `args`, let it run for `after`, send SIGINT, and wait for it.
 fn interrupt(args: &[&str], cwd: &Path, after: Duration) -> Stopped {
+    signal("-INT", args, cwd, after)
+}
+
+/// Start `args`, let it run for `after`, send `sig` (`-INT`, `-TERM`), and wait for it.
+fn signal(sig: &str, args: &[&str], cwd: &Path, after: Duration) -> Stopped {
     let child = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
         .args(args)
         .current_dir(cwd)
@@ -27,10 +33,10 @@ fn interrupt(args: &[&str], cwd: &Path, after: Duration) -> Stopped {
     std::thread::sleep(after);
     let sent = Instant::now();
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([sig, &child.id().to_string()])
         .status()
         .unwrap();
-    assert!(status.success(), "kill -INT");
+    assert!(status.success(), "kill {sig}");
     let out = child.wait_with_output().unwrap();
     Stopped {
         took: sent.elapsed().as_secs_f64(),
@@ -71,21 +77,7 @@ fn ctrl_c_stops_a_long_experiment_within_a_second_and_writes_nothing() {
     let dir = scratch("interrupt-run");
     // A line battle of 12 units a side for 24 turns: the slowest trials the tool has, and
     // 10^12 of them — it would run for weeks.
-    std::fs::write(
-        dir.join("long.toml"),
-        r#"name = "long"
-question = "Will it stop?"
-scenario = "line"
-seed = 1
-trials = 1000000000000
-set = { attacker = "12 x regular infantry", defender = "12 x regular infantry", turns = 24 }
-
-[[variant]]
-name = "one"
-system = "rank-and-file"
-"#,
-    )
-    .unwrap();
+    std::fs::write(dir.join("long.toml"), LONG).unwrap();
     let before = listing(&dir);
     let s = interrupt(
         &["run", "long.toml", "--out", "long-report", "--quiet"],
@@ -118,4 +110,95 @@ fn ctrl_c_stops_a_single_scenario_run_and_prints_no_half_result() {
         "files left behind: {:?}",
         listing(&dir)
     );
+}
+
+/// A long experiment: 10^12 trials of the slowest battle (12 units a side for 24 turns), which
+/// would run for weeks.
+const LONG: &str = r#"name = "long"
+question = "Will it stop?"
+scenario = "line"
+seed = 1
+trials = 1000000000000
+set = { attacker = "12 x regular infantry", defender = "12 x regular infantry", turns = 24 }
+
+[[variant]]
+name = "one"
+system = "rank-and-file"
+"#;
+
+/// `run --shard`, stopped by Ctrl-C and by SIGTERM: no shard file, no partial one.
+#[test]
+fn a_shard_stops_on_ctrl_c_and_sigterm_and_writes_nothing() {
+    let dir = scratch("interrupt-shard");
+    std::fs::write(dir.join("long.toml"), LONG).unwrap();
+    let before = listing(&dir);
+    for sig in ["-INT", "-TERM"] {
+        let s = signal(
+            sig,
+            &[
+                "run",
+                "long.toml",
+                "--shard",
+                "2/3",
+                "--out",
+                "part.json",
+                "--quiet",
+            ],
+            &dir,
+            Duration::from_millis(1500),
+        );
+        assert_stopped(&s);
+        assert_eq!(listing(&dir), before, "{sig}: files left behind");
+    }
+}
+
+/// `merge`, stopped by Ctrl-C and by SIGTERM while it solves the exact values of its runs
+/// (eight under-fire runs of 40 stands and 1,000 turns, a few seconds each): no report folder,
+/// no partial one.
+#[test]
+fn a_merge_stops_on_ctrl_c_and_sigterm_and_writes_nothing() {
+    let dir = scratch("interrupt-merge");
+    std::fs::write(
+        dir.join("slow.toml"),
+        r#"name = "slow"
+question = "Will the merge stop?"
+scenario = "under-fire"
+seed = 1
+trials = 1
+set = { stands = 40, turns = 1000 }
+
+[[variant]]
+name = "one"
+system = "rank-and-file"
+
+[sweep]
+x = { key = "fire_dice", values = [1, 2, 3, 4, 5, 6, 7, 8] }
+"#,
+    )
+    .unwrap();
+    crate::common::bin()
+        .current_dir(&*dir)
+        .args([
+            "run",
+            "slow.toml",
+            "--shard",
+            "1/1",
+            "--out",
+            "part.json",
+            "--quiet",
+        ])
+        .assert()
+        .success();
+    let before = listing(&dir);
+    for sig in ["-INT", "-TERM"] {
+        let s = signal(
+            sig,
+            &["merge", "part.json", "--out", "merged"],
+            &dir,
+            Duration::from_millis(1500),
+        );
+        assert_stopped(&s);
+        assert!(s.stdout.is_empty(), "printed: {}", s.stdout);
+        assert_eq!(listing(&dir), before, "{sig}: files left behind");
+    }
 }

@@ -1,7 +1,7 @@
 //! Fuzz unit specs and `--set` pairs: the first byte picks a system, the second a
 //! scenario, and the rest is lines of `KEY=VALUE` (as `--set` takes them, unit specs such as
-//! `attacker=veteran cavalry stands=6 lost=2` or `a=2 x veteran; 4 x green` included) or
-//! `option NAME`. Whatever they say, building the job either works or gives a typed error;
+//! `attacker=veteran cavalry stands=6 lost=2` or `a=2 x veteran; 4 x green` included),
+//! `rule KEY=VALUE` (as `--rule` takes them: the rule parameters) or `option NAME`. Whatever they say, building the job either works or gives a typed error;
 //! a built job runs a few Monte Carlo trials and its report (the exact solution and its mass
 //! check included) comes out or refuses its input, never a panic.
 #![no_main]
@@ -35,6 +35,11 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines() {
         if let Some(o) = line.strip_prefix("option ") {
             options.push(o.to_string());
+        } else if let Some(r) = line.strip_prefix("rule ") {
+            match Input::parse_rule(r) {
+                Ok(i) => inputs.push(i),
+                Err(_) => return,
+            }
         } else {
             match Input::parse_set(line) {
                 Ok(i) => inputs.push(i),
@@ -53,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
     if !large(&inputs) {
         // A report may still refuse its input (a melee that cannot be relied on to end within
         // its round cap): that is exit 2 on the command line, never a failure.
-        if let Err(e) = job.report_tally(&raw, &opts) {
+        if let Err(e) = job.report_tally(&raw, &opts, &control) {
             assert!(e.is_bad_input(), "a built job fails to report: {e}");
         }
     }

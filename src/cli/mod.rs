@@ -686,7 +686,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Engagement(a) => run_scenario("engagement", a, control),
         Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
-        Command::Merge(a) => run_merge(a),
+        Command::Merge(a) => run_merge(a, control),
         Command::New(a) => run_new(a),
         Command::Bench(a) if a.edges => crate::bench::edges(
             threads_of(&a.threads)?,
@@ -977,6 +977,9 @@ fn run_shard(
         sampler,
         &control,
     )?;
+    if control.is_cancelled() {
+        return Err(Error::Cancelled);
+    }
     let mut bytes = serde_json::to_vec(&part).expect("serialises");
     bytes.push(b'\n');
     let tmp = out.with_extension(format!("partial-{}", std::process::id()));
@@ -995,7 +998,7 @@ fn run_shard(
 }
 
 /// `merge`: add all N shards and write the report of the whole run.
-fn run_merge(a: MergeArgs) -> Result<String> {
+fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
     use morale_lab::experiment::{output, shard};
     let mut parts = Vec::new();
     let mut names = Vec::new();
@@ -1022,7 +1025,7 @@ fn run_merge(a: MergeArgs) -> Result<String> {
         parts.push(part);
         names.push(path);
     }
-    let result = shard::merge(&parts, &names)?;
+    let result = shard::merge(&parts, &names, &control)?;
     let out = a
         .target
         .path(|| std::path::Path::new("reports").join(&result.experiment.name))?;
@@ -1035,6 +1038,10 @@ fn run_merge(a: MergeArgs) -> Result<String> {
         );
     }
     let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
+    // Stopped while the report was drawn: write nothing.
+    if control.is_cancelled() {
+        return Err(Error::Cancelled);
+    }
     write_folder(&out, &files)?;
     Ok(format!(
         "merged {} shards: wrote {} files to {}/ ({} run{} of {} trials)\n",

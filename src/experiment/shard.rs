@@ -115,8 +115,10 @@ impl Experiment {
 ///
 /// # Errors
 /// [`Error::Conflict`] for parts of different experiments, seeds, trials, samplers or versions,
-/// a missing or duplicated shard, or tallies of the wrong shape.
-pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
+/// a missing or duplicated shard, or tallies of the wrong shape or count;
+/// [`Error::Cancelled`] when `control` is cancelled (checked between runs and in every exact
+/// solve).
+pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<ExperimentResult> {
     let conflict = |m: String| Err(Error::Conflict(m));
     let Some(first) = parts.first() else {
         return conflict("merge needs the shard files of one experiment".into());
@@ -207,6 +209,9 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
     let plan = exp.plan(None, sampler)?;
     let mut runs = Vec::new();
     for (r, planned) in plan.into_iter().enumerate() {
+        if control.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
         let mut sum: Option<Vec<u64>> = None;
         for (i, p) in parts.iter().enumerate() {
             let Some(t) = p.tallies.get(r) else {
@@ -248,9 +253,10 @@ pub fn merge(parts: &[Shard], names: &[String]) -> Result<ExperimentResult> {
                 }
             }
         }
-        let report = planned
-            .job
-            .report_tally(&sum.unwrap_or_default(), &planned.options)?;
+        let report =
+            planned
+                .job
+                .report_tally(&sum.unwrap_or_default(), &planned.options, control)?;
         runs.push(Run {
             point: planned.point,
             variant: planned.variant,

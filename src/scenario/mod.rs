@@ -244,11 +244,13 @@ pub trait Job: Send + Sync {
         control: &Control,
     ) -> Result<Vec<u64>>;
     /// The report of a run whose raw tally (over all its chunks) is `raw`: merged shards give
-    /// the same report as the run on one machine.
+    /// the same report as the run on one machine. The exact solution stops at its next turn
+    /// once `control` is cancelled.
     ///
     /// # Errors
-    /// A tally that does not fit this scenario; failures of the exact solution.
-    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report>;
+    /// A tally that does not fit this scenario; failures of the exact solution;
+    /// [`crate::Error::Cancelled`] if `control` is cancelled.
+    fn report_tally(&self, raw: &[u64], options: &RunOptions, control: &Control) -> Result<Report>;
     /// How many trials the raw tally `raw` (of `sampler`) counts: every trial ends in exactly
     /// one outcome class, so the final counts add up to the trials run. A merge checks each
     /// shard's tally against the trials of its chunks.
@@ -412,7 +414,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             })
     }
 
-    fn report_tally(&self, raw: &[u64], options: &RunOptions) -> Result<Report> {
+    fn report_tally(&self, raw: &[u64], options: &RunOptions, control: &Control) -> Result<Report> {
         // Every trial ends in exactly one class: a tally that says otherwise was damaged.
         let ended = self.tally_trials(raw, options.sampler)?;
         if ended != options.spec.trials {
@@ -421,7 +423,13 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
                 options.spec.trials, ended
             )));
         }
-        let exact = self.exact_solution(&exact::Limit::none())?;
+        let cancelled = || control.is_cancelled();
+        let limit = exact::Limit {
+            budget_s: None,
+            cancelled: &cancelled,
+            progress: &|_, _| {},
+        };
+        let exact = self.exact_solution(&limit)?;
         let sim = self.sim(options.sampler);
         let counts = sim.finish(raw);
         let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);

@@ -4,21 +4,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::common::bin;
+use crate::reports::file_names;
 
 /// A new, empty working folder for one refused command (removed when done with).
 fn empty_folder() -> crate::reports::Scratch {
     static N: AtomicUsize = AtomicUsize::new(0);
     crate::reports::scratch(&format!("refused-{}", N.fetch_add(1, Ordering::Relaxed)))
-}
-
-/// What a folder holds, by name.
-fn listing(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn rejects(args: &[&str], must_say: &[&str]) {
@@ -32,9 +23,9 @@ fn rejects(args: &[&str], must_say: &[&str]) {
         .get_output()
         .clone();
     assert!(
-        listing(&cwd).is_empty(),
+        file_names(&cwd).is_empty(),
         "{args:?} wrote {:?}",
-        listing(&cwd)
+        file_names(&cwd)
     );
     assert!(out.stdout.is_empty(), "{args:?} printed output");
     let err = String::from_utf8(out.stderr).unwrap();
@@ -449,9 +440,9 @@ fn the_bad_input_corpus_is_refused_cleanly() {
         let cwd = empty_folder();
         let o = bin().args(&args).current_dir(&*cwd).assert().code(2);
         assert!(
-            listing(&cwd).is_empty(),
+            file_names(&cwd).is_empty(),
             "{args:?} wrote {:?}",
-            listing(&cwd)
+            file_names(&cwd)
         );
         assert!(o.get_output().stdout.is_empty(), "{args:?} printed output");
         let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();

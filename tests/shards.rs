@@ -33,6 +33,16 @@ fn shard(file: &Path, k_of_n: &str, out: &Path, extra: &[&str]) -> String {
     out.to_str().unwrap().to_string()
 }
 
+/// Shards 1/3, 2/3 and 3/3 of `file`, written as `{name}{k}.json` in `dir`.
+fn thirds(file: &Path, dir: &Path, name: &str) -> Vec<String> {
+    (1..=3)
+        .map(|k| {
+            let out = dir.join(format!("{name}{k}.json"));
+            shard(file, &format!("{k}/3"), &out, &[])
+        })
+        .collect()
+}
+
 /// A shard file's JSON.
 fn read_json(path: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -66,16 +76,7 @@ fn three_shards_that_each_run_trials_merge_to_the_single_run() {
     std::fs::write(&file, experiment()).unwrap();
     let single = dir.join("single");
     run_into(&file, &single);
-    let parts: Vec<String> = (1..=3)
-        .map(|k| {
-            shard(
-                &file,
-                &format!("{k}/3"),
-                &dir.join(format!("part{k}.json")),
-                &[],
-            )
-        })
-        .collect();
+    let parts = thirds(&file, &dir, "part");
     // Each shard ran trials, and different ones.
     let jsons: Vec<serde_json::Value> = parts.iter().map(|p| read_json(p)).collect();
     for (k, j) in jsons.iter().enumerate() {
@@ -152,16 +153,7 @@ fn merges_of_parts_that_do_not_belong_together_are_refused_naming_the_file() {
     let dir = scratch("shards-bad");
     let file = dir.join("small.toml");
     std::fs::write(&file, experiment()).unwrap();
-    let p: Vec<String> = (1..=3)
-        .map(|k| {
-            shard(
-                &file,
-                &format!("{k}/3"),
-                &dir.join(format!("part{k}.json")),
-                &[],
-            )
-        })
-        .collect();
+    let p = thirds(&file, &dir, "part");
     let good = |third: &str| vec![p[0].clone(), p[1].clone(), third.to_string()];
 
     // Another seed, from the same file (`--seed`): only the seed differs.
@@ -305,16 +297,7 @@ fn shards_carry_their_rule_set_chain() {
     std::fs::write(&file, &text).unwrap();
     let single = dir.join("single");
     run_into(&file, &single);
-    let parts: Vec<String> = (1..=3)
-        .map(|k| {
-            shard(
-                &file,
-                &format!("{k}/3"),
-                &dir.join(format!("r{k}.json")),
-                &[],
-            )
-        })
-        .collect();
+    let parts = thirds(&file, &dir, "r");
     let files = read_json(&parts[0])["rule_files"].clone();
     let names: Vec<&str> = files
         .as_array()

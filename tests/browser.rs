@@ -123,7 +123,8 @@ fn check_page(browser: &Path, page: &Path, work: &Path) {
         &format!("{url}#check-sorting"),
     );
     assert!(console_errors(&stderr).is_empty(), "{stderr}");
-    // "ok N": N columns sorted and checked; "ok 0" (nothing sorted) is a failure too.
+    // "ok N": N columns sorted and checked; "ok 0" (nothing sorted) is a failure too
+    // (mutation tried: the page's check skipping every column fails this test).
     let checked = dom
         .split("data-sort-check=\"ok ")
         .nth(1)

@@ -323,7 +323,10 @@ mod tests {
     #[test]
     fn shard_spec_is_checked() {
         assert_eq!(parse_shard("3/8").unwrap(), (3, 8));
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "1/1000001"] {
+        // The edges: N up to 100,000, K from 1 to N.
+        assert_eq!(parse_shard("100000/100000").unwrap(), (100_000, 100_000));
+        assert_eq!(parse_shard("1/1").unwrap(), (1, 1));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "1/100001", "1/1000001"] {
             assert!(parse_shard(bad).is_err(), "{bad}");
         }
     }

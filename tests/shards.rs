@@ -198,6 +198,24 @@ fn merges_of_parts_that_do_not_belong_together_are_refused_naming_the_file() {
         &as_refs(&good(&text)),
         &[&text, "experiment", "not parts of the same run"],
     );
+    // The same text under another path, and another text under the same path (each alone:
+    // a surviving mutant showed that the two together did not test either).
+    let copy = dir.join("copy.toml");
+    std::fs::write(&copy, experiment()).unwrap();
+    let moved = shard(&copy, "3/3", &dir.join("moved.json"), &[]);
+    refused(
+        &dir,
+        &as_refs(&good(&moved)),
+        &[&moved, "copy.toml against"],
+    );
+    let mut j = read_json(&p[2]);
+    j["source"] = format!("{}\n# edited\n", j["source"].as_str().unwrap()).into();
+    let edited = write_json(&dir, "edited.json", &j);
+    refused(
+        &dir,
+        &as_refs(&good(&edited)),
+        &[&edited, "(or its text differs)"],
+    );
     // Another version of the tool.
     let mut j = read_json(&p[2]);
     j["version"] = "0.0.1-old".into();

@@ -549,7 +549,14 @@ fn an_exact_solution_over_its_budget_is_skipped_and_said() {
     // `bench --edges` checks what the default affords.)
     let full = bin()
         .args(&base[..12])
-        .args(["--exact-budget", "600", "--trials", "2000", "--format", "json"])
+        .args([
+            "--exact-budget",
+            "600",
+            "--trials",
+            "2000",
+            "--format",
+            "json",
+        ])
         .assert()
         .success()
         .get_output()

@@ -273,6 +273,17 @@ fn merges_of_parts_that_do_not_belong_together_are_refused_naming_the_file() {
         &[&p[0], &short, &p[2]],
         &[&short, "has no tally for run"],
     );
+    // A part that calls itself shard 0 or shard 4 of 3.
+    for k in [0, 4] {
+        let mut j = read_json(&p[2]);
+        j["shard"] = k.into();
+        let bad = write_json(&dir, &format!("shard{k}.json"), &j);
+        refused(
+            &dir,
+            &as_refs(&good(&bad)),
+            &[&bad, &format!("says shard {k} of 3")],
+        );
+    }
     // Not a shard file at all.
     std::fs::write(dir.join("junk.json"), "{}").unwrap();
     let junk = dir.join("junk.json");

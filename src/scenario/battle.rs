@@ -90,6 +90,36 @@ pub struct Field<U> {
     pub range: u8,
 }
 
+#[cfg(test)]
+impl<U: Copy> Field<U> {
+    /// For the systems' scripted turns: one unit a side in file 0, `range` moves apart, no
+    /// supports.
+    pub(crate) fn one_file<A: Army<Unit = U>>(army: &A, range: u8) -> Self {
+        let mut f = Field {
+            front: [[army.absent(); MAX_FILES]; 2],
+            back: [[army.absent(); MAX_FILES]; 2],
+            range,
+        };
+        f.front[0][0] = army.unit(0, 0);
+        f.front[1][0] = army.unit(1, 0);
+        f
+    }
+}
+
+/// For the systems' scripted turns: play one turn with `dice` in order and return how many of
+/// them were used.
+#[cfg(test)]
+pub(crate) fn scripted_turn<A: Army>(
+    army: &A,
+    f: &mut Field<A::Unit>,
+    ctx: &TurnContext,
+    dice: &[u8],
+) -> usize {
+    let mut r = crate::dice::Scripted::new(dice);
+    army.turn(f, ctx, &mut r);
+    r.used()
+}
+
 /// A side's fire: `dice` dice at full strength hitting on `to_hit`+, falling in proportion to
 /// the firer's strength (rounded); or a fixed table of losses.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -287,7 +287,6 @@ impl Army for EfArmy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::Scripted;
 
     fn unit(supported: bool) -> ef::Unit {
         ef::Unit {
@@ -330,13 +329,7 @@ mod tests {
 
     /// The field: one unit a side in file 0, side B supported when `support`.
     fn field(army: &EfArmy, support: bool) -> Field<EfSlot> {
-        let mut f = Field {
-            front: [[army.absent(); MAX_FILES]; 2],
-            back: [[army.absent(); MAX_FILES]; 2],
-            range: 1,
-        };
-        f.front[0][0] = army.unit(0, 0);
-        f.front[1][0] = army.unit(1, 0);
+        let mut f = Field::one_file(army, 1);
         if support {
             f.back[1][0] = army.unit(1, 0);
         }
@@ -355,14 +348,8 @@ mod tests {
             fire_range: 1,
             start_range: 1,
         };
-        let mut r = Scripted::new(dice);
-        army.turn(f, &ctx, &mut r);
-        assert_eq!(
-            r.used(),
-            dice.len(),
-            "dice rolled: {} of {dice:?}",
-            r.used()
-        );
+        let used = scripted_turn(army, f, &ctx, dice);
+        assert_eq!(used, dice.len(), "dice rolled: {used} of {dice:?}");
     }
 
     fn state(f: &Field<EfSlot>, side: usize) -> (ef::Status, u8) {

@@ -349,17 +349,6 @@ mod tests {
         )
     }
 
-    fn field(army: &LwArmy, range: u8) -> Field<LwSlot> {
-        let mut f = Field {
-            front: [[army.absent(); MAX_FILES]; 2],
-            back: [[army.absent(); MAX_FILES]; 2],
-            range,
-        };
-        f.front[0][0] = army.unit(0, 0);
-        f.front[1][0] = army.unit(1, 0);
-        f
-    }
-
     /// Play turn 1 from `range` moves apart; side A charges when `charge`.
     fn turn(army: &LwArmy, f: &mut Field<LwSlot>, charge: bool, dice: &[u8]) {
         let ctx = TurnContext {
@@ -372,14 +361,8 @@ mod tests {
             fire_range: 2,
             start_range: f.range,
         };
-        let mut r = crate::dice::Scripted::new(dice);
-        army.turn(f, &ctx, &mut r);
-        assert_eq!(
-            r.used(),
-            dice.len(),
-            "dice rolled: {} of {dice:?}",
-            r.used()
-        );
+        let used = scripted_turn(army, f, &ctx, dice);
+        assert_eq!(used, dice.len(), "dice rolled: {used} of {dice:?}");
     }
 
     fn pips(f: &Field<LwSlot>, s: usize) -> (LwStatus, u8) {
@@ -391,7 +374,7 @@ mod tests {
     #[test]
     fn fire_both_ways_and_falling_back() {
         let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 3);
-        let mut f = field(&a, 1);
+        let mut f = Field::one_file(&a, 1);
         turn(&a, &mut f, false, &[2, 3]);
         assert_eq!(pips(&f, 0), (LwStatus::Retiring, 3));
         assert_eq!(pips(&f, 1), (LwStatus::InLine, 4));
@@ -401,7 +384,7 @@ mod tests {
             side(lw::UnitType::Cavalry, 6),
             0,
         );
-        let mut f = field(&a, 1);
+        let mut f = Field::one_file(&a, 1);
         turn(&a, &mut f, false, &[1]);
         assert_eq!(pips(&f, 0), (LwStatus::InLine, 6));
         assert_eq!(pips(&f, 1), (LwStatus::InLine, 5));
@@ -414,7 +397,7 @@ mod tests {
     #[test]
     fn a_charge_closing_fire_and_rounds_with_follow_up() {
         let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 0);
-        let mut f = field(&a, 1);
+        let mut f = Field::one_file(&a, 1);
         let dice = [
             1, // B's volley at the charger: 5 pips.
             1, // B's closing fire: 4 pips.
@@ -440,7 +423,7 @@ mod tests {
             side(lw::UnitType::Line, 6),
             0,
         );
-        let mut f = field(&a, 2);
+        let mut f = Field::one_file(&a, 2);
         let dice = [
             0, // B's volley: no hit.
             0, // Closing fire: no hit.

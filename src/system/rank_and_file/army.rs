@@ -358,7 +358,6 @@ impl Army for RfArmy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::Scripted;
     use crate::system::rank_and_file::{Switches, parse_fighter};
 
     /// One file: side A's `attacker` charges side B's `defender` on turn 1 (in contact), with
@@ -387,14 +386,7 @@ mod tests {
     }
 
     fn field(army: &RfArmy) -> Field<RfSlot> {
-        let mut f = Field {
-            front: [[army.absent(); MAX_FILES]; 2],
-            back: [[army.absent(); MAX_FILES]; 2],
-            range: 1,
-        };
-        f.front[0][0] = army.unit(0, 0);
-        f.front[1][0] = army.unit(1, 0);
-        f
+        Field::one_file(army, 1)
     }
 
     fn turn_one(army: &RfArmy, f: &mut Field<RfSlot>, dice: &[u8]) -> usize {
@@ -408,9 +400,7 @@ mod tests {
             fire_range: 1,
             start_range: 1,
         };
-        let mut r = Scripted::new(dice);
-        army.turn(f, &ctx, &mut r);
-        r.used()
+        scripted_turn(army, f, &ctx, dice)
     }
 
     /// RF-11 (supplement): a charger has its Blown marker after the charge even when the target

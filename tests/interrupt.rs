@@ -153,8 +153,8 @@ fn a_shard_stops_on_ctrl_c_and_sigterm_and_writes_nothing() {
 }
 
 /// `merge`, stopped by Ctrl-C and by SIGTERM while it solves the exact values of its runs
-/// (eight under-fire runs of 40 stands and 1,000 turns, a few seconds each): no report folder,
-/// no partial one.
+/// (24 under-fire runs of 40 stands, 1,000 turns and 9 re-rolls, about a second each, so the
+/// merge is still solving when the signal comes): no report folder, no partial one.
 #[test]
 fn a_merge_stops_on_ctrl_c_and_sigterm_and_writes_nothing() {
     let dir = scratch("interrupt-merge");
@@ -165,7 +165,7 @@ question = "Will the merge stop?"
 scenario = "under-fire"
 seed = 1
 trials = 1
-set = { stands = 40, turns = 1000 }
+set = { stands = 40, turns = 1000, rerolls = 9, elite = true }
 
 [[variant]]
 name = "one"
@@ -173,6 +173,7 @@ system = "rank-and-file"
 
 [sweep]
 x = { key = "fire_dice", values = [1, 2, 3, 4, 5, 6, 7, 8] }
+y = { key = "class", values = ["veteran", "regular", "green"] }
 "#,
     )
     .unwrap();

@@ -43,6 +43,16 @@ fn thirds(file: &Path, dir: &Path, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// `merge PARTS --out OUT`, which must succeed.
+fn merge(parts: &[String], out: &Path) {
+    bin()
+        .arg("merge")
+        .args(parts)
+        .args(["--out", out.to_str().unwrap()])
+        .assert()
+        .success();
+}
+
 /// A shard file's JSON.
 fn read_json(path: &str) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -85,12 +95,7 @@ fn three_shards_that_each_run_trials_merge_to_the_single_run() {
     assert_ne!(jsons[0]["tallies"], jsons[1]["tallies"]);
     assert_ne!(jsons[1]["tallies"], jsons[2]["tallies"]);
     let merged = dir.join("merged");
-    bin()
-        .arg("merge")
-        .args(&parts)
-        .args(["--out", merged.to_str().unwrap()])
-        .assert()
-        .success();
+    merge(&parts, &merged);
     let names = file_names(&single);
     assert!(names.len() > 10);
     assert_eq!(file_names(&merged), names);
@@ -346,12 +351,7 @@ fn shards_carry_their_rule_set_chain() {
     )
     .unwrap();
     let merged = dir.join("merged");
-    bin()
-        .arg("merge")
-        .args(&parts)
-        .args(["--out", merged.to_str().unwrap()])
-        .assert()
-        .success();
+    merge(&parts, &merged);
     for n in ["results.csv", "comparisons.csv", "per_turn.csv"] {
         assert!(
             std::fs::read(single.join(n)).unwrap() == std::fs::read(merged.join(n)).unwrap(),

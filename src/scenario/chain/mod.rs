@@ -86,6 +86,21 @@ mod opening;
 mod sim;
 mod table;
 mod tally;
+/// For the systems' scripted turns: one step of `chain` from `s` with `dice` in order, every
+/// one of which must be used (no other die rolled).
+#[cfg(test)]
+pub(crate) fn scripted_step<C: Chain>(chain: &C, s: C::State, dice: &[u8]) -> C::State {
+    let mut r = crate::dice::Scripted::new(dice);
+    let after = chain.step(s, &mut r);
+    assert_eq!(
+        r.used(),
+        dice.len(),
+        "dice rolled: {} of {dice:?}",
+        r.used()
+    );
+    after
+}
+
 #[cfg(test)]
 mod tests;
 

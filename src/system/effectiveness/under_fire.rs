@@ -159,7 +159,6 @@ impl Chain for EfUnderFire {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::Scripted;
 
     fn unit(class: ef::Class, return_roll: bool) -> ef::Unit {
         ef::Unit {
@@ -203,17 +202,8 @@ mod tests {
         }
     }
 
-    /// One turn from `s` with `dice`; every scripted die must be used.
     fn turn(c: &EfUnderFire, s: ef::UnitState, dice: &[u8]) -> ef::UnitState {
-        let mut r = Scripted::new(dice);
-        let after = c.step(s, &mut r);
-        assert_eq!(
-            r.used(),
-            dice.len(),
-            "dice rolled: {} of {dice:?}",
-            r.used()
-        );
-        after
+        crate::scenario::chain::scripted_step(c, s, dice)
     }
 
     /// EF-2: a unit that lost 25% to fire tests; a Regular needs 4. A failure costs a further

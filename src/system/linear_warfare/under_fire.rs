@@ -161,7 +161,6 @@ impl Chain for LwUnderFire {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::Scripted;
 
     fn state(status: LwStatus, unit: u8, general: u8) -> LwState {
         LwState {
@@ -188,15 +187,7 @@ mod tests {
     }
 
     fn turn(c: &LwUnderFire, s: LwState, dice: &[u8]) -> LwState {
-        let mut r = Scripted::new(dice);
-        let after = c.step(s, &mut r);
-        assert_eq!(
-            r.used(),
-            dice.len(),
-            "dice rolled: {} of {dice:?}",
-            r.used()
-        );
-        after
+        crate::scenario::chain::scripted_step(c, s, dice)
     }
 
     /// LW-2: each hit removes a pip; LW-1: at 0 pips the unit is removed, and a removed unit is

@@ -485,4 +485,38 @@ mod tests {
         assert_eq!(UnitType::Cavalry.pips(), 6);
         assert!(!UnitType::Cavalry.shoots() && UnitType::Light.shoots());
     }
+
+    /// No pip lost, no coin flipped: the scripted dice hold none, so a flip would panic. And a
+    /// unit with no pips left loses no more, nor does its general. (Caught the mutant that
+    /// made the early return need both.)
+    #[test]
+    fn lw6_no_loss_no_coin() {
+        let c = coin();
+        let start = Pips {
+            unit: 6,
+            general: 2,
+        };
+        let gone = Pips {
+            unit: 0,
+            general: 2,
+        };
+        for how in GeneralCoin::ALL {
+            let mut d = crate::dice::Scripted::new(&[]);
+            assert_eq!(start.lose(0, how, &c, &mut d), start, "{how:?}");
+            assert_eq!(gone.lose(3, how, &c, &mut d), gone, "{how:?}");
+            assert_eq!(d.used(), 0);
+        }
+    }
+
+    /// Each choice of `general_coin` reads back as itself, and nothing else reads. (Caught the
+    /// mutants that made `parse` give one choice for every name, or swap them.)
+    #[test]
+    fn general_coin_names_read_back() {
+        for how in GeneralCoin::ALL {
+            assert_eq!(GeneralCoin::parse(how.name()), Some(how));
+        }
+        assert_ne!(GeneralCoin::PerAttack.name(), GeneralCoin::PerPip.name());
+        assert_eq!(GeneralCoin::parse("per-coin"), None);
+        assert_eq!(GeneralCoin::parse(""), None);
+    }
 }

@@ -12,15 +12,15 @@
 //! of each of [`morale_lab::system::cases::exact_cases`] (each should take under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morale_lab::RunOptions;
 use morale_lab::Sampler;
 use morale_lab::engine::Control;
 use morale_lab::system::cases::{cases, exact_cases};
+use morale_lab::{RunOptions, Scenario};
 use std::time::Duration;
 
 /// Trials an iteration: 2^23 (2^18 battles for `engagement` and `line`).
-fn trials_for(scenario: &str) -> u64 {
-    if morale_lab::system::BATTLES.contains(&scenario) {
+fn trials_for(scenario: Scenario) -> u64 {
+    if scenario.is_battle() {
         1 << 18
     } else {
         1 << 23
@@ -38,7 +38,7 @@ fn scenarios(c: &mut Criterion) {
     for case in cases() {
         let job = case.job().expect("the bench cases build");
         let trials = trials_for(case.scenario);
-        let samplers: &[Sampler] = if morale_lab::system::BATTLES.contains(&case.scenario) {
+        let samplers: &[Sampler] = if case.scenario.is_battle() {
             &[Sampler::Dice]
         } else if std::env::var_os("MORALE_LAB_BENCH_DICE").is_some() {
             &[Sampler::Table, Sampler::Dice]

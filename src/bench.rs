@@ -142,7 +142,7 @@ pub fn edges(
             only.is_empty()
                 || only.iter().any(|w| {
                     e.system.contains(w.as_str())
-                        || e.scenario.contains(w.as_str())
+                        || e.scenario.name().contains(w.as_str())
                         || e.label.contains(w.as_str())
                 })
         })

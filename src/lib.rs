@@ -49,7 +49,7 @@ pub use engine::Control;
 pub use error::{Error, Result};
 pub use report::Report;
 pub use scenario::chain::Sampler;
-pub use scenario::{DEFAULT_EXACT_BUDGET, Job, RunOptions};
+pub use scenario::{DEFAULT_EXACT_BUDGET, Job, RunOptions, Scenario, ScenarioAbout};
 
 /// Build a runnable scenario: a rule system by name (`rank-and-file`, `effectiveness`,
 /// `linear-warfare`; see [`system::SYSTEMS`]), a scenario (`test`, `rally`, `under-fire`,
@@ -75,7 +75,7 @@ pub fn job(
         })
         .collect();
     let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
-    system::build(system, scenario, &inputs, &options)
+    system::build(system, Scenario::parse(scenario)?, &inputs, &options)
 }
 
 /// The tool's version, recorded in every report.

@@ -3,11 +3,12 @@
 
 use serde_json::json;
 
+use morale_lab::Scenario;
 use morale_lab::error::Result;
 use morale_lab::params;
 use morale_lab::report::{Format, json_text};
 use morale_lab::ruleset::RuleSet;
-use morale_lab::system::{self, RuleSystem, SCENARIO_INFO, SYSTEMS};
+use morale_lab::system::{self, RuleSystem, SYSTEMS};
 
 /// Render the list for one system or all, in any of the single-run formats.
 pub fn render(only: Option<&str>, format: Format) -> Result<String> {
@@ -63,10 +64,10 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
             .map(String::from)
         };
         for &n in s.scenarios() {
-            let what = SCENARIO_INFO.iter().find(|i| i.0 == n).map_or("", |i| i.1);
+            let what = n.about().what;
             rows.push(row(
                 "scenario",
-                n,
+                n.name(),
                 "",
                 "",
                 "",
@@ -83,7 +84,7 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
                 "off",
                 "on, off",
                 o.rule,
-                s.scenarios().join(" "),
+                Scenario::join(s.scenarios(), " "),
                 o.meaning,
             ));
         }
@@ -95,7 +96,7 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
                 p.default,
                 &p.kind.allowed(),
                 p.rule,
-                s.scenarios().join(" "),
+                Scenario::join(s.scenarios(), " "),
                 p.meaning,
             ));
         }
@@ -107,7 +108,7 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
                 p.default,
                 &p.kind.allowed(),
                 p.rule,
-                p.scenarios.join(" "),
+                Scenario::join(p.scenarios, " "),
                 p.meaning,
             ));
         }
@@ -122,8 +123,8 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
 fn json_list(systems: &[&dyn RuleSystem]) -> String {
     let v = json!({
         "version": morale_lab::VERSION,
-        "scenarios": SCENARIO_INFO.iter().map(|(n, what, outcomes)| json!({
-            "name": n, "trial": what, "outcomes": outcomes,
+        "scenarios": Scenario::ALL.iter().map(|n| json!({
+            "name": n, "trial": n.about().what, "outcomes": n.about().outcomes,
         })).collect::<Vec<_>>(),
         "systems": systems.iter().map(|s| json!({
             "name": s.name(),
@@ -175,14 +176,19 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
         }
     };
     let mut out = h(2, "Scenarios");
-    for (n, what, outcomes) in SCENARIO_INFO {
-        out += &item(format!("{n}: {what} Outcomes: {}.", outcomes.join(", ")));
+    for n in Scenario::ALL {
+        let about = n.about();
+        out += &item(format!(
+            "{n}: {} Outcomes: {}.",
+            about.what,
+            about.outcomes.join(", ")
+        ));
     }
     out += "\n";
     for s in systems {
         out += &h(2, &format!("System {} ({})", s.name(), s.rules()));
         out += &format!("{}\n", s.title());
-        out += &format!("Scenarios: {}\n", s.scenarios().join(", "));
+        out += &format!("Scenarios: {}\n", Scenario::join(s.scenarios(), ", "));
         out += &format!(
             "Holes in the line (under-fire empty_turns): {}\n",
             s.holes()
@@ -226,7 +232,7 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
                 "{}{flag} = {default} [{}; {}]: {}. Allowed: {}.",
                 p.key,
                 p.rule,
-                p.scenarios.join(", "),
+                Scenario::join(p.scenarios, ", "),
                 p.meaning,
                 p.kind.allowed()
             ));

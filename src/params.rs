@@ -10,6 +10,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::{Error, Result};
 use crate::frac::Frac;
+use crate::scenario::Scenario;
 
 /// What values a parameter takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,7 +77,7 @@ pub struct ParamDef {
     /// The docs/RULES.md ids it comes from.
     pub rule: &'static str,
     /// The scenarios it applies to.
-    pub scenarios: &'static [&'static str],
+    pub scenarios: &'static [Scenario],
 }
 
 /// An optional rule that can be switched on by name.
@@ -653,7 +654,7 @@ pub fn resolve(
     defs: &[&'static ParamDef],
     rules: &'static [ParamDef],
     system: &str,
-    scenario: &str,
+    scenario: Scenario,
     inputs: &[Input],
     overrides: &[(&str, String)],
 ) -> Result<Resolved> {
@@ -714,9 +715,9 @@ pub fn resolve(
             Some(d) if !applies(d) => {
                 return Err(Error::NotApplicable {
                     what: input.what(),
-                    scenario: scenario.into(),
+                    scenario: scenario.name().into(),
                     system: system.into(),
-                    applies: d.scenarios.join(", "),
+                    applies: Scenario::join(d.scenarios, ", "),
                 });
             }
             Some(_) => {}
@@ -801,7 +802,7 @@ mod tests {
             default: "8",
             meaning: "",
             rule: "",
-            scenarios: &["test", "rally"],
+            scenarios: &[Scenario::Test, Scenario::Rally],
         },
         ParamDef {
             key: "turns",
@@ -810,7 +811,7 @@ mod tests {
             default: "5",
             meaning: "",
             rule: "",
-            scenarios: &["rally"],
+            scenarios: &[Scenario::Rally],
         },
     ];
 
@@ -826,13 +827,21 @@ mod tests {
     #[test]
     fn resolves_defaults_and_rejects_bad_input() {
         let defs: Vec<&'static ParamDef> = DEFS.iter().collect();
-        let r = resolve(&defs, &[], "sys", "rally", &[], &[("turns", "7".into())]).unwrap();
+        let r = resolve(
+            &defs,
+            &[],
+            "sys",
+            Scenario::Rally,
+            &[],
+            &[("turns", "7".into())],
+        )
+        .unwrap();
         assert_eq!((r.int("stands"), r.int("turns")), (8, 7));
         let err = resolve(
             &defs,
             &[],
             "sys",
-            "test",
+            Scenario::Test,
             &[Input::flag("--turns", "turns", "3")],
             &[],
         )
@@ -842,7 +851,7 @@ mod tests {
             &defs,
             &[],
             "sys",
-            "rally",
+            Scenario::Rally,
             &[Input::parse_set("x=1").unwrap()],
             &[],
         )
@@ -852,7 +861,7 @@ mod tests {
             &defs,
             &[],
             "sys",
-            "rally",
+            Scenario::Rally,
             &[Input::flag("--stands", "stands", "0")],
             &[],
         )

@@ -2,8 +2,8 @@
 //! symmetry, and nothing happening when nothing can happen. Statistical checks use fixed seeds
 //! and a two-sided level of 1e-5 (z = 4.42), stated once here.
 
-use morale_lab::Sampler;
 use morale_lab::report::Report;
+use morale_lab::{Sampler, Scenario};
 
 use crate::common::{Plan, bin, exact_metric, run};
 
@@ -219,7 +219,7 @@ fn line_specs_are_checked() {
     use morale_lab::params::Input;
     let build = |pairs: &[&str]| {
         let inputs: Vec<Input> = pairs.iter().map(|p| Input::parse_set(p).unwrap()).collect();
-        morale_lab::system::build("effectiveness", "line", &inputs, &[]).map(|_| ())
+        morale_lab::system::build("effectiveness", Scenario::Line, &inputs, &[]).map(|_| ())
     };
     assert!(build(&["attacker=3 x elite; 3 x poor", "defender=6 x regular"]).is_ok());
     let e = build(&["attacker=4 x elite", "defender=6 x regular"]).unwrap_err();
@@ -230,7 +230,7 @@ fn line_specs_are_checked() {
     assert!(e.to_string().contains("empty"), "{e}");
     let e = morale_lab::system::build(
         "rank-and-file",
-        "engagement",
+        Scenario::Engagement,
         &[Input::parse_set("attacker=2 x regular infantry").unwrap()],
         &[],
     )
@@ -243,7 +243,7 @@ fn line_specs_are_checked() {
     assert!(e.to_string().contains("DICE on TO_HIT"), "{e}");
     let e = morale_lab::system::build(
         "linear-warfare",
-        "line",
+        Scenario::Line,
         &[Input::parse_set("b_fire=6 on 4").unwrap()],
         &[],
     )

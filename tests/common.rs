@@ -68,6 +68,7 @@ pub fn run(
         sampler,
     } = plan;
     let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    let scenario = morale_lab::Scenario::parse(scenario).unwrap();
     let job = system::build(system_name, scenario, &inputs(pairs), &options)
         .unwrap_or_else(|e| panic!("{scenario} {pairs:?}: {e}"));
     let spec = RunSpec {

@@ -112,7 +112,7 @@ fn precision_on_demand_reaches_its_target_and_is_a_plain_run() {
     use morale_lab::RunOptions;
     let job = morale_lab::system::build(
         "rank-and-file",
-        "under-fire",
+        morale_lab::Scenario::UnderFire,
         &crate::common::inputs(&["class=regular", "stands=8"]),
         &[],
     )
@@ -189,8 +189,13 @@ fn a_trillion_trials_and_the_cap_report_exactly() {
             &["attacker=4 x regular", "defender=4 x regular"][..],
         ),
     ] {
-        let job =
-            morale_lab::system::build(system, scenario, &crate::common::inputs(sets), &[]).unwrap();
+        let job = morale_lab::system::build(
+            system,
+            morale_lab::Scenario::parse(scenario).unwrap(),
+            &crate::common::inputs(sets),
+            &[],
+        )
+        .unwrap();
         let small = options(SMALL);
         let raw = job
             .tally(&small, 0..small.spec.chunks(), &Control::new())

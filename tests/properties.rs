@@ -5,6 +5,7 @@
 //! turn's probabilities and every exact solution's mass add up to 1, and every sampled turn is
 //! one the exact solution counts.
 
+use morale_lab::Scenario;
 use morale_lab::params::Input;
 use morale_lab::params::{Kind, ParamDef};
 use morale_lab::system::{self, RuleSystem};
@@ -134,7 +135,7 @@ fn spec(system: &'static str) -> BoxedStrategy<String> {
 /// parameters, a random subset of its optional rules, and a seed.
 #[derive(Debug, Clone)]
 struct Setup {
-    scenario: &'static str,
+    scenario: Scenario,
     sets: Vec<String>,
     options: Vec<String>,
     seed: u64,
@@ -171,7 +172,7 @@ fn setup(info: &'static dyn RuleSystem) -> BoxedStrategy<Setup> {
                         .boxed()
                 })
                 .collect();
-            let battle = matches!(scenario, "line");
+            let battle = scenario == Scenario::Line;
             let specs: Vec<&'static str> = defs
                 .iter()
                 .filter(|d| matches!(d.kind, Kind::Spec(_)))
@@ -317,7 +318,10 @@ fn the_property_tests_try_the_same_setups_every_run() {
 #[test]
 fn battles_run_to_the_largest_turn_cap() {
     for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
-        for (scenario, undecided) in [("engagement", "undecided_at_cap"), ("line", "draw_at_cap")] {
+        for (scenario, undecided) in [
+            (Scenario::Engagement, "undecided_at_cap"),
+            (Scenario::Line, "draw_at_cap"),
+        ] {
             let inputs: Vec<Input> = ["fire_range=0", "charge_when_shaken=false", "turns=1000"]
                 .iter()
                 .map(|p| Input::parse_set(p).unwrap())

@@ -103,8 +103,13 @@ fn reference() -> Option<Reference> {
 fn exact(c: &Case) -> morale_lab::report::Report {
     let mut inputs: Vec<Input> = c.set.iter().map(|s| Input::parse_set(s).unwrap()).collect();
     inputs.extend(c.rule.iter().map(|r| Input::parse_rule(r).unwrap()));
-    let job = system::build(&c.system, &c.scenario, &inputs, &c.options)
-        .unwrap_or_else(|e| panic!("{}: {e}", c.command()));
+    let job = system::build(
+        &c.system,
+        morale_lab::Scenario::parse(&c.scenario).unwrap(),
+        &inputs,
+        &c.options,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", c.command()));
     let mut options = RunOptions::new(1, 1).threads(Some(1));
     options.exact_only = true;
     job.run(&options, &Control::new())

@@ -134,7 +134,7 @@ fn small_experiment_end_to_end() {
     let point = &exp.points()[2];
     let job = system::build(
         "rank-and-file",
-        "rally",
+        morale_lab::Scenario::Rally,
         &exp.inputs(&exp.variants[1], point),
         &[],
     )

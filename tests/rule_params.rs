@@ -265,7 +265,7 @@ fn effectiveness_numbers_reach_the_rules() {
     assert!((exact_outcome(&five, "pass") - 0.5).abs() < 1e-12);
     let refused = morale_lab::system::build(
         "effectiveness",
-        "test",
+        morale_lab::Scenario::Test,
         &crate::common::inputs(&["lost=4"]),
         &[],
     );

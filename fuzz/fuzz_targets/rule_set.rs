@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 use morale_lab::engine::Control;
 use morale_lab::ruleset::RuleSet;
-use morale_lab::{Error, RunOptions, system};
+use morale_lab::{Error, RunOptions, Scenario, system};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     match RuleSet::parse(&files[0].0, &files[0].1, &mut read) {
         Ok(set) => {
             assert!(!set.files.is_empty() && set.files.len() <= morale_lab::ruleset::MAX_DEPTH);
-            let Ok(job) = system::build(&set.system, "test", &set.inputs(), &set.options) else {
+            let Ok(job) = system::build(&set.system, Scenario::Test, &set.inputs(), &set.options) else {
                 return;
             };
             let mut opts = RunOptions::new(1, 1).threads(Some(1));

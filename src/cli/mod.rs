@@ -8,13 +8,13 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use morale_lab::RunOptions;
 use morale_lab::Sampler;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::params::{Input, parse_int};
 use morale_lab::report::Format;
 use morale_lab::system;
+use morale_lab::{RunOptions, Scenario};
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
 ///
@@ -37,25 +37,11 @@ pub struct Cli {
     command: Command,
 }
 
+/// The subcommands besides the scenarios'. Each scenario's subcommand (`test`, `rally`, …) is made
+/// from [`Scenario::ALL`] by [`command`] and takes [`RunArgs`], so a new scenario has its
+/// subcommand without a change here.
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// One morale, rally or waiver test: the chance to pass.
-    Test(RunArgs),
-    /// A shaken unit rallies each turn until recovered, removed, or the turn cap.
-    Rally(RunArgs),
-    /// A unit holds its place in the line under enemy fire for some turns.
-    #[command(name = "under-fire")]
-    UnderFire(RunArgs),
-    /// Two units fight a melee to its end (every system).
-    Melee(RunArgs),
-    /// A whole charge: waiver test, melee, uncontrolled test (rank-and-file).
-    Charge(RunArgs),
-    /// Two units (--attacker is side A, --defender side B) play the full turn: fire, charge,
-    /// tests, melee, rally, retreats (every system; Monte Carlo only).
-    Engagement(RunArgs),
-    /// N units a side, each facing an opponent: gaps in the line, units lost and shaken per
-    /// turn, army break point (every system; Monte Carlo only).
-    Line(RunArgs),
     /// Run an experiment file: variants side by side, tables, comparisons and charts.
     #[command(after_help = "Examples:\n  \
         morale-lab new my-question                      # write my-question.toml to start from\n  \
@@ -527,38 +513,6 @@ fn format_of(raw: &str) -> Result<Format> {
     Format::parse(raw).ok_or_else(|| invalid("--format", raw, "allowed: text, csv, md, json"))
 }
 
-/// Each scenario's example for its `--help`.
-const SCENARIO_EXAMPLES: &[(&str, &str)] = &[
-    (
-        "test",
-        "morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1",
-    ),
-    (
-        "rally",
-        "morale-lab rally --system rank-and-file --class veteran --stands 7 --lost 2 --state routing",
-    ),
-    (
-        "under-fire",
-        "morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5",
-    ),
-    (
-        "melee",
-        "morale-lab melee --system linear-warfare --attacker \"guards pips=7 charging\" --defender \"line pips=5 obstacle\"",
-    ),
-    (
-        "charge",
-        "morale-lab charge --attacker \"veteran cavalry stands=6 shock\" --defender \"regular stands=8\" --option waiver-tests",
-    ),
-    (
-        "engagement",
-        "morale-lab engagement --system effectiveness --attacker regular --defender poor --option retreat-on-fire",
-    ),
-    (
-        "line",
-        "morale-lab line --system effectiveness --attacker \"6 x regular\" --defender \"6 x regular\" --option retreat-on-fire --set turns=12",
-    ),
-];
-
 /// The flags of [`RunArgs`] that belong to some scenarios only: the field's id and its flag.
 const SCENARIO_FLAGS: &[(&str, &str)] = &[
     ("class", "--class"),
@@ -581,35 +535,41 @@ const SCENARIO_FLAGS: &[(&str, &str)] = &[
 /// flags some system uses in that scenario, the systems that have it, and an example.
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command();
-    for (scenario, _, _) in system::SCENARIO_INFO {
+    // The scenarios first, in their order, then the other subcommands in theirs.
+    let others: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for (i, name) in others.iter().enumerate() {
+        cmd = cmd.mut_subcommand(name, |c| c.display_order(Scenario::ALL.len() + i));
+    }
+    for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
         let has: Vec<&dyn system::RuleSystem> = system::SYSTEMS
             .iter()
             .copied()
-            .filter(|s| s.scenarios().contains(scenario))
+            .filter(|s| s.scenarios().contains(&scenario))
             .collect();
         let flags: Vec<&str> = has
             .iter()
             .flat_map(|s| system::all_params(*s))
-            .filter(|p| p.scenarios.contains(scenario))
+            .filter(|p| p.scenarios.contains(&scenario))
             .filter_map(|p| p.flag)
             .collect();
-        let example = SCENARIO_EXAMPLES
-            .iter()
-            .find(|(s, _)| s == scenario)
-            .map_or("", |(_, e)| e);
+        let example = scenario.about().example;
         let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
         let after = format!(
             "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n\nExample:\n  {example}",
             names.join(", ")
         );
-        cmd = cmd.mut_subcommand(*scenario, |mut sub| {
-            for (id, flag) in SCENARIO_FLAGS {
-                if !flags.contains(flag) {
-                    sub = sub.mut_arg(*id, |a| a.hide(true));
-                }
+        let mut sub = RunArgs::augment_args(clap::Command::new(scenario.name()))
+            .about(scenario.about().help)
+            .display_order(i);
+        for (id, flag) in SCENARIO_FLAGS {
+            if !flags.contains(flag) {
+                sub = sub.mut_arg(*id, |a| a.hide(true));
             }
-            sub.after_help(after)
-        });
+        }
+        cmd = cmd.subcommand(sub.after_help(after));
     }
     cmd
 }
@@ -676,15 +636,14 @@ fn one_line(e: &clap::Error) -> String {
 pub fn run(control: Arc<Control>) -> Result<String> {
     use clap::FromArgMatches;
     let matches = command().try_get_matches().unwrap_or_else(|e| exit_on(e));
+    if let Some((name, sub)) = matches.subcommand()
+        && let Some(scenario) = Scenario::from_name(name)
+    {
+        let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        return run_scenario(scenario, a, control);
+    }
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e));
     match cli.command {
-        Command::Test(a) => run_scenario("test", a, control),
-        Command::Rally(a) => run_scenario("rally", a, control),
-        Command::UnderFire(a) => run_scenario("under-fire", a, control),
-        Command::Melee(a) => run_scenario("melee", a, control),
-        Command::Charge(a) => run_scenario("charge", a, control),
-        Command::Engagement(a) => run_scenario("engagement", a, control),
-        Command::Line(a) => run_scenario("line", a, control),
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a, control),
         Command::New(a) => run_new(a),
@@ -721,7 +680,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
     }
 }
 
-fn run_scenario(scenario: &str, a: RunArgs, control: Arc<Control>) -> Result<String> {
+fn run_scenario(scenario: Scenario, a: RunArgs, control: Arc<Control>) -> Result<String> {
     let format = format_of(&a.format)?;
     let precision = match &a.precision {
         None => None,
@@ -1243,4 +1202,55 @@ fn run_odds(a: OddsArgs) -> Result<String> {
     } else {
         sheet.render(format)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::FromArgMatches;
+
+    /// The subcommands that run a scenario are exactly `Scenario::ALL`, in its order, each
+    /// taking the run flags; the others are the derived ones. A scenario added to the enum has
+    /// its subcommand without a change here, and none can be left without one.
+    #[test]
+    fn the_scenario_subcommands_are_the_scenarios() {
+        let cmd = command();
+        cmd.clone().debug_assert();
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        let derived: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        let scenarios: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !derived.iter().any(|d| d == n))
+            .collect();
+        let all: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(scenarios, all);
+        for s in Scenario::ALL {
+            let sub = cmd.find_subcommand(s.name()).unwrap();
+            assert!(sub.get_arguments().any(|a| a.get_id() == "system"), "{s}");
+            assert_eq!(
+                sub.get_about().map(|a| a.to_string()).as_deref(),
+                Some(s.about().help)
+            );
+            // Each parses back into the scenario it names.
+            let m = command()
+                .try_get_matches_from(["morale-lab", s.name(), "--trials", "10"])
+                .unwrap();
+            let (name, sub) = m.subcommand().unwrap();
+            assert_eq!(Scenario::from_name(name), Some(s));
+            let a = RunArgs::from_arg_matches(sub).unwrap();
+            assert_eq!(a.trials.as_deref(), Some("10"));
+        }
+        // `--help` lists the scenarios first, in their order.
+        let mut shown: Vec<(usize, &str)> = cmd
+            .get_subcommands()
+            .map(|c| (c.get_display_order(), c.get_name()))
+            .collect();
+        shown.sort_unstable();
+        let first: Vec<&str> = shown.iter().take(all.len()).map(|(_, n)| *n).collect();
+        assert_eq!(first, all);
+    }
 }

@@ -31,8 +31,8 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::params::Input;
 use crate::report::Report;
-use crate::scenario::RunOptions;
 use crate::scenario::chain::Sampler;
+use crate::scenario::{RunOptions, Scenario};
 use crate::system;
 
 pub mod compare;
@@ -156,7 +156,7 @@ pub struct Experiment {
     /// The question it answers.
     pub question: String,
     /// The scenario every variant runs.
-    pub scenario: String,
+    pub scenario: Scenario,
     /// The seed.
     pub seed: u64,
     /// Trials per variant and sweep point.
@@ -310,21 +310,17 @@ impl Experiment {
                 "the name names the report folder: letters, digits, '-' and '_' only".into(),
             ));
         }
-        let scenario = f.scenario.get_ref().clone();
-        if !system::SCENARIO_INFO.iter().any(|(n, _, _)| *n == scenario) {
+        let Some(scenario) = Scenario::from_name(f.scenario.get_ref()) else {
             return Err(file_err(
                 span_line(f.scenario.span()),
                 "scenario",
                 format!(
-                    "unknown scenario '{scenario}'; scenarios are {}",
-                    system::SCENARIO_INFO
-                        .iter()
-                        .map(|s| s.0)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "unknown scenario '{}'; scenarios are {}",
+                    f.scenario.get_ref(),
+                    Scenario::names()
                 ),
             ));
-        }
+        };
         let seed = match &f.seed {
             None => 1,
             Some(s) if *s.get_ref() >= 0 => *s.get_ref() as u64,
@@ -512,7 +508,7 @@ impl Experiment {
             let mut known: Vec<&str> = Vec::new();
             for v in &exp.variants {
                 if let Ok(sys) = system::find(&v.system) {
-                    for o in sys.outcomes(&exp.scenario) {
+                    for o in sys.outcomes(exp.scenario) {
                         if !known.contains(o) {
                             known.push(o);
                         }
@@ -537,7 +533,7 @@ impl Experiment {
             let fv = &f.variants[vi];
             for point in exp.points() {
                 if let Err(e) =
-                    system::build(&v.system, &exp.scenario, &exp.inputs(v, &point), &v.options)
+                    system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options)
                 {
                     let (line, key) = exp.locate(source, fv, &e, &point);
                     return Err(file_err(line, &key, format!("variant '{}': {e}", v.name)));
@@ -704,7 +700,7 @@ impl Experiment {
             for (vi, v) in self.variants.iter().enumerate() {
                 let job = system::build(
                     &v.system,
-                    &self.scenario,
+                    self.scenario,
                     &self.inputs(v, &point),
                     &v.options,
                 )?;

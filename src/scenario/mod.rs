@@ -8,8 +8,11 @@ pub mod battle;
 pub mod chain;
 pub mod fire;
 pub mod invariants;
+mod kind;
 pub mod melee;
 pub mod test;
+
+pub use kind::{Scenario, ScenarioAbout};
 
 use std::time::Instant;
 

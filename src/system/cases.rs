@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 use crate::params::Input;
-use crate::scenario::Job;
+use crate::scenario::{Job, Scenario};
 
 /// One benchmark case of a system, as the system lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub struct BenchCase {
     /// A short name (words such as `rally`, `RF` select it on the command line).
     pub name: &'static str,
     /// The scenario's name.
-    pub scenario: &'static str,
+    pub scenario: Scenario,
     /// `KEY=VALUE` pairs, as `--set` takes them.
     pub set: &'static [&'static str],
     /// Optional rules in force.
@@ -28,7 +28,7 @@ pub struct Case {
     /// The system's name.
     pub system: &'static str,
     /// The scenario's name.
-    pub scenario: &'static str,
+    pub scenario: Scenario,
     /// `KEY=VALUE` pairs, as `--set` takes them.
     pub set: &'static [&'static str],
     /// Optional rules in force.
@@ -54,11 +54,11 @@ impl Case {
 /// Every system's cases picked by `which`, ordered by scenario (in the order the systems list
 /// their scenarios) and then by system (in registry order).
 fn gather(which: fn(&super::About) -> &'static [BenchCase]) -> Vec<Case> {
-    let mut order: Vec<&str> = Vec::new();
+    let mut order: Vec<Scenario> = Vec::new();
     for s in super::SYSTEMS {
         for sc in s.scenarios() {
             if !order.contains(sc) {
-                order.push(sc);
+                order.push(*sc);
             }
         }
     }

@@ -4,6 +4,7 @@
 //! and `morale-lab bench --edges` times them against a bound.
 
 use crate::params::{Input, Kind, ParamDef, Source};
+use crate::scenario::Scenario;
 
 /// One setting at the edge of the allowed ranges.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,7 +12,7 @@ pub struct Edge {
     /// The system's name.
     pub system: &'static str,
     /// The scenario's name.
-    pub scenario: &'static str,
+    pub scenario: Scenario,
     /// What is at its edge, in words (`stands=40`, `all numbers at their maximum`).
     pub label: String,
     /// The settings, as `--set` takes them.
@@ -102,7 +103,7 @@ pub fn edges() -> Vec<Edge> {
                 .collect();
             for &(a, d) in sys.about().edge_specs {
                 let side = |spec: &str| {
-                    if scenario == "line" {
+                    if scenario == Scenario::Line {
                         format!("12 x {spec}")
                     } else {
                         spec.to_string()

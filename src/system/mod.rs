@@ -14,9 +14,9 @@ pub(crate) mod shared;
 use crate::error::{Error, Result};
 use crate::odds::Odds;
 use crate::params::{self, Input, OptionDef, ParamDef, Resolved};
-use crate::scenario::Job;
+use crate::scenario::{Job, Scenario};
 
-pub use shared::{BATTLE_PARAMS, BATTLES};
+pub use shared::BATTLE_PARAMS;
 
 /// A rule system: everything the tool knows of one set of rules.
 ///
@@ -32,7 +32,7 @@ pub struct About {
     /// The rule ids it models (`RF-1 to RF-12`).
     pub rules: &'static str,
     /// Its scenarios, in the order `list` shows them.
-    pub scenarios: &'static [&'static str],
+    pub scenarios: &'static [Scenario],
     /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
     pub params: &'static [ParamDef],
     /// Its rule parameters: every number and choice of its rules a designer may change
@@ -71,7 +71,7 @@ pub trait RuleSystem: Sync {
         self.about().rules
     }
     /// Its scenarios, in the order `list` shows them.
-    fn scenarios(&self) -> &'static [&'static str] {
+    fn scenarios(&self) -> &'static [Scenario] {
         self.about().scenarios
     }
     /// Its own parameters; every system with battles also takes [`BATTLE_PARAMS`].
@@ -96,16 +96,16 @@ pub trait RuleSystem: Sync {
     }
     /// Defaults that differ from the parameter table's in one scenario (a `rally` starts with
     /// the unit shaken) or follow another input (a unit type's pips).
-    fn defaults(&self, _scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+    fn defaults(&self, _scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
         Vec::new()
     }
     /// The outcomes `scenario` reports, in this system's words.
-    fn outcomes(&self, scenario: &str) -> &'static [&'static str];
+    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str];
     /// A runnable job of `scenario` from its checked parameters and optional rules.
     ///
     /// # Errors
     /// Values that are each allowed but do not fit together.
-    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>>;
+    fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>>;
     /// Its odds sheet for a rulebook: exact chances only, under the rule parameters of `rules`
     /// (see [`odds`]). `stands` marks the rows at 50% losses where the system has them;
     /// `max_lost` is the last row of a by-losses table.
@@ -121,63 +121,6 @@ pub static SYSTEMS: [&dyn RuleSystem; 3] = [
     &rank_and_file::RankAndFile,
     &effectiveness::Effectiveness,
     &linear_warfare::LinearWarfare,
-];
-
-/// Every scenario: its name, what one trial is (docs/RULES.md §4), and its outcomes.
-pub const SCENARIO_INFO: &[(&str, &str, &[&str])] = &[
-    (
-        "test",
-        "one morale / rally / waiver test of a unit in a given state.",
-        &["pass", "fail"],
-    ),
-    (
-        "rally",
-        "a shaken unit takes its rally test each turn until back in good order, removed, or the turn cap.",
-        &[
-            "recovered, removed, unsteady, routing (rank-and-file: where an unrecovered unit stands at the cap)",
-            "back_in_action, still_retreating (effectiveness)",
-        ],
-    ),
-    (
-        "melee",
-        "two units fight a melee to its end: rank-and-file RF-9 rounds until one side causes more casualties; effectiveness EF-3 rounds a turn until one suffers more hits; linear-warfare charge, closing fire, opposed rounds with follow-up.",
-        &[
-            "attacker_wins",
-            "defender_wins",
-            "mutual_destruction (rank-and-file, effectiveness)",
-            "bounce (linear-warfare)",
-        ],
-    ),
-    (
-        "charge",
-        "a rank-and-file charge: waiver test (RF-10), melee (RF-9), uncontrolled test for the winner (RF-12), blown marker (RF-11).",
-        &[
-            "target_broke",
-            "attacker_wins",
-            "defender_wins",
-            "mutual_destruction",
-        ],
-    ),
-    (
-        "engagement",
-        "two units (side A = --attacker, side B = --defender) start some moves apart and play the system's whole turn for some turns: fire, side A's charge when its policy says, every test, melee, rally, retreat and fall-back (Monte Carlo only).",
-        &[
-            "side_a_holds",
-            "side_b_holds",
-            "both_gone",
-            "undecided_at_cap",
-        ],
-    ),
-    (
-        "line",
-        "N units a side (--attacker and --defender specs, e.g. \"6 x regular infantry\"), each facing an opponent, optional supports behind, blocked retreats and the army break point; gaps, units lost and shaken per turn (Monte Carlo only).",
-        &["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"],
-    ),
-    (
-        "under-fire",
-        "a unit holds its place in the line under enemy fire for some turns, with every test its rules call for; per-turn state shares and holes in the line.",
-        &["good", "unsteady", "routing", "removed"],
-    ),
 ];
 
 /// Look a system up by name.
@@ -205,7 +148,7 @@ pub fn find(name: &str) -> Result<&'static dyn RuleSystem> {
 
 /// Every parameter `system` takes: its own, then the battle parameters when it has battles.
 pub fn all_params(system: &dyn RuleSystem) -> Vec<&'static ParamDef> {
-    let battles = system.scenarios().iter().any(|s| BATTLES.contains(s));
+    let battles = system.scenarios().iter().any(|s| s.is_battle());
     let battle: &'static [ParamDef] = if battles { &BATTLE_PARAMS } else { &[] };
     system.params().iter().chain(battle).collect()
 }
@@ -229,7 +172,7 @@ pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> 
         &all_params(sys),
         sys.rule_params(),
         sys.name(),
-        "test",
+        Scenario::Test,
         rules,
         &[],
     )?;
@@ -244,7 +187,7 @@ pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> 
 /// An unknown system or scenario, or any input the system's parameters reject.
 pub fn build(
     system: &str,
-    scenario: &str,
+    scenario: Scenario,
     inputs: &[Input],
     options: &[String],
 ) -> Result<Box<dyn Job>> {

@@ -7,13 +7,13 @@ use crate::params::{How, Kind, Resolved};
 use crate::scenario::battle::{Army, Battle, Policy, SERIES, Shape, Volley};
 use crate::scenario::chain::Chain;
 use crate::scenario::fire::Fire;
-use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 
 /// The outcomes of a battle scenario (`engagement`, `line`), the same in every system.
-pub(crate) fn battle_outcomes(scenario: &str) -> &'static [&'static str] {
+pub(crate) fn battle_outcomes(scenario: Scenario) -> &'static [&'static str] {
     match scenario {
-        "engagement" => &ENGAGEMENT_OUTCOMES,
-        "line" => &LINE_OUTCOMES,
+        Scenario::Engagement => &ENGAGEMENT_OUTCOMES,
+        Scenario::Line => &LINE_OUTCOMES,
         _ => &[],
     }
 }
@@ -27,8 +27,8 @@ const ENGAGEMENT_OUTCOMES: [&str; 4] = [
 const LINE_OUTCOMES: [&str; 4] = ["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"];
 
 /// The scenarios that play whole fights.
-pub const BATTLES: &[&str] = &["engagement", "line"];
-const LINE: &[&str] = &["line"];
+pub const BATTLES: &[Scenario] = &[Scenario::Engagement, Scenario::Line];
+const LINE: &[Scenario] = &[Scenario::Line];
 
 crate::params::param_table! {
 /// Parameters of `engagement` and `line`, the same in every system.
@@ -183,9 +183,9 @@ pub(crate) struct SideSpec<'a> {
 pub(crate) fn battle_specs(
     sides: [SideSpec; 2],
     battle: &BattleParams,
-    scenario: &str,
+    scenario: Scenario,
 ) -> Result<[Vec<String>; 2]> {
-    let line = scenario == "line";
+    let line = scenario == Scenario::Line;
     let a = side_specs(&sides[0], battle, line)?;
     let b = side_specs(&sides[1], battle, line)?;
     if a.len() != b.len() {
@@ -204,7 +204,7 @@ pub(crate) struct BattleSetup<'a> {
     /// The system's name.
     pub system: &'static str,
     /// `engagement` or `line`.
-    pub scenario: &'a str,
+    pub scenario: Scenario,
     /// Every parameter in force, for the report.
     pub resolved: &'a Resolved,
     /// The battle parameters.
@@ -230,7 +230,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
         turns,
         options,
     } = setup;
-    let line = scenario == "line";
+    let line = scenario == Scenario::Line;
     // The army break point is a rule parameter of every system (LW-7's number, the tool's
     // assumption elsewhere).
     let break_point: u32 = resolved.typed(&[], "break_point")?;
@@ -396,25 +396,25 @@ fn parse_b_fire(text: &str) -> Option<Option<(u32, u8)>> {
 }
 
 /// The error for a scenario a system does not have.
-pub(crate) fn unsupported(system: &str, scenarios: &[&str], scenario: &str) -> Error {
+pub(crate) fn unsupported(system: &str, scenarios: &[Scenario], scenario: Scenario) -> Error {
     Error::Unsupported {
-        scenario: scenario.into(),
+        scenario: scenario.name().into(),
         system: system.into(),
-        available: scenarios.join(", "),
+        available: Scenario::join(scenarios, ", "),
     }
 }
 
 /// Names and every parameter in force, for a report.
 pub(crate) fn describe(
     system: &str,
-    scenario: &str,
+    scenario: Scenario,
     p: &Resolved,
     options: &[String],
     notes: Vec<String>,
 ) -> Describe {
     Describe {
         system: system.into(),
-        scenario: scenario.into(),
+        scenario: scenario.name().into(),
         params: p.to_json(),
         rules: p.rules_json(),
         rules_changed: p

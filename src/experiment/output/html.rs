@@ -256,7 +256,7 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
     out += &table(&tab, "variant definitions");
     let mut facts = vec![
         ("version", result.version.clone()),
-        ("scenario", exp.scenario.clone()),
+        ("scenario", exp.scenario.to_string()),
         ("seed", exp.seed.to_string()),
         ("trials per variant", crate::report::thousands(exp.trials)),
         ("confidence", format!("{}", exp.confidence)),

@@ -15,7 +15,7 @@ use crate::dice::Weights;
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, Resolved};
 use crate::scenario::fire::Fire;
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 use army::EfArmy;
 use melee::EfFight;
 use rally::EfRally;
@@ -32,16 +32,33 @@ use crate::odds::Odds;
 pub const NAME: &str = "effectiveness";
 
 /// The scenarios it has.
-pub const SCENARIOS: &[&str] = &["test", "rally", "under-fire", "melee", "engagement", "line"];
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario::Test,
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Melee,
+    Scenario::Engagement,
+    Scenario::Line,
+];
 
-const ALL: &[&str] = &["test", "rally", "under-fire"];
-const MELEE: &[&str] = &["melee", "engagement", "line"];
-const MELEE_ONLY: &[&str] = &["melee"];
-const FIRE_AND_MELEE: &[&str] = &["under-fire", "melee", "engagement", "line"];
-const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
-const FIRE: &[&str] = &["under-fire"];
-const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
-const LINE: &[&str] = &["line"];
+const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
+const MELEE: &[Scenario] = &[Scenario::Melee, Scenario::Engagement, Scenario::Line];
+const MELEE_ONLY: &[Scenario] = &[Scenario::Melee];
+const FIRE_AND_MELEE: &[Scenario] = &[
+    Scenario::UnderFire,
+    Scenario::Melee,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+const TURNED: &[Scenario] = &[
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+const FIRE: &[Scenario] = &[Scenario::UnderFire];
+const FIRE_BATTLE: &[Scenario] = &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
+const LINE: &[Scenario] = &[Scenario::Line];
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "retreating (back to the enemy, out of the line until it returns to action, EF-5) and eliminated";
@@ -533,7 +550,7 @@ fn build_melee(
     );
     Ok(Box::new(ChainJob::new(
         chain,
-        describe(NAME, "melee", r, options, notes),
+        describe(NAME, Scenario::Melee, r, options, notes),
         OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1),
         vec![
             MetricDef::EndTurn {
@@ -564,7 +581,7 @@ fn build_melee(
 
 /// `engagement` and `line`: the units of both sides from their specs.
 fn build_battle(
-    scenario: &str,
+    scenario: Scenario,
     r: &Resolved,
     p: &Params,
     on: &Switches,
@@ -728,13 +745,13 @@ fn need_note(u: &ef::Unit) -> String {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+fn build(scenario: Scenario, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let p = Params::read(r)?;
     let on = Switches::read(options);
-    if shared::BATTLES.contains(&scenario) {
+    if scenario.is_battle() {
         return build_battle(scenario, r, &p, &on, options);
     }
-    if scenario == "melee" {
+    if scenario == Scenario::Melee {
         return build_melee(r, &p, &on, options);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
@@ -747,14 +764,14 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         title: "State after each turn",
     };
     match scenario {
-        "test" => Ok(Box::new(ChainJob::new(
+        Scenario::Test => Ok(Box::new(ChainJob::new(
             EfTest { unit: u },
             describe(notes),
             OutcomeDef::per_class(&["pass", "fail"], 0),
             vec![],
             vec![],
         ))),
-        "rally" => {
+        Scenario::Rally => {
             notes.push(return_words(&rules.q, &on));
             Ok(Box::new(ChainJob::new(
                 EfRally {
@@ -788,7 +805,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 ],
             )))
         }
-        "under-fire" => {
+        Scenario::UnderFire => {
             // Explicit losses are in quarters: one "hit" per quarter.
             let (fire, hits_per_quarter) = if p.fire_loss.is_empty() {
                 (fire_model(&fire_params(&p))?, rules.q.hits_per_step)
@@ -884,23 +901,23 @@ impl RuleSystem for Effectiveness {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
         match scenario {
-            "test" => &["pass", "fail"],
-            "rally" => &["back_in_action", "still_retreating"],
-            "under-fire" => &["in_line", "retreating", "eliminated"],
-            "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
+            Scenario::Test => &["pass", "fail"],
+            Scenario::Rally => &["back_in_action", "still_retreating"],
+            Scenario::UnderFire => &["in_line", "retreating", "eliminated"],
+            Scenario::Melee => &["attacker_wins", "defender_wins", "mutual_destruction"],
             other => shared::battle_outcomes(other),
         }
     }
-    fn defaults(&self, scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
-        if scenario == "rally" {
+    fn defaults(&self, scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+        if scenario == Scenario::Rally {
             vec![("state", "retreating".into())]
         } else {
             Vec::new()
         }
     }
-    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {

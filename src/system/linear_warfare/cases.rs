@@ -1,24 +1,25 @@
 //! The benchmark cases of the Linear Warfare rules (see `crate::system::cases`).
 
+use crate::scenario::Scenario;
 use crate::system::cases::BenchCase;
 
 /// One realistic setup of each scenario, at the sizes the README's speed figures name.
 pub(super) const CASES: &[BenchCase] = &[
     BenchCase {
         name: "test LW melee round",
-        scenario: "test",
+        scenario: Scenario::Test,
         set: &[],
         options: &[],
     },
     BenchCase {
         name: "under-fire LW line 12 turns",
-        scenario: "under-fire",
+        scenario: Scenario::UnderFire,
         set: &["turns=12"],
         options: &[],
     },
     BenchCase {
         name: "melee LW guards charging v line behind obstacle",
-        scenario: "melee",
+        scenario: Scenario::Melee,
         set: &[
             "attacker=guards pips=7 charging",
             "defender=line pips=5 obstacle",
@@ -27,13 +28,13 @@ pub(super) const CASES: &[BenchCase] = &[
     },
     BenchCase {
         name: "engagement LW 1 v 1",
-        scenario: "engagement",
+        scenario: Scenario::Engagement,
         set: &["attacker=line", "defender=line"],
         options: &[],
     },
     BenchCase {
         name: "line LW 6 v 6",
-        scenario: "line",
+        scenario: Scenario::Line,
         set: &["attacker=6 x line", "defender=6 x line"],
         options: &[],
     },
@@ -43,13 +44,13 @@ pub(super) const CASES: &[BenchCase] = &[
 pub(super) const EXACT_CASES: &[BenchCase] = &[
     BenchCase {
         name: "exact under-fire LW guards 7 pips general 24 turns",
-        scenario: "under-fire",
+        scenario: Scenario::UnderFire,
         set: &["type=guards", "pips=7", "general=true", "turns=24"],
         options: &[],
     },
     BenchCase {
         name: "exact melee LW guards 7 pips v 7 pips 12 v 12 stands",
-        scenario: "melee",
+        scenario: Scenario::Melee,
         set: &[
             "attacker=guards pips=7 stands=12 charging",
             "defender=guards pips=7 stands=12",

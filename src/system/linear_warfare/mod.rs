@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::params::{Input, Kind, Resolved, Source, parse_int};
 use crate::scenario::battle::Volley;
 use crate::scenario::fire::Fire;
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 use army::LwArmy;
 use melee::{FollowUp, LwMelee};
 use rules::{self as lw, Pips, Side, UnitType};
@@ -30,18 +30,24 @@ use crate::odds::Odds;
 pub const NAME: &str = "linear-warfare";
 
 /// The scenarios it has.
-pub const SCENARIOS: &[&str] = &["test", "under-fire", "melee", "engagement", "line"];
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario::Test,
+    Scenario::UnderFire,
+    Scenario::Melee,
+    Scenario::Engagement,
+    Scenario::Line,
+];
 
 /// What a Linear Warfare unit spec allows, with an example.
 const UNIT_SPEC: &str = "a unit spec: type and keywords (see Unit specs), e.g. \"guards pips=7 double-move\"; in a line \"6 x line\"";
 
-const TEST: &[&str] = &["test"];
-const FIRE: &[&str] = &["under-fire"];
-const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
-const MELEE: &[&str] = &["melee", "engagement", "line"];
+const TEST: &[Scenario] = &[Scenario::Test];
+const FIRE: &[Scenario] = &[Scenario::UnderFire];
+const FIRE_BATTLE: &[Scenario] = &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
+const MELEE: &[Scenario] = &[Scenario::Melee, Scenario::Engagement, Scenario::Line];
 
-const VOLLEY_AND_FIRE: &[&str] = &["test", "under-fire"];
-const UNIT: &[&str] = &["test", "under-fire"];
+const VOLLEY_AND_FIRE: &[Scenario] = &[Scenario::Test, Scenario::UnderFire];
+const UNIT: &[Scenario] = &[Scenario::Test, Scenario::UnderFire];
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "falling back in good order (it retires a full move and recovers out of the line, LW-5) and removed";
@@ -49,7 +55,7 @@ pub const HOLES: &str = "falling back in good order (it retires a full move and 
 /// `engagement` and `line`: the units of both sides from their specs (the `charging` and
 /// `double-move` keywords are ignored: side A's policy and the distance decide its charges).
 fn build_battle(
-    scenario: &str,
+    scenario: Scenario,
     r: &Resolved,
     (p, q): (&Params, &RuleParams),
     options: &[String],
@@ -656,18 +662,18 @@ fn volley_dice(
 ///
 /// # Errors
 /// Unknown keys, keywords or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+fn build(scenario: Scenario, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let p = Params::read(r)?;
     let q = RuleParams::read(r)?;
     let n = numbers(&q);
     let dice_follow_pips = Switches::read(options).dice_follow_pips;
-    if shared::BATTLES.contains(&scenario) {
+    if scenario.is_battle() {
         return build_battle(scenario, r, (&p, &q), options, dice_follow_pips);
     }
     let describe = |notes| describe(NAME, scenario, r, options, notes);
     let mut notes = Vec::new();
     match scenario {
-        "test" => {
+        Scenario::Test => {
             let chain = if p.test == "round" {
                 notes.push(format!(
                     "one opposed roll: each side a D6 plus its modifiers; the first side's total is {:+} against the second's (LW-4)",
@@ -725,7 +731,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 vec![],
             )))
         }
-        "under-fire" => {
+        Scenario::UnderFire => {
             let pips = p.pips;
             let general = p.general;
             let joins = p.general_joins;
@@ -824,7 +830,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 }],
             )))
         }
-        "melee" => {
+        Scenario::Melee => {
             let attacker = parse_side(&p.how.attacker.what, &p.attacker, n)?;
             let defender = parse_side(&p.how.defender.what, &p.defender, n)?;
             if attacker.pips < 2 {
@@ -964,15 +970,15 @@ impl RuleSystem for LinearWarfare {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
         match scenario {
-            "test" => &test::OUTCOMES,
-            "under-fire" => &["in_line", "falling_back", "removed"],
-            "melee" => &["attacker_wins", "defender_wins", "bounce"],
+            Scenario::Test => &test::OUTCOMES,
+            Scenario::UnderFire => &["in_line", "falling_back", "removed"],
+            Scenario::Melee => &["attacker_wins", "defender_wins", "bounce"],
             other => shared::battle_outcomes(other),
         }
     }
-    fn defaults(&self, _scenario: &str, inputs: &[Input]) -> Vec<(&'static str, String)> {
+    fn defaults(&self, _scenario: Scenario, inputs: &[Input]) -> Vec<(&'static str, String)> {
         // The pips default to the type's (LW-1), as the rule parameters give them.
         let kind = inputs
             .iter()
@@ -988,7 +994,7 @@ impl RuleSystem for LinearWarfare {
             .map_or_else(|| kind.pips().to_string(), |i| i.value.trim().to_string());
         vec![("pips", type_pips)]
     }
-    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {

@@ -1,18 +1,19 @@
 //! The benchmark cases of the Rank & File rules (see `crate::system::cases`).
 
+use crate::scenario::Scenario;
 use crate::system::cases::BenchCase;
 
 /// One realistic setup of each scenario, at the sizes the README's speed figures name.
 pub(super) const CASES: &[BenchCase] = &[
     BenchCase {
         name: "test RF regular morale test",
-        scenario: "test",
+        scenario: Scenario::Test,
         set: &[],
         options: &[],
     },
     BenchCase {
         name: "rally RF veteran 7 stands 2 lost routing",
-        scenario: "rally",
+        scenario: Scenario::Rally,
         set: &[
             "class=veteran",
             "stands=7",
@@ -24,13 +25,13 @@ pub(super) const CASES: &[BenchCase] = &[
     },
     BenchCase {
         name: "under-fire RF regular 8 stands 12 turns",
-        scenario: "under-fire",
+        scenario: Scenario::UnderFire,
         set: &["class=regular", "stands=8", "turns=12"],
         options: &[],
     },
     BenchCase {
         name: "melee RF veteran cavalry v regular infantry",
-        scenario: "melee",
+        scenario: Scenario::Melee,
         set: &[
             "attacker=veteran cavalry stands=6",
             "defender=regular infantry",
@@ -39,7 +40,7 @@ pub(super) const CASES: &[BenchCase] = &[
     },
     BenchCase {
         name: "charge RF veteran cavalry v regular infantry",
-        scenario: "charge",
+        scenario: Scenario::Charge,
         set: &[
             "attacker=veteran cavalry stands=6",
             "defender=regular infantry",
@@ -48,13 +49,13 @@ pub(super) const CASES: &[BenchCase] = &[
     },
     BenchCase {
         name: "engagement RF 1 v 1",
-        scenario: "engagement",
+        scenario: Scenario::Engagement,
         set: &["attacker=regular infantry", "defender=regular infantry"],
         options: &[],
     },
     BenchCase {
         name: "line RF 6 v 6",
-        scenario: "line",
+        scenario: Scenario::Line,
         set: &[
             "attacker=6 x regular infantry",
             "defender=6 x regular infantry",
@@ -67,19 +68,19 @@ pub(super) const CASES: &[BenchCase] = &[
 pub(super) const EXACT_CASES: &[BenchCase] = &[
     BenchCase {
         name: "exact rally RF 12 stands 24 turns",
-        scenario: "rally",
+        scenario: Scenario::Rally,
         set: &["stands=12", "state=routing", "turns=24", "rerolls=3"],
         options: &[],
     },
     BenchCase {
         name: "exact under-fire RF 12 stands 24 turns",
-        scenario: "under-fire",
+        scenario: Scenario::UnderFire,
         set: &["stands=12", "turns=24", "rerolls=3", "fire_dice=8"],
         options: &[],
     },
     BenchCase {
         name: "exact melee RF 12 v 12 stands",
-        scenario: "melee",
+        scenario: Scenario::Melee,
         set: &[
             "attacker=regular infantry stands=12",
             "defender=regular infantry stands=12",
@@ -88,7 +89,7 @@ pub(super) const EXACT_CASES: &[BenchCase] = &[
     },
     BenchCase {
         name: "exact charge RF 12 v 12 stands",
-        scenario: "charge",
+        scenario: Scenario::Charge,
         set: &[
             "attacker=veteran cavalry stands=12",
             "defender=regular infantry stands=12",

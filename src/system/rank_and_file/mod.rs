@@ -13,7 +13,7 @@ pub mod under_fire;
 
 use crate::error::{Error, Result};
 use crate::params::{self, Input, Kind, Resolved};
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 use army::RfArmy;
 use melee::{Charge, MeleeSetup, RfFight};
 use rally::{RALLY_REMOVALS, RfRally, removal_metrics};
@@ -30,23 +30,33 @@ use crate::odds::Odds;
 pub const NAME: &str = "rank-and-file";
 
 /// The scenarios Rank & File has.
-pub const SCENARIOS: &[&str] = &[
-    "test",
-    "rally",
-    "under-fire",
-    "melee",
-    "charge",
-    "engagement",
-    "line",
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario::Test,
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Melee,
+    Scenario::Charge,
+    Scenario::Engagement,
+    Scenario::Line,
 ];
 
-const ALL: &[&str] = &["test", "rally", "under-fire"];
-const FIGHT: &[&str] = &["melee", "charge", "engagement", "line"];
-const CHARGE: &[&str] = &["charge"];
-const CHARGES: &[&str] = &["charge", "engagement", "line"];
-const TURNED: &[&str] = &["rally", "under-fire", "engagement", "line"];
-const FIRE: &[&str] = &["under-fire"];
-const FIRE_BATTLE: &[&str] = &["under-fire", "engagement", "line"];
+const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
+const FIGHT: &[Scenario] = &[
+    Scenario::Melee,
+    Scenario::Charge,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+const CHARGE: &[Scenario] = &[Scenario::Charge];
+const CHARGES: &[Scenario] = &[Scenario::Charge, Scenario::Engagement, Scenario::Line];
+const TURNED: &[Scenario] = &[
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+const FIRE: &[Scenario] = &[Scenario::UnderFire];
+const FIRE_BATTLE: &[Scenario] = &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
 
 /// Which states leave a hole in the line, and why (for `list` and reports).
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
@@ -635,10 +645,10 @@ const REROLLS_USED: MetricDef = MetricDef::Value {
 ///
 /// # Errors
 /// Unknown keys or options, values out of range, and values that do not fit together.
-fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+fn build(scenario: Scenario, r: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
     let p = Params::read(r)?;
     let on = Switches::read(options);
-    if shared::BATTLES.contains(&scenario) {
+    if scenario.is_battle() {
         return build_battle(scenario, r, &p, &on, options);
     }
     if FIGHT.contains(&scenario) {
@@ -660,7 +670,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
         });
     }
     match scenario {
-        "test" => Ok(Box::new(ChainJob::new(
+        Scenario::Test => Ok(Box::new(ChainJob::new(
             RfTest {
                 unit: b.unit,
                 state: b.start,
@@ -673,7 +683,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
             }],
             vec![],
         ))),
-        "rally" => Ok(Box::new(ChainJob::new(
+        Scenario::Rally => Ok(Box::new(ChainJob::new(
             RfRally::new(b.unit, b.options, b.start, p.turns),
             describe(notes),
             vec![
@@ -728,7 +738,7 @@ fn build(scenario: &str, r: &Resolved, options: &[String]) -> Result<Box<dyn Job
                 },
             ],
         ))),
-        "under-fire" => {
+        Scenario::UnderFire => {
             let fire = fire_model(&fire_params(&p))?;
             notes.push(format!(
                 "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
@@ -952,7 +962,7 @@ fn fire_params(p: &Params) -> FireParams {
 
 /// `engagement` and `line` (RF-13): the units of both sides from their specs.
 fn build_battle(
-    scenario: &str,
+    scenario: Scenario,
     r: &Resolved,
     p: &Params,
     on: &Switches,
@@ -1014,7 +1024,7 @@ fn build_battle(
 }
 
 fn build_fight(
-    scenario: &str,
+    scenario: Scenario,
     r: &Resolved,
     p: &Params,
     on: &Switches,
@@ -1030,7 +1040,7 @@ fn build_fight(
         attacker.needs_to_hit(&defender, &rules),
         defender.needs_to_hit(&attacker, &rules)
     )];
-    let charge = if scenario == "charge" {
+    let charge = if scenario == Scenario::Charge {
         let frontal = p.charge_from == "front";
         let due = rf::waiver_due(&attacker, &defender, frontal, p.era);
         let waiver = on.waiver_tests && due;
@@ -1200,13 +1210,13 @@ impl RuleSystem for RankAndFile {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn outcomes(&self, scenario: &str) -> &'static [&'static str] {
+    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
         match scenario {
-            "test" => &["pass", "fail"],
-            "rally" => &["recovered", "removed", "unsteady", "routing"],
-            "under-fire" => &["good", "unsteady", "routing", "removed"],
-            "melee" => &["attacker_wins", "defender_wins", "mutual_destruction"],
-            "charge" => &[
+            Scenario::Test => &["pass", "fail"],
+            Scenario::Rally => &["recovered", "removed", "unsteady", "routing"],
+            Scenario::UnderFire => &["good", "unsteady", "routing", "removed"],
+            Scenario::Melee => &["attacker_wins", "defender_wins", "mutual_destruction"],
+            Scenario::Charge => &[
                 "target_broke",
                 "target_caught",
                 "attacker_wins",
@@ -1216,14 +1226,14 @@ impl RuleSystem for RankAndFile {
             other => shared::battle_outcomes(other),
         }
     }
-    fn defaults(&self, scenario: &str, _inputs: &[Input]) -> Vec<(&'static str, String)> {
-        if scenario == "rally" {
+    fn defaults(&self, scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
+        if scenario == Scenario::Rally {
             vec![("state", "routing".into())]
         } else {
             Vec::new()
         }
     }
-    fn build(&self, scenario: &str, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+    fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         build(scenario, p, options)
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {

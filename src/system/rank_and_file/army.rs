@@ -2,13 +2,19 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use super::Ctx;
 use super::melee::{Charge, FightState, MeleeSetup, RfFight};
+use super::params::{NAME, Rules};
 use super::rules as rf;
+use super::unit::{fighter_of, fire_params};
 use crate::dice::Roll;
+use crate::error::{Error, Result};
+use crate::scenario::Job;
 use crate::scenario::battle::*;
 use crate::scenario::chain::Chain;
 use crate::scenario::invariants::Check;
 use crate::scenario::melee::FightPhase;
+use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
 
 /// A Rank & File unit in a battle: its state, a Blown marker (RF-11), whether it must charge
 /// this turn (RF-12), and whether the slot holds a unit.
@@ -355,10 +361,68 @@ impl Army for RfArmy {
 // ---------------------------------------------------------------------------------------------
 // The effectiveness rules
 
+/// `engagement` and `line` (RF-13): the units of both sides from their specs.
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
+    let battle = BattleParams::read(r)?;
+    let sides = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let rule_params = Rules::read(r)?;
+    let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
+    for (side, given) in sides.iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", given.how, k + 1);
+            let (f, s) = fighter_of(&rule_params, &what, spec, on)?;
+            fighters[side].push(f);
+            starts[side].push(s);
+        }
+    }
+    let rules = rule_params.melee();
+    for (i, (a, d)) in fighters[0].iter().zip(&fighters[1]).enumerate() {
+        if a.needs_to_hit(d, &rules) > 6 && d.needs_to_hit(a, &rules) > 6 {
+            return Err(Error::Conflict(format!(
+                "the units of file {} cannot hurt each other in melee (neither side can hit)",
+                i + 1
+            )));
+        }
+    }
+    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
+    let notes = vec![format!(
+        "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
+        fire[0].description(),
+        fire[1].description()
+    )];
+    let files = fighters[0].len();
+    let melee = MeleeSetup {
+        options: rule_params.options(on),
+        rules,
+        max_rounds: p.max_rounds,
+    };
+    let army = RfArmy::new(fighters, starts, melee, fire, *on, (p.era, p.pursue));
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options: ctx.options,
+    };
+    shared::battle_job(army, files, setup, notes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::rank_and_file::{Switches, parse_fighter};
+    use crate::system::rank_and_file::{Switches, unit::parse_fighter};
 
     /// One file: side A's `attacker` charges side B's `defender` on turn 1 (in contact), with
     /// Blown cavalry and waiver tests in force; side B shoots `b_dice` dice hitting on 6s.

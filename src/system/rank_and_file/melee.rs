@@ -1,10 +1,15 @@
 //! `melee` and `charge` (docs/RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
 
+use super::Ctx;
+use super::params::Rules;
 use super::rules as rf;
+use super::unit::fighter_of;
 use crate::dice::{Hits, MAX_TABLE_DICE, Roll};
+use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::melee::{FIGHT_CLASSES, FightPhase};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, Scenario};
 
 /// The state of a Rank & File melee or charge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -338,6 +343,157 @@ impl Chain for RfFight {
     }
 }
 
+/// The job of `melee` and `charge`: two units from their specs fight (RF-9 to RF-12), a charge
+/// with its waiver test and the winner's uncontrolled test.
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (scenario, p, on) = (ctx.scenario, &ctx.p, &ctx.on);
+    let rule_params = Rules::read(ctx.resolved)?;
+    let (attacker, a_start) = fighter_of(&rule_params, &p.how.attacker.what, &p.attacker, on)?;
+    let (defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
+    let rules = rule_params.melee();
+    let rf_options = rule_params.options(on);
+    let mut notes = vec![format!(
+        "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
+        attacker.needs_to_hit(&defender, &rules),
+        defender.needs_to_hit(&attacker, &rules)
+    )];
+    let charge = if scenario == Scenario::Charge {
+        let frontal = p.charge_from == "front";
+        let due = rf::waiver_due(&attacker, &defender, frontal, p.era);
+        let waiver = on.waiver_tests && due;
+        let stampede = on.elephant_stampede && defender.unit.kind == rf::Kind::Elephant;
+        notes.push(if waiver {
+            format!(
+                "the target takes a waiver test at the end of the charge phase, with all the usual modifiers (RF-10){}{}",
+                if stampede {
+                    "; an elephant that fails it may stampede (RF-8), which ends the charge like a rout"
+                } else {
+                    ""
+                },
+                if p.pursue {
+                    "; the charger pursues a target that routed and destroys it (target_caught)"
+                } else {
+                    "; a target that routed is not pursued (pursue = false)"
+                }
+            )
+        } else if due {
+            "a waiver test would be due (RF-10) but --option waiver-tests is off".to_string()
+        } else {
+            "no waiver test is due (RF-10)".to_string()
+        });
+        if on.blown_cavalry && attacker.troop == rf::Troop::Cavalry {
+            notes.push(
+                "the charging cavalry carries a Blown marker after this charge (RF-11)".into(),
+            );
+        }
+        Some(Charge {
+            waiver,
+            uncontrolled: on.uncontrolled,
+            after_waiver: rf::WaiverRules {
+                stampede: on.elephant_stampede,
+                pursue: p.pursue,
+            },
+        })
+    } else {
+        None
+    };
+    let setup = MeleeSetup {
+        options: rf_options,
+        rules,
+        max_rounds: p.max_rounds,
+    };
+    let chain = RfFight::new([attacker, defender], [a_start, d_start], setup, charge);
+    if chain.hopeless() {
+        return Err(Error::Conflict(format!(
+            "this {scenario} cannot end: neither side can hit (attacker needs {}+, defender {}+)",
+            attacker.needs_to_hit(&defender, &rules),
+            defender.needs_to_hit(&attacker, &rules)
+        )));
+    }
+    let mut outcomes =
+        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1);
+    if charge.is_some() {
+        outcomes.insert(
+            0,
+            OutcomeDef {
+                name: "target_broke",
+                classes: vec![4],
+            },
+        );
+        if p.pursue {
+            outcomes.insert(
+                1,
+                OutcomeDef {
+                    name: "target_caught",
+                    classes: vec![5],
+                },
+            );
+        }
+    }
+    let mut metrics = vec![
+        MetricDef::EndTurn {
+            name: "rounds",
+            classes: vec![1, 2, 3],
+            meaning: "melee rounds fought, among melees fought",
+        },
+        MetricDef::Value {
+            name: "attacker_stands_lost",
+            meaning: "attacker's stands lost in the melee",
+        },
+        MetricDef::Value {
+            name: "defender_stands_lost",
+            meaning: "defender's stands lost in the melee",
+        },
+        MetricDef::Value {
+            name: "loser_unsteady",
+            meaning: "share of trials in which the loser ends Unsteady",
+        },
+        MetricDef::Value {
+            name: "loser_routing",
+            meaning: "share of trials in which the loser ends Routing",
+        },
+        MetricDef::Value {
+            name: "loser_removed",
+            meaning: "share of trials in which the loser ends removed (the three causes below add up to it)",
+        },
+        MetricDef::Value {
+            name: "loser_removed_by_fifty_percent",
+            meaning: "share of trials in which the 50% rule dispersed the loser (RF-3)",
+        },
+        MetricDef::Value {
+            name: "loser_removed_destroyed",
+            meaning: "share of trials in which the loser lost its last stand (or model, RF-7) in the melee",
+        },
+        MetricDef::Value {
+            name: "loser_removed_failed_while_routing",
+            meaning: "share of trials in which the loser was already Routing and, losing, dropped to removed (RF-9)",
+        },
+    ];
+    if charge.is_some() {
+        metrics.push(MetricDef::Value {
+            name: "waiver_failed",
+            meaning: "share of charges in which the target failed its waiver test (RF-10)",
+        });
+        metrics.push(MetricDef::Value {
+            name: "must_charge_again",
+            meaning: "share of charges after which the winner must charge next turn (RF-12)",
+        });
+        if chain.waiver && chain.after_waiver.stampede {
+            metrics.push(MetricDef::Value {
+                name: "p_stampede",
+                meaning: "share of charges in which the elephant failed its waiver test and stampeded (RF-8)",
+            });
+        }
+    }
+    Ok(Box::new(ChainJob::new(
+        chain,
+        ctx.describe(notes),
+        outcomes,
+        metrics,
+        vec![],
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -349,7 +505,7 @@ mod tests {
         use crate::scenario::melee::FightPhase;
         use crate::system::rank_and_file::melee::{MeleeSetup, RfFight};
         use crate::system::rank_and_file::rules as rf;
-        let (f, s) = crate::system::rank_and_file::parse_fighter(
+        let (f, s) = crate::system::rank_and_file::unit::parse_fighter(
             "--attacker",
             "regular stands=4",
             &Default::default(),

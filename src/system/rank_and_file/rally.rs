@@ -1,10 +1,13 @@
 //! `rally` (docs/RULES.md §4): a Routing or Unsteady unit takes its rally test each turn (RF-5).
 
 use super::rules as rf;
+use super::{Ctx, unit};
 use crate::dice::Roll;
+use crate::error::Result;
 use crate::scenario::MetricDef;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::Check;
+use crate::scenario::{ChainJob, Job, OutcomeDef, TableDef};
 
 /// Classes of a Rank & File unit in `rally`: back to Good ends the trial, as does removal.
 /// Routing and removed units leave their place in the line empty, and so does an Unsteady one,
@@ -158,4 +161,73 @@ impl Chain for RfRally {
             _ => removed_for(s, RALLY_REMOVALS[i - 2]),
         }
     }
+}
+
+pub(super) const STANDS_LOST: MetricDef = MetricDef::Value {
+    name: "stands_lost",
+    meaning: "stands (models, for a single stand) lost by the end, counting those lost before",
+};
+pub(super) const REROLLS_USED: MetricDef = MetricDef::Value {
+    name: "rerolls_used",
+    meaning: "re-rolls spent in the battle: an Elite unit's allowance first, then the commander's pool (unlimited Elite re-rolls are not counted)",
+};
+
+/// The job of `rally`: the unit's rally test each turn (RF-5).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (b, notes) = unit::single(ctx)?;
+    Ok(Box::new(ChainJob::new(
+        RfRally::new(b.unit, b.options, b.start, ctx.p.turns),
+        ctx.describe(notes),
+        vec![
+            OutcomeDef {
+                name: "recovered",
+                classes: vec![0],
+            },
+            OutcomeDef {
+                name: "removed",
+                classes: vec![3],
+            },
+            OutcomeDef {
+                name: "unsteady",
+                classes: vec![1],
+            },
+            OutcomeDef {
+                name: "routing",
+                classes: vec![2],
+            },
+        ],
+        vec![
+            MetricDef::AbsorbTurn {
+                name: "turns_to_recover",
+                class: 0,
+                meaning: "rally phases until back in good order, among units that recovered",
+            },
+            MetricDef::AbsorbTurn {
+                name: "turns_to_removal",
+                class: 3,
+                meaning: "rally phases until removed, among units removed",
+            },
+            STANDS_LOST,
+            REROLLS_USED,
+        ]
+        .into_iter()
+        .chain(removal_metrics(&RALLY_REMOVALS))
+        .collect(),
+        vec![
+            TableDef::Absorb {
+                name: "turns",
+                title: "Recovered and removed, at each turn and by each turn",
+                columns: vec![
+                    ("recovered_at", 0, false),
+                    ("recovered_by", 0, true),
+                    ("removed_at", 3, false),
+                    ("removed_by", 3, true),
+                ],
+            },
+            TableDef::PerTurn {
+                name: "per_turn",
+                title: "State after each turn",
+            },
+        ],
+    )))
 }

@@ -1,10 +1,13 @@
 //! `test` (docs/RULES.md §4): one Rank & File morale, rally or waiver test (RF-2, RF-3, RF-6).
 
 use super::rules as rf;
+use super::{Ctx, unit};
 use crate::dice::Roll;
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::test::{TEST_CLASSES, TestState};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 
 const TEST_VALUES: [ValueInfo; 1] = [ValueInfo {
     name: "rerolled",
@@ -65,4 +68,22 @@ impl Chain for RfTest {
     fn value_of(&self, s: TestState, _i: usize) -> u32 {
         u32::from(matches!(s, TestState::Done { rerolled: true, .. }))
     }
+}
+
+/// The job of `test`: one test of the unit (RF-2 to RF-6).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (b, notes) = unit::single(ctx)?;
+    Ok(Box::new(ChainJob::new(
+        RfTest {
+            unit: b.unit,
+            state: b.start,
+        },
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["pass", "fail"], 0),
+        vec![MetricDef::Value {
+            name: "rerolled",
+            meaning: "share of tests in which a re-roll was taken (Elite or commander)",
+        }],
+        vec![],
+    )))
 }

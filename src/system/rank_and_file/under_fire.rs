@@ -1,11 +1,18 @@
 //! `under-fire` (docs/RULES.md §4): a Rank & File unit holds its place under enemy fire.
 
+use super::params::HOLES;
+use super::rally::{REROLLS_USED, STANDS_LOST, removal_metrics};
 use super::rally::{removal_values, removed_for, rf_class, rf_value, rf_values};
 use super::rules as rf;
+use super::unit::fire_params;
+use super::{Ctx, unit};
 use crate::dice::Roll;
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::{self, Check};
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::system::shared::fire_model;
 
 /// Classes of a Rank & File unit under fire: only removal ends a trial early. Unsteady (it
 /// retires, RF-4), routing and removed units leave their place in the line empty.
@@ -165,4 +172,55 @@ impl Chain for RfUnderFire {
             _ => removed_for(s.0, UNDER_FIRE_REMOVALS[i - 3]),
         }
     }
+}
+
+/// The job of `under-fire`: the unit under enemy fire, with every test its rules call for.
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (b, mut notes) = unit::single(ctx)?;
+    let p = &ctx.p;
+    let on = &ctx.on;
+    let fire = fire_model(&fire_params(p))?;
+    notes.push(format!(
+        "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
+        fire.description(),
+        fire.mean()
+    ));
+    let shaken = p.fire_on_shaken.as_str();
+    Ok(Box::new(ChainJob::new(
+        RfUnderFire::new(
+            b.unit,
+            b.options,
+            b.start,
+            p.turns,
+            fire,
+            UnderFireRules {
+                fire_on_unsteady: shaken != "none",
+                fire_on_routing: shaken == "all",
+                stampede: on.elephant_stampede,
+            },
+        ),
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
+        vec![
+            EMPTY_TURNS,
+            MetricDef::AbsorbTurn {
+                name: "turn_removed",
+                class: 3,
+                meaning: "turn of removal, among units removed",
+            },
+            STANDS_LOST,
+            REROLLS_USED,
+            MetricDef::Value {
+                name: "p_stampede",
+                meaning: "share of trials in which the elephant stampeded (RF-8; 0 unless an elephant under elephant-stampede; it counts as routing, not removed)",
+            },
+        ]
+        .into_iter()
+        .chain(removal_metrics(&UNDER_FIRE_REMOVALS))
+        .collect(),
+        vec![TableDef::PerTurn {
+            name: "per_turn",
+            title: "State after each turn",
+        }],
+    )))
 }

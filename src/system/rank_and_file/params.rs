@@ -1,0 +1,517 @@
+//! Rank & File's tables: its scenarios, its parameters (situation and rule), its optional rules
+//! and its unit-spec keywords, each with its default and meaning: the one home of every default.
+//! [`Rules`] reads the rule parameters into the rules code's own types.
+
+use super::rules as rf;
+use crate::error::{Error, Result};
+use crate::frac::Frac;
+use crate::params::{Kind, Resolved};
+use crate::scenario::Scenario;
+
+/// The system's name.
+pub const NAME: &str = "rank-and-file";
+
+/// The scenarios Rank & File has.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario::Test,
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Melee,
+    Scenario::Charge,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+
+pub(super) const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
+pub(super) const FIGHT: &[Scenario] = &[
+    Scenario::Melee,
+    Scenario::Charge,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+pub(super) const CHARGE: &[Scenario] = &[Scenario::Charge];
+pub(super) const CHARGES: &[Scenario] = &[Scenario::Charge, Scenario::Engagement, Scenario::Line];
+pub(super) const TURNED: &[Scenario] = &[
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Engagement,
+    Scenario::Line,
+];
+pub(super) const FIRE: &[Scenario] = &[Scenario::UnderFire];
+pub(super) const FIRE_BATTLE: &[Scenario] =
+    &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
+
+/// Which states leave a hole in the line, and why (for `list` and reports).
+pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
+
+crate::params::param_table! {
+/// Every parameter of Rank & File's scenarios.
+    pub static PARAMS;
+    /// Rank & File's parameters, typed, read once when a scenario is built.
+    pub struct Params;
+    /// How each of Rank & File's parameters was set.
+    how ParamsHow;
+    class: rf::Class {
+            flag: Some("--class"),
+            kind: Kind::Choice(&["veteran", "regular", "green"]),
+            default: "regular",
+            meaning: "morale class: the base number a test must reach (veteran 3, regular 4, green 5)",
+            rule: "RF-1",
+            scenarios: ALL,
+    },
+    kind: rf::Kind {
+            flag: None,
+            kind: Kind::Choice(&["formed", "artillery", "elephant", "wagon", "machine-gun"]),
+            default: "formed",
+            meaning: "formed unit of stands, or a single stand (no casualty modifier, no 50% rule, hit points per model)",
+            rule: "RF-7",
+            scenarios: ALL,
+    },
+    stands: u8 {
+            flag: Some("--stands"),
+            kind: Kind::Int { min: 1, max: 40 },
+            default: "8",
+            meaning: "starting stands of a formed unit; gun models (at most 8) of a single stand",
+            rule: "RF-2, RF-3, RF-7",
+            scenarios: ALL,
+    },
+    lost: u8 {
+            flag: Some("--lost"),
+            kind: Kind::Int { min: 0, max: 39 },
+            default: "0",
+            meaning: "stands (or models) already lost; −1 per stand on every test of a formed unit",
+            rule: "RF-2, RF-3",
+            scenarios: ALL,
+    },
+    state: rf::Status {
+            flag: Some("--state"),
+            kind: Kind::Choice(&["good", "unsteady", "routing"]),
+            default: "good",
+            meaning: "morale state at the start (rally defaults to routing)",
+            rule: "RF-4",
+            scenarios: ALL,
+    },
+    leader: i8 {
+            flag: Some("--leader"),
+            kind: Kind::Int { min: -3, max: 3 },
+            default: "0",
+            meaning: "bonus of the attached leader added to every test (commonly +1; 0 = none)",
+            rule: "RF-2",
+            scenarios: ALL,
+    },
+    elite: bool {
+            flag: Some("--elite"),
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "an Elite unit: it may re-roll a failed test, elite_rerolls times in the battle",
+            rule: "RF-6",
+            scenarios: ALL,
+    },
+    rerolls: u8 {
+            flag: Some("--rerolls"),
+            kind: Kind::Int { min: 0, max: 9 },
+            default: "0",
+            meaning: "re-rolls left to the attached commander for the battle; each failed test spends one (after Elite's own)",
+            rule: "RF-6",
+            scenarios: ALL,
+    },
+    in_buildings: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the unit is in buildings and gets buildings_bonus on every test",
+            rule: "RF-2",
+            scenarios: ALL,
+    },
+    modifier: i8 {
+            flag: None,
+            kind: Kind::Int { min: -5, max: 5 },
+            default: "0",
+            meaning: "any other situational modifier (charging etc.) on morale and waiver tests; rally tests take only the leader, buildings and losses (RF-5)",
+            rule: "RF-2",
+            scenarios: ALL,
+    },
+    turns: u32 {
+            flag: Some("--turns"),
+            kind: Kind::Int { min: 1, max: 1000 },
+            default: "12",
+            meaning: "turn cap (rally) or turns of fire (under-fire)",
+            rule: "§4",
+            scenarios: TURNED,
+    },
+    fire_dice: u32 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 200 },
+            default: "4",
+            meaning: "dice the enemy fires each turn; each hit is one stand (one hit on a single stand)",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
+    },
+    fire_to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "6",
+            meaning: "the roll each fire die needs to hit",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
+    },
+    fire_loss: Vec<Frac> {
+            flag: None,
+            kind: Kind::Dist,
+            default: "",
+            meaning: "instead of dice: chances of losing 0, 1, 2 … stands a turn, e.g. 1/2,1/3,1/6",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
+    },
+    fire_on_shaken: String {
+            flag: None,
+            kind: Kind::Choice(&["all", "unsteady", "none"]),
+            default: "all",
+            meaning: "whom the enemy keeps firing at once shaken: unsteady and routing (all), unsteady only, or neither",
+            rule: "§4",
+            scenarios: FIRE,
+    },
+    attacker: String {
+            flag: Some("--attacker"),
+            kind: Kind::Spec(UNIT_SPEC),
+            default: "regular infantry",
+            meaning: "the attacking (charging) unit: class, troops and keywords (see Unit specs)",
+            rule: "RF-9, RF-10, RF-11, RF-12",
+            scenarios: FIGHT,
+    },
+    defender: String {
+            flag: Some("--defender"),
+            kind: Kind::Spec(UNIT_SPEC),
+            default: "regular infantry",
+            meaning: "the defending (charged) unit, as --attacker",
+            rule: "RF-9, RF-10",
+            scenarios: FIGHT,
+    },
+    max_rounds: u32 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 1000 },
+            default: "200",
+            meaning: "safety cap on drawn rounds: a melee not certain to end by then is an error",
+            rule: "RF-9",
+            scenarios: FIGHT,
+    },
+    charge_from: String {
+            flag: None,
+            kind: Kind::Choice(&["front", "flank", "rear"]),
+            default: "front",
+            meaning: "where the charge strikes the target (flank and rear trigger waiver tests)",
+            rule: "RF-10",
+            scenarios: CHARGE,
+    },
+    pursue: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "a charger whose target routed in its waiver test pursues it and, contacting it, destroys it (reported as target_caught)",
+            rule: "RF-10",
+            scenarios: CHARGES,
+    },
+    era: rf::Era {
+            flag: None,
+            kind: Kind::Choice(&["horse-and-musket", "industrial"]),
+            default: "horse-and-musket",
+            meaning: "the period: in the industrial age shock cavalry cause no waiver test when charging frontally",
+            rule: "RF-10",
+            scenarios: CHARGES,
+    },
+}
+
+crate::params::param_table! {
+    /// Rank & File's rule parameters: the numbers of its rules, each defaulting to the
+    /// source's value (`--rule KEY=VALUE`).
+    pub static RULES;
+    /// Rank & File's rule parameters, typed.
+    pub struct RuleParams;
+    /// How each rule parameter was set.
+    how RuleParamsHow;
+    base_veteran: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "3",
+            meaning: "the base number a Veteran unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    base_regular: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "4",
+            meaning: "the base number a Regular unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    base_green: i8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 8 },
+            default: "5",
+            meaning: "the base number a Green unit's test must reach before modifiers",
+            rule: "RF-1",
+            scenarios: SCENARIOS,
+    },
+    loss_modifier: i8 {
+            flag: None,
+            kind: Kind::Int { min: -3, max: 0 },
+            default: "-1",
+            meaning: "the modifier per stand lost on a formed unit's tests",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    always_passes: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 7 },
+            default: "6",
+            meaning: "a natural roll at or above this always passes a test (7: none does)",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    always_fails: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 5 },
+            default: "1",
+            meaning: "a natural roll at or below this always fails a test (0: none does); below always_passes",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    break_fraction: Frac {
+            flag: None,
+            kind: Kind::Prob,
+            default: "1/2",
+            meaning: "the 50% rule's threshold: a formed unit with lost stands at least this fraction of its starting stands fails every test and, routing, is dispersed (above 0; 1: only when no stand is left)",
+            rule: "RF-3",
+            scenarios: SCENARIOS,
+    },
+    rally_loss: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "stands a routing unit loses when it fails its rally test (and, under routing_fail = rout-again, a morale test)",
+            rule: "RF-5",
+            scenarios: SCENARIOS,
+    },
+    routing_fail: rf::RoutingFail {
+            flag: None,
+            kind: Kind::Choice(&["rout-again", "removed", "no-effect"]),
+            default: "rout-again",
+            meaning: "a Routing unit that fails a morale test: routs on and loses another stand (then the 50% rule), is removed, or nothing more (the sources are silent)",
+            rule: "RF-4",
+            scenarios: SCENARIOS,
+    },
+    elite_rerolls: rf::EliteRerolls {
+            flag: None,
+            kind: Kind::Choice(&rf::EliteRerolls::NAMES),
+            default: "1",
+            meaning: "re-rolls an Elite unit has in the battle, spent before the commander's, at most one a test: 1 to 9, or unlimited (the source gives no number)",
+            rule: "RF-6",
+            scenarios: SCENARIOS,
+    },
+    buildings_bonus: i8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "the in-buildings bonus (the source gives no number)",
+            rule: "RF-2",
+            scenarios: SCENARIOS,
+    },
+    hit_points: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    to_hit: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 6 },
+            default: "4",
+            meaning: "the roll a melee die needs before modifiers (not in the source excerpts)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    hits_per_stand: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 6 },
+            default: "1",
+            meaning: "melee hits that make one casualty stand (short hits carry to the next round)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    six_always_hits: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a natural 6 always hits in melee",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    auto_rout_on_win: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "the winner routs the loser outright instead of dropping it a level",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    rerolls_per_test: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 3 },
+            default: "1",
+            meaning: "re-rolls a unit may take on one test, each of a failed roll, while it has any (the source: never more than one)",
+            rule: "RF-6",
+            scenarios: SCENARIOS,
+    },
+    stampede_on: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 6 },
+            default: "2",
+            meaning: "with --option elephant-stampede: an elephant that fails a morale or waiver test stampedes on a D6 at or below this (0: never)",
+            rule: "RF-8",
+            scenarios: SCENARIOS,
+    },
+    cavalry_vs_elephants: u8 {
+            flag: None,
+            kind: Kind::Int { min: 2, max: 7 },
+            default: "6",
+            meaning: "the roll cavalry need to hit elephants in melee, whatever their modifiers (7: they cannot)",
+            rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    blown_penalty: u8 {
+            flag: None,
+            kind: Kind::Int { min: 0, max: 3 },
+            default: "1",
+            meaning: "with --option blown-cavalry: how much worse a Blown unit's melee to-hit roll is",
+            rule: "RF-11",
+            scenarios: SCENARIOS,
+    },
+    break_point: u32 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 100 },
+            default: "50",
+            meaning: "line: a side breaks when this percentage of its units (supports included) is gone (the sources give no number)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
+}
+
+/// The rule parameters, typed and checked against each other, as the rules code takes them.
+pub(super) struct Rules {
+    /// Every rule parameter, typed.
+    pub q: RuleParams,
+    /// RF-1 to RF-8's numbers, carried in every unit.
+    pub numbers: rf::Numbers,
+}
+
+impl Rules {
+    /// Read and check the rule parameters of `r`.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] for `always_fails` not below `always_passes`; [`Error::Invalid`] for a
+    /// `break_fraction` of 0 (every unit would start broken).
+    pub(super) fn read(r: &Resolved) -> Result<Rules> {
+        let q = RuleParams::read(r)?;
+        if q.always_fails >= q.always_passes {
+            return Err(Error::Conflict(format!(
+                "{} = {} and {} = {} leave no roll to the modifiers: always_fails must be below always_passes",
+                q.how.always_fails, q.always_fails, q.how.always_passes, q.always_passes
+            )));
+        }
+        let f = q.break_fraction;
+        if f.num == 0 || f.den > u64::from(u16::MAX) {
+            return Err(Error::Invalid {
+                what: q.how.break_fraction.what.clone(),
+                value: f.to_string(),
+                allowed: "allowed: a fraction above 0 and at most 1, e.g. 1/2 or 2/3".into(),
+            });
+        }
+        let numbers = rf::Numbers {
+            base: [q.base_veteran, q.base_regular, q.base_green],
+            loss_modifier: q.loss_modifier,
+            always_passes: q.always_passes,
+            always_fails: q.always_fails,
+            break_fraction: (f.num as u16, f.den as u16),
+            rally_loss: q.rally_loss,
+            rerolls_per_test: q.rerolls_per_test,
+            stampede_on: q.stampede_on,
+        };
+        Ok(Rules { q, numbers })
+    }
+
+    /// RF-9 and RF-11's numbers.
+    pub(super) fn melee(&self) -> rf::MeleeRules {
+        let q = &self.q;
+        rf::MeleeRules {
+            to_hit: q.to_hit,
+            hits_per_stand: q.hits_per_stand,
+            six_always_hits: q.six_always_hits,
+            auto_rout_on_win: q.auto_rout_on_win,
+            cavalry_vs_elephants: q.cavalry_vs_elephants,
+            blown_penalty: q.blown_penalty,
+        }
+    }
+
+    /// The optional rules switched on, with `routing_fail` (RF-4).
+    pub(super) fn options(&self, on: &Switches) -> rf::Options {
+        rf::Options {
+            routing_fail: self.q.routing_fail,
+            keep_broken_units: on.keep_broken_units,
+            voluntary_rout: on.voluntary_rout,
+            artillery_may_rally: on.artillery_may_rally,
+        }
+    }
+
+    /// Put the rule parameters that live in a unit into `unit`, and Elite's re-roll allowance
+    /// (RF-6) into its `start`.
+    pub(super) fn apply(&self, unit: &mut rf::Unit, start: &mut rf::UnitState) {
+        unit.numbers = self.numbers;
+        unit.buildings_bonus = self.q.buildings_bonus;
+        unit.hit_points = self.q.hit_points;
+        self.q.elite_rerolls.apply(unit, start);
+    }
+}
+
+/// What a Rank & File unit spec allows, with an example.
+pub(super) const UNIT_SPEC: &str = "a unit spec: class, troops and keywords (see Unit specs), e.g. \"veteran cavalry stands=6 shock\"; in a line \"6 x regular infantry\"";
+
+/// The keywords of a Rank & File unit spec, for messages and `list`.
+pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, buildings, modifier=N (-5 to 5, on its morale and waiver tests), uncontrolled=N (0 to 6)";
+
+crate::params::option_table! {
+/// Rank & File's optional rules.
+    pub static OPTIONS;
+    /// Which of its optional rules are switched on.
+    pub struct Switches;
+    keep_broken_units = "keep-broken-units" {
+        rule: "RF-3",
+        meaning: "a routing unit at 50% losses is not removed: it keeps routing and never rallies",
+    },
+    voluntary_rout = "voluntary-rout" {
+        rule: "RF-5",
+        meaning: "a routing unit never takes its rally test and keeps routing, still losing a stand each turn",
+    },
+    artillery_may_rally = "artillery-may-rally" {
+        rule: "RF-7",
+        meaning: "a battery that routs stays on the table and may rally like any unit",
+    },
+    elephant_stampede = "elephant-stampede" {
+        rule: "RF-8",
+        meaning: "an elephant that fails a morale test (not a rally) stampedes on 1-2 (reported as p_stampede)",
+    },
+    waiver_tests = "waiver-tests" {
+        rule: "RF-10",
+        meaning: "a charge target tests before contact when charged in flank/rear, by better-class shock troops (foot), or as skirmishers standing",
+    },
+    blown_cavalry = "blown-cavalry" {
+        rule: "RF-11",
+        meaning: "cavalry that charged carry a Blown marker: -1 to hit in melee (spec keyword blown)",
+    },
+    uncontrolled = "uncontrolled" {
+        rule: "RF-12",
+        meaning: "a melee winner rolls a D6 and must charge next turn on its uncontrolled number or less",
+    },
+}

@@ -2,10 +2,16 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use super::Ctx;
+use super::params::{NAME, Rules};
 use super::rules as ef;
+use super::unit::{blocked_table, fire_params, return_words};
 use crate::dice::{Roll, Weights};
+use crate::error::Result;
+use crate::scenario::Job;
 use crate::scenario::battle::*;
 use crate::scenario::invariants::Check;
+use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
 
 /// An effectiveness-rules unit in a battle: its state, whether it is locked in melee with the
 /// unit opposite, and whether the slot holds a unit.
@@ -279,6 +285,79 @@ impl Army for EfArmy {
             }
         }
     }
+}
+
+/// `engagement` and `line`: the units of both sides from their specs.
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
+    let battle = BattleParams::read(r)?;
+    let sides = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let rules = Rules::read(r)?;
+    let dice = p.melee_dice;
+    let to_hit = rules.q.melee_to_hit;
+    let (mut units, mut starts, mut melee) = ([vec![], vec![]], [vec![], vec![]], [vec![], vec![]]);
+    let mut supports = [vec![], vec![]];
+    for (side, given) in sides.iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", given.how, k + 1);
+            let (u, s, d) = rules.unit(&what, spec, on)?;
+            supports[side].push(if p.support_type == "same" {
+                u.troop
+            } else {
+                ef::Troop::parse(&p.support_type).unwrap_or_default()
+            });
+            let mut supported = u;
+            supported.supported = true;
+            units[side].push([u, supported]);
+            starts[side].push(s);
+            melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
+        }
+    }
+    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
+    let hpq = rules.q.hits_per_step;
+    let notes = vec![format!(
+        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}",
+        fire[0].description(),
+        fire[1].description(),
+        p.p_blocked,
+        if on.retreat_on_fire {
+            "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
+        } else {
+            ""
+        },
+        return_words(&rules.q, on),
+    )];
+    let files = units[0].len();
+    let army = EfArmy {
+        units,
+        starts,
+        fire,
+        melee,
+        hits_per_quarter: hpq,
+        retreat_on_fire: on.retreat_on_fire,
+        blocked: blocked_table(p),
+        retreat_out_of_range: p.retreat_out_of_range,
+        support_troops: supports,
+    };
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options: ctx.options,
+    };
+    shared::battle_job(army, files, setup, notes)
 }
 
 /// The battle turn from the rules' words, with scripted dice: a value in a volley's or a melee

@@ -1,10 +1,15 @@
 //! `melee` (docs/RULES.md §4): an effectiveness-rules melee (EF-3, EF-4).
 
+use super::Ctx;
+use super::params::Rules;
 use super::rules as ef;
+use super::unit::blocked_table;
 use crate::dice::{Roll, Weights};
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::melee::{FIGHT_CLASSES, FightPhase};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 
 /// The state of an effectiveness-rules melee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -180,4 +185,59 @@ impl Chain for EfFight {
             _ => u32::from(loser.is_some_and(|l| l.status == ef::Status::Eliminated)),
         }
     }
+}
+
+/// The job of `melee`: two units from their specs fight a round a turn until one suffers more
+/// hits and retreats (EF-3, EF-4).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (p, on) = (&ctx.p, &ctx.on);
+    let rules = Rules::read(ctx.resolved)?;
+    let (a, a_start, a_dice) = rules.unit(&p.how.attacker.what, &p.attacker, on)?;
+    let (d, d_start, d_dice) = rules.unit(&p.how.defender.what, &p.defender, on)?;
+    let dice = p.melee_dice;
+    let to_hit = rules.q.melee_to_hit;
+    let (a_dice, d_dice) = (a_dice.unwrap_or(dice), d_dice.unwrap_or(dice));
+    let hpq = rules.q.hits_per_step;
+    let notes = vec![format!(
+        "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {hpq} hit(s) a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
+        p.p_blocked
+    )];
+    let chain = EfFight::new(
+        a,
+        d,
+        [a_start, d_start],
+        [Weights::hits(a_dice, to_hit), Weights::hits(d_dice, to_hit)],
+        hpq,
+        blocked_table(p),
+        p.max_rounds,
+    );
+    Ok(Box::new(ChainJob::new(
+        chain,
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1),
+        vec![
+            MetricDef::EndTurn {
+                name: "rounds",
+                classes: vec![1, 2, 3],
+                meaning: "rounds (turns) fought",
+            },
+            MetricDef::Value {
+                name: "attacker_quarters_lost",
+                meaning: "attacker's quarters lost",
+            },
+            MetricDef::Value {
+                name: "defender_quarters_lost",
+                meaning: "defender's quarters lost",
+            },
+            MetricDef::Value {
+                name: "loser_failed_test",
+                meaning: "share of melees whose loser failed its test (a further 25%)",
+            },
+            MetricDef::Value {
+                name: "loser_eliminated",
+                meaning: "share of melees whose loser was eliminated (by the lost quarter or a blocked retreat)",
+            },
+        ],
+        vec![],
+    )))
 }

@@ -1,8 +1,12 @@
 //! `rally` (docs/RULES.md §4): a retreating unit rolls each move to return to action (EF-5).
 
+use super::unit::return_words;
+use super::{Ctx, unit};
 use crate::dice::Roll;
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
 
 /// Classes of an effectiveness-rules unit in `rally`: back in the line ends the trial; a
 /// retreating unit's place is empty.
@@ -71,4 +75,45 @@ impl Chain for EfRally {
     fn value_of(&self, _s: Self::State, _i: usize) -> u32 {
         0
     }
+}
+
+/// The job of `rally`: a retreating unit's way back into action (EF-5).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (rules, u, s, mut notes) = unit::single(ctx)?;
+    let (p, on) = (&ctx.p, &ctx.on);
+    notes.push(return_words(&rules.q, on));
+    Ok(Box::new(ChainJob::new(
+        EfRally {
+            unit: u,
+            start: s,
+            turns: p.turns,
+        },
+        ctx.describe(notes),
+        vec![
+            OutcomeDef {
+                name: "back_in_action",
+                classes: vec![0],
+            },
+            OutcomeDef {
+                name: "still_retreating",
+                classes: vec![1],
+            },
+        ],
+        vec![MetricDef::AbsorbTurn {
+            name: "turns_to_return",
+            class: 0,
+            meaning: "moves until back in normal action, among units that returned",
+        }],
+        vec![
+            TableDef::Absorb {
+                name: "turns",
+                title: "Returned to action at each move and by each move",
+                columns: vec![("returned_at", 0, false), ("returned_by", 0, true)],
+            },
+            TableDef::PerTurn {
+                name: "per_turn",
+                title: "State after each turn",
+            },
+        ],
+    )))
 }

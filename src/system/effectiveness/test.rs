@@ -1,9 +1,12 @@
 //! `test` (docs/RULES.md §4): one test of the effectiveness rules (EF-2).
 
+use super::{Ctx, unit};
 use crate::dice::Roll;
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::test::{TEST_CLASSES, TestState};
+use crate::scenario::{ChainJob, Job, OutcomeDef};
 
 /// EF-2: one test of an effectiveness-rules unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,4 +55,16 @@ impl Chain for EfTest {
     fn value_of(&self, _s: TestState, _i: usize) -> u32 {
         0
     }
+}
+
+/// The job of `test`: one test of the unit (EF-2).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (_, u, _, notes) = unit::single(ctx)?;
+    Ok(Box::new(ChainJob::new(
+        EfTest { unit: u },
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["pass", "fail"], 0),
+        vec![],
+        vec![],
+    )))
 }

@@ -1,10 +1,16 @@
 //! `under-fire` (docs/RULES.md §4): an effectiveness-rules unit holds its place under enemy fire.
 
+use super::params::HOLES;
 use super::rules as ef;
+use super::unit::{blocked_table, enemy_unit, fire_params, return_words};
+use super::{Ctx, unit};
 use crate::dice::{Roll, Weights};
+use crate::error::Result;
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::Check;
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::system::shared::fire_model;
 
 /// Classes of an effectiveness-rules unit under fire: only elimination ends a trial early; a
 /// retreating or eliminated unit leaves its place in the line empty.
@@ -150,6 +156,76 @@ impl Chain for EfUnderFire {
     fn value_of(&self, s: ef::UnitState, _i: usize) -> u32 {
         u32::from(self.start.quarters - s.quarters)
     }
+}
+
+/// The job of `under-fire`: the unit under enemy fire, with every test its rules call for
+/// (EF-1, EF-2, EF-5), the retreat amendment included.
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (rules, u, s, mut notes) = unit::single(ctx)?;
+    let (p, on) = (&ctx.p, &ctx.on);
+    // Explicit losses are in quarters: one "hit" per quarter.
+    let (fire, hits_per_quarter) = if p.fire_loss.is_empty() {
+        (fire_model(&fire_params(p))?, rules.q.hits_per_step)
+    } else {
+        (fire_model(&fire_params(p))?, 1)
+    };
+    let p_blocked = p.p_blocked;
+    let blocked = blocked_table(p);
+    let enemy = Enemy {
+        unit: enemy_unit(p, &rules, on),
+        fire: if p.exchange_fire {
+            Fire::dice(p.return_fire_dice, p.return_fire_to_hit)
+        } else {
+            Fire::none()
+        },
+    };
+    let retreat_on_fire = on.retreat_on_fire;
+    notes.push(format!(
+        "enemy fire each turn: {} (mean {:.3} hits), {hits_per_quarter} hit(s) a quarter; holes in the line: {HOLES}",
+        fire.description(),
+        fire.mean()
+    ));
+    if retreat_on_fire {
+        notes.push(format!(
+            "retreat-on-fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
+            p.enemy_class.name(),
+            enemy.fire.description()
+        ));
+    }
+    if retreat_on_fire || p.state == "retreating" {
+        notes.push(return_words(&rules.q, on));
+    }
+    Ok(Box::new(ChainJob::new(
+        EfUnderFire {
+            unit: u,
+            start: s,
+            turns: p.turns,
+            fire,
+            hits_per_quarter,
+            retreat_on_fire,
+            enemy,
+            blocked,
+            retreat_out_of_range: p.retreat_out_of_range,
+        },
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
+        vec![
+            EMPTY_TURNS,
+            MetricDef::AbsorbTurn {
+                name: "turn_eliminated",
+                class: 2,
+                meaning: "turn of elimination, among units eliminated",
+            },
+            MetricDef::Value {
+                name: "quarters_lost",
+                meaning: "quarters of effectiveness lost during the turns",
+            },
+        ],
+        vec![TableDef::PerTurn {
+            name: "per_turn",
+            title: "State after each turn",
+        }],
+    )))
 }
 
 /// The turn from the rules' words, with scripted dice: each test names the dice it rolls, in

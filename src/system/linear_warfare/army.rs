@@ -2,13 +2,20 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use super::Ctx;
 use super::melee::{FollowUp, LwMelee, MeleeState, Phase};
+use super::params::NAME;
 use super::rules as lw;
 use super::under_fire::{LwState, LwStatus};
+use super::unit::{coin_words, parse_side};
 use crate::dice::{Roll, Weights};
+use crate::error::{Error, Result};
+use crate::scenario::Job;
+use crate::scenario::battle::Volley;
 use crate::scenario::battle::*;
 use crate::scenario::chain::Chain;
 use crate::scenario::invariants::Check;
+use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
 
 /// An Age of Linear Warfare unit in a battle: its state under fire (status and pips) and
 /// whether the slot holds a unit.
@@ -310,6 +317,82 @@ impl Army for LwArmy {
             }
         }
     }
+}
+
+/// `engagement` and `line`: the units of both sides from their specs (the `charging` and
+/// `double-move` keywords are ignored: side A's policy and the distance decide its charges).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (scenario, r, p, q, n) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.q, ctx.n);
+    let dice_follow_pips = ctx.on.dice_follow_pips;
+    let battle = BattleParams::read(r)?;
+    if battle.how.b_fire.given {
+        return Err(Error::Invalid {
+            what: battle.how.b_fire.what.clone(),
+            value: battle.b_fire.clone(),
+            allowed: "linear-warfare units fire a die per stand (LW-2): give stands=N in side B's specs instead".into(),
+        });
+    }
+    let given = [
+        SideSpec {
+            spec: &p.attacker,
+            how: &p.how.attacker,
+        },
+        SideSpec {
+            spec: &p.defender,
+            how: &p.how.defender,
+        },
+    ];
+    let specs = shared::battle_specs(given, &battle, scenario)?;
+    let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
+    let to_hit = n.fire_to_hit(false, false);
+    for (side, given) in given.iter().enumerate() {
+        for (k, spec) in specs[side].iter().enumerate() {
+            let what = format!("{} (unit {})", given.how, k + 1);
+            let mut u = parse_side(&what, spec, n)?;
+            u.charging = false;
+            u.double_move = false;
+            fire[side].push(Volley::dice(u32::from(u.stands), to_hit));
+            sides[side].push(u);
+        }
+    }
+    let follow = if p.follow_up == "always" {
+        FollowUp::Always
+    } else {
+        FollowUp::Never
+    };
+    let notes = vec![format!(
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips (LW-3); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); units at {} pips or fewer fall back and rejoin at {} (LW-5); the general's coin is flipped {} (LW-6)",
+        if dice_follow_pips {
+            "; no more dice than pips"
+        } else {
+            ""
+        },
+        p.fall_back_at,
+        p.return_at,
+        coin_words(q.general_coin),
+    )];
+    let files = sides[0].len();
+    let army = LwArmy::new(
+        sides,
+        fire,
+        dice_follow_pips,
+        follow,
+        lw::FallBack {
+            at: p.fall_back_at,
+            return_at: p.return_at,
+            out_of_range: p.fall_back_out_of_range,
+        },
+        q.general_coin,
+    );
+    let setup = BattleSetup {
+        system: NAME,
+        scenario,
+        resolved: r,
+        battle: &battle,
+        turns: p.turns,
+        options: ctx.options,
+    };
+    shared::battle_job(army, files, setup, notes)
 }
 
 /// The battle turn from the rules' words, with scripted dice: a value in a volley's place is

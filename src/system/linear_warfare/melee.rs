@@ -1,10 +1,14 @@
 //! `melee` (docs/RULES.md §4): an Age of Linear Warfare charge and melee (LW-3, LW-4, LW-6).
 
+use super::Ctx;
 use super::rules as lw;
 use super::rules::{GeneralCoin, Pips, Side};
+use super::unit::{coin_words, parse_side};
 use crate::dice::{Roll, Weights};
+use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 
 /// Classes of a melee: still fighting, or ended one of three ways.
 pub const MELEE_CLASSES: [ClassInfo; 4] = [
@@ -312,6 +316,113 @@ impl Chain for LwMelee {
             _ => u32::from(self.destroyed(&s, 1)),
         }
     }
+}
+
+/// The job of `melee`: a charge, the closing fire and opposed rounds with follow-up (LW-1 to
+/// LW-4, LW-6).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (p, q, n) = (&ctx.p, &ctx.q, &ctx.n);
+    let dice_follow_pips = ctx.on.dice_follow_pips;
+    let mut notes = Vec::new();
+    let attacker = parse_side(&p.how.attacker.what, &p.attacker, *n)?;
+    let defender = parse_side(&p.how.defender.what, &p.defender, *n)?;
+    if attacker.pips < 2 {
+        return Err(Error::Invalid {
+            what: p.how.attacker.what.clone(),
+            value: p.attacker.clone(),
+            allowed: "an attacker on its last pip may take no offensive action (LW-1)".into(),
+        });
+    }
+    if defender.charging {
+        return Err(Error::Invalid {
+            what: p.how.defender.what.clone(),
+            value: "charging".into(),
+            allowed: "only the attacker charges".into(),
+        });
+    }
+    if defender.double_move {
+        return Err(Error::Invalid {
+            what: p.how.defender.what.clone(),
+            value: "double-move".into(),
+            allowed: "only the attacker charges".into(),
+        });
+    }
+    let closing_fire = if defender.kind.shoots() {
+        "the defender fires as it goes in"
+    } else {
+        "cavalry do not shoot, so no closing fire (LW-2)"
+    };
+    notes.push(format!(
+        "attacker: {} {} pips{}{}{}; defender: {} {} pips{}{}",
+        attacker.kind.name(),
+        attacker.pips,
+        match (attacker.double_move, attacker.charging) {
+            (true, _) => format!(
+                ", charging with a double move: it spends a pip first (LW-3, reported apart from attacker_pips_lost); {closing_fire}"
+            ),
+            (false, true) => format!(", charging (+1 in the first round, LW-4; a single move costs no pip, LW-3); {closing_fire}"),
+            _ => String::new(),
+        },
+        if attacker.obstacle { ", obstacle" } else { "" },
+        if attacker.general { ", general" } else { "" },
+        defender.kind.name(),
+        defender.pips,
+        if defender.obstacle {
+            ", defending an obstacle"
+        } else {
+            ""
+        },
+        if defender.general { ", general" } else { "" },
+    ));
+    notes.push(format!(
+        "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before; a winner on its last pip may not follow up (LW-1) and wins the melee there{}",
+        if attacker.general || defender.general {
+            format!("; the general's coin is flipped {} (LW-6)", coin_words(q.general_coin))
+        } else {
+            String::new()
+        }
+    ));
+    let follow = if p.follow_up == "always" {
+        FollowUp::Always
+    } else {
+        FollowUp::Never
+    };
+    Ok(Box::new(ChainJob::new(
+        LwMelee::new(
+            attacker,
+            defender,
+            follow,
+            true,
+            n.fire_to_hit(false, false),
+            dice_follow_pips,
+            q.general_coin,
+        ),
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
+        vec![
+            MetricDef::Value {
+                name: "rounds",
+                meaning: "melee rounds fought",
+            },
+            MetricDef::Value {
+                name: "attacker_pips_lost",
+                meaning: "attacker's pips lost to the closing fire and the melee (a double move's pip is not a loss: see the notes)",
+            },
+            MetricDef::Value {
+                name: "defender_pips_lost",
+                meaning: "defender's pips lost",
+            },
+            MetricDef::Value {
+                name: "attacker_destroyed",
+                meaning: "P(attacker destroyed: second lost round or no pips)",
+            },
+            MetricDef::Value {
+                name: "defender_destroyed",
+                meaning: "P(defender destroyed: second lost round or no pips)",
+            },
+        ],
+        vec![],
+    )))
 }
 
 #[cfg(test)]

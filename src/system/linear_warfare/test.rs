@@ -1,8 +1,12 @@
 //! `test` (docs/RULES.md §4): one opposed melee round (LW-4) or one volley (LW-2).
 
+use super::Ctx;
+use super::unit::volley_dice;
 use crate::dice::Roll;
+use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 
 /// The outcomes of a `test`: an opposed round's, then a volley's numbers of hits.
 pub const OUTCOMES: [&str; 28] = [
@@ -157,4 +161,67 @@ impl Chain for LwTest {
     fn value_of(&self, s: LwTestState, _i: usize) -> u32 {
         u32::from(s.0.unwrap_or(0))
     }
+}
+
+/// The job of `test`: one opposed round (LW-4) or one volley (LW-2).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (p, n) = (&ctx.p, &ctx.n);
+    let dice_follow_pips = ctx.on.dice_follow_pips;
+    let mut notes = Vec::new();
+    let chain = if p.test == "round" {
+        notes.push(format!(
+            "one opposed roll: each side a D6 plus its modifiers; the first side's total is {:+} against the second's (LW-4)",
+            p.difference
+        ));
+        LwTest::Round {
+            difference: p.difference,
+        }
+    } else {
+        let (dice, to_hit) = volley_dice((p, n), true, dice_follow_pips)?;
+        if dice > MAX_VOLLEY_DICE {
+            return Err(Error::Invalid {
+                what: p.how.stands.what.clone(),
+                value: dice.to_string(),
+                allowed: format!("a volley test takes at most {MAX_VOLLEY_DICE} dice"),
+            });
+        }
+        notes.push(format!("{dice} dice hitting on {to_hit}+ (LW-2)"));
+        LwTest::Volley {
+            dice,
+            to_hit,
+            table: crate::dice::Weights::hits(dice, to_hit),
+        }
+    };
+    let (outcomes, metrics) = match &chain {
+        LwTest::Round { .. } => (
+            ["win", "draw", "lose"]
+                .iter()
+                .enumerate()
+                .map(|(i, n)| OutcomeDef {
+                    name: n,
+                    classes: vec![i],
+                })
+                .collect(),
+            vec![],
+        ),
+        LwTest::Volley { dice, .. } => (
+            (0..=*dice as usize)
+                .map(|k| OutcomeDef {
+                    name: VOLLEY_CLASSES[k].name,
+                    classes: vec![k],
+                })
+                .collect(),
+            vec![MetricDef::Value {
+                name: "hits",
+                meaning: "hits (pips removed) by the volley",
+            }],
+        ),
+    };
+    Ok(Box::new(ChainJob::new(
+        chain,
+        ctx.describe(notes),
+        outcomes,
+        metrics,
+        vec![],
+    )))
 }

@@ -1,10 +1,16 @@
 //! `under-fire` (docs/RULES.md §4): an Age of Linear Warfare unit holds its place under enemy fire.
 
-use super::rules as lw;
+use super::Ctx;
+use super::params::HOLES;
+use super::rules::{self as lw, Pips};
+use super::unit::{coin_words, volley_dice};
 use crate::dice::{Roll, Weights};
+use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::Check;
+use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::system::shared::{self, FireParams};
 
 /// Classes of an Age of Linear Warfare unit under fire: falling back in good order leaves its
 /// place empty, as does removal (which ends the trial).
@@ -153,6 +159,108 @@ impl Chain for LwUnderFire {
     fn value_of(&self, s: LwState, _i: usize) -> u32 {
         u32::from(self.pips.saturating_sub(s.pips.unit))
     }
+}
+
+/// The job of `under-fire`: the unit under enemy fire, falling back and recovering (LW-2, LW-5,
+/// LW-6).
+pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
+    let (p, q, n) = (&ctx.p, &ctx.q, &ctx.n);
+    let mut notes = Vec::new();
+    let pips = p.pips;
+    let general = p.general;
+    let joins = p.general_joins;
+    if joins && !general {
+        return Err(Error::Conflict(
+            "--set general_joins=true needs a general: add --general".into(),
+        ));
+    }
+    let type_max = n.pips(p.unit_type);
+    let start_pips = if joins {
+        (pips + 1).min(type_max.max(pips))
+    } else {
+        pips
+    };
+    let fall_back_at = p.fall_back_at;
+    let return_at = match p.return_at {
+        0 => start_pips,
+        r => r,
+    };
+    if fall_back_at > 0
+        && (fall_back_at >= start_pips || return_at <= fall_back_at || return_at > start_pips)
+    {
+        return Err(Error::Conflict(format!(
+            "fall_back_at={fall_back_at} and return_at={return_at} do not fit a unit of {start_pips} pips: need fall_back_at < return_at <= {start_pips}"
+        )));
+    }
+    let fire = if p.fire_loss.is_empty() && p.fire_from == "infantry" {
+        Fire::dice(p.fire_dice, n.fire_to_hit(p.cover, p.flanking))
+    } else if p.fire_loss.is_empty() {
+        let (dice, to_hit) = volley_dice((p, n), false, false)?;
+        Fire::dice(dice, to_hit)
+    } else {
+        shared::fire_model(&FireParams {
+            dice: p.fire_dice,
+            to_hit: n.fire_to_hit(p.cover, p.flanking),
+            loss: p.fire_loss.clone(),
+            how_dice: p.how.fire_dice.clone(),
+            how_loss: p.how.fire_loss.clone(),
+        })?
+    };
+    notes.push(format!(
+        "enemy fire each turn: {} (mean {:.3} pips); holes in the line: {HOLES}",
+        fire.description(),
+        fire.mean()
+    ));
+    if general {
+        notes.push(format!(
+            "a general is attached: the coin is flipped {} (LW-6)",
+            coin_words(q.general_coin)
+        ));
+    }
+    if fall_back_at > 0 {
+        notes.push(format!(
+            "falls back at {fall_back_at} pips or fewer, recovers a pip a turn after the turn it retires, rejoins at {return_at} (LW-5)"
+        ));
+    }
+    let start = LwState {
+        status: LwStatus::InLine,
+        pips: Pips {
+            unit: start_pips,
+            general: if general { n.general_pips } else { 0 },
+        },
+    };
+    Ok(Box::new(ChainJob::new(
+        LwUnderFire::new(
+            start_pips,
+            start,
+            p.turns,
+            fire,
+            lw::FallBack {
+                at: fall_back_at,
+                return_at,
+                out_of_range: p.fall_back_out_of_range,
+            },
+            q.general_coin,
+        ),
+        ctx.describe(notes),
+        OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
+        vec![
+            EMPTY_TURNS,
+            MetricDef::AbsorbTurn {
+                name: "turn_removed",
+                class: 2,
+                meaning: "turn of removal, among units removed",
+            },
+            MetricDef::Value {
+                name: "pips_lost",
+                meaning: "pips down from the start at the end (recovered pips count back)",
+            },
+        ],
+        vec![TableDef::PerTurn {
+            name: "per_turn",
+            title: "State after each turn",
+        }],
+    )))
 }
 
 /// The turn from the rules' words, with scripted dice (a hit table is "picked" by the scripted

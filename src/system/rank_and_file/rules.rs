@@ -1325,6 +1325,17 @@ mod melee_tests {
         let wide = Fighter { frontage: 2, ..inf };
         let s = UnitState::new(Status::Good, 0, 0);
         assert_eq!((wide.dice(&s, true), wide.dice(&s, false)), (4, 6));
+        // Three in contact and one overlapping each flank: five of eight in the first round.
+        // (Frontage 2 alone cannot tell 2 + 2 from 2 × 2: a surviving mutant showed it.)
+        let eight = fighter(Class::Regular, 8, Troop::Infantry);
+        let three = Fighter {
+            frontage: 3,
+            ..eight
+        };
+        assert_eq!((three.dice(&s, true), three.dice(&s, false)), (5, 8));
+        // Two stands lost: no more dice than stands left.
+        let worn = UnitState::new(Status::Good, 4, 0);
+        assert_eq!((three.dice(&worn, true), three.dice(&worn, false)), (4, 4));
     }
 
     #[test]
@@ -1535,5 +1546,58 @@ mod melee_tests {
             (cause(after), end),
             (Some(Removal::Caught), WaiverEnd::Caught)
         );
+    }
+
+    /// Fire at a removed unit changes nothing: it keeps the cause it was removed for. (A
+    /// surviving mutant made the early return need both a removed unit and no hits.)
+    #[test]
+    fn a_removed_unit_takes_no_more_hits() {
+        let u = fighter(Class::Regular, 8, Troop::Infantry).unit;
+        let mut s = UnitState::new(Status::Routing, 4, 0);
+        s.remove(Removal::Dispersed);
+        let after = u.take_hits(s, 3);
+        assert_eq!(after, s);
+        assert_eq!(after.removal, Some(Removal::Dispersed));
+        // No hits on a unit in the line: nothing changes either.
+        let good = UnitState::new(Status::Good, 2, 0);
+        assert_eq!(u.take_hits(good, 0), good);
+    }
+
+    /// The words reports print: RF-2's naturals as the rules set them, and a meaning for each
+    /// cause of removal, each its own. (Surviving mutants emptied both.)
+    #[test]
+    fn naturals_and_removals_in_words() {
+        let n = Numbers::default();
+        assert_eq!(n.naturals(), "a 1 always fails, a 6 always passes");
+        let none = Numbers {
+            always_fails: 0,
+            always_passes: 7,
+            ..n
+        };
+        assert_eq!(
+            none.naturals(),
+            "no roll always fails, no roll always passes"
+        );
+        let wide = Numbers {
+            always_fails: 2,
+            always_passes: 5,
+            ..n
+        };
+        assert_eq!(wide.naturals(), "1 to 2 always fail, 5 to 6 always pass");
+        let causes = [
+            Removal::Destroyed,
+            Removal::Dispersed,
+            Removal::FailedWhileRouting,
+            Removal::GunsAbandoned,
+            Removal::Caught,
+        ];
+        let mut meanings: Vec<&str> = causes.iter().map(|c| c.meaning()).collect();
+        for m in &meanings {
+            assert!(m.starts_with("share of "), "{m}");
+        }
+        meanings.sort_unstable();
+        meanings.dedup();
+        assert_eq!(meanings.len(), causes.len());
+        assert!(Removal::Dispersed.meaning().contains("50%"));
     }
 }

@@ -196,6 +196,8 @@ pub enum Value {
     Bool(bool),
     /// A name from a list.
     Choice(String),
+    /// Free text checked by its reader (a unit spec).
+    Text(String),
     /// A distribution (empty when unused).
     Dist(Vec<Frac>),
     /// A probability.
@@ -208,7 +210,7 @@ impl Value {
             Value::Int(i) => Json::from(*i),
             Value::Real(x) => Json::from(*x),
             Value::Bool(b) => Json::from(*b),
-            Value::Choice(s) => Json::from(s.clone()),
+            Value::Choice(s) | Value::Text(s) => Json::from(s.clone()),
             Value::Dist(d) => Json::from(
                 d.iter()
                     .map(|f| f.to_string())
@@ -267,7 +269,7 @@ fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
             }
             Some(Value::Dist(parts))
         }
-        Kind::Spec(_) => Some(Value::Choice(raw.trim().to_string())),
+        Kind::Spec(_) => Some(Value::Text(raw.trim().to_string())),
         Kind::Prob => Frac::parse(raw).filter(|f| f.num <= f.den).map(Value::Prob),
     }
 }
@@ -465,10 +467,12 @@ impl FromValue for f64 {
     }
 }
 
+/// Text is read only from free text (a unit spec): a choice is read as its enum
+/// ([`choice_enum!`]), never as a string to compare later.
 impl FromValue for String {
     fn from_value(v: &Value) -> Option<Self> {
         match v {
-            Value::Choice(s) => Some(s.clone()),
+            Value::Text(s) => Some(s.clone()),
             _ => None,
         }
     }
@@ -506,6 +510,44 @@ macro_rules! choice_value {
     };
 }
 pub(crate) use choice_value;
+
+/// Declare a choice parameter's values as an enum: each variant with its name, the list of
+/// names for the table (`NAMES`, so `Kind::Choice(T::NAMES)` writes them once), `name`,
+/// `parse`, and reading from a resolved value. A choice is compared as an enum, never as text.
+macro_rules! choice_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            /// Every choice, in the table's order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// Every choice's name, in the table's order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+            /// Its name in parameters and reports.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $text ),+
+                }
+            }
+            /// The choice named `s`.
+            pub fn parse(s: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|c| c.name() == s)
+            }
+        }
+
+        $crate::params::choice_value!($name, $name::parse);
+    };
+}
+pub(crate) use choice_enum;
 
 /// How one parameter of a run was set: the flag or `--set KEY` it came from (the key itself for
 /// a default), for messages about values that do not fit together.

@@ -10,7 +10,14 @@ use crate::common::{Plan, bin, exact_metric, run};
 /// Two-sided 1e-5.
 const Z: f64 = 4.42;
 
-const SYSTEMS: [&str; 3] = ["rank-and-file", "effectiveness", "linear-warfare"];
+/// Every system with battles, from the registry.
+fn systems() -> Vec<&'static str> {
+    morale_lab::system::SYSTEMS
+        .iter()
+        .filter(|s| s.scenarios().iter().any(|sc| sc.is_battle()))
+        .map(|s| s.name())
+        .collect()
+}
 
 fn outcome(r: &Report, name: &str) -> (u64, f64) {
     let o = r
@@ -32,7 +39,7 @@ fn metric(r: &Report, name: &str) -> (f64, f64) {
 
 #[test]
 fn nothing_happens_without_fire_or_charge() {
-    for system in SYSTEMS {
+    for system in systems() {
         for (scenario, undecided) in [("engagement", "undecided_at_cap"), ("line", "draw_at_cap")] {
             let r = run(
                 system,
@@ -154,7 +161,7 @@ fn same_chance(what: &str, r: &Report, a: &str, b: &str) {
 
 #[test]
 fn symmetric_setups_give_each_side_the_same_chance() {
-    for system in SYSTEMS {
+    for system in systems() {
         let firefight = ["charge_when_shaken=false", "turns=8"];
         let e = run(
             system,
@@ -188,7 +195,7 @@ fn symmetric_setups_give_each_side_the_same_chance() {
 
 #[test]
 fn battles_are_the_same_at_any_thread_count() {
-    for system in SYSTEMS {
+    for system in systems() {
         let one = run(
             system,
             "line",

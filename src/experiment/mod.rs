@@ -503,18 +503,29 @@ impl Experiment {
             overrides: Vec::new(),
             rule_files,
         };
-        if let Some(h) = &f.headline {
-            // The outcomes of this scenario in the words of every variant's system.
-            let mut known: Vec<&str> = Vec::new();
-            for v in &exp.variants {
-                if let Ok(sys) = system::find(&v.system) {
-                    for o in sys.outcomes(exp.scenario) {
-                        if !known.contains(o) {
-                            known.push(o);
+        // Build every job once: report the first problem with its place in the file. The
+        // outcomes of this scenario in the words of every variant's system, at every point,
+        // are the ones a headline may name.
+        let mut known: Vec<&str> = Vec::new();
+        for (vi, v) in exp.variants.iter().enumerate() {
+            let fv = &f.variants[vi];
+            for point in exp.points() {
+                match system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options) {
+                    Ok(job) => {
+                        for o in job.outcome_names() {
+                            if !known.contains(&o) {
+                                known.push(o);
+                            }
                         }
+                    }
+                    Err(e) => {
+                        let (line, key) = exp.locate(source, fv, &e, &point);
+                        return Err(file_err(line, &key, format!("variant '{}': {e}", v.name)));
                     }
                 }
             }
+        }
+        if let Some(h) = &f.headline {
             let name = h.get_ref();
             if !known.contains(&name.as_str()) {
                 return Err(file_err(
@@ -526,18 +537,6 @@ impl Experiment {
                         known.join(", ")
                     ),
                 ));
-            }
-        }
-        // Build every job once: report the first problem with its place in the file.
-        for (vi, v) in exp.variants.iter().enumerate() {
-            let fv = &f.variants[vi];
-            for point in exp.points() {
-                if let Err(e) =
-                    system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options)
-                {
-                    let (line, key) = exp.locate(source, fv, &e, &point);
-                    return Err(file_err(line, &key, format!("variant '{}': {e}", v.name)));
-                }
             }
         }
         Ok(exp)

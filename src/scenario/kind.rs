@@ -104,8 +104,12 @@ impl Scenario {
             Scenario::Test => ScenarioAbout {
                 help: "One morale, rally or waiver test: the chance to pass",
                 example: "morale-lab test --system rank-and-file --class green --stands 6 --lost 1 --leader 1",
-                what: "one morale / rally / waiver test of a unit in a given state.",
-                outcomes: &["pass", "fail"],
+                what: "one morale / rally / waiver test of a unit in a given state; linear-warfare: one opposed round or one volley.",
+                outcomes: &[
+                    "pass, fail (rank-and-file, effectiveness)",
+                    "win, draw, lose (linear-warfare test=round)",
+                    "hits_0 to hits_N (linear-warfare test=volley: the volley's hits)",
+                ],
             },
             Scenario::Rally => ScenarioAbout {
                 help: "A shaken unit rallies each turn until recovered, removed, or the turn cap",
@@ -159,7 +163,11 @@ impl Scenario {
                 help: "A unit holds its place in the line under enemy fire for some turns",
                 example: "morale-lab under-fire --system rank-and-file --class regular --stands 8 --set fire_dice=6 --set fire_to_hit=5",
                 what: "a unit holds its place in the line under enemy fire for some turns, with every test its rules call for; per-turn state shares and holes in the line.",
-                outcomes: &["good", "unsteady", "routing", "removed"],
+                outcomes: &[
+                    "good, unsteady, routing, removed (rank-and-file)",
+                    "in_line, retreating, eliminated (effectiveness)",
+                    "in_line, falling_back, removed (linear-warfare)",
+                ],
             },
         }
     }

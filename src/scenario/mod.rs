@@ -53,17 +53,92 @@ pub struct OutcomeDef {
     pub classes: Vec<usize>,
 }
 
+/// The index of the class named `name` among a chain's `classes`: a job's outcomes, metrics
+/// and tables name the classes they read, and are resolved here when the job is built.
+///
+/// # Panics
+/// When no class has that name: a job defined against another chain's classes, which every
+/// test that builds the job catches.
+pub fn class_index(classes: &[chain::ClassInfo], name: &str) -> usize {
+    classes
+        .iter()
+        .position(|c| c.name == name)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = classes.iter().map(|c| c.name).collect();
+            panic!(
+                "no class '{name}' among the chain's classes ({})",
+                names.join(", ")
+            )
+        })
+}
+
 impl OutcomeDef {
-    /// One outcome per class, named `names[i]` for class `first + i`.
-    pub fn per_class(names: &[&'static str], first: usize) -> Vec<OutcomeDef> {
+    /// The outcome `name`: the trials that ended in any of the classes named `of`.
+    pub fn of(classes: &[chain::ClassInfo], name: &'static str, of: &[&str]) -> OutcomeDef {
+        OutcomeDef {
+            name,
+            classes: of.iter().map(|c| class_index(classes, c)).collect(),
+        }
+    }
+
+    /// One outcome for each class named in `names`, named as the class.
+    pub fn each(classes: &[chain::ClassInfo], names: &[&'static str]) -> Vec<OutcomeDef> {
         names
             .iter()
-            .enumerate()
-            .map(|(i, &name)| OutcomeDef {
-                name,
-                classes: vec![first + i],
-            })
+            .map(|&name| OutcomeDef::of(classes, name, &[name]))
             .collect()
+    }
+}
+
+impl MetricDef {
+    /// The mean turn at which trials reached the class named `class`, over those that did.
+    pub fn absorb_turn(
+        classes: &[chain::ClassInfo],
+        name: &'static str,
+        class: &str,
+        meaning: &'static str,
+    ) -> MetricDef {
+        MetricDef::AbsorbTurn {
+            name,
+            class: class_index(classes, class),
+            meaning,
+        }
+    }
+
+    /// The mean turn at which trials ended in any of the classes named `of`, over those that did.
+    pub fn end_turn(
+        classes: &[chain::ClassInfo],
+        name: &'static str,
+        of: &[&str],
+        meaning: &'static str,
+    ) -> MetricDef {
+        MetricDef::EndTurn {
+            name,
+            classes: of.iter().map(|c| class_index(classes, c)).collect(),
+            meaning,
+        }
+    }
+}
+
+impl TableDef {
+    /// Absorption by turn: a column (name, the class it counts, cumulative) for each of
+    /// `columns`.
+    pub fn absorb(
+        classes: &[chain::ClassInfo],
+        name: &'static str,
+        title: &'static str,
+        columns: &[(&'static str, &str, bool)],
+    ) -> TableDef {
+        TableDef::Absorb {
+            name,
+            title,
+            columns: columns
+                .iter()
+                .map(|&(column, class, cumulative)| {
+                    (column, class_index(classes, class), cumulative)
+                })
+                .collect(),
+        }
     }
 }
 
@@ -229,6 +304,8 @@ impl Default for RunOptions {
 pub trait Job: Send + Sync {
     /// What it is.
     fn describe(&self) -> &Describe;
+    /// The names of the outcomes its report shows, in order.
+    fn outcome_names(&self) -> Vec<&'static str>;
     /// Run it (Monte Carlo unless exact-only, plus the exact solution) and report.
     ///
     /// # Errors
@@ -337,6 +414,10 @@ impl<C: Chain> ChainJob<C> {
 impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     fn describe(&self) -> &Describe {
         &self.describe
+    }
+
+    fn outcome_names(&self) -> Vec<&'static str> {
+        self.outcomes.iter().map(|o| o.name).collect()
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
@@ -861,6 +942,44 @@ fn finite(x: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outcomes, metrics and tables name the classes they read; the names resolve to the
+    /// chain's own indices, and a name the chain does not have stops the build, naming the
+    /// classes there are.
+    #[test]
+    fn classes_are_named_not_numbered() {
+        let c = &crate::scenario::test::TEST_CLASSES;
+        assert_eq!(class_index(c, "pass"), 0);
+        assert_eq!(class_index(c, "fail"), 1);
+        let o = OutcomeDef::of(c, "any", &["fail", "pass"]);
+        assert_eq!((o.name, o.classes), ("any", vec![1, 0]));
+        let each = OutcomeDef::each(c, &["fail", "pass"]);
+        assert_eq!(each[0].classes, vec![1]);
+        assert_eq!(each[1].name, "pass");
+        assert_eq!(
+            MetricDef::absorb_turn(c, "m", "fail", ""),
+            MetricDef::AbsorbTurn {
+                name: "m",
+                class: 1,
+                meaning: ""
+            }
+        );
+        let t = TableDef::absorb(c, "t", "T", &[("at", "fail", false), ("by", "pass", true)]);
+        assert_eq!(
+            t,
+            TableDef::Absorb {
+                name: "t",
+                title: "T",
+                columns: vec![("at", 1, false), ("by", 0, true)]
+            }
+        );
+        let typo = std::panic::catch_unwind(|| class_index(c, "passed")).unwrap_err();
+        let message = typo.downcast_ref::<String>().unwrap();
+        assert!(
+            message.contains("'passed'") && message.contains("pass, fail"),
+            "{message}"
+        );
+    }
     use crate::system::effectiveness::rules::{Class, Unit};
     use crate::system::effectiveness::test::EfTest;
 
@@ -888,7 +1007,7 @@ mod tests {
                 notes: vec![],
                 ..Default::default()
             },
-            OutcomeDef::per_class(&["pass", "fail"], 0),
+            OutcomeDef::each(&crate::scenario::test::TEST_CLASSES, &["pass", "fail"]),
             vec![],
             vec![],
         );

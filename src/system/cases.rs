@@ -112,4 +112,22 @@ mod tests {
             }
         }
     }
+
+    /// What `list` says of each scenario's outcomes (`Scenario::about`) names every outcome a
+    /// job of it reports, in every system: the outcomes are written once, in the job, and the
+    /// description cannot fall behind them.
+    #[test]
+    fn the_scenarios_descriptions_name_their_outcomes() {
+        for c in cases().iter().chain(&exact_cases()) {
+            let text = c.scenario.about().outcomes.join("; ");
+            let words: Vec<&str> = text
+                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .collect();
+            for o in c.job().unwrap().outcome_names() {
+                let named =
+                    words.contains(&o) || (o.starts_with("hits_") && words.contains(&"hits_0"));
+                assert!(named, "{}: '{o}' is not in \"{text}\"", c.name);
+            }
+        }
+    }
 }

@@ -99,8 +99,6 @@ pub trait RuleSystem: Sync {
     fn defaults(&self, _scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
         Vec::new()
     }
-    /// The outcomes `scenario` reports, in this system's words.
-    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str];
     /// A runnable job of `scenario` from its checked parameters and optional rules.
     ///
     /// # Errors

@@ -9,15 +9,6 @@ use crate::scenario::chain::Chain;
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 
-/// The outcomes of a battle scenario (`engagement`, `line`), the same in every system.
-pub(crate) fn battle_outcomes(scenario: Scenario) -> &'static [&'static str] {
-    match scenario {
-        Scenario::Engagement => &ENGAGEMENT_OUTCOMES,
-        Scenario::Line => &LINE_OUTCOMES,
-        _ => &[],
-    }
-}
-
 const ENGAGEMENT_OUTCOMES: [&str; 4] = [
     "side_a_holds",
     "side_b_holds",
@@ -213,6 +204,27 @@ pub(crate) struct BattleSetup<'a> {
     pub turns: u32,
     /// Optional rules switched on.
     pub options: &'a [String],
+    /// Whose number the army break point is (`line`), in the system's words.
+    pub break_point: BreakPointSource,
+}
+
+/// Whose number a system's army break point is: its source's, or the tool's where the source
+/// gives none. A `line` report's note says which.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BreakPointSource {
+    /// The source's number.
+    Source {
+        /// The rule id (`LW-7`).
+        rule: &'static str,
+        /// The source's percentage.
+        percent: u32,
+        /// The rule in words, when the run plays it as written.
+        as_written: &'static str,
+        /// What the source says, when the run plays another number.
+        says: &'static str,
+    },
+    /// None in the source: the number is the tool's assumption, for this reason.
+    Assumed(&'static str),
 }
 
 /// The battle of `army` as set by the battle parameters, with its report.
@@ -225,6 +237,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     let BattleSetup {
         system,
         scenario,
+        break_point: whose_number,
         resolved,
         battle: p,
         turns,
@@ -252,21 +265,19 @@ pub(crate) fn battle_job<A: Army + 'static>(
     let battle = Battle::new(army, shape);
     if line {
         // Whose number the break point is: the source's, or the tool's where there is none.
-        let whose = match system {
-            "linear-warfare" if break_point == 50 => {
-                "LW-7: an army breaks at half its units".to_string()
+        let whose = match whose_number {
+            BreakPointSource::Source {
+                rule,
+                percent,
+                as_written,
+                ..
+            } if break_point == percent => format!("{rule}: {as_written}"),
+            BreakPointSource::Source { rule, says, .. } => {
+                format!("break_point = {break_point}% (a rule parameter), where {rule} says {says}")
             }
-            "linear-warfare" => format!(
-                "break_point = {break_point}% (a rule parameter), where LW-7 says half the army"
-            ),
-            "rank-and-file" => format!(
-                "break_point = {}% is the tool's assumption: the Rank & File sources give the army break point no number (RF-13)",
-                break_point
-            ),
-            _ => format!(
-                "break_point = {}% is the tool's assumption: the effectiveness rules have no army morale rule",
-                break_point
-            ),
+            BreakPointSource::Assumed(why) => {
+                format!("break_point = {break_point}% is the tool's assumption: {why}")
+            }
         };
         notes.push(format!(
             "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B); {whose}",
@@ -287,20 +298,17 @@ pub(crate) fn battle_job<A: Army + 'static>(
     } else {
         ENGAGEMENT_OUTCOMES
     };
-    // Classes 1, 2, 3 are decisions; 0 is still fighting at the cap.
-    let outcomes = names
-        .iter()
-        .zip([1, 2, 3, 0])
-        .map(|(&name, class)| OutcomeDef {
-            name,
-            classes: vec![class],
-        })
-        .collect();
-    let mut metrics = vec![MetricDef::EndTurn {
-        name: "turns_to_decision",
-        classes: vec![1, 2, 3],
-        meaning: "turns until decided, among fights decided",
-    }];
+    // Three decisions, each its class; the last outcome is still fighting at the cap.
+    let c = battle.classes();
+    let [a, b, both, at_cap] = names;
+    let mut outcomes = OutcomeDef::each(c, &[a, b, both]);
+    outcomes.push(OutcomeDef::of(c, at_cap, &["fighting"]));
+    let mut metrics = vec![MetricDef::end_turn(
+        c,
+        "turns_to_decision",
+        &[a, b, both],
+        "turns until decided, among fights decided",
+    )];
     const MEANINGS: [(&str, &str); 6] = [
         (
             "a_units_lost",
@@ -453,10 +461,10 @@ pub(crate) fn fire_model(p: &FireParams) -> Result<Fire> {
     if table.is_empty() {
         return Ok(Fire::dice(p.dice, p.to_hit));
     }
-    let given_dice = &p.how_dice.what;
-    if given_dice.starts_with("--set") {
+    if p.how_dice.given {
         return Err(Error::Conflict(format!(
-            "--set fire_loss and {given_dice} are two fire models: give one of them"
+            "--set fire_loss and {} are two fire models: give one of them",
+            p.how_dice.what
         )));
     }
     Fire::table(table).ok_or_else(|| Error::Invalid {

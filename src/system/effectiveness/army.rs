@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::scenario::Job;
 use crate::scenario::battle::*;
 use crate::scenario::invariants::Check;
-use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
+use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// An effectiveness-rules unit in a battle: its state, whether it is locked in melee with the
 /// unit opposite, and whether the slot holds a unit.
@@ -311,11 +311,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         for (k, spec) in specs[side].iter().enumerate() {
             let what = format!("{} (unit {})", given.how, k + 1);
             let (u, s, d) = rules.unit(&what, spec, on)?;
-            supports[side].push(if p.support_type == "same" {
-                u.troop
-            } else {
-                ef::Troop::parse(&p.support_type).unwrap_or_default()
-            });
+            supports[side].push(p.support_type.troop(u.troop));
             let mut supported = u;
             supported.supported = true;
             units[side].push([u, supported]);
@@ -356,6 +352,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         battle: &battle,
         turns: p.turns,
         options: ctx.options,
+        break_point: BreakPointSource::Assumed("the effectiveness rules have no army morale rule"),
     };
     shared::battle_job(army, files, setup, notes)
 }

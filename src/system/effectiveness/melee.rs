@@ -211,16 +211,16 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         blocked_table(p),
         p.max_rounds,
     );
+    let c = chain.classes();
+    let decided = ["attacker_wins", "defender_wins", "mutual_destruction"];
+    let outcomes = OutcomeDef::each(c, &decided);
+    let rounds = MetricDef::end_turn(c, "rounds", &decided, "rounds (turns) fought");
     Ok(Box::new(ChainJob::new(
         chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1),
+        outcomes,
         vec![
-            MetricDef::EndTurn {
-                name: "rounds",
-                classes: vec![1, 2, 3],
-                meaning: "rounds (turns) fought",
-            },
+            rounds,
             MetricDef::Value {
                 name: "attacker_quarters_lost",
                 meaning: "attacker's quarters lost",

@@ -77,15 +77,6 @@ impl RuleSystem for Effectiveness {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
-        match scenario {
-            Scenario::Test => &["pass", "fail"],
-            Scenario::Rally => &["back_in_action", "still_retreating"],
-            Scenario::UnderFire => &["in_line", "retreating", "eliminated"],
-            Scenario::Melee => &["attacker_wins", "defender_wins", "mutual_destruction"],
-            other => shared::battle_outcomes(other),
-        }
-    }
     fn defaults(&self, scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
         if scenario == Scenario::Rally {
             vec![("state", "retreating".into())]

@@ -45,6 +45,45 @@ pub(super) const LINE: &[Scenario] = &[Scenario::Line];
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "retreating (back to the enemy, out of the line until it returns to action, EF-5) and eliminated";
 
+crate::params::choice_enum! {
+    /// Where the unit of `test`, `rally` and `under-fire` starts (EF-5).
+    pub enum StartState {
+        /// In the line.
+        InLine = "in_line",
+        /// Retreating, out of the line.
+        Retreating = "retreating",
+    }
+}
+
+crate::params::choice_enum! {
+    /// The troop type of the supports behind a line (EF-2, EF-4).
+    pub enum SupportType {
+        /// The type of the unit in front.
+        Same = "same",
+        /// Line infantry.
+        Infantry = "infantry",
+        /// Cavalry.
+        Cavalry = "cavalry",
+        /// Light infantry.
+        Light = "light",
+        /// Artillery.
+        Artillery = "artillery",
+    }
+}
+
+impl SupportType {
+    /// The supports' troop type behind a unit of type `front`.
+    pub fn troop(self, front: ef::Troop) -> ef::Troop {
+        match self {
+            SupportType::Same => front,
+            SupportType::Infantry => ef::Troop::Infantry,
+            SupportType::Cavalry => ef::Troop::Cavalry,
+            SupportType::Light => ef::Troop::Light,
+            SupportType::Artillery => ef::Troop::Artillery,
+        }
+    }
+}
+
 crate::params::param_table! {
 /// Every parameter of the effectiveness rules' scenarios.
     pub static PARAMS;
@@ -68,9 +107,9 @@ crate::params::param_table! {
             rule: "EF-1",
             scenarios: ALL,
     },
-    state: String {
+    state: StartState {
             flag: Some("--state"),
-            kind: Kind::Choice(&["in_line", "retreating"]),
+            kind: Kind::Choice(StartState::NAMES),
             default: "in_line",
             meaning: "where the unit starts (rally defaults to retreating)",
             rule: "EF-5",
@@ -92,9 +131,9 @@ crate::params::param_table! {
             rule: "EF-2",
             scenarios: ALL,
     },
-    support_type: String {
+    support_type: SupportType {
             flag: None,
-            kind: Kind::Choice(&["same", "infantry", "cavalry", "light", "artillery"]),
+            kind: Kind::Choice(SupportType::NAMES),
             default: "same",
             meaning: "troop type of the supports behind the line (same: the type of the unit in front); light infantry and artillery give no support and block no retreat",
             rule: "EF-2, EF-4",
@@ -395,5 +434,28 @@ impl Rules {
         u.return_roll = on.return_roll;
         u.retreat_turns = self.q.retreat_turns;
         Ok((u, s, d))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::{RuleSystem, all_params};
+
+    /// Every default lives in the tables: the rules code's own `Numbers::default` (used by
+    /// its unit tests) is what the `RULES` table reads to.
+    #[test]
+    fn the_rules_codes_defaults_are_the_tables() {
+        let sys = super::super::Effectiveness;
+        let r = crate::params::resolve(
+            &all_params(&sys),
+            sys.rule_params(),
+            NAME,
+            Scenario::Test,
+            &[],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(Rules::read(&r).unwrap().numbers, ef::Numbers::default());
     }
 }

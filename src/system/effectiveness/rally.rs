@@ -82,34 +82,38 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (rules, u, s, mut notes) = unit::single(ctx)?;
     let (p, on) = (&ctx.p, &ctx.on);
     notes.push(return_words(&rules.q, on));
-    Ok(Box::new(ChainJob::new(
-        EfRally {
-            unit: u,
-            start: s,
-            turns: p.turns,
-        },
-        ctx.describe(notes),
-        vec![
-            OutcomeDef {
-                name: "back_in_action",
-                classes: vec![0],
-            },
-            OutcomeDef {
-                name: "still_retreating",
-                classes: vec![1],
-            },
+    let chain = EfRally {
+        unit: u,
+        start: s,
+        turns: p.turns,
+    };
+    let c = chain.classes();
+    let outcomes = vec![
+        OutcomeDef::of(c, "back_in_action", &["in_line"]),
+        OutcomeDef::of(c, "still_retreating", &["retreating"]),
+    ];
+    let metrics = vec![MetricDef::absorb_turn(
+        c,
+        "turns_to_return",
+        "in_line",
+        "moves until back in normal action, among units that returned",
+    )];
+    let turns = TableDef::absorb(
+        c,
+        "turns",
+        "Returned to action at each move and by each move",
+        &[
+            ("returned_at", "in_line", false),
+            ("returned_by", "in_line", true),
         ],
-        vec![MetricDef::AbsorbTurn {
-            name: "turns_to_return",
-            class: 0,
-            meaning: "moves until back in normal action, among units that returned",
-        }],
+    );
+    Ok(Box::new(ChainJob::new(
+        chain,
+        ctx.describe(notes),
+        outcomes,
+        metrics,
         vec![
-            TableDef::Absorb {
-                name: "turns",
-                title: "Returned to action at each move and by each move",
-                columns: vec![("returned_at", 0, false), ("returned_by", 0, true)],
-            },
+            turns,
             TableDef::PerTurn {
                 name: "per_turn",
                 title: "State after each turn",

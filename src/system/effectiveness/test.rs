@@ -60,10 +60,12 @@ impl Chain for EfTest {
 /// The job of `test`: one test of the unit (EF-2).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (_, u, _, notes) = unit::single(ctx)?;
+    let chain = EfTest { unit: u };
+    let outcomes = OutcomeDef::each(chain.classes(), &["pass", "fail"]);
     Ok(Box::new(ChainJob::new(
-        EfTest { unit: u },
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["pass", "fail"], 0),
+        outcomes,
         vec![],
         vec![],
     )))

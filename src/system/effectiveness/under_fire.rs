@@ -1,6 +1,6 @@
 //! `under-fire` (docs/RULES.md §4): an effectiveness-rules unit holds its place under enemy fire.
 
-use super::params::HOLES;
+use super::params::{HOLES, StartState};
 use super::rules as ef;
 use super::unit::{blocked_table, enemy_unit, fire_params, return_words};
 use super::{Ctx, unit};
@@ -192,30 +192,35 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             enemy.fire.description()
         ));
     }
-    if retreat_on_fire || p.state == "retreating" {
+    if retreat_on_fire || p.state == StartState::Retreating {
         notes.push(return_words(&rules.q, on));
     }
+    let chain = EfUnderFire {
+        unit: u,
+        start: s,
+        turns: p.turns,
+        fire,
+        hits_per_quarter,
+        retreat_on_fire,
+        enemy,
+        blocked,
+        retreat_out_of_range: p.retreat_out_of_range,
+    };
+    let c = chain.classes();
+    let outcomes = OutcomeDef::each(c, &["in_line", "retreating", "eliminated"]);
+    let turn_eliminated = MetricDef::absorb_turn(
+        c,
+        "turn_eliminated",
+        "eliminated",
+        "turn of elimination, among units eliminated",
+    );
     Ok(Box::new(ChainJob::new(
-        EfUnderFire {
-            unit: u,
-            start: s,
-            turns: p.turns,
-            fire,
-            hits_per_quarter,
-            retreat_on_fire,
-            enemy,
-            blocked,
-            retreat_out_of_range: p.retreat_out_of_range,
-        },
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["in_line", "retreating", "eliminated"], 0),
+        outcomes,
         vec![
             EMPTY_TURNS,
-            MetricDef::AbsorbTurn {
-                name: "turn_eliminated",
-                class: 2,
-                meaning: "turn of elimination, among units eliminated",
-            },
+            turn_eliminated,
             MetricDef::Value {
                 name: "quarters_lost",
                 meaning: "quarters of effectiveness lost during the turns",

@@ -2,7 +2,7 @@
 //! EF-5), the enemy's fire and blocked retreats (EF-4).
 
 use super::Ctx;
-use super::params::{Params, RuleParams, Rules, SPEC_KEYWORDS, Switches};
+use super::params::{Params, RuleParams, Rules, SPEC_KEYWORDS, StartState, Switches};
 use super::rules as ef;
 use crate::dice::Weights;
 use crate::error::{Error, Result};
@@ -185,7 +185,7 @@ fn start(p: &Params, u: &ef::Unit) -> Result<ef::UnitState> {
         hits: 0,
         out: 0,
     };
-    Ok(if p.state == "retreating" {
+    Ok(if p.state == StartState::Retreating {
         u.retreating(s)
     } else {
         s

@@ -15,7 +15,7 @@ use crate::scenario::battle::Volley;
 use crate::scenario::battle::*;
 use crate::scenario::chain::Chain;
 use crate::scenario::invariants::Check;
-use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
+use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// An Age of Linear Warfare unit in a battle: its state under fire (status and pips) and
 /// whether the slot holds a unit.
@@ -355,11 +355,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             sides[side].push(u);
         }
     }
-    let follow = if p.follow_up == "always" {
-        FollowUp::Always
-    } else {
-        FollowUp::Never
-    };
+    let follow = p.follow_up;
     let notes = vec![format!(
         "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips (LW-3); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); units at {} pips or fewer fall back and rejoin at {} (LW-5); the general's coin is flipped {} (LW-6)",
         if dice_follow_pips {
@@ -391,6 +387,12 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         battle: &battle,
         turns: p.turns,
         options: ctx.options,
+        break_point: BreakPointSource::Source {
+            rule: "LW-7",
+            percent: 50,
+            as_written: "an army breaks at half its units",
+            says: "half the army",
+        },
     };
     shared::battle_job(army, files, setup, notes)
 }

@@ -63,13 +63,14 @@ pub struct MeleeState {
     pub rounds: u8,
 }
 
-/// LW-4 follow-up policy of the winner of a round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FollowUp {
-    /// Always follow up when LW-1 allows it (not on the last pip).
-    Always,
-    /// Never follow up.
-    Never,
+crate::params::choice_enum! {
+    /// LW-4 follow-up policy of the winner of a round (`follow_up`).
+    pub enum FollowUp {
+        /// Always follow up when LW-1 allows it (not on the last pip).
+        Always = "always",
+        /// Never follow up.
+        Never = "never",
+    }
 }
 
 /// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): a double move's pip and the closing fire
@@ -382,23 +383,24 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             String::new()
         }
     ));
-    let follow = if p.follow_up == "always" {
-        FollowUp::Always
-    } else {
-        FollowUp::Never
-    };
+    let follow = p.follow_up;
+    let chain = LwMelee::new(
+        attacker,
+        defender,
+        follow,
+        true,
+        n.fire_to_hit(false, false),
+        dice_follow_pips,
+        q.general_coin,
+    );
+    let outcomes = OutcomeDef::each(
+        chain.classes(),
+        &["attacker_wins", "defender_wins", "bounce"],
+    );
     Ok(Box::new(ChainJob::new(
-        LwMelee::new(
-            attacker,
-            defender,
-            follow,
-            true,
-            n.fire_to_hit(false, false),
-            dice_follow_pips,
-            q.general_coin,
-        ),
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "bounce"], 1),
+        outcomes,
         vec![
             MetricDef::Value {
                 name: "rounds",

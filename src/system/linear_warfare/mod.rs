@@ -86,14 +86,6 @@ impl RuleSystem for LinearWarfare {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
-        match scenario {
-            Scenario::Test => &test::OUTCOMES,
-            Scenario::UnderFire => &["in_line", "falling_back", "removed"],
-            Scenario::Melee => &["attacker_wins", "defender_wins", "bounce"],
-            other => shared::battle_outcomes(other),
-        }
-    }
     fn defaults(&self, _scenario: Scenario, inputs: &[Input]) -> Vec<(&'static str, String)> {
         // The pips default to the type's (LW-1), as the rule parameters give them.
         let kind = inputs

@@ -2,6 +2,7 @@
 //! rules and unit-spec keywords, each with its default and meaning: the one home of every
 //! default. [`numbers`] reads the rule parameters into the rules code's own types.
 
+use super::melee::FollowUp;
 use super::rules::{self as lw, UnitType};
 use crate::frac::Frac;
 use crate::params::Kind;
@@ -37,6 +38,26 @@ pub const HOLES: &str = "falling back in good order (it retires a full move and 
 /// The keywords of a unit spec, for messages.
 pub const SPEC_KEYWORDS: &str = "line, guards, light, cavalry, pips=N (1 to 12), stands=N (1 to 24), charging, double-move, obstacle, general";
 
+crate::params::choice_enum! {
+    /// What one `test` is.
+    pub enum TestKind {
+        /// An opposed melee round (LW-4).
+        Round = "round",
+        /// A volley (LW-2).
+        Volley = "volley",
+    }
+}
+
+crate::params::choice_enum! {
+    /// Who fires (LW-2).
+    pub enum FireFrom {
+        /// Infantry: a die a stand.
+        Infantry = "infantry",
+        /// Artillery: dice by range band.
+        Artillery = "artillery",
+    }
+}
+
 crate::params::param_table! {
 /// Every parameter of The Age of Linear Warfare's scenarios.
     pub static PARAMS;
@@ -44,9 +65,9 @@ crate::params::param_table! {
     pub struct Params;
     /// How each of its parameters was set.
     how ParamsHow;
-    test: String {
+    test: TestKind {
             flag: None,
-            kind: Kind::Choice(&["round", "volley"]),
+            kind: Kind::Choice(TestKind::NAMES),
             default: "round",
             meaning: "what one test is: an opposed melee round (LW-4) or a volley (LW-2)",
             rule: "LW-2, LW-4",
@@ -84,9 +105,9 @@ crate::params::param_table! {
             rule: "LW-2",
             scenarios: TEST,
     },
-    fire_from: String {
+    fire_from: FireFrom {
             flag: None,
-            kind: Kind::Choice(&["infantry", "artillery"]),
+            kind: Kind::Choice(FireFrom::NAMES),
             default: "infantry",
             meaning: "who fires: infantry (a die a stand) or artillery (dice by range band)",
             rule: "LW-2",
@@ -196,9 +217,9 @@ crate::params::param_table! {
             rule: "LW-1, LW-3, LW-4, LW-6",
             scenarios: MELEE,
     },
-    follow_up: String {
+    follow_up: FollowUp {
             flag: None,
-            kind: Kind::Choice(&["always", "never"]),
+            kind: Kind::Choice(FollowUp::NAMES),
             default: "always",
             meaning: "whether the winner of a round follows up (+1) when LW-1 allows (not on its last pip)",
             rule: "LW-4",
@@ -425,5 +446,30 @@ pub(super) fn numbers(q: &RuleParams) -> lw::Numbers {
         follow_up_bonus: q.follow_up_bonus,
         losses_to_destroy: q.losses_to_destroy,
         double_move_cost: q.double_move_cost,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::{RuleSystem, all_params};
+
+    /// Every default lives in the tables: the rules code's own `Numbers::default` (used by
+    /// its unit tests) is what the `RULES` table reads to.
+    #[test]
+    fn the_rules_codes_defaults_are_the_tables() {
+        let sys = super::super::LinearWarfare;
+        let r = crate::params::resolve(
+            &all_params(&sys),
+            sys.rule_params(),
+            NAME,
+            Scenario::Test,
+            &[],
+            &[],
+        )
+        .unwrap();
+        let q = RuleParams::read(&r).unwrap();
+        assert_eq!(numbers(&q), lw::Numbers::default());
+        assert_eq!(q.general_coin, lw::GeneralCoin::default());
     }
 }

@@ -1,20 +1,13 @@
 //! `test` (docs/RULES.md §4): one opposed melee round (LW-4) or one volley (LW-2).
 
 use super::Ctx;
+use super::params::TestKind;
 use super::unit::volley_dice;
 use crate::dice::Roll;
 use crate::error::{Error, Result};
 use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
-
-/// The outcomes of a `test`: an opposed round's, then a volley's numbers of hits.
-pub const OUTCOMES: [&str; 28] = [
-    "win", "draw", "lose", "hits_0", "hits_1", "hits_2", "hits_3", "hits_4", "hits_5", "hits_6",
-    "hits_7", "hits_8", "hits_9", "hits_10", "hits_11", "hits_12", "hits_13", "hits_14", "hits_15",
-    "hits_16", "hits_17", "hits_18", "hits_19", "hits_20", "hits_21", "hits_22", "hits_23",
-    "hits_24",
-];
 
 /// Classes of an opposed melee round (LW-4).
 pub const ROUND_CLASSES: [ClassInfo; 4] = [
@@ -168,7 +161,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (p, n) = (&ctx.p, &ctx.n);
     let dice_follow_pips = ctx.on.dice_follow_pips;
     let mut notes = Vec::new();
-    let chain = if p.test == "round" {
+    let chain = if p.test == TestKind::Round {
         notes.push(format!(
             "one opposed roll: each side a D6 plus its modifiers; the first side's total is {:+} against the second's (LW-4)",
             p.difference
@@ -194,23 +187,18 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     };
     let (outcomes, metrics) = match &chain {
         LwTest::Round { .. } => (
-            ["win", "draw", "lose"]
-                .iter()
-                .enumerate()
-                .map(|(i, n)| OutcomeDef {
-                    name: n,
-                    classes: vec![i],
-                })
-                .collect(),
+            OutcomeDef::each(chain.classes(), &["win", "draw", "lose"]),
             vec![],
         ),
         LwTest::Volley { dice, .. } => (
-            (0..=*dice as usize)
-                .map(|k| OutcomeDef {
-                    name: VOLLEY_CLASSES[k].name,
-                    classes: vec![k],
-                })
-                .collect(),
+            // One outcome for each number of hits the volley can score.
+            OutcomeDef::each(
+                chain.classes(),
+                &VOLLEY_CLASSES[..=*dice as usize]
+                    .iter()
+                    .map(|c| c.name)
+                    .collect::<Vec<_>>(),
+            ),
             vec![MetricDef::Value {
                 name: "hits",
                 meaning: "hits (pips removed) by the volley",

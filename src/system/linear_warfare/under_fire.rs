@@ -1,7 +1,7 @@
 //! `under-fire` (docs/RULES.md §4): an Age of Linear Warfare unit holds its place under enemy fire.
 
 use super::Ctx;
-use super::params::HOLES;
+use super::params::{FireFrom, HOLES};
 use super::rules::{self as lw, Pips};
 use super::unit::{coin_words, volley_dice};
 use crate::dice::{Roll, Weights};
@@ -192,7 +192,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             "fall_back_at={fall_back_at} and return_at={return_at} do not fit a unit of {start_pips} pips: need fall_back_at < return_at <= {start_pips}"
         )));
     }
-    let fire = if p.fire_loss.is_empty() && p.fire_from == "infantry" {
+    let fire = if p.fire_loss.is_empty() && p.fire_from == FireFrom::Infantry {
         Fire::dice(p.fire_dice, n.fire_to_hit(p.cover, p.flanking))
     } else if p.fire_loss.is_empty() {
         let (dice, to_hit) = volley_dice((p, n), false, false)?;
@@ -229,28 +229,33 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             general: if general { n.general_pips } else { 0 },
         },
     };
+    let chain = LwUnderFire::new(
+        start_pips,
+        start,
+        p.turns,
+        fire,
+        lw::FallBack {
+            at: fall_back_at,
+            return_at,
+            out_of_range: p.fall_back_out_of_range,
+        },
+        q.general_coin,
+    );
+    let c = chain.classes();
+    let outcomes = OutcomeDef::each(c, &["in_line", "falling_back", "removed"]);
+    let turn_removed = MetricDef::absorb_turn(
+        c,
+        "turn_removed",
+        "removed",
+        "turn of removal, among units removed",
+    );
     Ok(Box::new(ChainJob::new(
-        LwUnderFire::new(
-            start_pips,
-            start,
-            p.turns,
-            fire,
-            lw::FallBack {
-                at: fall_back_at,
-                return_at,
-                out_of_range: p.fall_back_out_of_range,
-            },
-            q.general_coin,
-        ),
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["in_line", "falling_back", "removed"], 0),
+        outcomes,
         vec![
             EMPTY_TURNS,
-            MetricDef::AbsorbTurn {
-                name: "turn_removed",
-                class: 2,
-                meaning: "turn of removal, among units removed",
-            },
+            turn_removed,
             MetricDef::Value {
                 name: "pips_lost",
                 meaning: "pips down from the start at the end (recovered pips count back)",

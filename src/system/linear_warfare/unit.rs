@@ -1,7 +1,7 @@
 //! The Age of Linear Warfare's units as its unit specs give them (LW-1 to LW-6), the dice of a
 //! volley, and the general's coin in words.
 
-use super::params::{Params, SPEC_KEYWORDS};
+use super::params::{FireFrom, Params, SPEC_KEYWORDS};
 use super::rules::{self as lw, Side, UnitType};
 use crate::error::{Error, Result};
 use crate::params::parse_int;
@@ -107,7 +107,7 @@ pub(super) fn volley_dice(
     dice_follow_pips: bool,
 ) -> Result<(u32, u8)> {
     let to_hit = n.fire_to_hit(p.cover, p.flanking);
-    let dice = if p.fire_from == "artillery" {
+    let dice = if p.fire_from == FireFrom::Artillery {
         n.artillery_dice(p.range_band)
             .ok_or_else(|| Error::Invalid {
                 what: p.how.range_band.what.clone(),

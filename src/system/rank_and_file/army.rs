@@ -14,7 +14,7 @@ use crate::scenario::battle::*;
 use crate::scenario::chain::Chain;
 use crate::scenario::invariants::Check;
 use crate::scenario::melee::FightPhase;
-use crate::system::shared::{self, BattleParams, BattleSetup, SideSpec};
+use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// A Rank & File unit in a battle: its state, a Blown marker (RF-11), whether it must charge
 /// this turn (RF-12), and whether the slot holds a unit.
@@ -415,6 +415,9 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         battle: &battle,
         turns: p.turns,
         options: ctx.options,
+        break_point: BreakPointSource::Assumed(
+            "the Rank & File sources give the army break point no number (RF-13)",
+        ),
     };
     shared::battle_job(army, files, setup, notes)
 }

@@ -1,7 +1,7 @@
 //! `melee` and `charge` (docs/RULES.md §4): a Rank & File melee (RF-9) or a whole charge (RF-10 to RF-12).
 
 use super::Ctx;
-use super::params::Rules;
+use super::params::{ChargeFrom, Rules};
 use super::rules as rf;
 use super::unit::fighter_of;
 use crate::dice::{Hits, MAX_TABLE_DICE, Roll};
@@ -358,7 +358,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         defender.needs_to_hit(&attacker, &rules)
     )];
     let charge = if scenario == Scenario::Charge {
-        let frontal = p.charge_from == "front";
+        let frontal = p.charge_from == ChargeFrom::Front;
         let due = rf::waiver_due(&attacker, &defender, frontal, p.era);
         let waiver = on.waiver_tests && due;
         let stampede = on.elephant_stampede && defender.unit.kind == rf::Kind::Elephant;
@@ -410,32 +410,22 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             defender.needs_to_hit(&attacker, &rules)
         )));
     }
-    let mut outcomes =
-        OutcomeDef::per_class(&["attacker_wins", "defender_wins", "mutual_destruction"], 1);
+    let c = chain.classes();
+    let decided = ["attacker_wins", "defender_wins", "mutual_destruction"];
+    let mut outcomes = OutcomeDef::each(c, &decided);
     if charge.is_some() {
-        outcomes.insert(
-            0,
-            OutcomeDef {
-                name: "target_broke",
-                classes: vec![4],
-            },
-        );
+        outcomes.insert(0, OutcomeDef::of(c, "target_broke", &["target_broke"]));
         if p.pursue {
-            outcomes.insert(
-                1,
-                OutcomeDef {
-                    name: "target_caught",
-                    classes: vec![5],
-                },
-            );
+            outcomes.insert(1, OutcomeDef::of(c, "target_caught", &["target_caught"]));
         }
     }
     let mut metrics = vec![
-        MetricDef::EndTurn {
-            name: "rounds",
-            classes: vec![1, 2, 3],
-            meaning: "melee rounds fought, among melees fought",
-        },
+        MetricDef::end_turn(
+            c,
+            "rounds",
+            &decided,
+            "melee rounds fought, among melees fought",
+        ),
         MetricDef::Value {
             name: "attacker_stands_lost",
             meaning: "attacker's stands lost in the melee",

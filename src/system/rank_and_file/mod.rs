@@ -19,7 +19,7 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::shared::{self, describe};
+use super::shared::describe;
 use super::{About, RuleSystem};
 use params::Rules;
 pub use params::{HOLES, NAME, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches};
@@ -78,22 +78,6 @@ static ABOUT: About = About {
 impl RuleSystem for RankAndFile {
     fn about(&self) -> &'static About {
         &ABOUT
-    }
-    fn outcomes(&self, scenario: Scenario) -> &'static [&'static str] {
-        match scenario {
-            Scenario::Test => &["pass", "fail"],
-            Scenario::Rally => &["recovered", "removed", "unsteady", "routing"],
-            Scenario::UnderFire => &["good", "unsteady", "routing", "removed"],
-            Scenario::Melee => &["attacker_wins", "defender_wins", "mutual_destruction"],
-            Scenario::Charge => &[
-                "target_broke",
-                "target_caught",
-                "attacker_wins",
-                "defender_wins",
-                "mutual_destruction",
-            ],
-            other => shared::battle_outcomes(other),
-        }
     }
     fn defaults(&self, scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
         if scenario == Scenario::Rally {

@@ -44,6 +44,41 @@ pub(super) const FIRE_BATTLE: &[Scenario] =
 /// Which states leave a hole in the line, and why (for `list` and reports).
 pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
 
+crate::params::choice_enum! {
+    /// `under-fire`: whom the enemy keeps firing at once shaken (§4; the sources are silent).
+    pub enum FireOnShaken {
+        /// Unsteady and routing units alike.
+        All = "all",
+        /// Unsteady units, not routing ones.
+        Unsteady = "unsteady",
+        /// Neither: fire stops once the unit is shaken.
+        Neither = "none",
+    }
+}
+
+impl FireOnShaken {
+    /// The enemy fires at an Unsteady unit.
+    pub fn at_unsteady(self) -> bool {
+        self != FireOnShaken::Neither
+    }
+    /// The enemy fires at a Routing unit.
+    pub fn at_routing(self) -> bool {
+        self == FireOnShaken::All
+    }
+}
+
+crate::params::choice_enum! {
+    /// `charge`: where the charge strikes its target (RF-10).
+    pub enum ChargeFrom {
+        /// Its front.
+        Front = "front",
+        /// A flank.
+        Flank = "flank",
+        /// Its rear.
+        Rear = "rear",
+    }
+}
+
 crate::params::param_table! {
 /// Every parameter of Rank & File's scenarios.
     pub static PARAMS;
@@ -163,9 +198,9 @@ crate::params::param_table! {
             rule: "§4",
             scenarios: FIRE_BATTLE,
     },
-    fire_on_shaken: String {
+    fire_on_shaken: FireOnShaken {
             flag: None,
-            kind: Kind::Choice(&["all", "unsteady", "none"]),
+            kind: Kind::Choice(FireOnShaken::NAMES),
             default: "all",
             meaning: "whom the enemy keeps firing at once shaken: unsteady and routing (all), unsteady only, or neither",
             rule: "§4",
@@ -195,9 +230,9 @@ crate::params::param_table! {
             rule: "RF-9",
             scenarios: FIGHT,
     },
-    charge_from: String {
+    charge_from: ChargeFrom {
             flag: None,
-            kind: Kind::Choice(&["front", "flank", "rear"]),
+            kind: Kind::Choice(ChargeFrom::NAMES),
             default: "front",
             meaning: "where the charge strikes the target (flank and rear trigger waiver tests)",
             rule: "RF-10",
@@ -514,4 +549,32 @@ crate::params::option_table! {
         rule: "RF-12",
         meaning: "a melee winner rolls a D6 and must charge next turn on its uncontrolled number or less",
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::{RuleSystem, all_params};
+
+    /// Every default lives in the tables: the rules code's own defaults (`Numbers::default`,
+    /// `MeleeRules::SOURCE`, used by its unit tests and odds sheet) are what the `RULES` table
+    /// reads to, so changing a default is one line of the table, and this test says which
+    /// other line must follow.
+    #[test]
+    fn the_rules_codes_defaults_are_the_tables() {
+        let sys = super::super::RankAndFile;
+        let r = crate::params::resolve(
+            &all_params(&sys),
+            sys.rule_params(),
+            NAME,
+            Scenario::Test,
+            &[],
+            &[],
+        )
+        .unwrap();
+        let rules = Rules::read(&r).unwrap();
+        assert_eq!(rules.numbers, rf::Numbers::default());
+        assert_eq!(rules.melee(), rf::MeleeRules::SOURCE);
+        assert_eq!(rules.q.routing_fail, rf::Options::default().routing_fail);
+    }
 }

@@ -175,55 +175,51 @@ pub(super) const REROLLS_USED: MetricDef = MetricDef::Value {
 /// The job of `rally`: the unit's rally test each turn (RF-5).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (b, notes) = unit::single(ctx)?;
-    Ok(Box::new(ChainJob::new(
-        RfRally::new(b.unit, b.options, b.start, ctx.p.turns),
-        ctx.describe(notes),
-        vec![
-            OutcomeDef {
-                name: "recovered",
-                classes: vec![0],
-            },
-            OutcomeDef {
-                name: "removed",
-                classes: vec![3],
-            },
-            OutcomeDef {
-                name: "unsteady",
-                classes: vec![1],
-            },
-            OutcomeDef {
-                name: "routing",
-                classes: vec![2],
-            },
+    let chain = RfRally::new(b.unit, b.options, b.start, ctx.p.turns);
+    let c = chain.classes();
+    let outcomes = vec![
+        OutcomeDef::of(c, "recovered", &["good"]),
+        OutcomeDef::of(c, "removed", &["removed"]),
+        OutcomeDef::of(c, "unsteady", &["unsteady"]),
+        OutcomeDef::of(c, "routing", &["routing"]),
+    ];
+    let turns = TableDef::absorb(
+        c,
+        "turns",
+        "Recovered and removed, at each turn and by each turn",
+        &[
+            ("recovered_at", "good", false),
+            ("recovered_by", "good", true),
+            ("removed_at", "removed", false),
+            ("removed_by", "removed", true),
         ],
+    );
+    let metrics = vec![
+        MetricDef::absorb_turn(
+            c,
+            "turns_to_recover",
+            "good",
+            "rally phases until back in good order, among units that recovered",
+        ),
+        MetricDef::absorb_turn(
+            c,
+            "turns_to_removal",
+            "removed",
+            "rally phases until removed, among units removed",
+        ),
+        STANDS_LOST,
+        REROLLS_USED,
+    ]
+    .into_iter()
+    .chain(removal_metrics(&RALLY_REMOVALS))
+    .collect();
+    Ok(Box::new(ChainJob::new(
+        chain,
+        ctx.describe(notes),
+        outcomes,
+        metrics,
         vec![
-            MetricDef::AbsorbTurn {
-                name: "turns_to_recover",
-                class: 0,
-                meaning: "rally phases until back in good order, among units that recovered",
-            },
-            MetricDef::AbsorbTurn {
-                name: "turns_to_removal",
-                class: 3,
-                meaning: "rally phases until removed, among units removed",
-            },
-            STANDS_LOST,
-            REROLLS_USED,
-        ]
-        .into_iter()
-        .chain(removal_metrics(&RALLY_REMOVALS))
-        .collect(),
-        vec![
-            TableDef::Absorb {
-                name: "turns",
-                title: "Recovered and removed, at each turn and by each turn",
-                columns: vec![
-                    ("recovered_at", 0, false),
-                    ("recovered_by", 0, true),
-                    ("removed_at", 3, false),
-                    ("removed_by", 3, true),
-                ],
-            },
+            turns,
             TableDef::PerTurn {
                 name: "per_turn",
                 title: "State after each turn",

@@ -73,13 +73,15 @@ impl Chain for RfTest {
 /// The job of `test`: one test of the unit (RF-2 to RF-6).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (b, notes) = unit::single(ctx)?;
+    let chain = RfTest {
+        unit: b.unit,
+        state: b.start,
+    };
+    let outcomes = OutcomeDef::each(chain.classes(), &["pass", "fail"]);
     Ok(Box::new(ChainJob::new(
-        RfTest {
-            unit: b.unit,
-            state: b.start,
-        },
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["pass", "fail"], 0),
+        outcomes,
         vec![MetricDef::Value {
             name: "rerolled",
             meaning: "share of tests in which a re-roll was taken (Elite or commander)",

@@ -185,29 +185,34 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         fire.description(),
         fire.mean()
     ));
-    let shaken = p.fire_on_shaken.as_str();
+    let shaken = p.fire_on_shaken;
+    let chain = RfUnderFire::new(
+        b.unit,
+        b.options,
+        b.start,
+        p.turns,
+        fire,
+        UnderFireRules {
+            fire_on_unsteady: shaken.at_unsteady(),
+            fire_on_routing: shaken.at_routing(),
+            stampede: on.elephant_stampede,
+        },
+    );
+    let c = chain.classes();
+    let outcomes = OutcomeDef::each(c, &["good", "unsteady", "routing", "removed"]);
+    let turn_removed = MetricDef::absorb_turn(
+        c,
+        "turn_removed",
+        "removed",
+        "turn of removal, among units removed",
+    );
     Ok(Box::new(ChainJob::new(
-        RfUnderFire::new(
-            b.unit,
-            b.options,
-            b.start,
-            p.turns,
-            fire,
-            UnderFireRules {
-                fire_on_unsteady: shaken != "none",
-                fire_on_routing: shaken == "all",
-                stampede: on.elephant_stampede,
-            },
-        ),
+        chain,
         ctx.describe(notes),
-        OutcomeDef::per_class(&["good", "unsteady", "routing", "removed"], 0),
+        outcomes,
         vec![
             EMPTY_TURNS,
-            MetricDef::AbsorbTurn {
-                name: "turn_removed",
-                class: 3,
-                meaning: "turn of removal, among units removed",
-            },
+            turn_removed,
             STANDS_LOST,
             REROLLS_USED,
             MetricDef::Value {

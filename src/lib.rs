@@ -78,5 +78,4 @@ pub fn job(
     system::build(system, Scenario::parse(scenario)?, &inputs, &options)
 }
 
-/// The tool's version, recorded in every report.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use report::VERSION;

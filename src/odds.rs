@@ -83,7 +83,7 @@ impl Odds {
     pub fn new(system: &str, title: &str, sections: Vec<OddsSection>, notes: Vec<String>) -> Odds {
         Odds {
             system: system.into(),
-            version: crate::VERSION.into(),
+            version: crate::report::VERSION.into(),
             title: title.into(),
             sections,
             notes,

@@ -24,6 +24,9 @@ pub fn escape_html(s: &str) -> String {
 }
 use serde_json::{Map, Value};
 
+/// The tool's version, recorded in every report (here, where the report lives).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// An estimate of a probability, with its interval and the exact value where one is known.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cell {

@@ -760,7 +760,7 @@ impl<C: Chain> ChainJob<C> {
             .map(|t| self.table(t, layout, counts, exact, &cell, (z, trials)))
             .collect();
         Report {
-            version: crate::VERSION.to_string(),
+            version: crate::report::VERSION.to_string(),
             scenario: self.describe.scenario.clone(),
             system: self.describe.system.clone(),
             params: self.describe.params.clone(),

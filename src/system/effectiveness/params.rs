@@ -3,7 +3,6 @@
 //! default. [`Rules`] reads the rule parameters into the rules code's own types.
 
 use super::rules as ef;
-use super::unit::parse_unit;
 use crate::error::Result;
 use crate::frac::Frac;
 use crate::params::{Kind, Resolved};
@@ -420,20 +419,6 @@ impl Rules {
             steps: q.steps,
         };
         Ok(Rules { q, numbers })
-    }
-
-    /// A unit spec's unit, playing these rules (EF-5's return and EF-1, EF-2's numbers).
-    pub(super) fn unit(
-        &self,
-        what: &str,
-        spec: &str,
-        on: &Switches,
-    ) -> Result<(ef::Unit, ef::UnitState, Option<u32>)> {
-        let (mut u, s, d) = parse_unit(what, spec, on.natural_one_fails, self.numbers)?;
-        u.return_on = self.q.return_on;
-        u.return_roll = on.return_roll;
-        u.retreat_turns = self.q.retreat_turns;
-        Ok((u, s, d))
     }
 }
 

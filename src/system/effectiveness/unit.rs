@@ -214,3 +214,19 @@ pub(super) fn single(ctx: &Ctx) -> Result<(Rules, ef::Unit, ef::UnitState, Vec<S
     let notes = vec![need_note(&u)];
     Ok((rules, u, s, notes))
 }
+
+impl Rules {
+    /// A unit spec's unit, playing these rules (EF-5's return and EF-1, EF-2's numbers).
+    pub(super) fn unit(
+        &self,
+        what: &str,
+        spec: &str,
+        on: &Switches,
+    ) -> Result<(ef::Unit, ef::UnitState, Option<u32>)> {
+        let (mut u, s, d) = parse_unit(what, spec, on.natural_one_fails, self.numbers)?;
+        u.return_on = self.q.return_on;
+        u.return_roll = on.return_roll;
+        u.retreat_turns = self.q.retreat_turns;
+        Ok((u, s, d))
+    }
+}

@@ -3,10 +3,10 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Ctx;
-use super::melee::{FollowUp, LwMelee, MeleeState, Phase};
+use super::melee::{LwMelee, MeleeState, Phase};
 use super::params::NAME;
 use super::rules as lw;
-use super::under_fire::{LwState, LwStatus};
+use super::rules::{FollowUp, LwState, LwStatus};
 use super::unit::{coin_words, parse_side};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};

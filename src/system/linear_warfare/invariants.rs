@@ -1,6 +1,6 @@
 //! The Age of Linear Warfare's invariants (LW-1, LW-5, LW-6), checked on every turn of its chains.
 
-use super::under_fire::{LwState, LwStatus};
+use super::rules::{LwState, LwStatus};
 use crate::scenario::invariants::{Check, ensure};
 
 /// LW-1 / LW-5 / LW-6: a Linear Warfare unit's pips and its general's from one turn to the

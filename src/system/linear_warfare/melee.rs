@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use super::rules as lw;
-use super::rules::{GeneralCoin, Pips, Side};
+use super::rules::{FollowUp, GeneralCoin, Pips, Side};
 use super::unit::{coin_words, parse_side};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
@@ -61,16 +61,6 @@ pub struct MeleeState {
     pub losses: [u8; 2],
     /// Rounds fought.
     pub rounds: u8,
-}
-
-crate::params::choice_enum! {
-    /// LW-4 follow-up policy of the winner of a round (`follow_up`).
-    pub enum FollowUp {
-        /// Always follow up when LW-1 allows it (not on the last pip).
-        Always = "always",
-        /// Never follow up.
-        Never = "never",
-    }
 }
 
 /// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): a double move's pip and the closing fire

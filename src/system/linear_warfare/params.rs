@@ -2,8 +2,7 @@
 //! rules and unit-spec keywords, each with its default and meaning: the one home of every
 //! default. [`numbers`] reads the rule parameters into the rules code's own types.
 
-use super::melee::FollowUp;
-use super::rules::{self as lw, UnitType};
+use super::rules::{self as lw, FollowUp, UnitType};
 use crate::frac::Frac;
 use crate::params::Kind;
 use crate::scenario::Scenario;

@@ -328,6 +328,38 @@ impl Side {
 choice_value!(UnitType, UnitType::parse);
 choice_value!(GeneralCoin, GeneralCoin::parse);
 
+/// Where an Age of Linear Warfare unit under fire stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LwStatus {
+    /// In the line.
+    InLine,
+    /// LW-5: falling back; this turn it retires a full move.
+    Retiring,
+    /// LW-5: fallen back, recovering a pip a turn.
+    Recovering,
+    /// LW-1: out of pips.
+    Removed,
+}
+
+/// An Age of Linear Warfare unit's state under fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LwState {
+    /// Where it stands.
+    pub status: LwStatus,
+    /// Its pips and its general's.
+    pub pips: Pips,
+}
+
+crate::params::choice_enum! {
+    /// LW-4 follow-up policy of the winner of a round (`follow_up`).
+    pub enum FollowUp {
+        /// Always follow up when LW-1 allows it (not on the last pip).
+        Always = "always",
+        /// Never follow up.
+        Never = "never",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

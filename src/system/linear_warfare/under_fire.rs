@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use super::params::{FireFrom, HOLES};
-use super::rules::{self as lw, Pips};
+use super::rules::{self as lw, LwState, LwStatus, Pips};
 use super::unit::{coin_words, volley_dice};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
@@ -31,28 +31,6 @@ pub const LW_UNDER_FIRE_CLASSES: [ClassInfo; 3] = [
         empty: true,
     },
 ];
-
-/// Where an Age of Linear Warfare unit under fire stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LwStatus {
-    /// In the line.
-    InLine,
-    /// LW-5: falling back; this turn it retires a full move.
-    Retiring,
-    /// LW-5: fallen back, recovering a pip a turn.
-    Recovering,
-    /// LW-1: out of pips.
-    Removed,
-}
-
-/// An Age of Linear Warfare unit's state under fire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct LwState {
-    /// Where it stands.
-    pub status: LwStatus,
-    /// Its pips and its general's.
-    pub pips: lw::Pips,
-}
 
 /// An Age of Linear Warfare unit under fire. Each turn: a unit falling back retires (the turn
 /// it decided) or recovers a pip (LW-5), rejoining the line at `return_at` pips; the enemy fires

@@ -70,3 +70,41 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         vec![],
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::effectiveness::rules::{Class, Troop, Unit};
+
+    /// The table sampler's weights for one test (EF-2: a regular passes on 4+): one D6, so six
+    /// sequences over 6, the same chances as the exact solver's. (Caught the mutants that
+    /// made `integer_transitions` give up, and the one that multiplied the denominators
+    /// instead of taking their least common multiple: 6⁶ for six paths over 6.)
+    #[test]
+    fn one_test_in_integer_weights_over_six() {
+        let chain = EfTest {
+            unit: Unit {
+                class: Class::Regular,
+                general: false,
+                supported: false,
+                natural_one_fails: false,
+                return_on: 5,
+                troop: Troop::Infantry,
+                return_roll: true,
+                retreat_turns: 1,
+                numbers: Default::default(),
+            },
+        };
+        let s = chain.start();
+        let (moves, total) = crate::exact::integer_transitions(&chain, s).unwrap();
+        assert_eq!(total, 6);
+        assert_eq!(moves.iter().map(|m| m.1).sum::<u64>(), 6);
+        let float = crate::exact::transitions(&chain, s);
+        assert_eq!(moves.len(), float.len());
+        for ((a, w), (b, p)) in moves.iter().zip(&float) {
+            assert_eq!(a, b);
+            assert!((*w as f64 / 6.0 - p).abs() < 1e-15);
+        }
+        assert_eq!(moves.iter().map(|m| m.1).collect::<Vec<_>>(), vec![3, 3]);
+    }
+}

@@ -474,4 +474,27 @@ mod tests {
         assert_eq!(ratios.len(), 4 * 6 + 2);
         assert!(ratios.contains(&(true, (1, 6))) && ratios.contains(&(false, (1, 36))));
     }
+
+    /// A state's distribution over empty turns grows at either end: a lower count arriving
+    /// after higher ones moves its start down. (Caught the mutant that grew it only for an
+    /// equal count; `<=` for `<` is equivalent, an equal count growing by nothing.)
+    #[test]
+    fn empty_counts_arrive_in_any_order() {
+        let mut live = Live {
+            state: (),
+            lo: 0,
+            p: Vec::new(),
+        };
+        live.add(3, 0.5);
+        assert_eq!((live.lo, live.p.clone()), (3, vec![0.5]));
+        live.add(5, 0.125);
+        assert_eq!((live.lo, live.p.clone()), (3, vec![0.5, 0.0, 0.125]));
+        live.add(1, 0.25);
+        assert_eq!(
+            (live.lo, live.p.clone()),
+            (1, vec![0.25, 0.0, 0.5, 0.0, 0.125])
+        );
+        live.add(3, 0.125);
+        assert_eq!(live.p[2], 0.625);
+    }
 }

@@ -497,4 +497,65 @@ mod tests {
         live.add(3, 0.125);
         assert_eq!(live.p[2], 0.625);
     }
+
+    /// Two coin flips (a D6 at 4+), counting heads; nothing ends early.
+    #[derive(Debug, Clone, Copy)]
+    struct Flips;
+
+    const FLIP_CLASSES: [crate::scenario::chain::ClassInfo; 1] =
+        [crate::scenario::chain::ClassInfo {
+            name: "flipping",
+            absorbing: false,
+            empty: false,
+        }];
+    const FLIP_VALUES: [crate::scenario::chain::ValueInfo; 1] =
+        [crate::scenario::chain::ValueInfo {
+            name: "heads",
+            max: 2,
+        }];
+
+    impl Chain for Flips {
+        type State = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn turns(&self) -> u32 {
+            2
+        }
+        fn step<R: crate::dice::Roll>(&self, s: u8, r: &mut R) -> u8 {
+            s + u8::from(r.d6() >= 4)
+        }
+        fn classes(&self) -> &[crate::scenario::chain::ClassInfo] {
+            &FLIP_CLASSES
+        }
+        fn class_of(&self, _s: u8) -> usize {
+            0
+        }
+        fn values(&self) -> &[crate::scenario::chain::ValueInfo] {
+            &FLIP_VALUES
+        }
+        fn value_of(&self, s: u8, _i: usize) -> u32 {
+            u32::from(s)
+        }
+        fn check_step(&self, _from: u8, _to: u8) -> crate::scenario::invariants::Check {
+            Ok(())
+        }
+    }
+
+    /// The values of trials still going at the cap: heads after two flips are 0, 1, 2 with
+    /// chances 1/4, 1/2, 1/4, by `solve_chain` as by `solve_chain_within`. (Caught the mutants
+    /// that made `solve_chain` answer anything, and that subtracted or multiplied the mass of
+    /// a value at the cap instead of adding it.)
+    #[test]
+    fn values_at_the_cap() {
+        let layout = Layout::of(&Flips);
+        let v = solve_chain(&Flips, "flips").unwrap();
+        assert_eq!(
+            v,
+            solve_chain_within(&Flips, "flips", &Limit::none()).unwrap()
+        );
+        let heads: Vec<f64> = (0..=2).map(|k| v[layout.value(0, k)]).collect();
+        assert_eq!(heads, vec![0.25, 0.5, 0.25]);
+        assert_eq!(v[layout.final_(0)], 1.0);
+    }
 }

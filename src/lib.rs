@@ -5,7 +5,7 @@
 //!
 //! The rule mechanics follow the project's reading of the source texts, `docs/RULES.md`, and cite
 //! its ids (RF-…, EF-…, LW-…). Every scenario is a small Markov chain over a unit's state
-//! ([`scenario::chain::Chain`]) whose turn is written once against the [`dice::Roll`] trait:
+//! ([`chain::Chain`]) whose turn is written once against the [`dice::Roll`] trait:
 //! Monte Carlo runs it with seeded dice on the parallel [`engine`], and [`exact`] runs the same
 //! code under an oracle that follows every die, so each estimate is reported beside its exact
 //! value.
@@ -31,6 +31,7 @@
 
 #![deny(missing_docs)]
 
+pub(crate) mod chain;
 pub mod dice;
 pub mod engine;
 pub mod error;

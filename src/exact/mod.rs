@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::chain::{Chain, Layout};
 use crate::dice::{Hits, Roll, Weights};
 use crate::error::{Error, Result};
-use crate::scenario::chain::{Chain, Layout};
 
 /// A stand-in for dice that walks one branch of the tree of chance outcomes.
 #[derive(Debug)]
@@ -502,17 +502,15 @@ mod tests {
     #[derive(Debug, Clone, Copy)]
     struct Flips;
 
-    const FLIP_CLASSES: [crate::scenario::chain::ClassInfo; 1] =
-        [crate::scenario::chain::ClassInfo {
-            name: "flipping",
-            absorbing: false,
-            empty: false,
-        }];
-    const FLIP_VALUES: [crate::scenario::chain::ValueInfo; 1] =
-        [crate::scenario::chain::ValueInfo {
-            name: "heads",
-            max: 2,
-        }];
+    const FLIP_CLASSES: [crate::chain::ClassInfo; 1] = [crate::chain::ClassInfo {
+        name: "flipping",
+        absorbing: false,
+        empty: false,
+    }];
+    const FLIP_VALUES: [crate::chain::ValueInfo; 1] = [crate::chain::ValueInfo {
+        name: "heads",
+        max: 2,
+    }];
 
     impl Chain for Flips {
         type State = u8;
@@ -525,19 +523,19 @@ mod tests {
         fn step<R: crate::dice::Roll>(&self, s: u8, r: &mut R) -> u8 {
             s + u8::from(r.d6() >= 4)
         }
-        fn classes(&self) -> &[crate::scenario::chain::ClassInfo] {
+        fn classes(&self) -> &[crate::chain::ClassInfo] {
             &FLIP_CLASSES
         }
         fn class_of(&self, _s: u8) -> usize {
             0
         }
-        fn values(&self) -> &[crate::scenario::chain::ValueInfo] {
+        fn values(&self) -> &[crate::chain::ValueInfo] {
             &FLIP_VALUES
         }
         fn value_of(&self, s: u8, _i: usize) -> u32 {
             u32::from(s)
         }
-        fn check_step(&self, _from: u8, _to: u8) -> crate::scenario::invariants::Check {
+        fn check_step(&self, _from: u8, _to: u8) -> crate::chain::check::Check {
             Ok(())
         }
     }
@@ -557,5 +555,55 @@ mod tests {
         let heads: Vec<f64> = (0..=2).map(|k| v[layout.value(0, k)]).collect();
         assert_eq!(heads, vec![0.25, 0.5, 0.25]);
         assert_eq!(v[layout.final_(0)], 1.0);
+        // No class leaves the place empty: every trial has 0 empty turns.
+        assert_eq!(v[layout.empty(0)], 1.0);
+    }
+
+    /// A chain whose start is already in an absorbing class (a unit that starts removed):
+    /// every trial ends at turn 0, in that class, with its value. (Caught the mutants that
+    /// subtracted or multiplied that mass.)
+    #[test]
+    fn a_start_that_has_already_ended() {
+        #[derive(Debug, Clone, Copy)]
+        struct Over;
+        const OVER: [crate::chain::ClassInfo; 1] = [crate::chain::ClassInfo {
+            name: "over",
+            absorbing: true,
+            empty: true,
+        }];
+        impl Chain for Over {
+            type State = u8;
+            fn start(&self) -> u8 {
+                1
+            }
+            fn turns(&self) -> u32 {
+                3
+            }
+            fn step<R: crate::dice::Roll>(&self, s: u8, _r: &mut R) -> u8 {
+                s
+            }
+            fn classes(&self) -> &[crate::chain::ClassInfo] {
+                &OVER
+            }
+            fn class_of(&self, _s: u8) -> usize {
+                0
+            }
+            fn values(&self) -> &[crate::chain::ValueInfo] {
+                &FLIP_VALUES
+            }
+            fn value_of(&self, s: u8, _i: usize) -> u32 {
+                u32::from(s)
+            }
+            fn check_step(&self, _from: u8, _to: u8) -> crate::chain::check::Check {
+                Ok(())
+            }
+        }
+        let layout = Layout::of(&Over);
+        let v = solve_chain(&Over, "over").unwrap();
+        assert_eq!(v[layout.absorbed(0, 0)], 1.0);
+        assert_eq!(v[layout.final_(0)], 1.0);
+        // Its place stood empty all three turns; its value is 1.
+        assert_eq!(v[layout.empty(3)], 1.0);
+        assert_eq!(v[layout.value(0, 1)], 1.0);
     }
 }

@@ -18,8 +18,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::{self, Check, ensure};
 

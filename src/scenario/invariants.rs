@@ -1,5 +1,5 @@
 //! The rule invariants every turn of every scenario must keep , checked by
-//! [`Chain::check_step`](super::chain::Chain::check_step) on each transition and by
+//! [`Chain::check_step`](crate::chain::Chain::check_step) on each transition and by
 //! [`audit`] over a chain's reachable states and sampled trials.
 //!
 //! What is checked, by system:
@@ -13,26 +13,12 @@
 //!   while recovering (LW-5); a general's pips only fall; a unit out of pips is removed; a
 //!   removed unit never changes.
 
-use super::chain::Chain;
+use crate::chain::Chain;
 use crate::dice::Dice;
 use crate::exact;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Ok, or what broke.
-pub type Check = std::result::Result<(), String>;
-
-/// Fail with `what` unless `ok`.
-#[inline]
-pub fn ensure(ok: bool, what: impl FnOnce() -> String) -> Check {
-    if ok { Ok(()) } else { Err(what()) }
-}
-
-/// Absorbing states: once `over`, a state never changes.
-pub fn stays<S: PartialEq + std::fmt::Debug>(over: bool, from: &S, to: &S) -> Check {
-    ensure(!over || from == to, || {
-        format!("a finished trial changed: {from:?} → {to:?}")
-    })
-}
+pub use crate::chain::check::{Check, ensure, stays};
 
 /// Every value and series read off `s` is within its declared largest value.
 fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {

@@ -1,6 +1,6 @@
 //! What the Rank & File and effectiveness melees share: their outcome classes and phases.
 
-use crate::scenario::chain::ClassInfo;
+use crate::chain::ClassInfo;
 
 /// Classes of a Rank & File or effectiveness melee (and a Rank & File charge).
 pub const FIGHT_CLASSES: [ClassInfo; 6] = [

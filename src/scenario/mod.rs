@@ -309,14 +309,14 @@ pub trait Job: Send + Sync {
     /// Run it (Monte Carlo unless exact-only, plus the exact solution) and report.
     ///
     /// # Errors
-    /// [`crate::Error::Cancelled`] if `control` is cancelled; an invalid trial count;
-    /// [`crate::Error::Mass`] if the exact solution fails its check.
+    /// [`crate::error::Error::Cancelled`] if `control` is cancelled; an invalid trial count;
+    /// [`crate::error::Error::Mass`] if the exact solution fails its check.
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report>;
     /// The raw Monte Carlo tally of the chunks `chunks` of `options.spec`'s chunk plan (one
     /// shard of a run). Tallies of disjoint chunk ranges add up to the whole run's.
     ///
     /// # Errors
-    /// [`crate::Error::Cancelled`] if `control` is cancelled.
+    /// [`crate::error::Error::Cancelled`] if `control` is cancelled.
     fn tally(
         &self,
         options: &RunOptions,
@@ -329,7 +329,7 @@ pub trait Job: Send + Sync {
     ///
     /// # Errors
     /// A tally that does not fit this scenario; failures of the exact solution;
-    /// [`crate::Error::Cancelled`] if `control` is cancelled.
+    /// [`crate::error::Error::Cancelled`] if `control` is cancelled.
     fn report_tally(&self, raw: &[u64], options: &RunOptions, control: &Control) -> Result<Report>;
     /// How many trials the raw tally `raw` (of `sampler`) counts: every trial ends in exactly
     /// one outcome class, so the final counts add up to the trials run. A merge checks each
@@ -344,7 +344,7 @@ pub trait Job: Send + Sync {
     /// give exactly the exact solution's chances (see [`chain::ChainSim::check_tables`]).
     ///
     /// # Errors
-    /// [`crate::Error::Invariant`] naming what broke.
+    /// [`crate::error::Error::Invariant`] naming what broke.
     fn audit(&self, trials: u64, seed: u64) -> Result<()>;
 }
 
@@ -422,7 +422,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {
         if !self.chain.exact() && options.exact_only {
-            return Err(crate::Error::Invalid {
+            return Err(crate::error::Error::Invalid {
                 what: "--exact-only".into(),
                 value: self.describe.scenario.clone(),
                 allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
@@ -440,7 +440,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         };
         let (exact, skipped) = match self.exact_solution(&limit) {
             Ok(e) => (e, None),
-            Err(e @ crate::Error::OverBudget { .. }) if !options.exact_only => {
+            Err(e @ crate::error::Error::OverBudget { .. }) if !options.exact_only => {
                 (None, Some(format!("exact: skipped: {e}")))
             }
             Err(e) => return Err(e),
@@ -480,7 +480,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     fn tally_trials(&self, raw: &[u64], sampler: Sampler) -> Result<u64> {
         let sim = self.sim(sampler);
         if raw.len() != sim.tally_len() {
-            return Err(crate::Error::Conflict(format!(
+            return Err(crate::error::Error::Conflict(format!(
                 "a tally of {} counters does not fit this {} (it has {}): was it made by another version or sampler?",
                 raw.len(),
                 self.describe.scenario,
@@ -492,7 +492,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         (0..self.chain.classes().len())
             .try_fold(0u64, |a, c| a.checked_add(counts[layout.final_(c)]))
             .ok_or_else(|| {
-                crate::Error::Conflict(
+                crate::error::Error::Conflict(
                     "a tally counts more than 2^64 trials: a damaged or edited shard file?".into(),
                 )
             })
@@ -502,7 +502,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         // Every trial ends in exactly one class: a tally that says otherwise was damaged.
         let ended = self.tally_trials(raw, options.sampler)?;
         if ended != options.spec.trials {
-            return Err(crate::Error::Conflict(format!(
+            return Err(crate::error::Error::Conflict(format!(
                 "a tally of {} trials does not count {} trials in its outcomes: a damaged or edited shard file?",
                 options.spec.trials, ended
             )));
@@ -522,7 +522,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn audit(&self, trials: u64, seed: u64) -> Result<()> {
-        let broke = |what| crate::Error::Invariant {
+        let broke = |what| crate::error::Error::Invariant {
             scenario: self.describe.scenario.clone(),
             what,
         };
@@ -564,7 +564,7 @@ impl<C: Chain + Clone> ChainJob<C> {
                 .map(|c| exact[layout.final_(c)])
                 .sum();
             if unfinished > 1e-12 {
-                return Err(crate::Error::Conflict(format!(
+                return Err(crate::error::Error::Conflict(format!(
                     "this {} cannot be relied on to end: after {} rounds it is still going with probability {unfinished:.3e} (can either side hit? raise max_rounds if it is merely long)",
                     self.describe.scenario,
                     self.chain.turns()

@@ -1,6 +1,6 @@
 //! `test`: one morale, rally or waiver test (docs/RULES.md §4).
 
-use crate::scenario::chain::ClassInfo;
+use crate::chain::ClassInfo;
 
 /// Classes of a one-test chain: the test passed or failed (both end the trial).
 pub const TEST_CLASSES: [ClassInfo; 3] = [

@@ -1,11 +1,11 @@
 //! What the rule systems' builders share: the battle parameters and the battle job, the fire
 //! model of `under-fire`, the report's description and the error for a missing scenario.
 
+use crate::chain::Chain;
 use crate::error::{Error, Result};
 use crate::frac::Frac;
 use crate::params::{How, Kind, Resolved};
 use crate::scenario::battle::{Army, Battle, Policy, SERIES, Shape, Volley};
-use crate::scenario::chain::Chain;
 use crate::scenario::fire::Fire;
 use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 

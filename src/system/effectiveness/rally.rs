@@ -2,9 +2,9 @@
 
 use super::unit::return_words;
 use super::{Ctx, unit};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::Result;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, TableDef};
 

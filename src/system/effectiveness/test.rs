@@ -1,9 +1,9 @@
 //! `test` (docs/RULES.md §4): one test of the effectiveness rules (EF-2).
 
 use super::{Ctx, unit};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::Result;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::test::{TEST_CLASSES, TestState};
 use crate::scenario::{ChainJob, Job, OutcomeDef};

@@ -4,9 +4,9 @@ use super::params::{HOLES, StartState};
 use super::rules as ef;
 use super::unit::{blocked_table, enemy_unit, fire_params, return_words};
 use super::{Ctx, unit};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Roll, Weights};
 use crate::error::Result;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::Check;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
@@ -284,7 +284,7 @@ mod tests {
     }
 
     fn turn(c: &EfUnderFire, s: ef::UnitState, dice: &[u8]) -> ef::UnitState {
-        crate::scenario::chain::scripted_step(c, s, dice)
+        crate::chain::scripted_step(c, s, dice)
     }
 
     /// EF-2: a unit that lost 25% to fire tests; a Regular needs 4. A failure costs a further

@@ -8,12 +8,12 @@ use super::params::NAME;
 use super::rules as lw;
 use super::rules::{FollowUp, LwState, LwStatus};
 use super::unit::{coin_words, parse_side};
+use crate::chain::Chain;
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
 use crate::scenario::Job;
 use crate::scenario::battle::Volley;
 use crate::scenario::battle::*;
-use crate::scenario::chain::Chain;
 use crate::scenario::invariants::Check;
 use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 

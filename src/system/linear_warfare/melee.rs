@@ -4,9 +4,9 @@ use super::Ctx;
 use super::rules as lw;
 use super::rules::{FollowUp, GeneralCoin, Pips, Side};
 use super::unit::{coin_words, parse_side};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 

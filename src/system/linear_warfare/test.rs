@@ -3,9 +3,9 @@
 use super::Ctx;
 use super::params::TestKind;
 use super::unit::volley_dice;
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::{Error, Result};
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 

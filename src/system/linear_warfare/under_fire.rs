@@ -4,9 +4,9 @@ use super::Ctx;
 use super::params::{FireFrom, HOLES};
 use super::rules::{self as lw, LwState, LwStatus, Pips};
 use super::unit::{coin_words, volley_dice};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::Check;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
@@ -278,7 +278,7 @@ mod tests {
     }
 
     fn turn(c: &LwUnderFire, s: LwState, dice: &[u8]) -> LwState {
-        crate::scenario::chain::scripted_step(c, s, dice)
+        crate::chain::scripted_step(c, s, dice)
     }
 
     /// LW-2: each hit removes a pip; LW-1: at 0 pips the unit is removed, and a removed unit is

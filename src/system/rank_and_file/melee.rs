@@ -4,9 +4,9 @@ use super::Ctx;
 use super::params::{ChargeFrom, Rules};
 use super::rules as rf;
 use super::unit::fighter_of;
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Hits, MAX_TABLE_DICE, Roll};
 use crate::error::{Error, Result};
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::melee::{FIGHT_CLASSES, FightPhase};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, Scenario};
@@ -490,8 +490,8 @@ mod tests {
     fn first_round_drawn_with_the_hand_computed_chance() {
         // Two equal 4-stand units at 4+: the first round's casualties are equal with chance
         // Σₖ C(4,k)²/256 = 70/256 — a drawn round (69/256), or both wiped out at 4–4 (1/256).
+        use crate::chain::Chain;
         use crate::exact::transitions;
-        use crate::scenario::chain::Chain;
         use crate::scenario::melee::FightPhase;
         use crate::system::rank_and_file::melee::{MeleeSetup, RfFight};
         use crate::system::rank_and_file::rules as rf;

@@ -2,10 +2,10 @@
 
 use super::rules as rf;
 use super::{Ctx, unit};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::Result;
 use crate::scenario::MetricDef;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::Check;
 use crate::scenario::{ChainJob, Job, OutcomeDef, TableDef};
 

@@ -2,9 +2,9 @@
 
 use super::rules as rf;
 use super::{Ctx, unit};
+use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::Result;
-use crate::scenario::chain::{Chain, ClassInfo, ValueInfo};
 use crate::scenario::invariants::{Check, ensure};
 use crate::scenario::test::{TEST_CLASSES, TestState};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};

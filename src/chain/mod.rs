@@ -1,0 +1,102 @@
+//! The chain model: a scenario as a small Markov chain over a unit's state, one step per game
+//! turn. Below both ways of running it (the exact solver, `exact`, and the samplers,
+//! `scenario::chain`), which are peers; it knows nothing of either.
+//!
+//! A [`Chain`] says where a trial starts, how one turn changes the state (drawing its chance from
+//! a [`Roll`]), and how states are reported: each state belongs to a [`ClassInfo`] (good,
+//! routing, removed …), some classes end a trial (absorbing), some mean the unit's place in the
+//! line stands empty. The samplers (`scenario::chain`) run a chain's trials and fill a tally
+//! laid out by [`Layout`]; the exact solver fills an array of probabilities with the same
+//! layout, so estimates and exact values are read by the same code.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::dice::Roll;
+
+/// How states of one class are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassInfo {
+    /// The class's name in outputs (e.g. `routing`).
+    pub name: &'static str,
+    /// A trial that reaches this class ends there (e.g. removed, or recovered in `rally`).
+    pub absorbing: bool,
+    /// The unit's position in the line stands empty while it is in this class (holes metric).
+    pub empty: bool,
+}
+
+/// An integer read off a trial's final state (e.g. stands lost), tallied as a histogram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueInfo {
+    /// The value's name in outputs.
+    pub name: &'static str,
+    /// The largest value it can take.
+    pub max: u32,
+}
+
+/// A scenario as a Markov chain over a unit's state, one step per turn.
+pub trait Chain: Sync {
+    /// The state a trial carries from turn to turn: small and `Copy`.
+    type State: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+    /// Where every trial starts.
+    fn start(&self) -> Self::State;
+    /// The number of turns a trial lasts at most.
+    fn turns(&self) -> u32;
+    /// One turn: the next state, drawing chance from `r`.
+    fn step<R: Roll>(&self, s: Self::State, r: &mut R) -> Self::State;
+    /// The reporting classes.
+    fn classes(&self) -> &[ClassInfo];
+    /// The class of a state (an index into [`Chain::classes`]).
+    fn class_of(&self, s: Self::State) -> usize;
+    /// The integer values read off the final state.
+    fn values(&self) -> &[ValueInfo];
+    /// Value `i` of state `s` (at most `values()[i].max`).
+    fn value_of(&self, s: Self::State, i: usize) -> u32;
+    /// True when every trial must end within the turns (a melee's rounds): a chance of still
+    /// going at the cap is then an error, not an outcome.
+    fn must_finish(&self) -> bool {
+        false
+    }
+    /// False for chains too large to solve exactly or to compile into tables (`engagement`,
+    /// `line`): they run by Monte Carlo with the dice sampler only.
+    fn exact(&self) -> bool {
+        true
+    }
+    /// The rule invariants of one turn from `from` to `to` (see [`check`]): counts
+    /// within their bounds, legal moves between states, removed units frozen. Every chain
+    /// states its own; `scenario::invariants::audit` checks them over reachable and sampled
+    /// turns.
+    ///
+    /// # Errors
+    /// What broke, in words.
+    fn check_step(&self, from: Self::State, to: Self::State) -> check::Check;
+    /// Integers read off the state after every turn and reported as per-turn means (gaps in a
+    /// line, units lost …). Only for chains that are not solved exactly.
+    fn series(&self) -> &[ValueInfo] {
+        &[]
+    }
+    /// Series `i` of state `s` (at most `series()[i].max`).
+    fn series_of(&self, _s: Self::State, _i: usize) -> u32 {
+        0
+    }
+}
+
+pub mod check;
+mod layout;
+
+pub use layout::Layout;
+
+/// For the systems' scripted turns: one step of `chain` from `s` with `dice` in order, every
+/// one of which must be used (no other die rolled).
+#[cfg(test)]
+pub(crate) fn scripted_step<C: Chain>(chain: &C, s: C::State, dice: &[u8]) -> C::State {
+    let mut r = crate::dice::Scripted::new(dice);
+    let after = chain.step(s, &mut r);
+    assert_eq!(
+        r.used(),
+        dice.len(),
+        "dice rolled: {} of {dice:?}",
+        r.used()
+    );
+    after
+}

@@ -205,3 +205,18 @@ pub fn build(
     )?;
     sys.build(scenario, &p, &options)
 }
+
+/// Every parameter of `system` at its default, the rules as the source writes them: what a
+/// system's tests read the rules code's own defaults against.
+#[cfg(test)]
+pub(crate) fn source_rules(system: &dyn RuleSystem) -> Resolved {
+    params::resolve(
+        &all_params(system),
+        system.rule_params(),
+        system.name(),
+        Scenario::Test,
+        &[],
+        &[],
+    )
+    .expect("the defaults resolve")
+}

@@ -425,22 +425,12 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{RuleSystem, all_params};
 
     /// Every default lives in the tables: the rules code's own `Numbers::default` (used by
     /// its unit tests) is what the `RULES` table reads to.
     #[test]
     fn the_rules_codes_defaults_are_the_tables() {
-        let sys = super::super::Effectiveness;
-        let r = crate::params::resolve(
-            &all_params(&sys),
-            sys.rule_params(),
-            NAME,
-            Scenario::Test,
-            &[],
-            &[],
-        )
-        .unwrap();
+        let r = crate::system::source_rules(&super::super::Effectiveness);
         assert_eq!(Rules::read(&r).unwrap().numbers, ef::Numbers::default());
     }
 }

@@ -451,22 +451,12 @@ pub(super) fn numbers(q: &RuleParams) -> lw::Numbers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{RuleSystem, all_params};
 
     /// Every default lives in the tables: the rules code's own `Numbers::default` (used by
     /// its unit tests) is what the `RULES` table reads to.
     #[test]
     fn the_rules_codes_defaults_are_the_tables() {
-        let sys = super::super::LinearWarfare;
-        let r = crate::params::resolve(
-            &all_params(&sys),
-            sys.rule_params(),
-            NAME,
-            Scenario::Test,
-            &[],
-            &[],
-        )
-        .unwrap();
+        let r = crate::system::source_rules(&super::super::LinearWarfare);
         let q = RuleParams::read(&r).unwrap();
         assert_eq!(numbers(&q), lw::Numbers::default());
         assert_eq!(q.general_coin, lw::GeneralCoin::default());

@@ -554,7 +554,6 @@ crate::params::option_table! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{RuleSystem, all_params};
 
     /// Every default lives in the tables: the rules code's own defaults (`Numbers::default`,
     /// `MeleeRules::SOURCE`, used by its unit tests and odds sheet) are what the `RULES` table
@@ -562,16 +561,7 @@ mod tests {
     /// other line must follow.
     #[test]
     fn the_rules_codes_defaults_are_the_tables() {
-        let sys = super::super::RankAndFile;
-        let r = crate::params::resolve(
-            &all_params(&sys),
-            sys.rule_params(),
-            NAME,
-            Scenario::Test,
-            &[],
-            &[],
-        )
-        .unwrap();
+        let r = crate::system::source_rules(&super::super::RankAndFile);
         let rules = Rules::read(&r).unwrap();
         assert_eq!(rules.numbers, rf::Numbers::default());
         assert_eq!(rules.melee(), rf::MeleeRules::SOURCE);

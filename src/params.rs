@@ -468,7 +468,7 @@ impl FromValue for f64 {
 }
 
 /// Text is read only from free text (a unit spec): a choice is read as its enum
-/// ([`choice_enum!`]), never as a string to compare later.
+/// (`choice_enum!`), never as a string to compare later.
 impl FromValue for String {
     fn from_value(v: &Value) -> Option<Self> {
         match v {

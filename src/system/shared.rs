@@ -170,6 +170,22 @@ pub(crate) struct SideSpec<'a> {
     pub how: &'a How,
 }
 
+impl<'a> SideSpec<'a> {
+    /// Side A's and side B's specs (`attacker`, `defender`), each with how it was set.
+    pub(crate) fn pair(a: (&'a str, &'a How), b: (&'a str, &'a How)) -> [SideSpec<'a>; 2] {
+        [
+            SideSpec {
+                spec: a.0,
+                how: a.1,
+            },
+            SideSpec {
+                spec: b.0,
+                how: b.1,
+            },
+        ]
+    }
+}
+
 /// The specs of both sides, checked to face each other one to one.
 pub(crate) fn battle_specs(
     sides: [SideSpec; 2],

@@ -291,16 +291,10 @@ impl Army for EfArmy {
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
     let battle = BattleParams::read(r)?;
-    let sides = [
-        SideSpec {
-            spec: &p.attacker,
-            how: &p.how.attacker,
-        },
-        SideSpec {
-            spec: &p.defender,
-            how: &p.how.defender,
-        },
-    ];
+    let sides = SideSpec::pair(
+        (&p.attacker, &p.how.attacker),
+        (&p.defender, &p.how.defender),
+    );
     let specs = shared::battle_specs(sides, &battle, scenario)?;
     let rules = Rules::read(r)?;
     let dice = p.melee_dice;

@@ -332,16 +332,10 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             allowed: "linear-warfare units fire a die per stand (LW-2): give stands=N in side B's specs instead".into(),
         });
     }
-    let given = [
-        SideSpec {
-            spec: &p.attacker,
-            how: &p.how.attacker,
-        },
-        SideSpec {
-            spec: &p.defender,
-            how: &p.how.defender,
-        },
-    ];
+    let given = SideSpec::pair(
+        (&p.attacker, &p.how.attacker),
+        (&p.defender, &p.how.defender),
+    );
     let specs = shared::battle_specs(given, &battle, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
     let to_hit = n.fire_to_hit(false, false);

@@ -365,16 +365,10 @@ impl Army for RfArmy {
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
     let battle = BattleParams::read(r)?;
-    let sides = [
-        SideSpec {
-            spec: &p.attacker,
-            how: &p.how.attacker,
-        },
-        SideSpec {
-            spec: &p.defender,
-            how: &p.how.defender,
-        },
-    ];
+    let sides = SideSpec::pair(
+        (&p.attacker, &p.how.attacker),
+        (&p.defender, &p.how.defender),
+    );
     let specs = shared::battle_specs(sides, &battle, scenario)?;
     let rule_params = Rules::read(r)?;
     let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);

@@ -242,6 +242,34 @@ impl Limit<'_> {
     }
 }
 
+/// The budget's arithmetic, apart from the clock so that hand values test it: the cells walked
+/// in the turns so far.
+#[derive(Debug, Default)]
+struct Projection {
+    walked: usize,
+}
+
+impl Projection {
+    /// The seconds the whole solve should take, `spent` seconds in, at the start of turn `t` of
+    /// `turns` with `cells` live cells: this turn's work against all the work so far (the cells
+    /// walked, this turn's included) scales the time spent, for this turn and each one left.
+    fn project(&mut self, spent: f64, cells: usize, t: usize, turns: usize) -> f64 {
+        self.walked += cells;
+        if self.walked == 0 {
+            spent
+        } else {
+            spent * (1.0 + (cells * (turns + 1 - t)) as f64 / self.walked as f64)
+        }
+    }
+}
+
+/// Whether a solve stops for its budget: once the time spent passes it, or once a projection
+/// passes it with a quarter of it spent (early turns also pay for working out each new state's
+/// moves, so an earlier projection is not trusted).
+fn over_budget(spent: f64, projected: f64, budget: f64) -> bool {
+    spent > budget || (spent > budget / 4.0 && projected > budget)
+}
+
 /// [`solve_chain`] within a [`Limit`]. The cost is known as it goes: each turn costs about as
 /// much as the live states times their spread of empty counts times their moves, so after
 /// every turn the time so far and the work of the turns left (at the latest turn's work, which
@@ -278,7 +306,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     // (state, empty count) order and each state's moves in their order, so every cell sums its
     // terms in one fixed order (the same as a map keyed by (state, count)).
     let mut dist: Vec<Live<C::State>> = Vec::new();
-    let mut walked = 0usize;
+    let mut projection = Projection::default();
     if classes[c0].absorbing {
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
@@ -297,18 +325,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         }
         if let Some(budget) = limit.budget_s {
             let spent = started.elapsed().as_secs_f64();
-            // Work of this turn relative to all turns so far: the live cells now against the
-            // cells walked so far.
             let cells: usize = dist.iter().map(|l| l.p.len()).sum();
-            walked += cells;
-            let projected = if walked == 0 {
-                spent
-            } else {
-                spent * (1.0 + (cells * (turns + 1 - t)) as f64 / walked as f64)
-            };
-            // Early turns also pay for working out each new state's moves, so trust the
-            // projection only once a quarter of the budget is spent.
-            if spent > budget || (spent > budget / 4.0 && projected > budget) {
+            let projected = projection.project(spent, cells, t, turns);
+            if over_budget(spent, projected, budget) {
                 return Err(Error::OverBudget {
                     scenario: scenario.to_string(),
                     projected_s: projected.max(spent),
@@ -402,13 +421,20 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         }
     }
     let total: f64 = (0..classes.len()).map(|c| out[layout.final_(c)]).sum();
+    check_mass(total, scenario)?;
+    Ok(out)
+}
+
+/// A solution's total chance must be 1 within [`MASS_TOLERANCE`]: anything else is a defect of
+/// the solver (every move's chances sum to 1), named with the scenario.
+fn check_mass(total: f64, scenario: &str) -> Result<()> {
     if (total - 1.0).abs() > MASS_TOLERANCE {
         return Err(Error::Mass {
             scenario: scenario.to_string(),
             total,
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -605,5 +631,187 @@ mod tests {
         // Its place stood empty all three turns; its value is 1.
         assert_eq!(v[layout.empty(3)], 1.0);
         assert_eq!(v[layout.value(0, 1)], 1.0);
+    }
+
+    /// A line that wavers: steady (0), wavering (1, its place empty), gone (2, absorbed, empty)
+    /// or held (3, absorbed, its place kept), one D6 a turn. From steady a 1 is gone, a 2 or a
+    /// 3 wavers, a 6 holds; from wavering a 5 or a 6 steadies, a 1 is gone.
+    #[derive(Debug, Clone, Copy)]
+    struct Waver;
+
+    const WAVER_CLASSES: [crate::chain::ClassInfo; 4] = [
+        crate::chain::ClassInfo {
+            name: "steady",
+            absorbing: false,
+            empty: false,
+        },
+        crate::chain::ClassInfo {
+            name: "wavering",
+            absorbing: false,
+            empty: true,
+        },
+        crate::chain::ClassInfo {
+            name: "gone",
+            absorbing: true,
+            empty: true,
+        },
+        crate::chain::ClassInfo {
+            name: "held",
+            absorbing: true,
+            empty: false,
+        },
+    ];
+    const WAVER_VALUES: [crate::chain::ValueInfo; 1] = [crate::chain::ValueInfo {
+        name: "state",
+        max: 3,
+    }];
+
+    impl Chain for Waver {
+        type State = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn turns(&self) -> u32 {
+            4
+        }
+        fn step<R: crate::dice::Roll>(&self, s: u8, r: &mut R) -> u8 {
+            match (s, r.d6()) {
+                (0, 1) | (1, 1) => 2,
+                (0, 2 | 3) => 1,
+                (0, 6) => 3,
+                (1, 5 | 6) => 0,
+                (s, _) => s,
+            }
+        }
+        fn classes(&self) -> &[crate::chain::ClassInfo] {
+            &WAVER_CLASSES
+        }
+        fn class_of(&self, s: u8) -> usize {
+            usize::from(s)
+        }
+        fn values(&self) -> &[crate::chain::ValueInfo] {
+            &WAVER_VALUES
+        }
+        fn value_of(&self, s: u8, _i: usize) -> u32 {
+            u32::from(s)
+        }
+        fn check_step(&self, _from: u8, _to: u8) -> crate::chain::check::Check {
+            Ok(())
+        }
+    }
+
+    /// Every counter of the solution (absorptions by turn, classes after each turn, turns
+    /// stood empty, final classes and values) against a walk of all 6^4 sequences of scripted
+    /// dice, each counted by the layout's definitions rather than the solver's bookkeeping.
+    /// (Caught the mutants that miscounted the empty turns of a live or an absorbed trial, or
+    /// at the cap, and that subtracted or multiplied a class's mass after a turn.)
+    #[test]
+    fn every_counter_agrees_with_a_walk_of_all_dice() {
+        let layout = Layout::of(&Waver);
+        let turns = layout.turns;
+        // Counted in whole paths, so the walk itself rounds nothing.
+        let mut walk = vec![0u32; layout.len()];
+        let paths = 6usize.pow(turns as u32);
+        let each = 1;
+        for path in 0..paths {
+            let rolls: Vec<u8> = (0..turns)
+                .map(|i| (path / 6usize.pow(i as u32) % 6 + 1) as u8)
+                .collect();
+            let mut dice = crate::dice::Scripted::new(&rolls);
+            let (mut s, mut empty) = (Waver.start(), 0);
+            for t in 1..=turns {
+                let was_absorbed = WAVER_CLASSES[Waver.class_of(s)].absorbing;
+                if !was_absorbed {
+                    s = Waver.step(s, &mut dice);
+                }
+                let c = Waver.class_of(s);
+                if WAVER_CLASSES[c].absorbing {
+                    if !was_absorbed {
+                        walk[layout.absorbed(c, t)] += each;
+                    }
+                } else {
+                    walk[layout.live(t, c)] += each;
+                }
+                empty += usize::from(WAVER_CLASSES[c].empty);
+            }
+            walk[layout.final_(Waver.class_of(s))] += each;
+            walk[layout.empty(empty)] += each;
+            walk[layout.value(0, usize::from(s))] += each;
+        }
+        let solved = solve_chain(&Waver, "waver").unwrap();
+        for (i, (a, &n)) in solved.iter().zip(&walk).enumerate() {
+            let b = f64::from(n) / paths as f64;
+            assert!((a - b).abs() < 1e-14, "counter {i}: solved {a}, walked {b}");
+        }
+        // Not all trivially zero: some trials waver, some are gone, some stood empty 4 turns.
+        assert!(walk[layout.live(2, 1)] > 0 && walk[layout.absorbed(2, 3)] > 0);
+        assert!(walk[layout.empty(4)] > 0 && walk[layout.empty(2)] > 0);
+    }
+
+    /// The progress display is told each turn as it starts and once at the end. (Caught the
+    /// mutants that told it turn t + 1 or t for t - 1.)
+    #[test]
+    fn progress_is_told_every_turn() {
+        let told = std::cell::RefCell::new(Vec::new());
+        let limit = Limit {
+            budget_s: None,
+            cancelled: &|| false,
+            progress: &|done, of| told.borrow_mut().push((done, of)),
+        };
+        solve_chain_within(&Waver, "waver", &limit).unwrap();
+        assert_eq!(
+            told.into_inner(),
+            vec![(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+        );
+    }
+
+    /// The projection by hand: 2 s spent at the start of turn 2 of 5 with 3 live cells, after
+    /// 2 walked in turn 1, projects 2 × (1 + 3 × 4 / 5) = 6.8 s; with no cell walked yet it
+    /// is the time spent. (Caught the mutants of each operator of the projection.)
+    #[test]
+    fn the_budget_projects_by_hand_values() {
+        let mut none = Projection::default();
+        assert_eq!(none.project(0.5, 0, 1, 5), 0.5);
+        let mut p = Projection::default();
+        assert_eq!(p.project(1.0, 2, 1, 5), 1.0 * (1.0 + 10.0 / 2.0));
+        assert!((p.project(2.0, 3, 2, 5) - 6.8).abs() < 1e-12);
+        assert_eq!(p.walked, 5);
+    }
+
+    /// When a solve stops for a budget of 4 s: past 4 s spent whatever the projection; past
+    /// 1 s (a quarter) only if the projection passes 4 s; never at exactly either bound.
+    /// (Caught the mutants of each comparison, of `||` and `&&`, and of the quarter.)
+    #[test]
+    fn the_budget_stops_past_its_bounds() {
+        for (spent, projected, stops) in [
+            (5.0, 0.0, true),
+            (4.0, 0.0, false),
+            (4.0, 4.0, false),
+            (2.0, 5.0, true),
+            (2.0, 4.0, false),
+            (2.0, 1.0, false),
+            (1.0, 100.0, false),
+            (0.5, 100.0, false),
+            (1.5, 4.5, true),
+        ] {
+            assert_eq!(
+                over_budget(spent, projected, 4.0),
+                stops,
+                "spent {spent}, projected {projected}"
+            );
+        }
+    }
+
+    /// A total chance off 1 by more than the tolerance is refused, naming the scenario; within
+    /// it, accepted. (Caught the mutant that refused only a total off by exactly the
+    /// tolerance; `>=` for `>` is equivalent, no total being off by exactly 1e-9.)
+    #[test]
+    fn a_solution_must_sum_to_one() {
+        assert!(check_mass(1.0, "rally").is_ok());
+        assert!(check_mass(1.0 - 1e-12, "rally").is_ok());
+        for total in [1.0 + 2e-9, 1.0 - 2e-9, 0.5, 0.0] {
+            let e = check_mass(total, "rally").unwrap_err();
+            assert!(matches!(e, Error::Mass { .. }) && e.to_string().contains("rally"));
+        }
     }
 }

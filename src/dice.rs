@@ -494,6 +494,37 @@ mod tests {
         // Dice draw one number per table.
         let mut d = Dice::from_state(5);
         assert!((0..1000).all(|_| d.hits(&h) <= 45));
+        // An odd number of tables: 30 dice at 5+ in three tables of 10. (Caught the mutant
+        // that subtracted each product in the convolution, whose signs cancel over an even
+        // number of tables.)
+        let odd = Hits::dice(30, 5, 10);
+        assert_eq!(odd.parts().len(), 3);
+        assert!(odd.pmf().iter().all(|&p| p >= 0.0));
+        assert!((odd.pmf().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!((odd.mean() - 10.0).abs() < 1e-12);
+    }
+
+    /// A volley's hits are the sum of one draw from each of its tables: scripted draws of 3
+    /// from the 24-dice table and 2 from the 6-dice one make 5. (Caught the mutants that made
+    /// `Roll::hits` always 0 or 1.)
+    #[test]
+    fn a_volley_sums_one_draw_per_table() {
+        let h = Hits::dice(30, 5, MAX_TABLE_DICE);
+        let mut script = Scripted::new(&[3, 2]);
+        assert_eq!(script.hits(&h), 5);
+        assert_eq!(script.used(), 2);
+    }
+
+    /// Two volleys are equal exactly when their tables are: the same dice and target, split
+    /// the same way. (Caught the mutants that made every volley equal, none, or the test
+    /// inverted.)
+    #[test]
+    fn volleys_are_equal_when_their_tables_are() {
+        let h = Hits::dice(30, 5, MAX_TABLE_DICE);
+        assert_eq!(h, Hits::dice(30, 5, MAX_TABLE_DICE));
+        assert_ne!(h, Hits::dice(30, 4, MAX_TABLE_DICE));
+        assert_ne!(h, Hits::dice(30, 5, 10));
+        assert_ne!(h, Hits::dice(29, 5, MAX_TABLE_DICE));
     }
 
     #[test]

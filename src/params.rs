@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::{Error, Result};
 use crate::frac::Frac;
-use crate::scenario::Scenario;
+use crate::scenario::{Describe, Scenario};
 
 /// What values a parameter takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -325,6 +325,29 @@ impl Resolved {
                 source: d.default,
             })
             .collect()
+    }
+    /// The report's description of a run of `system`'s `scenario` with these parameters in
+    /// force, the optional rules `options` switched on, and `notes`.
+    pub fn describe(
+        &self,
+        system: &str,
+        scenario: Scenario,
+        options: &[String],
+        notes: Vec<String>,
+    ) -> Describe {
+        Describe {
+            system: system.into(),
+            scenario: scenario.name().into(),
+            params: self.to_json(),
+            rules: self.rules_json(),
+            rules_changed: self
+                .rules_changed()
+                .into_iter()
+                .map(|c| (c.key.to_string(), c.value, c.source.to_string()))
+                .collect(),
+            options: options.to_vec(),
+            notes,
+        }
     }
     /// True when `key` applies to this scenario.
     pub fn has(&self, key: &str) -> bool {

@@ -1,6 +1,7 @@
 //! The enemy's fire in `under-fire`: how many losses a turn of fire causes (docs/RULES.md §4).
 
 use crate::dice::{Hits, Roll, Weights};
+use crate::error::{Error, Result};
 use crate::frac::{Frac, common_denominator};
 
 /// Dice in one exact table; larger volleys are the sum of several tables.
@@ -72,6 +73,48 @@ impl Fire {
     pub fn sample<R: Roll>(&self, r: &mut R) -> u32 {
         r.hits(&self.hits)
     }
+}
+
+/// The enemy's fire as its parameters give it: `fire_dice` dice on `fire_to_hit`+, or the
+/// chances of each loss a turn (`fire_loss`).
+#[derive(Debug, Clone)]
+pub struct FireParams {
+    /// Dice a turn.
+    pub dice: u32,
+    /// The roll each needs.
+    pub to_hit: u8,
+    /// Chances of 0, 1, 2 … losses a turn (empty: the dice).
+    pub loss: Vec<Frac>,
+    /// The flag or key that gave `fire_dice`, if the user gave it (not its default).
+    pub dice_given: Option<String>,
+    /// The flag or key that gives `fire_loss`, for a message.
+    pub loss_what: String,
+}
+
+/// The enemy's fire of `under-fire` from the keys `fire_dice`, `fire_to_hit` and `fire_loss`
+/// (an explicit distribution of losses per turn, which replaces the dice).
+///
+/// # Errors
+/// Both models given at once, or a distribution that does not add up to 1.
+pub fn fire_model(p: &FireParams) -> Result<Fire> {
+    let table = &p.loss;
+    if table.is_empty() {
+        return Ok(Fire::dice(p.dice, p.to_hit));
+    }
+    if let Some(dice) = &p.dice_given {
+        return Err(Error::Conflict(format!(
+            "--set fire_loss and {dice} are two fire models: give one of them"
+        )));
+    }
+    Fire::table(table).ok_or_else(|| Error::Invalid {
+        what: p.loss_what.clone(),
+        value: table
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        allowed: "the chances must add up to exactly 1".into(),
+    })
 }
 
 #[cfg(test)]

@@ -93,6 +93,15 @@ impl Scenario {
         list.iter().map(|s| s.name()).collect::<Vec<_>>().join(sep)
     }
 
+    /// The error for running it on `system`, which has only `available`.
+    pub fn unsupported(self, system: &str, available: &[Scenario]) -> Error {
+        Error::Unsupported {
+            scenario: self.name().into(),
+            system: system.into(),
+            available: Scenario::join(available, ", "),
+        }
+    }
+
     /// Whether it plays whole fights on a field (Monte Carlo only): `engagement` and `line`.
     pub const fn is_battle(self) -> bool {
         matches!(self, Scenario::Engagement | Scenario::Line)

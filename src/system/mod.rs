@@ -4,19 +4,19 @@
 //! system's folder matches on its name: the command line, experiments, `list`, `odds` and the
 //! tests all go through the registry.
 
+pub(crate) mod battle;
 pub mod cases;
 pub mod edges;
 pub(crate) mod effectiveness;
 pub(crate) mod linear_warfare;
 pub(crate) mod rank_and_file;
-pub(crate) mod shared;
 
 use crate::error::{Error, Result};
 use crate::odds::Odds;
 use crate::params::{self, Input, OptionDef, ParamDef, Resolved};
 use crate::scenario::{Job, Scenario};
 
-pub use shared::BATTLE_PARAMS;
+pub use battle::BATTLE_PARAMS;
 
 /// A rule system: everything the tool knows of one set of rules.
 ///
@@ -191,7 +191,7 @@ pub fn build(
 ) -> Result<Box<dyn Job>> {
     let sys = find(system)?;
     if !sys.scenarios().contains(&scenario) {
-        return Err(shared::unsupported(sys.name(), sys.scenarios(), scenario));
+        return Err(scenario.unsupported(sys.name(), sys.scenarios()));
     }
     let options = params::check_options(sys.options(), sys.name(), options)?;
     let defaults = sys.defaults(scenario, inputs);

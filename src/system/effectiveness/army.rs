@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::scenario::Job;
 use crate::scenario::battle::*;
 use crate::scenario::invariants::Check;
-use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
+use crate::system::battle::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// An effectiveness-rules unit in a battle: its state, whether it is locked in melee with the
 /// unit opposite, and whether the slot holds a unit.
@@ -295,7 +295,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         (&p.attacker, &p.how.attacker),
         (&p.defender, &p.how.defender),
     );
-    let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let specs = battle::battle_specs(sides, &battle, scenario)?;
     let rules = Rules::read(r)?;
     let dice = p.melee_dice;
     let to_hit = rules.q.melee_to_hit;
@@ -313,7 +313,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             melee[side].push(Weights::hits(d.unwrap_or(dice), to_hit));
         }
     }
-    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
+    let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}",
@@ -348,7 +348,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         options: ctx.options,
         break_point: BreakPointSource::Assumed("the effectiveness rules have no army morale rule"),
     };
-    shared::battle_job(army, files, setup, notes)
+    battle::battle_job(army, files, setup, notes)
 }
 
 /// The battle turn from the rules' words, with scripted dice: a value in a volley's or a melee

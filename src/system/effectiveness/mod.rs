@@ -20,7 +20,6 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::shared::{self, describe};
 use super::{About, RuleSystem};
 use params::Rules;
 pub use params::{HOLES, NAME, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches};
@@ -43,7 +42,8 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        describe(NAME, self.scenario, self.resolved, self.options, notes)
+        self.resolved
+            .describe(NAME, self.scenario, self.options, notes)
     }
 }
 
@@ -98,7 +98,7 @@ impl RuleSystem for Effectiveness {
             Scenario::UnderFire => under_fire::job(&ctx),
             Scenario::Melee => melee::job(&ctx),
             Scenario::Engagement | Scenario::Line => army::job(&ctx),
-            other => Err(shared::unsupported(NAME, SCENARIOS, other)),
+            other => Err(other.unsupported(NAME, SCENARIOS)),
         }
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {

@@ -8,9 +8,9 @@ use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Roll, Weights};
 use crate::error::Result;
 use crate::scenario::fire::Fire;
+use crate::scenario::fire::fire_model;
 use crate::scenario::invariants::Check;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
-use crate::system::shared::fire_model;
 
 /// Classes of an effectiveness-rules unit under fire: only elimination ends a trial early; a
 /// retreating or eliminated unit leaves its place in the line empty.

@@ -7,7 +7,7 @@ use super::rules as ef;
 use crate::dice::Weights;
 use crate::error::{Error, Result};
 use crate::params;
-use crate::system::shared::FireParams;
+use crate::scenario::fire::FireParams;
 
 /// Parse an effectiveness unit spec such as `elite general lost=1` into the unit, its start
 /// and its melee dice (`None`: the default).
@@ -103,8 +103,8 @@ pub(super) fn fire_params(p: &Params) -> FireParams {
         dice: p.fire_dice,
         to_hit: p.fire_to_hit,
         loss: p.fire_loss.clone(),
-        how_dice: p.how.fire_dice.clone(),
-        how_loss: p.how.fire_loss.clone(),
+        dice_given: p.how.fire_dice.given.then(|| p.how.fire_dice.what.clone()),
+        loss_what: p.how.fire_loss.what.clone(),
     }
 }
 

@@ -15,7 +15,7 @@ use crate::scenario::Job;
 use crate::scenario::battle::Volley;
 use crate::scenario::battle::*;
 use crate::scenario::invariants::Check;
-use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
+use crate::system::battle::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// An Age of Linear Warfare unit in a battle: its state under fire (status and pips) and
 /// whether the slot holds a unit.
@@ -336,7 +336,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         (&p.attacker, &p.how.attacker),
         (&p.defender, &p.how.defender),
     );
-    let specs = shared::battle_specs(given, &battle, scenario)?;
+    let specs = battle::battle_specs(given, &battle, scenario)?;
     let (mut sides, mut fire) = ([vec![], vec![]], [vec![], vec![]]);
     let to_hit = n.fire_to_hit(false, false);
     for (side, given) in given.iter().enumerate() {
@@ -388,7 +388,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             says: "half the army",
         },
     };
-    shared::battle_job(army, files, setup, notes)
+    battle::battle_job(army, files, setup, notes)
 }
 
 /// The battle turn from the rules' words, with scripted dice: a value in a volley's place is

@@ -18,7 +18,6 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved, Source};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::shared::{self, describe};
 use super::{About, RuleSystem};
 use params::numbers;
 pub use params::{
@@ -48,7 +47,8 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        describe(NAME, self.scenario, self.resolved, self.options, notes)
+        self.resolved
+            .describe(NAME, self.scenario, self.options, notes)
     }
 }
 
@@ -118,7 +118,7 @@ impl RuleSystem for LinearWarfare {
             Scenario::UnderFire => under_fire::job(&ctx),
             Scenario::Melee => melee::job(&ctx),
             Scenario::Engagement | Scenario::Line => army::job(&ctx),
-            other => Err(shared::unsupported(NAME, SCENARIOS, other)),
+            other => Err(other.unsupported(NAME, SCENARIOS)),
         }
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {

@@ -8,9 +8,9 @@ use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::{Roll, Weights};
 use crate::error::{Error, Result};
 use crate::scenario::fire::Fire;
+use crate::scenario::fire::{FireParams, fire_model};
 use crate::scenario::invariants::Check;
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
-use crate::system::shared::{self, FireParams};
 
 /// Classes of an Age of Linear Warfare unit under fire: falling back in good order leaves its
 /// place empty, as does removal (which ends the trial).
@@ -176,12 +176,12 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         let (dice, to_hit) = volley_dice((p, n), false, false)?;
         Fire::dice(dice, to_hit)
     } else {
-        shared::fire_model(&FireParams {
+        fire_model(&FireParams {
             dice: p.fire_dice,
             to_hit: n.fire_to_hit(p.cover, p.flanking),
             loss: p.fire_loss.clone(),
-            how_dice: p.how.fire_dice.clone(),
-            how_loss: p.how.fire_loss.clone(),
+            dice_given: p.how.fire_dice.given.then(|| p.how.fire_dice.what.clone()),
+            loss_what: p.how.fire_loss.what.clone(),
         })?
     };
     notes.push(format!(

@@ -14,7 +14,7 @@ use crate::scenario::Job;
 use crate::scenario::battle::*;
 use crate::scenario::invariants::Check;
 use crate::scenario::melee::FightPhase;
-use crate::system::shared::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
+use crate::system::battle::{self, BattleParams, BattleSetup, BreakPointSource, SideSpec};
 
 /// A Rank & File unit in a battle: its state, a Blown marker (RF-11), whether it must charge
 /// this turn (RF-12), and whether the slot holds a unit.
@@ -369,7 +369,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         (&p.attacker, &p.how.attacker),
         (&p.defender, &p.how.defender),
     );
-    let specs = shared::battle_specs(sides, &battle, scenario)?;
+    let specs = battle::battle_specs(sides, &battle, scenario)?;
     let rule_params = Rules::read(r)?;
     let (mut fighters, mut starts) = ([vec![], vec![]], [vec![], vec![]]);
     for (side, given) in sides.iter().enumerate() {
@@ -389,7 +389,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             )));
         }
     }
-    let fire = shared::battle_volleys(&fire_params(p), &battle)?;
+    let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let notes = vec![format!(
         "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
         fire[0].description(),
@@ -413,7 +413,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             "the Rank & File sources give the army break point no number (RF-13)",
         ),
     };
-    shared::battle_job(army, files, setup, notes)
+    battle::battle_job(army, files, setup, notes)
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::shared::describe;
 use super::{About, RuleSystem};
 use params::Rules;
 pub use params::{HOLES, NAME, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches};
@@ -42,7 +41,8 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        describe(NAME, self.scenario, self.resolved, self.options, notes)
+        self.resolved
+            .describe(NAME, self.scenario, self.options, notes)
     }
 }
 

@@ -10,9 +10,9 @@ use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
 use crate::error::Result;
 use crate::scenario::fire::Fire;
+use crate::scenario::fire::fire_model;
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
-use crate::system::shared::fire_model;
 
 /// Classes of a Rank & File unit under fire: only removal ends a trial early. Unsteady (it
 /// retires, RF-4), routing and removed units leave their place in the line empty.

@@ -6,7 +6,7 @@ use super::params::{Params, Rules, SPEC_KEYWORDS, Switches};
 use super::rules as rf;
 use crate::error::{Error, Result};
 use crate::params;
-use crate::system::shared::FireParams;
+use crate::scenario::fire::FireParams;
 
 /// What a run of Rank & File needs beyond the resolved parameters.
 pub(super) struct Built {
@@ -303,7 +303,7 @@ pub(super) fn fire_params(p: &Params) -> FireParams {
         dice: p.fire_dice,
         to_hit: p.fire_to_hit,
         loss: p.fire_loss.clone(),
-        how_dice: p.how.fire_dice.clone(),
-        how_loss: p.how.fire_loss.clone(),
+        dice_given: p.how.fire_dice.given.then(|| p.how.fire_dice.what.clone()),
+        loss_what: p.how.fire_loss.what.clone(),
     }
 }

@@ -1,13 +1,15 @@
-//! What the rule systems' builders share: the battle parameters and the battle job, the fire
-//! model of `under-fire`, the report's description and the error for a missing scenario.
+//! The battles every system plays (`engagement`, `line`) as far as they are the same in each:
+//! their parameter table, the sides' unit specs, each side's fire and the job built around a
+//! system's `Army`. It sits with the systems rather than in `scenario/battle/` because its
+//! parameter table is a `params` table, and `params` stands above `scenario` (its tables name
+//! the scenarios they apply to).
 
 use crate::chain::Chain;
 use crate::error::{Error, Result};
-use crate::frac::Frac;
 use crate::params::{How, Kind, Resolved};
 use crate::scenario::battle::{Army, Battle, Policy, SERIES, Shape, Volley};
-use crate::scenario::fire::Fire;
-use crate::scenario::{ChainJob, Describe, Job, MetricDef, OutcomeDef, Scenario, TableDef};
+use crate::scenario::fire::{FireParams, fire_model};
+use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, Scenario, TableDef};
 
 const ENGAGEMENT_OUTCOMES: [&str; 4] = [
     "side_a_holds",
@@ -366,7 +368,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     debug_assert_eq!(battle.series().len(), SERIES.len());
     Ok(Box::new(ChainJob::new(
         battle,
-        describe(system, scenario, resolved, options, notes),
+        resolved.describe(system, scenario, options, notes),
         outcomes,
         metrics,
         vec![
@@ -417,79 +419,4 @@ fn parse_b_fire(text: &str) -> Option<Option<(u32, u8)>> {
     let to_hit = crate::params::parse_int(to_hit.trim().trim_end_matches('+'))
         .filter(|t| (1..=6).contains(t))?;
     Some(Some((dice as u32, to_hit as u8)))
-}
-
-/// The error for a scenario a system does not have.
-pub(crate) fn unsupported(system: &str, scenarios: &[Scenario], scenario: Scenario) -> Error {
-    Error::Unsupported {
-        scenario: scenario.name().into(),
-        system: system.into(),
-        available: Scenario::join(scenarios, ", "),
-    }
-}
-
-/// Names and every parameter in force, for a report.
-pub(crate) fn describe(
-    system: &str,
-    scenario: Scenario,
-    p: &Resolved,
-    options: &[String],
-    notes: Vec<String>,
-) -> Describe {
-    Describe {
-        system: system.into(),
-        scenario: scenario.name().into(),
-        params: p.to_json(),
-        rules: p.rules_json(),
-        rules_changed: p
-            .rules_changed()
-            .into_iter()
-            .map(|c| (c.key.to_string(), c.value, c.source.to_string()))
-            .collect(),
-        options: options.to_vec(),
-        notes,
-    }
-}
-
-/// The enemy's fire as its parameters give it: `fire_dice` dice on `fire_to_hit`+, or the
-/// chances of each loss a turn (`fire_loss`).
-#[derive(Debug, Clone)]
-pub(crate) struct FireParams {
-    /// Dice a turn.
-    pub dice: u32,
-    /// The roll each needs.
-    pub to_hit: u8,
-    /// Chances of 0, 1, 2 … losses a turn (empty: the dice).
-    pub loss: Vec<Frac>,
-    /// How `fire_dice` was set.
-    pub how_dice: How,
-    /// How `fire_loss` was set.
-    pub how_loss: How,
-}
-
-/// The enemy's fire of `under-fire` from the keys `fire_dice`, `fire_to_hit` and `fire_loss`
-/// (an explicit distribution of losses per turn, which replaces the dice).
-///
-/// # Errors
-/// Both models given at once, or a distribution that does not add up to 1.
-pub(crate) fn fire_model(p: &FireParams) -> Result<Fire> {
-    let table = &p.loss;
-    if table.is_empty() {
-        return Ok(Fire::dice(p.dice, p.to_hit));
-    }
-    if p.how_dice.given {
-        return Err(Error::Conflict(format!(
-            "--set fire_loss and {} are two fire models: give one of them",
-            p.how_dice.what
-        )));
-    }
-    Fire::table(table).ok_or_else(|| Error::Invalid {
-        what: p.how_loss.what.clone(),
-        value: table
-            .iter()
-            .map(|f| f.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
-        allowed: "the chances must add up to exactly 1".into(),
-    })
 }

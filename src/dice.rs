@@ -239,6 +239,39 @@ impl Weights {
         self.weights[i] as f64 / self.total as f64
     }
 
+    /// The outcome of a uniform draw x (64 bits `hi`, or 128 bits `hi`·2^64 + `lo` for a wide
+    /// table, whose `lo` is ignored otherwise): its top k bits are the bucket and
+    /// [`Weights::unit`] the unit within it; `None` when the draw is rejected.
+    #[inline(always)]
+    fn decide(&self, hi: u64, lo: u64) -> Option<usize> {
+        let b = (hi >> (64 - self.bits)) as usize;
+        let (low, r) = self.unit(hi, lo);
+        (low >= self.threshold).then(|| self.resolve(b, r))
+    }
+
+    /// Lemire's multiply-and-reject on the draw's bits below the bucket's, shifted up
+    /// (z = x · 2^k mod 2^W): z · total as (its low W bits, the unit above them). The draw is
+    /// rejected when the low bits fall below the threshold.
+    #[inline(always)]
+    fn unit(&self, hi: u64, lo: u64) -> (u128, u64) {
+        let k = self.bits;
+        let total = u128::from(self.total);
+        if self.wide {
+            // z = zh · 2^64 + zl; z · total = zh·total·2^64 + zl·total.
+            let zh = (hi << k) | (lo >> (64 - k));
+            let zl = lo << k;
+            let a = u128::from(zl) * total;
+            let upper = u128::from(zh) * total + (a >> 64);
+            (
+                (upper << 64) | (a & u128::from(u64::MAX)),
+                (upper >> 64) as u64,
+            )
+        } else {
+            let m = u128::from(hi << k) * total;
+            (u128::from(m as u64), (m >> 64) as u64)
+        }
+    }
+
     /// The outcome of bucket `b` and unit `r` (`r < total`).
     #[inline(always)]
     fn resolve(&self, b: usize, r: u64) -> usize {
@@ -274,6 +307,31 @@ fn alias_buckets(weights: &[u64], total: u64, m: usize) -> Vec<(u64, u32)> {
     // The units sum to m · total exactly, so no bucket is left short.
     debug_assert!(small.is_empty());
     buckets
+}
+
+/// A uniform integer in `0..n` (`n` ≥ 1) from uniform 64-bit draws, by Lemire's
+/// multiply-and-reject method: the high word of x · n, unless its low word falls below
+/// 2^64 mod n (worked out only when the low word is below n, which it must be to fall below).
+#[inline(always)]
+fn lemire(n: u64, mut draw: impl FnMut() -> u64) -> u64 {
+    debug_assert!(n > 0);
+    let mut m = u128::from(draw()) * u128::from(n);
+    let mut low = m as u64;
+    if low < n {
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = u128::from(draw()) * u128::from(n);
+            low = m as u64;
+        }
+    }
+    (m >> 64) as u64
+}
+
+/// Whether a 64-bit draw serves as a pool of [`POOL_DICE`] dice: below [`POOL_LIMIT`], where
+/// every base-6 digit is uniform.
+#[inline(always)]
+const fn pool_accepts(x: u64) -> bool {
+    x < POOL_LIMIT
 }
 
 /// Seeded dice for Monte Carlo trials.
@@ -332,24 +390,15 @@ impl Dice {
     /// A uniform integer in `0..n` (`n` ≥ 1), by Lemire's multiply-and-reject method.
     #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
-        let mut low = m as u64;
-        if low < n {
-            let threshold = n.wrapping_neg() % n;
-            while low < threshold {
-                m = u128::from(self.rng.next_u64()) * u128::from(n);
-                low = m as u64;
-            }
-        }
-        (m >> 64) as u64
+        let rng = &mut self.rng;
+        lemire(n, || rng.next_u64())
     }
 
     #[inline]
     fn refill(&mut self) {
         loop {
             let x = self.rng.next_u64();
-            if x < POOL_LIMIT {
+            if pool_accepts(x) {
                 self.pool = x;
                 self.left = POOL_DICE;
                 return;
@@ -378,30 +427,12 @@ impl Roll for Dice {
         if table.bits == 0 {
             return 0;
         }
-        let k = table.bits;
-        let total = u128::from(table.total);
         loop {
             let hi = self.rng.next_u64();
-            let b = (hi >> (64 - k)) as usize;
-            let (low, r) = if table.wide {
-                // z = x · 2^k mod 2^128 = zh · 2^64 + zl; z · total = zh·total·2^64 + zl·total.
-                let lo = self.rng.next_u64();
-                let zh = (hi << k) | (lo >> (64 - k));
-                let zl = lo << k;
-                let a = u128::from(zl) * total;
-                let upper = u128::from(zh) * total + (a >> 64);
-                (
-                    (upper << 64) | (a & u128::from(u64::MAX)),
-                    (upper >> 64) as u64,
-                )
-            } else {
-                let m = u128::from(hi << k) * total;
-                (u128::from(m as u64), (m >> 64) as u64)
-            };
-            if low < table.threshold {
-                continue;
+            let lo = if table.wide { self.rng.next_u64() } else { 0 };
+            if let Some(i) = table.decide(hi, lo) {
+                return i;
             }
-            return table.resolve(b, r);
         }
     }
 }
@@ -794,5 +825,217 @@ mod tests {
         };
         assert_ne!(a, b);
         assert_eq!(a, c);
+    }
+
+    /// SplitMix64's finaliser gives its published outputs: the generator's first two from
+    /// state 0 (mix64 adds the golden-ratio increment itself). (Caught the mutants of each
+    /// shift and exclusive-or.)
+    #[test]
+    fn mix64_is_splitmix64s_finaliser() {
+        assert_eq!(mix64(0), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(mix64(0x9E37_79B9_7F4A_7C15), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(mix64(12_345), 0x2211_8258_A9D1_11A0);
+    }
+
+    /// A chunk's generator state, worked out apart from the code (by the formula in
+    /// `for_chunk`'s comment, in another language): (seed 20261124, stream 3, chunk 7) starts
+    /// at hi = 0xFA84…9642, lo = 0xEA27…10EB. Every committed report rests on this
+    /// derivation; a change to it changes them all. (Caught the mutants of its exclusive-ors,
+    /// `|` and shift; `^` for the `|` joining the halves is equivalent, the halves not
+    /// overlapping.)
+    #[test]
+    fn a_chunks_state_is_pinned() {
+        let state = (0xFA84_71D3_4F19_9642u128 << 64) | 0xEA27_9661_3E36_10EB;
+        let (mut a, mut b) = (Dice::for_chunk(20_261_124, 3, 7), Dice::from_state(state));
+        for _ in 0..8 {
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
+
+    /// `from_rng` takes its first 64 bits as the state's high half and the next as its low.
+    /// (Caught `&` for `|` and the shift reversed; `^` for `|` is equivalent.)
+    #[test]
+    fn from_rng_takes_the_high_half_first() {
+        struct Two(u64);
+        impl rand_core::TryRng for Two {
+            type Error = std::convert::Infallible;
+            fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+                unreachable!()
+            }
+            fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+                self.0 += 1;
+                Ok(self.0 * 0x1234_5678_9ABC)
+            }
+            fn try_fill_bytes(&mut self, _dst: &mut [u8]) -> Result<(), Self::Error> {
+                unreachable!()
+            }
+        }
+        let mut d = Dice::from_rng(&mut Two(0));
+        let mut e = Dice::from_state((0x1234_5678_9ABCu128 << 64) | 0x2468_ACF1_3578);
+        assert_eq!(d.next_u64(), e.next_u64());
+    }
+
+    /// As a `rand` generator, `Dice` gives its raw draws: 32 bits are the low half of a 64-bit
+    /// draw, and bytes are the draws' little-endian bytes in order. (Caught the mutants that
+    /// answered 0 or 1, or filled nothing.)
+    #[test]
+    fn rand_draws_are_the_raw_draws() {
+        use rand_core::Rng;
+        let (mut d, mut raw) = (Dice::from_state(99), Dice::from_state(99));
+        assert_eq!(d.next_u32(), raw.next_u64() as u32);
+        let mut bytes = [0u8; 16];
+        d.fill_bytes(&mut bytes);
+        let want: Vec<u8> = (0..2).flat_map(|_| raw.next_u64().to_le_bytes()).collect();
+        assert_eq!(bytes.to_vec(), want);
+    }
+
+    /// `below(n)` is Lemire's method, checked against its plain statement on the same raw
+    /// draws: take x; if the low word of x·n is below 2^64 mod n, draw again; answer the high
+    /// word. With n = 2^63 + 1 half of all draws are rejected, so rejection is exercised
+    /// every few calls. (Caught every mutant of `below`'s arithmetic and comparisons.)
+    #[test]
+    fn below_is_lemires_method() {
+        let mut d = Dice::for_chunk(4, 4, 4);
+        let mut raw = d.clone();
+        for n in [
+            1u64,
+            2,
+            3,
+            6,
+            7,
+            1000,
+            (1 << 63) + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let threshold = ((1u128 << 64) % u128::from(n)) as u64;
+            for _ in 0..200 {
+                let want = loop {
+                    let m = u128::from(raw.next_u64()) * u128::from(n);
+                    if (m as u64) >= threshold {
+                        break (m >> 64) as u64;
+                    }
+                };
+                assert_eq!(d.below(n), want, "n = {n}");
+            }
+        }
+        assert_eq!(d.next_u64(), raw.next_u64(), "the same draws spent");
+        // A low word exactly at the threshold is kept: for n = 2^63 + 1 the threshold is
+        // 2^63 − 1, the low word of (2^64 − 1) · n. (Caught `<=` for the loop's `<`; `<=` for
+        // the `<` before it is equivalent, the threshold being below n.)
+        let n = (1u64 << 63) + 1;
+        let mut draws = [u64::MAX, 5].into_iter();
+        let kept = lemire(n, || draws.next().unwrap());
+        assert_eq!(kept, ((u128::from(u64::MAX) * u128::from(n)) >> 64) as u64);
+        assert_eq!(draws.next(), Some(5), "one draw spent");
+    }
+
+    /// A pool is the draws below the largest multiple of 6^20, that one refused. (Caught `<=`
+    /// for `<`, which no run could: a draw of exactly the limit comes once in 2^64.)
+    #[test]
+    fn a_pool_draw_stops_below_the_limit() {
+        assert!(pool_accepts(POOL_LIMIT - 1) && pool_accepts(0));
+        assert!(!pool_accepts(POOL_LIMIT) && !pool_accepts(u64::MAX));
+    }
+
+    /// z · total for z < 2^128 and total < 2^64 as (low 128 bits, the bits above): schoolbook
+    /// in 32-bit limbs, apart from the 64-bit split of `decide`.
+    fn product(z: u128, total: u64) -> (u128, u64) {
+        let zs: Vec<u64> = (0..4)
+            .map(|i| (z >> (32 * i)) as u64 & 0xFFFF_FFFF)
+            .collect();
+        let ts = [total & 0xFFFF_FFFF, total >> 32];
+        let mut limbs = [0u64; 7];
+        for (i, &a) in zs.iter().enumerate() {
+            for (j, &b) in ts.iter().enumerate() {
+                limbs[i + j] += (a * b) & 0xFFFF_FFFF;
+                limbs[i + j + 1] += (a * b) >> 32;
+            }
+        }
+        for i in 0..6 {
+            limbs[i + 1] += limbs[i] >> 32;
+            limbs[i] &= 0xFFFF_FFFF;
+        }
+        let low = (0..4).fold(0u128, |acc, i| acc | (u128::from(limbs[i]) << (32 * i)));
+        (low, limbs[4] | (limbs[5] << 32))
+    }
+
+    /// The alias pick of a draw, against its definition worked out in 32-bit limbs: bucket =
+    /// the draw's top k bits; z = the draw · 2^k (mod 2^64 or 2^128); the unit is z · total's
+    /// bits above the draw's width and the draw is rejected when the bits below fall under
+    /// the threshold. Tables of one draw and of two, over many draws, a rejected draw built on
+    /// purpose (z = 0) and one exactly at the threshold, which is kept. (Caught the mutants of
+    /// the two-draw arithmetic, whose bias is far too small for any sampling test, and `<=`
+    /// for the rejection's `<`; `^` for the `|` that join bits that do not overlap are
+    /// equivalent.)
+    #[test]
+    fn each_pick_follows_its_definition() {
+        let narrow = Weights::new(vec![7, 1, 300, 2, 9]).unwrap();
+        let wide = Weights::new(vec![u64::MAX / 7, 3, u64::MAX / 5, 1 << 40, 11]).unwrap();
+        assert!(!narrow.wide && wide.wide && narrow.bits == 3 && wide.bits == 3);
+        let want = |t: &Weights, hi: u64, lo: u64| -> Option<usize> {
+            let k = t.bits;
+            let b = (hi >> (64 - k)) as usize;
+            let (low, r) = if t.wide {
+                product(((u128::from(hi) << 64) | u128::from(lo)) << k, t.total)
+            } else {
+                let (low, r) = product(u128::from(hi << k) << 64, t.total);
+                (low >> 64, r)
+            };
+            (low >= t.threshold).then(|| t.resolve(b, r))
+        };
+        let mut d = Dice::for_chunk(8, 8, 8);
+        for _ in 0..20_000 {
+            let (hi, lo) = (d.next_u64(), d.next_u64());
+            for t in [&narrow, &wide] {
+                assert_eq!(t.decide(hi, lo), want(t, hi, lo), "{hi:x} {lo:x}");
+            }
+            // The product itself, bit for bit (a slip in its low bits or a lost carry would
+            // change one pick in 2^60, beyond any count of picks).
+            assert_eq!(
+                wide.unit(hi, lo),
+                product(
+                    ((u128::from(hi) << 64) | u128::from(lo)) << wide.bits,
+                    wide.total
+                )
+            );
+            let (low, r) = product(u128::from(hi << narrow.bits) << 64, narrow.total);
+            assert_eq!(narrow.unit(hi, lo), (low >> 64, r));
+        }
+        // z = 0: the product's low bits are 0, below any threshold but 0.
+        for t in [&narrow, &wide] {
+            assert!(t.threshold > 0);
+            assert_eq!(t.decide(2 << 61, 0), None);
+        }
+        // A one-draw table's product low word exactly at the threshold: z·total ≡ threshold
+        // (mod 2^64), z = threshold · total⁻¹ for an odd total (its inverse by Newton's
+        // iteration); the draw is kept.
+        let t = Weights::new(vec![1, 2, 4]).unwrap();
+        assert!(!t.wide && t.total % 2 == 1 && t.threshold > 0);
+        let mut inv = 1u64;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(t.total.wrapping_mul(inv)));
+        }
+        assert_eq!(t.total.wrapping_mul(inv), 1);
+        let z = (t.threshold as u64).wrapping_mul(inv);
+        assert_eq!(z % (1 << t.bits), 0, "z is a draw shifted up by k");
+        let hi = (3u64 << (64 - t.bits)) | (z >> t.bits);
+        assert_eq!(hi << t.bits, z);
+        assert!(t.decide(hi, 0).is_some());
+        assert_eq!(want(&t, hi, 0), t.decide(hi, 0));
+    }
+
+    /// Scripted dice replay their list, a pick taking the next value as an index, and count
+    /// what they used. (Caught the mutants that made them answer 0 or 1, or not move on.)
+    #[test]
+    fn scripted_dice_replay_in_order() {
+        let mut s = Scripted::new(&[3, 5, 2, 6]);
+        assert_eq!(s.used(), 0);
+        assert_eq!((s.d6(), s.d6()), (3, 5));
+        assert_eq!(s.used(), 2);
+        let t = Weights::new(vec![1, 1, 1, 1]).unwrap();
+        assert_eq!(s.pick(&t), 2);
+        assert_eq!(s.used(), 3);
+        assert!(!t.is_empty() && t.len() == 4);
     }
 }

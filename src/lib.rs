@@ -53,7 +53,7 @@ pub use scenario::chain::Sampler;
 pub use scenario::{DEFAULT_EXACT_BUDGET, Job, RunOptions, Scenario, ScenarioAbout};
 
 /// Build a runnable scenario: a rule system by name (`rank-and-file`, `effectiveness`,
-/// `linear-warfare`; see [`system::SYSTEMS`]), a scenario (`test`, `rally`, `under-fire`,
+/// `linear-warfare`; see [`system::systems`]), a scenario (`test`, `rally`, `under-fire`,
 /// `melee`, `charge`, `engagement`, `line`), settings as `(key, value)` pairs exactly as
 /// `--set KEY=VALUE` takes them (`morale-lab list` shows every key), and optional rules by name.
 /// Run it with [`Job::run`] and read the [`Report`].

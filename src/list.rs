@@ -8,13 +8,13 @@ use morale_lab::error::Result;
 use morale_lab::params;
 use morale_lab::report::{Format, json_text};
 use morale_lab::ruleset::RuleSet;
-use morale_lab::system::{self, RuleSystem, SYSTEMS};
+use morale_lab::system::{self, RuleSystem};
 
 /// Render the list for one system or all, in any of the single-run formats.
 pub fn render(only: Option<&str>, format: Format) -> Result<String> {
     let systems: Vec<&dyn RuleSystem> = match only {
         Some(name) => vec![system::find(name)?],
-        None => SYSTEMS.to_vec(),
+        None => system::systems(),
     };
     Ok(match format {
         Format::Json => json_list(&systems),

@@ -12,8 +12,8 @@ const Z: f64 = 4.42;
 
 /// Every system with battles, from the registry.
 fn systems() -> Vec<&'static str> {
-    morale_lab::system::SYSTEMS
-        .iter()
+    morale_lab::system::systems()
+        .into_iter()
         .filter(|s| s.scenarios().iter().any(|sc| sc.is_battle()))
         .map(|s| s.name())
         .collect()

@@ -210,7 +210,7 @@ fn the_odds_pages_print_within_a4_and_letter() {
         return;
     };
     let dir = scratch("odds-page");
-    for system in morale_lab::system::SYSTEMS.iter().map(|s| s.name()) {
+    for system in morale_lab::system::systems().iter().map(|s| s.name()) {
         let o = crate::common::bin()
             .args(["odds", system, "--format", "html"])
             .assert()

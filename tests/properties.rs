@@ -281,7 +281,7 @@ proptest! {
 fn the_property_tests_try_the_same_setups_every_run() {
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::TestRunner;
-    for name in system::SYSTEMS.iter().map(|s| s.name()) {
+    for name in system::systems().iter().map(|s| s.name()) {
         let draw = || {
             let mut runner = TestRunner::new(config());
             (0..40)
@@ -295,7 +295,7 @@ fn the_property_tests_try_the_same_setups_every_run() {
         assert_eq!(first, draw(), "{name}: two runs drew other setups");
     }
     // Every integer parameter's maximum is among the values tried.
-    for name in system::SYSTEMS.iter().map(|s| s.name()) {
+    for name in system::systems().iter().map(|s| s.name()) {
         let sys = info(name);
         for def in sys.params().iter().chain(sys.rule_params()) {
             if let Kind::Int { max, .. } = def.kind {
@@ -317,7 +317,7 @@ fn the_property_tests_try_the_same_setups_every_run() {
 /// turn counter of a byte makes this test fail).
 #[test]
 fn battles_run_to_the_largest_turn_cap() {
-    for system in system::SYSTEMS.iter().map(|s| s.name()) {
+    for system in system::systems().iter().map(|s| s.name()) {
         for (scenario, undecided) in [
             (Scenario::Engagement, "undecided_at_cap"),
             (Scenario::Line, "draw_at_cap"),

@@ -11,7 +11,7 @@ use morale_lab::engine::Control;
 use morale_lab::params::Input;
 use morale_lab::RunOptions;
 use morale_lab::Scenario;
-use morale_lab::system::{self, SYSTEMS};
+use morale_lab::system;
 
 /// Exact solves of huge units (40 stands for 1000 turns) are correct but take seconds; keep the
 /// fuzzer on the parsers and the rules by skipping the report of such setups.
@@ -41,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let system = SYSTEMS[*s as usize % SYSTEMS.len()].name();
+    let systems = system::systems();
+    let system = systems[*s as usize % systems.len()].name();
     let scenario = SCENARIOS[*c as usize % SCENARIOS.len()];
     let mut inputs = Vec::new();
     let mut options = Vec::new();

@@ -459,8 +459,8 @@ fn odds_formats() -> PossibleValuesParser {
 /// The rule systems, for `--system`'s and `odds`' help, completion and "did you mean".
 fn systems() -> PossibleValuesParser {
     PossibleValuesParser::new(
-        system::SYSTEMS
-            .iter()
+        system::systems()
+            .into_iter()
             .map(|s| PossibleValue::new(s.name()).help(s.title())),
     )
 }
@@ -544,9 +544,8 @@ pub fn command() -> clap::Command {
         cmd = cmd.mut_subcommand(name, |c| c.display_order(Scenario::ALL.len() + i));
     }
     for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
-        let has: Vec<&dyn system::RuleSystem> = system::SYSTEMS
-            .iter()
-            .copied()
+        let has: Vec<&dyn system::RuleSystem> = system::systems()
+            .into_iter()
             .filter(|s| s.scenarios().contains(&scenario))
             .collect();
         let flags: Vec<&str> = has

@@ -55,15 +55,15 @@ impl Case {
 /// their scenarios) and then by system (in registry order).
 fn gather(which: fn(&super::About) -> &'static [BenchCase]) -> Vec<Case> {
     let mut order: Vec<Scenario> = Vec::new();
-    for s in super::SYSTEMS {
+    for s in super::systems() {
         for sc in s.scenarios() {
             if !order.contains(sc) {
                 order.push(*sc);
             }
         }
     }
-    let mut out: Vec<Case> = super::SYSTEMS
-        .iter()
+    let mut out: Vec<Case> = super::systems()
+        .into_iter()
         .flat_map(|s| {
             which(s.about()).iter().map(|c| Case {
                 name: c.name,
@@ -101,7 +101,7 @@ mod tests {
         for c in all.iter().chain(&exact_cases()) {
             c.job().unwrap_or_else(|e| panic!("{}: {e}", c.name));
         }
-        for info in super::super::SYSTEMS {
+        for info in super::super::systems() {
             for s in info.scenarios() {
                 assert!(
                     all.iter()

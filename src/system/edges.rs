@@ -57,7 +57,7 @@ impl Edge {
 /// Every edge of every system and scenario.
 pub fn edges() -> Vec<Edge> {
     let mut out = Vec::new();
-    for sys in super::SYSTEMS {
+    for sys in super::systems() {
         let params = super::all_params(sys);
         for &scenario in sys.scenarios() {
             let own: Vec<_> = params

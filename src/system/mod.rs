@@ -1,8 +1,10 @@
 //! The rule systems: each is one folder under `system/` with one value that implements
 //! [`RuleSystem`] (its names, scenarios, parameters, optional rules, unit specs, odds sheet, and
-//! how a scenario becomes a runnable [`Job`]), listed once in [`SYSTEMS`]. Nothing outside a
-//! system's folder matches on its name: the command line, experiments, `list`, `odds` and the
-//! tests all go through the registry.
+//! how a scenario becomes a runnable [`Job`]). The built-in ones are listed once in
+//! [`BUILT_IN`]; the registry ([`systems`], [`find`]) starts with them and grows at run time
+//! ([`register`]). Nothing outside a system's folder matches on its name or assumes how many
+//! there are: the command line, experiments, `list`, `odds` and the tests all go through the
+//! registry.
 
 pub(crate) mod battle;
 pub mod cases;
@@ -20,10 +22,8 @@ pub use battle::BATTLE_PARAMS;
 
 /// A rule system: everything the tool knows of one set of rules.
 ///
-/// Adding a system is one folder under `system/` (see `docs/DESIGN.md`'s checklist) with a
-/// value implementing this trait, and one line in [`SYSTEMS`].
 /// What a rule system is, as data: its name and description and what `list` shows of it.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct About {
     /// The name used with `--system` and in experiment files (`rank-and-file`).
     pub name: &'static str,
@@ -55,6 +55,10 @@ pub struct About {
 
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of
 /// one of its scenarios, and its odds sheet.
+///
+/// A built-in system is one folder under `system/` (see `docs/DESIGN.md`'s checklist) with a
+/// value implementing this trait, and one line in [`BUILT_IN`]; a system made at run time is
+/// added with [`register`].
 pub trait RuleSystem: Sync {
     /// What it is, as data.
     fn about(&self) -> &'static About;
@@ -114,34 +118,109 @@ pub trait RuleSystem: Sync {
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds>;
 }
 
-/// Every rule system, in the order `list` shows them.
-pub static SYSTEMS: [&dyn RuleSystem; 3] = [
+/// The built-in rule systems, in the order `list` shows them.
+pub static BUILT_IN: [&dyn RuleSystem; 3] = [
     &rank_and_file::RankAndFile,
     &effectiveness::Effectiveness,
     &linear_warfare::LinearWarfare,
 ];
 
-/// Look a system up by name.
+/// A list of rule systems, each name once: the built-in ones and any added at run time.
+#[derive(Clone)]
+pub struct Registry {
+    systems: Vec<&'static dyn RuleSystem>,
+}
+
+impl Registry {
+    /// The built-in systems ([`BUILT_IN`]).
+    pub fn built_in() -> Self {
+        Registry {
+            systems: BUILT_IN.to_vec(),
+        }
+    }
+
+    /// Adds `system` after the others.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] when a system of that name is already there.
+    pub fn add(&mut self, system: &'static dyn RuleSystem) -> Result<()> {
+        if self.systems.iter().any(|s| s.name() == system.name()) {
+            return Err(Error::Conflict(format!(
+                "a rule system named {} is already there: give the new one another name",
+                system.name()
+            )));
+        }
+        self.systems.push(system);
+        Ok(())
+    }
+
+    /// Every system, built-in ones first, then in the order they were added.
+    pub fn systems(&self) -> &[&'static dyn RuleSystem] {
+        &self.systems
+    }
+
+    /// Look a system up by name.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming `--system` and the systems there are.
+    pub fn find(&self, name: &str) -> Result<&'static dyn RuleSystem> {
+        self.systems
+            .iter()
+            .find(|s| s.name() == name)
+            .copied()
+            .ok_or_else(|| Error::Invalid {
+                what: "--system".into(),
+                value: name.into(),
+                allowed: format!(
+                    "systems are {}",
+                    self.systems
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.systems.iter().map(|s| s.name()))
+            .finish()
+    }
+}
+
+/// The process's registry: the built-in systems and those [`register`]ed since.
+fn registry() -> &'static std::sync::RwLock<Registry> {
+    static REGISTRY: std::sync::OnceLock<std::sync::RwLock<Registry>> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(|| std::sync::RwLock::new(Registry::built_in()))
+}
+
+/// Every rule system this process knows, in the order `list` shows them: the built-in ones,
+/// then those registered at run time.
+pub fn systems() -> Vec<&'static dyn RuleSystem> {
+    let r = registry().read().unwrap_or_else(|e| e.into_inner());
+    r.systems().to_vec()
+}
+
+/// Adds a rule system made at run time (from a file, say) to the process's registry, where
+/// [`find`], [`build`], [`odds`], `list` and experiments find it by name.
+///
+/// # Errors
+/// [`Error::Conflict`] when a system of that name is already registered.
+pub fn register(system: &'static dyn RuleSystem) -> Result<()> {
+    let mut r = registry().write().unwrap_or_else(|e| e.into_inner());
+    r.add(system)
+}
+
+/// Look a system up by name in the process's registry.
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `--system` and the systems there are.
 pub fn find(name: &str) -> Result<&'static dyn RuleSystem> {
-    SYSTEMS
-        .iter()
-        .find(|s| s.name() == name)
-        .copied()
-        .ok_or_else(|| Error::Invalid {
-            what: "--system".into(),
-            value: name.into(),
-            allowed: format!(
-                "systems are {}",
-                SYSTEMS
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })
+    let r = registry().read().unwrap_or_else(|e| e.into_inner());
+    r.find(name)
 }
 
 /// Every parameter `system` takes: its own, then the battle parameters when it has battles.

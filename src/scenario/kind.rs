@@ -7,24 +7,44 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 
-/// A kind of trial (docs/RULES.md §4). Each rule system has some of them
-/// ([`crate::system::RuleSystem::scenarios`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scenario {
-    /// One morale / rally / waiver test of a unit in a given state.
-    Test,
-    /// A shaken unit rallies turn after turn.
-    Rally,
-    /// A unit holds its place in the line under fire.
-    UnderFire,
-    /// Two units fight a melee to its end.
-    Melee,
-    /// A Rank & File charge: waiver test, melee, the winner's uncontrolled test.
-    Charge,
-    /// Two units play the whole turn for some turns.
-    Engagement,
-    /// N units a side in a line.
-    Line,
+/// The enum and its `ALL`, from one list of variants: a new scenario is in `ALL` (and so on the
+/// command line, in `list` and in `parse`) by being declared, and the compiler then asks for its
+/// name, its `about()` and its arm in every system's `build`.
+macro_rules! scenarios {
+    ($(#[$meta:meta])* pub enum Scenario { $($(#[$vmeta:meta])* $v:ident,)* }) => {
+        $(#[$meta])*
+        pub enum Scenario {
+            $($(#[$vmeta])* $v,)*
+        }
+
+        impl Scenario {
+            /// Every scenario, in the order `list` and `--help` show them (the order they are
+            /// declared in): one unit's tests, then fights, then battles.
+            pub const ALL: [Scenario; [$(Scenario::$v),*].len()] = [$(Scenario::$v),*];
+        }
+    };
+}
+
+scenarios! {
+    /// A kind of trial (docs/RULES.md §4). Each rule system has some of them
+    /// ([`crate::system::RuleSystem::scenarios`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Scenario {
+        /// One morale / rally / waiver test of a unit in a given state.
+        Test,
+        /// A shaken unit rallies turn after turn.
+        Rally,
+        /// A unit holds its place in the line under fire.
+        UnderFire,
+        /// Two units fight a melee to its end.
+        Melee,
+        /// A Rank & File charge: waiver test, melee, the winner's uncontrolled test.
+        Charge,
+        /// Two units play the whole turn for some turns.
+        Engagement,
+        /// N units a side in a line.
+        Line,
+    }
 }
 
 /// What `list` and the help say of a scenario: what one trial is, and its outcomes.
@@ -41,18 +61,6 @@ pub struct ScenarioAbout {
 }
 
 impl Scenario {
-    /// Every scenario, in the order `list` and `--help` show them: one unit's tests, then
-    /// fights, then battles.
-    pub const ALL: [Scenario; 7] = [
-        Scenario::Test,
-        Scenario::Rally,
-        Scenario::UnderFire,
-        Scenario::Melee,
-        Scenario::Charge,
-        Scenario::Engagement,
-        Scenario::Line,
-    ];
-
     /// Its name on the command line and in experiment files (`under-fire`).
     pub const fn name(self) -> &'static str {
         match self {

@@ -239,11 +239,11 @@ impl Weights {
         self.weights[i] as f64 / self.total as f64
     }
 
-    /// The outcome of a uniform draw x (64 bits `hi`, or 128 bits `hi`·2^64 + `lo` for a wide
-    /// table, whose `lo` is ignored otherwise): its top k bits are the bucket and
-    /// [`Weights::unit`] the unit within it; `None` when the draw is rejected.
+    /// The outcome of a uniform draw x (64 bits `hi`, or 128 bits `hi`·2^64 + `lo()` for a wide
+    /// table, which alone draws `lo`): its top k bits are the bucket and [`Weights::unit`] the
+    /// unit within it; `None` when the draw is rejected.
     #[inline(always)]
-    fn decide(&self, hi: u64, lo: u64) -> Option<usize> {
+    fn decide(&self, hi: u64, lo: impl FnOnce() -> u64) -> Option<usize> {
         let b = (hi >> (64 - self.bits)) as usize;
         let (low, r) = self.unit(hi, lo);
         (low >= self.threshold).then(|| self.resolve(b, r))
@@ -253,10 +253,11 @@ impl Weights {
     /// (z = x · 2^k mod 2^W): z · total as (its low W bits, the unit above them). The draw is
     /// rejected when the low bits fall below the threshold.
     #[inline(always)]
-    fn unit(&self, hi: u64, lo: u64) -> (u128, u64) {
+    fn unit(&self, hi: u64, lo: impl FnOnce() -> u64) -> (u128, u64) {
         let k = self.bits;
         let total = u128::from(self.total);
         if self.wide {
+            let lo = lo();
             // z = zh · 2^64 + zl; z · total = zh·total·2^64 + zl·total.
             let zh = (hi << k) | (lo >> (64 - k));
             let zl = lo << k;
@@ -429,8 +430,8 @@ impl Roll for Dice {
         }
         loop {
             let hi = self.rng.next_u64();
-            let lo = if table.wide { self.rng.next_u64() } else { 0 };
-            if let Some(i) = table.decide(hi, lo) {
+            let rng = &mut self.rng;
+            if let Some(i) = table.decide(hi, || rng.next_u64()) {
                 return i;
             }
         }
@@ -988,24 +989,24 @@ mod tests {
         for _ in 0..20_000 {
             let (hi, lo) = (d.next_u64(), d.next_u64());
             for t in [&narrow, &wide] {
-                assert_eq!(t.decide(hi, lo), want(t, hi, lo), "{hi:x} {lo:x}");
+                assert_eq!(t.decide(hi, || lo), want(t, hi, lo), "{hi:x} {lo:x}");
             }
             // The product itself, bit for bit (a slip in its low bits or a lost carry would
             // change one pick in 2^60, beyond any count of picks).
             assert_eq!(
-                wide.unit(hi, lo),
+                wide.unit(hi, || lo),
                 product(
                     ((u128::from(hi) << 64) | u128::from(lo)) << wide.bits,
                     wide.total
                 )
             );
             let (low, r) = product(u128::from(hi << narrow.bits) << 64, narrow.total);
-            assert_eq!(narrow.unit(hi, lo), (low >> 64, r));
+            assert_eq!(narrow.unit(hi, || lo), (low >> 64, r));
         }
         // z = 0: the product's low bits are 0, below any threshold but 0.
         for t in [&narrow, &wide] {
             assert!(t.threshold > 0);
-            assert_eq!(t.decide(2 << 61, 0), None);
+            assert_eq!(t.decide(2 << 61, || 0), None);
         }
         // A one-draw table's product low word exactly at the threshold: z·total ≡ threshold
         // (mod 2^64), z = threshold · total⁻¹ for an odd total (its inverse by Newton's
@@ -1021,8 +1022,8 @@ mod tests {
         assert_eq!(z % (1 << t.bits), 0, "z is a draw shifted up by k");
         let hi = (3u64 << (64 - t.bits)) | (z >> t.bits);
         assert_eq!(hi << t.bits, z);
-        assert!(t.decide(hi, 0).is_some());
-        assert_eq!(want(&t, hi, 0), t.decide(hi, 0));
+        assert!(t.decide(hi, || 0).is_some());
+        assert_eq!(want(&t, hi, 0), t.decide(hi, || 0));
     }
 
     /// Scripted dice replay their list, a pick taking the next value as an index, and count

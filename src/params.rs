@@ -610,7 +610,7 @@ macro_rules! param_table {
         ),* $(,)?
     ) => {
         $(#[$tmeta])*
-        $tvis static $table: [$crate::params::ParamDef; [$(stringify!($field)),*].len()] = [
+        $tvis static $table: [$crate::params::ParamDef; <[&str]>::len(&[$(stringify!($field)),*])] = [
             $($crate::params::ParamDef {
                 key: $crate::params::param_key!($field $(, $key)?),
                 flag: $flag,
@@ -684,7 +684,7 @@ macro_rules! option_table {
         ),* $(,)?
     ) => {
         $(#[$tmeta])*
-        $tvis static $table: [$crate::params::OptionDef; [$($key),*].len()] = [
+        $tvis static $table: [$crate::params::OptionDef; <[&str]>::len(&[$($key),*])] = [
             $($crate::params::OptionDef { name: $key, rule: $rule, meaning: $meaning }),*
         ];
 
@@ -699,6 +699,7 @@ macro_rules! option_table {
 
         impl $name {
             /// The switches of the optional rules named in `names` (already checked).
+            #[allow(unused_variables, reason = "a system with no optional rules reads none")]
             pub fn read(names: &[String]) -> Self {
                 $name {
                     $($field: names.iter().any(|n| n == $key),)*

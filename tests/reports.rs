@@ -456,3 +456,82 @@ fn results_parquet_is_results_csv() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Numbers do not move by accident: every experiment in `experiments/`, run again as the
+/// README regenerates them (from the repository's root, `run experiments/NAME.toml`, at the
+/// thread count the committed files record), makes every file of its committed report in
+/// `reports/` to the byte — tables, answers, pages and every chart — except `timing.json`
+/// (elapsed time) and `results.parquet` (written only with the `parquet` feature; its
+/// contents are tested against `results.csv` apart). A change that moves a number fails here
+/// until the reports are regenerated (and the README's answers rewritten from them).
+/// (Mutation tried: the Green base number 5 → 6 in the rules table fails it, naming
+/// `green-rally-number`, `leaders-and-rerolls` and the others that use it.)
+#[test]
+fn the_committed_reports_are_what_the_code_makes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("committed");
+    for sub in ["experiments", "rulesets"] {
+        copy_dir(&root.join(sub), &dir.join(sub));
+    }
+    let mut experiments: Vec<String> = file_names(&root.join("experiments"))
+        .into_iter()
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    experiments.sort();
+    assert!(experiments.len() >= 10, "experiments: {experiments:?}");
+    let mut moved = Vec::new();
+    for file in &experiments {
+        let name = file.trim_end_matches(".toml");
+        let committed = root.join("reports").join(name);
+        assert!(
+            committed.is_dir(),
+            "experiments/{file} has no committed report"
+        );
+        let threads = recorded_threads(&committed);
+        bin()
+            .current_dir(&dir)
+            .args(["run", &format!("experiments/{file}"), "--quiet"])
+            .args(["--threads", &threads.to_string()])
+            .assert()
+            .success();
+        let fresh = dir.join("reports").join(name);
+        let skip = |n: &str| n == "timing.json" || n == "results.parquet";
+        let listed =
+            |d: &Path| -> Vec<String> { file_names(d).into_iter().filter(|n| !skip(n)).collect() };
+        assert_eq!(
+            listed(&fresh),
+            listed(&committed),
+            "reports/{name}: the files made are not the files committed"
+        );
+        for n in listed(&committed) {
+            if std::fs::read(committed.join(&n)).unwrap() != std::fs::read(fresh.join(&n)).unwrap()
+            {
+                moved.push(format!("reports/{name}/{n}"));
+            }
+        }
+    }
+    assert!(
+        moved.is_empty(),
+        "these committed files are not what the code makes now (regenerate with `cargo run --release --features parquet -- run experiments/*.toml --force` and rewrite the README's answers): {moved:?}"
+    );
+}
+
+/// The thread count a committed report's `results.json` records.
+fn recorded_threads(report: &Path) -> u64 {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(report.join("results.json")).unwrap()).unwrap();
+    json["threads"]
+        .as_u64()
+        .expect("results.json records its threads")
+}
+
+/// Copy the files of `from` (one level) into a new folder `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for n in file_names(from) {
+        let src = from.join(&n);
+        if src.is_file() {
+            std::fs::copy(&src, to.join(&n)).unwrap();
+        }
+    }
+}

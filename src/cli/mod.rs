@@ -1252,4 +1252,34 @@ mod tests {
         let first: Vec<&str> = shown.iter().take(all.len()).map(|(_, n)| *n).collect();
         assert_eq!(first, all);
     }
+
+    /// Every flag a system's parameter table names is a flag of the command line: a table
+    /// cannot promise `--modifier` in `list` while the command line refuses it (found by adding
+    /// a system on a scratch branch: its new flag was listed and refused). Parameters without a
+    /// flag of their own take `--set KEY=VALUE`.
+    #[test]
+    fn every_parameter_flag_is_a_flag_of_the_command_line() {
+        let cmd = command();
+        for sys in system::systems() {
+            for p in system::all_params(sys) {
+                let Some(flag) = p.flag else { continue };
+                assert!(
+                    SCENARIO_FLAGS.iter().any(|(_, f)| *f == flag),
+                    "{}: {} names {flag}, which the command line does not have",
+                    sys.name(),
+                    p.key
+                );
+                for s in p.scenarios {
+                    let sub = cmd.find_subcommand(s.name()).unwrap();
+                    let long = flag.trim_start_matches("--");
+                    assert!(
+                        sub.get_arguments()
+                            .any(|a| a.get_long() == Some(long) && !a.is_hide_set()),
+                        "{} {s}: {flag} is hidden or missing",
+                        sys.name()
+                    );
+                }
+            }
+        }
+    }
 }

@@ -276,7 +276,7 @@ fn linear_warfare_bad_input() {
     run(
         "melee",
         &["--attacker", "line pips=1 double-move"],
-        &["--attacker", "costs a pip", "pips=2 or more"],
+        &["--attacker", "costs a pip", "pips=3 or more"],
     );
     run(
         "test",

@@ -314,8 +314,8 @@ fn rank_and_file_settings() -> Vec<(&'static str, Vec<&'static str>, Vec<&'stati
     ));
     v.push((
         "rally",
-        vec!["class=green", "stands=10", "lost=4"],
-        vec!["voluntary-rout"],
+        vec!["class=green", "stands=10", "lost=4", "voluntary_rout=true"],
+        vec![],
     ));
     v.push((
         "rally",

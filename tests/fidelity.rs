@@ -374,23 +374,31 @@ fn removed_is_reported_by_cause() {
     assert!(close(exact_metric(&r, "removed_dispersed"), 5.0 / 6.0));
     assert!(close(exact_outcome(&r, "removed"), 5.0 / 6.0));
     assert_eq!(exact_metric(&r, "removed_destroyed"), 0.0);
-    // RF-7: a battery that fails while Unsteady routs, and its crew abandon the guns. A Green
-    // battery (5+, no casualty modifier for a single stand) starting Unsteady: it rallies on
-    // 5+ (1/3); then it takes a hit and tests: the 2/3 still Unsteady fail with chance 2/3.
-    let r = exact(
-        "under-fire",
-        &[
-            "state=unsteady",
-            "kind=artillery",
-            "stands=2",
-            "class=green",
-            "turns=1",
-            "fire_loss=0,1",
-        ],
-        &[],
-    );
-    assert!(close(exact_metric(&r, "removed_guns_abandoned"), 4.0 / 9.0));
+    // RF-7: a battery that fails while Unsteady routs and is removed. A Green battery (5+, no
+    // casualty modifier for a single stand) starting Unsteady: it rallies on 5+ (1/3); then
+    // it takes a hit and tests: the 2/3 still Unsteady fail with chance 2/3. It had limbered
+    // and retired, so it routs with its guns; one that stayed in place (`battery_stays`) has
+    // them unlimbered, and its crew abandon them.
+    let battery = [
+        "state=unsteady",
+        "kind=artillery",
+        "stands=2",
+        "class=green",
+        "turns=1",
+        "fire_loss=0,1",
+    ];
+    let r = exact("under-fire", &battery, &[]);
+    assert!(close(
+        exact_metric(&r, "removed_routed_with_guns"),
+        4.0 / 9.0
+    ));
+    assert_eq!(exact_metric(&r, "removed_guns_abandoned"), 0.0);
     assert!(close(exact_outcome(&r, "removed"), 4.0 / 9.0));
+    let mut stays = battery.to_vec();
+    stays.push("battery_stays=true");
+    let r = exact("under-fire", &stays, &[]);
+    assert!(close(exact_metric(&r, "removed_guns_abandoned"), 4.0 / 9.0));
+    assert_eq!(exact_metric(&r, "removed_routed_with_guns"), 0.0);
     // Allowed to rally, a battery that fails loses a model at a time, and with none left it is
     // destroyed: the causes still add up.
     let r = exact(
@@ -407,6 +415,7 @@ fn removed_is_reported_by_cause() {
         "removed_dispersed",
         "removed_failed_while_routing",
         "removed_guns_abandoned",
+        "removed_routed_with_guns",
     ];
     for routing_fail in ["rule:routing_fail=rout-again", "rule:routing_fail=removed"] {
         for unit in [
@@ -427,7 +436,7 @@ fn removed_is_reported_by_cause() {
                 "{pairs:?}"
             );
             assert_eq!(
-                exact_metric(&r, "removed_guns_abandoned") > 0.0,
+                exact_metric(&r, "removed_routed_with_guns") > 0.0,
                 artillery,
                 "{pairs:?}"
             );
@@ -452,4 +461,138 @@ fn removed_is_reported_by_cause() {
     );
     assert!(close(by_cause, exact_metric(&r, "loser_removed")));
     assert!(exact_metric(&r, "loser_removed") > 0.05);
+}
+
+/// The second reading of the sources (issue 30), each from the rules' words with exact values
+/// worked out by hand.
+fn exact_rf(scenario: &str, pairs: &[&str], options: &[&str]) -> Report {
+    run(
+        "rank-and-file",
+        scenario,
+        pairs,
+        options,
+        Plan::new(2_000, 5, 2, Sampler::Table),
+    )
+}
+
+/// RF-3 optional rule: broken routers "continue routing until they either disperse or leave
+/// the table", and a router that did not rally "will still lose another stand". A routing
+/// unit of 8 at 4 lost may not rally (50%) and loses a stand each rally phase: 5, 6, 7, 8 —
+/// gone at the fourth, always.
+#[test]
+fn keep_broken_units_rout_on_and_lose_a_stand_each_turn() {
+    let r = exact_rf(
+        "rally",
+        &["stands=8", "lost=4", "state=routing", "turns=6"],
+        &["keep-broken-units"],
+    );
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(exact_outcome(&r, "removed"), 1.0));
+    assert!(close(exact_metric(&r, "stands_lost"), 8.0));
+    assert!(close(exact_metric(&r, "turns_to_removal"), 4.0));
+}
+
+/// RF-8 (supplement): "this stampede test applies to any failed morale test - whether that
+/// test is to rout the elephant or just make it become unsteady", and a stampede turns the
+/// elephant about and runs it: routing. A Regular elephant (4+, no casualty modifier) hit
+/// once: it fails with 1/2 and stampedes on 1–2: routing 1/6, Unsteady 1/3, Good 1/2. A
+/// routing elephant of 3 models is rolled for as well: whatever its rally did, its test
+/// after the hit fails with 1/2, so p_stampede is 1/6.
+#[test]
+fn a_stampede_follows_any_failed_morale_test_and_routs() {
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let base = ["kind=elephant", "turns=1", "fire_loss=0,1"];
+    let mut pairs = base.to_vec();
+    pairs.push("stands=1");
+    let r = exact_rf("under-fire", &pairs, &["elephant-stampede"]);
+    assert!(close(exact_outcome(&r, "routing"), 1.0 / 6.0));
+    assert!(close(exact_outcome(&r, "unsteady"), 1.0 / 3.0));
+    assert!(close(exact_outcome(&r, "good"), 1.0 / 2.0));
+    assert!(close(exact_metric(&r, "p_stampede"), 1.0 / 6.0));
+    let mut pairs = base.to_vec();
+    pairs.extend(["stands=3", "state=routing"]);
+    let r = exact_rf("under-fire", &pairs, &["elephant-stampede"]);
+    assert!(close(exact_metric(&r, "p_stampede"), 1.0 / 6.0));
+}
+
+/// LW-4, a reading where the source is silent (`reversal_follow_up`): Guards (7 pips)
+/// charging cavalry of 5 behind an obstacle. Worked by hand over the opposed rounds, the
+/// charger wins 493/648 when the winner of a reversal may follow up in turn, and 948/1296
+/// when the reversal ends the melee; a bounce (a drawn first round) is 1/9 either way.
+#[test]
+fn a_reversal_may_follow_up_or_end_the_melee() {
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let melee = |rule: &str| {
+        run(
+            "linear-warfare",
+            "melee",
+            &[
+                "attacker=guards charging",
+                "defender=cavalry pips=5 obstacle",
+                rule,
+            ],
+            &[],
+            Plan::new(2_000, 5, 2, Sampler::Table),
+        )
+    };
+    let on = melee("rule:reversal_follow_up=true");
+    assert!(close(exact_outcome(&on, "attacker_wins"), 493.0 / 648.0));
+    assert!(close(exact_outcome(&on, "bounce"), 1.0 / 9.0));
+    let off = melee("rule:reversal_follow_up=false");
+    assert!(close(exact_outcome(&off, "attacker_wins"), 948.0 / 1296.0));
+    assert!(close(exact_outcome(&off, "bounce"), 1.0 / 9.0));
+}
+
+/// LW-1: "units down to their last pip may perform no offensive action": a double move to
+/// charge would leave a unit of 2 pips on its last, so it is refused as a unit of 1 pip
+/// charging is, naming the pips it needs.
+#[test]
+fn no_double_move_onto_the_last_pip() {
+    let build = |attacker: &str| {
+        morale_lab::system::build(
+            "linear-warfare",
+            morale_lab::Scenario::Melee,
+            &crate::common::inputs(&[attacker, "defender=line stands=1"]),
+            &[],
+        )
+    };
+    let err = build("attacker=line pips=2 double-move").err().unwrap();
+    assert!(err.to_string().contains("pips=3 or more"), "{err}");
+    assert!(build("attacker=line pips=1").is_err());
+    assert!(build("attacker=line pips=3 double-move").is_ok());
+}
+
+/// RF-7 gives hit points (3) for gun models only; an elephant's are the tool's assumption, a
+/// rule parameter of its own. One elephant model hit once: with 1 hit point it is gone, with
+/// the default 3 it is not.
+#[test]
+fn an_elephants_hit_points_are_a_rule_parameter_of_their_own() {
+    let pairs = ["kind=elephant", "stands=1", "turns=1", "fire_loss=0,1"];
+    let r = exact_rf("under-fire", &pairs, &[]);
+    assert_eq!(exact_outcome(&r, "removed"), 0.0);
+    let mut one = pairs.to_vec();
+    one.push("rule:hit_points_elephant=1");
+    let r = exact_rf("under-fire", &one, &[]);
+    assert!((exact_outcome(&r, "removed") - 1.0).abs() < 1e-12);
+    // The guns' number does not reach the elephant.
+    let mut guns = pairs.to_vec();
+    guns.push("rule:hit_points=1");
+    let r = exact_rf("under-fire", &guns, &[]);
+    assert_eq!(exact_outcome(&r, "removed"), 0.0);
+}
+
+/// A battle's note says what its units do: with `fall_back_at = 0` Linear Warfare units never
+/// fall back (it used to say they "fall back at 0 pips").
+#[test]
+fn a_battle_note_says_units_never_fall_back_at_zero() {
+    let r = run(
+        "linear-warfare",
+        "engagement",
+        &["fall_back_at=0", "turns=1"],
+        &[],
+        Plan::new(100, 1, 1, Sampler::Dice),
+    );
+    let notes = r.notes.join(" ");
+    assert!(notes.contains("never fall back"), "{notes}");
+    assert!(!notes.contains("at 0 pips"), "{notes}");
 }

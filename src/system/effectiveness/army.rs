@@ -3,7 +3,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Ctx;
-use super::params::{NAME, Rules};
+use super::params::{ChargeFire, NAME, Rules};
 use super::rules as ef;
 use super::unit::{blocked_table, fire_params, return_words};
 use crate::dice::{Roll, Weights};
@@ -26,10 +26,13 @@ pub struct EfSlot {
 }
 
 /// Effectiveness-rules units and their turn: retreating units roll to return (EF-5) → side A
-/// charges (contact) → fire, simultaneous, by units in the line and not in melee (every
+/// charges a unit within a move → fire, simultaneous, by units in the line and not in a melee
+/// that went on from an earlier turn (a charger and its target still exchange fire under
+/// `charge_fire = exchange`, EF-3; every
 /// `hits_per_quarter` hits a quarter, EF-3) → tests for units that lost 25% or more (EF-2; a
 /// supported unit +1), a failure a further 25% and, under `retreat-on-fire`, a retreat unless an
-/// enemy it exchanged fire with also lost and failed (EF-5) → melee rounds in contact (EF-3: the
+/// enemy it exchanged fire with also lost and failed (EF-5) → the charges close on targets
+/// still in the line → melee rounds in contact (EF-3: the
 /// unit that suffered more hits this turn, fire included, tests and retreats; a tie fights on
 /// next turn). A retreat into a support behind is blocked: the retreating unit is eliminated
 /// and the support tests, losing 25% on a failure (EF-4); `p_blocked` blocks any retreat.
@@ -53,6 +56,8 @@ pub struct EfArmy {
     pub retreat_out_of_range: bool,
     /// The troop type of each file's support (EF-2, EF-4).
     pub support_troops: [Vec<ef::Troop>; 2],
+    /// EF-3: whether a charger and its target exchange fire in the turn the charge goes in.
+    pub charge_fire: ChargeFire,
 }
 
 /// End states of an effectiveness-rules unit.
@@ -171,18 +176,25 @@ impl Army for EfArmy {
                 }
             }
         }
-        // Side A charges: the two units are in melee from now on.
+        // Side A charges a unit within a move at the start of the turn (a charge is a move:
+        // a unit further off advances this turn and may charge the next). The two are in melee
+        // from the fire phase on (`charge_fire = none`) or after it (`exchange`, EF-3: they
+        // exchange fire as the charge closes, and those hits count in the melee).
+        let mut charging = [false; MAX_FILES];
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
             if a.present
                 && a.s.status == InLine
                 && !a.contact
-                && f.range <= 1
+                && ctx.start_range <= 1
                 && self.targetable(&b)
                 && ctx.policy.charges(ctx.turn, b.s.status == Retreating)
             {
-                f.front[0][i].contact = true;
-                f.front[1][i].contact = true;
+                charging[i] = true;
+                if self.charge_fire == ChargeFire::None {
+                    f.front[0][i].contact = true;
+                    f.front[1][i].contact = true;
+                }
             }
         }
         // Fire: simultaneous.
@@ -237,6 +249,15 @@ impl Army for EfArmy {
                         self.retreat(f, side, i, r);
                     }
                 }
+            }
+        }
+        // The charges that close after the fire: in melee unless either unit has left its
+        // place (eliminated, or retreated under `retreat-on-fire`).
+        for i in 0..files {
+            let in_line = |u: &EfSlot| u.present && u.s.status == InLine;
+            if charging[i] && in_line(&f.front[0][i]) && in_line(&f.front[1][i]) {
+                f.front[0][i].contact = true;
+                f.front[1][i].contact = true;
             }
         }
         // EF-3: a round in every melee.
@@ -316,7 +337,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
-        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}",
+        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}",
         fire[0].description(),
         fire[1].description(),
         p.p_blocked,
@@ -326,6 +347,14 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             ""
         },
         return_words(&rules.q, on),
+        match rules.q.charge_fire {
+            ChargeFire::Exchange => {
+                "a charger and its target exchange fire before the charge closes, and the fire's hits count in the melee (EF-3, charge_fire = exchange)"
+            }
+            ChargeFire::None => {
+                "a charge closes before the fire phase: charger and target never fire at each other (charge_fire = none)"
+            }
+        },
     )];
     let files = units[0].len();
     let army = EfArmy {
@@ -338,6 +367,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         blocked: blocked_table(p),
         retreat_out_of_range: p.retreat_out_of_range,
         support_troops: supports,
+        charge_fire: rules.q.charge_fire,
     };
     let setup = BattleSetup {
         system: NAME,
@@ -394,6 +424,7 @@ mod tests {
             blocked: None,
             retreat_out_of_range: true,
             support_troops: [vec![ef::Troop::Infantry], vec![ef::Troop::Infantry]],
+            charge_fire: ChargeFire::None,
         }
     }
 
@@ -469,6 +500,60 @@ mod tests {
         assert_eq!(state(&f, 0), (ef::Status::InLine, 3));
         assert_eq!(state(&f, 1), (ef::Status::InLine, 3));
         assert!(f.front[0][0].contact && f.front[1][0].contact);
+    }
+
+    /// EF-3 "the unit suffering the most hits, including any inflicted by firing, retreats":
+    /// under `charge_fire = exchange` the charger and its target exchange fire before the
+    /// charge closes, and the fire's hits count in the melee. A's volley hits B twice (a
+    /// quarter: B tests, 6 passes), B's misses; in the melee A deals 1 and B deals 2. Without
+    /// the fire A would have suffered more (2 to 1); with it B has (3 to 2): B tests (2 fails,
+    /// a further 25%) and retreats. A unit that retreats from the fire (`retreat-on-fire`)
+    /// never meets the charge: no melee dice are rolled.
+    #[test]
+    fn fire_hits_count_in_the_melee_of_the_charge() {
+        let mut a = army();
+        a.charge_fire = ChargeFire::Exchange;
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[2, 0, 6, 1, 2, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 3));
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 2));
+        // B fails its fire test (1) and retreats under retreat-on-fire: the charge finds no
+        // one, and the fire's dice are all that were rolled.
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[2, 0, 1]);
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 2));
+        assert!(!f.front[0][0].contact && !f.front[1][0].contact);
+        // Under `none` the charge is in contact before the fire: no volley, the same melee
+        // dice, and A loses (2 to 1): a quarter to the hits, a further one to its failed test
+        // (2), and it retreats.
+        a.charge_fire = ChargeFire::None;
+        let mut f = field(&a, false);
+        turn(&a, &mut f, true, &[1, 2, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::Retreating, 2));
+        assert_eq!(state(&f, 1), (ef::Status::InLine, 4));
+    }
+
+    /// RF-13's order, which the battles follow for every system: a charge covers one move from
+    /// where the unit stood at the start of the turn. Two moves apart, side A advances this
+    /// turn (and fires when in range) but does not charge.
+    #[test]
+    fn a_unit_two_moves_off_does_not_charge_this_turn() {
+        let a = army();
+        let mut f = field(&a, false);
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: 1,
+                when_shaken: false,
+            },
+            fire_range: 1,
+            start_range: 2,
+        };
+        // The volleys (none hit) are all that is rolled.
+        let used = scripted_turn(&a, &mut f, &ctx, &[0, 0]);
+        assert_eq!(used, 2);
+        assert!(!f.front[0][0].contact);
     }
 
     /// EF-2 and EF-4: a support behind gives +1 to the test (a Regular then passes on 3), but

@@ -268,6 +268,20 @@ crate::params::param_table! {
     },
 }
 
+crate::params::choice_enum! {
+    /// EF-3 in battles: whether a unit charged into melee and its charger still exchange fire
+    /// in the turn the charge goes in (the source counts "any [hits] inflicted by firing" in
+    /// the melee's comparison, but does not say when a charge contacts).
+    pub enum ChargeFire {
+        /// The charge contacts after the fire phase: charger and target exchange fire as they
+        /// close, and those hits count in the melee.
+        Exchange = "exchange",
+        /// The charge contacts before the fire phase: the two never fire at each other, and a
+        /// melee counts fire hits only from others (none, in an engagement).
+        None = "none",
+    }
+}
+
 crate::params::param_table! {
     /// The effectiveness rules' rule parameters: the numbers of the house rule and its
     /// amendment, each defaulting to the source's value (`--rule KEY=VALUE`).
@@ -362,6 +376,14 @@ crate::params::param_table! {
             default: "50",
             meaning: "line: a side breaks when this percentage of its units (supports included) is gone (the house rule has no army morale rule)",
             rule: "§4",
+            scenarios: SCENARIOS,
+    },
+    charge_fire: ChargeFire {
+            flag: None,
+            kind: Kind::Choice(ChargeFire::NAMES),
+            default: "exchange",
+            meaning: "battles: exchange (a charger and its target still exchange fire in the turn the charge goes in, and those hits count in the melee, as EF-3's \"including any inflicted by firing\" asks) or none (they are in contact before the fire phase and never fire at each other)",
+            rule: "EF-3",
             scenarios: SCENARIOS,
     },
     retreat_turns: u8 {

@@ -48,6 +48,8 @@ pub struct LwArmy {
     pub fall_back: lw::FallBack,
     /// LW-6: one coin flip per attack or per pip.
     pub general_coin: lw::GeneralCoin,
+    /// LW-3: a unit that charges this turn still fires in the fire phase (`chargers_fire`).
+    pub chargers_fire: bool,
     /// `melees[attacker side][file]`.
     melees: [Vec<LwMelee>; 2],
     coin: Weights,
@@ -62,6 +64,7 @@ impl LwArmy {
         follow_up: FollowUp,
         fall_back: lw::FallBack,
         general_coin: lw::GeneralCoin,
+        chargers_fire: bool,
     ) -> Self {
         let melees = [0, 1].map(|a| {
             (0..sides[a].len())
@@ -89,6 +92,7 @@ impl LwArmy {
             dice_follow_pips,
             fall_back,
             general_coin,
+            chargers_fire,
             melees,
             coin: lw::coin(),
         }
@@ -192,12 +196,12 @@ impl Army for LwArmy {
         let mut charging = [false; MAX_FILES];
         for (i, c) in charging.iter_mut().enumerate().take(files) {
             let (a, b) = (f.front[0][i], f.front[1][i]);
-            // LW-1: not on the last pip; LW-3: a double move's pips paid, one must be left.
+            // LW-1: not on the last pip, the double move's pips paid (LW-3) included.
             let cost = self.sides[0][i].numbers.double_move_cost;
             *c = a.present
                 && a.s.status == LwStatus::InLine
                 && a.s.pips.unit > 1
-                && (ctx.start_range < 2 || a.s.pips.unit > cost)
+                && (ctx.start_range < 2 || a.s.pips.unit > cost + 1)
                 && ctx.start_range <= 2
                 && self.targetable(&b)
                 && ctx.policy.charges(ctx.turn, b.s.status != LwStatus::InLine);
@@ -228,9 +232,13 @@ impl Army for LwArmy {
                 for i in 0..files {
                     let u = &f.front[side][i];
                     let unit = &self.sides[side][i];
+                    // LW-3: a charger fires only under `chargers_fire`; LW-1: a unit on its
+                    // last pip only under `last_pip_fires = all`.
+                    let numbers = &unit.numbers;
                     if !u.present
                         || u.s.status != LwStatus::InLine
-                        || (side == 0 && charging[i])
+                        || (side == 0 && charging[i] && !self.chargers_fire)
+                        || (u.s.pips.unit <= 1 && numbers.last_pip_fires != lw::LastPipFires::All)
                         || !unit.kind.shoots()
                     {
                         continue;
@@ -350,15 +358,32 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         }
     }
     let follow = p.follow_up;
+    let fall_back = match (p.fall_back_at, p.return_at) {
+        (0, _) => "units never fall back (fall_back_at = 0)".to_string(),
+        (at, 0) => format!(
+            "units at {at} pips or fewer fall back and rejoin at their starting pips (LW-5)"
+        ),
+        (at, back) => {
+            format!("units at {at} pips or fewer fall back and rejoin at {back} pips (LW-5)")
+        }
+    };
+    let last_pip = match n.last_pip_fires {
+        lw::LastPipFires::ClosingOnly => "a unit on its last pip gives only closing fire",
+        lw::LastPipFires::All => "a unit on its last pip still fires",
+        lw::LastPipFires::None => "a unit on its last pip does not fire",
+    };
     let notes = vec![format!(
-        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips (LW-3); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); units at {} pips or fewer fall back and rejoin at {} (LW-5); the general's coin is flipped {} (LW-6)",
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot; {}; {last_pip}, LW-1); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips, never onto its last pip (LW-3, LW-1); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); {fall_back}; the general's coin is flipped {} (LW-6)",
         if dice_follow_pips {
             "; no more dice than pips"
         } else {
             ""
         },
-        p.fall_back_at,
-        p.return_at,
+        if q.chargers_fire {
+            "a charger fires too"
+        } else {
+            "a charger does not fire"
+        },
         coin_words(q.general_coin),
     )];
     let files = sides[0].len();
@@ -373,6 +398,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             out_of_range: p.fall_back_out_of_range,
         },
         q.general_coin,
+        q.chargers_fire,
     );
     let setup = BattleSetup {
         system: NAME,
@@ -425,6 +451,7 @@ mod tests {
                 out_of_range: true,
             },
             lw::GeneralCoin::PerAttack,
+            false,
         )
     }
 
@@ -512,5 +539,54 @@ mod tests {
         assert_eq!(pips(&f, 0), (LwStatus::InLine, 6));
         assert_eq!(f.front[0][0].moved, 1);
         assert_eq!(pips(&f, 1), (LwStatus::InLine, 6));
+    }
+
+    /// LW-1 "units down to their last pip may perform no offensive action", and the charge is
+    /// one: a unit of 2 pips two moves away would pay its pip for the double move (LW-3) and
+    /// charge on its last pip, so it does not charge: both sides fire (no hits) and nothing
+    /// else is rolled. With 3 pips it pays one and charges with 2: B's volley (no hit), the
+    /// closing fire (no hit), and a round: A 6 + 1 (charging) against B 1 + 1 (6 pips to
+    /// 2) — B loses a pip and the charger, on more than its last pip, follows up; 1 + 1
+    /// against 6 + 1: A loses, down to its last pip; B follows up the reversal (+1 and +1 for
+    /// 5 pips to 1) with 6 against A's 1: A's second lost round destroys it.
+    #[test]
+    fn no_double_move_onto_the_last_pip() {
+        let a = army(side(lw::UnitType::Line, 2), side(lw::UnitType::Line, 6), 0);
+        let mut f = Field::one_file(&a, 2);
+        turn(&a, &mut f, true, &[0, 0]);
+        assert_eq!(f.front[0][0].moved, 0);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 2));
+        let a = army(side(lw::UnitType::Line, 3), side(lw::UnitType::Line, 6), 0);
+        let mut f = Field::one_file(&a, 2);
+        turn(&a, &mut f, true, &[0, 0, 6, 1, 1, 6, 1, 6]);
+        assert_eq!(f.front[0][0].moved, 1);
+        assert_eq!(pips(&f, 0).0, LwStatus::Removed);
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 5));
+    }
+
+    /// LW-1 with `last_pip_fires` (the source does not say whether firing is offensive): by
+    /// default a unit on its last pip gives closing fire at a charge but no fire-phase volley.
+    #[test]
+    fn a_unit_on_its_last_pip_gives_only_closing_fire() {
+        let mut b = side(lw::UnitType::Line, 1);
+        let a = army(side(lw::UnitType::Line, 6), b, 0);
+        let mut f = Field::one_file(&a, 1);
+        // No charge: A's volley (no hit) and nothing from B.
+        turn(&a, &mut f, false, &[0]);
+        // A charges: B's closing fire (no hit), then a round (A 6 + 1 + 1 against 1 + 0): B
+        // loses its last pip and is removed.
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, true, &[0, 6, 1]);
+        assert_eq!(pips(&f, 1), (LwStatus::Removed, 0));
+        // Under `all` it fires in the fire phase too; under `none` not even at the charge.
+        b.numbers.last_pip_fires = lw::LastPipFires::All;
+        let a = army(side(lw::UnitType::Line, 6), b, 0);
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, false, &[0, 0]);
+        b.numbers.last_pip_fires = lw::LastPipFires::None;
+        let a = army(side(lw::UnitType::Line, 6), b, 0);
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, true, &[6, 1]);
+        assert_eq!(pips(&f, 1), (LwStatus::Removed, 0));
     }
 }

@@ -226,6 +226,13 @@ impl Chain for LwMelee {
         match s.phase {
             Phase::Over(_) => s,
             Phase::ClosingFire => {
+                // LW-1: a defender on its last pip shoots at the charge unless `last_pip_fires`
+                // is none.
+                let last = s.defender.unit <= 1;
+                if last && self.defender.numbers.last_pip_fires == lw::LastPipFires::None {
+                    s.phase = Phase::Round { follower: 0 };
+                    return s;
+                }
                 let dice =
                     lw::infantry_dice(self.defender.stands, s.defender.unit, self.dice_follow_pips);
                 let hits = r.pick(&self.fire_tables[dice as usize]) as u32;
@@ -273,7 +280,12 @@ impl Chain for LwMelee {
                     s.defender = s.defender.lose_one(&self.coin, r);
                 }
                 let winner_pips = if winner == 0 { s.attacker } else { s.defender };
-                let follows = self.follow_up == FollowUp::Always && winner_pips.unit > 1;
+                // LW-4: a reversal (the follower lost the follow-up) may be followed up in turn
+                // only under `reversal_follow_up`.
+                let reversal = follower != 0 && follower != winner as u8 + 1;
+                let follows = self.follow_up == FollowUp::Always
+                    && winner_pips.unit > 1
+                    && (!reversal || n.reversal_follow_up);
                 s.phase = if self.destroyed(&s, loser) || !follows {
                     Phase::Over(winner as u8 + 1)
                 } else {

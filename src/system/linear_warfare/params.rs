@@ -390,7 +390,31 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Int { min: 0, max: 3 },
             default: "1",
-            meaning: "pips a double move to charge costs",
+            meaning: "pips a double move to charge costs; the charger must have more than its last pip left once it has paid (LW-1: no offensive action on the last pip)",
+            rule: "LW-3",
+            scenarios: SCENARIOS,
+    },
+    reversal_follow_up: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a side that lost a round and won the follow-up may follow up in turn (false: that reversal ends the melee, won by it; the source does not say)",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    last_pip_fires: lw::LastPipFires {
+            flag: None,
+            kind: Kind::Choice(lw::LastPipFires::NAMES),
+            default: "closing-only",
+            meaning: "what a unit on its last pip (\"no offensive action\") still shoots: closing-only (its closing fire at a charge, which is defence; no fire-phase volleys), all, or none (the source does not say whether firing is offensive)",
+            rule: "LW-1",
+            scenarios: SCENARIOS,
+    },
+    chargers_fire: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: a unit that charges this turn still fires in the fire phase (the source gives only the charged unit's closing fire; by default the charger does not fire)",
             rule: "LW-3",
             scenarios: SCENARIOS,
     },
@@ -418,8 +442,8 @@ crate::params::option_table! {
     /// Which of its optional rules are switched on.
     pub struct Switches;
     dice_follow_pips = "dice-follow-pips" {
-        rule: "LW-2",
-        meaning: "infantry roll no more fire dice than they have pips left",
+        rule: "LW-2 (the tool's)",
+        meaning: "the tool's own idea, not the source's (which gives a die per stand): infantry roll no more fire dice than they have pips left",
     },
 }
 
@@ -445,6 +469,8 @@ pub(super) fn numbers(q: &RuleParams) -> lw::Numbers {
         follow_up_bonus: q.follow_up_bonus,
         losses_to_destroy: q.losses_to_destroy,
         double_move_cost: q.double_move_cost,
+        reversal_follow_up: q.reversal_follow_up,
+        last_pip_fires: q.last_pip_fires,
     }
 }
 

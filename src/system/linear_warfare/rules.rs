@@ -91,6 +91,26 @@ pub struct Numbers {
     pub losses_to_destroy: u8,
     /// LW-3: pips a double move to charge costs (1).
     pub double_move_cost: u8,
+    /// LW-4: a side that loses a round and wins the follow-up (a reversal) may follow up in
+    /// turn (true; the source does not say; false: the reversal ends the melee, its winner
+    /// winning it).
+    pub reversal_follow_up: bool,
+    /// LW-1: whether a unit on its last pip, which "may perform no offensive action", still
+    /// fires (the source does not say whether firing is offensive).
+    pub last_pip_fires: LastPipFires,
+}
+
+crate::params::choice_enum! {
+    /// LW-1: what a unit down to its last pip may still shoot.
+    pub enum LastPipFires {
+        /// Only its closing fire at a charge coming in (LW-3), which is defence; firing in the
+        /// fire phase is offensive action.
+        ClosingOnly = "closing-only",
+        /// Every volley: firing is not offensive action.
+        All = "all",
+        /// Nothing.
+        None = "none",
+    }
 }
 
 impl Default for Numbers {
@@ -110,6 +130,8 @@ impl Default for Numbers {
             follow_up_bonus: 1,
             losses_to_destroy: 2,
             double_move_cost: 1,
+            reversal_follow_up: true,
+            last_pip_fires: LastPipFires::ClosingOnly,
         }
     }
 }

@@ -72,17 +72,18 @@ pub fn parse_side(what: &str, spec: &str, numbers: lw::Numbers) -> Result<Side> 
     let kind = kind.unwrap_or(UnitType::Line);
     let pips = pips.unwrap_or(numbers.pips(kind));
     let cost = numbers.double_move_cost;
-    if double_move && pips <= cost {
+    // LW-1: once it has paid, a charger must have more than its last pip left.
+    if double_move && pips <= cost + 1 {
         return Err(bad(
             spec,
             format!(
-                "a double move costs {} (LW-3, double_move_cost), and a unit on its last pip may take no offensive action (LW-1): give pips={} or more",
+                "a double move costs {} (LW-3, double_move_cost), and a unit on its last pip may take no offensive action (LW-1), the charge included: give pips={} or more",
                 if cost == 1 {
                     "a pip".to_string()
                 } else {
                     format!("{cost} pips")
                 },
-                cost + 1
+                cost + 2
             ),
         ));
     }

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::melee::{Charge, FightState, MeleeSetup, RfFight};
-use super::params::{NAME, Rules};
+use super::params::{NAME, Player, Rules};
 use super::rules as rf;
 use super::unit::{fighter_of, fire_params};
 use crate::chain::Chain;
@@ -30,13 +30,13 @@ pub struct RfSlot {
     pub present: bool,
 }
 
-/// Rank & File units and the RF-13 turn: charges (waiver tests at the end of the charge phase,
-/// RF-10; Blown markers, RF-11) → rally (RF-5; not for units in a charge or that failed a waiver
-/// test) → movement → fire, simultaneous (Good units not charging fire; each hit a stand, RF-7
-/// hit points for single stands) → morale tests for units that lost stands (RF-5, RF-3, RF-8
-/// stampedes count as routing) → melee (RF-9 to the end; RF-12 uncontrolled winners charge
-/// next turn) → end turn. Only Good units fire; Good and Unsteady units may be fired at and
-/// charged (a routing unit is running away).
+/// Rank & File units and the RF-13 turn: charges by units within a charge move at the start of
+/// the turn (waiver tests at the end of the charge phase, RF-10; Blown markers, RF-11; a
+/// charged router evades or is caught, `charged_router`) → rally (RF-5; not for units in a
+/// charge or that failed a waiver test) → movement → fire, simultaneous (each hit a stand, RF-7
+/// hit points for single stands; who fires and at whom: [`BattleRules`]) → morale tests for
+/// units that lost stands (RF-5, RF-3, RF-8 stampedes count as routing) → melee (RF-9 to the
+/// end; RF-12 uncontrolled winners charge next turn) → end turn.
 #[derive(Debug, Clone)]
 pub struct RfArmy {
     /// Each side's fighters, by file.
@@ -47,8 +47,8 @@ pub struct RfArmy {
     pub options: rf::Options,
     /// Each side's fire.
     pub fire: [Volley; 2],
-    /// RF-8 in force.
-    pub stampede: bool,
+    /// Who fires, charges and may be charged (the sources are silent; rule parameters).
+    pub battle: BattleRules,
     /// RF-10 in force.
     pub waiver_tests: bool,
     /// RF-10: the period (the Industrial Age spares frontal shock cavalry charges a waiver).
@@ -74,6 +74,7 @@ impl RfArmy {
         fire: [Volley; 2],
         on: super::Switches,
         (era, pursue): (rf::Era, bool),
+        battle: BattleRules,
     ) -> Self {
         let fights = [0, 1].map(|a| {
             (0..fighters[a].len())
@@ -105,7 +106,7 @@ impl RfArmy {
             starts,
             options: melee.options,
             fire,
-            stampede: on.elephant_stampede,
+            battle,
             waiver_tests: on.waiver_tests,
             era,
             pursue,
@@ -115,9 +116,112 @@ impl RfArmy {
         }
     }
 
-    fn targetable(u: &RfSlot) -> bool {
-        u.present && matches!(u.s.status, rf::Status::Good | rf::Status::Unsteady)
+    /// May `u` be fired at?
+    fn fire_target(&self, u: &RfSlot) -> bool {
+        u.present
+            && match u.s.status {
+                rf::Status::Good | rf::Status::Unsteady => true,
+                rf::Status::Routing => self.battle.fire_at_routing,
+                rf::Status::Removed => false,
+            }
     }
+
+    /// May `u` be charged?
+    fn charge_target(&self, u: &RfSlot) -> bool {
+        u.present
+            && match u.s.status {
+                rf::Status::Good | rf::Status::Unsteady => true,
+                rf::Status::Routing => self.battle.charged_router != rf::ChargedRouter::NotATarget,
+                rf::Status::Removed => false,
+            }
+    }
+
+    /// May `u` charge?
+    fn may_charge(&self, u: &RfSlot) -> bool {
+        u.present
+            && (u.s.status == rf::Status::Good
+                || (u.s.status == rf::Status::Unsteady && self.battle.unsteady_charges))
+    }
+
+    /// Does `u` fire, having charged this turn when `charged`?
+    fn fires(&self, u: &RfSlot, charged: bool) -> bool {
+        u.present
+            && (!charged || self.battle.chargers_fire)
+            && (u.s.status == rf::Status::Good
+                || (u.s.status == rf::Status::Unsteady && self.battle.unsteady_fires))
+    }
+}
+
+/// RF-13 in battles where the sources are silent (rule parameters): who fires, who charges, and
+/// what a charge at a routing unit does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleRules {
+    /// An Unsteady unit fires (`unsteady_fires`).
+    pub unsteady_fires: bool,
+    /// An Unsteady unit may charge (`unsteady_charges`).
+    pub unsteady_charges: bool,
+    /// A unit that charged this turn still fires (`chargers_fire`).
+    pub chargers_fire: bool,
+    /// Routing units are fired at (`fire_at_routing`).
+    pub fire_at_routing: bool,
+    /// What a charge at a routing unit does (`charged_router`).
+    pub charged_router: rf::ChargedRouter,
+}
+
+impl BattleRules {
+    /// The rules in force, in words, for the report's notes.
+    pub fn words(&self) -> String {
+        let firers = if self.unsteady_fires {
+            "Good and Unsteady units fire"
+        } else {
+            "only Good units fire"
+        };
+        let chargers = if self.chargers_fire {
+            "chargers too"
+        } else {
+            "not a unit that charged this turn"
+        };
+        let at = if self.fire_at_routing {
+            "at any unit on the table"
+        } else {
+            "at Good and Unsteady units"
+        };
+        let charge = if self.unsteady_charges {
+            "Good and Unsteady units charge"
+        } else {
+            "only Good units charge"
+        };
+        let router = match self.charged_router {
+            rf::ChargedRouter::Evades => "a charged router evades (it flees and may not rally)",
+            rf::ChargedRouter::Caught => "a charged router is caught and destroyed",
+            rf::ChargedRouter::NotATarget => "routers are not charged",
+        };
+        format!(
+            "{firers} ({chargers}), {at}; {charge}, from a move away at the start of the turn; {router} (RF-13)"
+        )
+    }
+
+    /// The rules in force from the rule parameters.
+    pub(super) fn of(q: &super::params::RuleParams) -> BattleRules {
+        BattleRules {
+            unsteady_fires: q.unsteady_fires,
+            unsteady_charges: q.unsteady_charges,
+            chargers_fire: q.chargers_fire,
+            fire_at_routing: q.fire_at_routing,
+            charged_router: q.charged_router,
+        }
+    }
+
+    /// The source's reading where it speaks, the tool's defaults elsewhere (the `RULES`
+    /// table's defaults, which a test ties to this).
+    #[cfg(test)]
+    pub const SOURCE: BattleRules = BattleRules {
+        unsteady_fires: false,
+        unsteady_charges: false,
+        chargers_fire: false,
+        fire_at_routing: false,
+        charged_router: rf::ChargedRouter::Evades,
+    };
 }
 
 /// End states of a Rank & File unit.
@@ -155,6 +259,7 @@ impl Army for RfArmy {
                 lost: 0,
                 rerolls: 0,
                 removal: None,
+                in_place: false,
             },
             blown: false,
             must_charge: false,
@@ -173,6 +278,9 @@ impl Army for RfArmy {
         match (u.present, u.s.status) {
             (false, _) => Standing::Absent,
             (_, rf::Status::Good) => Standing::InLine,
+            // Unsteady but still in its place: a battery that stayed (RF-7), or a unit made
+            // Unsteady on the spot by a waiver test (RF-10).
+            (_, rf::Status::Unsteady) if u.s.in_place => Standing::InLine,
             (_, rf::Status::Removed) => Standing::Gone,
             _ => Standing::Shaken,
         }
@@ -199,14 +307,19 @@ impl Army for RfArmy {
         let mut contact = [false; MAX_FILES];
         let mut blown_at_charge = [false; MAX_FILES];
         let mut no_rally = [[false; MAX_FILES]; 2];
+        // A charge covers one move from where the units stood at the start of the turn: the
+        // charge phase comes before movement (RF-13).
+        let reach = ctx.start_range <= 1;
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
-            let able = |u: &RfSlot| u.present && u.s.status == Good;
-            let by_a = able(&a)
-                && Self::targetable(&b)
-                && f.range <= 1
-                && (a.must_charge || ctx.policy.charges(ctx.turn, b.s.status == Unsteady));
-            let by_b = able(&b) && Self::targetable(&a) && f.range <= 1 && b.must_charge;
+            // `charge_when_shaken` means an Unsteady target (the parameter's meaning); a
+            // router is charged only by `charge_at_turn` or an uncontrolled charge.
+            let shaken = b.s.status == Unsteady;
+            let by_a = self.may_charge(&a)
+                && self.charge_target(&b)
+                && reach
+                && (a.must_charge || ctx.policy.charges(ctx.turn, shaken));
+            let by_b = self.may_charge(&b) && self.charge_target(&a) && reach && b.must_charge;
             charge[i] = if by_a {
                 Some(0)
             } else if by_b {
@@ -223,12 +336,20 @@ impl Army for RfArmy {
                 no_rally[0][i] = true;
                 no_rally[1][i] = true;
                 let d = 1 - att;
-                let due = self.waiver_tests
+                // A charged router flees again or is caught (`charged_router`): no melee.
+                if f.front[d][i].s.status == Routing {
+                    contact[i] = false;
+                    if self.battle.charged_router == rf::ChargedRouter::Caught {
+                        f.front[d][i].s.remove(rf::Removal::Caught);
+                    }
+                }
+                let due = contact[i]
+                    && self.waiver_tests
                     && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true, self.era);
                 if due {
                     let target = &mut f.front[d][i];
                     let rules = rf::WaiverRules {
-                        stampede: self.stampede,
+                        stampede: self.options.elephant_stampede,
                         pursue: self.pursue,
                     };
                     let (s, _, end) = rf::charge_waiver(
@@ -274,10 +395,10 @@ impl Army for RfArmy {
         if f.range <= ctx.fire_range {
             for side in 0..2 {
                 let targets: [bool; MAX_FILES] =
-                    std::array::from_fn(|i| i < files && Self::targetable(&f.front[1 - side][i]));
+                    std::array::from_fn(|i| i < files && self.fire_target(&f.front[1 - side][i]));
                 for i in 0..files {
                     let u = &f.front[side][i];
-                    if !u.present || u.s.status != Good || charge[i] == Some(side) {
+                    if !self.fires(u, charge[i] == Some(side)) {
                         continue;
                     }
                     if let Some(t) = fire_target(&targets, i, files) {
@@ -300,17 +421,8 @@ impl Army for RfArmy {
                 let unit = &self.fighters[side][i].unit;
                 let u = &mut f.front[side][i];
                 let hit = unit.take_hits(u.s, hits[side][i].min(255) as u8);
-                let after = unit.morale(&self.options, hit, r);
-                let failed = hit.status != Removed && after.status != hit.status;
-                u.s = after;
-                if self.stampede
-                    && failed
-                    && unit.kind == rf::Kind::Elephant
-                    && after.status != Removed
-                    && rf::stampedes(unit, r)
-                {
-                    u.s.status = Routing;
-                }
+                // RF-5 with RF-8: a failed test may start a stampede, which counts as routing.
+                u.s = unit.morale_test(&self.options, hit, r).0;
             }
         }
         // Melee phase.
@@ -390,18 +502,28 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         }
     }
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
+    let rules_in_force = BattleRules::of(&rule_params.q);
     let notes = vec![format!(
-        "side A's fire: {}; side B's: {}; only Good units fire; each hit a stand (RF-7: a hit on a single stand)",
+        "side A's fire: {}; side B's: {}; each hit a stand (RF-7: a hit on a single stand); {}",
         fire[0].description(),
-        fire[1].description()
+        fire[1].description(),
+        rules_in_force.words()
     )];
     let files = fighters[0].len();
     let melee = MeleeSetup {
-        options: rule_params.options(on),
+        options: rule_params.options(on, Player::of(p)),
         rules,
         max_rounds: p.max_rounds,
     };
-    let army = RfArmy::new(fighters, starts, melee, fire, *on, (p.era, p.pursue));
+    let army = RfArmy::new(
+        fighters,
+        starts,
+        melee,
+        fire,
+        *on,
+        (p.era, p.pursue),
+        rules_in_force,
+    );
     let setup = BattleSetup {
         system: NAME,
         scenario,
@@ -443,6 +565,7 @@ mod tests {
             [Volley::dice(0, 6), Volley::dice(b_dice, 6)],
             on,
             (rf::Era::HorseAndMusket, false),
+            BattleRules::SOURCE,
         )
     }
 
@@ -486,6 +609,88 @@ mod tests {
         assert!(f.front[0][0].blown);
         turn_one(&army, &mut f, &[1]);
         assert!(f.front[0][0].blown);
+    }
+
+    /// RF-13: the charge phase comes before movement, so a charge covers one move from where
+    /// the units stood at the start of the turn: two moves apart, side A does not charge this
+    /// turn (it advances in the movement phase). Nothing is rolled: no waiver, no melee.
+    #[test]
+    fn a_unit_two_moves_off_does_not_charge_this_turn() {
+        let army = army(
+            "veteran cavalry stands=6 shock",
+            "regular infantry stands=8",
+            0,
+        );
+        let mut f = Field::one_file(&army, 2);
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: 1,
+                when_shaken: false,
+            },
+            fire_range: 0,
+            start_range: 2,
+        };
+        assert_eq!(scripted_turn(&army, &mut f, &ctx, &[]), 0);
+        assert!(!f.front[0][0].blown, "it did not charge");
+    }
+
+    /// RF-13 and RF-10: a routing unit is still a charge target ("still valid charge
+    /// targets"). By default it evades ("routers that have evaded a charge"): no melee, and
+    /// as a charge's target it may not rally this turn (no die rolled); under `caught` the
+    /// charge contacts and destroys it; under `not-a-target` nobody charges it and it takes
+    /// its rally test (a 6 rallies it to Unsteady).
+    #[test]
+    fn a_charged_router_evades_or_is_caught() {
+        let mut army = army("regular cavalry stands=6", "regular infantry stands=8", 0);
+        army.waiver_tests = false;
+        let routing = |army: &RfArmy| {
+            let mut f = field(army);
+            f.front[1][0].s.status = rf::Status::Routing;
+            f.front[1][0].s.lost = 1;
+            f
+        };
+        let mut f = routing(&army);
+        assert_eq!(turn_one(&army, &mut f, &[]), 0);
+        assert_eq!(f.front[1][0].s.status, rf::Status::Routing);
+        assert_eq!(f.front[1][0].s.lost, 1);
+        assert!(f.front[0][0].blown, "the charger charged");
+        army.battle.charged_router = rf::ChargedRouter::Caught;
+        let mut f = routing(&army);
+        assert_eq!(turn_one(&army, &mut f, &[]), 0);
+        assert_eq!(f.front[1][0].s.removal, Some(rf::Removal::Caught));
+        army.battle.charged_router = rf::ChargedRouter::NotATarget;
+        let mut f = routing(&army);
+        assert_eq!(turn_one(&army, &mut f, &[6]), 1);
+        assert_eq!(f.front[1][0].s.status, rf::Status::Unsteady);
+        assert!(!f.front[0][0].blown, "nobody charged");
+    }
+
+    /// Who fires (the sources are silent; rule parameters): by default only a Good unit that
+    /// did not charge. An Unsteady side B fires only under `unsteady_fires`.
+    #[test]
+    fn only_good_units_fire_unless_the_rules_say_otherwise() {
+        let mut army = army("regular cavalry stands=6", "regular infantry stands=8", 6);
+        let mut f = field(&army);
+        f.front[1][0].s.status = rf::Status::Unsteady;
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: 0,
+                when_shaken: false,
+            },
+            fire_range: 1,
+            start_range: 1,
+        };
+        // Side B's rally test (1 fails): it stays Unsteady and does not fire.
+        assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1]), 1);
+        army.battle.unsteady_fires = true;
+        let mut f = field(&army);
+        f.front[1][0].s.status = rf::Status::Unsteady;
+        // The rally test (1), then its volley (no hit).
+        assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1, 0]), 2);
     }
 
     fn army_blown() -> RfArmy {

@@ -351,7 +351,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (attacker, a_start) = fighter_of(&rule_params, &p.how.attacker.what, &p.attacker, on)?;
     let (defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
     let rules = rule_params.melee();
-    let rf_options = rule_params.options(on);
+    let rf_options = rule_params.options(on, Default::default());
     let mut notes = vec![format!(
         "attacker hits on {}+, defender on {}+ (7 = cannot hit); first round: stands in contact plus one overlapping each flank (frontage), later rounds all stands (RF-9)",
         attacker.needs_to_hit(&defender, &rules),

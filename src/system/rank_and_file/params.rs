@@ -38,11 +38,17 @@ pub(super) const TURNED: &[Scenario] = &[
     Scenario::Line,
 ];
 pub(super) const FIRE: &[Scenario] = &[Scenario::UnderFire];
+pub(super) const RALLYING: &[Scenario] = &[
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Engagement,
+    Scenario::Line,
+];
 pub(super) const FIRE_BATTLE: &[Scenario] =
     &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
 
 /// Which states leave a hole in the line, and why (for `list` and reports).
-pub const HOLES: &str = "unsteady (it retires, RF-4), routing and removed";
+pub const HOLES: &str = "unsteady (it retires, RF-4; not a battery that stayed in place under battery_stays, RF-7, nor a unit made unsteady on the spot by a waiver test, RF-10), routing and removed";
 
 crate::params::choice_enum! {
     /// `under-fire`: whom the enemy keeps firing at once shaken (§4; the sources are silent).
@@ -254,6 +260,22 @@ crate::params::param_table! {
             rule: "RF-10",
             scenarios: CHARGES,
     },
+    voluntary_rout: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "policy: the player lets a routing unit keep routing rather than take its rally test; it still loses a stand each rally phase, as a failed rally would",
+            rule: "RF-5",
+            scenarios: RALLYING,
+    },
+    battery_stays: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "policy: a battery made Unsteady by a morale test stays where it is, guns unlimbered, instead of limbering and retiring: its place is not empty, and if it then routs its crew abandon the guns (a battery that retired routs with them); never after losing a melee",
+            rule: "RF-7",
+            scenarios: FIRE_BATTLE,
+    },
 }
 
 crate::params::param_table! {
@@ -356,7 +378,31 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Int { min: 1, max: 10 },
             default: "3",
-            meaning: "hits each model of a single stand takes before it is lost (4 for an 8-gun battery's models)",
+            meaning: "hits each gun model of an artillery battery takes before it is lost (the source's 3; its optional rule gives an 8-gun battery's models 4)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    hit_points_elephant: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits an elephant stand takes before it is lost (the tool's assumption: the source gives hit points for gun models only)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    hit_points_wagon: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits a wagon, caisson or cart takes before it is lost (the tool's assumption: the source gives hit points for gun models only)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    hit_points_machine_gun: u8 {
+            flag: None,
+            kind: Kind::Int { min: 1, max: 10 },
+            default: "3",
+            meaning: "hits a machine-gun stand takes before it is lost (the tool's assumption: the source gives hit points for gun models only)",
             rule: "RF-7",
             scenarios: SCENARIOS,
     },
@@ -432,6 +478,46 @@ crate::params::param_table! {
             rule: "RF-13",
             scenarios: SCENARIOS,
     },
+    unsteady_fires: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: an Unsteady unit fires in the firing phase (the sources are silent; by default only Good units fire, an Unsteady one having retired)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
+    unsteady_charges: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: an Unsteady unit may charge (the sources are silent; by default only Good units charge)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
+    chargers_fire: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: a unit that charged this turn still fires in the firing phase (the sources are silent; by default it does not)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
+    fire_at_routing: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: units fire at a routing enemy (the sources are silent; by default a router has run its rout distance and is not fired at)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
+    charged_router: rf::ChargedRouter {
+            flag: None,
+            kind: Kind::Choice(rf::ChargedRouter::NAMES),
+            default: "evades",
+            meaning: "battles: a routing unit is a charge target (the supplement: routers are \"still valid charge targets\", and some \"have evaded a charge\"): evades (it flees again and may not rally this turn), caught (the charge contacts it and destroys it, as RF-10 says of a router pursued), or not-a-target",
+            rule: "RF-10, RF-13",
+            scenarios: SCENARIOS,
+    },
 }
 
 /// The rule parameters, typed and checked against each other, as the rules code takes them.
@@ -490,13 +576,16 @@ impl Rules {
         }
     }
 
-    /// The optional rules switched on, with `routing_fail` (RF-4).
-    pub(super) fn options(&self, on: &Switches) -> rf::Options {
+    /// The optional rules switched on, with `routing_fail` (RF-4) and the player's policies
+    /// where the scenario has them (`voluntary_rout`, `battery_stays`: false where not).
+    pub(super) fn options(&self, on: &Switches, policy: Player) -> rf::Options {
         rf::Options {
             routing_fail: self.q.routing_fail,
             keep_broken_units: on.keep_broken_units,
-            voluntary_rout: on.voluntary_rout,
+            voluntary_rout: policy.voluntary_rout,
             artillery_may_rally: on.artillery_may_rally,
+            elephant_stampede: on.elephant_stampede,
+            battery_stays: policy.battery_stays,
         }
     }
 
@@ -505,8 +594,39 @@ impl Rules {
     pub(super) fn apply(&self, unit: &mut rf::Unit, start: &mut rf::UnitState) {
         unit.numbers = self.numbers;
         unit.buildings_bonus = self.q.buildings_bonus;
-        unit.hit_points = self.q.hit_points;
+        unit.hit_points = self.hit_points(unit.kind);
         self.q.elite_rerolls.apply(unit, start);
+    }
+
+    /// RF-7: the hits a model of a single stand of `kind` takes (the source's 3 for gun models;
+    /// the others by assumption, each its own rule parameter).
+    pub(super) fn hit_points(&self, kind: rf::Kind) -> u8 {
+        match kind {
+            rf::Kind::Formed | rf::Kind::Artillery => self.q.hit_points,
+            rf::Kind::Elephant => self.q.hit_points_elephant,
+            rf::Kind::Wagon => self.q.hit_points_wagon,
+            rf::Kind::MachineGun => self.q.hit_points_machine_gun,
+        }
+    }
+}
+
+/// The player's choices that the optional rules' code reads (situation parameters, RF-5 and
+/// RF-7), where the scenario has them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Player {
+    /// RF-5 `voluntary_rout`.
+    pub voluntary_rout: bool,
+    /// RF-7 `battery_stays`.
+    pub battery_stays: bool,
+}
+
+impl Player {
+    /// The policies of `p`.
+    pub(super) fn of(p: &Params) -> Player {
+        Player {
+            voluntary_rout: p.voluntary_rout,
+            battery_stays: p.battery_stays,
+        }
     }
 }
 
@@ -523,11 +643,7 @@ crate::params::option_table! {
     pub struct Switches;
     keep_broken_units = "keep-broken-units" {
         rule: "RF-3",
-        meaning: "a routing unit at 50% losses is not removed: it keeps routing and never rallies",
-    },
-    voluntary_rout = "voluntary-rout" {
-        rule: "RF-5",
-        meaning: "a routing unit never takes its rally test and keeps routing, still losing a stand each turn",
+        meaning: "a routing unit at 50% losses is not removed: it keeps routing, never rallies, and loses a stand each rally phase until none is left",
     },
     artillery_may_rally = "artillery-may-rally" {
         rule: "RF-7",
@@ -535,7 +651,7 @@ crate::params::option_table! {
     },
     elephant_stampede = "elephant-stampede" {
         rule: "RF-8",
-        meaning: "an elephant that fails a morale test (not a rally) stampedes on 1-2 (reported as p_stampede)",
+        meaning: "an elephant that fails a morale or waiver test (not a rally), whatever its state, stampedes on 1-2 and counts as routing (reported as p_stampede)",
     },
     waiver_tests = "waiver-tests" {
         rule: "RF-10",
@@ -566,5 +682,9 @@ mod tests {
         assert_eq!(rules.numbers, rf::Numbers::default());
         assert_eq!(rules.melee(), rf::MeleeRules::SOURCE);
         assert_eq!(rules.q.routing_fail, rf::Options::default().routing_fail);
+        assert_eq!(
+            super::super::army::BattleRules::of(&rules.q),
+            super::super::army::BattleRules::SOURCE
+        );
     }
 }

@@ -151,6 +151,21 @@ impl RoutingFail {
     }
 }
 
+crate::params::choice_enum! {
+    /// RF-10 and RF-13 in battles: what a charge at a routing unit does. The supplement keeps
+    /// routers as "still valid charge targets" and speaks of "routers that have evaded a
+    /// charge"; the turn order lets routers "flee from a charge", and a charge's target may not
+    /// rally that turn.
+    pub enum ChargedRouter {
+        /// It flees again (not modelled as distance) and may not rally this turn; no melee.
+        Evades = "evades",
+        /// The charge contacts it and destroys it, as RF-10 says of a routed target pursued.
+        Caught = "caught",
+        /// Routing units are not charged (the tool's reading before).
+        NotATarget = "not-a-target",
+    }
+}
+
 /// RF-6: how many re-rolls an Elite unit has in a battle. The optional rule says some things
 /// "allow a unit to re-roll its morale dice a certain number of times during a battle", and
 /// that being Elite gives "a morale re-roll attempt"; the number is not given.
@@ -206,12 +221,20 @@ pub struct Options {
     /// RF-3 `keep-broken-units`: a routing unit at 50% losses is not removed; it keeps routing,
     /// never rallies and loses no further stands to failed rallies (it takes none).
     pub keep_broken_units: bool,
-    /// RF-5 `voluntary-rout`: a routing unit never takes its rally test and keeps routing,
-    /// losing the stand each turn as a failed rally would.
+    /// RF-5 `voluntary_rout` (a player's choice, a situation parameter): a routing unit never
+    /// takes its rally test and keeps routing, losing the stand each turn as a failed rally
+    /// would.
     pub voluntary_rout: bool,
     /// RF-7 `artillery-may-rally`: a battery that fails while Unsteady routs but stays on the
     /// table, and may rally like any unit.
     pub artillery_may_rally: bool,
+    /// RF-8 `elephant-stampede`: an elephant that fails a morale or waiver test (never a rally
+    /// test) stampedes on a D6 at or below `stampede_on`, and counts as routing.
+    pub elephant_stampede: bool,
+    /// RF-7 `battery_stays` (a player's choice, a situation parameter): a battery that becomes
+    /// Unsteady from a morale test stays where it is, guns unlimbered, instead of limbering
+    /// and retiring ("it may opt to remain where it is"; not after losing a melee).
+    pub battery_stays: bool,
 }
 
 /// The fixed profile of a unit: everything that does not change during a trial.
@@ -312,6 +335,10 @@ pub struct UnitState {
     pub rerolls: u8,
     /// Why the unit was removed (`None` while it is on the table).
     pub removal: Option<Removal>,
+    /// An Unsteady unit still in its place in the line: a battery that stayed (RF-7,
+    /// `battery_stays`), or a unit made Unsteady on the spot by a waiver test (RF-10). False
+    /// for a unit that retired, routed, or halted Unsteady where its rout ended (RF-5).
+    pub in_place: bool,
 }
 
 impl UnitState {
@@ -322,6 +349,7 @@ impl UnitState {
             lost,
             rerolls,
             removal: None,
+            in_place: false,
         }
     }
 
@@ -330,6 +358,15 @@ impl UnitState {
     pub fn remove(&mut self, why: Removal) {
         self.status = Status::Removed;
         self.removal = Some(why);
+        self.in_place = false;
+    }
+
+    /// Put the unit in `status`, having left its place in the line (it retired, routed or
+    /// rallied somewhere behind it).
+    #[inline(always)]
+    pub fn away(&mut self, status: Status) {
+        self.status = status;
+        self.in_place = false;
     }
 }
 
@@ -346,8 +383,12 @@ pub enum Removal {
     /// A Routing unit that dropped another level: it failed a morale test under
     /// `routing_fail = removed` (RF-4), or lost a melee (RF-9).
     FailedWhileRouting,
-    /// RF-7: a battery that routed; its crew abandon the guns.
+    /// RF-7: a battery that routed with its guns unlimbered (it had stayed where it was when it
+    /// became Unsteady); its crew abandon the guns.
     GunsAbandoned,
+    /// RF-7: a battery that routed with its guns limbered (it had limbered and retired when it
+    /// became Unsteady): it leaves the table with them.
+    RoutedWithGuns,
     /// RF-10 `pursue`: it routed from its waiver test and the charger caught it.
     Caught,
 }
@@ -360,6 +401,7 @@ impl Removal {
             Removal::Dispersed => "removed_dispersed",
             Removal::FailedWhileRouting => "removed_failed_while_routing",
             Removal::GunsAbandoned => "removed_guns_abandoned",
+            Removal::RoutedWithGuns => "removed_routed_with_guns",
             Removal::Caught => "removed_caught",
         }
     }
@@ -376,7 +418,10 @@ impl Removal {
                 "share of trials in which the unit was removed for failing again while routing (routing_fail = removed, RF-4; or a melee lost, RF-9)"
             }
             Removal::GunsAbandoned => {
-                "share of trials in which a routed battery's crew abandoned the guns (RF-7)"
+                "share of trials in which a battery routed with its guns unlimbered (it had stayed in place when Unsteady) and its crew abandoned them (RF-7)"
+            }
+            Removal::RoutedWithGuns => {
+                "share of trials in which a battery routed with its guns limbered (it had limbered and retired when Unsteady) and left the table with them (RF-7)"
             }
             Removal::Caught => {
                 "share of charges in which the charger pursued the routed target and destroyed it (RF-10 pursue)"
@@ -547,11 +592,14 @@ impl Unit {
     /// RF-5 rally phase: an Unsteady or Routing unit tests to go up one level.
     ///
     /// - Unsteady: pass → Good; fail → stays Unsteady. A unit at 50% losses may not rally (RF-3).
-    /// - Routing: pass → Unsteady (halts on the spot); fail → routs again and loses another
-    ///   stand, then RF-3 applies at once. Under `voluntary-rout` it does not test and loses the
-    ///   stand. A routing unit at 50% is removed (or, under `keep-broken-units`, keeps routing
-    ///   without testing).
-    /// - RF-7: a routed battery is removed unless `artillery-may-rally`.
+    /// - Routing: pass → Unsteady, halting where its rout took it; fail → routs again and
+    ///   loses another stand, then RF-3 applies at once. Under `voluntary_rout` it does not
+    ///   test and loses the stand. A routing unit at 50% is removed (dispersed); under
+    ///   `keep-broken-units` it keeps routing instead, may not rally, and loses a stand every
+    ///   rally phase as a router that failed to rally does ("will still lose another stand"),
+    ///   until it has none left.
+    /// - RF-7: a routed battery is removed unless `artillery-may-rally` (with its limbered
+    ///   guns: a battery that stayed in place routs in the morale phase, not here).
     ///
     /// Whether the unit is allowed to rally this turn (not charging, not charged, army morale)
     /// is the caller's business.
@@ -562,24 +610,40 @@ impl Unit {
             Status::Unsteady => {
                 if !self.broken(s.lost) && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
                     s.status = Status::Good;
+                    s.in_place = false;
                 }
                 s
             }
             Status::Routing => {
                 if self.kind == Kind::Artillery && !o.artillery_may_rally {
-                    s.remove(Removal::GunsAbandoned);
+                    s.remove(self.battery_routs(s));
                     return s;
                 }
                 if self.broken(s.lost) {
+                    if o.keep_broken_units {
+                        return self.rout_on(s);
+                    }
                     return self.apply_fifty_percent(o, s);
                 }
                 if !o.voluntary_rout && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
-                    s.status = Status::Unsteady;
+                    s.away(Status::Unsteady);
                     return s;
                 }
                 let s = self.rout_on(s);
                 self.apply_fifty_percent(o, s)
             }
+        }
+    }
+
+    /// RF-7: why a battery that routs leaves the table: a battery still in its place has its
+    /// guns unlimbered, and its crew abandon them; one that limbered and retired when it became
+    /// Unsteady routs with them.
+    #[inline(always)]
+    fn battery_routs(&self, s: UnitState) -> Removal {
+        if s.in_place {
+            Removal::GunsAbandoned
+        } else {
+            Removal::RoutedWithGuns
         }
     }
 
@@ -599,29 +663,65 @@ impl Unit {
     }
 
     /// RF-5 morale phase for a unit that lost a stand (or, RF-7, a single stand that took a hit)
+    /// this turn: see [`Unit::morale_test`], without saying whether an elephant stampeded.
+    #[cfg(test)]
+    pub fn morale<R: Roll>(&self, o: &Options, s: UnitState, r: &mut R) -> UnitState {
+        self.morale_test(o, s, r).0
+    }
+
+    /// RF-5 morale phase for a unit that lost a stand (or, RF-7, a single stand that took a hit)
     /// this turn: test; a failure drops one level (Good → Unsteady → Routing); a Routing unit
-    /// that fails does what `routing_fail` says (RF-4: the sources are silent). RF-7:
-    /// a battery that fails while Unsteady routs and is removed (crew abandon the guns), unless
-    /// `artillery-may-rally`. RF-3 then applies to a routing formed unit.
+    /// that fails does what `routing_fail` says (RF-4: the sources are silent). A unit that
+    /// becomes Unsteady retires, but a battery may stay where it is (`battery_stays`, RF-7).
+    /// RF-7: a battery that fails while Unsteady routs and is removed, unless
+    /// `artillery-may-rally` (its crew abandon guns that stayed unlimbered in place; a battery
+    /// that had limbered and retired leaves with them). RF-3 then applies to a routing formed
+    /// unit. RF-8 (`elephant-stampede`): "this stampede test applies to any failed morale
+    /// test", whatever the elephant's state, so an elephant on the table that failed rolls a D6
+    /// and on `stampede_on` or less stampedes, which counts as routing. Returns the state and
+    /// whether it stampeded.
     #[inline(always)]
-    pub fn morale<R: Roll>(&self, o: &Options, mut s: UnitState, r: &mut R) -> UnitState {
+    pub fn morale_test<R: Roll>(
+        &self,
+        o: &Options,
+        mut s: UnitState,
+        r: &mut R,
+    ) -> (UnitState, bool) {
         if s.status == Status::Removed || self.test(self.need(s.lost), &mut s.rerolls, r) {
-            return s;
+            return (s, false);
         }
-        match s.status {
-            Status::Good => s.status = Status::Unsteady,
-            Status::Unsteady if self.kind == Kind::Artillery && !o.artillery_may_rally => {
-                s.remove(Removal::GunsAbandoned)
+        let mut s = match s.status {
+            Status::Good => {
+                s.status = Status::Unsteady;
+                s.in_place = o.battery_stays && self.kind == Kind::Artillery;
+                s
             }
-            Status::Unsteady => s.status = Status::Routing,
+            Status::Unsteady if self.kind == Kind::Artillery && !o.artillery_may_rally => {
+                s.remove(self.battery_routs(s));
+                s
+            }
+            Status::Unsteady => {
+                s.away(Status::Routing);
+                self.apply_fifty_percent(o, s)
+            }
             Status::Routing => match o.routing_fail {
-                RoutingFail::RoutAgain => return self.apply_fifty_percent(o, self.rout_on(s)),
-                RoutingFail::Removed => s.remove(Removal::FailedWhileRouting),
-                RoutingFail::NoEffect => {}
+                RoutingFail::RoutAgain => self.apply_fifty_percent(o, self.rout_on(s)),
+                RoutingFail::Removed => {
+                    s.remove(Removal::FailedWhileRouting);
+                    s
+                }
+                RoutingFail::NoEffect => self.apply_fifty_percent(o, s),
             },
-            Status::Removed => {}
+            Status::Removed => s,
+        };
+        let stampeded = o.elephant_stampede
+            && self.kind == Kind::Elephant
+            && s.status != Status::Removed
+            && stampedes(self, r);
+        if stampeded {
+            s.away(Status::Routing);
         }
-        self.apply_fifty_percent(o, s)
+        (s, stampeded)
     }
 
     /// Stands (formed) or models (single stand) lost in state `s`.
@@ -815,10 +915,12 @@ pub fn lose_melee(
     if s.status == Status::Removed {
         return (s, false);
     }
+    // "None of these options apply to a unit that has just lost a melee - they must still
+    // retire": the loser leaves its place, whatever it did before.
     match s.status {
-        _ if rules.auto_rout_on_win && s.status != Status::Routing => s.status = Status::Routing,
-        Status::Good => s.status = Status::Unsteady,
-        Status::Unsteady => s.status = Status::Routing,
+        _ if rules.auto_rout_on_win && s.status != Status::Routing => s.away(Status::Routing),
+        Status::Good => s.away(Status::Unsteady),
+        Status::Unsteady => s.away(Status::Routing),
         Status::Routing | Status::Removed => s.remove(Removal::FailedWhileRouting),
     }
     let after = unit.apply_fifty_percent(o, s);
@@ -900,10 +1002,14 @@ pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) ->
     if unit.test(unit.need(s.lost), &mut s.rerolls, r) {
         return (s, false);
     }
-    s.status = match s.status {
-        Status::Good => Status::Unsteady,
-        _ => Status::Routing,
-    };
+    match s.status {
+        // "It will become unsteady on the spot": it keeps its place.
+        Status::Good => {
+            s.status = Status::Unsteady;
+            s.in_place = true;
+        }
+        _ => s.away(Status::Routing),
+    }
     (unit.apply_fifty_percent(o, s), true)
 }
 
@@ -949,7 +1055,7 @@ pub fn charge_waiver<R: Roll>(
         && s.status != Status::Removed
         && stampedes(unit, r)
     {
-        s.status = Status::Routing;
+        s.away(Status::Routing);
         return (s, failed, WaiverEnd::Stampeded);
     }
     let end = match s.status {
@@ -1119,8 +1225,16 @@ mod tests {
             keep_broken_units: true,
             ..o
         };
+        // Under `keep-broken-units` it "continues routing until it disperses": it may not rally
+        // (no die is rolled) and, like any router that did not rally, "will still lose
+        // another stand" each rally phase, until none is left.
         let s = u.rally(&keep, state(Status::Routing, 4, 0), &mut Scripted::new(&[]));
-        assert_eq!(s, state(Status::Routing, 4, 0));
+        assert_eq!(s, state(Status::Routing, 5, 0));
+        let s = u.rally(&keep, state(Status::Routing, 6, 0), &mut Scripted::new(&[]));
+        assert_eq!(
+            (s.status, s.lost, s.removal),
+            (Status::Removed, 7, Some(Removal::Destroyed))
+        );
         // Single stands are exempt.
         let gun = Unit {
             kind: Kind::Artillery,
@@ -1486,6 +1600,48 @@ mod melee_tests {
         assert!(uncontrolled(6, &mut Scripted::new(&[6])));
     }
 
+    /// RF-8: "this stampede test applies to any failed morale test - whether that test is to
+    /// rout the elephant or just make it become unsteady"; a stampeding elephant turns about
+    /// and runs, which the tool counts as routing, "it does not apply to rally tests".
+    #[test]
+    fn rf8_a_stampede_follows_any_failed_morale_test_and_routs() {
+        let stand = |models| Unit {
+            kind: Kind::Elephant,
+            ..fighter(Class::Regular, models, Troop::Elephant).unit
+        };
+        let elephant = stand(1);
+        let on = Options {
+            elephant_stampede: true,
+            ..Options::default()
+        };
+        // Good, fails (1), stampedes (2): routing, not Unsteady.
+        let good = UnitState::new(Status::Good, 1, 0);
+        let (s, stamped) = elephant.morale_test(&on, good, &mut Scripted::new(&[1, 2]));
+        assert!(stamped);
+        assert_eq!((s.status, s.lost), (Status::Routing, 1));
+        // Good, fails (1), no stampede (3): Unsteady as any unit.
+        let (s, stamped) = elephant.morale_test(&on, good, &mut Scripted::new(&[1, 3]));
+        assert_eq!((s.status, stamped), (Status::Unsteady, false));
+        // Already routing (two models, one hit taken): its failed test is rolled for too (1,
+        // then 1 stampedes). Under the default `routing_fail = rout-again` it loses a model
+        // first (its hits rise to the next 3).
+        let two = stand(2);
+        let routing = UnitState::new(Status::Routing, 1, 0);
+        let (s, stamped) = two.morale_test(&on, routing, &mut Scripted::new(&[1, 1]));
+        assert!(stamped);
+        assert_eq!((s.status, s.lost), (Status::Routing, 3));
+        // Passing rolls no stampede die; nor does a rally (its failure is not a morale test).
+        let (_, stamped) = elephant.morale_test(&on, good, &mut Scripted::new(&[6]));
+        assert!(!stamped);
+        let unsteady = UnitState::new(Status::Unsteady, 1, 0);
+        let s = elephant.rally(&on, unsteady, &mut Scripted::new(&[1]));
+        assert_eq!(s.status, Status::Unsteady);
+        // Without the option, no stampede die.
+        let (s, stamped) =
+            elephant.morale_test(&Options::default(), good, &mut Scripted::new(&[1]));
+        assert_eq!((s.status, stamped), (Status::Unsteady, false));
+    }
+
     /// Every way off the table records its cause, and only removal records one.
     #[test]
     fn each_removal_records_its_cause() {
@@ -1510,7 +1666,10 @@ mod melee_tests {
         // Passing keeps it on the table, with no cause.
         let after = regular.morale(&removed, s, &mut Scripted::new(&[6]));
         assert_eq!(cause(after), None);
-        // RF-7: an Unsteady battery that fails: the crew abandon the guns.
+        // RF-7: "if they have the guns limbered they will rout with them, if the guns are
+        // unlimbered the crew will rout and abandon their guns". An Unsteady battery that
+        // limbered and retired (the default) and fails routs with its guns; one that stayed in
+        // place (`battery_stays`) has them unlimbered, and the crew abandon them.
         let gun = Unit {
             kind: Kind::Artillery,
             stands: 2,
@@ -1518,7 +1677,31 @@ mod melee_tests {
         };
         let s = UnitState::new(Status::Unsteady, 1, 0);
         let after = gun.morale(&o, s, &mut Scripted::new(&[1]));
+        assert_eq!(cause(after), Some(Removal::RoutedWithGuns));
+        let stays = Options {
+            battery_stays: true,
+            ..o
+        };
+        let good = UnitState::new(Status::Good, 1, 0);
+        let unsteady = gun.morale(&stays, good, &mut Scripted::new(&[1]));
+        assert_eq!(
+            (unsteady.status, unsteady.in_place),
+            (Status::Unsteady, true)
+        );
+        let after = gun.morale(&stays, unsteady, &mut Scripted::new(&[1]));
         assert_eq!(cause(after), Some(Removal::GunsAbandoned));
+        // Without the policy it limbers and retires: not in its place.
+        let retired = gun.morale(&o, good, &mut Scripted::new(&[1]));
+        assert_eq!(
+            (retired.status, retired.in_place),
+            (Status::Unsteady, false)
+        );
+        // "None of these options apply to a unit that has just lost a melee": it retires.
+        let (lost, _) = lose_melee(&gun, &stays, &RULES, good);
+        assert_eq!((lost.status, lost.in_place), (Status::Unsteady, false));
+        // A formed unit never stays, whatever the policy.
+        let unit = regular.morale(&stays, good, &mut Scripted::new(&[1]));
+        assert!(!unit.in_place);
         // Every hit gone: destroyed, by fire or in melee.
         assert_eq!(
             cause(gun.take_hits(UnitState::new(Status::Good, 0, 0), 6)),

@@ -60,30 +60,44 @@ pub struct RfUnderFire {
     pub fire_on_unsteady: bool,
     /// The enemy keeps firing at the unit while it is Routing.
     pub fire_on_routing: bool,
-    /// RF-8: an elephant that fails a morale test may stampede.
-    pub stampede: bool,
+    /// Its classes: a battery that may stay in its place when Unsteady (RF-7,
+    /// `battery_stays`) has one more, `unsteady_in_place`, whose place is not empty.
+    classes: &'static [ClassInfo],
     values: Vec<ValueInfo>,
 }
 
+/// [`RF_UNDER_FIRE_CLASSES`] and a battery Unsteady in its place (RF-7, `battery_stays`),
+/// which leaves no hole.
+pub const RF_UNDER_FIRE_CLASSES_STAYING: [ClassInfo; 5] = [
+    RF_UNDER_FIRE_CLASSES[0],
+    RF_UNDER_FIRE_CLASSES[1],
+    RF_UNDER_FIRE_CLASSES[2],
+    RF_UNDER_FIRE_CLASSES[3],
+    ClassInfo {
+        name: "unsteady_in_place",
+        absorbing: false,
+        empty: false,
+    },
+];
+
 /// Why a unit may leave the table under fire: every stand lost, the 50% rule (RF-3), a failed
-/// morale test while Routing under `routing_fail = removed` (RF-4), a routed battery (RF-7).
-pub const UNDER_FIRE_REMOVALS: [rf::Removal; 4] = [
+/// morale test while Routing under `routing_fail = removed` (RF-4), a routed battery with its
+/// guns abandoned or limbered (RF-7).
+pub const UNDER_FIRE_REMOVALS: [rf::Removal; 5] = [
     rf::Removal::Destroyed,
     rf::Removal::Dispersed,
     rf::Removal::FailedWhileRouting,
     rf::Removal::GunsAbandoned,
+    rf::Removal::RoutedWithGuns,
 ];
 
-/// What happens under fire besides the losses: which shaken states the enemy keeps firing at,
-/// and whether RF-8's stampedes are in force.
+/// Which shaken states the enemy keeps firing at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnderFireRules {
     /// The enemy keeps firing while the unit is Unsteady.
     pub fire_on_unsteady: bool,
     /// The enemy keeps firing while the unit is Routing.
     pub fire_on_routing: bool,
-    /// RF-8: an elephant that fails a morale test may stampede (option `elephant-stampede`).
-    pub stampede: bool,
 }
 
 impl RfUnderFire {
@@ -113,7 +127,11 @@ impl RfUnderFire {
             fire,
             fire_on_unsteady: rules.fire_on_unsteady,
             fire_on_routing: rules.fire_on_routing,
-            stampede: rules.stampede && unit.kind == rf::Kind::Elephant,
+            classes: if options.battery_stays && unit.kind == rf::Kind::Artillery {
+                &RF_UNDER_FIRE_CLASSES_STAYING
+            } else {
+                &RF_UNDER_FIRE_CLASSES
+            },
         }
     }
 }
@@ -149,18 +167,20 @@ impl Chain for RfUnderFire {
             return (s, stampeded);
         }
         let hit = self.unit.take_hits(s, hits);
-        let after = self.unit.morale(&self.options, hit, r);
-        // A failed morale test always drops the unit a level.
-        let failed = hit.status != rf::Status::Removed && after.status != hit.status;
-        let stamped = self.stampede && failed && !stampeded && rf::stampedes(&self.unit, r);
+        // RF-5, with RF-8's stampede on any failed test (`elephant-stampede`).
+        let (after, stamped) = self.unit.morale_test(&self.options, hit, r);
         (after, stampeded || stamped)
     }
     fn classes(&self) -> &[ClassInfo] {
-        &RF_UNDER_FIRE_CLASSES
+        self.classes
     }
     #[inline]
     fn class_of(&self, s: Self::State) -> usize {
-        rf_class(s.0)
+        if s.0.status == rf::Status::Unsteady && s.0.in_place {
+            4
+        } else {
+            rf_class(s.0)
+        }
     }
     fn values(&self) -> &[ValueInfo] {
         &self.values
@@ -178,7 +198,6 @@ impl Chain for RfUnderFire {
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (b, mut notes) = unit::single(ctx)?;
     let p = &ctx.p;
-    let on = &ctx.on;
     let fire = fire_model(&fire_params(p))?;
     notes.push(format!(
         "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
@@ -195,11 +214,14 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         UnderFireRules {
             fire_on_unsteady: shaken.at_unsteady(),
             fire_on_routing: shaken.at_routing(),
-            stampede: on.elephant_stampede,
         },
     );
     let c = chain.classes();
-    let outcomes = OutcomeDef::each(c, &["good", "unsteady", "routing", "removed"]);
+    let mut outcomes = OutcomeDef::each(c, &["good", "unsteady", "routing", "removed"]);
+    if c.len() > 4 {
+        // A battery Unsteady in its place is Unsteady all the same.
+        outcomes[1] = OutcomeDef::of(c, "unsteady", &["unsteady", "unsteady_in_place"]);
+    }
     let turn_removed = MetricDef::absorb_turn(
         c,
         "turn_removed",

@@ -2,7 +2,7 @@
 //! enemy's fire.
 
 use super::Ctx;
-use super::params::{Params, Rules, SPEC_KEYWORDS, Switches};
+use super::params::{Params, Player, Rules, SPEC_KEYWORDS, Switches};
 use super::rules as rf;
 use crate::error::{Error, Result};
 use crate::params;
@@ -43,7 +43,7 @@ fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
             ),
         });
     }
-    let options = rules.options(on);
+    let options = rules.options(on, Player::of(p));
     let status = p.state;
     if kind == rf::Kind::Artillery && status == rf::Status::Routing && !options.artillery_may_rally
     {
@@ -52,7 +52,7 @@ fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
             p.how.state.what
         )));
     }
-    let hit_points = rules.q.hit_points;
+    let hit_points = rules.hit_points(kind);
     let mut unit = rf::Unit {
         class: p.class,
         kind,
@@ -74,6 +74,10 @@ fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
         },
         rerolls: p.rerolls,
         removal: None,
+        // A battery that starts Unsteady under `battery_stays` stayed in its place (RF-7).
+        in_place: status == rf::Status::Unsteady
+            && kind == rf::Kind::Artillery
+            && options.battery_stays,
     };
     rules.apply(&mut unit, &mut start);
     Ok(Built {

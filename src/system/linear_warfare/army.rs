@@ -564,6 +564,27 @@ mod tests {
         assert_eq!(pips(&f, 1), (LwStatus::InLine, 5));
     }
 
+    /// LW-3 gives the charged unit its closing fire and says nothing of the charger firing:
+    /// by default it does not (B's volley, the closing fire, the rounds); under
+    /// `chargers_fire` its volley comes first (A's volley, B's, the closing fire, the rounds).
+    /// The rounds: A 6 + 1 (charging) against B 1, B loses; A follows up, 1 + 1 against 6,
+    /// and loses; B follows up the reversal, 6 + 1 against 1: A's second loss destroys it.
+    #[test]
+    fn a_charger_fires_only_under_chargers_fire() {
+        let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 0);
+        let rounds = [6, 1, 1, 6, 6, 1];
+        let mut f = Field::one_file(&a, 1);
+        let mut dice = vec![0, 0];
+        dice.extend(rounds);
+        turn(&a, &mut f, true, &dice);
+        let mut a = a;
+        a.chargers_fire = true;
+        let mut f = Field::one_file(&a, 1);
+        let mut dice = vec![0, 0, 0];
+        dice.extend(rounds);
+        turn(&a, &mut f, true, &dice);
+    }
+
     /// LW-1 with `last_pip_fires` (the source does not say whether firing is offensive): by
     /// default a unit on its last pip gives closing fire at a charge but no fire-phase volley.
     #[test]

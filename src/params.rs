@@ -238,7 +238,29 @@ pub fn parse_int(s: &str) -> Option<i64> {
     None
 }
 
-fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
+/// The command line's flags for parameters of scenarios, as (key, flag, presence): a
+/// parameter with one of these keys takes that flag (`--class`); a presence flag (`--elite`)
+/// sets a true-or-false parameter to true. The command line makes its flags from this list (a
+/// test checks they agree), and a mechanic file's parameters take the flag of their key.
+pub const COMMAND_LINE_FLAGS: &[(&str, &str, bool)] = &[
+    ("class", "--class", false),
+    ("stands", "--stands", false),
+    ("lost", "--lost", false),
+    ("state", "--state", false),
+    ("leader", "--leader", false),
+    ("elite", "--elite", true),
+    ("general", "--general", true),
+    ("supported", "--supported", true),
+    ("type", "--type", false),
+    ("pips", "--pips", false),
+    ("attacker", "--attacker", false),
+    ("defender", "--defender", false),
+    ("rerolls", "--rerolls", false),
+    ("turns", "--turns", false),
+];
+
+/// The value of `raw` as a parameter of `kind` takes it, or `None` when it is not allowed.
+pub(crate) fn parse_value(kind: &Kind, raw: &str) -> Option<Value> {
     match kind {
         Kind::Int { min, max } => parse_int(raw)
             .filter(|v| (*min..=*max).contains(v))
@@ -442,6 +464,14 @@ impl Resolved {
                     std::any::type_name::<T>()
                 ),
             })
+    }
+    /// The value of `def` in this run: its resolved value where it applies to the scenario,
+    /// else its default.
+    pub(crate) fn value_or_default(&self, def: &ParamDef) -> Option<Value> {
+        match self.entry(def.key) {
+            Some((_, v, _)) => Some(v.clone()),
+            None => parse_value(&def.kind, def.default),
+        }
     }
     /// Every parameter as JSON, in table order.
     pub fn to_json(&self) -> Map<String, Json> {

@@ -74,7 +74,8 @@ struct CompletionsArgs {
 
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// Rule system (see `morale-lab list`) [default: rank-and-file, or the --rules file's].
+    /// Rule system (see `morale-lab list`), or a mechanic file (`path/to/file.rhai`)
+    /// [default: rank-and-file, or the --rules file's].
     #[arg(help_heading = "Rules and situation", long, value_name = "SYSTEM", value_parser = systems())]
     system: Option<String>,
     /// A rule-set file (name, description, base, [rules], options): its rule parameters and
@@ -419,7 +420,7 @@ struct OddsArgs {
 
 #[derive(Debug, Args)]
 struct ListArgs {
-    /// Only this system.
+    /// Only this system, or a mechanic file (`path/to/file.rhai`).
     #[arg(long, value_name = "SYSTEM", value_parser = systems())]
     system: Option<String>,
     /// Instead: the effective rules of this rule-set file (every rule parameter, what it
@@ -457,12 +458,35 @@ fn odds_formats() -> PossibleValuesParser {
 }
 
 /// The rule systems, for `--system`'s and `odds`' help, completion and "did you mean".
-fn systems() -> PossibleValuesParser {
-    PossibleValuesParser::new(
+fn systems() -> SystemParser {
+    SystemParser(PossibleValuesParser::new(
         system::systems()
             .into_iter()
             .map(|s| PossibleValue::new(s.name()).help(s.title())),
-    )
+    ))
+}
+
+/// A system's name, or the path of a mechanic file (ending in `.rhai`): the names complete and
+/// are suggested as the built-in list; a file is checked when it is loaded.
+#[derive(Clone)]
+struct SystemParser(PossibleValuesParser);
+
+impl clap::builder::TypedValueParser for SystemParser {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<String, clap::Error> {
+        match value.to_str() {
+            Some(v) if morale_lab::mechanic::is_file(v) => Ok(v.to_string()),
+            _ => self.0.parse_ref(cmd, arg, value),
+        }
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        self.0.possible_values()
+    }
 }
 
 /// The Monte Carlo samplers.
@@ -662,7 +686,12 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Odds(a) => run_odds(a),
         Command::List(a) => match &a.rules_file {
             Some(file) => crate::list::render_ruleset(&load_ruleset(file)?, format_of(&a.format)?),
-            None => crate::list::render(a.system.as_deref(), format_of(&a.format)?),
+            None => {
+                if let Some(s) = &a.system {
+                    load_mechanic(s)?;
+                }
+                crate::list::render(a.system.as_deref(), format_of(&a.format)?)
+            }
         },
         Command::Completions(a) => {
             let mut out = Vec::new();
@@ -1052,7 +1081,11 @@ fn rules_of(
 ) -> Result<(String, Vec<Input>, Vec<String>)> {
     let (mut inputs, mut options) = (Vec::new(), Vec::new());
     let system = match file {
-        None => system.cloned().unwrap_or_else(|| "rank-and-file".into()),
+        None => {
+            let name = system.cloned().unwrap_or_else(|| "rank-and-file".into());
+            load_mechanic(&name)?;
+            name
+        }
         Some(file) => {
             let set = load_ruleset(file)?;
             if let Some(sys) = system.filter(|s| **s != set.system) {
@@ -1075,17 +1108,31 @@ fn rules_of(
 
 fn load_ruleset(file: &std::path::Path) -> Result<morale_lab::ruleset::RuleSet> {
     let source = read_text(file, "a rule-set file")?;
-    morale_lab::ruleset::RuleSet::parse(&file.display().to_string(), &source, &mut |p| {
-        read_text(std::path::Path::new(p), "a rule-set file")
-    })
+    morale_lab::ruleset::RuleSet::parse(&file.display().to_string(), &source, &mut read_named)
+}
+
+/// A file a rule set, an experiment or a mechanic file names, by what it is.
+fn read_named(p: &str) -> Result<String> {
+    let what = if morale_lab::mechanic::is_file(p) {
+        "a mechanic file"
+    } else {
+        "a rule-set file"
+    };
+    read_text(std::path::Path::new(p), what)
+}
+
+/// Load `system` when it names a mechanic file (`--system path/to/file.rhai`).
+fn load_mechanic(system: &str) -> Result<()> {
+    if morale_lab::mechanic::is_file(system) {
+        morale_lab::mechanic::load_with(system, &mut read_named)?;
+    }
+    Ok(())
 }
 
 fn load_experiment(file: &std::path::Path) -> Result<(morale_lab::experiment::Experiment, String)> {
     let path = file.display().to_string();
     let source = read_text(file, "an experiment file")?;
-    let exp = morale_lab::experiment::Experiment::parse_with(&path, &source, &mut |p| {
-        read_text(std::path::Path::new(p), "a rule-set file")
-    })?;
+    let exp = morale_lab::experiment::Experiment::parse_with(&path, &source, &mut read_named)?;
     Ok((exp, source))
 }
 

@@ -270,7 +270,7 @@ impl Experiment {
     pub fn parse(path: &str, source: &str) -> Result<Experiment> {
         Self::parse_with(path, source, &mut |p| {
             Err(Error::Conflict(format!(
-                "cannot read the rule set {p}: this caller reads no files"
+                "cannot read {p}: this caller reads no files (use parse_with)"
             )))
         })
     }
@@ -381,6 +381,22 @@ impl Experiment {
         let mut rule_files: Vec<(String, String)> = Vec::new();
         for v in &f.variants {
             let at = v.name.span().start;
+            // A variant's system may be a mechanic file, relative to this one: it is loaded
+            // here and goes by its path; its text is kept for shards like a rule set's.
+            let system = if crate::mechanic::is_file(v.system.get_ref()) {
+                let line = span_line(v.system.span());
+                let file = crate::ruleset::relative_to(path, v.system.get_ref());
+                let sys = crate::mechanic::load_with(&file, read)
+                    .map_err(|e| file_err(line, "system", e.to_string()))?;
+                for f in crate::mechanic::files_of(sys.name()).unwrap_or_default() {
+                    if !rule_files.iter().any(|(p, _)| *p == f.0) {
+                        rule_files.push(f);
+                    }
+                }
+                sys.name().to_string()
+            } else {
+                v.system.get_ref().clone()
+            };
             let mut set = shared.clone();
             set.extend(values(&v.set, at, "set")?);
             let mut rules = shared_rules.clone();
@@ -391,14 +407,13 @@ impl Experiment {
                 let text = read(&name).map_err(|e| file_err(line, "rules_file", e.to_string()))?;
                 let rs = crate::ruleset::RuleSet::parse(&name, &text, read)
                     .map_err(|e| file_err(line, "rules_file", e.to_string()))?;
-                if rs.system != *v.system.get_ref() {
+                if rs.system != system {
                     return Err(file_err(
                         line,
                         "rules_file",
                         format!(
                             "{name} is a rule set of {}, but the variant's system is {}",
-                            rs.system,
-                            v.system.get_ref()
+                            rs.system, system
                         ),
                     ));
                 }
@@ -454,7 +469,7 @@ impl Experiment {
             }
             variants.push(Variant {
                 name,
-                system: v.system.get_ref().clone(),
+                system,
                 options,
                 set,
                 rules,

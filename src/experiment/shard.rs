@@ -28,7 +28,8 @@ pub struct Shard {
     pub path: String,
     /// The experiment file's text.
     pub source: String,
-    /// The rule-set files its variants name (`rules_file`), with their text.
+    /// The rule-set and mechanic files its variants name (`rules_file`, `system = "x.rhai"`),
+    /// with their text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rule_files: Vec<(String, String)>,
     /// Its seed.
@@ -45,6 +46,15 @@ pub struct Shard {
     pub threads: usize,
     /// The raw tally of every run, point-major.
     pub tallies: Vec<Vec<u64>>,
+}
+
+/// SHA-256 of `text`, in hex (for messages naming a file's version).
+fn digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The chunks of a plan of `chunks` chunks that shard `k` (1-based) of `n` runs: contiguous,
@@ -140,6 +150,21 @@ pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<Exp
                 "experiment {} against {} (or its text differs)",
                 p.path, first.path
             ))
+        } else if p.rule_files != first.rule_files {
+            let differ: Vec<String> = p
+                .rule_files
+                .iter()
+                .filter(|f| !first.rule_files.contains(f))
+                .map(|(f, text)| format!("{f} (sha256 {}…)", &digest(text)[..12]))
+                .collect();
+            Some(format!(
+                "the files its variants name differ: {}",
+                if differ.is_empty() {
+                    "some are missing".to_string()
+                } else {
+                    differ.join(", ")
+                }
+            ))
         } else if p.seed != first.seed {
             Some(format!("seed {} against {}", p.seed, first.seed))
         } else if p.trials != first.trials {
@@ -200,7 +225,7 @@ pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<Exp
             .iter()
             .find(|(f, _)| f == p)
             .map(|(_, text)| text.clone())
-            .ok_or_else(|| Error::Conflict(format!("the shards do not hold the rule set {p}")))
+            .ok_or_else(|| Error::Conflict(format!("the shards do not hold the file {p}")))
     })?
     .with_overrides(Some(first.trials), Some(first.seed));
     let sampler = Sampler::parse(&first.sampler).ok_or_else(|| {

@@ -164,6 +164,14 @@ impl Registry {
     /// # Errors
     /// [`Error::Invalid`] naming `--system` and the systems there are.
     pub fn find(&self, name: &str) -> Result<&'static dyn RuleSystem> {
+        // A mechanic file goes by its path, written any way that names the same file.
+        let normal;
+        let name = if crate::mechanic::is_file(name) {
+            normal = crate::mechanic::normalize(name);
+            normal.as_str()
+        } else {
+            name
+        };
         self.systems
             .iter()
             .find(|s| s.name() == name)

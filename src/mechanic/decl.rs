@@ -1,0 +1,948 @@
+//! What a mechanic file declares, read once: its description, parameters, rule parameters and
+//! optional rules (as the same tables the built-in systems have), and per run its state's
+//! variables and its report.
+
+use std::collections::BTreeMap;
+
+use rhai::{AST, Array, Dynamic, Engine, Map};
+
+use super::script;
+use crate::chain::{ClassInfo, ValueInfo};
+use crate::error::{Error, Result};
+use crate::params::{self, Kind, OptionDef, ParamDef};
+use crate::scenario::Scenario;
+use crate::system::About;
+
+/// The most states a file's declared variables may make together (the product of their sizes).
+pub const MAX_STATES: u64 = 1 << 24;
+
+/// A string kept for the life of the process (the registry's tables are `'static`); each text
+/// is kept once, however often it is asked for.
+pub(super) fn intern(s: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    static TEXTS: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut texts = TEXTS
+        .get_or_init(|| Mutex::new(BTreeSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = texts.get(s) {
+        return t;
+    }
+    let t: &'static str = Box::leak(s.to_string().into_boxed_str());
+    texts.insert(t);
+    t
+}
+
+/// Call function `name` of `ast` and say where it failed.
+pub(super) fn call(
+    engine: &Engine,
+    ast: &AST,
+    path: &str,
+    name: &str,
+    args: impl rhai::FuncArgs,
+) -> Result<Dynamic> {
+    let mut scope = rhai::Scope::new();
+    let options = rhai::CallFnOptions::new().eval_ast(false);
+    engine
+        .call_fn_with_options::<Dynamic>(options, &mut scope, ast, name, args)
+        .map_err(|e| match *e {
+            rhai::EvalAltResult::ErrorFunctionNotFound(ref f, _) if f.starts_with(name) => {
+                Error::File {
+                    path: path.into(),
+                    line: 0,
+                    key: String::new(),
+                    message: format!("has no function {name}: a mechanic file declares itself with about(), params(), rules() and options() (see docs/MECHANICS.md)"),
+                }
+            }
+            _ => {
+                let (pos, what) = script::describe(&e);
+                Error::Conflict(script::at(path, pos, &format!("{name}: {what}")))
+            }
+        })
+}
+
+/// Call function `name`, which must give an object map.
+pub(super) fn call_map(
+    engine: &Engine,
+    ast: &AST,
+    path: &str,
+    name: &str,
+    args: impl rhai::FuncArgs,
+) -> Result<Map> {
+    let v = call(engine, ast, path, name, args)?;
+    let t = v.type_name();
+    v.try_cast::<Map>()
+        .ok_or_else(|| bad(path, name, format!("gives {t}, not an object map #{{ … }}")))
+}
+
+/// Call function `name`, which must give an array (none defined: empty).
+fn call_array(engine: &Engine, ast: &AST, path: &str, name: &str) -> Result<Array> {
+    if !ast.iter_functions().any(|f| f.name == name) {
+        return Ok(Array::new());
+    }
+    let v = call(engine, ast, path, name, ())?;
+    let t = v.type_name();
+    v.try_cast::<Array>()
+        .ok_or_else(|| bad(path, name, format!("gives {t}, not an array [ … ]")))
+}
+
+/// A declaration at fault.
+pub(super) fn bad(path: &str, what: &str, message: String) -> Error {
+    Error::File {
+        path: path.into(),
+        line: 0,
+        key: what.into(),
+        message,
+    }
+}
+
+/// Text field `key` of `m`, if present.
+pub(super) fn opt_str(m: &Map, key: &str, path: &str) -> Result<Option<String>> {
+    match m.get(key) {
+        None => Ok(None),
+        Some(v) if v.is_string() => Ok(Some(v.to_string())),
+        Some(v) => Err(bad(path, key, format!("is {}, not text", v.type_name()))),
+    }
+}
+
+fn req_str(m: &Map, key: &str, path: &str, what: &str) -> Result<String> {
+    opt_str(m, key, path)?.ok_or_else(|| bad(path, what, format!("needs `{key}` (text)")))
+}
+
+fn opt_int(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<i64>> {
+    match m.get(key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_int()
+            .map(Some)
+            .map_err(|t| bad(path, what, format!("`{key}` is {t}, not a whole number"))),
+    }
+}
+
+fn opt_bool(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<bool>> {
+    match m.get(key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_bool()
+            .map(Some)
+            .map_err(|t| bad(path, what, format!("`{key}` is {t}, not true or false"))),
+    }
+}
+
+fn str_list(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<Vec<String>>> {
+    match m.get(key) {
+        None => Ok(None),
+        Some(v) => {
+            let a = v
+                .clone()
+                .try_cast::<Array>()
+                .ok_or_else(|| bad(path, what, format!("`{key}` is not a list [ … ]")))?;
+            a.iter()
+                .map(|x| {
+                    if x.is_string() {
+                        Ok(x.to_string())
+                    } else {
+                        Err(bad(path, what, format!("`{key}` holds {x}, not text")))
+                    }
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some)
+        }
+    }
+}
+
+fn only_keys(m: &Map, allowed: &[&str], path: &str, what: &str) -> Result<()> {
+    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(bad(
+            path,
+            what,
+            format!("unknown field `{k}`; allowed: {}", allowed.join(", ")),
+        ));
+    }
+    Ok(())
+}
+
+fn as_map(v: &Dynamic, path: &str, what: &str) -> Result<Map> {
+    v.clone()
+        .try_cast::<Map>()
+        .ok_or_else(|| bad(path, what, format!("holds {v}, not an object map #{{ … }}")))
+}
+
+fn is_key(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && s.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+fn scenario_list(names: &[String], path: &str, what: &str) -> Result<Vec<Scenario>> {
+    names
+        .iter()
+        .map(|n| {
+            Scenario::from_name(n)
+                .filter(|s| super::SCENARIOS.contains(s))
+                .ok_or_else(|| {
+                    bad(
+                        path,
+                        what,
+                        format!(
+                            "scenario '{n}': a mechanic file has {}",
+                            Scenario::join(&super::SCENARIOS, ", ")
+                        ),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// What a file declares of itself.
+pub(super) struct Declared {
+    title: String,
+    rules: String,
+    holes: String,
+    specs: String,
+    scenarios: Vec<Scenario>,
+    params: Vec<ParamDef>,
+    rule_params: Vec<ParamDef>,
+    options: Vec<OptionDef>,
+    /// Per scenario, defaults that differ from the table's.
+    pub defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
+}
+
+impl Declared {
+    /// The system's description for the registry, named by `path`.
+    pub fn about(&self, path: &'static str) -> &'static About {
+        Box::leak(Box::new(About {
+            name: path,
+            title: intern(&self.title),
+            rules: intern(&self.rules),
+            scenarios: Box::leak(self.scenarios.clone().into_boxed_slice()),
+            params: Box::leak(self.params.clone().into_boxed_slice()),
+            rule_params: Box::leak(self.rule_params.clone().into_boxed_slice()),
+            options: super::leak_options(self.options.clone()),
+            holes: intern(&self.holes),
+            specs: intern(&self.specs),
+            bench: &[],
+            exact_bench: &[],
+            edge_specs: &[],
+        }))
+    }
+}
+
+/// Read a file's declarations: `about()`, `params()`, `rules()`, `options()`.
+pub(super) fn declare(engine: &Engine, ast: &AST, path: &str) -> Result<Declared> {
+    let about = call_map(engine, ast, path, "about", ())?;
+    only_keys(
+        &about,
+        &[
+            "title",
+            "rules",
+            "scenarios",
+            "holes",
+            "specs",
+            "extends",
+            "defaults",
+        ],
+        path,
+        "about()",
+    )?;
+    let title = req_str(&about, "title", path, "about()")?;
+    let rules = opt_str(&about, "rules", path)?.unwrap_or_default();
+    let holes = opt_str(&about, "holes", path)?.unwrap_or_else(|| "see the file".into());
+    let specs = opt_str(&about, "specs", path)?.unwrap_or_default();
+    let names = str_list(&about, "scenarios", path, "about()")?.ok_or_else(|| {
+        bad(
+            path,
+            "about()",
+            "needs `scenarios`, e.g. [\"test\", \"rally\"]".into(),
+        )
+    })?;
+    let mut scenarios = scenario_list(&names, path, "about().scenarios")?;
+    if scenarios.is_empty() {
+        return Err(bad(path, "about().scenarios", "names no scenario".into()));
+    }
+    scenarios.sort();
+    scenarios.dedup();
+    for s in &scenarios {
+        let turn = format!("{}_turn", s.name().replace('-', "_"));
+        if !ast
+            .iter_functions()
+            .any(|f| f.name == turn && f.params.len() == 2)
+        {
+            return Err(bad(
+                path,
+                "about().scenarios",
+                format!("names {s}, but the file has no {turn}(p, s)"),
+            ));
+        }
+    }
+    let all: &'static [Scenario] = Box::leak(scenarios.clone().into_boxed_slice());
+    let params = call_array(engine, ast, path, "params")?
+        .iter()
+        .map(|v| param(v, path, "params()", all, true))
+        .collect::<Result<Vec<_>>>()?;
+    let rule_params = call_array(engine, ast, path, "rules")?
+        .iter()
+        .map(|v| param(v, path, "rules()", all, false))
+        .collect::<Result<Vec<_>>>()?;
+    for (i, d) in params.iter().chain(&rule_params).enumerate() {
+        if params
+            .iter()
+            .chain(&rule_params)
+            .skip(i + 1)
+            .any(|e| e.key == d.key)
+        {
+            return Err(bad(
+                path,
+                "params()",
+                format!(
+                    "declares `{}` twice (a key is a parameter or a rule parameter, once)",
+                    d.key
+                ),
+            ));
+        }
+    }
+    let options = call_array(engine, ast, path, "options")?
+        .iter()
+        .map(|v| {
+            let m = as_map(v, path, "options()")?;
+            only_keys(&m, &["name", "rule", "meaning"], path, "options()")?;
+            let name = req_str(&m, "name", path, "options()")?;
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            {
+                return Err(bad(
+                    path,
+                    "options()",
+                    format!("'{name}' is not an option name: lowercase letters, digits and '-'"),
+                ));
+            }
+            Ok(OptionDef {
+                name: intern(&name),
+                rule: intern(&opt_str(&m, "rule", path)?.unwrap_or_default()),
+                meaning: intern(&req_str(&m, "meaning", path, "options()")?),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut defaults = BTreeMap::new();
+    if let Some(d) = about.get("defaults") {
+        let d = as_map(d, path, "about().defaults")?;
+        for (sc, over) in d {
+            let scenario = scenario_list(
+                &[sc.to_string().replace('_', "-")],
+                path,
+                "about().defaults",
+            )?[0];
+            let over = as_map(&over, path, "about().defaults")?;
+            let mut list = Vec::new();
+            for (k, v) in over {
+                let def = params.iter().find(|d| d.key == k.as_str()).ok_or_else(|| {
+                    bad(
+                        path,
+                        "about().defaults",
+                        format!("`{k}` is not one of params()"),
+                    )
+                })?;
+                let text = default_text(&v);
+                if params::parse_value(&def.kind, &text).is_none() {
+                    return Err(bad(
+                        path,
+                        "about().defaults",
+                        format!("{k} = {text}: allowed: {}", def.kind.allowed()),
+                    ));
+                }
+                list.push((def.key, text));
+            }
+            defaults.insert(scenario, list);
+        }
+    }
+    Ok(Declared {
+        title,
+        rules,
+        holes,
+        specs,
+        scenarios,
+        params,
+        rule_params,
+        options,
+        defaults,
+    })
+}
+
+fn default_text(v: &Dynamic) -> String {
+    if let Ok(b) = v.as_bool() {
+        b.to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// One parameter's declaration.
+fn param(
+    v: &Dynamic,
+    path: &str,
+    list: &str,
+    all: &'static [Scenario],
+    situation: bool,
+) -> Result<ParamDef> {
+    let m = as_map(v, path, list)?;
+    only_keys(
+        &m,
+        &[
+            "key",
+            "min",
+            "max",
+            "choices",
+            "kind",
+            "value",
+            "meaning",
+            "rule",
+            "scenarios",
+            "allowed",
+        ],
+        path,
+        list,
+    )?;
+    let key = req_str(&m, "key", path, list)?;
+    let what = format!("{list} {key}");
+    if !is_key(&key) || key == "options" {
+        return Err(bad(
+            path,
+            list,
+            format!(
+                "'{key}' is not a key: lowercase letters, digits and '_', starting with a letter (not `options`)"
+            ),
+        ));
+    }
+    let min = opt_int(&m, "min", path, &what)?;
+    let max = opt_int(&m, "max", path, &what)?;
+    let choices = str_list(&m, "choices", path, &what)?;
+    let kind_name = opt_str(&m, "kind", path)?;
+    let kind = match (choices, min, max, kind_name.as_deref()) {
+        (Some(c), None, None, None | Some("choice")) => {
+            if c.is_empty() {
+                return Err(bad(path, &what, "has no choices".into()));
+            }
+            let names: Vec<&'static str> = c.iter().map(|x| intern(x)).collect();
+            Kind::Choice(Box::leak(names.into_boxed_slice()))
+        }
+        (None, Some(min), Some(max), None | Some("int")) if min <= max => Kind::Int { min, max },
+        (None, Some(min), Some(max), _) if min > max => {
+            return Err(bad(path, &what, format!("min {min} is above max {max}")));
+        }
+        (None, None, None, Some("bool")) => Kind::Bool,
+        (None, None, None, Some("prob")) => Kind::Prob,
+        (None, None, None, Some("dist")) => Kind::Dist,
+        (None, None, None, Some("spec")) => Kind::Spec(intern(
+            &opt_str(&m, "allowed", path)?.unwrap_or_else(|| "text read by the file".into()),
+        )),
+        _ => {
+            return Err(bad(
+                path,
+                &what,
+                "needs `min` and `max` (a whole number), `choices` (a list of names), or `kind`: \"bool\", \"prob\" (a chance), \"dist\" (chances of 0, 1, 2 …) or \"spec\" (text the file reads)".into(),
+            ));
+        }
+    };
+    // `default` is a reserved word in Rhai: a parameter's default is its `value`.
+    let default = m
+        .get("value")
+        .map(default_text)
+        .ok_or_else(|| bad(path, &what, "needs a `value` (its default)".into()))?;
+    if params::parse_value(&kind, &default).is_none() {
+        return Err(bad(
+            path,
+            &what,
+            format!("default {default}: allowed: {}", kind.allowed()),
+        ));
+    }
+    let scenarios: &'static [Scenario] = match str_list(&m, "scenarios", path, &what)? {
+        None => all,
+        Some(names) => {
+            let list = scenario_list(&names, path, &what)?;
+            if let Some(s) = list.iter().find(|s| !all.contains(s)) {
+                return Err(bad(
+                    path,
+                    &what,
+                    format!("names {s}, which about() does not list"),
+                ));
+            }
+            Box::leak(list.into_boxed_slice())
+        }
+    };
+    // A situation parameter whose key the command line has a flag for takes that flag.
+    let flag = if situation {
+        params::COMMAND_LINE_FLAGS
+            .iter()
+            .find(|(k, _, presence)| *k == key && (!presence || kind == Kind::Bool))
+            .map(|(_, f, _)| *f)
+    } else {
+        None
+    };
+    Ok(ParamDef {
+        key: intern(&key),
+        flag,
+        kind,
+        default: intern(&default),
+        meaning: intern(&req_str(&m, "meaning", path, &what)?),
+        rule: intern(&opt_str(&m, "rule", path)?.unwrap_or_default()),
+        scenarios,
+    })
+}
+
+/// How one state variable is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum VarKind {
+    /// A whole number from `min` (to `min + size - 1`).
+    Int(i64),
+    /// One of these names.
+    Named(Vec<String>),
+    /// `false` or `true`.
+    Bool,
+}
+
+/// One state variable: its name, its values, and where it sits in the packed state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Var {
+    pub name: String,
+    pub kind: VarKind,
+    pub size: u64,
+    pub stride: u64,
+}
+
+/// A scenario's state: its variables packed into one whole number (mixed radix, the first
+/// variable most significant).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Layout {
+    pub vars: Vec<Var>,
+    pub states: u64,
+}
+
+impl Layout {
+    /// The layout declared by `decl` (the state function's array).
+    pub fn read(decl: &Dynamic, path: &str, what: &str) -> Result<Layout> {
+        let list = decl
+            .clone()
+            .try_cast::<Array>()
+            .ok_or_else(|| bad(path, what, "gives no array of state variables".into()))?;
+        if list.is_empty() {
+            return Err(bad(path, what, "declares no state variable".into()));
+        }
+        let mut vars: Vec<Var> = Vec::new();
+        let mut states: u64 = 1;
+        for v in &list {
+            let m = as_map(v, path, what)?;
+            only_keys(&m, &["name", "min", "max", "values", "kind"], path, what)?;
+            let name = req_str(&m, "name", path, what)?;
+            if !is_key(&name) {
+                return Err(bad(path, what, format!("'{name}' is not a variable name")));
+            }
+            if vars.iter().any(|x| x.name == name) {
+                return Err(bad(path, what, format!("declares `{name}` twice")));
+            }
+            let kind = if let Some(values) = str_list(&m, "values", path, what)? {
+                if values.is_empty() {
+                    return Err(bad(path, what, format!("`{name}` has no values")));
+                }
+                VarKind::Named(values)
+            } else if opt_str(&m, "kind", path)?.as_deref() == Some("bool") {
+                VarKind::Bool
+            } else {
+                match (
+                    opt_int(&m, "min", path, what)?,
+                    opt_int(&m, "max", path, what)?,
+                ) {
+                    (Some(lo), Some(hi)) if lo <= hi => VarKind::Int(lo),
+                    (Some(lo), Some(hi)) => {
+                        return Err(bad(
+                            path,
+                            what,
+                            format!("`{name}`: min {lo} is above max {hi}"),
+                        ));
+                    }
+                    _ => {
+                        return Err(bad(
+                            path,
+                            what,
+                            format!(
+                                "`{name}` needs `min` and `max`, `values` (names), or kind: \"bool\""
+                            ),
+                        ));
+                    }
+                }
+            };
+            let size = match &kind {
+                VarKind::Int(lo) => {
+                    let hi = opt_int(&m, "max", path, what)?.unwrap_or(*lo);
+                    (hi - lo) as u64 + 1
+                }
+                VarKind::Named(v) => v.len() as u64,
+                VarKind::Bool => 2,
+            };
+            states = states.checked_mul(size).filter(|s| *s <= MAX_STATES).ok_or_else(|| {
+                let sizes: Vec<String> = vars
+                    .iter()
+                    .map(|x| format!("{} {}", x.name, x.size))
+                    .chain(std::iter::once(format!("{name} {size}")))
+                    .collect();
+                bad(
+                    path,
+                    what,
+                    format!(
+                        "the state space is too large: {} make more than the limit of {MAX_STATES} states; give the variables narrower ranges",
+                        sizes.join(" × ")
+                    ),
+                )
+            })?;
+            vars.push(Var {
+                name,
+                kind,
+                size,
+                stride: 0,
+            });
+        }
+        // The first variable is the most significant, so states order as their variables do,
+        // in the order declared (and values in the order listed): the order the table sampler
+        // numbers them in.
+        let mut stride = 1;
+        for v in vars.iter_mut().rev() {
+            v.stride = stride;
+            stride *= v.size;
+        }
+        Ok(Layout { vars, states })
+    }
+
+    /// The state `s` as the script sees it.
+    pub fn unpack(&self, s: u64) -> Map {
+        let mut m = Map::new();
+        for v in &self.vars {
+            let i = (s / v.stride) % v.size;
+            let value = match &v.kind {
+                VarKind::Int(lo) => Dynamic::from(lo + i as i64),
+                VarKind::Named(names) => Dynamic::from(names[i as usize].clone()),
+                VarKind::Bool => Dynamic::from(i == 1),
+            };
+            m.insert(v.name.as_str().into(), value);
+        }
+        m
+    }
+
+    /// The packed state of `m`, or what is wrong with it.
+    pub fn pack(&self, m: &Map) -> std::result::Result<u64, String> {
+        let mut s = 0u64;
+        for v in &self.vars {
+            let value = m
+                .get(v.name.as_str())
+                .ok_or_else(|| format!("gives no `{}`", v.name))?;
+            let i = match &v.kind {
+                VarKind::Int(lo) => {
+                    let x = value
+                        .as_int()
+                        .map_err(|t| format!("sets `{}` to {t}, not a whole number", v.name))?;
+                    let hi = lo + v.size as i64 - 1;
+                    if !(*lo..=hi).contains(&x) {
+                        return Err(format!(
+                            "sets `{}` to {x}, outside its declared {lo}..={hi}",
+                            v.name
+                        ));
+                    }
+                    (x - lo) as u64
+                }
+                VarKind::Named(names) => {
+                    let x = value.to_string();
+                    names.iter().position(|n| *n == x).ok_or_else(|| {
+                        format!(
+                            "sets `{}` to {value}, not one of its declared values {}",
+                            v.name,
+                            names.join(", ")
+                        )
+                    })? as u64
+                }
+                VarKind::Bool => u64::from(
+                    value
+                        .as_bool()
+                        .map_err(|t| format!("sets `{}` to {t}, not true or false", v.name))?,
+                ),
+            };
+            s += i * v.stride;
+        }
+        if let Some(k) = m
+            .keys()
+            .find(|k| !self.vars.iter().any(|v| v.name == k.as_str()))
+        {
+            return Err(format!(
+                "sets `{k}`, which is not a declared state variable ({})",
+                self.vars
+                    .iter()
+                    .map(|v| v.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(s)
+    }
+
+    /// State `s` in words, for messages.
+    pub fn words(&self, s: u64) -> String {
+        let m = self.unpack(s);
+        let parts: Vec<String> = self
+            .vars
+            .iter()
+            .map(|v| {
+                format!(
+                    "{}: {}",
+                    v.name,
+                    m.get(v.name.as_str())
+                        .map(|x| x.to_string())
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+}
+
+/// A report's outcome, metric and table declarations, resolved against its classes.
+pub(super) struct Report {
+    pub classes: Vec<ClassInfo>,
+    pub values: Vec<ValueInfo>,
+    pub outcomes: Vec<crate::scenario::OutcomeDef>,
+    pub metrics: Vec<crate::scenario::MetricDef>,
+    pub tables: Vec<crate::scenario::TableDef>,
+    pub turns: u32,
+    pub must_finish: bool,
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// The report declared by `decl` (the report function's map).
+    pub fn read(decl: &Map, path: &str, what: &str) -> Result<Report> {
+        use crate::scenario::{MetricDef, OutcomeDef, TableDef};
+        only_keys(
+            decl,
+            &[
+                "classes",
+                "values",
+                "outcomes",
+                "metrics",
+                "tables",
+                "turns",
+                "must_finish",
+                "notes",
+            ],
+            path,
+            what,
+        )?;
+        let list = |key: &str| -> Result<Array> {
+            match decl.get(key) {
+                None => Ok(Array::new()),
+                Some(v) => v
+                    .clone()
+                    .try_cast::<Array>()
+                    .ok_or_else(|| bad(path, what, format!("`{key}` is not a list [ … ]"))),
+            }
+        };
+        let mut classes = Vec::new();
+        for c in list("classes")? {
+            let m = as_map(&c, path, what)?;
+            only_keys(&m, &["name", "absorbing", "empty"], path, what)?;
+            let name = req_str(&m, "name", path, what)?;
+            if classes.iter().any(|x: &ClassInfo| x.name == name) {
+                return Err(bad(path, what, format!("class `{name}` twice")));
+            }
+            classes.push(ClassInfo {
+                name: intern(&name),
+                absorbing: opt_bool(&m, "absorbing", path, what)?.unwrap_or(false),
+                empty: opt_bool(&m, "empty", path, what)?.unwrap_or(false),
+            });
+        }
+        if classes.is_empty() || classes.len() > 64 {
+            return Err(bad(path, what, "needs 1 to 64 `classes`".into()));
+        }
+        let class = |name: &str| -> Result<usize> {
+            classes.iter().position(|c| c.name == name).ok_or_else(|| {
+                let names: Vec<&str> = classes.iter().map(|c| c.name).collect();
+                bad(
+                    path,
+                    what,
+                    format!("names class `{name}`; the classes are {}", names.join(", ")),
+                )
+            })
+        };
+        let mut values = Vec::new();
+        for v in list("values")? {
+            let m = as_map(&v, path, what)?;
+            only_keys(&m, &["name", "max"], path, what)?;
+            let name = req_str(&m, "name", path, what)?;
+            let max = opt_int(&m, "max", path, what)?.unwrap_or(1);
+            if !(0..=100_000).contains(&max) {
+                return Err(bad(
+                    path,
+                    what,
+                    format!("value `{name}`: max {max}; allowed: 0 to 100000"),
+                ));
+            }
+            values.push(ValueInfo {
+                name: intern(&name),
+                max: max as u32,
+            });
+        }
+        let mut outcomes = Vec::new();
+        for o in list("outcomes")? {
+            let (name, of) = if o.is_string() {
+                let n = o.to_string();
+                (n.clone(), vec![n])
+            } else {
+                let m = as_map(&o, path, what)?;
+                only_keys(&m, &["name", "classes"], path, what)?;
+                let name = req_str(&m, "name", path, what)?;
+                let of = str_list(&m, "classes", path, what)?.unwrap_or_else(|| vec![name.clone()]);
+                (name, of)
+            };
+            outcomes.push(OutcomeDef {
+                name: intern(&name),
+                classes: of.iter().map(|c| class(c)).collect::<Result<_>>()?,
+            });
+        }
+        if outcomes.is_empty() {
+            return Err(bad(
+                path,
+                what,
+                "needs `outcomes`: the classes (or groups of classes) the report shows".into(),
+            ));
+        }
+        let mut metrics = Vec::new();
+        for x in list("metrics")? {
+            let m = as_map(&x, path, what)?;
+            only_keys(
+                &m,
+                &["kind", "name", "class", "classes", "meaning"],
+                path,
+                what,
+            )?;
+            let kind = req_str(&m, "kind", path, what)?;
+            let meaning = intern(&opt_str(&m, "meaning", path)?.unwrap_or_default());
+            let name = opt_str(&m, "name", path)?;
+            let named = || -> Result<&'static str> {
+                name.as_deref()
+                    .map(intern)
+                    .ok_or_else(|| bad(path, what, format!("a {kind} metric needs a `name`")))
+            };
+            metrics.push(match kind.as_str() {
+                "absorb_turn" => MetricDef::AbsorbTurn {
+                    name: named()?,
+                    class: class(&req_str(&m, "class", path, what)?)?,
+                    meaning,
+                },
+                "end_turn" => MetricDef::EndTurn {
+                    name: named()?,
+                    classes: str_list(&m, "classes", path, what)?
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|c| class(c))
+                        .collect::<Result<_>>()?,
+                    meaning,
+                },
+                "empty_turns" => crate::scenario::EMPTY_TURNS,
+                "value" => {
+                    let name = named()?;
+                    if !values.iter().any(|v| v.name == name) {
+                        return Err(bad(
+                            path,
+                            what,
+                            format!("metric `{name}` reads a value that `values` does not declare"),
+                        ));
+                    }
+                    MetricDef::Value { name, meaning }
+                }
+                k => {
+                    return Err(bad(
+                        path,
+                        what,
+                        format!(
+                            "metric kind '{k}'; allowed: absorb_turn, end_turn, empty_turns, value"
+                        ),
+                    ));
+                }
+            });
+        }
+        let mut tables = Vec::new();
+        for t in list("tables")? {
+            let m = as_map(&t, path, what)?;
+            only_keys(&m, &["kind", "name", "title", "columns"], path, what)?;
+            let kind = req_str(&m, "kind", path, what)?;
+            let name = intern(&opt_str(&m, "name", path)?.unwrap_or_else(|| kind.clone()));
+            let title = intern(&opt_str(&m, "title", path)?.unwrap_or_default());
+            tables.push(match kind.as_str() {
+                "per_turn" => TableDef::PerTurn { name, title },
+                "absorb" => {
+                    let cols = m
+                        .get("columns")
+                        .and_then(|c| c.clone().try_cast::<Array>())
+                        .ok_or_else(|| {
+                            bad(
+                                path,
+                                what,
+                                "an absorb table needs `columns`: [[name, class, cumulative], …]"
+                                    .into(),
+                            )
+                        })?;
+                    let mut columns = Vec::new();
+                    for c in cols {
+                        let parts = c.try_cast::<Array>().unwrap_or_default();
+                        match parts.as_slice() {
+                            [n, c, cum] if n.is_string() && c.is_string() && cum.is_bool() => {
+                                columns.push((
+                                    intern(&n.to_string()),
+                                    class(&c.to_string())?,
+                                    cum.as_bool().unwrap_or(false),
+                                ));
+                            }
+                            _ => {
+                                return Err(bad(
+                                    path,
+                                    what,
+                                    "a column is [name, class, cumulative (true/false)]".into(),
+                                ));
+                            }
+                        }
+                    }
+                    TableDef::Absorb {
+                        name,
+                        title,
+                        columns,
+                    }
+                }
+                k => {
+                    return Err(bad(
+                        path,
+                        what,
+                        format!("table kind '{k}'; allowed: per_turn, absorb"),
+                    ));
+                }
+            });
+        }
+        let turns = opt_int(&decl.clone(), "turns", path, what)?.unwrap_or(1);
+        if !(1..=10_000).contains(&turns) {
+            return Err(bad(
+                path,
+                what,
+                format!("turns {turns}; allowed: 1 to 10000"),
+            ));
+        }
+        let notes = str_list(decl, "notes", path, what)?.unwrap_or_default();
+        Ok(Report {
+            classes,
+            values,
+            outcomes,
+            metrics,
+            tables,
+            turns: turns as u32,
+            must_finish: opt_bool(decl, "must_finish", path, what)?.unwrap_or(false),
+            notes,
+        })
+    }
+}

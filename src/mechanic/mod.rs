@@ -1,0 +1,476 @@
+//! Mechanic files: a designer's own rule system in a short Rhai script (`.rhai`), run through
+//! the same machinery as a built-in system — the exact solver's oracle walks the script's dice,
+//! the table sampler compiles its states' one-turn tables, and parameters, rule parameters,
+//! optional rules, rule sets, experiments, sweeps, reports and charts take it as they take any
+//! system. docs/MECHANICS.md is the guide for designers.
+//!
+//! A file holds functions only:
+//! - `about()`: `#{ title, rules, scenarios, holes, specs, extends, defaults }`;
+//! - `params()` and `rules()`: the situation and the rule parameters, each
+//!   `#{ key, min, max | choices | kind: "bool" | "prob" | "dist" | "spec", value (its
+//!   default), meaning, rule, scenarios }`; `options()`: `#{ name, rule, meaning }`;
+//! - per scenario (`test`, `rally`, `under_fire`, `melee`): `<scenario>_state(p)` (or
+//!   `state(p)`): the state's variables, `#{ name, min, max }` or `#{ name, values }`;
+//!   `<scenario>_start(p)` (or `start(p)`); `<scenario>_turn(p, s)`, one turn, the only place
+//!   dice are rolled; `<scenario>_report(p)` (or `report(p)`): classes, values, outcomes,
+//!   metrics, tables, turns and notes; `class_of(p, s)` and `values_of(p, s)` (or their
+//!   `<scenario>_` forms) read a state; optional `check(p)` refuses settings that do not fit.
+//!
+//! The library reads no files: [`load`] takes the file's text and a reader for the file it
+//! `extends` (whose functions the extending file's replace, name for name).
+
+mod chain;
+mod decl;
+pub(crate) mod script;
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
+
+use rhai::{AST, Dynamic, Engine, Map};
+
+use crate::error::{Error, Result};
+use crate::odds::Odds;
+use crate::params::{OptionDef, ParamDef, Resolved};
+use crate::scenario::{Job, Scenario};
+use crate::system::{About, RuleSystem};
+
+pub use decl::MAX_STATES;
+
+/// The scenarios a mechanic file may have: the chain scenarios.
+pub const SCENARIOS: [Scenario; 4] = [
+    Scenario::Test,
+    Scenario::Rally,
+    Scenario::UnderFire,
+    Scenario::Melee,
+];
+
+/// The deepest chain of files a mechanic file may extend.
+pub const MAX_EXTENDS: usize = 8;
+
+/// The largest mechanic file, in bytes.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+
+/// The file name ending of mechanic files.
+pub const EXTENSION: &str = ".rhai";
+
+/// Whether `system` names a mechanic file rather than a system.
+pub fn is_file(system: &str) -> bool {
+    system.ends_with(EXTENSION)
+}
+
+/// A loaded mechanic file: a rule system made at run time.
+pub struct Mechanic {
+    /// The file's path, as the registry names the system.
+    path: &'static str,
+    /// SHA-256 of the file's text and of every file it extends, in hex.
+    hash: String,
+    /// The file and the files it extends, with their text, this one first.
+    files: Vec<(String, String)>,
+    engine: Engine,
+    /// Its functions, those of the files it extends replaced by its own.
+    ast: AST,
+    /// The line of every function's `fn`, for messages.
+    lines: BTreeMap<String, usize>,
+    about: &'static About,
+    /// Per scenario, the defaults that differ from the table's.
+    defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
+}
+
+impl std::fmt::Debug for Mechanic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mechanic")
+            .field("path", &self.path)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The mechanic files loaded in this process, by path: a path loads once, and the same path
+/// with other text is refused.
+fn loaded() -> &'static Mutex<BTreeMap<String, &'static Mechanic>> {
+    static LOADED: OnceLock<Mutex<BTreeMap<String, &'static Mechanic>>> = OnceLock::new();
+    LOADED.get_or_init(|| Mutex::new(BTreeMap::new()))
+}
+
+/// `path` with `.` and `a/..` taken out, `/`-separated: the name a file's system goes by.
+pub fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let absolute = path.starts_with('/');
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// The SHA-256 of `files`' texts, in order, in hex.
+fn digest(files: &[(String, String)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (_, text) in files {
+        h.update((text.len() as u64).to_le_bytes());
+        h.update(text.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Load the mechanic file `path` (its text `text`), and the files it extends through `read`
+/// (given their paths relative to the file that names them), check its declarations, and add
+/// it to the registry under its path (see [`crate::system::register`]). The same path loaded
+/// again with the same text is the same system; with other text it is refused.
+///
+/// # Errors
+/// [`Error::File`] naming the file, line and column: a file that does not compile, a missing or
+/// malformed declaration, a state space beyond [`MAX_STATES`], an `extends` chain too deep or
+/// in a loop, a script that fails while declaring.
+pub fn load(
+    path: &str,
+    text: &str,
+    read: &mut dyn FnMut(&str) -> Result<String>,
+) -> Result<&'static dyn RuleSystem> {
+    let path = normalize(path);
+    if text.len() > MAX_FILE_BYTES {
+        return Err(file_err(
+            &path,
+            0,
+            format!(
+                "is {} bytes; a mechanic file may have at most {MAX_FILE_BYTES}",
+                text.len()
+            ),
+        ));
+    }
+    let engine = script::engine();
+    let mut files = vec![(path.clone(), text.to_string())];
+    let mut ast = compile(&engine, &path, text)?;
+    let mut lines = fn_lines(text);
+    // The files it extends, each under the one after it.
+    let mut chain: Vec<AST> = Vec::new();
+    let mut at = (path.clone(), ast.clone());
+    loop {
+        let about = decl::call_map(&engine, &at.1, &at.0, "about", ())?;
+        let Some(base) = decl::opt_str(&about, "extends", &at.0)? else {
+            break;
+        };
+        let base = normalize(&crate::ruleset::relative_to(&at.0, &base));
+        if files.iter().any(|(p, _)| *p == base) {
+            let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+            return Err(file_err(
+                &path,
+                0,
+                format!(
+                    "the files it extends loop: {} -> {base}",
+                    names.join(" -> ")
+                ),
+            ));
+        }
+        if files.len() > MAX_EXTENDS {
+            return Err(file_err(
+                &path,
+                0,
+                format!("it extends more than {MAX_EXTENDS} files deep"),
+            ));
+        }
+        let base_text =
+            read(&base).map_err(|e| file_err(&at.0, 0, format!("extends {base}: {e}")))?;
+        let base_ast = compile(&engine, &base, &base_text)?;
+        for (name, line) in fn_lines(&base_text) {
+            lines.entry(name).or_insert(line);
+        }
+        files.push((base.clone(), base_text));
+        chain.push(base_ast.clone());
+        at = (base, base_ast);
+    }
+    // The furthest base first; each file's functions replace its base's, name for name.
+    if let Some((first, rest)) = chain.split_last() {
+        let mut merged = first.clone();
+        for b in rest.iter().rev() {
+            merged = merged.merge(b);
+        }
+        ast = merged.merge(&ast);
+    }
+    let hash = digest(&files);
+    // One load at a time, from the check to the registration: two threads loading the same
+    // file get the same system.
+    let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    {
+        if let Some(m) = map.get(&path) {
+            if m.hash == hash {
+                return Ok(*m);
+            }
+            return Err(file_err(
+                &path,
+                0,
+                format!(
+                    "was loaded earlier in this run with other text (sha256 {}…, now {}…): a run uses one version of a file",
+                    &m.hash[..12],
+                    &hash[..12]
+                ),
+            ));
+        }
+    }
+    let declared = decl::declare(&engine, &ast, &path)?;
+    let path: &'static str = Box::leak(path.into_boxed_str());
+    let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
+        path,
+        hash,
+        files,
+        engine,
+        ast,
+        lines,
+        about: declared.about(path),
+        defaults: declared.defaults,
+    }));
+    crate::system::register(mechanic)?;
+    map.insert(path.to_string(), mechanic);
+    Ok(mechanic)
+}
+
+/// Load the mechanic file at `path`, reading it (and the files it extends) through `read`
+/// (loading a file again with the same text is the same system; with other text, refused).
+///
+/// # Errors
+/// As [`load`], and `read`'s own.
+pub fn load_with(
+    path: &str,
+    read: &mut dyn FnMut(&str) -> Result<String>,
+) -> Result<&'static dyn RuleSystem> {
+    let text = read(path)?;
+    load(path, &text, read)
+}
+
+/// The files of the mechanic system `name` (this file and those it extends, with their text),
+/// if it is one: what a shard records so that a merge can rebuild it.
+pub fn files_of(name: &str) -> Option<Vec<(String, String)>> {
+    let map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    map.get(name).map(|m| m.files.clone())
+}
+
+/// The mechanic system loaded from `path`, if it was.
+pub fn find(path: &str) -> Option<&'static dyn RuleSystem> {
+    let map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    map.get(&normalize(path))
+        .map(|m| *m as &'static dyn RuleSystem)
+}
+
+fn file_err(path: &str, line: usize, message: String) -> Error {
+    Error::File {
+        path: path.into(),
+        line,
+        key: String::new(),
+        message,
+    }
+}
+
+/// Compile `text`, or say where it does not.
+fn compile(engine: &Engine, path: &str, text: &str) -> Result<AST> {
+    let mut ast = engine.compile(text).map_err(|e| {
+        let pos = e.position();
+        let what = e.err_type().to_string();
+        Error::Conflict(script::at(path, pos, &format!("does not compile: {what}")))
+    })?;
+    if has_statements(engine, &ast) {
+        return Err(file_err(
+            path,
+            0,
+            "holds statements outside functions: a mechanic file holds functions only (put numbers in params() or rules())".into(),
+        ));
+    }
+    ast.set_source(path);
+    Ok(ast)
+}
+
+/// Whether `ast` has statements outside its functions (run with a hook that stops at the
+/// first operation, so nothing of them runs).
+fn has_statements(engine: &Engine, ast: &AST) -> bool {
+    let _ = engine;
+    let mut probe = Engine::new_raw();
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&seen);
+    probe.on_progress(move |_| {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(Dynamic::UNIT)
+    });
+    let _ = probe.eval_ast::<Dynamic>(&ast.clone_statements_only());
+    seen.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The line of each `fn NAME(` in `text`.
+fn fn_lines(text: &str) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("private ").unwrap_or(t);
+        if let Some(rest) = t.strip_prefix("fn ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.entry(name).or_insert(i + 1);
+        }
+    }
+    out
+}
+
+impl Mechanic {
+    /// The file's path.
+    pub fn path(&self) -> &str {
+        self.path
+    }
+    /// SHA-256 of its text and of the files it extends.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+    /// Whether the file defines function `name` (with any number of parameters).
+    fn has_fn(&self, name: &str) -> bool {
+        self.ast.iter_functions().any(|f| f.name == name)
+    }
+    /// `path:line` of function `name`'s definition, or the path.
+    fn place(&self, name: &str) -> String {
+        match self.lines.get(name) {
+            Some(l) => format!("{}:{l}", self.path),
+            None => self.path.to_string(),
+        }
+    }
+    /// The name of the scenario's function `what` (`turn`, `state` …): `<scenario>_<what>` when
+    /// the file has it, else the shared `fallback` when given and defined.
+    fn scenario_fn(
+        &self,
+        scenario: Scenario,
+        what: &str,
+        fallback: Option<&str>,
+    ) -> Option<String> {
+        let own = format!("{}_{what}", scenario.name().replace('-', "_"));
+        if self.has_fn(&own) {
+            return Some(own);
+        }
+        fallback.filter(|f| self.has_fn(f)).map(str::to_string)
+    }
+    /// Call the script function `name` with `args`.
+    fn call(&self, name: &str, args: impl rhai::FuncArgs) -> Result<Dynamic> {
+        let mut scope = rhai::Scope::new();
+        let options = rhai::CallFnOptions::new()
+            .eval_ast(false)
+            .rewind_scope(false);
+        self.engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, name, args)
+            .map_err(|e| self.script_error(name, &e))
+    }
+    /// A script error of function `name`, at its place.
+    fn script_error(&self, name: &str, e: &rhai::EvalAltResult) -> Error {
+        let (pos, what) = script::describe(e);
+        let what = what
+            .strip_prefix(&format!("in {name}: "))
+            .unwrap_or(&what)
+            .to_string();
+        if pos.is_none() {
+            Error::Conflict(format!("{}: {name}: {what}", self.place(name)))
+        } else {
+            Error::Conflict(script::at(self.path, pos, &format!("{name}: {what}")))
+        }
+    }
+}
+
+impl RuleSystem for Mechanic {
+    fn about(&self) -> &'static About {
+        self.about
+    }
+    fn defaults(
+        &self,
+        scenario: Scenario,
+        _inputs: &[crate::params::Input],
+    ) -> Vec<(&'static str, String)> {
+        self.defaults.get(&scenario).cloned().unwrap_or_default()
+    }
+    fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
+        // The registry hands out `&'static` systems: this one is leaked when loaded.
+        let me: &'static Mechanic = loaded()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(self.path)
+            .copied()
+            .ok_or_else(|| Error::Conflict(format!("{} is not loaded", self.path)))?;
+        chain::build(me, scenario, p, options)
+    }
+    fn odds(&self, _stands: Option<u8>, _max_lost: u8, _rules: &Resolved) -> Result<Odds> {
+        Err(Error::Invalid {
+            what: "odds".into(),
+            value: self.path.into(),
+            allowed: "a mechanic file has no odds sheet: run its test scenario (morale-lab test --system FILE --exact-only) for its chances".into(),
+        })
+    }
+}
+
+/// The parameters of a file as `p` in its functions: every parameter and rule parameter by key
+/// (whole numbers, `true`/`false`, choices and specs as text, a chance as `[a, b]`, a
+/// distribution as integer weights over a common denominator, `[]` when unused); `options`,
+/// the optional rules switched on; and `given`, the keys the user set (the rest are defaults).
+fn p_map(resolved: &Resolved, options: &[String], defs: &[&ParamDef]) -> Map {
+    use crate::params::Value;
+    let mut m = Map::new();
+    for def in defs {
+        let value = match resolved.value_or_default(def) {
+            Some(Value::Int(i)) => Dynamic::from(i),
+            Some(Value::Bool(b)) => Dynamic::from(b),
+            Some(Value::Choice(c) | Value::Text(c)) => Dynamic::from(c),
+            Some(Value::Prob(f)) => Dynamic::from(vec![
+                Dynamic::from(f.num as i64),
+                Dynamic::from(f.den as i64),
+            ]),
+            Some(Value::Dist(d)) => {
+                let den = d.iter().fold(1u64, |a, f| lcm(a, f.den));
+                Dynamic::from(
+                    d.iter()
+                        .map(|f| Dynamic::from((f.num * (den / f.den)) as i64))
+                        .collect::<rhai::Array>(),
+                )
+            }
+            // No real numbers in a file (the engine has none).
+            Some(Value::Real(_)) | None => Dynamic::UNIT,
+        };
+        m.insert(def.key.into(), value);
+    }
+    m.insert(
+        "given".into(),
+        Dynamic::from(
+            defs.iter()
+                .filter(|d| resolved.given(d.key))
+                .map(|d| Dynamic::from(d.key.to_string()))
+                .collect::<rhai::Array>(),
+        ),
+    );
+    m.insert(
+        "options".into(),
+        Dynamic::from(
+            options
+                .iter()
+                .map(|o| Dynamic::from(o.clone()))
+                .collect::<rhai::Array>(),
+        ),
+    );
+    m
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    let gcd = |mut x: u64, mut y: u64| {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x
+    };
+    a / gcd(a, b) * b
+}
+
+/// The optional rules of a file, leaked as the registry's tables are `'static`.
+fn leak_options(options: Vec<OptionDef>) -> &'static [OptionDef] {
+    Box::leak(options.into_boxed_slice())
+}

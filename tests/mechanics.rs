@@ -1,0 +1,297 @@
+//! Mechanic files (`mechanics/*.rhai`): the three systems written as files give the built-in
+//! systems' exact values for settings drawn from the files' own parameter tables; house rules
+//! move the numbers they should; broken files fail with a place and exit code 2. A binary of
+//! its own: loading a file registers a system in the process, which the other test binary's
+//! tests that walk every system must not see.
+
+use std::path::Path;
+
+use morale_lab::params::{Input, Kind, ParamDef};
+use morale_lab::report::Report;
+use morale_lab::system::{self, RuleSystem};
+use morale_lab::{Control, RunOptions, Scenario};
+use proptest::prelude::*;
+use proptest::sample::{select, subsequence};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The seed the property tests start from (`PROPTEST_RNG_SEED=N` tries others).
+const SEED: u64 = 20_261_125;
+
+fn seed() -> u64 {
+    std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(SEED)
+}
+
+fn read(p: &str) -> morale_lab::Result<String> {
+    let path = if Path::new(p).is_absolute() {
+        p.to_string()
+    } else {
+        format!("{ROOT}/{p}")
+    };
+    std::fs::read_to_string(&path).map_err(|e| morale_lab::Error::Conflict(format!("{p}: {e}")))
+}
+
+/// The mechanic file `name` of `mechanics/`, loaded.
+fn file(name: &str) -> &'static dyn RuleSystem {
+    morale_lab::mechanic::load_with(&format!("mechanics/{name}"), &mut read)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A run's every exact number, in order, with its place.
+fn exact_numbers(r: &Report) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    for o in &r.outcomes {
+        out.push((
+            format!("outcome {}", o.outcome),
+            o.cell.exact.unwrap_or(f64::NAN),
+        ));
+    }
+    for m in &r.metrics {
+        out.push((format!("metric {}", m.name), m.exact.unwrap_or(f64::NAN)));
+    }
+    for t in &r.tables {
+        for row in &t.rows {
+            for (i, c) in row.cells.iter().enumerate() {
+                out.push((
+                    format!("{} turn {} column {i}", t.name, row.turn),
+                    c.exact.unwrap_or(f64::NAN),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn inputs(pairs: &[(String, String, bool)]) -> Vec<Input> {
+    pairs
+        .iter()
+        .map(|(k, v, rule)| {
+            if *rule {
+                Input::rule(k, v.clone())
+            } else {
+                Input::parse_set(&format!("{k}={v}")).unwrap()
+            }
+        })
+        .collect()
+}
+
+/// Build and solve `scenario` of `system` exactly.
+fn solve(
+    system: &str,
+    scenario: Scenario,
+    pairs: &[(String, String, bool)],
+    options: &[String],
+) -> Result<Report, String> {
+    let job =
+        system::build(system, scenario, &inputs(pairs), options).map_err(|e| e.to_string())?;
+    let opts = RunOptions::new(1, 1).exact_only(true).threads(Some(1));
+    job.run(&opts, &Control::new()).map_err(|e| e.to_string())
+}
+
+/// The file and the built-in system give the same exact numbers, or both refuse.
+fn same_as_built_in(
+    file: &str,
+    built_in: &str,
+    scenario: Scenario,
+    pairs: &[(String, String, bool)],
+    options: &[String],
+) -> Result<(), TestCaseError> {
+    let a = solve(file, scenario, pairs, options);
+    let b = solve(built_in, scenario, pairs, options);
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            let (x, y) = (exact_numbers(&a), exact_numbers(&b));
+            prop_assert_eq!(x.len(), y.len(), "{} {:?}", scenario, pairs);
+            for ((wa, va), (wb, vb)) in x.iter().zip(&y) {
+                prop_assert_eq!(wa, wb);
+                let same = (va.is_nan() && vb.is_nan()) || (va - vb).abs() <= 1e-12;
+                prop_assert!(
+                    same,
+                    "{} {:?} {:?}: {} file {} built-in {}",
+                    scenario,
+                    pairs,
+                    options,
+                    wa,
+                    va,
+                    vb
+                );
+            }
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => prop_assert!(
+            false,
+            "{} {:?} {:?}: the file gives {:?}, the built-in {:?}",
+            scenario,
+            pairs,
+            options,
+            a.map(|_| "numbers"),
+            b.map(|_| "numbers")
+        ),
+    }
+    Ok(())
+}
+
+/// The values tried for one parameter of a file: its whole range where it is small, else
+/// the small end and its maximum, kept small where an exact solve would be slow.
+fn values(def: &ParamDef) -> Vec<String> {
+    let cap = match def.key {
+        "turns" => 20,
+        "stands" => 12,
+        "fire_dice" | "return_fire_dice" | "stands_fire" => 8,
+        "max_rounds" => 60,
+        _ => i64::MAX,
+    };
+    match def.kind {
+        Kind::Int { min, max } => {
+            let top = max.min(cap);
+            let mut v: Vec<i64> = (min..=top.min(min + 9)).collect();
+            if !v.contains(&top) {
+                v.push(top);
+            }
+            v.iter().map(|v| v.to_string()).collect()
+        }
+        Kind::Bool => vec!["true".into(), "false".into()],
+        Kind::Choice(c) => c.iter().map(|s| s.to_string()).collect(),
+        Kind::Dist => ["", "1/2,1/2", "1/6,1/2,1/3"].map(String::from).to_vec(),
+        Kind::Prob => ["1/6", "1/2", "2/3", "1"].map(String::from).to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// One setting: (key, value, a rule parameter?) pairs and the optional rules on.
+type Setting = (Vec<(String, String, bool)>, Vec<String>);
+
+/// Settings of `scenario` drawn from `sys`'s own tables: some of its parameters and rule
+/// parameters changed, some of its optional rules on; `specs` gives unit specs.
+fn settings(
+    sys: &'static dyn RuleSystem,
+    scenario: Scenario,
+    specs: Option<BoxedStrategy<String>>,
+) -> BoxedStrategy<Setting> {
+    let mut choices: Vec<BoxedStrategy<Option<(String, String, bool)>>> = Vec::new();
+    for d in sys
+        .params()
+        .iter()
+        .filter(|d| d.scenarios.contains(&scenario))
+    {
+        let key = d.key.to_string();
+        match d.kind {
+            Kind::Spec(_) => {
+                if let Some(s) = &specs {
+                    choices.push(
+                        (any::<bool>(), s.clone())
+                            .prop_map(move |(on, v)| on.then(|| (key.clone(), v, false)))
+                            .boxed(),
+                    );
+                }
+            }
+            _ => {
+                let vals = values(d);
+                if !vals.is_empty() {
+                    choices.push(
+                        (any::<bool>(), select(vals))
+                            .prop_map(move |(on, v)| on.then(|| (key.clone(), v, false)))
+                            .boxed(),
+                    );
+                }
+            }
+        }
+    }
+    for d in sys.rule_params() {
+        let key = d.key.to_string();
+        let vals = values(d);
+        if !vals.is_empty() {
+            choices.push(
+                (0..4u8, select(vals))
+                    .prop_map(move |(on, v)| (on == 0).then(|| (key.clone(), v, true)))
+                    .boxed(),
+            );
+        }
+    }
+    let options: Vec<String> = sys.options().iter().map(|o| o.name.to_string()).collect();
+    let n = options.len();
+    (choices, subsequence(options, 0..=n))
+        .prop_map(|(pairs, options)| (pairs.into_iter().flatten().collect(), options))
+        .boxed()
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed()),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// `mechanics/rank-and-file.rhai` is the built-in Rank & File for formed units: the same
+/// exact values (within 1e-12) in test, rally and under-fire, over settings drawn from the
+/// file's parameters, rule parameters and optional rule.
+#[test]
+fn the_rank_and_file_file_is_the_built_in_system() {
+    let sys = file("rank-and-file.rhai");
+    let name = sys.name();
+    for scenario in sys.scenarios() {
+        proptest!(config(70), |(s in settings(sys, *scenario, None))| {
+            same_as_built_in(name, "rank-and-file", *scenario, &s.0, &s.1)?;
+        });
+    }
+}
+
+/// The file's Monte Carlo is the built-in's to the draw: its states are numbered in the same
+/// order, so the table sampler draws the same outcomes from the same seed.
+#[test]
+fn the_rank_and_file_files_estimates_are_the_built_ins() {
+    let sys = file("rank-and-file.rhai");
+    let pairs: Vec<(String, String, bool)> =
+        [("class", "green"), ("stands", "8"), ("elite", "true")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string(), false))
+            .collect();
+    for scenario in [Scenario::Rally, Scenario::UnderFire] {
+        let run = |system: &str| {
+            let job = system::build(system, scenario, &inputs(&pairs), &[]).unwrap();
+            let opts = RunOptions::new(200_000, 7).threads(Some(2));
+            job.run(&opts, &Control::new()).unwrap()
+        };
+        let (a, b) = (run(sys.name()), run("rank-and-file"));
+        let json = |r: &Report| serde_json::to_value(r).unwrap();
+        let (a, b) = (json(&a), json(&b));
+        for part in ["outcomes", "metrics", "tables"] {
+            same_draws(&a[part], &b[part], &format!("{scenario} {part}"));
+        }
+    }
+}
+
+/// Every count and estimate the same; exact values within 1e-12 (the file's turn branches
+/// over other dice than the built-in's, so its sums add in another order).
+fn same_draws(a: &serde_json::Value, b: &serde_json::Value, at: &str) {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            assert_eq!(x.len(), y.len(), "{at}");
+            for (k, v) in x {
+                let w = &y[k];
+                if k == "exact" {
+                    let (p, q) = (v.as_f64(), w.as_f64());
+                    assert!(
+                        p == q || (p.unwrap_or(9.0) - q.unwrap_or(-9.0)).abs() < 1e-12,
+                        "{at}: exact {v} against {w}"
+                    );
+                } else {
+                    same_draws(v, w, &format!("{at}.{k}"));
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            assert_eq!(x.len(), y.len(), "{at}");
+            for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                same_draws(v, w, &format!("{at}[{i}]"));
+            }
+        }
+        _ => assert_eq!(a, b, "{at}"),
+    }
+}

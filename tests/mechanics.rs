@@ -235,7 +235,7 @@ fn the_rank_and_file_file_is_the_built_in_system() {
     let sys = file("rank-and-file.rhai");
     let name = sys.name();
     for scenario in sys.scenarios() {
-        proptest!(config(70), |(s in settings(sys, *scenario, None))| {
+        proptest!(config(90), |(s in settings(sys, *scenario, None))| {
             same_as_built_in(name, "rank-and-file", *scenario, &s.0, &s.1)?;
         });
     }
@@ -293,5 +293,64 @@ fn same_draws(a: &serde_json::Value, b: &serde_json::Value, at: &str) {
             }
         }
         _ => assert_eq!(a, b, "{at}"),
+    }
+}
+
+/// `mechanics/effectiveness.rhai` is the built-in effectiveness rules in test, rally and
+/// under-fire, with the retreat amendment's two options: the same exact values.
+#[test]
+fn the_effectiveness_file_is_the_built_in_system() {
+    let sys = file("effectiveness.rhai");
+    let name = sys.name();
+    for scenario in sys.scenarios() {
+        proptest!(config(90), |(s in settings(sys, *scenario, None))| {
+            same_as_built_in(name, "effectiveness", *scenario, &s.0, &s.1)?;
+        });
+    }
+}
+
+/// Unit specs of the Linear Warfare files and system.
+fn lw_spec() -> BoxedStrategy<String> {
+    (
+        select(vec!["line", "guards", "light", "cavalry"]),
+        subsequence(
+            vec![
+                "pips=2",
+                "pips=3",
+                "pips=5",
+                "stands=3",
+                "charging",
+                "double-move",
+                "obstacle",
+                "general",
+            ],
+            0..=3,
+        ),
+    )
+        .prop_map(|(kind, words)| {
+            // One pips= at most.
+            let mut seen = false;
+            let words: Vec<&str> = words
+                .into_iter()
+                .filter(|w| !w.starts_with("pips=") || !std::mem::replace(&mut seen, true))
+                .collect();
+            std::iter::once(kind)
+                .chain(words)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .boxed()
+}
+
+/// `mechanics/linear-warfare.rhai` is the built-in Linear Warfare in test (a round or a volley)
+/// and melee (charges, double moves, obstacles, follow-up, generals): the same exact values.
+#[test]
+fn the_linear_warfare_file_is_the_built_in_system() {
+    let sys = file("linear-warfare.rhai");
+    let name = sys.name();
+    for scenario in sys.scenarios() {
+        proptest!(config(120), |(s in settings(sys, *scenario, Some(lw_spec())))| {
+            same_as_built_in(name, "linear-warfare", *scenario, &s.0, &s.1)?;
+        });
     }
 }

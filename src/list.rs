@@ -129,6 +129,7 @@ fn json_list(systems: &[&dyn RuleSystem]) -> String {
         "systems": systems.iter().map(|s| json!({
             "name": s.name(),
             "title": s.title(),
+            "mechanic_file": s.source(),
             "rules": s.rules(),
             "scenarios": s.scenarios(),
             "holes_in_the_line": s.holes(),
@@ -176,7 +177,11 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
         }
     };
     let mut out = h(2, "Scenarios");
-    for n in Scenario::ALL {
+    // The scenarios of the systems listed.
+    for n in Scenario::ALL
+        .into_iter()
+        .filter(|n| systems.iter().any(|s| s.scenarios().contains(n)))
+    {
         let about = n.about();
         out += &item(format!(
             "{n}: {} Outcomes: {}.",
@@ -188,6 +193,9 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
     for s in systems {
         out += &h(2, &format!("System {} ({})", s.name(), s.rules()));
         out += &format!("{}\n", s.title());
+        if let Some(file) = s.source() {
+            out += &format!("Mechanic file: {file}\n");
+        }
         out += &format!("Scenarios: {}\n", Scenario::join(s.scenarios(), ", "));
         out += &format!(
             "Holes in the line (under-fire empty_turns): {}\n",

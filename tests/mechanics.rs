@@ -354,3 +354,167 @@ fn the_linear_warfare_file_is_the_built_in_system() {
         });
     }
 }
+
+/// The broken files of `tests/corpus/mechanics/`: each is refused with exit code 2 and one line
+/// naming the file (with its line, and column where the compiler gives one, wherever the fault
+/// has a place) and what is wrong — the fragment its first line gives after `// refused:` —
+/// in well under a second, never a panic or a hang, and nothing written.
+#[test]
+fn broken_mechanic_files_are_refused_with_their_place() {
+    let dir = Path::new(ROOT).join("tests/corpus/mechanics");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{} broken files", files.len());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let expect = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// refused: "))
+            .unwrap_or_else(|| panic!("{}: no `// refused:` line", f.display()))
+            .to_string();
+        let cwd = std::env::temp_dir().join(format!(
+            "morale-lab-mechanic-{}-{}",
+            std::process::id(),
+            f.file_stem().unwrap().to_string_lossy()
+        ));
+        std::fs::create_dir_all(&cwd).unwrap();
+        let started = std::time::Instant::now();
+        let o = assert_cmd::Command::cargo_bin("morale-lab")
+            .unwrap()
+            .current_dir(&cwd)
+            .args([
+                "rally",
+                "--system",
+                &f.display().to_string(),
+                "--trials",
+                "1000",
+            ])
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let took = started.elapsed();
+        let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            err.starts_with("error: ") && err.trim_end().lines().count() == 1,
+            "{name}: {err}"
+        );
+        assert!(err.contains(&name), "{name} is not named: {err}");
+        assert!(err.contains(&expect), "{name} should say {expect:?}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+        assert!(o.get_output().stdout.is_empty(), "{name} printed output");
+        assert!(took.as_secs_f64() < 1.0, "{name} took {took:?}");
+        assert_eq!(
+            std::fs::read_dir(&cwd).unwrap().count(),
+            0,
+            "{name} wrote files"
+        );
+        let _ = std::fs::remove_dir_all(&cwd);
+    }
+}
+
+fn exact_of(r: &Report, name: &str) -> f64 {
+    r.outcomes
+        .iter()
+        .find(|o| o.outcome == name)
+        .and_then(|o| o.cell.exact)
+        .unwrap_or_else(|| panic!("no outcome {name}"))
+}
+
+fn pairs(list: &[&str]) -> Vec<(String, String, bool)> {
+    list.iter()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            match k.strip_prefix("rule:") {
+                Some(k) => (k.to_string(), v.to_string(), true),
+                None => (k.to_string(), v.to_string(), false),
+            }
+        })
+        .collect()
+}
+
+fn house(name: &str) -> &'static dyn RuleSystem {
+    file(&format!("house/{name}"))
+}
+
+/// House rule H-1 (`mechanics/house/rf-rout-by-three.rhai`), worked by hand: a Regular unit of
+/// 8 that loses a stand (fire_loss=0,1) tests needing 5 (4, −1 for the stand); a 1 or a 2 fails
+/// by 4 or 3 and routs, a 3 or a 4 fails by 2 or 1 and is Unsteady: routing 1/3, Unsteady 1/3
+/// (as written: Unsteady 2/3). With rout_margin = 5 no roll fails by that much.
+#[test]
+fn house_rule_h1_routs_a_unit_that_fails_by_three() {
+    let sys = house("rf-rout-by-three.rhai");
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let base = ["class=regular", "stands=8", "turns=1", "fire_loss=0,1"];
+    let r = solve(sys.name(), Scenario::UnderFire, &pairs(&base), &[]).unwrap();
+    assert!(close(exact_of(&r, "routing"), 1.0 / 3.0));
+    assert!(close(exact_of(&r, "unsteady"), 1.0 / 3.0));
+    assert!(close(exact_of(&r, "good"), 1.0 / 3.0));
+    let written = solve("rank-and-file", Scenario::UnderFire, &pairs(&base), &[]).unwrap();
+    assert!(close(exact_of(&written, "unsteady"), 2.0 / 3.0));
+    let mut wide = base.to_vec();
+    wide.push("rule:rout_margin=5");
+    let r = solve(sys.name(), Scenario::UnderFire, &pairs(&wide), &[]).unwrap();
+    assert!(close(exact_of(&r, "routing"), 0.0));
+    // Its rule parameter is listed with the file's and the base file's.
+    assert!(sys.rule_params().iter().any(|d| d.key == "rout_margin"));
+    assert!(sys.rule_params().iter().any(|d| d.key == "base_green"));
+}
+
+/// House rule H-2 (`mechanics/house/ef-return-at-a-cost.rhai`), by hand: under the return
+/// roll a retreating unit comes back on 4+ (1/2 a move), a step weaker: from 2 steps left it is
+/// back in action at 1 step with chance 1/2 by the first move; from its last step, coming back
+/// eliminates it (1/2). As written it needs 5 (1/3) and loses nothing.
+#[test]
+fn house_rule_h2_returns_on_four_at_a_cost() {
+    let sys = house("ef-return-at-a-cost.rhai");
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let on = vec!["return-roll".to_string()];
+    let r = solve(
+        sys.name(),
+        Scenario::Rally,
+        &pairs(&["lost=2", "turns=1"]),
+        &on,
+    )
+    .unwrap();
+    assert!(close(exact_of(&r, "back_in_action"), 0.5));
+    let r = solve(
+        sys.name(),
+        Scenario::Rally,
+        &pairs(&["lost=3", "turns=1"]),
+        &on,
+    )
+    .unwrap();
+    assert!(close(exact_of(&r, "back_in_action"), 0.0));
+    assert!(close(exact_of(&r, "still_retreating"), 0.5));
+    let written = solve(
+        "effectiveness",
+        Scenario::Rally,
+        &pairs(&["lost=3", "turns=1"]),
+        &on,
+    )
+    .unwrap();
+    assert!(close(exact_of(&written, "back_in_action"), 1.0 / 3.0));
+}
+
+/// House rule H-3 (`mechanics/house/lw-charger-follows-up.rhai`), by hand: line charging
+/// cavalry (no closing fire). Round 1: the charger (+1) wins 21/36, draws 5/36 (a bounce),
+/// loses 10/36 (the defender wins: it may not follow up). After a win the charger follows up
+/// (+1): it wins 21/36 (a second loss destroys the defender) or draws 5/36 (the melee is its),
+/// else loses 10/36 and the melee ends, the defender's. Attacker 21·26/1296 = 546/1296,
+/// defender (360 + 210)/1296, bounce 180/1296.
+#[test]
+fn house_rule_h3_lets_only_the_charger_follow_up() {
+    let sys = house("lw-charger-follows-up.rhai");
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let p = pairs(&["attacker=line charging", "defender=cavalry"]);
+    let r = solve(sys.name(), Scenario::Melee, &p, &[]).unwrap();
+    assert!(close(exact_of(&r, "attacker_wins"), 546.0 / 1296.0));
+    assert!(close(exact_of(&r, "defender_wins"), 570.0 / 1296.0));
+    assert!(close(exact_of(&r, "bounce"), 180.0 / 1296.0));
+}

@@ -687,10 +687,8 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::List(a) => match &a.rules_file {
             Some(file) => crate::list::render_ruleset(&load_ruleset(file)?, format_of(&a.format)?),
             None => {
-                if let Some(s) = &a.system {
-                    load_mechanic(s)?;
-                }
-                crate::list::render(a.system.as_deref(), format_of(&a.format)?)
+                let system = a.system.as_deref().map(load_mechanic).transpose()?;
+                crate::list::render(system.as_deref(), format_of(&a.format)?)
             }
         },
         Command::Completions(a) => {
@@ -1081,14 +1079,12 @@ fn rules_of(
 ) -> Result<(String, Vec<Input>, Vec<String>)> {
     let (mut inputs, mut options) = (Vec::new(), Vec::new());
     let system = match file {
-        None => {
-            let name = system.cloned().unwrap_or_else(|| "rank-and-file".into());
-            load_mechanic(&name)?;
-            name
-        }
+        None => load_mechanic(&system.cloned().unwrap_or_else(|| "rank-and-file".into()))?,
         Some(file) => {
             let set = load_ruleset(file)?;
-            if let Some(sys) = system.filter(|s| **s != set.system) {
+            // The same system, however it is named (a mechanic file by another path).
+            let same = |s: &String| load_mechanic(s).is_ok_and(|name| name == set.system);
+            if let Some(sys) = system.filter(|s| !same(s)) {
                 return Err(Error::Conflict(format!(
                     "{flag} {sys} and --rules {} (a rule set of {}) name two systems: give one",
                     file.display(),
@@ -1121,12 +1117,15 @@ fn read_named(p: &str) -> Result<String> {
     read_text(std::path::Path::new(p), what)
 }
 
-/// Load `system` when it names a mechanic file (`--system path/to/file.rhai`).
-fn load_mechanic(system: &str) -> Result<()> {
+/// The name `system` goes by: a system's own, or, when it names a mechanic file (`--system
+/// path/to/file.rhai`), the file loaded (under the path it was first loaded by).
+fn load_mechanic(system: &str) -> Result<String> {
     if morale_lab::mechanic::is_file(system) {
-        morale_lab::mechanic::load_with(system, &mut read_named)?;
+        return Ok(morale_lab::mechanic::load_with(system, &mut read_named)?
+            .name()
+            .to_string());
     }
-    Ok(())
+    Ok(system.to_string())
 }
 
 fn load_experiment(file: &std::path::Path) -> Result<(morale_lab::experiment::Experiment, String)> {

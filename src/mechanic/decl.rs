@@ -56,8 +56,9 @@ pub(super) fn call(
                 }
             }
             _ => {
-                let (pos, what) = script::describe(&e);
-                Error::Conflict(script::at(path, pos, &format!("{name}: {what}")))
+                let (source, pos, what) = script::describe(&e);
+                let file = source.unwrap_or_else(|| path.to_string());
+                Error::Conflict(script::at(&file, pos, &format!("{name}: {what}")))
             }
         })
 }
@@ -196,6 +197,59 @@ fn scenario_list(names: &[String], path: &str, what: &str) -> Result<Vec<Scenari
         .collect()
 }
 
+/// One file of an `extends` chain: its own functions, and those of the files up to it merged.
+pub(super) struct Level {
+    /// The file.
+    pub path: String,
+    /// Its own functions.
+    pub own: AST,
+    /// Its functions over those of the files it extends.
+    pub merged: AST,
+}
+
+fn defines(ast: &AST, name: &str) -> bool {
+    ast.iter_functions().any(|f| f.name == name)
+}
+
+/// Each file's own list `name` (`params`, `rules`, `options`), furthest base first, combined:
+/// an entry whose `field` (key or name) an earlier file has replaces it; a new one is added.
+fn combined(engine: &Engine, levels: &[Level], name: &str, field: &str) -> Result<Array> {
+    let mut out: Array = Array::new();
+    for l in levels.iter().filter(|l| defines(&l.own, name)) {
+        let mut own: Vec<String> = Vec::new();
+        for entry in call_array(engine, &l.merged, &l.path, name)? {
+            let id = entry
+                .clone()
+                .try_cast::<Map>()
+                .and_then(|m| m.get(field).map(|v| v.to_string()));
+            if let Some(id) = &id {
+                if own.contains(id) {
+                    return Err(bad(
+                        &l.path,
+                        &format!("{name}()"),
+                        format!("declares `{id}` twice"),
+                    ));
+                }
+                own.push(id.clone());
+            }
+            let at = id.as_ref().and_then(|id| {
+                out.iter().position(|e| {
+                    e.clone()
+                        .try_cast::<Map>()
+                        .and_then(|m| m.get(field).map(|v| v.to_string()))
+                        .as_ref()
+                        == Some(id)
+                })
+            });
+            match at {
+                Some(i) => out[i] = entry,
+                None => out.push(entry),
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// What a file declares of itself.
 pub(super) struct Declared {
     title: String,
@@ -230,9 +284,15 @@ impl Declared {
     }
 }
 
-/// Read a file's declarations: `about()`, `params()`, `rules()`, `options()`.
-pub(super) fn declare(engine: &Engine, ast: &AST, path: &str) -> Result<Declared> {
-    let about = call_map(engine, ast, path, "about", ())?;
+/// Read a file's declarations: `about()`, `params()`, `rules()`, `options()`, each file of its
+/// `extends` chain adding to (and replacing entries of) the files it extends.
+pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<Declared> {
+    let ast = &levels.last().expect("the file itself").merged;
+    let mut about = Map::new();
+    for l in levels.iter().filter(|l| defines(&l.own, "about")) {
+        about.extend(call_map(engine, &l.merged, &l.path, "about", ())?);
+    }
+    about.remove("extends");
     only_keys(
         &about,
         &[
@@ -278,11 +338,11 @@ pub(super) fn declare(engine: &Engine, ast: &AST, path: &str) -> Result<Declared
         }
     }
     let all: &'static [Scenario] = Box::leak(scenarios.clone().into_boxed_slice());
-    let params = call_array(engine, ast, path, "params")?
+    let params = combined(engine, levels, "params", "key")?
         .iter()
         .map(|v| param(v, path, "params()", all, true))
         .collect::<Result<Vec<_>>>()?;
-    let rule_params = call_array(engine, ast, path, "rules")?
+    let rule_params = combined(engine, levels, "rules", "key")?
         .iter()
         .map(|v| param(v, path, "rules()", all, false))
         .collect::<Result<Vec<_>>>()?;
@@ -303,7 +363,7 @@ pub(super) fn declare(engine: &Engine, ast: &AST, path: &str) -> Result<Declared
             ));
         }
     }
-    let options = call_array(engine, ast, path, "options")?
+    let options = combined(engine, levels, "options", "name")?
         .iter()
         .map(|v| {
             let m = as_map(v, path, "options()")?;

@@ -69,11 +69,13 @@ pub struct Mechanic {
     engine: Engine,
     /// Its functions, those of the files it extends replaced by its own.
     ast: AST,
-    /// The line of every function's `fn`, for messages.
-    lines: BTreeMap<String, usize>,
+    /// The file and line of every function's `fn` in force, for messages.
+    lines: BTreeMap<String, (String, usize)>,
     about: &'static About,
     /// Per scenario, the defaults that differ from the table's.
     defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
+    /// Itself, as kept for the life of the process (set once when it is loaded).
+    me: OnceLock<&'static Mechanic>,
 }
 
 impl std::fmt::Debug for Mechanic {
@@ -138,6 +140,28 @@ pub fn load(
     text: &str,
     read: &mut dyn FnMut(&str) -> Result<String>,
 ) -> Result<&'static dyn RuleSystem> {
+    load_as(path, text, read, true)
+}
+
+/// [`load`] without adding the system to the registry or to the files loaded: for checking a
+/// file (a fuzz target, a test) without it standing for its path in the process.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_unregistered(
+    path: &str,
+    text: &str,
+    read: &mut dyn FnMut(&str) -> Result<String>,
+) -> Result<&'static dyn RuleSystem> {
+    load_as(path, text, read, false)
+}
+
+fn load_as(
+    path: &str,
+    text: &str,
+    read: &mut dyn FnMut(&str) -> Result<String>,
+    register: bool,
+) -> Result<&'static dyn RuleSystem> {
     let path = normalize(path);
     if text.len() > MAX_FILE_BYTES {
         return Err(file_err(
@@ -151,11 +175,10 @@ pub fn load(
     }
     let engine = script::engine();
     let mut files = vec![(path.clone(), text.to_string())];
-    let mut ast = compile(&engine, &path, text)?;
-    let mut lines = fn_lines(text);
-    // The files it extends, each under the one after it.
-    let mut chain: Vec<AST> = Vec::new();
-    let mut at = (path.clone(), ast.clone());
+    let ast = compile(&engine, &path, text)?;
+    // The file and the files it extends, this one first, each compiled on its own.
+    let mut chain: Vec<(String, AST)> = vec![(path.clone(), ast.clone())];
+    let mut at = (path.clone(), ast);
     loop {
         let about = decl::call_map(&engine, &at.1, &at.0, "about", ())?;
         let Some(base) = decl::opt_str(&about, "extends", &at.0)? else {
@@ -183,26 +206,40 @@ pub fn load(
         let base_text =
             read(&base).map_err(|e| file_err(&at.0, 0, format!("extends {base}: {e}")))?;
         let base_ast = compile(&engine, &base, &base_text)?;
-        for (name, line) in fn_lines(&base_text) {
-            lines.entry(name).or_insert(line);
-        }
         files.push((base.clone(), base_text));
-        chain.push(base_ast.clone());
+        chain.push((base.clone(), base_ast.clone()));
         at = (base, base_ast);
     }
-    // The furthest base first; each file's functions replace its base's, name for name.
-    if let Some((first, rest)) = chain.split_last() {
-        let mut merged = first.clone();
-        for b in rest.iter().rev() {
-            merged = merged.merge(b);
+    // The furthest base first; each file's functions replace its base's, name for name, and
+    // each level is the files up to it, merged.
+    chain.reverse();
+    let mut levels: Vec<decl::Level> = Vec::new();
+    let mut lines: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    for (file, own) in &chain {
+        let text = &files.iter().find(|(p, _)| p == file).expect("read above").1;
+        for (name, line) in fn_lines(text) {
+            lines.insert(name, (file.clone(), line));
         }
-        ast = merged.merge(&ast);
+        let merged = match levels.last() {
+            Some(below) => below.merged.merge(own),
+            None => own.clone(),
+        };
+        levels.push(decl::Level {
+            path: file.clone(),
+            own: own.clone(),
+            merged,
+        });
     }
+    let ast = levels.last().expect("the file itself").merged.clone();
     let hash = digest(&files);
     // One load at a time, from the check to the registration: two threads loading the same
     // file get the same system.
     let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
-    {
+    if register {
+        // The same file named another way (another path to it, a copy): the same system.
+        if let Some(m) = map.values().find(|m| m.hash == hash && m.path != path) {
+            return Ok(*m);
+        }
         if let Some(m) = map.get(&path) {
             if m.hash == hash {
                 return Ok(*m);
@@ -218,7 +255,7 @@ pub fn load(
             ));
         }
     }
-    let declared = decl::declare(&engine, &ast, &path)?;
+    let declared = decl::declare(&engine, &levels, &path)?;
     let path: &'static str = Box::leak(path.into_boxed_str());
     let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
         path,
@@ -229,9 +266,13 @@ pub fn load(
         lines,
         about: declared.about(path),
         defaults: declared.defaults,
+        me: OnceLock::new(),
     }));
-    crate::system::register(mechanic)?;
-    map.insert(path.to_string(), mechanic);
+    let _ = mechanic.me.set(mechanic);
+    if register {
+        crate::system::register(mechanic)?;
+        map.insert(path.to_string(), mechanic);
+    }
     Ok(mechanic)
 }
 
@@ -275,7 +316,16 @@ fn file_err(path: &str, line: usize, message: String) -> Error {
 fn compile(engine: &Engine, path: &str, text: &str) -> Result<AST> {
     let mut ast = engine.compile(text).map_err(|e| {
         let pos = e.position();
-        let what = e.err_type().to_string();
+        let mut what = e.err_type().to_string();
+        // A number with a point is no number here: say so, not what the parser then expected.
+        let line = pos
+            .line()
+            .and_then(|l| text.lines().nth(l - 1))
+            .unwrap_or_default();
+        let b = line.as_bytes();
+        if b.windows(3).any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit()) {
+            what += " (a mechanic file has whole numbers only: no 0.5; give chances as chance(1, 2) or pick([…]))";
+        }
         Error::Conflict(script::at(path, pos, &format!("does not compile: {what}")))
     })?;
     if has_statements(engine, &ast) {
@@ -334,10 +384,10 @@ impl Mechanic {
     fn has_fn(&self, name: &str) -> bool {
         self.ast.iter_functions().any(|f| f.name == name)
     }
-    /// `path:line` of function `name`'s definition, or the path.
+    /// `path:line` of function `name`'s definition in force, or the path.
     fn place(&self, name: &str) -> String {
         match self.lines.get(name) {
-            Some(l) => format!("{}:{l}", self.path),
+            Some((file, l)) => format!("{file}:{l}"),
             None => self.path.to_string(),
         }
     }
@@ -367,7 +417,7 @@ impl Mechanic {
     }
     /// A script error of function `name`, at its place.
     fn script_error(&self, name: &str, e: &rhai::EvalAltResult) -> Error {
-        let (pos, what) = script::describe(e);
+        let (source, pos, what) = script::describe(e);
         let what = what
             .strip_prefix(&format!("in {name}: "))
             .unwrap_or(&what)
@@ -375,7 +425,11 @@ impl Mechanic {
         if pos.is_none() {
             Error::Conflict(format!("{}: {name}: {what}", self.place(name)))
         } else {
-            Error::Conflict(script::at(self.path, pos, &format!("{name}: {what}")))
+            // The file the failing code is in (a base file's function, say).
+            let file = source
+                .or_else(|| self.lines.get(name).map(|(f, _)| f.clone()))
+                .unwrap_or_else(|| self.path.to_string());
+            Error::Conflict(script::at(&file, pos, &format!("{name}: {what}")))
         }
     }
 }
@@ -383,6 +437,9 @@ impl Mechanic {
 impl RuleSystem for Mechanic {
     fn about(&self) -> &'static About {
         self.about
+    }
+    fn source(&self) -> Option<String> {
+        Some(format!("{} (sha256 {})", self.path, self.hash))
     }
     fn defaults(
         &self,
@@ -392,11 +449,10 @@ impl RuleSystem for Mechanic {
         self.defaults.get(&scenario).cloned().unwrap_or_default()
     }
     fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
-        // The registry hands out `&'static` systems: this one is leaked when loaded.
-        let me: &'static Mechanic = loaded()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(self.path)
+        // Kept for the life of the process when it was loaded.
+        let me: &'static Mechanic = self
+            .me
+            .get()
             .copied()
             .ok_or_else(|| Error::Conflict(format!("{} is not loaded", self.path)))?;
         chain::build(me, scenario, p, options)

@@ -220,31 +220,46 @@ pub(crate) fn engine() -> Engine {
     e
 }
 
-/// An error of a script, with the line and column where it happened (the innermost function
-/// call's), in words.
-pub(crate) fn describe(err: &EvalAltResult) -> (Position, String) {
+/// An error of a script, with the file (where the innermost function call says) and the line
+/// and column where it happened, in words.
+pub(crate) fn describe(err: &EvalAltResult) -> (Option<String>, Position, String) {
     match err {
-        EvalAltResult::ErrorInFunctionCall(name, _, inner, pos) => {
-            let (p, what) = describe(inner);
-            let p = if p.is_none() { *pos } else { p };
-            (p, format!("in {name}: {what}"))
+        EvalAltResult::ErrorInFunctionCall(name, src, inner, pos) => {
+            let (s, p, what) = describe(inner);
+            let (s, p) = if p.is_none() {
+                (Some(src.clone()).filter(|x| !x.is_empty()), *pos)
+            } else {
+                (s.or_else(|| Some(src.clone()).filter(|x| !x.is_empty())), p)
+            };
+            (s, p, format!("in {name}: {what}"))
         }
         EvalAltResult::ErrorTooManyOperations(pos) => (
+            None,
             *pos,
             format!(
                 "the script ran past the limit of {MAX_OPERATIONS} operations in one call (a loop that does not end?)"
             ),
         ),
         EvalAltResult::ErrorStackOverflow(pos) => (
+            None,
             *pos,
             format!(
                 "functions called each other more than {MAX_CALL_LEVELS} deep (a recursion that does not end?)"
             ),
         ),
-        EvalAltResult::ErrorDataTooLarge(what, pos) => {
-            (*pos, format!("{what} grew past the limit of {MAX_SIZE}"))
-        }
-        EvalAltResult::ErrorRuntime(v, pos) => (*pos, format!("{v}")),
+        EvalAltResult::ErrorDataTooLarge(what, pos) => (
+            None,
+            *pos,
+            format!("{what} grew past the limit of {MAX_SIZE}"),
+        ),
+        EvalAltResult::ErrorRuntime(v, pos) => (None, *pos, format!("{v}")),
+        EvalAltResult::ErrorFunctionNotFound(f, pos) => (
+            None,
+            *pos,
+            format!(
+                "no function {f}: a mechanic file has its own functions, Rhai's and the dice (d6, d6_at_least, d6_at_most, die, roll, hits, chance, pick); no clock, files or network"
+            ),
+        ),
         other => {
             let text = other.to_string();
             // Rhai's own text ends with the place: keep the message alone.
@@ -252,7 +267,7 @@ pub(crate) fn describe(err: &EvalAltResult) -> (Position, String) {
                 .rsplit_once(" (line ")
                 .map_or(text.as_str(), |(m, _)| m)
                 .to_string();
-            (other.position(), text)
+            (None, other.position(), text)
         }
     }
 }
@@ -329,7 +344,7 @@ mod tests {
             ("fn f() { pick([0, 0]) }", "more than 0"),
         ] {
             let err = run(src, &[]).unwrap_err();
-            let (_, what) = describe(&err);
+            let (_, _, what) = describe(&err);
             assert!(what.contains(says), "{src}: {what}");
         }
         // No floats, no clock, no eval: they do not even compile.
@@ -349,6 +364,6 @@ mod tests {
         let err = e
             .call_fn::<Dynamic>(&mut rhai::Scope::new(), &ast, "f", ())
             .unwrap_err();
-        assert!(describe(&err).1.contains("only in a turn"));
+        assert!(describe(&err).2.contains("only in a turn"));
     }
 }

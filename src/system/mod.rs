@@ -98,6 +98,11 @@ pub trait RuleSystem: Sync {
     fn specs(&self) -> &'static str {
         self.about().specs
     }
+    /// Where the system comes from when it is not built in: a mechanic file's path and the
+    /// SHA-256 of its text.
+    fn source(&self) -> Option<String> {
+        None
+    }
     /// Defaults that differ from the parameter table's in one scenario (a `rally` starts with
     /// the unit shaken) or follow another input (a unit type's pips).
     fn defaults(&self, _scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
@@ -276,7 +281,19 @@ pub fn build(
     inputs: &[Input],
     options: &[String],
 ) -> Result<Box<dyn Job>> {
-    let sys = find(system)?;
+    build_system(find(system)?, scenario, inputs, options)
+}
+
+/// [`build`] for a system in hand (one not in the registry, say).
+///
+/// # Errors
+/// As [`build`].
+pub fn build_system(
+    sys: &dyn RuleSystem,
+    scenario: Scenario,
+    inputs: &[Input],
+    options: &[String],
+) -> Result<Box<dyn Job>> {
     if !sys.scenarios().contains(&scenario) {
         return Err(scenario.unsupported(sys.name(), sys.scenarios()));
     }

@@ -99,8 +99,16 @@ fn reference() -> Option<Reference> {
     Some(serde_json::from_slice(&out.stdout).expect("the reference prints one JSON object"))
 }
 
-/// The tool's exact report of one case.
+/// The tool's exact report of one case (a mechanic file's read from the repository).
 fn exact(c: &Case) -> morale_lab::report::Report {
+    if morale_lab::mechanic::is_file(&c.system) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        morale_lab::mechanic::load_with(&c.system, &mut |p| {
+            std::fs::read_to_string(root.join(p))
+                .map_err(|e| morale_lab::Error::Conflict(format!("{p}: {e}")))
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
     let mut inputs: Vec<Input> = c.set.iter().map(|s| Input::parse_set(s).unwrap()).collect();
     inputs.extend(c.rule.iter().map(|r| Input::parse_rule(r).unwrap()));
     let job = system::build(
@@ -135,6 +143,8 @@ fn exact_values_agree_with_icepool_from_the_rules_words() {
         (("effectiveness", "rally"), 20),
         (("linear-warfare", "test"), 80),
         (("linear-warfare", "melee"), 300),
+        (("mechanics/examples/first-rally.rhai", "rally"), 100),
+        (("mechanics/house/ef-return-at-a-cost.rhai", "rally"), 15),
     ] {
         let n = kinds
             .get(&(kind.0.to_string(), kind.1.to_string()))

@@ -470,7 +470,7 @@ fn results_parquet_is_results_csv() {
 fn the_committed_reports_are_what_the_code_makes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = scratch("committed");
-    for sub in ["experiments", "rulesets"] {
+    for sub in ["experiments", "rulesets", "mechanics"] {
         copy_dir(&root.join(sub), &dir.join(sub));
     }
     let mut experiments: Vec<String> = file_names(&root.join("experiments"))
@@ -525,13 +525,15 @@ fn recorded_threads(report: &Path) -> u64 {
         .expect("results.json records its threads")
 }
 
-/// Copy the files of `from` (one level) into a new folder `to`.
+/// Copy the files of `from`, and its folders', into a new folder `to`.
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for n in file_names(from) {
         let src = from.join(&n);
         if src.is_file() {
             std::fs::copy(&src, to.join(&n)).unwrap();
+        } else if src.is_dir() {
+            copy_dir(&src, &to.join(&n));
         }
     }
 }

@@ -227,11 +227,18 @@ pub fn register(system: &'static dyn RuleSystem) -> Result<()> {
     r.add(system)
 }
 
-/// Look a system up by name in the process's registry.
+/// Look a system up by name in the process's registry, or a mechanic file loaded in this
+/// process by its path ([`crate::mechanic::load`]).
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `--system` and the systems there are.
 pub fn find(name: &str) -> Result<&'static dyn RuleSystem> {
+    // A mechanic file loaded in this process goes by its path.
+    if crate::mechanic::is_file(name)
+        && let Some(m) = crate::mechanic::find(name)
+    {
+        return Ok(m);
+    }
     let r = registry().read().unwrap_or_else(|e| e.into_inner());
     r.find(name)
 }

@@ -462,7 +462,77 @@ def lw_melees():
              [f"{k}={v}" for k, v in r.items()], [], outcomes, metrics)
 
 
+# ---------------------------------------------------------------------------------------------
+# Mechanic files: the worked example of docs/MECHANICS.md and house rule H-2, from their words.
+
+
+def first_rally():
+    """mechanics/examples/first-rally.rhai: each turn a D6 plus the leader's bonus rallies on
+    rally_on or more (X-2); a failure costs a stand, and at half its stands lost the unit breaks
+    (X-3)."""
+    for stands, leader, rally_on, turns in itertools.product(
+        [2, 5, 6, 12], [0, 1, 2], [2, 4, 6, 7], [1, 3, 8]
+    ):
+        roll = d6.map(lambda x: x + leader >= rally_on)
+
+        def step(s):
+            status, lost, t, when = s
+            if status != "shaken":
+                return s
+            def after(ok):
+                if ok:
+                    return ("rallied", lost, t + 1, t + 1)
+                return ("broken" if 2 * (lost + 1) >= stands else "shaken", lost + 1, t + 1, 0)
+            return roll.map(after)
+
+        end = icepool.Die([("shaken", 0, 0, 0)]).map(step, repeat=turns)
+        outcomes = {k: chance(end, lambda o, k=k: o[0] == k) for k in ("rallied", "broken", "shaken")}
+        metrics = {"stands_lost": mean(end, lambda o: o[1])}
+        m = mean(end, lambda o: o[3], lambda o: o[0] == "rallied")
+        if m is not None:
+            metrics["turns_to_rally"] = m
+        case("mechanics/examples/first-rally.rhai", "rally",
+             [f"stands={stands}", f"leader={leader}", f"turns={turns}"],
+             [f"rally_on={rally_on}"], [], outcomes, metrics)
+
+
+def house_return_at_a_cost():
+    """mechanics/house/ef-return-at-a-cost.rhai (H-2): under the return roll a retreating unit
+    comes back on 4+ (+1 with a general, EF-5), losing a further step as it does; at its last
+    step that eliminates it."""
+    for lost, general, turns in itertools.product([0, 2, 3], [False, True], [1, 2, 6]):
+        need = 4 - (1 if general else 0)
+        roll = d6.map(lambda x: x >= need)
+        steps = 4 - lost
+
+        def step(s):
+            status, left, t, when = s
+            if status != "retreating":
+                return s
+            def after(ok):
+                if not ok:
+                    return ("retreating", left, t + 1, 0)
+                if left - 1 == 0:
+                    return ("eliminated", 0, t + 1, 0)
+                return ("in_line", left - 1, t + 1, t + 1)
+            return roll.map(after)
+
+        end = icepool.Die([("retreating", steps, 0, 0)]).map(step, repeat=turns)
+        back = chance(end, lambda o: o[0] == "in_line")
+        metrics = {}
+        m = mean(end, lambda o: o[3], lambda o: o[0] == "in_line")
+        if m is not None:
+            metrics["turns_to_return"] = m
+        case("mechanics/house/ef-return-at-a-cost.rhai", "rally",
+             [f"lost={lost}", f"general={str(general).lower()}", f"turns={turns}"], [],
+             ["return-roll"],
+             {"back_in_action": back, "still_retreating": chance(end, lambda o: o[0] == "retreating")},
+             metrics)
+
+
 def main():
+    first_rally()
+    house_return_at_a_cost()
     rf_tests()
     rf_rallies()
     ef_tests()

@@ -30,11 +30,15 @@ pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<Stri
             .collect()
     };
     let (cases, exact) = (pick(cases()), pick(exact_cases()));
-    if cases.is_empty() && exact.is_empty() {
+    let files: Vec<&MechanicCase> = MECHANIC_CASES
+        .iter()
+        .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
+        .collect();
+    if cases.is_empty() && exact.is_empty() && files.is_empty() {
         return Err(bad(
             "FILTER",
             &only.join(" "),
-            "no case matches; words such as rally, under-fire, melee, line, exact, RF, EF, LW",
+            "no case matches; words such as rally, under-fire, melee, line, exact, mechanic, RF, EF, LW",
         ));
     }
     let n_threads = threads.unwrap_or_else(rayon::current_num_threads);
@@ -101,8 +105,111 @@ pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<Stri
         out += "\n";
         out += &align(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
     }
+    if !files.is_empty() {
+        out += "\n";
+        out += &mechanic_table(&files, seconds, threads)?;
+    }
     out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; exact: the best time of a solve and its report)\n";
     Ok(out)
+}
+
+/// A case run by a built-in system and by the mechanic file that writes the same rules.
+struct MechanicCase {
+    name: &'static str,
+    built_in: &'static str,
+    file: &'static str,
+    scenario: morale_lab::Scenario,
+    set: &'static [&'static str],
+    options: &'static [&'static str],
+}
+
+/// The mechanic files' cases: the same setting by the built-in system and by its file.
+const MECHANIC_CASES: &[MechanicCase] = &[
+    MechanicCase {
+        name: "mechanic rally RF veteran routing",
+        built_in: "rank-and-file",
+        file: "mechanics/rank-and-file.rhai",
+        scenario: morale_lab::Scenario::Rally,
+        set: &["class=veteran", "stands=7", "lost=2", "state=routing"],
+        options: &[],
+    },
+    MechanicCase {
+        name: "mechanic under-fire RF regular 12 stands 24 turns",
+        built_in: "rank-and-file",
+        file: "mechanics/rank-and-file.rhai",
+        scenario: morale_lab::Scenario::UnderFire,
+        set: &["class=regular", "stands=12", "turns=24"],
+        options: &[],
+    },
+    MechanicCase {
+        name: "mechanic under-fire EF regular 12 turns retreat-on-fire return-roll",
+        built_in: "effectiveness",
+        file: "mechanics/effectiveness.rhai",
+        scenario: morale_lab::Scenario::UnderFire,
+        set: &["class=regular", "turns=12"],
+        options: &["retreat-on-fire", "return-roll"],
+    },
+];
+
+/// Each mechanic case by the built-in system and by its file, side by side: set-up (the script
+/// compiled, the tables built, the exact solution) and Monte Carlo trials per second, with the
+/// file's ratio to the built-in. The files are read from `mechanics/` (the folder run from, or
+/// the source tree's).
+fn mechanic_table(cases: &[&MechanicCase], seconds: f64, threads: Option<usize>) -> Result<String> {
+    let read = |p: &str| -> Result<String> {
+        let here = std::path::Path::new(p);
+        let there = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
+        std::fs::read_to_string(here)
+            .or_else(|_| std::fs::read_to_string(&there))
+            .map_err(|e| Error::Conflict(format!("{p}: {e}")))
+    };
+    let mut rows = vec![vec![
+        "mechanic file against built-in".to_string(),
+        "setup ms (file | built-in)".into(),
+        "per second (file | built-in)".into(),
+        "file / built-in".into(),
+    ]];
+    for case in cases {
+        if let Err(e) = morale_lab::mechanic::load_with(case.file, &mut |p| read(p)) {
+            return Ok(format!(
+                "mechanic files: not run ({e}; run from the repository, where mechanics/ is)\n"
+            ));
+        }
+        let inputs: Vec<morale_lab::params::Input> = case
+            .set
+            .iter()
+            .map(|p| morale_lab::params::Input::parse_set(p))
+            .collect::<Result<_>>()?;
+        let rules: Vec<String> = case.options.iter().map(|s| s.to_string()).collect();
+        let mut measured = Vec::new();
+        for system in [case.file, case.built_in] {
+            // Set-up: a fresh job, its exact solution and its compiled tables, before any trial.
+            let started = Instant::now();
+            let job = morale_lab::system::build(system, case.scenario, &inputs, &rules)?;
+            job.run(&options(1, threads, true), &Control::new())?;
+            job.tally(&options(1, threads, false), 0..0, &Control::new())?;
+            let setup = started.elapsed().as_secs_f64();
+            let mut trials = 1u64 << 16;
+            let rate = loop {
+                let opts = options(trials, threads, false);
+                let t = Instant::now();
+                let report = job.run(&opts, &Control::new())?;
+                if t.elapsed().as_secs_f64() >= seconds || trials >= 1 << 40 {
+                    break report.trials_per_s;
+                }
+                trials *= 2;
+            };
+            measured.push((setup, rate));
+        }
+        let (file, built) = (measured[0], measured[1]);
+        rows.push(vec![
+            case.name.to_string(),
+            format!("{:.1} | {:.1}", file.0 * 1e3, built.0 * 1e3),
+            format!("{:.1} M | {:.1} M", file.1 / 1e6, built.1 / 1e6),
+            format!("{:.2}", file.1 / built.1),
+        ]);
+    }
+    Ok(align(&rows))
 }
 
 /// The peak resident memory of this process since the last [`reset_peak_memory`], in bytes,

@@ -201,7 +201,10 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
             "Holes in the line (under-fire empty_turns): {}\n",
             s.holes()
         );
-        out += &format!("Unit specs (--attacker, --defender): {}\n\n", s.specs());
+        if !s.specs().is_empty() {
+            out += &format!("Unit specs (--attacker, --defender): {}\n", s.specs());
+        }
+        out += "\n";
         out += &h(3, "Optional rules (--option NAME)");
         for o in s.options() {
             out += &item(format!("{} [{}]: {}", o.name, o.rule, o.meaning));

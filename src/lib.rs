@@ -41,6 +41,7 @@ pub(crate) mod frac;
 pub mod mechanic;
 pub mod odds;
 pub mod params;
+pub mod paths;
 pub mod report;
 pub mod ruleset;
 pub(crate) mod scenario;

@@ -60,17 +60,7 @@ fn line_of(source: &str, offset: usize) -> usize {
     source[..offset.min(source.len())].matches('\n').count() + 1
 }
 
-/// `rel` read from the folder of `path` (a path as written: `/` and `\` both separate).
-pub fn relative_to(path: &str, rel: &str) -> String {
-    let rel_path = std::path::Path::new(rel);
-    if rel_path.is_absolute() {
-        return rel.to_string();
-    }
-    match std::path::Path::new(path).parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.join(rel).to_string_lossy().into_owned(),
-        _ => rel.to_string(),
-    }
-}
+pub use crate::paths::relative_to;
 
 impl RuleSet {
     /// The rule set in `source`, the text of the file `path`; `read` gives the text of a `base`
@@ -134,7 +124,7 @@ impl RuleSet {
             }
             let text = read(&file).map_err(|e| file_err(base_line, "base", e.to_string()))?;
             Self::parse_at(&file, &text, read, chain)?
-        } else if crate::mechanic::is_file(base) {
+        } else if crate::paths::is_mechanic(base) {
             // A mechanic file, relative to this one: its system goes by its path.
             let file = relative_to(path, base);
             let sys = crate::mechanic::load_with(&file, read)

@@ -274,7 +274,18 @@ impl Job for MechanicJob {
         self.inner.outcome_names()
     }
     fn run(&self, options: &RunOptions, control: &Control) -> Result<RunReport> {
-        let out = self.inner.run(options, control);
+        let out = self.inner.run(options, control).map(|mut r| {
+            // The table sampler asked for but not possible: say the script ran every turn.
+            if options.sampler == Sampler::Table
+                && !options.exact_only
+                && r.sampler.as_deref() == Some(Sampler::Dice.name())
+            {
+                r.notes.push(
+                    "the compiled tables did not fit this file's states (more than 65,536 reachable, or chances too fine for 64 bits): the Monte Carlo ran the file's turn function every turn of every trial (the dice sampler), thousands of times slower than the tables".into(),
+                );
+            }
+            r
+        });
         self.checked(out)
     }
     fn tally(

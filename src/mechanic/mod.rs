@@ -50,12 +50,11 @@ pub const MAX_EXTENDS: usize = 8;
 /// The largest mechanic file, in bytes.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 
-/// The file name ending of mechanic files.
-pub const EXTENSION: &str = ".rhai";
+pub use crate::paths::MECHANIC_EXTENSION as EXTENSION;
 
 /// Whether `system` names a mechanic file rather than a system.
 pub fn is_file(system: &str) -> bool {
-    system.ends_with(EXTENSION)
+    crate::paths::is_mechanic(system)
 }
 
 /// A loaded mechanic file: a rule system made at run time.
@@ -94,26 +93,7 @@ fn loaded() -> &'static Mutex<BTreeMap<String, &'static Mechanic>> {
     LOADED.get_or_init(|| Mutex::new(BTreeMap::new()))
 }
 
-/// `path` with `.` and `a/..` taken out, `/`-separated: the name a file's system goes by.
-pub fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    let absolute = path.starts_with('/');
-    for part in path.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    let joined = parts.join("/");
-    if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    }
-}
+pub use crate::paths::normalize;
 
 /// The SHA-256 of `files`' texts, in order, in hex.
 fn digest(files: &[(String, String)]) -> String {
@@ -184,7 +164,7 @@ fn load_as(
         let Some(base) = decl::opt_str(&about, "extends", &at.0)? else {
             break;
         };
-        let base = normalize(&crate::ruleset::relative_to(&at.0, &base));
+        let base = normalize(&crate::paths::relative_to(&at.0, &base));
         if files.iter().any(|(p, _)| *p == base) {
             let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
             return Err(file_err(
@@ -277,6 +257,7 @@ fn load_as(
             return Err(file_err(path, 0, "names a system already there".into()));
         }
         map.insert(path.to_string(), mechanic);
+        crate::system::add_file(path, mechanic);
     }
     Ok(mechanic)
 }

@@ -169,10 +169,10 @@ impl Registry {
     /// # Errors
     /// [`Error::Invalid`] naming `--system` and the systems there are.
     pub fn find(&self, name: &str) -> Result<&'static dyn RuleSystem> {
-        // A mechanic file goes by its path, written any way that names the same file.
+        // A file goes by its path, written any way that names the same file.
         let normal;
-        let name = if crate::mechanic::is_file(name) {
-            normal = crate::mechanic::normalize(name);
+        let name = if crate::paths::is_mechanic(name) {
+            normal = crate::paths::normalize(name);
             normal.as_str()
         } else {
             name
@@ -228,19 +228,40 @@ pub fn register(system: &'static dyn RuleSystem) -> Result<()> {
 }
 
 /// Look a system up by name in the process's registry, or a mechanic file loaded in this
-/// process by its path ([`crate::mechanic::load`]).
+/// process by its path (a mechanic file, loaded by the mechanic module).
 ///
 /// # Errors
 /// [`Error::Invalid`] naming `--system` and the systems there are.
 pub fn find(name: &str) -> Result<&'static dyn RuleSystem> {
     // A mechanic file loaded in this process goes by its path.
-    if crate::mechanic::is_file(name)
-        && let Some(m) = crate::mechanic::find(name)
+    if crate::paths::is_mechanic(name)
+        && let Some(m) = files()
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&crate::paths::normalize(name))
     {
-        return Ok(m);
+        return Ok(*m);
     }
     let r = registry().read().unwrap_or_else(|e| e.into_inner());
     r.find(name)
+}
+
+/// The systems loaded from files (mechanic files), by their path: found by [`find`], but not
+/// among [`systems`], so the walks over every system stay the built-in and registered ones.
+fn files() -> &'static std::sync::RwLock<std::collections::BTreeMap<String, &'static dyn RuleSystem>>
+{
+    static FILES: std::sync::OnceLock<
+        std::sync::RwLock<std::collections::BTreeMap<String, &'static dyn RuleSystem>>,
+    > = std::sync::OnceLock::new();
+    FILES.get_or_init(Default::default)
+}
+
+/// Make the system loaded from the file `path` (a mechanic file) findable by that path.
+pub fn add_file(path: &str, system: &'static dyn RuleSystem) {
+    files()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(crate::paths::normalize(path), system);
 }
 
 /// Every parameter `system` takes: its own, then the battle parameters when it has battles.

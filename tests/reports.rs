@@ -68,7 +68,7 @@ pub(crate) fn run_into(file: &Path, out: &Path) {
 }
 
 /// `morale-lab run FILE --out OUT --quiet --threads N`, which must succeed.
-fn run_at(file: &Path, out: &Path, threads: usize) {
+pub(crate) fn run_at(file: &Path, out: &Path, threads: usize) {
     bin()
         .args([
             "run",

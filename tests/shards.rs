@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use morale_lab::engine::CHUNK;
 
 use crate::common::bin;
-use crate::reports::{SMALL, file_names, run_into, scratch};
+use crate::reports::{SMALL, file_names, run_at, run_into, scratch};
 
 /// Trials per run: three whole chunks and part of a fourth, so a three-way split gives every
 /// shard at least one chunk (at the file's 20,000 trials, shards 1/3 and 2/3 ran nothing).
@@ -48,7 +48,7 @@ fn merge(parts: &[String], out: &Path) {
     bin()
         .arg("merge")
         .args(parts)
-        .args(["--out", out.to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap(), "--quiet"])
         .assert()
         .success();
 }
@@ -76,16 +76,20 @@ fn counted(part: &serde_json::Value) -> u64 {
         .sum()
 }
 
-/// Three shards, each running trials of its own, merged give the single run's tables to the
-/// byte. Mutation tried: every shard running chunk 0's dice (`chunk_range` returning `0..1`
-/// for every shard) makes this test fail, as does a shard that runs nothing.
+/// Three shards, each running trials of its own, merged give the single run's report to the
+/// byte — tables, charts, `results.json`, `summary.md` and `index.html` with the recorded
+/// command and thread count — all but `timing.json`, which sums the shards' times and says so.
+/// Mutation tried: every shard running chunk 0's dice (`chunk_range` returning `0..1` for every
+/// shard) makes this test fail, as does a shard that runs nothing; so do a merge that records
+/// its own command (`merge ...`) or `--out` in the single run's, and a merge's timing left at 0.
 #[test]
 fn three_shards_that_each_run_trials_merge_to_the_single_run() {
     let dir = scratch("shards");
     let file = dir.join("small.toml");
     std::fs::write(&file, experiment()).unwrap();
     let single = dir.join("single");
-    run_into(&file, &single);
+    // The shards run on one thread each: so does the single run, to record the same count.
+    run_at(&file, &single, 1);
     let parts = thirds(&file, &dir, "part");
     // Each shard ran trials, and different ones.
     let jsons: Vec<serde_json::Value> = parts.iter().map(|p| read_json(p)).collect();
@@ -99,31 +103,89 @@ fn three_shards_that_each_run_trials_merge_to_the_single_run() {
     let names = file_names(&single);
     assert!(names.len() > 10);
     assert_eq!(file_names(&merged), names);
-    for n in &names {
+    for n in names.iter().filter(|n| *n != "timing.json") {
         let (a, b) = (
             std::fs::read(single.join(n)).unwrap(),
             std::fs::read(merged.join(n)).unwrap(),
         );
-        match n.as_str() {
-            "timing.json" => {}
-            "results.json" | "summary.md" | "index.html" => {
-                // Only the recorded command (--out) and thread count differ.
-                let norm = |x: Vec<u8>| {
-                    String::from_utf8(x)
-                        .unwrap()
-                        .replace(&format!(" --out {}", single.display()), "")
-                        .replace("\"threads\": 2", "\"threads\": 1")
-                        .replace("2 threads", "1 threads")
-                        .replace("<td>2 (results", "<td>1 (results")
-                };
-                assert!(norm(a) == norm(b), "{n} differs beyond command and threads");
-            }
-            _ => assert!(a == b, "{n} differs"),
-        }
+        assert!(a == b, "{n} differs");
+    }
+    // timing.json: each run's time is the sum of the shards' (not 0), and says so.
+    let timing = |dir: &Path| -> Vec<serde_json::Value> {
+        serde_json::from_slice(&std::fs::read(dir.join("timing.json")).unwrap()).unwrap()
+    };
+    let (one, sum) = (timing(&single), timing(&merged));
+    assert_eq!(one.len(), sum.len());
+    for (r, t) in sum.iter().enumerate() {
+        let spent: f64 = jsons
+            .iter()
+            .map(|j| j["elapsed_s"][r].as_f64().unwrap())
+            .sum();
+        assert!(spent > 0.0, "run {r}: the shards recorded no time");
+        assert_eq!(t["elapsed_s"].as_f64().unwrap(), spent, "run {r}");
+        assert_eq!(t["elapsed_is"], "the sum of 3 shards' times", "run {r}");
+        let rate = t["trials_per_s"].as_f64().unwrap();
+        assert!(
+            (rate - TRIALS as f64 / spent).abs() <= 1e-9 * rate,
+            "run {r}: {rate}"
+        );
+        assert!(
+            one[r].get("elapsed_is").is_none(),
+            "a single run's time is its own"
+        );
     }
     // The split's total is the single run's: the results say the same trial count.
     let csv = String::from_utf8(std::fs::read(merged.join("results.csv")).unwrap()).unwrap();
     assert!(csv.contains(&TRIALS.to_string()), "{csv}");
+}
+
+/// A part cut short (a task stopped while copying it, a full disk) is refused with its name and
+/// exit 2, as is a merge with parts missing, which names every missing index and how to run it
+/// again; every shard given twice is named. Nothing is written.
+#[test]
+fn missing_cut_short_and_twice_given_parts_are_each_named() {
+    let dir = scratch("shards-missing");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, experiment()).unwrap();
+    let p = thirds(&file, &dir, "part");
+    // Cut short at several places: inside the text, inside the tallies, before the last brace.
+    let whole = std::fs::read(&p[1]).unwrap();
+    for cut in [10, whole.len() / 2, whole.len() - 2] {
+        let name = dir.join(format!("cut{cut}.json"));
+        std::fs::write(&name, &whole[..cut]).unwrap();
+        let name = name.to_str().unwrap();
+        refused(&dir, &[&p[0], name, &p[2]], &[name, "is not a shard file"]);
+    }
+    // One missing: its index, the flag that runs it again, and the Slurm array index.
+    refused(
+        &dir,
+        &[&p[0], &p[2]],
+        &[
+            "shard 2/3 is missing",
+            "with `--shard 2/3`",
+            "`sbatch --array=2`",
+        ],
+    );
+    // Two missing: both.
+    refused(
+        &dir,
+        &[&p[1]],
+        &[
+            "shards 1/3, 3/3 are missing",
+            "for K = 1, 3",
+            "`sbatch --array=1,3`",
+        ],
+    );
+    // Two given twice: both, with their files.
+    refused(
+        &dir,
+        &[&p[0], &p[1], &p[0], &p[2], &p[1]],
+        &[
+            "shards given twice: ",
+            &format!("1/3 ({} and {})", p[0], p[0]),
+            &format!("2/3 ({} and {})", p[1], p[1]),
+        ],
+    );
 }
 
 /// The parts as `&str`s.
@@ -246,7 +308,7 @@ fn merges_of_parts_that_do_not_belong_together_are_refused_naming_the_file() {
     refused(
         &dir,
         &[&p[0], &p[0], &p[2]],
-        &["shard 1/3 is given twice", &p[0]],
+        &["shard given twice: 1/3", &p[0]],
     );
     refused(&dir, &[&p[0], &p[1]], &["shard 3/3 is missing"]);
     refused(&dir, &[&p[1]], &["shards 1/3, 3/3 are missing"]);

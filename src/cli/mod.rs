@@ -339,6 +339,9 @@ struct MergeArgs {
     parts: Vec<std::path::PathBuf>,
     #[command(flatten)]
     target: OutArgs,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Where `run` and `merge` write, and whether they may replace what is there.
@@ -1010,18 +1013,29 @@ fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
         parts.push(part);
         names.push(path);
     }
-    let result = shard::merge(&parts, &names, &control)?;
+    // The exact solutions are worked out again while merging: show that it is going on.
+    let total = parts.first().map_or(0, |p| p.tallies.len() as u64);
+    let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("merging {pos}/{len} runs {wide_bar}")
+                .expect("a valid template"),
+        );
+        bar
+    });
+    let result = shard::merge_with(&parts, &names, &control, &|done| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let result = result?;
     let out = a
         .target
         .path(|| std::path::Path::new("reports").join(&result.experiment.name))?;
-    // The command that makes the same report on one machine.
-    let mut command = format!("morale-lab run {}", parts[0].path);
-    if !result.experiment.overrides.is_empty() {
-        command += &format!(
-            " --trials {} --seed {}",
-            result.experiment.trials, result.experiment.seed
-        );
-    }
+    let command = result.experiment.command(&parts[0].path);
     let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
     // Stopped while the report was drawn: write nothing.
     if control.is_cancelled() {
@@ -1157,16 +1171,7 @@ fn run_one(
         let _ = handle.join();
     }
     let result = result?;
-    let mut command = format!("morale-lab run {}", file.display());
-    if let Some(o) = &a.target.out {
-        command += &format!(" --out {}", o.display());
-    }
-    if let Some(t) = &a.trials {
-        command += &format!(" --trials {}", t.trim());
-    }
-    if let Some(s) = &a.seed {
-        command += &format!(" --seed {}", s.trim());
-    }
+    let command = exp.command(&file.display().to_string());
     let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
     write_folder(&out, &files)?;
     Ok(format!(

@@ -174,6 +174,10 @@ pub struct Experiment {
     /// for the file as written, and then not serialised.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub overrides: Vec<String>,
+    /// The same changes as command-line flags (` --trials N --seed S`), for the command that
+    /// makes the same numbers again (not serialised).
+    #[serde(skip)]
+    pub override_flags: String,
     /// The rule-set files the variants name, with their text (for shards; not serialised).
     #[serde(skip)]
     pub rule_files: Vec<(String, String)>,
@@ -516,6 +520,7 @@ impl Experiment {
             variants,
             sweep,
             overrides: Vec::new(),
+            override_flags: String::new(),
             rule_files,
         };
         // Build every job once: report the first problem with its place in the file. The
@@ -663,6 +668,7 @@ impl Experiment {
                 crate::report::thousands(t),
                 crate::report::thousands(self.trials)
             ));
+            self.override_flags += &format!(" --trials {t}");
             self.trials = t;
         }
         if let Some(s) = seed.filter(|&s| s != self.seed) {
@@ -670,9 +676,17 @@ impl Experiment {
                 "seed {s} from the command line (the file says {})",
                 self.seed
             ));
+            self.override_flags += &format!(" --seed {s}");
             self.seed = s;
         }
         self
+    }
+
+    /// The command that makes the same numbers again from the experiment file at `path`: where
+    /// a report is written, on how many threads or in how many shards makes no difference to
+    /// them, so a run on one machine and a merge of shards record the same command.
+    pub fn command(&self, path: &str) -> String {
+        format!("morale-lab run {path}{}", self.override_flags)
     }
 
     /// The number of runs (variants × sweep points).
@@ -742,6 +756,7 @@ impl Experiment {
             version: crate::VERSION.to_string(),
             threads: threads.unwrap_or_else(rayon::current_num_threads),
             runs,
+            timing_parts: None,
         }
     }
 }
@@ -780,4 +795,8 @@ pub struct ExperimentResult {
     pub threads: usize,
     /// Every run, point-major.
     pub runs: Vec<Run>,
+    /// For a merge of shards: how many parts the runs' times are summed over (`timing.json`
+    /// says so); `None` for a run on one machine.
+    #[serde(skip)]
+    pub timing_parts: Option<u64>,
 }

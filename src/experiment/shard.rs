@@ -18,7 +18,7 @@ use crate::scenario::chain::Sampler;
 pub const FORMAT: &str = "morale-lab shard 1";
 
 /// One shard's raw tallies, with what is needed to check and merge it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shard {
     /// Always [`FORMAT`].
     pub format: String,
@@ -46,6 +46,9 @@ pub struct Shard {
     pub threads: usize,
     /// The raw tally of every run, point-major.
     pub tallies: Vec<Vec<u64>>,
+    /// The seconds each run's part took (summed over the shards in a merge's `timing.json`).
+    #[serde(default)]
+    pub elapsed_s: Vec<f64>,
 }
 
 /// SHA-256 of `text`, in hex (for messages naming a file's version).
@@ -99,9 +102,12 @@ impl Experiment {
         control: &Control,
     ) -> Result<Shard> {
         let mut tallies = Vec::new();
+        let mut elapsed_s = Vec::new();
         for planned in self.plan(threads, sampler)? {
             let range = chunk_range(planned.options.spec.chunks(), k, n);
+            let started = std::time::Instant::now();
             tallies.push(planned.job.tally(&planned.options, range, control)?);
+            elapsed_s.push(started.elapsed().as_secs_f64());
         }
         Ok(Shard {
             format: FORMAT.into(),
@@ -116,6 +122,7 @@ impl Experiment {
             of: n,
             threads: threads.unwrap_or_else(rayon::current_num_threads),
             tallies,
+            elapsed_s,
         })
     }
 }
@@ -129,6 +136,20 @@ impl Experiment {
 /// [`Error::Cancelled`] when `control` is cancelled (checked between runs and in every exact
 /// solve).
 pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<ExperimentResult> {
+    merge_with(parts, names, control, &|_| {})
+}
+
+/// [`merge`], telling `progress` how many runs are merged so far (each works out its exact
+/// solution again).
+///
+/// # Errors
+/// As [`merge`].
+pub fn merge_with(
+    parts: &[Shard],
+    names: &[String],
+    control: &Control,
+    progress: &dyn Fn(usize),
+) -> Result<ExperimentResult> {
     let conflict = |m: String| Err(Error::Conflict(m));
     let Some(first) = parts.first() else {
         return conflict("merge needs the shard files of one experiment".into());
@@ -193,28 +214,47 @@ pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<Exp
     }
     let n = first.of;
     let mut seen = vec![None; n as usize];
+    let mut twice = Vec::new();
     for (i, p) in parts.iter().enumerate() {
         if p.shard == 0 || p.shard > n {
             return conflict(format!("{} says shard {} of {n}", name(i), p.shard));
         }
         if let Some(j) = seen[(p.shard - 1) as usize].replace(i) {
-            return conflict(format!(
-                "shard {}/{n} is given twice: {} and {}",
-                p.shard,
-                name(j),
-                name(i)
-            ));
+            twice.push(format!("{}/{n} ({} and {})", p.shard, name(j), name(i)));
         }
+    }
+    if !twice.is_empty() {
+        return conflict(format!(
+            "shard{} given twice: {}",
+            if twice.len() > 1 { "s" } else { "" },
+            twice.join(", ")
+        ));
     }
     let missing: Vec<String> = (1..=n)
         .filter(|k| seen[(*k - 1) as usize].is_none())
         .map(|k| format!("{k}/{n}"))
         .collect();
     if !missing.is_empty() {
+        let ks: Vec<String> = (1..=n)
+            .filter(|k| seen[(*k - 1) as usize].is_none())
+            .map(|k| k.to_string())
+            .collect();
+        let again = if ks.len() == 1 {
+            format!(
+                "run it again as the others were, with `--shard {}/{n}`",
+                ks[0]
+            )
+        } else {
+            format!(
+                "run them again as the others were, with `--shard K/{n}` for K = {}",
+                ks.join(", ")
+            )
+        };
         return conflict(format!(
-            "shard{} {} missing: merge needs all {n}",
+            "shard{} {} missing: merge needs all {n}; {again} (a Slurm array counting from 1: `sbatch --array={}`)",
             if missing.len() > 1 { "s" } else { "" },
-            missing.join(", ") + if missing.len() > 1 { " are" } else { " is" }
+            missing.join(", ") + if missing.len() > 1 { " are" } else { " is" },
+            ks.join(",")
         ));
     }
     // The shards may have run other trials or another seed than the file's (`run --trials
@@ -281,12 +321,21 @@ pub fn merge(parts: &[Shard], names: &[String], control: &Control) -> Result<Exp
             variant: planned.variant,
             report,
         });
+        progress(runs.len());
     }
     let mut result = exp.result(Some(first.threads), runs);
-    // The merged run stands for one run of all the trials.
-    for run in &mut result.runs {
+    // The merged run stands for one run of all the trials; its time is the parts' summed.
+    for (r, run) in result.runs.iter_mut().enumerate() {
         run.report.threads = first.threads;
+        let spent: f64 = parts.iter().filter_map(|p| p.elapsed_s.get(r)).sum();
+        run.report.elapsed_s = spent;
+        run.report.trials_per_s = if spent > 0.0 {
+            run.report.trials as f64 / spent
+        } else {
+            0.0
+        };
     }
+    result.timing_parts = Some(n);
     Ok(result)
 }
 

@@ -24,13 +24,16 @@ pub(super) fn results(c: &Context) -> Vec<u8> {
     pretty(&doc)
 }
 
-/// `timing.json`: each run's variant, point, seconds and trials per second.
+/// `timing.json`: each run's variant, point, seconds and trials per second; for a merge of
+/// shards, the seconds are the parts' summed (the machine time of the run, not its wall time),
+/// and each entry says over how many parts.
 pub(super) fn timing(result: &ExperimentResult) -> Vec<u8> {
     let timing: Vec<_> = result
         .runs
         .iter()
-        .map(|r| {
-            json!({"variant": r.variant, "point": r.point, "elapsed_s": r.report.elapsed_s, "trials_per_s": r.report.trials_per_s})
+        .map(|r| match result.timing_parts {
+            None => json!({"variant": r.variant, "point": r.point, "elapsed_s": r.report.elapsed_s, "trials_per_s": r.report.trials_per_s}),
+            Some(parts) => json!({"variant": r.variant, "point": r.point, "elapsed_s": r.report.elapsed_s, "trials_per_s": r.report.trials_per_s, "elapsed_is": format!("the sum of {parts} shards' times")}),
         })
         .collect();
     pretty(&serde_json::Value::Array(timing))

@@ -124,36 +124,36 @@ impl RuleSet {
             }
             let text = read(&file).map_err(|e| file_err(base_line, "base", e.to_string()))?;
             Self::parse_at(&file, &text, read, chain)?
-        } else if crate::paths::is_mechanic(base) {
-            // A mechanic file, relative to this one: its system goes by its path.
-            let file = relative_to(path, base);
-            let sys = crate::mechanic::load_with(&file, read)
-                .map_err(|e| file_err(base_line, "base", e.to_string()))?;
-            RuleSet {
-                name: String::new(),
-                description: String::new(),
-                system: sys.name().to_string(),
-                rules: Vec::new(),
-                options: Vec::new(),
-                files: crate::mechanic::files_of(sys.name()).unwrap_or_default(),
-            }
         } else {
-            let sys = system::find(base).map_err(|e| {
-                file_err(
-                    base_line,
-                    "base",
-                    format!(
-                        "{e}, a rule-set file ending in .toml, or a mechanic file ending in .rhai"
-                    ),
+            // A system: built in, or a mechanic file relative to this one (its system goes by
+            // its path, and the set records the file's text).
+            let (sys, files) = if crate::paths::is_mechanic(base) {
+                let file = relative_to(path, base);
+                let sys = crate::mechanic::load_with(&file, read)
+                    .map_err(|e| file_err(base_line, "base", e.to_string()))?;
+                (
+                    sys,
+                    crate::mechanic::files_of(sys.name()).unwrap_or_default(),
                 )
-            })?;
+            } else {
+                let sys = system::find(base).map_err(|e| {
+                    file_err(
+                        base_line,
+                        "base",
+                        format!(
+                            "{e}, a rule-set file ending in .toml, or a mechanic file ending in .rhai"
+                        ),
+                    )
+                })?;
+                (sys, Vec::new())
+            };
             RuleSet {
                 name: String::new(),
                 description: String::new(),
                 system: sys.name().to_string(),
                 rules: Vec::new(),
                 options: Vec::new(),
-                files: Vec::new(),
+                files,
             }
         };
         let sys = system::find(&set.system)?;

@@ -189,14 +189,15 @@ slurm() {
     munge --socket="$s/munge/munge.socket" -n | unmunge --socket="$s/munge/munge.socket" >/dev/null ||
         fail "munge does not decode its own credential"
 
-    # This host as it is (slurmd -C), its CPUs and memory; ports away from a system Slurm's.
+    # This host as it is (slurmd -C), its CPUs and memory, reached on loopback (no name lookup);
+    # ports away from a system Slurm's.
     local node host cpus
     node=$(slurmd -C | head -n 1)
     host=$(printf '%s\n' "$node" | sed -n 's/^NodeName=\([^ ]*\).*/\1/p')
     cpus=$(printf '%s\n' "$node" | sed -n 's/.* CPUs=\([0-9]*\).*/\1/p')
     cat >"$s/slurm.conf" <<EOF
 ClusterName=morale-lab-check
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=16817
 SlurmdPort=16818
 AuthType=auth/munge
@@ -220,7 +221,7 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
-$node
+$node NodeAddr=127.0.0.1
 PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF="$s/slurm.conf"

@@ -57,6 +57,7 @@ cleanup() {
     fi
     # Jobs still running are cancelled while slurmd is there to end their steps.
     if [ -n "${SLURM_CONF:-}" ] && [ -n "$(squeue -h -o %A 2>/dev/null)" ]; then
+        # shellcheck disable=SC2046 # one job id a word
         scancel --full $(squeue -h -o %A) 2>/dev/null || true
         for _ in $(seq 1 100); do
             [ -z "$(squeue -h -o %A 2>/dev/null)" ] && break
@@ -248,8 +249,9 @@ EOF
     experiment=$(sed -n 's/^EXPERIMENT=\([^ ]*\).*/\1/p' "$run/shard.sbatch")
     shards=$(sed -n 's/^SHARDS=\([0-9]*\).*/\1/p' "$run/shard.sbatch")
     want=$(sed -n 's/^#SBATCH --cpus-per-task=\([0-9]*\).*/\1/p' "$run/shard.sbatch")
-    [ -n "$experiment" ] && [ -n "$shards" ] && [ -n "$want" ] ||
+    if [ -z "$experiment" ] || [ -z "$shards" ] || [ -z "$want" ]; then
         fail "the job script has no EXPERIMENT=, SHARDS= or --cpus-per-task="
+    fi
     [ "$want" -le "$cpus" ] || fail "the job script asks for $want CPUs a task; this node has $cpus"
     local out
     waiting "$run/submit.out" sh -c "cd '$run' && exec timeout 900 bash -euo pipefail submit.sh" ||
@@ -259,11 +261,11 @@ EOF
     local job
     job=$(printf '%s\n' "$out" | sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' | head -n 1)
     [ -n "$job" ] || fail "no job id in sbatch's output"
-    local done
+    local completed
     scontrol -o show job "$job" | sed -n 's/.*\(JobId=[0-9]* ArrayJobId=[0-9]* ArrayTaskId=[0-9]*\).*\(JobState=[A-Z]*\).*/\1 \2/p'
-    done=$(scontrol -o show job "$job" | grep -c 'JobState=COMPLETED' || true)
-    [ "$done" = "$shards" ] || fail "$done of $shards array tasks completed"
-    echo "the array's $done tasks completed"
+    completed=$(scontrol -o show job "$job" | grep -c 'JobState=COMPLETED' || true)
+    [ "$completed" = "$shards" ] || fail "$completed of $shards array tasks completed"
+    echo "the array's $completed tasks completed"
     local merged
     merged=$(sed -n 's/.*morale-lab merge .* --out \([^ ]*\).*/\1/p' "$run/submit.sh")
     (cd "$run" && morale-lab run "$experiment" --threads "$want" --quiet --out single)
@@ -290,8 +292,9 @@ EOF
     project "$zero"
     sed -e "s/^#SBATCH --array=1-$shards\$/#SBATCH --array=0-$((shards - 1))/" -e 's/^FIRST=1 /FIRST=0 /' \
         "$run/shard.sbatch" >"$zero/shard.sbatch"
-    grep -q "^#SBATCH --array=0-$((shards - 1))\$" "$zero/shard.sbatch" && grep -q '^FIRST=0 ' "$zero/shard.sbatch" ||
+    if ! grep -q "^#SBATCH --array=0-$((shards - 1))\$" "$zero/shard.sbatch" || ! grep -q '^FIRST=0 ' "$zero/shard.sbatch"; then
         fail "the job script's --array=1-$shards and FIRST=1 lines were not found to count from 0"
+    fi
     cp "$run/submit.sh" "$zero/"
     waiting "$zero/submit.out" sh -c "cd '$zero' && exec timeout 900 bash -euo pipefail submit.sh" ||
         fail "the array counted from 0 failed: $(cat "$zero/submit.out")"
@@ -337,7 +340,9 @@ EOF
         merge=${merge//"${m%%=*}/"/"${m#*=}/"}
     done
     local experiments="$k/volumes/experiments" parts="$k/volumes/shards"
-    [ -d "$experiments" ] && [ -d "$parts" ] || fail "the Job mounts no volumes named experiments and shards"
+    if [ ! -d "$experiments" ] || [ ! -d "$parts" ]; then
+        fail "the Job mounts no volumes named experiments and shards"
+    fi
     cp "$repo"/experiments/*.toml "$experiments/"
     for i in $(seq 0 $((completions - 1))); do
         JOB_COMPLETION_INDEX=$i /bin/sh -c "$script" || fail "index $i failed: $script"

@@ -531,3 +531,34 @@ fn the_readme_counts_the_broken_mechanic_files() {
         "the README should count {n} broken mechanic files"
     );
 }
+
+/// A script that fails on some dice, reached first by the Monte Carlo run (its table sampler
+/// enumerates every turn from the start, as the exact solution does): the job reports the
+/// script's error, with its place, and never panics. Found by the `mechanic` fuzz target, with
+/// the exact solution cut short by its time budget: the failed script stopped rolling, the
+/// turn's paths no longer formed a tree and a check of the enumeration's total panicked.
+/// Mutation tried: `MechanicChain::halted` answering false makes this test panic.
+#[test]
+fn a_script_that_fails_on_some_dice_is_reported_by_a_monte_carlo_run() {
+    let example = std::fs::read_to_string("mechanics/examples/first-rally.rhai").unwrap();
+    let text = example.replace(
+        "    s.lost += 1;",
+        "    if d6_at_least(4) { throw \"a trap on a failed rally\"; }\n    s.lost += 1;",
+    );
+    assert_ne!(text, example);
+    let mut rd = |p: &str| read(p);
+    let sys = morale_lab::mechanic::load_unregistered("trap.rhai", &text, &mut rd).unwrap();
+    let job = system::build_system(sys, Scenario::Rally, &[], &[]).unwrap();
+    let opts = RunOptions::new(64, 1).threads(Some(1));
+    let chunks = opts.spec.chunks();
+    let err = job
+        .tally(&opts, 0..chunks, &Control::new())
+        .and_then(|raw| job.report_tally(&raw, &opts, &Control::new()))
+        .expect_err("the script's error");
+    assert!(err.to_string().contains("a trap on a failed rally"), "{err}");
+    // The same from a run whose exact solution is given no time.
+    let err = job
+        .run(&opts.clone().exact_budget(Some(1e-9)), &Control::new())
+        .expect_err("the script's error");
+    assert!(err.to_string().contains("a trap on a failed rally"), "{err}");
+}

@@ -70,6 +70,12 @@ pub trait Chain: Sync {
     /// # Errors
     /// What broke, in words.
     fn check_step(&self, from: Self::State, to: Self::State) -> check::Check;
+    /// True once the chain can no longer play a turn (a mechanic file's script failed: every
+    /// later turn leaves its state as it is, and the job reports the error). Enumerations of
+    /// its turns are then not to be trusted and are given up, not checked.
+    fn halted(&self) -> bool {
+        false
+    }
     /// Integers read off the state after every turn and reported as per-turn means (gaps in a
     /// line, units lost …). Only for chains that are not solved exactly.
     fn series(&self) -> &[ValueInfo] {

@@ -162,6 +162,11 @@ pub fn integer_transitions<C: Chain>(
         *out.entry(next).or_insert(0) += w;
     }
     let total: u64 = out.values().try_fold(0u64, |a, &w| a.checked_add(w))?;
+    if total != den && chain.halted() {
+        // A script failed during the enumeration: its turns stopped rolling, so the paths no
+        // longer form a tree. The job reports the script's error.
+        return None;
+    }
     assert_eq!(
         total, den,
         "a turn's outcomes must account for every dice sequence"

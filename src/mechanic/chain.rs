@@ -233,6 +233,9 @@ impl Chain for MechanicChain {
     fn must_finish(&self) -> bool {
         self.shared.must_finish
     }
+    fn halted(&self) -> bool {
+        self.failed()
+    }
     fn check_step(&self, from: u64, to: u64) -> Check {
         let sh = &self.shared;
         let Some(f) = &sh.check_fn else {

@@ -555,10 +555,16 @@ fn a_script_that_fails_on_some_dice_is_reported_by_a_monte_carlo_run() {
         .tally(&opts, 0..chunks, &Control::new())
         .and_then(|raw| job.report_tally(&raw, &opts, &Control::new()))
         .expect_err("the script's error");
-    assert!(err.to_string().contains("a trap on a failed rally"), "{err}");
+    assert!(
+        err.to_string().contains("a trap on a failed rally"),
+        "{err}"
+    );
     // The same from a run whose exact solution is given no time.
     let err = job
         .run(&opts.clone().exact_budget(Some(1e-9)), &Control::new())
         .expect_err("the script's error");
-    assert!(err.to_string().contains("a trap on a failed rally"), "{err}");
+    assert!(
+        err.to_string().contains("a trap on a failed rally"),
+        "{err}"
+    );
 }

@@ -124,7 +124,10 @@ fn three_shards_that_each_run_trials_merge_to_the_single_run() {
         assert!(spent > 0.0, "run {r}: the shards recorded no time");
         // (added in the merge's order: equal to the last bits or so)
         let elapsed = t["elapsed_s"].as_f64().unwrap();
-        assert!((elapsed - spent).abs() <= 1e-12 * spent, "run {r}: {elapsed} against {spent}");
+        assert!(
+            (elapsed - spent).abs() <= 1e-12 * spent,
+            "run {r}: {elapsed} against {spent}"
+        );
         assert_eq!(t["elapsed_is"], "the sum of 3 shards' times", "run {r}");
         let rate = t["trials_per_s"].as_f64().unwrap();
         assert!(

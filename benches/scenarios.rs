@@ -7,14 +7,15 @@
 //! to add the dice sampler for the others). Each iteration is
 //! a Monte Carlo run of its trials through `Job::tally` (the raw tally, as a shard computes it)
 //! on the process's thread pool, from the tables the job compiled on its first run (as the
-//! batches of a `--precision` run reuse them). `setup`: that one-time cost — a fresh job's
+//! batches of a `--precision` run reuse them). A case with a plain hand-written loop of its
+//! rules (`references`) has it benched in its group, on the same threads. `setup`: that one-time cost — a fresh job's
 //! tables compiled and its pool found — for every case. `exact`: the exact solution and report
 //! of each of [`morale_lab::system::cases::exact_cases`] (each should take under 100 ms).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morale_lab::Sampler;
 use morale_lab::engine::Control;
-use morale_lab::system::cases::{cases, exact_cases};
+use morale_lab::system::cases::{cases, exact_cases, references};
 use morale_lab::{RunOptions, Scenario};
 use std::time::Duration;
 
@@ -56,6 +57,16 @@ fn scenarios(c: &mut Criterion) {
                 let chunks = 0..opts.spec.chunks();
                 group.bench_function(format!("{}/{threads}-threads", sampler.name()), |b| {
                     b.iter(|| job.tally(&opts, chunks.clone(), &Control::new()).unwrap())
+                });
+            }
+        }
+        // The case's plain hand-written loop, if it has one, in the same group: criterion's
+        // report sets the two side by side.
+        for r in references().iter().filter(|r| r.case == case.name) {
+            for threads in [1, 2] {
+                let spec = options(trials, threads, Sampler::Dice, false).spec;
+                group.bench_function(format!("hand-loop/{threads}-threads"), |b| {
+                    b.iter(|| (r.run)(&spec, &Control::new()).unwrap())
                 });
             }
         }

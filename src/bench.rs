@@ -1,14 +1,24 @@
 //! `morale-lab bench`: the README's benchmark cases on the user's machine, in trials (battles)
-//! per second, and the exact solvers' times at the largest realistic units, through the same
-//! builders as the command line (the cases are the library's, which criterion also runs).
+//! per second, each the median of several runs with their spread, beside a plain hand-written
+//! loop of the same rules run in the same process (its ratio), with the machine named; and the
+//! exact solvers' times at the largest realistic units, through the same builders as the command
+//! line (the cases are the library's, which criterion also runs). Text or JSON.
 
 use std::time::Instant;
 
-use morale_lab::RunOptions;
-use morale_lab::engine::Control;
+use serde::Serialize;
+
+use morale_lab::engine::{Control, RunSpec};
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
-use morale_lab::system::cases::{Case, cases, exact_cases};
+use morale_lab::system::cases::{Case, Reference, cases, exact_cases, references};
+use morale_lab::{RunOptions, Sampler};
+
+/// Runs of each case, alternated with its reference's; the figure is their median.
+const REPEATS: usize = 5;
+
+/// A case whose runs spread wider than this share of their median is flagged as noisy.
+const NOISE: f64 = 0.10;
 
 /// A run of `trials` trials from seed 1 on `threads` workers with the table sampler.
 fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions {
@@ -17,23 +27,219 @@ fn options(trials: u64, threads: Option<usize>, exact_only: bool) -> RunOptions 
         .exact_only(exact_only)
 }
 
-/// Run every case (or those matching `only`) for at least `seconds` each and print a table.
-pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<String> {
+/// The machine a bench ran on, as far as the system says.
+#[derive(Debug, Serialize)]
+struct Machine {
+    /// The processor's model name (`/proc/cpuinfo` on Linux; "unknown" elsewhere).
+    cpu: String,
+    /// Logical cores the process may use.
+    cores: usize,
+    /// Worker threads the runs used.
+    threads: usize,
+    /// Operating system and architecture.
+    os: String,
+}
+
+impl Machine {
+    fn here(threads: usize) -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, m)| m.split_whitespace().collect::<Vec<_>>().join(" "))
+            })
+            .unwrap_or_else(|| "unknown".into());
+        Machine {
+            cpu,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads,
+            os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+        }
+    }
+}
+
+/// Several measurements of one rate (or time): their median, least and greatest.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+    /// (max − min) / median.
+    spread: f64,
+    /// The spread is wider than [`NOISE`]: the machine was busy, or the case is unsteady.
+    noisy: bool,
+}
+
+impl Spread {
+    fn of(mut xs: Vec<f64>) -> Spread {
+        xs.sort_by(f64::total_cmp);
+        let n = xs.len();
+        let median = if n % 2 == 1 {
+            xs[n / 2]
+        } else {
+            (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+        };
+        let (min, max) = (xs[0], xs[n - 1]);
+        let spread = if median > 0.0 {
+            (max - min) / median
+        } else {
+            0.0
+        };
+        Spread {
+            median,
+            min,
+            max,
+            spread,
+            noisy: spread > NOISE,
+        }
+    }
+}
+
+/// One Monte Carlo case's figures.
+#[derive(Debug, Serialize)]
+struct CaseRow {
+    case: String,
+    sampler: String,
+    setup_ms: f64,
+    /// Trials (battles) in each run.
+    trials: u64,
+    /// Trials (battles) per second over the runs.
+    per_second: Spread,
+    /// The reference it is measured against, if it has one.
+    reference: Option<String>,
+    /// Its median over the reference's median.
+    ratio_to_reference: Option<f64>,
+}
+
+/// A reference loop's figures.
+#[derive(Debug, Serialize)]
+struct ReferenceRow {
+    reference: String,
+    case: String,
+    trials: u64,
+    per_second: Spread,
+    /// Its outcomes agreed with the case's exact solution (checked on every run; a bench whose
+    /// reference disagrees fails).
+    checked_against_exact: bool,
+}
+
+/// An exact solver's times, in milliseconds.
+#[derive(Debug, Serialize)]
+struct ExactRow {
+    case: String,
+    ms: Spread,
+}
+
+/// A mechanic file against the built-in system that writes the same rules.
+#[derive(Debug, Serialize)]
+struct MechanicRow {
+    case: String,
+    setup_ms_file: f64,
+    setup_ms_built_in: f64,
+    per_second_file: Spread,
+    per_second_built_in: Spread,
+    ratio: f64,
+}
+
+/// Everything a bench measured.
+#[derive(Debug, Serialize)]
+struct Bench {
+    version: &'static str,
+    machine: Machine,
+    seconds_a_case: f64,
+    repeats: usize,
+    noise_bound: f64,
+    cases: Vec<CaseRow>,
+    references: Vec<ReferenceRow>,
+    exact: Vec<ExactRow>,
+    mechanic: Vec<MechanicRow>,
+    /// Why the mechanic files were not run, when they were not.
+    mechanic_not_run: Option<String>,
+}
+
+/// The output formats of `bench`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned tables.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+impl Format {
+    /// `text` or `json`.
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+/// The trials that make one run of `run_once` last at least `seconds`, doubling from 2^16; and
+/// that first long-enough run's rate, to count among the repeats.
+fn calibrate(seconds: f64, mut run_once: impl FnMut(u64) -> Result<f64>) -> Result<(u64, f64)> {
+    let mut trials = 1u64 << 16;
+    loop {
+        let started = Instant::now();
+        let rate = run_once(trials)?;
+        if started.elapsed().as_secs_f64() >= seconds || trials >= 1 << 40 {
+            return Ok((trials, rate));
+        }
+        trials *= 2;
+    }
+}
+
+/// The Monte Carlo rate of `job` at `trials` with `sampler` (trials per second, from its report).
+fn rate(
+    job: &dyn morale_lab::Job,
+    trials: u64,
+    threads: Option<usize>,
+    sampler: Sampler,
+) -> Result<f64> {
+    let opts = options(trials, threads, false).sampler(sampler);
+    Ok(job.run(&opts, &Control::new())?.trials_per_s)
+}
+
+/// A reference loop's rate at `trials`, its tally checked against the rules.
+fn reference_rate(r: &Reference, trials: u64, threads: Option<usize>) -> Result<f64> {
+    let spec = RunSpec {
+        trials,
+        seed: 1,
+        stream: 0,
+        threads,
+    };
+    let started = Instant::now();
+    let tally = (r.run)(&spec, &Control::new())?;
+    let secs = started.elapsed().as_secs_f64();
+    r.check(&tally)?;
+    Ok(trials as f64 / secs.max(1e-9))
+}
+
+/// Run every case (or those matching `only`): each for at least `seconds` in all, as
+/// [`REPEATS`] runs alternated with its reference's; print a table or JSON.
+///
+/// # Errors
+/// No case matches `only`; a case fails; a reference loop disagrees with the rules.
+pub fn run(
+    seconds: f64,
+    threads: Option<usize>,
+    only: &[String],
+    format: Format,
+) -> Result<String> {
     let bad = |what: &str, value: &str, allowed: &str| Error::Invalid {
         what: what.into(),
         value: value.into(),
         allowed: allowed.into(),
     };
-    let pick = |list: Vec<Case>| -> Vec<Case> {
-        list.into_iter()
-            .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
-            .collect()
-    };
+    let matches = |name: &str| only.is_empty() || only.iter().any(|w| name.contains(w.as_str()));
+    let pick =
+        |list: Vec<Case>| -> Vec<Case> { list.into_iter().filter(|c| matches(c.name)).collect() };
     let (cases, exact) = (pick(cases()), pick(exact_cases()));
-    let files: Vec<&MechanicCase> = MECHANIC_CASES
-        .iter()
-        .filter(|c| only.is_empty() || only.iter().any(|w| c.name.contains(w.as_str())))
-        .collect();
+    let files: Vec<&MechanicCase> = MECHANIC_CASES.iter().filter(|c| matches(c.name)).collect();
     if cases.is_empty() && exact.is_empty() && files.is_empty() {
         return Err(bad(
             "FILTER",
@@ -42,75 +248,250 @@ pub fn run(seconds: f64, threads: Option<usize>, only: &[String]) -> Result<Stri
         ));
     }
     let n_threads = threads.unwrap_or_else(rayon::current_num_threads);
-    let mut out = format!(
-        "morale-lab {} bench · {n_threads} threads · at least {seconds} s a case\n\n",
-        morale_lab::VERSION
-    );
-    let mut rows = vec![[
-        "case".to_string(),
-        "sampler".into(),
-        "setup ms".into(),
-        "trials".into(),
-        "per second".into(),
-    ]];
+    let refs = references();
+    let mut bench = Bench {
+        version: morale_lab::VERSION,
+        machine: Machine::here(n_threads),
+        seconds_a_case: seconds,
+        repeats: REPEATS,
+        noise_bound: NOISE,
+        cases: Vec::new(),
+        references: Vec::new(),
+        exact: Vec::new(),
+        mechanic: Vec::new(),
+        mechanic_not_run: None,
+    };
+    let each = seconds / REPEATS as f64;
     for case in &cases {
         let job = case.job()?;
+        let job = job.as_ref();
         // The one-time set-up a run pays before its first trial: the tables compiled from the
         // rules code (kept in the job for the runs below) and the thread pool.
         let setup = {
-            let opts = options(1, threads, false);
             let started = Instant::now();
-            job.tally(&opts, 0..0, &Control::new())?;
+            job.tally(&options(1, threads, false), 0..0, &Control::new())?;
             started.elapsed().as_secs_f64()
         };
-        // Double the trials until one run takes at least the time asked for.
-        let mut trials = 1u64 << 16;
-        loop {
-            let opts = options(trials, threads, false);
-            let started = Instant::now();
-            let report = job.run(&opts, &Control::new())?;
-            let mc = started.elapsed().as_secs_f64();
-            if mc >= seconds || trials >= 1 << 40 {
-                rows.push([
-                    case.name.to_string(),
-                    report.sampler.unwrap_or_default(),
-                    format!("{:.2}", setup * 1e3),
-                    morale_lab::report::thousands(trials),
-                    format!("{:.2} M", report.trials_per_s / 1e6),
-                ]);
-                break;
+        let reference = refs.iter().find(|r| r.case == case.name);
+        // The default sampler; a case with a reference also with every die rolled, so that
+        // both paths are held against the hand loop.
+        let samplers: &[Sampler] = if reference.is_some() && !case.scenario.is_battle() {
+            &[Sampler::Table, Sampler::Dice]
+        } else {
+            &[Sampler::Table]
+        };
+        let mut trials = Vec::new();
+        let mut rates: Vec<Vec<f64>> = Vec::new();
+        for &sampler in samplers {
+            let (t, first) = calibrate(each, |t| rate(job, t, threads, sampler))?;
+            trials.push(t);
+            rates.push(vec![first]);
+        }
+        let mut ref_rates = Vec::new();
+        let ref_trials = match reference {
+            Some(r) => {
+                let (t, first) = calibrate(each, |t| reference_rate(r, t, threads))?;
+                ref_rates.push(first);
+                t
             }
-            trials *= 2;
+            None => 0,
+        };
+        // The repeats, case and reference alternated, so that a change in the machine's load
+        // falls on both.
+        for _ in 1..REPEATS {
+            for (i, &sampler) in samplers.iter().enumerate() {
+                rates[i].push(rate(job, trials[i], threads, sampler)?);
+            }
+            if let Some(r) = reference {
+                ref_rates.push(reference_rate(r, ref_trials, threads)?);
+            }
+        }
+        let ref_spread = reference.map(|_| Spread::of(ref_rates));
+        for (i, &sampler) in samplers.iter().enumerate() {
+            let per_second = Spread::of(rates[i].clone());
+            bench.cases.push(CaseRow {
+                case: case.name.to_string(),
+                sampler: if case.scenario.is_battle() {
+                    Sampler::Dice.name().into()
+                } else {
+                    sampler.name().into()
+                },
+                setup_ms: setup * 1e3,
+                trials: trials[i],
+                per_second,
+                reference: reference.map(|r| r.name.to_string()),
+                ratio_to_reference: ref_spread.map(|s| per_second.median / s.median),
+            });
+        }
+        if let (Some(r), Some(per_second)) = (reference, ref_spread) {
+            bench.references.push(ReferenceRow {
+                reference: r.name.to_string(),
+                case: r.case.to_string(),
+                trials: ref_trials,
+                per_second,
+                checked_against_exact: true,
+            });
         }
     }
-    if cases.is_empty() {
-        rows.clear();
-    }
-    out += &align(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
-    if !exact.is_empty() {
-        let mut rows = vec![["exact solution".to_string(), "ms".into()]];
-        for case in exact {
-            let job = case.job()?;
-            let opts = options(1, threads, true);
-            // The best of a few runs, each at least as long as asked for in all.
-            let mut best = f64::INFINITY;
-            let started = Instant::now();
-            while best.is_infinite() || started.elapsed().as_secs_f64() < seconds {
-                let t = Instant::now();
-                job.run(&opts, &Control::new())?;
-                best = best.min(t.elapsed().as_secs_f64());
-            }
-            rows.push([case.name.to_string(), format!("{:.1}", best * 1e3)]);
+    for case in exact {
+        let job = case.job()?;
+        let opts = options(1, threads, true);
+        // One solve first, untimed: the first touches cold caches and pages. Then REPEATS
+        // batches, each of as many solves as fit in its share of the time (the first batch
+        // finds how many): a figure is a batch's mean time a solve, so a single slow solve
+        // (the scheduler, a page fault) does not make the case look noisy.
+        let solve = || job.run(&opts, &Control::new()).map(|_| ());
+        solve()?;
+        let started = Instant::now();
+        let mut k = 0u32;
+        while k == 0 || started.elapsed().as_secs_f64() < each {
+            solve()?;
+            k += 1;
         }
-        out += "\n";
-        out += &align(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
+        let mut times = vec![started.elapsed().as_secs_f64() * 1e3 / f64::from(k)];
+        for _ in 1..REPEATS {
+            let t = Instant::now();
+            for _ in 0..k {
+                solve()?;
+            }
+            times.push(t.elapsed().as_secs_f64() * 1e3 / f64::from(k));
+        }
+        bench.exact.push(ExactRow {
+            case: case.name.to_string(),
+            ms: Spread::of(times),
+        });
     }
     if !files.is_empty() {
-        out += "\n";
-        out += &mechanic_table(&files, seconds, threads)?;
+        mechanic_rows(&mut bench, &files, each, threads)?;
     }
-    out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; exact: the best time of a solve and its report)\n";
-    Ok(out)
+    Ok(match format {
+        Format::Json => {
+            serde_json::to_string_pretty(&bench).map_err(|e| Error::Conflict(e.to_string()))? + "\n"
+        }
+        Format::Text => render(&bench),
+    })
+}
+
+/// A rate in words: `514.2 M`, `775.3 k`.
+fn rate_text(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.1} M", r / 1e6)
+    } else {
+        format!("{:.1} k", r / 1e3)
+    }
+}
+
+/// Median and min–max of rates.
+fn spread_text(s: &Spread) -> String {
+    format!(
+        "{} ({}–{}){}",
+        rate_text(s.median),
+        rate_text(s.min).trim_end_matches([' ', 'M', 'k']),
+        rate_text(s.max),
+        if s.noisy { " noisy" } else { "" }
+    )
+}
+
+/// The bench as aligned tables.
+fn render(b: &Bench) -> String {
+    let m = &b.machine;
+    let mut out = format!(
+        "morale-lab {} bench · {} · {} logical cores · {} threads used · {}\n\
+         each figure: the median of {} runs (min–max), at least {} s a case in all\n",
+        b.version, m.cpu, m.cores, m.threads, m.os, b.repeats, b.seconds_a_case
+    );
+    let mut noisy = 0;
+    if !b.cases.is_empty() {
+        let mut rows = vec![vec![
+            "case".to_string(),
+            "sampler".into(),
+            "setup ms".into(),
+            "trials a run".into(),
+            "per second (min–max)".into(),
+            "× reference".into(),
+        ]];
+        for (i, c) in b.cases.iter().enumerate() {
+            noisy += usize::from(c.per_second.noisy);
+            rows.push(vec![
+                c.case.clone(),
+                c.sampler.clone(),
+                format!("{:.2}", c.setup_ms),
+                morale_lab::report::thousands(c.trials),
+                spread_text(&c.per_second),
+                c.ratio_to_reference
+                    .map_or_else(|| "—".into(), |r| format!("{r:.2}×")),
+            ]);
+            // A case's reference right below its last row.
+            let last = b.cases.get(i + 1).is_none_or(|next| next.case != c.case);
+            for r in b.references.iter().filter(|r| last && r.case == c.case) {
+                noisy += usize::from(r.per_second.noisy);
+                rows.push(vec![
+                    format!("  {}", r.reference),
+                    "plain loop".into(),
+                    "—".into(),
+                    morale_lab::report::thousands(r.trials),
+                    spread_text(&r.per_second),
+                    "1.00×".into(),
+                ]);
+            }
+        }
+        out += "\n";
+        out += &align(&rows);
+    }
+    if !b.exact.is_empty() {
+        let mut rows = vec![vec!["exact solution".to_string(), "ms (min–max)".into()]];
+        for e in &b.exact {
+            noisy += usize::from(e.ms.noisy);
+            rows.push(vec![
+                e.case.clone(),
+                format!(
+                    "{:.2} ({:.2}–{:.2}){}",
+                    e.ms.median,
+                    e.ms.min,
+                    e.ms.max,
+                    if e.ms.noisy { " noisy" } else { "" }
+                ),
+            ]);
+        }
+        out += "\n";
+        out += &align(&rows);
+    }
+    if let Some(why) = &b.mechanic_not_run {
+        out += &format!(
+            "\nmechanic files: not run ({why}; run from the repository, where mechanics/ is)\n"
+        );
+    } else if !b.mechanic.is_empty() {
+        let mut rows = vec![vec![
+            "mechanic file against built-in".to_string(),
+            "setup ms (file | built-in)".into(),
+            "per second (file | built-in)".into(),
+            "file / built-in".into(),
+        ]];
+        for r in &b.mechanic {
+            noisy +=
+                usize::from(r.per_second_file.noisy) + usize::from(r.per_second_built_in.noisy);
+            rows.push(vec![
+                r.case.clone(),
+                format!("{:.1} | {:.1}", r.setup_ms_file, r.setup_ms_built_in),
+                format!(
+                    "{} | {}",
+                    spread_text(&r.per_second_file),
+                    spread_text(&r.per_second_built_in)
+                ),
+                format!("{:.2}", r.ratio),
+            ]);
+        }
+        out += "\n";
+        out += &align(&rows);
+    }
+    out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked against the exact solution; exact: a solve and its report)\n";
+    if noisy > 0 {
+        out += &format!(
+            "warning: {noisy} figure(s) marked noisy: their runs spread more than {:.0}% of the median (a busy machine?); run again, or with more --seconds\n",
+            b.noise_bound * 100.0
+        );
+    }
+    out
 }
 
 /// A case run by a built-in system and by the mechanic file that writes the same rules.
@@ -152,10 +533,15 @@ const MECHANIC_CASES: &[MechanicCase] = &[
 ];
 
 /// Each mechanic case by the built-in system and by its file, side by side: set-up (the script
-/// compiled, the tables built, the exact solution) and Monte Carlo trials per second, with the
-/// file's ratio to the built-in. The files are read from `mechanics/` (the folder run from, or
-/// the source tree's).
-fn mechanic_table(cases: &[&MechanicCase], seconds: f64, threads: Option<usize>) -> Result<String> {
+/// compiled, the tables built, the exact solution) and Monte Carlo trials per second (runs of
+/// the two alternated), with the file's ratio to the built-in. The files are read from
+/// `mechanics/` (the folder run from, or the source tree's).
+fn mechanic_rows(
+    bench: &mut Bench,
+    cases: &[&MechanicCase],
+    seconds: f64,
+    threads: Option<usize>,
+) -> Result<()> {
     let read = |p: &str| -> Result<String> {
         let here = std::path::Path::new(p);
         let there = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
@@ -163,17 +549,10 @@ fn mechanic_table(cases: &[&MechanicCase], seconds: f64, threads: Option<usize>)
             .or_else(|_| std::fs::read_to_string(&there))
             .map_err(|e| Error::Conflict(format!("{p}: {e}")))
     };
-    let mut rows = vec![vec![
-        "mechanic file against built-in".to_string(),
-        "setup ms (file | built-in)".into(),
-        "per second (file | built-in)".into(),
-        "file / built-in".into(),
-    ]];
     for case in cases {
         if let Err(e) = morale_lab::mechanic::load_with(case.file, &mut |p| read(p)) {
-            return Ok(format!(
-                "mechanic files: not run ({e}; run from the repository, where mechanics/ is)\n"
-            ));
+            bench.mechanic_not_run = Some(e.to_string());
+            return Ok(());
         }
         let inputs: Vec<morale_lab::params::Input> = case
             .set
@@ -181,7 +560,7 @@ fn mechanic_table(cases: &[&MechanicCase], seconds: f64, threads: Option<usize>)
             .map(|p| morale_lab::params::Input::parse_set(p))
             .collect::<Result<_>>()?;
         let rules: Vec<String> = case.options.iter().map(|s| s.to_string()).collect();
-        let mut measured = Vec::new();
+        let mut jobs = Vec::new();
         for system in [case.file, case.built_in] {
             // Set-up: a fresh job, its exact solution and its compiled tables, before any trial.
             let started = Instant::now();
@@ -189,27 +568,27 @@ fn mechanic_table(cases: &[&MechanicCase], seconds: f64, threads: Option<usize>)
             job.run(&options(1, threads, true), &Control::new())?;
             job.tally(&options(1, threads, false), 0..0, &Control::new())?;
             let setup = started.elapsed().as_secs_f64();
-            let mut trials = 1u64 << 16;
-            let rate = loop {
-                let opts = options(trials, threads, false);
-                let t = Instant::now();
-                let report = job.run(&opts, &Control::new())?;
-                if t.elapsed().as_secs_f64() >= seconds || trials >= 1 << 40 {
-                    break report.trials_per_s;
-                }
-                trials *= 2;
-            };
-            measured.push((setup, rate));
+            let (trials, first) =
+                calibrate(seconds, |t| rate(job.as_ref(), t, threads, Sampler::Table))?;
+            jobs.push((job, setup, trials, vec![first]));
         }
-        let (file, built) = (measured[0], measured[1]);
-        rows.push(vec![
-            case.name.to_string(),
-            format!("{:.1} | {:.1}", file.0 * 1e3, built.0 * 1e3),
-            format!("{:.1} M | {:.1} M", file.1 / 1e6, built.1 / 1e6),
-            format!("{:.2}", file.1 / built.1),
-        ]);
+        for _ in 1..REPEATS {
+            for (job, _, trials, rates) in &mut jobs {
+                rates.push(rate(job.as_ref(), *trials, threads, Sampler::Table)?);
+            }
+        }
+        let file = Spread::of(jobs[0].3.clone());
+        let built = Spread::of(jobs[1].3.clone());
+        bench.mechanic.push(MechanicRow {
+            case: case.name.to_string(),
+            setup_ms_file: jobs[0].1 * 1e3,
+            setup_ms_built_in: jobs[1].1 * 1e3,
+            per_second_file: file,
+            per_second_built_in: built,
+            ratio: file.median / built.median,
+        });
     }
-    Ok(align(&rows))
+    Ok(())
 }
 
 /// The peak resident memory of this process since the last [`reset_peak_memory`], in bytes,
@@ -318,4 +697,27 @@ pub fn edges(
         )));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spread_is_the_median_and_the_range_and_flags_noise() {
+        let s = Spread::of(vec![100.0, 95.0, 104.0, 101.0, 99.0]);
+        assert_eq!((s.median, s.min, s.max), (100.0, 95.0, 104.0));
+        assert!((s.spread - 0.09).abs() < 1e-12 && !s.noisy);
+        let s = Spread::of(vec![100.0, 80.0, 104.0, 90.0]);
+        assert_eq!(s.median, 95.0);
+        assert!(s.noisy, "a spread of {} is noisy", s.spread);
+    }
+
+    #[test]
+    fn rates_are_written_with_their_unit() {
+        assert_eq!(rate_text(514.2e6), "514.2 M");
+        assert_eq!(rate_text(775.3e3), "775.3 k");
+        let s = Spread::of(vec![1.0e6, 1.2e6, 1.1e6]);
+        assert_eq!(spread_text(&s), "1.1 M (1.0–1.2 M) noisy");
+    }
 }

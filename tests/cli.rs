@@ -419,12 +419,76 @@ fn bench_prints_trials_per_second_of_the_cases_asked_for() {
         "{text}"
     );
     assert!(!text.contains("line RF"), "{text}");
-    assert!(text.contains(" M\n"), "{text}");
+    assert!(text.contains(" M)"), "{text}");
     assert!(text.contains("setup ms"), "{text}");
+    // The machine, the repeats, and the rally beside its hand-written loop, with the ratio.
+    assert!(
+        text.contains("logical cores · 1 threads used") && text.contains("median of 5 runs"),
+        "{text}"
+    );
+    let hand = text
+        .lines()
+        .find(|l| l.contains("hand loop: rally RF"))
+        .unwrap_or_else(|| panic!("no reference row: {text}"));
+    assert!(
+        hand.contains("plain loop") && hand.ends_with("1.00×"),
+        "{hand}"
+    );
+    for sampler in ["table", "dice"] {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("rally RF") && l.contains(&format!(" {sampler} ")))
+            .unwrap_or_else(|| panic!("no {sampler} row: {text}"));
+        assert!(row.ends_with('×'), "{row}");
+    }
     crate::common::bin()
         .args(["bench", "no-such-case"])
         .assert()
         .code(2);
+}
+
+/// `bench --format json`: one object a program can read, with the same figures; another format
+/// is refused.
+#[test]
+fn bench_writes_json_for_programs() {
+    let o = crate::common::bin()
+        .args([
+            "bench",
+            "--seconds",
+            "0.01",
+            "--threads",
+            "1",
+            "--format",
+            "json",
+            "rally RF",
+        ])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+    assert_eq!(v["machine"]["threads"], 1);
+    assert!(v["machine"]["cpu"].as_str().is_some_and(|c| !c.is_empty()));
+    assert_eq!(v["repeats"], 5);
+    let cases = v["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2, "the table and the dice sampler: {v}");
+    for c in cases {
+        let p = &c["per_second"];
+        let (lo, mid, hi) = (
+            p["min"].as_f64().unwrap(),
+            p["median"].as_f64().unwrap(),
+            p["max"].as_f64().unwrap(),
+        );
+        assert!(0.0 < lo && lo <= mid && mid <= hi, "{c}");
+        let reference = v["references"][0]["per_second"]["median"].as_f64().unwrap();
+        let ratio = c["ratio_to_reference"].as_f64().unwrap();
+        assert!((ratio - mid / reference).abs() < 1e-9 * ratio, "{c}");
+    }
+    assert_eq!(v["references"][0]["checked_against_exact"], true);
+    let o = crate::common::bin()
+        .args(["bench", "--format", "xml", "rally"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("allowed: text, json"), "{err}");
 }
 
 #[test]

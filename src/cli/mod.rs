@@ -318,6 +318,10 @@ struct BenchArgs {
     /// Only the cases whose name contains one of these words (e.g. rally, line).
     #[arg(value_name = "FILTER")]
     only: Vec<String>,
+    /// Output: text (aligned tables) or json (one object: the machine, and each case's median,
+    /// min and max, its reference and ratio).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: String,
     /// Instead: run every setting at the edges of the allowed ranges (each number at its
     /// minimum and maximum, all at their maximum, the largest units) at 20,000 trials with its
     /// exact solution, print the slowest, and fail if one takes longer than --limit.
@@ -684,7 +688,9 @@ pub fn run(control: Arc<Control>) -> Result<String> {
                 None => 1.0,
                 Some(s) => seconds_in("--seconds", s, 0.01, 600.0)?,
             };
-            crate::bench::run(seconds, threads_of(&a.threads)?, &a.only)
+            let format = crate::bench::Format::parse(&a.format)
+                .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
+            crate::bench::run(seconds, threads_of(&a.threads)?, &a.only, format)
         }
         Command::Odds(a) => run_odds(a),
         Command::List(a) => match &a.rules_file {

@@ -279,6 +279,7 @@ impl Declared {
             specs: intern(&self.specs),
             bench: &[],
             exact_bench: &[],
+            references: &[],
             edge_specs: &[],
         }))
     }

@@ -20,6 +20,74 @@ pub struct BenchCase {
     pub options: &'static [&'static str],
 }
 
+/// A plain hand-written loop of one benchmark case's rules, with the source's numbers written
+/// in, for `bench` to hold the tool against (its ratio to the reference). The engine runs it as
+/// it runs a job (the same chunks, dice and threads).
+#[derive(Debug, Clone, Copy)]
+pub struct Reference {
+    /// What it is (`hand loop: …`).
+    pub name: &'static str,
+    /// The name of the case whose rules it writes out.
+    pub case: &'static str,
+    /// Its tally's counters: the names of the case's outcomes, in the tally's order (the
+    /// shares are checked against the case's exact solution).
+    pub outcomes: &'static [&'static str],
+    /// Run the trials of a run spec, on its threads: the tally of its outcomes.
+    pub run: fn(&crate::engine::RunSpec, &crate::engine::Control) -> Result<Vec<u64>>,
+}
+
+impl Reference {
+    /// Check the loop's `tally` against its case's exact solution: every outcome's share must
+    /// lie within the Wilson interval at z = 5 around it (a false alarm about once in 1.7
+    /// million runs per outcome), so a loop that drifted from the rules is caught.
+    ///
+    /// # Errors
+    /// [`crate::Error::Conflict`] naming the outcome, its share and the exact value; also when
+    /// the case is unknown, has no exact solution or names other outcomes.
+    pub fn check(&self, tally: &[u64]) -> Result<()> {
+        let conflict = |m: String| crate::Error::Conflict(format!("{}: {m}", self.name));
+        let case = cases()
+            .into_iter()
+            .find(|c| c.name == self.case)
+            .ok_or_else(|| conflict(format!("no benchmark case is named '{}'", self.case)))?;
+        let opts = crate::RunOptions::new(1, 1)
+            .threads(Some(1))
+            .exact_only(true);
+        let report = case.job()?.run(&opts, &crate::engine::Control::new())?;
+        let n: u64 = tally.iter().sum();
+        if tally.len() != self.outcomes.len() || report.outcomes.len() != self.outcomes.len() {
+            return Err(conflict(format!(
+                "{} counters for {} outcomes; the case reports {}",
+                tally.len(),
+                self.outcomes.len(),
+                report.outcomes.len()
+            )));
+        }
+        for (name, &k) in self.outcomes.iter().zip(tally) {
+            let row = report.outcomes.iter().find(|o| o.outcome == *name);
+            let exact = row
+                .and_then(|o| o.cell.exact)
+                .ok_or_else(|| conflict(format!("the case has no exact '{name}'")))?;
+            let (low, high) = crate::stats::wilson(k, n, 5.0);
+            if !(low..=high).contains(&exact) {
+                return Err(conflict(format!(
+                    "'{name}' came out {:.6} in {n} trials (z = 5 interval {low:.6} to {high:.6}); the rules give {exact:.6}",
+                    k as f64 / n as f64
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every system's reference loops (see [`Reference`]).
+pub fn references() -> Vec<Reference> {
+    super::systems()
+        .into_iter()
+        .flat_map(|s| s.about().references.iter().copied())
+        .collect()
+}
+
 /// One benchmark case: a scenario of a system with `--set` pairs and `--option`s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Case {
@@ -110,6 +178,30 @@ mod tests {
                     info.name()
                 );
             }
+        }
+    }
+
+    /// Each hand-written reference loop agrees with its case's exact solution, and the check
+    /// would notice a loop one pip off (a Veteran taken for a Regular).
+    #[test]
+    fn the_reference_loops_agree_with_the_rules() {
+        let refs = references();
+        assert!(!refs.is_empty());
+        for r in &refs {
+            let spec = crate::engine::RunSpec {
+                trials: 1 << 20,
+                seed: 1,
+                stream: 0,
+                threads: Some(1),
+            };
+            let tally = (r.run)(&spec, &crate::engine::Control::new()).unwrap();
+            assert_eq!(tally.iter().sum::<u64>(), 1 << 20, "{}", r.name);
+            r.check(&tally).unwrap_or_else(|e| panic!("{e}"));
+            // Shifted by 1% of the trials from the first outcome to the second: refused.
+            let mut off = tally.clone();
+            off[0] -= 1 << 13;
+            off[1] += 1 << 13;
+            assert!(r.check(&off).is_err(), "{}: a drifted tally passed", r.name);
         }
     }
 

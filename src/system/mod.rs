@@ -48,6 +48,8 @@ pub struct About {
     pub bench: &'static [cases::BenchCase],
     /// Its exact solvers' benchmark cases: the largest realistic units.
     pub exact_bench: &'static [cases::BenchCase],
+    /// Plain hand-written loops of some of its benchmark cases, for `bench`'s ratios.
+    pub references: &'static [cases::Reference],
     /// (Attacker, defender) unit specs at the edges of what its specs allow (the largest and
     /// the smallest), for the edge test ([`edges`]).
     pub edge_specs: &'static [(&'static str, &'static str)],

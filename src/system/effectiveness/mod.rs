@@ -64,6 +64,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    references: &[],
     edge_specs: &[
         (
             "elite general supported dice=20",

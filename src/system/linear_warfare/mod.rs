@@ -69,6 +69,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    references: &[],
     edge_specs: &[
         (
             "guards pips=12 stands=24 double-move general",

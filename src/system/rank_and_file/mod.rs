@@ -9,6 +9,7 @@ pub mod melee;
 pub mod odds;
 mod params;
 pub mod rally;
+mod reference;
 pub mod rules;
 pub mod test;
 pub mod under_fire;
@@ -63,6 +64,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
+    references: &[reference::RALLY],
     edge_specs: &[
         (
             "veteran cavalry stands=40 elite leader=3 rerolls=9 frontage=40 hit=3 shock uncontrolled=6",

@@ -166,6 +166,69 @@ fn exact_only_has_no_counts() {
     assert!((pass["p"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
 }
 
+/// An exact-only run shows the exact values alone (no estimate, interval or s.e. columns of
+/// copies and dashes), in text and Markdown; exact values that are simple fractions show them.
+#[test]
+fn exact_only_text_and_markdown_show_only_exact_values_with_fractions() {
+    let args = [
+        "rally",
+        "--class",
+        "veteran",
+        "--stands",
+        "7",
+        "--lost",
+        "2",
+        "--state",
+        "routing",
+        "--exact-only",
+    ];
+    let out = |format: &str| {
+        let o = bin()
+            .args(args)
+            .args(["--format", format])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let text = out("text");
+    for gone in ["estimate", "interval", "± s.e.", "—"] {
+        assert!(
+            !text.contains(gone),
+            "'{gone}' in an exact-only run:\n{text}"
+        );
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["outcome", "exact"]),
+        "{text}"
+    );
+    // 2/3 × 5/6 of the units are dispersed at the second rally; stands lost 29/9 on average.
+    assert!(text.contains("removed    0.555556 (5/9)"), "{text}");
+    assert!(text.contains("3.2222 (29/9)  stands"), "{text}");
+    assert!(text.contains("(exact)\nturn"), "{text}");
+    let md = out("md");
+    assert!(md.contains("| outcome | exact |\n|---|---:|\n"), "{md}");
+    assert!(md.contains("| removed | 0.555556 (5/9) |"), "{md}");
+    assert!(!md.contains("estimate") && !md.contains("interval"), "{md}");
+    // A run with trials keeps its estimates, with the fraction beside the exact value.
+    let o = bin()
+        .args(&args[..args.len() - 1])
+        .args(["--trials", "20000"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(o).unwrap();
+    assert!(
+        text.contains("95% interval") && text.contains("0.555556 (5/9)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn text_csv_and_markdown_render() {
     let base = [

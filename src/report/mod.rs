@@ -293,40 +293,60 @@ impl Report {
             out += &format!("note: {n}\n");
         }
         out += "\n";
-        let mut rows = vec![vec![
-            "outcome".to_string(),
-            "estimate".into(),
-            pct.clone(),
-            "exact".into(),
-        ]];
+        // An exact-only run has no estimates: its tables show the exact values alone.
+        let only = self.exact_only();
+        let mut rows = vec![if only {
+            vec!["outcome".to_string(), "exact".into()]
+        } else {
+            vec![
+                "outcome".to_string(),
+                "estimate".into(),
+                pct.clone(),
+                "exact".into(),
+            ]
+        }];
         for o in &self.outcomes {
-            rows.push(vec![
-                o.outcome.clone(),
-                fmt_p(Some(o.cell.p)),
-                fmt_ci(&o.cell),
-                fmt_p(o.cell.exact),
-            ]);
+            rows.push(if only {
+                vec![o.outcome.clone(), fmt_exact(o.cell.exact, 6)]
+            } else {
+                vec![
+                    o.outcome.clone(),
+                    fmt_p(Some(o.cell.p)),
+                    fmt_ci(&o.cell),
+                    fmt_exact(o.cell.exact, 6),
+                ]
+            });
         }
+        pad_fractions(&mut rows, if only { 1 } else { 3 });
         out += &align(&rows);
         if !self.metrics.is_empty() {
             out += "\n";
-            let mut rows = vec![vec![
-                "metric".to_string(),
-                "mean".into(),
-                "± s.e.".into(),
-                "exact".into(),
-                "meaning".into(),
-            ]];
+            let mut rows = vec![if only {
+                vec!["metric".to_string(), "exact".into(), "meaning".into()]
+            } else {
+                vec![
+                    "metric".to_string(),
+                    "mean".into(),
+                    "± s.e.".into(),
+                    "exact".into(),
+                    "meaning".into(),
+                ]
+            }];
             for m in &self.metrics {
-                rows.push(vec![
-                    m.name.clone(),
-                    fmt_num(m.value),
-                    fmt_num(m.stderr),
-                    fmt_num(m.exact),
-                    m.meaning.clone(),
-                ]);
+                rows.push(if only {
+                    vec![m.name.clone(), fmt_exact(m.exact, 4), m.meaning.clone()]
+                } else {
+                    vec![
+                        m.name.clone(),
+                        fmt_num(m.value),
+                        fmt_num(m.stderr),
+                        fmt_exact(m.exact, 4),
+                        m.meaning.clone(),
+                    ]
+                });
             }
-            out += &align(&rows);
+            pad_fractions(&mut rows, if only { 1 } else { 3 });
+            out += &align_free(&rows, if only { 2 } else { 4 });
         }
         for t in &self.tables {
             // Monte Carlo-only tables (battles) have no exact column.
@@ -337,10 +357,10 @@ impl Report {
             out += &format!(
                 "\n{} ({})\n",
                 t.title,
-                if exact {
-                    "estimate | exact"
-                } else {
-                    "estimate"
+                match (only, exact) {
+                    (true, _) => "exact",
+                    (false, true) => "estimate | exact",
+                    (false, false) => "estimate",
                 }
             );
             let mut header = vec!["turn".to_string()];
@@ -348,18 +368,21 @@ impl Report {
             let mut rows = vec![header];
             for r in &t.rows {
                 let mut row = vec![r.turn.to_string()];
-                row.extend(r.cells.iter().map(|c| {
-                    if exact {
-                        format!("{} | {}", fmt_p(Some(c.p)), fmt_p(c.exact))
-                    } else {
-                        fmt_p(Some(c.p))
-                    }
+                row.extend(r.cells.iter().map(|c| match (only, exact) {
+                    (true, _) => fmt_p(c.exact),
+                    (false, true) => format!("{} | {}", fmt_p(Some(c.p)), fmt_p(c.exact)),
+                    (false, false) => fmt_p(Some(c.p)),
                 }));
                 rows.push(row);
             }
             out += &align(&rows);
         }
         out
+    }
+
+    /// Whether this is an exact-only run (no trials: no estimates, counts or intervals).
+    fn exact_only(&self) -> bool {
+        self.trials == 0
     }
 
     /// Markdown: a heading, the parameters, and one table per section.
@@ -378,27 +401,49 @@ impl Report {
         if !self.notes.is_empty() || self.exact_skipped.is_some() {
             out += "\n";
         }
-        out += &format!("| outcome | estimate | {pct} | exact |\n|---|---:|---:|---:|\n");
+        let only = self.exact_only();
+        if only {
+            out += "| outcome | exact |\n|---|---:|\n";
+        } else {
+            out += &format!("| outcome | estimate | {pct} | exact |\n|---|---:|---:|---:|\n");
+        }
         for o in &self.outcomes {
-            out += &format!(
-                "| {} | {} | {} | {} |\n",
-                o.outcome,
-                fmt_p(Some(o.cell.p)),
-                fmt_ci(&o.cell),
-                fmt_p(o.cell.exact)
-            );
+            if only {
+                out += &format!("| {} | {} |\n", o.outcome, fmt_exact(o.cell.exact, 6));
+            } else {
+                out += &format!(
+                    "| {} | {} | {} | {} |\n",
+                    o.outcome,
+                    fmt_p(Some(o.cell.p)),
+                    fmt_ci(&o.cell),
+                    fmt_exact(o.cell.exact, 6)
+                );
+            }
         }
         if !self.metrics.is_empty() {
-            out += "\n| metric | mean | ± s.e. | exact | meaning |\n|---|---:|---:|---:|---|\n";
+            if only {
+                out += "\n| metric | exact | meaning |\n|---|---:|---|\n";
+            } else {
+                out += "\n| metric | mean | ± s.e. | exact | meaning |\n|---|---:|---:|---:|---|\n";
+            }
             for m in &self.metrics {
-                out += &format!(
-                    "| {} | {} | {} | {} | {} |\n",
-                    m.name,
-                    fmt_num(m.value),
-                    fmt_num(m.stderr),
-                    fmt_num(m.exact),
-                    m.meaning
-                );
+                if only {
+                    out += &format!(
+                        "| {} | {} | {} |\n",
+                        m.name,
+                        fmt_exact(m.exact, 4),
+                        m.meaning
+                    );
+                } else {
+                    out += &format!(
+                        "| {} | {} | {} | {} | {} |\n",
+                        m.name,
+                        fmt_num(m.value),
+                        fmt_num(m.stderr),
+                        fmt_exact(m.exact, 4),
+                        m.meaning
+                    );
+                }
             }
         }
         for t in &self.tables {
@@ -409,10 +454,10 @@ impl Report {
             out += &format!(
                 "\n**{}** ({})\n\n| turn |",
                 t.title,
-                if exact {
-                    "estimate, exact in brackets"
-                } else {
-                    "estimate"
+                match (only, exact) {
+                    (true, _) => "exact",
+                    (false, true) => "estimate, exact in brackets",
+                    (false, false) => "estimate",
                 }
             );
             for c in &t.columns {
@@ -424,11 +469,11 @@ impl Report {
             for r in &t.rows {
                 out += &format!("| {} |", r.turn);
                 for c in &r.cells {
-                    if exact {
-                        out += &format!(" {} ({}) |", fmt_p(Some(c.p)), fmt_p(c.exact));
-                    } else {
-                        out += &format!(" {} |", fmt_p(Some(c.p)));
-                    }
+                    out += &match (only, exact) {
+                        (true, _) => format!(" {} |", fmt_p(c.exact)),
+                        (false, true) => format!(" {} ({}) |", fmt_p(Some(c.p)), fmt_p(c.exact)),
+                        (false, false) => format!(" {} |", fmt_p(Some(c.p))),
+                    };
                 }
                 out += "\n";
             }
@@ -540,6 +585,47 @@ fn fmt_p(p: Option<f64>) -> String {
     }
 }
 
+/// The simplest fraction a/b (b from 2 to 1,296 = 6^4, the denominators of up to four dice) equal
+/// to `x` within 1e-12, for an exact value that is one; `None` for whole numbers and values no such
+/// fraction matches (longer turn sequences, capped means).
+pub fn simple_fraction(x: f64) -> Option<(u64, u64)> {
+    if !x.is_finite() || x < 0.0 || (x - x.round()).abs() <= 1e-12 {
+        return None;
+    }
+    (2..=1296u64).find_map(|b| {
+        let a = (x * b as f64).round();
+        ((x - a / b as f64).abs() <= 1e-12 && a < 1e15).then_some((a as u64, b))
+    })
+}
+
+/// In column `col` of `rows` below the header, pad the fractions after the exact values (`0.555556
+/// (5/9)`) to one width, so that the right-aligned decimals still line up.
+fn pad_fractions(rows: &mut [Vec<String>], col: usize) {
+    let suffix = |c: &str| c.find(" (").map_or(0, |i| c[i..].chars().count());
+    let widest = rows
+        .iter()
+        .skip(1)
+        .filter_map(|r| r.get(col))
+        .map(|c| suffix(c))
+        .max()
+        .unwrap_or(0);
+    for cell in rows.iter_mut().skip(1).filter_map(|r| r.get_mut(col)) {
+        let pad = widest - suffix(cell);
+        cell.push_str(&" ".repeat(pad));
+    }
+}
+
+/// An exact value with its simple fraction beside it, if it has one: `0.555556 (5/9)`.
+fn fmt_exact(x: Option<f64>, digits: usize) -> String {
+    match x {
+        Some(v) if v.is_finite() => match simple_fraction(v) {
+            Some((a, b)) => format!("{v:.digits$} ({a}/{b})"),
+            None => format!("{v:.digits$}"),
+        },
+        _ => "—".into(),
+    }
+}
+
 fn fmt_num(x: Option<f64>) -> String {
     match x {
         Some(v) if v.is_finite() => format!("{v:.4}"),
@@ -557,6 +643,11 @@ fn fmt_ci(c: &Cell) -> String {
 /// Rows as aligned text columns: the first left-aligned, the others right-aligned, two spaces
 /// apart (a trailing fifth column of free text stays left-aligned).
 pub fn align(rows: &[Vec<String>]) -> String {
+    align_free(rows, 4)
+}
+
+/// [`align`], with the free-text column (left-aligned when it is a row's last) at `free`.
+fn align_free(rows: &[Vec<String>], free: usize) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
         .map(|i| {
@@ -575,7 +666,7 @@ pub fn align(rows: &[Vec<String>]) -> String {
             if i == 0 {
                 line += cell;
                 line += &" ".repeat(pad);
-            } else if i + 1 == r.len() && i == 4 {
+            } else if i + 1 == r.len() && i == free {
                 // A trailing free-text column (metric meanings) is left-aligned.
                 line += "  ";
                 line += cell;
@@ -594,6 +685,22 @@ pub fn align(rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_values_that_are_simple_fractions_show_them() {
+        assert_eq!(simple_fraction(5.0 / 9.0), Some((5, 9)));
+        assert_eq!(simple_fraction(1.0 / 3.0), Some((1, 3)));
+        assert_eq!(simple_fraction(29.0 / 9.0), Some((29, 9)));
+        assert_eq!(simple_fraction(671.0 / 1296.0), Some((671, 1296)));
+        // Whole numbers, and values of longer sequences, have none.
+        assert_eq!(simple_fraction(0.0), None);
+        assert_eq!(simple_fraction(1.0), None);
+        assert_eq!(simple_fraction(1.0 / 7776.0), None);
+        assert_eq!(simple_fraction(0.422646), None);
+        assert_eq!(fmt_exact(Some(5.0 / 9.0), 6), "0.555556 (5/9)");
+        assert_eq!(fmt_exact(Some(0.25), 4), "0.2500 (1/4)");
+        assert_eq!(fmt_exact(None, 6), "—");
+    }
 
     #[test]
     fn thousands_separators() {

@@ -327,37 +327,72 @@ fn malformed_experiments_name_file_line_and_key() {
     rejects_file("empty", "", &["empty.toml", "name"]);
 }
 
+/// `run` replaces its own report of the same experiment without `--force` (the edit loop), and
+/// refuses any other existing output without it, saying why and touching nothing: a folder with
+/// a file a report does not have, another experiment's report, a folder that is no report.
 #[test]
-fn existing_output_needs_force_and_folders_are_not_files() {
+fn existing_output_needs_force_unless_it_is_the_experiments_own_report() {
     let dir = scratch("force");
     let file = dir.join("small.toml");
     std::fs::write(&file, SMALL.replace("trials = 20000", "trials = 2000")).unwrap();
     let out = dir.join("out");
     run_into(&file, &out);
-    let o = bin()
-        .args([
+    let run = |file: &Path, out: &Path, force: bool| {
+        let mut cmd = bin();
+        cmd.args([
             "run",
             file.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
             "--quiet",
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(String::from_utf8(o.stderr).unwrap().contains("--force"));
-    bin()
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-            "--force",
-        ])
-        .assert()
-        .success();
+        ]);
+        if force {
+            cmd.arg("--force");
+        }
+        let o = cmd.output().unwrap();
+        (o.status.code(), String::from_utf8(o.stderr).unwrap())
+    };
+    // The experiment edited and run again into its own report: replaced, no --force needed.
+    std::fs::write(&file, SMALL.replace("trials = 20000", "trials = 3000")).unwrap();
+    assert_eq!(run(&file, &out, false), (Some(0), String::new()));
+    let results = std::fs::read_to_string(out.join("results.json")).unwrap();
+    assert!(results.contains("\"trials\": 3000"), "not replaced");
+    // A file of the user's in it: refused, naming it, and the folder left as it was.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let (code, err) = run(&file, &out, false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("holds notes.txt") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
+    // Another experiment's report: refused, naming it.
+    let other = dir.join("other.toml");
+    std::fs::write(
+        &other,
+        SMALL.replace("name = \"small\"", "name = \"other\""),
+    )
+    .unwrap();
+    let (code, err) = run(&other, &out, false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("another experiment, 'small'"), "{err}");
+    // A folder that is no report (empty), and a file: refused.
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (code, err) = run(&file, &empty, false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("has no results.json"), "{err}");
+    let plain = dir.join("plain.txt");
+    std::fs::write(&plain, "x").unwrap();
+    let (code, err) = run(&file, &plain, false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("that file exists"), "{err}");
+    // With --force, any of them is replaced.
+    assert_eq!(run(&other, &out, true).0, Some(0));
     assert!(out.join("summary.md").is_file());
     let o = bin()
         .args(["run", dir.to_str().unwrap(), "--quiet"])

@@ -355,7 +355,8 @@ struct OutArgs {
     /// only; with `run --shard`, the shard file).
     #[arg(long, value_name = "DIR")]
     out: Option<std::path::PathBuf>,
-    /// Replace an existing output folder (or shard file).
+    /// Replace an existing output folder (or shard file). Not needed to replace the
+    /// experiment's own report, as written by `run` or `merge`.
     #[arg(long)]
     force: bool,
     /// Draw the PNG charts this many times larger (e.g. 2 for print: 1920×1080 pixels);
@@ -381,6 +382,31 @@ impl OutArgs {
             })
     }
 
+    /// The report folder: `--out`, or `default`. An existing folder is replaced when it is this
+    /// experiment's report as the tool wrote it (so an edited experiment runs again without
+    /// `--force`), and otherwise refused without `--force`, saying why.
+    fn report_folder(
+        &self,
+        default: impl FnOnce() -> std::path::PathBuf,
+        experiment: &str,
+    ) -> Result<std::path::PathBuf> {
+        let out = self.out.clone().unwrap_or_else(default);
+        if out.exists()
+            && !self.force
+            && let Err(why) = our_report(&out, experiment)
+        {
+            return Err(invalid(
+                "--out",
+                &out.display().to_string(),
+                &format!(
+                    "that {} exists and {why}: give --force to replace it, or another --out",
+                    if out.is_dir() { "folder" } else { "file" }
+                ),
+            ));
+        }
+        Ok(out)
+    }
+
     /// `--out`, or `default`; refused when it exists and `--force` is not given.
     fn path(&self, default: impl FnOnce() -> std::path::PathBuf) -> Result<std::path::PathBuf> {
         let out = self.out.clone().unwrap_or_else(default);
@@ -393,6 +419,40 @@ impl OutArgs {
             ));
         }
         Ok(out)
+    }
+}
+
+/// Whether `dir` is the report of experiment `name` as `run` or `merge` writes it: a folder of
+/// the files a report has (CSV, JSON, Markdown, HTML, PNG, SVG, Parquet) and nothing else, whose
+/// `results.json` is a morale-lab report of that experiment. `Err` says what it is not.
+fn our_report(dir: &std::path::Path, name: &str) -> std::result::Result<(), String> {
+    const KINDS: [&str; 7] = ["csv", "json", "md", "html", "png", "svg", "parquet"];
+    if !dir.is_dir() {
+        return Err("is not a folder".into());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot be read ({e})"))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot be read ({e})"))?;
+        let path = entry.path();
+        let file = entry.file_type().is_ok_and(|t| t.is_file());
+        let kind = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !file || !KINDS.contains(&kind) {
+            return Err(format!(
+                "holds {}, which a report does not",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    let results = std::fs::read_to_string(dir.join("results.json"))
+        .map_err(|_| "has no results.json of a report".to_string())?;
+    let v: serde_json::Value = serde_json::from_str(&results)
+        .map_err(|_| "its results.json is not a report's".to_string())?;
+    match v["experiment"]["name"].as_str() {
+        Some(n) if v["version"].is_string() && n == name => Ok(()),
+        Some(n) if v["version"].is_string() => {
+            Err(format!("is the report of another experiment, '{n}'"))
+        }
+        _ => Err("its results.json is not a report's".into()),
     }
 }
 
@@ -1038,9 +1098,10 @@ fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
         b.finish_and_clear();
     }
     let result = result?;
-    let out = a
-        .target
-        .path(|| std::path::Path::new("reports").join(&result.experiment.name))?;
+    let out = a.target.report_folder(
+        || std::path::Path::new("reports").join(&result.experiment.name),
+        &result.experiment.name,
+    )?;
     let command = result.experiment.command(&parts[0].path);
     let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
     // Stopped while the report was drawn: write nothing.
@@ -1165,9 +1226,10 @@ fn run_one(
     let threads = threads_of(&a.threads)?;
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
-    let out = a
-        .target
-        .path(|| std::path::Path::new("reports").join(&exp.name))?;
+    let out = a.target.report_folder(
+        || std::path::Path::new("reports").join(&exp.name),
+        &exp.name,
+    )?;
     let total = exp.trials.saturating_mul(exp.runs() as u64);
     let bar = (!a.quiet && std::io::stderr().is_terminal())
         .then(|| progress(total, true, Arc::clone(&control)));

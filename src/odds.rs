@@ -55,6 +55,55 @@ pub struct Odds {
     pub rules: Map<String, Value>,
 }
 
+/// The text sheet's width: it fits a 100-column terminal.
+const TEXT_WIDTH: usize = 100;
+
+/// The columns (indices into the cells, after the row label's `widths[0]`) in as few consecutive
+/// groups as fit `width` with the label and two spaces before each column, the groups as even in
+/// size as that allows (a column wider than `width` alone is a group of its own).
+fn column_groups(widths: &[usize], width: usize) -> Vec<std::ops::Range<usize>> {
+    let cols = widths.len() - 1;
+    let fits = |r: &std::ops::Range<usize>| {
+        r.len() <= 1 || widths[0] + r.clone().map(|i| 2 + widths[i + 1]).sum::<usize>() <= width
+    };
+    for n in 1..=cols.max(1) {
+        // n groups, the first `cols % n` of them one column longer.
+        let (size, extra) = (cols / n, cols % n);
+        let mut start = 0;
+        let groups: Vec<_> = (0..n)
+            .map(|g| {
+                let len = size + usize::from(g < extra);
+                start += len;
+                start - len..start
+            })
+            .collect();
+        if groups.iter().all(fits) {
+            return groups;
+        }
+    }
+    (0..cols).map(|i| i..i + 1).collect()
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word stands on a
+/// line of its own), later lines indented by two spaces; each line ends with a newline.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out += &line;
+            out += "\n";
+            line = "  ".into();
+        } else if len > 0 && line != "  " {
+            line.push(' ');
+        }
+        line += word;
+    }
+    out += &line;
+    out + "\n"
+}
+
 /// A cell from an exact fraction.
 pub fn cell(f: Frac) -> OddsCell {
     OddsCell {
@@ -192,24 +241,38 @@ impl Odds {
                             widths[i + 1] = widths[i + 1].max(c.text.chars().count());
                         }
                     }
-                    let line = |first: &str, rest: Vec<&str>| {
-                        let mut l = format!("{first:>w$}", w = widths[0]);
-                        for (i, r) in rest.iter().enumerate() {
-                            l += &format!("  {r:>w$}", w = widths[i + 1]);
+                    // Columns in groups that fit the terminal, each group a table of its own
+                    // under the rows' labels.
+                    let groups = column_groups(&widths, TEXT_WIDTH);
+                    for (g, cols) in groups.iter().enumerate() {
+                        if g > 0 {
+                            out += &format!("\n{} (continued)\n", s.title);
                         }
-                        l + "\n"
-                    };
-                    out += &line(
-                        &s.row_header,
-                        s.columns.iter().map(String::as_str).collect(),
-                    );
-                    for (label, cells) in &s.rows {
-                        out += &line(label, cells.iter().map(|c| c.text.as_str()).collect());
+                        let line = |first: &str, rest: Vec<&str>| {
+                            let mut l = format!("{first:>w$}", w = widths[0]);
+                            for (i, r) in cols.clone().zip(rest) {
+                                l += &format!("  {r:>w$}", w = widths[i + 1]);
+                            }
+                            l + "\n"
+                        };
+                        out += &line(
+                            &s.row_header,
+                            s.columns[cols.clone()].iter().map(String::as_str).collect(),
+                        );
+                        for (label, cells) in &s.rows {
+                            out += &line(
+                                label,
+                                cells[cols.clone()]
+                                    .iter()
+                                    .map(|c| c.text.as_str())
+                                    .collect(),
+                            );
+                        }
                     }
                 }
                 out += "\n";
                 for n in &self.notes {
-                    out += &format!("{n}\n");
+                    out += &wrap(n, TEXT_WIDTH);
                 }
                 out
             }
@@ -308,3 +371,40 @@ code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
   thead th, tbody th, tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_grouped_to_fit_the_width() {
+        // A label of 11 and columns of 13, 17, 13: 11 + 15 + 19 = 45 fit 50, the third does not.
+        assert_eq!(column_groups(&[11, 13, 17, 13], 50), vec![0..2, 2..3]);
+        assert_eq!(column_groups(&[11, 13, 17, 13], 100), vec![0..3]);
+        // Six columns that do not fit in one line: two groups of three, not five and one.
+        assert_eq!(
+            column_groups(&[11, 13, 17, 13, 17, 13, 17], 100),
+            vec![0..3, 3..6]
+        );
+        // A column wider than the width alone stands in a group of its own.
+        assert_eq!(column_groups(&[5, 200, 3], 100), vec![0..1, 1..2]);
+        assert_eq!(column_groups(&[5], 100), vec![0..0]);
+    }
+
+    #[test]
+    fn notes_wrap_at_spaces_with_an_indent() {
+        assert_eq!(wrap("one two three four", 9), "one two\n  three\n  four\n");
+        assert_eq!(wrap("short", 100), "short\n");
+        assert_eq!(wrap("a verylongword b", 5), "a\n  verylongword\n  b\n");
+        let text = "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (veteran 3, regular 4, green 5).";
+        let wrapped = wrap(text, 100);
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 100),
+            "{wrapped}"
+        );
+        assert_eq!(
+            wrapped.split_whitespace().collect::<Vec<_>>(),
+            text.split_whitespace().collect::<Vec<_>>()
+        );
+    }
+}

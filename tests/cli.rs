@@ -554,6 +554,43 @@ fn bench_writes_json_for_programs() {
     assert!(err.contains("allowed: text, json"), "{err}");
 }
 
+/// The text odds sheets fit a 100-column terminal: wide tables continue in column groups (every
+/// column still shown) and notes wrap.
+#[test]
+fn text_odds_sheets_fit_a_hundred_columns() {
+    for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
+        let o = bin().args(["odds", system]).assert().success();
+        let text = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+        for l in text.lines() {
+            assert!(
+                l.chars().count() <= 100,
+                "{system}: {} wide: {l}",
+                l.chars().count()
+            );
+        }
+        let o = bin()
+            .args(["odds", system, "--format", "json"])
+            .assert()
+            .success();
+        let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+        for s in v["sections"].as_array().unwrap() {
+            for c in s["columns"].as_array().unwrap() {
+                let c = c.as_str().unwrap();
+                assert!(
+                    text.contains(c),
+                    "{system}: column '{c}' is not in the text"
+                );
+            }
+            for row in s["rows"].as_array().unwrap() {
+                for cell in row[1].as_array().unwrap() {
+                    let t = cell["text"].as_str().unwrap();
+                    assert!(text.contains(t), "{system}: '{t}' is not in the text");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn completions_and_man_page() {
     let out = |args: &[&str]| {

@@ -104,12 +104,20 @@ fn wrap(text: &str, width: usize) -> String {
     out + "\n"
 }
 
+/// A chance as a percentage to one decimal, rounded half away from zero as a rulebook reader
+/// expects (1/16 is 6.3%, not the 6.2% of rounding half to even). Exact where it matters: a
+/// chance whose tenth of a percent ends in exactly one half has a denominator dividing 2,000, and
+/// the dice's fractions among them (powers of two) are exact in binary.
+pub fn percent_1(p: f64) -> String {
+    format!("{:.1}", (p * 1000.0).round() / 10.0)
+}
+
 /// A cell from an exact fraction.
 pub fn cell(f: Frac) -> OddsCell {
     OddsCell {
         fraction: Some(f.to_string()),
         p: f.value(),
-        text: format!("{} ({:.1}%)", f, 100.0 * f.value()),
+        text: format!("{} ({}%)", f, percent_1(f.value())),
     }
 }
 
@@ -196,7 +204,7 @@ impl Odds {
                                 col.clone(),
                                 c.fraction.clone().unwrap_or_default(),
                                 c.p.to_string(),
-                                format!("{:.1}", 100.0 * c.p),
+                                percent_1(c.p),
                             ])
                             .expect("in-memory CSV");
                         }
@@ -338,7 +346,7 @@ impl Odds {
 fn percent(text: &str, p: f64) -> String {
     match (text.rfind('('), text.rfind(')')) {
         (Some(a), Some(b)) if a < b => text[a + 1..b].to_string(),
-        _ => format!("{:.1}%", 100.0 * p),
+        _ => format!("{}%", percent_1(p)),
     }
 }
 
@@ -375,6 +383,17 @@ code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentages_round_half_away_from_zero() {
+        assert_eq!(percent_1(1.0 / 16.0), "6.3");
+        assert_eq!(cell(Frac::new(1, 16).unwrap()).text, "1/16 (6.3%)");
+        assert_eq!(percent_1(3.0 / 16.0), "18.8");
+        assert_eq!(percent_1(1.0 / 3.0), "33.3");
+        assert_eq!(percent_1(2.0 / 3.0), "66.7");
+        assert_eq!(percent_1(1.0), "100.0");
+        assert_eq!(percent_1(0.0), "0.0");
+    }
 
     #[test]
     fn columns_are_grouped_to_fit_the_width() {

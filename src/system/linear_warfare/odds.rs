@@ -55,7 +55,9 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
                 format!("{to_hit}+")
             }
         );
-        let mut columns: Vec<String> = (0..=6).map(|k| format!("{k} hits")).collect();
+        let mut columns: Vec<String> = (0..=6)
+            .map(|k| format!("{k} hit{}", if k == 1 { "" } else { "s" }))
+            .collect();
         columns.push("mean".into());
         let rows = (1..=6u32)
             .map(|dice| {

@@ -42,6 +42,8 @@ pub struct Odds {
     pub version: String,
     /// The sheet's title.
     pub title: String,
+    /// A line under the title (a rule set's description), if any.
+    pub subtitle: Option<String>,
     /// The tables.
     pub sections: Vec<OddsSection>,
     /// Notes (rule ids, what a dash means).
@@ -142,6 +144,7 @@ impl Odds {
             system: system.into(),
             version: crate::report::VERSION.into(),
             title: title.into(),
+            subtitle: None,
             sections,
             notes,
             rules_changed: Map::new(),
@@ -163,6 +166,15 @@ impl Odds {
             .iter()
             .map(|c| (c.key.to_string(), Value::from(c.source)))
             .collect();
+    }
+
+    /// Title the sheet with `title` and, under it, `subtitle` (a rule set's name and
+    /// description, or the user's own title).
+    pub fn set_title(&mut self, title: &str, subtitle: Option<&str>) {
+        self.title = title.into();
+        self.subtitle = subtitle
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string);
     }
 
     /// The rules line: "as written", or each rule parameter changed from the source.
@@ -213,7 +225,11 @@ impl Odds {
                 String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8")
             }
             Format::Markdown => {
-                let mut out = format!("## {}\n\nRules: {}\n\n", self.title, self.rules_line());
+                let mut out = format!("## {}\n\n", self.title);
+                if let Some(sub) = &self.subtitle {
+                    out += &format!("_{sub}_\n\n");
+                }
+                out += &format!("Rules: {}\n\n", self.rules_line());
                 for s in &self.sections {
                     out += &format!("### {}\n\n| {} |", s.title, s.row_header);
                     for c in &s.columns {
@@ -237,7 +253,11 @@ impl Odds {
                 out
             }
             Format::Text => {
-                let mut out = format!("{}\nrules: {}\n", self.title, self.rules_line());
+                let mut out = format!("{}\n", self.title);
+                if let Some(sub) = &self.subtitle {
+                    out += &wrap(sub, TEXT_WIDTH);
+                }
+                out += &format!("rules: {}\n", self.rules_line());
                 for s in &self.sections {
                     out += &format!("\n{}\n", s.title);
                     let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())
@@ -294,9 +314,13 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
             esc(&self.title),
             esc(&self.title),
+            self.subtitle
+                .as_ref()
+                .map(|sub| format!("<p class=\"subtitle\">{}</p>\n", esc(sub)))
+                .unwrap_or_default(),
             esc(&self.version),
             esc(&self.system),
             if self.rules_changed.is_empty() {
@@ -360,6 +384,7 @@ main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
 h1 { font-size: 15pt; margin: 0 0 1.5mm; }
 h2 { font-size: 11pt; margin: 4mm 0 1.5mm; }
 .meta { color: #444; font-size: 8.5pt; margin: 0 0 3mm; }
+.subtitle { font-size: 10.5pt; margin: 0 0 2mm; }
 .rules.changed { color: #000; border-left: 1mm solid #b00; padding-left: 2mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }

@@ -591,6 +591,65 @@ fn text_odds_sheets_fit_a_hundred_columns() {
     }
 }
 
+/// A rule set's name and description title its odds sheet, in every format that has a title;
+/// `--title` replaces the title; a bad title is refused.
+#[test]
+fn odds_sheets_take_a_rule_sets_name_and_a_title() {
+    let out = |args: &[&str]| {
+        let o = bin().args(args).assert().success();
+        String::from_utf8(o.get_output().stdout.clone()).unwrap()
+    };
+    let set = ["odds", "--rules", "rulesets/green-needs-six.toml"];
+    let description = "Rank & File with raw Green troops: their tests start from 6, not 5 (RF-1).";
+    let text = out(&set);
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("green-needs-six — Rank & File"),
+        "{text}"
+    );
+    assert_eq!(lines.next().unwrap(), description);
+    let md = out(&[&set[..], &["--format", "md"]].concat());
+    assert!(
+        md.starts_with("## green-needs-six — ") && md.contains(&format!("_{description}_")),
+        "{md}"
+    );
+    let json = out(&[&set[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["subtitle"], description);
+    let html = out(&[&set[..], &["--format", "html"]].concat());
+    assert!(
+        html.contains("<p class=\"subtitle\">Rank &amp; File with raw Green"),
+        "{html}"
+    );
+    let titled = out(&[&set[..], &["--title", "Green troops, at a glance"]].concat());
+    assert!(
+        titled.starts_with(&format!("Green troops, at a glance\n{description}\n")),
+        "{titled}"
+    );
+    let plain = out(&[
+        "odds",
+        "linear-warfare",
+        "--title",
+        "LW odds",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    assert_eq!(
+        (v["title"].as_str(), v["subtitle"].is_null()),
+        (Some("LW odds"), true)
+    );
+    for bad in ["", "   ", &"x".repeat(201)] {
+        bin()
+            .args(["odds", "rank-and-file", "--title", bad])
+            .assert()
+            .code(2);
+    }
+}
+
 #[test]
 fn completions_and_man_page() {
     let out = |args: &[&str]| {

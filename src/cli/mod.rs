@@ -483,6 +483,10 @@ struct OddsArgs {
     /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
     format: String,
+    /// The sheet's title (default: the system's; with --rules, the rule set's name, with its
+    /// description under it).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -1314,7 +1318,25 @@ fn run_odds(a: OddsArgs) -> Result<String> {
         a.rules_file.as_deref(),
         &a.rules,
     )?;
-    let sheet = system::odds(&system, stands, max_lost, &rules)?;
+    let mut sheet = system::odds(&system, stands, max_lost, &rules)?;
+    // The title: the user's, else a rule set's name beside the system's title; a rule set's
+    // description under it.
+    let set = a.rules_file.as_deref().map(load_ruleset).transpose()?;
+    let description = set.as_ref().map(|s| s.description.as_str());
+    if let Some(title) = &a.title {
+        let t = title.trim();
+        if t.is_empty() || t.chars().count() > 200 || t.contains(['\n', '\r']) {
+            return Err(invalid(
+                "--title",
+                title,
+                "allowed: one line of 1 to 200 characters",
+            ));
+        }
+        sheet.set_title(t, description);
+    } else if let Some(set) = &set {
+        let title = format!("{} — {}", set.name, sheet.title);
+        sheet.set_title(&title, description);
+    }
     Ok(if html {
         sheet.html()
     } else {

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::common::{bin, json_of};
+use crate::common::{bin, json_of, stdout_of};
 
 /// The outcome names of a JSON report, in order.
 fn outcome_names(v: &Value) -> Vec<&str> {
@@ -182,17 +182,7 @@ fn exact_only_text_and_markdown_show_only_exact_values_with_fractions() {
         "routing",
         "--exact-only",
     ];
-    let out = |format: &str| {
-        let o = bin()
-            .args(args)
-            .args(["--format", format])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(o).unwrap()
-    };
+    let out = |format: &str| stdout_of(&[&args[..], &["--format", format]].concat());
     let text = out("text");
     for gone in ["estimate", "interval", "± s.e.", "—"] {
         assert!(
@@ -214,15 +204,7 @@ fn exact_only_text_and_markdown_show_only_exact_values_with_fractions() {
     assert!(md.contains("| removed | 0.555556 (5/9) |"), "{md}");
     assert!(!md.contains("estimate") && !md.contains("interval"), "{md}");
     // A run with trials keeps its estimates, with the fraction beside the exact value.
-    let o = bin()
-        .args(&args[..args.len() - 1])
-        .args(["--trials", "20000"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(o).unwrap();
+    let text = stdout_of(&[&args[..args.len() - 1], &["--trials", "20000"]].concat());
     assert!(
         text.contains("95% interval") && text.contains("0.555556 (5/9)"),
         "{text}"
@@ -559,8 +541,7 @@ fn bench_writes_json_for_programs() {
 #[test]
 fn text_odds_sheets_fit_a_hundred_columns() {
     for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
-        let o = bin().args(["odds", system]).assert().success();
-        let text = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+        let text = stdout_of(&["odds", system]);
         for l in text.lines() {
             assert!(
                 l.chars().count() <= 100,
@@ -568,11 +549,7 @@ fn text_odds_sheets_fit_a_hundred_columns() {
                 l.chars().count()
             );
         }
-        let o = bin()
-            .args(["odds", system, "--format", "json"])
-            .assert()
-            .success();
-        let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+        let v = json_of(&["odds", system, "--format", "json"]);
         for s in v["sections"].as_array().unwrap() {
             for c in s["columns"].as_array().unwrap() {
                 let c = c.as_str().unwrap();
@@ -595,10 +572,7 @@ fn text_odds_sheets_fit_a_hundred_columns() {
 /// `--title` replaces the title; a bad title is refused.
 #[test]
 fn odds_sheets_take_a_rule_sets_name_and_a_title() {
-    let out = |args: &[&str]| {
-        let o = bin().args(args).assert().success();
-        String::from_utf8(o.get_output().stdout.clone()).unwrap()
-    };
+    let out = stdout_of;
     let set = ["odds", "--rules", "rulesets/green-needs-six.toml"];
     let description = "Rank & File with raw Green troops: their tests start from 6, not 5 (RF-1).";
     let text = out(&set);

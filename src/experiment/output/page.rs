@@ -57,6 +57,17 @@ pub(crate) struct Page {
     pub reproduce: String,
 }
 
+/// A metric's name with the condition its mean is taken under, as its meaning words it (", among
+/// units that recovered"): `turns_to_recover (among units that recovered)`. A mean over some
+/// trials only must not be read as one over all: a harsher rule can shorten it by removing the
+/// slow units first.
+fn with_condition(name: &str, meaning: &str) -> String {
+    match meaning.rfind(", among ") {
+        Some(i) => format!("{name} ({})", &meaning[i + 2..]),
+        None => name.to_string(),
+    }
+}
+
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
@@ -126,9 +137,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     .unwrap_or("—".into())
             };
             for m in &run.report.metrics {
-                metrics
-                    .rows
-                    .push(vec![m.name.clone(), f(m.value), f(m.stderr), f(m.exact)]);
+                metrics.rows.push(vec![
+                    with_condition(&m.name, &m.meaning),
+                    f(m.value),
+                    f(m.stderr),
+                    f(m.exact),
+                ]);
             }
             tables.push(metrics);
         }
@@ -175,6 +189,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         }
         head.extend([("chance?", false), ("exact", true)]);
         let mut tab = Tab::new(&head);
+        // A conditional mean keeps its condition beside its name, here too.
+        let meaning = |name: &str| {
+            result
+                .runs
+                .iter()
+                .flat_map(|r| &r.report.metrics)
+                .find(|m| m.name == name)
+                .map_or("", |m| m.meaning.as_str())
+        };
         for c in comparisons {
             let mut row = Vec::new();
             if !exp.sweep.is_empty() {
@@ -183,7 +206,11 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             row.extend([
                 c.variant.clone(),
                 c.kind.to_string(),
-                c.name.clone(),
+                if c.kind == "metric" {
+                    with_condition(&c.name, meaning(&c.name))
+                } else {
+                    c.name.clone()
+                },
                 format!("{:+.4}", c.difference),
                 format!("[{:+.4}, {:+.4}]", c.low, c.high),
                 p_cell(c.p_value),
@@ -249,6 +276,21 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conditional_mean_keeps_its_condition() {
+        assert_eq!(
+            with_condition(
+                "turns_to_recover",
+                "rally phases until back in good order, among units that recovered"
+            ),
+            "turns_to_recover (among units that recovered)"
+        );
+        assert_eq!(
+            with_condition("stands_lost", "stands lost by the end"),
+            "stands_lost"
+        );
+    }
 
     #[test]
     fn a_bar_in_a_cell_does_not_end_it() {

@@ -382,7 +382,11 @@ fn odds_sheets_follow_the_rules_they_say() {
     let sheet =
         |args: &[&str]| -> Value { json_of(&[&["odds", "--format", "json"][..], args].concat()) };
     let flags = sheet(&["rank-and-file", "--rule", "base_green=4"]);
-    let from_file = sheet(&["--rules", file.to_str().unwrap()]);
+    let mut from_file = sheet(&["--rules", file.to_str().unwrap()]);
+    // The same sheet, but for its title: a rule set's name heads it.
+    let title = from_file["title"].as_str().unwrap().to_string();
+    assert_eq!(title, format!("g — {}", flags["title"].as_str().unwrap()));
+    from_file["title"] = flags["title"].clone();
     assert_eq!(flags, from_file);
     assert_eq!(flags["rules_changed"], serde_json::json!({"base_green": 4}));
     // Green on 4 reads as Regular, row by row.

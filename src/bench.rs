@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::error::{Error, Result};
-use morale_lab::report::align;
+use morale_lab::report::{Format, align};
 use morale_lab::system::cases::{Case, Reference, cases, exact_cases, references};
 use morale_lab::{RunOptions, Sampler};
 
@@ -159,26 +159,6 @@ struct Bench {
     mechanic_not_run: Option<String>,
 }
 
-/// The output formats of `bench`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Aligned tables.
-    Text,
-    /// One JSON object.
-    Json,
-}
-
-impl Format {
-    /// `text` or `json`.
-    pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "text" => Some(Format::Text),
-            "json" => Some(Format::Json),
-            _ => None,
-        }
-    }
-}
-
 /// The trials that make one run of `run_once` last at least `seconds`, doubling from 2^16; and
 /// that first long-enough run's rate, to count among the repeats.
 fn calibrate(seconds: f64, mut run_once: impl FnMut(u64) -> Result<f64>) -> Result<(u64, f64)> {
@@ -307,8 +287,8 @@ pub fn run(
             }
         }
         let ref_spread = reference.map(|_| Spread::of(ref_rates));
-        for (i, &sampler) in samplers.iter().enumerate() {
-            let per_second = Spread::of(rates[i].clone());
+        for ((&sampler, rates), &trials) in samplers.iter().zip(rates).zip(&trials) {
+            let per_second = Spread::of(rates);
             bench.cases.push(CaseRow {
                 case: case.name.to_string(),
                 sampler: if case.scenario.is_battle() {
@@ -317,7 +297,7 @@ pub fn run(
                     sampler.name().into()
                 },
                 setup_ms: setup * 1e3,
-                trials: trials[i],
+                trials,
                 per_second,
                 reference: reference.map(|r| r.name.to_string()),
                 ratio_to_reference: ref_spread.map(|s| per_second.median / s.median),
@@ -368,7 +348,8 @@ pub fn run(
         Format::Json => {
             serde_json::to_string_pretty(&bench).map_err(|e| Error::Conflict(e.to_string()))? + "\n"
         }
-        Format::Text => render(&bench),
+        // The command line accepts text and json only.
+        Format::Text | Format::Csv | Format::Markdown => render(&bench),
     })
 }
 
@@ -577,8 +558,8 @@ fn mechanic_rows(
                 rates.push(rate(job.as_ref(), *trials, threads, Sampler::Table)?);
             }
         }
-        let file = Spread::of(jobs[0].3.clone());
-        let built = Spread::of(jobs[1].3.clone());
+        let file = Spread::of(std::mem::take(&mut jobs[0].3));
+        let built = Spread::of(std::mem::take(&mut jobs[1].3));
         bench.mechanic.push(MechanicRow {
             case: case.name.to_string(),
             setup_ms_file: jobs[0].1 * 1e3,

@@ -752,7 +752,8 @@ pub fn run(control: Arc<Control>) -> Result<String> {
                 None => 1.0,
                 Some(s) => seconds_in("--seconds", s, 0.01, 600.0)?,
             };
-            let format = crate::bench::Format::parse(&a.format)
+            let format = Format::parse(&a.format)
+                .filter(|f| matches!(f, Format::Text | Format::Json))
                 .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
             crate::bench::run(seconds, threads_of(&a.threads)?, &a.only, format)
         }

@@ -42,15 +42,15 @@ impl Reference {
     /// million runs per outcome), so a loop that drifted from the rules is caught.
     ///
     /// # Errors
-    /// [`crate::Error::Conflict`] naming the outcome, its share and the exact value; also when
+    /// [`crate::error::Error::Conflict`] naming the outcome, its share and the exact value; also when
     /// the case is unknown, has no exact solution or names other outcomes.
     pub fn check(&self, tally: &[u64]) -> Result<()> {
-        let conflict = |m: String| crate::Error::Conflict(format!("{}: {m}", self.name));
+        let conflict = |m: String| crate::error::Error::Conflict(format!("{}: {m}", self.name));
         let case = cases()
             .into_iter()
             .find(|c| c.name == self.case)
             .ok_or_else(|| conflict(format!("no benchmark case is named '{}'", self.case)))?;
-        let opts = crate::RunOptions::new(1, 1)
+        let opts = crate::scenario::RunOptions::new(1, 1)
             .threads(Some(1))
             .exact_only(true);
         let report = case.job()?.run(&opts, &crate::engine::Control::new())?;

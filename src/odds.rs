@@ -88,7 +88,7 @@ fn column_groups(widths: &[usize], width: usize) -> Vec<std::ops::Range<usize>> 
 
 /// `text` in lines of at most `width` characters, broken at spaces (a longer word stands on a
 /// line of its own), later lines indented by two spaces; each line ends with a newline.
-fn wrap(text: &str, width: usize) -> String {
+pub(crate) fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {

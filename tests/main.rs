@@ -13,4 +13,5 @@ mod properties;
 mod reference;
 mod reports;
 mod rule_params;
+mod sensitivity;
 mod shards;

@@ -269,6 +269,21 @@ struct RunArgs {
     quiet: bool,
 }
 
+/// The flags `sensitivity` adds to a scenario's.
+#[derive(Debug, Args)]
+struct SensitivityArgs {
+    /// The outcome or metric to measure (default: recovered where the scenario has it, else
+    /// the unit gone, else the first outcome), e.g. --headline turns_to_recover.
+    #[arg(help_heading = "Sensitivity", long, value_name = "NAME")]
+    headline: Option<String>,
+    /// Also draw the tornado chart to FILE (.png or .svg).
+    #[arg(help_heading = "Sensitivity", long, value_name = "FILE")]
+    chart: Option<std::path::PathBuf>,
+    /// Replace the --chart file if it exists.
+    #[arg(help_heading = "Sensitivity", long)]
+    force: bool,
+}
+
 #[derive(Debug, Args)]
 struct ExperimentArgs {
     /// Experiment files (TOML; see experiments/). Several run one after another.
@@ -638,34 +653,60 @@ pub fn command() -> clap::Command {
     for (i, name) in others.iter().enumerate() {
         cmd = cmd.mut_subcommand(name, |c| c.display_order(Scenario::ALL.len() + i));
     }
-    for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
-        let has: Vec<&dyn system::RuleSystem> = system::systems()
-            .into_iter()
-            .filter(|s| s.scenarios().contains(&scenario))
-            .collect();
-        let flags: Vec<&str> = has
-            .iter()
-            .flat_map(|s| system::all_params(*s))
-            .filter(|p| p.scenarios.contains(&scenario))
-            .filter_map(|p| p.flag)
-            .collect();
-        let example = scenario.about().example;
-        let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
-        let after = format!(
-            "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n\nExample:\n  {example}",
-            names.join(", ")
+    let mut sensitivity = clap::Command::new("sensitivity")
+        .about("Which rule matters most: move every rule parameter one step each way from its value and switch every optional rule, and see how much each changes the headline (exact where it can be solved)")
+        .subcommand_required(true)
+        .display_order(Scenario::ALL.len())
+        .after_help(
+            "Example:\n  morale-lab sensitivity rally --system rank-and-file --class regular --stands 8 --state routing --chart tornado.png",
         );
-        let mut sub = RunArgs::augment_args(clap::Command::new(scenario.name()))
-            .about(scenario.about().help)
-            .display_order(i);
-        for (id, flag) in SCENARIO_FLAGS {
-            if !flags.contains(flag) {
-                sub = sub.mut_arg(*id, |a| a.hide(true));
-            }
-        }
-        cmd = cmd.subcommand(sub.after_help(after));
+    for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
+        cmd = cmd.subcommand(scenario_command(scenario, i, false));
+        sensitivity = sensitivity.subcommand(scenario_command(scenario, i, true));
     }
-    cmd
+    cmd.subcommand(sensitivity)
+}
+
+/// A scenario's subcommand: its flags ([`RunArgs`], those no system uses in it hidden), the
+/// systems that have it and an example; with `sensitivity`, the flags that command adds.
+fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap::Command {
+    let has: Vec<&dyn system::RuleSystem> = system::systems()
+        .into_iter()
+        .filter(|s| s.scenarios().contains(&scenario))
+        .collect();
+    let flags: Vec<&str> = has
+        .iter()
+        .flat_map(|s| system::all_params(*s))
+        .filter(|p| p.scenarios.contains(&scenario))
+        .filter_map(|p| p.flag)
+        .collect();
+    let example = scenario.about().example;
+    let example = if sensitivity {
+        example.replacen(
+            &format!("morale-lab {}", scenario.name()),
+            &format!("morale-lab sensitivity {}", scenario.name()),
+            1,
+        )
+    } else {
+        example.to_string()
+    };
+    let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
+    let after = format!(
+        "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n\nExample:\n  {example}",
+        names.join(", ")
+    );
+    let mut sub = RunArgs::augment_args(clap::Command::new(scenario.name()))
+        .about(scenario.about().help)
+        .display_order(order);
+    if sensitivity {
+        sub = SensitivityArgs::augment_args(sub).mut_arg("precision", |a| a.hide(true));
+    }
+    for (id, flag) in SCENARIO_FLAGS {
+        if !flags.contains(flag) {
+            sub = sub.mut_arg(*id, |a| a.hide(true));
+        }
+    }
+    sub.after_help(after)
 }
 
 /// Leave on a clap error: help and version as clap prints them, anything else as one line
@@ -736,6 +777,14 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
         return run_scenario(scenario, a, control);
     }
+    if let Some(("sensitivity", sub)) = matches.subcommand()
+        && let Some((name, sub)) = sub.subcommand()
+        && let Some(scenario) = Scenario::from_name(name)
+    {
+        let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        let s = SensitivityArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        return run_sensitivity(scenario, a, s, control);
+    }
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e));
     match cli.command {
         Command::Run(a) => run_experiment(a, control),
@@ -780,7 +829,17 @@ pub fn run(control: Arc<Control>) -> Result<String> {
     }
 }
 
-fn run_scenario(scenario: Scenario, a: RunArgs, control: Arc<Control>) -> Result<String> {
+/// What a scenario's flags ask for: the system, its inputs and optional rules, how to run, and
+/// the output format.
+struct Asked {
+    system: String,
+    inputs: Vec<Input>,
+    options: Vec<String>,
+    run: RunOptions,
+    format: Format,
+}
+
+fn asked(a: &RunArgs) -> Result<Asked> {
     let format = format_of(&a.format)?;
     let precision = match &a.precision {
         None => None,
@@ -861,29 +920,141 @@ fn run_scenario(scenario: Scenario, a: RunArgs, control: Arc<Control>) -> Result
     )?;
     inputs.extend(rules);
     options.extend(a.options.iter().cloned());
-    let job = system::build(&system, scenario, &inputs, &options)?;
     let exact_budget = match &a.exact_budget {
         None => morale_lab::DEFAULT_EXACT_BUDGET,
         Some(s) => seconds_in("--exact-budget", s, 0.1, 86_400.0)?,
     };
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
-    let options = RunOptions::new(trials, seed)
+    let run = RunOptions::new(trials, seed)
         .threads(threads)
         .confidence(confidence)
         .exact_only(a.exact_only)
         .sampler(sampler)
         .precision(precision)
         .exact_budget(Some(exact_budget));
+    Ok(Asked {
+        system,
+        inputs,
+        options,
+        run,
+        format,
+    })
+}
+
+fn run_scenario(scenario: Scenario, a: RunArgs, control: Arc<Control>) -> Result<String> {
+    let Asked {
+        system,
+        inputs,
+        options,
+        run: options_run,
+        format,
+    } = asked(&a)?;
+    let job = system::build(&system, scenario, &inputs, &options)?;
+    let trials = options_run.spec.trials;
     let show_bar = !a.quiet && std::io::stderr().is_terminal();
     // With a precision the total is not known in advance: a counter instead of a bar.
-    let bar = show_bar.then(|| progress(trials, precision.is_none(), Arc::clone(&control)));
-    let result = job.run(&options, &control);
+    let bar = show_bar.then(|| {
+        progress(
+            trials,
+            options_run.precision.is_none(),
+            Arc::clone(&control),
+        )
+    });
+    let result = job.run(&options_run, &control);
     if let Some((bar, handle)) = bar {
         bar.finish_and_clear();
         let _ = handle.join();
     }
     Ok(result?.render(format))
+}
+
+/// `sensitivity SCENARIO`: every rule parameter one step each way, every optional rule
+/// switched, sorted by the change to the headline; a tornado chart with `--chart`.
+fn run_sensitivity(
+    scenario: Scenario,
+    a: RunArgs,
+    s: SensitivityArgs,
+    control: Arc<Control>,
+) -> Result<String> {
+    use morale_lab::experiment::sensitivity::{Ask, analyse, runs};
+    if a.precision.is_some() {
+        return Err(invalid(
+            "--precision",
+            a.precision.as_deref().unwrap_or(""),
+            "not taken by sensitivity: it runs --trials trials a setting where it cannot solve exactly",
+        ));
+    }
+    let chart = match &s.chart {
+        None => None,
+        Some(path) => {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            if ext != "png" && ext != "svg" {
+                return Err(invalid(
+                    "--chart",
+                    &path.display().to_string(),
+                    "allowed: a file name ending .png or .svg",
+                ));
+            }
+            if path.exists() && !s.force {
+                return Err(Error::Conflict(format!(
+                    "{} exists; add --force to replace it",
+                    path.display()
+                )));
+            }
+            Some((path.clone(), ext == "svg"))
+        }
+    };
+    let asked = asked(&a)?;
+    let ask = Ask {
+        system: &asked.system,
+        scenario,
+        inputs: &asked.inputs,
+        options: &asked.options,
+        headline: s.headline.as_deref(),
+        run: asked.run.clone(),
+    };
+    let total = (runs(&ask)? as u64).saturating_mul(asked.run.spec.trials);
+    let bar = (!a.quiet && std::io::stderr().is_terminal())
+        .then(|| progress(total, true, Arc::clone(&control)));
+    let result = analyse(&ask, &control);
+    if let Some((bar, handle)) = bar {
+        bar.finish_and_clear();
+        let _ = handle.join();
+    }
+    let result = result?;
+    if let Some((path, svg)) = chart {
+        let c = result.chart();
+        let fail = |e: String| Error::Conflict(format!("could not draw the chart: {e}"));
+        let bytes = if svg {
+            c.svg().map_err(fail)?.into_bytes()
+        } else {
+            c.png().map_err(fail)?
+        };
+        write_file(&path, &bytes)?;
+    }
+    Ok(result.render(asked.format))
+}
+
+/// Write `bytes` to `path` through a temporary file beside it, so a failure leaves no half file.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let fail = |e: std::io::Error| Error::Conflict(format!("cannot write {}: {e}", path.display()));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or("chart".into());
+    let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
 }
 
 /// A progress bar on standard error, updated from the run's counter until it finishes.

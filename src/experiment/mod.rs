@@ -36,6 +36,7 @@ use crate::scenario::{RunOptions, Scenario};
 use crate::system;
 
 pub mod compare;
+pub mod sensitivity;
 mod template;
 pub use template::template;
 
@@ -111,6 +112,7 @@ struct ExperimentFile {
     trials: Option<Spanned<i64>>,
     confidence: Option<Spanned<f64>>,
     headline: Option<Spanned<String>>,
+    sensitivity: Option<Spanned<bool>>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
     #[serde(default)]
@@ -166,6 +168,10 @@ pub struct Experiment {
     /// The outcome the answer and sweep charts speak of (default: `recovered` for `rally`, the
     /// unit gone for other scenarios that have it, else the first outcome).
     pub headline: Option<String>,
+    /// Also find which rule matters most for each variant (see [`sensitivity`]): every rule
+    /// parameter one step each way and every optional rule switched, measured on the headline.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sensitivity: bool,
     /// The variants; the first is the baseline of comparisons.
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).
@@ -358,6 +364,15 @@ impl Experiment {
                 ));
             }
         };
+        if let (Some(sens), Some(_)) = (&f.sensitivity, &f.sweep)
+            && *sens.get_ref()
+        {
+            return Err(file_err(
+                span_line(sens.span()),
+                "sensitivity",
+                "sensitivity = true moves every rule parameter from one setting: it needs an experiment without a [sweep]".into(),
+            ));
+        }
         if f.variants.is_empty() {
             return Err(file_err(
                 1,
@@ -517,6 +532,7 @@ impl Experiment {
             trials,
             confidence,
             headline: f.headline.as_ref().map(|h| h.get_ref().clone()),
+            sensitivity: f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()),
             variants,
             sweep,
             overrides: Vec::new(),
@@ -715,7 +731,45 @@ impl Experiment {
                 report,
             });
         }
-        Ok(self.result(threads, runs))
+        let mut result = self.result(threads, runs);
+        result.sensitivity = self.sensitivities(threads, sampler, control)?;
+        Ok(result)
+    }
+
+    /// With `sensitivity = true`, which rule matters most for each variant, on the headline,
+    /// from the experiment's seed and trials (exact where the scenario solves exactly); empty
+    /// otherwise. The same for a run on one machine and a merge of shards.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; failures of the runs.
+    pub fn sensitivities(
+        &self,
+        threads: Option<usize>,
+        sampler: Sampler,
+        control: &Control,
+    ) -> Result<Vec<(String, sensitivity::Sensitivity)>> {
+        if !self.sensitivity {
+            return Ok(Vec::new());
+        }
+        let point = self.points().into_iter().next().unwrap_or_default();
+        self.variants
+            .iter()
+            .map(|v| {
+                let inputs = self.inputs(v, &point);
+                let ask = sensitivity::Ask {
+                    system: &v.system,
+                    scenario: self.scenario,
+                    inputs: &inputs,
+                    options: &v.options,
+                    headline: self.headline.as_deref(),
+                    run: RunOptions::new(self.trials, self.seed)
+                        .threads(threads)
+                        .confidence(self.confidence)
+                        .sampler(sampler),
+                };
+                Ok((v.name.clone(), sensitivity::analyse(&ask, control)?))
+            })
+            .collect()
     }
 
     /// Every run, point-major, with its job and run options (stream = run index).
@@ -757,6 +811,7 @@ impl Experiment {
             threads: threads.unwrap_or_else(rayon::current_num_threads),
             runs,
             timing_parts: None,
+            sensitivity: Vec::new(),
         }
     }
 }
@@ -799,4 +854,7 @@ pub struct ExperimentResult {
     /// says so); `None` for a run on one machine.
     #[serde(skip)]
     pub timing_parts: Option<u64>,
+    /// With `sensitivity = true`: each variant's name and which of its rules matters most.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sensitivity: Vec<(String, sensitivity::Sensitivity)>,
 }

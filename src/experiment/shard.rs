@@ -336,6 +336,7 @@ pub fn merge_with(
         };
     }
     result.timing_parts = Some(n);
+    result.sensitivity = exp.sensitivities(None, sampler, control)?;
     Ok(result)
 }
 

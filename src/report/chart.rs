@@ -173,6 +173,18 @@ pub enum Chart {
         /// `cells[y][x]`.
         cells: Vec<Vec<f64>>,
     },
+    /// A tornado chart: a row per parameter, biggest first, with a bar from zero to the change
+    /// each of its settings makes to one headline (and the interval where it is an estimate).
+    Tornado {
+        /// Title.
+        title: String,
+        /// The x axis: the change, in what unit.
+        x_label: String,
+        /// The headline is a share (changes drawn in percentage points).
+        share: bool,
+        /// Rows, biggest first: the parameter's label and each setting's (label, change).
+        rows: Vec<(String, Vec<(String, Estimate)>)>,
+    },
 }
 
 type Area<DB> = DrawingArea<DB, Shift>;
@@ -854,6 +866,146 @@ where
                 colour_bar(&area, s)?;
             }
         }
+        Chart::Tornado {
+            title,
+            x_label,
+            share,
+            rows,
+        } => {
+            // At most this many rows stay readable at the standard size; the caption says
+            // when more were left out (the table has them all).
+            const MOST: usize = 16;
+            let shown = &rows[..rows.len().min(MOST)];
+            let Frame {
+                plot, caption: cap, ..
+            } = frame(root, title, &[], 0, s)?;
+            let k = if *share { 100.0 } else { 1.0 };
+            let (mut lo, mut hi) = (0f64, 0f64);
+            for (_, bars) in shown {
+                for (_, v) in bars {
+                    lo = lo.min(v.low.min(v.p) * k);
+                    hi = hi.max(v.high.max(v.p) * k);
+                }
+            }
+            // Room either side for the value labels at the bars' ends.
+            let span = (hi - lo).max(1e-9);
+            let (lo, hi) = (lo - span * 0.22, hi + span * 0.22);
+            let n = shown.len().max(1);
+            let widest = shown
+                .iter()
+                .map(|(l, _)| {
+                    root.estimate_text_size(l, &TextStyle::from(s.font(14.0)))
+                        .map_or(0, |(w, _)| w as i32)
+                })
+                .max()
+                .unwrap_or(0);
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(8.0))
+                .x_label_area_size(s.px(48.0))
+                .y_label_area_size((widest + s.px(16.0)).min(s.px(300.0)))
+                .build_cartesian_2d(lo..hi, 0f64..n as f64)
+                .map_err(e)?;
+            let unit = if *share { " pts" } else { "" };
+            c.configure_mesh()
+                .disable_y_mesh()
+                .y_labels(0)
+                .x_desc(x_label.as_str())
+                .x_label_formatter(&|v| {
+                    if *share {
+                        format!("{v:+.0}{unit}").replace("+0", "0")
+                    } else {
+                        format!("{v:+.2}")
+                    }
+                })
+                .label_style(label.clone())
+                .axis_desc_style(axis.clone())
+                .light_line_style(WHITE.mix(0.0))
+                .bold_line_style(RGBColor(225, 225, 225))
+                .draw()
+                .map_err(e)?;
+            // The zero line: the rules as set.
+            let z0 = c.backend_coord(&(0.0, 0.0));
+            let z1 = c.backend_coord(&(0.0, n as f64));
+            root.draw(&PathElement::new(
+                vec![z0, z1],
+                BLACK.stroke_width(s.px(1.5).max(1) as u32),
+            ))
+            .map_err(e)?;
+            let mut estimates = false;
+            for (ri, (name, bars)) in shown.iter().enumerate() {
+                // Row 0 (the biggest) at the top.
+                let top = (n - ri) as f64 - 0.12;
+                let bottom = (n - ri - 1) as f64 + 0.12;
+                let (lx, ly) = c.backend_coord(&(lo, (top + bottom) / 2.0));
+                root.draw(&Text::new(
+                    name.clone(),
+                    (lx - s.px(8.0), ly),
+                    anchored(s.text(14.0, BLACK), HPos::Right, VPos::Center),
+                ))
+                .map_err(e)?;
+                let m = bars.len().max(1) as f64;
+                let h = (top - bottom) / m;
+                for (bi, (to, v)) in bars.iter().enumerate() {
+                    let y1 = top - bi as f64 * h;
+                    let y0 = y1 - h * 0.9;
+                    let col = colour(bi);
+                    let a = c.backend_coord(&(0.0, y1));
+                    let b = c.backend_coord(&(v.p * k, y0));
+                    root.draw(&Rectangle::new([a, b], col.filled()))
+                        .map_err(e)?;
+                    if v.low != v.p || v.high != v.p {
+                        estimates = true;
+                        let ym = c.backend_coord(&(0.0, (y0 + y1) / 2.0)).1;
+                        let l = c.backend_coord(&(v.low * k, 0.0)).0;
+                        let r = c.backend_coord(&(v.high * k, 0.0)).0;
+                        let cap_h = s.px(4.0);
+                        let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
+                        for seg in [
+                            vec![(l, ym), (r, ym)],
+                            vec![(l, ym - cap_h), (l, ym + cap_h)],
+                            vec![(r, ym - cap_h), (r, ym + cap_h)],
+                        ] {
+                            root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+                        }
+                    }
+                    let value = if v.p == 0.0 {
+                        "0".to_string()
+                    } else if *share {
+                        format!("{:+.1}", v.p * 100.0)
+                    } else {
+                        format!("{:+.3}", v.p)
+                    };
+                    let text = format!("{to}: {}", value.replace('-', "−"));
+                    let end = c
+                        .backend_coord(&((if v.p < 0.0 { v.low } else { v.high }) * k, 0.0))
+                        .0;
+                    let ym = c.backend_coord(&(0.0, (y0 + y1) / 2.0)).1;
+                    let (x, pos) = if v.p < 0.0 {
+                        (end - s.px(4.0), HPos::Right)
+                    } else {
+                        (end + s.px(4.0), HPos::Left)
+                    };
+                    let size = if m > 2.0 { 11.0 } else { 13.0 };
+                    root.draw(&Text::new(
+                        text,
+                        (x, ym),
+                        anchored(s.text(size, BLACK), pos, VPos::Center),
+                    ))
+                    .map_err(e)?;
+                }
+            }
+            let mut note = "Each bar is one setting (value: change) from the rules as set (0): blue a step down, orange a step up, then other values.".to_string();
+            if estimates {
+                note += " Whiskers: the intervals.";
+            }
+            if rows.len() > MOST {
+                note = format!(
+                    "The {MOST} parameters that matter most of {}; the table has them all. {note}",
+                    rows.len()
+                );
+            }
+            caption(&cap, &note, s)?;
+        }
     }
     root.present().map_err(e)
 }
@@ -929,7 +1081,8 @@ impl Chart {
             Chart::Bars { title, .. }
             | Chart::Stacked { title, .. }
             | Chart::Lines { title, .. }
-            | Chart::Heat { title, .. } => title,
+            | Chart::Heat { title, .. }
+            | Chart::Tornado { title, .. } => title,
         }
     }
 

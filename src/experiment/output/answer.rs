@@ -69,6 +69,19 @@ pub(super) fn pct(x: f64) -> String {
 /// The plain-words answer: each variant against the baseline on the headline outcome and the
 /// holes metric, with the interval of the difference and whether chance could explain it.
 pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
+    let mut out = answer_runs(result, comparisons);
+    // Which rule matters most, in a sentence per variant, after the answer on the runs.
+    for (name, sens) in &result.sensitivity {
+        if result.sensitivity.len() > 1 {
+            out += &format!(" For {name}: {}", sens.verdict());
+        } else {
+            out += &format!(" {}", sens.verdict());
+        }
+    }
+    out
+}
+
+fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
     let exp = &result.experiment;
     let base = &exp.variants[0].name;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));

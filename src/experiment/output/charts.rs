@@ -257,5 +257,13 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
             }
         }
     }
+    for (name, sens) in &result.sensitivity {
+        let file = if result.sensitivity.len() == 1 {
+            "sensitivity".to_string()
+        } else {
+            format!("sensitivity_{}", slug(name))
+        };
+        out.push((file, sens.chart()));
+    }
     out
 }

@@ -184,6 +184,34 @@ pub const EXPORTERS: &[Exporter] = &[
         },
     },
     Exporter {
+        file: "sensitivity.csv",
+        about: "with sensitivity = true: every rule setting tried and its change to the headline",
+        write: |c| {
+            if c.result.sensitivity.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut rows = Vec::new();
+            for (i, (name, sens)) in c.result.sensitivity.iter().enumerate() {
+                for (j, mut row) in sens.csv_rows().into_iter().enumerate() {
+                    if j == 0 && i > 0 {
+                        continue;
+                    }
+                    row.insert(
+                        0,
+                        if j == 0 {
+                            "variant".into()
+                        } else {
+                            name.clone()
+                        },
+                    );
+                    rows.push(row);
+                }
+            }
+            let out = csv_bytes(rows);
+            Ok(vec![OutputFile::new("sensitivity.csv", out)])
+        },
+    },
+    Exporter {
         file: "results.json",
         about: "everything, with the definition, version, seed, trials and threads",
         write: |c| Ok(vec![OutputFile::new("results.json", json::results(c))]),

@@ -246,6 +246,44 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tables: vec![tab],
         });
     }
+    for (name, sens) in &result.sensitivity {
+        let rows = sens.rows(true);
+        let mut tab = Tab::new(
+            &rows[0]
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (h.as_str(), i >= 5 && h != "chance?"))
+                .collect::<Vec<_>>(),
+        );
+        tab.rows = rows[1..].to_vec();
+        let mut intro = format!(
+            "Every rule parameter moved one step each way from its value, every optional rule switched, and the change each makes to {} ({}), as {} for `{}`{}. {}",
+            sens.headline,
+            sens.meaning,
+            sens.show(sens.base.value),
+            name,
+            if sens.trials == 0 {
+                ", every value exact".to_string()
+            } else {
+                format!(
+                    ", by Monte Carlo ({} trials a setting, the experiment's seed; * an estimate)",
+                    crate::report::thousands(sens.trials)
+                )
+            },
+            sens.verdict()
+        );
+        if let Some(l) = sens.unmoved_line() {
+            intro += &format!(" {l}.");
+        }
+        for l in sens.refused_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        sections.push(Section {
+            title: format!("Which rule matters most: {name}"),
+            intro,
+            tables: vec![tab],
+        });
+    }
     Page {
         question: exp.question.clone(),
         answer: answer(result, comparisons),

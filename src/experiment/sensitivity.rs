@@ -1,0 +1,1125 @@
+//! Which rule matters most: every rule parameter moved one step each way from its value, every
+//! optional rule switched, and the change each makes to one headline outcome or metric.
+//!
+//! Steps (docs/RULES.md, "Sensitivity"): a whole number ±1 within its allowed range; a chance
+//! to the nearest simple fractions either side (denominators up to 6, as dice give); a real
+//! number ±10%; a switch flipped; a choice to each other value; an optional rule on if off, off
+//! if on. Distributions and unit specs are not stepped (no single "one step" exists), and the
+//! report says so. A step the system refuses (values that do not fit together) is listed with
+//! its reason, never dropped silently.
+//!
+//! Where the scenario solves exactly, every value is exact and so is every change. Where it
+//! cannot, every setting runs by Monte Carlo from the same seed and trials; each change gets
+//! Newcombe's interval (a mean: the normal interval) as the experiments' comparisons do. The
+//! same seed for every setting makes the differences less noisy than independent runs would,
+//! so those intervals err on the wide side.
+
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use super::compare::{means, proportions};
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::frac::Frac;
+use crate::params::{Input, Kind, ParamDef, Source};
+use crate::report::{Report, rule_changes};
+use crate::scenario::{RunOptions, Scenario};
+use crate::stats::z_for_confidence;
+use crate::system;
+
+/// A value of the headline, exact or estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Value {
+    /// The exact value where known, else the estimate.
+    pub value: f64,
+    /// The value is exact.
+    pub exact: bool,
+    /// The estimate's interval (Monte Carlo only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// Its upper end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+}
+
+/// One changed setting and what it does to the headline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effect {
+    /// The rule parameter's key, or the optional rule's name.
+    pub key: String,
+    /// `rule` (a rule parameter) or `option` (an optional rule).
+    pub kind: String,
+    /// The rule ids it comes from.
+    pub rule: String,
+    /// Its value in the run asked for (`on`/`off` for an optional rule).
+    pub from: String,
+    /// The value tried.
+    pub to: String,
+    /// The headline under it; `None` when the system refused the setting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// The change from the run asked for (a share as a fraction, a metric in its unit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    /// Lower end of the change's interval (Monte Carlo only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// Upper end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+    /// Whether chance explains the change: `Some(false)` when the interval leaves out zero
+    /// (Monte Carlo only; an exact change is what it is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance: Option<bool>,
+    /// Why the system refused the setting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+/// A parameter that has no single step, with why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotStepped {
+    /// Its key.
+    pub key: String,
+    /// Why it was not moved.
+    pub why: String,
+}
+
+/// What the sensitivity analysis found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sensitivity {
+    /// The rule system.
+    pub system: String,
+    /// The scenario.
+    pub scenario: String,
+    /// The outcome or metric whose change is measured.
+    pub headline: String,
+    /// `outcome` (a share of trials) or `metric` (a mean).
+    pub headline_kind: String,
+    /// What the headline means (a metric's meaning, with its condition).
+    pub meaning: String,
+    /// The situation's parameters.
+    pub params: Map<String, Json>,
+    /// The rule parameters changed from the source in the run asked for.
+    pub rules_changed: Vec<String>,
+    /// The optional rules on in the run asked for.
+    pub options: Vec<String>,
+    /// The headline in the run asked for.
+    pub base: Value,
+    /// Every setting tried: parameters by their largest change, biggest first; each
+    /// parameter's settings together, the step down before the step up.
+    pub effects: Vec<Effect>,
+    /// Parameters with no single step.
+    pub not_stepped: Vec<NotStepped>,
+    /// Monte Carlo trials per setting (0 when every value is exact).
+    pub trials: u64,
+    /// The seed of every Monte Carlo run.
+    pub seed: u64,
+    /// The confidence level of intervals.
+    pub confidence: f64,
+    /// Why the values are estimates, when they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_estimates: Option<String>,
+}
+
+/// The nearest simple fractions (denominators up to 6) below and above `f`.
+fn fraction_steps(f: Frac) -> (Option<Frac>, Option<Frac>) {
+    let mut all: Vec<Frac> = (1..=6u64)
+        .flat_map(|d| (0..=d).filter_map(move |n| Frac::new(n, d)))
+        .collect();
+    all.sort_by(|a, b| a.value().total_cmp(&b.value()));
+    all.dedup_by(|a, b| a.value() == b.value());
+    let x = f.value();
+    let below = all.iter().rev().find(|g| g.value() < x).copied();
+    let above = all.iter().find(|g| g.value() > x).copied();
+    (below, above)
+}
+
+/// A JSON value as the command line would type it.
+fn typed(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The values one step from `current` of a parameter of kind `kind`, or why there are none.
+pub fn steps(kind: &Kind, current: &str) -> std::result::Result<Vec<String>, String> {
+    Ok(match kind {
+        Kind::Int { min, max } => {
+            let v = crate::params::parse_int(current)
+                .ok_or_else(|| format!("its value '{current}' is not a whole number"))?;
+            [v - 1, v + 1]
+                .into_iter()
+                .filter(|x| (*min..=*max).contains(x))
+                .map(|x| x.to_string())
+                .collect()
+        }
+        Kind::Real { min, max } => {
+            let v: f64 = current
+                .trim()
+                .parse()
+                .map_err(|_| format!("its value '{current}' is not a number"))?;
+            let step = if v == 0.0 { 0.1 } else { v.abs() * 0.1 };
+            [v - step, v + step]
+                .into_iter()
+                .filter(|x| (*min..=*max).contains(x))
+                .map(|x| format!("{}", (x * 1e6).round() / 1e6))
+                .collect()
+        }
+        Kind::Prob => {
+            let f = Frac::parse(current)
+                .ok_or_else(|| format!("its value '{current}' is not a chance"))?;
+            let (below, above) = fraction_steps(f);
+            below
+                .into_iter()
+                .chain(above)
+                .map(|f| f.to_string())
+                .collect()
+        }
+        Kind::Bool => vec![if current == "true" { "false" } else { "true" }.to_string()],
+        Kind::Choice(names) => names
+            .iter()
+            .filter(|n| **n != current)
+            .map(|n| n.to_string())
+            .collect(),
+        Kind::Dist => return Err("a distribution has no single step".into()),
+        Kind::Spec(_) => return Err("a spec has no single step".into()),
+    })
+}
+
+/// The headline of `report`: `name`'s exact value where known, else its estimate with interval.
+fn headline_value(report: &Report, name: &str) -> Option<Value> {
+    if let Some(o) = report.outcomes.iter().find(|o| o.outcome == name) {
+        let c = &o.cell;
+        return Some(match c.exact {
+            Some(x) => Value {
+                value: x,
+                exact: true,
+                low: None,
+                high: None,
+            },
+            None => Value {
+                value: c.p,
+                exact: false,
+                low: c.ci_low,
+                high: c.ci_high,
+            },
+        });
+    }
+    let m = report.metrics.iter().find(|m| m.name == name)?;
+    let z = z_for_confidence(report.confidence);
+    Some(match m.exact {
+        Some(x) => Value {
+            value: x,
+            exact: true,
+            low: None,
+            high: None,
+        },
+        None => {
+            let v = m.value?;
+            let half = m.stderr.map(|s| z * s);
+            Value {
+                value: v,
+                exact: false,
+                low: half.map(|h| v - h),
+                high: half.map(|h| v + h),
+            }
+        }
+    })
+}
+
+/// The outcome a report speaks of when none is named: `recovered` where the scenario has it,
+/// else the unit gone (removed or eliminated), else the first outcome.
+pub fn default_headline(report: &Report) -> String {
+    ["recovered", "removed", "eliminated"]
+        .iter()
+        .find(|n| report.outcomes.iter().any(|o| o.outcome == **n))
+        .map(|n| n.to_string())
+        .or_else(|| report.outcomes.first().map(|o| o.outcome.clone()))
+        .unwrap_or_default()
+}
+
+/// What the analysis is asked: a system's scenario from the user's inputs and optional rules,
+/// with a headline (the default's when `None`) and how to run Monte Carlo where it must.
+pub struct Ask<'a> {
+    /// The rule system (a name or a loaded mechanic file's name).
+    pub system: &'a str,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The situation's and the rules' inputs, as for a run.
+    pub inputs: &'a [Input],
+    /// The optional rules on.
+    pub options: &'a [String],
+    /// The outcome or metric to measure (default: [`default_headline`]).
+    pub headline: Option<&'a str>,
+    /// Trials, seed, threads, confidence and sampler of any Monte Carlo run; its exact budget
+    /// bounds each exact solution.
+    pub run: RunOptions,
+}
+
+/// One setting to try: its key, kind, rule ids, from, to, and the inputs and options it runs.
+struct Trial {
+    key: String,
+    kind: &'static str,
+    rule: String,
+    from: String,
+    to: String,
+    inputs: Vec<Input>,
+    options: Vec<String>,
+}
+
+/// How many runs [`analyse`] makes for `ask` (the run asked for and every setting), for a
+/// progress bar; it builds nothing.
+///
+/// # Errors
+/// An unknown system.
+pub fn runs(ask: &Ask) -> Result<usize> {
+    let sys = system::find(ask.system)?;
+    let rules: usize = sys
+        .rule_params()
+        .iter()
+        .map(|p| {
+            let current = p.default;
+            steps(&p.kind, current).map_or(0, |s| s.len().max(1))
+        })
+        .sum();
+    Ok(1 + rules + sys.options().len())
+}
+
+/// Move every rule parameter one step each way and switch every optional rule, and measure the
+/// headline under each (see the module's description).
+///
+/// # Errors
+/// An unknown system or a headline the scenario does not have; input the system rejects in the
+/// run asked for; [`Error::Cancelled`] when `control` is cancelled.
+pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
+    let sys = system::find(ask.system)?;
+    let base_job = system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
+    // Exact where the scenario solves exactly within its budget; else Monte Carlo throughout.
+    let exact_run = ask.run.clone().exact_only(true);
+    let (base, exact, why_estimates) = match base_job.run(&exact_run, control) {
+        Ok(r) => (r, true, None),
+        Err(Error::Cancelled) => return Err(Error::Cancelled),
+        Err(e) if ask.run.exact_only => return Err(e),
+        Err(e) => {
+            let why = match &e {
+                Error::Invalid { allowed, .. } => allowed
+                    .split(';')
+                    .next()
+                    .unwrap_or(allowed)
+                    .trim()
+                    .to_string(),
+                other => other.to_string(),
+            };
+            (
+                base_job.run(&ask.run.clone().exact_only(false), control)?,
+                false,
+                Some(why),
+            )
+        }
+    };
+    let headline = match ask.headline {
+        Some(h) => h.to_string(),
+        None => default_headline(&base),
+    };
+    let Some(base_value) = headline_value(&base, &headline) else {
+        let mut names: Vec<String> = base.outcomes.iter().map(|o| o.outcome.clone()).collect();
+        names.extend(base.metrics.iter().map(|m| m.name.clone()));
+        return Err(Error::Invalid {
+            what: "--headline".into(),
+            value: headline,
+            allowed: format!(
+                "an outcome or metric of {} {}: {}",
+                sys.name(),
+                ask.scenario.name(),
+                names.join(", ")
+            ),
+        });
+    };
+    let metric = base.metrics.iter().find(|m| m.name == headline);
+    let meaning = metric.map_or(format!("share of trials ending {headline}"), |m| {
+        m.meaning.clone()
+    });
+
+    let mut trials: Vec<Trial> = Vec::new();
+    let mut not_stepped = Vec::new();
+    for p in sys.rule_params() {
+        let current = base
+            .rules
+            .get(p.key)
+            .map(typed)
+            .unwrap_or_else(|| p.default.to_string());
+        match steps(&p.kind, &current) {
+            Err(why) => not_stepped.push(NotStepped {
+                key: p.key.into(),
+                why,
+            }),
+            Ok(values) => {
+                for to in values {
+                    trials.push(rule_trial(p, &current, to, ask));
+                }
+            }
+        }
+    }
+    for o in sys.options() {
+        let on = ask.options.iter().any(|x| x == o.name);
+        let options: Vec<String> = if on {
+            ask.options
+                .iter()
+                .filter(|x| *x != o.name)
+                .cloned()
+                .collect()
+        } else {
+            ask.options
+                .iter()
+                .cloned()
+                .chain([o.name.to_string()])
+                .collect()
+        };
+        trials.push(Trial {
+            key: o.name.into(),
+            kind: "option",
+            rule: o.rule.into(),
+            from: if on { "on" } else { "off" }.into(),
+            to: if on { "off" } else { "on" }.into(),
+            inputs: ask.inputs.to_vec(),
+            options,
+        });
+    }
+
+    let z = z_for_confidence(ask.run.confidence);
+    let mut effects = Vec::new();
+    for t in trials {
+        let mut effect = Effect {
+            key: t.key,
+            kind: t.kind.into(),
+            rule: t.rule,
+            from: t.from,
+            to: t.to,
+            value: None,
+            change: None,
+            low: None,
+            high: None,
+            chance: None,
+            refused: None,
+        };
+        let job = match system::build(ask.system, ask.scenario, &t.inputs, &t.options) {
+            Ok(job) => job,
+            Err(e) => {
+                effect.refused = Some(e.to_string());
+                effects.push(effect);
+                continue;
+            }
+        };
+        let report = if exact {
+            match job.run(&exact_run, control) {
+                Ok(r) => r,
+                Err(Error::Cancelled) => return Err(Error::Cancelled),
+                Err(e) if ask.run.exact_only => {
+                    effect.refused = Some(format!("no exact solution: {e}"));
+                    effects.push(effect);
+                    continue;
+                }
+                Err(_) => job.run(&ask.run.clone().exact_only(false), control)?,
+            }
+        } else {
+            job.run(&ask.run.clone().exact_only(false), control)?
+        };
+        let Some(v) = headline_value(&report, &headline) else {
+            effect.refused = Some(format!("this setting has no outcome or metric {headline}"));
+            effects.push(effect);
+            continue;
+        };
+        effect.value = Some(v);
+        effect.change = Some(v.value - base_value.value);
+        if !(v.exact && base_value.exact) {
+            let difference = match metric {
+                Some(_) => {
+                    let a = report.metrics.iter().find(|m| m.name == headline);
+                    let b = base.metrics.iter().find(|m| m.name == headline);
+                    a.zip(b).and_then(|(a, b)| means(a, b, z))
+                }
+                None => {
+                    let a = report.outcomes.iter().find(|o| o.outcome == headline);
+                    let b = base.outcomes.iter().find(|o| o.outcome == headline);
+                    a.zip(b).and_then(|(a, b)| {
+                        proportions(&a.cell, report.trials, &b.cell, base.trials)
+                    })
+                }
+            };
+            if let Some((d, low, high, _)) = difference {
+                effect.change = Some(d);
+                effect.low = Some(low);
+                effect.high = Some(high);
+                effect.chance = Some(low <= 0.0 && high >= 0.0);
+            }
+        }
+        effects.push(effect);
+    }
+    sort(&mut effects);
+    Ok(Sensitivity {
+        system: sys.name().into(),
+        scenario: ask.scenario.name().into(),
+        headline_kind: if metric.is_some() {
+            "metric"
+        } else {
+            "outcome"
+        }
+        .into(),
+        headline,
+        meaning,
+        params: base.params.clone(),
+        rules_changed: rule_changes(&base.rules_changed, &base.rules_source),
+        options: ask.options.to_vec(),
+        base: base_value,
+        effects,
+        not_stepped,
+        trials: if exact { 0 } else { ask.run.spec.trials },
+        seed: ask.run.spec.seed,
+        confidence: ask.run.confidence,
+        why_estimates,
+    })
+}
+
+fn rule_trial(p: &ParamDef, current: &str, to: String, ask: &Ask) -> Trial {
+    let mut inputs: Vec<Input> = ask
+        .inputs
+        .iter()
+        .filter(|i| !(i.key == p.key && i.source == Source::Rule))
+        .cloned()
+        .collect();
+    inputs.push(Input::rule(p.key, to.clone()));
+    Trial {
+        key: p.key.into(),
+        kind: "rule",
+        rule: p.rule.into(),
+        from: current.into(),
+        to,
+        inputs,
+        options: ask.options.to_vec(),
+    }
+}
+
+/// How much a parameter matters: its settings' largest change in size (0 for none tried).
+fn weight(effects: &[Effect], key: &str) -> f64 {
+    effects
+        .iter()
+        .filter(|e| e.key == key)
+        .filter_map(|e| e.change)
+        .fold(0.0, |m, c| m.max(c.abs()))
+}
+
+/// Parameters by their largest change, biggest first (ties in table order), each parameter's
+/// settings together in the order they were tried.
+fn sort(effects: &mut Vec<Effect>) {
+    let mut keys: Vec<String> = Vec::new();
+    for e in effects.iter() {
+        if !keys.contains(&e.key) {
+            keys.push(e.key.clone());
+        }
+    }
+    let weights: Vec<(String, f64)> = keys
+        .iter()
+        .map(|k| (k.clone(), weight(effects, k)))
+        .collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    // A change below 1e-12 is rounding, not an effect.
+    let w = |i: usize| {
+        if weights[i].1 < 1e-12 {
+            0.0
+        } else {
+            weights[i].1
+        }
+    };
+    order.sort_by(|&a, &b| w(b).total_cmp(&w(a)).then(a.cmp(&b)));
+    let mut out = Vec::with_capacity(effects.len());
+    for i in order {
+        out.extend(effects.iter().filter(|e| e.key == keys[i]).cloned());
+    }
+    *effects = out;
+}
+
+impl Sensitivity {
+    /// The parameters in order of how much they matter, each with its largest change and its
+    /// settings' changes (for the tornado chart and the summary): `(key, settings)`.
+    pub fn by_parameter(&self) -> Vec<(&str, Vec<&Effect>)> {
+        let mut out: Vec<(&str, Vec<&Effect>)> = Vec::new();
+        for e in &self.effects {
+            match out.iter_mut().find(|(k, _)| *k == e.key) {
+                Some((_, v)) => v.push(e),
+                None => out.push((&e.key, vec![e])),
+            }
+        }
+        out
+    }
+
+    /// The settings that changed the headline (beyond rounding), and those that did not.
+    pub fn moved(&self) -> (Vec<&Effect>, Vec<&Effect>) {
+        self.effects
+            .iter()
+            .filter(|e| e.refused.is_none())
+            .partition(|e| e.change.is_some_and(|c| c.abs() >= 1e-12))
+    }
+}
+
+impl Sensitivity {
+    fn is_share(&self) -> bool {
+        self.headline_kind == "outcome"
+    }
+
+    /// The headline's value as shown: a share as a percentage, a mean to four decimals.
+    pub fn show(&self, v: f64) -> String {
+        if self.is_share() {
+            // A share that is not 0 or 1 never shows as 0.0% or 100.0%.
+            let t = crate::odds::percent_1(v);
+            if t == "0.0" && v > 0.0 {
+                "<0.1%".into()
+            } else if t == "100.0" && v < 1.0 {
+                ">99.9%".into()
+            } else {
+                format!("{t}%")
+            }
+        } else {
+            format!("{v:.4}")
+        }
+    }
+
+    /// A change as shown: percentage points for a share, the metric's unit for a mean.
+    pub fn show_change(&self, d: f64) -> String {
+        let d = if d.abs() < 1e-12 { 0.0 } else { d };
+        let sign = if d > 0.0 {
+            "+"
+        } else if d < 0.0 {
+            "−"
+        } else {
+            ""
+        };
+        if self.is_share() {
+            let t = crate::odds::percent_1(d.abs());
+            if t == "0.0" && d != 0.0 {
+                // Too small for a tenth of a point: two significant digits.
+                format!("{sign}{:.1e} points", 100.0 * d.abs())
+            } else {
+                format!("{sign}{t} points")
+            }
+        } else {
+            format!("{sign}{:.4}", d.abs())
+        }
+    }
+
+    fn interval(&self, e: &Effect) -> String {
+        let signed = |x: f64| {
+            if self.is_share() {
+                let t = crate::odds::percent_1(x.abs());
+                if x < 0.0 && t != "0.0" {
+                    format!("−{t}")
+                } else {
+                    t
+                }
+            } else if x < 0.0 {
+                format!("−{:.4}", x.abs())
+            } else {
+                format!("{x:.4}")
+            }
+        };
+        match (e.low, e.high) {
+            (Some(l), Some(h)) => format!("{} to {}", signed(l), signed(h)),
+            _ => "—".into(),
+        }
+    }
+
+    fn exact(&self) -> bool {
+        self.trials == 0
+    }
+
+    /// The header: what was analysed and how.
+    fn header(&self) -> String {
+        let how = if self.exact() {
+            "exact values".to_string()
+        } else {
+            format!(
+                "Monte Carlo, {} trials a setting · seed {}",
+                crate::report::thousands(self.trials),
+                self.seed
+            )
+        };
+        format!(
+            "morale-lab {} · sensitivity · {} · {} · {how}",
+            crate::VERSION,
+            self.scenario,
+            self.system
+        )
+    }
+
+    pub(crate) fn context_lines(&self) -> Vec<String> {
+        let params = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={}", crate::report::json_text(v)))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let rules = if self.rules_changed.is_empty() {
+            "as written (no rule parameter changed)".to_string()
+        } else {
+            format!("CHANGED from the source: {}", self.rules_changed.join(", "))
+        };
+        let options = if self.options.is_empty() {
+            "none".to_string()
+        } else {
+            self.options.join(", ")
+        };
+        let mut lines = vec![
+            format!("params: {params}"),
+            format!("rules: {rules}"),
+            format!("options: {options}"),
+            format!(
+                "headline: {} ({}): {} as set{}",
+                self.headline,
+                self.meaning,
+                self.show(self.base.value),
+                if self.base.exact { " (exact)" } else { "" }
+            ),
+        ];
+        if let Some(why) = &self.why_estimates {
+            lines.push(format!("note: Monte Carlo estimates: {why}"));
+        }
+        if !self.exact() {
+            lines.push(format!(
+                "note: every setting runs from the same seed; a change's {}% interval treats the runs as independent, so it errs on the wide side",
+                crate::report::fmt_level(self.confidence)
+            ));
+        }
+        lines
+    }
+
+    /// The rows of the main table: each setting that was run and moved the headline.
+    pub(crate) fn rows(&self, with_rank: bool) -> Vec<Vec<String>> {
+        let mut head = vec![
+            "parameter".to_string(),
+            "rule".into(),
+            "as set".into(),
+            "changed to".into(),
+            self.headline.clone(),
+            "change".into(),
+        ];
+        if !self.exact() {
+            head.push(format!(
+                "{}% interval",
+                crate::report::fmt_level(self.confidence)
+            ));
+            head.push("chance?".into());
+        }
+        if with_rank {
+            head.insert(0, "rank".into());
+        }
+        let mut rows = vec![head];
+        let moved_keys: Vec<&str> = self.moved().0.iter().map(|e| e.key.as_str()).collect();
+        let shown = self
+            .effects
+            .iter()
+            .filter(|e| e.refused.is_none() && moved_keys.contains(&e.key.as_str()));
+        let mut rank = 0;
+        let mut last = "";
+        for e in shown {
+            let first = e.key != last;
+            if first {
+                rank += 1;
+                last = &e.key;
+            }
+            let v = e.value.expect("a setting that ran has a value");
+            let mut row = vec![
+                if first { e.key.clone() } else { String::new() },
+                if first { e.rule.clone() } else { String::new() },
+                if first { e.from.clone() } else { String::new() },
+                e.to.clone(),
+                format!("{}{}", self.show(v.value), if v.exact { "" } else { "*" }),
+                self.show_change(e.change.unwrap_or(0.0)),
+            ];
+            if !self.exact() {
+                row.push(self.interval(e));
+                row.push(match e.chance {
+                    Some(true) => "could be".into(),
+                    Some(false) => "no".into(),
+                    None => "—".into(),
+                });
+            }
+            if with_rank {
+                row.insert(
+                    0,
+                    if first {
+                        rank.to_string()
+                    } else {
+                        String::new()
+                    },
+                );
+            }
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// The parameters none of whose settings moved the headline.
+    pub(crate) fn unmoved_line(&self) -> Option<String> {
+        let (moved, still) = self.moved();
+        let mut keys: Vec<&str> = Vec::new();
+        for e in &still {
+            if !keys.contains(&e.key.as_str()) && !moved.iter().any(|m| m.key == e.key) {
+                keys.push(&e.key);
+            }
+        }
+        if keys.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "No change to {} from any step of these {} ({}): {}",
+            self.headline,
+            if keys.len() == 1 {
+                "one"
+            } else {
+                "parameters and optional rules"
+            },
+            keys.len(),
+            keys.join(", ")
+        ))
+    }
+
+    pub(crate) fn refused_lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .effects
+            .iter()
+            .filter_map(|e| {
+                e.refused
+                    .as_ref()
+                    .map(|why| format!("not tried: {} {} → {}: {why}", e.key, e.from, e.to))
+            })
+            .collect();
+        out.extend(
+            self.not_stepped
+                .iter()
+                .map(|n| format!("not stepped: {}: {}", n.key, n.why)),
+        );
+        out
+    }
+
+    /// The one-sentence answer: which parameter moves the headline most, and by how much.
+    pub fn verdict(&self) -> String {
+        let params = self.by_parameter();
+        let moved: Vec<&(&str, Vec<&Effect>)> = params
+            .iter()
+            .filter(|(_, es)| {
+                es.iter()
+                    .any(|e| e.change.is_some_and(|c| c.abs() >= 1e-12))
+            })
+            .collect();
+        let Some((key, es)) = moved.first() else {
+            return format!(
+                "No rule parameter or optional rule, moved one step, changes {} here.",
+                self.headline
+            );
+        };
+        let biggest = es
+            .iter()
+            .filter(|e| e.change.is_some())
+            .max_by(|a, b| a.change.unwrap().abs().total_cmp(&b.change.unwrap().abs()))
+            .expect("a moved parameter has a change");
+        let mut s = format!(
+            "{key} matters most: {} → {} moves {} from {} to {} ({}).",
+            biggest.from,
+            biggest.to,
+            self.headline,
+            self.show(self.base.value),
+            self.show(biggest.value.map_or(0.0, |v| v.value)),
+            self.show_change(biggest.change.unwrap_or(0.0))
+        );
+        if let Some((next, nes)) = moved.get(1) {
+            let w = weight(&self.effects, next);
+            let _ = nes;
+            s += &format!(
+                " Next: {next} (up to {}).",
+                self.show_change(w).trim_start_matches(['+', '−'])
+            );
+        }
+        let tried = self.effects.iter().filter(|e| e.refused.is_none()).count();
+        if self.exact() {
+            s += &format!(
+                " {} of {tried} settings tried change it.",
+                self.moved().0.len()
+            );
+        } else {
+            let beyond = self
+                .effects
+                .iter()
+                .filter(|e| e.chance == Some(false))
+                .count();
+            s += &format!(
+                " {beyond} of {tried} settings tried change it by more than chance explains."
+            );
+        }
+        s
+    }
+
+    /// Render in `format`.
+    pub fn render(&self, format: crate::report::Format) -> String {
+        use crate::report::Format;
+        match format {
+            Format::Text => self.to_text(),
+            Format::Markdown => self.to_markdown(),
+            Format::Csv => self.to_csv(),
+            Format::Json => {
+                let mut s = serde_json::to_string_pretty(self).expect("sensitivity serialises");
+                s.push('\n');
+                s
+            }
+        }
+    }
+
+    /// Aligned plain text.
+    pub fn to_text(&self) -> String {
+        let mut out = self.header() + "\n";
+        for l in self.context_lines() {
+            out += &crate::odds::wrap(&l, 100);
+        }
+        out += "\n";
+        out += &crate::odds::wrap(&self.verdict(), 100);
+        out += "\n";
+        out += &align_left(&self.rows(true), 5);
+        if !self.exact() {
+            out += "* an estimate\n";
+        }
+        if let Some(l) = self.unmoved_line() {
+            out += "\n";
+            out += &crate::odds::wrap(&l, 100);
+        }
+        let refused = self.refused_lines();
+        if !refused.is_empty() {
+            out += "\n";
+            for l in refused {
+                out += &l;
+                out += "\n";
+            }
+        }
+        out
+    }
+
+    /// The table and notes as Markdown (for a report's summary).
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!(
+            "### Which rule matters most: {} in {} ({})\n\n",
+            self.headline, self.scenario, self.system
+        );
+        for l in self.context_lines() {
+            out += &format!("- {}\n", l.replace('|', "\\|"));
+        }
+        out += &format!("\n{}\n\n", self.verdict());
+        let rows = self.rows(true);
+        out += &md_table(&rows);
+        if !self.exact() {
+            out += "\n\\* an estimate\n";
+        }
+        if let Some(l) = self.unmoved_line() {
+            out += &format!("\n{l}\n");
+        }
+        for l in self.refused_lines() {
+            out += &format!("\n- {l}");
+        }
+        out += "\n";
+        out
+    }
+
+    /// The CSV table's rows, header first: the run asked for, then one row per setting tried
+    /// (refused ones included, with why).
+    pub fn csv_rows(&self) -> Vec<Vec<String>> {
+        let num = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x}"));
+        let head = [
+            "system",
+            "scenario",
+            "headline",
+            "parameter",
+            "kind",
+            "rule",
+            "as_set",
+            "changed_to",
+            "value",
+            "exact",
+            "change",
+            "ci_low",
+            "ci_high",
+            "chance_explains",
+            "refused",
+        ];
+        let mut rows = vec![head.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+        let lead = || {
+            vec![
+                self.system.clone(),
+                self.scenario.clone(),
+                self.headline.clone(),
+            ]
+        };
+        let mut base = lead();
+        base.extend(["".into(), "as set".into(), "".into(), "".into(), "".into()]);
+        base.extend([
+            num(Some(self.base.value)),
+            self.base.exact.to_string(),
+            String::new(),
+            num(self.base.low),
+            num(self.base.high),
+            String::new(),
+            String::new(),
+        ]);
+        rows.push(base);
+        for e in &self.effects {
+            let mut row = lead();
+            row.extend([
+                e.key.clone(),
+                e.kind.clone(),
+                e.rule.clone(),
+                e.from.clone(),
+                e.to.clone(),
+                num(e.value.map(|v| v.value)),
+                e.value.map_or(String::new(), |v| v.exact.to_string()),
+                num(e.change),
+                num(e.low),
+                num(e.high),
+                e.chance.map_or(String::new(), |c| c.to_string()),
+                e.refused.clone().unwrap_or_default(),
+            ]);
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// The CSV table ([`Sensitivity::csv_rows`]).
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in self.csv_rows() {
+            w.write_record(r).expect("in-memory CSV");
+        }
+        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+    }
+
+    /// The tornado chart: a bar per parameter that moves the headline, from its smallest to its
+    /// largest change, biggest first.
+    pub fn chart(&self) -> crate::report::chart::Chart {
+        use crate::report::chart::{Chart, Estimate};
+        let mut rows = Vec::new();
+        for (key, es) in self.by_parameter() {
+            let ran: Vec<&&Effect> = es.iter().filter(|e| e.change.is_some()).collect();
+            if !ran
+                .iter()
+                .any(|e| e.change.is_some_and(|c| c.abs() >= 1e-12))
+            {
+                continue;
+            }
+            let bars = ran
+                .iter()
+                .map(|e| {
+                    let c = e.change.unwrap_or(0.0);
+                    (
+                        e.to.clone(),
+                        Estimate {
+                            p: c,
+                            low: e.low.unwrap_or(c),
+                            high: e.high.unwrap_or(c),
+                        },
+                    )
+                })
+                .collect();
+            rows.push((format!("{key} = {}", es[0].from), bars));
+        }
+        Chart::Tornado {
+            title: format!(
+                "Which rule matters most for {} ({} under the rules as set): {}, {}",
+                crate::report::chart::words(&self.headline),
+                self.show(self.base.value),
+                self.scenario,
+                self.system
+            ),
+            x_label: if self.is_share() {
+                format!("change in {} (percentage points)", self.headline)
+            } else {
+                format!("change in {}", self.headline)
+            },
+            share: self.is_share(),
+            rows,
+        }
+    }
+}
+
+/// Rows as aligned text columns, the first `text` columns left-aligned, the others
+/// right-aligned, two spaces apart.
+fn align_left(rows: &[Vec<String>], text: usize) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            if i > 0 {
+                line += "  ";
+            }
+            if i < text {
+                line += cell;
+                line += &pad;
+            } else {
+                line += &pad;
+                line += cell;
+            }
+        }
+        out += line.trim_end();
+        out += "\n";
+    }
+    out
+}
+
+/// Rows as a Markdown table, the first row the header.
+fn md_table(rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+        out += &format!("| {} |\n", cells.join(" | "));
+        if i == 0 {
+            out += &format!(
+                "|{}\n",
+                r.iter()
+                    .enumerate()
+                    .map(|(j, _)| if j < 5 { " --- |" } else { " ---: |" })
+                    .collect::<String>()
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_move_one_step_within_the_allowed_range() {
+        let int = Kind::Int { min: 1, max: 8 };
+        assert_eq!(steps(&int, "4").unwrap(), ["3", "5"]);
+        assert_eq!(steps(&int, "1").unwrap(), ["2"]);
+        assert_eq!(steps(&int, "8").unwrap(), ["7"]);
+        assert_eq!(steps(&Kind::Prob, "1/2").unwrap(), ["2/5", "3/5"]);
+        assert_eq!(steps(&Kind::Prob, "1").unwrap(), ["5/6"]);
+        assert_eq!(steps(&Kind::Prob, "0.3").unwrap(), ["1/4", "1/3"]);
+        assert_eq!(steps(&Kind::Bool, "true").unwrap(), ["false"]);
+        assert_eq!(
+            steps(&Kind::Choice(&["a", "b", "c"]), "b").unwrap(),
+            ["a", "c"]
+        );
+        let real = Kind::Real { min: 0.0, max: 1.0 };
+        assert_eq!(steps(&real, "0.5").unwrap(), ["0.45", "0.55"]);
+        assert!(steps(&Kind::Dist, "").is_err());
+    }
+}

@@ -105,16 +105,31 @@ fn small_experiment_end_to_end() {
         "per_turn.csv",
         "results.json",
         "timing.json",
-        "outcomes.png",
-        "outcomes.svg",
+        "outcomes_lost-0-class-veteran.png",
+        "outcomes_lost-2-class-green.svg",
         "sweep.png",
         "sweep.svg",
         "heatmap_plain.png",
         "heatmap_led.svg",
-        "per_turn_plain.png",
-        "per_turn_led.svg",
+        "per_turn_plain_lost-0-class-veteran.png",
+        "per_turn_led_lost-2-class-green.svg",
     ] {
         assert!(out.join(f).is_file(), "missing {f}");
+    }
+    // A sweep's outcome and per-turn charts cover every swept setting, each titled with it.
+    for point in [
+        "lost-0-class-veteran",
+        "lost-0-class-green",
+        "lost-2-class-veteran",
+        "lost-2-class-green",
+    ] {
+        let svg = std::fs::read_to_string(out.join(format!("per_turn_led_{point}.svg"))).unwrap();
+        let (lost, class) = (&point[5..6], &point[13..]);
+        let title = format!("(at lost={lost}, class={class})");
+        assert!(
+            svg.contains(&title),
+            "per_turn_led_{point}.svg is not titled {title}"
+        );
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
@@ -178,10 +193,10 @@ fn small_experiment_end_to_end() {
     assert!(cmp.lines().count() > 4 && cmp.contains(",led,plain,outcome,recovered,"));
     // Charts: the right size and not blank.
     for png in [
-        "outcomes.png",
+        "outcomes_lost-0-class-veteran.png",
         "sweep.png",
         "heatmap_plain.png",
-        "per_turn_led.png",
+        "per_turn_led_lost-2-class-green.png",
     ] {
         let img = image::open(out.join(png)).unwrap().to_rgb8();
         assert_eq!(img.dimensions(), (960, 540), "{png}");
@@ -569,6 +584,42 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&src, to.join(&n)).unwrap();
         } else if src.is_dir() {
             copy_dir(&src, &to.join(&n));
+        }
+    }
+}
+
+/// A sweep over a rule reads along the rule: every value against the source's, and the value
+/// that meets the question's target named (issue 32's "how we will know").
+#[test]
+fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let summary =
+        std::fs::read_to_string(root.join("reports/green-rally-number/summary.md")).unwrap();
+    let answer = summary
+        .lines()
+        .find(|l| l.starts_with("**Answer.**"))
+        .unwrap();
+    assert!(
+        answer.contains("along the rule `base_green` (the source: 5)")
+            && answer.contains("55.7% at 5 (as written)")
+            && answer.contains("at base_green=3"),
+        "{answer}"
+    );
+    // No chart of the sweep shows one setting under a title that does not name it.
+    for name in file_names(&root.join("reports/green-rally-number")) {
+        if let Some(stem) = name.strip_suffix(".svg")
+            && (stem.starts_with("outcomes") || stem.starts_with("per_turn"))
+        {
+            let svg = std::fs::read_to_string(root.join("reports/green-rally-number").join(&name))
+                .unwrap();
+            let title = svg
+                .split("<title>")
+                .nth(1)
+                .unwrap()
+                .split("</title>")
+                .next()
+                .unwrap();
+            assert!(title.contains("(at base_green="), "{name}: {title}");
         }
     }
 }

@@ -701,17 +701,29 @@ where
                 .iter()
                 .flat_map(|x| x.1.iter().flatten().map(|v| v.high))
                 .fold(0.0f64, f64::max);
+            let bottom = series
+                .iter()
+                .flat_map(|x| x.1.iter().flatten().map(|v| v.low))
+                .fold(1.0f64, f64::min);
             let probability = top <= 1.0 && !*steps;
-            let y_max = if probability {
-                1.0
+            // Small effects are not flattened by a 0–100% axis: a chance axis fits the data (in
+            // steps of 5 points) when they span less than 30 points, and the caption says so.
+            let fitted = probability && top - bottom < 0.3;
+            let (y_min, y_max) = if fitted {
+                (
+                    ((bottom - 0.02).max(0.0) * 20.0).floor() / 20.0,
+                    ((top + 0.02).min(1.0) * 20.0).ceil() / 20.0,
+                )
+            } else if probability {
+                (0.0, 1.0)
             } else {
-                (top * 1.1).max(1e-9)
+                (0.0, (top * 1.1).max(1e-9))
             };
             let mut c = ChartBuilder::on(&plot)
                 .margin(s.px(8.0))
                 .x_label_area_size(s.px(48.0))
                 .y_label_area_size(s.px(64.0))
-                .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..y_max)
+                .build_cartesian_2d(-0.5f64..n as f64 - 0.5, y_min..y_max)
                 .map_err(e)?;
             let every = n.div_ceil(20).max(1);
             let labels = x_values.clone();
@@ -726,7 +738,9 @@ where
                     }
                 })
                 .y_label_formatter(&|v| {
-                    if probability {
+                    if probability && y_max - y_min < 0.1 {
+                        format!("{:.1}%", 100.0 * v)
+                    } else if probability {
                         format!("{:.0}%", 100.0 * v)
                     } else {
                         format!("{v:.2}")
@@ -814,6 +828,15 @@ where
                 )
             } else {
                 format!("Shaded: the {level} intervals.")
+            };
+            let note = if fitted {
+                format!(
+                    "The axis runs from {:.0}% to {:.0}%, not 0 to 100%, to show small differences. {note}",
+                    100.0 * y_min,
+                    100.0 * y_max
+                )
+            } else {
+                note
             };
             caption(&cap, &note, s)?;
         }

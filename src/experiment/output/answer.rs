@@ -142,13 +142,38 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 .map(|c| c.difference)
                 .fold(f64::NEG_INFINITY, f64::max);
             let clear = rows.iter().filter(|c| c.distinguishable).count();
-            out += &format!(
-                "Across the {} settings swept, {} changes the chance of `{key}` by {:+.1} to {:+.1} points against {base}; the difference is distinguishable from chance in {clear} of them. ",
-                rows.len(),
-                v.name,
-                100.0 * lo,
-                100.0 * hi
-            );
+            match (along(result, v, &key), exp.sweep.len()) {
+                (Some(line), 1) => {
+                    // The baseline along the rule too, once, unless it stays put (a target).
+                    let target = fixed_target(result, &key);
+                    if target.is_none()
+                        && v.name == exp.variants[1].name
+                        && let Some(b) = along(result, &exp.variants[0], &key)
+                    {
+                        out += &b;
+                        out += " ";
+                    }
+                    out += &line;
+                    out += " ";
+                    if let Some(t) = target {
+                        out += &format!(
+                            "{base}'s chance does not depend on it ({}, exact). ",
+                            pct2(t)
+                        );
+                        out += &best_match(exp, &rows, &key, &v.name, base);
+                        out += " ";
+                    }
+                }
+                _ => {
+                    out += &format!(
+                        "Across the {} settings swept, {} changes the chance of `{key}` by {:+.1} to {:+.1} points against {base}; the difference is distinguishable from chance in {clear} of them. ",
+                        rows.len(),
+                        v.name,
+                        100.0 * lo,
+                        100.0 * hi
+                    );
+                }
+            }
         }
         let metric = |name: &str| -> Vec<&Comparison> {
             comparisons
@@ -253,6 +278,9 @@ fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
             pct(values[0])
         );
     }
+    if let Some(line) = along(result, &result.experiment.variants[0], key) {
+        return format!("{line} ({how}).");
+    }
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let points = cells.len();
@@ -268,4 +296,121 @@ fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
             pct(hi)
         )
     }
+}
+
+/// A chance to two decimals of a percent (a match is judged finer than the tables' one).
+fn pct2(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+/// The headline's value of variant `v` at each value of a one-axis sweep over a rule parameter,
+/// each set against the source's value ("as written"): `None` for any other sweep. Exact values
+/// where every run has them, else the estimates.
+fn along(result: &ExperimentResult, v: &crate::experiment::Variant, key: &str) -> Option<String> {
+    let exp = &result.experiment;
+    let [axis] = &exp.sweep[..] else { return None };
+    if !axis.rule {
+        return None;
+    }
+    let vi = exp.variants.iter().position(|x| x.name == v.name)?;
+    let source = crate::system::find(&v.system)
+        .ok()?
+        .rule_params()
+        .iter()
+        .find(|d| d.key == axis.key)?
+        .default;
+    let per = exp.variants.len();
+    let cells: Vec<&Cell> = (0..axis.values.len())
+        .map(|xi| find(&result.runs[xi * per + vi].report, key))
+        .collect::<Option<_>>()?;
+    let exact = cells.iter().all(|c| c.exact.is_some());
+    let value = |c: &Cell| if exact { c.exact.unwrap_or(c.p) } else { c.p };
+    let written = axis.values.iter().position(|x| x.as_input() == source);
+    let parts: Vec<String> = axis
+        .values
+        .iter()
+        .zip(&cells)
+        .enumerate()
+        .map(|(i, (x, c))| {
+            let here = format!("{} at {}", pct(value(c)), x.as_input());
+            match written {
+                Some(w) if w == i => format!("{here} (as written)"),
+                Some(w) => format!(
+                    "{here} ({:+.1} points)",
+                    100.0 * (value(c) - value(cells[w]))
+                ),
+                None => here,
+            }
+        })
+        .collect();
+    Some(format!(
+        "Under {}, along the rule `{}` (the source: {source}{}), the chance of `{key}` is {}.",
+        v.name,
+        axis.key,
+        if written.is_none() { ", not swept" } else { "" },
+        parts.join(", ")
+    ))
+}
+
+/// The swept value at which `variant` comes nearest the baseline on the headline, from the
+/// comparisons `rows` (one per sweep point), with how near: exactly the same, within chance,
+/// or not.
+fn best_match(
+    exp: &crate::experiment::Experiment,
+    rows: &[&Comparison],
+    key: &str,
+    variant: &str,
+    base: &str,
+) -> String {
+    let gap = |c: &Comparison| c.exact_difference.unwrap_or(c.difference).abs();
+    let Some(best) = rows.iter().min_by(|a, b| gap(a).total_cmp(&gap(b))) else {
+        return String::new();
+    };
+    let at = point_label(exp, &best.point);
+    let how = match best.exact_difference {
+        Some(e) if e.abs() < 1e-12 => format!(
+            "exactly the same: the estimates differ by chance alone ({})",
+            p_said(best)
+        ),
+        Some(e) => format!(
+            "{:+.2} points exactly{}",
+            100.0 * e,
+            if best.distinguishable {
+                ""
+            } else {
+                ", which the estimates cannot tell from chance"
+            }
+        ),
+        None if best.distinguishable => format!(
+            "{:+.2} points, which chance does not explain ({})",
+            100.0 * best.difference,
+            p_said(best)
+        ),
+        None => format!(
+            "{:+.2} points, which chance explains ({})",
+            100.0 * best.difference,
+            p_said(best)
+        ),
+    };
+    let (mine, theirs) = (pct2(best.estimate), pct2(best.baseline_estimate));
+    format!(
+        "{variant} comes nearest {base} on `{key}` at {at} (estimates {mine} against {theirs}; {how})."
+    )
+}
+
+/// The baseline's exact headline when it is the same at every sweep point (a target the other
+/// variants are swept to meet, as a Regular's chance is when only Green's number moves).
+fn fixed_target(result: &ExperimentResult, key: &str) -> Option<f64> {
+    let per = result.experiment.variants.len();
+    let values: Vec<f64> = result
+        .runs
+        .iter()
+        .step_by(per)
+        .map(|r| find(&r.report, key).and_then(|c| c.exact))
+        .collect::<Option<_>>()?;
+    let first = *values.first()?;
+    values
+        .iter()
+        .all(|v| (v - first).abs() < 1e-12)
+        .then_some(first)
 }

@@ -58,15 +58,46 @@ fn line_words(column: &str, trials: &str) -> (String, String) {
     (title, format!("{axis}, mean of {trials} battles"))
 }
 
+/// At most this many sweep points get outcome and per-turn charts of their own; a larger sweep
+/// draws them at its first setting (titled with it) and leaves the rest to the sweep chart and
+/// heat maps, which cover every value.
+const MOST_POINTS: usize = 12;
+
 pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     let exp = &result.experiment;
     let per_point = exp.variants.len();
     let first: &[Run] = &result.runs[..per_point];
+    let mut out = Vec::new();
+    let points = result.runs.len() / per_point.max(1);
+    let drawn = if exp.sweep.is_empty() {
+        1
+    } else if points <= MOST_POINTS {
+        points
+    } else {
+        1
+    };
+    for p in 0..drawn {
+        let runs = &result.runs[p * per_point..(p + 1) * per_point];
+        // Without a sweep (or past MOST_POINTS) the files keep their plain names.
+        let suffix = if exp.sweep.is_empty() || drawn == 1 {
+            String::new()
+        } else {
+            format!("_{}", slug(&point_label(exp, &runs[0].point)))
+        };
+        out.extend(point_charts(result, runs, &suffix));
+    }
+    sweep_charts(result, first, out)
+}
+
+/// The outcome bars, per-turn shares and battle lines of every variant at one sweep point
+/// (`runs`), each titled with the setting it shows; file names end in `suffix`.
+fn point_charts(result: &ExperimentResult, first: &[Run], suffix: &str) -> Vec<(String, Chart)> {
+    let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let trials = crate::report::thousands(exp.trials);
     let mut out = Vec::new();
-    // Outcome bars at the first setting: every variant's outcomes, the systems' words for the
-    // same end in one category.
+    // Outcome bars at this setting: every variant's outcomes, the systems' words for the same
+    // end in one category.
     let mut classes: Vec<Vec<&str>> = Vec::new();
     for r in first {
         for o in &r.report.outcomes {
@@ -92,8 +123,13 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
         })
         .collect();
     let at = point_label(exp, &first[0].point);
+    let at_words = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {at})")
+    };
     out.push((
-        "outcomes".to_string(),
+        format!("outcomes{suffix}"),
         Chart::Bars {
             title: format!(
                 "{}{}",
@@ -128,10 +164,10 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     for r in first {
         if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
             out.push((
-                format!("per_turn_{}", slug(&exp.variants[r.variant].name)),
+                format!("per_turn_{}{suffix}", slug(&exp.variants[r.variant].name)),
                 Chart::Stacked {
                     title: format!(
-                        "{}: the share of trials in each state after each turn",
+                        "{}{at_words}: the share of trials in each state after each turn",
                         exp.variants[r.variant].name
                     ),
                     layers: t.columns.clone(),
@@ -167,8 +203,9 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
                 })
                 .collect();
             let (title, y_label) = line_words(col, &trials);
+            let title = format!("{title}{at_words}");
             out.push((
-                format!("lines_{col}"),
+                format!("lines_{col}{suffix}"),
                 Chart::Lines {
                     title,
                     x_label: "after turn".into(),
@@ -181,6 +218,19 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
             ));
         }
     }
+    out
+}
+
+/// The sweep chart and heat maps, which cover every swept value, after `out`.
+fn sweep_charts(
+    result: &ExperimentResult,
+    first: &[Run],
+    mut out: Vec<(String, Chart)>,
+) -> Vec<(String, Chart)> {
+    let exp = &result.experiment;
+    let per_point = exp.variants.len();
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let trials = crate::report::thousands(exp.trials);
     let key = headline(exp, &first[0].report);
     if let Some(x) = exp.sweep.first() {
         let ys: Vec<Option<&SetValue>> = match exp.sweep.get(1) {

@@ -268,3 +268,80 @@ fn the_odds_pages_print_within_a4_and_letter() {
         );
     }
 }
+
+/// The committed report pages print: with the print style in force at the printable width of
+/// A4 and Letter (180 mm at 96 px/in: 680 px) no table sticks out sideways, rows that are zero
+/// throughout are left out of print and named under their table, and chromium prints the page
+/// to a PDF.
+#[test]
+fn the_report_pages_print_within_a4_and_letter() {
+    let Some(browser) = chromium("the_report_pages_print_within_a4_and_letter") else {
+        return;
+    };
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let dir = scratch("report-print");
+    let mut n = 0;
+    let mut folded = 0;
+    for e in std::fs::read_dir(&reports).unwrap() {
+        let report = e.unwrap().path();
+        if !report.is_dir() {
+            continue;
+        }
+        let name = report.file_name().unwrap().to_string_lossy().to_string();
+        let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+        assert!(html.contains("@media print {"), "{name}: no print style");
+        folded += html.matches("<tr class=\"zero\">").count();
+        assert_eq!(
+            html.matches("<tr class=\"zero\">").count() > 0,
+            html.contains("<p class=\"folded\">"),
+            "{name}: folded rows are named under their table"
+        );
+        // The print style applied on screen, at the printable width.
+        let probe = dir.join(format!("{name}.html"));
+        std::fs::write(
+            &probe,
+            html.replace("@media print {", "@media all {").replace(
+                "</body>",
+                "<script>var w=0;document.querySelectorAll('table').forEach(function(t){w=Math.max(w,t.getBoundingClientRect().right-document.documentElement.clientWidth);});document.body.setAttribute('data-overflow', String(Math.max(0,Math.ceil(w), document.documentElement.scrollWidth - document.documentElement.clientWidth)));</script></body>",
+            ),
+        )
+        .unwrap();
+        let (dom, _) = headless(
+            &browser,
+            &dir,
+            &["--dump-dom".into(), "--window-size=680,1000".into()],
+            &format!("file://{}", probe.display()),
+        );
+        assert!(
+            dom.contains("data-overflow=\"0\""),
+            "{name}: a table overflows 180 mm in print: {}",
+            dom.split("data-overflow=")
+                .nth(1)
+                .unwrap_or("?")
+                .chars()
+                .take(20)
+                .collect::<String>()
+        );
+        n += 1;
+    }
+    assert!(n >= 5, "committed reports: {n}");
+    assert!(folded > 0, "no committed report has a zero row to fold");
+    // One printed for real.
+    let pdf = dir.join("report.pdf");
+    headless(
+        &browser,
+        &dir,
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".into(),
+        ],
+        &format!(
+            "file://{}",
+            reports
+                .join("line-retreat-vs-rank-and-file/index.html")
+                .display()
+        ),
+    );
+    let bytes = std::fs::read(&pdf).unwrap();
+    assert!(bytes.starts_with(b"%PDF") && bytes.len() > 20_000);
+}

@@ -31,7 +31,21 @@ figure svg { display: block; width: 100%; max-width: 960px; height: auto; border
 figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.3rem; }
 pre { background: var(--band); padding: 0.75rem 1rem; overflow-x: auto; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
-@media print { th button::after { content: ""; } figure { break-inside: avoid; } }
+p.folded { display: none; }
+@media print {
+  @page { margin: 14mm 12mm; }
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  h2 { break-after: avoid; margin-top: 1.2rem; }
+  th button::after { content: ""; }
+  .scroll { overflow: visible; }
+  table { width: 100%; font-size: 7.5pt; break-inside: avoid; }
+  th, td { padding: 1px 4px; }
+  th.num, td.num { white-space: normal; }
+  tr.zero { display: none; }
+  p.folded { display: block; font-size: 8pt; color: var(--muted); margin-top: -0.6rem; }
+  figure { display: inline-block; width: 49%; margin: 0 0 0.8rem; vertical-align: top; break-inside: avoid; }
+  figcaption { font-size: 7.5pt; }
+}
 "#;
 
 /// Sorting: a click on a column head sorts its table by that column, numbers as numbers (an
@@ -131,7 +145,30 @@ fn table(tab: &Tab, caption: &str) -> String {
         );
     }
     out += "</tr></thead>\n<tbody>\n";
+    let mut folded = Vec::new();
     for row in &tab.rows {
+        // A row whose every number is zero is left out of print (the screen keeps it) and
+        // named under the table.
+        let numbers: Vec<&String> = row
+            .iter()
+            .zip(&tab.head)
+            .filter(|(_, (_, numeric))| *numeric)
+            .map(|(c, _)| c)
+            .collect();
+        let zero = !numbers.is_empty()
+            && numbers.iter().all(|c| all_zero(c))
+            && numbers
+                .iter()
+                .any(|c| c.chars().any(|x| x.is_ascii_digit()));
+        if zero {
+            folded.push(row.first().cloned().unwrap_or_default());
+            out += "<tr class=\"zero\">";
+            for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
+                out += &format!("<td{}>{}</td>", class(*numeric), escape(cell));
+            }
+            out += "</tr>\n";
+            continue;
+        }
         out += "<tr>";
         for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
             out += &format!("<td{}>{}</td>", class(*numeric), escape(cell));
@@ -139,7 +176,23 @@ fn table(tab: &Tab, caption: &str) -> String {
         out += "</tr>\n";
     }
     out += "</tbody></table></div>\n";
+    if !folded.is_empty() {
+        out += &format!(
+            "<p class=\"folded\">Not printed: {} row{} zero throughout ({}).</p>\n",
+            folded.len(),
+            if folded.len() == 1 { "" } else { "s" },
+            escape(&folded.join(", "))
+        );
+    }
     out
+}
+
+/// Every number in a cell's text is zero (`0.0000`, `[0.0000, 0.0000]`, `+0.0000`); a dash
+/// counts as no number.
+fn all_zero(cell: &str) -> bool {
+    cell.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e'))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .all(|t| t.parse::<f64>().is_ok_and(|v| v == 0.0))
 }
 
 /// An SVG document as an element inside the page: without an XML declaration, labelled.

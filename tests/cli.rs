@@ -234,8 +234,23 @@ fn text_csv_and_markdown_render() {
         .stdout
         .clone();
     let csv = String::from_utf8(csv).unwrap();
-    assert!(csv.starts_with("section,name,turn,count,estimate,ci_low,ci_high,stderr,exact"));
+    assert!(
+        csv.starts_with("section,name,turn,count,estimate,ci_low,ci_high,stderr,exact,among\n")
+    );
     assert!(csv.contains("outcome,recovered,"));
+    // A conditional mean keeps its condition in CSV too; a mean over every trial has none.
+    let rows: Vec<&str> = csv.lines().collect();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|l| l.starts_with(&format!("metric,{name},")))
+            .unwrap()
+    };
+    assert!(
+        row("turns_to_recover").ends_with(",units that recovered"),
+        "{}",
+        row("turns_to_recover")
+    );
+    assert!(row("stands_lost").ends_with(','), "{}", row("stands_lost"));
     let md = bin()
         .args(base)
         .args(["--format", "md"])

@@ -189,6 +189,8 @@ fn small_experiment_end_to_end() {
     // The CSVs parse, with one column per swept key.
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert!(csv.starts_with("lost,class,variant,system,section,name,turn,count,estimate"));
+    assert!(csv.lines().next().unwrap().ends_with(",exact,among"));
+    assert!(csv.contains(",metric,turns_to_recover,") && csv.contains(",units that recovered\n"));
     let cmp = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
     assert!(cmp.lines().count() > 4 && cmp.contains(",led,plain,outcome,recovered,"));
     // Charts: the right size and not blank.

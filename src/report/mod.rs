@@ -492,10 +492,11 @@ impl Report {
         };
         w.write_record([
             "section", "name", "turn", "count", "estimate", "ci_low", "ci_high", "stderr", "exact",
+            "among",
         ])
         .expect("in-memory CSV");
         if let Some(why) = &self.exact_skipped {
-            let mut row = vec![String::new(); 9];
+            let mut row = vec![String::new(); 10];
             row[0] = "note".into();
             row[1] = why.clone();
             w.write_record(&row).expect("in-memory CSV");
@@ -503,7 +504,7 @@ impl Report {
         // A rule parameter changed from the source: one `rule` row each, so a table cannot be
         // taken for the rules as written.
         for change in self.rule_changes() {
-            let mut row = vec![String::new(); 9];
+            let mut row = vec![String::new(); 10];
             row[0] = "rule".into();
             row[1] = change;
             w.write_record(&row).expect("in-memory CSV");
@@ -520,6 +521,7 @@ impl Report {
                 opt(c.ci_high),
                 String::new(),
                 opt(c.exact),
+                String::new(),
             ])
             .expect("in-memory CSV");
         }
@@ -534,6 +536,7 @@ impl Report {
                 String::new(),
                 opt(m.stderr),
                 opt(m.exact),
+                among(&m.meaning).to_string(),
             ])
             .expect("in-memory CSV");
         }
@@ -550,6 +553,7 @@ impl Report {
                         opt(c.ci_high),
                         String::new(),
                         opt(c.exact),
+                        String::new(),
                     ])
                     .expect("in-memory CSV");
                 }
@@ -557,6 +561,15 @@ impl Report {
         }
         String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8")
     }
+}
+
+/// The trials a mean is taken over, from its meaning's ", among …" (`units that recovered`);
+/// empty for a mean over every trial. CSV and Parquet carry it in their `among` column, the
+/// pages beside the name, so a conditional mean is never read as one over all trials.
+pub fn among(meaning: &str) -> &str {
+    meaning
+        .rfind(", among ")
+        .map_or("", |i| &meaning[i + ", among ".len()..])
 }
 
 /// `1234567` → `1,234,567`.

@@ -43,6 +43,9 @@ pub struct TidyRow {
     pub stderr: Option<f64>,
     /// The exact value where known.
     pub exact: Option<f64>,
+    /// The trials a metric's mean is taken over (`units that recovered`); empty for every
+    /// trial and for shares.
+    pub among: String,
 }
 
 /// Every estimate of every run of an experiment, one row each, in a fixed order.
@@ -52,25 +55,30 @@ pub fn tidy_rows(result: &ExperimentResult) -> Vec<TidyRow> {
     let mut rows = Vec::new();
     for run in &result.runs {
         let point: Vec<String> = run.point.iter().map(SetValue::as_input).collect();
-        let mut push =
-            |section: &str, name: &str, turn: Option<u32>, c: &Cell, stderr: Option<f64>| {
-                rows.push(TidyRow {
-                    point: point.clone(),
-                    variant: exp.variants[run.variant].name.clone(),
-                    system: run.report.system.clone(),
-                    section: section.to_string(),
-                    name: name.to_string(),
-                    turn,
-                    count: c.count,
-                    estimate: finite(Some(c.p)),
-                    ci_low: finite(c.ci_low),
-                    ci_high: finite(c.ci_high),
-                    stderr: finite(stderr),
-                    exact: finite(c.exact),
-                });
-            };
+        let mut push = |section: &str,
+                        name: &str,
+                        turn: Option<u32>,
+                        c: &Cell,
+                        stderr: Option<f64>,
+                        among: &str| {
+            rows.push(TidyRow {
+                point: point.clone(),
+                variant: exp.variants[run.variant].name.clone(),
+                system: run.report.system.clone(),
+                section: section.to_string(),
+                name: name.to_string(),
+                turn,
+                count: c.count,
+                estimate: finite(Some(c.p)),
+                ci_low: finite(c.ci_low),
+                ci_high: finite(c.ci_high),
+                stderr: finite(stderr),
+                exact: finite(c.exact),
+                among: among.to_string(),
+            });
+        };
         for o in &run.report.outcomes {
-            push("outcome", &o.outcome, None, &o.cell, None);
+            push("outcome", &o.outcome, None, &o.cell, None, "");
         }
         for m in &run.report.metrics {
             let c = Cell {
@@ -80,12 +88,19 @@ pub fn tidy_rows(result: &ExperimentResult) -> Vec<TidyRow> {
                 ci_high: None,
                 exact: m.exact,
             };
-            push("metric", &m.name, None, &c, m.stderr);
+            push(
+                "metric",
+                &m.name,
+                None,
+                &c,
+                m.stderr,
+                crate::report::among(&m.meaning),
+            );
         }
         for t in &run.report.tables {
             for row in &t.rows {
                 for (col, c) in t.columns.iter().zip(&row.cells) {
-                    push(&t.name, col, Some(row.turn), c, None);
+                    push(&t.name, col, Some(row.turn), c, None, "");
                 }
             }
         }
@@ -99,7 +114,7 @@ pub(super) fn results_csv(result: &ExperimentResult) -> Vec<u8> {
     header.extend(
         [
             "variant", "system", "section", "name", "turn", "count", "estimate", "ci_low",
-            "ci_high", "stderr", "exact",
+            "ci_high", "stderr", "exact", "among",
         ]
         .map(String::from),
     );
@@ -118,6 +133,7 @@ pub(super) fn results_csv(result: &ExperimentResult) -> Vec<u8> {
             opt(t.ci_high),
             opt(t.stderr),
             opt(t.exact),
+            t.among,
         ]);
         rows.push(r);
     }
@@ -163,6 +179,7 @@ pub fn data_frame(result: &ExperimentResult) -> Result<polars::prelude::DataFram
         Column::new("ci_high".into(), real(|r| r.ci_high)),
         Column::new("stderr".into(), real(|r| r.stderr)),
         Column::new("exact".into(), real(|r| r.exact)),
+        Column::new("among".into(), text(|r| &r.among)),
     ]);
     DataFrame::new_infer_height(columns).map_err(fail)
 }
@@ -203,8 +220,20 @@ pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparis
             "family",
             "distinguishable",
             "exact_difference",
+            "among",
         ],
     )];
+    // A conditional mean's condition, from any run that reports the metric.
+    let among = |name: &str| -> String {
+        result
+            .runs
+            .iter()
+            .flat_map(|r| &r.report.metrics)
+            .find(|m| m.name == name)
+            .map_or(String::new(), |m| {
+                crate::report::among(&m.meaning).to_string()
+            })
+    };
     for c in comparisons {
         let mut r: Vec<String> = c.point.iter().map(SetValue::as_input).collect();
         r.extend([
@@ -222,6 +251,11 @@ pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparis
             c.family.to_string(),
             c.distinguishable.to_string(),
             opt(c.exact_difference),
+            if c.kind == "metric" {
+                among(&c.name)
+            } else {
+                String::new()
+            },
         ]);
         rows.push(r);
     }

@@ -625,3 +625,24 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         }
     }
 }
+
+/// Variants of different systems: the report says which outcomes are matched and how, and an
+/// outcome with no counterpart (Linear Warfare's bounce) is never compared.
+#[test]
+fn systems_are_compared_only_where_their_outcomes_match() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/value-of-quality");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    assert!(summary.contains("## Outcomes across systems"));
+    assert!(summary.contains("| Linear Warfare, line v line | — | bounce | no counterpart in rank-and-file: not compared |"));
+    assert!(summary.contains(
+        "not compared, having no counterpart: Linear Warfare, line v line: bounce (its own)"
+    ));
+    let comparisons = std::fs::read_to_string(root.join("comparisons.csv")).unwrap();
+    assert!(!comparisons.contains(",bounce,") && comparisons.contains(",attacker_wins,"));
+    // One system throughout: no such section.
+    let one = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number/summary.md"),
+    )
+    .unwrap();
+    assert!(!one.contains("Outcomes across systems"));
+}

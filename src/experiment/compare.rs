@@ -53,7 +53,7 @@ pub struct Comparison {
 }
 
 /// Outcome names that mean the same thing across systems.
-fn same_outcome(a: &str, b: &str) -> bool {
+pub(crate) fn same_outcome(a: &str, b: &str) -> bool {
     let gone = |s: &str| s == "eliminated" || s == "removed";
     a == b || (gone(a) && gone(b))
 }

@@ -70,6 +70,22 @@ pub(super) fn pct(x: f64) -> String {
 /// holes metric, with the interval of the difference and whether chance could explain it.
 pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
     let mut out = answer_runs(result, comparisons);
+    let systems = systems_of(result);
+    if systems.len() > 1 {
+        let missing = unmatched(result);
+        out += &format!(
+            " The variants use different rule systems ({}): outcomes are compared only where both name the same end{}.",
+            systems.join(", "),
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; not compared, having no counterpart: {}",
+                    missing.join("; ")
+                )
+            }
+        );
+    }
     // Which rule matters most, in a sentence per variant, after the answer on the runs.
     for (name, sens) in &result.sensitivity {
         if result.sensitivity.len() > 1 {

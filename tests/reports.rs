@@ -646,3 +646,23 @@ fn systems_are_compared_only_where_their_outcomes_match() {
     .unwrap();
     assert!(!one.contains("Outcomes across systems"));
 }
+
+/// Variants side by side: a verdict of a sentence, then the headline table (each variant's
+/// headline with its interval and its difference from the baseline), then the detail.
+#[test]
+fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    let answer = summary.find("**Answer.** 3 of 5 variants change the chance of `eliminated` (85.4% under 25% rules), exactly; the largest change is under 25% rules + amendment: -13.9 points.").unwrap();
+    let table = summary
+        .find(
+            "| variant | eliminated | 95% interval | exact | difference from 25% rules | chance? |",
+        )
+        .unwrap();
+    let detail = summary.find("**Detail.** ").unwrap();
+    assert!(answer < table && table < detail);
+    // Two variants whose rules cannot change the result are exactly the baseline.
+    assert_eq!(summary.matches("| yes: exactly the same |").count(), 2);
+    let page = std::fs::read_to_string(root.join("index.html")).unwrap();
+    assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
+}

@@ -223,11 +223,20 @@ pub(crate) fn index_html(
         escape(&exp.name)
     );
     out += &format!(
-        "<p class=\"question\"><strong>Question.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n<p class=\"method\">{}</p>\n",
+        "<p class=\"question\"><strong>Question.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
         inline(&page.question),
         inline(&page.answer),
-        inline(&page.method)
     );
+    if let Some(tab) = &page.headline {
+        out += &table(tab, "The headline, variant by variant");
+    }
+    if !page.detail.is_empty() {
+        out += &format!(
+            "<p class=\"detail\"><strong>Detail.</strong> {}</p>\n",
+            inline(&page.detail)
+        );
+    }
+    out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
     if !charts.is_empty() {
         out += "<h2 id=\"charts\">Charts</h2>\n";
         for (stem, title, svg) in charts {

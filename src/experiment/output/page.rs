@@ -52,7 +52,13 @@ pub(crate) struct Section {
 /// variant, then the differences) and the reproduce line.
 pub(crate) struct Page {
     pub question: String,
+    /// The verdict, one or two sentences (variants compared), else the whole answer.
     pub answer: String,
+    /// With variants: each variant's headline with its interval and its difference from the
+    /// baseline, between the verdict and the detail.
+    pub headline: Option<Tab>,
+    /// The rest of the answer (variants compared): each comparison in words.
+    pub detail: String,
     pub method: String,
     pub sections: Vec<Section>,
     pub reproduce: String,
@@ -67,6 +73,115 @@ fn with_condition(name: &str, meaning: &str) -> String {
         Some(i) => format!("{name} ({})", &meaning[i + 2..]),
         None => name.to_string(),
     }
+}
+
+/// The verdict on the headline (one or two sentences) and the headline table of an experiment
+/// with variants and no sweep: each variant's headline (exact where known, else the estimate)
+/// with its interval, and its difference from the baseline with interval and whether chance
+/// explains it.
+fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
+    let exp = &result.experiment;
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let key = headline(exp, &result.runs[0].report);
+    let interval = format!("{level} interval");
+    let difference = format!("difference from {}", exp.variants[0].name);
+    let mut tab = Tab::new(&[
+        ("variant", false),
+        (key.as_str(), true),
+        (&interval, true),
+        ("exact", true),
+        (&difference, true),
+        ("chance?", false),
+    ]);
+    let mut moved = Vec::new();
+    for run in &result.runs {
+        let v = &exp.variants[run.variant];
+        let Some(c) = find(&run.report, &key) else {
+            continue;
+        };
+        let cmp = comparisons.iter().find(|x| {
+            x.variant == v.name
+                && x.kind == "outcome"
+                && (x.name == key || find_same(&x.name, &key))
+        });
+        let (diff, chance) = match cmp {
+            None if run.variant == 0 => ("baseline".to_string(), String::new()),
+            None => ("not compared".to_string(), String::new()),
+            Some(x) => {
+                let d = x.exact_difference.unwrap_or(x.difference);
+                // Exact values decide where there are any; else the estimates' test.
+                let real = match x.exact_difference {
+                    Some(e) => e.abs() >= 1e-12,
+                    None => x.distinguishable,
+                };
+                if real {
+                    moved.push((v.name.clone(), d));
+                }
+                (
+                    format!(
+                        "{} points [{:+.1}, {:+.1}]",
+                        if d.abs() < 1e-12 {
+                            "0.0".to_string()
+                        } else {
+                            format!("{:+.1}", 100.0 * d)
+                        },
+                        100.0 * x.low,
+                        100.0 * x.high
+                    ),
+                    if x.exact_difference.is_some_and(|e| e.abs() < 1e-12) {
+                        "yes: exactly the same".into()
+                    } else if x.distinguishable {
+                        "no".into()
+                    } else {
+                        "could be".into()
+                    },
+                )
+            }
+        };
+        tab.rows.push(vec![
+            v.name.clone(),
+            pct(c.p),
+            match (c.ci_low, c.ci_high) {
+                (Some(l), Some(h)) => format!("[{}, {}]", pct(l), pct(h)),
+                _ => "—".into(),
+            },
+            c.exact.map_or("—".into(), pct),
+            diff,
+            chance,
+        ]);
+    }
+    let base = &exp.variants[0].name;
+    let base_value = find(&result.runs[0].report, &key)
+        .map(|c| pct(c.exact.unwrap_or(c.p)))
+        .unwrap_or_default();
+    let others = exp.variants.len() - 1;
+    let exact_all = result
+        .runs
+        .iter()
+        .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
+    let verdict = match moved.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
+        None => format!(
+            "No variant changes the chance of `{key}` ({base_value} under {base}){}.",
+            if exact_all {
+                ": the exact values are the same"
+            } else {
+                " by more than chance explains"
+            }
+        ),
+        Some((name, d)) => format!(
+            "{} of {others} variant{} change{} the chance of `{key}` ({base_value} under {base}){}; the largest change is under {name}: {:+.1} points.",
+            moved.len(),
+            if others == 1 { "" } else { "s" },
+            if moved.len() == 1 { "s" } else { "" },
+            if exact_all {
+                ", exactly"
+            } else {
+                " by more than chance explains"
+            },
+            100.0 * d
+        ),
+    };
+    (verdict, tab)
 }
 
 /// The systems of an experiment's variants, each once, in variant order.
@@ -419,9 +534,17 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tables: vec![tab],
         });
     }
+    let (answer, headline, detail) = if exp.variants.len() > 1 && exp.sweep.is_empty() {
+        let (verdict, tab) = headline_table(result, comparisons);
+        (verdict, Some(tab), answer(result, comparisons))
+    } else {
+        (answer(result, comparisons), None, String::new())
+    };
     Page {
         question: exp.question.clone(),
-        answer: answer(result, comparisons),
+        answer,
+        headline,
+        detail,
         method,
         sections,
         reproduce: format!(
@@ -433,9 +556,17 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
 
 pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     let mut out = format!(
-        "# {}\n\n**Question.** {}\n\n**Answer.** {}\n\n{}\n\n",
-        result.experiment.name, page.question, page.answer, page.method
+        "# {}\n\n**Question.** {}\n\n**Answer.** {}\n\n",
+        result.experiment.name, page.question, page.answer
     );
+    if let Some(tab) = &page.headline {
+        out += &tab.markdown();
+        out += "\n";
+    }
+    if !page.detail.is_empty() {
+        out += &format!("**Detail.** {}\n\n", page.detail);
+    }
+    out += &format!("{}\n\n", page.method);
     for s in &page.sections {
         out += &format!("## {}\n\n{}\n\n", s.title, s.intro);
         let tables: Vec<String> = s.tables.iter().map(Tab::markdown).collect();

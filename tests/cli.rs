@@ -279,7 +279,45 @@ fn odds_table_is_exact() {
     assert!(out.contains("Leader bonus +0") && out.contains("Leader bonus +2"));
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
-    assert_eq!(v["sections"].as_array().unwrap().len(), 3);
+    assert_eq!(v["sections"].as_array().unwrap().len(), 5);
+    // The rally tables are the rally scenario's exact values: a routing Regular of 8 stands is
+    // back in good order by its 3rd rally phase 43.1% of the time (31/72), an unsteady Green
+    // with a +1 leader within one phase 1/2.
+    let routing = &v["sections"][3];
+    assert!(routing["title"].as_str().unwrap().contains("from routing"));
+    let regular = routing["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == "regular")
+        .unwrap();
+    let p = routing["rows"][2][1][regular]["p"].as_f64().unwrap();
+    let by3 = json_of(&[
+        "rally",
+        "--class",
+        "regular",
+        "--stands",
+        "8",
+        "--state",
+        "routing",
+        "--turns",
+        "3",
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    let want = by3["outcomes"][0]["exact"].as_f64().unwrap();
+    assert_eq!(by3["outcomes"][0]["outcome"], "recovered");
+    assert!((p - want).abs() < 1e-12, "{p} against {want}");
+    assert!((p - 31.0 / 72.0).abs() < 1e-12);
+    let unsteady = &v["sections"][4];
+    let led = unsteady["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == "green +1 leader")
+        .unwrap();
+    assert_eq!(unsteady["rows"][0][1][led]["p"].as_f64().unwrap(), 0.5);
     // Regular, no leader, no loss: 4+ = 1/2; with a re-roll 3/4.
     let row0 = &v["sections"][0]["rows"][0][1];
     assert_eq!(row0[2]["fraction"], "1/2");

@@ -105,10 +105,9 @@ impl RuleSystem for RankAndFile {
         }
     }
     fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
-        Ok(odds::rank_and_file(
-            stands,
-            max_lost,
-            Rules::read(rules)?.numbers,
-        ))
+        let mut sheet = odds::rank_and_file(stands, max_lost, Rules::read(rules)?.numbers);
+        sheet.sections.extend(odds::rally_sections(self, rules)?);
+        sheet.notes.push("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails loses rally_loss stands and may reach the 50% rule; \"elite\" is an Elite unit with its re-roll (elite_rerolls in the battle). Each cell is the exact chance of being back in good order by that turn.".into());
+        Ok(sheet)
     }
 }

@@ -102,6 +102,115 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
     )
 }
 
+/// The turns of the "rallies within k turns" tables.
+pub const RALLY_TURNS: u32 = 8;
+
+/// RF-4, RF-5: the chance a shaken unit of 8 stands (none lost) is back in good order within k
+/// rally phases, from routing and from unsteady (one table each), by class without help, with
+/// a +1 leader, and as an Elite unit with its re-roll. Solved exactly by the rally scenario under
+/// the rule parameters of `rules` (the sheet's).
+///
+/// # Errors
+/// Rule parameters that do not fit together (never for values the sheet accepted).
+pub fn rally_sections(
+    system: &dyn crate::system::RuleSystem,
+    rules: &crate::params::Resolved,
+) -> crate::error::Result<Vec<OddsSection>> {
+    use crate::params::Input;
+    use crate::scenario::{RunOptions, Scenario};
+    let rule_inputs: Vec<Input> = rules
+        .rules_json()
+        .iter()
+        .map(|(k, v)| Input::rule(k, crate::report::json_text(v)))
+        .collect();
+    let helps: [(&str, &[(&str, &str)]); 3] = [
+        ("", &[]),
+        (" +1 leader", &[("leader", "1")]),
+        (" elite", &[("elite", "true")]),
+    ];
+    let mut sections = Vec::new();
+    for state in ["routing", "unsteady"] {
+        let mut columns = Vec::new();
+        let mut by_column: Vec<Vec<f64>> = Vec::new();
+        for class in rf::Class::ALL {
+            for (label, extra) in helps {
+                columns.push(format!("{}{label}", class.name()));
+                let mut inputs = rule_inputs.clone();
+                for (k, v) in [
+                    ("class", class.name()),
+                    ("state", state),
+                    ("stands", "8"),
+                    ("turns", &RALLY_TURNS.to_string()),
+                ]
+                .into_iter()
+                .chain(extra.iter().copied())
+                {
+                    inputs.push(Input::parse_set(&format!("{k}={v}"))?);
+                }
+                let all = crate::system::all_params(system);
+                let resolved = crate::params::resolve(
+                    &all,
+                    system.rule_params(),
+                    system.name(),
+                    Scenario::Rally,
+                    &inputs,
+                    &[],
+                )?;
+                let job = system.build(Scenario::Rally, &resolved, &[])?;
+                let report = job.run(
+                    &RunOptions::new(1, 1).exact_only(true),
+                    &crate::engine::Control::new(),
+                )?;
+                let by: Vec<f64> = report
+                    .tables
+                    .iter()
+                    .find_map(|t| {
+                        let i = t.columns.iter().position(|c| c == "recovered_by")?;
+                        Some(
+                            t.rows
+                                .iter()
+                                .map(|r| r.cells[i].exact.unwrap_or(f64::NAN))
+                                .collect(),
+                        )
+                    })
+                    .unwrap_or_default();
+                by_column.push(by);
+            }
+        }
+        let rows = (0..RALLY_TURNS as usize)
+            .map(|k| {
+                let cells = by_column
+                    .iter()
+                    .map(|col| {
+                        let p = col.get(k).copied().unwrap_or(f64::NAN);
+                        OddsCell {
+                            fraction: crate::report::simple_fraction(p)
+                                .map(|(n, d)| format!("{n}/{d}")),
+                            p,
+                            // Never 0.0% or 100.0% for a chance that is neither.
+                            text: match crate::odds::percent_1(p).as_str() {
+                                "100.0" if p < 1.0 => ">99.9%".into(),
+                                "0.0" if p > 0.0 => "<0.1%".into(),
+                                t => format!("{t}%"),
+                            },
+                        }
+                    })
+                    .collect();
+                ((k + 1).to_string(), cells)
+            })
+            .collect();
+        sections.push(OddsSection {
+            title: format!(
+                "Rallies within k turns, from {state} (RF-4, RF-5; 8 stands, none lost)"
+            ),
+            row_header: "turn".into(),
+            columns,
+            rows,
+        });
+    }
+    Ok(sections)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1536,10 +1536,19 @@ mod tests {
         let scenarios: Vec<&str> = names
             .iter()
             .copied()
-            .filter(|n| !derived.iter().any(|d| d == n))
+            .filter(|n| !derived.iter().any(|d| d == n) && *n != "sensitivity")
             .collect();
         let all: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
         assert_eq!(scenarios, all);
+        // `sensitivity` takes every scenario, with its flags and its own.
+        let sens = cmd.find_subcommand("sensitivity").unwrap();
+        let under: Vec<&str> = sens.get_subcommands().map(|c| c.get_name()).collect();
+        assert_eq!(under, all);
+        for sub in sens.get_subcommands() {
+            for id in ["system", "headline", "chart", "force"] {
+                assert!(sub.get_arguments().any(|a| a.get_id() == id), "{id}");
+            }
+        }
         for s in Scenario::ALL {
             let sub = cmd.find_subcommand(s.name()).unwrap();
             assert!(sub.get_arguments().any(|a| a.get_id() == "system"), "{s}");

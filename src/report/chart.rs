@@ -822,7 +822,14 @@ where
             } else {
                 format!("{:.3}", widest.1)
             };
-            let note = if widest.0 < s.px(10.0) {
+            let all_exact = series
+                .iter()
+                .flat_map(|x| x.1.iter().flatten())
+                .all(|v| v.low == v.p && v.high == v.p);
+            let note = if all_exact {
+                "Exact values; the Monte Carlo estimates and their intervals are in the tables."
+                    .to_string()
+            } else if widest.0 < s.px(10.0) {
                 format!(
                     "The {level} intervals are narrower than the marks (the widest is ±{half})."
                 )
@@ -847,6 +854,18 @@ where
                 ..
             } = frame(root, title, &[], s.px(110.0), s)?;
             let (nx, ny) = (x.1.len().max(1), y.1.len().max(1));
+            // The widest x name, against the room a cell has (the plot is about 700 px wide at
+            // scale 1): show every k-th name when they would touch.
+            let widest =
+                x.1.iter()
+                    .map(|n| {
+                        root.estimate_text_size(n, &TextStyle::from(label.clone()))
+                            .map_or(0, |(w, _)| w as i32)
+                    })
+                    .max()
+                    .unwrap_or(0);
+            let room = (s.px(700.0) / nx as i32).max(1);
+            let x_every = ((widest + s.px(6.0)) / room + 1).max(1) as usize;
             let mut c = ChartBuilder::on(&plot)
                 .margin(s.px(8.0))
                 .x_label_area_size(s.px(48.0))
@@ -857,7 +876,15 @@ where
                 .disable_mesh()
                 .x_labels(nx * 2 + 1)
                 .y_labels(ny * 2 + 1)
-                .x_label_formatter(&|v| cell_label(*v, &x.1))
+                .x_label_formatter(&|v| {
+                    // Crowded names: every k-th, so that they never run together.
+                    let i = (v - 0.5).round();
+                    if i >= 0.0 && !(i as usize).is_multiple_of(x_every) {
+                        String::new()
+                    } else {
+                        cell_label(*v, &x.1)
+                    }
+                })
                 .y_label_formatter(&|v| cell_label(*v, &y.1))
                 .x_desc(x.0.as_str())
                 .y_desc(y.0.as_str())
@@ -877,12 +904,24 @@ where
                     } else {
                         format!("{:.1}%", 100.0 * p)
                     };
-                    root.draw(&Text::new(
-                        text,
-                        ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
-                        anchored(s.text(16.0, ink_on(heat(p))), HPos::Center, VPos::Center),
-                    ))
-                    .map_err(e)?;
+                    // A label only where it fits its cell (the colour bar carries the rest):
+                    // at 16 px, else at 12, else none.
+                    let (cw, ch) = ((b.0 - a.0).abs(), (b.1 - a.1).abs());
+                    let fits = |size: f64| {
+                        root.estimate_text_size(&text, &TextStyle::from(s.font(size)))
+                            .is_ok_and(|(w, h)| {
+                                (w as i32) + s.px(4.0) <= cw && (h as i32) + s.px(2.0) <= ch
+                            })
+                    };
+                    let size = [16.0, 12.0].into_iter().find(|&z| fits(z));
+                    if let Some(size) = size {
+                        root.draw(&Text::new(
+                            text,
+                            ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
+                            anchored(s.text(size, ink_on(heat(p))), HPos::Center, VPos::Center),
+                        ))
+                        .map_err(e)?;
+                    }
                 }
             }
             if let Some(area) = bar_area {

@@ -237,13 +237,28 @@ fn sweep_charts(
             Some(y) => y.values.iter().map(Some).collect(),
             None => vec![None],
         };
+        // Exact values where every run has them: the lines are drawn through them (the
+        // estimates and their intervals are in the tables), not through the estimates.
+        let exact = result
+            .runs
+            .iter()
+            .all(|r| find(&r.report, &key).is_none_or(|c| c.exact.is_some()));
         let mut series = Vec::new();
         for (vi, v) in exp.variants.iter().enumerate() {
             for (yi, yv) in ys.iter().enumerate() {
                 let vals = (0..x.values.len())
                     .map(|xi| {
                         let point = xi * ys.len() + yi;
-                        find(&result.runs[point * per_point + vi].report, &key).map(estimate)
+                        find(&result.runs[point * per_point + vi].report, &key).map(|c| {
+                            match c.exact.filter(|_| exact) {
+                                Some(e) => Estimate {
+                                    p: e,
+                                    low: e,
+                                    high: e,
+                                },
+                                None => estimate(c),
+                            }
+                        })
                     })
                     .collect();
                 let name = match yv {
@@ -259,7 +274,11 @@ fn sweep_charts(
                 title: exp.question.clone(),
                 x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
-                y_label: format!("chance of {}, {trials} trials each", words(&key)),
+                y_label: if exact {
+                    format!("chance of {}, exact", words(&key))
+                } else {
+                    format!("chance of {}, {trials} trials each", words(&key))
+                },
                 level: level.clone(),
                 steps: false,
                 series,

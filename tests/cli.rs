@@ -280,6 +280,12 @@ fn odds_table_is_exact() {
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
     assert_eq!(v["sections"].as_array().unwrap().len(), 5);
+    // Without --stands, the 50% rule's first failing loss for the usual unit sizes.
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("6 stands from 3 lost, 8 stands from 4 lost"),
+        "{notes}"
+    );
     // The rally tables are the rally scenario's exact values: a routing Regular of 8 stands is
     // back in good order by its 3rd rally phase 43.1% of the time (31/72), an unsteady Green
     // with a +1 leader within one phase 1/2.

@@ -1049,16 +1049,7 @@ impl Sensitivity {
 /// Rows as aligned text columns, the first `text` columns left-aligned, the others
 /// right-aligned, two spaces apart.
 fn align_left(rows: &[Vec<String>], text: usize) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.get(i))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = crate::report::widths(rows);
     let mut out = String::new();
     for r in rows {
         let mut line = String::new();

@@ -653,6 +653,20 @@ fn fmt_ci(c: &Cell) -> String {
     }
 }
 
+/// The width in characters of each column of `rows`.
+pub(crate) fn widths(rows: &[Vec<String>]) -> Vec<usize> {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    (0..cols)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
 /// Rows as aligned text columns: the first left-aligned, the others right-aligned, two spaces
 /// apart (a trailing fifth column of free text stays left-aligned).
 pub fn align(rows: &[Vec<String>]) -> String {
@@ -661,16 +675,7 @@ pub fn align(rows: &[Vec<String>]) -> String {
 
 /// [`align`], with the free-text column (left-aligned when it is a row's last) at `free`.
 fn align_free(rows: &[Vec<String>], free: usize) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.get(i))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = widths(rows);
     let mut out = String::new();
     for r in rows {
         let mut line = String::new();

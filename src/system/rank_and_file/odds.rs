@@ -90,9 +90,33 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         Some(s) => notes.push(format!(
             "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (shown as auto-fail)."
         )),
-        None => notes.push(format!(
-            "RF-3 is not applied here: a unit with {share} or more of its starting stands lost fails every test automatically (give --stands to mark those rows)."
-        )),
+        None => {
+            // The usual unit sizes, with the first loss at which each fails every test.
+            let at: Vec<String> = [4u8, 6, 8, 10, 12]
+                .into_iter()
+                .filter_map(|size| {
+                    let unit = rf::Unit {
+                        class: rf::Class::Regular,
+                        kind: rf::Kind::Formed,
+                        stands: size,
+                        elite: false,
+                        leader: 0,
+                        in_buildings: false,
+                        buildings_bonus: 0,
+                        modifier: 0,
+                        hit_points: 1,
+                        numbers,
+                    };
+                    (0..=size)
+                        .find(|&lost| unit.need(lost) == rf::Need::AutoFail)
+                        .map(|lost| format!("{size} stands from {lost} lost"))
+                })
+                .collect();
+            notes.push(format!(
+                "RF-3 is not applied in these tables: a unit with {share} or more of its starting stands lost fails every test automatically: {} (give --stands to mark those rows).",
+                at.join(", ")
+            ))
+        }
     }
     Odds::new(
         "rank-and-file",

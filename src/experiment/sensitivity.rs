@@ -832,9 +832,8 @@ impl Sensitivity {
             self.show(biggest.value.map_or(0.0, |v| v.value)),
             self.show_change(biggest.change.unwrap_or(0.0))
         );
-        if let Some((next, nes)) = moved.get(1) {
+        if let Some((next, _)) = moved.get(1) {
             let w = weight(&self.effects, next);
-            let _ = nes;
             s += &format!(
                 " Next: {next} (up to {}).",
                 self.show_change(w).trim_start_matches(['+', '−'])

@@ -1020,6 +1020,7 @@ impl Sensitivity {
                             p: c,
                             low: e.low.unwrap_or(c),
                             high: e.high.unwrap_or(c),
+                            exact: None,
                         },
                     )
                 })

@@ -115,6 +115,9 @@ pub struct Estimate {
     pub low: f64,
     /// Upper end of its interval.
     pub high: f64,
+    /// The exact value, where it is known: a line chart draws its line through it and the
+    /// estimate beside it as a dot with its interval.
+    pub exact: Option<f64>,
 }
 
 /// A series: its name and one estimate per category or x value (`None`: not applicable).
@@ -418,7 +421,12 @@ where
         })
         .max()
         .unwrap_or(0);
-    let legend_w = (widest + s.px(60.0)).max(legend_min).min(w * 2 / 5);
+    let mut legend_w = (widest + s.px(60.0)).max(legend_min).min(w * 2 / 5);
+    // More entries than one column holds: the legend takes up to half the width, in columns.
+    let (_, body_h) = body.dim_in_pixel();
+    if legend_names.len() as i32 * s.px(28.0) > body_h as i32 - s.px(24.0) {
+        legend_w = (2 * (widest * 6 / 7 + s.px(56.0))).clamp(legend_w, w / 2);
+    }
     let (plot, legend) = body.split_horizontally(w - legend_w);
     Ok(Frame {
         plot,
@@ -427,56 +435,103 @@ where
     })
 }
 
-/// The legend: one entry per name, its key then its name (wrapped to the column).
+/// The legend: one entry per name, its key then its name (wrapped to the column). When the
+/// entries do not fit the area's height in one column at 14 px, they are set at 12 px in as
+/// many columns (up to four) as it takes, filled top to bottom.
 fn legend<DB: DrawingBackend>(
     area: &Area<DB>,
     entries: &[(String, Key)],
     s: Scale,
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    let (w, _) = area.dim_in_pixel();
-    let font = s.font(14.0);
-    let mut y = s.px(24.0);
-    let text_x = s.px(46.0);
-    for (name, key) in entries {
-        let lines = wrap(area, name, &font, w as i32 - text_x - s.px(6.0));
-        let mid = y + s.px(8.0);
+    let (w, h) = area.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    let text_x = |size: f64| s.px(46.0 * size / 14.0);
+    // A layout: (font size, line height, gap) and the columns; each entry's column, top and
+    // wrapped lines, or None if it does not fit.
+    type Placed = Vec<(i32, i32, Vec<String>)>;
+    let layout = |size: f64, line_h: i32, gap: i32, cols: i32| -> Option<Placed> {
+        let col_w = w / cols;
+        let font = s.font(size);
+        let mut out = Vec::new();
+        let (mut col, mut y) = (0, s.px(24.0));
+        // Columns of even length, where the heights allow.
+        let per = entries.len().div_ceil(cols as usize);
+        for (j, (name, _)) in entries.iter().enumerate() {
+            let lines = wrap(area, name, &font, col_w - text_x(size) - s.px(6.0));
+            let tall = gap + lines.len().max(1) as i32 * line_h;
+            let full = j > 0 && j % per == 0 && col < j as i32 / per as i32;
+            if (full || y + tall > h) && y > s.px(24.0) {
+                col += 1;
+                y = s.px(24.0);
+            }
+            if col >= cols {
+                return None;
+            }
+            out.push((col * col_w, y, lines));
+            y += tall;
+        }
+        Some(out)
+    };
+    let (size, line_h, placed) = layout(14.0, s.px(18.0), s.px(10.0), 1)
+        .map(|p| (14.0, s.px(18.0), p))
+        .or_else(|| {
+            (1..=4)
+                .find_map(|c| layout(12.0, s.px(15.0), s.px(6.0), c).map(|p| (12.0, s.px(15.0), p)))
+        })
+        .unwrap_or_else(|| {
+            let p = (1..=4)
+                .rev()
+                .find_map(|c| layout(12.0, s.px(15.0), s.px(6.0), c))
+                .unwrap_or_default();
+            (12.0, s.px(15.0), p)
+        });
+    // A key scaled with the text: 1 at 14 px.
+    let k = size / 14.0;
+    for ((_, key), (x0, y, lines)) in entries.iter().zip(placed) {
+        let kx = |v: f64| x0 + s.px(v * k);
+        let mid = y + s.px(8.0 * k);
         match *key {
             Key::Swatch(col) => {
                 area.draw(&Rectangle::new(
-                    [(s.px(10.0), mid - s.px(7.0)), (s.px(34.0), mid + s.px(7.0))],
+                    [
+                        (kx(10.0), mid - s.px(7.0 * k)),
+                        (kx(34.0), mid + s.px(7.0 * k)),
+                    ],
                     col.filled(),
                 ))
                 .map_err(e)?;
             }
             Key::Bar(i, col) => {
                 area.draw(&Rectangle::new(
-                    [(s.px(8.0), mid - s.px(9.0)), (s.px(36.0), mid + s.px(9.0))],
+                    [
+                        (kx(8.0), mid - s.px(9.0 * k)),
+                        (kx(36.0), mid + s.px(9.0 * k)),
+                    ],
                     col.filled(),
                 ))
                 .map_err(e)?;
-                marker(area, (s.px(22.0), mid), i, ink_on(col), s)?;
+                marker(area, (kx(22.0), mid), i, ink_on(col), s)?;
             }
             Key::Line(i, col) => {
                 dashed(
                     area,
-                    &[(s.px(4.0), mid), (s.px(40.0), mid)],
+                    &[(kx(4.0), mid), (kx(40.0), mid)],
                     DASHES[i % DASHES.len()],
                     col.stroke_width(s.px(2.5).max(1) as u32),
                     s,
                 )?;
-                marker(area, (s.px(22.0), mid), i, col, s)?;
+                marker(area, (kx(22.0), mid), i, col, s)?;
             }
         }
         for (li, line) in lines.iter().enumerate() {
             area.draw(&Text::new(
                 line.clone(),
-                (text_x, mid + li as i32 * s.px(18.0)),
-                anchored(s.text(14.0, BLACK), HPos::Left, VPos::Center),
+                (x0 + text_x(size), mid + li as i32 * line_h),
+                anchored(s.text(size, BLACK), HPos::Left, VPos::Center),
             ))
             .map_err(e)?;
         }
-        y += s.px(10.0) + lines.len().max(1) as i32 * s.px(18.0);
     }
     Ok(())
 }
@@ -509,12 +564,33 @@ fn caption<DB: DrawingBackend>(area: &Area<DB>, text: &str, s: Scale) -> Result<
         return Ok(());
     }
     let (w, _) = area.dim_in_pixel();
-    area.draw(&Text::new(
-        text.to_string(),
-        (w as i32 / 2, s.px(4.0)),
-        anchored(s.text(13.0, RGBColor(60, 60, 60)), HPos::Center, VPos::Top),
-    ))
-    .map_err(|x| x.to_string())
+    let room = w as i32 - s.px(20.0);
+    let ink = RGBColor(60, 60, 60);
+    // One line at 13 px if it fits, else at 11 px, else two lines at 11 px.
+    for size in [13.0, 11.0] {
+        let fits = area
+            .estimate_text_size(text, &TextStyle::from(s.font(size)))
+            .is_ok_and(|(tw, _)| (tw as i32) <= room);
+        if fits {
+            return area
+                .draw(&Text::new(
+                    text.to_string(),
+                    (w as i32 / 2, s.px(4.0)),
+                    anchored(s.text(size, ink), HPos::Center, VPos::Top),
+                ))
+                .map_err(|x| x.to_string());
+        }
+    }
+    let lines = wrap(area, text, &s.font(11.0), room);
+    for (i, line) in lines.iter().take(2).enumerate() {
+        area.draw(&Text::new(
+            line.clone(),
+            (w as i32 / 2, s.px(0.5) + i as i32 * s.px(12.0)),
+            anchored(s.text(11.0, ink), HPos::Center, VPos::Top),
+        ))
+        .map_err(|x| x.to_string())?;
+    }
+    Ok(())
 }
 
 fn draw<DB: DrawingBackend>(chart: &Chart, root: &Area<DB>, s: Scale) -> Result<(), String>
@@ -697,13 +773,15 @@ where
                 caption: cap,
             } = frame(root, title, &names, 0, s)?;
             let n = x_values.len().max(1);
+            // The value a line goes through: the exact one where it is known.
+            let y_of = |v: &Estimate| v.exact.unwrap_or(v.p);
             let top = series
                 .iter()
-                .flat_map(|x| x.1.iter().flatten().map(|v| v.high))
+                .flat_map(|x| x.1.iter().flatten().map(|v| v.high.max(y_of(v))))
                 .fold(0.0f64, f64::max);
             let bottom = series
                 .iter()
-                .flat_map(|x| x.1.iter().flatten().map(|v| v.low))
+                .flat_map(|x| x.1.iter().flatten().map(|v| v.low.min(y_of(v))))
                 .fold(1.0f64, f64::min);
             let probability = top <= 1.0 && !*steps;
             // Small effects are not flattened by a 0–100% axis: a chance axis fits the data (in
@@ -756,7 +834,11 @@ where
                 .map_err(e)?;
             let k = series.len();
             let mut widest = (0, 0.0f64);
-            for (si, (_, values)) in series.iter().enumerate() {
+            // The first series is the baseline: drawn last, over the others, it stays visible
+            // where they coincide with it (their marks are nudged aside).
+            let order: Vec<usize> = (1..k).chain((k > 0).then_some(0)).collect();
+            for &si in &order {
+                let values = &series[si].1;
                 let col = colour(si);
                 // Coinciding series stay visible: each is nudged a little sideways.
                 let nudge = if k > 1 && !*steps {
@@ -770,37 +852,48 @@ where
                     .filter_map(|(i, v)| v.map(|v| (i, v)))
                     .collect();
                 let at = |x: f64, y: f64| c.backend_coord(&(x + nudge, y));
-                // The band of the intervals.
-                let mut band = Vec::new();
                 let mut line = Vec::new();
                 for &(i, v) in &pts {
                     let x = i as f64;
                     if *steps {
-                        band.push(at(x - 0.5, v.high));
-                        band.push(at(x + 0.5, v.high));
-                        line.push(at(x - 0.5, v.p));
-                        line.push(at(x + 0.5, v.p));
+                        line.push(at(x - 0.5, y_of(&v)));
+                        line.push(at(x + 0.5, y_of(&v)));
                     } else {
-                        band.push(at(x, v.high));
-                        line.push(at(x, v.p));
+                        line.push(at(x, y_of(&v)));
                     }
                     let (lo, hi) = (at(x, v.low).1, at(x, v.high).1);
                     if lo - hi >= widest.0 {
                         widest = (lo - hi, (v.high - v.low) / 2.0);
                     }
                 }
-                for &(i, v) in pts.iter().rev() {
-                    let x = i as f64;
-                    if *steps {
-                        band.push(at(x + 0.5, v.low));
-                        band.push(at(x - 0.5, v.low));
-                    } else {
-                        band.push(at(x, v.low));
+                // The band of the intervals, over each run of points without an exact value.
+                for run in pts.chunk_by(|a, b| a.1.exact.is_none() && b.1.exact.is_none()) {
+                    if run[0].1.exact.is_some() {
+                        continue;
                     }
-                }
-                if band.len() > 2 {
-                    root.draw(&Polygon::new(band, col.mix(0.18).filled()))
-                        .map_err(e)?;
+                    let mut band = Vec::new();
+                    for &(i, v) in run {
+                        let x = i as f64;
+                        if *steps {
+                            band.push(at(x - 0.5, v.high));
+                            band.push(at(x + 0.5, v.high));
+                        } else {
+                            band.push(at(x, v.high));
+                        }
+                    }
+                    for &(i, v) in run.iter().rev() {
+                        let x = i as f64;
+                        if *steps {
+                            band.push(at(x + 0.5, v.low));
+                            band.push(at(x - 0.5, v.low));
+                        } else {
+                            band.push(at(x, v.low));
+                        }
+                    }
+                    if band.len() > 2 {
+                        root.draw(&Polygon::new(band, col.mix(0.18).filled()))
+                            .map_err(e)?;
+                    }
                 }
                 dashed(
                     root,
@@ -812,7 +905,24 @@ where
                 let mark_every = pts.len().div_ceil(24).max(1);
                 for (j, &(i, v)) in pts.iter().enumerate() {
                     if j % mark_every == 0 {
-                        marker(root, at(i as f64, v.p), si, col, s)?;
+                        marker(root, at(i as f64, y_of(&v)), si, col, s)?;
+                    }
+                    // Beside an exact value, the estimate: a dot with its interval.
+                    if v.exact.is_some() && v.high > v.low {
+                        let (x, _) = at(i as f64, v.p);
+                        let x = x + s.px(9.0);
+                        let (lo, hi) = (at(i as f64, v.low).1, at(i as f64, v.high).1);
+                        root.draw(&PathElement::new(
+                            vec![(x, lo), (x, hi)],
+                            col.stroke_width(s.px(1.5).max(1) as u32),
+                        ))
+                        .map_err(e)?;
+                        root.draw(&Circle::new(
+                            (x, at(i as f64, v.p).1),
+                            s.px(2.5).max(1) as u32,
+                            col.filled(),
+                        ))
+                        .map_err(e)?;
                     }
                 }
             }
@@ -822,14 +932,24 @@ where
             } else {
                 format!("{:.3}", widest.1)
             };
-            let all_exact = series
-                .iter()
-                .flat_map(|x| x.1.iter().flatten())
-                .all(|v| v.low == v.p && v.high == v.p);
-            let note = if all_exact {
-                "Exact values; the Monte Carlo estimates and their intervals are in the tables."
-                    .to_string()
-            } else if widest.0 < s.px(10.0) {
+            let points: Vec<&Estimate> = series.iter().flat_map(|x| x.1.iter().flatten()).collect();
+            let with_exact = points.iter().filter(|v| v.exact.is_some()).count();
+            let with_interval = points.iter().any(|v| v.high > v.low);
+            let narrow = widest.0 < s.px(10.0);
+            let intervals = if narrow {
+                format!("their {level} intervals (the widest is ±{half})")
+            } else {
+                format!("their {level} intervals")
+            };
+            let note = if with_exact == points.len() && !with_interval {
+                "Exact values.".to_string()
+            } else if with_exact == points.len() {
+                format!("Lines: exact values; dots: the estimates with {intervals}.")
+            } else if with_exact > 0 {
+                format!(
+                    "Lines: exact values where known, else estimates (shaded: {intervals}); dots: estimates beside exact values."
+                )
+            } else if narrow {
                 format!(
                     "The {level} intervals are narrower than the marks (the widest is ±{half})."
                 )
@@ -838,7 +958,7 @@ where
             };
             let note = if fitted {
                 format!(
-                    "The axis runs from {:.0}% to {:.0}%, not 0 to 100%, to show small differences. {note}",
+                    "Axis {:.0}–{:.0}%, not 0–100%, to show small differences. {note}",
                     100.0 * y_min,
                     100.0 * y_max
                 )
@@ -1190,7 +1310,8 @@ impl Chart {
         );
         let mut rgb = vec![0u8; (w * h * 3) as usize];
         {
-            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+            let root = super::typeset::Typeset(BitMapBackend::with_buffer(&mut rgb, (w, h)))
+                .into_drawing_area();
             draw(self, &root, Scale(scale))?;
         }
         let mut out = Vec::new();
@@ -1215,6 +1336,7 @@ mod tests {
                 p,
                 low: p - 0.05,
                 high: p + 0.05,
+                exact: None,
             })
         };
         Chart::Bars {
@@ -1247,6 +1369,64 @@ mod tests {
     }
 
     #[test]
+    fn many_series_keep_their_legend_inside_and_exact_lines_show_estimates() {
+        // 24 series with long names: the legend goes into columns, every text stays inside.
+        let series: Vec<Series> = (0..24)
+            .map(|i| {
+                let v = (0..6)
+                    .map(|x| {
+                        let e = 0.1 + 0.03 * i as f64 + 0.01 * x as f64;
+                        Some(Estimate {
+                            p: e + 0.002,
+                            low: e - 0.01,
+                            high: e + 0.014,
+                            exact: Some(e),
+                        })
+                    })
+                    .collect();
+                (format!("Regular, +1 leader, base regular {i}"), v)
+            })
+            .collect();
+        let chart = Chart::Lines {
+            title: "Many series".into(),
+            x_label: "base green".into(),
+            x_values: (1..=6).map(|x| x.to_string()).collect(),
+            y_label: "chance".into(),
+            level: "95%".into(),
+            steps: false,
+            series,
+        };
+        let svg = chart.svg().unwrap();
+        let mut texts = 0;
+        // Each text is a group placed by translate(x baseline); the turned y-axis name aside.
+        let placed = svg
+            .split("transform=\"")
+            .skip(1)
+            .filter(|t| t.starts_with("translate("))
+            .map(|t| &t["translate(".len()..]);
+        for part in placed {
+            let nums: Vec<f64> = part
+                .split(')')
+                .next()
+                .unwrap()
+                .split([' ', ','])
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            if let [x, y] = nums[..] {
+                texts += 1;
+                assert!(
+                    (0.0..SIZE.0 as f64).contains(&x) && (0.0..=SIZE.1 as f64).contains(&y),
+                    "text at ({x}, {y}) outside the chart"
+                );
+            }
+        }
+        assert!(texts > 24 + 6, "{texts} texts");
+        // Exact values with estimates beside them: the caption says what the dots are.
+        let png = chart.png().unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
     fn names_read_as_words_and_outcomes_keep_their_colour() {
         assert_eq!(words("side_a_wins"), "side A wins");
         assert_eq!(words("falling_back"), "falling back");
@@ -1256,9 +1436,30 @@ mod tests {
             outcome_colour("eliminated", 5)
         );
         assert_eq!(outcome_colour("good", 0), outcome_colour("in_line", 3));
-        // Every series differs from the next by colour, marker and dash.
+        // Every series differs from the next by colour, marker and dash, and where colours
+        // come round again (every 8), the dash and the marker differ: no two of the first 35
+        // series look alike.
         for i in 0..6 {
             assert_ne!(colour(i), colour(i + 1));
+        }
+        let look = |i: usize| {
+            (
+                colour(i),
+                DASHES[i % DASHES.len()].to_vec(),
+                format!("{:?}", MARKERS[i % MARKERS.len()]),
+            )
+        };
+        for i in 0..35 {
+            for j in i + 1..35 {
+                assert_ne!(look(i), look(j), "series {i} and {j}");
+                if colour(i) == colour(j) {
+                    assert_ne!(
+                        look(i).1,
+                        look(j).1,
+                        "series {i} and {j}: same colour and dash"
+                    );
+                }
+            }
         }
     }
 }

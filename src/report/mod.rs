@@ -6,6 +6,7 @@ use serde::Serialize;
 
 pub mod chart;
 mod svgtext;
+mod typeset;
 
 /// Escape text for HTML and XML.
 pub fn escape_html(s: &str) -> String {

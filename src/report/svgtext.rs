@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use ab_glyph::{Font, FontRef, OutlineCurve, Point};
 
-fn font() -> &'static FontRef<'static> {
+pub(super) fn font() -> &'static FontRef<'static> {
     static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
     FONT.get_or_init(|| {
         FontRef::try_from_slice(dejavu::sans::regular()).expect("DejaVu Sans is a valid font")
@@ -38,7 +38,7 @@ fn unescape(s: &str) -> String {
 }
 
 /// A length in em or ex (`0.76em`, `-0.5ex`) or pixels, at `size` pixels to the em.
-fn shift(dy: Option<&str>, size: f32) -> f32 {
+pub(super) fn shift(dy: Option<&str>, size: f32) -> f32 {
     let Some(dy) = dy else { return 0.0 };
     let num = |s: &str| s.trim().parse::<f32>().unwrap_or(0.0);
     if let Some(v) = dy.strip_suffix("em") {
@@ -102,21 +102,32 @@ fn glyph_path(id: ab_glyph::GlyphId) -> Option<String> {
     Some(d)
 }
 
-/// The width of `text` at `size` pixels to the em (advances and kerning).
-pub fn width(text: &str, size: f32) -> f32 {
+/// The glyphs of `text`, each with its pen position in font units: advances and kerning, as
+/// a browser lays out the font.
+pub(super) fn glyphs(text: &str) -> Vec<(ab_glyph::GlyphId, f32)> {
     let font = font();
-    let f = size / font.units_per_em().unwrap_or(2048.0);
-    let mut w = 0.0;
+    let mut out = Vec::with_capacity(text.len());
+    let mut pen = 0.0f32;
     let mut prev = None;
     for ch in text.chars() {
         let id = font.glyph_id(ch);
         if let Some(p) = prev {
-            w += font.kern_unscaled(p, id) * f;
+            pen += font.kern_unscaled(p, id);
         }
-        w += font.h_advance_unscaled(id) * f;
+        out.push((id, pen));
+        pen += font.h_advance_unscaled(id);
         prev = Some(id);
     }
-    w
+    out
+}
+
+/// The width of `text` at `size` pixels to the em (advances and kerning).
+pub fn width(text: &str, size: f32) -> f32 {
+    let font = font();
+    let f = size / font.units_per_em().unwrap_or(2048.0);
+    glyphs(text)
+        .last()
+        .map_or(0.0, |&(id, pen)| (pen + font.h_advance_unscaled(id)) * f)
 }
 
 /// A short name for this document's glyph ids, from its content (FNV-1a), so that several
@@ -166,20 +177,12 @@ pub fn outline_text(svg: &str) -> String {
                     attr(tag, "transform").map_or(String::new(), |t| format!("{t} ")),
                     -f
                 );
-                let mut pen = 0.0f32;
-                let mut prev = None;
-                for ch in content.chars() {
-                    let id = font.glyph_id(ch);
-                    if let Some(p) = prev {
-                        pen += font.kern_unscaled(p, id);
-                    }
+                for (id, pen) in glyphs(&content) {
                     let path = used.entry(id.0).or_insert_with(|| glyph_path(id));
                     if path.is_some() {
                         let _ =
                             write!(out, "<use href=\"#{ids}-{}\" x=\"{}\"/>", id.0, pen.round());
                     }
-                    pen += font.h_advance_unscaled(id);
-                    prev = Some(id);
                 }
                 out.push_str("</g>");
             }

@@ -7,6 +7,7 @@ pub(super) fn estimate(c: &Cell) -> Estimate {
         p: c.p,
         low: c.ci_low.unwrap_or(c.p),
         high: c.ci_high.unwrap_or(c.p),
+        exact: c.exact,
     }
 }
 
@@ -237,8 +238,8 @@ fn sweep_charts(
             Some(y) => y.values.iter().map(Some).collect(),
             None => vec![None],
         };
-        // Exact values where every run has them: the lines are drawn through them (the
-        // estimates and their intervals are in the tables), not through the estimates.
+        // Exact values where every run has them: the axis says so (the lines go through the
+        // exact values, the estimates are dots beside them with their intervals).
         let exact = result
             .runs
             .iter()
@@ -249,16 +250,7 @@ fn sweep_charts(
                 let vals = (0..x.values.len())
                     .map(|xi| {
                         let point = xi * ys.len() + yi;
-                        find(&result.runs[point * per_point + vi].report, &key).map(|c| {
-                            match c.exact.filter(|_| exact) {
-                                Some(e) => Estimate {
-                                    p: e,
-                                    low: e,
-                                    high: e,
-                                },
-                                None => estimate(c),
-                            }
-                        })
+                        find(&result.runs[point * per_point + vi].report, &key).map(estimate)
                     })
                     .collect();
                 let name = match yv {

@@ -666,3 +666,84 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let page = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
 }
+
+/// A metric as the headline ("how much faster?"): the verdict, the headline table (in the
+/// metric's unit, with its condition) and a chart of the means; the exact values are the
+/// scenario's own.
+#[test]
+fn a_metric_can_be_an_experiments_headline() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("**Answer.** 2 of 2 variants change the mean `turns_to_recover` among units that recovered (3.85 under Regular, alone), exactly;"),
+        "{summary}"
+    );
+    assert!(summary.contains(
+        "| variant | turns_to_recover (among units that recovered) | 95% interval | exact | difference from Regular, alone | chance? |"
+    ));
+    // Each row's exact column is the run's exact mean, to the digits shown.
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("results.json")).unwrap()).unwrap();
+    for run in results["runs"].as_array().unwrap() {
+        let exact = run["report"]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "turns_to_recover")
+            .unwrap()["exact"]
+            .as_f64()
+            .unwrap();
+        let name =
+            results["experiment"]["variants"][run["variant"].as_u64().unwrap() as usize]["name"]
+                .as_str()
+                .unwrap()
+                .to_string();
+        let row = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} | ")))
+            .unwrap();
+        assert!(row.contains(&format!("| {exact:.2} |")), "{row} vs {exact}");
+    }
+    let svg = std::fs::read_to_string(root.join("headline.svg")).unwrap();
+    assert!(svg.contains("<title>How much faster"));
+    // A headline that is neither an outcome nor a metric is refused, naming both lists.
+    let dir = std::env::temp_dir().join(format!("morale-lab-headline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.toml");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/how-much-faster.toml"),
+    )
+    .unwrap()
+    .replace(
+        "headline = \"turns_to_recover\"",
+        "headline = \"turns_to_rally\"",
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = bin()
+        .args(["run", file.to_str().unwrap(), "--out"])
+        .arg(dir.join("out"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("headline: 'turns_to_rally' is not an outcome or a metric of rally")
+            && err.contains("metrics: turns_to_recover"),
+        "{err}"
+    );
+    assert!(!dir.join("out").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Variants over a sweep get the headline table too, a row per variant and setting.
+#[test]
+fn a_swept_experiment_has_its_headline_table_by_setting() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    assert!(summary.contains(
+        "| variant | setting | recovered | 95% interval | exact | difference from Regular, +1 leader | chance? |"
+    ));
+    assert!(
+        summary.contains("| Green | base_green=5 | 55."),
+        "{summary}"
+    );
+}

@@ -543,6 +543,7 @@ impl Experiment {
         // outcomes of this scenario in the words of every variant's system, at every point,
         // are the ones a headline may name.
         let mut known: Vec<&str> = Vec::new();
+        let mut metrics: Vec<&str> = Vec::new();
         for (vi, v) in exp.variants.iter().enumerate() {
             let fv = &f.variants[vi];
             for point in exp.points() {
@@ -551,6 +552,11 @@ impl Experiment {
                         for o in job.outcome_names() {
                             if !known.contains(&o) {
                                 known.push(o);
+                            }
+                        }
+                        for m in job.metric_names() {
+                            if !metrics.contains(&m) {
+                                metrics.push(m);
                             }
                         }
                     }
@@ -563,14 +569,15 @@ impl Experiment {
         }
         if let Some(h) = &f.headline {
             let name = h.get_ref();
-            if !known.contains(&name.as_str()) {
+            if !known.contains(&name.as_str()) && !metrics.contains(&name.as_str()) {
                 return Err(file_err(
                     span_line(h.span()),
                     "headline",
                     format!(
-                        "'{name}' is not an outcome of {}; outcomes: {}",
+                        "'{name}' is not an outcome or a metric of {}; outcomes: {}; metrics: {}",
                         exp.scenario,
-                        known.join(", ")
+                        known.join(", "),
+                        metrics.join(", ")
                     ),
                 ));
             }

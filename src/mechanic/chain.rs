@@ -276,6 +276,9 @@ impl Job for MechanicJob {
     fn outcome_names(&self) -> Vec<&'static str> {
         self.inner.outcome_names()
     }
+    fn metric_names(&self) -> Vec<&'static str> {
+        self.inner.metric_names()
+    }
     fn run(&self, options: &RunOptions, control: &Control) -> Result<RunReport> {
         let out = self.inner.run(options, control).map(|mut r| {
             // The table sampler asked for but not possible: say the script ran every turn.

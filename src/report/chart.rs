@@ -136,6 +136,8 @@ pub enum Chart {
         level: String,
         /// Category labels (x axis), in words.
         categories: Vec<String>,
+        /// The bars are chances (a 0–100% axis), not means (an axis from 0 to the largest).
+        share: bool,
         /// The series.
         series: Vec<Series>,
     },
@@ -162,6 +164,8 @@ pub enum Chart {
         level: String,
         /// The x values are turns: draw steps.
         steps: bool,
+        /// The values are chances (a 0–100% axis, fitted where effects are small), not means.
+        share: bool,
         /// The series.
         series: Vec<Series>,
     },
@@ -175,6 +179,9 @@ pub enum Chart {
         y: (String, Vec<String>),
         /// `cells[y][x]`.
         cells: Vec<Vec<f64>>,
+        /// `None`: the cells are chances (0–100%); else means, coloured from the first value
+        /// (lightest) to the second (darkest) and labelled as numbers.
+        range: Option<(f64, f64)>,
     },
     /// A tornado chart: a row per parameter, biggest first, with a bar from zero to the change
     /// each of its settings makes to one headline (and the interval where it is an estimate).
@@ -608,6 +615,7 @@ where
             y_label,
             level,
             categories,
+            share,
             series,
         } => {
             let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
@@ -617,17 +625,33 @@ where
                 caption: cap,
             } = frame(root, title, &names, 0, s)?;
             let n = categories.len().max(1);
+            let top = if *share {
+                1.0
+            } else {
+                series
+                    .iter()
+                    .flat_map(|x| x.1.iter().flatten().map(|v| v.high.max(v.p)))
+                    .fold(0.0f64, f64::max)
+                    .max(1e-9)
+                    * 1.1
+            };
             let mut c = ChartBuilder::on(&plot)
                 .margin(s.px(8.0))
                 .x_label_area_size(s.px(52.0))
                 .y_label_area_size(s.px(64.0))
-                .build_cartesian_2d(0f64..n as f64, 0f64..1.0)
+                .build_cartesian_2d(0f64..n as f64, 0f64..top)
                 .map_err(e)?;
             c.configure_mesh()
                 .disable_x_mesh()
                 .x_labels(0)
                 .y_desc(y_label.as_str())
-                .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
+                .y_label_formatter(&|v| {
+                    if *share {
+                        format!("{:.0}%", 100.0 * v)
+                    } else {
+                        format!("{v:.2}")
+                    }
+                })
                 .label_style(label.clone())
                 .axis_desc_style(axis.clone())
                 .light_line_style(WHITE.mix(0.0))
@@ -663,7 +687,7 @@ where
                         root.draw(&PathElement::new(seg, ink)).map_err(e)?;
                     }
                     if lo - hi >= widest.0 {
-                        widest = (lo - hi, 100.0 * (v.high - v.low) / 2.0);
+                        widest = (lo - hi, (v.high - v.low) / 2.0);
                     }
                 }
             }
@@ -684,9 +708,14 @@ where
                 }
             }
             series_legend(legend_area, &names, Key::Bar, s)?;
-            let note = if widest.0 < s.px(10.0) {
+            let note = if widest.0 < s.px(10.0) && *share {
                 format!(
                     "The {level} intervals are narrower than the marks (the widest is ±{:.2} points).",
+                    100.0 * widest.1
+                )
+            } else if widest.0 < s.px(10.0) {
+                format!(
+                    "The {level} intervals are narrower than the marks (the widest is ±{:.3}).",
                     widest.1
                 )
             } else {
@@ -764,6 +793,7 @@ where
             y_label,
             level,
             steps,
+            share,
             series,
         } => {
             let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
@@ -783,7 +813,7 @@ where
                 .iter()
                 .flat_map(|x| x.1.iter().flatten().map(|v| v.low.min(y_of(v))))
                 .fold(1.0f64, f64::min);
-            let probability = top <= 1.0 && !*steps;
+            let probability = *share;
             // Small effects are not flattened by a 0–100% axis: a chance axis fits the data (in
             // steps of 5 points) when they span less than 30 points, and the caption says so.
             let fitted = probability && top - bottom < 0.3;
@@ -967,7 +997,19 @@ where
             };
             caption(&cap, &note, s)?;
         }
-        Chart::Heat { title, x, y, cells } => {
+        Chart::Heat {
+            title,
+            x,
+            y,
+            cells,
+            range,
+        } => {
+            // Where a cell's value falls on the colour scale (0–1).
+            let shade = |v: f64| match range {
+                None => v,
+                Some((lo, hi)) if hi > lo => (v - lo) / (hi - lo),
+                Some(_) => 0.5,
+            };
             let Frame {
                 plot,
                 legend: bar_area,
@@ -1017,10 +1059,12 @@ where
                     let (x0, y0) = (xi as f64, yi as f64);
                     let a = c.backend_coord(&(x0, y0));
                     let b = c.backend_coord(&(x0 + 1.0, y0 + 1.0));
-                    root.draw(&Rectangle::new([a, b], heat(p).filled()))
+                    root.draw(&Rectangle::new([a, b], heat(shade(p)).filled()))
                         .map_err(e)?;
                     let text = if p.is_nan() {
                         "—".to_string()
+                    } else if range.is_some() {
+                        format!("{p:.2}")
                     } else {
                         format!("{:.1}%", 100.0 * p)
                     };
@@ -1038,14 +1082,18 @@ where
                         root.draw(&Text::new(
                             text,
                             ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
-                            anchored(s.text(size, ink_on(heat(p))), HPos::Center, VPos::Center),
+                            anchored(
+                                s.text(size, ink_on(heat(shade(p)))),
+                                HPos::Center,
+                                VPos::Center,
+                            ),
                         ))
                         .map_err(e)?;
                     }
                 }
             }
             if let Some(area) = bar_area {
-                colour_bar(&area, s)?;
+                colour_bar(&area, *range, s)?;
             }
         }
         Chart::Tornado {
@@ -1205,8 +1253,13 @@ fn heat(p: f64) -> RGBColor {
     )
 }
 
-/// The heat map's colour bar: 0% at the bottom to 100% at the top, ticks every 25%.
-fn colour_bar<DB: DrawingBackend>(area: &Area<DB>, s: Scale) -> Result<(), String> {
+/// The heat map's colour bar: 0% at the bottom to 100% at the top (or a mean's range), ticks
+/// every quarter.
+fn colour_bar<DB: DrawingBackend>(
+    area: &Area<DB>,
+    range: Option<(f64, f64)>,
+    s: Scale,
+) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let (_, h) = area.dim_in_pixel();
     let (top, bottom) = (s.px(30.0), h as i32 - s.px(60.0));
@@ -1232,14 +1285,17 @@ fn colour_bar<DB: DrawingBackend>(area: &Area<DB>, s: Scale) -> Result<(), Strin
         ))
         .map_err(e)?;
         area.draw(&Text::new(
-            format!("{:.0}%", 100.0 * q),
+            match range {
+                None => format!("{:.0}%", 100.0 * q),
+                Some((lo, hi)) => format!("{:.2}", lo + (hi - lo) * q),
+            },
             (x1 + s.px(8.0), y),
             anchored(s.text(14.0, BLACK), HPos::Left, VPos::Center),
         ))
         .map_err(e)?;
     }
     area.draw(&Text::new(
-        "chance".to_string(),
+        if range.is_some() { "mean" } else { "chance" }.to_string(),
         (x0, top - s.px(20.0)),
         anchored(s.text(14.0, BLACK), HPos::Left, VPos::Top),
     ))
@@ -1344,6 +1400,7 @@ mod tests {
             y_label: "chance".into(),
             level: "95%".into(),
             categories: vec!["pass".into(), "fail".into()],
+            share: true,
             series: vec![("A".into(), vec![est(0.6), est(0.4)])],
         }
     }
@@ -1394,6 +1451,7 @@ mod tests {
             y_label: "chance".into(),
             level: "95%".into(),
             steps: false,
+            share: true,
             series,
         };
         let svg = chart.svg().unwrap();

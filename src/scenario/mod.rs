@@ -91,6 +91,15 @@ impl OutcomeDef {
 }
 
 impl MetricDef {
+    /// The metric's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MetricDef::AbsorbTurn { name, .. }
+            | MetricDef::EmptyTurns { name, .. }
+            | MetricDef::EndTurn { name, .. }
+            | MetricDef::Value { name, .. } => name,
+        }
+    }
     /// The mean turn at which trials reached the class named `class`, over those that did.
     pub fn absorb_turn(
         classes: &[chain::ClassInfo],
@@ -306,6 +315,8 @@ pub trait Job: Send + Sync {
     fn describe(&self) -> &Describe;
     /// The names of the outcomes its report shows, in order.
     fn outcome_names(&self) -> Vec<&'static str>;
+    /// The names of the metrics (means) its report shows, in order.
+    fn metric_names(&self) -> Vec<&'static str>;
     /// Run it (Monte Carlo unless exact-only, plus the exact solution) and report.
     ///
     /// # Errors
@@ -418,6 +429,10 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
 
     fn outcome_names(&self) -> Vec<&'static str> {
         self.outcomes.iter().map(|o| o.name).collect()
+    }
+
+    fn metric_names(&self) -> Vec<&'static str> {
+        self.metrics.iter().map(MetricDef::name).collect()
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {

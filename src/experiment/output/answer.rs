@@ -29,13 +29,125 @@ pub(super) fn headline(exp: &crate::experiment::Experiment, report: &Report) -> 
         .unwrap_or_default()
 }
 
-pub(super) fn find<'a>(report: &'a Report, outcome: &str) -> Option<&'a Cell> {
+/// The headline's value in `report`: an outcome's chance (`removed` and `eliminated` are the
+/// same end), else a metric's mean with its normal interval at the report's confidence.
+pub(super) fn find(report: &Report, outcome: &str) -> Option<Cell> {
     let gone = |s: &str| s == "removed" || s == "eliminated";
-    report
+    if let Some(o) = report
         .outcomes
         .iter()
         .find(|o| o.outcome == outcome || (gone(outcome) && gone(&o.outcome)))
-        .map(|o| &o.cell)
+    {
+        return Some(o.cell.clone());
+    }
+    let m = report.metrics.iter().find(|m| m.name == outcome)?;
+    let p = m.value.or(m.exact)?;
+    let z = crate::stats::z_for_confidence(report.confidence);
+    Some(Cell {
+        count: m.n,
+        p,
+        ci_low: m.stderr.map(|s| p - z * s),
+        ci_high: m.stderr.map(|s| p + z * s),
+        exact: m.exact,
+    })
+}
+
+/// The headline as the answer speaks of it: an outcome's chance (in per cent, differences in
+/// points) or a metric's mean (in its own unit, with the condition it is taken under).
+pub(super) struct Head {
+    /// The outcome's or metric's name.
+    pub key: String,
+    /// A metric's mean, not an outcome's chance.
+    pub metric: bool,
+    /// A conditional mean's condition ("among units that recovered").
+    pub condition: Option<String>,
+}
+
+impl Head {
+    /// The experiment's headline, read from one of its reports.
+    pub fn of(exp: &crate::experiment::Experiment, report: &Report) -> Head {
+        let key = headline(exp, report);
+        let metric = report
+            .outcomes
+            .iter()
+            .all(|o| o.outcome != key && !find_same(&o.outcome, &key))
+            && report.metrics.iter().any(|m| m.name == key);
+        let condition = report
+            .metrics
+            .iter()
+            .find(|m| metric && m.name == key)
+            .and_then(|m| {
+                m.meaning
+                    .rfind(", among ")
+                    .map(|i| m.meaning[i + 2..].to_string())
+            });
+        Head {
+            key,
+            metric,
+            condition,
+        }
+    }
+    /// The comparisons' kind of the headline.
+    pub fn kind(&self) -> &'static str {
+        if self.metric { "metric" } else { "outcome" }
+    }
+    /// Whether comparison `c` is of the headline.
+    pub fn is(&self, c: &Comparison) -> bool {
+        c.kind == self.kind()
+            && (c.name == self.key || (!self.metric && find_same(&c.name, &self.key)))
+    }
+    /// A value: a chance in per cent, a mean to two decimals.
+    pub fn value(&self, x: f64) -> String {
+        if self.metric {
+            format!("{x:.2}")
+        } else {
+            pct(x)
+        }
+    }
+    /// A value one digit finer (a match is judged finer than the tables' digits).
+    pub fn fine(&self, x: f64) -> String {
+        if self.metric {
+            format!("{x:.3}")
+        } else {
+            pct2(x)
+        }
+    }
+    /// A difference: in points of a chance, or in the metric's unit.
+    pub fn diff(&self, d: f64) -> String {
+        if self.metric {
+            format!("{d:+.2}")
+        } else {
+            format!("{:+.1} points", 100.0 * d)
+        }
+    }
+    /// A difference one digit finer.
+    pub fn diff_fine(&self, d: f64) -> String {
+        if self.metric {
+            format!("{d:+.3}")
+        } else {
+            format!("{:+.2} points", 100.0 * d)
+        }
+    }
+    /// An interval of differences, `[lo, hi]` in the unit of [`Head::diff`] (without it).
+    pub fn diff_interval(&self, lo: f64, hi: f64) -> String {
+        if self.metric {
+            format!("[{lo:+.2}, {hi:+.2}]")
+        } else {
+            format!("[{:+.1}, {:+.1}]", 100.0 * lo, 100.0 * hi)
+        }
+    }
+    /// What is measured, in words: "the chance of `recovered`", "the mean `turns_to_recover`
+    /// among units that recovered".
+    pub fn noun(&self) -> String {
+        if self.metric {
+            match &self.condition {
+                Some(c) => format!("the mean `{}` {c}", self.key),
+                None => format!("the mean `{}`", self.key),
+            }
+        } else {
+            format!("the chance of `{}`", self.key)
+        }
+    }
 }
 
 /// A p-value as text; below double precision's resolution it is given as a bound.
@@ -102,34 +214,42 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     let base = &exp.variants[0].name;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let first = &result.runs[0].report;
-    let key = headline(exp, first);
+    let head = Head::of(exp, first);
+    let key = head.key.clone();
     let mut out = String::new();
     if exp.variants.len() == 1 {
-        return one_variant(result, &key, &level);
+        return one_variant(result, &head, &level);
     }
     for v in &exp.variants[1..] {
         let rows: Vec<&Comparison> = comparisons
             .iter()
-            .filter(|c| {
-                c.variant == v.name
-                    && c.kind == "outcome"
-                    && (c.name == key || find_same(&c.name, &key))
-            })
+            .filter(|c| c.variant == v.name && head.is(c))
             .collect();
         if rows.is_empty() {
             continue;
         }
         if rows.len() == 1 {
             let c = rows[0];
+            let (lo, hi) = if head.metric {
+                (format!("{:+.2}", c.low), format!("{:+.2}", c.high))
+            } else {
+                (
+                    format!("{:+.1}", 100.0 * c.low),
+                    format!("{:+.1}", 100.0 * c.high),
+                )
+            };
             out += &format!(
-                "Under {}, `{}` has a chance of {} against {} under {base}: a difference of {:+.1} points ({level} interval {:+.1} to {:+.1}), {}. ",
+                "Under {}, {} is {} against {} under {base}: a difference of {} ({level} interval {lo} to {hi}), {}. ",
                 v.name,
-                c.name,
-                pct(c.estimate),
-                pct(c.baseline_estimate),
-                100.0 * c.difference,
-                100.0 * c.low,
-                100.0 * c.high,
+                // The variant's own word for the same end (`removed` against `eliminated`).
+                if head.metric {
+                    head.noun()
+                } else {
+                    format!("the chance of `{}`", c.name)
+                },
+                head.value(c.estimate),
+                head.value(c.baseline_estimate),
+                head.diff(c.difference),
                 match c.exact_difference {
                     // Two processes that are exactly the same: the estimates differ by chance
                     // alone, whatever the test says.
@@ -138,9 +258,9 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                         p_said(c)
                     ),
                     Some(e) if c.distinguishable => format!(
-                        "which chance does not explain ({}); exactly {:+.1} points",
+                        "which chance does not explain ({}); exactly {}",
                         p_said(c),
-                        100.0 * e
+                        head.diff(e)
                     ),
                     _ if c.distinguishable => {
                         format!("which chance does not explain ({})", p_said(c))
@@ -158,13 +278,13 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 .map(|c| c.difference)
                 .fold(f64::NEG_INFINITY, f64::max);
             let clear = rows.iter().filter(|c| c.distinguishable).count();
-            match (along(result, v, &key), exp.sweep.len()) {
+            match (along(result, v, &head), exp.sweep.len()) {
                 (Some(line), 1) => {
                     // The baseline along the rule too, once, unless it stays put (a target).
                     let target = fixed_target(result, &key);
                     if target.is_none()
                         && v.name == exp.variants[1].name
-                        && let Some(b) = along(result, &exp.variants[0], &key)
+                        && let Some(b) = along(result, &exp.variants[0], &head)
                     {
                         out += &b;
                         out += " ";
@@ -173,20 +293,22 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                     out += " ";
                     if let Some(t) = target {
                         out += &format!(
-                            "{base}'s chance does not depend on it ({}, exact). ",
-                            pct2(t)
+                            "Under {base}, {} does not depend on it ({}, exact). ",
+                            head.noun(),
+                            head.fine(t)
                         );
-                        out += &best_match(exp, &rows, &key, &v.name, base);
+                        out += &best_match(exp, &rows, &head, &v.name, base);
                         out += " ";
                     }
                 }
                 _ => {
                     out += &format!(
-                        "Across the {} settings swept, {} changes the chance of `{key}` by {:+.1} to {:+.1} points against {base}; the difference is distinguishable from chance in {clear} of them. ",
+                        "Across the {} settings swept, {} changes {} by {} to {} against {base}; the difference is distinguishable from chance in {clear} of them. ",
                         rows.len(),
                         v.name,
-                        100.0 * lo,
-                        100.0 * hi
+                        head.noun(),
+                        head.diff(lo).trim_end_matches(" points"),
+                        head.diff(hi)
                     );
                 }
             }
@@ -199,6 +321,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         };
         // The holes metrics: of one unit under fire, or of side A's line in a battle.
         for (name, what, unit) in [
+            // (Not again where the headline is one of them.)
             (
                 "empty_turns",
                 "Its place in the line stands empty for",
@@ -211,7 +334,9 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             ),
             ("a_units_lost", "Side A loses", "units"),
         ] {
-            if let [c] = metric(name)[..] {
+            if let [c] = metric(name)[..]
+                && !(head.metric && head.key == name)
+            {
                 out += &format!(
                     "{what} {:.2} {unit} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
                     c.estimate,
@@ -234,7 +359,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     }
     if let Some(c) = comparisons
         .iter()
-        .find(|c| c.kind == "outcome" && (c.name == key || find_same(&c.name, &key)))
+        .find(|c| head.is(c))
         .filter(|c| c.family > 1)
     {
         out += &format!(
@@ -258,9 +383,11 @@ pub(super) fn find_same(a: &str, b: &str) -> bool {
 /// The answer of a one-variant experiment: the headline's chance, or its range over the sweep,
 /// from the exact values where every run has them, else from the Monte Carlo estimates (said so,
 /// with their interval).
-fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
+fn one_variant(result: &ExperimentResult, head: &Head, level: &str) -> String {
     let base = &result.experiment.variants[0].name;
-    let cells: Vec<&Cell> = result
+    let key = &head.key;
+    let noun = head.noun();
+    let cells: Vec<Cell> = result
         .runs
         .iter()
         .filter_map(|r| find(&r.report, key))
@@ -275,12 +402,12 @@ fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
         format!("Monte Carlo estimates with {level} intervals; this scenario has no exact solution")
     };
     let values: Vec<f64> = exact.unwrap_or_else(|| cells.iter().map(|c| c.p).collect());
-    if let [only] = cells[..] {
+    if let [only] = &cells[..] {
         let how = match (only.exact, only.ci_low, only.ci_high) {
             (None, Some(lo), Some(hi)) => format!(
                 "{level} interval {} to {}; a Monte Carlo estimate: this scenario has no exact solution",
-                pct(lo),
-                pct(hi)
+                head.value(lo),
+                head.value(hi)
             ),
             (None, ..) => "a Monte Carlo estimate: this scenario has no exact solution".into(),
             (Some(_), ..) => {
@@ -289,12 +416,9 @@ fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
                 )
             }
         };
-        return format!(
-            "Under {base}, the chance of `{key}` is {} ({how}).",
-            pct(values[0])
-        );
+        return format!("Under {base}, {noun} is {} ({how}).", head.value(values[0]));
     }
-    if let Some(line) = along(result, &result.experiment.variants[0], key) {
+    if let Some(line) = along(result, &result.experiment.variants[0], head) {
         return format!("{line} ({how}).");
     }
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -302,14 +426,14 @@ fn one_variant(result: &ExperimentResult, key: &str, level: &str) -> String {
     let points = cells.len();
     if lo == hi {
         format!(
-            "Under {base}, the chance of `{key}` is {} at each of the {points} settings swept ({how}).",
-            pct(lo)
+            "Under {base}, {noun} is {} at each of the {points} settings swept ({how}).",
+            head.value(lo)
         )
     } else {
         format!(
-            "Under {base}, the chance of `{key}` ranges from {} to {} over the {points} settings swept ({how}).",
-            pct(lo),
-            pct(hi)
+            "Under {base}, {noun} ranges from {} to {} over the {points} settings swept ({how}).",
+            head.value(lo),
+            head.value(hi)
         )
     }
 }
@@ -322,7 +446,8 @@ fn pct2(x: f64) -> String {
 /// The headline's value of variant `v` at each value of a one-axis sweep over a rule parameter,
 /// each set against the source's value ("as written"): `None` for any other sweep. Exact values
 /// where every run has them, else the estimates.
-fn along(result: &ExperimentResult, v: &crate::experiment::Variant, key: &str) -> Option<String> {
+fn along(result: &ExperimentResult, v: &crate::experiment::Variant, head: &Head) -> Option<String> {
+    let key = &head.key;
     let exp = &result.experiment;
     let [axis] = &exp.sweep[..] else { return None };
     if !axis.rule {
@@ -336,7 +461,7 @@ fn along(result: &ExperimentResult, v: &crate::experiment::Variant, key: &str) -
         .find(|d| d.key == axis.key)?
         .default;
     let per = exp.variants.len();
-    let cells: Vec<&Cell> = (0..axis.values.len())
+    let cells: Vec<Cell> = (0..axis.values.len())
         .map(|xi| find(&result.runs[xi * per + vi].report, key))
         .collect::<Option<_>>()?;
     let exact = cells.iter().all(|c| c.exact.is_some());
@@ -348,22 +473,20 @@ fn along(result: &ExperimentResult, v: &crate::experiment::Variant, key: &str) -
         .zip(&cells)
         .enumerate()
         .map(|(i, (x, c))| {
-            let here = format!("{} at {}", pct(value(c)), x.as_input());
+            let here = format!("{} at {}", head.value(value(c)), x.as_input());
             match written {
                 Some(w) if w == i => format!("{here} (as written)"),
-                Some(w) => format!(
-                    "{here} ({:+.1} points)",
-                    100.0 * (value(c) - value(cells[w]))
-                ),
+                Some(w) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),
                 None => here,
             }
         })
         .collect();
     Some(format!(
-        "Under {}, along the rule `{}` (the source: {source}{}), the chance of `{key}` is {}.",
+        "Under {}, along the rule `{}` (the source: {source}{}), {} is {}.",
         v.name,
         axis.key,
         if written.is_none() { ", not swept" } else { "" },
+        head.noun(),
         parts.join(", ")
     ))
 }
@@ -374,10 +497,11 @@ fn along(result: &ExperimentResult, v: &crate::experiment::Variant, key: &str) -
 fn best_match(
     exp: &crate::experiment::Experiment,
     rows: &[&Comparison],
-    key: &str,
+    head: &Head,
     variant: &str,
     base: &str,
 ) -> String {
+    let key = &head.key;
     let gap = |c: &Comparison| c.exact_difference.unwrap_or(c.difference).abs();
     let Some(best) = rows.iter().min_by(|a, b| gap(a).total_cmp(&gap(b))) else {
         return String::new();
@@ -389,8 +513,8 @@ fn best_match(
             p_said(best)
         ),
         Some(e) => format!(
-            "{:+.2} points exactly{}",
-            100.0 * e,
+            "{} exactly{}",
+            head.diff_fine(e),
             if best.distinguishable {
                 ""
             } else {
@@ -398,17 +522,17 @@ fn best_match(
             }
         ),
         None if best.distinguishable => format!(
-            "{:+.2} points, which chance does not explain ({})",
-            100.0 * best.difference,
+            "{}, which chance does not explain ({})",
+            head.diff_fine(best.difference),
             p_said(best)
         ),
         None => format!(
-            "{:+.2} points, which chance explains ({})",
-            100.0 * best.difference,
+            "{}, which chance explains ({})",
+            head.diff_fine(best.difference),
             p_said(best)
         ),
     };
-    let (mine, theirs) = (pct2(best.estimate), pct2(best.baseline_estimate));
+    let (mine, theirs) = (head.fine(best.estimate), head.fine(best.baseline_estimate));
     format!(
         "{variant} comes nearest {base} on `{key}` at {at} (estimates {mine} against {theirs}; {how})."
     )

@@ -160,8 +160,37 @@ fn point_charts(result: &ExperimentResult, first: &[Run], suffix: &str) -> Vec<(
                 })
                 .collect(),
             categories,
+            share: true,
         },
     ));
+    // A metric as the headline ("how much faster?"): its mean, variant by variant, with
+    // intervals, where the outcome bars cannot show it.
+    let head = Head::of(exp, &first[0].report);
+    if head.metric {
+        let cells: Vec<Option<Estimate>> = first
+            .iter()
+            .map(|r| find(&r.report, &head.key).map(|c| estimate(&c)))
+            .collect();
+        let what = match &head.condition {
+            Some(c) => format!("mean {} ({c})", words(&head.key)),
+            None => format!("mean {}", words(&head.key)),
+        };
+        out.push((
+            format!("headline{suffix}"),
+            Chart::Bars {
+                title: format!("{}{at_words}", exp.question),
+                y_label: format!("{what}, {trials} trials per variant"),
+                level: level.clone(),
+                categories: vec![what.clone()],
+                share: false,
+                series: first
+                    .iter()
+                    .zip(cells)
+                    .map(|(r, c)| (exp.variants[r.variant].name.clone(), vec![c]))
+                    .collect(),
+            },
+        ));
+    }
     for r in first {
         if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
             out.push((
@@ -214,6 +243,7 @@ fn point_charts(result: &ExperimentResult, first: &[Run], suffix: &str) -> Vec<(
                     y_label,
                     level: level.clone(),
                     steps: true,
+                    share: false,
                     series,
                 },
             ));
@@ -232,7 +262,18 @@ fn sweep_charts(
     let per_point = exp.variants.len();
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let trials = crate::report::thousands(exp.trials);
-    let key = headline(exp, &first[0].report);
+    let head = Head::of(exp, &first[0].report);
+    let key = head.key.clone();
+    // What the values are, in an axis's words: "chance of recovered", "mean turns to recover
+    // (among units that recovered)".
+    let what = if head.metric {
+        match &head.condition {
+            Some(c) => format!("mean {} ({c})", words(&key)),
+            None => format!("mean {}", words(&key)),
+        }
+    } else {
+        format!("chance of {}", words(&key))
+    };
     if let Some(x) = exp.sweep.first() {
         let ys: Vec<Option<&SetValue>> = match exp.sweep.get(1) {
             Some(y) => y.values.iter().map(Some).collect(),
@@ -250,7 +291,8 @@ fn sweep_charts(
                 let vals = (0..x.values.len())
                     .map(|xi| {
                         let point = xi * ys.len() + yi;
-                        find(&result.runs[point * per_point + vi].report, &key).map(estimate)
+                        find(&result.runs[point * per_point + vi].report, &key)
+                            .map(|c| estimate(&c))
                     })
                     .collect();
                 let name = match yv {
@@ -267,25 +309,26 @@ fn sweep_charts(
                 x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: if exact {
-                    format!("chance of {}, exact", words(&key))
+                    format!("{what}, exact")
                 } else {
-                    format!("chance of {}, {trials} trials each", words(&key))
+                    format!("{what}, {trials} trials each")
                 },
                 level: level.clone(),
                 steps: false,
+                share: !head.metric,
                 series,
             },
         ));
         if let Some(y) = exp.sweep.get(1) {
             for (vi, v) in exp.variants.iter().enumerate() {
                 let mut all_exact = true;
-                let cells = (0..y.values.len())
+                let cells: Vec<Vec<f64>> = (0..y.values.len())
                     .map(|yi| {
                         (0..x.values.len())
                             .map(|xi| {
                                 let point = xi * y.values.len() + yi;
                                 let cell = find(&result.runs[point * per_point + vi].report, &key);
-                                all_exact &= cell.is_some_and(|c| c.exact.is_some());
+                                all_exact &= cell.as_ref().is_some_and(|c| c.exact.is_some());
                                 cell.map_or(f64::NAN, |c| c.exact.unwrap_or(c.p))
                             })
                             .collect()
@@ -295,9 +338,8 @@ fn sweep_charts(
                     format!("heatmap_{}", slug(&v.name)),
                     Chart::Heat {
                         title: format!(
-                            "{}: the chance of {}, {}",
+                            "{}: the {what}, {}",
                             v.name,
-                            words(&key),
                             if all_exact {
                                 "exact".to_string()
                             } else {
@@ -312,6 +354,12 @@ fn sweep_charts(
                             axis_words(exp, y),
                             y.values.iter().map(SetValue::as_input).collect(),
                         ),
+                        range: head.metric.then(|| {
+                            let all = cells.iter().flatten().filter(|v| v.is_finite());
+                            let lo = all.clone().copied().fold(f64::INFINITY, f64::min);
+                            let hi = all.copied().fold(f64::NEG_INFINITY, f64::max);
+                            if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
+                        }),
                         cells,
                     },
                 ));

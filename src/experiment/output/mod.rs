@@ -9,8 +9,9 @@
 //! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
 //!   threads, so a published table can be regenerated;
 //! - `timing.json`: how long each run took (the one file that differs between runs);
-//! - charts, each as PNG and SVG: `outcomes`, `per_turn_<variant>`, `lines_<measure>` (battles:
-//!   gaps, units lost and shaken per turn, a line per variant), `sweep`, `heatmap_<variant>`;
+//! - charts, each as PNG and SVG: `outcomes`, `headline` (a metric as the headline: its mean
+//!   per variant), `per_turn_<variant>`, `lines_<measure>` (battles: gaps, units lost and shaken
+//!   per turn, a line per variant), `sweep`, `heatmap_<variant>`, `sensitivity`;
 //! - `index.html`: the report as one self-contained page.
 //!
 //! Everything but `timing.json` is the same to the byte when the experiment is run again.

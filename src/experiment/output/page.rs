@@ -82,28 +82,36 @@ fn with_condition(name: &str, meaning: &str) -> String {
 fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
-    let key = headline(exp, &result.runs[0].report);
+    let head = Head::of(exp, &result.runs[0].report);
+    let key = head.key.clone();
     let interval = format!("{level} interval");
     let difference = format!("difference from {}", exp.variants[0].name);
-    let mut tab = Tab::new(&[
-        ("variant", false),
-        (key.as_str(), true),
-        (&interval, true),
+    let title = match &head.condition {
+        Some(c) => format!("{key} ({c})"),
+        None => key.clone(),
+    };
+    let swept = !exp.sweep.is_empty();
+    let mut cols = vec![("variant", false)];
+    if swept {
+        cols.push(("setting", false));
+    }
+    cols.extend([
+        (title.as_str(), true),
+        (interval.as_str(), true),
         ("exact", true),
-        (&difference, true),
+        (difference.as_str(), true),
         ("chance?", false),
     ]);
+    let mut tab = Tab::new(&cols);
     let mut moved = Vec::new();
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let Some(c) = find(&run.report, &key) else {
             continue;
         };
-        let cmp = comparisons.iter().find(|x| {
-            x.variant == v.name
-                && x.kind == "outcome"
-                && (x.name == key || find_same(&x.name, &key))
-        });
+        let cmp = comparisons
+            .iter()
+            .find(|x| x.variant == v.name && x.point == run.point && head.is(x));
         let (diff, chance) = match cmp {
             None if run.variant == 0 => ("baseline".to_string(), String::new()),
             None => ("not compared".to_string(), String::new()),
@@ -117,16 +125,16 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 if real {
                     moved.push((v.name.clone(), d));
                 }
+                let shown = if d.abs() < 1e-12 {
+                    if head.metric { "0.00" } else { "0.0" }.to_string()
+                } else {
+                    head.diff(d).trim_end_matches(" points").to_string()
+                };
                 (
                     format!(
-                        "{} points [{:+.1}, {:+.1}]",
-                        if d.abs() < 1e-12 {
-                            "0.0".to_string()
-                        } else {
-                            format!("{:+.1}", 100.0 * d)
-                        },
-                        100.0 * x.low,
-                        100.0 * x.high
+                        "{shown}{} {}",
+                        if head.metric { "" } else { " points" },
+                        head.diff_interval(x.low, x.high)
                     ),
                     if x.exact_difference.is_some_and(|e| e.abs() < 1e-12) {
                         "yes: exactly the same".into()
@@ -138,30 +146,35 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 )
             }
         };
-        tab.rows.push(vec![
-            v.name.clone(),
-            pct(c.p),
+        let mut row = vec![v.name.clone()];
+        if swept {
+            row.push(super::answer::point_label(exp, &run.point));
+        }
+        row.extend([
+            head.value(c.p),
             match (c.ci_low, c.ci_high) {
-                (Some(l), Some(h)) => format!("[{}, {}]", pct(l), pct(h)),
+                (Some(l), Some(h)) => format!("[{}, {}]", head.value(l), head.value(h)),
                 _ => "—".into(),
             },
-            c.exact.map_or("—".into(), pct),
+            c.exact.map_or("—".into(), |x| head.value(x)),
             diff,
             chance,
         ]);
+        tab.rows.push(row);
     }
     let base = &exp.variants[0].name;
     let base_value = find(&result.runs[0].report, &key)
-        .map(|c| pct(c.exact.unwrap_or(c.p)))
+        .map(|c| head.value(c.exact.unwrap_or(c.p)))
         .unwrap_or_default();
     let others = exp.variants.len() - 1;
     let exact_all = result
         .runs
         .iter()
         .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
+    let noun = head.noun();
     let verdict = match moved.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
         None => format!(
-            "No variant changes the chance of `{key}` ({base_value} under {base}){}.",
+            "No variant changes {noun} ({base_value} under {base}){}.",
             if exact_all {
                 ": the exact values are the same"
             } else {
@@ -169,7 +182,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             }
         ),
         Some((name, d)) => format!(
-            "{} of {others} variant{} change{} the chance of `{key}` ({base_value} under {base}){}; the largest change is under {name}: {:+.1} points.",
+            "{} of {others} variant{} change{} {noun} ({base_value} under {base}){}; the largest change is under {name}: {}.",
             moved.len(),
             if others == 1 { "" } else { "s" },
             if moved.len() == 1 { "s" } else { "" },
@@ -178,7 +191,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             } else {
                 " by more than chance explains"
             },
-            100.0 * d
+            head.diff(*d)
         ),
     };
     (verdict, tab)
@@ -537,6 +550,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     let (answer, headline, detail) = if exp.variants.len() > 1 && exp.sweep.is_empty() {
         let (verdict, tab) = headline_table(result, comparisons);
         (verdict, Some(tab), answer(result, comparisons))
+    } else if exp.variants.len() > 1 {
+        // A sweep: the answer goes along the swept values; the table gives every setting.
+        let (_, tab) = headline_table(result, comparisons);
+        (answer(result, comparisons), Some(tab), String::new())
     } else {
         (answer(result, comparisons), None, String::new())
     };

@@ -389,9 +389,12 @@ fn odds_sheets_follow_the_rules_they_say() {
     from_file["title"] = flags["title"].clone();
     assert_eq!(flags, from_file);
     assert_eq!(flags["rules_changed"], serde_json::json!({"base_green": 4}));
-    // Green on 4 reads as Regular, row by row.
+    // Green on 4 reads as Regular, row by row and leader bonus by leader bonus (columns:
+    // veteran +0, +1, +2, regular …, green …).
     for row in flags["sections"][0]["rows"].as_array().unwrap() {
-        assert_eq!(row[1][2]["fraction"], row[1][4]["fraction"]);
+        for leader in 0..3 {
+            assert_eq!(row[1][3 + leader]["fraction"], row[1][6 + leader]["fraction"]);
+        }
     }
     let text = stdout_of(&["odds", "linear-warfare", "--rule", "to_hit=5"]);
     assert!(

@@ -4,68 +4,162 @@ use super::rules as rf;
 use crate::exact::enumerate;
 use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 
-/// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, by stands lost (rows) and
-/// class with and without one re-roll (columns), one table per leader bonus 0, +1, +2.
-/// With `stands` given, rows at 50% losses or more show the automatic failure of RF-3. The
-/// numbers are the rule parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
+/// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, condensed to one table for a
+/// rulebook: by stands lost (rows) and class with a leader bonus of 0, +1 and +2 (columns), then
+/// a small table that turns any of its chances into the chance with a re-roll. Without `stands`,
+/// a last column marks each row's 50% rule for the usual unit sizes ("every test fails for units
+/// of 4 stands or fewer"); with `stands`, the rows at that loss show the automatic failure. Where
+/// the rule parameters make a re-roll's effect depend on more than the chance it re-rolls, the
+/// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
+/// parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
 pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> Odds {
+    let auto_fail = || OddsCell {
+        fraction: None,
+        p: 0.0,
+        text: if numbers.break_fraction == (1, 2) {
+            "auto-fail (50% rule)".into()
+        } else {
+            "auto-fail (RF-3)".into()
+        },
+    };
+    // The chance to pass, or None where the unit fails automatically (RF-3).
+    let chance = |class: rf::Class, lost: u8, leader: i8, reroll: bool, size: u8| {
+        let unit = rf::Unit {
+            class,
+            kind: rf::Kind::Formed,
+            stands: size,
+            elite: reroll,
+            leader,
+            in_buildings: false,
+            buildings_bonus: 0,
+            modifier: 0,
+            hit_points: 1,
+            numbers,
+        };
+        let need = unit.need(lost);
+        if need == rf::Need::AutoFail {
+            return None;
+        }
+        let mut p = 0.0;
+        enumerate(
+            |o| unit.test(need, &mut 0, o),
+            |pass, q| {
+                if pass {
+                    p += q
+                }
+            },
+        );
+        Some(to_frac(p, 36))
+    };
+    let size = stands.unwrap_or(u8::MAX);
+    // A re-roll's effect as a function of the chance alone (one row per chance), if it is one.
+    let mut reroll: Vec<(crate::frac::Frac, crate::frac::Frac)> = Vec::new();
+    let mut consistent = true;
+    for class in rf::Class::ALL {
+        for leader in 0..=2i8 {
+            for lost in 0..=max_lost {
+                if let (Some(p), Some(r)) = (
+                    chance(class, lost, leader, false, u8::MAX),
+                    chance(class, lost, leader, true, u8::MAX),
+                ) {
+                    match reroll.iter().find(|(q, _)| *q == p) {
+                        Some((_, r0)) if *r0 != r => consistent = false,
+                        Some(_) => {}
+                        None => reroll.push((p, r)),
+                    }
+                }
+            }
+        }
+    }
     let mut sections = Vec::new();
-    for leader in 0..=2i8 {
+    if consistent {
         let mut columns = Vec::new();
         for c in rf::Class::ALL {
-            columns.push(c.name().to_string());
-            columns.push(format!("{} + re-roll", c.name()));
+            for leader in 0..=2i8 {
+                columns.push(if leader == 0 {
+                    c.name().to_string()
+                } else {
+                    format!("{} {} leader", c.name(), crate::odds::signed(leader.into()))
+                });
+            }
+        }
+        if stands.is_none() {
+            columns.push(if numbers.break_fraction == (1, 2) {
+                "50% rule: every test fails for units of".to_string()
+            } else {
+                "RF-3: every test fails for units of".to_string()
+            });
         }
         let mut rows = Vec::new();
         for lost in 0..=max_lost {
             let mut cells = Vec::new();
             for class in rf::Class::ALL {
-                for reroll in [false, true] {
-                    let unit = rf::Unit {
-                        class,
-                        kind: rf::Kind::Formed,
-                        stands: stands.unwrap_or(u8::MAX),
-                        elite: reroll,
-                        leader,
-                        in_buildings: false,
-                        buildings_bonus: 0,
-                        modifier: 0,
-                        hit_points: 1,
-                        numbers,
-                    };
-                    let need = unit.need(lost);
-                    if need == rf::Need::AutoFail {
-                        cells.push(OddsCell {
-                            fraction: None,
-                            p: 0.0,
-                            text: if numbers.break_fraction == (1, 2) {
-                                "auto-fail (50% rule)".into()
-                            } else {
-                                "auto-fail (RF-3)".into()
-                            },
-                        });
-                        continue;
-                    }
-                    let mut p = 0.0;
-                    enumerate(
-                        |o| unit.test(need, &mut 0, o),
-                        |pass, q| {
-                            if pass {
-                                p += q
-                            }
-                        },
+                for leader in 0..=2i8 {
+                    cells.push(
+                        chance(class, lost, leader, false, size).map_or_else(auto_fail, cell),
                     );
-                    cells.push(cell(to_frac(p, 36)));
                 }
+            }
+            if stands.is_none() {
+                // The largest unit that has lost its break share at this loss (RF-3).
+                let largest = (1..=60u8)
+                    .rev()
+                    .find(|&s| chance(rf::Class::Veteran, lost, 0, false, s).is_none());
+                let text = match largest {
+                    Some(1) => "1 stand".to_string(),
+                    Some(s) => format!("≤ {s} stands"),
+                    None => "—".to_string(),
+                };
+                cells.push(OddsCell {
+                    fraction: None,
+                    p: 0.0,
+                    text,
+                });
             }
             rows.push((lost.to_string(), cells));
         }
         sections.push(OddsSection {
-            title: format!("Leader bonus {leader:+}"),
+            title: "Chance to pass, by stands lost, class and leader bonus".into(),
             row_header: "stands lost".into(),
             columns,
             rows,
         });
+        reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
+        sections.push(OddsSection {
+            title: "With a re-roll (RF-6): any chance above, re-rolled".into(),
+            row_header: "chance".into(),
+            columns: vec!["with a re-roll".into()],
+            rows: reroll
+                .into_iter()
+                .map(|(p, r)| (cell(p).text, vec![cell(r)]))
+                .collect(),
+        });
+    } else {
+        for leader in 0..=2i8 {
+            let mut columns = Vec::new();
+            for c in rf::Class::ALL {
+                columns.push(c.name().to_string());
+                columns.push(format!("{} + re-roll", c.name()));
+            }
+            let mut rows = Vec::new();
+            for lost in 0..=max_lost {
+                let mut cells = Vec::new();
+                for class in rf::Class::ALL {
+                    for reroll in [false, true] {
+                        cells.push(
+                            chance(class, lost, leader, reroll, size).map_or_else(auto_fail, cell),
+                        );
+                    }
+                }
+                rows.push((lost.to_string(), cells));
+            }
+            sections.push(OddsSection {
+                title: format!("Leader bonus {leader:+}"),
+                row_header: "stands lost".into(),
+                columns,
+                rows,
+            });
+        }
     }
     let n = &numbers;
     let [vet, reg, green] = n.base;
@@ -81,9 +175,11 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
             crate::odds::signed(n.loss_modifier.into()),
             n.naturals()
         ),
-        match n.rerolls_per_test {
-            1 => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
-            k => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls)."),
+        match (n.rerolls_per_test, consistent) {
+            (1, true) => "RF-6: a re-roll (an Elite unit, or a commander's re-roll) is one re-roll of a failed test, never more than one per test: find the chance in the first table, then read it with a re-roll from the second.".to_string(),
+            (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
+            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls): find the chance in the first table, then read it with re-rolls from the second."),
+            (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls)."),
         },
     ];
     match stands {
@@ -113,7 +209,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 })
                 .collect();
             notes.push(format!(
-                "RF-3 is not applied in these tables: a unit with {share} or more of its starting stands lost fails every test automatically: {} (give --stands to mark those rows).",
+                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (the table's last column; give --stands to show one unit size's rows as auto-fail).",
                 at.join(", ")
             ))
         }
@@ -243,25 +339,46 @@ mod tests {
     #[test]
     fn rank_and_file_table_values() {
         let o = rank_and_file(Some(7), 4, rf::Numbers::default());
-        // Leader 0, veteran, 2 lost: 5+ = 1/3; with re-roll 5/9.
-        let row2 = &o.sections[0].rows[2].1;
-        assert_eq!(row2[0].fraction.as_deref(), Some("1/3"));
-        assert_eq!(row2[1].fraction.as_deref(), Some("5/9"));
+        // One table by class and leader bonus (veteran +0, +1, +2, regular …, green …), then
+        // the re-roll table.
+        assert_eq!(o.sections.len(), 2);
+        let t = &o.sections[0];
+        assert_eq!(t.columns[0], "veteran");
+        assert_eq!(t.columns[4], "regular +1 leader");
+        assert_eq!(t.columns.len(), 9, "no 50% column with --stands");
+        // Leader 0, veteran, 2 lost: 5+ = 1/3.
+        assert_eq!(t.rows[2].1[0].fraction.as_deref(), Some("1/3"));
         // Leader +1, veteran, 3 lost: 5+ = 1/3 (RF-2 worked example).
-        assert_eq!(o.sections[1].rows[3].1[0].fraction.as_deref(), Some("1/3"));
+        assert_eq!(t.rows[3].1[1].fraction.as_deref(), Some("1/3"));
         // 4 of 7 lost: automatic failure.
-        assert_eq!(o.sections[0].rows[4].1[0].fraction, None);
-        // Green, 0 lost, no leader: 5+ = 1/3; re-roll 5/9. Regular +2 leader, 0 lost: 2+ = 5/6.
-        assert_eq!(o.sections[0].rows[0].1[4].fraction.as_deref(), Some("1/3"));
-        assert_eq!(o.sections[2].rows[0].1[2].fraction.as_deref(), Some("5/6"));
-        assert_eq!(
-            o.sections[2].rows[0].1[3].fraction.as_deref(),
-            Some("35/36")
-        );
+        assert_eq!(t.rows[4].1[0].fraction, None);
+        // Green, 0 lost, no leader: 5+ = 1/3. Regular +2 leader, 0 lost: 2+ = 5/6.
+        assert_eq!(t.rows[0].1[6].fraction.as_deref(), Some("1/3"));
+        assert_eq!(t.rows[0].1[5].fraction.as_deref(), Some("5/6"));
+        // Re-rolled: 1/3 → 5/9, 5/6 → 35/36, 1/6 → 11/36, computed by the rules (RF-6).
+        let rr = &o.sections[1];
+        let with = |p: &str| {
+            rr.rows
+                .iter()
+                .find(|r| r.0.starts_with(&format!("{p} (")))
+                .and_then(|r| r.1[0].fraction.clone())
+        };
+        assert_eq!(with("1/3").as_deref(), Some("5/9"));
+        assert_eq!(with("5/6").as_deref(), Some("35/36"));
+        assert_eq!(with("1/6").as_deref(), Some("11/36"));
         assert_eq!(o.system, "rank-and-file");
         for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
             assert!(o.render(f).contains("5/9"));
         }
+        // Without --stands, the last column marks the 50% rule for the usual unit sizes: at 2
+        // lost a unit of 4 stands or fewer fails every test, at 3 one of 6 or fewer.
+        let o = rank_and_file(None, 6, rf::Numbers::default());
+        let t = &o.sections[0];
+        assert_eq!(t.columns.len(), 10);
+        assert_eq!(t.rows[0].1[9].text, "—");
+        assert_eq!(t.rows[1].1[9].text, "≤ 2 stands");
+        assert_eq!(t.rows[2].1[9].text, "≤ 4 stands");
+        assert_eq!(t.rows[3].1[9].text, "≤ 6 stands");
         // The rule parameters reach the sheet: Green on 4 is the Regular column.
         let four = rf::Numbers {
             base: [3, 4, 4],
@@ -269,7 +386,9 @@ mod tests {
         };
         let o = rank_and_file(Some(7), 4, four);
         for row in &o.sections[0].rows {
-            assert_eq!(row.1[2].fraction, row.1[4].fraction);
+            for leader in 0..3 {
+                assert_eq!(row.1[3 + leader].fraction, row.1[6 + leader].fraction);
+            }
         }
         assert!(o.notes[0].contains("green 4"));
     }

@@ -393,7 +393,10 @@ fn odds_sheets_follow_the_rules_they_say() {
     // veteran +0, +1, +2, regular …, green …).
     for row in flags["sections"][0]["rows"].as_array().unwrap() {
         for leader in 0..3 {
-            assert_eq!(row[1][3 + leader]["fraction"], row[1][6 + leader]["fraction"]);
+            assert_eq!(
+                row[1][3 + leader]["fraction"],
+                row[1][6 + leader]["fraction"]
+            );
         }
     }
     let text = stdout_of(&["odds", "linear-warfare", "--rule", "to_hit=5"]);

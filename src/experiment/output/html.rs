@@ -18,7 +18,8 @@ p.method, p.note { color: var(--muted); }
 code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
-th.num, td.num { text-align: right; white-space: nowrap; }
+th.num, td.num { text-align: right; }
+td.num { white-space: nowrap; }
 thead th { background: var(--band); }
 th button { all: inherit; cursor: pointer; padding: 0; border: 0; background: none; }
 th button::after { content: " \2195"; color: #999; font-size: 0.8em; }

@@ -85,6 +85,14 @@ pub trait Chain: Sync {
     fn series_of(&self, _s: Self::State, _i: usize) -> u32 {
         0
     }
+    /// Every series of state `s` at once, into `out` (one per [`Chain::series`], in order):
+    /// the same values as [`Chain::series_of`], which a chain may read off in one pass over its
+    /// state (a battle's line) instead of one pass per series.
+    fn series_all(&self, s: &Self::State, out: &mut [u32]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.series_of(*s, i);
+        }
+    }
 }
 
 pub mod check;

@@ -649,6 +649,30 @@ impl<A: Army> Chain for Battle<A> {
             _ => self.count(&s, side, Standing::Shaken),
         }
     }
+    fn series_all(&self, s: &Self::State, out: &mut [u32]) {
+        // One pass over the files in play for all three measures of both sides.
+        let f = &s.field;
+        let (mut gaps, mut gone, mut shaken) = ([0u32; 2], [0u32; 2], [0u32; 2]);
+        for side in 0..2 {
+            for i in 0..self.files {
+                let front = self.army.standing(&f.front[side][i]);
+                let back = self.army.standing(&f.back[side][i]);
+                gaps[side] += u32::from(front != Standing::InLine);
+                gone[side] +=
+                    u32::from(front == Standing::Gone) + u32::from(back == Standing::Gone);
+                shaken[side] +=
+                    u32::from(front == Standing::Shaken) + u32::from(back == Standing::Shaken);
+            }
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            let side = i % 2;
+            *o = match i {
+                0 | 1 => gaps[side],
+                2 | 3 => u32::from(s.replaced[side]) + gone[side],
+                _ => shaken[side],
+            };
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::chain::check::{Check, ensure, stays};
 
-/// Every value and series read off `s` is within its declared largest value.
+/// Every value and series read off `s` is within its declared largest value, and every series
+/// reads the same alone and all at once.
 fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {
     for (i, v) in chain.values().iter().enumerate() {
         let x = chain.value_of(s, i);
@@ -31,12 +32,21 @@ fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {
             )
         })?;
     }
+    let mut all = vec![0u32; chain.series().len()];
+    chain.series_all(&s, &mut all);
     for (i, v) in chain.series().iter().enumerate() {
         let x = chain.series_of(s, i);
         ensure(x <= v.max, || {
             format!(
                 "series {} is {x}, above its largest {} in {s:?}",
                 v.name, v.max
+            )
+        })?;
+        // Read all at once (the Monte Carlo loop's way), each series is the same.
+        ensure(all[i] == x, || {
+            format!(
+                "series {} is {x} read alone but {} read with the others in {s:?}",
+                v.name, all[i]
             )
         })?;
     }

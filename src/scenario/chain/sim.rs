@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Series read in one pass ([`Chain::series_all`]) up to this many; more are read one by one.
+const SERIES_AT_ONCE: usize = 16;
+
 /// How a [`ChainSim`] draws each turn of a trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Sampler {
@@ -107,12 +110,25 @@ impl<C: Chain> ChainSim<C> {
         let l = &self.layout;
         let turns = l.turns;
         let series = l.series();
-        let add_series = |s: C::State, t: usize, tally: &mut [u64]| {
-            for i in 0..series {
-                let v = u64::from(self.chain.series_of(s, i));
-                let at = l.series_sum(i, t);
-                tally[at] += v;
-                tally[at + 1] += v * v;
+        // Every series read in one pass over the state (a battle's line: gaps, units lost and
+        // shaken, both sides), not one pass each.
+        let mut read = [0u32; SERIES_AT_ONCE];
+        let mut add_series = |s: &C::State, t: usize, tally: &mut [u64]| {
+            if series <= SERIES_AT_ONCE {
+                self.chain.series_all(s, &mut read[..series]);
+                for (i, &v) in read[..series].iter().enumerate() {
+                    let v = u64::from(v);
+                    let at = l.series_sum(i, t);
+                    tally[at] += v;
+                    tally[at + 1] += v * v;
+                }
+            } else {
+                for i in 0..series {
+                    let v = u64::from(self.chain.series_of(*s, i));
+                    let at = l.series_sum(i, t);
+                    tally[at] += v;
+                    tally[at + 1] += v * v;
+                }
             }
         };
         let mut s = self.chain.start();
@@ -128,7 +144,7 @@ impl<C: Chain> ChainSim<C> {
                 c = self.chain.class_of(s);
                 let is_empty = (self.empty >> c & 1) as usize;
                 if series > 0 {
-                    add_series(s, t, tally);
+                    add_series(&s, t, tally);
                 }
                 ended_at = t;
                 if self.absorbing >> c & 1 == 1 {
@@ -141,8 +157,14 @@ impl<C: Chain> ChainSim<C> {
             }
         }
         // An ended trial keeps its last state: read each series once, add it to every turn left.
+        // (Read already with the others at its last turn, when there was one.)
+        let read_already = series <= SERIES_AT_ONCE && ended_at > 0;
         for i in 0..series {
-            let v = u64::from(self.chain.series_of(s, i));
+            let v = u64::from(if read_already {
+                read.get(i).copied().unwrap_or(0)
+            } else {
+                self.chain.series_of(s, i)
+            });
             for t in ended_at + 1..=turns {
                 let at = l.series_sum(i, t);
                 tally[at] += v;

@@ -76,11 +76,7 @@ impl Head {
             .metrics
             .iter()
             .find(|m| metric && m.name == key)
-            .and_then(|m| {
-                m.meaning
-                    .rfind(", among ")
-                    .map(|i| m.meaning[i + 2..].to_string())
-            });
+            .and_then(|m| super::page::condition_of(&m.meaning).map(str::to_string));
         Head {
             key,
             metric,
@@ -134,6 +130,23 @@ impl Head {
             format!("[{lo:+.2}, {hi:+.2}]")
         } else {
             format!("[{:+.1}, {:+.1}]", 100.0 * lo, 100.0 * hi)
+        }
+    }
+    /// The name with its condition: `turns_to_recover (among units that recovered)`.
+    pub fn labelled(&self) -> String {
+        match &self.condition {
+            Some(c) => format!("{} ({c})", self.key),
+            None => self.key.clone(),
+        }
+    }
+    /// What a chart's axis measures: "chance of recovered", "mean turns to recover (among
+    /// units that recovered)".
+    pub fn axis(&self) -> String {
+        let w = crate::report::chart::words(&self.key);
+        match (&self.condition, self.metric) {
+            (_, false) => format!("chance of {w}"),
+            (Some(c), true) => format!("mean {w} ({c})"),
+            (None, true) => format!("mean {w}"),
         }
     }
     /// What is measured, in words: "the chance of `recovered`", "the mean `turns_to_recover`

@@ -171,10 +171,7 @@ fn point_charts(result: &ExperimentResult, first: &[Run], suffix: &str) -> Vec<(
             .iter()
             .map(|r| find(&r.report, &head.key).map(|c| estimate(&c)))
             .collect();
-        let what = match &head.condition {
-            Some(c) => format!("mean {} ({c})", words(&head.key)),
-            None => format!("mean {}", words(&head.key)),
-        };
+        let what = head.axis();
         out.push((
             format!("headline{suffix}"),
             Chart::Bars {
@@ -264,16 +261,7 @@ fn sweep_charts(
     let trials = crate::report::thousands(exp.trials);
     let head = Head::of(exp, &first[0].report);
     let key = head.key.clone();
-    // What the values are, in an axis's words: "chance of recovered", "mean turns to recover
-    // (among units that recovered)".
-    let what = if head.metric {
-        match &head.condition {
-            Some(c) => format!("mean {} ({c})", words(&key)),
-            None => format!("mean {}", words(&key)),
-        }
-    } else {
-        format!("chance of {}", words(&key))
-    };
+    let what = head.axis();
     if let Some(x) = exp.sweep.first() {
         let ys: Vec<Option<&SetValue>> = match exp.sweep.get(1) {
             Some(y) => y.values.iter().map(Some).collect(),

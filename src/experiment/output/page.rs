@@ -69,10 +69,15 @@ pub(crate) struct Page {
 /// trials only must not be read as one over all: a harsher rule can shorten it by removing the
 /// slow units first.
 fn with_condition(name: &str, meaning: &str) -> String {
-    match meaning.rfind(", among ") {
-        Some(i) => format!("{name} ({})", &meaning[i + 2..]),
+    match condition_of(meaning) {
+        Some(c) => format!("{name} ({c})"),
         None => name.to_string(),
     }
+}
+
+/// The condition a mean is taken under, as its meaning words it: "among units that recovered".
+pub(super) fn condition_of(meaning: &str) -> Option<&str> {
+    meaning.rfind(", among ").map(|i| &meaning[i + 2..])
 }
 
 /// The verdict on the headline (one or two sentences) and the headline table of an experiment
@@ -86,10 +91,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
     let key = head.key.clone();
     let interval = format!("{level} interval");
     let difference = format!("difference from {}", exp.variants[0].name);
-    let title = match &head.condition {
-        Some(c) => format!("{key} ({c})"),
-        None => key.clone(),
-    };
+    let title = head.labelled();
     let swept = !exp.sweep.is_empty();
     let mut cols = vec![("variant", false)];
     if swept {

@@ -157,6 +157,95 @@ struct Bench {
     mechanic: Vec<MechanicRow>,
     /// Why the mechanic files were not run, when they were not.
     mechanic_not_run: Option<String>,
+    /// The explorer's API on loopback.
+    api: Vec<ApiRow>,
+}
+
+/// The explorer's latency for one kind of request, over HTTP on loopback, nothing kept
+/// between requests.
+#[derive(Debug, Serialize)]
+struct ApiRow {
+    case: String,
+    requests: usize,
+    median_ms: f64,
+    p95_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+}
+
+/// The explorer's API cases: what the page asks for first (an exact answer) and a Monte Carlo
+/// answer of 100,000 trials, for the README's rally example.
+const API_CASES: [(&str, &str); 2] = [
+    (
+        "explorer API, exact answer (rally RF)",
+        "/api/run?system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands%3D7&set=lost%3D2&set=state%3Drouting&mode=exact",
+    ),
+    (
+        "explorer API, 100,000 trials (rally RF)",
+        "/api/run?system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands%3D7&set=lost%3D2&set=state%3Drouting&trials=100000&mode=mc",
+    ),
+];
+
+/// Time requests to a loopback explorer with no cache, one after another, for `seconds`
+/// each case (at least 20 requests).
+fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<()> {
+    use std::io::{Read, Write};
+    let explorer = std::sync::Arc::new(morale_lab::explorer::Explorer::new(
+        Vec::new(),
+        morale_lab::explorer::Limits {
+            cache: 0,
+            threads,
+            ..morale_lab::explorer::Limits::default()
+        },
+    ));
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
+        .map_err(|e| Error::Conflict(format!("cannot listen on loopback: {e}")))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::Conflict(e.to_string()))?;
+    let control = std::sync::Arc::new(Control::new());
+    crate::serve::accept(listener, explorer, true, std::sync::Arc::clone(&control));
+    let fail = |e: std::io::Error| Error::Conflict(format!("the loopback explorer failed: {e}"));
+    for (name, path) in API_CASES {
+        let mut times = Vec::new();
+        let started = Instant::now();
+        // One request first, untimed (cold caches).
+        for i in 0.. {
+            if i > 20 && started.elapsed().as_secs_f64() > seconds {
+                break;
+            }
+            let t = Instant::now();
+            let mut s = std::net::TcpStream::connect(addr).map_err(fail)?;
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            .map_err(fail)?;
+            let mut out = Vec::new();
+            s.read_to_end(&mut out).map_err(fail)?;
+            if !out.starts_with(b"HTTP/1.1 200") {
+                return Err(Error::Conflict(format!(
+                    "the loopback explorer answered {}",
+                    String::from_utf8_lossy(&out[..out.len().min(200)])
+                )));
+            }
+            if i > 0 {
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        bench.api.push(ApiRow {
+            case: name.to_string(),
+            requests: times.len(),
+            median_ms: at(0.5),
+            p95_ms: at(0.95),
+            min_ms: times[0],
+            max_ms: times[times.len() - 1],
+        });
+    }
+    control.cancel();
+    Ok(())
 }
 
 /// The trials that make one run of `run_once` last at least `seconds`, doubling from 2^16; and
@@ -220,11 +309,15 @@ pub fn run(
         |list: Vec<Case>| -> Vec<Case> { list.into_iter().filter(|c| matches(c.name)).collect() };
     let (cases, exact) = (pick(cases()), pick(exact_cases()));
     let files: Vec<&MechanicCase> = MECHANIC_CASES.iter().filter(|c| matches(c.name)).collect();
-    if cases.is_empty() && exact.is_empty() && files.is_empty() {
+    let api = only.is_empty()
+        || only
+            .iter()
+            .any(|w| w.contains("explorer") || w.contains("api"));
+    if cases.is_empty() && exact.is_empty() && files.is_empty() && !api {
         return Err(bad(
             "FILTER",
             &only.join(" "),
-            "no case matches; words such as rally, under-fire, melee, line, exact, mechanic, RF, EF, LW",
+            "no case matches; words such as rally, under-fire, melee, line, exact, mechanic, explorer, RF, EF, LW",
         ));
     }
     let n_threads = threads.unwrap_or_else(rayon::current_num_threads);
@@ -240,6 +333,7 @@ pub fn run(
         exact: Vec::new(),
         mechanic: Vec::new(),
         mechanic_not_run: None,
+        api: Vec::new(),
     };
     let each = seconds / REPEATS as f64;
     for case in &cases {
@@ -343,6 +437,9 @@ pub fn run(
     }
     if !files.is_empty() {
         mechanic_rows(&mut bench, &files, each, threads)?;
+    }
+    if api {
+        api_rows(&mut bench, seconds, threads)?;
     }
     Ok(match format {
         Format::Json => {
@@ -466,6 +563,26 @@ fn render(b: &Bench) -> String {
         out += &align(&rows);
     }
     out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked against the exact solution; exact: a solve and its report)\n";
+    if !b.api.is_empty() {
+        let mut rows = vec![vec![
+            "explorer over loopback HTTP, nothing kept".to_string(),
+            "requests".into(),
+            "median ms".into(),
+            "p95 ms".into(),
+            "min–max ms".into(),
+        ]];
+        for r in &b.api {
+            rows.push(vec![
+                r.case.clone(),
+                r.requests.to_string(),
+                format!("{:.2}", r.median_ms),
+                format!("{:.2}", r.p95_ms),
+                format!("{:.2}–{:.2}", r.min_ms, r.max_ms),
+            ]);
+        }
+        out += "\n";
+        out += &align(&rows);
+    }
     if noisy > 0 {
         out += &format!(
             "warning: {noisy} figure(s) marked noisy: their runs spread more than {:.0}% of the median (a busy machine?); run again, or with more --seconds\n",

@@ -37,6 +37,7 @@ pub mod engine;
 pub mod error;
 pub(crate) mod exact;
 pub mod experiment;
+pub mod explorer;
 pub(crate) mod frac;
 pub mod mechanic;
 pub mod odds;

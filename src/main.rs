@@ -5,6 +5,7 @@
 mod bench;
 mod cli;
 mod list;
+mod serve;
 
 use std::io::Write;
 use std::process::ExitCode;

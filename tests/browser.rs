@@ -12,7 +12,7 @@ use std::process::Command;
 use crate::reports::{SMALL, run_into, scratch};
 
 /// The browser, or `None` (the test is skipped) when there is none and none is required.
-fn chromium(test: &str) -> Option<PathBuf> {
+pub(crate) fn chromium(test: &str) -> Option<PathBuf> {
     let required = std::env::var_os("MORALE_LAB_REQUIRE_BROWSER").is_some_and(|v| v != "0");
     let found = match std::env::var_os("MORALE_LAB_CHROMIUM") {
         Some(p) => Some(PathBuf::from(p)).filter(|p| p.exists()),

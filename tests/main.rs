@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod determinism;
 mod exact_vs_mc;
+mod explorer;
 mod fidelity;
 mod interrupt;
 mod properties;

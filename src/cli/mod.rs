@@ -59,10 +59,48 @@ enum Command {
     Odds(OddsArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
     List(ListArgs),
+    /// Open the explorer: a page on this machine where a rule change shows its odds at once
+    /// (exact as you type, Monte Carlo beside them, A beside B, and a link that holds it all).
+    #[command(after_help = "Examples:\n  \
+        morale-lab serve                  # http://127.0.0.1:8317/ with mechanics/ as systems\n  \
+        morale-lab serve --port 0 --open  # any free port, opened in the browser")]
+    Serve(ServeArgs),
     /// Print a shell completion script (e.g. `morale-lab completions bash > ~/.local/share/bash-completion/completions/morale-lab`).
     Completions(CompletionsArgs),
     /// Print the man page in roff (e.g. `morale-lab man > ~/.local/share/man/man1/morale-lab.1`).
     Man,
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// The port (0: any free one; the URL is printed).
+    #[arg(long, value_name = "N", default_value = "8317")]
+    port: String,
+    /// The address to listen on. Anything but loopback warns: the page has no authentication.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    host: String,
+    /// The folder of mechanic files offered as systems (read once at start; the server writes
+    /// nothing).
+    #[arg(long, value_name = "DIR")]
+    mechanics: Option<std::path::PathBuf>,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    open: bool,
+    /// The most Monte Carlo trials one setting may ask for.
+    #[arg(long, value_name = "N", default_value = "1e8")]
+    max_trials: String,
+    /// Seconds one run may take before it is stopped.
+    #[arg(long, value_name = "S", default_value = "120")]
+    max_seconds: String,
+    /// Runs at once (others wait up to 10 s, then are told the server is busy).
+    #[arg(long, value_name = "N", default_value = "2")]
+    max_runs: String,
+    /// Worker threads of each run (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<String>,
+    /// Keep no answers: every request is computed again (for measuring).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Debug, Args)]
@@ -807,6 +845,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
             crate::bench::run(seconds, threads_of(&a.threads)?, &a.only, format)
         }
         Command::Odds(a) => run_odds(a),
+        Command::Serve(a) => run_serve(a, control),
         Command::List(a) => match &a.rules_file {
             Some(file) => crate::list::render_ruleset(&load_ruleset(file)?, format_of(&a.format)?),
             None => {
@@ -1465,6 +1504,52 @@ fn write_folder(
         std::fs::rename(&tmp, out).map_err(|e| fail("write", e))?;
     }
     Ok(())
+}
+
+fn run_serve(a: ServeArgs, control: Arc<Control>) -> Result<String> {
+    let host: std::net::IpAddr = a.host.trim().parse().map_err(|_| {
+        invalid(
+            "--host",
+            &a.host,
+            "allowed: an IP address, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface",
+        )
+    })?;
+    let port = int_in("--port", &a.port, 0, 65535)? as u16;
+    let limits = morale_lab::explorer::Limits {
+        max_trials: trials_of(&a.max_trials)
+            .ok()
+            .filter(|t| *t >= 1000)
+            .ok_or_else(|| {
+                invalid(
+                    "--max-trials",
+                    &a.max_trials,
+                    "allowed: a whole number of trials from 1000, e.g. 1e8",
+                )
+            })?,
+        max_seconds: seconds_in("--max-seconds", &a.max_seconds, 1.0, 86_400.0)?,
+        max_runs: int_in("--max-runs", &a.max_runs, 1, 64)? as usize,
+        threads: threads_of(&a.threads)?,
+        cache: if a.no_cache {
+            0
+        } else {
+            morale_lab::explorer::Limits::default().cache
+        },
+        ..morale_lab::explorer::Limits::default()
+    };
+    let mechanics = match a.mechanics {
+        Some(dir) => (dir, true),
+        None => (std::path::PathBuf::from("mechanics"), false),
+    };
+    crate::serve::serve(
+        crate::serve::Serve {
+            host,
+            port,
+            mechanics,
+            open: a.open,
+            limits,
+        },
+        control,
+    )
 }
 
 fn run_odds(a: OddsArgs) -> Result<String> {

@@ -279,6 +279,9 @@ impl Job for MechanicJob {
     fn metric_names(&self) -> Vec<&'static str> {
         self.inner.metric_names()
     }
+    fn has_exact(&self) -> bool {
+        self.inner.has_exact()
+    }
     fn run(&self, options: &RunOptions, control: &Control) -> Result<RunReport> {
         let out = self.inner.run(options, control).map(|mut r| {
             // The table sampler asked for but not possible: say the script ran every turn.

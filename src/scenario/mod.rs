@@ -317,6 +317,8 @@ pub trait Job: Send + Sync {
     fn outcome_names(&self) -> Vec<&'static str>;
     /// The names of the metrics (means) its report shows, in order.
     fn metric_names(&self) -> Vec<&'static str>;
+    /// Whether it has an exact solution (battles run by Monte Carlo only).
+    fn has_exact(&self) -> bool;
     /// Run it (Monte Carlo unless exact-only, plus the exact solution) and report.
     ///
     /// # Errors
@@ -433,6 +435,10 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
 
     fn metric_names(&self) -> Vec<&'static str> {
         self.metrics.iter().map(MetricDef::name).collect()
+    }
+
+    fn has_exact(&self) -> bool {
+        self.chain.exact()
     }
 
     fn run(&self, options: &RunOptions, control: &Control) -> Result<Report> {

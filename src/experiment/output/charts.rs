@@ -92,7 +92,11 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
 
 /// The outcome bars, per-turn shares and battle lines of every variant at one sweep point
 /// (`runs`), each titled with the setting it shows; file names end in `suffix`.
-fn point_charts(result: &ExperimentResult, first: &[Run], suffix: &str) -> Vec<(String, Chart)> {
+pub(crate) fn point_charts(
+    result: &ExperimentResult,
+    first: &[Run],
+    suffix: &str,
+) -> Vec<(String, Chart)> {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let trials = crate::report::thousands(exp.trials);

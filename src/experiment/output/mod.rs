@@ -253,6 +253,26 @@ pub const EXPORTERS: &[Exporter] = &[
     },
 ];
 
+/// The charts of an experiment's first sweep point (every variant's outcomes, each variant's
+/// per-turn shares, a battle's per-turn lines overlaid), by file stem: what the explorer page
+/// draws for one setting, or for A beside B.
+pub fn point_charts(result: &ExperimentResult) -> Vec<(String, crate::report::chart::Chart)> {
+    let per_point = result.experiment.variants.len().max(1);
+    let first = &result.runs[..per_point.min(result.runs.len())];
+    if first.is_empty() {
+        return Vec::new();
+    }
+    charts::point_charts(result, first, "")
+}
+
+/// The experiment's headline, read from its first run: the outcome or metric named, and
+/// whether it is a metric (a mean) rather than an outcome (a chance).
+pub fn headline(result: &ExperimentResult) -> Option<(String, bool)> {
+    let first = result.runs.first()?;
+    let head = answer::Head::of(&result.experiment, &first.report);
+    Some((head.key, head.metric))
+}
+
 /// Every output file of an experiment's result, from [`EXPORTERS`]; `command` is how it was
 /// run (recorded).
 ///

@@ -1,0 +1,1172 @@
+//! The explorer: what `morale-lab serve` answers, free of sockets and files. The binary reads
+//! the mechanic files once at start, passes each HTTP request's method, path, query and body to
+//! [`Explorer::handle`] and writes the [`Response`] back.
+//!
+//! The page ([`PAGE`], one self-contained file) asks `GET /api/systems` for every system's
+//! parameter tables, then `POST /api/run` with the view's query (the same text as its link):
+//! first `mode=exact`, which answers from the exact solution (cached by setting), then
+//! `mode=mc` with a run id, whose progress `GET /api/progress?run=ID` reports and
+//! `POST /api/cancel?run=ID` stops. With a pinned setting A, both run as the two variants of
+//! an experiment, and the comparison is the experiments' own ([`crate::experiment::compare`]).
+//!
+//! Limits: at most [`Limits::max_runs`] runs at once (others wait up to
+//! [`Limits::wait_seconds`], then get 503), each stopped after [`Limits::max_seconds`] and
+//! refused above [`Limits::max_trials`]; bodies above [`Limits::max_body`] are refused;
+//! edited mechanic files stay loaded for the life of the process, so at most
+//! [`Limits::max_edits`] different texts are taken.
+
+pub mod view;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::Sampler;
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::experiment::{Experiment, Run, compare, output};
+use crate::params::{Input, Kind, ParamDef, Source};
+use crate::scenario::{Job, Scenario};
+use crate::system::{self, RuleSystem};
+use view::{Setting, View};
+
+/// The page: HTML, style and script in one file, no outside assets.
+pub const PAGE: &str = include_str!("page.html");
+
+/// What the server allows.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// The most Monte Carlo trials a setting may ask for.
+    pub max_trials: u64,
+    /// Seconds a run may take before it is stopped.
+    pub max_seconds: f64,
+    /// Runs at once.
+    pub max_runs: usize,
+    /// Seconds a request waits for a free run before it is turned away.
+    pub wait_seconds: f64,
+    /// Different edited mechanic texts taken (each stays loaded).
+    pub max_edits: usize,
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+    /// Worker threads of each Monte Carlo run (`None`: every core).
+    pub threads: Option<usize>,
+    /// Answers kept (exact answers by setting, Monte Carlo ones by setting, trials and seed);
+    /// 0 keeps none.
+    pub cache: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_trials: 100_000_000,
+            max_seconds: 120.0,
+            max_runs: 2,
+            wait_seconds: 10.0,
+            max_edits: 100,
+            max_body: 2 << 20,
+            threads: None,
+            cache: 256,
+        }
+    }
+}
+
+/// An HTTP answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// The content type.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+const JSON: &str = "application/json; charset=utf-8";
+
+impl Response {
+    fn json(status: u16, v: &Value) -> Response {
+        Response {
+            status,
+            content_type: JSON,
+            body: v.to_string().into_bytes(),
+        }
+    }
+    /// An error in one line, as the command line says it, with the field it is about (and
+    /// a mechanic file's line) for the page to show beside it.
+    fn error(status: u16, message: &str, field: Option<String>, line: Option<usize>) -> Response {
+        Response::json(
+            status,
+            &json!({ "error": message, "field": field, "line": line }),
+        )
+    }
+}
+
+/// The server's state: the mechanic files it offers, the edited ones taken, runs under way and
+/// answers kept.
+pub struct Explorer {
+    limits: Limits,
+    /// Mechanic files read at start, by normalised path, with their text.
+    files: BTreeMap<String, String>,
+    /// Files that did not load, with why.
+    broken: BTreeMap<String, String>,
+    /// Edited texts taken: their path (`dir/name.edited-HASH.rhai`) → text.
+    edited: Mutex<BTreeMap<String, String>>,
+    runs: Mutex<HashMap<String, Arc<Control>>>,
+    busy: Mutex<usize>,
+    freed: Condvar,
+    cache: Mutex<BTreeMap<String, Vec<u8>>>,
+}
+
+/// A run slot, given back when dropped.
+struct Slot<'a>(&'a Explorer);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut busy = self.0.busy.lock().unwrap_or_else(|e| e.into_inner());
+        *busy -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// Why a request failed: its status and message, and the field or line it is about.
+struct Failure {
+    status: u16,
+    message: String,
+    field: Option<String>,
+    line: Option<usize>,
+}
+
+impl Failure {
+    fn of(e: &Error, prefix: &str) -> Failure {
+        let (mut field, mut line) = field_of(e, prefix);
+        let message = unedited(&e.to_string());
+        // A mechanic file's script error (`path.rhai:LINE:COL: …`): the editor's line.
+        if field.is_none()
+            && let Some(l) = script_line(&message)
+        {
+            field = Some(format!("{prefix}code"));
+            line = Some(l);
+        }
+        let status = match e {
+            Error::Cancelled => 409,
+            e if e.is_bad_input() || field.is_some() => 400,
+            _ => 500,
+        };
+        Failure {
+            status,
+            message,
+            field,
+            line,
+        }
+    }
+    fn busy(message: String) -> Failure {
+        Failure {
+            status: 503,
+            message,
+            field: None,
+            line: None,
+        }
+    }
+    fn response(&self) -> Response {
+        Response::error(self.status, &self.message, self.field.clone(), self.line)
+    }
+}
+
+/// The page's field an error is about: `set.KEY`, `rule.KEY`, `option`, `trials`, `seed`,
+/// `scenario`, `system` or `code` (with its line), prefixed `a.` for the pinned setting.
+fn field_of(e: &Error, prefix: &str) -> (Option<String>, Option<usize>) {
+    let of_what = |what: &str, key: Option<&str>| -> Option<String> {
+        let what = what.trim();
+        for (flag, name) in [("--set", "set"), ("--rule", "rule")] {
+            if let Some(rest) = what.strip_prefix(flag) {
+                let k = key.unwrap_or(rest.trim());
+                return Some(format!("{prefix}{name}.{}", k.trim()));
+            }
+        }
+        let name = what.trim_start_matches('-');
+        let name = match name {
+            "option" => "option",
+            "trials" => return Some("trials".into()),
+            "seed" => return Some("seed".into()),
+            "scenario" => return Some("scenario".into()),
+            "system" => "system",
+            // A situation flag (`--stands`): the field of its key.
+            flag if !flag.is_empty() && what.starts_with("--") => {
+                return Some(format!("{prefix}set.{}", flag.replace('-', "_")));
+            }
+            _ => return None,
+        };
+        Some(format!("{prefix}{name}"))
+    };
+    match e {
+        Error::Invalid { what, .. } => (of_what(what, None), None),
+        Error::UnknownKey { what, key, .. } => (of_what(what, Some(key)), None),
+        Error::NotApplicable { what, .. } => (of_what(what, None), None),
+        Error::File { line, .. } => (Some(format!("{prefix}code")), Some(*line)),
+        _ => (None, None),
+    }
+}
+
+impl Explorer {
+    /// A server offering the built-in systems and the mechanic files `files` (path, text), each
+    /// loaded now; a file that does not load is listed with why.
+    pub fn new(files: Vec<(String, String)>, limits: Limits) -> Explorer {
+        let files: BTreeMap<String, String> = files
+            .into_iter()
+            .map(|(p, t)| (crate::paths::normalize(&p), t))
+            .collect();
+        let mut broken = BTreeMap::new();
+        for (path, text) in &files {
+            let mut read = |p: &str| -> Result<String> { read_from(&files, None, p) };
+            if let Err(e) = crate::mechanic::load(path, text, &mut read) {
+                broken.insert(path.clone(), e.to_string());
+            }
+        }
+        Explorer {
+            limits,
+            files,
+            broken,
+            edited: Mutex::new(BTreeMap::new()),
+            runs: Mutex::new(HashMap::new()),
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+            cache: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Stop every run under way (the server is stopping).
+    pub fn cancel_all(&self) {
+        let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        for c in runs.values() {
+            c.cancel();
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The mechanic files that did not load, with why (the binary says so at start).
+    pub fn broken(&self) -> &BTreeMap<String, String> {
+        &self.broken
+    }
+
+    /// Answer one request. `target` is the request's path and query; `body` its body (for
+    /// `POST`, a form-encoded query or, for `/api/describe`, the same).
+    pub fn handle(&self, method: &str, target: &str, body: &[u8]) -> Response {
+        if body.len() > self.limits.max_body {
+            return Response::error(
+                413,
+                &format!(
+                    "the request body is {} bytes; the most allowed is {}",
+                    body.len(),
+                    self.limits.max_body
+                ),
+                None,
+                None,
+            );
+        }
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let mut pairs = view::decode_query(query);
+        if method == "POST" {
+            match std::str::from_utf8(body) {
+                Ok(text) => pairs.extend(view::decode_query(text)),
+                Err(_) => {
+                    return Response::error(400, "the request body is not UTF-8 text", None, None);
+                }
+            }
+        }
+        let get = matches!(method, "GET" | "HEAD");
+        let post = method == "POST";
+        match path {
+            "/" | "/index.html" if get => Response {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: PAGE.as_bytes().to_vec(),
+            },
+            "/api/systems" if get => Response::json(200, &self.systems_json()),
+            "/api/describe" if get || post => match self.describe(&pairs) {
+                Ok(v) => Response::json(200, &v),
+                Err(f) => f.response(),
+            },
+            "/api/run" if get || post => match self.run(&pairs) {
+                Ok(bytes) => Response {
+                    status: 200,
+                    content_type: JSON,
+                    body: bytes,
+                },
+                Err(f) => f.response(),
+            },
+            "/api/progress" if get => {
+                let id = value(&pairs, "run").unwrap_or_default();
+                let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+                match runs.get(id) {
+                    Some(c) => Response::json(
+                        200,
+                        &json!({ "done": c.done(), "exact": c.exact_progress() }),
+                    ),
+                    None => Response::json(200, &json!({ "done": null })),
+                }
+            }
+            "/api/cancel" if get || post => {
+                let id = value(&pairs, "run").unwrap_or_default();
+                let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+                let found = runs.get(id).inspect(|c| c.cancel()).is_some();
+                Response::json(200, &json!({ "cancelled": found }))
+            }
+            "/" | "/index.html" | "/api/systems" | "/api/describe" | "/api/run"
+            | "/api/progress" | "/api/cancel" => Response::error(
+                405,
+                &format!("{method} is not allowed on {path}"),
+                None,
+                None,
+            ),
+            _ => Response::error(
+                404,
+                &format!(
+                    "nothing at {}: this server has its page (/) and its API (/api/systems, /api/describe, /api/run, /api/progress, /api/cancel)",
+                    path.chars().take(200).collect::<String>()
+                ),
+                None,
+                None,
+            ),
+        }
+    }
+
+    /// Every system offered: built-in ones, then the mechanic files (broken ones with why).
+    fn systems_json(&self) -> Value {
+        let mut list: Vec<Value> = system::systems()
+            .into_iter()
+            .map(|s| describe_system(s, None))
+            .collect();
+        for (path, text) in &self.files {
+            match self.broken.get(path) {
+                Some(why) => {
+                    list.push(json!({ "name": path, "mechanic": true, "text": text, "error": why }))
+                }
+                None => {
+                    if let Ok(s) = system::find(path) {
+                        list.push(describe_system(s, Some(text)));
+                    }
+                }
+            }
+        }
+        json!({
+            "systems": list,
+            "limits": {
+                "max_trials": self.limits.max_trials,
+                "max_seconds": self.limits.max_seconds,
+            },
+            "version": crate::report::VERSION,
+        })
+    }
+
+    /// `/api/describe`: one system's tables, an edited mechanic file's included (`system`,
+    /// `code`).
+    fn describe(&self, pairs: &[(String, String)]) -> std::result::Result<Value, Failure> {
+        let setting = Setting {
+            system: value(pairs, "system")
+                .unwrap_or("rank-and-file")
+                .to_string(),
+            code: value(pairs, "code").map(str::to_string),
+            ..Setting::default()
+        };
+        let name = self.system_of(&setting, "")?;
+        let s = system::find(&name).map_err(|e| Failure::of(&e, ""))?;
+        Ok(describe_system(s, setting.code.as_deref()))
+    }
+
+    /// The registry's name of a setting's system: a built-in system, a mechanic file the
+    /// server offers, or an edited text of one (loaded once per text).
+    fn system_of(&self, s: &Setting, prefix: &str) -> std::result::Result<String, Failure> {
+        let is_file = crate::mechanic::is_file(&s.system);
+        let path = crate::paths::normalize(&s.system);
+        let offered = || {
+            let mut names: Vec<String> = system::systems()
+                .iter()
+                .map(|x| x.name().to_string())
+                .collect();
+            names.extend(self.files.keys().cloned());
+            names.join(", ")
+        };
+        let unknown = || Failure {
+            status: 400,
+            message: format!(
+                "invalid value '{}' for --system: allowed here: {}",
+                s.system,
+                offered()
+            ),
+            field: Some(format!("{prefix}system")),
+            line: None,
+        };
+        if !is_file {
+            if s.code.is_some() {
+                return Err(Failure {
+                    status: 400,
+                    message: format!(
+                        "code is only taken with a mechanic file (a system ending .rhai), not '{}'",
+                        s.system
+                    ),
+                    field: Some(format!("{prefix}code")),
+                    line: None,
+                });
+            }
+            return system::find(&s.system)
+                .map(|x| x.name().to_string())
+                .map_err(|_| unknown());
+        }
+        if !self.files.contains_key(&path) {
+            return Err(unknown());
+        }
+        let Some(code) = &s.code else {
+            if let Some(why) = self.broken.get(&path) {
+                return Err(Failure {
+                    status: 400,
+                    message: why.clone(),
+                    field: Some(format!("{prefix}code")),
+                    line: line_in(why),
+                });
+            }
+            return Ok(path);
+        };
+        if code == &self.files[&path] {
+            return Ok(path);
+        }
+        if code.len() > crate::mechanic::MAX_FILE_BYTES {
+            return Err(Failure {
+                status: 413,
+                message: format!(
+                    "the edited file is {} bytes; the most allowed is {}",
+                    code.len(),
+                    crate::mechanic::MAX_FILE_BYTES
+                ),
+                field: Some(format!("{prefix}code")),
+                line: None,
+            });
+        }
+        let hash = short_hash(code);
+        let stem = path
+            .strip_suffix(crate::mechanic::EXTENSION)
+            .unwrap_or(&path);
+        let edited_path = format!("{stem}.edited-{hash}{}", crate::mechanic::EXTENSION);
+        {
+            let mut edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+            if !edited.contains_key(&edited_path) {
+                if edited.len() >= self.limits.max_edits {
+                    return Err(Failure::busy(format!(
+                        "this server has taken {} edited files (each stays loaded until it stops): restart it to edit more",
+                        edited.len()
+                    )));
+                }
+                let mut read = |p: &str| read_from(&self.files, None, p);
+                // Shown by the path the page knows, not the server's name for the edit.
+                crate::mechanic::load(&edited_path, code, &mut read).map_err(|e| {
+                    let mut f = Failure::of(&e, prefix);
+                    f.field = Some(format!("{prefix}code"));
+                    f
+                })?;
+                edited.insert(edited_path.clone(), code.clone());
+            }
+        }
+        Ok(edited_path)
+    }
+
+    /// Take a run slot, waiting up to the limit.
+    fn slot(&self) -> std::result::Result<Slot<'_>, Failure> {
+        let deadline = Instant::now() + Duration::from_secs_f64(self.limits.wait_seconds);
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        while *busy >= self.limits.max_runs {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Failure::busy(format!(
+                    "the server is busy ({} runs under way, its limit): try again in a moment",
+                    *busy
+                )));
+            }
+            busy = self
+                .freed
+                .wait_timeout(busy, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *busy += 1;
+        Ok(Slot(self))
+    }
+
+    fn cached(&self, key: &str) -> Option<Vec<u8>> {
+        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get(key).cloned()
+    }
+
+    fn keep(&self, key: String, bytes: &[u8]) {
+        if self.limits.cache == 0 {
+            return;
+        }
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= self.limits.cache {
+            cache.clear();
+        }
+        cache.insert(key, bytes.to_vec());
+    }
+
+    /// `/api/run`: the view's numbers, `mode=exact` (default) or `mode=mc`.
+    fn run(&self, pairs: &[(String, String)]) -> std::result::Result<Vec<u8>, Failure> {
+        let started = Instant::now();
+        let v = View::parse(pairs, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
+        let mode = value(pairs, "mode").unwrap_or("exact");
+        let exact = match mode {
+            "exact" => true,
+            "mc" => false,
+            other => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("invalid value '{other}' for mode: allowed: exact, mc"),
+                    field: None,
+                    line: None,
+                });
+            }
+        };
+        // Each setting checked as the command line checks it.
+        let mut settings: Vec<(&str, &Setting, String)> = Vec::new();
+        if let Some(a) = &v.a {
+            settings.push(("a.", a, self.system_of(a, "a.")?));
+        }
+        settings.push(("", &v.b, self.system_of(&v.b, "")?));
+        let mut has_exact = true;
+        for (prefix, s, name) in &settings {
+            let inputs = inputs_of(s);
+            let job = system::build(name, v.scenario, &inputs, &s.options)
+                .map_err(|e| Failure::of(&e, prefix))?;
+            has_exact &= job.has_exact();
+        }
+        let key = format!(
+            "{}|{}",
+            mode,
+            if exact {
+                v.exact_key()
+            } else {
+                format!("{}&trials={}&seed={}", v.exact_key(), v.trials, v.seed)
+            }
+        );
+        if let Some(bytes) = self.cached(&key) {
+            return Ok(bytes);
+        }
+        if exact && !has_exact {
+            let answer = json!({
+                "mode": "exact",
+                "has_exact": false,
+                "query": v.query(),
+                "commands": commands(&v),
+                "ruleset": ruleset_toml(&v, &v.b),
+                "experiment": v.a.as_ref().map(|_| experiment_toml(&v, &settings, false)),
+            });
+            return Ok(answer.to_string().into_bytes());
+        }
+        let _slot = self.slot()?;
+        if let Some(bytes) = self.cached(&key) {
+            return Ok(bytes);
+        }
+        let control = Arc::new(Control::new());
+        let id = value(pairs, "run")
+            .filter(|id| !id.is_empty() && id.len() <= 64)
+            .map(str::to_string);
+        if let Some(id) = &id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            // The same page's earlier run gives way to its new one.
+            if let Some(old) = runs.insert(id.clone(), Arc::clone(&control)) {
+                old.cancel();
+            }
+        }
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watchdog = {
+            let control = Arc::clone(&control);
+            let timed_out = Arc::clone(&timed_out);
+            let budget = Duration::from_secs_f64(self.limits.max_seconds);
+            std::thread::spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(budget)
+                {
+                    timed_out.store(true, Ordering::SeqCst);
+                    control.cancel();
+                }
+            })
+        };
+        let result = self.compute(&v, &settings, exact, &control);
+        let _ = done_tx.send(());
+        let _ = watchdog.join();
+        if let Some(id) = &id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            if runs.get(id).is_some_and(|c| Arc::ptr_eq(c, &control)) {
+                runs.remove(id);
+            }
+        }
+        let mut answer = match result {
+            Ok(a) => a,
+            Err(Error::Cancelled) if timed_out.load(Ordering::SeqCst) => {
+                return Err(Failure::busy(format!(
+                    "stopped after {} s, the server's limit for one run: ask for fewer trials",
+                    self.limits.max_seconds
+                )));
+            }
+            Err(e) => return Err(Failure::of(&e, "")),
+        };
+        answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
+        let bytes = answer.to_string().into_bytes();
+        self.keep(key, &bytes);
+        Ok(bytes)
+    }
+
+    /// Run the view's settings as the variants of an experiment (A first: the baseline) and
+    /// answer with their reports, charts and comparisons.
+    fn compute(
+        &self,
+        v: &View,
+        settings: &[(&str, &Setting, String)],
+        exact: bool,
+        control: &Control,
+    ) -> Result<Value> {
+        let text = experiment_toml(v, settings, true);
+        let mut read = |p: &str| -> Result<String> {
+            let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+            read_from(&self.files, Some(&edited), p)
+        };
+        let exp = Experiment::parse_with("explorer.toml", &text, &mut read)?;
+        let mut runs = Vec::new();
+        for planned in exp.plan(self.limits.threads, Sampler::Table)? {
+            let options = planned.options.clone().exact_only(exact);
+            let report = planned.job.run(&options, control)?;
+            runs.push(Run {
+                point: planned.point,
+                variant: planned.variant,
+                report,
+            });
+        }
+        let result = exp.result(self.limits.threads, runs);
+        let mut charts = Vec::new();
+        for (name, chart) in output::point_charts(&result) {
+            // Exact runs have no estimates to draw beside the outcome bars: the table shows them.
+            let svg = chart
+                .svg()
+                .map_err(|e| Error::Conflict(format!("could not draw the chart {name}: {e}")))?;
+            charts.push(json!({ "name": name, "title": chart.title(), "svg": svg }));
+        }
+        let labels: Vec<&str> = if v.a.is_some() {
+            vec!["A", "B"]
+        } else {
+            vec!["B"]
+        };
+        let variants: Vec<Value> = result
+            .runs
+            .iter()
+            .map(|r| json!({ "label": labels[r.variant], "report": r.report }))
+            .collect();
+        let comparisons = if v.a.is_some() {
+            if exact {
+                exact_differences(&result.runs[0].report, &result.runs[1].report)
+            } else {
+                serde_json::to_value(compare::compare(&result)).unwrap_or(Value::Null)
+            }
+        } else {
+            Value::Null
+        };
+        let headline = output::headline(&result);
+        Ok(json!({
+            "mode": if exact { "exact" } else { "mc" },
+            "has_exact": true,
+            "query": v.query(),
+            "headline": headline.map(|(k, metric)| json!({ "key": k, "metric": metric })),
+            "variants": variants,
+            "comparisons": comparisons,
+            "charts": charts,
+            "commands": commands(v),
+            "ruleset": ruleset_toml(v, &v.b),
+            "experiment": v.a.as_ref().map(|_| experiment_toml(v, settings, false)),
+        }))
+    }
+}
+
+/// The value of the last `key` in `pairs`.
+fn value<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A mechanic file's text from the files read at start or the edited ones taken.
+fn read_from(
+    files: &BTreeMap<String, String>,
+    edited: Option<&BTreeMap<String, String>>,
+    p: &str,
+) -> Result<String> {
+    let path = crate::paths::normalize(p);
+    files
+        .get(&path)
+        .or_else(|| edited.and_then(|e| e.get(&path)))
+        .cloned()
+        .ok_or_else(|| Error::File {
+            path: p.to_string(),
+            line: 0,
+            key: String::new(),
+            message: "is not one of the files this server offers (its --mechanics folder)".into(),
+        })
+}
+
+/// The line of a mechanic file's error, `….rhai:LINE:COL: …` or `….rhai:LINE: …`.
+fn script_line(message: &str) -> Option<usize> {
+    let at = message.find(".rhai:")? + ".rhai:".len();
+    let digits: String = message[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok().filter(|l| *l > 0)
+}
+
+/// A message with the server's names for edited files (`name.edited-HASH.rhai`) put back to
+/// the file's own.
+fn unedited(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(".edited-") {
+        let after = &rest[i + ".edited-".len()..];
+        let hex = after.chars().take_while(char::is_ascii_hexdigit).count();
+        out.push_str(&rest[..i]);
+        if hex == 12 && after[hex..].starts_with(crate::mechanic::EXTENSION) {
+            rest = &after[hex..];
+        } else {
+            out.push_str(".edited-");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first `:LINE` of an error message about a file (`path:12: …`).
+fn line_in(message: &str) -> Option<usize> {
+    message
+        .split(':')
+        .nth(1)
+        .and_then(|l| l.trim().parse::<usize>().ok())
+}
+
+fn short_hash(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn inputs_of(s: &Setting) -> Vec<Input> {
+    let mut inputs: Vec<Input> = s
+        .sets
+        .iter()
+        .map(|(k, v)| Input {
+            key: k.clone(),
+            value: v.clone(),
+            source: Source::Set,
+        })
+        .collect();
+    inputs.extend(s.rules.iter().map(|(k, v)| Input::rule(k, v.clone())));
+    inputs
+}
+
+fn commands(v: &View) -> Value {
+    json!({
+        "b": v.command(&v.b),
+        "a": v.a.as_ref().map(|a| v.command(a)),
+    })
+}
+
+/// A setting's rules as a rule-set file (its situation is not a rule set's).
+fn ruleset_toml(v: &View, s: &Setting) -> String {
+    let mut out = String::from(
+        "# A rule set written by morale-lab's explorer: use it with --rules FILE, or as\n# rules_file = \"FILE\" in an experiment's variant.\n",
+    );
+    if s.code.is_some() {
+        out += &format!(
+            "# It stands on an edited copy of {}: save the editor's text there first.\n",
+            s.system
+        );
+    }
+    out += &format!(
+        "name = \"explorer-rules\"\ndescription = {}\nbase = {}\n",
+        view::toml_string(&format!(
+            "The rules of `{}` as set in the explorer.",
+            v.command(s)
+        )),
+        view::toml_string(&s.system)
+    );
+    if !s.options.is_empty() {
+        let opts: Vec<String> = s.options.iter().map(|o| view::toml_string(o)).collect();
+        out += &format!("options = [{}]\n", opts.join(", "));
+    }
+    if !s.rules.is_empty() {
+        out += "\n[rules]\n";
+        for (k, val) in &s.rules {
+            out += &format!("{k} = {}\n", view::toml_value(val));
+        }
+    }
+    out
+}
+
+/// The view as an experiment file: A (the baseline) and B, or B alone. `to_run`: name edited
+/// files by the server's paths for them (else by the page's, with a note).
+fn experiment_toml(v: &View, settings: &[(&str, &Setting, String)], to_run: bool) -> String {
+    let compare = v.a.is_some();
+    let mut out = String::from(
+        "# An experiment written by morale-lab's explorer: run it with\n#   morale-lab run explorer.toml\n",
+    );
+    for (prefix, s, _) in settings {
+        if s.code.is_some() && !to_run {
+            let label = if prefix.is_empty() { "B" } else { "A" };
+            out += &format!(
+                "# {label} uses an edited copy of {}: save the editor's text there first.\n",
+                s.system
+            );
+        }
+    }
+    out += &format!(
+        "name = \"explorer\"\nquestion = {}\nscenario = \"{}\"\nseed = {}\ntrials = {}\n",
+        view::toml_string(if compare {
+            "How does B differ from A?"
+        } else {
+            "What does this setting give?"
+        }),
+        v.scenario.name(),
+        v.seed,
+        v.trials
+    );
+    for (prefix, s, name) in settings {
+        let label = match (compare, prefix.is_empty()) {
+            (false, _) => "this setting",
+            (true, true) => "B",
+            (true, false) => "A",
+        };
+        let system = if to_run { name.as_str() } else { &s.system };
+        out += &format!(
+            "\n[[variant]]\nname = \"{label}\"\nsystem = {}\n",
+            view::toml_string(system)
+        );
+        if !s.sets.is_empty() {
+            out += &format!("set = {}\n", view::inline_table(&s.sets));
+        }
+        if !s.rules.is_empty() {
+            out += &format!("rules = {}\n", view::inline_table(&s.rules));
+        }
+        if !s.options.is_empty() {
+            let opts: Vec<String> = s.options.iter().map(|o| view::toml_string(o)).collect();
+            out += &format!("options = [{}]\n", opts.join(", "));
+        }
+    }
+    out
+}
+
+/// Exact differences B − A of every outcome and metric both have.
+fn exact_differences(a: &crate::Report, b: &crate::Report) -> Value {
+    let mut out = Vec::new();
+    for o in &b.outcomes {
+        if let Some(base) = a
+            .outcomes
+            .iter()
+            .find(|x| compare::same_outcome(&x.outcome, &o.outcome))
+            && let (Some(x), Some(y)) = (o.cell.exact, base.cell.exact)
+        {
+            out.push(json!({ "kind": "outcome", "name": o.outcome, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
+        }
+    }
+    for m in &b.metrics {
+        if let Some(base) = a.metrics.iter().find(|x| x.name == m.name)
+            && let (Some(x), Some(y)) = (m.exact, base.exact)
+        {
+            out.push(json!({ "kind": "metric", "name": m.name, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
+        }
+    }
+    Value::Array(out)
+}
+
+/// A system's tables for the page's form: its scenarios with their parameters (defaults as
+/// the scenario has them), its rule parameters with the source's values, its optional rules.
+fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
+    let params = system::all_params(s);
+    let scenarios: Vec<Value> = s
+        .scenarios()
+        .iter()
+        .map(|sc| {
+            let defaults = s.defaults(*sc, &[]);
+            let ps: Vec<Value> = params
+                .iter()
+                .filter(|p| p.scenarios.contains(sc))
+                .filter(|p| !s.rule_params().iter().any(|r| r.key == p.key))
+                .map(|p| {
+                    let default = defaults
+                        .iter()
+                        .find(|(k, _)| *k == p.key)
+                        .map_or(p.default.to_string(), |(_, v)| v.clone());
+                    param_json(p, &default)
+                })
+                .collect();
+            json!({
+                "name": sc.name(),
+                "help": sc.about().help,
+                "params": ps,
+            })
+        })
+        .collect();
+    json!({
+        "name": s.name(),
+        "title": s.title(),
+        "rules": s.rules(),
+        "mechanic": crate::mechanic::is_file(s.name()),
+        "text": text,
+        "scenarios": scenarios,
+        "rule_params": s.rule_params().iter().map(|p| param_json(p, p.default)).collect::<Vec<_>>(),
+        "options": s.options().iter().map(|o| json!({ "name": o.name, "rule": o.rule, "meaning": o.meaning })).collect::<Vec<_>>(),
+    })
+}
+
+fn param_json(p: &ParamDef, default: &str) -> Value {
+    let (kind, extra) = match p.kind {
+        Kind::Int { min, max } => ("int", json!({ "min": min, "max": max })),
+        Kind::Real { min, max } => ("real", json!({ "min": min, "max": max })),
+        Kind::Bool => ("bool", Value::Null),
+        Kind::Choice(c) => ("choice", json!({ "choices": c })),
+        Kind::Dist => ("dist", Value::Null),
+        Kind::Prob => ("prob", Value::Null),
+        Kind::Spec(_) => ("spec", Value::Null),
+    };
+    let mut v = json!({
+        "key": p.key,
+        "flag": p.flag,
+        "kind": kind,
+        "allowed": p.kind.allowed(),
+        "default": default,
+        "meaning": p.meaning,
+        "rule": p.rule,
+    });
+    if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
+        obj.extend(more);
+    }
+    v
+}
+
+/// The scenarios of a system that the page can run, for tests and the bench: its name and
+/// whether each solves exactly (built with its defaults).
+pub fn exact_scenarios(system: &str) -> Result<Vec<(Scenario, bool)>> {
+    let s = system::find(system)?;
+    s.scenarios()
+        .iter()
+        .map(|sc| {
+            let job: Box<dyn Job> = system::build(system, *sc, &[], &[])?;
+            Ok((*sc, job.has_exact()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explorer() -> Explorer {
+        Explorer::new(Vec::new(), Limits::default())
+    }
+
+    fn body(r: &Response) -> Value {
+        serde_json::from_slice(&r.body).expect("JSON")
+    }
+
+    #[test]
+    fn the_page_and_the_api_answer_and_nothing_else_is_served() {
+        let x = explorer();
+        let page = x.handle("GET", "/", b"");
+        assert_eq!(page.status, 200);
+        assert!(String::from_utf8_lossy(&page.body).contains("<title>morale-lab explorer"));
+        for path in [
+            "/../Cargo.toml",
+            "/src/lib.rs",
+            "/etc/passwd",
+            "/api/../../Cargo.toml",
+            "/index.html/..",
+            "/favicon.ico",
+        ] {
+            let r = x.handle("GET", path, b"");
+            assert_eq!(r.status, 404, "{path}");
+            assert!(!String::from_utf8_lossy(&r.body).contains("[package]"));
+        }
+        assert_eq!(x.handle("DELETE", "/api/run", b"").status, 405);
+        let systems = body(&x.handle("GET", "/api/systems", b""));
+        let names: Vec<&str> = systems["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"rank-and-file") && names.contains(&"linear-warfare"));
+    }
+
+    #[test]
+    fn an_exact_answer_is_the_command_lines() {
+        let x = explorer();
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            b"system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands%3D7&set=lost%3D2&mode=exact",
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let job = crate::job(
+            "rank-and-file",
+            "rally",
+            &[("class", "veteran"), ("stands", "7"), ("lost", "2")],
+            &[],
+        )
+        .unwrap();
+        let want = job
+            .run(
+                &crate::RunOptions::new(1000, 1).exact_only(true),
+                &Control::new(),
+            )
+            .unwrap();
+        let got = &v["variants"][0]["report"]["outcomes"][0];
+        assert_eq!(got["outcome"], "recovered");
+        assert_eq!(got["exact"].as_f64(), want.outcomes[0].cell.exact);
+        assert!(
+            v["charts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["svg"].as_str().unwrap().starts_with("<svg"))
+        );
+        assert_eq!(
+            v["commands"]["b"],
+            "morale-lab rally --system rank-and-file --set class=veteran --set stands=7 --set lost=2 --trials 1000000 --seed 1"
+        );
+    }
+
+    #[test]
+    fn a_bad_value_is_refused_beside_its_field() {
+        let x = explorer();
+        let r = x.handle(
+            "GET",
+            "/api/run?scenario=rally&set=stands%3D99&a.rule=base_green%3D0",
+            b"",
+        );
+        assert_eq!(r.status, 400);
+        let v = body(&r);
+        // A is checked first.
+        assert_eq!(v["field"], "a.rule.base_green", "{v}");
+        let r = x.handle("GET", "/api/run?scenario=rally&set=stands%3D99", b"");
+        let v = body(&r);
+        assert_eq!(v["field"], "set.stands", "{v}");
+        assert!(v["error"].as_str().unwrap().contains("'99'"), "{v}");
+        let v = body(&x.handle("GET", "/api/run?scenario=rally&set=colour%3Dred", b""));
+        assert_eq!(v["field"], "set.colour", "{v}");
+        let v = body(&x.handle("GET", "/api/run?scenario=rally&system=chess", b""));
+        assert_eq!(v["field"], "system", "{v}");
+        let v = body(&x.handle("GET", "/api/run?scenario=rally&mode=fast", b""));
+        assert!(v["error"].as_str().unwrap().contains("allowed: exact, mc"));
+    }
+
+    #[test]
+    fn bodies_over_the_limit_are_refused() {
+        let x = Explorer::new(
+            Vec::new(),
+            Limits {
+                max_body: 100,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(x.handle("POST", "/api/run", &[b'a'; 101]).status, 413);
+        assert_eq!(x.handle("POST", "/api/run", &[0xff; 10]).status, 400);
+    }
+
+    #[test]
+    fn a_pinned_setting_is_compared_with_the_experiments_statistics() {
+        let x = explorer();
+        let q = b"scenario=rally&set=class%3Dregular&set=stands%3D8&set=state%3Drouting&rule=base_regular%3D5&a.set=class%3Dregular&a.set=stands%3D8&a.set=state%3Drouting&trials=20000&mode=mc";
+        let r = x.handle("POST", "/api/run", q);
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let variants = v["variants"].as_array().unwrap();
+        assert_eq!(variants[0]["label"], "A");
+        assert_eq!(variants[1]["label"], "B");
+        let c = v["comparisons"].as_array().unwrap();
+        let rec = c.iter().find(|c| c["name"] == "recovered").unwrap();
+        assert!(rec["p_value"].as_f64().is_some());
+        assert!(rec["exact_difference"].as_f64().is_some());
+        // The experiment offered for download runs the same.
+        let text = v["experiment"].as_str().unwrap();
+        let exp = Experiment::parse("explorer.toml", text).unwrap();
+        assert_eq!(exp.variants.len(), 2);
+        assert_eq!(exp.trials, 20_000);
+    }
+
+    #[test]
+    fn an_edited_mechanic_file_runs_or_says_its_line() {
+        let path = "mechanics/examples/first-rally.rhai";
+        let text = std::fs::read_to_string(path).unwrap();
+        let x = Explorer::new(vec![(path.into(), text.clone())], Limits::default());
+        assert!(x.broken().is_empty(), "{:?}", x.broken());
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(4, "fn broken( {");
+        let q = format!(
+            "system={}&scenario=rally&code={}",
+            view::encode(path),
+            view::encode(&lines.join("\n"))
+        );
+        let r = x.handle("POST", "/api/describe", q.as_bytes());
+        assert_eq!(r.status, 400);
+        let v = body(&r);
+        assert_eq!(v["field"], "code", "{v}");
+        assert_eq!(v["line"], 5, "{v}");
+        assert!(v["error"].as_str().unwrap().starts_with(path), "{v}");
+        assert!(!v["error"].as_str().unwrap().contains(".edited-"), "{v}");
+        // A working edit (a comment added) runs as a system of its own at once.
+        let edited = format!("// edited\n{text}");
+        let q = format!(
+            "system={}&scenario=rally&code={}&mode=exact",
+            view::encode(path),
+            view::encode(&edited)
+        );
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert!(body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].is_f64());
+        // A file the server does not offer is not read.
+        let r = x.handle(
+            "GET",
+            "/api/run?system=..%2FCargo.rhai&scenario=rally&code=x",
+            b"",
+        );
+        assert_eq!(body(&r)["field"], "system");
+        assert_eq!(
+            unedited("a/b.edited-0123456789ab.rhai:3: x"),
+            "a/b.rhai:3: x"
+        );
+        assert_eq!(script_line("a/b.rhai:12:4: does not compile"), Some(12));
+    }
+
+    #[test]
+    fn battles_say_they_have_no_exact_solution() {
+        let x = explorer();
+        let v = body(&x.handle(
+            "GET",
+            "/api/run?system=linear-warfare&scenario=engagement&mode=exact",
+            b"",
+        ));
+        assert_eq!(v["has_exact"], false, "{v}");
+        let r = x.handle(
+            "GET",
+            "/api/run?system=linear-warfare&scenario=engagement&mode=mc&trials=2000",
+            b"",
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    }
+}

@@ -1,0 +1,397 @@
+//! What the explorer page shows, as its link holds it: a system (or a mechanic file, perhaps
+//! edited), a scenario, the `--set`, `--rule` and `--option` values, trials, seed, and a pinned
+//! setting A to compare with, all in the command line's words.
+
+use crate::error::{Error, Result};
+use crate::scenario::Scenario;
+
+/// One setting of the rules and the situation: what one command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Setting {
+    /// The system's name, or the path of a mechanic file among those the server offers.
+    pub system: String,
+    /// The edited text of that mechanic file, when the page changed it.
+    pub code: Option<String>,
+    /// `--set KEY=VALUE` pairs, in order.
+    pub sets: Vec<(String, String)>,
+    /// `--rule KEY=VALUE` pairs, in order.
+    pub rules: Vec<(String, String)>,
+    /// `--option NAME`s, in order.
+    pub options: Vec<String>,
+}
+
+/// A view of the page: the current setting (B), the pinned one (A) if any, and how to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// The scenario both settings run.
+    pub scenario: Scenario,
+    /// The current setting.
+    pub b: Setting,
+    /// The pinned setting, compared with the current one.
+    pub a: Option<Setting>,
+    /// Monte Carlo trials per setting.
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// The query keys a view takes, for messages.
+pub const KEYS: &str = "system, scenario, set, rule, option, code, trials, seed, and a.system, a.set, a.rule, a.option, a.code for the pinned setting A";
+
+/// The query keys of a request besides the view's.
+const REQUEST_KEYS: [&str; 3] = ["mode", "run", "budget"];
+
+/// `application/x-www-form-urlencoded` text (a URL's query or a form body) as pairs, in order.
+pub fn decode_query(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+/// Percent-decoding with `+` as a space; malformed escapes are kept as typed, and bytes that
+/// are not UTF-8 are replaced.
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Percent-encoding of a query value (everything but letters, digits and `-_.~`).
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn bad(what: &str, value: &str, allowed: &str) -> Error {
+    Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed: allowed.into(),
+    }
+}
+
+fn pair(key: &str, raw: &str) -> Result<(String, String)> {
+    let flag = if key.ends_with("rule") {
+        "--rule"
+    } else {
+        "--set"
+    };
+    match raw.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(bad(
+            flag,
+            raw,
+            &format!("KEY=VALUE, e.g. {key}=stands%3D8 in the link ({flag} stands=8)"),
+        )),
+    }
+}
+
+impl View {
+    /// The view a query's pairs describe. Trials must lie in `1000..=max_trials`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown key, a missing or unknown scenario, a `set` or `rule`
+    /// that is not `KEY=VALUE`, trials or a seed out of range.
+    pub fn parse(pairs: &[(String, String)], max_trials: u64) -> Result<View> {
+        let mut b = Setting::default();
+        let mut a = Setting::default();
+        let mut pinned = false;
+        let mut scenario = None;
+        let mut trials = 1_000_000u64;
+        let mut seed = 1u64;
+        for (k, v) in pairs {
+            let (setting, key) = match k.strip_prefix("a.") {
+                Some(rest) => {
+                    pinned = true;
+                    (&mut a, rest)
+                }
+                None => (&mut b, k.as_str()),
+            };
+            match key {
+                "system" => setting.system = v.trim().to_string(),
+                "code" => setting.code = Some(v.clone()),
+                "set" => setting.sets.push(pair(k, v)?),
+                "rule" => setting.rules.push(pair(k, v)?),
+                "option" => setting.options.push(v.trim().to_string()),
+                "scenario" if k == "scenario" => {
+                    scenario = Some(Scenario::from_name(v.trim()).ok_or_else(|| {
+                        let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
+                        bad("scenario", v, &format!("allowed: {}", names.join(", ")))
+                    })?)
+                }
+                "trials" if k == "trials" => trials = crate::params::parse_int(v)
+                    .filter(|t| (1000..=max_trials as i64).contains(t))
+                    .ok_or_else(|| {
+                        bad(
+                            "--trials",
+                            v,
+                            &format!(
+                                "allowed here: a whole number from 1000 to {} (the server's limit)",
+                                crate::report::thousands(max_trials)
+                            ),
+                        )
+                    })? as u64,
+                "seed" if k == "seed" => {
+                    seed =
+                        v.trim().replace('_', "").parse::<u64>().map_err(|_| {
+                            bad("--seed", v, "allowed: a whole number from 0 to 2^64-1")
+                        })?
+                }
+                _ if REQUEST_KEYS.contains(&k.as_str()) => {}
+                _ => return Err(bad("the link", k, &format!("allowed keys: {KEYS}"))),
+            }
+        }
+        let scenario = scenario.ok_or_else(|| {
+            bad(
+                "scenario",
+                "",
+                "the link must name a scenario, e.g. scenario=rally",
+            )
+        })?;
+        if b.system.is_empty() {
+            b.system = "rank-and-file".into();
+        }
+        if pinned && a.system.is_empty() {
+            a.system = b.system.clone();
+        }
+        Ok(View {
+            scenario,
+            b,
+            a: pinned.then_some(a),
+            trials,
+            seed,
+        })
+    }
+
+    /// The view as a link's query, in a canonical order (the page writes the same).
+    pub fn query(&self) -> String {
+        let mut parts = vec![
+            format!("system={}", encode(&self.b.system)),
+            format!("scenario={}", self.scenario.name()),
+        ];
+        push_setting(&mut parts, "", &self.b, false);
+        parts.push(format!("trials={}", self.trials));
+        parts.push(format!("seed={}", self.seed));
+        if let Some(a) = &self.a {
+            parts.push(format!("a.system={}", encode(&a.system)));
+            push_setting(&mut parts, "a.", a, false);
+        }
+        if self.b.code.is_some() || self.a.as_ref().is_some_and(|a| a.code.is_some()) {
+            if let Some(code) = &self.b.code {
+                parts.push(format!("code={}", encode(code)));
+            }
+            if let Some(code) = self.a.as_ref().and_then(|a| a.code.as_ref()) {
+                parts.push(format!("a.code={}", encode(code)));
+            }
+        }
+        parts.join("&")
+    }
+
+    /// The key of what an exact answer depends on: the settings and scenario, not trials or
+    /// seed.
+    pub fn exact_key(&self) -> String {
+        let mut parts = vec![format!("scenario={}", self.scenario.name())];
+        parts.push(format!("system={}", encode(&self.b.system)));
+        push_setting(&mut parts, "", &self.b, true);
+        if let Some(a) = &self.a {
+            parts.push(format!("a.system={}", encode(&a.system)));
+            push_setting(&mut parts, "a.", a, true);
+        }
+        parts.join("&")
+    }
+
+    /// The command line that gives setting `s`'s numbers (a mechanic file by its path; an
+    /// edited one must first be saved there).
+    pub fn command(&self, s: &Setting) -> String {
+        let mut out = format!(
+            "morale-lab {} --system {}",
+            self.scenario.name(),
+            shell(&s.system)
+        );
+        for (k, v) in &s.sets {
+            out += &format!(" --set {}", shell(&format!("{k}={v}")));
+        }
+        for (k, v) in &s.rules {
+            out += &format!(" --rule {}", shell(&format!("{k}={v}")));
+        }
+        for o in &s.options {
+            out += &format!(" --option {}", shell(o));
+        }
+        out += &format!(" --trials {} --seed {}", self.trials, self.seed);
+        out
+    }
+}
+
+fn push_setting(parts: &mut Vec<String>, prefix: &str, s: &Setting, with_code: bool) {
+    for (k, v) in &s.sets {
+        parts.push(format!("{prefix}set={}", encode(&format!("{k}={v}"))));
+    }
+    for (k, v) in &s.rules {
+        parts.push(format!("{prefix}rule={}", encode(&format!("{k}={v}"))));
+    }
+    for o in &s.options {
+        parts.push(format!("{prefix}option={}", encode(o)));
+    }
+    if with_code && let Some(code) = &s.code {
+        parts.push(format!("{prefix}code={}", encode(code)));
+    }
+}
+
+/// A word for a POSIX shell: as is when it is safe, else in single quotes.
+pub fn shell(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// A TOML string literal.
+pub fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A value as an experiment or rule-set file writes it: a whole number or `true`/`false` bare,
+/// anything else as a string.
+pub fn toml_value(v: &str) -> String {
+    if v == "true" || v == "false" {
+        return v.to_string();
+    }
+    match v.parse::<i64>() {
+        Ok(i) if i.to_string() == v => i.to_string(),
+        _ => toml_string(v),
+    }
+}
+
+/// `{ k = v, … }`, an inline table of pairs.
+pub fn inline_table(pairs: &[(String, String)]) -> String {
+    let inner: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{} = {}", bare_key(k), toml_value(v)))
+        .collect();
+    format!("{{ {} }}", inner.join(", "))
+}
+
+fn bare_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        toml_string(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(q: &str) -> Result<View> {
+        View::parse(&decode_query(q), 100_000_000)
+    }
+
+    #[test]
+    fn a_link_reads_back_to_the_same_view() {
+        let v = view("system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands=7&rule=base_green%3D6&option=elite-reroll&trials=20000&seed=7&a.system=rank-and-file&a.set=class%3Dregular").unwrap();
+        assert_eq!(v.scenario, Scenario::Rally);
+        assert_eq!(
+            v.b.sets,
+            vec![
+                ("class".into(), "veteran".into()),
+                ("stands".into(), "7".into())
+            ]
+        );
+        assert_eq!(v.b.rules, vec![("base_green".into(), "6".into())]);
+        assert_eq!(v.trials, 20_000);
+        assert_eq!(v.seed, 7);
+        let a = v.a.clone().unwrap();
+        assert_eq!(a.sets, vec![("class".into(), "regular".into())]);
+        assert_eq!(view(&v.query()).unwrap(), v);
+        assert_eq!(
+            v.command(&v.b),
+            "morale-lab rally --system rank-and-file --set class=veteran --set stands=7 --rule base_green=6 --option elite-reroll --trials 20000 --seed 7"
+        );
+    }
+
+    #[test]
+    fn text_with_spaces_and_code_survives_the_round_trip() {
+        let mut v = view("scenario=melee&set=attacker%3Dguards+pips%3D7+charging").unwrap();
+        assert_eq!(v.b.system, "rank-and-file");
+        assert_eq!(v.b.sets[0].1, "guards pips=7 charging");
+        v.b.code = Some("fn about() {\n  #{ title: \"x & y\" }\n}\n% 100".into());
+        assert_eq!(view(&v.query()).unwrap(), v);
+        assert!(
+            v.command(&v.b)
+                .contains("--set 'attacker=guards pips=7 charging'")
+        );
+        assert_eq!(shell("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn bad_links_say_what_is_allowed() {
+        let e = view("scenario=rally&colour=red").unwrap_err().to_string();
+        assert!(e.contains("'colour'") && e.contains("allowed keys"), "{e}");
+        let e = view("scenario=rout").unwrap_err().to_string();
+        assert!(e.contains("allowed: test, rally"), "{e}");
+        let e = view("system=rank-and-file").unwrap_err().to_string();
+        assert!(e.contains("must name a scenario"), "{e}");
+        let e = view("scenario=rally&trials=10").unwrap_err().to_string();
+        assert!(e.contains("from 1000 to 100,000,000"), "{e}");
+        let e = view("scenario=rally&set=stands").unwrap_err().to_string();
+        assert!(e.contains("KEY=VALUE"), "{e}");
+        // Malformed escapes are kept as typed, never a panic.
+        assert_eq!(decode("%zz%4"), "%zz%4");
+        assert_eq!(decode("%41%2b+"), "A+ ");
+    }
+
+    #[test]
+    fn values_are_written_as_a_file_types_them() {
+        assert_eq!(toml_value("8"), "8");
+        assert_eq!(toml_value("08"), "\"08\"");
+        assert_eq!(toml_value("true"), "true");
+        assert_eq!(toml_value("1/6"), "\"1/6\"");
+        assert_eq!(
+            inline_table(&[
+                ("class".into(), "green".into()),
+                ("stands".into(), "6".into())
+            ]),
+            "{ class = \"green\", stands = 6 }"
+        );
+    }
+}

@@ -1,0 +1,373 @@
+//! `morale-lab serve`: the explorer page and its API over HTTP on loopback. The answers are the
+//! library's ([`morale_lab::explorer::Explorer`]); this file only listens, reads one bounded
+//! request per connection (HTTP/1.1, `Connection: close`), and writes the answer.
+
+use std::io::Read;
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use morale_lab::engine::Control;
+use morale_lab::error::{Error, Result};
+use morale_lab::explorer::{Explorer, Limits, Response};
+
+/// How to serve.
+pub struct Serve {
+    /// The address to listen on (loopback unless asked otherwise).
+    pub host: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// The folder of mechanic files offered as systems, and whether it was named (a named
+    /// folder must exist).
+    pub mechanics: (std::path::PathBuf, bool),
+    /// Open the page in the desktop's browser.
+    pub open: bool,
+    /// The server's limits.
+    pub limits: Limits,
+}
+
+/// The most mechanic files read from the folder.
+const MAX_FILES: usize = 500;
+
+/// Every `.rhai` file under `dir`, with its text, sorted by path.
+fn mechanic_files(dir: &std::path::Path) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| Error::File {
+            path: d.display().to_string(),
+            line: 0,
+            key: String::new(),
+            message: format!("cannot be read as the --mechanics folder: {e}"),
+        })?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let kind = entry.file_type();
+            if kind.as_ref().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            } else if kind.is_ok_and(|t| t.is_file())
+                && morale_lab::mechanic::is_file(&path.to_string_lossy())
+            {
+                if out.len() >= MAX_FILES {
+                    return Err(Error::Conflict(format!(
+                        "{} holds more than {MAX_FILES} mechanic files: point --mechanics at a smaller folder",
+                        dir.display()
+                    )));
+                }
+                let too_big = entry
+                    .metadata()
+                    .is_ok_and(|m| m.len() > morale_lab::mechanic::MAX_FILE_BYTES as u64);
+                if too_big {
+                    continue;
+                }
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    out.push((path.to_string_lossy().into_owned(), text));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Whether a request's `Host` names this server as a loopback page would (so a page on another
+/// site cannot reach a loopback server through a name of its own pointing here).
+fn host_allowed(host: Option<&str>, loopback: bool) -> bool {
+    if !loopback {
+        return true;
+    }
+    let Some(host) = host else { return false };
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    matches!(name, "localhost" | "127.0.0.1" | "[::1]") || name.starts_with("127.")
+}
+
+/// Connections served at once; past it a new one gets 503 at once.
+const MAX_CONNECTIONS: usize = 512;
+
+/// The largest request head (request line and headers), in bytes.
+const MAX_HEAD: usize = 64 << 10;
+
+/// How long a connection may take to send its request, and to take the answer.
+const IO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Listen and answer until `control` is cancelled (Ctrl-C).
+pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
+    let (dir, named) = &s.mechanics;
+    let files = if dir.is_dir() || *named {
+        mechanic_files(dir)?
+    } else {
+        Vec::new()
+    };
+    let n_files = files.len();
+    let explorer = Arc::new(Explorer::new(files, s.limits));
+    for (path, why) in explorer.broken() {
+        eprintln!("warning: {path} is offered but does not load: {why}");
+    }
+    let listener = TcpListener::bind((s.host, s.port)).map_err(|e| Error::Invalid {
+        what: "--port".into(),
+        value: s.port.to_string(),
+        allowed: format!("a free port on {} ({e})", s.host),
+    })?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::Conflict(format!("the server has no address: {e}")))?;
+    let url = match addr.ip() {
+        IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
+        IpAddr::V4(ip) => format!("http://{ip}:{}/", addr.port()),
+    };
+    let loopback = s.host.is_loopback();
+    if !loopback {
+        eprintln!(
+            "warning: listening on {} — the page has no authentication: anyone who can reach this address can run the server's CPU",
+            s.host
+        );
+    }
+    println!(
+        "morale-lab explorer at {url} ({} built-in systems, {n_files} mechanic files from {}); Ctrl-C stops it",
+        morale_lab::system::systems()
+            .iter()
+            .filter(|x| !morale_lab::mechanic::is_file(x.name()))
+            .count(),
+        dir.display()
+    );
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    if s.open {
+        let opened = std::process::Command::new("xdg-open")
+            .arg(&url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if opened.is_err() {
+            eprintln!("could not open a browser (xdg-open): open {url} yourself");
+        }
+    }
+    accept(
+        listener,
+        Arc::clone(&explorer),
+        loopback,
+        Arc::clone(&control),
+    );
+    while !control.is_cancelled() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    explorer.cancel_all();
+    eprintln!("morale-lab serve: stopped");
+    Ok(String::new())
+}
+
+/// Answer `listener`'s connections on a thread, each connection on a thread of its own with
+/// timeouts, so that a slow or idle client holds only its own thread, never another's request.
+pub fn accept(
+    listener: TcpListener,
+    explorer: Arc<Explorer>,
+    loopback: bool,
+    control: Arc<Control>,
+) {
+    let open = Arc::new(AtomicUsize::new(0));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if control.is_cancelled() {
+                break;
+            }
+            let Ok(mut stream) = stream else { continue };
+            if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                open.fetch_sub(1, Ordering::SeqCst);
+                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                let _ = write_response(&mut stream, &busy(), false);
+                continue;
+            }
+            let explorer = Arc::clone(&explorer);
+            let open = Arc::clone(&open);
+            std::thread::spawn(move || {
+                connection(&explorer, stream, loopback);
+                open.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
+}
+
+fn busy() -> Response {
+    Response {
+        status: 503,
+        content_type: "application/json; charset=utf-8",
+        body: br#"{"error":"the server has too many connections open: try again in a moment","field":null,"line":null}"#.to_vec(),
+    }
+}
+
+fn plain(status: u16, text: &str) -> Response {
+    Response {
+        status,
+        content_type: "text/plain; charset=utf-8",
+        body: text.as_bytes().to_vec(),
+    }
+}
+
+/// Serve one connection: one request, its answer, then close.
+fn connection(explorer: &Explorer, mut stream: TcpStream, loopback: bool) {
+    let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
+    let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
+    let (reply, head_only) = match read_request(&mut stream, explorer.limits().max_body) {
+        Ok(req) => {
+            let head_only = req.method == "HEAD";
+            let reply = if !host_allowed(req.host.as_deref(), loopback) {
+                plain(403, "this server answers to localhost and 127.0.0.1 only")
+            } else {
+                explorer.handle(&req.method, &req.target, &req.body)
+            };
+            (reply, head_only)
+        }
+        Err(Some(reply)) => (reply, false),
+        Err(None) => return,
+    };
+    let _ = write_response(&mut stream, &reply, head_only);
+    // Close gently: stop writing, then read what the client still sends (a refused body) for a
+    // moment, so that the answer is not lost to a reset.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    let mut sink = [0u8; 4096];
+    let mut drained = 0;
+    while drained < (256 << 10) {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
+}
+
+/// A request as read: method, target (path and query), Host, body.
+struct Request {
+    method: String,
+    target: String,
+    host: Option<String>,
+    body: Vec<u8>,
+}
+
+/// Read one request (HTTP/1.0 or 1.1, a body by Content-Length only). `Err(Some(r))`: answer
+/// `r` (malformed, too large); `Err(None)`: the client went away or was too slow.
+fn read_request(
+    stream: &mut TcpStream,
+    max_body: usize,
+) -> std::result::Result<Request, Option<Response>> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(Some(plain(431, "the request's head is too large")));
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(None),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    };
+    let bad = || Some(plain(400, "a malformed HTTP request"));
+    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| bad())?;
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or("").split(' ');
+    let (method, target, version) = (
+        first.next().unwrap_or(""),
+        first.next().unwrap_or(""),
+        first.next().unwrap_or(""),
+    );
+    if method.is_empty()
+        || !method.bytes().all(|b| b.is_ascii_uppercase())
+        || !target.starts_with('/')
+        || !(version == "HTTP/1.1" || version == "HTTP/1.0")
+        || first.next().is_some()
+    {
+        return Err(bad());
+    }
+    let mut host = None;
+    let mut length = 0usize;
+    for line in lines {
+        let (name, value) = line.split_once(':').ok_or_else(bad)?;
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("host") {
+            host = Some(value.to_string());
+        } else if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse().map_err(|_| bad())?;
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(Some(plain(411, "send the body with a Content-Length")));
+        }
+    }
+    if length > max_body {
+        return Err(Some(Response {
+            status: 413,
+            content_type: "application/json; charset=utf-8",
+            body: format!(
+                "{{\"error\":\"the request body is {length} bytes; the most allowed is {max_body}\",\"field\":null,\"line\":null}}"
+            )
+            .into_bytes(),
+        }));
+    }
+    let mut body = buf[head_end + 4..].to_vec();
+    body.truncate(length);
+    while body.len() < length {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(None),
+            Ok(n) => body.extend_from_slice(&chunk[..n.min(length - body.len())]),
+        }
+    }
+    Ok(Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        host,
+        body,
+    })
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
+    }
+}
+
+fn write_response(stream: &mut TcpStream, r: &Response, head_only: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    let head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nContent-Security-Policy: default-src 'none'; connect-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n\r\n",
+        r.status,
+        reason(r.status),
+        r.content_type,
+        r.body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    if !head_only {
+        stream.write_all(&r.body)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_allowed;
+
+    #[test]
+    fn a_loopback_server_answers_to_loopback_names_only() {
+        for ok in ["localhost:8080", "127.0.0.1:1", "127.0.0.1", "[::1]:80"] {
+            assert!(host_allowed(Some(ok), true), "{ok}");
+        }
+        for bad in ["evil.example:8080", "example.com", "", "localhost.evil.com"] {
+            assert!(!host_allowed(Some(bad), true), "{bad}");
+        }
+        assert!(!host_allowed(None, true));
+        assert!(host_allowed(Some("anything"), false));
+    }
+}

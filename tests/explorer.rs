@@ -1,0 +1,642 @@
+//! `morale-lab serve`, the explorer: the real binary on a loopback port, its API against the
+//! command line's numbers, robustness probes, 200 requests at once, and the page driven in
+//! headless chromium through the DevTools protocol (skipped without a browser unless
+//! `MORALE_LAB_REQUIRE_BROWSER=1`).
+//!
+//! With `MORALE_LAB_SCREENSHOTS=DIR`, the browser test also writes the README's two screenshots
+//! (`explorer-wide.png` at 1280×800, `explorer-phone.png` at 400 px wide) into DIR.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::json_of;
+
+/// The server under test, stopped (SIGINT, as Ctrl-C) when dropped.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let exe = assert_cmd::cargo::cargo_bin("morale-lab");
+        let mut child = Command::new(exe)
+            .args(["serve", "--port", "0", "--mechanics", "mechanics"])
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Send raw bytes and read the answer to the end: (status, body). The status is 0 when the
+/// server closed without an answer.
+fn raw(addr: &str, request: &[u8]) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let _ = s.write_all(request);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = match out.windows(4).position(|w| w == b"\r\n\r\n") {
+        Some(i) => out[i + 4..].to_vec(),
+        None => Vec::new(),
+    };
+    (status, body)
+}
+
+fn get(addr: &str, path: &str) -> (u16, Value) {
+    let (status, body) = raw(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    );
+    (
+        status,
+        serde_json::from_slice(&body).unwrap_or(Value::String(
+            String::from_utf8_lossy(&body).chars().take(300).collect(),
+        )),
+    )
+}
+
+/// The README's rally example: a routing Veteran unit, 2 of 7 stands lost.
+const RALLY: &str = "system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands%3D7&set=lost%3D2&set=state%3Drouting";
+const RALLY_CLI: [&str; 10] = [
+    "rally",
+    "--system",
+    "rank-and-file",
+    "--class",
+    "veteran",
+    "--stands",
+    "7",
+    "--lost",
+    "2",
+    "--state",
+];
+
+fn cli(extra: &[&str]) -> Value {
+    let mut args: Vec<&str> = RALLY_CLI.to_vec();
+    args.push("routing");
+    args.extend(extra);
+    args.extend(["--format", "json"]);
+    json_of(&args)
+}
+
+#[test]
+fn the_api_gives_the_command_lines_numbers_to_the_bit() {
+    let server = Server::start(&[]);
+    let (status, v) = get(&server.addr, &format!("/api/run?{RALLY}&mode=exact"));
+    assert_eq!(status, 200, "{v}");
+    let want = cli(&["--exact-only"]);
+    let got = &v["variants"][0]["report"];
+    for (g, w) in got["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(want["outcomes"].as_array().unwrap())
+    {
+        assert_eq!(g["outcome"], w["outcome"]);
+        assert_eq!(g["exact"], w["exact"], "{}", g["outcome"]);
+    }
+    // Monte Carlo: the same trials and seed give the same estimates as the command line's.
+    let (status, v) = get(
+        &server.addr,
+        &format!("/api/run?{RALLY}&trials=50000&seed=11&mode=mc"),
+    );
+    assert_eq!(status, 200, "{v}");
+    let want = cli(&["--trials", "50000", "--seed", "11"]);
+    assert_eq!(
+        v["variants"][0]["report"]["outcomes"], want["outcomes"],
+        "estimates differ from the command line's"
+    );
+    assert_eq!(v["variants"][0]["report"]["metrics"], want["metrics"]);
+    // The command the page shows gives them too.
+    let command = v["commands"]["b"].as_str().unwrap().to_string();
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let mut args = args.clone();
+    args.extend(["--format", "json"]);
+    assert_eq!(json_of(&args)["outcomes"], want["outcomes"]);
+}
+
+#[test]
+fn the_server_survives_probes_and_still_answers_correctly() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let want = cli(&["--exact-only"])["outcomes"][0]["exact"].clone();
+    // Unknown paths and traversal: nothing but the page and the API.
+    for path in [
+        "/../../etc/passwd",
+        "/%2e%2e/Cargo.toml",
+        "/src/lib.rs",
+        "/mechanics/rank-and-file.rhai",
+        "/api/",
+        "/api/run/../../Cargo.toml",
+    ] {
+        let (status, body) = raw(
+            &addr,
+            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        assert!(
+            status == 404 || status == 400,
+            "{path}: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        let text = String::from_utf8_lossy(&body);
+        assert!(
+            !text.contains("[package]") && !text.contains("root:") && !text.contains("fn about")
+        );
+    }
+    // A body over the limit, announced or sent.
+    let (status, _) = raw(
+        &addr,
+        format!("POST /api/run HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\nscenario=rally").as_bytes(),
+    );
+    assert_eq!(status, 413);
+    // Malformed HTTP and garbage.
+    for junk in [
+        &b"\x00\x01\x02 garbage\r\n\r\n"[..],
+        b"GET\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"POST /api/run HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+        b"GET /api/run?scenario=rally&set=%ff%fe HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    ] {
+        let _ = raw(&addr, junk);
+    }
+    // Another site's name for this address is refused (DNS rebinding).
+    let (status, _) = raw(
+        &addr,
+        b"GET /api/systems HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 403);
+    // A client that opens connections and sends nothing does not block the others.
+    let idle: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    // A run above the trial budget is refused up front.
+    let (status, v) = get(&addr, &format!("/api/run?{RALLY}&trials=1e12&mode=mc"));
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["field"], "trials");
+    let (status, v) = get(&addr, &format!("/api/run?{RALLY}&mode=exact"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["variants"][0]["report"]["outcomes"][0]["exact"], want);
+    drop(idle);
+}
+
+#[test]
+fn a_long_run_is_stopped_by_the_time_budget_and_by_cancel() {
+    let server = Server::start(&["--max-seconds", "1"]);
+    let addr = server.addr.clone();
+    let battle = "/api/run?system=rank-and-file&scenario=line&trials=100000000&mode=mc";
+    let started = Instant::now();
+    let (status, v) = get(&addr, &format!("{battle}&run=budget"));
+    assert_eq!(status, 503, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("stopped after 1 s"),
+        "{v}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    // Cancelled by its page: the run answers 409 soon after.
+    let a = addr.clone();
+    let run = std::thread::spawn(move || get(&a, &format!("{battle}&run=page1")));
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, c) = get(&addr, "/api/cancel?run=page1");
+    let (status, _) = run.join().unwrap();
+    assert_eq!(c["cancelled"], true);
+    assert_eq!(status, 409);
+}
+
+#[test]
+fn two_hundred_requests_at_once_are_all_answered_correctly() {
+    let server = Server::start(&[]);
+    // Ten settings, twenty requests each, all at once; each answer checked against the
+    // library's exact solution of the same setting.
+    let settings: Vec<(String, f64)> = (0..10)
+        .map(|i| {
+            let stands = 4 + i;
+            let class = ["veteran", "regular", "green"][i % 3];
+            let job = morale_lab::job(
+                "rank-and-file",
+                "rally",
+                &[
+                    ("class", class),
+                    ("stands", &stands.to_string()),
+                    ("state", "routing"),
+                ],
+                &[],
+            )
+            .unwrap();
+            let r = job
+                .run(
+                    // The server's default trials: the exact solution is the same to the bit
+                    // only with the same run options.
+                    &morale_lab::RunOptions::new(1_000_000, 1).exact_only(true),
+                    &morale_lab::Control::new(),
+                )
+                .unwrap();
+            (
+                format!(
+                    "/api/run?scenario=rally&set=class%3D{class}&set=stands%3D{stands}&set=state%3Drouting&mode=exact"
+                ),
+                r.outcomes[0].cell.exact.unwrap(),
+            )
+        })
+        .collect();
+    // Each setting asked alone first: the library's exact value (to 1e-12: the library here is
+    // another build than the server's; the command line's bits are checked above).
+    let alone: Vec<f64> = settings
+        .iter()
+        .map(|(path, want)| {
+            let (status, v) = get(&server.addr, path);
+            assert_eq!(status, 200, "{v}");
+            let got = v["variants"][0]["report"]["outcomes"][0]["exact"]
+                .as_f64()
+                .unwrap();
+            assert!((got - want).abs() < 1e-12, "{path}: {got} against {want}");
+            got
+        })
+        .collect();
+    // Then all at once, with no answers kept: every one computed again under load, and the
+    // same to the bit as alone.
+    drop(server);
+    let server = Server::start(&["--no-cache"]);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(200));
+    let handles: Vec<_> = (0..200)
+        .map(|i| {
+            let (path, want) = (settings[i % 10].0.clone(), alone[i % 10]);
+            let addr = server.addr.clone();
+            let barrier = std::sync::Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                let (status, v) = get(&addr, &path);
+                (
+                    status,
+                    v["variants"][0]["report"]["outcomes"][0]["exact"].as_f64(),
+                    want,
+                )
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    for h in handles {
+        let (status, got, want) = h.join().unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(got, Some(want));
+        ok += 1;
+    }
+    assert_eq!(ok, 200);
+}
+
+// ---- The page in a real browser, through the DevTools protocol ----
+
+/// Chromium, driven over its DevTools WebSocket: one page, attached with a flat session.
+struct Browser {
+    child: Child,
+    ws: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    session: String,
+    next: u64,
+    _profile: std::path::PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self._profile);
+    }
+}
+
+impl Browser {
+    fn launch(chromium: &std::path::Path, name: &str) -> Browser {
+        let profile =
+            std::env::temp_dir().join(format!("morale-lab-explorer-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut child = Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--hide-scrollbars",
+                "--remote-debugging-port=0",
+                "--remote-allow-origins=*",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.split("DevTools listening on ").nth(1) {
+                    let _ = tx.send(url.trim().to_string());
+                }
+            }
+        });
+        let url = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("chromium's DevTools address");
+        let (ws, _) = tungstenite::connect(url.as_str()).expect("DevTools connects");
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        }
+        let mut b = Browser {
+            child,
+            ws,
+            session: String::new(),
+            next: 0,
+            _profile: profile,
+        };
+        let target = b.call("Target.createTarget", json!({ "url": "about:blank" }));
+        let attached = b.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target["targetId"], "flatten": true }),
+        );
+        b.session = attached["sessionId"].as_str().unwrap().to_string();
+        b.call("Page.enable", json!({}));
+        b.call("Runtime.enable", json!({}));
+        b
+    }
+
+    /// Send a command (to the page's session once attached) and wait for its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if !self.session.is_empty() {
+            msg["sessionId"] = json!(self.session);
+        }
+        self.ws
+            .send(tungstenite::Message::text(msg.to_string()))
+            .expect("DevTools send");
+        loop {
+            let m = self.ws.read().expect("DevTools answer");
+            let Ok(text) = m.to_text() else { continue };
+            let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            if v["method"] == "Runtime.exceptionThrown" {
+                panic!("the page threw: {}", v["params"]["exceptionDetails"]);
+            }
+            if v["method"] == "Runtime.consoleAPICalled" && v["params"]["type"] == "error" {
+                panic!("the page logged an error: {}", v["params"]["args"]);
+            }
+            if v["id"] == id {
+                if !v["error"].is_null() {
+                    panic!("{method}: {}", v["error"]);
+                }
+                return v["result"].clone();
+            }
+        }
+    }
+
+    fn eval(&mut self, js: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": js, "awaitPromise": true, "returnByValue": true }),
+        );
+        if !r["exceptionDetails"].is_null() {
+            panic!("{js}: {}", r["exceptionDetails"]);
+        }
+        r["result"]["value"].clone()
+    }
+
+    /// Wait until `js` is truthy (up to 60 s); its value.
+    fn wait(&mut self, js: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.eval(js);
+            if !(v.is_null() || v == json!(false) || v == json!("")) {
+                return v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {js}; status: {}; error: {}",
+                self.eval("document.getElementById('status').textContent"),
+                self.eval("document.getElementById('error').textContent")
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn goto(&mut self, url: &str) {
+        self.call("Page.navigate", json!({ "url": url }));
+        self.wait("document.readyState === 'complete' && !!document.getElementById('status')");
+    }
+
+    fn screenshot(&mut self, width: u32, height: u32) -> Vec<u8> {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500 }),
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        base64(shot["data"].as_str().unwrap())
+    }
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = s
+        .bytes()
+        .filter(|c| *c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, c)| {
+            acc | (u32::from(val(*c)) << (18 - 6 * i))
+        });
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..chunk.len() - 1]);
+    }
+    out
+}
+
+/// The exact value the page shows for an outcome (full precision, from its data attribute).
+fn shown_exact(b: &mut Browser, outcome: &str) -> f64 {
+    b.wait(&format!(
+        "(() => {{ const td = document.querySelector('tr[data-outcome=\"{outcome}\"] td.exact'); return td && td.dataset.value ? Number(td.dataset.value) : null; }})()"
+    ))
+    .as_f64()
+    .unwrap()
+}
+
+/// Type `value` into the field `field` (`set.stands`, `rule.base_veteran`) as a person would.
+fn type_into(b: &mut Browser, field: &str, value: &str) {
+    b.eval(&format!(
+        "(() => {{ const el = document.querySelector('[data-field=\"{field}\"] input, [data-field=\"{field}\"] select'); el.value = {value:?}; el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', {{ bubbles: true }})); }})()"
+    ));
+}
+
+#[test]
+fn the_page_works_in_a_real_browser() {
+    let Some(chromium) = crate::browser::chromium("the_page_works_in_a_real_browser") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "page");
+
+    // A permalink opens the command line's numbers.
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    let want = cli(&["--exact-only"]);
+    let recovered = shown_exact(&mut b, "recovered");
+    assert_eq!(Some(recovered), want["outcomes"][0]["exact"].as_f64());
+    // Monte Carlo follows, with the command line's estimates for that trials and seed.
+    let estimate = b
+        .wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td ? Number(td.dataset.value) : null; })()")
+        .as_f64()
+        .unwrap();
+    let mc = cli(&["--trials", "20000", "--seed", "5"]);
+    assert_eq!(Some(estimate), mc["outcomes"][0]["p"].as_f64());
+    assert!(
+        b.eval("document.querySelectorAll('#charts svg').length")
+            .as_u64()
+            > Some(0)
+    );
+
+    // Change a rule number: the exact value follows, as the command line gives it.
+    type_into(&mut b, "rule.base_veteran", "4");
+    b.wait("location.search.includes('rule=base_veteran%3D4')");
+    b.wait("document.querySelector('[data-field=\"rule.base_veteran\"]').classList.contains('changed')");
+    let want4 = cli(&["--exact-only", "--rule", "base_veteran=4"])["outcomes"][0]["exact"]
+        .as_f64()
+        .unwrap();
+    b.wait(&format!(
+        "(() => {{ const td = document.querySelector('tr[data-outcome=\"recovered\"] td.exact'); return td && Number(td.dataset.value) === {want4:?}; }})()"
+    ));
+    assert_ne!(want4, recovered);
+
+    // Pin as A, change the rule back, compare: B − A is the exact difference with a test.
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.rule=base_veteran%3D4')");
+    type_into(&mut b, "rule.base_veteran", "");
+    let exact_diff = 100.0 * (recovered - want4);
+    let expected = format!(
+        "exact {}{:.2} pts",
+        if exact_diff >= 0.0 { "+" } else { "" },
+        exact_diff
+    );
+    b.wait(&format!(
+        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7 && tr.cells[3].textContent.includes({expected:?}); }})()"
+    ));
+    // The test of "no difference" is made, and chance does not explain this one.
+    assert_eq!(
+        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[6].textContent"),
+        json!("no")
+    );
+    let link: String = b.eval("location.href").as_str().unwrap().to_string();
+    let q = b.eval("query()");
+    assert!(link.ends_with(q.as_str().unwrap()), "{link} vs {q}");
+    let experiment = b
+        .eval("(mcAnswer || exactAnswer).experiment")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(experiment.contains("name = \"A\"") && experiment.contains("base_veteran = 4"));
+
+    // Opening that link again reproduces the comparison to the bit.
+    let table = b
+        .eval("document.getElementById('tables').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.goto(&link);
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+    assert_eq!(
+        b.eval("document.getElementById('tables').textContent")
+            .as_str()
+            .unwrap(),
+        table,
+        "{link}"
+    );
+
+    // A bad value shows its message beside its field.
+    b.goto(&server.url(&format!("/?{RALLY}")));
+    shown_exact(&mut b, "recovered");
+    type_into(&mut b, "set.stands", "99");
+    let msg = b
+        .wait("(() => { const m = document.querySelector('[data-field=\"set.stands\"] .msg'); return m && m.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(msg.contains("'99'") && msg.contains("from 1 to"), "{msg}");
+
+    // An edited mechanic file with a syntax error shows its line.
+    b.goto(&server.url("/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally"));
+    b.wait("!document.getElementById('editor').hidden && document.getElementById('code').value.length > 0");
+    let line = b
+        .eval("(() => { const c = document.getElementById('code'); const lines = c.value.split('\\n'); lines.splice(4, 0, 'fn broken( {'); c.value = lines.join('\\n'); document.getElementById('run-code').click(); return 5; })()")
+        .as_u64()
+        .unwrap();
+    let shown = b
+        .wait("document.getElementById('code-error').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(shown.contains(&format!("line {line}")), "{shown}");
+    // A working edit runs as a new system at once.
+    b.eval("document.getElementById('reset-code').click()");
+    b.wait("document.getElementById('code-error').textContent === '' && !!document.querySelector('td.exact[data-value]:not([data-value=\"\"])')");
+
+    if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
+        let dir = std::path::PathBuf::from(dir);
+        b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting")));
+        b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+        std::fs::write(dir.join("explorer-wide.png"), b.screenshot(1280, 800)).unwrap();
+        b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1")));
+        b.wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td && td.dataset.value; })()");
+        std::fs::write(dir.join("explorer-phone.png"), b.screenshot(400, 860)).unwrap();
+    }
+}

@@ -152,12 +152,73 @@ fn the_api_gives_the_command_lines_numbers_to_the_bit() {
         "estimates differ from the command line's"
     );
     assert_eq!(v["variants"][0]["report"]["metrics"], want["metrics"]);
+    // A bad value: 400 with the command line's own message.
+    let (status, bad) = get(
+        &server.addr,
+        "/api/run?scenario=rally&set=stands%3D99&rule=base_green%3D9",
+    );
+    assert_eq!(status, 400);
+    let out = crate::common::bin()
+        .args(["rally", "--set", "stands=99", "--rule", "base_green=9"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let line = String::from_utf8_lossy(&out);
+    assert_eq!(
+        format!("error: {}", bad["error"].as_str().unwrap()),
+        line.trim_end(),
+        "{bad}"
+    );
     // The command the page shows gives them too.
     let command = v["commands"]["b"].as_str().unwrap().to_string();
     let args: Vec<&str> = command.split(' ').skip(1).collect();
     let mut args = args.clone();
     args.extend(["--format", "json"]);
     assert_eq!(json_of(&args)["outcomes"], want["outcomes"]);
+}
+
+#[test]
+fn ctrl_c_stops_the_server_cleanly_and_other_addresses_warn() {
+    let exe = assert_cmd::cargo::cargo_bin("morale-lab");
+    let mut child = Command::new(&exe)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--mechanics",
+            "mechanics",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("http://0.0.0.0:"), "{line}");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {stderr}", out.status);
+    assert!(stderr.contains("no authentication"), "{stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    // A bad address or port: one line, exit code 2.
+    for args in [["--host", "localhost:80"], ["--port", "70000"]] {
+        let out = Command::new(&exe).arg("serve").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("allowed"), "{err}");
+    }
 }
 
 #[test]
@@ -457,9 +518,10 @@ impl Browser {
             }
             assert!(
                 Instant::now() < deadline,
-                "timed out waiting for {js}; status: {}; error: {}",
-                self.eval("document.getElementById('status').textContent"),
-                self.eval("document.getElementById('error').textContent")
+                "timed out waiting for {js} at {}; status: {}; error: {}",
+                self.eval("location.href"),
+                self.eval("document.getElementById('status')?.textContent"),
+                self.eval("document.getElementById('error')?.textContent")
             );
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -520,6 +582,38 @@ fn type_into(b: &mut Browser, field: &str, value: &str) {
     ));
 }
 
+/// The README's permalink of its quick-start example opens the numbers the README prints.
+#[test]
+fn the_readmes_permalink_opens_the_readmes_numbers() {
+    let Some(chromium) =
+        crate::browser::chromium("the_readmes_permalink_opens_the_readmes_numbers")
+    else {
+        return;
+    };
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let link = readme
+        .split('`')
+        .find(|s| s.starts_with("?system=rank-and-file&scenario=rally"))
+        .expect("the README's permalink");
+    let printed: Vec<&str> = readme
+        .lines()
+        .find(|l| l.starts_with("recovered  "))
+        .expect("the README's printed outcomes")
+        .split_whitespace()
+        .collect();
+    let (estimate, exact) = (printed[1], printed[4]);
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "readme");
+    b.goto(&server.url(&format!("/{link}")));
+    let shown = b
+        .wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td && td.dataset.value ? Number(td.dataset.value) : null; })()")
+        .as_f64()
+        .unwrap();
+    assert_eq!(format!("{shown:.6}"), estimate);
+    assert_eq!(format!("{:.6}", shown_exact(&mut b, "recovered")), exact);
+}
+
 #[test]
 fn the_page_works_in_a_real_browser() {
     let Some(chromium) = crate::browser::chromium("the_page_works_in_a_real_browser") else {
@@ -562,19 +656,20 @@ fn the_page_works_in_a_real_browser() {
     b.eval("document.getElementById('pin').click()");
     b.wait("location.search.includes('a.rule=base_veteran%3D4')");
     type_into(&mut b, "rule.base_veteran", "");
-    let exact_diff = 100.0 * (recovered - want4);
-    let expected = format!(
-        "exact {}{:.2} pts",
-        if exact_diff >= 0.0 { "+" } else { "" },
-        exact_diff
-    );
+    let exact_diff = recovered - want4;
     b.wait(&format!(
-        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7 && tr.cells[3].textContent.includes({expected:?}); }})()"
+        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8 && Math.abs(Number(tr.cells[4].dataset.value) - {exact_diff:?}) < 1e-12; }})()"
     ));
     // The test of "no difference" is made, and chance does not explain this one.
     assert_eq!(
-        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[6].textContent"),
+        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[7].textContent"),
         json!("no")
+    );
+    // The per-turn charts overlaid: a chart per state, A's and B's lines on each.
+    assert!(
+        b.eval("document.querySelectorAll('#charts figure[data-chart^=\"per_turn_\"]').length")
+            .as_u64()
+            >= Some(3)
     );
     let link: String = b.eval("location.href").as_str().unwrap().to_string();
     let q = b.eval("query()");
@@ -593,7 +688,7 @@ fn the_page_works_in_a_real_browser() {
         .unwrap()
         .to_string();
     b.goto(&link);
-    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
     assert_eq!(
         b.eval("document.getElementById('tables').textContent")
             .as_str()
@@ -630,10 +725,32 @@ fn the_page_works_in_a_real_browser() {
     b.eval("document.getElementById('reset-code').click()");
     b.wait("document.getElementById('code-error').textContent === '' && !!document.querySelector('td.exact[data-value]:not([data-value=\"\"])')");
 
+    // A run is cancelled when its page goes away: a battle of 10^8 trials (minutes) started,
+    // then the page left; the server drops the run within seconds.
+    b.goto(&server.url("/?system=rank-and-file&scenario=line&trials=100000000&seed=1"));
+    b.wait("document.getElementById('mc-only') !== null");
+    b.eval("document.getElementById('run-mc').click()");
+    let id = b.wait("runId").as_str().unwrap().to_string();
+    let (_, p) = get(&server.addr, &format!("/api/progress?run={id}"));
+    assert!(p["done"].is_u64(), "the run is under way: {p}");
+    b.call("Page.navigate", json!({ "url": "about:blank" }));
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (_, p) = get(&server.addr, &format!("/api/progress?run={id}"));
+        if p["done"].is_null() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the run goes on after its page left: {p}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
         let dir = std::path::PathBuf::from(dir);
         b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting")));
-        b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+        b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
         std::fs::write(dir.join("explorer-wide.png"), b.screenshot(1280, 800)).unwrap();
         b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1")));
         b.wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td && td.dataset.value; })()");

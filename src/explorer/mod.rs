@@ -648,8 +648,14 @@ impl Explorer {
         }
         let result = exp.result(self.limits.threads, runs);
         let mut charts = Vec::new();
-        for (name, chart) in output::point_charts(&result) {
-            // Exact runs have no estimates to draw beside the outcome bars: the table shows them.
+        let mut drawn = output::point_charts(&result);
+        if v.a.is_some() {
+            // A beside B: each state's share turn by turn, A's and B's lines on one chart, in
+            // place of a stacked chart for each.
+            drawn.retain(|(name, _)| !name.starts_with("per_turn_"));
+            drawn.extend(output::per_turn_overlaid(&result));
+        }
+        for (name, chart) in drawn {
             let svg = chart
                 .svg()
                 .map_err(|e| Error::Conflict(format!("could not draw the chart {name}: {e}")))?;
@@ -1107,6 +1113,18 @@ mod tests {
         let exp = Experiment::parse("explorer.toml", text).unwrap();
         assert_eq!(exp.variants.len(), 2);
         assert_eq!(exp.trials, 20_000);
+        // So does the rule-set file: B's rules, on the system B plays.
+        let set = crate::ruleset::RuleSet::parse(
+            "explorer-rules.toml",
+            v["ruleset"].as_str().unwrap(),
+            &mut |p: &str| Err(Error::Conflict(format!("no file {p}"))),
+        )
+        .unwrap();
+        assert_eq!(set.system, "rank-and-file");
+        assert_eq!(
+            set.rules,
+            vec![("base_regular".to_string(), "5".to_string())]
+        );
     }
 
     #[test]

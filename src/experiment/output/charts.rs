@@ -253,6 +253,60 @@ pub(crate) fn point_charts(
     out
 }
 
+/// With two variants or more: each state's share of trials after each turn as one chart, a line
+/// per variant (the per-turn charts overlaid), exact lines with the estimates beside them.
+pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec<(String, Chart)> {
+    let exp = &result.experiment;
+    let tables: Vec<Option<&crate::report::Table>> = first
+        .iter()
+        .map(|r| r.report.tables.iter().find(|t| t.name == "per_turn"))
+        .collect();
+    let Some(Some(t0)) = tables.first() else {
+        return Vec::new();
+    };
+    if first.len() < 2 {
+        return Vec::new();
+    }
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let trials = crate::report::thousands(exp.trials);
+    t0.columns
+        .iter()
+        .map(|col| {
+            let series = first
+                .iter()
+                .zip(&tables)
+                .map(|(r, t)| {
+                    let vals = t
+                        .and_then(|t| {
+                            let k = t.columns.iter().position(|c| c == col)?;
+                            Some(
+                                t.rows
+                                    .iter()
+                                    .map(|row| row.cells.get(k).map(estimate))
+                                    .collect(),
+                            )
+                        })
+                        .unwrap_or_default();
+                    (exp.variants[r.variant].name.clone(), vals)
+                })
+                .collect();
+            (
+                format!("per_turn_{}", slug(col)),
+                Chart::Lines {
+                    title: format!("The share of trials {} after each turn", words(col)),
+                    x_label: "after turn".into(),
+                    x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
+                    y_label: format!("chance, {trials} trials per variant"),
+                    level: level.clone(),
+                    steps: true,
+                    share: true,
+                    series,
+                },
+            )
+        })
+        .collect()
+}
+
 /// The sweep chart and heat maps, which cover every swept value, after `out`.
 fn sweep_charts(
     result: &ExperimentResult,

@@ -265,6 +265,14 @@ pub fn point_charts(result: &ExperimentResult) -> Vec<(String, crate::report::ch
     charts::point_charts(result, first, "")
 }
 
+/// With two variants or more, the per-turn state shares of the first sweep point overlaid: a
+/// chart per state, a line per variant.
+pub fn per_turn_overlaid(result: &ExperimentResult) -> Vec<(String, crate::report::chart::Chart)> {
+    let per_point = result.experiment.variants.len().max(1);
+    let first = &result.runs[..per_point.min(result.runs.len())];
+    charts::per_turn_overlaid(result, first)
+}
+
 /// The experiment's headline, read from its first run: the outcome or metric named, and
 /// whether it is a metric (a mean) rather than an outcome (a chance).
 pub fn headline(result: &ExperimentResult) -> Option<(String, bool)> {

@@ -91,7 +91,8 @@ const MAX_CONNECTIONS: usize = 512;
 /// The largest request head (request line and headers), in bytes.
 const MAX_HEAD: usize = 64 << 10;
 
-/// How long a connection may take to send its request, and to take the answer.
+/// How long a connection may take to send its whole request, and to take each part of the
+/// answer.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Listen and answer until `control` is cancelled (Ctrl-C).
@@ -255,6 +256,18 @@ fn read_request(
 ) -> std::result::Result<Request, Option<Response>> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
+    // The whole request within the time, however slowly it trickles in.
+    let deadline = std::time::Instant::now() + IO_TIMEOUT;
+    let read = |stream: &mut TcpStream, chunk: &mut [u8]| -> Option<usize> {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return None;
+        }
+        match stream.read(chunk) {
+            Ok(0) | Err(_) => None,
+            Ok(n) => Some(n),
+        }
+    };
     let head_end = loop {
         if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
             break i;
@@ -262,9 +275,9 @@ fn read_request(
         if buf.len() > MAX_HEAD {
             return Err(Some(plain(431, "the request's head is too large")));
         }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return Err(None),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        match read(stream, &mut chunk) {
+            None => return Err(None),
+            Some(n) => buf.extend_from_slice(&chunk[..n]),
         }
     };
     let bad = || Some(plain(400, "a malformed HTTP request"));
@@ -310,9 +323,9 @@ fn read_request(
     let mut body = buf[head_end + 4..].to_vec();
     body.truncate(length);
     while body.len() < length {
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return Err(None),
-            Ok(n) => body.extend_from_slice(&chunk[..n.min(length - body.len())]),
+        match read(stream, &mut chunk) {
+            None => return Err(None),
+            Some(n) => body.extend_from_slice(&chunk[..n.min(length - body.len())]),
         }
     }
     Ok(Request {

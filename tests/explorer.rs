@@ -283,6 +283,41 @@ fn the_server_survives_probes_and_still_answers_correctly() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["variants"][0]["report"]["outcomes"][0]["exact"], want);
     drop(idle);
+    // A flood of long Monte Carlo runs (seconds each, two at a time) does not hold up an exact
+    // answer: those run in a lane of their own.
+    let flood: Vec<_> = (0..4)
+        .map(|i| {
+            let a = addr.clone();
+            std::thread::spawn(move || {
+                get(
+                    &a,
+                    &format!(
+                        "/api/run?system=linear-warfare&scenario=line&trials={}&mode=mc",
+                        2_000_000 + i
+                    ),
+                )
+                .0
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let (status, v) = get(
+        &addr,
+        &format!("/api/run?{RALLY}&set=leader%3D1&mode=exact"),
+    );
+    let waited = started.elapsed();
+    assert_eq!(status, 200, "{v}");
+    let still_running = flood.iter().filter(|h| !h.is_finished()).count();
+    assert!(
+        still_running > 0 && waited < Duration::from_secs(3),
+        "the exact answer took {waited:?} ({still_running} Monte Carlo runs left)"
+    );
+    // Each run answered, or told the server is busy once it waited its 10 s.
+    for h in flood {
+        let status = h.join().unwrap();
+        assert!(status == 200 || status == 503, "{status}");
+    }
 }
 
 #[test]

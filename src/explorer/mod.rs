@@ -9,7 +9,8 @@
 //! `POST /api/cancel?run=ID` stops. With a pinned setting A, both run as the two variants of
 //! an experiment, and the comparison is the experiments' own ([`crate::experiment::compare`]).
 //!
-//! Limits: at most [`Limits::max_runs`] runs at once (others wait up to
+//! Limits: at most [`Limits::max_runs`] runs at once, exact answers and Monte Carlo runs
+//! counted apart (others wait up to
 //! [`Limits::wait_seconds`], then get 503), each stopped after [`Limits::max_seconds`] and
 //! refused above [`Limits::max_trials`]; bodies above [`Limits::max_body`] are refused;
 //! edited mechanic files stay loaded for the life of the process, so at most
@@ -115,13 +116,21 @@ pub struct Explorer {
     /// Edited texts taken: their path (`dir/name.edited-HASH.rhai`) → text.
     edited: Mutex<BTreeMap<String, String>>,
     runs: Mutex<HashMap<String, Arc<Control>>>,
-    busy: Mutex<usize>,
-    freed: Condvar,
+    /// Runs under way: exact answers and Monte Carlo runs apart, so that a page's exact
+    /// answer never waits behind other pages' long runs.
+    lanes: [Lane; 2],
     cache: Mutex<BTreeMap<String, Vec<u8>>>,
 }
 
+/// Runs of one kind under way, and a signal when one ends.
+#[derive(Default)]
+struct Lane {
+    busy: Mutex<usize>,
+    freed: Condvar,
+}
+
 /// A run slot, given back when dropped.
-struct Slot<'a>(&'a Explorer);
+struct Slot<'a>(&'a Lane);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
@@ -231,8 +240,7 @@ impl Explorer {
             broken,
             edited: Mutex::new(BTreeMap::new()),
             runs: Mutex::new(HashMap::new()),
-            busy: Mutex::new(0),
-            freed: Condvar::new(),
+            lanes: Default::default(),
             cache: Mutex::new(BTreeMap::new()),
         }
     }
@@ -476,9 +484,10 @@ impl Explorer {
     }
 
     /// Take a run slot, waiting up to the limit.
-    fn slot(&self) -> std::result::Result<Slot<'_>, Failure> {
+    fn slot(&self, exact: bool) -> std::result::Result<Slot<'_>, Failure> {
+        let lane = &self.lanes[usize::from(exact)];
         let deadline = Instant::now() + Duration::from_secs_f64(self.limits.wait_seconds);
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        let mut busy = lane.busy.lock().unwrap_or_else(|e| e.into_inner());
         while *busy >= self.limits.max_runs {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -487,14 +496,14 @@ impl Explorer {
                     *busy
                 )));
             }
-            busy = self
+            busy = lane
                 .freed
                 .wait_timeout(busy, left)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
         *busy += 1;
-        Ok(Slot(self))
+        Ok(Slot(lane))
     }
 
     fn cached(&self, key: &str) -> Option<Vec<u8>> {
@@ -566,7 +575,7 @@ impl Explorer {
             });
             return Ok(answer.to_string().into_bytes());
         }
-        let _slot = self.slot()?;
+        let _slot = self.slot(exact)?;
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
         }

@@ -336,7 +336,11 @@ fn a_long_run_is_stopped_by_the_time_budget_and_by_cancel() {
     // Cancelled by its page: the run answers 409 soon after.
     let a = addr.clone();
     let run = std::thread::spawn(move || get(&a, &format!("{battle}&run=page1")));
-    std::thread::sleep(Duration::from_millis(300));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !get(&addr, "/api/progress?run=page1").1["done"].is_u64() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let (_, c) = get(&addr, "/api/cancel?run=page1");
     let (status, _) = run.join().unwrap();
     assert_eq!(c["cancelled"], true);
@@ -766,8 +770,16 @@ fn the_page_works_in_a_real_browser() {
     b.wait("document.getElementById('mc-only') !== null");
     b.eval("document.getElementById('run-mc').click()");
     let id = b.wait("runId").as_str().unwrap().to_string();
-    let (_, p) = get(&server.addr, &format!("/api/progress?run={id}"));
-    assert!(p["done"].is_u64(), "the run is under way: {p}");
+    // The page holds its run id before its request reaches the server: wait for the run.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, p) = get(&server.addr, &format!("/api/progress?run={id}"));
+        if p["done"].is_u64() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the run never started: {p}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     b.call("Page.navigate", json!({ "url": "about:blank" }));
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {

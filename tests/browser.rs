@@ -39,6 +39,20 @@ pub(crate) fn chromium(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// Chromium's flags for a headless run with no background traffic (this machine has no
+/// network): the report pages' tests and the explorer's.
+pub(crate) const QUIET: [&str; 9] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--hide-scrollbars",
+];
+
 /// Chromium headless with a fresh profile and no background traffic (this machine has no
 /// network), logging the page's console to stderr. Returns (stdout, stderr).
 fn headless(browser: &Path, work: &Path, args: &[String], url: &str) -> (String, String) {
@@ -47,20 +61,8 @@ fn headless(browser: &Path, work: &Path, args: &[String], url: &str) -> (String,
     let out = Command::new("timeout")
         .arg("120")
         .arg(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
+        .args(QUIET)
+        .args(["--disable-quic", "--enable-logging=stderr", "--v=0"])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
         .arg(url)

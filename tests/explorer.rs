@@ -453,19 +453,8 @@ impl Browser {
             std::env::temp_dir().join(format!("morale-lab-explorer-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let mut child = Command::new(chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-extensions",
-                "--hide-scrollbars",
-                "--remote-debugging-port=0",
-                "--remote-allow-origins=*",
-            ])
+            .args(crate::browser::QUIET)
+            .args(["--remote-debugging-port=0", "--remote-allow-origins=*"])
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
             .stderr(Stdio::piped())

@@ -30,7 +30,6 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Run, compare, output};
 use crate::params::{Input, Kind, ParamDef, Source};
-use crate::scenario::{Job, Scenario};
 use crate::system::{self, RuleSystem};
 use view::{Setting, View};
 
@@ -971,19 +970,6 @@ fn param_json(p: &ParamDef, default: &str) -> Value {
         obj.extend(more);
     }
     v
-}
-
-/// The scenarios of a system that the page can run, for tests and the bench: its name and
-/// whether each solves exactly (built with its defaults).
-pub fn exact_scenarios(system: &str) -> Result<Vec<(Scenario, bool)>> {
-    let s = system::find(system)?;
-    s.scenarios()
-        .iter()
-        .map(|sc| {
-            let job: Box<dyn Job> = system::build(system, *sc, &[], &[])?;
-            Ok((*sc, job.has_exact()))
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -208,13 +208,11 @@ impl View {
             parts.push(format!("a.system={}", encode(&a.system)));
             push_setting(&mut parts, "a.", a, false);
         }
-        if self.b.code.is_some() || self.a.as_ref().is_some_and(|a| a.code.is_some()) {
-            if let Some(code) = &self.b.code {
-                parts.push(format!("code={}", encode(code)));
-            }
-            if let Some(code) = self.a.as_ref().and_then(|a| a.code.as_ref()) {
-                parts.push(format!("a.code={}", encode(code)));
-            }
+        if let Some(code) = &self.b.code {
+            parts.push(format!("code={}", encode(code)));
+        }
+        if let Some(code) = self.a.as_ref().and_then(|a| a.code.as_ref()) {
+            parts.push(format!("a.code={}", encode(code)));
         }
         parts.join("&")
     }

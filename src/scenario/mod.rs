@@ -354,7 +354,9 @@ pub trait Job: Send + Sync {
     /// Check the scenario's rule invariants (see [`invariants::audit`]): over every reachable
     /// turn of an exactly solvable scenario, with its exact solution's mass, and over `trials`
     /// trials sampled turn by turn from `seed`; and that the table sampler's compiled tables
-    /// give exactly the exact solution's chances (see [`chain::ChainSim::check_tables`]).
+    /// give exactly the exact solution's chances (see [`chain::ChainSim::check_tables`]), and
+    /// the dice sampler's replay trees the rules code's tally to the bit
+    /// ([`chain::ChainSim::check_trees`]).
     ///
     /// # Errors
     /// [`crate::error::Error::Invariant`] naming what broke.
@@ -550,6 +552,9 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         invariants::audit(&self.chain, trials, seed).map_err(broke)?;
         if self.chain.exact() {
             self.sim(Sampler::Table).check_tables().map_err(broke)?;
+            self.sim(Sampler::Dice)
+                .check_trees(trials.max(1000), seed)
+                .map_err(broke)?;
         }
         Ok(())
     }

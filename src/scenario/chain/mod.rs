@@ -14,9 +14,11 @@ mod table;
 mod tally;
 #[cfg(test)]
 mod tests;
+mod tree;
 
 use blocks::*;
 use opening::*;
 use table::*;
+use tree::*;
 
 pub use sim::{ChainSim, Sampler};

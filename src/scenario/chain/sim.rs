@@ -14,7 +14,10 @@ pub enum Sampler {
     /// state's denominator does not fit 64 bits or the chain has too many states.
     #[default]
     Table,
-    /// The rules code runs every turn and rolls every die.
+    /// Every die the rules code calls for is rolled, in its order, every turn. Where the
+    /// chain compiles, each state's turn is the tree of those draws, worked out once from the
+    /// rules code (a trial follows it die by die, to the same states as the code and the same
+    /// tally to the bit); elsewhere the rules code itself runs every turn.
     Dice,
 }
 
@@ -50,6 +53,8 @@ pub struct ChainSim<C: Chain> {
     pub(super) table: Option<Table<C::State>>,
     pub(super) opening: Option<Opening>,
     pub(super) blocks: Option<Blocks>,
+    /// The dice sampler's replay trees (with `table` for the states they lead to).
+    pub(super) trees: Option<Trees>,
 }
 
 impl<C: Chain> ChainSim<C> {
@@ -63,9 +68,17 @@ impl<C: Chain> ChainSim<C> {
             absorbing |= u64::from(c.absorbing) << i;
             empty |= u64::from(c.empty) << i;
         }
-        let table = match sampler {
-            Sampler::Table if chain.exact() && chain.series().is_empty() => Table::compile(&chain),
-            _ => None,
+        let table = match chain.exact() && chain.series().is_empty() {
+            true => Table::compile(&chain),
+            false => None,
+        };
+        // The dice sampler keeps the compiled states only for its trees.
+        let (table, trees) = match (sampler, table) {
+            (Sampler::Dice, Some(t)) => match Trees::build(&chain, &t) {
+                Some(trees) => (Some(t), Some(trees)),
+                None => (None, None),
+            },
+            (_, t) => (t, None),
         };
         let mut sim = ChainSim {
             chain,
@@ -75,8 +88,9 @@ impl<C: Chain> ChainSim<C> {
             table,
             opening: None,
             blocks: None,
+            trees,
         };
-        if let Some(table) = &sim.table {
+        if let (Some(table), None) = (&sim.table, &sim.trees) {
             // The longest opening that fits. Its paths and their common denominator only grow
             // with its length, so once a length does not fit no longer one does: search upwards
             // and stop at the first failure (a failed attempt costs as much as the largest
@@ -97,7 +111,7 @@ impl<C: Chain> ChainSim<C> {
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
     pub fn sampler(&self) -> Sampler {
-        if self.table.is_some() {
+        if self.table.is_some() && self.trees.is_none() {
             Sampler::Table
         } else {
             Sampler::Dice
@@ -204,6 +218,73 @@ impl<C: Chain> ChainSim<C> {
         }
         let start = Cont { state: 0, empty: 0 };
         self.run_from(table, dice, tally, start, 0);
+    }
+
+    /// Run `n` trials by the replay trees (a loop of its own, so that the trial's few
+    /// variables stay in registers).
+    #[inline(never)]
+    fn tree_trials(
+        &self,
+        table: &Table<C::State>,
+        trees: &Trees,
+        dice: &mut Dice,
+        n: u64,
+        tally: &mut [u64],
+    ) {
+        // The dice in a local, so that their state can stay in registers.
+        let mut d = dice.clone();
+        for _ in 0..n {
+            self.tree_trial(table, trees, &mut d, tally);
+        }
+        *dice = d;
+    }
+
+    /// Run one trial by the replay trees: every die the rules code would roll, in its order,
+    /// and the same states; recorded as the table sampler records a trial (class changes,
+    /// the final state, the turns empty), so the same fold reads it.
+    #[inline(always)]
+    pub(super) fn tree_trial(
+        &self,
+        table: &Table<C::State>,
+        trees: &Trees,
+        dice: &mut Dice,
+        tally: &mut [u64],
+    ) {
+        let l = &self.layout;
+        let row = &table.rows[0];
+        if row.absorbing {
+            tally[l.absorbed(row.class as usize, 0)] += 1;
+            tally[l.empty(l.turns * row.empty as usize)] += 1;
+            tally[self.ended(0)] += 1;
+            return;
+        }
+        let (turns, classes) = (l.turns, l.classes);
+        let (trans0, ended0) = (self.trans(1, 0, 0), self.ended(0));
+        // The state, its class and the class's emptiness, the turn the trial entered that
+        // class, and the turns its place stood empty before then.
+        let mut s = 0;
+        let (mut c, mut c_empty) = (row.class as usize, row.empty as usize);
+        let (mut since, mut empty_turns) = (1, 0);
+        for t in 1..=turns {
+            let leaf = trees.next(s, dice);
+            s = leaf.at as usize;
+            let c2 = leaf.class();
+            if c2 != c {
+                let row = &table.rows[s];
+                tally[trans0 + ((t - 1) * classes + c) * classes + c2] += 1;
+                empty_turns += c_empty * (t - since);
+                if row.absorbing {
+                    empty_turns += row.empty as usize * (turns + 1 - t);
+                    tally[ended0 + s] += 1;
+                    tally[l.empty(empty_turns)] += 1;
+                    return;
+                }
+                (c, c_empty, since) = (c2, row.empty as usize, t);
+            }
+        }
+        empty_turns += c_empty * (turns + 1 - since);
+        tally[ended0 + s] += 1;
+        tally[l.empty(empty_turns)] += 1;
     }
 
     /// Carry a trial on from `cont` after the opening to its end, a block at a time: one draw
@@ -326,13 +407,14 @@ impl<C: Chain> Sim for ChainSim<C> {
         }
     }
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {
-        match &self.table {
-            Some(table) => {
+        match (&self.table, &self.trees) {
+            (Some(table), Some(trees)) => self.tree_trials(table, trees, dice, n, tally),
+            (Some(table), None) => {
                 for _ in 0..n {
                     self.table_trial(table, dice, tally);
                 }
             }
-            None => {
+            (None, _) => {
                 for _ in 0..n {
                     self.trial(dice, tally);
                 }

@@ -104,3 +104,17 @@ fn block_and_turn_by_turn_samplers_agree_in_distribution() {
         );
     }
 }
+
+#[test]
+fn the_dice_samplers_trees_roll_as_the_rules_code_does() {
+    let sim = ChainSim::with_sampler(ef_under_fire(12), Sampler::Dice);
+    assert!(sim.trees.is_some(), "the chain has trees");
+    assert_eq!(sim.sampler(), Sampler::Dice);
+    sim.check_trees(1 << 16, 5).unwrap();
+    // A tree that leads one face of one die elsewhere is caught.
+    let mut off = sim.clone();
+    let trees = off.trees.as_mut().unwrap();
+    trees.mislead();
+    let err = off.check_trees(1 << 16, 5).unwrap_err();
+    assert!(err.contains("replay trees"), "{err}");
+}

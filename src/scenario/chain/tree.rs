@@ -1,0 +1,293 @@
+//! The dice sampler's replay trees: each compiled state's turn as the tree of the draws its
+//! rules code makes (a die, then by its face the next die or table, … down to the state the
+//! turn ends in), worked out once by running the rules code on every sequence of draws. A
+//! trial then rolls the same dice in the same order as the rules code would and follows the
+//! tree instead of running the code: the same draws give the same states, so the tally is the
+//! rules code's to the bit (a test holds the two paths together), at the price of a lookup a
+//! die.
+
+use super::*;
+
+/// The most nodes all the trees of a chain may have together (beyond it the dice sampler runs
+/// the rules code itself).
+const MAX_NODES: usize = 1 << 20;
+
+/// The most distinct sequences of draws one state's turn may have.
+const MAX_PATHS: usize = 1 << 14;
+
+/// The most distinct tables the rules code may draw from.
+const MAX_TABLES: usize = 1 << 12;
+
+/// A node's kind: the turn ends here, in the state `at`.
+const LEAF: u8 = 0;
+/// A node's kind: a six-sided die, its faces' nodes from `at`.
+const D6: u8 = 1;
+/// A node's kind: a draw from table `table`, its outcomes' nodes from `at`.
+const PICK: u8 = 2;
+/// A node no sequence of draws reaches (yet).
+const UNSET: u8 = 3;
+
+/// One node of a tree. A leaf's `table` holds the class of its state (so a trial reads its
+/// state's row only when the class changes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Node {
+    kind: u8,
+    table: u32,
+    pub(super) at: u32,
+}
+
+impl Node {
+    /// A leaf's class.
+    #[inline(always)]
+    pub(super) fn class(self) -> usize {
+        self.table as usize
+    }
+}
+
+impl Node {
+    const UNSET: Node = Node {
+        kind: UNSET,
+        table: 0,
+        at: 0,
+    };
+}
+
+/// Every compiled state's tree (absorbing states have none: they never play a turn).
+#[derive(Debug, Clone)]
+pub(super) struct Trees {
+    /// Each state's root node.
+    roots: Vec<Node>,
+    nodes: Vec<Node>,
+    tables: Vec<Weights>,
+}
+
+/// One draw the rules code made on a path: its choice, how many it had, its kind and table.
+#[derive(Debug, Clone, Copy)]
+struct Draw {
+    choice: u32,
+    arity: u32,
+    kind: u8,
+    table: u32,
+}
+
+/// A stand-in for dice that follows a script of choices (0 past its end) and records every
+/// draw, as [`Dice`] makes them: a die a face, a table of one outcome no draw at all, a volley
+/// of several tables a draw from each.
+struct Recorder<'a> {
+    script: &'a [u32],
+    taken: Vec<Draw>,
+    tables: &'a mut Vec<Weights>,
+    /// An outcome of weight zero was chosen: [`Dice`] never takes this path.
+    impossible: bool,
+    /// More tables than [`MAX_TABLES`].
+    too_many: bool,
+}
+
+impl Recorder<'_> {
+    fn choose(&mut self, kind: u8, arity: u32, table: u32) -> u32 {
+        let choice = self.script.get(self.taken.len()).copied().unwrap_or(0);
+        self.taken.push(Draw {
+            choice,
+            arity,
+            kind,
+            table,
+        });
+        choice
+    }
+}
+
+impl Roll for Recorder<'_> {
+    fn d6(&mut self) -> u8 {
+        self.choose(D6, 6, 0) as u8 + 1
+    }
+    fn pick(&mut self, table: &Weights) -> usize {
+        if table.len() == 1 {
+            // Dice::pick draws nothing for a table of one outcome.
+            return 0;
+        }
+        let k = match self.tables.iter().position(|t| t == table) {
+            Some(k) => k,
+            None => {
+                if self.tables.len() >= MAX_TABLES {
+                    self.too_many = true;
+                }
+                self.tables.push(table.clone());
+                self.tables.len() - 1
+            }
+        };
+        let c = self.choose(PICK, table.len() as u32, k as u32) as usize;
+        if table.weight(c) == 0 {
+            self.impossible = true;
+        }
+        c
+    }
+}
+
+impl Trees {
+    /// The trees of every state of `table`, built by running `chain`'s turn once for every
+    /// sequence of draws from each state. `None` when they would be too large, when a path
+    /// ends in a state the table does not have, when the same draws do not always make the
+    /// same next draw (rules code that is not a function of its dice), or when the chain
+    /// halts (a mechanic file's script failed).
+    pub(super) fn build<C: Chain>(chain: &C, table: &Table<C::State>) -> Option<Trees> {
+        use std::collections::BTreeMap;
+        let index: BTreeMap<C::State, u32> = table
+            .states
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, i as u32))
+            .collect();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut tables: Vec<Weights> = Vec::new();
+        let mut roots = Vec::with_capacity(table.states.len());
+        for (s, &state) in table.states.iter().enumerate() {
+            if table.rows[s].absorbing {
+                roots.push(Node {
+                    kind: LEAF,
+                    table: table.rows[s].class,
+                    at: s as u32,
+                });
+                continue;
+            }
+            let root = nodes.len();
+            nodes.push(Node::UNSET);
+            let mut script: Vec<u32> = Vec::new();
+            let mut paths = 0usize;
+            loop {
+                let mut rec = Recorder {
+                    script: &script,
+                    taken: Vec::with_capacity(script.len() + 4),
+                    tables: &mut tables,
+                    impossible: false,
+                    too_many: false,
+                };
+                let next = chain.step(state, &mut rec);
+                let Recorder {
+                    mut taken,
+                    impossible,
+                    too_many,
+                    ..
+                } = rec;
+                paths += 1;
+                if chain.halted() || too_many || paths > MAX_PATHS {
+                    return None;
+                }
+                // Follow (and grow) the tree along the path's draws.
+                let mut n = root;
+                for d in &taken {
+                    match nodes[n].kind {
+                        UNSET => {
+                            nodes[n] = Node {
+                                kind: d.kind,
+                                table: d.table,
+                                at: nodes.len() as u32,
+                            };
+                            nodes.resize(nodes.len() + d.arity as usize, Node::UNSET);
+                            if nodes.len() > MAX_NODES {
+                                return None;
+                            }
+                        }
+                        k if k == d.kind && nodes[n].table == d.table => {}
+                        _ => return None,
+                    }
+                    n = nodes[n].at as usize + d.choice as usize;
+                }
+                if nodes[n].kind != UNSET {
+                    return None;
+                }
+                // A path Dice cannot take leads nowhere it will ever read.
+                let at = match index.get(&next) {
+                    Some(&i) => i,
+                    None if impossible => 0,
+                    None => return None,
+                };
+                nodes[n] = Node {
+                    kind: LEAF,
+                    table: table.rows[at as usize].class,
+                    at,
+                };
+                // Odometer: advance the last draw that has choices left.
+                loop {
+                    match taken.last_mut() {
+                        None => break,
+                        Some(d) if d.choice + 1 < d.arity => {
+                            d.choice += 1;
+                            break;
+                        }
+                        Some(_) => {
+                            taken.pop();
+                        }
+                    }
+                }
+                if taken.is_empty() {
+                    break;
+                }
+                script.clear();
+                script.extend(taken.iter().map(|d| d.choice));
+            }
+            roots.push(nodes[root]);
+        }
+        Some(Trees {
+            roots,
+            nodes,
+            tables,
+        })
+    }
+
+    /// One turn from state `s`: the leaf of the state it ends in (its index and class),
+    /// rolling the dice the rules code would.
+    #[inline(always)]
+    pub(super) fn next(&self, s: usize, dice: &mut Dice) -> Node {
+        let mut n = self.roots[s];
+        loop {
+            n = match n.kind {
+                LEAF => return n,
+                D6 => self.nodes[n.at as usize + usize::from(dice.d6()) - 1],
+                _ => self.nodes[n.at as usize + dice.pick(&self.tables[n.table as usize])],
+            };
+        }
+    }
+}
+
+impl<C: Chain> ChainSim<C> {
+    /// Check the replay trees against the rules code: `trials` trials from `seed` by the trees
+    /// and the same trials by the rules code itself, with the same dice, must give the same
+    /// tally to the bit. `Ok` when the chain has no trees.
+    ///
+    /// # Errors
+    /// The first cell of the layout that differs, in words.
+    pub fn check_trees(&self, trials: u64, seed: u64) -> Result<(), String> {
+        let (Some(table), Some(trees)) = (&self.table, &self.trees) else {
+            return Ok(());
+        };
+        let (mut by_trees, mut by_code) = (vec![0; self.tally_len()], vec![0; self.layout.len()]);
+        let (mut a, mut b) = (Dice::for_chunk(seed, 0, 0), Dice::for_chunk(seed, 0, 0));
+        for _ in 0..trials {
+            self.tree_trial(table, trees, &mut a, &mut by_trees);
+            self.trial(&mut b, &mut by_code);
+        }
+        let by_trees = self.finish(&by_trees);
+        match by_trees.iter().zip(&by_code).position(|(x, y)| x != y) {
+            None if a.next_u64() == b.next_u64() => Ok(()),
+            None => Err("the replay trees rolled other dice than the rules code".into()),
+            Some(i) => Err(format!(
+                "cell {i} of the layout counts {} trials by the dice sampler's replay trees, {} by the rules code",
+                by_trees[i], by_code[i]
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Trees {
+    /// For a test: the first leaf of the first tree with two or more leaves leads where its
+    /// sibling leads.
+    pub(super) fn mislead(&mut self) {
+        let at = self
+            .nodes
+            .windows(2)
+            .position(|w| w[0].kind == LEAF && w[1].kind == LEAF && w[0].at != w[1].at)
+            .expect("two sibling leaves");
+        self.nodes[at].at = self.nodes[at + 1].at;
+    }
+}

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use morale_lab::engine::{Control, RunSpec};
 use morale_lab::error::{Error, Result};
+use morale_lab::report::Report;
 use morale_lab::report::{Format, align};
-use morale_lab::system::cases::{Case, Reference, cases, exact_cases, references};
+use morale_lab::system::cases::{Against, Case, Reference, cases, exact_cases, references};
 use morale_lab::{RunOptions, Sampler};
 
 /// Runs of each case, alternated with its reference's; the figure is their median.
@@ -120,9 +121,9 @@ struct ReferenceRow {
     case: String,
     trials: u64,
     per_second: Spread,
-    /// Its outcomes agreed with the case's exact solution (checked on every run; a bench whose
-    /// reference disagrees fails).
-    checked_against_exact: bool,
+    /// What its outcomes were checked against on every run (a bench whose reference disagrees
+    /// fails): `exact solution`, or `Monte Carlo` (the case's own run beside it, for a battle).
+    checked_against: &'static str,
 }
 
 /// An exact solver's times, in milliseconds.
@@ -262,19 +263,30 @@ fn calibrate(seconds: f64, mut run_once: impl FnMut(u64) -> Result<f64>) -> Resu
     }
 }
 
-/// The Monte Carlo rate of `job` at `trials` with `sampler` (trials per second, from its report).
+/// The Monte Carlo rate of `job` at `trials` with `sampler` (trials per second, from its
+/// report), keeping the report in `last`.
 fn rate(
     job: &dyn morale_lab::Job,
     trials: u64,
     threads: Option<usize>,
     sampler: Sampler,
+    last: &mut Option<Report>,
 ) -> Result<f64> {
     let opts = options(trials, threads, false).sampler(sampler);
-    Ok(job.run(&opts, &Control::new())?.trials_per_s)
+    let report = job.run(&opts, &Control::new())?;
+    let rate = report.trials_per_s;
+    *last = Some(report);
+    Ok(rate)
 }
 
-/// A reference loop's rate at `trials`, its tally checked against the rules.
-fn reference_rate(r: &Reference, trials: u64, threads: Option<usize>) -> Result<f64> {
+/// A reference loop's rate at `trials`, its tally checked against the rules (against `tool`,
+/// the case's last report, where the loop is held against the tool's Monte Carlo).
+fn reference_rate(
+    r: &Reference,
+    trials: u64,
+    threads: Option<usize>,
+    tool: Option<&Report>,
+) -> Result<f64> {
     let spec = RunSpec {
         trials,
         seed: 1,
@@ -284,7 +296,7 @@ fn reference_rate(r: &Reference, trials: u64, threads: Option<usize>) -> Result<
     let started = Instant::now();
     let tally = (r.run)(&spec, &Control::new())?;
     let secs = started.elapsed().as_secs_f64();
-    r.check(&tally)?;
+    r.check(&tally, tool)?;
     Ok(trials as f64 / secs.max(1e-9))
 }
 
@@ -356,15 +368,17 @@ pub fn run(
         };
         let mut trials = Vec::new();
         let mut rates: Vec<Vec<f64>> = Vec::new();
+        // The case's last report, which a battle's reference loop is checked against.
+        let mut last = None;
         for &sampler in samplers {
-            let (t, first) = calibrate(each, |t| rate(job, t, threads, sampler))?;
+            let (t, first) = calibrate(each, |t| rate(job, t, threads, sampler, &mut last))?;
             trials.push(t);
             rates.push(vec![first]);
         }
         let mut ref_rates = Vec::new();
         let ref_trials = match reference {
             Some(r) => {
-                let (t, first) = calibrate(each, |t| reference_rate(r, t, threads))?;
+                let (t, first) = calibrate(each, |t| reference_rate(r, t, threads, last.as_ref()))?;
                 ref_rates.push(first);
                 t
             }
@@ -374,10 +388,10 @@ pub fn run(
         // falls on both.
         for _ in 1..REPEATS {
             for (i, &sampler) in samplers.iter().enumerate() {
-                rates[i].push(rate(job, trials[i], threads, sampler)?);
+                rates[i].push(rate(job, trials[i], threads, sampler, &mut last)?);
             }
             if let Some(r) = reference {
-                ref_rates.push(reference_rate(r, ref_trials, threads)?);
+                ref_rates.push(reference_rate(r, ref_trials, threads, last.as_ref())?);
             }
         }
         let ref_spread = reference.map(|_| Spread::of(ref_rates));
@@ -403,7 +417,10 @@ pub fn run(
                 case: r.case.to_string(),
                 trials: ref_trials,
                 per_second,
-                checked_against_exact: true,
+                checked_against: match r.against {
+                    Against::Exact => "exact solution",
+                    Against::MonteCarlo => "Monte Carlo",
+                },
             });
         }
     }
@@ -562,7 +579,7 @@ fn render(b: &Bench) -> String {
         out += "\n";
         out += &align(&rows);
     }
-    out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked against the exact solution; exact: a solve and its report)\n";
+    out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it; exact: a solve and its report)\n";
     if !b.api.is_empty() {
         let mut rows = vec![vec![
             "explorer over loopback HTTP, nothing kept".to_string(),
@@ -666,13 +683,20 @@ fn mechanic_rows(
             job.run(&options(1, threads, true), &Control::new())?;
             job.tally(&options(1, threads, false), 0..0, &Control::new())?;
             let setup = started.elapsed().as_secs_f64();
-            let (trials, first) =
-                calibrate(seconds, |t| rate(job.as_ref(), t, threads, Sampler::Table))?;
+            let (trials, first) = calibrate(seconds, |t| {
+                rate(job.as_ref(), t, threads, Sampler::Table, &mut None)
+            })?;
             jobs.push((job, setup, trials, vec![first]));
         }
         for _ in 1..REPEATS {
             for (job, _, trials, rates) in &mut jobs {
-                rates.push(rate(job.as_ref(), *trials, threads, Sampler::Table)?);
+                rates.push(rate(
+                    job.as_ref(),
+                    *trials,
+                    threads,
+                    Sampler::Table,
+                    &mut None,
+                )?);
             }
         }
         let file = Spread::of(std::mem::take(&mut jobs[0].3));

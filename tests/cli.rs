@@ -595,7 +595,7 @@ fn bench_writes_json_for_programs() {
         let ratio = c["ratio_to_reference"].as_f64().unwrap();
         assert!((ratio - mid / reference).abs() < 1e-9 * ratio, "{c}");
     }
-    assert_eq!(v["references"][0]["checked_against_exact"], true);
+    assert_eq!(v["references"][0]["checked_against"], "exact solution");
     let o = crate::common::bin()
         .args(["bench", "--format", "xml", "rally"])
         .assert()

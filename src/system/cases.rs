@@ -20,6 +20,15 @@ pub struct BenchCase {
     pub options: &'static [&'static str],
 }
 
+/// What a reference loop's outcomes are held against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Against {
+    /// The case's exact solution.
+    Exact,
+    /// The tool's own Monte Carlo run of the case (a battle has no exact solution).
+    MonteCarlo,
+}
+
 /// A plain hand-written loop of one benchmark case's rules, with the source's numbers written
 /// in, for `bench` to hold the tool against (its ratio to the reference). The engine runs it as
 /// it runs a job (the same chunks, dice and threads).
@@ -29,34 +38,68 @@ pub struct Reference {
     pub name: &'static str,
     /// The name of the case whose rules it writes out.
     pub case: &'static str,
-    /// Its tally's counters: the names of the case's outcomes, in the tally's order (the
-    /// shares are checked against the case's exact solution).
+    /// Its tally's counters: the names of the case's outcomes, in the tally's order.
     pub outcomes: &'static [&'static str],
+    /// What its outcomes are checked against.
+    pub against: Against,
     /// Run the trials of a run spec, on its threads: the tally of its outcomes.
     pub run: fn(&crate::engine::RunSpec, &crate::engine::Control) -> Result<Vec<u64>>,
 }
 
+/// How far apart (in standard errors) a reference loop's share of an outcome may lie from the
+/// rules' before the loop is taken to have drifted: a false alarm about once in 1.7 million
+/// checks per outcome.
+const DRIFT_Z: f64 = 5.0;
+
 impl Reference {
-    /// Check the loop's `tally` against its case's exact solution: every outcome's share must
-    /// lie within the Wilson interval at z = 5 around it (a false alarm about once in 1.7
-    /// million runs per outcome), so a loop that drifted from the rules is caught.
+    /// The case it writes out.
     ///
     /// # Errors
-    /// [`crate::error::Error::Conflict`] naming the outcome, its share and the exact value; also when
-    /// the case is unknown, has no exact solution or names other outcomes.
-    pub fn check(&self, tally: &[u64]) -> Result<()> {
-        let conflict = |m: String| crate::error::Error::Conflict(format!("{}: {m}", self.name));
-        let case = cases()
+    /// [`crate::error::Error::Conflict`] when no case has its name.
+    pub fn case(&self) -> Result<Case> {
+        cases()
             .into_iter()
             .find(|c| c.name == self.case)
-            .ok_or_else(|| conflict(format!("no benchmark case is named '{}'", self.case)))?;
-        let opts = crate::scenario::RunOptions::new(1, 1)
-            .threads(Some(1))
-            .exact_only(true);
-        let report = case.job()?.run(&opts, &crate::engine::Control::new())?;
+            .ok_or_else(|| self.conflict(format!("no benchmark case is named '{}'", self.case)))
+    }
+
+    fn conflict(&self, m: String) -> crate::error::Error {
+        crate::error::Error::Conflict(format!("{}: {m}", self.name))
+    }
+
+    /// Check the loop's `tally` against the rules. Against the exact solution, every outcome's
+    /// share must lie within the Wilson interval at z = 5 around it. Against the tool's Monte
+    /// Carlo run (`tool`, a report of the case; run here, 2^18 trials from seed 2, when `None`),
+    /// the two shares of every outcome may differ by at most 5 standard errors of the
+    /// difference of two binomial shares. Either way a loop that drifted from the rules is
+    /// caught, and a false alarm comes about once in 1.7 million checks per outcome.
+    ///
+    /// # Errors
+    /// [`crate::error::Error::Conflict`] naming the outcome and both shares; also when the
+    /// case is unknown, has no exact solution (against it) or names other outcomes.
+    pub fn check(&self, tally: &[u64], tool: Option<&crate::report::Report>) -> Result<()> {
+        let case = self.case()?;
+        let job = case.job()?;
+        let control = crate::engine::Control::new();
+        let ran;
+        let report = match (self.against, tool) {
+            (Against::MonteCarlo, Some(r)) => r,
+            (Against::MonteCarlo, None) => {
+                let opts = crate::scenario::RunOptions::new(1 << 18, 2).threads(Some(1));
+                ran = job.run(&opts, &control)?;
+                &ran
+            }
+            (Against::Exact, _) => {
+                let opts = crate::scenario::RunOptions::new(1, 1)
+                    .threads(Some(1))
+                    .exact_only(true);
+                ran = job.run(&opts, &control)?;
+                &ran
+            }
+        };
         let n: u64 = tally.iter().sum();
         if tally.len() != self.outcomes.len() || report.outcomes.len() != self.outcomes.len() {
-            return Err(conflict(format!(
+            return Err(self.conflict(format!(
                 "{} counters for {} outcomes; the case reports {}",
                 tally.len(),
                 self.outcomes.len(),
@@ -65,15 +108,33 @@ impl Reference {
         }
         for (name, &k) in self.outcomes.iter().zip(tally) {
             let row = report.outcomes.iter().find(|o| o.outcome == *name);
-            let exact = row
-                .and_then(|o| o.cell.exact)
-                .ok_or_else(|| conflict(format!("the case has no exact '{name}'")))?;
-            let (low, high) = crate::stats::wilson(k, n, 5.0);
-            if !(low..=high).contains(&exact) {
-                return Err(conflict(format!(
-                    "'{name}' came out {:.6} in {n} trials (z = 5 interval {low:.6} to {high:.6}); the rules give {exact:.6}",
-                    k as f64 / n as f64
-                )));
+            let share = k as f64 / n as f64;
+            match self.against {
+                Against::Exact => {
+                    let exact = row
+                        .and_then(|o| o.cell.exact)
+                        .ok_or_else(|| self.conflict(format!("the case has no exact '{name}'")))?;
+                    let (low, high) = crate::stats::wilson(k, n, DRIFT_Z);
+                    if !(low..=high).contains(&exact) {
+                        return Err(self.conflict(format!(
+                            "'{name}' came out {share:.6} in {n} trials (z = 5 interval {low:.6} to {high:.6}); the rules give {exact:.6}"
+                        )));
+                    }
+                }
+                Against::MonteCarlo => {
+                    let k2 = row.and_then(|o| o.cell.count).ok_or_else(|| {
+                        self.conflict(format!("the case has no count of '{name}'"))
+                    })?;
+                    let n2 = report.trials;
+                    let pooled = (k + k2) as f64 / (n + n2) as f64;
+                    let se = (pooled * (1.0 - pooled) * (1.0 / n as f64 + 1.0 / n2 as f64)).sqrt();
+                    let theirs = k2 as f64 / n2 as f64;
+                    if (share - theirs).abs() > DRIFT_Z * se {
+                        return Err(self.conflict(format!(
+                            "'{name}' came out {share:.6} in {n} trials, the tool's {theirs:.6} in {n2} (more than 5 standard errors apart)"
+                        )));
+                    }
+                }
             }
         }
         Ok(())
@@ -181,8 +242,9 @@ mod tests {
         }
     }
 
-    /// Each hand-written reference loop agrees with its case's exact solution, and the check
-    /// would notice a loop one pip off (a Veteran taken for a Regular).
+    /// Each hand-written reference loop agrees with its case's exact solution or, for a
+    /// battle, with the tool's Monte Carlo run of it, and the check would notice a loop whose
+    /// shares moved by a point.
     #[test]
     fn the_reference_loops_agree_with_the_rules() {
         let refs = references();
@@ -196,12 +258,16 @@ mod tests {
             };
             let tally = (r.run)(&spec, &crate::engine::Control::new()).unwrap();
             assert_eq!(tally.iter().sum::<u64>(), 1 << 20, "{}", r.name);
-            r.check(&tally).unwrap_or_else(|e| panic!("{e}"));
+            r.check(&tally, None).unwrap_or_else(|e| panic!("{e}"));
             // Shifted by 1% of the trials from the first outcome to the second: refused.
             let mut off = tally.clone();
             off[0] -= 1 << 13;
             off[1] += 1 << 13;
-            assert!(r.check(&off).is_err(), "{}: a drifted tally passed", r.name);
+            assert!(
+                r.check(&off, None).is_err(),
+                "{}: a drifted tally passed",
+                r.name
+            );
         }
     }
 

@@ -8,6 +8,7 @@ pub mod invariants;
 pub mod melee;
 pub mod odds;
 mod params;
+mod reference;
 pub mod rules;
 pub mod test;
 pub mod under_fire;
@@ -69,7 +70,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
-    references: &[],
+    references: &[reference::LINE],
     edge_specs: &[
         (
             "guards pips=12 stands=24 double-move general",

@@ -7,13 +7,14 @@
 use crate::dice::{Dice, Roll};
 use crate::engine::{Control, RunSpec, Sim};
 use crate::error::Result;
-use crate::system::cases::Reference;
+use crate::system::cases::{Against, Reference};
 
 /// The reference loop of `rally RF veteran 7 stands 2 lost routing`.
 pub(super) const RALLY: Reference = Reference {
     name: "hand loop: rally RF veteran 7 stands 2 lost routing",
     case: "rally RF veteran 7 stands 2 lost routing",
     outcomes: &["recovered", "removed", "unsteady", "routing"],
+    against: Against::Exact,
     run: rally,
 };
 

@@ -44,6 +44,12 @@ pub trait Chain: Sync {
     fn turns(&self) -> u32;
     /// One turn: the next state, drawing chance from `r`.
     fn step<R: Roll>(&self, s: Self::State, r: &mut R) -> Self::State;
+    /// [`Chain::step`] on the state where it lies: the same turn with the same draws, which a
+    /// chain with a large state (a battle's field) plays without copying the state in and out.
+    #[inline(always)]
+    fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
+        *s = self.step(*s, r);
+    }
     /// The reporting classes.
     fn classes(&self) -> &[ClassInfo];
     /// The class of a state (an index into [`Chain::classes`]).
@@ -52,6 +58,13 @@ pub trait Chain: Sync {
     fn values(&self) -> &[ValueInfo];
     /// Value `i` of state `s` (at most `values()[i].max`).
     fn value_of(&self, s: Self::State, i: usize) -> u32;
+    /// Every value of state `s` at once, into `out` (one per [`Chain::values`], in order): the
+    /// same as [`Chain::value_of`], which a chain may read off in one pass over its state.
+    fn values_all(&self, s: &Self::State, out: &mut [u32]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.value_of(*s, i);
+        }
+    }
     /// True when every trial must end within the turns (a melee's rounds): a chance of still
     /// going at the cap is then an error, not an outcome.
     fn must_finish(&self) -> bool {

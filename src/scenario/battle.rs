@@ -150,7 +150,12 @@ impl Volley {
             return f.sample(r);
         }
         let max = self.by_dice.len() as u32 - 1;
-        let n = (max * left + full / 2) / full.max(1);
+        // At full strength, every die (no division).
+        let n = if left >= full && full > 0 {
+            max
+        } else {
+            (max * left + full / 2) / full.max(1)
+        };
         self.by_dice[n.min(max) as usize].sample(r)
     }
     /// A description for reports.
@@ -298,6 +303,20 @@ pub struct BattleState<U> {
     pub spent_apart: [u16; 2],
     /// Positions empty, summed over the turns so far, per side.
     pub holes: [u16; 2],
+    /// The field's counts, per side, as of the last turn (or the start): positions in the front
+    /// line not held, units gone (not counting those replaced), and units shaken.
+    pub counts: [Counts; 2],
+}
+
+/// One side's counts on the field (see [`BattleState::counts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Counts {
+    /// Positions in the front line not held by a unit in its place.
+    pub gaps: u8,
+    /// Units gone (removed, eliminated, destroyed) still in their slots.
+    pub gone: u8,
+    /// Units shaken (on the field but out of their places).
+    pub shaken: u8,
 }
 
 /// An engagement (one file, decided when a unit is gone) or a line (decided by each army's
@@ -316,14 +335,14 @@ pub struct Battle<A: Army> {
     pub line: bool,
     /// Units lost at which each side breaks (line).
     pub break_at: [u32; 2],
-    /// Distance at the start, in moves.
-    pub range: u8,
     /// Fire reaches this many moves.
     pub fire_range: u8,
     /// Side A's charges.
     pub policy: Policy,
     values: Vec<ValueInfo>,
     series: [ValueInfo; 6],
+    /// Where every battle starts (worked out once).
+    first: BattleState<A::Unit>,
 }
 
 /// The shape of a battle: its files, supports, turns, kind, break point, distances and side A's
@@ -413,19 +432,67 @@ impl<A: Army> Battle<A> {
             name: SERIES[i],
             max: if i < 2 { files as u32 } else { series[i] },
         });
-        Battle {
+        let absent = army.absent();
+        let mut field = Field {
+            front: [[absent; MAX_FILES]; 2],
+            back: [[absent; MAX_FILES]; 2],
+            range,
+        };
+        for side in 0..2 {
+            for i in 0..files {
+                field.front[side][i] = army.unit(side, i);
+                if i < supports[side] {
+                    field.back[side][i] = army.unit(side, i);
+                }
+            }
+        }
+        let mut first = BattleState {
+            field,
+            turn: 0,
+            end: 0,
+            replaced: [0, 0],
+            spent: [0, 0],
+            spent_apart: [0, 0],
+            holes: [0, 0],
+            counts: [Counts::default(); 2],
+        };
+        let mut battle = Battle {
             army,
             files,
             supports,
             turns,
             line,
             break_at,
-            range,
             fire_range,
             policy,
             values,
             series,
+            first,
+        };
+        first.counts = battle.counts_of(&first.field);
+        battle.first = first;
+        battle
+    }
+
+    /// Each side's counts on `field`, in one pass over the files in play.
+    #[inline]
+    fn counts_of(&self, field: &Field<A::Unit>) -> [Counts; 2] {
+        let mut counts = [Counts::default(); 2];
+        for (side, c) in counts.iter_mut().enumerate() {
+            for i in 0..self.files {
+                let front = self.army.standing(&field.front[side][i]);
+                c.gaps += u8::from(front != Standing::InLine);
+                c.gone += u8::from(front == Standing::Gone);
+                c.shaken += u8::from(front == Standing::Shaken);
+            }
+            // Supports stand only in the first files (the slots behind the others are empty).
+            for i in 0..self.supports[side] {
+                let back = self.army.standing(&field.back[side][i]);
+                c.gone += u8::from(back == Standing::Gone);
+                c.shaken += u8::from(back == Standing::Shaken);
+            }
         }
+        counts
     }
 
     /// Units of `side` gone so far.
@@ -505,29 +572,7 @@ impl<A: Army> Chain for Battle<A> {
         Ok(())
     }
     fn start(&self) -> Self::State {
-        let absent = self.army.absent();
-        let mut field = Field {
-            front: [[absent; MAX_FILES]; 2],
-            back: [[absent; MAX_FILES]; 2],
-            range: self.range,
-        };
-        for side in 0..2 {
-            for i in 0..self.files {
-                field.front[side][i] = self.army.unit(side, i);
-                if i < self.supports[side] {
-                    field.back[side][i] = self.army.unit(side, i);
-                }
-            }
-        }
-        BattleState {
-            field,
-            turn: 0,
-            end: 0,
-            replaced: [0, 0],
-            spent: [0, 0],
-            spent_apart: [0, 0],
-            holes: [0, 0],
-        }
+        self.first
     }
     fn turns(&self) -> u32 {
         self.turns
@@ -535,9 +580,14 @@ impl<A: Army> Chain for Battle<A> {
     fn exact(&self) -> bool {
         false
     }
+    #[inline]
     fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
+        self.step_in_place(&mut s, r);
+        s
+    }
+    fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
         if s.end != 0 {
-            return s;
+            return;
         }
         s.turn += 1;
         let f = &mut s.field;
@@ -572,11 +622,15 @@ impl<A: Army> Chain for Battle<A> {
                 }
             }
         }
+        // One pass over the files for the holes, the decision and the per-turn series.
+        s.counts = self.counts_of(&s.field);
         for side in 0..2 {
-            s.holes[side] += self.gaps(&s, side) as u16;
+            s.holes[side] += u16::from(s.counts[side].gaps);
         }
         let gone = if self.line {
-            [0, 1].map(|side| self.units_lost(&s, side) >= self.break_at[side])
+            [0, 1].map(|side| {
+                u32::from(s.replaced[side]) + u32::from(s.counts[side].gone) >= self.break_at[side]
+            })
         } else {
             [0, 1].map(|side| self.army.standing(&s.field.front[side][0]) == Standing::Gone)
         };
@@ -586,7 +640,6 @@ impl<A: Army> Chain for Battle<A> {
             [true, false] => 2,
             [false, false] => 0,
         };
-        s
     }
     fn classes(&self) -> &[ClassInfo] {
         if self.line {
@@ -600,6 +653,44 @@ impl<A: Army> Chain for Battle<A> {
     }
     fn values(&self) -> &[ValueInfo] {
         &self.values
+    }
+    fn values_all(&self, s: &Self::State, out: &mut [u32]) {
+        // One pass over the files for every value of both sides, then as `value_of` reads them.
+        let f = &s.field;
+        let (mut gone, mut lost, mut apart) = ([0u32; 2], [0u32; 2], 0u32);
+        for side in 0..2 {
+            for k in 0..self.files {
+                for u in [&f.front[side][k], &f.back[side][k]] {
+                    match self.army.standing(u) {
+                        Standing::Absent => {}
+                        st => {
+                            gone[side] += u32::from(st == Standing::Gone);
+                            lost[side] += self.army.strength_lost(side, k, u);
+                        }
+                    }
+                    if side == 0 {
+                        apart += self.army.apart_of(u);
+                    }
+                }
+            }
+        }
+        let with_apart = self.army.apart().is_some();
+        for (i, o) in out.iter_mut().enumerate() {
+            let side = i % 2;
+            *o = match i {
+                0 | 1 => u32::from(s.replaced[side]) + gone[side],
+                2 | 3 => u32::from(s.spent[side]) + lost[side],
+                4 | 5 => u32::from(s.holes[side]),
+                _ if i + 1 == self.values.len() && with_apart => {
+                    u32::from(s.spent_apart[0]) + apart
+                }
+                _ => {
+                    let n = self.army.statuses().len();
+                    let (side, st) = ((i - 6) / n, (i - 6) % n);
+                    u32::from(self.army.status(&f.front[side][0]) == st)
+                }
+            };
+        }
     }
     fn value_of(&self, s: Self::State, i: usize) -> u32 {
         let side = i % 2;
@@ -650,27 +741,14 @@ impl<A: Army> Chain for Battle<A> {
         }
     }
     fn series_all(&self, s: &Self::State, out: &mut [u32]) {
-        // One pass over the files in play for all three measures of both sides.
-        let f = &s.field;
-        let (mut gaps, mut gone, mut shaken) = ([0u32; 2], [0u32; 2], [0u32; 2]);
-        for side in 0..2 {
-            for i in 0..self.files {
-                let front = self.army.standing(&f.front[side][i]);
-                let back = self.army.standing(&f.back[side][i]);
-                gaps[side] += u32::from(front != Standing::InLine);
-                gone[side] +=
-                    u32::from(front == Standing::Gone) + u32::from(back == Standing::Gone);
-                shaken[side] +=
-                    u32::from(front == Standing::Shaken) + u32::from(back == Standing::Shaken);
-            }
-        }
+        // The counts the turn (or the start) left in the state.
         for (i, o) in out.iter_mut().enumerate() {
-            let side = i % 2;
-            *o = match i {
-                0 | 1 => gaps[side],
-                2 | 3 => u32::from(s.replaced[side]) + gone[side],
-                _ => shaken[side],
-            };
+            let c = &s.counts[i % 2];
+            *o = u32::from(match i {
+                0 | 1 => c.gaps,
+                2 | 3 => c.gone + s.replaced[i % 2],
+                _ => c.shaken,
+            });
         }
     }
 }

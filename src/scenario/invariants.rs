@@ -20,11 +20,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::chain::check::{Check, ensure, stays};
 
-/// Every value and series read off `s` is within its declared largest value, and every series
-/// reads the same alone and all at once.
+/// Every value and series read off `s` is within its declared largest value, and every value
+/// and series reads the same alone and all at once.
 fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {
+    let mut values = vec![0u32; chain.values().len()];
+    chain.values_all(&s, &mut values);
     for (i, v) in chain.values().iter().enumerate() {
         let x = chain.value_of(s, i);
+        ensure(values[i] == x, || {
+            format!(
+                "value {} is {x} read alone but {} read with the others in {s:?}",
+                v.name, values[i]
+            )
+        })?;
         ensure(x <= v.max, || {
             format!(
                 "value {} is {x}, above its largest {} in {s:?}",

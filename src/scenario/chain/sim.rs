@@ -5,6 +5,9 @@ use super::*;
 /// Series read in one pass ([`Chain::series_all`]) up to this many; more are read one by one.
 const SERIES_AT_ONCE: usize = 16;
 
+/// Values read in one pass ([`Chain::values_all`]) up to this many; more are read one by one.
+const VALUES_AT_ONCE: usize = 32;
+
 /// How a [`ChainSim`] draws each turn of a trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Sampler {
@@ -154,7 +157,7 @@ impl<C: Chain> ChainSim<C> {
             empty_turns = turns * (self.empty >> c & 1) as usize;
         } else {
             for t in 1..=turns {
-                s = self.chain.step(s, r);
+                self.chain.step_in_place(&mut s, r);
                 c = self.chain.class_of(s);
                 let is_empty = (self.empty >> c & 1) as usize;
                 if series > 0 {
@@ -170,7 +173,8 @@ impl<C: Chain> ChainSim<C> {
                 empty_turns += is_empty;
             }
         }
-        // An ended trial keeps its last state: read each series once, add it to every turn left.
+        // An ended trial keeps its last state: read each series once, and record it for every
+        // turn left.
         // (Read already with the others at its last turn, when there was one.)
         let read_already = series <= SERIES_AT_ONCE && ended_at > 0;
         for i in 0..series {
@@ -179,16 +183,26 @@ impl<C: Chain> ChainSim<C> {
             } else {
                 self.chain.series_of(s, i)
             });
-            for t in ended_at + 1..=turns {
-                let at = l.series_sum(i, t);
+            // Once, from the turn after the last: the fold adds it to every turn from there.
+            if ended_at < turns {
+                let at = self.tail(i, ended_at + 1);
                 tally[at] += v;
                 tally[at + 1] += v * v;
             }
         }
         tally[l.final_(c)] += 1;
         tally[l.empty(empty_turns)] += 1;
-        for i in 0..self.chain.values().len() {
-            tally[l.value(i, self.chain.value_of(s, i) as usize)] += 1;
+        let values = self.chain.values().len();
+        if values <= VALUES_AT_ONCE {
+            let mut read = [0u32; VALUES_AT_ONCE];
+            self.chain.values_all(&s, &mut read[..values]);
+            for (i, &v) in read[..values].iter().enumerate() {
+                tally[l.value(i, v as usize)] += 1;
+            }
+        } else {
+            for i in 0..values {
+                tally[l.value(i, self.chain.value_of(s, i) as usize)] += 1;
+            }
         }
     }
 
@@ -403,7 +417,7 @@ impl<C: Chain> Sim for ChainSim<C> {
                 None => self.opening_count(t, op.paths.len()),
             },
             (Some(t), None) => self.ended(t.states.len()),
-            (None, _) => self.layout.len(),
+            (None, _) => self.tail(self.layout.series(), 1),
         }
     }
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {

@@ -12,6 +12,14 @@ impl<C: Chain> ChainSim<C> {
         self.layout.len() + ((t - 1) * c + from) * c + to
     }
 
+    /// Index of "series `i` read `v` at the end of a trial that ended before turn `t`" (its
+    /// sum, then its square) in the rules code's raw tally (`t` in 1..=turns), after the
+    /// layout: [`ChainSim::finish`] adds it into every turn from `t` on.
+    #[inline(always)]
+    pub(super) fn tail(&self, i: usize, t: usize) -> usize {
+        self.layout.len() + 2 * (i * self.layout.turns + t - 1)
+    }
+
     /// Index of "ended in compiled state `k`" in the table sampler's raw tally.
     #[inline(always)]
     pub(super) fn ended(&self, k: usize) -> usize {
@@ -46,7 +54,19 @@ impl<C: Chain> ChainSim<C> {
     pub(super) fn fold<T: Count>(&self, raw: &[T]) -> Vec<T> {
         let l = &self.layout;
         let Some(table) = &self.table else {
-            return raw.to_vec();
+            // The rules code's tally: each series' value in a trial's turns after it ended was
+            // recorded once, at the first of them; add it to every turn from there.
+            let mut out = raw[..l.len()].to_vec();
+            for i in 0..l.series() {
+                let (mut sum, mut squares) = (T::default(), T::default());
+                for t in 1..=l.turns {
+                    sum += raw[self.tail(i, t)];
+                    squares += raw[self.tail(i, t) + 1];
+                    out[l.series_sum(i, t)] += sum;
+                    out[l.series_sum(i, t) + 1] += squares;
+                }
+            }
+            return out;
         };
         // Each opening path's and block record's count stands for its increments.
         let mut raw = raw.to_vec();

@@ -274,16 +274,19 @@ impl Army for RfArmy {
             present: true,
         }
     }
+    #[inline(always)]
     fn standing(&self, u: &RfSlot) -> Standing {
-        match (u.present, u.s.status) {
-            (false, _) => Standing::Absent,
-            (_, rf::Status::Good) => Standing::InLine,
-            // Unsteady but still in its place: a battery that stayed (RF-7), or a unit made
-            // Unsteady on the spot by a waiver test (RF-10).
-            (_, rf::Status::Unsteady) if u.s.in_place => Standing::InLine,
-            (_, rf::Status::Removed) => Standing::Gone,
-            _ => Standing::Shaken,
-        }
+        // Read off a table by (present, status, in place) rather than by branches: a battle
+        // asks this of every slot every turn, and its answers follow the dice.
+        use Standing::{Absent, Gone, InLine, Shaken};
+        const BY: [Standing; 16] = [
+            // Not present: no unit, whatever its state.
+            Absent, Absent, Absent, Absent, Absent, Absent, Absent, Absent,
+            // Good; Unsteady, out of its place or (a battery that stayed, RF-7, or a unit made
+            // Unsteady on the spot by a waiver test, RF-10) still in it; Routing; Removed.
+            InLine, InLine, Shaken, InLine, Shaken, Shaken, Gone, Gone,
+        ];
+        BY[usize::from(u.present) << 3 | (u.s.status as usize) << 1 | usize::from(u.s.in_place)]
     }
     fn status(&self, u: &RfSlot) -> usize {
         u.s.status as usize
@@ -542,6 +545,30 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
 mod tests {
     use super::*;
     use crate::system::rank_and_file::{Switches, unit::parse_fighter};
+    use rf::Status::{Good, Removed, Routing, Unsteady};
+
+    /// The table of standings reads as the rules say: no unit is absent; Good holds its place,
+    /// Unsteady only when it stayed in it (RF-7, RF-10); Routing is shaken; Removed is gone.
+    #[test]
+    fn standing_table_follows_the_states() {
+        let a = army("regular infantry", "regular infantry", 1);
+        for present in [false, true] {
+            for status in [Good, Unsteady, Routing, Removed] {
+                for in_place in [false, true] {
+                    let mut u = a.unit(0, 0);
+                    (u.present, u.s.status, u.s.in_place) = (present, status, in_place);
+                    let want = match (present, status) {
+                        (false, _) => Standing::Absent,
+                        (_, Good) => Standing::InLine,
+                        (_, Unsteady) if in_place => Standing::InLine,
+                        (_, Removed) => Standing::Gone,
+                        _ => Standing::Shaken,
+                    };
+                    assert_eq!(a.standing(&u), want, "{u:?}");
+                }
+            }
+        }
+    }
 
     /// One file: side A's `attacker` charges side B's `defender` on turn 1 (in contact), with
     /// Blown cavalry and waiver tests in force; side B shoots `b_dice` dice hitting on 6s.

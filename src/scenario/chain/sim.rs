@@ -272,33 +272,17 @@ impl<C: Chain> ChainSim<C> {
             tally[self.ended(0)] += 1;
             return;
         }
-        let (turns, classes) = (l.turns, l.classes);
-        let (trans0, ended0) = (self.trans(1, 0, 0), self.ended(0));
-        // The state, its class and the class's emptiness, the turn the trial entered that
-        // class, and the turns its place stood empty before then.
         let mut s = 0;
-        let (mut c, mut c_empty) = (row.class as usize, row.empty as usize);
-        let (mut since, mut empty_turns) = (1, 0);
-        for t in 1..=turns {
+        let mut walk = Walk::from(row, 1, 0);
+        for t in 1..=l.turns {
             let leaf = trees.next(s, dice);
             s = leaf.at as usize;
-            let c2 = leaf.class();
-            if c2 != c {
-                let row = &table.rows[s];
-                tally[trans0 + ((t - 1) * classes + c) * classes + c2] += 1;
-                empty_turns += c_empty * (t - since);
-                if row.absorbing {
-                    empty_turns += row.empty as usize * (turns + 1 - t);
-                    tally[ended0 + s] += 1;
-                    tally[l.empty(empty_turns)] += 1;
-                    return;
-                }
-                (c, c_empty, since) = (c2, row.empty as usize, t);
+            // The row only when the class changes (the leaf holds the class).
+            if leaf.class() != walk.c && walk.arrive(self, tally, s, &table.rows[s], t) {
+                return;
             }
         }
-        empty_turns += c_empty * (turns + 1 - since);
-        tally[ended0 + s] += 1;
-        tally[l.empty(empty_turns)] += 1;
+        walk.at_cap(self, tally, s);
     }
 
     /// Carry a trial on from `cont` after the opening to its end, a block at a time: one draw
@@ -345,20 +329,11 @@ impl<C: Chain> ChainSim<C> {
         cont: Cont,
         mut t: usize,
     ) {
-        let l = &self.layout;
-        let turns = l.turns;
-        let classes = l.classes;
-        let trans0 = self.trans(1, 0, 0);
-        let ended0 = self.ended(0);
+        let turns = self.layout.turns;
         let mut s = cont.state as usize;
         let mut row = &table.rows[s];
-        // The current class and its emptiness, the turn from which the unit is in it (the next
-        // one: the turns so far are in `cont.empty`), and the turns its place stood empty
-        // before that.
-        let mut c = row.class as usize;
-        let mut c_empty = row.empty as usize;
-        let mut since = t + 1;
-        let mut empty_turns = cont.empty as usize;
+        // From the next turn on (the turns so far are in `cont.empty`).
+        let mut walk = Walk::from(row, t + 1, cont.empty as usize);
         loop {
             if row.dwell != NO_DWELL {
                 // Turns spent staying in `s` before it leaves on the turn after.
@@ -384,28 +359,72 @@ impl<C: Chain> ChainSim<C> {
             }
             s = table.next[e] as usize;
             row = &table.rows[s];
-            let c2 = row.class as usize;
-            if c2 != c {
-                tally[trans0 + ((t - 1) * classes + c) * classes + c2] += 1;
-                empty_turns += c_empty * (t - since);
-                if row.absorbing {
-                    empty_turns += row.empty as usize * (turns + 1 - t);
-                    tally[ended0 + s] += 1;
-                    tally[l.empty(empty_turns)] += 1;
-                    return;
-                }
-                c = c2;
-                c_empty = row.empty as usize;
-                since = t;
+            if walk.arrive(self, tally, s, row, t) {
+                return;
             }
             if t >= turns {
                 break;
             }
         }
-        // Reached the turn cap in class `c`, there since turn `since`.
-        empty_turns += c_empty * (turns + 1 - since);
-        tally[ended0 + s] += 1;
-        tally[l.empty(empty_turns)] += 1;
+        walk.at_cap(self, tally, s);
+    }
+}
+
+/// A trial's way through the classes as the table sampler records it (its class changes, not
+/// its turns): the class it is in and whether its place stands empty there, the turn from which
+/// it is in that class, and the turns its place stood empty before then.
+struct Walk {
+    c: usize,
+    c_empty: usize,
+    since: usize,
+    empty_turns: usize,
+}
+
+impl Walk {
+    /// In `row`'s class from turn `since`, with `empty_turns` so far.
+    #[inline(always)]
+    fn from(row: &Row, since: usize, empty_turns: usize) -> Walk {
+        Walk {
+            c: row.class as usize,
+            c_empty: row.empty as usize,
+            since,
+            empty_turns,
+        }
+    }
+
+    /// The trial is in compiled state `s` (its `row`) after turn `t`: record a change of class,
+    /// and the trial's end when the state is absorbing (then true).
+    #[inline(always)]
+    fn arrive<C: Chain>(
+        &mut self,
+        sim: &ChainSim<C>,
+        tally: &mut [u64],
+        s: usize,
+        row: &Row,
+        t: usize,
+    ) -> bool {
+        let c2 = row.class as usize;
+        if c2 == self.c {
+            return false;
+        }
+        tally[sim.trans(t, self.c, c2)] += 1;
+        self.empty_turns += self.c_empty * (t - self.since);
+        if row.absorbing {
+            self.empty_turns += row.empty as usize * (sim.layout.turns + 1 - t);
+            tally[sim.ended(s)] += 1;
+            tally[sim.layout.empty(self.empty_turns)] += 1;
+            return true;
+        }
+        (self.c, self.c_empty, self.since) = (c2, row.empty as usize, t);
+        false
+    }
+
+    /// The trial reached the turn cap in compiled state `s`.
+    #[inline(always)]
+    fn at_cap<C: Chain>(self, sim: &ChainSim<C>, tally: &mut [u64], s: usize) {
+        let empty = self.empty_turns + self.c_empty * (sim.layout.turns + 1 - self.since);
+        tally[sim.ended(s)] += 1;
+        tally[sim.layout.empty(empty)] += 1;
     }
 }
 

@@ -272,17 +272,16 @@ impl<C: Chain> ChainSim<C> {
             tally[self.ended(0)] += 1;
             return;
         }
-        let mut s = 0;
-        let mut walk = Walk::from(row, 1, 0);
+        let mut at = trees.root(0);
+        let mut walk = Walk::from(self, row, 1, 0);
         for t in 1..=l.turns {
-            let leaf = trees.next(s, dice);
-            s = leaf.at as usize;
-            // The row only when the class changes (the leaf holds the class).
-            if leaf.class() != walk.c && walk.arrive(self, tally, s, &table.rows[s], t) {
+            at = trees.next(at, dice);
+            // The end node holds what the walk needs of its state's row.
+            if walk.moved(tally, at.state(), at.class(), at.absorbing(), at.empty(), t) {
                 return;
             }
         }
-        walk.at_cap(self, tally, s);
+        walk.at_cap(tally, at.state());
     }
 
     /// Carry a trial on from `cont` after the opening to its end, a block at a time: one draw
@@ -333,7 +332,7 @@ impl<C: Chain> ChainSim<C> {
         let mut s = cont.state as usize;
         let mut row = &table.rows[s];
         // From the next turn on (the turns so far are in `cont.empty`).
-        let mut walk = Walk::from(row, t + 1, cont.empty as usize);
+        let mut walk = Walk::from(self, row, t + 1, cont.empty as usize);
         loop {
             if row.dwell != NO_DWELL {
                 // Turns spent staying in `s` before it leaves on the turn after.
@@ -359,72 +358,97 @@ impl<C: Chain> ChainSim<C> {
             }
             s = table.next[e] as usize;
             row = &table.rows[s];
-            if walk.arrive(self, tally, s, row, t) {
+            if walk.arrive(tally, s, row, t) {
                 return;
             }
             if t >= turns {
                 break;
             }
         }
-        walk.at_cap(self, tally, s);
+        walk.at_cap(tally, s);
     }
 }
 
 /// A trial's way through the classes as the table sampler records it (its class changes, not
 /// its turns): the class it is in and whether its place stands empty there, the turn from which
-/// it is in that class, and the turns its place stood empty before then.
+/// it is in that class, and the turns its place stood empty before then; with where its
+/// counters are in the raw tally, in locals of the walk.
 struct Walk {
     c: usize,
     c_empty: usize,
     since: usize,
     empty_turns: usize,
+    turns: usize,
+    classes: usize,
+    trans0: usize,
+    ended0: usize,
+    empty0: usize,
 }
 
 impl Walk {
     /// In `row`'s class from turn `since`, with `empty_turns` so far.
     #[inline(always)]
-    fn from(row: &Row, since: usize, empty_turns: usize) -> Walk {
+    fn from<C: Chain>(sim: &ChainSim<C>, row: &Row, since: usize, empty_turns: usize) -> Walk {
         Walk {
             c: row.class as usize,
             c_empty: row.empty as usize,
             since,
             empty_turns,
+            turns: sim.layout.turns,
+            classes: sim.layout.classes,
+            trans0: sim.trans(1, 0, 0),
+            ended0: sim.ended(0),
+            empty0: sim.layout.empty(0),
         }
     }
 
-    /// The trial is in compiled state `s` (its `row`) after turn `t`: record a change of class,
-    /// and the trial's end when the state is absorbing (then true).
+    /// The trial is in compiled state `s` after turn `t`; `row` is its row.
     #[inline(always)]
-    fn arrive<C: Chain>(
+    fn arrive(&mut self, tally: &mut [u64], s: usize, row: &Row, t: usize) -> bool {
+        self.moved(
+            tally,
+            s,
+            row.class as usize,
+            row.absorbing,
+            row.empty as usize,
+            t,
+        )
+    }
+
+    /// The trial is in compiled state `s` after turn `t`, in class `c2` (absorbing or not,
+    /// empty or not): record a change of class, and the trial's end when the class is
+    /// absorbing (then true).
+    #[inline(always)]
+    fn moved(
         &mut self,
-        sim: &ChainSim<C>,
         tally: &mut [u64],
         s: usize,
-        row: &Row,
+        c2: usize,
+        absorbing: bool,
+        empty: usize,
         t: usize,
     ) -> bool {
-        let c2 = row.class as usize;
         if c2 == self.c {
             return false;
         }
-        tally[sim.trans(t, self.c, c2)] += 1;
+        tally[self.trans0 + ((t - 1) * self.classes + self.c) * self.classes + c2] += 1;
         self.empty_turns += self.c_empty * (t - self.since);
-        if row.absorbing {
-            self.empty_turns += row.empty as usize * (sim.layout.turns + 1 - t);
-            tally[sim.ended(s)] += 1;
-            tally[sim.layout.empty(self.empty_turns)] += 1;
+        if absorbing {
+            self.empty_turns += empty * (self.turns + 1 - t);
+            tally[self.ended0 + s] += 1;
+            tally[self.empty0 + self.empty_turns] += 1;
             return true;
         }
-        (self.c, self.c_empty, self.since) = (c2, row.empty as usize, t);
+        (self.c, self.c_empty, self.since) = (c2, empty, t);
         false
     }
 
     /// The trial reached the turn cap in compiled state `s`.
     #[inline(always)]
-    fn at_cap<C: Chain>(self, sim: &ChainSim<C>, tally: &mut [u64], s: usize) {
-        let empty = self.empty_turns + self.c_empty * (sim.layout.turns + 1 - self.since);
-        tally[sim.ended(s)] += 1;
-        tally[sim.layout.empty(empty)] += 1;
+    fn at_cap(self, tally: &mut [u64], s: usize) {
+        let empty = self.empty_turns + self.c_empty * (self.turns + 1 - self.since);
+        tally[self.ended0 + s] += 1;
+        tally[self.empty0 + empty] += 1;
     }
 }
 

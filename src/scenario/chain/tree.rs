@@ -18,7 +18,7 @@ const MAX_PATHS: usize = 1 << 14;
 /// The most distinct tables the rules code may draw from.
 const MAX_TABLES: usize = 1 << 12;
 
-/// A node's kind: the turn ends here, in the state `at`.
+/// A node's kind while the trees are built: the turn ends here, in the state `at`.
 const LEAF: u8 = 0;
 /// A node's kind: a six-sided die, its faces' nodes from `at`.
 const D6: u8 = 1;
@@ -26,21 +26,53 @@ const D6: u8 = 1;
 const PICK: u8 = 2;
 /// A node no sequence of draws reaches (yet).
 const UNSET: u8 = 3;
+/// A root's kind: the turn draws nothing; the node it ends at is `at`.
+const NO_DRAW: u8 = 4;
 
-/// One node of a tree. A leaf's `table` holds the class of its state (so a trial reads its
-/// state's row only when the class changes).
+/// One node of a tree while it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Node {
+struct Node {
     kind: u8,
     table: u32,
-    pub(super) at: u32,
+    at: u32,
 }
 
-impl Node {
-    /// A leaf's class.
+/// One node of the linked trees, as a trial walks them. A draw node (`end` false) says what to
+/// draw (`kind`, `table`) and where its outcomes' nodes start (`at`). An end node is where a
+/// turn ends: it names the state (`state`, its `class`) and holds that state's root (`kind`,
+/// `table`, `at`: the next turn's first draw), so a turn of one die is one load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Step {
+    kind: u8,
+    end: bool,
+    class: u8,
+    /// Its class is absorbing (bit 0), its place stands empty there (bit 1).
+    flags: u8,
+    table: u32,
+    at: u32,
+    state: u32,
+}
+
+impl Step {
+    /// The state a turn ended in.
+    #[inline(always)]
+    pub(super) fn state(self) -> usize {
+        self.state as usize
+    }
+    /// Its class.
     #[inline(always)]
     pub(super) fn class(self) -> usize {
-        self.table as usize
+        usize::from(self.class)
+    }
+    /// Whether its class is absorbing.
+    #[inline(always)]
+    pub(super) fn absorbing(self) -> bool {
+        self.flags & 1 != 0
+    }
+    /// 1 when the unit's place stands empty in its class, else 0.
+    #[inline(always)]
+    pub(super) fn empty(self) -> usize {
+        usize::from(self.flags >> 1)
     }
 }
 
@@ -52,12 +84,13 @@ impl Node {
     };
 }
 
-/// Every compiled state's tree (absorbing states have none: they never play a turn).
+/// Every compiled state's tree, linked (see [`Step`]).
 #[derive(Debug, Clone)]
 pub(super) struct Trees {
-    /// Each state's root node.
-    roots: Vec<Node>,
-    nodes: Vec<Node>,
+    /// Each state's root: an end node of that state (absorbing states have no draws: their
+    /// root is never walked from).
+    roots: Vec<Step>,
+    nodes: Vec<Step>,
     tables: Vec<Weights>,
 }
 
@@ -227,24 +260,84 @@ impl Trees {
             }
             roots.push(nodes[root]);
         }
-        Some(Trees {
-            roots,
-            nodes,
-            tables,
-        })
+        Some(Self::link(table, roots, nodes, tables))
     }
 
-    /// One turn from state `s`: the leaf of the state it ends in (its index and class),
-    /// rolling the dice the rules code would.
+    /// Link the trees: a root that draws nothing ends at a node of its own; every leaf becomes
+    /// an end node holding its state's root.
+    fn link<S>(
+        table: &Table<S>,
+        mut roots: Vec<Node>,
+        mut nodes: Vec<Node>,
+        tables: Vec<Weights>,
+    ) -> Trees {
+        for (s, root) in roots.iter_mut().enumerate() {
+            if root.kind == LEAF && !table.rows[s].absorbing {
+                nodes.push(*root);
+                *root = Node {
+                    kind: NO_DRAW,
+                    table: 0,
+                    at: nodes.len() as u32 - 1,
+                };
+            }
+        }
+        let end = |state: u32| {
+            let r = roots[state as usize];
+            let row = &table.rows[state as usize];
+            Step {
+                kind: r.kind,
+                end: true,
+                // At most 64 classes (see ChainSim::with_sampler).
+                class: row.class as u8,
+                flags: u8::from(row.absorbing) | (row.empty as u8) << 1,
+                table: r.table,
+                at: r.at,
+                state,
+            }
+        };
+        let nodes = nodes
+            .iter()
+            .map(|n| match n.kind {
+                LEAF => end(n.at),
+                _ => Step {
+                    kind: n.kind,
+                    end: false,
+                    class: 0,
+                    flags: 0,
+                    table: n.table,
+                    at: n.at,
+                    state: 0,
+                },
+            })
+            .collect();
+        Trees {
+            roots: (0..roots.len() as u32).map(end).collect(),
+            nodes,
+            tables,
+        }
+    }
+
+    /// The end node of state `s` (where a trial in it stands).
     #[inline(always)]
-    pub(super) fn next(&self, s: usize, dice: &mut Dice) -> Node {
-        let mut n = self.roots[s];
+    pub(super) fn root(&self, s: usize) -> Step {
+        self.roots[s]
+    }
+
+    /// One turn from the end node `at`: the end node of the state it ends in, rolling the dice
+    /// the rules code would.
+    #[inline(always)]
+    pub(super) fn next(&self, at: Step, dice: &mut Dice) -> Step {
+        let mut n = at;
         loop {
-            n = match n.kind {
-                LEAF => return n,
-                D6 => self.nodes[n.at as usize + usize::from(dice.d6()) - 1],
-                _ => self.nodes[n.at as usize + dice.pick(&self.tables[n.table as usize])],
+            let i = match n.kind {
+                D6 => n.at as usize + usize::from(dice.d6()) - 1,
+                PICK => n.at as usize + dice.pick(&self.tables[n.table as usize]),
+                _ => n.at as usize,
             };
+            n = self.nodes[i];
+            if n.end {
+                return n;
+            }
         }
     }
 }
@@ -280,14 +373,14 @@ impl<C: Chain> ChainSim<C> {
 
 #[cfg(test)]
 impl Trees {
-    /// For a test: the first leaf of the first tree with two or more leaves leads where its
-    /// sibling leads.
+    /// For a test: the first of two sibling end nodes of different states leads where the
+    /// other leads.
     pub(super) fn mislead(&mut self) {
         let at = self
             .nodes
             .windows(2)
-            .position(|w| w[0].kind == LEAF && w[1].kind == LEAF && w[0].at != w[1].at)
-            .expect("two sibling leaves");
-        self.nodes[at].at = self.nodes[at + 1].at;
+            .position(|w| w[0].end && w[1].end && w[0].state != w[1].state)
+            .expect("two sibling end nodes");
+        self.nodes[at] = self.nodes[at + 1];
     }
 }

@@ -237,7 +237,7 @@ impl<C: Chain> ChainSim<C> {
     /// Run `n` trials by the replay trees (a loop of its own, so that the trial's few
     /// variables stay in registers).
     #[inline(never)]
-    fn tree_trials(
+    pub(super) fn tree_trials(
         &self,
         table: &Table<C::State>,
         trees: &Trees,
@@ -245,36 +245,37 @@ impl<C: Chain> ChainSim<C> {
         n: u64,
         tally: &mut [u64],
     ) {
-        // The dice in a local, so that their state can stay in registers.
+        // The dice in a local, so that their state can stay in registers; the start's row and
+        // the walk's offsets worked out once for all the trials.
         let mut d = dice.clone();
+        let l = &self.layout;
+        let row = &table.rows[0];
+        if row.absorbing {
+            tally[l.absorbed(row.class as usize, 0)] += n;
+            tally[l.empty(l.turns * row.empty as usize)] += n;
+            tally[self.ended(0)] += n;
+            return;
+        }
+        let (start, first) = (trees.root(0), Walk::from(self, row, 1, 0));
         for _ in 0..n {
-            self.tree_trial(table, trees, &mut d, tally);
+            Self::tree_trial(trees, start, first, &mut d, tally);
         }
         *dice = d;
     }
 
-    /// Run one trial by the replay trees: every die the rules code would roll, in its order,
-    /// and the same states; recorded as the table sampler records a trial (class changes,
-    /// the final state, the turns empty), so the same fold reads it.
+    /// Run one trial by the replay trees from the start's end node `at` and the start's walk:
+    /// every die the rules code would roll, in its order, and the same states; recorded as the
+    /// table sampler records a trial (class changes, the final state, the turns empty), so the
+    /// same fold reads it.
     #[inline(always)]
-    pub(super) fn tree_trial(
-        &self,
-        table: &Table<C::State>,
+    fn tree_trial(
         trees: &Trees,
+        mut at: Step,
+        mut walk: Walk,
         dice: &mut Dice,
         tally: &mut [u64],
     ) {
-        let l = &self.layout;
-        let row = &table.rows[0];
-        if row.absorbing {
-            tally[l.absorbed(row.class as usize, 0)] += 1;
-            tally[l.empty(l.turns * row.empty as usize)] += 1;
-            tally[self.ended(0)] += 1;
-            return;
-        }
-        let mut at = trees.root(0);
-        let mut walk = Walk::from(self, row, 1, 0);
-        for t in 1..=l.turns {
+        for t in 1..=walk.turns {
             at = trees.next(at, dice);
             // The end node holds what the walk needs of its state's row.
             if walk.moved(tally, at.state(), at.class(), at.absorbing(), at.empty(), t) {
@@ -373,7 +374,8 @@ impl<C: Chain> ChainSim<C> {
 /// its turns): the class it is in and whether its place stands empty there, the turn from which
 /// it is in that class, and the turns its place stood empty before then; with where its
 /// counters are in the raw tally, in locals of the walk.
-struct Walk {
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Walk {
     c: usize,
     c_empty: usize,
     since: usize,
@@ -388,7 +390,12 @@ struct Walk {
 impl Walk {
     /// In `row`'s class from turn `since`, with `empty_turns` so far.
     #[inline(always)]
-    fn from<C: Chain>(sim: &ChainSim<C>, row: &Row, since: usize, empty_turns: usize) -> Walk {
+    pub(super) fn from<C: Chain>(
+        sim: &ChainSim<C>,
+        row: &Row,
+        since: usize,
+        empty_turns: usize,
+    ) -> Walk {
         Walk {
             c: row.class as usize,
             c_empty: row.empty as usize,

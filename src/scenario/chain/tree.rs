@@ -355,8 +355,8 @@ impl<C: Chain> ChainSim<C> {
         };
         let (mut by_trees, mut by_code) = (vec![0; self.tally_len()], vec![0; self.layout.len()]);
         let (mut a, mut b) = (Dice::for_chunk(seed, 0, 0), Dice::for_chunk(seed, 0, 0));
+        self.tree_trials(table, trees, &mut a, trials, &mut by_trees);
         for _ in 0..trials {
-            self.tree_trial(table, trees, &mut a, &mut by_trees);
             self.trial(&mut b, &mut by_code);
         }
         let by_trees = self.finish(&by_trees);

@@ -604,6 +604,37 @@ fn bench_writes_json_for_programs() {
     assert!(err.contains("allowed: text, json"), "{err}");
 }
 
+/// `bench "line LW"`: the battle beside its hand-written loop, the loop checked against the
+/// case's own Monte Carlo run (a battle has no exact solution), with its ratio.
+#[test]
+fn bench_holds_a_battle_against_its_hand_loop() {
+    let o = crate::common::bin()
+        .args([
+            "bench",
+            "--seconds",
+            "0.01",
+            "--threads",
+            "1",
+            "--format",
+            "json",
+            "line LW",
+        ])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+    let r = &v["references"][0];
+    assert_eq!(r["case"], "line LW 6 v 6", "{v}");
+    assert_eq!(r["checked_against"], "Monte Carlo", "{v}");
+    let case = &v["cases"][0];
+    assert_eq!(case["reference"], "hand loop: line LW 6 v 6", "{v}");
+    let ratio = case["ratio_to_reference"].as_f64().unwrap();
+    let (mine, theirs) = (
+        case["per_second"]["median"].as_f64().unwrap(),
+        r["per_second"]["median"].as_f64().unwrap(),
+    );
+    assert!((ratio - mine / theirs).abs() < 1e-9 * ratio, "{v}");
+}
+
 /// The text odds sheets fit a 100-column terminal: wide tables continue in column groups (every
 /// column still shown) and notes wrap.
 #[test]

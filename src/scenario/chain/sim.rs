@@ -268,13 +268,7 @@ impl<C: Chain> ChainSim<C> {
     /// table sampler records a trial (class changes, the final state, the turns empty), so the
     /// same fold reads it.
     #[inline(always)]
-    fn tree_trial(
-        trees: &Trees,
-        mut at: Step,
-        mut walk: Walk,
-        dice: &mut Dice,
-        tally: &mut [u64],
-    ) {
+    fn tree_trial(trees: &Trees, mut at: Step, mut walk: Walk, dice: &mut Dice, tally: &mut [u64]) {
         for t in 1..=walk.turns {
             at = trees.next(at, dice);
             // The end node holds what the walk needs of its state's row.

@@ -560,24 +560,25 @@ fn bench_prints_trials_per_second_of_the_cases_asked_for() {
         .code(2);
 }
 
+/// `bench --format json` at 0.01 s a case on one thread, for the cases matching `filter`.
+fn bench_json(filter: &str) -> serde_json::Value {
+    crate::common::json_of(&[
+        "bench",
+        "--seconds",
+        "0.01",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+        filter,
+    ])
+}
+
 /// `bench --format json`: one object a program can read, with the same figures; another format
 /// is refused.
 #[test]
 fn bench_writes_json_for_programs() {
-    let o = crate::common::bin()
-        .args([
-            "bench",
-            "--seconds",
-            "0.01",
-            "--threads",
-            "1",
-            "--format",
-            "json",
-            "rally RF",
-        ])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+    let v = bench_json("rally RF");
     assert_eq!(v["machine"]["threads"], 1);
     assert!(v["machine"]["cpu"].as_str().is_some_and(|c| !c.is_empty()));
     assert_eq!(v["repeats"], 5);
@@ -608,20 +609,7 @@ fn bench_writes_json_for_programs() {
 /// case's own Monte Carlo run (a battle has no exact solution), with its ratio.
 #[test]
 fn bench_holds_a_battle_against_its_hand_loop() {
-    let o = crate::common::bin()
-        .args([
-            "bench",
-            "--seconds",
-            "0.01",
-            "--threads",
-            "1",
-            "--format",
-            "json",
-            "line LW",
-        ])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+    let v = bench_json("line LW");
     let r = &v["references"][0];
     assert_eq!(r["case"], "line LW 6 v 6", "{v}");
     assert_eq!(r["checked_against"], "Monte Carlo", "{v}");

@@ -101,22 +101,27 @@ pub fn enumerate_exact<T>(
         if prob > 0.0 {
             sink(out, prob, ratio);
         }
-        // Odometer: advance the last choice that has outcomes left, dropping exhausted ones.
-        loop {
-            match taken.last_mut() {
-                None => return,
-                Some((c, arity)) if *c + 1 < *arity => {
-                    *c += 1;
-                    break;
-                }
-                Some(_) => {
-                    taken.pop();
-                }
-            }
+        if !advance(&mut taken, |(c, arity)| (c, *arity)) {
+            return;
         }
         script.clear();
         script.extend(taken.iter().map(|&(c, _)| c));
     }
+}
+
+/// The odometer of an enumeration of chance outcomes: advance the last choice in `taken` that
+/// has outcomes left, dropping the exhausted ones after it (`choice` gives a choice's value and
+/// how many it has). False once every branch has been taken.
+pub(crate) fn advance<T>(taken: &mut Vec<T>, choice: impl Fn(&mut T) -> (&mut u32, u32)) -> bool {
+    while let Some(last) = taken.last_mut() {
+        let (c, arity) = choice(last);
+        if *c + 1 < arity {
+            *c += 1;
+            return true;
+        }
+        taken.pop();
+    }
+    false
 }
 
 /// The distribution of one turn from state `s`: next states with their probabilities.

@@ -655,7 +655,7 @@ impl<A: Army> Chain for Battle<A> {
         &self.values
     }
     fn values_all(&self, s: &Self::State, out: &mut [u32]) {
-        // One pass over the files for every value of both sides, then as `value_of` reads them.
+        // One pass over the files for every value of both sides.
         let f = &s.field;
         let (mut gone, mut lost, mut apart) = ([0u32; 2], [0u32; 2], 0u32);
         for side in 0..2 {
@@ -693,41 +693,10 @@ impl<A: Army> Chain for Battle<A> {
         }
     }
     fn value_of(&self, s: Self::State, i: usize) -> u32 {
-        let side = i % 2;
-        match i {
-            0 | 1 => self.units_lost(&s, side),
-            2 | 3 => {
-                let f = &s.field;
-                u32::from(s.spent[side])
-                    + (0..self.files)
-                        .map(|k| {
-                            let lost = |u: &A::Unit| {
-                                if self.army.standing(u) == Standing::Absent {
-                                    0
-                                } else {
-                                    self.army.strength_lost(side, k, u)
-                                }
-                            };
-                            lost(&f.front[side][k]) + lost(&f.back[side][k])
-                        })
-                        .sum::<u32>()
-            }
-            4 | 5 => u32::from(s.holes[side]),
-            _ if i + 1 == self.values.len() && self.army.apart().is_some() => {
-                let f = &s.field;
-                u32::from(s.spent_apart[0])
-                    + (0..self.files)
-                        .map(|k| {
-                            self.army.apart_of(&f.front[0][k]) + self.army.apart_of(&f.back[0][k])
-                        })
-                        .sum::<u32>()
-            }
-            _ => {
-                let n = self.army.statuses().len();
-                let (side, st) = ((i - 6) / n, (i - 6) % n);
-                u32::from(self.army.status(&s.field.front[side][0]) == st)
-            }
-        }
+        // Read with the others: one reading of the values (the Monte Carlo loop's).
+        let mut all = vec![0; self.values.len()];
+        self.values_all(&s, &mut all);
+        all[i]
     }
     fn series(&self) -> &[ValueInfo] {
         &self.series

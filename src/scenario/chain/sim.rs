@@ -369,7 +369,7 @@ impl<C: Chain> ChainSim<C> {
 /// it is in that class, and the turns its place stood empty before then; with where its
 /// counters are in the raw tally, in locals of the walk.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Walk {
+struct Walk {
     c: usize,
     c_empty: usize,
     since: usize,
@@ -384,12 +384,7 @@ pub(super) struct Walk {
 impl Walk {
     /// In `row`'s class from turn `since`, with `empty_turns` so far.
     #[inline(always)]
-    pub(super) fn from<C: Chain>(
-        sim: &ChainSim<C>,
-        row: &Row,
-        since: usize,
-        empty_turns: usize,
-    ) -> Walk {
+    fn from<C: Chain>(sim: &ChainSim<C>, row: &Row, since: usize, empty_turns: usize) -> Walk {
         Walk {
             c: row.class as usize,
             c_empty: row.empty as usize,

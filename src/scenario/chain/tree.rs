@@ -239,20 +239,7 @@ impl Trees {
                     table: table.rows[at as usize].class,
                     at,
                 };
-                // Odometer: advance the last draw that has choices left.
-                loop {
-                    match taken.last_mut() {
-                        None => break,
-                        Some(d) if d.choice + 1 < d.arity => {
-                            d.choice += 1;
-                            break;
-                        }
-                        Some(_) => {
-                            taken.pop();
-                        }
-                    }
-                }
-                if taken.is_empty() {
+                if !crate::exact::advance(&mut taken, |d| (&mut d.choice, d.arity)) {
                     break;
                 }
                 script.clear();

@@ -33,6 +33,10 @@ pub trait Roll {
     /// The exact solver overrides it to branch once over the total's distribution.
     #[inline(always)]
     fn hits(&mut self, hits: &Hits) -> u32 {
+        // One table (any volley of up to 24 dice): a single draw, inlined in the rules' loop.
+        if let [one] = hits.parts.as_slice() {
+            return self.pick(one) as u32;
+        }
         hits.parts.iter().map(|t| self.pick(t) as u32).sum()
     }
 }
@@ -277,9 +281,9 @@ impl Weights {
     #[inline(always)]
     fn resolve(&self, b: usize, r: u64) -> usize {
         let (cut, alias) = self.buckets[b];
-        // Branch-free: which of the two is a coin flip the predictor cannot learn.
-        let keep = usize::from(r < cut).wrapping_neg();
-        (b & keep) | (alias as usize & !keep)
+        // Branch-free: which of the two is a coin flip the predictor cannot learn (and the
+        // compiler turns the masks of a plain select back into a branch).
+        std::hint::select_unpredictable(r < cut, b, alias as usize)
     }
 }
 

@@ -38,6 +38,7 @@ pub mod error;
 pub(crate) mod exact;
 pub mod experiment;
 pub mod explorer;
+pub(crate) mod fastdiv;
 pub(crate) mod frac;
 pub mod mechanic;
 pub mod odds;

@@ -154,7 +154,7 @@ impl Volley {
         let n = if left >= full && full > 0 {
             max
         } else {
-            (max * left + full / 2) / full.max(1)
+            crate::fastdiv::div(max * left + full / 2, full.max(1))
         };
         self.by_dice[n.min(max) as usize].sample(r)
     }

@@ -253,8 +253,9 @@ impl Unit {
             return (s, 0);
         }
         let total = u32::from(s.hits) + hits;
-        let lost = (total / u32::from(hits_per_quarter)).min(u32::from(s.quarters)) as u8;
-        s.hits = (total % u32::from(hits_per_quarter)) as u8;
+        let (lost, rest) = crate::fastdiv::div_rem(total, u32::from(hits_per_quarter));
+        let lost = lost.min(u32::from(s.quarters)) as u8;
+        s.hits = rest as u8;
         s.quarters -= lost;
         if s.quarters == 0 {
             s.status = Status::Eliminated;

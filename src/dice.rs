@@ -29,6 +29,14 @@ pub trait Roll {
     fn d6(&mut self) -> u8;
     /// One index of `table`, index `i` with probability `weight(i) / total`.
     fn pick(&mut self, table: &Weights) -> usize;
+    /// A die when `roll` (as [`Roll::d6`]), else 0 and no die taken: the same dice in the same
+    /// order as `if roll { d6() } else { 0 }`, which [`Dice`] serves without a branch on `roll`
+    /// (a test that follows the dice, as whether a unit lost a step this turn, is a branch the
+    /// processor cannot predict).
+    #[inline(always)]
+    fn d6_if(&mut self, roll: bool) -> u8 {
+        if roll { self.d6() } else { 0 }
+    }
     /// The total of one draw from each of `hits`' tables (a volley too large for one table).
     /// The exact solver overrides it to branch once over the total's distribution.
     #[inline(always)]
@@ -422,6 +430,19 @@ impl Roll for Dice {
         let d = (self.pool % 6) as u8 + 1;
         self.pool /= 6;
         d
+    }
+
+    #[inline(always)]
+    fn d6_if(&mut self, roll: bool) -> u8 {
+        // The pool's refill, every 20 dice, is the one branch (rarely taken, so predicted).
+        if roll & (self.left == 0) {
+            self.refill();
+        }
+        let rest = self.pool / 6;
+        let d = (self.pool - rest * 6) as u8 + 1;
+        self.pool = std::hint::select_unpredictable(roll, rest, self.pool);
+        self.left -= u32::from(roll);
+        std::hint::select_unpredictable(roll, d, 0)
     }
 
     /// The alias method (see [`Weights`]): the bucket is the top k bits of a uniform draw x of

@@ -221,19 +221,16 @@ impl Army for EfArmy {
         }
         // EF-2 tests for units that lost 25% or more from fire.
         let mut failed = [[false; MAX_FILES]; 2];
+        // Every file, hit or not, without a branch on the dice (a file without hits loses
+        // nothing and rolls no die).
         for side in 0..2 {
             for i in 0..files {
-                if hits[side][i] == 0 {
-                    continue;
-                }
                 let unit = *self.unit_at(f, side, i);
                 let u = &mut f.front[side][i];
                 let (s, lost) = unit.take_hits(u.s, hits[side][i], hpq);
-                u.s = s;
-                if lost > 0 && s.status != Eliminated && !unit.test(r) {
-                    failed[side][i] = true;
-                    u.s = unit.lose_quarter(s);
-                }
+                let fails = !unit.test_if((lost > 0) & (s.status != Eliminated), r);
+                failed[side][i] = fails;
+                u.s = std::hint::select_unpredictable(fails, unit.lose_quarter(s), s);
             }
         }
         // EF-5: the retreat after a failed test, with its exception.

@@ -1,6 +1,8 @@
 //! The 25% effectiveness house rule and its retreat amendment (`effectiveness`, docs/RULES.md EF-1 to
 //! EF-5). Plain game logic: no I/O, no generators; chance comes from a [`Roll`].
 
+use std::hint::select_unpredictable;
+
 use crate::dice::{Roll, Weights};
 use crate::params::choice_value;
 
@@ -202,6 +204,16 @@ impl Unit {
         }
     }
 
+    /// EF-2: take the test when `due` (passed or not), else pass without a die: the same dice
+    /// and outcome as `!due || self.test(r)`, with no branch on `due` or on the die.
+    #[inline(always)]
+    pub fn test_if<R: Roll>(&self, due: bool, r: &mut R) -> bool {
+        let d = r.d6_if(due);
+        // No roll passes: a need of 7 is never met.
+        let need = self.needs().unwrap_or(7);
+        !due | (d >= need)
+    }
+
     /// EF-5: a retreating unit's roll at the start of a move: return to normal action on
     /// `return_on`+ (+`return_general_bonus`, 1, with a general).
     #[inline(always)]
@@ -248,20 +260,22 @@ impl Unit {
     /// Hits from fire: every `hits_per_quarter` (`hits_per_step`) hits cost a step, 25% (hits short of a step carry
     /// over to later turns). Returns the new state and the quarters lost.
     #[inline(always)]
-    pub fn take_hits(&self, mut s: UnitState, hits: u32, hits_per_quarter: u8) -> (UnitState, u8) {
-        if s.status == Status::Eliminated || hits == 0 {
-            return (s, 0);
-        }
+    pub fn take_hits(&self, s: UnitState, hits: u32, hits_per_quarter: u8) -> (UnitState, u8) {
+        // Worked out whatever the hits and kept only when they count: no branch on the dice.
         let total = u32::from(s.hits) + hits;
         let (lost, rest) = crate::fastdiv::div_rem(total, u32::from(hits_per_quarter));
         let lost = lost.min(u32::from(s.quarters)) as u8;
-        s.hits = rest as u8;
-        s.quarters -= lost;
-        if s.quarters == 0 {
-            s.status = Status::Eliminated;
-            s.hits = 0;
-        }
-        (s, lost)
+        let mut t = s;
+        t.hits = rest as u8;
+        t.quarters -= lost;
+        let gone = t.quarters == 0;
+        t.status = select_unpredictable(gone, Status::Eliminated, t.status);
+        t.hits = select_unpredictable(gone, 0, t.hits);
+        let unchanged = (s.status == Status::Eliminated) | (hits == 0);
+        (
+            select_unpredictable(unchanged, s, t),
+            select_unpredictable(unchanged, 0, lost),
+        )
     }
 }
 

@@ -475,7 +475,7 @@ impl<A: Army> Battle<A> {
     }
 
     /// Each side's counts on `field`, in one pass over the files in play.
-    #[inline]
+    #[inline(always)]
     fn counts_of(&self, field: &Field<A::Unit>) -> [Counts; 2] {
         let mut counts = [Counts::default(); 2];
         for (side, c) in counts.iter_mut().enumerate() {
@@ -674,22 +674,30 @@ impl<A: Army> Chain for Battle<A> {
                 }
             }
         }
-        let with_apart = self.army.apart().is_some();
-        for (i, o) in out.iter_mut().enumerate() {
-            let side = i % 2;
-            *o = match i {
-                0 | 1 => u32::from(s.replaced[side]) + gone[side],
-                2 | 3 => u32::from(s.spent[side]) + lost[side],
-                4 | 5 => u32::from(s.holes[side]),
-                _ if i + 1 == self.values.len() && with_apart => {
-                    u32::from(s.spent_apart[0]) + apart
+        // The values' order (see `Battle::new`): units lost, strength lost and hole-turns of
+        // each side; an engagement's end states of side A, then side B; the pips apart.
+        let (head, rest) = out.split_at_mut(6);
+        for side in 0..2 {
+            head[side] = u32::from(s.replaced[side]) + gone[side];
+            head[2 + side] = u32::from(s.spent[side]) + lost[side];
+            head[4 + side] = u32::from(s.holes[side]);
+        }
+        let rest = match self.army.apart() {
+            Some(_) => {
+                let (last, ends) = rest.split_last_mut().expect("the apart value");
+                *last = u32::from(s.spent_apart[0]) + apart;
+                ends
+            }
+            None => rest,
+        };
+        if !rest.is_empty() {
+            let n = self.army.statuses().len();
+            for (side, ends) in rest.chunks_exact_mut(n).enumerate() {
+                let st = self.army.status(&f.front[side][0]);
+                for (k, o) in ends.iter_mut().enumerate() {
+                    *o = u32::from(k == st);
                 }
-                _ => {
-                    let n = self.army.statuses().len();
-                    let (side, st) = ((i - 6) / n, (i - 6) % n);
-                    u32::from(self.army.status(&f.front[side][0]) == st)
-                }
-            };
+            }
         }
     }
     fn value_of(&self, s: Self::State, i: usize) -> u32 {

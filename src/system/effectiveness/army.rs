@@ -162,7 +162,8 @@ impl Army for EfArmy {
     }
     fn turn<R: Roll>(&self, f: &mut Field<EfSlot>, ctx: &TurnContext, r: &mut R) {
         use ef::Status::{Eliminated, InLine, Retreating};
-        let files = ctx.files;
+        // Never more than the field holds (so the compiler drops the bounds checks).
+        let files = ctx.files.min(MAX_FILES);
         let hpq = self.hits_per_quarter;
         // EF-5: retreating units roll to return at the start of their move.
         for side in 0..2 {

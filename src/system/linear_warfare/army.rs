@@ -190,7 +190,8 @@ impl Army for LwArmy {
         u32::from(u.moved)
     }
     fn turn<R: Roll>(&self, f: &mut Field<LwSlot>, ctx: &TurnContext, r: &mut R) {
-        let files = ctx.files;
+        // Never more than the field holds (so the compiler drops the bounds checks).
+        let files = ctx.files.min(MAX_FILES);
         // LW-3: charges are declared at the start of the turn, so the distance then decides: a
         // single move from a move away, a double move (a pip) from two.
         let mut charging = [false; MAX_FILES];

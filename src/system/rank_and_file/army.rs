@@ -301,7 +301,8 @@ impl Army for RfArmy {
     }
     fn turn<R: Roll>(&self, f: &mut Field<RfSlot>, ctx: &TurnContext, r: &mut R) {
         use rf::Status::{Good, Removed, Routing, Unsteady};
-        let files = ctx.files;
+        // Never more than the field holds (so the compiler drops the bounds checks).
+        let files = ctx.files.min(MAX_FILES);
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
         // `charge`: the side that charges in each file (it charged, whatever happens next);
         // `contact`: whether the melee may still happen (not when the target broke in its

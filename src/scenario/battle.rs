@@ -144,7 +144,7 @@ impl Volley {
         }
     }
     /// One volley from a firer with `left` of `full` strength.
-    #[inline]
+    #[inline(always)]
     pub fn sample<R: Roll>(&self, left: u32, full: u32, r: &mut R) -> u32 {
         if let Some(f) = &self.fixed {
             return f.sample(r);

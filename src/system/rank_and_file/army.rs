@@ -389,7 +389,9 @@ impl Army for RfArmy {
         for side in 0..2 {
             for i in 0..files {
                 let u = &mut f.front[side][i];
-                if u.present && !no_rally[side][i] {
+                // Only the shaken rally (a unit in good order or removed is left as it is,
+                // RF-5): asked here, it spares the rally's dispatch on every unit.
+                if u.present && !no_rally[side][i] && matches!(u.s.status, Unsteady | Routing) {
                     u.s = self.fighters[side][i].unit.rally(&self.options, u.s, r);
                 }
             }

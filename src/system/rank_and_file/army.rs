@@ -117,38 +117,58 @@ impl RfArmy {
     }
 
     /// May `u` be fired at?
-    fn fire_target(&self, u: &RfSlot) -> bool {
-        u.present
-            && match u.s.status {
-                rf::Status::Good | rf::Status::Unsteady => true,
-                rf::Status::Routing => self.battle.fire_at_routing,
-                rf::Status::Removed => false,
-            }
+    #[inline(always)]
+    fn fire_target(k: &ByStatus, u: &RfSlot) -> bool {
+        u.present & k.fired_at[u.s.status as usize]
     }
 
     /// May `u` be charged?
-    fn charge_target(&self, u: &RfSlot) -> bool {
-        u.present
-            && match u.s.status {
-                rf::Status::Good | rf::Status::Unsteady => true,
-                rf::Status::Routing => self.battle.charged_router != rf::ChargedRouter::NotATarget,
-                rf::Status::Removed => false,
-            }
+    #[inline(always)]
+    fn charge_target(k: &ByStatus, u: &RfSlot) -> bool {
+        u.present & k.charged[u.s.status as usize]
     }
 
     /// May `u` charge?
-    fn may_charge(&self, u: &RfSlot) -> bool {
-        u.present
-            && (u.s.status == rf::Status::Good
-                || (u.s.status == rf::Status::Unsteady && self.battle.unsteady_charges))
+    #[inline(always)]
+    fn may_charge(k: &ByStatus, u: &RfSlot) -> bool {
+        u.present & k.charges[u.s.status as usize]
     }
 
     /// Does `u` fire, having charged this turn when `charged`?
-    fn fires(&self, u: &RfSlot, charged: bool) -> bool {
-        u.present
-            && (!charged || self.battle.chargers_fire)
-            && (u.s.status == rf::Status::Good
-                || (u.s.status == rf::Status::Unsteady && self.battle.unsteady_fires))
+    #[inline(always)]
+    fn fires(&self, k: &ByStatus, u: &RfSlot, charged: bool) -> bool {
+        u.present & (!charged | self.battle.chargers_fire) & k.fires[u.s.status as usize]
+    }
+}
+
+/// Who fires, is fired at, charges and may be charged, by status (Good, Unsteady, Routing,
+/// Removed), from the battle rules: read once a turn, so that each unit's answer is a lookup,
+/// not a branch on its status.
+#[derive(Debug, Clone, Copy)]
+struct ByStatus {
+    /// Fires: Good; Unsteady under `unsteady_fires`.
+    fires: [bool; 4],
+    /// May be fired at: Good and Unsteady; Routing under `fire_at_routing`.
+    fired_at: [bool; 4],
+    /// May charge: Good; Unsteady under `unsteady_charges`.
+    charges: [bool; 4],
+    /// May be charged: Good and Unsteady; Routing unless `charged_router = not-a-target`.
+    charged: [bool; 4],
+}
+
+impl ByStatus {
+    fn of(b: &BattleRules) -> ByStatus {
+        ByStatus {
+            fires: [true, b.unsteady_fires, false, false],
+            fired_at: [true, true, b.fire_at_routing, false],
+            charges: [true, b.unsteady_charges, false, false],
+            charged: [
+                true,
+                true,
+                b.charged_router != rf::ChargedRouter::NotATarget,
+                false,
+            ],
+        }
     }
 }
 
@@ -303,6 +323,7 @@ impl Army for RfArmy {
         use rf::Status::{Good, Removed, Routing, Unsteady};
         // Never more than the field holds (so the compiler drops the bounds checks).
         let files = ctx.files.min(MAX_FILES);
+        let k = ByStatus::of(&self.battle);
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
         // `charge`: the side that charges in each file (it charged, whatever happens next);
         // `contact`: whether the melee may still happen (not when the target broke in its
@@ -319,11 +340,12 @@ impl Army for RfArmy {
             // `charge_when_shaken` means an Unsteady target (the parameter's meaning); a
             // router is charged only by `charge_at_turn` or an uncontrolled charge.
             let shaken = b.s.status == Unsteady;
-            let by_a = self.may_charge(&a)
-                && self.charge_target(&b)
+            let by_a = Self::may_charge(&k, &a)
+                && Self::charge_target(&k, &b)
                 && reach
                 && (a.must_charge || ctx.policy.charges(ctx.turn, shaken));
-            let by_b = self.may_charge(&b) && self.charge_target(&a) && reach && b.must_charge;
+            let by_b =
+                Self::may_charge(&k, &b) && Self::charge_target(&k, &a) && reach && b.must_charge;
             charge[i] = if by_a {
                 Some(0)
             } else if by_b {
@@ -400,11 +422,12 @@ impl Army for RfArmy {
         let mut hits = [[0u32; MAX_FILES]; 2];
         if f.range <= ctx.fire_range {
             for side in 0..2 {
-                let targets: [bool; MAX_FILES] =
-                    std::array::from_fn(|i| i < files && self.fire_target(&f.front[1 - side][i]));
+                let targets: [bool; MAX_FILES] = std::array::from_fn(|i| {
+                    i < files && Self::fire_target(&k, &f.front[1 - side][i])
+                });
                 for i in 0..files {
                     let u = &f.front[side][i];
-                    if !self.fires(u, charge[i] == Some(side)) {
+                    if !self.fires(&k, u, charge[i] == Some(side)) {
                         continue;
                     }
                     if let Some(t) = fire_target(&targets, i, files) {

@@ -521,6 +521,32 @@ impl Roll for Scripted {
 mod tests {
     use super::*;
 
+    /// A conditional die is the branch it replaces: over a long run of conditions (pools
+    /// refilled many times over, conditions in runs and alone), the same faces, and the dice
+    /// left in the same state for what follows.
+    #[test]
+    fn conditional_die_is_the_branch_it_replaces() {
+        let (mut fast, mut plain) = (Dice::from_state(11), Dice::from_state(11));
+        let mut cond = Dice::from_state(12);
+        let mut rolled = 0;
+        for k in 0..100_000u32 {
+            // Runs of rolls and of skips, and coin flips.
+            let roll = match k % 3 {
+                0 => cond.below(2) == 0,
+                1 => k % 40 < 25,
+                _ => cond.below(7) != 0,
+            };
+            let want = if roll { plain.d6() } else { 0 };
+            assert_eq!(fast.d6_if(roll), want, "draw {k}");
+            rolled += u32::from(roll);
+        }
+        assert!(rolled > 20_000, "the run rolled {rolled} dice");
+        for _ in 0..100 {
+            assert_eq!(fast.d6(), plain.d6());
+        }
+        assert_eq!(fast.next_u64(), plain.next_u64());
+    }
+
     #[test]
     fn hit_tables_of_certain_hits_and_misses() {
         let all = Weights::hits(MAX_TABLE_DICE, 1);

@@ -197,11 +197,7 @@ impl Unit {
     /// EF-2: take the test.
     #[inline(always)]
     pub fn test<R: Roll>(&self, r: &mut R) -> bool {
-        let d = r.d6();
-        match self.needs() {
-            Some(n) => d >= n,
-            None => false,
-        }
+        self.test_if(true, r)
     }
 
     /// EF-2: take the test when `due` (passed or not), else pass without a die: the same dice

@@ -261,18 +261,10 @@ impl Army for LwArmy {
                 let u = &mut f.front[side][i];
                 let (hits, n) = volleys[side][i];
                 if n > 0 && u.present && u.s.status != LwStatus::Removed {
-                    if u.s.pips.general == 0 {
-                        // No general: no coin, and the volleys' pips come off together (a
-                        // pip at a time down to none is the sum, saturated), with no branch
-                        // on the dice.
-                        let all = hits[0] + hits[1] + hits[2];
-                        u.s.pips.unit = u.s.pips.unit.saturating_sub(all.min(255) as u8);
-                    } else {
-                        // LW-6: each volley is one attack for the general's coin.
-                        for &h in &hits[..n] {
-                            u.s.pips = u.s.pips.lose(h, self.general_coin, &self.coin, r);
-                        }
-                    }
+                    // LW-6: each volley is one attack for the general's coin.
+                    u.s.pips =
+                        u.s.pips
+                            .lose_all(&hits[..n], self.general_coin, &self.coin, r);
                     u.s.status = std::hint::select_unpredictable(
                         u.s.pips.unit == 0,
                         LwStatus::Removed,

@@ -295,6 +295,27 @@ impl Pips {
         }
         self
     }
+
+    /// The pips lost to several attacks in a turn, each as [`Pips::lose`]. With no general
+    /// there is no coin, and pips taken one attack at a time down to none are their sum,
+    /// saturated: taken at once, with no branch on each attack's hits.
+    #[inline(always)]
+    pub fn lose_all<R: Roll>(
+        self,
+        attacks: &[u32],
+        how: GeneralCoin,
+        coin: &Weights,
+        r: &mut R,
+    ) -> Pips {
+        if self.general == 0 {
+            let all: u32 = attacks.iter().sum();
+            return Pips {
+                unit: self.unit.saturating_sub(all.min(255) as u8),
+                ..self
+            };
+        }
+        attacks.iter().fold(self, |p, &h| p.lose(h, how, coin, r))
+    }
 }
 
 /// LW-4: a side of a melee, as given by its unit spec.

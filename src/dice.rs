@@ -407,15 +407,25 @@ impl Dice {
         lemire(n, || rng.next_u64())
     }
 
-    #[inline]
+    /// A fresh pool of [`POOL_DICE`] dice.
+    #[inline(always)]
     fn refill(&mut self) {
-        loop {
-            let x = self.rng.next_u64();
-            if pool_accepts(x) {
-                self.pool = x;
-                self.left = POOL_DICE;
-                return;
-            }
+        (self.rng, self.pool) = fresh_pool(self.rng.clone());
+        self.left = POOL_DICE;
+    }
+}
+
+/// A draw that serves as a pool of dice, and the generator after it: out of line, every
+/// [`POOL_DICE`] dice, so that a loop of dice keeps only the pool in its registers, not the
+/// generator's constants (the generator passes by value: a loop's dice have no address, so
+/// the pool stays in a register).
+#[cold]
+#[inline(never)]
+fn fresh_pool(mut rng: Pcg64Mcg) -> (Pcg64Mcg, u64) {
+    loop {
+        let x = rng.next_u64();
+        if pool_accepts(x) {
+            return (rng, x);
         }
     }
 }

@@ -60,6 +60,13 @@ pub struct ChainSim<C: Chain> {
     pub(super) trees: Option<Trees>,
 }
 
+/// No live class's place stands empty (see [`ChainSim::die_tree_trials`]).
+const NONE: u8 = 0;
+/// Every live class's place stands empty.
+const ALL: u8 = 1;
+/// Some live classes' places stand empty, others not.
+const SOME: u8 = 2;
+
 impl<C: Chain> ChainSim<C> {
     /// Wrap a chain (at most 64 classes) with the given sampler; the table sampler falls back
     /// to dice where the chain does not compile.
@@ -257,8 +264,76 @@ impl<C: Chain> ChainSim<C> {
             return;
         }
         let (start, first) = (trees.root(0), Walk::from(self, row, 1, 0));
+        match trees.dice() {
+            Some(packed) if first.turns > 0 => {
+                // Whether the live classes' places stand empty: none, all (a trial's empty
+                // turns are then its live turns) or some (counted turn by turn).
+                let live = self.chain.classes().iter().filter(|c| !c.absorbing);
+                let (all, any) = live.fold((true, false), |(all, any), c| {
+                    (all && c.empty, any || c.empty)
+                });
+                match (all, any) {
+                    (_, false) => Self::die_tree_trials::<NONE>(packed, first, &mut d, n, tally),
+                    (true, _) => Self::die_tree_trials::<ALL>(packed, first, &mut d, n, tally),
+                    _ => Self::die_tree_trials::<SOME>(packed, first, &mut d, n, tally),
+                }
+            }
+            _ => {
+                for _ in 0..n {
+                    Self::tree_trial(trees, start, first, &mut d, tally);
+                }
+            }
+        }
+        *dice = d;
+    }
+
+    /// `n` trials by the replay trees when they are of dice only ([`DiceTrees`]), in a loop
+    /// of its own (the dice in locals, so that the walk keeps its registers) with no branch on
+    /// the dice but a trial's end (and a turn's further dice): every turn counts its move from class to class, a stay in the class
+    /// too (in the raw tally's diagonal, which [`ChainSim::finish`] never reads: a stay is no
+    /// move), and adds the turn to the empty turns when the unit's place stands empty:
+    /// `LIVE_EMPTY` says whether the live classes' places stand empty ([`NONE`], [`ALL`] or
+    /// [`SOME`]), and only for some is that asked turn by turn.
+    #[inline(never)]
+    fn die_tree_trials<const LIVE_EMPTY: u8>(
+        packed: &DiceTrees,
+        walk: Walk,
+        dice: &mut Dice,
+        n: u64,
+        tally: &mut [u64],
+    ) {
+        let mut d = dice.clone();
+        let (cc, turns) = (walk.classes * walk.classes, walk.turns);
         for _ in 0..n {
-            Self::tree_trial(trees, start, first, &mut d, tally);
+            let mut at = packed.start();
+            // The raw tally's moves at this turn.
+            let mut moves = walk.trans0;
+            let mut empty_turns = walk.empty_turns;
+            // The turns left, this one included (at least one).
+            let mut left = turns;
+            loop {
+                at = packed.turn(at, &mut d);
+                tally[moves + at.code()] += 1;
+                if at.absorbing() {
+                    empty_turns += at.empty() * left;
+                    break;
+                }
+                if LIVE_EMPTY == SOME {
+                    empty_turns += at.empty();
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+                moves += cc;
+            }
+            if LIVE_EMPTY == ALL {
+                // Every turn before the one it was absorbed in (or every turn, at the cap)
+                // ended live: turns - left of them either way.
+                empty_turns += turns - left;
+            }
+            tally[walk.ended0 + at.state()] += 1;
+            tally[walk.empty0 + empty_turns] += 1;
         }
         *dice = d;
     }

@@ -118,3 +118,112 @@ fn the_dice_samplers_trees_roll_as_the_rules_code_does() {
     let err = off.check_trees(1 << 16, 5).unwrap_err();
     assert!(err.contains("replay trees"), "{err}");
 }
+
+/// A chain of one die a turn (two when `reroll` and the first shows a 1): steady (0) wavers on
+/// a 2 or 3 and is held on a 6; wavering (1) steadies on a 5 or 6; either is gone on a 1. Its
+/// live classes' places stand empty as `classes` says.
+#[derive(Debug, Clone)]
+struct Toy {
+    classes: &'static [crate::chain::ClassInfo; 4],
+    reroll: bool,
+    turns: u32,
+}
+
+const fn toy_classes(steady: bool, wavering: bool) -> [crate::chain::ClassInfo; 4] {
+    use crate::chain::ClassInfo;
+    [
+        ClassInfo {
+            name: "steady",
+            absorbing: false,
+            empty: steady,
+        },
+        ClassInfo {
+            name: "wavering",
+            absorbing: false,
+            empty: wavering,
+        },
+        ClassInfo {
+            name: "gone",
+            absorbing: true,
+            empty: true,
+        },
+        ClassInfo {
+            name: "held",
+            absorbing: true,
+            empty: false,
+        },
+    ]
+}
+
+const TOY_NONE: [crate::chain::ClassInfo; 4] = toy_classes(false, false);
+const TOY_ALL: [crate::chain::ClassInfo; 4] = toy_classes(true, true);
+const TOY_SOME: [crate::chain::ClassInfo; 4] = toy_classes(false, true);
+const TOY_VALUES: [crate::chain::ValueInfo; 1] = [crate::chain::ValueInfo {
+    name: "state",
+    max: 3,
+}];
+
+impl Chain for Toy {
+    type State = u8;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    fn step<R: Roll>(&self, s: u8, r: &mut R) -> u8 {
+        let mut d = r.d6();
+        if self.reroll && d == 1 {
+            d = r.d6();
+        }
+        match (s, d) {
+            (_, 1) => 2,
+            (0, 2 | 3) => 1,
+            (0, 6) => 3,
+            (1, 5 | 6) => 0,
+            (s, _) => s,
+        }
+    }
+    fn classes(&self) -> &[crate::chain::ClassInfo] {
+        self.classes
+    }
+    fn class_of(&self, s: u8) -> usize {
+        usize::from(s)
+    }
+    fn values(&self) -> &[crate::chain::ValueInfo] {
+        &TOY_VALUES
+    }
+    fn value_of(&self, s: u8, _i: usize) -> u32 {
+        u32::from(s)
+    }
+    fn check_step(&self, _from: u8, _to: u8) -> crate::chain::check::Check {
+        Ok(())
+    }
+}
+
+/// The walk of trees of dice only (moves counted by node, the empty turns counted per turn,
+/// at the end or not at all as the live classes stand empty, turns of one die or two, a turn
+/// cap of 1 and one no trial lives to) keeps the rules code's tally to the bit, and a tree
+/// that leads a face elsewhere is caught.
+#[test]
+fn trees_of_dice_only_roll_as_the_rules_code_does() {
+    for classes in [&TOY_NONE, &TOY_ALL, &TOY_SOME] {
+        for reroll in [false, true] {
+            for turns in [1, 3, 40] {
+                let toy = Toy {
+                    classes,
+                    reroll,
+                    turns,
+                };
+                let sim = ChainSim::with_sampler(toy, Sampler::Dice);
+                let trees = sim.trees.as_ref().expect("the chain has trees");
+                assert!(trees.dice().is_some(), "trees of dice only");
+                sim.check_trees(1 << 14, 9).unwrap();
+                let mut off = sim.clone();
+                off.trees.as_mut().unwrap().mislead();
+                let err = off.check_trees(1 << 14, 9).unwrap_err();
+                assert!(err.contains("replay trees"), "{err}");
+            }
+        }
+    }
+}

@@ -64,6 +64,11 @@ impl Step {
     pub(super) fn class(self) -> usize {
         usize::from(self.class)
     }
+    /// Where the nodes of its next draw's outcomes start.
+    #[inline(always)]
+    pub(super) fn at(self) -> usize {
+        self.at as usize
+    }
     /// Whether its class is absorbing.
     #[inline(always)]
     pub(super) fn absorbing(self) -> bool {
@@ -92,6 +97,70 @@ pub(super) struct Trees {
     roots: Vec<Step>,
     nodes: Vec<Step>,
     tables: Vec<Weights>,
+    /// When every draw of every tree is a die and every live state's turn draws at least one
+    /// (and the trees are small enough to pack): the trees packed for such dice.
+    dice: Option<DiceTrees>,
+}
+
+/// The replay trees of a chain whose every draw is a die, packed (see [`DieNode`]).
+#[derive(Debug, Clone)]
+pub(super) struct DiceTrees {
+    /// The nodes, as [`Trees::nodes`].
+    nodes: Vec<DieNode>,
+    /// The start's end node.
+    start: DieNode,
+}
+
+/// A node of trees of dice only, packed in 8 bytes: the move its turn makes, from the class of
+/// the state whose tree it is in to its own, as `from · classes + to` (bits 0 to 15); an end
+/// node (bit 16), its class absorbing (bit 17), its place empty (bit 18), its state (bits 19
+/// to 39) and where its faces' nodes start (bits 40 to 63).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct DieNode(u64);
+
+impl DieNode {
+    /// The packed node of `s` in the tree of a state of class `from`, of `classes` classes,
+    /// when its fields fit.
+    fn of(s: &Step, from: usize, classes: usize) -> Option<DieNode> {
+        let code = from * classes + s.class();
+        (code < 1 << 16 && s.state < 1 << 21 && s.at < 1 << 24).then_some(DieNode(
+            code as u64
+                | u64::from(s.end) << 16
+                | u64::from(s.flags & 3) << 17
+                | u64::from(s.state) << 19
+                | u64::from(s.at) << 40,
+        ))
+    }
+    /// Where its faces' nodes start.
+    #[inline(always)]
+    pub(super) fn at(self) -> usize {
+        (self.0 >> 40) as usize
+    }
+    /// Whether a turn ends here.
+    #[inline(always)]
+    pub(super) fn end(self) -> bool {
+        self.0 >> 16 & 1 != 0
+    }
+    /// Whether its class is absorbing.
+    #[inline(always)]
+    pub(super) fn absorbing(self) -> bool {
+        self.0 >> 17 & 1 != 0
+    }
+    /// 1 when the unit's place stands empty in its class, else 0.
+    #[inline(always)]
+    pub(super) fn empty(self) -> usize {
+        (self.0 >> 18 & 1) as usize
+    }
+    /// The move its turn made (an end node's): `from · classes + to`.
+    #[inline(always)]
+    pub(super) fn code(self) -> usize {
+        self.0 as u16 as usize
+    }
+    /// Its state (an end node's).
+    #[inline(always)]
+    pub(super) fn state(self) -> usize {
+        (self.0 >> 19 & 0x1F_FFFF) as usize
+    }
 }
 
 /// One draw the rules code made on a path: its choice, how many it had, its kind and table.
@@ -247,7 +316,13 @@ impl Trees {
             }
             roots.push(nodes[root]);
         }
-        Some(Self::link(table, roots, nodes, tables))
+        Some(Self::link(
+            table,
+            roots,
+            nodes,
+            tables,
+            chain.classes().len(),
+        ))
     }
 
     /// Link the trees: a root that draws nothing ends at a node of its own; every leaf becomes
@@ -257,6 +332,7 @@ impl Trees {
         mut roots: Vec<Node>,
         mut nodes: Vec<Node>,
         tables: Vec<Weights>,
+        classes: usize,
     ) -> Trees {
         for (s, root) in roots.iter_mut().enumerate() {
             if root.kind == LEAF && !table.rows[s].absorbing {
@@ -282,7 +358,7 @@ impl Trees {
                 state,
             }
         };
-        let nodes = nodes
+        let nodes: Vec<Step> = nodes
             .iter()
             .map(|n| match n.kind {
                 LEAF => end(n.at),
@@ -297,11 +373,27 @@ impl Trees {
                 },
             })
             .collect();
+        let dice_only =
+            nodes.iter().all(|n| n.kind != PICK) && roots.iter().all(|r| r.kind != NO_DRAW);
+        let roots: Vec<Step> = (0..roots.len() as u32).map(end).collect();
+        let dice = if dice_only {
+            DiceTrees::pack(&nodes, &roots, classes)
+        } else {
+            None
+        };
         Trees {
-            roots: (0..roots.len() as u32).map(end).collect(),
+            roots,
             nodes,
             tables,
+            dice,
         }
+    }
+
+    /// The packed trees when every draw is a die and every live state's turn draws one or
+    /// more.
+    #[inline(always)]
+    pub(super) fn dice(&self) -> Option<&DiceTrees> {
+        self.dice.as_ref()
     }
 
     /// The end node of state `s` (where a trial in it stands).
@@ -323,6 +415,56 @@ impl Trees {
             };
             n = self.nodes[i];
             if n.end {
+                return n;
+            }
+        }
+    }
+}
+
+impl DiceTrees {
+    /// Pack trees of dice only (`nodes`, and each state's end node in `roots`) for a chain of
+    /// `classes` classes: `None` when a node does not fit [`DieNode`].
+    fn pack(nodes: &[Step], roots: &[Step], classes: usize) -> Option<DiceTrees> {
+        // The class of the state whose tree each node is in.
+        let mut from = vec![0usize; nodes.len()];
+        let mut stack = Vec::new();
+        for r in roots.iter().filter(|r| !r.absorbing()) {
+            stack.push(r.at());
+            while let Some(at) = stack.pop() {
+                for i in at..at + 6 {
+                    from[i] = r.class();
+                    if !nodes[i].end {
+                        stack.push(nodes[i].at());
+                    }
+                }
+            }
+        }
+        let packed = nodes
+            .iter()
+            .zip(&from)
+            .map(|(n, &c)| DieNode::of(n, c, classes))
+            .collect::<Option<Vec<_>>>()?;
+        let start = DieNode::of(&roots[0], roots[0].class(), classes)?;
+        Some(DiceTrees {
+            nodes: packed,
+            start,
+        })
+    }
+
+    /// The start's end node.
+    #[inline(always)]
+    pub(super) fn start(&self) -> DieNode {
+        self.start
+    }
+
+    /// One turn from the end node `at`: a die, then the node of its face, until a turn's
+    /// end; that end node.
+    #[inline(always)]
+    pub(super) fn turn(&self, at: DieNode, dice: &mut Dice) -> DieNode {
+        let mut n = at;
+        loop {
+            n = self.nodes[n.at() + usize::from(dice.d6()) - 1];
+            if n.end() {
                 return n;
             }
         }
@@ -369,5 +511,8 @@ impl Trees {
             .position(|w| w[0].end && w[1].end && w[0].state != w[1].state)
             .expect("two sibling end nodes");
         self.nodes[at] = self.nodes[at + 1];
+        if let Some(dice) = &mut self.dice {
+            dice.nodes[at] = dice.nodes[at + 1];
+        }
     }
 }

@@ -60,13 +60,6 @@ pub struct ChainSim<C: Chain> {
     pub(super) trees: Option<Trees>,
 }
 
-/// No live class's place stands empty (see [`ChainSim::die_tree_trials`]).
-const NONE: u8 = 0;
-/// Every live class's place stands empty.
-const ALL: u8 = 1;
-/// Some live classes' places stand empty, others not.
-const SOME: u8 = 2;
-
 impl<C: Chain> ChainSim<C> {
     /// Wrap a chain (at most 64 classes) with the given sampler; the table sampler falls back
     /// to dice where the chain does not compile.
@@ -265,19 +258,10 @@ impl<C: Chain> ChainSim<C> {
         }
         let (start, first) = (trees.root(0), Walk::from(self, row, 1, 0));
         match trees.dice() {
-            Some(packed) if first.turns > 0 => {
-                // Whether the live classes' places stand empty: none, all (a trial's empty
-                // turns are then its live turns) or some (counted turn by turn).
-                let live = self.chain.classes().iter().filter(|c| !c.absorbing);
-                let (all, any) = live.fold((true, false), |(all, any), c| {
-                    (all && c.empty, any || c.empty)
-                });
-                match (all, any) {
-                    (_, false) => Self::die_tree_trials::<NONE>(packed, first, &mut d, n, tally),
-                    (true, _) => Self::die_tree_trials::<ALL>(packed, first, &mut d, n, tally),
-                    _ => Self::die_tree_trials::<SOME>(packed, first, &mut d, n, tally),
-                }
-            }
+            Some(packed) if first.turns > 0 => match self.empty_by_moves() {
+                Some(_) => Self::die_tree_trials::<false>(packed, first, &mut d, n, tally),
+                None => Self::die_tree_trials::<true>(packed, first, &mut d, n, tally),
+            },
             _ => {
                 for _ in 0..n {
                     Self::tree_trial(trees, start, first, &mut d, tally);
@@ -287,15 +271,32 @@ impl<C: Chain> ChainSim<C> {
         *dice = d;
     }
 
+    /// When the dice sampler's walk leaves the empty turns to [`ChainSim::finish`], to be
+    /// read off the moves (`Some(all)`): it walks trees of dice only from a live start, and
+    /// the live classes' places all stand empty (`all`) or none does, so that a trial's empty
+    /// turns follow from the turn and class it was absorbed in.
+    pub(super) fn empty_by_moves(&self) -> Option<bool> {
+        let (table, trees) = (self.table.as_ref()?, self.trees.as_ref()?);
+        trees.dice()?;
+        if table.rows[0].absorbing || self.layout.turns == 0 {
+            return None;
+        }
+        let live = self.chain.classes().iter().filter(|c| !c.absorbing);
+        let (all, any) = live.fold((true, false), |(all, any), c| {
+            (all && c.empty, any || c.empty)
+        });
+        (all || !any).then_some(all)
+    }
+
     /// `n` trials by the replay trees when they are of dice only ([`DiceTrees`]), in a loop
     /// of its own (the dice in locals, so that the walk keeps its registers) with no branch on
     /// the dice but a trial's end (and a turn's further dice): every turn counts its move from class to class, a stay in the class
     /// too (in the raw tally's diagonal, which [`ChainSim::finish`] never reads: a stay is no
-    /// move), and adds the turn to the empty turns when the unit's place stands empty:
-    /// `LIVE_EMPTY` says whether the live classes' places stand empty ([`NONE`], [`ALL`] or
-    /// [`SOME`]), and only for some is that asked turn by turn.
+    /// move), and, with `EMPTY`, adds the turn to the empty turns when the unit's place stands
+    /// empty (without it, the fold reads the empty turns off the moves: see
+    /// [`ChainSim::empty_by_moves`]).
     #[inline(never)]
-    fn die_tree_trials<const LIVE_EMPTY: u8>(
+    fn die_tree_trials<const EMPTY: bool>(
         packed: &DiceTrees,
         walk: Walk,
         dice: &mut Dice,
@@ -315,10 +316,12 @@ impl<C: Chain> ChainSim<C> {
                 at = packed.turn(at, &mut d);
                 tally[moves + at.code()] += 1;
                 if at.absorbing() {
-                    empty_turns += at.empty() * left;
+                    if EMPTY {
+                        empty_turns += at.empty() * left;
+                    }
                     break;
                 }
-                if LIVE_EMPTY == SOME {
+                if EMPTY {
                     empty_turns += at.empty();
                 }
                 left -= 1;
@@ -327,13 +330,10 @@ impl<C: Chain> ChainSim<C> {
                 }
                 moves += cc;
             }
-            if LIVE_EMPTY == ALL {
-                // Every turn before the one it was absorbed in (or every turn, at the cap)
-                // ended live: turns - left of them either way.
-                empty_turns += turns - left;
-            }
             tally[walk.ended0 + at.state()] += 1;
-            tally[walk.empty0 + empty_turns] += 1;
+            if EMPTY {
+                tally[walk.empty0 + empty_turns] += 1;
+            }
         }
         *dice = d;
     }

@@ -113,6 +113,23 @@ impl<C: Chain> ChainSim<C> {
                 }
             }
         }
+        if let Some(all) = self.empty_by_moves() {
+            // The dice sampler's walk left the empty turns to be read off the absorptions: a
+            // trial absorbed at turn t stood empty its t - 1 live turns when every live class
+            // stands empty (none when none does), and the turns from t on when its end does;
+            // one that lived to the cap, all its turns or none.
+            let live = |t: usize| if all { t } else { 0 };
+            let mut absorbed = T::default();
+            for (c, info) in classes.iter().enumerate().filter(|(_, i)| i.absorbing) {
+                for t in 1..=l.turns {
+                    let n = out[l.absorbed(c, t)];
+                    let e = live(t - 1) + usize::from(info.empty) * (l.turns + 1 - t);
+                    out[l.empty(e)] += n;
+                    absorbed += n;
+                }
+            }
+            out[l.empty(live(l.turns))] += trials - absorbed;
+        }
         for (k, &n) in raw[self.ended(0)..].iter().enumerate() {
             if n == T::default() {
                 continue;

@@ -1,6 +1,7 @@
 //! [`ChainSim`]: a chain's trials for the engine, by dice or by its compiled tables.
 
 use super::*;
+use std::hint::select_unpredictable;
 
 /// Series read in one pass ([`Chain::series_all`]) up to this many; more are read one by one.
 const SERIES_AT_ONCE: usize = 16;
@@ -58,6 +59,15 @@ pub struct ChainSim<C: Chain> {
     pub(super) blocks: Option<Blocks>,
     /// The dice sampler's replay trees (with `table` for the states they lead to).
     pub(super) trees: Option<Trees>,
+}
+
+/// Where a walk of trials back to back goes at the turn cap: back to the start, all the turns
+/// ahead (out of line, so that the compiler keeps the cap a branch and not a select that the
+/// next turn's die would wait on).
+#[cold]
+#[inline(never)]
+fn cap(start: DieNode, turns: usize) -> (DieNode, usize, usize) {
+    (start, turns, 0)
 }
 
 impl<C: Chain> ChainSim<C> {
@@ -288,13 +298,16 @@ impl<C: Chain> ChainSim<C> {
         (all || !any).then_some(all)
     }
 
-    /// `n` trials by the replay trees when they are of dice only ([`DiceTrees`]), in a loop
-    /// of its own (the dice in locals, so that the walk keeps its registers) with no branch on
-    /// the dice but a trial's end (and a turn's further dice): every turn counts its move from class to class, a stay in the class
-    /// too (in the raw tally's diagonal, which [`ChainSim::finish`] never reads: a stay is no
-    /// move), and, with `EMPTY`, adds the turn to the empty turns when the unit's place stands
-    /// empty (without it, the fold reads the empty turns off the moves: see
-    /// [`ChainSim::empty_by_moves`]).
+    /// `n` trials by the replay trees when they are of dice only ([`DiceTrees`]), back to
+    /// back in one loop of turns (the dice in locals, so that the walk keeps its registers)
+    /// with no branch on the dice but a turn's further dice: an absorbing end node leads to
+    /// the start's first die, so that the next trial goes on from there with no branch, and
+    /// the counts are indexed, not chosen. Every turn counts its move from class to class, a
+    /// stay in the class too (in the raw tally's diagonal, which [`ChainSim::finish`] never
+    /// reads: a stay is no move), and its end node's slot (a trial's end by its state, or a
+    /// place for the turns that end none). With `EMPTY` it counts the empty turns (without,
+    /// the fold reads them off the moves: see [`ChainSim::empty_by_moves`]). The dice are
+    /// those of the trials one after another, as the rules code rolls them.
     #[inline(never)]
     fn die_tree_trials<const EMPTY: bool>(
         packed: &DiceTrees,
@@ -304,35 +317,45 @@ impl<C: Chain> ChainSim<C> {
         tally: &mut [u64],
     ) {
         let mut d = dice.clone();
-        let (cc, turns) = (walk.classes * walk.classes, walk.turns);
-        for _ in 0..n {
-            let mut at = packed.start();
+        let (cc, turns, states) = (walk.classes * walk.classes, walk.turns, packed.states());
+        // The trials that ended in each state, then the turns that ended live in each.
+        let mut ends = vec![0u64; 2 * states];
+        // The trials that stood empty each number of turns, then the live turns by the
+        // number so far.
+        let mut empties = vec![0u64; if EMPTY { 2 * (turns + 1) } else { 0 }];
+        let start = packed.start();
+        let (mut at, mut left, mut done, mut empty_turns) = (start, turns, 0u64, 0usize);
+        while done < n {
+            let node = packed.turn(at, &mut d);
             // The raw tally's moves at this turn.
-            let mut moves = walk.trans0;
-            let mut empty_turns = walk.empty_turns;
-            // The turns left, this one included (at least one).
-            let mut left = turns;
-            loop {
-                at = packed.turn(at, &mut d);
-                tally[moves + at.code()] += 1;
-                if at.absorbing() {
-                    if EMPTY {
-                        empty_turns += at.empty() * left;
-                    }
-                    break;
-                }
-                if EMPTY {
-                    empty_turns += at.empty();
-                }
-                left -= 1;
-                if left == 0 {
-                    break;
-                }
-                moves += cc;
-            }
-            tally[walk.ended0 + at.state()] += 1;
+            let moves = walk.trans0 + (turns - left) * cc;
+            tally[moves + node.code()] += 1;
+            ends[node.slot()] += 1;
+            let absorbed = node.absorbing();
+            done += u64::from(absorbed);
             if EMPTY {
-                tally[walk.empty0 + empty_turns] += 1;
+                let e = empty_turns + node.empty() * select_unpredictable(absorbed, left, 1);
+                empties[e + select_unpredictable(absorbed, 0, turns + 1)] += 1;
+                empty_turns = select_unpredictable(absorbed, 0, e);
+            }
+            at = node;
+            left = select_unpredictable(absorbed, turns, left - 1);
+            if left == 0 {
+                // The turn cap (rare: a branch the processor predicts): the trial ends live.
+                ends[node.slot() - states] += 1;
+                done += 1;
+                if EMPTY {
+                    empties[empty_turns] += 1;
+                }
+                (at, left, empty_turns) = cap(start, turns);
+            }
+        }
+        for (t, e) in tally[walk.ended0..].iter_mut().zip(&ends[..states]) {
+            *t += e;
+        }
+        if EMPTY {
+            for (t, e) in tally[walk.empty0..].iter_mut().zip(&empties[..turns + 1]) {
+                *t += e;
             }
         }
         *dice = d;

@@ -109,25 +109,29 @@ pub(super) struct DiceTrees {
     nodes: Vec<DieNode>,
     /// The start's end node.
     start: DieNode,
+    /// How many states the trees lead to.
+    states: usize,
 }
 
 /// A node of trees of dice only, packed in 8 bytes: the move its turn makes, from the class of
 /// the state whose tree it is in to its own, as `from · classes + to` (bits 0 to 15); an end
-/// node (bit 16), its class absorbing (bit 17), its place empty (bit 18), its state (bits 19
-/// to 39) and where its faces' nodes start (bits 40 to 63).
+/// node (bit 16), its class absorbing (bit 17), its place empty (bit 18); its slot (bits 19 to
+/// 39): an absorbing end node's state, a live end node's state plus the number of states; and
+/// where its faces' nodes start (bits 40 to 63), for an absorbing end node the start's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct DieNode(u64);
 
 impl DieNode {
-    /// The packed node of `s` in the tree of a state of class `from`, of `classes` classes,
-    /// when its fields fit.
-    fn of(s: &Step, from: usize, classes: usize) -> Option<DieNode> {
+    /// The packed node of `s` in the tree of a state of class `from`, of `classes` classes and
+    /// `states` states, when its fields fit.
+    fn of(s: &Step, from: usize, classes: usize, states: usize) -> Option<DieNode> {
         let code = from * classes + s.class();
-        (code < 1 << 16 && s.state < 1 << 21 && s.at < 1 << 24).then_some(DieNode(
+        let slot = s.state as usize + usize::from(!s.absorbing()) * states;
+        (code < 1 << 16 && slot < 1 << 21 && s.at < 1 << 24).then_some(DieNode(
             code as u64
                 | u64::from(s.end) << 16
                 | u64::from(s.flags & 3) << 17
-                | u64::from(s.state) << 19
+                | (slot as u64) << 19
                 | u64::from(s.at) << 40,
         ))
     }
@@ -135,6 +139,10 @@ impl DieNode {
     #[inline(always)]
     pub(super) fn at(self) -> usize {
         (self.0 >> 40) as usize
+    }
+    /// The node with its faces' nodes starting at `at` instead.
+    fn leading_to(self, at: usize) -> DieNode {
+        DieNode(self.0 & ((1 << 40) - 1) | (at as u64) << 40)
     }
     /// Whether a turn ends here.
     #[inline(always)]
@@ -156,9 +164,10 @@ impl DieNode {
     pub(super) fn code(self) -> usize {
         self.0 as u16 as usize
     }
-    /// Its state (an end node's).
+    /// Its slot (an end node's): its state when absorbing, else its state plus the number of
+    /// states.
     #[inline(always)]
-    pub(super) fn state(self) -> usize {
+    pub(super) fn slot(self) -> usize {
         (self.0 >> 19 & 0x1F_FFFF) as usize
     }
 }
@@ -439,16 +448,33 @@ impl DiceTrees {
                 }
             }
         }
+        let states = roots.len();
         let packed = nodes
             .iter()
             .zip(&from)
-            .map(|(n, &c)| DieNode::of(n, c, classes))
+            .map(|(n, &c)| DieNode::of(n, c, classes, states))
             .collect::<Option<Vec<_>>>()?;
-        let start = DieNode::of(&roots[0], roots[0].class(), classes)?;
+        let start = DieNode::of(&roots[0], roots[0].class(), classes, states)?;
+        // An absorbing end node leads where the start does: a walk of trials back to back
+        // goes on to the next trial's first die without a branch.
+        let packed = packed
+            .into_iter()
+            .map(|n| match n.end() && n.absorbing() {
+                true => n.leading_to(start.at()),
+                false => n,
+            })
+            .collect();
         Some(DiceTrees {
             nodes: packed,
             start,
+            states,
         })
+    }
+
+    /// How many states the trees lead to.
+    #[inline(always)]
+    pub(super) fn states(&self) -> usize {
+        self.states
     }
 
     /// The start's end node.

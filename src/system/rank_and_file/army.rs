@@ -47,8 +47,11 @@ pub struct RfArmy {
     pub options: rf::Options,
     /// Each side's fire.
     pub fire: [Volley; 2],
-    /// Who fires, charges and may be charged (the sources are silent; rule parameters).
-    pub battle: BattleRules,
+    /// Who fires, charges and may be charged (the sources are silent; rule parameters): set
+    /// only where `by_status` is worked out again (a test's [`RfArmy::set_battle`]).
+    battle: BattleRules,
+    /// The same by status, worked out once.
+    by_status: ByStatus,
     /// RF-10 in force.
     pub waiver_tests: bool,
     /// RF-10: the period (the Industrial Age spares frontal shock cavalry charges a waiver).
@@ -107,6 +110,7 @@ impl RfArmy {
             options: melee.options,
             fire,
             battle,
+            by_status: ByStatus::of(&battle),
             waiver_tests: on.waiver_tests,
             era,
             pursue,
@@ -114,6 +118,13 @@ impl RfArmy {
             fights,
             max_rounds: melee.max_rounds,
         }
+    }
+
+    /// Change the battle rules in force.
+    #[cfg(test)]
+    pub fn set_battle(&mut self, change: impl FnOnce(&mut BattleRules)) {
+        change(&mut self.battle);
+        self.by_status = ByStatus::of(&self.battle);
     }
 
     /// May `u` be fired at?
@@ -323,7 +334,7 @@ impl Army for RfArmy {
         use rf::Status::{Good, Removed, Routing, Unsteady};
         // Never more than the field holds (so the compiler drops the bounds checks).
         let files = ctx.files.min(MAX_FILES);
-        let k = ByStatus::of(&self.battle);
+        let k = self.by_status;
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
         // `charge`: the side that charges in each file (it charged, whatever happens next);
         // `contact`: whether the melee may still happen (not when the target broke in its
@@ -709,11 +720,11 @@ mod tests {
         assert_eq!(f.front[1][0].s.status, rf::Status::Routing);
         assert_eq!(f.front[1][0].s.lost, 1);
         assert!(f.front[0][0].blown, "the charger charged");
-        army.battle.charged_router = rf::ChargedRouter::Caught;
+        army.set_battle(|b| b.charged_router = rf::ChargedRouter::Caught);
         let mut f = routing(&army);
         assert_eq!(turn_one(&army, &mut f, &[]), 0);
         assert_eq!(f.front[1][0].s.removal, Some(rf::Removal::Caught));
-        army.battle.charged_router = rf::ChargedRouter::NotATarget;
+        army.set_battle(|b| b.charged_router = rf::ChargedRouter::NotATarget);
         let mut f = routing(&army);
         assert_eq!(turn_one(&army, &mut f, &[6]), 1);
         assert_eq!(f.front[1][0].s.status, rf::Status::Unsteady);
@@ -739,7 +750,7 @@ mod tests {
         };
         // Side B's rally test (1 fails): it stays Unsteady and does not fire.
         assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1]), 1);
-        army.battle.unsteady_fires = true;
+        army.set_battle(|b| b.unsteady_fires = true);
         let mut f = field(&army);
         f.front[1][0].s.status = rf::Status::Unsteady;
         // The rally test (1), then its volley (no hit).

@@ -123,26 +123,24 @@ pub(super) struct DieNode(u64);
 
 impl DieNode {
     /// The packed node of `s` in the tree of a state of class `from`, of `classes` classes and
-    /// `states` states, when its fields fit.
-    fn of(s: &Step, from: usize, classes: usize, states: usize) -> Option<DieNode> {
+    /// `states` states, when its fields fit; an absorbing end node leads to `start`, where the
+    /// start's faces' nodes start.
+    fn of(s: &Step, from: usize, classes: usize, states: usize, start: u32) -> Option<DieNode> {
         let code = from * classes + s.class();
         let slot = s.state as usize + usize::from(!s.absorbing()) * states;
-        (code < 1 << 16 && slot < 1 << 21 && s.at < 1 << 24).then_some(DieNode(
+        let at = if s.end && s.absorbing() { start } else { s.at };
+        (code < 1 << 16 && slot < 1 << 21 && at < 1 << 24).then_some(DieNode(
             code as u64
                 | u64::from(s.end) << 16
                 | u64::from(s.flags & 3) << 17
                 | (slot as u64) << 19
-                | u64::from(s.at) << 40,
+                | u64::from(at) << 40,
         ))
     }
     /// Where its faces' nodes start.
     #[inline(always)]
     pub(super) fn at(self) -> usize {
         (self.0 >> 40) as usize
-    }
-    /// The node with its faces' nodes starting at `at` instead.
-    fn leading_to(self, at: usize) -> DieNode {
-        DieNode(self.0 & ((1 << 40) - 1) | (at as u64) << 40)
     }
     /// Whether a turn ends here.
     #[inline(always)]
@@ -449,21 +447,15 @@ impl DiceTrees {
             }
         }
         let states = roots.len();
+        // An absorbing end node leads where the start does: a walk of trials back to back
+        // goes on to the next trial's first die without a branch.
+        let lead = roots[0].at;
         let packed = nodes
             .iter()
             .zip(&from)
-            .map(|(n, &c)| DieNode::of(n, c, classes, states))
+            .map(|(n, &c)| DieNode::of(n, c, classes, states, lead))
             .collect::<Option<Vec<_>>>()?;
-        let start = DieNode::of(&roots[0], roots[0].class(), classes, states)?;
-        // An absorbing end node leads where the start does: a walk of trials back to back
-        // goes on to the next trial's first die without a branch.
-        let packed = packed
-            .into_iter()
-            .map(|n| match n.end() && n.absorbing() {
-                true => n.leading_to(start.at()),
-                false => n,
-            })
-            .collect();
+        let start = DieNode::of(&roots[0], roots[0].class(), classes, states, lead)?;
         Some(DiceTrees {
             nodes: packed,
             start,

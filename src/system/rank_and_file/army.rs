@@ -335,98 +335,114 @@ impl Army for RfArmy {
         // Never more than the field holds (so the compiler drops the bounds checks).
         let files = ctx.files.min(MAX_FILES);
         let k = self.by_status;
+        // Each phase first works out, for every unit and without a branch, whether the phase
+        // touches it (a bit per file), then visits only those units, in file order, side A
+        // first: the same units in the same order as a test of each unit in turn, so the same
+        // dice, but with no branch on each unit's state for the processor to mispredict.
+        //
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
         // `charge`: the side that charges in each file (it charged, whatever happens next);
         // `contact`: whether the melee may still happen (not when the target broke in its
         // waiver test, or either side is shaken by the melee phase).
-        let mut charge: [Option<usize>; MAX_FILES] = [None; MAX_FILES];
-        let mut contact = [false; MAX_FILES];
-        let mut blown_at_charge = [false; MAX_FILES];
-        let mut no_rally = [[false; MAX_FILES]; 2];
         // A charge covers one move from where the units stood at the start of the turn: the
         // charge phase comes before movement (RF-13).
         let reach = ctx.start_range <= 1;
+        // Side A's policy, for a target in good order and for a shaken one (an Unsteady
+        // target: `charge_when_shaken`'s meaning; a router is charged only by
+        // `charge_at_turn` or an uncontrolled charge).
+        let (at_turn, at_shaken) = (
+            ctx.policy.charges(ctx.turn, false),
+            ctx.policy.charges(ctx.turn, true),
+        );
+        // Bit `i`: side A (`charged[0]`) or side B (`charged[1]`) charges in file `i`.
+        let mut charged = [0u32; 2];
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
-            // `charge_when_shaken` means an Unsteady target (the parameter's meaning); a
-            // router is charged only by `charge_at_turn` or an uncontrolled charge.
             let shaken = b.s.status == Unsteady;
             let by_a = Self::may_charge(&k, &a)
-                && Self::charge_target(&k, &b)
-                && reach
-                && (a.must_charge || ctx.policy.charges(ctx.turn, shaken));
+                & Self::charge_target(&k, &b)
+                & reach
+                & (a.must_charge | at_turn | (at_shaken & shaken));
             let by_b =
-                Self::may_charge(&k, &b) && Self::charge_target(&k, &a) && reach && b.must_charge;
-            charge[i] = if by_a {
-                Some(0)
-            } else if by_b {
-                Some(1)
-            } else {
-                None
-            };
-            for side in 0..2 {
-                f.front[side][i].must_charge = false;
-            }
-            if let Some(att) = charge[i] {
-                blown_at_charge[i] = f.front[att][i].blown;
-                contact[i] = true;
-                no_rally[0][i] = true;
-                no_rally[1][i] = true;
-                let d = 1 - att;
-                // A charged router flees again or is caught (`charged_router`): no melee.
-                if f.front[d][i].s.status == Routing {
-                    contact[i] = false;
-                    if self.battle.charged_router == rf::ChargedRouter::Caught {
-                        f.front[d][i].s.remove(rf::Removal::Caught);
-                    }
-                }
-                let due = contact[i]
-                    && self.waiver_tests
-                    && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true, self.era);
-                if due {
-                    let target = &mut f.front[d][i];
-                    let rules = rf::WaiverRules {
-                        stampede: self.options.elephant_stampede,
-                        pursue: self.pursue,
-                    };
-                    let (s, _, end) = rf::charge_waiver(
-                        &self.fighters[d][i].unit,
-                        &self.options,
-                        rules,
-                        target.s,
-                        r,
-                    );
-                    target.s = s;
-                    if end != rf::WaiverEnd::Stands {
-                        // The target broke (stampeded, or was caught and destroyed) before
-                        // contact: no melee (the charger still charged, RF-11).
-                        contact[i] = false;
-                    }
-                }
-            }
-            // RF-11: a marker comes off in a charge phase in which the unit neither charges nor
-            // is routing (a removed unit keeps its state: it never acts again); a cavalry
-            // charger gets one, whether or not the melee follows.
-            for side in 0..2 {
+                Self::may_charge(&k, &b) & Self::charge_target(&k, &a) & reach & b.must_charge;
+            charged[0] |= u32::from(by_a) << i;
+            charged[1] |= u32::from(!by_a & by_b) << i;
+        }
+        let charges = charged[0] | charged[1];
+        // RF-11 in every file without a charge: a marker comes off in a charge phase in which
+        // the unit is not routing (a removed unit keeps its state: it never acts again). And
+        // the units that will rally: only the shaken (a unit in good order or removed is left
+        // as it is, RF-5), and none in a charge.
+        const KEEPS_BLOWN: [bool; 4] = [false, false, true, true];
+        const SHAKEN: [bool; 4] = [false, true, true, false];
+        let mut rallies = [0u32; 2];
+        for side in 0..2 {
+            for i in 0..files {
+                let in_charge = charges >> i & 1 == 1;
                 let u = &mut f.front[side][i];
-                if charge[i] == Some(side) {
-                    if self.blown_cavalry && self.fighters[side][i].troop == rf::Troop::Cavalry {
-                        u.blown = true;
-                    }
-                } else if !matches!(u.s.status, Routing | Removed) {
-                    u.blown = false;
+                u.must_charge = false;
+                u.blown &= KEEPS_BLOWN[u.s.status as usize] | in_charge;
+                rallies[side] |= u32::from(u.present & SHAKEN[u.s.status as usize]) << i;
+            }
+            rallies[side] &= !charges;
+        }
+        let mut contact = [false; MAX_FILES];
+        let mut blown_at_charge = [false; MAX_FILES];
+        let mut m = charges;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if i >= files {
+                break;
+            }
+            let att = (charged[1] >> i & 1) as usize;
+            let d = 1 - att;
+            blown_at_charge[i] = f.front[att][i].blown;
+            contact[i] = true;
+            // A charged router flees again or is caught (`charged_router`): no melee.
+            if f.front[d][i].s.status == Routing {
+                contact[i] = false;
+                if self.battle.charged_router == rf::ChargedRouter::Caught {
+                    f.front[d][i].s.remove(rf::Removal::Caught);
                 }
             }
+            let due = contact[i]
+                && self.waiver_tests
+                && rf::waiver_due(&self.fighters[att][i], &self.fighters[d][i], true, self.era);
+            if due {
+                let target = &mut f.front[d][i];
+                let rules = rf::WaiverRules {
+                    stampede: self.options.elephant_stampede,
+                    pursue: self.pursue,
+                };
+                let (s, _, end) =
+                    rf::charge_waiver(&self.fighters[d][i].unit, &self.options, rules, target.s, r);
+                target.s = s;
+                if end != rf::WaiverEnd::Stands {
+                    // The target broke (stampeded, or was caught and destroyed) before
+                    // contact: no melee (the charger still charged, RF-11).
+                    contact[i] = false;
+                }
+            }
+            // RF-11: a cavalry charger gets a marker, whether or not the melee follows; the
+            // target's comes off unless it is now routing (or removed).
+            if self.blown_cavalry && self.fighters[att][i].troop == rf::Troop::Cavalry {
+                f.front[att][i].blown = true;
+            }
+            let t = &mut f.front[d][i];
+            t.blown &= matches!(t.s.status, Routing | Removed);
         }
         // Rally phase.
         for side in 0..2 {
-            for i in 0..files {
-                let u = &mut f.front[side][i];
-                // Only the shaken rally (a unit in good order or removed is left as it is,
-                // RF-5): asked here, it spares the rally's dispatch on every unit.
-                if u.present && !no_rally[side][i] && matches!(u.s.status, Unsteady | Routing) {
-                    u.s = self.fighters[side][i].unit.rally(&self.options, u.s, r);
+            let mut m = rallies[side];
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if i >= files {
+                    break;
                 }
+                let u = &mut f.front[side][i];
+                u.s = self.fighters[side][i].unit.rally(&self.options, u.s, r);
             }
         }
         // Fire phase: simultaneous.
@@ -436,12 +452,19 @@ impl Army for RfArmy {
                 let targets: [bool; MAX_FILES] = std::array::from_fn(|i| {
                     i < files && Self::fire_target(&k, &f.front[1 - side][i])
                 });
+                let mut firers = 0u32;
                 for i in 0..files {
                     let u = &f.front[side][i];
-                    if !self.fires(&k, u, charge[i] == Some(side)) {
-                        continue;
+                    firers |= u32::from(self.fires(&k, u, charged[side] >> i & 1 == 1)) << i;
+                }
+                while firers != 0 {
+                    let i = firers.trailing_zeros() as usize;
+                    firers &= firers - 1;
+                    if i >= files {
+                        break;
                     }
                     if let Some(t) = fire_target(&targets, i, files) {
+                        let u = &f.front[side][i];
                         let unit = &self.fighters[side][i].unit;
                         let full = u32::from(unit.stands);
                         let left = full - u32::from(unit.stands_lost(u.s)).min(full);
@@ -454,23 +477,32 @@ impl Army for RfArmy {
         let before_morale: [[rf::Status; MAX_FILES]; 2] =
             std::array::from_fn(|side| std::array::from_fn(|i| f.front[side][i].s.status));
         for side in 0..2 {
+            let mut hit = 0u32;
             for i in 0..files {
-                if hits[side][i] == 0 {
-                    continue;
+                hit |= u32::from(hits[side][i] != 0) << i;
+            }
+            while hit != 0 {
+                let i = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                if i >= files {
+                    break;
                 }
                 let unit = &self.fighters[side][i].unit;
                 let u = &mut f.front[side][i];
-                let hit = unit.take_hits(u.s, hits[side][i].min(255) as u8);
+                let took = unit.take_hits(u.s, hits[side][i].min(255) as u8);
                 // RF-5 with RF-8: a failed test may start a stampede, which counts as routing.
-                u.s = unit.morale_test(&self.options, hit, r).0;
+                u.s = unit.morale_test(&self.options, took, r).0;
             }
         }
         // Melee phase.
-        for (i, c) in charge.iter().enumerate().take(files) {
-            let Some(att) = *c else { continue };
-            if !contact[i] {
+        let mut m = charges;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if i >= files || !contact[i] {
                 continue;
             }
+            let att = (charged[1] >> i & 1) as usize;
             let d = 1 - att;
             let (a, b) = (f.front[att][i], f.front[d][i]);
             // Units that became shaken before the melee phase do not fight: the charger halts,

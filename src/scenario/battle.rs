@@ -718,14 +718,19 @@ impl<A: Army> Chain for Battle<A> {
         }
     }
     fn series_all(&self, s: &Self::State, out: &mut [u32]) {
-        // The counts the turn (or the start) left in the state.
-        for (i, o) in out.iter_mut().enumerate() {
-            let c = &s.counts[i % 2];
-            *o = u32::from(match i {
-                0 | 1 => c.gaps,
-                2 | 3 => c.gone + s.replaced[i % 2],
-                _ => c.shaken,
-            });
+        // The counts the turn (or the start) left in the state, in the series' order (see
+        // `Battle::new`): gaps, units lost and units shaken, side A then side B.
+        let [a, b] = &s.counts;
+        let all = [
+            a.gaps,
+            b.gaps,
+            a.gone + s.replaced[0],
+            b.gone + s.replaced[1],
+            a.shaken,
+            b.shaken,
+        ];
+        for (o, v) in out.iter_mut().zip(all) {
+            *o = u32::from(v);
         }
     }
 }

@@ -341,7 +341,7 @@ impl Army for RfArmy {
         // dice, but with no branch on each unit's state for the processor to mispredict.
         //
         // Charge phase: who charges whom (attacker side per file), and waiver tests.
-        // `charge`: the side that charges in each file (it charged, whatever happens next);
+        // `charged`: the side that charges in each file (it charged, whatever happens next);
         // `contact`: whether the melee may still happen (not when the target broke in its
         // waiver test, or either side is shaken by the melee phase).
         // A charge covers one move from where the units stood at the start of the turn: the
@@ -472,9 +472,9 @@ impl Army for RfArmy {
                 }
             }
         }
-        // Morale phase: units that lost stands test. Bit `i` of `shaken_now[side]`: the unit's
+        // Morale phase: units that lost stands test. Bit `i` of `morale_changed[side]`: the unit's
         // state changed in this phase.
-        let mut shaken_now = [0u32; 2];
+        let mut morale_changed = [0u32; 2];
         for side in 0..2 {
             let mut hit = 0u32;
             for i in 0..files {
@@ -492,7 +492,7 @@ impl Army for RfArmy {
                 let took = unit.take_hits(u.s, hits[side][i].min(255) as u8);
                 // RF-5 with RF-8: a failed test may start a stampede, which counts as routing.
                 u.s = unit.morale_test(&self.options, took, r).0;
-                shaken_now[side] |= u32::from(u.s.status != before) << i;
+                morale_changed[side] |= u32::from(u.s.status != before) << i;
             }
         }
         // Melee phase.
@@ -509,7 +509,7 @@ impl Army for RfArmy {
             // Units that became shaken before the melee phase do not fight: the charger halts,
             // the target retires (RF-13: "the melee will not happen").
             let fighting = |side: usize, u: &RfSlot| {
-                matches!(u.s.status, Good | Unsteady) && shaken_now[side] >> i & 1 == 0
+                matches!(u.s.status, Good | Unsteady) && morale_changed[side] >> i & 1 == 0
             };
             if !fighting(att, &a) || !fighting(d, &b) {
                 continue;
@@ -646,6 +646,26 @@ mod tests {
                         _ => Standing::Shaken,
                     };
                     assert_eq!(a.standing(&u), want, "{u:?}");
+                }
+            }
+        }
+    }
+
+    /// The targets read off the bits are the shared rule's (the enemy opposite, else the left,
+    /// else the right neighbour of that place), for every field width, every file and every
+    /// set of targets on the field.
+    #[test]
+    fn target_bits_aim_as_the_shared_rule() {
+        for files in 1..=MAX_FILES {
+            for targets in 0u32..1 << files {
+                let targetable: [bool; MAX_FILES] =
+                    std::array::from_fn(|i| i < files && targets >> i & 1 == 1);
+                for file in 0..files {
+                    assert_eq!(
+                        target_of(targets, file),
+                        fire_target(&targetable, file, files),
+                        "{files} files, targets {targets:#b}, file {file}"
+                    );
                 }
             }
         }

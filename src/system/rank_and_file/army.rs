@@ -829,6 +829,34 @@ mod tests {
         )
     }
 
+    /// RF-11: a Blown marker comes off in a charge phase in which the unit neither charges nor
+    /// is routing; a routing unit keeps its marker.
+    #[test]
+    fn a_marker_comes_off_unless_the_unit_charges_or_routs() {
+        let army = army_blown();
+        let ctx = TurnContext {
+            turn: 1,
+            files: 1,
+            policy: Policy {
+                charge_at_turn: 0,
+                when_shaken: false,
+            },
+            fire_range: 0,
+            start_range: 1,
+        };
+        // Nobody charges or fires: side B's rally test (a 1 fails) is the only die.
+        let mut f = field(&army);
+        assert!(f.front[0][0].blown);
+        assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1]), 1);
+        assert!(!f.front[0][0].blown, "a Good unit that did not charge");
+        // Routing, it keeps the marker (its rally test and side B's: both 1s, both fail).
+        let mut f = field(&army);
+        f.front[0][0].s.status = rf::Status::Routing;
+        assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1, 1]), 2);
+        assert_eq!(f.front[0][0].s.status, rf::Status::Routing);
+        assert!(f.front[0][0].blown, "a routing unit");
+    }
+
     /// RF-13 with the core rules' words: a target that becomes shaken before the melee phase
     /// (here Unsteady after losing a stand to fire in the morale phase) retires, and a charger
     /// that does so halts: the melee does not happen that turn.

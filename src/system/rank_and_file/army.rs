@@ -701,17 +701,24 @@ mod tests {
         Field::one_file(army, 1)
     }
 
-    fn turn_one(army: &RfArmy, f: &mut Field<RfSlot>, dice: &[u8]) -> usize {
-        let ctx = TurnContext {
+    /// Turn 1 of a one-file battle: side A charges from turn `charge_at_turn` (0: never on
+    /// that account, and not a shaken target either), fire reaches `fire_range` moves, and the
+    /// units stood `start_range` moves apart at the start of the turn.
+    fn one_file(charge_at_turn: u32, fire_range: u8, start_range: u8) -> TurnContext {
+        TurnContext {
             turn: 1,
             files: 1,
             policy: Policy {
-                charge_at_turn: 1,
+                charge_at_turn,
                 when_shaken: false,
             },
-            fire_range: 1,
-            start_range: 1,
-        };
+            fire_range,
+            start_range,
+        }
+    }
+
+    fn turn_one(army: &RfArmy, f: &mut Field<RfSlot>, dice: &[u8]) -> usize {
+        let ctx = one_file(1, 1, 1);
         scripted_turn(army, f, &ctx, dice)
     }
 
@@ -750,16 +757,7 @@ mod tests {
             0,
         );
         let mut f = Field::one_file(&army, 2);
-        let ctx = TurnContext {
-            turn: 1,
-            files: 1,
-            policy: Policy {
-                charge_at_turn: 1,
-                when_shaken: false,
-            },
-            fire_range: 0,
-            start_range: 2,
-        };
+        let ctx = one_file(1, 0, 2);
         assert_eq!(scripted_turn(&army, &mut f, &ctx, &[]), 0);
         assert!(!f.front[0][0].blown, "it did not charge");
     }
@@ -802,16 +800,7 @@ mod tests {
         let mut army = army("regular cavalry stands=6", "regular infantry stands=8", 6);
         let mut f = field(&army);
         f.front[1][0].s.status = rf::Status::Unsteady;
-        let ctx = TurnContext {
-            turn: 1,
-            files: 1,
-            policy: Policy {
-                charge_at_turn: 0,
-                when_shaken: false,
-            },
-            fire_range: 1,
-            start_range: 1,
-        };
+        let ctx = one_file(0, 1, 1);
         // Side B's rally test (1 fails): it stays Unsteady and does not fire.
         assert_eq!(scripted_turn(&army, &mut f, &ctx, &[1]), 1);
         army.set_battle(|b| b.unsteady_fires = true);
@@ -834,16 +823,7 @@ mod tests {
     #[test]
     fn a_marker_comes_off_unless_the_unit_charges_or_routs() {
         let army = army_blown();
-        let ctx = TurnContext {
-            turn: 1,
-            files: 1,
-            policy: Policy {
-                charge_at_turn: 0,
-                when_shaken: false,
-            },
-            fire_range: 0,
-            start_range: 1,
-        };
+        let ctx = one_file(0, 0, 1);
         // Nobody charges or fires: side B's rally test (a 1 fails) is the only die.
         let mut f = field(&army);
         assert!(f.front[0][0].blown);

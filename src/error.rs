@@ -90,6 +90,43 @@ pub enum Error {
         /// The budget, in seconds.
         budget_s: f64,
     },
+    /// One turn of a scenario takes more branches of chance than an enumeration allows (a
+    /// mechanic file that rolls dice one by one where it could roll them together).
+    #[error(
+        "one turn of this {scenario} takes about {} branches of chance, more than the {} allowed: roll dice together where only their total or count matters (roll(10, 6) for the sum of ten dice is 51 branches, hits(10, 5) for how many of ten show 5+ is 11; ten d6() in a loop are 60,466,176)",
+        crate::report::thousands(*branches),
+        crate::report::thousands(*max)
+    )]
+    TooManyBranches {
+        /// The scenario.
+        scenario: String,
+        /// The branches counted, or projected from the share of the tree taken.
+        branches: u64,
+        /// The bound.
+        max: u64,
+    },
+    /// The table sampler's tables take longer to compile than the budget (`--exact-budget`).
+    #[error(
+        "the table sampler's tables take more than {budget_s} s to compile (the turns are slow or many): run with --sampler dice, which plays every turn's dice (the same chances, slower per trial), or raise --exact-budget"
+    )]
+    TablesOverBudget {
+        /// The budget, in seconds.
+        budget_s: f64,
+    },
+    /// An exact solution would keep more moves between states than memory allows.
+    #[error(
+        "the exact solution of this {scenario} reaches more than {} moves between states (from {} states so far), more than its memory allows: give the state fewer values, or run by Monte Carlo",
+        crate::report::thousands(*moves as u64),
+        crate::report::thousands(*states as u64)
+    )]
+    TooManyStates {
+        /// The scenario.
+        scenario: String,
+        /// The states reached so far.
+        states: usize,
+        /// The moves kept so far.
+        moves: usize,
+    },
     /// An exact solution whose probability mass does not add up to 1: a bug, never bad input.
     #[error("exact solution of {scenario} lost probability mass: total {total} (expected 1)")]
     Mass {

@@ -16,9 +16,28 @@ use morale_lab::engine::Control;
 fn main() -> ExitCode {
     let control = Arc::new(Control::new());
     let on_interrupt = Arc::clone(&control);
-    // Ctrl-C (SIGINT), SIGTERM or SIGHUP asks the run to stop after the chunks under way
-    // (milliseconds); nothing is printed and nothing written.
-    let _ = ctrlc::set_handler(move || on_interrupt.cancel());
+    // Ctrl-C (SIGINT), SIGTERM or SIGHUP asks the run to stop: every long loop reads the flag
+    // (a chunk of trials, a branch of a turn, a state of a solve), so it ends in milliseconds,
+    // printing and writing nothing. Should anything still run after most of a second, the
+    // process ends itself then (once no file is half-written), so that an interrupt always
+    // ends the command within a second.
+    let _ = ctrlc::set_handler(move || {
+        on_interrupt.cancel();
+        std::thread::spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(800));
+            // A write under way finishes (or cleans up) first: milliseconds.
+            for _ in 0..50 {
+                if cli::WRITING.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            eprintln!(
+                "error: interrupted: the run was stopped before it finished; nothing was written"
+            );
+            std::process::exit(130);
+        });
+    });
     match cli::run(control) {
         Ok(text) => {
             let mut out = std::io::stdout().lock();

@@ -203,3 +203,168 @@ y = { key = "class", values = ["veteran", "regular", "green"] }
         assert_eq!(listing(&dir), before, "{sig}: files left behind");
     }
 }
+
+/// The worked example's rally with `extra` put at the start of its turn, written to `dir`.
+fn mistake(dir: &Path, name: &str, extra: &str) -> String {
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let text = example.replacen(
+        "fn rally_turn(p, s) {\n",
+        &format!("fn rally_turn(p, s) {{\n{extra}\n"),
+        1,
+    );
+    assert_ne!(text, example, "the turn was found");
+    std::fs::write(dir.join(name), text).unwrap();
+    name.to_string()
+}
+
+/// Run `args` in `dir` to its end (killed past `limit`): seconds taken, exit code, stderr.
+fn timed(args: &[&str], dir: &Path, limit: Duration) -> (f64, Option<i32>, String) {
+    let started = Instant::now();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        started.elapsed().as_secs_f64(),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A designer's easy mistake, ten `d6()` summed in a loop (6^10 branches a turn), is refused up
+/// front with the count and how to write it, well within the budget and a second.
+#[test]
+fn a_turn_of_too_many_branches_is_refused_up_front() {
+    let dir = scratch("interrupt-branches");
+    let file = mistake(
+        &dir,
+        "ten.rhai",
+        "    let total = 0;\n    for i in 0..10 { total += d6(); }",
+    );
+    for extra in [&[][..], &["--exact-only"][..]] {
+        let mut args = vec!["rally", "--system", &file, "--exact-budget", "2"];
+        args.extend_from_slice(extra);
+        let (took, code, stderr) = timed(&args, &dir, Duration::from_secs(60));
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(took < 3.0, "took {took:.2} s");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("120,932,351 branches") && stderr.contains("roll(10, 6)"),
+            "{stderr}"
+        );
+    }
+}
+
+/// Eight `d6()` a turn (about 3.4 million branches with the rally's own die) are under the
+/// bound's early refusal: the exact solve stops at its budget and the table sampler's
+/// compilation at the bound on a turn's branches, and the run goes on by dice; SIGTERM in the
+/// middle of a turn's branches ends the command within a second.
+#[test]
+fn a_turn_of_many_branches_stops_on_its_budget_and_on_sigterm() {
+    let dir = scratch("interrupt-many-branches");
+    let file = mistake(
+        &dir,
+        "eight.rhai",
+        "    let total = 0;\n    for i in 0..8 { total += d6(); }",
+    );
+    let (took, code, stderr) = timed(
+        &[
+            "rally",
+            "--system",
+            &file,
+            "--exact-budget",
+            "1",
+            "--exact-only",
+        ],
+        &dir,
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(took < 2.0, "took {took:.2} s");
+    assert!(stderr.contains("more than the budget of 1 s"), "{stderr}");
+    for sig in ["-TERM", "-INT"] {
+        let s = signal(
+            sig,
+            &[
+                "rally",
+                "--system",
+                &file,
+                "--exact-budget",
+                "600",
+                "--exact-only",
+            ],
+            &dir,
+            Duration::from_millis(1500),
+        );
+        assert_stopped(&s);
+        assert!(s.stdout.is_empty(), "printed: {}", s.stdout);
+    }
+}
+
+/// A `pick` over 9,999 weights each turn, with a state of 400,000 values: the exact solve and
+/// the table sampler's compilation each stop at the budget, and say so; played by dice, SIGTERM
+/// ends it within a second.
+#[test]
+fn a_wide_pick_over_a_large_state_stops_on_its_budget_and_on_sigterm() {
+    let dir = scratch("interrupt-pick");
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let text = example
+        .replacen(
+            "        #{ name: \"lost\", min: 0, max: p.stands },\n",
+            "        #{ name: \"lost\", min: 0, max: p.stands },\n        #{ name: \"x\", min: 0, max: 399999 },\n",
+            1,
+        )
+        .replacen(
+            "fn start(p) { #{ status: \"shaken\", lost: 0 } }",
+            "fn start(p) { #{ status: \"shaken\", lost: 0, x: 0 } }",
+            1,
+        )
+        .replacen(
+            "fn rally_turn(p, s) {\n",
+            "fn rally_turn(p, s) {\n    let w = [];\n    for i in 0..9999 { w.push(1 + i % 7); }\n    s.x = (s.x * 9999 + pick(w)) % 400000;\n",
+            1,
+        );
+    std::fs::write(dir.join("pick.rhai"), text).unwrap();
+    let (took, code, stderr) = timed(
+        &["rally", "--system", "pick.rhai", "--exact-budget", "1"],
+        &dir,
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(took < 3.5, "took {took:.2} s");
+    assert!(stderr.contains("--sampler dice"), "{stderr}");
+    let s = signal(
+        "-TERM",
+        &[
+            "rally",
+            "--system",
+            "pick.rhai",
+            "--exact-budget",
+            "1",
+            "--sampler",
+            "dice",
+            "--trials",
+            "100000000",
+        ],
+        &dir,
+        Duration::from_millis(3500),
+    );
+    assert_stopped(&s);
+}

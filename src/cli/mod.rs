@@ -76,9 +76,16 @@ struct ServeArgs {
     /// The port (0: any free one; the URL is printed).
     #[arg(long, value_name = "N", default_value = "8317")]
     port: String,
-    /// The address to listen on. Anything but loopback warns: the page has no authentication.
+    /// The address to listen on: an IP address or localhost. Anything but loopback warns and
+    /// says what is exposed; every check stays (the Host must be an IP address, localhost or
+    /// an --allow-host name, and the API answers only its own page).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     host: String,
+    /// A host name the server answers to when it listens beyond loopback (repeatable), e.g.
+    /// lab.example for http://lab.example:8080/. Loopback servers answer to localhost and
+    /// loopback addresses only.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// The folder of mechanic files offered as systems (read once at start; the server writes
     /// nothing).
     #[arg(long, value_name = "DIR")]
@@ -1078,8 +1085,29 @@ fn run_sensitivity(
     Ok(result.render(asked.format))
 }
 
+/// Files being written just now: an interrupt waits for them to be in place (or gone) before
+/// it ends the process, so that a forced end never leaves a half-written file behind.
+pub(crate) static WRITING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one write under way while it lives.
+struct Writing;
+
+impl Writing {
+    fn start() -> Writing {
+        WRITING.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Writing
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        WRITING.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// Write `bytes` to `path` through a temporary file beside it, so a failure leaves no half file.
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let _writing = Writing::start();
     let fail = |e: std::io::Error| Error::Conflict(format!("cannot write {}: {e}", path.display()));
     let name = path
         .file_name()
@@ -1205,6 +1233,7 @@ fn run_new(a: NewArgs) -> Result<String> {
             path.display()
         )));
     }
+    let _writing = Writing::start();
     std::fs::write(&path, morale_lab::experiment::template(&name))
         .map_err(|e| Error::Conflict(format!("cannot write {}: {e}", path.display())))?;
     Ok(format!(
@@ -1251,6 +1280,7 @@ fn run_shard(
     }
     let mut bytes = serde_json::to_vec(&part).expect("serialises");
     bytes.push(b'\n');
+    let _writing = Writing::start();
     let tmp = out.with_extension(format!("partial-{}", std::process::id()));
     let fail = |e: std::io::Error| Error::Conflict(format!("cannot write {}: {e}", out.display()));
     std::fs::write(&tmp, &bytes).map_err(fail)?;
@@ -1473,6 +1503,7 @@ fn write_folder(
     out: &std::path::Path,
     files: &[morale_lab::experiment::output::OutputFile],
 ) -> Result<()> {
+    let _writing = Writing::start();
     let fail = |what: &str, e: std::io::Error| {
         Error::Conflict(format!("cannot {what} {}: {e}", out.display()))
     };
@@ -1507,13 +1538,30 @@ fn write_folder(
 }
 
 fn run_serve(a: ServeArgs, control: Arc<Control>) -> Result<String> {
-    let host: std::net::IpAddr = a.host.trim().parse().map_err(|_| {
-        invalid(
-            "--host",
-            &a.host,
-            "allowed: an IP address, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface",
-        )
-    })?;
+    let host: std::net::IpAddr = match a.host.trim() {
+        h if h.eq_ignore_ascii_case("localhost") => std::net::IpAddr::from([127, 0, 0, 1]),
+        h => h.trim_start_matches('[').trim_end_matches(']').parse().map_err(|_| {
+            invalid(
+                "--host",
+                &a.host,
+                "allowed: an IP address or localhost, e.g. 127.0.0.1 (the default) or 0.0.0.0 for every interface",
+            )
+        })?,
+    };
+    for name in &a.allow_host {
+        let ok = !name.is_empty()
+            && name.len() <= 253
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+        if !ok {
+            return Err(invalid(
+                "--allow-host",
+                name,
+                "allowed: a host name of letters, digits, '-' and '.', e.g. lab.example",
+            ));
+        }
+    }
     let port = int_in("--port", &a.port, 0, 65535)? as u16;
     let limits = morale_lab::explorer::Limits {
         max_trials: trials_of(&a.max_trials)
@@ -1547,6 +1595,7 @@ fn run_serve(a: ServeArgs, control: Arc<Control>) -> Result<String> {
             mechanics,
             open: a.open,
             limits,
+            names: a.allow_host.clone(),
         },
         control,
     )

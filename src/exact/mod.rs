@@ -80,9 +80,150 @@ pub fn enumerate<T>(f: impl FnMut(&mut Oracle) -> T, mut sink: impl FnMut(T, f64
 /// [`enumerate`], also passing each branch's probability as an exact fraction
 /// `(numerator, denominator)` where it fits 128 bits.
 pub fn enumerate_exact<T>(
+    f: impl FnMut(&mut Oracle) -> T,
+    sink: impl FnMut(T, f64, Option<(u128, u128)>),
+) {
+    enumerate_within(f, sink, &Watch::none()).expect("an unbounded watch never stops");
+}
+
+/// The most branches of chance one state's turn may take in a bounded enumeration (a
+/// [`Watch`] of a run): ten `d6()` in a row are 6^10, about 60 million, where one
+/// `roll(10, 6)` is 51 branches, one per total.
+pub const MAX_TURN_BRANCHES: u64 = 1 << 20;
+
+/// A turn is refused before its branches are all taken once this many have been taken and the
+/// share of the tree they cover projects more than [`REFUSE_FACTOR`] times
+/// [`MAX_TURN_BRANCHES`] in all (a projection from a few thousand branches can overstate a
+/// lopsided tree a few times over, never by this much for a tree under the bound).
+pub const PROJECT_AFTER: u64 = 4096;
+
+/// See [`PROJECT_AFTER`].
+pub const REFUSE_FACTOR: f64 = 16.0;
+
+/// The most branches taken between two looks at the clock, where branches are fast (the
+/// cancel flag is read after every one; slow branches read the clock about every
+/// millisecond).
+const CLOCK_EVERY: u64 = 64;
+
+/// What stops a long enumeration or solve while it runs: the user's cancel (read after every
+/// branch and every state), a time budget, and bounds on one turn's branches and on the moves
+/// a solve keeps. [`Watch::none`] stops nothing (odds sheets and tests of small, known trees).
+pub struct Watch<'a> {
+    /// The scenario, for the messages.
+    pub scenario: &'a str,
+    /// True once the user stopped the run.
+    pub cancelled: &'a dyn Fn() -> bool,
+    /// When the work started, and the seconds it may take (`None`: no limit).
+    pub budget: Option<(std::time::Instant, f64)>,
+    /// The most branches one turn may take (`u64::MAX`: no bound).
+    pub max_branches: u64,
+    /// The most moves between states a solve keeps (`usize::MAX`: no bound).
+    pub max_moves: usize,
+    /// The most branches all the turns enumerated under this watch may take together
+    /// (`u64::MAX`: no bound), and the count so far.
+    pub max_total: u64,
+    /// Branches taken under this watch so far.
+    pub taken: std::cell::Cell<u64>,
+}
+
+/// The most moves between states (one state's next states, summed over the states reached)
+/// an exact solve keeps: about 40 bytes each, so about 700 MB at the bound.
+pub const MAX_SOLVE_MOVES: usize = 1 << 24;
+
+impl Watch<'_> {
+    /// A watch that stops nothing.
+    pub fn none() -> Watch<'static> {
+        Watch {
+            scenario: "",
+            cancelled: &|| false,
+            budget: None,
+            max_branches: u64::MAX,
+            max_moves: usize::MAX,
+            max_total: u64::MAX,
+            taken: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The cancel flag and the time budget, with `projected_s` the seconds the whole work is
+    /// expected to take (the time spent when nothing better is known).
+    pub(crate) fn check(&self, projected_s: Option<f64>) -> Result<()> {
+        if (self.cancelled)() {
+            return Err(Error::Cancelled);
+        }
+        if let Some((started, budget)) = self.budget {
+            let spent = started.elapsed().as_secs_f64();
+            let projected = projected_s.unwrap_or(spent).max(spent);
+            if over_budget(spent, projected, budget) {
+                return Err(Error::OverBudget {
+                    scenario: self.scenario.to_string(),
+                    projected_s: projected,
+                    budget_s: budget,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// After `paths` branches of one turn, started at `turn`, covering `covered` of the tree
+    /// (each branch weighs the inverse of the product of its choices' counts, so the whole
+    /// tree weighs 1): stop for the cancel flag, the budget, or the branch bound.
+    /// The clock is read again at branch `next` (set here): every branch while branches are
+    /// slow (a script's turn can take a good part of a second), up to every
+    /// [`CLOCK_EVERY`] while they are fast.
+    fn check_turn(
+        &self,
+        paths: u64,
+        covered: f64,
+        turn: std::time::Instant,
+        next: &mut u64,
+    ) -> Result<()> {
+        if (self.cancelled)() {
+            return Err(Error::Cancelled);
+        }
+        if paths < *next {
+            return Ok(());
+        }
+        let per_path = turn.elapsed().as_secs_f64() / paths as f64;
+        *next = paths + ((1e-3 / per_path.max(1e-12)) as u64).clamp(1, CLOCK_EVERY);
+        let projected = if covered > 0.0 {
+            (paths as f64 / covered).max(paths as f64)
+        } else {
+            f64::INFINITY
+        };
+        if paths > self.max_branches
+            || (paths >= PROJECT_AFTER && projected > REFUSE_FACTOR * self.max_branches as f64)
+            || self.taken.get().saturating_add(paths) > self.max_total
+        {
+            return Err(Error::TooManyBranches {
+                scenario: self.scenario.to_string(),
+                branches: projected.min(u64::MAX as f64) as u64,
+                max: self.max_branches,
+            });
+        }
+        let projected_s = self.budget.map(|(started, _)| {
+            let spent = started.elapsed().as_secs_f64();
+            let this_turn = turn.elapsed().as_secs_f64();
+            spent + this_turn * (projected / paths as f64 - 1.0)
+        });
+        self.check(projected_s)
+    }
+}
+
+/// [`enumerate_exact`] under a [`Watch`]: the cancel flag is read after every branch, the clock
+/// and the branch bound every few; the first to trip ends the enumeration with its error
+/// ([`Error::Cancelled`], [`Error::OverBudget`], [`Error::TooManyBranches`]).
+///
+/// # Errors
+/// As the watch's checks.
+pub fn enumerate_within<T>(
     mut f: impl FnMut(&mut Oracle) -> T,
     mut sink: impl FnMut(T, f64, Option<(u128, u128)>),
-) {
+    watch: &Watch,
+) -> Result<()> {
+    let turn = std::time::Instant::now();
+    let mut next = 1;
+    let mut paths: u64 = 0;
+    let mut covered = 0.0f64;
     let mut script: Vec<u32> = Vec::new();
     loop {
         let mut oracle = Oracle {
@@ -101,8 +242,14 @@ pub fn enumerate_exact<T>(
         if prob > 0.0 {
             sink(out, prob, ratio);
         }
+        paths += 1;
+        covered += taken
+            .iter()
+            .fold(1.0f64, |w, &(_, arity)| w / f64::from(arity));
+        watch.check_turn(paths, covered, turn, &mut next)?;
         if !advance(&mut taken, |(c, arity)| (c, *arity)) {
-            return;
+            watch.taken.set(watch.taken.get().saturating_add(paths));
+            return Ok(());
         }
         script.clear();
         script.extend(taken.iter().map(|&(c, _)| c));
@@ -126,12 +273,25 @@ pub(crate) fn advance<T>(taken: &mut Vec<T>, choice: impl Fn(&mut T) -> (&mut u3
 
 /// The distribution of one turn from state `s`: next states with their probabilities.
 pub fn transitions<C: Chain>(chain: &C, s: C::State) -> Vec<(C::State, f64)> {
+    transitions_within(chain, s, &Watch::none()).expect("an unbounded watch never stops")
+}
+
+/// [`transitions`] under a [`Watch`].
+///
+/// # Errors
+/// As [`enumerate_within`].
+pub fn transitions_within<C: Chain>(
+    chain: &C,
+    s: C::State,
+    watch: &Watch,
+) -> Result<Vec<(C::State, f64)>> {
     let mut out: BTreeMap<C::State, f64> = BTreeMap::new();
-    enumerate(
+    enumerate_within(
         |o| chain.step(s, o),
-        |next, p| *out.entry(next).or_insert(0.0) += p,
-    );
-    out.into_iter().collect()
+        |next, p, _| *out.entry(next).or_insert(0.0) += p,
+        watch,
+    )?;
+    Ok(out.into_iter().collect())
 }
 
 /// Next states with integer weights, and the weights' total.
@@ -140,19 +300,43 @@ pub type IntegerTransitions<S> = (Vec<(S, u64)>, u64);
 /// The distribution of one turn from state `s` with exact integer weights over a common
 /// denominator that fits 64 bits: (next states with weights, total). `None` when the
 /// denominator would not fit. The weights are checked to add up to the total exactly.
+#[cfg(test)]
 pub fn integer_transitions<C: Chain>(
     chain: &C,
     s: C::State,
 ) -> Option<IntegerTransitions<C::State>> {
+    integer_transitions_within(chain, s, &Watch::none()).expect("an unbounded watch never stops")
+}
+
+/// [`integer_transitions`] under a [`Watch`].
+///
+/// # Errors
+/// As [`enumerate_within`].
+pub fn integer_transitions_within<C: Chain>(
+    chain: &C,
+    s: C::State,
+    watch: &Watch,
+) -> Result<Option<IntegerTransitions<C::State>>> {
     let mut paths: Vec<(C::State, u128, u128)> = Vec::new();
     let mut fits = true;
-    enumerate_exact(
+    enumerate_within(
         |o| chain.step(s, o),
         |next, _, ratio| match ratio {
             Some((n, d)) => paths.push((next, n, d)),
             None => fits = false,
         },
-    );
+        watch,
+    )?;
+    Ok(integer_weights(paths, fits, chain.halted()))
+}
+
+/// The paths' fractions over their common denominator, where it fits 64 bits (`halted`: the
+/// chain's script failed during the enumeration).
+fn integer_weights<S: Ord + Copy>(
+    paths: Vec<(S, u128, u128)>,
+    fits: bool,
+    halted: bool,
+) -> Option<IntegerTransitions<S>> {
     if !fits {
         return None;
     }
@@ -161,13 +345,13 @@ pub fn integer_transitions<C: Chain>(
         den = (den / gcd128(den, d)).checked_mul(d)?;
     }
     let den = u64::try_from(den).ok()?;
-    let mut out: BTreeMap<C::State, u64> = BTreeMap::new();
+    let mut out: BTreeMap<S, u64> = BTreeMap::new();
     for (next, n, d) in paths {
         let w = u64::try_from(n * (u128::from(den) / d)).ok()?;
         *out.entry(next).or_insert(0) += w;
     }
     let total: u64 = out.values().try_fold(0u64, |a, &w| a.checked_add(w))?;
-    if total != den && chain.halted() {
+    if total != den && halted {
         // A script failed during the enumeration: its turns stopped rolling, so the paths no
         // longer form a tree. The job reports the script's error.
         return None;
@@ -317,6 +501,18 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     // terms in one fixed order (the same as a map keyed by (state, count)).
     let mut dist: Vec<Live<C::State>> = Vec::new();
     let mut projection = Projection::default();
+    // Inside a turn: the cancel flag after every branch and state, the clock every few
+    // branches, and the bounds on one turn's branches and on the moves kept.
+    let watch = Watch {
+        scenario,
+        cancelled: limit.cancelled,
+        budget: limit.budget_s.map(|b| (started, b)),
+        max_branches: MAX_TURN_BRANCHES,
+        max_moves: MAX_SOLVE_MOVES,
+        max_total: u64::MAX,
+        taken: std::cell::Cell::new(0),
+    };
+    let mut kept_moves = 0usize;
     if classes[c0].absorbing {
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
@@ -349,21 +545,36 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
         for live in &dist {
             let s = live.state;
-            let trans = cache.entry(s).or_insert_with(|| {
-                transitions(chain, s)
-                    .into_iter()
-                    .map(|(s2, q)| {
-                        let c = chain.class_of(s2);
-                        let end = classes[c].absorbing.then(|| {
-                            *ended_at.entry(s2).or_insert_with(|| {
-                                ended.push((s2, 0.0));
-                                ended.len() - 1
-                            })
-                        });
-                        (s2, q, c, end)
-                    })
-                    .collect()
-            });
+            if !cache.contains_key(&s) {
+                watch.check(None)?;
+                let next = transitions_within(chain, s, &watch)?;
+                let mut moves: Moves<C::State> = Vec::with_capacity(next.len());
+                for (k, (s2, q)) in next.into_iter().enumerate() {
+                    // Reading a new state's class runs rule code (a mechanic file's script):
+                    // the watch is read between them too.
+                    if k % 64 == 63 {
+                        watch.check(None)?;
+                    }
+                    let c = chain.class_of(s2);
+                    let end = classes[c].absorbing.then(|| {
+                        *ended_at.entry(s2).or_insert_with(|| {
+                            ended.push((s2, 0.0));
+                            ended.len() - 1
+                        })
+                    });
+                    moves.push((s2, q, c, end));
+                }
+                kept_moves += moves.len();
+                if kept_moves > watch.max_moves {
+                    return Err(Error::TooManyStates {
+                        scenario: scenario.to_string(),
+                        states: cache.len() + 1,
+                        moves: kept_moves,
+                    });
+                }
+                cache.insert(s, moves);
+            }
+            let trans = &cache[&s];
             // Where each move lands in `next` (none for an absorbing class).
             let slots: Vec<Option<usize>> = trans
                 .iter()

@@ -290,7 +290,7 @@ impl Job for MechanicJob {
                 && r.sampler.as_deref() == Some(Sampler::Dice.name())
             {
                 r.notes.push(
-                    "the compiled tables did not fit this file's states (more than 65,536 reachable, or chances too fine for 64 bits): the Monte Carlo ran the file's turn function every turn of every trial (the dice sampler), thousands of times slower than the tables".into(),
+                    "the compiled tables did not fit this file's states (more than 65,536 reachable, chances too fine for 64 bits, a turn of more than 1,048,576 branches of chance, or more than 16,777,216 in all): the Monte Carlo ran the file's turn function every turn of every trial (the dice sampler), thousands of times slower than the tables".into(),
                 );
             }
             r

@@ -463,9 +463,10 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         };
         let (exact, skipped) = match self.exact_solution(&limit) {
             Ok(e) => (e, None),
-            Err(e @ crate::error::Error::OverBudget { .. }) if !options.exact_only => {
-                (None, Some(format!("exact: skipped: {e}")))
-            }
+            Err(
+                e @ (crate::error::Error::OverBudget { .. }
+                | crate::error::Error::TooManyStates { .. }),
+            ) if !options.exact_only => (None, Some(format!("exact: skipped: {e}"))),
             Err(e) => return Err(e),
         };
         let mut sampler = None;
@@ -474,7 +475,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let counts = if options.exact_only {
             None
         } else {
-            let sim = self.sim(options.sampler);
+            let sim = self.sim_within(options.sampler, control, options.exact_budget)?;
             sampler = Some(sim.sampler());
             let (counts, u) = self.monte_carlo(sim, options, control)?;
             used = u;
@@ -496,7 +497,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         chunks: std::ops::Range<u64>,
         control: &Control,
     ) -> Result<Vec<u64>> {
-        let sim = self.sim(options.sampler);
+        let sim = self.sim_within(options.sampler, control, options.exact_budget)?;
         engine::run_range(sim, &options.spec, chunks, control)
     }
 
@@ -574,6 +575,37 @@ impl<C: Chain + Clone> ChainJob<C> {
             Sampler::Dice => &self.compiled.dice,
         };
         cell.get_or_init(|| ChainSim::with_sampler(self.chain.clone(), sampler))
+    }
+
+    /// [`ChainJob::sim`] for a run: building it stops when `control` is cancelled or, for the
+    /// table sampler, past `budget_s` (and then keeps nothing, so a later run builds it afresh).
+    fn sim_within(
+        &self,
+        sampler: Sampler,
+        control: &Control,
+        budget_s: Option<f64>,
+    ) -> Result<&ChainSim<C>> {
+        let sampler = if self.chain.exact() {
+            sampler
+        } else {
+            Sampler::Dice
+        };
+        let cell = match sampler {
+            Sampler::Table => &self.compiled.table,
+            Sampler::Dice => &self.compiled.dice,
+        };
+        if let Some(sim) = cell.get() {
+            return Ok(sim);
+        }
+        let sim = ChainSim::with_sampler_within(
+            self.chain.clone(),
+            sampler,
+            &|| control.is_cancelled(),
+            budget_s,
+        )?;
+        // Another thread may have built it meanwhile: the same chain makes the same simulator.
+        let _ = cell.set(sim);
+        Ok(cell.get().expect("set above"))
     }
 
     /// The exact solution, checked to end where the chain must (a melee), or `None` for chains

@@ -61,6 +61,11 @@ pub struct ChainSim<C: Chain> {
     pub(super) trees: Option<Trees>,
 }
 
+/// The most branches of chance the table sampler's compilation takes over all its states'
+/// turns: past it the chain runs by dice (about 16 million: tens of seconds of a mechanic
+/// file's turns, milliseconds of the built-in systems', which come nowhere near it).
+pub const MAX_COMPILE_BRANCHES: u64 = 1 << 24;
+
 /// Where a walk of trials back to back goes at the turn cap: back to the start, all the turns
 /// ahead (out of line, so that the compiler keeps the cap a branch and not a select that the
 /// next turn's die would wait on).
@@ -74,6 +79,26 @@ impl<C: Chain> ChainSim<C> {
     /// Wrap a chain (at most 64 classes) with the given sampler; the table sampler falls back
     /// to dice where the chain does not compile.
     pub fn with_sampler(chain: C, sampler: Sampler) -> Self {
+        Self::with_sampler_within(chain, sampler, &|| false, None)
+            .expect("a chain never cancelled and with no budget compiles or falls back to dice")
+    }
+
+    /// [`ChainSim::with_sampler`], stopped when `cancelled` says so (read after every branch
+    /// of every turn enumerated) and, for the table sampler, when compiling its tables takes
+    /// more than `budget_s` seconds. A turn of more than [`crate::exact::MAX_TURN_BRANCHES`]
+    /// branches, or tables of more than [`MAX_COMPILE_BRANCHES`] in all, are left to the dice:
+    /// which sampler runs depends on the chain alone, never on time. The dice sampler past its
+    /// budget draws without its replay trees, which draw the same dice: the same numbers.
+    ///
+    /// # Errors
+    /// [`crate::error::Error::Cancelled`]; [`crate::error::Error::TablesOverBudget`] for the
+    /// table sampler past its budget.
+    pub fn with_sampler_within(
+        chain: C,
+        sampler: Sampler,
+        cancelled: &dyn Fn() -> bool,
+        budget_s: Option<f64>,
+    ) -> crate::error::Result<Self> {
         let layout = Layout::of(&chain);
         let mut absorbing = 0u64;
         let mut empty = 0u64;
@@ -81,8 +106,26 @@ impl<C: Chain> ChainSim<C> {
             absorbing |= u64::from(c.absorbing) << i;
             empty |= u64::from(c.empty) << i;
         }
+        let watch = crate::exact::Watch {
+            scenario: "",
+            cancelled,
+            budget: budget_s.map(|b| (std::time::Instant::now(), b)),
+            max_branches: crate::exact::MAX_TURN_BRANCHES,
+            max_moves: usize::MAX,
+            max_total: MAX_COMPILE_BRANCHES,
+            taken: std::cell::Cell::new(0),
+        };
         let table = match chain.exact() && chain.series().is_empty() {
-            true => Table::compile(&chain),
+            true => match Table::compile(&chain, &watch) {
+                Ok(t) => t,
+                Err(crate::error::Error::OverBudget { budget_s, .. }) => match sampler {
+                    Sampler::Dice => None,
+                    Sampler::Table => {
+                        return Err(crate::error::Error::TablesOverBudget { budget_s });
+                    }
+                },
+                Err(e) => return Err(e),
+            },
             false => None,
         };
         // The dice sampler keeps the compiled states only for its trees.
@@ -119,7 +162,10 @@ impl<C: Chain> ChainSim<C> {
             sim.opening = best;
             sim.blocks = sim.build_blocks(table);
         }
-        sim
+        if cancelled() {
+            return Err(crate::error::Error::Cancelled);
+        }
+        Ok(sim)
     }
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).

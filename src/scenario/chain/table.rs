@@ -127,7 +127,23 @@ pub(super) fn common_denominator(paths: &[Path]) -> Option<u128> {
 }
 
 impl<S: Copy + Ord> Table<S> {
-    pub(super) fn compile<C: Chain<State = S>>(chain: &C) -> Option<Self> {
+    pub(super) fn compile<C: Chain<State = S>>(
+        chain: &C,
+        watch: &crate::exact::Watch,
+    ) -> crate::error::Result<Option<Self>> {
+        match Self::compile_within(chain, watch) {
+            Ok(t) => Ok(t),
+            // A turn or a whole chain of too many branches is left to the dice (a bound on
+            // counts, never on time: which sampler runs depends on the chain alone).
+            Err(crate::error::Error::TooManyBranches { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn compile_within<C: Chain<State = S>>(
+        chain: &C,
+        watch: &crate::exact::Watch,
+    ) -> crate::error::Result<Option<Self>> {
         use std::collections::BTreeMap;
         let mut index: BTreeMap<S, u32> = BTreeMap::new();
         let mut states = vec![chain.start()];
@@ -139,6 +155,7 @@ impl<S: Copy + Ord> Table<S> {
         let mut i = 0;
         while i < states.len() {
             let s = states[i];
+            watch.check(None)?;
             let class = chain.class_of(s);
             let first = next.len() as u32;
             let info = chain.classes()[class];
@@ -154,7 +171,11 @@ impl<S: Copy + Ord> Table<S> {
                 stay: 0,
             };
             if !info.absorbing {
-                let (edges, total) = crate::exact::integer_transitions(chain, s)?;
+                let Some((edges, total)) =
+                    crate::exact::integer_transitions_within(chain, s, watch)?
+                else {
+                    return Ok(None);
+                };
                 let stay = edges.iter().find(|e| e.0 == s).map_or(0, |e| e.1);
                 if stay > 0 {
                     row.dwell = dwells.len() as u32;
@@ -177,19 +198,19 @@ impl<S: Copy + Ord> Table<S> {
                     exits.push(w);
                 }
                 if states.len() > MAX_TABLE_STATES {
-                    return None;
+                    return Ok(None);
                 }
             }
             rows.push(row);
             i += 1;
         }
-        Some(Table {
+        Ok(Some(Table {
             states,
             rows,
             exits,
             next,
             dwells,
-        })
+        }))
     }
 }
 

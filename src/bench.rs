@@ -191,21 +191,30 @@ const API_CASES: [(&str, &str); 2] = [
 /// each case (at least 20 requests).
 fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<()> {
     use std::io::{Read, Write};
-    let explorer = std::sync::Arc::new(morale_lab::explorer::Explorer::new(
-        Vec::new(),
-        morale_lab::explorer::Limits {
-            cache: 0,
-            threads,
-            ..morale_lab::explorer::Limits::default()
-        },
-    ));
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
         .map_err(|e| Error::Conflict(format!("cannot listen on loopback: {e}")))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Error::Conflict(e.to_string()))?;
+    let token = "bench";
+    let explorer = std::sync::Arc::new(
+        morale_lab::explorer::Explorer::new(
+            Vec::new(),
+            morale_lab::explorer::Limits {
+                cache: 0,
+                threads,
+                ..morale_lab::explorer::Limits::default()
+            },
+        )
+        .with_gate(morale_lab::explorer::Gate::new(
+            token.into(),
+            addr.ip(),
+            addr.port(),
+            Vec::new(),
+        )),
+    );
     let control = std::sync::Arc::new(Control::new());
-    crate::serve::accept(listener, explorer, true, std::sync::Arc::clone(&control));
+    crate::serve::accept(listener, explorer, std::sync::Arc::clone(&control));
     let fail = |e: std::io::Error| Error::Conflict(format!("the loopback explorer failed: {e}"));
     for (name, path) in API_CASES {
         let mut times = Vec::new();
@@ -219,7 +228,8 @@ fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<(
             let mut s = std::net::TcpStream::connect(addr).map_err(fail)?;
             write!(
                 s,
-                "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{}: {token}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                morale_lab::explorer::TOKEN_HEADER
             )
             .map_err(fail)?;
             let mut out = Vec::new();

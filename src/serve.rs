@@ -25,6 +25,8 @@ pub struct Serve {
     pub open: bool,
     /// The server's limits.
     pub limits: Limits,
+    /// Host names it answers to beyond loopback (`--allow-host`).
+    pub names: Vec<String>,
 }
 
 /// The most mechanic files read from the folder.
@@ -71,22 +73,60 @@ fn mechanic_files(dir: &std::path::Path) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// Whether a request's `Host` names this server as a loopback page would (so a page on another
-/// site cannot reach a loopback server through a name of its own pointing here).
-fn host_allowed(host: Option<&str>, loopback: bool) -> bool {
-    if !loopback {
-        return true;
+/// A token no other page can guess: 128 bits from the system's random source (the clock, the
+/// process and a stack address hashed, where there is none).
+fn token() -> String {
+    use sha2::Digest;
+    let mut bytes = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_ok();
+    if !random {
+        let mut h = sha2::Sha256::new();
+        h.update(format!(
+            "{:?} {} {:p}",
+            std::time::SystemTime::now(),
+            std::process::id(),
+            &bytes
+        ));
+        bytes.copy_from_slice(&h.finalize()[..16]);
     }
-    let Some(host) = host else { return false };
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
-        _ => host,
-    };
-    matches!(name, "localhost" | "127.0.0.1" | "[::1]") || name.starts_with("127.")
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Connections served at once; past it a new one gets 503 at once.
+/// Connections served at once. Past it the oldest connection that has not yet sent its whole
+/// request (an idle one) is closed to make room; with none idle, a new one gets 503 at once.
 const MAX_CONNECTIONS: usize = 512;
+
+/// Request bodies held at once, in bytes, over every connection: past it a request is told the
+/// server is busy, so that many large requests together have a ceiling in memory.
+const MAX_BODIES_IN_FLIGHT: usize = 128 << 20;
+
+/// The bytes of request bodies held now.
+static BODIES: AtomicUsize = AtomicUsize::new(0);
+
+/// A request body's share of [`MAX_BODIES_IN_FLIGHT`], given back when dropped.
+struct Reserved(usize);
+
+impl Reserved {
+    fn take(n: usize) -> Option<Reserved> {
+        let before = BODIES.fetch_add(n, Ordering::SeqCst);
+        if before + n > MAX_BODIES_IN_FLIGHT {
+            BODIES.fetch_sub(n, Ordering::SeqCst);
+            return None;
+        }
+        Some(Reserved(n))
+    }
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        BODIES.fetch_sub(self.0, Ordering::SeqCst);
+    }
+}
+
+/// Connections still reading their request, oldest first: closed first when the server is full.
+type Idle = Arc<std::sync::Mutex<std::collections::VecDeque<(u64, TcpStream)>>>;
 
 /// The largest request head (request line and headers), in bytes.
 const MAX_HEAD: usize = 64 << 10;
@@ -104,10 +144,6 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
         Vec::new()
     };
     let n_files = files.len();
-    let explorer = Arc::new(Explorer::new(files, s.limits));
-    for (path, why) in explorer.broken() {
-        eprintln!("warning: {path} is offered but does not load: {why}");
-    }
     let listener = TcpListener::bind((s.host, s.port)).map_err(|e| Error::Invalid {
         what: "--port".into(),
         value: s.port.to_string(),
@@ -116,15 +152,26 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
     let addr = listener
         .local_addr()
         .map_err(|e| Error::Conflict(format!("the server has no address: {e}")))?;
+    let gate = morale_lab::explorer::Gate::new(token(), s.host, addr.port(), s.names.clone());
+    let explorer = Arc::new(Explorer::new(files, s.limits.clone()).with_gate(gate));
+    for (path, why) in explorer.broken() {
+        eprintln!("warning: {path} is offered but does not load: {why}");
+    }
     let url = match addr.ip() {
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
         IpAddr::V4(ip) => format!("http://{ip}:{}/", addr.port()),
     };
-    let loopback = s.host.is_loopback();
-    if !loopback {
+    if !s.host.is_loopback() {
         eprintln!(
-            "warning: listening on {} — the page has no authentication: anyone who can reach this address can run the server's CPU",
-            s.host
+            "warning: listening on {} — anyone who can reach this address can open the page, read every mechanic file it offers, and run the server's CPU ({} runs at once of each kind, up to {} s each); it answers to IP addresses{} and localhost, and its API only to its own page",
+            s.host,
+            s.limits.max_runs,
+            s.limits.max_seconds,
+            if s.names.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", s.names.join(", "))
+            }
         );
     }
     println!(
@@ -147,12 +194,7 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
             eprintln!("could not open a browser (xdg-open): open {url} yourself");
         }
     }
-    accept(
-        listener,
-        Arc::clone(&explorer),
-        loopback,
-        Arc::clone(&control),
-    );
+    accept(listener, Arc::clone(&explorer), Arc::clone(&control));
     while !control.is_cancelled() {
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -163,29 +205,36 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
 
 /// Answer `listener`'s connections on a thread, each connection on a thread of its own with
 /// timeouts, so that a slow or idle client holds only its own thread, never another's request.
-pub fn accept(
-    listener: TcpListener,
-    explorer: Arc<Explorer>,
-    loopback: bool,
-    control: Arc<Control>,
-) {
+pub fn accept(listener: TcpListener, explorer: Arc<Explorer>, control: Arc<Control>) {
     let open = Arc::new(AtomicUsize::new(0));
+    let idle: Idle = Arc::default();
     std::thread::spawn(move || {
-        for stream in listener.incoming() {
+        for (id, stream) in listener.incoming().enumerate() {
             if control.is_cancelled() {
                 break;
             }
             let Ok(mut stream) = stream else { continue };
-            if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                open.fetch_sub(1, Ordering::SeqCst);
-                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-                let _ = write_response(&mut stream, &busy(), false);
-                continue;
+            if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+                // Make room by closing the oldest connection still sending its request (its
+                // thread then ends); with none, this one is told the server is busy.
+                let oldest = idle.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                match oldest {
+                    Some((_, old)) => {
+                        let _ = old.shutdown(std::net::Shutdown::Both);
+                    }
+                    None => {
+                        let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                        let _ = write_response(&mut stream, &busy(), false);
+                        continue;
+                    }
+                }
             }
+            open.fetch_add(1, Ordering::SeqCst);
             let explorer = Arc::clone(&explorer);
             let open = Arc::clone(&open);
+            let idle = Arc::clone(&idle);
             std::thread::spawn(move || {
-                connection(&explorer, stream, loopback);
+                connection(&explorer, stream, (id as u64, &idle));
                 open.fetch_sub(1, Ordering::SeqCst);
             });
         }
@@ -200,6 +249,14 @@ fn busy() -> Response {
     }
 }
 
+fn full() -> Response {
+    Response {
+        status: 503,
+        content_type: "application/json; charset=utf-8",
+        body: br#"{"error":"the server holds too many large requests at once: try again in a moment","field":null,"line":null}"#.to_vec(),
+    }
+}
+
 fn plain(status: u16, text: &str) -> Response {
     Response {
         status,
@@ -209,17 +266,34 @@ fn plain(status: u16, text: &str) -> Response {
 }
 
 /// Serve one connection: one request, its answer, then close.
-fn connection(explorer: &Explorer, mut stream: TcpStream, loopback: bool) {
+fn connection(explorer: &Explorer, mut stream: TcpStream, (id, idle): (u64, &Idle)) {
     let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-    let (reply, head_only) = match read_request(&mut stream, explorer.limits().max_body) {
+    // Idle until its whole request is in: the first to be closed should the server fill up.
+    if let Ok(clone) = stream.try_clone() {
+        idle.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back((id, clone));
+    }
+    let request = read_request(&mut stream, explorer.limits().max_body);
+    idle.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(i, _)| *i != id);
+    let (reply, head_only) = match request {
         Ok(req) => {
             let head_only = req.method == "HEAD";
-            let reply = if !host_allowed(req.host.as_deref(), loopback) {
-                plain(403, "this server answers to localhost and 127.0.0.1 only")
-            } else {
-                explorer.handle(&req.method, &req.target, &req.body)
+            let head = morale_lab::explorer::Head {
+                method: &req.method,
+                path: req
+                    .target
+                    .split_once('?')
+                    .map_or(&req.target[..], |(p, _)| p),
+                host: req.host.as_deref(),
+                origin: req.origin.as_deref(),
+                fetch_site: req.fetch_site.as_deref(),
+                token: req.token.as_deref(),
             };
+            let reply = explorer.answer(&head, &req.target, &req.body);
             (reply, head_only)
         }
         Err(Some(reply)) => (reply, false),
@@ -240,12 +314,17 @@ fn connection(explorer: &Explorer, mut stream: TcpStream, loopback: bool) {
     }
 }
 
-/// A request as read: method, target (path and query), Host, body.
+/// A request as read: method, target (path and query), the headers the gate reads, body.
 struct Request {
     method: String,
     target: String,
     host: Option<String>,
+    origin: Option<String>,
+    fetch_site: Option<String>,
+    token: Option<String>,
     body: Vec<u8>,
+    /// The body's share of the bytes held at once.
+    _reserved: Reserved,
 }
 
 /// Read one request (HTTP/1.0 or 1.1, a body by Content-Length only). `Err(Some(r))`: answer
@@ -297,13 +376,27 @@ fn read_request(
     {
         return Err(bad());
     }
-    let mut host = None;
+    let (mut host, mut origin, mut fetch_site, mut token) = (None, None, None, None);
     let mut length = 0usize;
     for line in lines {
         let (name, value) = line.split_once(':').ok_or_else(bad)?;
         let value = value.trim();
+        // A header the gate reads, given twice, is refused: which one counts is ambiguous.
+        let once = |slot: &mut Option<String>| {
+            if slot.replace(value.to_string()).is_some() {
+                Err(bad())
+            } else {
+                Ok(())
+            }
+        };
         if name.eq_ignore_ascii_case("host") {
-            host = Some(value.to_string());
+            once(&mut host)?;
+        } else if name.eq_ignore_ascii_case("origin") {
+            once(&mut origin)?;
+        } else if name.eq_ignore_ascii_case("sec-fetch-site") {
+            once(&mut fetch_site)?;
+        } else if name.eq_ignore_ascii_case(morale_lab::explorer::TOKEN_HEADER) {
+            once(&mut token)?;
         } else if name.eq_ignore_ascii_case("content-length") {
             length = value.parse().map_err(|_| bad())?;
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
@@ -320,6 +413,9 @@ fn read_request(
             .into_bytes(),
         }));
     }
+    let Some(reserved) = Reserved::take(length + buf.len()) else {
+        return Err(Some(full()));
+    };
     let mut body = buf[head_end + 4..].to_vec();
     body.truncate(length);
     while body.len() < length {
@@ -332,7 +428,11 @@ fn read_request(
         method: method.to_string(),
         target: target.to_string(),
         host,
+        origin,
+        fetch_site,
+        token,
         body,
+        _reserved: reserved,
     })
 }
 
@@ -366,21 +466,4 @@ fn write_response(stream: &mut TcpStream, r: &Response, head_only: bool) -> std:
         stream.write_all(&r.body)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::host_allowed;
-
-    #[test]
-    fn a_loopback_server_answers_to_loopback_names_only() {
-        for ok in ["localhost:8080", "127.0.0.1:1", "127.0.0.1", "[::1]:80"] {
-            assert!(host_allowed(Some(ok), true), "{ok}");
-        }
-        for bad in ["evil.example:8080", "example.com", "", "localhost.evil.com"] {
-            assert!(!host_allowed(Some(bad), true), "{bad}");
-        }
-        assert!(!host_allowed(None, true));
-        assert!(host_allowed(Some("anything"), false));
-    }
 }

@@ -88,10 +88,42 @@ fn raw(addr: &str, request: &[u8]) -> (u16, Vec<u8>) {
     (status, body)
 }
 
+/// The page's token, read off the page as a browser reads it (once per server).
+fn token(addr: &str) -> String {
+    static TOKENS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut tokens = TOKENS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = tokens.iter().find(|(a, _)| a == addr) {
+        return t.clone();
+    }
+    let (status, page) = raw(
+        addr,
+        format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let page = String::from_utf8_lossy(&page);
+    let t = page
+        .split(r#"<meta name="morale-lab-token" content=""#)
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("the page carries a token")
+        .to_string();
+    assert_eq!(t.len(), 32, "{t}");
+    tokens.push((addr.to_string(), t.clone()));
+    t
+}
+
+/// Ask the API as the page does: with its token, by POST for what computes or stops (run,
+/// describe, cancel), by GET for what only reads.
 fn get(addr: &str, path: &str) -> (u16, Value) {
+    let route = path.split('?').next().unwrap_or(path);
+    let method = match route {
+        "/api/run" | "/api/describe" | "/api/cancel" => "POST",
+        _ => "GET",
+    };
+    let token = token(addr);
     let (status, body) = raw(
         addr,
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+        format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nX-Morale-Lab-Token: {token}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
     );
     (
         status,
@@ -209,7 +241,10 @@ fn ctrl_c_stops_the_server_cleanly_and_other_addresses_warn() {
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{:?} {stderr}", out.status);
-    assert!(stderr.contains("no authentication"), "{stderr}");
+    assert!(
+        stderr.contains("anyone who can reach this address") && stderr.contains("its own page"),
+        "{stderr}"
+    );
     assert!(stderr.contains("stopped"), "{stderr}");
     // A bad address or port: one line, exit code 2.
     for args in [["--host", "localhost:80"], ["--port", "70000"]] {
@@ -235,9 +270,14 @@ fn the_server_survives_probes_and_still_answers_correctly() {
         "/api/",
         "/api/run/../../Cargo.toml",
     ] {
+        // With the page's token, so that the API's own answer is the one probed.
         let (status, body) = raw(
             &addr,
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+            format!(
+                "GET {path} HTTP/1.1\r\nHost: {addr}\r\nX-Morale-Lab-Token: {}\r\nConnection: close\r\n\r\n",
+                token(&addr)
+            )
+            .as_bytes(),
         );
         assert!(
             status == 404 || status == 400,
@@ -318,6 +358,78 @@ fn the_server_survives_probes_and_still_answers_correctly() {
         let status = h.join().unwrap();
         assert!(status == 200 || status == 503, "{status}");
     }
+}
+
+/// Only the server's own page drives it: another site's name for this address (DNS
+/// rebinding), another site's page (a form's POST, an `<img>`'s GET), a request without the
+/// page's token are refused, and GET or HEAD compute nothing; `--host localhost` works.
+#[test]
+fn other_sites_cannot_drive_the_server() {
+    let server = Server::start(&["--host", "localhost"]);
+    let addr = server.addr.clone();
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let port = addr.split(':').nth(1).unwrap().to_string();
+    let token = token(&addr);
+    let ask = |method: &str, path: &str, headers: &str| -> (u16, String) {
+        let (status, body) = raw(
+            &addr,
+            format!("{method} {path} HTTP/1.1\r\n{headers}Content-Length: 0\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        (status, String::from_utf8_lossy(&body).into_owned())
+    };
+    let battle = "/api/run?system=rank-and-file&scenario=line&trials=3000000&mode=mc";
+    // Rebinding names: not the page, not the API.
+    for host in ["127.evil.example", "127.0.0.1.nip.io", "localhost.evil.com"] {
+        for path in ["/", "/api/systems"] {
+            let (status, body) = ask(
+                "GET",
+                path,
+                &format!("Host: {host}:{port}\r\nX-Morale-Lab-Token: {token}\r\n"),
+            );
+            assert_eq!(status, 403, "{host} {path}: {body}");
+            assert!(
+                !body.contains("fn about") && !body.contains("<html"),
+                "{body}"
+            );
+        }
+    }
+    let mine = format!("Host: {addr}\r\n");
+    // Another site's page: a no-cors POST carries its Origin (and the browser's word), an
+    // `<img>` a GET; neither has the token.
+    for headers in [
+        format!("{mine}Origin: http://evil.example\r\n"),
+        format!("{mine}Origin: http://evil.example\r\nX-Morale-Lab-Token: {token}\r\n"),
+        format!("{mine}Sec-Fetch-Site: cross-site\r\nX-Morale-Lab-Token: {token}\r\n"),
+        format!("{mine}Origin: null\r\n"),
+        mine.clone(),
+    ] {
+        for method in ["POST", "GET", "HEAD"] {
+            let (status, body) = ask(method, battle, &headers);
+            assert_eq!(status, 403, "{method} {headers:?}: {body}");
+        }
+    }
+    // With the token, GET and HEAD still compute nothing.
+    for method in ["GET", "HEAD"] {
+        let (status, _) = ask(
+            method,
+            battle,
+            &format!("{mine}X-Morale-Lab-Token: {token}\r\n"),
+        );
+        assert_eq!(status, 405, "{method}");
+    }
+    // The page's own requests go through, by loopback address or by localhost.
+    let (status, body) = ask(
+        "POST",
+        &format!("/api/run?{RALLY}&mode=exact"),
+        &format!(
+            "Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\nSec-Fetch-Site: same-origin\r\nX-Morale-Lab-Token: {token}\r\n"
+        ),
+    );
+    assert_eq!(status, 200, "{body}");
+    // No run was started by the refused ones.
+    let (_, v) = get(&addr, "/api/progress?run=none");
+    assert!(v["done"].is_null(), "{v}");
 }
 
 #[test]
@@ -792,4 +904,107 @@ fn the_page_works_in_a_real_browser() {
         b.wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td && td.dataset.value; })()");
         std::fs::write(dir.join("explorer-phone.png"), b.screenshot(400, 860)).unwrap();
     }
+}
+
+/// The server's resident memory now and at its peak, in MiB (Linux).
+fn rss_mib(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let field = |name: &str| -> u64 {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|k| k.parse::<u64>().ok())
+            .unwrap()
+            / 1024
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// POST `body` to `path` with the page's token: the status and the answer's length.
+fn post_body(addr: &str, path: &str, body: &[u8]) -> (u16, usize) {
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nX-Morale-Lab-Token: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        token(addr),
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    let (status, answer) = raw(addr, &request);
+    (status, answer.len())
+}
+
+/// The README's ceiling on the server's memory holds: after 100 edits of the largest size
+/// taken (each a distinct text of some 1,800 functions, the least recently used unloaded past
+/// 32) and 300 requests of 2 MiB whose answers are over 8 MB each, the peak stays under it.
+#[test]
+fn the_servers_memory_stays_under_its_ceiling() {
+    const CEILING_MIB: u64 = 512;
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let pid = server.child.id();
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let mut pad = String::new();
+    let mut i = 0;
+    while base.len() + pad.len() < (128 << 10) - 200 {
+        pad += &format!(
+            "fn pad{i}(x) {{ let y = x * {i}; if y > 3 {{ y - 1 }} else {{ y + {i} }} }}\n"
+        );
+        i += 1;
+    }
+    for k in 0..100 {
+        let code = format!("// edit {k}\n{base}{pad}");
+        let body = format!(
+            "system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&mode=exact&code={}",
+            morale_lab::explorer::view::encode(&code)
+        );
+        let (status, _) = post_body(&addr, "/api/run", body.as_bytes());
+        assert_eq!(status, 200, "edit {k}");
+    }
+    let after_edits = rss_mib(pid);
+    let option = "option=keep-broken-units&";
+    let big = format!(
+        "system=rank-and-file&scenario=rally&mode=exact&{}",
+        option.repeat(((2 << 20) - 200) / option.len())
+    );
+    for k in 0..300 {
+        let (status, len) = post_body(&addr, "/api/run", format!("{big}seed={k}").as_bytes());
+        assert_eq!(status, 200, "request {k}");
+        assert!(len > 8_000_000, "{len}");
+    }
+    let after_requests = rss_mib(pid);
+    eprintln!(
+        "server memory (MiB, now and peak): after 100 edits {after_edits:?}, after 300 requests of 2 MiB {after_requests:?}"
+    );
+    assert!(
+        after_requests.1 < CEILING_MIB,
+        "peak {} MiB",
+        after_requests.1
+    );
+}
+
+/// Idle connections past the server's limit are closed oldest first, so a new client still
+/// gets its answer at once.
+#[test]
+fn idle_connections_do_not_lock_a_new_client_out() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let _ = token(&addr);
+    let idle: Vec<TcpStream> = (0..600)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let (status, v) = get(&addr, "/api/systems");
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
+    drop(idle);
 }

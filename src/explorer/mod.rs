@@ -12,9 +12,10 @@
 //! Limits: at most [`Limits::max_runs`] runs at once, exact answers and Monte Carlo runs
 //! counted apart (others wait up to
 //! [`Limits::wait_seconds`], then get 503), each stopped after [`Limits::max_seconds`] and
-//! refused above [`Limits::max_trials`]; bodies above [`Limits::max_body`] are refused;
-//! edited mechanic files stay loaded for the life of the process, so at most
-//! [`Limits::max_edits`] different texts are taken.
+//! refused above [`Limits::max_trials`]; bodies above [`Limits::max_body`] are refused; at
+//! most [`Limits::max_edits`] edited mechanic files (of [`Limits::max_edit_bytes`] at most)
+//! are kept loaded, the least recently used unloaded first; answers are kept up to
+//! [`Limits::cache_bytes`].
 
 pub mod view;
 
@@ -47,8 +48,15 @@ pub struct Limits {
     pub max_runs: usize,
     /// Seconds a request waits for a free run before it is turned away.
     pub wait_seconds: f64,
-    /// Different edited mechanic texts taken (each stays loaded).
+    /// Edited mechanic files kept loaded at once; past it the least recently used one not in
+    /// use is unloaded (its memory freed).
     pub max_edits: usize,
+    /// The largest edited mechanic file taken, in bytes (a compiled script takes some 30
+    /// times its text in memory).
+    pub max_edit_bytes: usize,
+    /// Edited files taken over the life of the server: each leaves its declared tables
+    /// (a few kilobytes) loaded when it is unloaded.
+    pub max_edits_ever: usize,
     /// The largest request body, in bytes.
     pub max_body: usize,
     /// Worker threads of each Monte Carlo run (`None`: every core).
@@ -56,6 +64,8 @@ pub struct Limits {
     /// Answers kept (exact answers by setting, Monte Carlo ones by setting, trials and seed);
     /// 0 keeps none.
     pub cache: usize,
+    /// The bytes of answers kept, at most (an answer larger than a quarter of it is not kept).
+    pub cache_bytes: usize,
 }
 
 impl Default for Limits {
@@ -65,10 +75,13 @@ impl Default for Limits {
             max_seconds: 120.0,
             max_runs: 2,
             wait_seconds: 10.0,
-            max_edits: 100,
+            max_edits: 32,
+            max_edit_bytes: 128 << 10,
+            max_edits_ever: 10_000,
             max_body: 2 << 20,
             threads: None,
             cache: 256,
+            cache_bytes: 64 << 20,
         }
     }
 }
@@ -104,21 +117,213 @@ impl Response {
     }
 }
 
+/// A request's head, as the [`Gate`] reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Head<'a> {
+    /// The method (`GET`, `POST`, …).
+    pub method: &'a str,
+    /// The path, without the query.
+    pub path: &'a str,
+    /// The `Host` header.
+    pub host: Option<&'a str>,
+    /// The `Origin` header.
+    pub origin: Option<&'a str>,
+    /// The `Sec-Fetch-Site` header.
+    pub fetch_site: Option<&'a str>,
+    /// The `X-Morale-Lab-Token` header.
+    pub token: Option<&'a str>,
+}
+
+/// The header that carries the page's token to the API.
+pub const TOKEN_HEADER: &str = "X-Morale-Lab-Token";
+
+/// Who may drive the server: only its own page. A request must name the server by a loopback
+/// address or `localhost` in its `Host` (or, when it listens beyond loopback, by any IP address
+/// or a name it was told to answer to), so that another site's name pointed at this address
+/// (DNS rebinding) is refused; a request from a browser page must come from the same origin
+/// (`Origin`, `Sec-Fetch-Site`); and the API answers only requests that carry the token written
+/// into the page, which another site's page cannot read. The page itself computes nothing.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    token: String,
+    port: u16,
+    loopback_only: bool,
+    names: Vec<String>,
+}
+
+impl Gate {
+    /// The gate of a server listening on `bound`:`port`, with the page's `token` and the
+    /// extra host `names` it answers to (beyond loopback only).
+    pub fn new(token: String, bound: std::net::IpAddr, port: u16, names: Vec<String>) -> Gate {
+        Gate {
+            token,
+            port,
+            loopback_only: bound.is_loopback(),
+            names: names.into_iter().map(|n| n.to_ascii_lowercase()).collect(),
+        }
+    }
+
+    /// The page's token.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Whether `host` (a `Host` header: a name, an IPv4 address or a bracketed IPv6 address,
+    /// with or without the port) names this server.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        let (name, port) = match host.strip_prefix('[') {
+            Some(rest) => match rest.split_once(']') {
+                Some((inner, "")) => (format!("[{inner}]"), None),
+                Some((inner, p)) => match p.strip_prefix(':') {
+                    Some(p) => (format!("[{inner}]"), Some(p)),
+                    None => return false,
+                },
+                None => return false,
+            },
+            None => match host.rsplit_once(':') {
+                Some((n, p)) => (n.to_string(), Some(p)),
+                None => (host.to_string(), None),
+            },
+        };
+        if let Some(p) = port
+            && p.parse::<u16>().ok() != Some(self.port)
+        {
+            return false;
+        }
+        let name = name.to_ascii_lowercase();
+        let ip: Option<std::net::IpAddr> = match name.strip_prefix('[') {
+            Some(inner) => inner
+                .strip_suffix(']')
+                .and_then(|i| i.parse::<std::net::Ipv6Addr>().ok())
+                .map(std::net::IpAddr::V6),
+            None => name
+                .parse::<std::net::Ipv4Addr>()
+                .ok()
+                .map(std::net::IpAddr::V4),
+        };
+        match ip {
+            Some(ip) => ip.is_loopback() || !self.loopback_only,
+            None => name == "localhost" || (!self.loopback_only && self.names.contains(&name)),
+        }
+    }
+
+    /// Let the request through, or the answer that refuses it.
+    ///
+    /// # Errors
+    /// A 403 answer saying what was refused.
+    pub fn check(&self, h: &Head) -> std::result::Result<(), Response> {
+        let refuse = |why: String| Err(Response::error(403, &why, None, None));
+        let Some(host) = h.host.filter(|host| self.host_allowed(host)) else {
+            return refuse(format!(
+                "this server answers to {}only, on port {}: the Host {} is refused",
+                if self.loopback_only {
+                    "localhost and loopback addresses "
+                } else {
+                    "IP addresses, localhost and the names given with --allow-host "
+                },
+                self.port,
+                h.host.map_or("(none)".into(), |x| format!(
+                    "'{}'",
+                    x.chars().take(100).collect::<String>()
+                ))
+            ));
+        };
+        if let Some(origin) = h.origin
+            && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
+        {
+            return refuse(format!(
+                "this server answers to its own page only: a request from {} is refused",
+                origin.chars().take(100).collect::<String>()
+            ));
+        }
+        if let Some(site) = h.fetch_site
+            && !matches!(site, "same-origin" | "none")
+        {
+            return refuse(format!(
+                "this server answers to its own page only: a {site} request is refused"
+            ));
+        }
+        if h.path.starts_with("/api/") && !same(h.token.unwrap_or(""), &self.token) {
+            return refuse(format!(
+                "the API answers its own page only: send the page's token in {TOKEN_HEADER} (it is in the page's <meta name=\"morale-lab-token\">)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether two tokens are the same, in a time that does not depend on where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
 /// The server's state: the mechanic files it offers, the edited ones taken, runs under way and
 /// answers kept.
 pub struct Explorer {
+    /// Who may drive it (`None`: the caller checks; the page carries no token).
+    gate: Option<Gate>,
     limits: Limits,
     /// Mechanic files read at start, by normalised path, with their text.
     files: BTreeMap<String, String>,
     /// Files that did not load, with why.
     broken: BTreeMap<String, String>,
-    /// Edited texts taken: their path (`dir/name.edited-HASH.rhai`) → text.
-    edited: Mutex<BTreeMap<String, String>>,
+    /// Edited files kept loaded.
+    edited: Mutex<Edits>,
     runs: Mutex<HashMap<String, Arc<Control>>>,
     /// Runs under way: exact answers and Monte Carlo runs apart, so that a page's exact
     /// answer never waits behind other pages' long runs.
     lanes: [Lane; 2],
-    cache: Mutex<BTreeMap<String, Vec<u8>>>,
+    cache: Mutex<Cache>,
+}
+
+/// Answers kept, and their bytes.
+#[derive(Default)]
+struct Cache {
+    answers: BTreeMap<String, Vec<u8>>,
+    bytes: usize,
+}
+
+/// The edited mechanic files kept loaded, by their path (`dir/name.edited-HASH.rhai`).
+#[derive(Default)]
+struct Edits {
+    kept: BTreeMap<String, Edit>,
+    /// A clock of uses, for the least recently used.
+    tick: u64,
+    /// Loads under way (outside the lock), counted against the limit.
+    loading: usize,
+    /// Edits taken over the life of the server.
+    taken: usize,
+}
+
+/// One edited file kept loaded.
+struct Edit {
+    text: String,
+    /// When it was last used (on the [`Edits`] clock).
+    used: u64,
+    /// Requests using it now: it is not unloaded while any is.
+    holds: usize,
+}
+
+/// A request's use of an edited file (none for a built-in system or an offered file): while it
+/// lives, the file is not unloaded.
+struct Hold<'a> {
+    edits: &'a Mutex<Edits>,
+    path: Option<String>,
+}
+
+impl Drop for Hold<'_> {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let mut e = self.edits.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(edit) = e.kept.get_mut(path) {
+                edit.holds -= 1;
+            }
+        }
+    }
 }
 
 /// Runs of one kind under way, and a signal when one ends.
@@ -234,14 +439,33 @@ impl Explorer {
             }
         }
         Explorer {
+            gate: None,
             limits,
             files,
             broken,
-            edited: Mutex::new(BTreeMap::new()),
+            edited: Mutex::new(Edits::default()),
             runs: Mutex::new(HashMap::new()),
             lanes: Default::default(),
-            cache: Mutex::new(BTreeMap::new()),
+            cache: Mutex::new(Cache::default()),
         }
+    }
+
+    /// The explorer behind `gate`: [`Explorer::answer`] lets through only what it allows, and
+    /// the page carries its token.
+    pub fn with_gate(mut self, gate: Gate) -> Explorer {
+        self.gate = Some(gate);
+        self
+    }
+
+    /// Answer one request through the gate: refused (403) unless it allows it, else as
+    /// [`Explorer::handle`]. `target` is the request's path and query.
+    pub fn answer(&self, head: &Head, target: &str, body: &[u8]) -> Response {
+        if let Some(gate) = &self.gate
+            && let Err(refused) = gate.check(head)
+        {
+            return refused;
+        }
+        self.handle(head.method, target, body)
     }
 
     /// Stop every run under way (the server is stopping).
@@ -287,20 +511,24 @@ impl Explorer {
                 }
             }
         }
+        // Reading is GET (or HEAD); anything that computes, loads or stops is POST, which
+        // another site's `<img>` or link cannot send.
         let get = matches!(method, "GET" | "HEAD");
         let post = method == "POST";
         match path {
             "/" | "/index.html" if get => Response {
                 status: 200,
                 content_type: "text/html; charset=utf-8",
-                body: PAGE.as_bytes().to_vec(),
+                body: PAGE
+                    .replacen("{{TOKEN}}", self.gate.as_ref().map_or("", |g| g.token()), 1)
+                    .into_bytes(),
             },
             "/api/systems" if get => Response::json(200, &self.systems_json()),
-            "/api/describe" if get || post => match self.describe(&pairs) {
+            "/api/describe" if post => match self.describe(&pairs) {
                 Ok(v) => Response::json(200, &v),
                 Err(f) => f.response(),
             },
-            "/api/run" if get || post => match self.run(&pairs) {
+            "/api/run" if post => match self.run(&pairs) {
                 Ok(bytes) => Response {
                     status: 200,
                     content_type: JSON,
@@ -319,7 +547,7 @@ impl Explorer {
                     None => Response::json(200, &json!({ "done": null })),
                 }
             }
-            "/api/cancel" if get || post => {
+            "/api/cancel" if post => {
                 let id = value(&pairs, "run").unwrap_or_default();
                 let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
                 let found = runs.get(id).inspect(|c| c.cancel()).is_some();
@@ -328,7 +556,13 @@ impl Explorer {
             "/" | "/index.html" | "/api/systems" | "/api/describe" | "/api/run"
             | "/api/progress" | "/api/cancel" => Response::error(
                 405,
-                &format!("{method} is not allowed on {path}"),
+                &format!(
+                    "{method} is not allowed on {path}: {}",
+                    match path {
+                        "/api/describe" | "/api/run" | "/api/cancel" => "POST it",
+                        _ => "GET it",
+                    }
+                ),
                 None,
                 None,
             ),
@@ -382,14 +616,28 @@ impl Explorer {
             code: value(pairs, "code").map(str::to_string),
             ..Setting::default()
         };
-        let name = self.system_of(&setting, "")?;
+        let (name, _hold) = self.system_of(&setting, "")?;
         let s = system::find(&name).map_err(|e| Failure::of(&e, ""))?;
         Ok(describe_system(s, setting.code.as_deref()))
     }
 
     /// The registry's name of a setting's system: a built-in system, a mechanic file the
-    /// server offers, or an edited text of one (loaded once per text).
-    fn system_of(&self, s: &Setting, prefix: &str) -> std::result::Result<String, Failure> {
+    /// server offers, or an edited text of one (loaded once per text, outside any lock, and
+    /// kept loaded while the [`Hold`] lives).
+    fn system_of(
+        &self,
+        s: &Setting,
+        prefix: &str,
+    ) -> std::result::Result<(String, Hold<'_>), Failure> {
+        let free = |name: String| {
+            (
+                name,
+                Hold {
+                    edits: &self.edited,
+                    path: None,
+                },
+            )
+        };
         let is_file = crate::mechanic::is_file(&s.system);
         let path = crate::paths::normalize(&s.system);
         let offered = || {
@@ -423,7 +671,7 @@ impl Explorer {
                 });
             }
             return system::find(&s.system)
-                .map(|x| x.name().to_string())
+                .map(|x| free(x.name().to_string()))
                 .map_err(|_| unknown());
         }
         if !self.files.contains_key(&path) {
@@ -438,18 +686,18 @@ impl Explorer {
                     line: line_in(why),
                 });
             }
-            return Ok(path);
+            return Ok(free(path));
         };
         if code == &self.files[&path] {
-            return Ok(path);
+            return Ok(free(path));
         }
-        if code.len() > crate::mechanic::MAX_FILE_BYTES {
+        if code.len() > self.limits.max_edit_bytes {
             return Err(Failure {
                 status: 413,
                 message: format!(
-                    "the edited file is {} bytes; the most allowed is {}",
+                    "the edited file is {} bytes; this server takes edits of at most {} (a mechanic file is rarely over 20,000: split it with `extends`, or run it from the command line)",
                     code.len(),
-                    crate::mechanic::MAX_FILE_BYTES
+                    self.limits.max_edit_bytes
                 ),
                 field: Some(format!("{prefix}code")),
                 line: None,
@@ -460,26 +708,65 @@ impl Explorer {
             .strip_suffix(crate::mechanic::EXTENSION)
             .unwrap_or(&path);
         let edited_path = format!("{stem}.edited-{hash}{}", crate::mechanic::EXTENSION);
+        let held = || Hold {
+            edits: &self.edited,
+            path: Some(edited_path.clone()),
+        };
         {
-            let mut edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
-            if !edited.contains_key(&edited_path) {
-                if edited.len() >= self.limits.max_edits {
-                    return Err(Failure::busy(format!(
-                        "this server has taken {} edited files (each stays loaded until it stops): restart it to edit more",
-                        edited.len()
-                    )));
-                }
-                let mut read = |p: &str| read_from(&self.files, None, p);
-                // Shown by the path the page knows, not the server's name for the edit.
-                crate::mechanic::load(&edited_path, code, &mut read).map_err(|e| {
-                    let mut f = Failure::of(&e, prefix);
-                    f.field = Some(format!("{prefix}code"));
-                    f
-                })?;
-                edited.insert(edited_path.clone(), code.clone());
+            let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+            e.tick += 1;
+            let tick = e.tick;
+            if let Some(edit) = e.kept.get_mut(&edited_path) {
+                edit.used = tick;
+                edit.holds += 1;
+                return Ok((edited_path.clone(), held()));
             }
+            if e.taken >= self.limits.max_edits_ever {
+                return Err(Failure::busy(format!(
+                    "this server has taken {} edited files, its limit (each leaves a few kilobytes loaded): restart it to edit more",
+                    e.taken
+                )));
+            }
+            // Room for one more: unload the least recently used edits that no request uses.
+            while e.kept.len() + e.loading >= self.limits.max_edits {
+                let oldest = e
+                    .kept
+                    .iter()
+                    .filter(|(_, x)| x.holds == 0)
+                    .min_by_key(|(_, x)| x.used)
+                    .map(|(k, _)| k.clone());
+                let Some(oldest) = oldest else {
+                    return Err(Failure::busy(format!(
+                        "all {} edited files this server keeps are in use by runs: try again in a moment",
+                        e.kept.len() + e.loading
+                    )));
+                };
+                e.kept.remove(&oldest);
+                crate::mechanic::unload(&oldest);
+            }
+            e.loading += 1;
+            e.taken += 1;
         }
-        Ok(edited_path)
+        // Loaded outside the lock: other requests go on meanwhile. An edit extends only the
+        // files the server offers.
+        let mut read = |p: &str| read_from(&self.files, None, p);
+        let loaded = crate::mechanic::load(&edited_path, code, &mut read);
+        let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+        e.loading -= 1;
+        // Shown by the path the page knows, not the server's name for the edit.
+        loaded.map_err(|err| {
+            let mut f = Failure::of(&err, prefix);
+            f.field = Some(format!("{prefix}code"));
+            f
+        })?;
+        let used = e.tick;
+        let edit = e.kept.entry(edited_path.clone()).or_insert(Edit {
+            text: code.clone(),
+            used,
+            holds: 0,
+        });
+        edit.holds += 1;
+        Ok((edited_path.clone(), held()))
     }
 
     /// Take a run slot, waiting up to the limit.
@@ -507,18 +794,26 @@ impl Explorer {
 
     fn cached(&self, key: &str) -> Option<Vec<u8>> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache.get(key).cloned()
+        cache.answers.get(key).cloned()
     }
 
+    /// Keep an answer, within the count and the bytes allowed (both its key and its bytes
+    /// count: a key is the request's text). Full, the cache starts afresh.
     fn keep(&self, key: String, bytes: &[u8]) {
-        if self.limits.cache == 0 {
+        let size = key.len() + bytes.len();
+        if self.limits.cache == 0 || size > self.limits.cache_bytes / 4 {
             return;
         }
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= self.limits.cache {
-            cache.clear();
+        if cache.answers.len() >= self.limits.cache || cache.bytes + size > self.limits.cache_bytes
+        {
+            cache.answers.clear();
+            cache.bytes = 0;
         }
-        cache.insert(key, bytes.to_vec());
+        if let Some(old) = cache.answers.insert(key.clone(), bytes.to_vec()) {
+            cache.bytes -= key.len() + old.len();
+        }
+        cache.bytes += size;
     }
 
     /// `/api/run`: the view's numbers, `mode=exact` (default) or `mode=mc`.
@@ -540,10 +835,16 @@ impl Explorer {
         };
         // Each setting checked as the command line checks it.
         let mut settings: Vec<(&str, &Setting, String)> = Vec::new();
+        // The edited files used are kept loaded until this answer is made.
+        let mut holds = Vec::new();
         if let Some(a) = &v.a {
-            settings.push(("a.", a, self.system_of(a, "a.")?));
+            let (name, hold) = self.system_of(a, "a.")?;
+            settings.push(("a.", a, name));
+            holds.push(hold);
         }
-        settings.push(("", &v.b, self.system_of(&v.b, "")?));
+        let (name, hold) = self.system_of(&v.b, "")?;
+        settings.push(("", &v.b, name));
+        holds.push(hold);
         let mut has_exact = true;
         for (prefix, s, name) in &settings {
             let inputs = inputs_of(s);
@@ -641,7 +942,7 @@ impl Explorer {
         let text = experiment_toml(v, settings, true);
         let mut read = |p: &str| -> Result<String> {
             let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
-            read_from(&self.files, Some(&edited), p)
+            read_from(&self.files, Some(&edited.kept), p)
         };
         let exp = Experiment::parse_with("explorer.toml", &text, &mut read)?;
         let mut runs = Vec::new();
@@ -716,13 +1017,13 @@ fn value<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
 /// A mechanic file's text from the files read at start or the edited ones taken.
 fn read_from(
     files: &BTreeMap<String, String>,
-    edited: Option<&BTreeMap<String, String>>,
+    edited: Option<&BTreeMap<String, Edit>>,
     p: &str,
 ) -> Result<String> {
     let path = crate::paths::normalize(p);
     files
         .get(&path)
-        .or_else(|| edited.and_then(|e| e.get(&path)))
+        .or_else(|| edited.and_then(|e| e.get(&path)).map(|e| &e.text))
         .cloned()
         .ok_or_else(|| Error::File {
             path: p.to_string(),
@@ -984,6 +1285,114 @@ mod tests {
         serde_json::from_slice(&r.body).expect("JSON")
     }
 
+    /// A loopback server's gate on port 8080, and a request through it.
+    fn gated(host: &str, origin: Option<&str>, site: Option<&str>, token: Option<&str>) -> u16 {
+        let x = explorer().with_gate(Gate::new(
+            "t0ken".into(),
+            std::net::IpAddr::from([127, 0, 0, 1]),
+            8080,
+            Vec::new(),
+        ));
+        let head = Head {
+            method: "POST",
+            path: "/api/run",
+            host: Some(host),
+            origin,
+            fetch_site: site,
+            token,
+        };
+        x.answer(&head, "/api/run?scenario=rally&mode=fast", b"")
+            .status
+    }
+
+    #[test]
+    fn only_the_servers_own_page_drives_it() {
+        let t = Some("t0ken");
+        // Let through (to the API's own answer, 400 for a bad mode).
+        for host in [
+            "localhost:8080",
+            "LOCALHOST",
+            "127.0.0.1:8080",
+            "127.0.0.2",
+            "[::1]:8080",
+        ] {
+            assert_eq!(gated(host, None, None, t), 400, "{host}");
+        }
+        assert_eq!(
+            gated(
+                "localhost:8080",
+                Some("http://localhost:8080"),
+                Some("same-origin"),
+                t
+            ),
+            400
+        );
+        // Another site's name for this address (DNS rebinding), another port, no name.
+        for host in [
+            "127.evil.example",
+            "127.0.0.1.nip.io",
+            "127.0.0.1.nip.io:8080",
+            "localhost.evil.com",
+            "evil.example:8080",
+            "127.1",
+            "127.0.0.1:8081",
+            "[::1]x",
+            "",
+        ] {
+            assert_eq!(gated(host, None, None, t), 403, "{host}");
+        }
+        // Another site's page, by its origin or the browser's word; a page without the token.
+        assert_eq!(
+            gated("localhost:8080", Some("http://evil.example"), None, t),
+            403
+        );
+        assert_eq!(gated("localhost:8080", Some("null"), None, t), 403);
+        assert_eq!(gated("localhost:8080", None, Some("cross-site"), t), 403);
+        assert_eq!(gated("localhost:8080", None, Some("same-site"), t), 403);
+        assert_eq!(gated("localhost:8080", None, None, None), 403);
+        assert_eq!(gated("localhost:8080", None, None, Some("t0kem")), 403);
+        // The page carries the token; GET and HEAD compute nothing.
+        let x = explorer().with_gate(Gate::new(
+            "t0ken".into(),
+            std::net::IpAddr::from([127, 0, 0, 1]),
+            8080,
+            Vec::new(),
+        ));
+        let page = String::from_utf8(x.handle("GET", "/", b"").body).unwrap();
+        assert!(page.contains(r#"<meta name="morale-lab-token" content="t0ken">"#));
+        for method in ["GET", "HEAD"] {
+            for path in [
+                "/api/run?scenario=rally",
+                "/api/describe",
+                "/api/cancel?run=x",
+            ] {
+                assert_eq!(x.handle(method, path, b"").status, 405, "{method} {path}");
+            }
+        }
+    }
+
+    #[test]
+    fn beyond_loopback_the_gate_takes_addresses_and_named_hosts() {
+        let g = Gate::new(
+            "t".into(),
+            std::net::IpAddr::from([0, 0, 0, 0]),
+            80,
+            vec!["Lab.Example".into()],
+        );
+        for ok in [
+            "192.0.2.7",
+            "192.0.2.7:80",
+            "lab.example",
+            "localhost:80",
+            "[2001:db8::1]",
+        ] {
+            assert!(g.host_allowed(ok), "{ok}");
+        }
+        for bad in ["evil.example", "lab.example.evil", "192.0.2.7:81"] {
+            assert!(!g.host_allowed(bad), "{bad}");
+        }
+    }
+
     #[test]
     fn the_page_and_the_api_answer_and_nothing_else_is_served() {
         let x = explorer();
@@ -1056,7 +1465,7 @@ mod tests {
     fn a_bad_value_is_refused_beside_its_field() {
         let x = explorer();
         let r = x.handle(
-            "GET",
+            "POST",
             "/api/run?scenario=rally&set=stands%3D99&a.rule=base_green%3D0",
             b"",
         );
@@ -1064,15 +1473,15 @@ mod tests {
         let v = body(&r);
         // A is checked first.
         assert_eq!(v["field"], "a.rule.base_green", "{v}");
-        let r = x.handle("GET", "/api/run?scenario=rally&set=stands%3D99", b"");
+        let r = x.handle("POST", "/api/run?scenario=rally&set=stands%3D99", b"");
         let v = body(&r);
         assert_eq!(v["field"], "set.stands", "{v}");
         assert!(v["error"].as_str().unwrap().contains("'99'"), "{v}");
-        let v = body(&x.handle("GET", "/api/run?scenario=rally&set=colour%3Dred", b""));
+        let v = body(&x.handle("POST", "/api/run?scenario=rally&set=colour%3Dred", b""));
         assert_eq!(v["field"], "set.colour", "{v}");
-        let v = body(&x.handle("GET", "/api/run?scenario=rally&system=chess", b""));
+        let v = body(&x.handle("POST", "/api/run?scenario=rally&system=chess", b""));
         assert_eq!(v["field"], "system", "{v}");
-        let v = body(&x.handle("GET", "/api/run?scenario=rally&mode=fast", b""));
+        let v = body(&x.handle("POST", "/api/run?scenario=rally&mode=fast", b""));
         assert!(v["error"].as_str().unwrap().contains("allowed: exact, mc"));
     }
 
@@ -1122,6 +1531,61 @@ mod tests {
         );
     }
 
+    /// Edited files past the limit unload the least recently used one that no request uses
+    /// (freed: no longer found), the limit over the server's life is kept, and answers are
+    /// kept within their bytes.
+    #[test]
+    fn edits_are_kept_by_least_recent_use_and_answers_by_bytes() {
+        let path = "mechanics/examples/first-rally.rhai";
+        let text = std::fs::read_to_string(path).unwrap();
+        let x = Explorer::new(
+            vec![(path.into(), text.clone())],
+            Limits {
+                max_edits: 2,
+                max_edits_ever: 5,
+                cache_bytes: 40_000,
+                ..Limits::default()
+            },
+        );
+        let setting = |i: usize| Setting {
+            system: path.into(),
+            code: Some(format!("// least recently used, edit {i}\n{text}")),
+            ..Setting::default()
+        };
+        let loaded = |name: &str| system::find(name).is_ok();
+        let (e0, h0) = x.system_of(&setting(0), "").map_err(|f| f.message).unwrap();
+        let (e1, h1) = x.system_of(&setting(1), "").map_err(|f| f.message).unwrap();
+        assert!(loaded(&e0) && loaded(&e1));
+        // Both in use: no room for a third.
+        let busy = x.system_of(&setting(2), "").err().unwrap();
+        assert_eq!(busy.status, 503, "{}", busy.message);
+        drop(h0);
+        drop(h1);
+        // Edit 0 used again, so edit 1 is the least recently used: it goes for edit 2.
+        drop(x.system_of(&setting(0), "").map_err(|f| f.message).unwrap());
+        let (e2, h2) = x.system_of(&setting(2), "").map_err(|f| f.message).unwrap();
+        drop(h2);
+        assert!(loaded(&e0) && loaded(&e2));
+        assert!(!loaded(&e1), "the least recently used edit was unloaded");
+        // Edit 1 again loads anew; then the limit over the server's life (5 taken) refuses.
+        drop(x.system_of(&setting(1), "").map_err(|f| f.message).unwrap());
+        drop(x.system_of(&setting(3), "").map_err(|f| f.message).unwrap());
+        let over = x.system_of(&setting(4), "").err().unwrap();
+        assert!(over.message.contains("restart"), "{}", over.message);
+        // Answers within their bytes: one over a quarter of them is not kept; the rest are,
+        // until the bytes would pass the limit.
+        x.keep("big".into(), &[0; 10_001]);
+        assert!(x.cached("big").is_none());
+        for i in 0..5 {
+            x.keep(format!("k{i}"), &[0; 9_000]);
+        }
+        let kept = (0..5)
+            .filter(|i| x.cached(&format!("k{i}")).is_some())
+            .count();
+        assert!((1..5).contains(&kept), "{kept}");
+        assert!(x.cache.lock().unwrap().bytes <= 40_000);
+    }
+
     #[test]
     fn an_edited_mechanic_file_runs_or_says_its_line() {
         let path = "mechanics/examples/first-rally.rhai";
@@ -1154,7 +1618,7 @@ mod tests {
         assert!(body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].is_f64());
         // A file the server does not offer is not read.
         let r = x.handle(
-            "GET",
+            "POST",
             "/api/run?system=..%2FCargo.rhai&scenario=rally&code=x",
             b"",
         );
@@ -1170,13 +1634,13 @@ mod tests {
     fn battles_say_they_have_no_exact_solution() {
         let x = explorer();
         let v = body(&x.handle(
-            "GET",
+            "POST",
             "/api/run?system=linear-warfare&scenario=engagement&mode=exact",
             b"",
         ));
         assert_eq!(v["has_exact"], false, "{v}");
         let r = x.handle(
-            "GET",
+            "POST",
             "/api/run?system=linear-warfare&scenario=engagement&mode=mc&trials=2000",
             b"",
         );

@@ -24,7 +24,7 @@ mod decl;
 pub(crate) mod script;
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rhai::{AST, Dynamic, Engine, Map};
 
@@ -63,6 +63,19 @@ pub struct Mechanic {
     path: &'static str,
     /// SHA-256 of the file's text and of every file it extends, in hex.
     hash: String,
+    /// What it runs: its engine, functions and text, until it is unloaded ([`unload`]).
+    body: std::sync::RwLock<Option<Arc<Body>>>,
+    about: &'static About,
+    /// Per scenario, the defaults that differ from the table's.
+    defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
+    /// Itself, as kept for the life of the process (set once when it is loaded).
+    me: OnceLock<&'static Mechanic>,
+}
+
+/// The part of a loaded file that runs it, and nearly all of its memory (a compiled script
+/// is some 30 times its text): freed when the file is unloaded, while the small rest (its
+/// path and declared tables, which the registry hands out for the life of the process) stays.
+struct Body {
     /// The file and the files it extends, with their text, this one first.
     files: Vec<(String, String)>,
     engine: Engine,
@@ -70,11 +83,6 @@ pub struct Mechanic {
     ast: AST,
     /// The file and line of every function's `fn` in force, for messages.
     lines: BTreeMap<String, (String, usize)>,
-    about: &'static About,
-    /// Per scenario, the defaults that differ from the table's.
-    defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
-    /// Itself, as kept for the life of the process (set once when it is loaded).
-    me: OnceLock<&'static Mechanic>,
 }
 
 impl std::fmt::Debug for Mechanic {
@@ -240,10 +248,12 @@ fn load_as(
     let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
         path,
         hash,
-        files,
-        engine,
-        ast,
-        lines,
+        body: std::sync::RwLock::new(Some(Arc::new(Body {
+            files,
+            engine,
+            ast,
+            lines,
+        }))),
         about: declared.about(path),
         defaults: declared.defaults,
         me: OnceLock::new(),
@@ -279,7 +289,24 @@ pub fn load_with(
 /// if it is one: what a shard records so that a merge can rebuild it.
 pub fn files_of(name: &str) -> Option<Vec<(String, String)>> {
     let map = loaded().lock().unwrap_or_else(|e| e.into_inner());
-    map.get(name).map(|m| m.files.clone())
+    map.get(name)
+        .and_then(|m| m.body().ok())
+        .map(|b| b.files.clone())
+}
+
+/// Unload the mechanic file loaded from `path`: no longer found by its path, and its compiled
+/// functions, engine and text freed (a job still holding it fails with a message saying so,
+/// should it run). A server that takes edited files unloads the least recently used ones, so
+/// that its memory has a ceiling. False if no file was loaded from `path`.
+pub fn unload(path: &str) -> bool {
+    let path = normalize(path);
+    let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    let Some(m) = map.remove(&path) else {
+        return false;
+    };
+    crate::system::remove_file(&path);
+    m.body.write().unwrap_or_else(|e| e.into_inner()).take();
+    true
 }
 
 /// The mechanic system loaded from `path`, if it was.
@@ -366,13 +393,27 @@ impl Mechanic {
     pub fn hash(&self) -> &str {
         &self.hash
     }
+    /// What runs the file, or the error of a file unloaded.
+    fn body(&self) -> Result<Arc<Body>> {
+        self.body
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                Error::Conflict(format!(
+                    "{}: this file was unloaded (the server keeps a bounded number of edited files): run it again",
+                    self.path
+                ))
+            })
+    }
     /// Whether the file defines function `name` (with any number of parameters).
     fn has_fn(&self, name: &str) -> bool {
-        self.ast.iter_functions().any(|f| f.name == name)
+        self.body()
+            .is_ok_and(|b| b.ast.iter_functions().any(|f| f.name == name))
     }
     /// `path:line` of function `name`'s definition in force, or the path.
     fn place(&self, name: &str) -> String {
-        match self.lines.get(name) {
+        match self.body().ok().and_then(|b| b.lines.get(name).cloned()) {
             Some((file, l)) => format!("{file}:{l}"),
             None => self.path.to_string(),
         }
@@ -397,8 +438,9 @@ impl Mechanic {
         let options = rhai::CallFnOptions::new()
             .eval_ast(false)
             .rewind_scope(false);
-        self.engine
-            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, name, args)
+        let body = self.body()?;
+        body.engine
+            .call_fn_with_options::<Dynamic>(options, &mut scope, &body.ast, name, args)
             .map_err(|e| self.script_error(name, &e))
     }
     /// A script error of function `name`, at its place.
@@ -413,7 +455,11 @@ impl Mechanic {
         } else {
             // The file the failing code is in (a base file's function, say).
             let file = source
-                .or_else(|| self.lines.get(name).map(|(f, _)| f.clone()))
+                .or_else(|| {
+                    self.body()
+                        .ok()
+                        .and_then(|b| b.lines.get(name).map(|(f, _)| f.clone()))
+                })
                 .unwrap_or_else(|| self.path.to_string());
             Error::Conflict(script::at(&file, pos, &format!("{name}: {what}")))
         }

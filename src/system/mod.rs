@@ -266,6 +266,14 @@ pub fn add_file(path: &str, system: &'static dyn RuleSystem) {
         .insert(crate::paths::normalize(path), system);
 }
 
+/// Forget the system loaded from the file `path` (a mechanic file unloaded).
+pub fn remove_file(path: &str) {
+    files()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&crate::paths::normalize(path));
+}
+
 /// Every parameter `system` takes: its own, then the battle parameters when it has battles.
 pub fn all_params(system: &dyn RuleSystem) -> Vec<&'static ParamDef> {
     let battles = system.scenarios().iter().any(|s| s.is_battle());

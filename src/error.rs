@@ -107,7 +107,7 @@ pub enum Error {
     },
     /// The table sampler's tables take longer to compile than the budget (`--exact-budget`).
     #[error(
-        "the table sampler's tables take more than {budget_s} s to compile (the turns are slow or many): run with --sampler dice, which plays every turn's dice (the same chances, slower per trial), or raise --exact-budget"
+        "the table sampler's tables take more than {budget_s} s to compile (the turns are slow or many): run with --sampler dice, which plays every turn's dice (the same chances, slower per trial), or raise --exact-budget (the tables get it, or 10 s if it is less)"
     )]
     TablesOverBudget {
         /// The budget, in seconds.

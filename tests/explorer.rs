@@ -432,6 +432,54 @@ fn other_sites_cannot_drive_the_server() {
     assert!(v["done"].is_null(), "{v}");
 }
 
+/// A run stuck in turns of many branches (a mechanic file edited to roll seven `d6()` in a
+/// loop, some 560,000 branches a turn, seconds to enumerate) stops at once when its page stops it or at the time limit, and frees its slot: a
+/// fresh exact answer is not held up behind it.
+#[test]
+fn stop_and_the_time_limit_end_a_run_inside_a_turn_and_free_its_slot() {
+    let server = Server::start(&["--max-seconds", "1", "--max-runs", "1"]);
+    let addr = server.addr.clone();
+    let path = "mechanics/examples/first-rally.rhai";
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap();
+    let code = text.replacen(
+        "fn rally_turn(p, s) {\n",
+        "fn rally_turn(p, s) {\n    let total = 0;\n    for i in 0..7 { total += d6(); }\n",
+        1,
+    );
+    assert_ne!(code, text);
+    let run = |id: &str| {
+        let body = format!(
+            "system={}&scenario=rally&mode=mc&trials=1000&run={id}&code={}",
+            morale_lab::explorer::view::encode(path),
+            morale_lab::explorer::view::encode(&code)
+        );
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let (status, _) = post_body(&addr, "/api/run", body.as_bytes());
+            (status, started.elapsed())
+        })
+    };
+    // Stopped by its page half a second in, inside a turn's branches.
+    let stopped = run("stuck1");
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, c) = get(&addr, "/api/cancel?run=stuck1");
+    assert_eq!(c["cancelled"], true, "{c}");
+    let (status, took) = stopped.join().unwrap();
+    assert_eq!(status, 409);
+    assert!(took < Duration::from_millis(1000), "took {took:?}");
+    // Left alone, stopped by the time limit; the lane's one slot is free again at once.
+    let limited = run("stuck2");
+    let (status, took) = limited.join().unwrap();
+    assert_eq!(status, 503);
+    assert!(took < Duration::from_millis(2000), "took {took:?}");
+    let started = Instant::now();
+    let (status, v) = get(&addr, &format!("/api/run?{RALLY}&mode=mc&trials=1000"));
+    assert_eq!(status, 200, "{v}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
 #[test]
 fn a_long_run_is_stopped_by_the_time_budget_and_by_cancel() {
     let server = Server::start(&["--max-seconds", "1"]);

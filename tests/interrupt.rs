@@ -315,9 +315,10 @@ fn a_turn_of_many_branches_stops_on_its_budget_and_on_sigterm() {
     }
 }
 
-/// A `pick` over 9,999 weights each turn, with a state of 400,000 values: the exact solve and
-/// the table sampler's compilation each stop at the budget, and say so; played by dice, SIGTERM
-/// ends it within a second.
+/// A `pick` over 9,999 weights each turn, with a state of 400,000 values: the exact solve stops
+/// at its budget and the table sampler's compilation at its own (10 s, refused once a quarter
+/// of it is spent on a projection past it), and say so; played by dice, SIGTERM ends it within a
+/// second.
 #[test]
 fn a_wide_pick_over_a_large_state_stops_on_its_budget_and_on_sigterm() {
     let dir = scratch("interrupt-pick");
@@ -348,7 +349,7 @@ fn a_wide_pick_over_a_large_state_stops_on_its_budget_and_on_sigterm() {
         Duration::from_secs(60),
     );
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(took < 3.5, "took {took:.2} s");
+    assert!(took < 6.0, "took {took:.2} s");
     assert!(stderr.contains("--sampler dice"), "{stderr}");
     let s = signal(
         "-TERM",
@@ -364,7 +365,7 @@ fn a_wide_pick_over_a_large_state_stops_on_its_budget_and_on_sigterm() {
             "100000000",
         ],
         &dir,
-        Duration::from_millis(3500),
+        Duration::from_millis(4000),
     );
     assert_stopped(&s);
 }

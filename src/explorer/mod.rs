@@ -1,6 +1,7 @@
 //! The explorer: what `morale-lab serve` answers, free of sockets and files. The binary reads
-//! the mechanic files once at start, passes each HTTP request's method, path, query and body to
-//! [`Explorer::handle`] and writes the [`Response`] back.
+//! the mechanic files once at start, passes each HTTP request's head, path, query and body to
+//! [`Explorer::answer`] (its [`Gate`]: only the server's own page drives it; then
+//! [`Explorer::handle`]) and writes the [`Response`] back.
 //!
 //! The page ([`PAGE`], one self-contained file) asks `GET /api/systems` for every system's
 //! parameter tables, then `POST /api/run` with the view's query (the same text as its link):

@@ -578,7 +578,8 @@ impl<C: Chain + Clone> ChainJob<C> {
     }
 
     /// [`ChainJob::sim`] for a run: building it stops when `control` is cancelled or, for the
-    /// table sampler, past `budget_s` (and then keeps nothing, so a later run builds it afresh).
+    /// table sampler, past `budget_s` (the exact budget, at least
+    /// [`chain::MIN_COMPILE_BUDGET`]), and then keeps nothing, so a later run builds it afresh.
     fn sim_within(
         &self,
         sampler: Sampler,
@@ -601,7 +602,7 @@ impl<C: Chain + Clone> ChainJob<C> {
             self.chain.clone(),
             sampler,
             &|| control.is_cancelled(),
-            budget_s,
+            budget_s.map(|b| b.max(chain::MIN_COMPILE_BUDGET)),
         )?;
         // Another thread may have built it meanwhile: the same chain makes the same simulator.
         let _ = cell.set(sim);

@@ -21,4 +21,4 @@ use opening::*;
 use table::*;
 use tree::*;
 
-pub use sim::{ChainSim, Sampler};
+pub use sim::{ChainSim, MIN_COMPILE_BUDGET, Sampler};

@@ -66,6 +66,10 @@ pub struct ChainSim<C: Chain> {
 /// file's turns, milliseconds of the built-in systems', which come nowhere near it).
 pub const MAX_COMPILE_BRANCHES: u64 = 1 << 24;
 
+/// The least time the table sampler's compilation is given, whatever the exact budget: a small
+/// `--exact-budget` skips a slow exact solve and still leaves the Monte Carlo its tables.
+pub const MIN_COMPILE_BUDGET: f64 = 10.0;
+
 /// Where a walk of trials back to back goes at the turn cap: back to the start, all the turns
 /// ahead (out of line, so that the compiler keeps the cap a branch and not a select that the
 /// next turn's die would wait on).

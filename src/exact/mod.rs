@@ -457,12 +457,20 @@ impl Projection {
     }
 }
 
-/// Whether a solve stops for its budget: once the time spent passes it, or once a projection
+/// Whether a solve stops for its budget: once the time spent passes it, once a projection
 /// passes it with a quarter of it spent (early turns also pay for working out each new state's
-/// moves, so an earlier projection is not trusted).
+/// moves, so an earlier projection is not trusted to the letter), or once a projection passes
+/// it [`FAR_OVER`] times over with a sixteenth spent (no early overstatement comes near that: a
+/// setting that would take half an hour is refused in a fraction of a second, not in a quarter
+/// of the budget, which holds a server's slot the while).
 fn over_budget(spent: f64, projected: f64, budget: f64) -> bool {
-    spent > budget || (spent > budget / 4.0 && projected > budget)
+    spent > budget
+        || (spent > budget / 4.0 && projected > budget)
+        || (spent > budget / 16.0 && projected > FAR_OVER * budget)
 }
+
+/// See [`over_budget`].
+const FAR_OVER: f64 = 64.0;
 
 /// [`solve_chain`] within a [`Limit`]. The cost is known as it goes: each turn costs about as
 /// much as the live states times their spread of empty counts times their moves, so after
@@ -1000,7 +1008,8 @@ mod tests {
     }
 
     /// When a solve stops for a budget of 4 s: past 4 s spent whatever the projection; past
-    /// 1 s (a quarter) only if the projection passes 4 s; never at exactly either bound.
+    /// 1 s (a quarter) only if the projection passes 4 s; past 0.25 s (a sixteenth) only if it
+    /// passes 256 s; never at exactly either bound.
     /// (Caught the mutants of each comparison, of `||` and `&&`, and of the quarter.)
     #[test]
     fn the_budget_stops_past_its_bounds() {
@@ -1014,6 +1023,10 @@ mod tests {
             (1.0, 100.0, false),
             (0.5, 100.0, false),
             (1.5, 4.5, true),
+            // Far over: a sixteenth of the budget spent on a projection 64 times past it.
+            (0.3, 300.0, true),
+            (0.2, 300.0, false),
+            (0.3, 255.0, false),
         ] {
             assert_eq!(
                 over_budget(spent, projected, 4.0),

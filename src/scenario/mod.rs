@@ -565,6 +565,13 @@ impl<C: Chain + Clone> ChainJob<C> {
     /// The simulator: the requested sampler, or dice for chains with no exact solution; built
     /// on the first call for each sampler and kept in the job.
     fn sim(&self, sampler: Sampler) -> &ChainSim<C> {
+        let (sampler, cell) = self.cell(sampler);
+        cell.get_or_init(|| ChainSim::with_sampler(self.chain.clone(), sampler))
+    }
+
+    /// The sampler that runs (dice for chains with no exact solution) and where its simulator
+    /// is kept.
+    fn cell(&self, sampler: Sampler) -> (Sampler, &std::sync::OnceLock<ChainSim<C>>) {
         let sampler = if self.chain.exact() {
             sampler
         } else {
@@ -574,7 +581,7 @@ impl<C: Chain + Clone> ChainJob<C> {
             Sampler::Table => &self.compiled.table,
             Sampler::Dice => &self.compiled.dice,
         };
-        cell.get_or_init(|| ChainSim::with_sampler(self.chain.clone(), sampler))
+        (sampler, cell)
     }
 
     /// [`ChainJob::sim`] for a run: building it stops when `control` is cancelled or, for the
@@ -586,15 +593,7 @@ impl<C: Chain + Clone> ChainJob<C> {
         control: &Control,
         budget_s: Option<f64>,
     ) -> Result<&ChainSim<C>> {
-        let sampler = if self.chain.exact() {
-            sampler
-        } else {
-            Sampler::Dice
-        };
-        let cell = match sampler {
-            Sampler::Table => &self.compiled.table,
-            Sampler::Dice => &self.compiled.dice,
-        };
+        let (sampler, cell) = self.cell(sampler);
         if let Some(sim) = cell.get() {
             return Ok(sim);
         }

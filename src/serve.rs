@@ -224,7 +224,11 @@ pub fn accept(listener: TcpListener, explorer: Arc<Explorer>, control: Arc<Contr
                     }
                     None => {
                         let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-                        let _ = write_response(&mut stream, &busy(), false);
+                        let _ = write_response(
+                            &mut stream,
+                            &busy("has too many connections open"),
+                            false,
+                        );
                         continue;
                     }
                 }
@@ -241,19 +245,15 @@ pub fn accept(listener: TcpListener, explorer: Arc<Explorer>, control: Arc<Contr
     });
 }
 
-fn busy() -> Response {
+/// 503 with `why` the server cannot take the request now.
+fn busy(why: &str) -> Response {
     Response {
         status: 503,
         content_type: "application/json; charset=utf-8",
-        body: br#"{"error":"the server has too many connections open: try again in a moment","field":null,"line":null}"#.to_vec(),
-    }
-}
-
-fn full() -> Response {
-    Response {
-        status: 503,
-        content_type: "application/json; charset=utf-8",
-        body: br#"{"error":"the server holds too many large requests at once: try again in a moment","field":null,"line":null}"#.to_vec(),
+        body: format!(
+            r#"{{"error":"the server {why}: try again in a moment","field":null,"line":null}}"#
+        )
+        .into_bytes(),
     }
 }
 
@@ -414,7 +414,7 @@ fn read_request(
         }));
     }
     let Some(reserved) = Reserved::take(length + buf.len()) else {
-        return Err(Some(full()));
+        return Err(Some(busy("holds too many large requests at once")));
     };
     let mut body = buf[head_end + 4..].to_vec();
     body.truncate(length);

@@ -419,7 +419,8 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
 pub struct Limit<'a> {
     /// Seconds the solve may take (`None`: no limit).
     pub budget_s: Option<f64>,
-    /// True once the user stopped the run (checked every turn).
+    /// True once the user stopped the run (read after every branch of every turn and every
+    /// state reached).
     pub cancelled: &'a dyn Fn() -> bool,
     /// Told (turns done, of turns) after every turn, for a progress display.
     pub progress: &'a dyn Fn(usize, usize),

@@ -105,11 +105,23 @@ fn csv_list(systems: &[&dyn RuleSystem]) -> String {
                 "param",
                 p.key,
                 p.flag.unwrap_or(""),
-                p.default,
+                &system::default_text(*s, p),
                 &p.kind.allowed(),
                 p.rule,
                 Scenario::join(p.scenarios, " "),
                 p.meaning,
+            ));
+        }
+        for o in s.not_modelled() {
+            rows.push(row(
+                "not-modelled",
+                "",
+                "",
+                "",
+                "",
+                o.rules,
+                Scenario::join(o.scenarios, " "),
+                o.what,
             ));
         }
     }
@@ -141,8 +153,11 @@ fn json_list(systems: &[&dyn RuleSystem]) -> String {
                 "key": p.key, "default": p.default, "allowed": p.kind.allowed(),
                 "meaning": p.meaning, "rule": p.rule,
             })).collect::<Vec<_>>(),
+            "not_modelled": s.not_modelled().iter().map(|o| json!({
+                "what": o.what, "rule": o.rules, "scenarios": o.scenarios,
+            })).collect::<Vec<_>>(),
             "params": system::all_params(*s).iter().map(|p| json!({
-                "key": p.key, "flag": p.flag, "default": p.default,
+                "key": p.key, "flag": p.flag, "default": system::default_text(*s, p),
                 "allowed": p.kind.allowed(), "meaning": p.meaning, "rule": p.rule,
                 "scenarios": p.scenarios,
             })).collect::<Vec<_>>(),
@@ -234,10 +249,9 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
         );
         for p in system::all_params(*s) {
             let flag = p.flag.map(|f| format!(" ({f})")).unwrap_or_default();
-            let default = if p.default.is_empty() {
-                "unset"
-            } else {
-                p.default
+            let default = match system::default_text(*s, p) {
+                d if d.is_empty() => "unset".to_string(),
+                d => d,
             };
             out += &item(format!(
                 "{}{flag} = {default} [{}; {}]: {}. Allowed: {}.",
@@ -249,6 +263,18 @@ fn text_list(systems: &[&dyn RuleSystem], md: bool) -> String {
             ));
         }
         out += "\n";
+        if !s.not_modelled().is_empty() {
+            out += &h(3, "Not modelled (what and why: docs/RULES.md §5)");
+            for o in s.not_modelled() {
+                out += &item(format!(
+                    "{} [{}; {}]",
+                    o.what,
+                    o.rules,
+                    Scenario::join(o.scenarios, ", ")
+                ));
+            }
+            out += "\n";
+        }
     }
     out
 }

@@ -481,7 +481,10 @@ fn linear_warfare_melee_json() {
     ]);
     assert_eq!(v["params"]["attacker"], "guards pips=7 charging");
     let names = outcome_names(&v);
-    assert_eq!(names, ["attacker_wins", "defender_wins", "bounce"]);
+    assert_eq!(
+        names,
+        ["attacker_wins", "defender_wins", "bounce", "halted"]
+    );
     let metrics: Vec<&str> = v["metrics"]
         .as_array()
         .unwrap()

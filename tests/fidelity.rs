@@ -295,6 +295,18 @@ fn waiver_tests_as_the_supplement_writes_them() {
     );
     assert!(close(exact_metric(&r, "p_stampede"), 1.0 / 6.0));
     assert!(exact_outcome(&r, "target_broke") >= 1.0 / 6.0 - 1e-12);
+    // Read with the rally tests (`waiver_stampede = false`), a failed waiver test starts no
+    // stampede: the elephant routs (Regular, Good: a failure makes it Unsteady, no break).
+    let r = charge(
+        &[
+            "attacker=veteran infantry",
+            "defender=regular elephant",
+            "charge_from=flank",
+            "rule:waiver_stampede=false",
+        ],
+        &["waiver-tests", "elephant-stampede"],
+    );
+    assert_eq!(exact_metric(&r, "p_stampede"), 0.0);
 }
 
 /// EF-2 and EF-4: "light infantry and artillery units cannot give support"; a retreat is
@@ -516,29 +528,41 @@ fn a_stampede_follows_any_failed_morale_test_and_routs() {
 }
 
 /// LW-4, a reading where the source is silent (`reversal_follow_up`): Guards (7 pips)
-/// charging cavalry of 5 behind an obstacle. Worked by hand over the opposed rounds, the
-/// charger wins 493/648 when the winner of a reversal may follow up in turn, and 948/1296
-/// when the reversal ends the melee; a bounce (a drawn first round) is 1/9 either way.
+/// charging cavalry of 5 behind an obstacle (no closing fire: cavalry do not shoot). Worked by
+/// hand over the opposed rounds, with every draw the mutual push-back the source gives ("Draws
+/// result in a mutual push-back"), the charger wins 1801/2592 and bounces 829/3888 when the
+/// winner of a reversal may follow up in turn, and wins 145/216 and bounces 43/216 when the
+/// reversal ends the melee. Under the earlier reading (`follow_up_draw = earlier-winner`, a
+/// drawn follow-up going to the side that won the round before) it wins 493/648 and 948/1296,
+/// and a bounce (then only a drawn first round) is 1/9 either way.
 #[test]
 fn a_reversal_may_follow_up_or_end_the_melee() {
     let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
-    let melee = |rule: &str| {
+    let melee = |rules: &[&str]| {
+        let mut pairs = vec![
+            "attacker=guards charging",
+            "defender=cavalry pips=5 obstacle",
+        ];
+        pairs.extend(rules);
         run(
             "linear-warfare",
             "melee",
-            &[
-                "attacker=guards charging",
-                "defender=cavalry pips=5 obstacle",
-                rule,
-            ],
+            &pairs,
             &[],
             Plan::new(2_000, 5, 2, Sampler::Table),
         )
     };
-    let on = melee("rule:reversal_follow_up=true");
+    let on = melee(&["rule:reversal_follow_up=true"]);
+    assert!(close(exact_outcome(&on, "attacker_wins"), 1801.0 / 2592.0));
+    assert!(close(exact_outcome(&on, "bounce"), 829.0 / 3888.0));
+    let off = melee(&["rule:reversal_follow_up=false"]);
+    assert!(close(exact_outcome(&off, "attacker_wins"), 145.0 / 216.0));
+    assert!(close(exact_outcome(&off, "bounce"), 43.0 / 216.0));
+    let earlier = "rule:follow_up_draw=earlier-winner";
+    let on = melee(&["rule:reversal_follow_up=true", earlier]);
     assert!(close(exact_outcome(&on, "attacker_wins"), 493.0 / 648.0));
     assert!(close(exact_outcome(&on, "bounce"), 1.0 / 9.0));
-    let off = melee("rule:reversal_follow_up=false");
+    let off = melee(&["rule:reversal_follow_up=false", earlier]);
     assert!(close(exact_outcome(&off, "attacker_wins"), 948.0 / 1296.0));
     assert!(close(exact_outcome(&off, "bounce"), 1.0 / 9.0));
 }
@@ -595,4 +619,171 @@ fn a_battle_note_says_units_never_fall_back_at_zero() {
     let notes = r.notes.join(" ");
     assert!(notes.contains("never fall back"), "{notes}");
     assert!(!notes.contains("at 0 pips"), "{notes}");
+}
+
+/// The third reading of the sources (issue 49): values worked by hand, as fractions, from the
+/// rules' words alone.
+fn third(system: &str, scenario: &str, pairs: &[&str], options: &[&str]) -> Report {
+    run(
+        system,
+        scenario,
+        pairs,
+        options,
+        Plan::new(2_000, 5, 2, Sampler::Table),
+    )
+}
+
+fn exactly(got: f64, want: f64) {
+    assert!((got - want).abs() < 1e-12, "{got} against {want}");
+}
+
+/// A Line of 6 charging a Line of 6, by LW-1 to LW-4's words. The closing fire, 6 dice on 4+,
+/// destroys the charger with 1/64 and leaves it on its last pip with 6/64: "units down to their
+/// last pip may perform no offensive action", so that charge halts (3/32). Then the rounds: +1
+/// for charging in the first, +1 for two or more pips more, +1 for following up; the loser of a
+/// round loses a pip, a second lost round destroys; "Draws result in a mutual push-back" in
+/// any round. Worked over every round: the charger wins 62141/248832, the defender
+/// 579173/1492992, and 401005/1492992 end in a push-back. With the +1 for charging in every
+/// round (`charge_bonus_rounds = every`) the charger wins 599/1728; with a drawn follow-up
+/// going to the earlier winner (`follow_up_draw = earlier-winner`) 236813/746496. (The tool's
+/// readings before — no halt, the earlier winner — gave 265973/746496, 35.6%.)
+#[test]
+fn a_line_charging_a_line_halts_on_its_last_pip_and_draws_push_back() {
+    let melee = |rules: &[&str]| {
+        let mut pairs = vec!["attacker=line charging", "defender=line"];
+        pairs.extend(rules);
+        third("linear-warfare", "melee", &pairs, &[])
+    };
+    let r = melee(&[]);
+    exactly(exact_outcome(&r, "attacker_wins"), 62141.0 / 248832.0);
+    exactly(exact_outcome(&r, "defender_wins"), 579173.0 / 1492992.0);
+    exactly(exact_outcome(&r, "bounce"), 401005.0 / 1492992.0);
+    exactly(exact_outcome(&r, "halted"), 3.0 / 32.0);
+    let r = melee(&["rule:charge_bonus_rounds=every"]);
+    exactly(exact_outcome(&r, "attacker_wins"), 599.0 / 1728.0);
+    exactly(exact_outcome(&r, "halted"), 3.0 / 32.0);
+    let r = melee(&["rule:follow_up_draw=earlier-winner"]);
+    exactly(exact_outcome(&r, "attacker_wins"), 236813.0 / 746496.0);
+}
+
+/// LW-5: a unit falling back "may recover one pip per turn in which it may perform no other
+/// actions". A unit of 2 pips falls back at 1 and rejoins at 2, under fire that takes a pip
+/// with 1/2 each turn. Hit in turn 1, it retires in turn 2 and recovers its pip in turn 3 —
+/// a turn of no other action, so it is still out of the line; it rejoins in turn 4, fired at
+/// again. In the line after 3 turns: only if never hit, 1/8. After 4: never hit, 1/16, or hit
+/// in turn 1 and not in turn 4, 1/4: 5/16.
+#[test]
+fn a_unit_that_recovers_its_last_pip_rejoins_the_turn_after() {
+    let fall = |turns: &str| {
+        let pairs = [
+            "pips=2",
+            "fire_loss=1/2,1/2",
+            "fall_back_at=1",
+            "return_at=2",
+            turns,
+        ];
+        third("linear-warfare", "under-fire", &pairs, &[])
+    };
+    exactly(exact_outcome(&fall("turns=3"), "in_line"), 1.0 / 8.0);
+    exactly(exact_outcome(&fall("turns=3"), "falling_back"), 7.0 / 8.0);
+    exactly(exact_outcome(&fall("turns=4"), "in_line"), 5.0 / 16.0);
+}
+
+/// LW-2: infantry fire at "Range 25cm", one line-infantry move (LW-1), so a Linear Warfare
+/// battle's `fire_range` is one move: two moves apart, with no charge, nobody fires and
+/// nobody loses a pip; at two moves' range both do. `list` shows the system's default.
+#[test]
+fn linear_warfare_fires_at_one_move() {
+    let fight = |extra: &[&str]| {
+        // Side A does not mean to charge (`charge_when_shaken=false`), so it does not advance.
+        let mut pairs = vec!["range=2", "turns=3", "charge_when_shaken=false"];
+        pairs.extend(extra);
+        run(
+            "linear-warfare",
+            "engagement",
+            &pairs,
+            &[],
+            Plan::new(2_000, 3, 2, Sampler::Dice),
+        )
+    };
+    let r = fight(&[]);
+    assert_eq!(metric(&r, "a_strength_lost"), 0.0);
+    assert_eq!(metric(&r, "b_strength_lost"), 0.0);
+    let r = fight(&["fire_range=2"]);
+    assert!(metric(&r, "b_strength_lost") > 1.0);
+    let list = crate::common::bin()
+        .args(["list", "--system", "linear-warfare"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(list.stdout).unwrap();
+    assert!(text.contains("fire_range = 1 ["), "{text}");
+}
+
+/// EF-5's exception: no retreat "if an enemy unit with which fire has been exchanged also
+/// loses effectiveness and fails a morale test". A Regular unit loses a quarter (fire given as
+/// losses, `fire_loss`), tests on 4+ and fails with 1/2; its own return fire, 2 dice on 4+,
+/// costs the enemy a quarter only with both hits (EF-3: 2 hits a quarter), 1/4, and the
+/// Regular enemy then fails with 1/2: the exception holds with 1/8, so it retreats with
+/// 1/2 × 7/8 = 7/16. (Counting each return hit as a quarter gave 5/16.)
+#[test]
+fn the_exception_counts_the_return_fire_in_hits_per_quarter() {
+    let r = third(
+        "effectiveness",
+        "under-fire",
+        &[
+            "fire_loss=0,1",
+            "turns=1",
+            "exchange_fire=true",
+            "return_fire_dice=2",
+            "return_fire_to_hit=4",
+        ],
+        &["retreat-on-fire"],
+    );
+    exactly(exact_outcome(&r, "retreating"), 7.0 / 16.0);
+    exactly(exact_outcome(&r, "in_line"), 9.0 / 16.0);
+}
+
+/// RF-7: wagons "routed as a result of fire … flee". A Regular wagon (a single stand, 4+, no
+/// casualty modifier) takes a hit each turn for two turns. Turn 1: it fails with 1/2 and is
+/// Unsteady. Turn 2: an Unsteady wagon rallies first (RF-5, 4+: 1/2), then is hit and tests;
+/// one that stayed Unsteady and fails again routs: 1/2 × 1/2 × 1/2 = 1/8. Under `routed_wagons
+/// = leave` that 1/8 has fled the table (removed); under `rout` it is routing. Good 3/8 (1/4
+/// held twice, 1/8 rallied and held), Unsteady 1/2 either way. A wagon cannot start routing
+/// under `leave`.
+#[test]
+fn routed_wagons_flee_the_table() {
+    let fire = |rule: &str| {
+        third(
+            "rank-and-file",
+            "under-fire",
+            &["kind=wagon", "stands=1", "fire_loss=0,1", "turns=2", rule],
+            &[],
+        )
+    };
+    let leave = fire("rule:routed_wagons=leave");
+    exactly(exact_outcome(&leave, "removed"), 1.0 / 8.0);
+    exactly(exact_metric(&leave, "removed_wagons_fled"), 1.0 / 8.0);
+    exactly(exact_outcome(&leave, "routing"), 0.0);
+    exactly(exact_outcome(&leave, "good"), 3.0 / 8.0);
+    let rout = fire("rule:routed_wagons=rout");
+    exactly(exact_outcome(&rout, "routing"), 1.0 / 8.0);
+    exactly(exact_outcome(&rout, "removed"), 0.0);
+    exactly(exact_outcome(&rout, "unsteady"), 1.0 / 2.0);
+    let refused = crate::common::bin()
+        .args([
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--set",
+            "kind=wagon",
+            "--stands",
+            "1",
+            "--state",
+            "routing",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert!(err.contains("routed_wagons=rout"), "{err}");
 }

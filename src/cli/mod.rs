@@ -736,8 +736,26 @@ fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap
         example.to_string()
     };
     let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
+    // What each system leaves out that bears on this scenario (docs/RULES.md §5).
+    let omitted: String = has
+        .iter()
+        .filter_map(|s| {
+            let items: Vec<&str> = s
+                .not_modelled()
+                .iter()
+                .filter(|o| o.scenarios.contains(&scenario))
+                .map(|o| o.what)
+                .collect();
+            (!items.is_empty()).then(|| format!("\n  {}: {}.", s.name(), items.join("; ")))
+        })
+        .collect();
+    let omitted = if omitted.is_empty() {
+        String::new()
+    } else {
+        format!("\nNot modelled (what and why: docs/RULES.md §5):{omitted}\n")
+    };
     let after = format!(
-        "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n\nExample:\n  {example}",
+        "Systems with this scenario: {}.\nEvery parameter, with its range and default: morale-lab list --system SYSTEM\n{omitted}\nExample:\n  {example}",
         names.join(", ")
     );
     let mut sub = RunArgs::augment_args(clap::Command::new(scenario.name()))

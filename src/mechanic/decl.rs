@@ -281,6 +281,7 @@ impl Declared {
             exact_bench: &[],
             references: &[],
             edge_specs: &[],
+            not_modelled: &[],
         }))
     }
 }

@@ -145,7 +145,8 @@ impl Scenario {
                     "attacker_wins",
                     "defender_wins",
                     "mutual_destruction (rank-and-file, effectiveness)",
-                    "bounce (linear-warfare)",
+                    "bounce (linear-warfare: a drawn round, the mutual push-back)",
+                    "halted (linear-warfare: the closing fire left the charger on its last pip, so it did not charge home)",
                 ],
             },
             Scenario::Charge => ScenarioAbout {

@@ -224,6 +224,8 @@ pub(crate) struct BattleSetup<'a> {
     pub options: &'a [String],
     /// Whose number the army break point is (`line`), in the system's words.
     pub break_point: BreakPointSource,
+    /// What the system's sources hold that the tool leaves out.
+    pub not_modelled: &'static [crate::system::Omission],
 }
 
 /// Whose number a system's army break point is: its source's, or the tool's where the source
@@ -260,6 +262,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
         battle: p,
         turns,
         options,
+        not_modelled,
     } = setup;
     let line = scenario == Scenario::Line;
     // The army break point is a rule parameter of every system (LW-7's number, the tool's
@@ -368,7 +371,12 @@ pub(crate) fn battle_job<A: Army + 'static>(
     debug_assert_eq!(battle.series().len(), SERIES.len());
     Ok(Box::new(ChainJob::new(
         battle,
-        resolved.describe(system, scenario, options, notes),
+        resolved.describe(
+            system,
+            scenario,
+            options,
+            crate::system::with_omissions(not_modelled, notes, scenario),
+        ),
         outcomes,
         metrics,
         vec![

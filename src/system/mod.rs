@@ -53,6 +53,47 @@ pub struct About {
     /// (Attacker, defender) unit specs at the edges of what its specs allow (the largest and
     /// the smallest), for the edge test ([`edges`]).
     pub edge_specs: &'static [(&'static str, &'static str)],
+    /// The parts of its sources it leaves out (docs/RULES.md §5), with the scenarios each bears
+    /// on.
+    pub not_modelled: &'static [Omission],
+}
+
+/// A part of a system's sources the tool leaves out, and the scenarios whose numbers it would
+/// bear on: what `list`, each scenario's `--help`, every report and odds sheet name.
+#[derive(Debug, Clone, Copy)]
+pub struct Omission {
+    /// What is left out, in a few words.
+    pub what: &'static str,
+    /// The rule ids it belongs to.
+    pub rules: &'static str,
+    /// The scenarios it bears on.
+    pub scenarios: &'static [Scenario],
+}
+
+/// `notes` with the line of what `omissions` leaves out of `scenario`, if anything.
+pub(crate) fn with_omissions(
+    omissions: &[Omission],
+    mut notes: Vec<String>,
+    scenario: Scenario,
+) -> Vec<String> {
+    notes.extend(not_modelled_line(omissions, &[scenario]));
+    notes
+}
+
+/// The line a report or sheet gives what `omissions` leaves out of `scenarios` (any of them):
+/// "not modelled here: … (docs/RULES.md §5)", or `None` when nothing bears on them.
+pub fn not_modelled_line(omissions: &[Omission], scenarios: &[Scenario]) -> Option<String> {
+    let items: Vec<String> = omissions
+        .iter()
+        .filter(|o| o.scenarios.iter().any(|s| scenarios.contains(s)))
+        .map(|o| format!("{} ({})", o.what, o.rules))
+        .collect();
+    (!items.is_empty()).then(|| {
+        format!(
+            "not modelled here: {} (what and why: docs/RULES.md §5)",
+            items.join("; ")
+        )
+    })
 }
 
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of
@@ -99,6 +140,10 @@ pub trait RuleSystem: Sync {
     /// The keywords of its unit specs (`--attacker`, `--defender`).
     fn specs(&self) -> &'static str {
         self.about().specs
+    }
+    /// The parts of its sources it leaves out (docs/RULES.md §5).
+    fn not_modelled(&self) -> &'static [Omission] {
+        self.about().not_modelled
     }
     /// Where the system comes from when it is not built in: a mechanic file's path and the
     /// SHA-256 of its text.
@@ -281,6 +326,31 @@ pub fn all_params(system: &dyn RuleSystem) -> Vec<&'static ParamDef> {
     system.params().iter().chain(battle).collect()
 }
 
+/// The default of `p` for `sys`, as `list` prints it: the table's, or the system's own where it
+/// differs (Linear Warfare's `fire_range` is one move); where it differs in some of the
+/// scenarios only, those are named ("in-line; rally: retreating").
+pub fn default_text(sys: &dyn RuleSystem, p: &ParamDef) -> String {
+    let mut by: Vec<(Scenario, String)> = Vec::new();
+    for &sc in p.scenarios.iter().filter(|s| sys.scenarios().contains(s)) {
+        let v = sys
+            .defaults(sc, &[])
+            .into_iter()
+            .find(|(k, _)| *k == p.key)
+            .map_or_else(|| p.default.to_string(), |(_, v)| v);
+        by.push((sc, v));
+    }
+    let first = by.first().map_or(p.default.to_string(), |(_, v)| v.clone());
+    if by.iter().all(|(_, v)| *v == first) {
+        return first;
+    }
+    let odd: Vec<String> = by
+        .iter()
+        .filter(|(_, v)| v != p.default)
+        .map(|(s, v)| format!("{s}: {v}"))
+        .collect();
+    format!("{}; {}", p.default, odd.join("; "))
+}
+
 /// The odds sheet of `system` under the rule parameters of `rules` (inputs from `--rule` and
 /// rule-set files: every one must be a rule parameter). The sheet says which rules it shows:
 /// `rules_line` is "as written" or each rule parameter changed from the source.
@@ -306,6 +376,10 @@ pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> 
     )?;
     let mut sheet = sys.odds(stands, max_lost, &r)?;
     sheet.set_rules(&r);
+    // The sheet's tables are tests and rallies.
+    if let Some(line) = not_modelled_line(sys.not_modelled(), &[Scenario::Test, Scenario::Rally]) {
+        sheet.notes.push(line);
+    }
     Ok(sheet)
 }
 

@@ -362,14 +362,19 @@ def lw_melee(a, d, follow_up, r):
     fire, a die a stand on to_hit+, each hit a pip. Then opposed rounds: +guards_bonus for Guards,
     +pip_gap_bonus for pip_gap or more pips than the opponent (every round), in the first round
     +charge_bonus for the charger and +obstacle_bonus behind a linear obstacle, in a follow-up
-    round +follow_up_bonus for the side following up. The loser of a round loses a pip; its
+    round +follow_up_bonus for the side following up (the charger's +charge_bonus in every round
+    under charge_bonus_rounds=every). A charger the closing fire leaves on its last pip may take
+    no offensive action: it halts, no melee. The loser of a round loses a pip; its
     losses_to_destroy-th lost round or its last pip destroys it. The winner follows up (policy
-    `always`) unless on its last pip. A drawn first round is a bounce; a drawn follow-up ends the
-    melee, won by the side following up. Returns the die of end states."""
+    `always`) unless on its last pip. "Draws result in a mutual push-back": any drawn round is a
+    bounce (under follow_up_draw=earlier-winner a drawn follow-up ends the melee won by the side
+    following up). Returns the die of end states."""
     g = lambda k, dflt: int(r.get(k, dflt))
     guards_b, charge_b, obst_b = g("guards_bonus", 1), g("charge_bonus", 1), g("obstacle_bonus", 1)
     gap, gap_b, follow_b = g("pip_gap", 2), g("pip_gap_bonus", 1), g("follow_up_bonus", 1)
     to_destroy, to_hit, dm_cost = g("losses_to_destroy", 2), g("to_hit", 4), g("double_move_cost", 1)
+    draw_to_earlier = r.get("follow_up_draw", "push-back") == "earlier-winner"
+    charge_every = r.get("charge_bonus_rounds", "first") == "every"
     a_pips = a["pips"] - (dm_cost if a["double"] else 0)
     d_pips = d["pips"]
 
@@ -382,6 +387,7 @@ def lw_melee(a, d, follow_up, r):
             m += (charge_b if side["charging"] else 0) + (obst_b if side["obstacle"] else 0)
         else:
             m += follow_b if following else 0
+            m += charge_b if side["charging"] and charge_every else 0
         if me >= them + gap:
             m += gap_b
         return m
@@ -398,8 +404,10 @@ def lw_melee(a, d, follow_up, r):
         def result(x, y):
             at, dt = x + am, y + dm
             if at == dt:
-                return ("bounce" if first else ("attacker_wins" if follower == 1 else "defender_wins"),
-                        ap, dp, al, dl, rounds + 1, follower)
+                end = "bounce"
+                if not first and draw_to_earlier:
+                    end = "attacker_wins" if follower == 1 else "defender_wins"
+                return (end, ap, dp, al, dl, rounds + 1, follower)
             if at > dt:
                 np, nl = dp - 1, dl + 1
                 if destroyed(np, nl) or follow_up == "never" or ap <= 1:
@@ -415,7 +423,8 @@ def lw_melee(a, d, follow_up, r):
     start = icepool.Die([("", a_pips, d_pips, 0, 0, 0, 0)])
     if a["charging"] and d["type"] != "cavalry":
         fire = d["stands"] @ d6.map(lambda x: 1 if x >= min(7, max(1, to_hit)) else 0)
-        start = fire.map(lambda h: ("defender_wins" if h >= a_pips else "", max(0, a_pips - h), d_pips, 0, 0, 0, 0))
+        start = fire.map(lambda h: ("defender_wins" if h >= a_pips else "halted" if h == a_pips - 1 else "",
+                                    max(0, a_pips - h), d_pips, 0, 0, 0, 0))
     # At most 2k - 1 rounds with losses_to_destroy = k, else as many as both sides have pips.
     most = 2 * to_destroy - 1 if to_destroy else a_pips + d_pips
     end = start.map(round_, repeat=most)
@@ -443,12 +452,14 @@ def lw_melees():
         spec("cavalry", 6, 4), spec("light", 3, 12, obstacle=True), spec("line", 1, 6),
     ]
     rule_sets = [{}, {"follow_up_bonus": 2, "pip_gap": 1}, {"losses_to_destroy": 3, "charge_bonus": 2},
-                 {"losses_to_destroy": 0, "guards_bonus": 0}, {"obstacle_bonus": 3, "double_move_cost": 2, "to_hit": 5}]
+                 {"losses_to_destroy": 0, "guards_bonus": 0}, {"obstacle_bonus": 3, "double_move_cost": 2, "to_hit": 5},
+                 {"follow_up_draw": "earlier-winner", "charge_bonus_rounds": "every"}]
     for a, d, follow_up, r in itertools.product(attackers, defenders, ["always", "never"], rule_sets):
         if a["double"] and a["pips"] <= int(r.get("double_move_cost", 1)):
             continue
         end, a_pips, d_pips, destroyed = lw_melee(a, d, follow_up, r)
-        outcomes = {k: chance(end, lambda o, k=k: o[0] == k) for k in ["attacker_wins", "defender_wins", "bounce"]}
+        outcomes = {k: chance(end, lambda o, k=k: o[0] == k)
+                    for k in ["attacker_wins", "defender_wins", "bounce", "halted"]}
         assert sum(outcomes.values()) == 1, "a melee that did not end"
         metrics = {
             "rounds": mean(end, lambda o: o[5]),

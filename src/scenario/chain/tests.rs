@@ -28,6 +28,7 @@ fn ef_under_fire(turns: u32) -> EfUnderFire {
     let enemy = Enemy {
         unit,
         fire: Fire::dice(4, 5),
+        hits_per_quarter: 2,
     };
     let blocked = Weights::new(vec![5, 1]);
     EfUnderFire {

@@ -3,7 +3,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Ctx;
-use super::params::{ChargeFire, NAME, Rules};
+use super::params::{ChargeFire, LockedFire, NAME, Rules};
 use super::rules as ef;
 use super::unit::{blocked_table, fire_params, return_words};
 use crate::dice::{Roll, Weights};
@@ -26,9 +26,9 @@ pub struct EfSlot {
 }
 
 /// Effectiveness-rules units and their turn: retreating units roll to return (EF-5) → side A
-/// charges a unit within a move → fire, simultaneous, by units in the line and not in a melee
-/// that went on from an earlier turn (a charger and its target still exchange fire under
-/// `charge_fire = exchange`, EF-3; every
+/// charges a unit within a move → fire, simultaneous, by units in the line (a charger and its
+/// target still exchange fire under `charge_fire = exchange`, units in a melee that went on
+/// from an earlier turn under `locked_fire = exchange`, EF-3; every
 /// `hits_per_quarter` hits a quarter, EF-3) → tests for units that lost 25% or more (EF-2; a
 /// supported unit +1), a failure a further 25% and, under `retreat-on-fire`, a retreat unless an
 /// enemy it exchanged fire with also lost and failed (EF-5) → the charges close on targets
@@ -58,6 +58,8 @@ pub struct EfArmy {
     pub support_troops: [Vec<ef::Troop>; 2],
     /// EF-3: whether a charger and its target exchange fire in the turn the charge goes in.
     pub charge_fire: ChargeFire,
+    /// EF-3: whether units locked in a melee from an earlier turn fire and are fired at.
+    pub locked_fire: LockedFire,
 }
 
 /// End states of an effectiveness-rules unit.
@@ -181,6 +183,14 @@ impl Army for EfArmy {
         // a unit further off advances this turn and may charge the next). The two are in melee
         // from the fire phase on (`charge_fire = none`) or after it (`exchange`, EF-3: they
         // exchange fire as the charge closes, and those hits count in the melee).
+        // EF-3: the files locked in a melee from an earlier turn whose units still fire and
+        // are fired at (`locked_fire = exchange`).
+        let locked_fire: [bool; MAX_FILES] = std::array::from_fn(|i| {
+            i < files
+                && self.locked_fire == LockedFire::Exchange
+                && f.front[0][i].contact
+                && f.front[1][i].contact
+        });
         let mut charging = [false; MAX_FILES];
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
@@ -205,11 +215,11 @@ impl Army for EfArmy {
             for side in 0..2 {
                 let targets: [bool; MAX_FILES] = std::array::from_fn(|i| {
                     let t = &f.front[1 - side][i];
-                    i < files && self.targetable(t) && !t.contact
+                    i < files && self.targetable(t) && (!t.contact || locked_fire[i])
                 });
                 for i in 0..files {
                     let u = &f.front[side][i];
-                    if !u.present || u.s.status != InLine || u.contact {
+                    if !u.present || u.s.status != InLine || (u.contact && !locked_fire[i]) {
                         continue;
                     }
                     target[side][i] = fire_target(&targets, i, files);
@@ -261,7 +271,9 @@ impl Army for EfArmy {
         // EF-3: a round in every melee.
         for i in 0..files {
             let (a, b) = (f.front[0][i], f.front[1][i]);
-            let fighting = |u: &EfSlot| u.present && u.contact && u.s.status != Eliminated;
+            // A unit that retreated after its fire test (under `retreat-on-fire`, possible for
+            // a locked unit under `locked_fire = exchange`) has left the melee.
+            let fighting = |u: &EfSlot| u.present && u.contact && u.s.status == InLine;
             if !(fighting(&a) && fighting(&b)) {
                 f.front[0][i].contact = false;
                 f.front[1][i].contact = false;
@@ -335,7 +347,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
-        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}",
+        "side A's fire: {}; side B's: {}; {hpq} hit(s) a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}; {}",
         fire[0].description(),
         fire[1].description(),
         p.p_blocked,
@@ -353,6 +365,14 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
                 "a charge closes before the fire phase: charger and target never fire at each other (charge_fire = none)"
             }
         },
+        match rules.q.locked_fire {
+            LockedFire::Exchange => {
+                "units locked in a melee from an earlier turn still fire and are fired at, and those hits count in the round (EF-3, locked_fire = exchange)"
+            }
+            LockedFire::None => {
+                "units locked in a melee from an earlier turn neither fire nor are fired at (locked_fire = none)"
+            }
+        },
     )];
     let files = units[0].len();
     let army = EfArmy {
@@ -366,6 +386,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         retreat_out_of_range: p.retreat_out_of_range,
         support_troops: supports,
         charge_fire: rules.q.charge_fire,
+        locked_fire: rules.q.locked_fire,
     };
     let setup = BattleSetup {
         system: NAME,
@@ -375,6 +396,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         turns: p.turns,
         options: ctx.options,
         break_point: BreakPointSource::Assumed("the effectiveness rules have no army morale rule"),
+        not_modelled: super::NOT_MODELLED,
     };
     battle::battle_job(army, files, setup, notes)
 }
@@ -423,6 +445,7 @@ mod tests {
             retreat_out_of_range: true,
             support_troops: [vec![ef::Troop::Infantry], vec![ef::Troop::Infantry]],
             charge_fire: ChargeFire::None,
+            locked_fire: LockedFire::None,
         }
     }
 
@@ -529,6 +552,35 @@ mod tests {
         turn(&a, &mut f, true, &[1, 2, 2]);
         assert_eq!(state(&f, 0), (ef::Status::Retreating, 2));
         assert_eq!(state(&f, 1), (ef::Status::InLine, 4));
+    }
+
+    /// EF-3 counts "any [hits] inflicted by firing" in a melee, and nothing stops units in a
+    /// melee from firing: under `locked_fire = exchange` two units locked from an earlier turn
+    /// fire as units in the line do. A's volley hits B twice (a quarter: B tests, 6 passes), B's
+    /// misses; in the round each deals 2. Melee hits alone tie (2 to 2), but B suffered 4 to A's
+    /// 2: it tests (2 fails, a further quarter) and retreats. Under `none` no volley is rolled
+    /// and the same round ties: the melee goes on.
+    #[test]
+    fn units_locked_in_a_melee_fire_under_locked_fire_exchange() {
+        let mut a = army();
+        let locked = |a: &EfArmy| {
+            let mut f = field(a, false);
+            f.front[0][0].contact = true;
+            f.front[1][0].contact = true;
+            f
+        };
+        a.locked_fire = LockedFire::Exchange;
+        let mut f = locked(&a);
+        turn(&a, &mut f, false, &[2, 0, 6, 2, 2, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 3));
+        assert_eq!(state(&f, 1), (ef::Status::Retreating, 1));
+        assert!(!f.front[0][0].contact && !f.front[1][0].contact);
+        a.locked_fire = LockedFire::None;
+        let mut f = locked(&a);
+        turn(&a, &mut f, false, &[2, 2]);
+        assert_eq!(state(&f, 0), (ef::Status::InLine, 3));
+        assert_eq!(state(&f, 1), (ef::Status::InLine, 3));
+        assert!(f.front[0][0].contact && f.front[1][0].contact);
     }
 
     /// RF-13's order, which the battles follow for every system: a charge covers one move from

@@ -22,7 +22,9 @@ use crate::scenario::{Describe, Job, Scenario};
 
 use super::{About, RuleSystem};
 use params::Rules;
-pub use params::{HOLES, NAME, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches};
+pub use params::{
+    HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches,
+};
 
 /// What every effectiveness job is built from: the scenario, every parameter in force (typed
 /// in `p`), the optional rules switched on.
@@ -42,8 +44,12 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        self.resolved
-            .describe(NAME, self.scenario, self.options, notes)
+        self.resolved.describe(
+            NAME,
+            self.scenario,
+            self.options,
+            super::with_omissions(NOT_MODELLED, notes, self.scenario),
+        )
     }
 }
 
@@ -72,6 +78,7 @@ static ABOUT: About = About {
         ),
         ("poor lost=3 dice=1", "poor lost=3 dice=1"),
     ],
+    not_modelled: NOT_MODELLED,
 };
 
 impl RuleSystem for Effectiveness {

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::frac::Frac;
 use crate::params::{Kind, Resolved};
 use crate::scenario::Scenario;
+use crate::system::Omission;
 
 /// The system's name.
 pub const NAME: &str = "effectiveness";
@@ -19,6 +20,44 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario::Melee,
     Scenario::Engagement,
     Scenario::Line,
+];
+
+/// What the effectiveness house rule holds that the tool leaves out (docs/RULES.md §5), by the
+/// scenarios it bears on.
+pub const NOT_MODELLED: &[Omission] = &[
+    Omission {
+        what: "distances and facing: a retreat's full move, its distance variation, ending with its back to the enemy",
+        rules: "EF-3, EF-5",
+        scenarios: &[
+            Scenario::Rally,
+            Scenario::UnderFire,
+            Scenario::Melee,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "a support's reach \"in two turns by normal movement\": a support is behind the unit or not",
+        rules: "EF-2",
+        scenarios: &[
+            Scenario::Test,
+            Scenario::UnderFire,
+            Scenario::Melee,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "a general switching units, or eliminated with the unit he is with",
+        rules: "EF-2",
+        scenarios: &[
+            Scenario::Rally,
+            Scenario::UnderFire,
+            Scenario::Melee,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
 ];
 
 pub(super) const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
@@ -282,6 +321,21 @@ crate::params::choice_enum! {
     }
 }
 
+crate::params::choice_enum! {
+    /// EF-3 in battles: whether two units locked in a melee that goes on from an earlier turn
+    /// (a tied round) fire and are fired at in the fire phase. The source counts "any [hits]
+    /// inflicted by firing" in the melee's comparison and does not stop units in a melee from
+    /// firing.
+    pub enum LockedFire {
+        /// They fire and are fired at as units in the line do, and the turn's fire hits count
+        /// in that turn's round.
+        Exchange = "exchange",
+        /// The tool's earlier reading: they neither fire nor are fired at, and a round after a
+        /// tie counts melee hits only.
+        None = "none",
+    }
+}
+
 crate::params::param_table! {
     /// The effectiveness rules' rule parameters: the numbers of the house rule and its
     /// amendment, each defaulting to the source's value (`--rule KEY=VALUE`).
@@ -383,6 +437,14 @@ crate::params::param_table! {
             kind: Kind::Choice(ChargeFire::NAMES),
             default: "exchange",
             meaning: "battles: exchange (a charger and its target still exchange fire in the turn the charge goes in, and those hits count in the melee, as EF-3's \"including any inflicted by firing\" asks) or none (they are in contact before the fire phase and never fire at each other)",
+            rule: "EF-3",
+            scenarios: SCENARIOS,
+    },
+    locked_fire: LockedFire {
+            flag: None,
+            kind: Kind::Choice(LockedFire::NAMES),
+            default: "exchange",
+            meaning: "battles: units locked in a melee from an earlier turn (after a tied round) exchange (they fire and are fired at as units in the line, and the fire's hits count in that turn's round: EF-3 counts \"any [hits] inflicted by firing\") or none (they neither fire nor are fired at)",
             rule: "EF-3",
             scenarios: SCENARIOS,
     },

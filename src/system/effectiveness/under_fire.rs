@@ -41,6 +41,9 @@ pub struct Enemy {
     pub unit: ef::Unit,
     /// Our unit's fire at it, while our unit is in the line.
     pub fire: Fire,
+    /// Hits of our volley that cost it a quarter: EF-3's `hits_per_step`, always (our return
+    /// fire is dice, even when `fire_loss` gives the enemy's fire in quarters).
+    pub hits_per_quarter: u8,
 }
 
 /// An effectiveness-rules unit under fire (built with its fields named). Each turn: a retreating unit rolls to return to
@@ -96,7 +99,8 @@ impl EfUnderFire {
     /// Whether the enemy lost a quarter to our volley this turn and failed its test.
     #[inline(always)]
     fn enemy_failed<R: Roll>(&self, r: &mut R) -> bool {
-        self.enemy.fire.sample(r) >= u32::from(self.hits_per_quarter) && !self.enemy.unit.test(r)
+        self.enemy.fire.sample(r) >= u32::from(self.enemy.hits_per_quarter)
+            && !self.enemy.unit.test(r)
     }
 }
 
@@ -178,6 +182,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         } else {
             Fire::none()
         },
+        hits_per_quarter: rules.q.hits_per_step,
     };
     let retreat_on_fire = on.retreat_on_fire;
     notes.push(format!(
@@ -268,6 +273,7 @@ mod tests {
             enemy: Enemy {
                 unit: unit(ef::Class::Regular, false),
                 fire: Fire::dice(4, 5),
+                hits_per_quarter: 2,
             },
             blocked: None,
             retreat_out_of_range: true,

@@ -214,12 +214,8 @@ impl Army for LwArmy {
                 let u = &mut f.front[side][i];
                 match u.s.status {
                     LwStatus::Retiring => u.s.status = LwStatus::Recovering,
-                    LwStatus::Recovering => {
-                        u.s.pips.unit = (u.s.pips.unit + 1).min(start);
-                        if u.s.pips.unit >= self.fall_back.return_at {
-                            u.s.status = LwStatus::InLine;
-                        }
-                    }
+                    // LW-5: it rejoins the turn after the one it regains its last pip.
+                    LwStatus::Recovering => u.s = self.fall_back.recover(u.s, start),
                     _ => {}
                 }
             }
@@ -416,6 +412,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             as_written: "an army breaks at half its units",
             says: "half the army",
         },
+        not_modelled: super::NOT_MODELLED,
     };
     battle::battle_job(army, files, setup, notes)
 }

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::scenario::invariants::{self, Check};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef};
 
-/// Classes of a melee: still fighting, or ended one of three ways.
-pub const MELEE_CLASSES: [ClassInfo; 4] = [
+/// Classes of a melee: still fighting, or ended one of four ways.
+pub const MELEE_CLASSES: [ClassInfo; 5] = [
     ClassInfo {
         name: "fighting",
         absorbing: false,
@@ -32,6 +32,11 @@ pub const MELEE_CLASSES: [ClassInfo; 4] = [
         absorbing: true,
         empty: false,
     },
+    ClassInfo {
+        name: "halted",
+        absorbing: true,
+        empty: false,
+    },
 ];
 
 /// Where a melee stands.
@@ -44,7 +49,8 @@ pub enum Phase {
         /// Who follows up into this round.
         follower: u8,
     },
-    /// Over: class index of the outcome (1 attacker wins, 2 defender wins, 3 bounce).
+    /// Over: class index of the outcome (1 attacker wins, 2 defender wins, 3 bounce, 4 the
+    /// charge halted: the closing fire left the charger on its last pip, LW-1).
     Over(u8),
 }
 
@@ -64,13 +70,15 @@ pub struct MeleeState {
 }
 
 /// An Age of Linear Warfare melee (LW-3, LW-4, LW-6): a double move's pip and the closing fire
-/// (not by cavalry, LW-2), then opposed rounds — +1 each for Guards, two or more pips more than
-/// the opponent (recomputed every round) and following up, and in the first round for a linear
-/// obstacle and for charging. The loser of a round is pushed back and loses a pip (a general
-/// may bear it, LW-6); a second lost round destroys it, as do 0 pips; the winner follows up per
-/// the policy unless on its last pip (LW-1), and wins the melee when it stops. A drawn first
-/// round is a bounce (the mutual push-back); a drawn follow-up round ends the melee, won by the
-/// side that won the last decided round.
+/// (not by cavalry, LW-2) — a charger it leaves on its last pip halts (LW-1) — then opposed
+/// rounds: +1 each for Guards, two or more pips more than the opponent (recomputed every round)
+/// and following up, in the first round for a linear obstacle, and for charging in the first
+/// round (or every round, `charge_bonus_rounds`). The loser of a round is pushed back and
+/// loses a pip (a general may bear it, LW-6); a second lost round destroys it, as do 0 pips;
+/// the winner follows up per the policy unless on its last pip (LW-1), and wins the melee when
+/// it stops. A drawn round is a bounce, the mutual push-back (under `follow_up_draw =
+/// earlier-winner` a drawn follow-up round ends the melee won by the side that won the round
+/// before).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LwMelee {
     /// The attacking unit.
@@ -237,10 +245,12 @@ impl Chain for LwMelee {
                     lw::infantry_dice(self.defender.stands, s.defender.unit, self.dice_follow_pips);
                 let hits = r.pick(&self.fire_tables[dice as usize]) as u32;
                 s.attacker = s.attacker.lose(hits, self.general_coin, &self.coin, r);
-                s.phase = if s.attacker.unit == 0 {
-                    Phase::Over(2)
-                } else {
-                    Phase::Round { follower: 0 }
+                // LW-1: a charger the closing fire leaves on its last pip "may perform no
+                // offensive action": its charge halts short, and no melee follows.
+                s.phase = match s.attacker.unit {
+                    0 => Phase::Over(2),
+                    1 => Phase::Over(4),
+                    _ => Phase::Round { follower: 0 },
                 };
                 s
             }
@@ -265,9 +275,15 @@ impl Chain for LwMelee {
                 s.rounds += 1;
                 let (winner, loser) = match lw::opposed(a - d, r) {
                     std::cmp::Ordering::Equal => {
-                        // A drawn first round is a bounce; a drawn follow-up leaves the melee
+                        // "Draws result in a mutual push-back": a bounce, unless under
+                        // `follow_up_draw = earlier-winner` a drawn follow-up leaves the melee
                         // to the side that won the round before.
-                        s.phase = Phase::Over(if follower == 0 { 3 } else { follower });
+                        let earlier = n.follow_up_draw == lw::FollowUpDraw::EarlierWinner;
+                        s.phase = Phase::Over(if follower == 0 || !earlier {
+                            3
+                        } else {
+                            follower
+                        });
                         return s;
                     }
                     std::cmp::Ordering::Greater => (0usize, 1usize),
@@ -363,7 +379,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             (true, _) => format!(
                 ", charging with a double move: it spends a pip first (LW-3, reported apart from attacker_pips_lost); {closing_fire}"
             ),
-            (false, true) => format!(", charging (+1 in the first round, LW-4; a single move costs no pip, LW-3); {closing_fire}"),
+            (false, true) => format!(", charging (+1, LW-4; a single move costs no pip, LW-3); {closing_fire}"),
             _ => String::new(),
         },
         if attacker.obstacle { ", obstacle" } else { "" },
@@ -378,7 +394,15 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         if defender.general { ", general" } else { "" },
     ));
     notes.push(format!(
-        "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before; a winner on its last pip may not follow up (LW-1) and wins the melee there{}",
+        "{}; the charger's +1 counts {} (LW-4); a charger the closing fire leaves on its last pip halts, with no melee (halted), and a winner on its last pip may not follow up and wins the melee there (LW-1){}",
+        match n.follow_up_draw {
+            lw::FollowUpDraw::PushBack => "a drawn round, first or follow-up, is a bounce: both are pushed back and the melee ends (LW-4)",
+            lw::FollowUpDraw::EarlierWinner => "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before (follow_up_draw = earlier-winner)",
+        },
+        match n.charge_bonus_rounds {
+            lw::ChargeBonusRounds::First => "in the first round only",
+            lw::ChargeBonusRounds::Every => "in every round (charge_bonus_rounds = every)",
+        },
         if attacker.general || defender.general {
             format!("; the general's coin is flipped {} (LW-6)", coin_words(q.general_coin))
         } else {
@@ -397,7 +421,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     );
     let outcomes = OutcomeDef::each(
         chain.classes(),
-        &["attacker_wins", "defender_wins", "bounce"],
+        &["attacker_wins", "defender_wins", "bounce", "halted"],
     );
     Ok(Box::new(ChainJob::new(
         chain,
@@ -579,13 +603,25 @@ mod tests {
     }
 
     #[test]
-    fn a_drawn_follow_up_leaves_the_melee_to_the_side_that_won_a_round() {
-        // LW-4: "Draws result in a mutual push-back": a bounce when nobody has lost a round.
-        // Once the attacker has won the first round, a drawn follow-up ends the melee with
-        // the attacker the winner.
+    fn a_drawn_round_is_a_mutual_push_back() {
+        // LW-4: "Draws result in a mutual push-back": a drawn follow-up is a bounce too.
         let m = melee(side(UnitType::Line, 6), side(UnitType::Line, 6));
         let s = m.step(m.start(), &mut Scripted::new(&[5, 2]));
         // Follow-up: 2 + 1 against 3 is a draw.
+        let s = m.step(s, &mut Scripted::new(&[2, 3]));
+        assert_eq!((s.phase, s.losses), (Phase::Over(3), [0, 1]));
+    }
+
+    #[test]
+    fn under_earlier_winner_a_drawn_follow_up_goes_to_the_side_that_won_a_round() {
+        // `follow_up_draw = earlier-winner`: once the attacker has won the first round, a
+        // drawn follow-up ends the melee with the attacker the winner.
+        let mut a = side(UnitType::Line, 6);
+        a.numbers.follow_up_draw = lw::FollowUpDraw::EarlierWinner;
+        let mut d = side(UnitType::Line, 6);
+        d.numbers.follow_up_draw = lw::FollowUpDraw::EarlierWinner;
+        let m = melee(a, d);
+        let s = m.step(m.start(), &mut Scripted::new(&[5, 2]));
         let s = m.step(s, &mut Scripted::new(&[2, 3]));
         assert_eq!((s.phase, s.losses), (Phase::Over(1), [0, 1]));
         // Each side has lost a round (the defender won the follow-up and follows up in turn);
@@ -595,5 +631,37 @@ mod tests {
         assert_eq!((s.phase, s.losses), (Phase::Round { follower: 2 }, [1, 1]));
         let s = m.step(s, &mut Scripted::new(&[4, 3]));
         assert_eq!(s.phase, Phase::Over(2));
+    }
+
+    #[test]
+    fn a_charger_the_closing_fire_leaves_on_its_last_pip_halts() {
+        // LW-1: "units down to their last pip may perform no offensive action". A charging
+        // Line of 2 hit once by the closing fire halts: no round is fought.
+        let mut a = side(UnitType::Line, 2);
+        a.charging = true;
+        let m = melee(a, side(UnitType::Line, 6));
+        assert_eq!(m.start().phase, Phase::ClosingFire);
+        let s = m.step(m.start(), &mut Scripted::new(&[1]));
+        assert_eq!((s.phase, s.attacker.unit, s.rounds), (Phase::Over(4), 1, 0));
+        // No hit: it charges home with its 2 pips.
+        let s = m.step(m.start(), &mut Scripted::new(&[0]));
+        assert_eq!(s.phase, Phase::Round { follower: 0 });
+    }
+
+    #[test]
+    fn the_charge_bonus_counts_in_every_round_under_every() {
+        // `charge_bonus_rounds`: the charger's +1 in the first round only (default), or in
+        // every round.
+        let mut a = side(UnitType::Line, 6);
+        a.charging = true;
+        assert_eq!(a.round_modifiers(true), 1);
+        assert_eq!(a.round_modifiers(false), 0);
+        a.numbers.charge_bonus_rounds = lw::ChargeBonusRounds::Every;
+        assert_eq!(a.round_modifiers(false), 1);
+        // The obstacle's +1 stays in the first round.
+        let mut d = side(UnitType::Line, 6);
+        d.obstacle = true;
+        d.numbers.charge_bonus_rounds = lw::ChargeBonusRounds::Every;
+        assert_eq!((d.round_modifiers(true), d.round_modifiers(false)), (1, 0));
     }
 }

@@ -20,9 +20,10 @@ use crate::params::{Input, Resolved, Source};
 use crate::scenario::{Describe, Job, Scenario};
 
 use super::{About, RuleSystem};
-use params::numbers;
+use params::{FIRE_RANGE, numbers};
 pub use params::{
-    HOLES, NAME, OPTIONS, PARAMS, Params, RULES, RuleParams, SCENARIOS, SPEC_KEYWORDS, Switches,
+    HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, RuleParams, SCENARIOS,
+    SPEC_KEYWORDS, Switches,
 };
 use rules::{self as lw, UnitType};
 
@@ -48,8 +49,12 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        self.resolved
-            .describe(NAME, self.scenario, self.options, notes)
+        self.resolved.describe(
+            NAME,
+            self.scenario,
+            self.options,
+            super::with_omissions(NOT_MODELLED, notes, self.scenario),
+        )
     }
 }
 
@@ -82,13 +87,14 @@ static ABOUT: About = About {
         ),
         ("light pips=2 stands=1", "light pips=1 stands=1"),
     ],
+    not_modelled: NOT_MODELLED,
 };
 
 impl RuleSystem for LinearWarfare {
     fn about(&self) -> &'static About {
         &ABOUT
     }
-    fn defaults(&self, _scenario: Scenario, inputs: &[Input]) -> Vec<(&'static str, String)> {
+    fn defaults(&self, scenario: Scenario, inputs: &[Input]) -> Vec<(&'static str, String)> {
         // The pips default to the type's (LW-1), as the rule parameters give them.
         let kind = inputs
             .iter()
@@ -102,7 +108,12 @@ impl RuleSystem for LinearWarfare {
             .rev()
             .find(|i| i.source == Source::Rule && i.key == key)
             .map_or_else(|| kind.pips().to_string(), |i| i.value.trim().to_string());
-        vec![("pips", type_pips)]
+        let mut defaults = vec![("pips", type_pips)];
+        if scenario.is_battle() {
+            // LW-2: infantry fire at "Range 25cm", one line-infantry move (LW-1).
+            defaults.push(("fire_range", FIRE_RANGE.to_string()));
+        }
+        defaults
     }
     fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         let q = RuleParams::read(p)?;

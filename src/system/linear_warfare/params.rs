@@ -6,6 +6,7 @@ use super::rules::{self as lw, FollowUp, UnitType};
 use crate::frac::Frac;
 use crate::params::Kind;
 use crate::scenario::Scenario;
+use crate::system::Omission;
 
 /// The system's name.
 pub const NAME: &str = "linear-warfare";
@@ -19,6 +20,36 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario::Line,
 ];
 
+/// What The Age of Linear Warfare holds that the tool leaves out (docs/RULES.md §5), by the
+/// scenarios it bears on.
+pub const NOT_MODELLED: &[Omission] = &[
+    Omission {
+        what: "push-backs and move rates: a push-back does not change the distance, and cavalry's 40 cm counts as one move",
+        rules: "LW-1, LW-4",
+        scenarios: &[Scenario::Melee, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "artillery as units: its range bands serve a volley test only",
+        rules: "LW-2",
+        scenarios: &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "cover and flanking fire in fights",
+        rules: "LW-2",
+        scenarios: &[Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "a general joining or leaving a unit during a fight",
+        rules: "LW-6",
+        scenarios: &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "the army's withdrawal itself: at half the army destroyed the battle ends",
+        rules: "LW-7",
+        scenarios: &[Scenario::Line],
+    },
+];
+
 /// What a Linear Warfare unit spec allows, with an example.
 const UNIT_SPEC: &str = "a unit spec: type and keywords (see Unit specs), e.g. \"guards pips=7 double-move\"; in a line \"6 x line\"";
 
@@ -30,6 +61,10 @@ pub(super) const MELEE: &[Scenario] = &[Scenario::Melee, Scenario::Engagement, S
 
 pub(super) const VOLLEY_AND_FIRE: &[Scenario] = &[Scenario::Test, Scenario::UnderFire];
 pub(super) const UNIT: &[Scenario] = &[Scenario::Test, Scenario::UnderFire];
+
+/// LW-2: infantry "Range 25cm", one line-infantry move (LW-1): the battles' `fire_range`
+/// default for this system.
+pub(super) const FIRE_RANGE: u8 = 1;
 
 /// Which states leave a hole in the line, and why.
 pub const HOLES: &str = "falling back in good order (it retires a full move and recovers out of the line, LW-5) and removed";
@@ -342,7 +377,7 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Int { min: 0, max: 3 },
             default: "1",
-            meaning: "the charger's melee bonus, in the first round",
+            meaning: "the charger's melee bonus, in the first round (see charge_bonus_rounds)",
             rule: "LW-4",
             scenarios: SCENARIOS,
     },
@@ -418,6 +453,22 @@ crate::params::param_table! {
             rule: "LW-3",
             scenarios: SCENARIOS,
     },
+    follow_up_draw: lw::FollowUpDraw {
+            flag: None,
+            kind: Kind::Choice(lw::FollowUpDraw::NAMES),
+            default: "push-back",
+            meaning: "a drawn round after the first: push-back (\"Draws result in a mutual push-back\": the melee ends there, won by neither, a bounce) or earlier-winner (the tool's reading before: the melee goes to the side that won the round before)",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
+    charge_bonus_rounds: lw::ChargeBonusRounds {
+            flag: None,
+            kind: Kind::Choice(lw::ChargeBonusRounds::NAMES),
+            default: "first",
+            meaning: "the rounds in which the charger's +1 for \"charging into melee\" counts: first (the charge going in; after it the winner has its follow-up +1) or every round of the melee (the source does not say)",
+            rule: "LW-4",
+            scenarios: SCENARIOS,
+    },
     general_coin: lw::GeneralCoin {
             flag: None,
             kind: Kind::Choice(&["per-attack", "per-pip"]),
@@ -471,6 +522,8 @@ pub(super) fn numbers(q: &RuleParams) -> lw::Numbers {
         double_move_cost: q.double_move_cost,
         reversal_follow_up: q.reversal_follow_up,
         last_pip_fires: q.last_pip_fires,
+        follow_up_draw: q.follow_up_draw,
+        charge_bonus_rounds: q.charge_bonus_rounds,
     }
 }
 

@@ -98,6 +98,33 @@ pub struct Numbers {
     /// LW-1: whether a unit on its last pip, which "may perform no offensive action", still
     /// fires (the source does not say whether firing is offensive).
     pub last_pip_fires: LastPipFires,
+    /// LW-4: what a drawn round after the first does ("Draws result in a mutual push-back").
+    pub follow_up_draw: FollowUpDraw,
+    /// LW-4: in which rounds the charger has its +1 for "charging into melee".
+    pub charge_bonus_rounds: ChargeBonusRounds,
+}
+
+crate::params::choice_enum! {
+    /// LW-4: a drawn round once a side has lost one. The source: "Draws result in a mutual
+    /// push-back of a full move", with no exception for a follow-up round.
+    pub enum FollowUpDraw {
+        /// Every draw is the mutual push-back: the melee ends there, won by neither (`bounce`).
+        PushBack = "push-back",
+        /// The tool's earlier reading: a drawn follow-up ends the melee won by the side that
+        /// won the round before.
+        EarlierWinner = "earlier-winner",
+    }
+}
+
+crate::params::choice_enum! {
+    /// LW-4: the rounds in which the charger's +1 for "charging into melee" counts.
+    pub enum ChargeBonusRounds {
+        /// The first round only: the charge going in. After it the winner follows up with its
+        /// own +1 and the loser has been pushed back.
+        First = "first",
+        /// Every round of the melee the charge began, whoever follows up.
+        Every = "every",
+    }
 }
 
 crate::params::choice_enum! {
@@ -132,6 +159,8 @@ impl Default for Numbers {
             double_move_cost: 1,
             reversal_follow_up: true,
             last_pip_fires: LastPipFires::ClosingOnly,
+            follow_up_draw: FollowUpDraw::PushBack,
+            charge_bonus_rounds: ChargeBonusRounds::First,
         }
     }
 }
@@ -217,6 +246,27 @@ pub struct FallBack {
     pub return_at: u8,
     /// A unit falling back is out of the enemy's range.
     pub out_of_range: bool,
+}
+
+impl FallBack {
+    /// LW-5, the start of a turn of a unit recovering, of `start` pips at the start: a unit
+    /// already at `return_at` (0: `start`) rejoins the line and acts this turn; otherwise it
+    /// recovers a pip and stays out of the line, this being a turn "in which it may perform no
+    /// other actions" — so the turn it regains its last pip it still does nothing else, and
+    /// it rejoins the turn after.
+    #[inline(always)]
+    pub fn recover(&self, mut s: LwState, start: u8) -> LwState {
+        let back = match self.return_at {
+            0 => start,
+            n => n.min(start),
+        };
+        if s.pips.unit >= back {
+            s.status = LwStatus::InLine;
+        } else {
+            s.pips.unit += 1;
+        }
+        s
+    }
 }
 
 /// LW-6: how often the coin is flipped when a unit with a general attached is attacked. The
@@ -343,18 +393,19 @@ pub struct Side {
 
 impl Side {
     /// LW-4: this side's modifiers in a round: +1 (`guards_bonus`) for Guards in every round;
-    /// +1 for charging and +1 for defending a linear obstacle in the first round only, the
-    /// charge's impact (in a follow-up round the winner has its follow-up +1 instead, and the
-    /// loser, pushed back, no longer holds the obstacle).
+    /// +1 for defending a linear obstacle in the first round only (after it the defender has
+    /// been pushed back off it, or has followed up over it); +1 for charging in the first
+    /// round, the charge going in (in a follow-up round the winner has its follow-up +1
+    /// instead), or in every round under `charge_bonus_rounds = every`.
     pub fn round_modifiers(&self, first_round: bool) -> i32 {
         let n = &self.numbers;
         let on = |yes: bool, bonus: i8| if yes { i32::from(bonus) } else { 0 };
         on(self.kind == UnitType::Guards, n.guards_bonus)
-            + if first_round {
-                on(self.obstacle, n.obstacle_bonus) + on(self.charging, n.charge_bonus)
-            } else {
-                0
-            }
+            + on(self.obstacle && first_round, n.obstacle_bonus)
+            + on(
+                self.charging && (first_round || n.charge_bonus_rounds == ChargeBonusRounds::Every),
+                n.charge_bonus,
+            )
     }
 
     /// LW-3: the pips this side has when the melee starts: a double move costs

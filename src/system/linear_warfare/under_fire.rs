@@ -33,7 +33,8 @@ pub const LW_UNDER_FIRE_CLASSES: [ClassInfo; 3] = [
 ];
 
 /// An Age of Linear Warfare unit under fire. Each turn: a unit falling back retires (the turn
-/// it decided) or recovers a pip (LW-5), rejoining the line at `return_at` pips; the enemy fires
+/// it decided) or recovers a pip (LW-5), rejoining the line the turn after it reaches
+/// `return_at` pips (the turn it recovers is one in which it does nothing else); the enemy fires
 /// at it (not while it falls back out of range), each hit a pip (LW-2; a general bears half, by
 /// coin, LW-6); a unit in the line at or below `fall_back_at` pips falls back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,12 +99,9 @@ impl Chain for LwUnderFire {
         match s.status {
             LwStatus::Removed => return s,
             LwStatus::Retiring => s.status = LwStatus::Recovering,
-            LwStatus::Recovering => {
-                s.pips.unit = (s.pips.unit + 1).min(self.pips);
-                if s.pips.unit >= self.fall_back.return_at {
-                    s.status = LwStatus::InLine;
-                }
-            }
+            // LW-5: a pip a turn "in which it may perform no other actions": the turn it
+            // recovers its last pip is one of those, so it rejoins the line the turn after.
+            LwStatus::Recovering => s = self.fall_back.recover(s, self.pips),
             LwStatus::InLine => {}
         }
         let fired_at = s.status == LwStatus::InLine || !self.fall_back.out_of_range;
@@ -197,7 +195,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     }
     if fall_back_at > 0 {
         notes.push(format!(
-            "falls back at {fall_back_at} pips or fewer, recovers a pip a turn after the turn it retires, rejoins at {return_at} (LW-5)"
+            "falls back at {fall_back_at} pips or fewer, recovers a pip a turn after the turn it retires (doing nothing else), and rejoins the line the turn after it reaches {return_at} (LW-5)"
         ));
     }
     let start = LwState {
@@ -296,7 +294,7 @@ mod tests {
 
     /// LW-5: at `fall_back_at` pips or fewer the unit falls back: it spends the next turn
     /// retiring a full move, then recovers a pip a turn out of the enemy's range, and rejoins
-    /// the line on reaching `return_at`, fired at again from that turn.
+    /// the line the turn after it reaches `return_at`, fired at again from then.
     #[test]
     fn falling_back_retires_recovers_and_rejoins() {
         let c = chain(3, 5, lw::GeneralCoin::PerAttack);
@@ -306,9 +304,13 @@ mod tests {
         // Retiring: out of range, no pip back yet.
         let s = turn(&c, s, &[]);
         assert_eq!(s, state(LwStatus::Recovering, 3, 0));
-        // A pip a turn: 4, then 5 = return_at: back in the line and fired at (one hit).
+        // A pip a turn, out of range: 4, then 5 = return_at; that turn is still one "in which
+        // it may perform no other actions", so it is out of the line and not fired at.
         let s = turn(&c, s, &[]);
         assert_eq!(s, state(LwStatus::Recovering, 4, 0));
+        let s = turn(&c, s, &[]);
+        assert_eq!(s, state(LwStatus::Recovering, 5, 0));
+        // The turn after, back in the line and fired at (one hit).
         let s = turn(&c, s, &[1]);
         assert_eq!(s, state(LwStatus::InLine, 4, 0));
         // ... and at 4 it is above the threshold, so it holds.

@@ -33,7 +33,8 @@ pub struct RfSlot {
 /// Rank & File units and the RF-13 turn: charges by units within a charge move at the start of
 /// the turn (waiver tests at the end of the charge phase, RF-10; Blown markers, RF-11; a
 /// charged router evades or is caught, `charged_router`) → rally (RF-5; not for units in a
-/// charge or that failed a waiver test) → movement → fire, simultaneous (each hit a stand, RF-7
+/// charge or that failed a waiver test; a router that evaded loses a stand, as one that does
+/// not rally does) → movement → fire, simultaneous (each hit a stand, RF-7
 /// hit points for single stands; who fires and at whom: [`BattleRules`]) → morale tests for
 /// units that lost stands (RF-5, RF-3, RF-8 stampedes count as routing) → melee (RF-9 to the
 /// end; RF-12 uncontrolled winners charge next turn) → end turn.
@@ -195,6 +196,9 @@ pub struct BattleRules {
     pub chargers_fire: bool,
     /// Routing units are fired at (`fire_at_routing`).
     pub fire_at_routing: bool,
+    /// A charger or target made Unsteady in the morale phase still meets the charge
+    /// (`unsteady_meets_charge`).
+    pub unsteady_meets_charge: bool,
     /// What a charge at a routing unit does (`charged_router`).
     pub charged_router: rf::ChargedRouter,
 }
@@ -223,12 +227,19 @@ impl BattleRules {
             "only Good units charge"
         };
         let router = match self.charged_router {
-            rf::ChargedRouter::Evades => "a charged router evades (it flees and may not rally)",
+            rf::ChargedRouter::Evades => {
+                "a charged router evades (it flees, may not rally, and loses a stand as a router that does not rally, RF-5)"
+            }
             rf::ChargedRouter::Caught => "a charged router is caught and destroyed",
             rf::ChargedRouter::NotATarget => "routers are not charged",
         };
+        let shaken = if self.unsteady_meets_charge {
+            "a charger or target made Unsteady in the morale phase still meets the charge"
+        } else {
+            "a charger or target shaken in the morale phase halts or retires: no melee"
+        };
         format!(
-            "{firers} ({chargers}), {at}; {charge}, from a move away at the start of the turn; {router} (RF-13)"
+            "{firers} ({chargers}), {at}; {charge}, from a move away at the start of the turn; {router}; {shaken} (RF-13)"
         )
     }
 
@@ -239,6 +250,7 @@ impl BattleRules {
             unsteady_charges: q.unsteady_charges,
             chargers_fire: q.chargers_fire,
             fire_at_routing: q.fire_at_routing,
+            unsteady_meets_charge: q.unsteady_meets_charge,
             charged_router: q.charged_router,
         }
     }
@@ -251,6 +263,7 @@ impl BattleRules {
         unsteady_charges: false,
         chargers_fire: false,
         fire_at_routing: false,
+        unsteady_meets_charge: false,
         charged_router: rf::ChargedRouter::Evades,
     };
 }
@@ -388,6 +401,8 @@ impl Army for RfArmy {
         }
         let mut contact = [false; MAX_FILES];
         let mut blown_at_charge = [false; MAX_FILES];
+        // Routers that evaded a charge (`charged_router = evades`), by side: bit `i`.
+        let mut evaded = [0u32; 2];
         let mut m = charges;
         while m != 0 {
             let i = m.trailing_zeros() as usize;
@@ -402,8 +417,9 @@ impl Army for RfArmy {
             // A charged router flees again or is caught (`charged_router`): no melee.
             if f.front[d][i].s.status == Routing {
                 contact[i] = false;
-                if self.battle.charged_router == rf::ChargedRouter::Caught {
-                    f.front[d][i].s.remove(rf::Removal::Caught);
+                match self.battle.charged_router {
+                    rf::ChargedRouter::Caught => f.front[d][i].s.remove(rf::Removal::Caught),
+                    _ => evaded[d] |= 1 << i,
                 }
             }
             let due = contact[i]
@@ -432,9 +448,10 @@ impl Army for RfArmy {
             let t = &mut f.front[d][i];
             t.blown &= matches!(t.s.status, Routing | Removed);
         }
-        // Rally phase.
+        // Rally phase: a router that evaded a charge does not try, and loses its stand as a
+        // router that does not rally (RF-5).
         for side in 0..2 {
-            let mut m = rallies[side];
+            let mut m = rallies[side] | evaded[side];
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -442,7 +459,12 @@ impl Army for RfArmy {
                     break;
                 }
                 let u = &mut f.front[side][i];
-                u.s = self.fighters[side][i].unit.rally(&self.options, u.s, r);
+                let unit = &self.fighters[side][i].unit;
+                u.s = if evaded[side] >> i & 1 == 1 {
+                    unit.flee(&self.options, u.s, r)
+                } else {
+                    unit.rally(&self.options, u.s, r)
+                };
             }
         }
         // Fire phase: simultaneous.
@@ -507,9 +529,13 @@ impl Army for RfArmy {
             let d = 1 - att;
             let (a, b) = (f.front[att][i], f.front[d][i]);
             // Units that became shaken before the melee phase do not fight: the charger halts,
-            // the target retires (RF-13: "the melee will not happen").
-            let fighting = |side: usize, u: &RfSlot| {
-                matches!(u.s.status, Good | Unsteady) && morale_changed[side] >> i & 1 == 0
+            // the target retires (RF-13: "the melee will not happen"); under
+            // `unsteady_meets_charge` only one that became Routing.
+            let meets = self.battle.unsteady_meets_charge;
+            let fighting = |side: usize, u: &RfSlot| match u.s.status {
+                Good => true,
+                Unsteady => meets || morale_changed[side] >> i & 1 == 0,
+                _ => false,
             };
             if !fighting(att, &a) || !fighting(d, &b) {
                 continue;
@@ -618,6 +644,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         break_point: BreakPointSource::Assumed(
             "the Rank & File sources give the army break point no number (RF-13)",
         ),
+        not_modelled: super::NOT_MODELLED,
     };
     battle::battle_job(army, files, setup, notes)
 }
@@ -764,7 +791,8 @@ mod tests {
 
     /// RF-13 and RF-10: a routing unit is still a charge target ("still valid charge
     /// targets"). By default it evades ("routers that have evaded a charge"): no melee, and
-    /// as a charge's target it may not rally this turn (no die rolled); under `caught` the
+    /// as a charge's target it may not rally this turn (no die rolled), so it loses a stand as
+    /// a router that does not rally "will still" (RF-5); under `caught` the
     /// charge contacts and destroys it; under `not-a-target` nobody charges it and it takes
     /// its rally test (a 6 rallies it to Unsteady).
     #[test]
@@ -780,8 +808,14 @@ mod tests {
         let mut f = routing(&army);
         assert_eq!(turn_one(&army, &mut f, &[]), 0);
         assert_eq!(f.front[1][0].s.status, rf::Status::Routing);
-        assert_eq!(f.front[1][0].s.lost, 1);
+        assert_eq!(f.front[1][0].s.lost, 2);
         assert!(f.front[0][0].blown, "the charger charged");
+        // Routers rout on "until they either disperse or leave the table" (RF-3): at 3 lost
+        // of 8 the stand it loses is the fourth, half the unit, and it disperses.
+        let mut f = routing(&army);
+        f.front[1][0].s.lost = 3;
+        assert_eq!(turn_one(&army, &mut f, &[]), 0);
+        assert_eq!(f.front[1][0].s.removal, Some(rf::Removal::Dispersed));
         army.set_battle(|b| b.charged_router = rf::ChargedRouter::Caught);
         let mut f = routing(&army);
         assert_eq!(turn_one(&army, &mut f, &[]), 0);
@@ -856,6 +890,14 @@ mod tests {
         // With no hit the same charge is fought: its rounds roll dice.
         let mut f = field(&army);
         let mut dice = vec![0];
+        dice.extend([1; 2000]);
+        let used = turn_one(&army, &mut f, &dice);
+        assert!(used > 2, "the melee was fought: {used} dice");
+        // Under `unsteady_meets_charge` the charger made Unsteady still charges home.
+        let mut army = army;
+        army.set_battle(|b| b.unsteady_meets_charge = true);
+        let mut f = field(&army);
+        let mut dice = vec![1, 1];
         dice.extend([1; 2000]);
         let used = turn_one(&army, &mut f, &dice);
         assert!(used > 2, "the melee was fought: {used} dice");

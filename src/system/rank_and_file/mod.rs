@@ -22,7 +22,9 @@ use crate::scenario::{Describe, Job, Scenario};
 
 use super::{About, RuleSystem};
 use params::Rules;
-pub use params::{HOLES, NAME, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches};
+pub use params::{
+    HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches,
+};
 
 /// What every Rank & File job is built from: the scenario, every parameter in force (typed in
 /// `p`), the optional rules switched on.
@@ -42,8 +44,12 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The report's description of this run, with `notes`.
     pub fn describe(&self, notes: Vec<String>) -> Describe {
-        self.resolved
-            .describe(NAME, self.scenario, self.options, notes)
+        self.resolved.describe(
+            NAME,
+            self.scenario,
+            self.options,
+            super::with_omissions(NOT_MODELLED, notes, self.scenario),
+        )
     }
 }
 
@@ -75,6 +81,7 @@ static ABOUT: About = About {
             "green skirmisher stands=1 leader=-3 hit=-3 frontage=1",
         ),
     ],
+    not_modelled: NOT_MODELLED,
 };
 
 impl RuleSystem for RankAndFile {

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::frac::Frac;
 use crate::params::{Kind, Resolved};
 use crate::scenario::Scenario;
+use crate::system::Omission;
 
 /// The system's name.
 pub const NAME: &str = "rank-and-file";
@@ -20,6 +21,94 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario::Charge,
     Scenario::Engagement,
     Scenario::Line,
+];
+
+/// What the Rank & File sources hold that the tool leaves out (docs/RULES.md §5), by the
+/// scenarios it bears on.
+pub const NOT_MODELLED: &[Omission] = &[
+    Omission {
+        what: "distances and the table: rout, retire and retreat distances, push-backs, the table's edge (a router never leaves the table)",
+        rules: "RF-4, RF-5, RF-13",
+        scenarios: &[
+            Scenario::Rally,
+            Scenario::UnderFire,
+            Scenario::Charge,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "fleeing as movement: a router or skirmisher that flees a charge is not moved",
+        rules: "RF-10, RF-13",
+        scenarios: &[Scenario::Charge, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "flank marches, counter-charges, charge pro-rating and \"wait and see\" declarations",
+        rules: "RF-13",
+        scenarios: &[Scenario::Charge, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "wounded and killed leaders",
+        rules: "RF-5, RF-13",
+        scenarios: &[
+            Scenario::Rally,
+            Scenario::UnderFire,
+            Scenario::Melee,
+            Scenario::Charge,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "the artillery table (light, medium, heavy and siege guns, horse and foot): fire is given as dice",
+        rules: "RF-7",
+        scenarios: &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "formations other than square, and facing",
+        rules: "RF-9, RF-10",
+        scenarios: &[
+            Scenario::Melee,
+            Scenario::Charge,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "wagons in melees and fights (captured when routed in melee): a unit spec has no wagons",
+        rules: "RF-7",
+        scenarios: &[
+            Scenario::Melee,
+            Scenario::Charge,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "no rally under failing army morale",
+        rules: "RF-13",
+        scenarios: &[Scenario::Rally, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "an elephant's stampede path and the tests it forces on others",
+        rules: "RF-8",
+        scenarios: &[
+            Scenario::UnderFire,
+            Scenario::Charge,
+            Scenario::Engagement,
+            Scenario::Line,
+        ],
+    },
+    Omission {
+        what: "which Unsteady units besides batteries may stay in place",
+        rules: "RF-4, RF-7",
+        scenarios: &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "initiative, leaders' movement and reinforcements",
+        rules: "RF-13",
+        scenarios: &[Scenario::Engagement, Scenario::Line],
+    },
 ];
 
 pub(super) const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
@@ -446,12 +535,36 @@ crate::params::param_table! {
             rule: "RF-6",
             scenarios: SCENARIOS,
     },
+    routed_wagons: rf::RoutedWagons {
+            flag: None,
+            kind: Kind::Choice(rf::RoutedWagons::NAMES),
+            default: "leave",
+            meaning: "what wagons (kind=wagon) do when routed: leave (routed by fire or a test they flee the table, removed_wagons_fled; by a lost melee their drivers flee and they are captured, removed_wagons_captured) or rout (as any single stand, and may rally: the tool's reading before)",
+            rule: "RF-7",
+            scenarios: SCENARIOS,
+    },
+    reroll_when: rf::RerollWhen {
+            flag: None,
+            kind: Kind::Choice(rf::RerollWhen::NAMES),
+            default: "always",
+            meaning: "which failed tests a commander's (or a limited Elite) re-roll is spent on: always (every failed test while any are left) or to-avoid-rout (only a test whose failure would rout or remove the unit: a shaken unit's morale or waiver test, a routing unit's rally); the source gives the re-rolls, not when a player uses them",
+            rule: "RF-6",
+            scenarios: SCENARIOS,
+    },
     stampede_on: u8 {
             flag: None,
             kind: Kind::Int { min: 0, max: 6 },
             default: "2",
             meaning: "with --option elephant-stampede: an elephant that fails a morale or waiver test stampedes on a D6 at or below this (0: never)",
             rule: "RF-8",
+            scenarios: SCENARIOS,
+    },
+    waiver_stampede: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "with --option elephant-stampede and --option waiver-tests: an elephant that fails a waiver test may stampede (the supplement reads every \"morale and rally test\" as \"morale, rally and waiver\"; RF-8's stampede follows any failed morale test but no rally test, so the waiver test could be read with either: false reads it with the rally tests)",
+            rule: "RF-8, RF-10",
             scenarios: SCENARIOS,
     },
     cavalry_vs_elephants: u8 {
@@ -502,6 +615,14 @@ crate::params::param_table! {
             rule: "RF-13",
             scenarios: SCENARIOS,
     },
+    unsteady_meets_charge: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: a charger or target made Unsteady in the morale phase still meets the charge (the core rules allow that chargers halt and targets flee, and by default they do: a charger that became Unsteady or Routing halts and such a target retires, no melee; true: only one that became Routing does)",
+            rule: "RF-13",
+            scenarios: SCENARIOS,
+    },
     fire_at_routing: bool {
             flag: None,
             kind: Kind::Bool,
@@ -514,8 +635,8 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Choice(rf::ChargedRouter::NAMES),
             default: "evades",
-            meaning: "battles: a routing unit is a charge target (the supplement: routers are \"still valid charge targets\", and some \"have evaded a charge\"): evades (it flees again and may not rally this turn), caught (the charge contacts it and destroys it, as RF-10 says of a router pursued), or not-a-target",
-            rule: "RF-10, RF-13",
+            meaning: "battles: a routing unit is a charge target (the core rally rules, RF-3: routers are \"still valid charge targets\"; the turn order: some \"have evaded a charge\"): evades (it flees again, may not rally this turn, and so loses a stand, RF-5's \"will still lose another stand\"), caught (the charge contacts it and destroys it, as RF-10 says of a router pursued), or not-a-target",
+            rule: "RF-3, RF-5, RF-10, RF-13",
             scenarios: SCENARIOS,
     },
 }
@@ -559,6 +680,9 @@ impl Rules {
             rally_loss: q.rally_loss,
             rerolls_per_test: q.rerolls_per_test,
             stampede_on: q.stampede_on,
+            waiver_stampede: q.waiver_stampede,
+            reroll_when: q.reroll_when,
+            routed_wagons: q.routed_wagons,
         };
         Ok(Rules { q, numbers })
     }

@@ -152,12 +152,13 @@ impl RoutingFail {
 }
 
 crate::params::choice_enum! {
-    /// RF-10 and RF-13 in battles: what a charge at a routing unit does. The supplement keeps
-    /// routers as "still valid charge targets" and speaks of "routers that have evaded a
-    /// charge"; the turn order lets routers "flee from a charge", and a charge's target may not
-    /// rally that turn.
+    /// RF-10 and RF-13 in battles: what a charge at a routing unit does. The core rally rules
+    /// (RF-3's optional rule) keep routers as "still valid charge targets"; the turn order
+    /// speaks of "routers that have evaded a charge", lets routers "flee from a charge", and a
+    /// charge's target may not rally that turn.
     pub enum ChargedRouter {
-        /// It flees again (not modelled as distance) and may not rally this turn; no melee.
+        /// It flees again (not modelled as distance) and may not rally this turn, so it loses a
+        /// stand as a router that does not rally (RF-5); no melee.
         Evades = "evades",
         /// The charge contacts it and destroys it, as RF-10 says of a routed target pursued.
         Caught = "caught",
@@ -284,6 +285,40 @@ pub struct Numbers {
     pub rerolls_per_test: u8,
     /// RF-8: an elephant that failed a morale test stampedes on a D6 at or below this (2).
     pub stampede_on: u8,
+    /// RF-8 with RF-10: whether a failed waiver test may start a stampede (true: the
+    /// supplement reads "morale and rally tests" as "morale, rally and waiver tests", and RF-8's
+    /// stampede follows "any failed morale test"; false: a waiver test is read with the rally
+    /// tests RF-8 excludes).
+    pub waiver_stampede: bool,
+    /// RF-6: when a commander's re-roll is spent (the source gives the player the choice).
+    pub reroll_when: RerollWhen,
+    /// RF-7: what wagons do when routed.
+    pub routed_wagons: RoutedWagons,
+}
+
+crate::params::choice_enum! {
+    /// RF-7: wagons "routed as a result of fire … flee", "routed as a result of melee the
+    /// drivers flee and the wagons are captured".
+    pub enum RoutedWagons {
+        /// Routed wagons leave the table: fled (fire or any test) or captured (a lost melee).
+        Leave = "leave",
+        /// The tool's earlier reading: a routed wagon routs as any single stand, and may rally.
+        Rout = "rout",
+    }
+}
+
+crate::params::choice_enum! {
+    /// RF-6: which failed tests a unit spends a commander's re-roll on. The source gives the
+    /// re-rolls, not when a player would use them; an Elite unit's own re-roll (limited ones
+    /// join the pool) is spent the same way, and an unlimited one on every failed test.
+    pub enum RerollWhen {
+        /// On every failed test while any are left.
+        Always = "always",
+        /// Only on a test whose failure would rout or remove the unit: a morale or waiver test
+        /// of a shaken unit, a rally test of a routing one. A Good unit's test and an Unsteady
+        /// unit's rally keep them for later.
+        ToAvoidRout = "to-avoid-rout",
+    }
 }
 
 impl Numbers {
@@ -318,6 +353,9 @@ impl Default for Numbers {
             rally_loss: 1,
             rerolls_per_test: 1,
             stampede_on: 2,
+            waiver_stampede: true,
+            reroll_when: RerollWhen::Always,
+            routed_wagons: RoutedWagons::Leave,
         }
     }
 }
@@ -391,6 +429,11 @@ pub enum Removal {
     RoutedWithGuns,
     /// RF-10 `pursue`: it routed from its waiver test and the charger caught it.
     Caught,
+    /// RF-7 (`routed_wagons = leave`): wagons routed by fire (or any test) flee the table.
+    WagonsFled,
+    /// RF-7 (`routed_wagons = leave`): wagons routed by a lost melee: the drivers flee and the
+    /// wagons are captured.
+    WagonsCaptured,
 }
 
 impl Removal {
@@ -403,6 +446,8 @@ impl Removal {
             Removal::GunsAbandoned => "removed_guns_abandoned",
             Removal::RoutedWithGuns => "removed_routed_with_guns",
             Removal::Caught => "removed_caught",
+            Removal::WagonsFled => "removed_wagons_fled",
+            Removal::WagonsCaptured => "removed_wagons_captured",
         }
     }
     /// What the metric means, for reports and `list`.
@@ -425,6 +470,12 @@ impl Removal {
             }
             Removal::Caught => {
                 "share of charges in which the charger pursued the routed target and destroyed it (RF-10 pursue)"
+            }
+            Removal::WagonsFled => {
+                "share of trials in which wagons routed by fire or a test fled the table (RF-7, routed_wagons = leave)"
+            }
+            Removal::WagonsCaptured => {
+                "share of trials in which wagons routed by a lost melee were captured, their drivers fled (RF-7, routed_wagons = leave)"
             }
         }
     }
@@ -524,6 +575,50 @@ impl Unit {
         self.test_detail(need, rerolls, r).0
     }
 
+    /// The unit routs (RF-4): state `s` made Routing, except that wagons under `routed_wagons =
+    /// leave` leave the table (RF-7): captured when `by_melee`, else fled.
+    #[inline(always)]
+    pub fn routs(&self, mut s: UnitState, by_melee: bool) -> UnitState {
+        if self.kind == Kind::Wagon && self.numbers.routed_wagons == RoutedWagons::Leave {
+            s.remove(if by_melee {
+                Removal::WagonsCaptured
+            } else {
+                Removal::WagonsFled
+            });
+        } else {
+            s.away(Status::Routing);
+        }
+        s
+    }
+
+    /// RF-6 with `reroll_when`: the re-rolls of `pool` this unit may spend on a test whose
+    /// failure would rout or remove it (`high_stakes`) or not.
+    #[inline(always)]
+    pub fn pool_for(&self, high_stakes: bool, pool: u8) -> u8 {
+        match self.numbers.reroll_when {
+            RerollWhen::Always => pool,
+            RerollWhen::ToAvoidRout if high_stakes => pool,
+            RerollWhen::ToAvoidRout => 0,
+        }
+    }
+
+    /// [`Unit::test`] of a unit in state `s`, spending its re-rolls as `reroll_when` says: a
+    /// failure would rout or remove it when `high_stakes`.
+    #[inline(always)]
+    fn test_state<R: Roll>(
+        &self,
+        need: Need,
+        s: &mut UnitState,
+        high_stakes: bool,
+        r: &mut R,
+    ) -> bool {
+        let mut pool = self.pool_for(high_stakes, s.rerolls);
+        let kept = s.rerolls - pool;
+        let passed = self.test(need, &mut pool, r);
+        s.rerolls = kept + pool;
+        passed
+    }
+
     /// [`Unit::test`], also saying whether a re-roll was taken: (passed, re-rolled).
     #[inline(always)]
     pub fn test_detail<R: Roll>(&self, need: Need, rerolls: &mut u8, r: &mut R) -> (bool, bool) {
@@ -608,31 +703,56 @@ impl Unit {
         match s.status {
             Status::Good | Status::Removed => s,
             Status::Unsteady => {
-                if !self.broken(s.lost) && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
+                // A failed rally leaves it Unsteady: not a test to rout it.
+                if !self.broken(s.lost)
+                    && self.test_state(self.rally_need(s.lost), &mut s, false, r)
+                {
                     s.status = Status::Good;
                     s.in_place = false;
                 }
                 s
             }
-            Status::Routing => {
-                if self.kind == Kind::Artillery && !o.artillery_may_rally {
-                    s.remove(self.battery_routs(s));
-                    return s;
-                }
-                if self.broken(s.lost) {
-                    if o.keep_broken_units {
-                        return self.rout_on(s);
-                    }
-                    return self.apply_fifty_percent(o, s);
-                }
-                if !o.voluntary_rout && self.test(self.rally_need(s.lost), &mut s.rerolls, r) {
-                    s.away(Status::Unsteady);
-                    return s;
-                }
-                let s = self.rout_on(s);
-                self.apply_fifty_percent(o, s)
-            }
+            Status::Routing => self.rally_routing(o, s, !o.voluntary_rout, r),
         }
+    }
+
+    /// RF-13 under `charged_router = evades`, in the rally phase: a router charged this turn
+    /// flees again and does not try to rally, and a routing unit that does not rally "will
+    /// still lose another stand" (RF-5), then RF-3 applies — what [`Unit::rally`] does to a
+    /// router under `voluntary_rout`. Any other unit is left as it is. Rolls no die.
+    #[inline(always)]
+    pub fn flee<R: Roll>(&self, o: &Options, s: UnitState, r: &mut R) -> UnitState {
+        match s.status {
+            Status::Routing => self.rally_routing(o, s, false, r),
+            _ => s,
+        }
+    }
+
+    /// RF-5's rally phase for a routing unit, testing only when `tries`.
+    #[inline(always)]
+    fn rally_routing<R: Roll>(
+        &self,
+        o: &Options,
+        mut s: UnitState,
+        tries: bool,
+        r: &mut R,
+    ) -> UnitState {
+        if self.kind == Kind::Artillery && !o.artillery_may_rally {
+            s.remove(self.battery_routs(s));
+            return s;
+        }
+        if self.broken(s.lost) {
+            if o.keep_broken_units {
+                return self.rout_on(s);
+            }
+            return self.apply_fifty_percent(o, s);
+        }
+        if tries && self.test_state(self.rally_need(s.lost), &mut s, true, r) {
+            s.away(Status::Unsteady);
+            return s;
+        }
+        let s = self.rout_on(s);
+        self.apply_fifty_percent(o, s)
     }
 
     /// RF-7: why a battery that routs leaves the table: a battery still in its place has its
@@ -687,7 +807,10 @@ impl Unit {
         mut s: UnitState,
         r: &mut R,
     ) -> (UnitState, bool) {
-        if s.status == Status::Removed || self.test(self.need(s.lost), &mut s.rerolls, r) {
+        // A failure of a Good unit makes it Unsteady; of a shaken one routs or removes it.
+        let high_stakes = s.status != Status::Good;
+        if s.status == Status::Removed || self.test_state(self.need(s.lost), &mut s, high_stakes, r)
+        {
             return (s, false);
         }
         let mut s = match s.status {
@@ -701,7 +824,7 @@ impl Unit {
                 s
             }
             Status::Unsteady => {
-                s.away(Status::Routing);
+                let s = self.routs(s, false);
                 self.apply_fifty_percent(o, s)
             }
             Status::Routing => match o.routing_fail {
@@ -918,9 +1041,9 @@ pub fn lose_melee(
     // "None of these options apply to a unit that has just lost a melee - they must still
     // retire": the loser leaves its place, whatever it did before.
     match s.status {
-        _ if rules.auto_rout_on_win && s.status != Status::Routing => s.away(Status::Routing),
+        _ if rules.auto_rout_on_win && s.status != Status::Routing => s = unit.routs(s, true),
         Status::Good => s.away(Status::Unsteady),
-        Status::Unsteady => s.away(Status::Routing),
+        Status::Unsteady => s = unit.routs(s, true),
         Status::Routing | Status::Removed => s.remove(Removal::FailedWhileRouting),
     }
     let after = unit.apply_fifty_percent(o, s);
@@ -999,7 +1122,8 @@ pub fn waiver_due(attacker: &Fighter, defender: &Fighter, frontal: bool, era: Er
 /// buildings and situational `modifier`, losses). Returns the new state and whether it failed.
 #[inline]
 pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) -> (UnitState, bool) {
-    if unit.test(unit.need(s.lost), &mut s.rerolls, r) {
+    let high_stakes = s.status != Status::Good;
+    if unit.test_state(unit.need(s.lost), &mut s, high_stakes, r) {
         return (s, false);
     }
     match s.status {
@@ -1008,7 +1132,7 @@ pub fn waiver<R: Roll>(unit: &Unit, o: &Options, mut s: UnitState, r: &mut R) ->
             s.status = Status::Unsteady;
             s.in_place = true;
         }
-        _ => s.away(Status::Routing),
+        _ => s = unit.routs(s, false),
     }
     (unit.apply_fifty_percent(o, s), true)
 }
@@ -1051,6 +1175,7 @@ pub fn charge_waiver<R: Roll>(
     let (mut s, failed) = waiver(unit, o, s, r);
     if failed
         && rules.stampede
+        && unit.numbers.waiver_stampede
         && unit.kind == Kind::Elephant
         && s.status != Status::Removed
         && stampedes(unit, r)
@@ -1313,6 +1438,36 @@ mod tests {
         let mut pool = 1;
         assert!(!two.test(Need::Natural(4), &mut pool, &mut Scripted::new(&[1, 2])));
         assert_eq!(pool, 0);
+    }
+
+    /// RF-6 `reroll_when = to-avoid-rout`: a Good unit's failed morale test and an Unsteady
+    /// unit's failed rally keep the commander's re-roll; a shaken unit's morale test and a
+    /// routing unit's rally spend it. (A Regular with 1 lost needs 5.)
+    #[test]
+    fn rf6_rerolls_kept_for_tests_that_would_rout() {
+        let mut u = unit(Class::Regular, 8);
+        u.numbers.reroll_when = RerollWhen::ToAvoidRout;
+        let o = Options::default();
+        let s = u.morale(&o, state(Status::Good, 1, 1), &mut Scripted::new(&[1]));
+        assert_eq!((s.status, s.rerolls), (Status::Unsteady, 1));
+        let s = u.morale(
+            &o,
+            state(Status::Unsteady, 1, 1),
+            &mut Scripted::new(&[1, 6]),
+        );
+        assert_eq!((s.status, s.rerolls), (Status::Unsteady, 0));
+        let s = u.rally(&o, state(Status::Unsteady, 1, 1), &mut Scripted::new(&[1]));
+        assert_eq!((s.status, s.rerolls), (Status::Unsteady, 1));
+        let s = u.rally(
+            &o,
+            state(Status::Routing, 1, 1),
+            &mut Scripted::new(&[1, 6]),
+        );
+        assert_eq!((s.status, s.rerolls), (Status::Unsteady, 0));
+        // Always (the default): a Good unit spends it too.
+        u.numbers.reroll_when = RerollWhen::Always;
+        let s = u.morale(&o, state(Status::Good, 1, 1), &mut Scripted::new(&[1, 6]));
+        assert_eq!((s.status, s.rerolls), (Status::Good, 0));
     }
 
     #[test]

@@ -50,7 +50,9 @@ impl Chain for RfTest {
         1
     }
     fn step<R: Roll>(&self, _s: TestState, r: &mut R) -> TestState {
-        let mut rerolls = self.state.rerolls;
+        // RF-6 `reroll_when`: a failure of a shaken unit's test would rout or remove it.
+        let high_stakes = self.state.status != rf::Status::Good;
+        let mut rerolls = self.unit.pool_for(high_stakes, self.state.rerolls);
         let (passed, rerolled) =
             self.unit
                 .test_detail(self.unit.need(self.state.lost), &mut rerolls, r);

@@ -100,6 +100,24 @@ pub struct UnderFireRules {
     pub fire_on_routing: bool,
 }
 
+/// The removal causes an under-fire report of `unit` counts: [`UNDER_FIRE_REMOVALS`], and for
+/// wagons that leave the table when routed (RF-7) `removed_wagons_fled`.
+pub fn removals(unit: &rf::Unit) -> &'static [rf::Removal] {
+    const WITH_WAGONS: [rf::Removal; 6] = [
+        rf::Removal::Destroyed,
+        rf::Removal::Dispersed,
+        rf::Removal::FailedWhileRouting,
+        rf::Removal::GunsAbandoned,
+        rf::Removal::RoutedWithGuns,
+        rf::Removal::WagonsFled,
+    ];
+    if unit.kind == rf::Kind::Wagon && unit.numbers.routed_wagons == rf::RoutedWagons::Leave {
+        &WITH_WAGONS
+    } else {
+        &UNDER_FIRE_REMOVALS
+    }
+}
+
 impl RfUnderFire {
     /// A unit under `fire` for `turns` turns.
     pub fn new(
@@ -118,7 +136,7 @@ impl RfUnderFire {
         RfUnderFire {
             values: [lost, rerolls, stampede]
                 .into_iter()
-                .chain(removal_values(&UNDER_FIRE_REMOVALS))
+                .chain(removal_values(removals(&unit)))
                 .collect(),
             unit,
             options,
@@ -189,7 +207,7 @@ impl Chain for RfUnderFire {
         match i {
             0 | 1 => rf_value(&self.unit, &self.start, s.0, i),
             2 => u32::from(s.1),
-            _ => removed_for(s.0, UNDER_FIRE_REMOVALS[i - 3]),
+            _ => removed_for(s.0, removals(&self.unit)[i - 3]),
         }
     }
 }
@@ -243,7 +261,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             },
         ]
         .into_iter()
-        .chain(removal_metrics(&UNDER_FIRE_REMOVALS))
+        .chain(removal_metrics(removals(&b.unit)))
         .collect(),
         vec![TableDef::PerTurn {
             name: "per_turn",

@@ -52,6 +52,15 @@ fn build_unit(p: &Params, rules: &Rules, on: &Switches) -> Result<Built> {
             p.how.state.what
         )));
     }
+    if kind == rf::Kind::Wagon
+        && status == rf::Status::Routing
+        && rules.numbers.routed_wagons == rf::RoutedWagons::Leave
+    {
+        return Err(Error::Conflict(format!(
+            "{} routing is not a state wagons can be in: routed wagons leave the table, fled or captured (RF-7); give --rule routed_wagons=rout to have them rout and rally",
+            p.how.state.what
+        )));
+    }
     let hit_points = rules.hit_points(kind);
     let mut unit = rf::Unit {
         class: p.class,

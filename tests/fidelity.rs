@@ -787,3 +787,26 @@ fn routed_wagons_flee_the_table() {
     let err = String::from_utf8(refused.stderr).unwrap();
     assert!(err.contains("routed_wagons=rout"), "{err}");
 }
+
+/// What is not modelled is said where users look: every system's odds sheet, each scenario's
+/// `--help` and `list` name the rules left out, pointing to docs/RULES.md §5.
+#[test]
+fn what_is_not_modelled_is_named_where_users_look() {
+    let out = |args: &[&str]| {
+        let o = crate::common::bin().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
+        let sheet = out(&["odds", system]);
+        assert!(sheet.contains("not modelled here:"), "{system}: {sheet}");
+        assert!(sheet.contains("docs/RULES.md §5"), "{system}");
+        let list = out(&["list", "--system", system]);
+        assert!(list.contains("Not modelled (what and why: docs/RULES.md §5)"));
+    }
+    let help = out(&["engagement", "--help"]);
+    assert!(help.contains("flank marches, counter-charges"), "{help}");
+    assert!(help.contains("cover and flanking fire in fights"), "{help}");
+    let help = out(&["test", "--help"]);
+    assert!(help.contains("a support's reach"), "{help}");
+}

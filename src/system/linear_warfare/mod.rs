@@ -143,6 +143,11 @@ impl RuleSystem for LinearWarfare {
                 allowed: "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice".into(),
             });
         }
-        Ok(odds::linear_warfare(numbers(&RuleParams::read(rules)?)))
+        let mut sheet = odds::linear_warfare(numbers(&RuleParams::read(rules)?));
+        // Its tables are melee rounds and volleys: what a melee leaves out bears on them.
+        sheet
+            .notes
+            .extend(super::not_modelled_line(NOT_MODELLED, &[Scenario::Melee]));
+        Ok(sheet)
     }
 }

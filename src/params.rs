@@ -755,6 +755,28 @@ pub fn resolve(
     overrides: &[(&str, String)],
 ) -> Result<Resolved> {
     let applies = |d: &ParamDef| d.scenarios.contains(&scenario);
+    // A flag and a `--set` of the same key that disagree: one of them is a mistake, and the
+    // later winning silently would hide it.
+    for flag in inputs
+        .iter()
+        .filter(|i| matches!(i.source, Source::Flag(_)))
+    {
+        let def = defs.iter().find(|d| d.key == flag.key);
+        let parsed = |v: &str| def.and_then(|d| parse_value(&d.kind, v));
+        if let Some(set) = inputs.iter().find(|i| {
+            i.source == Source::Set
+                && i.key == flag.key
+                && (parsed(&i.value).is_none() || parsed(&i.value) != parsed(&flag.value))
+        }) {
+            return Err(Error::Conflict(format!(
+                "{} ({}) and --set {}={} contradict each other: give the value once",
+                flag.what(),
+                flag.value,
+                set.key,
+                set.value
+            )));
+        }
+    }
     let (rule_inputs, inputs): (Vec<Input>, Vec<Input>) = inputs
         .iter()
         .cloned()
@@ -918,6 +940,31 @@ mod tests {
         assert_eq!(parse_int("2.5e7"), Some(25_000_000));
         assert_eq!(parse_int("1.5"), None);
         assert_eq!(parse_int("ten"), None);
+    }
+
+    #[test]
+    fn a_flag_and_a_set_that_disagree_are_refused() {
+        let defs: Vec<&'static ParamDef> = DEFS.iter().collect();
+        let both = |flag: &str, set: &str| {
+            resolve(
+                &defs,
+                &[],
+                "sys",
+                Scenario::Rally,
+                &[
+                    Input::flag("--stands", "stands", flag),
+                    Input::parse_set(&format!("stands={set}")).unwrap(),
+                ],
+                &[],
+            )
+        };
+        let err = both("6", "8").unwrap_err();
+        assert!(
+            matches!(&err, Error::Conflict(m) if m.contains("--stands (6) and --set stands=8")),
+            "{err}"
+        );
+        // The same value twice says nothing wrong.
+        assert_eq!(both("8", "8").unwrap().int("stands"), 8);
     }
 
     #[test]

@@ -662,7 +662,12 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
     // Two variants whose rules cannot change the result are exactly the baseline.
-    assert_eq!(summary.matches("| yes: exactly the same |").count(), 2);
+    assert_eq!(
+        summary[table..detail]
+            .matches("| exactly the same |")
+            .count(),
+        2
+    );
     let page = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
 }
@@ -745,5 +750,90 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     assert!(
         summary.contains("| Green | base_green=5 | 55."),
         "{summary}"
+    );
+}
+
+/// One voice for "exactly the same" (issue 50): in every committed report a difference whose
+/// exact value is 0 reads "exactly the same" in the Differences table too, never "no" (a
+/// p-value's verdict over two processes that are the same), and no number is printed "-0.0000".
+#[test]
+fn exact_differences_decide_in_every_committed_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut checked = 0;
+    for name in file_names(&root) {
+        let Ok(summary) = std::fs::read_to_string(root.join(&name).join("summary.md")) else {
+            continue;
+        };
+        assert!(
+            !summary.contains("-0.0000") && !summary.contains("−0.0000"),
+            "reports/{name}: a negative zero"
+        );
+        let mut in_differences = false;
+        for line in summary.lines() {
+            if line.starts_with("## ") {
+                in_differences = line.starts_with("## Differences from");
+            }
+            if !in_differences || !line.starts_with("| ") || line.starts_with("| variant") {
+                continue;
+            }
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            let (chance, exact) = (cells[cells.len() - 2], cells[cells.len() - 1]);
+            // The header, its rule, and rows with no exact value.
+            if exact == "—" || exact == "exact" || exact.starts_with("---") {
+                continue;
+            }
+            // The exact value decides: never a p-value's "no" or "could be" beside it.
+            assert!(
+                chance == "exactly the same" || chance == "no: exact",
+                "reports/{name}: {line}"
+            );
+            if chance == "exactly the same" {
+                assert_eq!(exact, "0.0000", "reports/{name}: {line}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} rows exactly the same");
+}
+
+/// What a reader scans at once is one family (issue 50): with two variants that are the same
+/// process (A = B) and no exact solution (an engagement: every row decided by its estimates),
+/// Holm's adjustment across every row of the comparison table keeps the chance that any row is
+/// called real at or under 1 − confidence = 5%. Over 100 seeds at most 11 runs may flag a row
+/// (a binomial of 100 at 5% passes 11 with chance 0.4%); with one family per outcome or
+/// metric, as before, 14 of 100 such runs flagged at least one row.
+#[test]
+fn with_a_equal_to_b_few_runs_flag_any_row() {
+    let text = r#"
+name = "a-equals-b"
+question = "Is B different from A (they are the same)?"
+scenario = "engagement"
+trials = 2_000
+seed = 1
+
+[[variant]]
+name = "A"
+system = "effectiveness"
+
+[[variant]]
+name = "B"
+system = "effectiveness"
+"#;
+    let (mut flagged, mut rows) = (0, 0);
+    for seed in 1..=100 {
+        let exp = Experiment::parse("ab.toml", text)
+            .unwrap()
+            .with_overrides(None, Some(seed));
+        let result = exp.run(Some(1), Sampler::Dice, &Control::new()).unwrap();
+        let comparisons = morale_lab::experiment::compare::compare(&result);
+        assert!(comparisons.iter().all(|c| c.exact_difference.is_none()));
+        rows = comparisons.iter().filter(|c| c.p_value.is_some()).count();
+        assert!(comparisons.iter().all(|c| c.family == rows));
+        flagged += usize::from(comparisons.iter().any(|c| c.distinguishable));
+    }
+    assert!(rows >= 10, "{rows} rows tested");
+    assert!(
+        flagged <= 11,
+        "{flagged} of 100 runs with A = B flagged a row"
     );
 }

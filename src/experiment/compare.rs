@@ -39,14 +39,17 @@ pub struct Comparison {
     /// Two-sided p-value of "no difference"; `None` when the test cannot be made (a mean with
     /// no standard error, or none on either side: no spread to test against).
     pub p_value: Option<f64>,
-    /// The p-value adjusted by Holm's method for the family of comparisons it belongs to: every
-    /// comparison of the same outcome or metric in the experiment (each variant against the
-    /// baseline, at every sweep point). Equal to `p_value` in a family of one.
+    /// The p-value adjusted by Holm's method for the family of comparisons a reader scans at
+    /// once: every row of the experiment's comparison table decided by its estimates (every
+    /// outcome and metric, each variant against the baseline, at every sweep point). `None`
+    /// where the exact difference is known (it decides) or no test can be made. Equal to
+    /// `p_value` in a family of one.
     pub p_adjusted: Option<f64>,
     /// How many comparisons with a p-value that family has.
     pub family: usize,
-    /// The difference is distinguishable from chance at the experiment's confidence level,
-    /// after Holm's adjustment (false when the test cannot be made).
+    /// The difference is real: where the exact difference is known, it is not zero (the exact
+    /// values decide); else the estimates' difference is distinguishable from chance at the
+    /// experiment's confidence level after Holm's adjustment (false when no test can be made).
     pub distinguishable: bool,
     /// The exact difference, where both exact values are known.
     pub exact_difference: Option<f64>,
@@ -182,32 +185,34 @@ pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
             }
         }
     }
-    // Many comparisons at once (variants, sweep points): adjust each family's p-values.
-    // One family per outcome or metric, the systems' names for the unit gone counting as one.
-    let family_of = |c: &Comparison| {
-        let name = if same_outcome(&c.name, "removed") {
-            "removed"
-        } else {
-            &c.name
-        };
-        (c.kind.clone(), name.to_string())
-    };
-    let mut families: Vec<(String, String)> = out.iter().map(family_of).collect();
-    families.sort();
-    families.dedup();
-    for key in families {
-        let members: Vec<usize> = (0..out.len())
-            .filter(|&i| family_of(&out[i]) == key)
-            .collect();
-        let raw: Vec<Option<f64>> = members.iter().map(|&i| out[i].p_value).collect();
-        let family = raw.iter().flatten().count();
-        for (&i, adjusted) in members.iter().zip(holm(&raw)) {
-            out[i].p_adjusted = adjusted;
-            out[i].family = family;
-            out[i].distinguishable = adjusted.is_some_and(|p| p < alpha);
-        }
-    }
+    judge(&mut out, alpha);
     out
+}
+
+/// An exact difference this close to 0 is none: the two processes are the same.
+pub const EXACTLY_ZERO: f64 = 1e-12;
+
+/// Decide every comparison: where the exact difference is known it decides (not zero: a real
+/// difference); the rest — every row a reader scans at once in the comparison table, whatever
+/// its outcome, metric, variant or sweep point — are one family, their p-values adjusted
+/// together by Holm's method, so that with no real difference anywhere the chance that any
+/// row is called real stays at most 1 − confidence.
+fn judge(out: &mut [Comparison], alpha: f64) {
+    let tested: Vec<usize> = (0..out.len())
+        .filter(|&i| out[i].exact_difference.is_none())
+        .collect();
+    let raw: Vec<Option<f64>> = tested.iter().map(|&i| out[i].p_value).collect();
+    let family = raw.iter().flatten().count();
+    for (&i, adjusted) in tested.iter().zip(holm(&raw)) {
+        out[i].p_adjusted = adjusted;
+        out[i].family = family;
+        out[i].distinguishable = adjusted.is_some_and(|p| p < alpha);
+    }
+    for c in out.iter_mut().filter(|c| c.exact_difference.is_some()) {
+        c.p_adjusted = None;
+        c.family = family;
+        c.distinguishable = c.exact_difference.is_some_and(|e| e.abs() >= EXACTLY_ZERO);
+    }
 }
 
 #[cfg(test)]

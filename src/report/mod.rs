@@ -586,6 +586,17 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `x` with its sign and `decimals` decimals, except that a value that rounds to zero has none:
+/// `+0.0312`, `-1.5000`, `0.0000` (never `-0.0000`).
+pub fn signed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:+.decimals$}");
+    if s[1..].chars().all(|c| c == '0' || c == '.') {
+        format!("{:.decimals$}", 0.0)
+    } else {
+        s
+    }
+}
+
 /// A confidence level as a percentage, as given: 0.95 → `95`, 0.999 → `99.9`.
 pub fn fmt_level(c: f64) -> String {
     let s = format!("{:.4}", c * 100.0);

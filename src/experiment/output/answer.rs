@@ -111,25 +111,25 @@ impl Head {
     /// A difference: in points of a chance, or in the metric's unit.
     pub fn diff(&self, d: f64) -> String {
         if self.metric {
-            format!("{d:+.2}")
+            signed(d, 2)
         } else {
-            format!("{:+.1} points", 100.0 * d)
+            format!("{} points", signed(100.0 * d, 1))
         }
     }
     /// A difference one digit finer.
     pub fn diff_fine(&self, d: f64) -> String {
         if self.metric {
-            format!("{d:+.3}")
+            signed(d, 3)
         } else {
-            format!("{:+.2} points", 100.0 * d)
+            format!("{} points", signed(100.0 * d, 2))
         }
     }
     /// An interval of differences, `[lo, hi]` in the unit of [`Head::diff`] (without it).
     pub fn diff_interval(&self, lo: f64, hi: f64) -> String {
         if self.metric {
-            format!("[{lo:+.2}, {hi:+.2}]")
+            format!("[{}, {}]", signed(lo, 2), signed(hi, 2))
         } else {
-            format!("[{:+.1}, {:+.1}]", 100.0 * lo, 100.0 * hi)
+            format!("[{}, {}]", signed(100.0 * lo, 1), signed(100.0 * hi, 1))
         }
     }
     /// The name with its condition: `turns_to_recover (among units that recovered)`.
@@ -181,10 +181,31 @@ pub(super) fn p_cell(p: Option<f64>) -> String {
     })
 }
 
-/// The p-value that decides a comparison, in words: Holm-adjusted where its family has more
-/// than one member (the answer says so once, at its end).
+/// The p-value of a comparison, in words: Holm-adjusted where its family has more than one
+/// member (the answer says so once, at its end); the unadjusted one where the exact values
+/// decide (said beside them).
 fn p_said(c: &Comparison) -> String {
-    c.p_adjusted.map_or("no test: no spread".into(), p_text)
+    c.p_adjusted
+        .or(c.p_value)
+        .map_or("no test: no spread".into(), p_text)
+}
+
+/// Whether the exact values show no difference at all.
+pub(super) fn exactly_same(c: &Comparison) -> bool {
+    c.exact_difference.is_some_and(|e| e.abs() < EXACTLY_ZERO)
+}
+
+/// The "chance?" cell of a comparison, in one voice in every table: where the exact difference
+/// is known it decides ("exactly the same", or "no: exact"); else the estimates' test after
+/// Holm's adjustment.
+pub(super) fn chance_cell(c: &Comparison) -> &'static str {
+    match c.exact_difference {
+        Some(_) if exactly_same(c) => "exactly the same",
+        Some(_) => "no: exact",
+        None if c.p_value.is_none() => "no test: no spread",
+        None if c.distinguishable => "no",
+        None => "could be",
+    }
 }
 
 pub(super) fn pct(x: f64) -> String {
@@ -244,12 +265,9 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         if rows.len() == 1 {
             let c = rows[0];
             let (lo, hi) = if head.metric {
-                (format!("{:+.2}", c.low), format!("{:+.2}", c.high))
+                (signed(c.low, 2), signed(c.high, 2))
             } else {
-                (
-                    format!("{:+.1}", 100.0 * c.low),
-                    format!("{:+.1}", 100.0 * c.high),
-                )
+                (signed(100.0 * c.low, 1), signed(100.0 * c.high, 1))
             };
             out += &format!(
                 "Under {}, {} is {} against {} under {base}: a difference of {} ({level} interval {lo} to {hi}), {}. ",
@@ -266,15 +284,12 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 match c.exact_difference {
                     // Two processes that are exactly the same: the estimates differ by chance
                     // alone, whatever the test says.
-                    Some(e) if e.abs() < 1e-12 => format!(
+                    Some(_) if exactly_same(c) => format!(
                         "but the exact values are the same: the estimates differ by chance alone ({})",
                         p_said(c)
                     ),
-                    Some(e) if c.distinguishable => format!(
-                        "which chance does not explain ({}); exactly {}",
-                        p_said(c),
-                        head.diff(e)
-                    ),
+                    // The exact values decide.
+                    Some(e) => format!("exactly {}", head.diff(e)),
                     _ if c.distinguishable => {
                         format!("which chance does not explain ({})", p_said(c))
                     }
@@ -282,15 +297,14 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 }
             );
         } else {
-            let lo = rows
-                .iter()
-                .map(|c| c.difference)
-                .fold(f64::INFINITY, f64::min);
-            let hi = rows
-                .iter()
-                .map(|c| c.difference)
-                .fold(f64::NEG_INFINITY, f64::max);
+            // The exact differences where known: settings that are exactly the same add no
+            // range of their own estimates' noise.
+            let shown = |c: &&Comparison| c.exact_difference.unwrap_or(c.difference);
+            let lo = rows.iter().map(shown).fold(f64::INFINITY, f64::min);
+            let hi = rows.iter().map(shown).fold(f64::NEG_INFINITY, f64::max);
             let clear = rows.iter().filter(|c| c.distinguishable).count();
+            let same = rows.iter().filter(|c| exactly_same(c)).count();
+            let exact = rows.iter().all(|c| c.exact_difference.is_some());
             match (along(result, v, &head), exp.sweep.len()) {
                 (Some(line), 1) => {
                     // The baseline along the rule too, once, unless it stays put (a target).
@@ -314,14 +328,39 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                         out += " ";
                     }
                 }
-                _ => {
+                _ if same == rows.len() => {
                     out += &format!(
-                        "Across the {} settings swept, {} changes {} by {} to {} against {base}; the difference is distinguishable from chance in {clear} of them. ",
+                        "At every one of the {} settings swept, {} gives exactly the same {} as {base} (exact values). ",
                         rows.len(),
                         v.name,
                         head.noun(),
-                        head.diff(lo).trim_end_matches(" points"),
-                        head.diff(hi)
+                    );
+                }
+                _ => {
+                    let range = if (hi - lo).abs() < EXACTLY_ZERO {
+                        head.diff(lo)
+                    } else {
+                        format!(
+                            "{} to {}",
+                            head.diff(lo).trim_end_matches(" points"),
+                            head.diff(hi)
+                        )
+                    };
+                    let verdict = match (exact, same) {
+                        (true, 0) => "exact values".to_string(),
+                        (true, k) => format!("exact values; exactly the same in {k}"),
+                        (false, 0) => format!(
+                            "the difference is real (exact, or distinguishable from chance) in {clear} of them"
+                        ),
+                        (false, k) => format!(
+                            "the difference is real (exact, or distinguishable from chance) in {clear} of them, exactly the same in {k}"
+                        ),
+                    };
+                    out += &format!(
+                        "Across the {} settings swept, {} changes {} by {range} against {base} ({verdict}). ",
+                        rows.len(),
+                        v.name,
+                        head.noun(),
                     );
                 }
             }
@@ -351,32 +390,28 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 && !(head.metric && head.key == name)
             {
                 out += &format!(
-                    "{what} {:.2} {unit} on average against {:.2} ({:+.2}, {level} interval {:+.2} to {:+.2}{}). ",
+                    "{what} {:.2} {unit} on average against {:.2} ({}, {level} interval {} to {}{}). ",
                     c.estimate,
                     c.baseline_estimate,
-                    c.difference,
-                    c.low,
-                    c.high,
-                    if c.exact_difference.is_some_and(|e| e.abs() < 1e-12) {
-                        ", exactly the same: the estimates differ by chance alone"
-                    } else if c.p_value.is_none() {
-                        ", no test: no spread"
-                    } else if c.distinguishable {
-                        ""
-                    } else {
-                        ", not distinguishable from chance"
+                    signed(c.difference, 2),
+                    signed(c.low, 2),
+                    signed(c.high, 2),
+                    match c.exact_difference {
+                        Some(_) if exactly_same(c) => {
+                            ", exactly the same: the estimates differ by chance alone".to_string()
+                        }
+                        Some(e) => format!("; exactly {}", signed(e, 2)),
+                        None if c.p_value.is_none() => ", no test: no spread".to_string(),
+                        None if c.distinguishable => String::new(),
+                        None => ", not distinguishable from chance".to_string(),
                     }
                 );
             }
         }
     }
-    if let Some(c) = comparisons
-        .iter()
-        .find(|c| head.is(c))
-        .filter(|c| c.family > 1)
-    {
+    if let Some(c) = comparisons.first().filter(|c| c.family > 1) {
         out += &format!(
-            "The p-values are adjusted by Holm's method for the {} comparisons of `{key}` made at once (each variant against {base}{}), as are those of every other outcome and metric.",
+            "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {base}{}; where the exact difference is known, it decides.",
             c.family,
             if exp.sweep.is_empty() {
                 ""
@@ -521,19 +556,11 @@ fn best_match(
     };
     let at = point_label(exp, &best.point);
     let how = match best.exact_difference {
-        Some(e) if e.abs() < 1e-12 => format!(
+        Some(_) if exactly_same(best) => format!(
             "exactly the same: the estimates differ by chance alone ({})",
             p_said(best)
         ),
-        Some(e) => format!(
-            "{} exactly{}",
-            head.diff_fine(e),
-            if best.distinguishable {
-                ""
-            } else {
-                ", which the estimates cannot tell from chance"
-            }
-        ),
+        Some(e) => format!("{} exactly", head.diff_fine(e)),
         None if best.distinguishable => format!(
             "{}, which chance does not explain ({})",
             head.diff_fine(best.difference),

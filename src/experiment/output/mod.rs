@@ -18,11 +18,11 @@
 
 use serde_json::json;
 
-use super::compare::{Comparison, compare};
+use super::compare::{Comparison, EXACTLY_ZERO, compare};
 use super::{ExperimentResult, Run, SetValue};
 use crate::error::{Error, Result};
 use crate::report::chart::{Chart, Estimate, words};
-use crate::report::{Cell, Report};
+use crate::report::{Cell, Report, signed};
 
 mod answer;
 mod charts;

@@ -118,33 +118,23 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             None if run.variant == 0 => ("baseline".to_string(), String::new()),
             None => ("not compared".to_string(), String::new()),
             Some(x) => {
-                let d = x.exact_difference.unwrap_or(x.difference);
                 // Exact values decide where there are any; else the estimates' test.
-                let real = match x.exact_difference {
-                    Some(e) => e.abs() >= 1e-12,
-                    None => x.distinguishable,
-                };
-                if real {
-                    moved.push((v.name.clone(), d));
+                if x.distinguishable {
+                    moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
                 }
-                let shown = if d.abs() < 1e-12 {
-                    if head.metric { "0.00" } else { "0.0" }.to_string()
-                } else {
-                    head.diff(d).trim_end_matches(" points").to_string()
+                // The estimates' difference with its interval, the exact one beside it.
+                let exact = match x.exact_difference {
+                    Some(_) if super::answer::exactly_same(x) => "; exactly 0".to_string(),
+                    Some(e) => format!("; exactly {}", head.diff(e).trim_end_matches(" points")),
+                    None => String::new(),
                 };
                 (
                     format!(
-                        "{shown}{} {}",
-                        if head.metric { "" } else { " points" },
+                        "{} {}{exact}",
+                        head.diff(x.difference),
                         head.diff_interval(x.low, x.high)
                     ),
-                    if x.exact_difference.is_some_and(|e| e.abs() < 1e-12) {
-                        "yes: exactly the same".into()
-                    } else if x.distinguishable {
-                        "no".into()
-                    } else {
-                        "could be".into()
-                    },
+                    super::answer::chance_cell(x).to_string(),
                 )
             }
         };
@@ -473,24 +463,17 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 } else {
                     c.name.clone()
                 },
-                format!("{:+.4}", c.difference),
-                format!("[{:+.4}, {:+.4}]", c.low, c.high),
+                signed(c.difference, 4),
+                format!("[{}, {}]", signed(c.low, 4), signed(c.high, 4)),
                 p_cell(c.p_value),
             ]);
             if adjusted {
                 row.push(p_cell(c.p_adjusted));
             }
             row.extend([
-                if c.p_value.is_none() {
-                    "no test: no spread"
-                } else if c.distinguishable {
-                    "no"
-                } else {
-                    "could be"
-                }
-                .to_string(),
+                super::answer::chance_cell(c).to_string(),
                 c.exact_difference
-                    .map(|e| format!("{e:+.4}"))
+                    .map(|e| signed(e, 4))
                     .unwrap_or("—".into()),
             ]);
             tab.rows.push(row);
@@ -498,9 +481,9 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         sections.push(Section {
             title: format!("Differences from {}", exp.variants[0].name),
             intro: format!(
-                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level: where the exact difference is known it decides (\"exactly the same\", or \"no: exact\"){}. A mean with no spread on either side (every trial the same) has no test.",
                 if adjusted {
-                    ", after Holm's adjustment of the p-values (column Holm) for the many comparisons made at once: each outcome or metric's comparisons over every variant and setting are one family"
+                    "; the others are judged after Holm's adjustment of the p-values (column Holm) across every row of this table decided by its estimates, as a reader scans them at once"
                 } else {
                     ""
                 }

@@ -76,7 +76,7 @@ impl Head {
             .metrics
             .iter()
             .find(|m| metric && m.name == key)
-            .and_then(|m| super::page::condition_of(&m.meaning).map(str::to_string));
+            .and_then(|m| condition_of(&m.meaning).map(str::to_string));
         Head {
             key,
             metric,
@@ -593,4 +593,11 @@ fn fixed_target(result: &ExperimentResult, key: &str) -> Option<f64> {
         .iter()
         .all(|v| (v - first).abs() < 1e-12)
         .then_some(first)
+}
+
+/// The condition a mean is taken under, as its meaning words it: "among units that recovered".
+/// (Here with the other words of a report, so that the page reads the answer and not the other
+/// way round.)
+pub(super) fn condition_of(meaning: &str) -> Option<&str> {
+    meaning.rfind(", among ").map(|i| &meaning[i + 2..])
 }

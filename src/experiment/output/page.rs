@@ -75,11 +75,6 @@ fn with_condition(name: &str, meaning: &str) -> String {
     }
 }
 
-/// The condition a mean is taken under, as its meaning words it: "among units that recovered".
-pub(super) fn condition_of(meaning: &str) -> Option<&str> {
-    meaning.rfind(", among ").map(|i| &meaning[i + 2..])
-}
-
 /// The verdict on the headline (one or two sentences) and the headline table of an experiment
 /// with variants and no sweep: each variant's headline (exact where known, else the estimate)
 /// with its interval, and its difference from the baseline with interval and whether chance

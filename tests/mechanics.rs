@@ -568,3 +568,31 @@ fn a_script_that_fails_on_some_dice_is_reported_by_a_monte_carlo_run() {
         "{err}"
     );
 }
+
+/// A mechanic file's report names the file where a built-in system's says "as written": the
+/// rules are the file's, and a changed rule is set against the file's value.
+#[test]
+fn a_mechanic_files_report_names_the_file_as_its_rules() {
+    let out = |extra: &[&str]| {
+        let mut args = vec![
+            "rally",
+            "--system",
+            "mechanics/rank-and-file.rhai",
+            "--exact-only",
+        ];
+        args.extend(extra);
+        let o = assert_cmd::Command::cargo_bin("morale-lab")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert!(out(&[]).contains(
+        "rules: as the file mechanics/rank-and-file.rhai writes them (no rule parameter changed)"
+    ));
+    assert!(out(&["--rule", "base_regular=5"]).contains(
+        "rules: CHANGED from the file mechanics/rank-and-file.rhai: base_regular=5 (the file: 4)"
+    ));
+}

@@ -659,10 +659,21 @@ impl Sensitivity {
             .map(|(k, v)| format!("{k}={}", crate::report::json_text(v)))
             .collect::<Vec<_>>()
             .join(" ");
-        let rules = if self.rules_changed.is_empty() {
-            "as written (no rule parameter changed)".to_string()
-        } else {
-            format!("CHANGED from the source: {}", self.rules_changed.join(", "))
+        let file = self.system.ends_with(".rhai");
+        let rules = match (self.rules_changed.is_empty(), file) {
+            (true, false) => "as written (no rule parameter changed)".to_string(),
+            (true, true) => format!(
+                "as the file {} writes them (no rule parameter changed)",
+                self.system
+            ),
+            (false, false) => {
+                format!("CHANGED from the source: {}", self.rules_changed.join(", "))
+            }
+            (false, true) => format!(
+                "CHANGED from the file {}: {}",
+                self.system,
+                self.rules_changed.join(", ")
+            ),
         };
         let options = if self.options.is_empty() {
             "none".to_string()

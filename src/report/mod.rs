@@ -187,16 +187,36 @@ pub fn rule_changes(changed: &Map<String, Value>, source: &Map<String, Value>) -
         .collect()
 }
 
-/// The rules line of a report or an odds sheet: `as written`, or each rule parameter that
-/// differs from the source with the source's value.
-pub fn rules_line(changed: &Map<String, Value>, source: &Map<String, Value>) -> String {
+/// The rules line of a report or an odds sheet of `system`: `as written`, or each rule
+/// parameter that differs from the source with the source's value. For a mechanic file (a
+/// system named by its `.rhai` path) the source is the file, and the line says so.
+pub fn rules_line(
+    system: &str,
+    changed: &Map<String, Value>,
+    source: &Map<String, Value>,
+) -> String {
+    let file = system.ends_with(".rhai");
     if changed.is_empty() {
-        return "as written (no rule parameter changed)".into();
+        return if file {
+            format!("as the file {system} writes them (no rule parameter changed)")
+        } else {
+            "as written (no rule parameter changed)".into()
+        };
     }
-    format!(
-        "CHANGED from the source: {}",
-        rule_changes(changed, source).join(", ")
-    )
+    let from = if file {
+        format!("the file {system}")
+    } else {
+        "the source".to_string()
+    };
+    let changes = rule_changes(changed, source).join(", ");
+    if file {
+        format!(
+            "CHANGED from {from}: {}",
+            changes.replace(" (source: ", " (the file: ")
+        )
+    } else {
+        format!("CHANGED from {from}: {changes}")
+    }
 }
 
 impl Report {
@@ -233,7 +253,7 @@ impl Report {
     /// The rules line: `as written`, or each rule parameter that differs from the source with
     /// the source's value.
     pub fn rules_line(&self) -> String {
-        rules_line(&self.rules_changed, &self.rules_source)
+        rules_line(&self.system, &self.rules_changed, &self.rules_source)
     }
 
     fn options_line(&self) -> String {

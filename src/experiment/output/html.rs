@@ -299,7 +299,9 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
         tab.rows.push(vec![
             v.name.clone(),
             v.system.clone(),
-            if rules.is_empty() {
+            if rules.is_empty() && v.system.ends_with(".rhai") {
+                "as the file writes them".into()
+            } else if rules.is_empty() {
                 "as written".into()
             } else {
                 rules.join("; ")

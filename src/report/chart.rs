@@ -48,9 +48,15 @@ pub fn outcome_colour(name: &str, i: usize) -> RGBColor {
     }
 }
 
-/// A name from the tables (`side_a_wins`, `falling_back`) in words: `side A wins`,
-/// `falling back`.
+/// A name from the tables (`side_a_wins`, `falling_back`, `a_hole_turns`) in words: `side A
+/// wins`, `falling back`, `side A's hole turns`.
 pub fn words(name: &str) -> String {
+    // A battle's per-side keys begin with the side's letter.
+    for (prefix, side) in [("a_", "side A's "), ("b_", "side B's ")] {
+        if let Some(rest) = name.strip_prefix(prefix) {
+            return format!("{side}{}", words(rest));
+        }
+    }
     let spaced = name.replace('_', " ");
     let mut out: Vec<String> = Vec::new();
     let parts: Vec<&str> = spaced.split(' ').collect();
@@ -1489,6 +1495,8 @@ mod tests {
         assert_eq!(words("side_a_wins"), "side A wins");
         assert_eq!(words("falling_back"), "falling back");
         assert_eq!(words("gaps_b"), "gaps b");
+        assert_eq!(words("a_hole_turns"), "side A's hole turns");
+        assert_eq!(words("b_ends_removed"), "side B's ends removed");
         assert_eq!(
             outcome_colour("removed", 0),
             outcome_colour("eliminated", 5)

@@ -262,3 +262,47 @@ fn csv_has_a_row_per_setting() {
     assert_eq!(rows.len(), 1 + json["effects"].as_array().unwrap().len());
     assert_eq!(&rows[0][4], "as set");
 }
+
+/// "Which rule number most changes removal?" (issue 50): rule numbers are ranked apart from the
+/// optional rules, so a number leads even where an optional rule moves the headline more
+/// (`keep-broken-units`, which relabels dispersed units as routing), and a step to 0 that
+/// switches a rule off is marked.
+#[test]
+fn rule_numbers_are_ranked_apart_and_a_step_that_switches_a_rule_off_is_marked() {
+    let out = bin()
+        .args([
+            "sensitivity",
+            "under-fire",
+            "--system",
+            "rank-and-file",
+            "--class",
+            "regular",
+            "--stands",
+            "8",
+            "--turns",
+            "6",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // The verdict, as one line (the text wraps at 100 columns).
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("loss_modifier matters most"), "{text}");
+    assert!(
+        flat.contains("(loss_modifier = 0 switches that rule off.)"),
+        "{text}"
+    );
+    assert!(
+        flat.contains("Of the optional rules, keep-broken-units changes it most"),
+        "{text}"
+    );
+    assert!(text.contains("0 (the rule off)"), "{text}");
+    // Every rule number's rank comes before every optional rule's.
+    let rank_of = |key: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(key))
+            .and_then(|l| l.split_whitespace().next()?.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("{key} has no rank: {text}"))
+    };
+    assert!(rank_of("base_regular") < rank_of("keep-broken-units"));
+}

@@ -76,6 +76,17 @@ pub struct Effect {
     pub refused: Option<String>,
 }
 
+impl Effect {
+    /// Whether this step switches its rule off rather than moving it a step: a rule number
+    /// (a bonus, a modifier, a cost, a count) taken from a value to 0, where it does nothing.
+    pub fn switched_off(&self) -> bool {
+        self.kind == "rule"
+            && self.to == "0"
+            && self.from != "0"
+            && self.from.parse::<f64>().is_ok()
+    }
+}
+
 /// A parameter that has no single step, with why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NotStepped {
@@ -510,8 +521,10 @@ fn weight(effects: &[Effect], key: &str) -> f64 {
         .fold(0.0, |m, c| m.max(c.abs()))
 }
 
-/// Parameters by their largest change, biggest first (ties in table order), each parameter's
-/// settings together in the order they were tried.
+/// Rule parameters (the rules' numbers and choices) by their largest change, biggest first
+/// (ties in table order), then the optional rules the same way: a whole rule switched on or
+/// off is not ranked against one step of a number. Each parameter's settings together in the
+/// order they were tried.
 fn sort(effects: &mut Vec<Effect>) {
     let mut keys: Vec<String> = Vec::new();
     for e in effects.iter() {
@@ -532,7 +545,17 @@ fn sort(effects: &mut Vec<Effect>) {
             weights[i].1
         }
     };
-    order.sort_by(|&a, &b| w(b).total_cmp(&w(a)).then(a.cmp(&b)));
+    let option = |i: usize| {
+        effects
+            .iter()
+            .any(|e| e.key == keys[i] && e.kind == "option")
+    };
+    order.sort_by(|&a, &b| {
+        option(a)
+            .cmp(&option(b))
+            .then(w(b).total_cmp(&w(a)))
+            .then(a.cmp(&b))
+    });
     let mut out = Vec::with_capacity(effects.len());
     for i in order {
         out.extend(effects.iter().filter(|e| e.key == keys[i]).cloned());
@@ -743,7 +766,9 @@ impl Sensitivity {
                 if first { e.key.clone() } else { String::new() },
                 if first { e.rule.clone() } else { String::new() },
                 if first { e.from.clone() } else { String::new() },
-                e.to.clone(),
+                e.switched_off()
+                    .then(|| format!("{} (the rule off)", e.to))
+                    .unwrap_or_else(|| e.to.clone()),
                 format!("{}{}", self.show(v.value), if v.exact { "" } else { "*" }),
                 self.show_change(e.change.unwrap_or(0.0)),
             ];
@@ -843,10 +868,28 @@ impl Sensitivity {
             self.show(biggest.value.map_or(0.0, |v| v.value)),
             self.show_change(biggest.change.unwrap_or(0.0))
         );
-        if let Some((next, _)) = moved.get(1) {
+        if biggest.switched_off() {
+            s += &format!(" ({key} = 0 switches that rule off.)");
+        }
+        let is_option = |k: &str| {
+            self.effects
+                .iter()
+                .any(|e| e.key == k && e.kind == "option")
+        };
+        if let Some((next, _)) = moved.get(1).filter(|(k, _)| !is_option(k)) {
             let w = weight(&self.effects, next);
             s += &format!(
                 " Next: {next} (up to {}).",
+                self.show_change(w).trim_start_matches(['+', '−'])
+            );
+        }
+        // The optional rules are ranked apart, after the rule numbers.
+        if !is_option(key)
+            && let Some((opt, _)) = moved.iter().find(|(k, _)| is_option(k))
+        {
+            let w = weight(&self.effects, opt);
+            s += &format!(
+                " Of the optional rules, {opt} changes it most (up to {}).",
                 self.show_change(w).trim_start_matches(['+', '−'])
             );
         }

@@ -766,9 +766,11 @@ impl Sensitivity {
                 if first { e.key.clone() } else { String::new() },
                 if first { e.rule.clone() } else { String::new() },
                 if first { e.from.clone() } else { String::new() },
-                e.switched_off()
-                    .then(|| format!("{} (the rule off)", e.to))
-                    .unwrap_or_else(|| e.to.clone()),
+                if e.switched_off() {
+                    format!("{} (the rule off)", e.to)
+                } else {
+                    e.to.clone()
+                },
                 format!("{}{}", self.show(v.value), if v.exact { "" } else { "*" }),
                 self.show_change(e.change.unwrap_or(0.0)),
             ];

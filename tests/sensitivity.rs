@@ -306,3 +306,20 @@ fn rule_numbers_are_ranked_apart_and_a_step_that_switches_a_rule_off_is_marked()
     };
     assert!(rank_of("base_regular") < rank_of("keep-broken-units"));
 }
+
+/// `sensitivity --help` says what it answers for each scenario (each line read "The flags
+/// `sensitivity` adds to a scenario's", the doc comment of its flags).
+#[test]
+fn sensitivity_help_says_what_each_scenario_answers() {
+    let out = bin().args(["sensitivity", "--help"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains("The flags `sensitivity` adds"), "{text}");
+    assert!(
+        text.contains("rally       Which rule number matters most here: a shaken unit rallies"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Which rule number matters most here: N units a side"),
+        "{text}"
+    );
+}

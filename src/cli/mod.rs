@@ -762,7 +762,14 @@ fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap
         .about(scenario.about().help)
         .display_order(order);
     if sensitivity {
-        sub = SensitivityArgs::augment_args(sub).mut_arg("precision", |a| a.hide(true));
+        // After the flags `sensitivity` adds (their doc comment would otherwise be the
+        // subcommand's line): what it answers for this scenario.
+        sub = SensitivityArgs::augment_args(sub)
+            .mut_arg("precision", |a| a.hide(true))
+            .about(format!(
+                "Which rule number matters most here: {}",
+                sentence_inside(scenario.about().help)
+            ));
     }
     for (id, flag) in SCENARIO_FLAGS {
         if !flags.contains(flag) {
@@ -770,6 +777,18 @@ fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap
         }
     }
     sub.after_help(after)
+}
+
+/// A sentence set inside another: its first letter in lower case, unless it is a name or a
+/// symbol (`N units …` stays).
+fn sentence_inside(s: &str) -> String {
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if second.is_lowercase() || second == ' ' && first == 'A' => {
+            first.to_lowercase().chain(s.chars().skip(1)).collect()
+        }
+        _ => s.to_string(),
+    }
 }
 
 /// Leave on a clap error: help and version as clap prints them, anything else as one line

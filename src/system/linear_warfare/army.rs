@@ -360,10 +360,12 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fall_back = match (p.fall_back_at, p.return_at) {
         (0, _) => "units never fall back (fall_back_at = 0)".to_string(),
         (at, 0) => format!(
-            "units at {at} pips or fewer fall back and rejoin at their starting pips (LW-5)"
+            "units at {at} pips or fewer fall back, recover a pip a turn and rejoin the turn after they are back to their starting pips (LW-5)"
         ),
         (at, back) => {
-            format!("units at {at} pips or fewer fall back and rejoin at {back} pips (LW-5)")
+            format!(
+                "units at {at} pips or fewer fall back, recover a pip a turn and rejoin the turn after they reach {back} pips (LW-5)"
+            )
         }
     };
     let last_pip = match n.last_pip_fires {

@@ -656,17 +656,18 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let answer = summary.find("**Answer.** 3 of 5 variants change the chance of `eliminated` (85.4% under 25% rules), exactly; the largest change is under 25% rules + amendment: -13.9 points.").unwrap();
     let table = summary
         .find(
-            "| variant | eliminated | 95% interval | exact | difference from 25% rules | chance? |",
+            "| variant | eliminated | eliminated vs 25% rules | empty_turns | empty_turns vs 25% rules |",
         )
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
-    // Two variants whose rules cannot change the result are exactly the baseline.
+    // Two variants whose rules cannot change `eliminated` are exactly the baseline there, and
+    // one of them in `empty_turns` too.
     assert_eq!(
         summary[table..detail]
             .matches("| exactly the same |")
             .count(),
-        2
+        3
     );
     let page = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
@@ -684,8 +685,8 @@ fn a_metric_can_be_an_experiments_headline() {
         "{summary}"
     );
     assert!(summary.contains(
-        "| variant | turns_to_recover (among units that recovered) | 95% interval | exact | difference from Regular, alone | chance? |"
-    ));
+        "| variant | turns_to_recover (among units that recovered) | turns_to_recover vs Regular, alone | recovered | recovered vs Regular, alone |"
+    ), "{summary}");
     // Each row's exact column is the run's exact mean, to the digits shown.
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("results.json")).unwrap()).unwrap();
@@ -720,7 +721,7 @@ fn a_metric_can_be_an_experiments_headline() {
     )
     .unwrap()
     .replace(
-        "headline = \"turns_to_recover\"",
+        "headline = [\"turns_to_recover\", \"recovered\"]",
         "headline = \"turns_to_rally\"",
     );
     std::fs::write(&file, text).unwrap();
@@ -736,6 +737,149 @@ fn a_metric_can_be_an_experiments_headline() {
         "{err}"
     );
     assert!(!dir.join("out").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Several headlines (issue 50): the retreat report opens with an answer table of both, a
+/// sentence where they pull apart and the trade-off chart beside them; and it names
+/// `retreat_out_of_range` among the assumptions that matter, which the command line confirms.
+#[test]
+fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    assert!(summary.contains(
+        "| variant | eliminated | eliminated vs 25% rules | empty_turns | empty_turns vs 25% rules |"
+    ));
+    assert!(
+        summary.contains(
+            "| 25% rules + retreat on fire only | 85.4% | exactly the same | 3.63 | +0.58, exact |"
+        ),
+        "{summary}"
+    );
+    assert!(summary.contains(
+        "Under 25% rules + amendment, `eliminated` falls by 13.9 points while `empty_turns` rises by 0.78: the headlines pull apart."
+    ));
+    assert!(summary.contains("](tradeoff.png)"));
+    let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
+    assert!(svg.contains("<title>The trade-off: mean empty turns against chance of eliminated"));
+    let html = std::fs::read_to_string(root.join("index.html")).unwrap();
+    let (fig, charts) = (
+        html.find("id=\"chart-tradeoff\"").unwrap(),
+        html.find("<h2 id=\"charts\">").unwrap(),
+    );
+    assert!(fig < charts, "the trade-off comes with the answer");
+    assert!(summary.contains(
+        "| 25% rules + amendment | eliminated | retreat_out_of_range: true → false | EF-5 | both | -13.9 points | exactly 0 | removes |"
+    ), "{summary}");
+    assert!(
+        summary.contains("`retreat_out_of_range` = true (at false, a difference changes sign)")
+    );
+    // The command line agrees: with the retreat in range, the amendment eliminates exactly as
+    // many units as the plain rules.
+    let eliminated = |extra: &[&str]| -> f64 {
+        let mut args = vec![
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--class",
+            "regular",
+            "--turns",
+            "8",
+            "--set",
+            "fire_dice=3",
+            "--set",
+            "fire_to_hit=5",
+            "--set",
+            "retreat_out_of_range=false",
+            "--trials",
+            "1000",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let out = bin().args(&args).assert().success();
+        let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        v["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["outcome"] == "eliminated")
+            .unwrap()["exact"]
+            .as_f64()
+            .unwrap()
+    };
+    let plain = eliminated(&[]);
+    let amended = eliminated(&["--option", "retreat-on-fire", "--option", "return-roll"]);
+    assert!((plain - amended).abs() < 1e-12, "{plain} vs {amended}");
+    // The battle line's report (Monte Carlo) names it too.
+    let line = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("reports/line-retreat-vs-rank-and-file/summary.md"),
+    )
+    .unwrap();
+    let section = &line[line.find("## Assumptions that matter").unwrap()..];
+    assert!(
+        section.contains("retreat_out_of_range: true → false"),
+        "{section}"
+    );
+    assert!(line.contains(
+        "| variant | a_hole_turns | a_hole_turns vs 25% rules | a_units_lost | a_units_lost vs 25% rules |"
+    ));
+}
+
+/// Every shipped experiment names the headlines its question is about.
+#[test]
+fn every_shipped_experiment_names_its_headlines() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.lines().any(|l| l.starts_with("headline = ")),
+            "{} names no headline",
+            path.display()
+        );
+    }
+}
+
+/// A list of headlines is checked like one: each must be an outcome or metric, once, 1 to 4.
+#[test]
+fn a_list_of_headlines_is_checked() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-headlines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/retreat-vs-rank-and-file.toml"),
+    )
+    .unwrap();
+    for (list, says) in [
+        (
+            r#"["eliminated", "eliminated"]"#,
+            "headline: 'eliminated' is named twice",
+        ),
+        ("[]", "headline: 0 names given; allowed: 1 to 4"),
+        (
+            r#"["eliminated", "holes"]"#,
+            "headline: 'holes' is not an outcome or a metric of under-fire",
+        ),
+    ] {
+        let file = dir.join("bad.toml");
+        std::fs::write(
+            &file,
+            text.replace(
+                r#"headline = ["eliminated", "empty_turns"]"#,
+                &format!("headline = {list}"),
+            ),
+        )
+        .unwrap();
+        let out = bin()
+            .args(["run", file.to_str().unwrap(), "--out"])
+            .arg(dir.join("out"))
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains(says), "{list}: {err}");
+        assert!(!dir.join("out").exists());
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

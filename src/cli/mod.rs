@@ -1185,11 +1185,20 @@ fn progress(
     let b = bar.clone();
     let handle = std::thread::spawn(move || {
         while !b.is_finished() {
-            b.set_position(control.done());
-            // The exact solution comes first: say which turn it has reached.
-            match control.exact_progress() {
-                Some((done, of)) => b.set_message(format!("· exact solution: turn {done} of {of}")),
-                None => b.set_message(""),
+            // The checks after the runs run trials of their own: the bar stays full.
+            let done = control.done();
+            b.set_position(if known { done.min(total) } else { done });
+            // The exact solution comes first: say which turn it has reached; after the runs,
+            // which check.
+            match (control.exact_progress(), control.checking()) {
+                (Some((done, of)), _) => {
+                    b.set_message(format!("· exact solution: turn {done} of {of}"))
+                }
+                (None, Some((done, of))) => b.set_message(format!(
+                    "· checking the assumptions: setting {} of {of}",
+                    done + 1
+                )),
+                (None, None) => b.set_message(""),
             }
             std::thread::sleep(Duration::from_millis(100));
         }

@@ -75,6 +75,9 @@ pub struct Control {
     cancel: CacheLine<AtomicBool>,
     /// The exact solve's progress: turns done (high 32 bits) of turns (low 32; 0: none).
     exact: CacheLine<AtomicU64>,
+    /// Checks after the runs (an experiment's assumptions): settings done (high 32 bits) of
+    /// settings (low 32; 0: none).
+    checking: CacheLine<AtomicU64>,
 }
 
 /// A value alone on its (64-byte) cache line.
@@ -101,6 +104,17 @@ impl Control {
     pub fn set_exact_progress(&self, done: u32, of: u32) {
         let x = (u64::from(done) << 32) | u64::from(of);
         self.exact.0.store(x, Ordering::Relaxed);
+    }
+    /// The checks after the runs under way: (settings done, of settings), or `None`.
+    pub fn checking(&self) -> Option<(u32, u32)> {
+        let x = self.checking.0.load(Ordering::Relaxed);
+        let (done, of) = ((x >> 32) as u32, x as u32);
+        (of > 0 && done < of).then_some((done, of))
+    }
+    /// Record the checks' progress (`done == of`: finished).
+    pub fn set_checking(&self, done: u32, of: u32) {
+        let x = (u64::from(done) << 32) | u64::from(of);
+        self.checking.0.store(x, Ordering::Relaxed);
     }
     /// Ask the run to stop; it returns [`Error::Cancelled`] after the chunks under way.
     pub fn cancel(&self) {

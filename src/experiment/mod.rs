@@ -35,6 +35,7 @@ use crate::scenario::chain::Sampler;
 use crate::scenario::{RunOptions, Scenario};
 use crate::system;
 
+pub mod assumptions;
 pub mod compare;
 pub mod sensitivity;
 mod template;
@@ -102,6 +103,26 @@ struct SweepFile {
     y: Option<AxisFile>,
 }
 
+/// `headline = "eliminated"` or `headline = ["eliminated", "empty_turns"]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Headlines {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Headlines {
+    fn names(&self) -> Vec<String> {
+        match self {
+            Headlines::One(h) => vec![h.clone()],
+            Headlines::Many(h) => h.clone(),
+        }
+    }
+}
+
+/// The most headlines an experiment may name (an answer table's columns stay readable).
+pub const MOST_HEADLINES: usize = 4;
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExperimentFile {
@@ -111,8 +132,9 @@ struct ExperimentFile {
     seed: Option<Spanned<i64>>,
     trials: Option<Spanned<i64>>,
     confidence: Option<Spanned<f64>>,
-    headline: Option<Spanned<String>>,
+    headline: Option<Spanned<Headlines>>,
     sensitivity: Option<Spanned<bool>>,
+    assumptions: Option<bool>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
     #[serde(default)]
@@ -165,13 +187,21 @@ pub struct Experiment {
     pub trials: u64,
     /// Confidence level of intervals and comparisons.
     pub confidence: f64,
-    /// The outcome the answer and sweep charts speak of (default: `recovered` for `rally`, the
-    /// unit gone for other scenarios that have it, else the first outcome).
-    pub headline: Option<String>,
+    /// The outcomes or metrics the question is about, in the file's order (`headline = "…"` or
+    /// a list): the report opens with an answer table of them, a sentence each and, with two or
+    /// more, a trade-off chart of the first two; the first is the one sweep charts and
+    /// sensitivity speak of. Empty: the default one (`recovered` for `rally`, the unit gone for
+    /// other scenarios that have it, else the first outcome).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headlines: Vec<String>,
     /// Also find which rule matters most for each variant (see [`sensitivity`]): every rule
     /// parameter one step each way and every optional rule switched, measured on the headline.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub sensitivity: bool,
+    /// Check which assumptions the answer rests on (see [`assumptions`]); on unless the file
+    /// says `assumptions = false`.
+    #[serde(skip_serializing_if = "Clone::clone")]
+    pub assumptions: bool,
     /// The variants; the first is the baseline of comparisons.
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).
@@ -531,8 +561,13 @@ impl Experiment {
             seed,
             trials,
             confidence,
-            headline: f.headline.as_ref().map(|h| h.get_ref().clone()),
+            headlines: f
+                .headline
+                .as_ref()
+                .map(|h| h.get_ref().names())
+                .unwrap_or_default(),
             sensitivity: f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()),
+            assumptions: f.assumptions.unwrap_or(true),
             variants,
             sweep,
             overrides: Vec::new(),
@@ -568,18 +603,38 @@ impl Experiment {
             }
         }
         if let Some(h) = &f.headline {
-            let name = h.get_ref();
-            if !known.contains(&name.as_str()) && !metrics.contains(&name.as_str()) {
+            let line = span_line(h.span());
+            let names = h.get_ref().names();
+            if names.is_empty() || names.len() > MOST_HEADLINES {
                 return Err(file_err(
-                    span_line(h.span()),
+                    line,
                     "headline",
                     format!(
-                        "'{name}' is not an outcome or a metric of {}; outcomes: {}; metrics: {}",
-                        exp.scenario,
-                        known.join(", "),
-                        metrics.join(", ")
+                        "{} names given; allowed: 1 to {MOST_HEADLINES} outcomes or metrics",
+                        names.len()
                     ),
                 ));
+            }
+            for (i, name) in names.iter().enumerate() {
+                if names[..i].contains(name) {
+                    return Err(file_err(
+                        line,
+                        "headline",
+                        format!("'{name}' is named twice; each headline once"),
+                    ));
+                }
+                if !known.contains(&name.as_str()) && !metrics.contains(&name.as_str()) {
+                    return Err(file_err(
+                        line,
+                        "headline",
+                        format!(
+                            "'{name}' is not an outcome or a metric of {}; outcomes: {}; metrics: {}",
+                            exp.scenario,
+                            known.join(", "),
+                            metrics.join(", ")
+                        ),
+                    ));
+                }
             }
         }
         Ok(exp)
@@ -740,6 +795,7 @@ impl Experiment {
         }
         let mut result = self.result(threads, runs);
         result.sensitivity = self.sensitivities(threads, sampler, control)?;
+        result.assumptions = self.assumptions(&result.runs, threads, sampler, control)?;
         Ok(result)
     }
 
@@ -768,7 +824,7 @@ impl Experiment {
                     scenario: self.scenario,
                     inputs: &inputs,
                     options: &v.options,
-                    headline: self.headline.as_deref(),
+                    headline: self.headlines.first().map(String::as_str),
                     run: RunOptions::new(self.trials, self.seed)
                         .threads(threads)
                         .confidence(self.confidence)
@@ -819,6 +875,7 @@ impl Experiment {
             runs,
             timing_parts: None,
             sensitivity: Vec::new(),
+            assumptions: None,
         }
     }
 }
@@ -864,4 +921,7 @@ pub struct ExperimentResult {
     /// With `sensitivity = true`: each variant's name and which of its rules matters most.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sensitivity: Vec<(String, sensitivity::Sensitivity)>,
+    /// With two variants or more: the assumptions the answer rests on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assumptions: Option<assumptions::Assumptions>,
 }

@@ -201,6 +201,22 @@ pub enum Chart {
         /// Rows, biggest first: the parameter's label and each setting's (label, change).
         rows: Vec<(String, Vec<(String, Estimate)>)>,
     },
+    /// A trade-off between two headlines: a point per variant at (first, second), at the exact
+    /// values where they are known, else at the estimates with their intervals both ways.
+    Tradeoff {
+        /// Title.
+        title: String,
+        /// The x axis (the first headline): what and in which unit.
+        x_label: String,
+        /// The y axis (the second headline).
+        y_label: String,
+        /// Whether each axis is a chance (drawn in per cent), not a mean.
+        share: (bool, bool),
+        /// The level of the intervals, e.g. "95%".
+        level: String,
+        /// The points: the variant's name and its value on each axis.
+        points: Vec<(String, Estimate, Estimate)>,
+    },
 }
 
 type Area<DB> = DrawingArea<DB, Shift>;
@@ -377,6 +393,8 @@ enum Key {
     Swatch(RGBColor),
     /// A swatch with series `i`'s marker on it (bars).
     Bar(usize, RGBColor),
+    /// Series `i`'s marker alone (points).
+    Point(usize, RGBColor),
     /// Series `i`'s dash and marker (lines).
     Line(usize, RGBColor),
 }
@@ -536,6 +554,7 @@ fn legend<DB: DrawingBackend>(
                 )?;
                 marker(area, (kx(22.0), mid), i, col, s)?;
             }
+            Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, s)?,
         }
         for (li, line) in lines.iter().enumerate() {
             area.draw(&Text::new(
@@ -1102,6 +1121,148 @@ where
                 colour_bar(&area, *range, s)?;
             }
         }
+        Chart::Tradeoff {
+            title,
+            x_label,
+            y_label,
+            share,
+            level,
+            points,
+        } => {
+            let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
+            let Frame {
+                plot,
+                legend: legend_area,
+                caption: cap,
+            } = frame(root, title, &names, 0, s)?;
+            // Where a point sits: the exact value where known, else the estimate.
+            let at = |v: &Estimate| v.exact.unwrap_or(v.p);
+            let whisker = |v: &Estimate| v.exact.is_none() && (v.low != v.p || v.high != v.p);
+            let range = |f: &dyn Fn(&(String, Estimate, Estimate)) -> Estimate| {
+                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+                for p in points {
+                    let v = f(p);
+                    let (l, h) = if whisker(&v) {
+                        (v.low, v.high)
+                    } else {
+                        (at(&v), at(&v))
+                    };
+                    lo = lo.min(l.min(at(&v)));
+                    hi = hi.max(h.max(at(&v)));
+                }
+                if !lo.is_finite() {
+                    return (0.0, 1.0);
+                }
+                // A margin of an eighth of the span either side (a fixed one for a single value).
+                let pad = ((hi - lo) / 8.0).max(if hi.abs() > 0.0 {
+                    hi.abs() * 0.02
+                } else {
+                    0.01
+                });
+                (lo - pad, hi + pad)
+            };
+            let (x0, x1) = range(&|p| p.1);
+            let (y0, y1) = range(&|p| p.2);
+            let mut c = ChartBuilder::on(&plot)
+                .margin(s.px(12.0))
+                .x_label_area_size(s.px(52.0))
+                .y_label_area_size(s.px(72.0))
+                .build_cartesian_2d(x0..x1, y0..y1)
+                .map_err(e)?;
+            let fmt = |v: f64, pct: bool| {
+                if pct {
+                    format!("{:.1}%", 100.0 * v)
+                } else {
+                    format!("{v:.2}")
+                }
+            };
+            c.configure_mesh()
+                .x_desc(x_label.as_str())
+                .y_desc(y_label.as_str())
+                .x_labels(6)
+                .y_labels(6)
+                .x_label_formatter(&|v| fmt(*v, share.0))
+                .y_label_formatter(&|v| fmt(*v, share.1))
+                .label_style(label.clone())
+                .axis_desc_style(axis.clone())
+                .light_line_style(WHITE.mix(0.0))
+                .bold_line_style(RGBColor(225, 225, 225))
+                .draw()
+                .map_err(e)?;
+            let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
+            let cap_w = s.px(4.0);
+            let mut estimated = false;
+            for (i, (_, x, y)) in points.iter().enumerate() {
+                let centre = c.backend_coord(&(at(x), at(y)));
+                if whisker(x) {
+                    estimated = true;
+                    let l = c.backend_coord(&(x.low, at(y)));
+                    let r = c.backend_coord(&(x.high, at(y)));
+                    for seg in [
+                        vec![l, r],
+                        vec![(l.0, l.1 - cap_w), (l.0, l.1 + cap_w)],
+                        vec![(r.0, r.1 - cap_w), (r.0, r.1 + cap_w)],
+                    ] {
+                        root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+                    }
+                }
+                if whisker(y) {
+                    estimated = true;
+                    let b = c.backend_coord(&(at(x), y.low));
+                    let t = c.backend_coord(&(at(x), y.high));
+                    for seg in [
+                        vec![b, t],
+                        vec![(b.0 - cap_w, b.1), (b.0 + cap_w, b.1)],
+                        vec![(t.0 - cap_w, t.1), (t.0 + cap_w, t.1)],
+                    ] {
+                        root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+                    }
+                }
+                // A point with later ones on its spot is drawn larger, so it shows around them.
+                let under = points[i + 1..]
+                    .iter()
+                    .filter(|b| {
+                        let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
+                        (centre.0 - pb.0).abs() < s.px(6.0) && (centre.1 - pb.1).abs() < s.px(6.0)
+                    })
+                    .count();
+                marker(
+                    root,
+                    centre,
+                    i,
+                    colour(i),
+                    Scale(s.0 * (1.0 + 0.9 * under as f64)),
+                )?;
+            }
+            // Points drawn on the same place: said, since the later one covers the earlier.
+            let mut same: Vec<String> = Vec::new();
+            for (i, a) in points.iter().enumerate() {
+                let pa = c.backend_coord(&(at(&a.1), at(&a.2)));
+                let twins: Vec<&str> = points[i + 1..]
+                    .iter()
+                    .filter(|b| {
+                        let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
+                        (pa.0 - pb.0).abs() < s.px(6.0) && (pa.1 - pb.1).abs() < s.px(6.0)
+                    })
+                    .map(|b| b.0.as_str())
+                    .collect();
+                if !twins.is_empty() && !same.iter().any(|x| x.contains(&a.0)) {
+                    same.push(format!("{} and {}", a.0, twins.join(" and ")));
+                }
+            }
+            series_legend(legend_area, &names, Key::Point, s)?;
+            let mut note = if estimated {
+                format!(
+                    "A point per variant; whiskers: the {level} intervals of estimates (exact values have none)."
+                )
+            } else {
+                "A point per variant, at its exact values.".to_string()
+            };
+            if !same.is_empty() {
+                note += &format!(" On the same spot: {}.", same.join("; "));
+            }
+            caption(&cap, &note, s)?;
+        }
         Chart::Tornado {
             title,
             x_label,
@@ -1326,7 +1487,8 @@ impl Chart {
             | Chart::Stacked { title, .. }
             | Chart::Lines { title, .. }
             | Chart::Heat { title, .. }
-            | Chart::Tornado { title, .. } => title,
+            | Chart::Tornado { title, .. }
+            | Chart::Tradeoff { title, .. } => title,
         }
     }
 
@@ -1409,6 +1571,48 @@ mod tests {
             share: true,
             series: vec![("A".into(), vec![est(0.6), est(0.4)])],
         }
+    }
+
+    #[test]
+    fn a_tradeoff_draws_a_point_per_variant_with_its_intervals() {
+        let exact = |v: f64| Estimate {
+            p: v + 0.001,
+            low: v - 0.01,
+            high: v + 0.01,
+            exact: Some(v),
+        };
+        let est = |v: f64| Estimate {
+            p: v,
+            low: v - 0.05,
+            high: v + 0.05,
+            exact: None,
+        };
+        let chart = |points| Chart::Tradeoff {
+            title: "Trade-off".into(),
+            x_label: "chance of eliminated".into(),
+            y_label: "mean empty turns".into(),
+            share: (true, false),
+            level: "95%".into(),
+            points,
+        };
+        let apart = chart(vec![
+            ("A".into(), exact(0.85), exact(3.05)),
+            ("B".into(), est(0.71), est(3.83)),
+        ]);
+        let svg = apart.svg().unwrap();
+        assert!(svg.contains("<title>Trade-off</title>"));
+        assert_eq!(&apart.png().unwrap()[1..4], b"PNG");
+        // Two variants on one spot: the first is drawn larger beneath, so the picture differs
+        // from the second alone there.
+        let same = chart(vec![
+            ("A".into(), exact(0.85), exact(3.05)),
+            ("B".into(), exact(0.85), exact(3.05)),
+        ]);
+        let alone = chart(vec![
+            ("A".into(), exact(0.10), exact(9.0)),
+            ("B".into(), exact(0.85), exact(3.05)),
+        ]);
+        assert_ne!(same.png().unwrap(), alone.png().unwrap());
     }
 
     #[test]

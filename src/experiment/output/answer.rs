@@ -11,10 +11,11 @@ pub(super) fn point_label(exp: &crate::experiment::Experiment, point: &[SetValue
         .join(", ")
 }
 
-/// The outcome an experiment's answer speaks of: the file's `headline`, else `recovered` where
-/// the scenario has it, else the unit gone (removed or eliminated), else the first outcome.
+/// The outcome an experiment's answer speaks of first: the file's first `headline`, else
+/// `recovered` where the scenario has it, else the unit gone (removed or eliminated), else the
+/// first outcome.
 pub(super) fn headline(exp: &crate::experiment::Experiment, report: &Report) -> String {
-    if let Some(h) = &exp.headline {
+    if let Some(h) = exp.headlines.first() {
         return h.clone();
     }
     if let Some(o) = report.outcomes.iter().find(|o| o.outcome == "recovered") {
@@ -64,9 +65,23 @@ pub(super) struct Head {
 }
 
 impl Head {
-    /// The experiment's headline, read from one of its reports.
+    /// The experiment's (first) headline, read from one of its reports.
     pub fn of(exp: &crate::experiment::Experiment, report: &Report) -> Head {
-        let key = headline(exp, report);
+        Head::named(headline(exp, report), report)
+    }
+    /// Every headline of the experiment, in the file's order (the default one where it names
+    /// none).
+    pub fn all(exp: &crate::experiment::Experiment, report: &Report) -> Vec<Head> {
+        if exp.headlines.is_empty() {
+            return vec![Head::of(exp, report)];
+        }
+        exp.headlines
+            .iter()
+            .map(|k| Head::named(k.clone(), report))
+            .collect()
+    }
+    /// The headline `key` (an outcome or a metric of `report`).
+    pub fn named(key: String, report: &Report) -> Head {
         let metric = report
             .outcomes
             .iter()

@@ -11,6 +11,24 @@ pub(super) fn estimate(c: &Cell) -> Estimate {
     }
 }
 
+/// The setup every variant shares, in words: the scenario and each setting that has one value
+/// in every variant (`under fire, class regular, turns 8`); the swept keys are left to the
+/// point's label.
+pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
+    let mut out = vec![words(&exp.scenario.to_string()).replace('-', " ")];
+    if let Some(first) = exp.variants.first() {
+        for (k, v) in &first.set {
+            let everywhere = exp.variants[1..]
+                .iter()
+                .all(|o| o.set.iter().any(|(k2, v2)| k2 == k && v2 == v));
+            if everywhere && !exp.sweep.iter().any(|a| &a.key == k) {
+                out.push(format!("{} {}", words(k), v.as_input()));
+            }
+        }
+    }
+    out.join(", ")
+}
+
 /// The systems' words for the same end, merged into one category of the outcomes chart.
 const SAME: [&[&str]; 2] = [&["good", "in_line"], &["removed", "eliminated"]];
 
@@ -189,6 +207,45 @@ pub(crate) fn point_charts(
                     .zip(cells)
                     .map(|(r, c)| (exp.variants[r.variant].name.clone(), vec![c]))
                     .collect(),
+            },
+        ));
+    }
+    // Two headlines or more: the trade-off between the first two, a point per variant.
+    let heads = Head::all(exp, &first[0].report);
+    if let [hx, hy, ..] = &heads[..]
+        && first.len() > 1
+    {
+        let points: Vec<(String, Estimate, Estimate)> = first
+            .iter()
+            .filter_map(|r| {
+                let x = find(&r.report, &hx.key)?;
+                let y = find(&r.report, &hy.key)?;
+                Some((
+                    exp.variants[r.variant].name.clone(),
+                    estimate(&x),
+                    estimate(&y),
+                ))
+            })
+            .collect();
+        let setup = setup(exp);
+        out.push((
+            format!("tradeoff{suffix}"),
+            Chart::Tradeoff {
+                title: format!(
+                    "The trade-off: {} against {}{at_words}{}",
+                    hy.axis(),
+                    hx.axis(),
+                    if setup.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {setup}")
+                    }
+                ),
+                x_label: hx.axis(),
+                y_label: hy.axis(),
+                share: (!hx.metric, !hy.metric),
+                level: level.clone(),
+                points,
             },
         ));
     }

@@ -231,6 +231,21 @@ pub(crate) fn index_html(
     if let Some(tab) = &page.headline {
         out += &table(tab, "The headline, variant by variant");
     }
+    // The trade-off between the headlines, at a glance beside their table.
+    let figure = |(stem, title, svg): &(String, String, String)| {
+        format!(
+            "<figure id=\"chart-{}\">\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
+            escape(stem),
+            inline_svg(svg, title),
+            escape(title),
+            escape(stem),
+            escape(stem)
+        )
+    };
+    let (first, rest): (Vec<_>, Vec<_>) = charts.iter().partition(|c| c.0.starts_with("tradeoff"));
+    for c in first {
+        out += &figure(c);
+    }
     if !page.detail.is_empty() {
         out += &format!(
             "<p class=\"detail\"><strong>Detail.</strong> {}</p>\n",
@@ -238,17 +253,10 @@ pub(crate) fn index_html(
         );
     }
     out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
-    if !charts.is_empty() {
+    if !rest.is_empty() {
         out += "<h2 id=\"charts\">Charts</h2>\n";
-        for (stem, title, svg) in charts {
-            out += &format!(
-                "<figure id=\"chart-{}\">\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
-                escape(stem),
-                inline_svg(svg, title),
-                escape(title),
-                escape(stem),
-                escape(stem)
-            );
+        for c in rest {
+            out += &figure(c);
         }
     }
     for (i, s) in page.sections.iter().enumerate() {

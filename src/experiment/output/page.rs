@@ -149,17 +149,26 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         ]);
         tab.rows.push(row);
     }
+    let verdict = verdict(result, &head, &moved);
+    (verdict, tab)
+}
+
+/// The verdict on headline `head`, one sentence: how many variants change it (exactly, or by
+/// more than chance explains; `moved` lists each with its difference) and the largest change.
+fn verdict(result: &ExperimentResult, head: &Head, moved: &[(String, f64)]) -> String {
+    let exp = &result.experiment;
+    let key = &head.key;
     let base = &exp.variants[0].name;
-    let base_value = find(&result.runs[0].report, &key)
+    let base_value = find(&result.runs[0].report, key)
         .map(|c| head.value(c.exact.unwrap_or(c.p)))
         .unwrap_or_default();
     let others = exp.variants.len() - 1;
     let exact_all = result
         .runs
         .iter()
-        .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
+        .all(|r| find(&r.report, key).is_some_and(|c| c.exact.is_some()));
     let noun = head.noun();
-    let verdict = match moved.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
+    match moved.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
         None => format!(
             "No variant changes {noun} ({base_value} under {base}){}.",
             if exact_all {
@@ -180,8 +189,321 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             },
             head.diff(*d)
         ),
+    }
+}
+
+/// The variants whose difference from the baseline on `head` is real (exact and not zero, or
+/// distinguishable from chance), each with its difference (exact where known).
+fn moved(comparisons: &[Comparison], head: &Head) -> Vec<(String, f64)> {
+    // Once per variant (its largest change over a sweep's settings).
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for x in comparisons
+        .iter()
+        .filter(|x| head.is(x) && x.distinguishable)
+    {
+        let d = x.exact_difference.unwrap_or(x.difference);
+        match out.iter_mut().find(|m| m.0 == x.variant) {
+            Some(m) if d.abs() > m.1.abs() => m.1 = d,
+            Some(_) => {}
+            None => out.push((x.variant.clone(), d)),
+        }
+    }
+    out
+}
+
+/// The variants under which two headlines move in opposite directions from the baseline (each
+/// change real: exact, or more than chance explains), in a sentence each: the trade-off a
+/// designer weighs. Without a sweep only (a sweep's sentences go along its settings).
+fn pull_apart(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+) -> Vec<String> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in &exp.variants[1..] {
+        let change = |h: &Head| {
+            comparisons
+                .iter()
+                .find(|c| c.variant == v.name && h.is(c) && c.distinguishable)
+                .map(|c| c.exact_difference.unwrap_or(c.difference))
+        };
+        let moves: Vec<(&Head, f64)> = heads
+            .iter()
+            .filter_map(|h| change(h).map(|d| (h, d)))
+            .collect();
+        let up: Vec<String> = moves
+            .iter()
+            .filter(|m| m.1 > 0.0)
+            .map(|(h, d)| {
+                format!(
+                    "`{}` rises by {}",
+                    h.key,
+                    h.diff(*d).trim_start_matches('+')
+                )
+            })
+            .collect();
+        let down: Vec<String> = moves
+            .iter()
+            .filter(|m| m.1 < 0.0)
+            .map(|(h, d)| {
+                format!(
+                    "`{}` falls by {}",
+                    h.key,
+                    h.diff(-d).trim_start_matches('+')
+                )
+            })
+            .collect();
+        if !up.is_empty() && !down.is_empty() {
+            out.push(format!(
+                "Under {}, {} while {}: the headlines pull apart.",
+                v.name,
+                down.join(" and "),
+                up.join(" and ")
+            ));
+        }
+    }
+    out
+}
+
+/// The answer table of an experiment with several headlines: a row per variant (and setting), a
+/// column per headline with its value (exact where known, else the estimate with its interval)
+/// and one with its difference from the baseline (judged in the one voice of every table); and
+/// a verdict sentence per headline.
+fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
+    let exp = &result.experiment;
+    let heads = Head::all(exp, &result.runs[0].report);
+    let base = &exp.variants[0].name;
+    let swept = !exp.sweep.is_empty();
+    let mut names: Vec<String> = vec!["variant".into()];
+    if swept {
+        names.push("setting".into());
+    }
+    let mut numeric = vec![false; names.len()];
+    for h in &heads {
+        names.push(h.labelled());
+        names.push(format!("{} vs {base}", h.key));
+        numeric.extend([true, true]);
+    }
+    let mut tab = Tab {
+        head: names.into_iter().zip(numeric).collect(),
+        rows: Vec::new(),
     };
-    (verdict, tab)
+    for run in &result.runs {
+        let v = &exp.variants[run.variant];
+        let mut row = vec![v.name.clone()];
+        if swept {
+            row.push(super::answer::point_label(exp, &run.point));
+        }
+        for h in &heads {
+            let Some(c) = find(&run.report, &h.key) else {
+                row.extend(["—".to_string(), "—".to_string()]);
+                continue;
+            };
+            row.push(match (c.exact, c.ci_low, c.ci_high) {
+                (Some(x), _, _) => h.value(x),
+                (None, Some(l), Some(u)) => {
+                    format!("{} [{}, {}]", h.value(c.p), h.value(l), h.value(u))
+                }
+                _ => h.value(c.p),
+            });
+            let cmp = comparisons
+                .iter()
+                .find(|x| x.variant == v.name && x.point == run.point && h.is(x));
+            row.push(match cmp {
+                None if run.variant == 0 => "baseline".into(),
+                None => "not compared".into(),
+                Some(x) if super::answer::exactly_same(x) => "exactly the same".into(),
+                Some(x) => match x.exact_difference {
+                    Some(e) => format!("{}, exact", h.diff(e)),
+                    None => format!(
+                        "{} {}{}",
+                        h.diff(x.difference),
+                        h.diff_interval(x.low, x.high),
+                        match super::answer::chance_cell(x) {
+                            "no" => "",
+                            "could be" => ", could be chance",
+                            _ => ", no test",
+                        }
+                    ),
+                },
+            });
+        }
+        tab.rows.push(row);
+    }
+    let mut verdicts: Vec<String> = heads
+        .iter()
+        .map(|h| verdict(result, h, &moved(comparisons, h)))
+        .collect();
+    verdicts.extend(pull_apart(result, comparisons, &heads));
+    (verdicts.join(" "), tab)
+}
+
+/// The assumptions that matter, in a sentence for the answer: each setting's key with its
+/// value, the most often listed first.
+fn rests_on(result: &ExperimentResult) -> Option<String> {
+    let a = result.assumptions.as_ref()?;
+    // Each key once, with its most telling effect: a flipped sign first, then a difference
+    // removed or created, then one moved; then by how many rows name it.
+    let severity = |e: &str| match e {
+        "flips" => 0,
+        "removes" => 1,
+        "creates" => 2,
+        _ => 3,
+    };
+    let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
+    for f in &a.found {
+        match keys.iter_mut().find(|k| k.0.key == f.key) {
+            Some(k) => {
+                k.1 += 1;
+                if severity(&f.effect) < severity(&k.0.effect) {
+                    k.0 = f;
+                }
+            }
+            None => keys.push((f, 1)),
+        }
+    }
+    if keys.is_empty() {
+        return Some(format!(
+            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size.",
+            a.tried,
+            (100.0 * a.share).round()
+        ));
+    }
+    keys.sort_by(|x, y| {
+        severity(&x.0.effect)
+            .cmp(&severity(&y.0.effect))
+            .then(y.1.cmp(&x.1))
+    });
+    const SHOWN: usize = 4;
+    let names: Vec<String> = keys
+        .iter()
+        .take(SHOWN)
+        .map(|(f, _)| {
+            let what = match f.effect.as_str() {
+                "flips" => "a difference changes sign",
+                "removes" => "a difference vanishes",
+                "creates" => "a difference appears",
+                _ => "a difference moves by more than half",
+            };
+            format!("`{}` = {} (at {}, {what})", f.key, f.from, f.to)
+        })
+        .collect();
+    Some(format!(
+        "The answer rests on {}{} (section Assumptions that matter).",
+        names.join(", "),
+        if keys.len() > SHOWN {
+            format!(
+                ", and {} more settings each move a difference by more than {}%",
+                keys.len() - SHOWN,
+                (100.0 * a.share).round()
+            )
+        } else {
+            String::new()
+        },
+    ))
+}
+
+/// The assumptions that matter: every setting the variants share moved one step, and those that
+/// flip, remove, create or move a headline difference, in a table.
+fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
+    let a = result.assumptions.as_ref()?;
+    let exp = &result.experiment;
+    let base_report = &result.runs.first()?.report;
+    let base = &exp.variants[0].name;
+    let how = if a.exact {
+        "every difference exact".to_string()
+    } else {
+        format!(
+            "both sides of every setting by Monte Carlo, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference",
+            crate::report::thousands(a.trials),
+            crate::report::fmt_level(exp.confidence),
+            (100.0 * a.share).round()
+        )
+    };
+    let mut intro = format!(
+        "Every situation parameter, rule parameter and optional rule that the variants share with {base} was moved one step (the steps of sensitivity: a whole number ±1, a chance to the nearest simple fractions, a switch flipped, a choice to each other value), on both sides of each comparison at once; a parameter only one side's system has, on that side. What each variant changes from {base} is left alone{}. {} settings tried ({how}){}.",
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; at the first setting swept ({})",
+                super::answer::point_label(exp, &result.runs[0].point)
+            )
+        },
+        a.tried,
+        if a.refused > 0 {
+            format!(
+                "; {} refused by the rules as values that do not fit together",
+                a.refused
+            )
+        } else {
+            String::new()
+        }
+    );
+    if !a.not_tried.is_empty() {
+        intro += &format!(" Not stepped: {}.", a.not_tried.join("; "));
+    }
+    if a.found.is_empty() {
+        intro += &format!(
+            " None flips the sign of a headline difference, removes or creates one, or moves one by more than {}% of its size.",
+            (100.0 * a.share).round()
+        );
+        return Some(Section {
+            title: "Assumptions that matter".into(),
+            intro,
+            tables: Vec::new(),
+        });
+    }
+    intro += &format!(
+        " Listed: each setting that flips the sign of a headline difference (variant minus {base}), removes it (exactly 0), creates one where there was none, or moves it by more than {}% of its size.",
+        (100.0 * a.share).round()
+    );
+    let mut tab = Tab::new(&[
+        ("variant", false),
+        ("headline", false),
+        ("setting", false),
+        ("rule", false),
+        ("stepped on", false),
+        ("difference", true),
+        ("under the setting", true),
+        ("effect", false),
+    ]);
+    for f in &a.found {
+        let head = Head::named(f.headline.clone(), base_report);
+        let diff = |d: f64| {
+            if d.abs() < EXACTLY_ZERO {
+                "exactly 0".to_string()
+            } else {
+                head.diff(d)
+            }
+        };
+        tab.rows.push(vec![
+            f.variant.clone(),
+            f.headline.clone(),
+            format!("{}: {} → {}", f.key, f.from, f.to),
+            f.rule.clone(),
+            match f.side.as_str() {
+                "both" => "both".to_string(),
+                "baseline" => base.clone(),
+                _ => f.variant.clone(),
+            },
+            diff(f.difference),
+            match (f.low, f.high) {
+                (Some(l), Some(h)) => format!("{} {}", diff(f.changed), head.diff_interval(l, h)),
+                _ => diff(f.changed),
+            },
+            f.effect.clone(),
+        ]);
+    }
+    Some(Section {
+        title: "Assumptions that matter".into(),
+        intro,
+        tables: vec![tab],
+    })
 }
 
 /// The systems of an experiment's variants, each once, in variant order.
@@ -489,6 +811,9 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     if let Some(section) = across_systems(result) {
         sections.push(section);
     }
+    if let Some(section) = assumptions_section(result) {
+        sections.push(section);
+    }
     for (name, sens) in &result.sensitivity {
         let rows = sens.rows(true);
         let mut tab = Tab::new(
@@ -527,7 +852,11 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tables: vec![tab],
         });
     }
-    let (answer, headline, detail) = if exp.variants.len() > 1 && exp.sweep.is_empty() {
+    let several = exp.headlines.len() > 1;
+    let (mut answer, headline, detail) = if exp.variants.len() > 1 && several {
+        let (verdicts, tab) = answer_table(result, comparisons);
+        (verdicts, Some(tab), answer(result, comparisons))
+    } else if exp.variants.len() > 1 && exp.sweep.is_empty() {
         let (verdict, tab) = headline_table(result, comparisons);
         (verdict, Some(tab), answer(result, comparisons))
     } else if exp.variants.len() > 1 {
@@ -537,6 +866,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     } else {
         (answer(result, comparisons), None, String::new())
     };
+    if let Some(line) = rests_on(result) {
+        answer += " ";
+        answer += &line;
+    }
     Page {
         question: exp.question.clone(),
         answer,
@@ -559,6 +892,12 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     if let Some(tab) = &page.headline {
         out += &tab.markdown();
         out += "\n";
+    }
+    if result.experiment.headlines.len() > 1
+        && result.experiment.variants.len() > 1
+        && result.experiment.sweep.is_empty()
+    {
+        out += "![The trade-off between the first two headlines, a point per variant](tradeoff.png)\n\n";
     }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);

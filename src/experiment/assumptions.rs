@@ -1,0 +1,550 @@
+//! The assumptions an experiment's answer rests on: every situation parameter, rule parameter
+//! and optional rule the variants share moved one step (the steps of [`super::sensitivity`]),
+//! on both sides of each comparison with the baseline at once, and the change that makes to
+//! each headline difference. One is listed where it flips the difference's sign, makes it
+//! vanish or appear, or moves it by more than [`SHARE`] of its size.
+//!
+//! A parameter both sides have with one value is stepped on both; one only one side's system
+//! has is stepped on that side alone; one whose value differs between them (or an optional rule
+//! one side has on and the other off) is what the variant changes, and is left alone. Unit specs
+//! and distributions have no single step and are not tried.
+//!
+//! Where both sides solve exactly, every difference is exact and the judgement is exact. Where
+//! not, both sides of every setting run by Monte Carlo ([`MOST_TRIALS`] trials at most, from the
+//! experiment's seed), and a setting is listed only where the new difference's interval lies
+//! wholly on the other side of zero, or wholly outside the band of ±[`SHARE`] around the
+//! report's difference.
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::compare::{means, proportions, same_outcome};
+use super::{Experiment, Run, Variant};
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::params::{Input, Kind, Source};
+use crate::report::Report;
+use crate::scenario::RunOptions;
+use crate::scenario::chain::Sampler;
+use crate::stats::z_for_confidence;
+use crate::system;
+
+/// A difference moved by more than this share of its size counts as moved.
+pub const SHARE: f64 = 0.5;
+
+/// The most Monte Carlo trials a side of a setting runs (the experiment's own where fewer).
+pub const MOST_TRIALS: u64 = 50_000;
+
+/// A difference below this is exactly zero (as the comparisons judge it).
+const ZERO: f64 = super::compare::EXACTLY_ZERO;
+
+/// One setting that changes a headline difference enough to matter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assumption {
+    /// The variant compared with the baseline.
+    pub variant: String,
+    /// The headline (outcome or metric).
+    pub headline: String,
+    /// The parameter's key or the optional rule's name.
+    pub key: String,
+    /// `situation`, `rule` or `option`.
+    pub kind: String,
+    /// Its rule ids.
+    pub rule: String,
+    /// Its value in the report, and the value tried.
+    pub from: String,
+    /// The value tried (`on`/`off` for an optional rule).
+    pub to: String,
+    /// Where it was stepped: `both`, or the one side whose system has it.
+    pub side: String,
+    /// The headline difference in the report (variant minus baseline; exact where known).
+    pub difference: f64,
+    /// The difference under the setting.
+    pub changed: f64,
+    /// Its interval, where it is an estimate.
+    pub low: Option<f64>,
+    /// Upper end of its interval.
+    pub high: Option<f64>,
+    /// What the setting does to the difference: `flips`, `removes`, `creates` or `moves`.
+    pub effect: String,
+}
+
+/// What was checked and what was found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assumptions {
+    /// The settings that matter, variant by variant, in the order tried.
+    pub found: Vec<Assumption>,
+    /// How many settings were tried (over every variant; a setting's two sides count once).
+    pub tried: usize,
+    /// The settings a system refused (values that do not fit together), skipped.
+    pub refused: usize,
+    /// The share of a difference that counts as a move.
+    pub share: f64,
+    /// Every difference was exact; else the trials a side ran by Monte Carlo.
+    pub exact: bool,
+    /// Monte Carlo trials a side (0 where every difference was exact).
+    pub trials: u64,
+    /// Parameters not tried, with why (a unit spec, a distribution), once each.
+    pub not_tried: Vec<String>,
+}
+
+/// A value of a headline in a report: exact where known, else an estimate.
+fn exact_of(report: &Report, name: &str) -> Option<Option<f64>> {
+    if let Some(o) = report
+        .outcomes
+        .iter()
+        .find(|o| same_outcome(&o.outcome, name))
+    {
+        return Some(o.cell.exact);
+    }
+    report
+        .metrics
+        .iter()
+        .find(|m| m.name == name)
+        .map(|m| m.exact)
+}
+
+/// The difference `a − b` of headline `name`: exact (no interval) where both are exact, else
+/// the estimates' difference with its interval at confidence `z`.
+fn difference(a: &Report, b: &Report, name: &str, z: f64) -> Option<(f64, Option<(f64, f64)>)> {
+    if let (Some(Some(x)), Some(Some(y))) = (exact_of(a, name), exact_of(b, name)) {
+        return Some((x - y, None));
+    }
+    let d = match (
+        a.outcomes.iter().find(|o| same_outcome(&o.outcome, name)),
+        b.outcomes.iter().find(|o| same_outcome(&o.outcome, name)),
+    ) {
+        (Some(x), Some(y)) => proportions(&x.cell, a.trials, &y.cell, b.trials)?,
+        _ => {
+            let x = a.metrics.iter().find(|m| m.name == name)?;
+            let y = b.metrics.iter().find(|m| m.name == name)?;
+            means(x, y, z)?
+        }
+    };
+    Some((d.0, Some((d.1, d.2))))
+}
+
+fn typed(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A parameter's value in a report: a situation parameter's or a rule parameter's.
+fn value_in(report: &Report, key: &str, rule: bool) -> Option<String> {
+    if rule {
+        report.rules.get(key).map(typed)
+    } else {
+        report.params.get(key).map(typed)
+    }
+}
+
+/// One setting tried: what it is and the inputs and options of each side (`None`: that side
+/// unchanged).
+struct Setting {
+    key: String,
+    kind: &'static str,
+    rule: String,
+    from: String,
+    to: String,
+    side: String,
+    base: Option<(Vec<Input>, Vec<String>)>,
+    variant: Option<(Vec<Input>, Vec<String>)>,
+}
+
+fn with_value(inputs: &[Input], key: &str, to: &str, rule: bool) -> Vec<Input> {
+    let source = if rule { Source::Rule } else { Source::Set };
+    let mut out: Vec<Input> = inputs
+        .iter()
+        .filter(|i| !(i.key == key && (i.source == Source::Rule) == rule))
+        .cloned()
+        .collect();
+    out.push(Input {
+        key: key.to_string(),
+        value: to.to_string(),
+        source,
+    });
+    out
+}
+
+fn toggled(options: &[String], name: &str) -> Vec<String> {
+    if options.iter().any(|o| o == name) {
+        options.iter().filter(|o| *o != name).cloned().collect()
+    } else {
+        options.iter().cloned().chain([name.to_string()]).collect()
+    }
+}
+
+/// The settings to try for `variant` against the baseline (see the module's description), and
+/// the parameters that have no single step.
+fn settings(
+    exp: &Experiment,
+    point: &[super::SetValue],
+    sides: [(&Variant, &Report); 2],
+    not_tried: &mut Vec<String>,
+) -> Result<Vec<Setting>> {
+    let [(bv, br), (vv, vr)] = sides;
+    let bsys = system::find(&bv.system)?;
+    let vsys = system::find(&vv.system)?;
+    let (bin, vin) = (exp.inputs(bv, point), exp.inputs(vv, point));
+    let mut out: Vec<Setting> = Vec::new();
+    let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
+    // Situation parameters, then rule parameters, each once by key.
+    for rule in [false, true] {
+        let mut defs = Vec::new();
+        for sys in [bsys, vsys] {
+            let list: Vec<&'static crate::params::ParamDef> = if rule {
+                sys.rule_params().iter().collect()
+            } else {
+                system::all_params(sys)
+            };
+            for p in list {
+                if !defs
+                    .iter()
+                    .any(|d: &&crate::params::ParamDef| d.key == p.key)
+                {
+                    defs.push(p);
+                }
+            }
+        }
+        for p in defs {
+            if swept(p.key) {
+                continue;
+            }
+            let b = value_in(br, p.key, rule);
+            let v = value_in(vr, p.key, rule);
+            let (current, side) = match (&b, &v) {
+                (Some(x), Some(y)) if x == y => (x.clone(), "both"),
+                (Some(_), Some(_)) => continue,
+                (Some(x), None) => (x.clone(), "baseline"),
+                (None, Some(y)) => (y.clone(), "variant"),
+                (None, None) => continue,
+            };
+            let values = match super::sensitivity::steps(&p.kind, &current) {
+                Ok(v) => v,
+                Err(why) => {
+                    if !matches!(p.kind, Kind::Spec(_)) {
+                        let line = format!("{} ({why})", p.key);
+                        if !not_tried.contains(&line) {
+                            not_tried.push(line);
+                        }
+                    }
+                    continue;
+                }
+            };
+            // The rule ids in each side's system, once each.
+            let mut ids: Vec<&str> = Vec::new();
+            for sys in [bsys, vsys] {
+                let list: Vec<&'static crate::params::ParamDef> = if rule {
+                    sys.rule_params().iter().collect()
+                } else {
+                    system::all_params(sys)
+                };
+                if let Some(d) = list.iter().find(|d| d.key == p.key)
+                    && !ids.contains(&d.rule)
+                {
+                    ids.push(d.rule);
+                }
+            }
+            for to in values {
+                out.push(Setting {
+                    key: p.key.into(),
+                    kind: if rule { "rule" } else { "situation" },
+                    rule: ids.join("; "),
+                    from: current.clone(),
+                    to: to.clone(),
+                    side: side.into(),
+                    base: (side != "variant")
+                        .then(|| (with_value(&bin, p.key, &to, rule), bv.options.clone())),
+                    variant: (side != "baseline")
+                        .then(|| (with_value(&vin, p.key, &to, rule), vv.options.clone())),
+                });
+            }
+        }
+    }
+    // Optional rules: switched on both sides where both have them the same, else on the side
+    // whose system has them; left alone where the variant differs from the baseline by them.
+    let mut names: Vec<(&'static str, &'static str)> = Vec::new();
+    for sys in [bsys, vsys] {
+        for o in sys.options() {
+            if !names.iter().any(|n| n.0 == o.name) {
+                names.push((o.name, o.rule));
+            }
+        }
+    }
+    for (name, rule) in names {
+        let has = |s: &dyn system::RuleSystem| s.options().iter().any(|o| o.name == name);
+        let on = |v: &Variant| v.options.iter().any(|o| o == name);
+        let side = match (has(bsys), has(vsys)) {
+            (true, true) if on(bv) == on(vv) => "both",
+            (true, true) => continue,
+            (true, false) => "baseline",
+            (false, true) => "variant",
+            (false, false) => continue,
+        };
+        let was = if side == "variant" { on(vv) } else { on(bv) };
+        out.push(Setting {
+            key: name.into(),
+            kind: "option",
+            rule: rule.into(),
+            from: if was { "on" } else { "off" }.into(),
+            to: if was { "off" } else { "on" }.into(),
+            side: side.into(),
+            base: (side != "variant").then(|| (bin.clone(), toggled(&bv.options, name))),
+            variant: (side != "baseline").then(|| (vin.clone(), toggled(&vv.options, name))),
+        });
+    }
+    Ok(out)
+}
+
+/// What a setting does to difference `d` (the report's, with its interval where estimated; one
+/// that contains zero counts as no difference) now `d2` (with its interval where estimated), or
+/// `None` where it does not matter.
+fn judge(
+    d: f64,
+    was: Option<(f64, f64)>,
+    d2: f64,
+    interval: Option<(f64, f64)>,
+) -> Option<&'static str> {
+    let sign = |x: f64| {
+        if x.abs() < ZERO {
+            0
+        } else if x > 0.0 {
+            1
+        } else {
+            -1
+        }
+    };
+    match interval {
+        None => {
+            let (s, s2) = (sign(d), sign(d2));
+            if s != 0 && s2 != 0 && s != s2 {
+                Some("flips")
+            } else if s != 0 && s2 == 0 {
+                Some("removes")
+            } else if s == 0 && s2 != 0 {
+                Some("creates")
+            } else if s != 0 && (d2 - d).abs() > SHARE * d.abs() {
+                Some("moves")
+            } else {
+                None
+            }
+        }
+        Some((lo, hi)) => {
+            // Only what the intervals show beyond doubt. A report's difference chance could
+            // explain is none: a setting matters where it makes one that chance cannot.
+            if was.is_some_and(|(l, h)| l <= 0.0 && h >= 0.0) {
+                return (lo > 0.0 || hi < 0.0).then_some("creates");
+            }
+            if (d > 0.0 && hi < 0.0) || (d < 0.0 && lo > 0.0) {
+                Some("flips")
+            } else if lo > d + SHARE * d.abs() || hi < d - SHARE * d.abs() {
+                Some("moves")
+            } else {
+                None
+            }
+        }
+    }
+}
+
+impl Experiment {
+    /// Which assumptions the answer rests on (see the module's description), at the first
+    /// sweep point, for every headline and every variant against the baseline; `None` with one
+    /// variant or where the file says `assumptions = false`.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; failures of the runs.
+    pub fn assumptions(
+        &self,
+        runs: &[Run],
+        threads: Option<usize>,
+        sampler: Sampler,
+        control: &Control,
+    ) -> Result<Option<Assumptions>> {
+        if !self.assumptions || self.variants.len() < 2 || runs.len() < self.variants.len() {
+            return Ok(None);
+        }
+        let first = &runs[..self.variants.len()];
+        let point = first[0].point.clone();
+        let base = &first[0].report;
+        let heads: Vec<String> = if self.headlines.is_empty() {
+            vec![super::sensitivity::default_headline(base)]
+        } else {
+            self.headlines.clone()
+        };
+        let z = z_for_confidence(self.confidence);
+        let exact_all = first.iter().all(|r| {
+            heads
+                .iter()
+                .all(|h| matches!(exact_of(&r.report, h), Some(Some(_))))
+        });
+        let trials = self.trials.min(MOST_TRIALS);
+        let options = RunOptions::new(trials, self.seed)
+            .threads(threads)
+            .confidence(self.confidence)
+            .sampler(sampler)
+            .exact_only(exact_all);
+        let mut out = Assumptions {
+            found: Vec::new(),
+            tried: 0,
+            refused: 0,
+            share: SHARE,
+            exact: exact_all,
+            trials: if exact_all { 0 } else { trials },
+            not_tried: Vec::new(),
+        };
+        let bv = &self.variants[0];
+        let mut lists = Vec::new();
+        for r in &first[1..] {
+            let vv = &self.variants[r.variant];
+            let list = settings(
+                self,
+                &point,
+                [(bv, base), (vv, &r.report)],
+                &mut out.not_tried,
+            )?;
+            lists.push((r, vv, list));
+        }
+        // Every side's run under a setting, once (the baseline's is shared by every variant),
+        // run on the threads asked for, one run a worker: a run's numbers do not depend on
+        // its threads, so neither do these.
+        let key = |system: &str, inputs: &[Input], opts: &[String]| {
+            format!("{system}\u{1}{inputs:?}\u{1}{opts:?}")
+        };
+        let mut jobs: Vec<(String, &str, Vec<Input>, Vec<String>)> = Vec::new();
+        for (_, vv, list) in &lists {
+            for s in list {
+                for (system, side) in [(&bv.system, &s.base), (&vv.system, &s.variant)] {
+                    if let Some((i, o)) = side {
+                        let k = key(system, i, o);
+                        if !jobs.iter().any(|j| j.0 == k) {
+                            jobs.push((k, system, i.clone(), o.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        let of = jobs.len() as u32;
+        let workers = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, jobs.len().max(1));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let one = options.clone().threads(None);
+        let results: Vec<std::sync::Mutex<Option<Report>>> =
+            jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let cancelled = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= jobs.len() || control.is_cancelled() {
+                            return;
+                        }
+                        control.set_checking(i as u32, of);
+                        let (_, system, inputs, opts) = &jobs[i];
+                        let r = match system::build(system, self.scenario, inputs, opts) {
+                            Ok(job) => match job.run(&one, control) {
+                                Ok(r) => Some(r),
+                                Err(Error::Cancelled) => {
+                                    cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
+                                    return;
+                                }
+                                Err(_) => None,
+                            },
+                            Err(_) => None,
+                        };
+                        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = r;
+                    }
+                });
+            }
+        });
+        if control.is_cancelled() || cancelled.into_inner() {
+            return Err(Error::Cancelled);
+        }
+        let ran = |system: &str, inputs: &[Input], opts: &[String]| -> Option<Report> {
+            let k = key(system, inputs, opts);
+            let i = jobs.iter().position(|j| j.0 == k)?;
+            results[i].lock().unwrap_or_else(|e| e.into_inner()).clone()
+        };
+        for (r, vv, list) in lists {
+            for s in list {
+                out.tried += 1;
+                let b = match &s.base {
+                    Some((i, o)) => ran(&bv.system, i, o),
+                    None => Some(base.clone()),
+                };
+                let v = match &s.variant {
+                    Some((i, o)) => ran(&vv.system, i, o),
+                    None => Some(r.report.clone()),
+                };
+                let (Some(b), Some(v)) = (b, v) else {
+                    out.refused += 1;
+                    continue;
+                };
+                for h in &heads {
+                    let Some((d, was)) = difference(&r.report, base, h, z) else {
+                        continue;
+                    };
+                    let Some((d2, interval)) = difference(&v, &b, h, z) else {
+                        continue;
+                    };
+                    if let Some(effect) = judge(d, was, d2, interval) {
+                        out.found.push(Assumption {
+                            variant: vv.name.clone(),
+                            headline: h.clone(),
+                            key: s.key.clone(),
+                            kind: s.kind.into(),
+                            rule: s.rule.clone(),
+                            from: s.from.clone(),
+                            to: s.to.clone(),
+                            side: s.side.clone(),
+                            difference: d,
+                            changed: d2,
+                            low: interval.map(|i| i.0),
+                            high: interval.map(|i| i.1),
+                            effect: effect.into(),
+                        });
+                    }
+                }
+            }
+        }
+        control.set_checking(of, of);
+        Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_differences_are_judged_by_sign_and_share() {
+        assert_eq!(judge(-0.14, None, 0.02, None), Some("flips"));
+        assert_eq!(judge(-0.14, None, 0.0, None), Some("removes"));
+        assert_eq!(judge(0.0, None, 0.01, None), Some("creates"));
+        assert_eq!(judge(-0.14, None, -0.30, None), Some("moves"));
+        assert_eq!(judge(-0.14, None, -0.08, None), None);
+        assert_eq!(judge(0.0, None, 1e-15, None), None);
+    }
+
+    #[test]
+    fn estimates_matter_only_beyond_their_interval() {
+        let was = Some((0.4, 0.6));
+        // The interval crosses zero: no flip shown, but it lies wholly below half of 0.5.
+        assert_eq!(judge(0.5, was, -0.1, Some((-0.3, 0.1))), Some("moves"));
+        assert_eq!(judge(0.5, was, 0.3, Some((0.1, 0.5))), None);
+        assert_eq!(judge(0.5, was, -0.2, Some((-0.3, -0.1))), Some("flips"));
+        // Outside ±50% of 0.5 wholly: moved.
+        assert_eq!(judge(0.5, was, 0.9, Some((0.8, 1.0))), Some("moves"));
+        assert_eq!(judge(0.5, was, 0.7, Some((0.6, 0.8))), None);
+        // A difference chance explains is none: only one beyond chance is created.
+        let none = Some((-0.01, 0.01));
+        assert_eq!(
+            judge(0.001, none, 0.06, Some((0.05, 0.07))),
+            Some("creates")
+        );
+        assert_eq!(judge(0.001, none, 0.01, Some((-0.01, 0.03))), None);
+    }
+}

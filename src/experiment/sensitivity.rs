@@ -74,6 +74,33 @@ pub struct Effect {
     /// Why the system refused the setting.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// The step's size as a share of the parameter's allowed range (whole and real numbers,
+    /// chances), so that steps of numbers on different scales compare; `None` for a switch, a
+    /// choice or an optional rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
+}
+
+/// The size of the step `from` → `to` of a parameter of kind `kind`, as a share of its
+/// allowed range; `None` where the kind has no scale (a switch, a choice).
+pub fn step_share(kind: &Kind, from: &str, to: &str) -> Option<f64> {
+    let share = |a: f64, b: f64, lo: f64, hi: f64| (hi > lo).then(|| (b - a).abs() / (hi - lo));
+    match kind {
+        Kind::Int { min, max } => share(
+            crate::params::parse_int(from)? as f64,
+            crate::params::parse_int(to)? as f64,
+            *min as f64,
+            *max as f64,
+        ),
+        Kind::Real { min, max } => share(from.parse().ok()?, to.parse().ok()?, *min, *max),
+        Kind::Prob => share(
+            Frac::parse(from)?.value(),
+            Frac::parse(to)?.value(),
+            0.0,
+            1.0,
+        ),
+        _ => None,
+    }
 }
 
 impl Effect {
@@ -111,6 +138,8 @@ pub struct Sensitivity {
     pub meaning: String,
     /// The situation's parameters.
     pub params: Map<String, Json>,
+    /// The situation as asked (each parameter given, `key=value`), for titles.
+    pub situation: Vec<String>,
     /// The rule parameters changed from the source in the run asked for.
     pub rules_changed: Vec<String>,
     /// The optional rules on in the run asked for.
@@ -272,6 +301,7 @@ pub struct Ask<'a> {
 /// One setting to try: its key, kind, rule ids, from, to, and the inputs and options it runs.
 struct Trial {
     key: String,
+    step: Option<f64>,
     kind: &'static str,
     rule: String,
     from: String,
@@ -389,6 +419,7 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
                 .collect()
         };
         trials.push(Trial {
+            step: None,
             key: o.name.into(),
             kind: "option",
             rule: o.rule.into(),
@@ -414,6 +445,7 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
             high: None,
             chance: None,
             refused: None,
+            step: t.step,
         };
         let job = match system::build(ask.system, ask.scenario, &t.inputs, &t.options) {
             Ok(job) => job,
@@ -472,6 +504,12 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
     Ok(Sensitivity {
         system: sys.name().into(),
         scenario: ask.scenario.name().into(),
+        situation: ask
+            .inputs
+            .iter()
+            .filter(|i| i.source != Source::Rule)
+            .map(|i| format!("{}={}", i.key, i.value))
+            .collect(),
         headline_kind: if metric.is_some() {
             "metric"
         } else {
@@ -502,6 +540,7 @@ fn rule_trial(p: &ParamDef, current: &str, to: String, ask: &Ask) -> Trial {
         .collect();
     inputs.push(Input::rule(p.key, to.clone()));
     Trial {
+        step: step_share(&p.kind, current, &to),
         key: p.key.into(),
         kind: "rule",
         rule: p.rule.into(),
@@ -736,6 +775,7 @@ impl Sensitivity {
             "changed to".into(),
             self.headline.clone(),
             "change".into(),
+            "per 10% of range".into(),
         ];
         if !self.exact() {
             head.push(format!(
@@ -773,6 +813,10 @@ impl Sensitivity {
                 },
                 format!("{}{}", self.show(v.value), if v.exact { "" } else { "*" }),
                 self.show_change(e.change.unwrap_or(0.0)),
+                match e.step {
+                    Some(st) if st > 0.0 => self.show_change(e.change.unwrap_or(0.0) * 0.1 / st),
+                    _ => "—".into(),
+                },
             ];
             if !self.exact() {
                 row.push(self.interval(e));
@@ -939,6 +983,7 @@ impl Sensitivity {
         out += &crate::odds::wrap(&self.verdict(), 100);
         out += "\n";
         out += &align_left(&self.rows(true), 5);
+        out += &crate::odds::wrap(SCALED, 100);
         if !self.exact() {
             out += "* an estimate\n";
         }
@@ -960,8 +1005,15 @@ impl Sensitivity {
     /// The table and notes as Markdown (for a report's summary).
     pub fn to_markdown(&self) -> String {
         let mut out = format!(
-            "### Which rule matters most: {} in {} ({})\n\n",
-            self.headline, self.scenario, self.system
+            "### Which rule matters most: {} in {}{} ({})\n\n",
+            self.headline,
+            self.scenario,
+            if self.situation.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", self.situation.join(", "))
+            },
+            self.system
         );
         for l in self.context_lines() {
             out += &format!("- {}\n", l.replace('|', "\\|"));
@@ -969,6 +1021,7 @@ impl Sensitivity {
         out += &format!("\n{}\n\n", self.verdict());
         let rows = self.rows(true);
         out += &md_table(&rows);
+        out += &format!("\n{SCALED}\n");
         if !self.exact() {
             out += "\n\\* an estimate\n";
         }
@@ -1002,6 +1055,7 @@ impl Sensitivity {
             "ci_high",
             "chance_explains",
             "refused",
+            "step_share",
         ];
         let mut rows = vec![head.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
         let lead = || {
@@ -1021,6 +1075,7 @@ impl Sensitivity {
             num(self.base.high),
             String::new(),
             String::new(),
+            String::new(),
         ]);
         rows.push(base);
         for e in &self.effects {
@@ -1038,6 +1093,7 @@ impl Sensitivity {
                 num(e.high),
                 e.chance.map_or(String::new(), |c| c.to_string()),
                 e.refused.clone().unwrap_or_default(),
+                num(e.step),
             ]);
             rows.push(row);
         }
@@ -1071,7 +1127,11 @@ impl Sensitivity {
                 .map(|e| {
                     let c = e.change.unwrap_or(0.0);
                     (
-                        e.to.clone(),
+                        if e.switched_off() {
+                            format!("{} (rule off)", e.to)
+                        } else {
+                            e.to.clone()
+                        },
                         Estimate {
                             p: c,
                             low: e.low.unwrap_or(c),
@@ -1085,10 +1145,15 @@ impl Sensitivity {
         }
         Chart::Tornado {
             title: format!(
-                "Which rule matters most for {} ({} under the rules as set): {}, {}",
+                "Which rule matters most for {} ({} under the rules as set): {}{}, {}",
                 crate::report::chart::words(&self.headline),
                 self.show(self.base.value),
                 self.scenario,
+                if self.situation.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", self.situation.join(", "))
+                },
                 self.system
             ),
             x_label: if self.is_share() {
@@ -1101,6 +1166,9 @@ impl Sensitivity {
         }
     }
 }
+
+/// What the column "per 10% of range" means, under every table that has it.
+pub(crate) const SCALED: &str = "Per 10% of range: the change divided by the step's size as a share of the parameter's allowed range, times a tenth, so that steps of numbers on different scales compare (a die's base number and a chance); a switch, a choice or an optional rule has no scale (—).";
 
 /// Rows as aligned text columns, the first `text` columns left-aligned, the others
 /// right-aligned, two spaces apart.

@@ -359,7 +359,10 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
             Some(k) => {
                 k.1 += 1;
-                if severity(&f.effect) < severity(&k.0.effect) {
+                let rank = |a: &crate::experiment::assumptions::Assumption| {
+                    (severity(&a.effect), a.side != "both")
+                };
+                if rank(f) < rank(k.0) {
                     k.0 = f;
                 }
             }
@@ -373,9 +376,12 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
             (100.0 * a.share).round()
         ));
     }
+    // A setting moved on both sides of a comparison (the same rules) before one moved on one
+    // system's side only (a comparison across systems).
     keys.sort_by(|x, y| {
         severity(&x.0.effect)
             .cmp(&severity(&y.0.effect))
+            .then((x.0.side != "both").cmp(&(y.0.side != "both")))
             .then(y.1.cmp(&x.1))
     });
     const SHOWN: usize = 4;
@@ -840,6 +846,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             },
             sens.verdict()
         );
+        intro += &format!(" {}", crate::experiment::sensitivity::SCALED);
         if let Some(l) = sens.unmoved_line() {
             intro += &format!(" {l}.");
         }

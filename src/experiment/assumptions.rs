@@ -16,7 +16,6 @@
 //! report's difference.
 
 use serde::Serialize;
-use serde_json::Value as Json;
 
 use super::compare::{means, proportions, same_outcome};
 use super::{Experiment, Run, Variant};
@@ -124,19 +123,12 @@ fn difference(a: &Report, b: &Report, name: &str, z: f64) -> Option<(f64, Option
     Some((d.0, Some((d.1, d.2))))
 }
 
-fn typed(v: &Json) -> String {
-    match v {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// A parameter's value in a report: a situation parameter's or a rule parameter's.
 fn value_in(report: &Report, key: &str, rule: bool) -> Option<String> {
     if rule {
-        report.rules.get(key).map(typed)
+        report.rules.get(key).map(super::sensitivity::typed)
     } else {
-        report.params.get(key).map(typed)
+        report.params.get(key).map(super::sensitivity::typed)
     }
 }
 
@@ -192,14 +184,16 @@ fn settings(
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
     // Situation parameters, then rule parameters, each once by key.
     for rule in [false, true] {
-        let mut defs = Vec::new();
-        for sys in [bsys, vsys] {
-            let list: Vec<&'static crate::params::ParamDef> = if rule {
+        let list = |sys: &dyn system::RuleSystem| -> Vec<&'static crate::params::ParamDef> {
+            if rule {
                 sys.rule_params().iter().collect()
             } else {
                 system::all_params(sys)
-            };
-            for p in list {
+            }
+        };
+        let mut defs = Vec::new();
+        for sys in [bsys, vsys] {
+            for p in list(sys) {
                 if !defs
                     .iter()
                     .any(|d: &&crate::params::ParamDef| d.key == p.key)
@@ -236,12 +230,7 @@ fn settings(
             // The rule ids in each side's system, once each.
             let mut ids: Vec<&str> = Vec::new();
             for sys in [bsys, vsys] {
-                let list: Vec<&'static crate::params::ParamDef> = if rule {
-                    sys.rule_params().iter().collect()
-                } else {
-                    system::all_params(sys)
-                };
-                if let Some(d) = list.iter().find(|d| d.key == p.key)
+                if let Some(d) = list(sys).into_iter().find(|d| d.key == p.key)
                     && !ids.contains(&d.rule)
                 {
                     ids.push(d.rule);

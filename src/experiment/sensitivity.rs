@@ -176,7 +176,7 @@ fn fraction_steps(f: Frac) -> (Option<Frac>, Option<Frac>) {
 }
 
 /// A JSON value as the command line would type it.
-fn typed(v: &Json) -> String {
+pub(crate) fn typed(v: &Json) -> String {
     match v {
         Json::String(s) => s.clone(),
         other => other.to_string(),

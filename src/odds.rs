@@ -179,7 +179,7 @@ impl Odds {
 
     /// The rules line: "as written", or each rule parameter changed from the source.
     pub fn rules_line(&self) -> String {
-        rules_line(&self.system, &self.rules_changed, &self.rules_source)
+        rules_line(&self.system, None, &self.rules_changed, &self.rules_source)
     }
 
     /// Render in `format`.

@@ -369,6 +369,7 @@ impl Resolved {
                 .collect(),
             options: options.to_vec(),
             notes,
+            source: None,
         }
     }
     /// True when `key` applies to this scenario.

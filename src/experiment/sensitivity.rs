@@ -140,6 +140,9 @@ pub struct Sensitivity {
     pub params: Map<String, Json>,
     /// The situation as asked (each parameter given, `key=value`), for titles.
     pub situation: Vec<String>,
+    /// For a mechanic file: its path and the start of its SHA-256.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// The rule parameters changed from the source in the run asked for.
     pub rules_changed: Vec<String>,
     /// The optional rules on in the run asked for.
@@ -503,6 +506,7 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
     sort(&mut effects);
     Ok(Sensitivity {
         system: sys.name().into(),
+        source: sys.source_short(),
         scenario: ask.scenario.name().into(),
         situation: ask
             .inputs
@@ -721,21 +725,22 @@ impl Sensitivity {
             .map(|(k, v)| format!("{k}={}", crate::report::json_text(v)))
             .collect::<Vec<_>>()
             .join(" ");
-        let file = self.system.ends_with(".rhai");
+        let file = self.source.as_deref().or(self
+            .system
+            .ends_with(".rhai")
+            .then_some(self.system.as_str()));
         let rules = match (self.rules_changed.is_empty(), file) {
-            (true, false) => "as written (no rule parameter changed)".to_string(),
-            (true, true) => format!(
-                "as the file {} writes them (no rule parameter changed)",
-                self.system
-            ),
-            (false, false) => {
+            (true, None) => "as written (no rule parameter changed)".to_string(),
+            (true, Some(f)) => format!("as the file {f} writes them (no rule parameter changed)"),
+            (false, None) => {
                 format!("CHANGED from the source: {}", self.rules_changed.join(", "))
             }
-            (false, true) => format!(
-                "CHANGED from the file {}: {}",
-                self.system,
-                self.rules_changed.join(", ")
-            ),
+            (false, Some(f)) => {
+                format!(
+                    "CHANGED from the file {f}: {}",
+                    self.rules_changed.join(", ")
+                )
+            }
         };
         let options = if self.options.is_empty() {
             "none".to_string()

@@ -420,13 +420,8 @@ pub(super) fn build(
     if let Some(e) = chain.error() {
         return Err(e);
     }
-    let mut notes = notes;
-    notes.push(format!(
-        "mechanic file {} (sha256 {})",
-        m.path(),
-        &m.hash()[..16]
-    ));
-    let describe = r.describe(m.path(), scenario, options, notes);
+    let mut describe = r.describe(m.path(), scenario, options, notes);
+    describe.source = Some(m.short());
     let inner = ChainJob::new(chain.clone(), describe, outcomes, metrics, tables);
     Ok(Box::new(MechanicJob { chain, inner }))
 }

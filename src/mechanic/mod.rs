@@ -393,6 +393,10 @@ impl Mechanic {
     pub fn hash(&self) -> &str {
         &self.hash
     }
+    /// Its path and the first 16 hex digits of its hash, as reports name it.
+    pub fn short(&self) -> String {
+        format!("{} (sha256 {})", self.path, &self.hash[..16])
+    }
     /// What runs the file, or the error of a file unloaded.
     fn body(&self) -> Result<Arc<Body>> {
         self.body
@@ -472,6 +476,9 @@ impl RuleSystem for Mechanic {
     }
     fn source(&self) -> Option<String> {
         Some(format!("{} (sha256 {})", self.path, self.hash))
+    }
+    fn source_short(&self) -> Option<String> {
+        Some(self.short())
     }
     fn defaults(
         &self,

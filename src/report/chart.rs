@@ -591,6 +591,31 @@ fn ink_on(col: RGBColor) -> RGBColor {
 }
 
 /// The caption under the plot, when there is one.
+/// The caption's words for series hidden under others (`hidden[i]`: the series over series
+/// `i`, and its place among those under it): " Within a mark of 25% rules at every point, so
+/// drawn under it: A, B (their marks set aside)."
+fn hidden_words(names: &[String], hidden: &[Option<(usize, usize)>]) -> String {
+    let mut out = String::new();
+    let mut covers: Vec<usize> = hidden.iter().flatten().map(|h| h.0).collect();
+    covers.dedup();
+    covers.sort_unstable();
+    covers.dedup();
+    for b in covers {
+        let under: Vec<&str> = hidden
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.is_some_and(|h| h.0 == b))
+            .map(|(a, _)| names[a].as_str())
+            .collect();
+        out += &format!(
+            " Within a mark of {} at every point, so drawn under it: {} (marks set aside).",
+            names[b],
+            under.join(", ")
+        );
+    }
+    out
+}
+
 fn caption<DB: DrawingBackend>(area: &Area<DB>, text: &str, s: Scale) -> Result<(), String> {
     if text.is_empty() {
         return Ok(());
@@ -892,6 +917,34 @@ where
             // The first series is the baseline: drawn last, over the others, it stays visible
             // where they coincide with it (their marks are nudged aside).
             let order: Vec<usize> = (1..k).chain((k > 0).then_some(0)).collect();
+            // A series that lies on one drawn after it at every turn (within a mark's width) is
+            // hidden by it: its marks move aside along the step, one place per series hidden
+            // there, and the caption names it.
+            let on = |a: usize, b: usize| {
+                let (va, vb) = (&series[a].1, &series[b].1);
+                va.len() == vb.len()
+                    && va.iter().any(Option::is_some)
+                    && va
+                        .iter()
+                        .zip(vb)
+                        .enumerate()
+                        .all(|(i, (x, y))| match (x, y) {
+                            (Some(x), Some(y)) => {
+                                let ya = c.backend_coord(&(i as f64, y_of(x))).1;
+                                let yb = c.backend_coord(&(i as f64, y_of(y))).1;
+                                (ya - yb).abs() <= s.px(3.0)
+                            }
+                            (None, None) => true,
+                            _ => false,
+                        })
+            };
+            let mut hidden: Vec<Option<(usize, usize)>> = vec![None; k];
+            for (pos, &a) in order.iter().enumerate() {
+                if let Some(&b) = order[pos + 1..].iter().rev().find(|&&b| on(a, b)) {
+                    let rank = hidden.iter().flatten().filter(|h| h.0 == b).count() + 1;
+                    hidden[a] = Some((b, rank));
+                }
+            }
             for &si in &order {
                 let values = &series[si].1;
                 let col = colour(si);
@@ -958,9 +1011,13 @@ where
                     s,
                 )?;
                 let mark_every = pts.len().div_ceil(24).max(1);
+                // A hidden series' marks sit aside: along the step, or a little off the point.
+                let aside = hidden[si].map_or(0.0, |(_, rank)| {
+                    rank as f64 * if *steps { 0.2 } else { 0.08 }
+                });
                 for (j, &(i, v)) in pts.iter().enumerate() {
                     if j % mark_every == 0 {
-                        marker(root, at(i as f64, y_of(&v)), si, col, s)?;
+                        marker(root, at(i as f64 + aside, y_of(&v)), si, col, s)?;
                     }
                     // Beside an exact value, the estimate: a dot with its interval.
                     if v.exact.is_some() && v.high > v.low {
@@ -1020,6 +1077,7 @@ where
             } else {
                 note
             };
+            let note = format!("{note}{}", hidden_words(&names, &hidden));
             caption(&cap, &note, s)?;
         }
         Chart::Heat {
@@ -1553,6 +1611,16 @@ impl Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caption_names_every_series_drawn_under_another() {
+        let names: Vec<String> = ["base", "a", "b", "c"].map(String::from).to_vec();
+        assert_eq!(hidden_words(&names, &[None, None, None, None]), "");
+        assert_eq!(
+            hidden_words(&names, &[None, Some((0, 1)), None, Some((0, 2))]),
+            " Within a mark of base at every point, so drawn under it: a, c (marks set aside)."
+        );
+    }
 
     fn bars() -> Chart {
         let est = |p: f64| {

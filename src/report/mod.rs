@@ -101,6 +101,9 @@ pub struct Report {
     pub scenario: String,
     /// The rule system (`rank-and-file` …).
     pub system: String,
+    /// For a mechanic file: its path and the start of the SHA-256 of its text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// Every parameter in force, defaults included.
     pub params: Map<String, Value>,
     /// The rule parameters that differ from the source's rules, with their values in this run
@@ -189,27 +192,27 @@ pub fn rule_changes(changed: &Map<String, Value>, source: &Map<String, Value>) -
 
 /// The rules line of a report or an odds sheet of `system`: `as written`, or each rule
 /// parameter that differs from the source with the source's value. For a mechanic file (a
-/// system named by its `.rhai` path) the source is the file, and the line says so.
+/// system named by its `.rhai` path) the source is the file, named by `file` (its path and
+/// the start of its SHA-256) where known, and the line says so.
 pub fn rules_line(
     system: &str,
+    file: Option<&str>,
     changed: &Map<String, Value>,
     source: &Map<String, Value>,
 ) -> String {
-    let file = system.ends_with(".rhai");
+    let file = file.or(system.ends_with(".rhai").then_some(system));
     if changed.is_empty() {
-        return if file {
-            format!("as the file {system} writes them (no rule parameter changed)")
-        } else {
-            "as written (no rule parameter changed)".into()
+        return match file {
+            Some(f) => format!("as the file {f} writes them (no rule parameter changed)"),
+            None => "as written (no rule parameter changed)".into(),
         };
     }
-    let from = if file {
-        format!("the file {system}")
-    } else {
-        "the source".to_string()
+    let from = match file {
+        Some(f) => format!("the file {f}"),
+        None => "the source".to_string(),
     };
     let changes = rule_changes(changed, source).join(", ");
-    if file {
+    if file.is_some() {
         format!(
             "CHANGED from {from}: {}",
             changes.replace(" (source: ", " (the file: ")
@@ -253,7 +256,12 @@ impl Report {
     /// The rules line: `as written`, or each rule parameter that differs from the source with
     /// the source's value.
     pub fn rules_line(&self) -> String {
-        rules_line(&self.system, &self.rules_changed, &self.rules_source)
+        rules_line(
+            &self.system,
+            self.source.as_deref(),
+            &self.rules_changed,
+            &self.rules_source,
+        )
     }
 
     fn options_line(&self) -> String {

@@ -42,6 +42,9 @@ pub struct Describe {
     pub options: Vec<String>,
     /// Model choices a reader should know about.
     pub notes: Vec<String>,
+    /// For a mechanic file: its path and the start of the SHA-256 of its text, which the
+    /// rules line names in place of "as written".
+    pub source: Option<String>,
 }
 
 /// An outcome of the report: the trials that ended in any of these classes.
@@ -821,6 +824,7 @@ impl<C: Chain> ChainJob<C> {
             version: crate::report::VERSION.to_string(),
             scenario: self.describe.scenario.clone(),
             system: self.describe.system.clone(),
+            source: self.describe.source.clone(),
             params: self.describe.params.clone(),
             rules_changed: self
                 .describe

@@ -150,6 +150,11 @@ pub trait RuleSystem: Sync {
     fn source(&self) -> Option<String> {
         None
     }
+    /// The short form of [`RuleSystem::source`] that reports name in their rules line: the
+    /// path and the first 16 hex digits of the SHA-256.
+    fn source_short(&self) -> Option<String> {
+        None
+    }
     /// Defaults that differ from the parameter table's in one scenario (a `rally` starts with
     /// the unit shaken) or follow another input (a unit type's pips).
     fn defaults(&self, _scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {

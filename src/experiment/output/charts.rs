@@ -39,23 +39,71 @@ fn class_of(outcome: &str) -> Vec<&str> {
         .map_or_else(|| vec![outcome], |c| c.to_vec())
 }
 
-/// What a battle's per-turn line measures, in words: (title, axis) for a column such as
-/// `gaps_a`.
-/// A sweep axis in words; a rule parameter says so, with the source's value.
-fn axis_words(exp: &crate::experiment::Experiment, axis: &crate::experiment::Axis) -> String {
-    if !axis.rule {
-        return words(&axis.key);
+/// `title` followed by the setup every variant shares (see [`setup`]), so a chart read alone
+/// says what was played.
+pub(super) fn with_setup(title: String, exp: &crate::experiment::Experiment) -> String {
+    let setup = setup(exp);
+    if setup.is_empty() {
+        title
+    } else {
+        format!("{title} — {setup}")
     }
-    let source = exp
-        .variants
-        .first()
-        .and_then(|v| crate::system::find(&v.system).ok())
-        .and_then(|s| s.rule_params().iter().find(|d| d.key == axis.key))
-        .map(|d| format!(" (the source: {})", d.default))
-        .unwrap_or_default();
-    format!("rule {}{source}", axis.key)
 }
 
+/// A parameter's meaning as a phrase for an axis: its table meaning without a leading
+/// scenario word (`line: …`), up to the first colon, semicolon or `, as`, and without a
+/// parenthesis that cut leaves open.
+fn meaning_phrase(meaning: &str) -> &str {
+    let meaning = match meaning.split_once(": ") {
+        Some((head, rest)) if !head.contains(' ') => rest,
+        _ => meaning,
+    };
+    let end = [": ", "; ", ", as "]
+        .iter()
+        .filter_map(|s| meaning.find(s))
+        .min()
+        .unwrap_or(meaning.len());
+    let mut phrase = &meaning[..end];
+    if phrase.matches('(').count() > phrase.matches(')').count() {
+        phrase = &phrase[..phrase.find(" (").unwrap_or(phrase.len())];
+    }
+    phrase.trim()
+}
+
+/// A sweep axis in words: what the parameter means, then its key. A rule parameter says so
+/// and gives the source's value (`the base number a Green unit's test must reach before
+/// modifiers (rule base_green; the source: 5)`); a situation parameter reads `stands (or
+/// models) already lost (lost)`.
+fn axis_words(exp: &crate::experiment::Experiment, axis: &crate::experiment::Axis) -> String {
+    let system = exp
+        .variants
+        .first()
+        .and_then(|v| crate::system::find(&v.system).ok());
+    let def = system.and_then(|s| {
+        let defs = if axis.rule {
+            s.rule_params()
+        } else {
+            s.params()
+        };
+        defs.iter().find(|d| d.key == axis.key)
+    });
+    match (def, axis.rule) {
+        (Some(d), true) => format!(
+            "{} (rule {}; the source: {})",
+            meaning_phrase(d.meaning),
+            axis.key,
+            d.default
+        ),
+        (None, true) => format!("rule {}", axis.key),
+        (Some(d), false) if !meaning_phrase(d.meaning).is_empty() => {
+            format!("{} ({})", meaning_phrase(d.meaning), axis.key)
+        }
+        _ => words(&axis.key),
+    }
+}
+
+/// What a battle's per-turn line measures, in words: (title, axis) for a column such as
+/// `gaps_a`.
 fn line_words(column: &str, trials: &str) -> (String, String) {
     let (what, side) = column.rsplit_once('_').unwrap_or((column, "a"));
     let side = side.to_uppercase();
@@ -154,15 +202,7 @@ pub(crate) fn point_charts(
     out.push((
         format!("outcomes{suffix}"),
         Chart::Bars {
-            title: format!(
-                "{}{}",
-                exp.question,
-                if at.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (at {at})")
-                }
-            ),
+            title: with_setup(format!("{}{at_words}", exp.question), exp),
             y_label: format!("chance, {trials} trials per variant"),
             level: level.clone(),
             series: first
@@ -197,7 +237,7 @@ pub(crate) fn point_charts(
         out.push((
             format!("headline{suffix}"),
             Chart::Bars {
-                title: format!("{}{at_words}", exp.question),
+                title: with_setup(format!("{}{at_words}", exp.question), exp),
                 y_label: format!("{what}, {trials} trials per variant"),
                 level: level.clone(),
                 categories: vec![what.clone()],
@@ -227,19 +267,16 @@ pub(crate) fn point_charts(
                 ))
             })
             .collect();
-        let setup = setup(exp);
         out.push((
             format!("tradeoff{suffix}"),
             Chart::Tradeoff {
-                title: format!(
-                    "The trade-off: {} against {}{at_words}{}",
-                    hy.axis(),
-                    hx.axis(),
-                    if setup.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; {setup}")
-                    }
+                title: with_setup(
+                    format!(
+                        "The trade-off: {} against {}{at_words}",
+                        hy.axis(),
+                        hx.axis()
+                    ),
+                    exp,
                 ),
                 x_label: hx.axis(),
                 y_label: hy.axis(),
@@ -254,9 +291,12 @@ pub(crate) fn point_charts(
             out.push((
                 format!("per_turn_{}{suffix}", slug(&exp.variants[r.variant].name)),
                 Chart::Stacked {
-                    title: format!(
-                        "{}{at_words}: the share of trials in each state after each turn",
-                        exp.variants[r.variant].name
+                    title: with_setup(
+                        format!(
+                            "{}{at_words}: the share of trials in each state after each turn",
+                            exp.variants[r.variant].name
+                        ),
+                        exp,
                     ),
                     layers: t.columns.clone(),
                     shares: t
@@ -291,7 +331,7 @@ pub(crate) fn point_charts(
                 })
                 .collect();
             let (title, y_label) = line_words(col, &trials);
-            let title = format!("{title}{at_words}");
+            let title = with_setup(format!("{title}{at_words}"), exp);
             out.push((
                 format!("lines_{col}{suffix}"),
                 Chart::Lines {
@@ -350,7 +390,10 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
             (
                 format!("per_turn_{}", slug(col)),
                 Chart::Lines {
-                    title: format!("The share of trials {} after each turn", words(col)),
+                    title: with_setup(
+                        format!("The share of trials {} after each turn", words(col)),
+                        exp,
+                    ),
                     x_label: "after turn".into(),
                     x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
                     y_label: format!("chance, {trials} trials per variant"),
@@ -408,7 +451,7 @@ fn sweep_charts(
         out.push((
             "sweep".to_string(),
             Chart::Lines {
-                title: exp.question.clone(),
+                title: with_setup(exp.question.clone(), exp),
                 x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: if exact {
@@ -440,14 +483,17 @@ fn sweep_charts(
                 out.push((
                     format!("heatmap_{}", slug(&v.name)),
                     Chart::Heat {
-                        title: format!(
-                            "{}: the {what}, {}",
-                            v.name,
-                            if all_exact {
-                                "exact".to_string()
-                            } else {
-                                format!("estimate from {trials} trials")
-                            }
+                        title: with_setup(
+                            format!(
+                                "{}: the {what}, {}",
+                                v.name,
+                                if all_exact {
+                                    "exact".to_string()
+                                } else {
+                                    format!("estimate from {trials} trials")
+                                }
+                            ),
+                            exp,
                         ),
                         x: (
                             axis_words(exp, x),
@@ -478,4 +524,39 @@ fn sweep_charts(
         out.push((file, sens.chart()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::meaning_phrase;
+
+    #[test]
+    fn an_axis_reads_the_parameters_meaning_as_a_phrase() {
+        // Up to the first colon or semicolon, a leading scenario word dropped, and no
+        // parenthesis left open by the cut.
+        assert_eq!(
+            meaning_phrase("the base number a Green unit's test must reach before modifiers"),
+            "the base number a Green unit's test must reach before modifiers"
+        );
+        assert_eq!(
+            meaning_phrase("morale class: the base number a test must reach (veteran 3)"),
+            "morale class"
+        );
+        assert_eq!(
+            meaning_phrase("line: a side breaks when this percentage of its units is gone"),
+            "a side breaks when this percentage of its units is gone"
+        );
+        assert_eq!(
+            meaning_phrase("lost melee rounds that destroy a unit (the source: a second; 0: pips)"),
+            "lost melee rounds that destroy a unit"
+        );
+        assert_eq!(
+            meaning_phrase("stands (or models) already lost; −1 per stand on every test"),
+            "stands (or models) already lost"
+        );
+        assert_eq!(
+            meaning_phrase("the defending unit, as --attacker"),
+            "the defending unit"
+        );
+    }
 }

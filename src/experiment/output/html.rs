@@ -293,7 +293,12 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             .collect(),
         rows: Vec::new(),
     };
-    for v in &exp.variants {
+    for (i, v) in exp.variants.iter().enumerate() {
+        let file = result
+            .runs
+            .iter()
+            .find(|r| r.variant == i)
+            .and_then(|r| r.report.source.clone());
         let set: Vec<String> = v
             .set
             .iter()
@@ -306,7 +311,7 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             .collect();
         tab.rows.push(vec![
             v.name.clone(),
-            v.system.clone(),
+            file.unwrap_or_else(|| v.system.clone()),
             if rules.is_empty() && v.system.ends_with(".rhai") {
                 "as the file writes them".into()
             } else if rules.is_empty() {

@@ -305,6 +305,14 @@ fn rule_numbers_are_ranked_apart_and_a_step_that_switches_a_rule_off_is_marked()
             .unwrap_or_else(|| panic!("{key} has no rank: {text}"))
     };
     assert!(rank_of("base_regular") < rank_of("keep-broken-units"));
+    // break_fraction 2/5 of 8 stands breaks at the same stand as 1/2: exactly no change, said
+    // in the one voice, never "0.0 points".
+    let row = text
+        .lines()
+        .find(|l| l.contains(" 2/5 "))
+        .unwrap_or_else(|| panic!("no 2/5 row: {text}"));
+    assert!(row.contains("exactly the same"), "{row}");
+    assert!(!text.contains(" 0.0 points"), "{text}");
 }
 
 /// `sensitivity --help` says what it answers for each scenario (each line read "The flags

@@ -807,6 +807,8 @@ impl Sensitivity {
                 last = &e.key;
             }
             let v = e.value.expect("a setting that ran has a value");
+            // An exact change of nothing is said in the one voice every report uses.
+            let same = v.exact && e.change.is_some_and(|d| d.abs() < 1e-12);
             let mut row = vec![
                 if first { e.key.clone() } else { String::new() },
                 if first { e.rule.clone() } else { String::new() },
@@ -817,8 +819,13 @@ impl Sensitivity {
                     e.to.clone()
                 },
                 format!("{}{}", self.show(v.value), if v.exact { "" } else { "*" }),
-                self.show_change(e.change.unwrap_or(0.0)),
+                if same {
+                    "exactly the same".into()
+                } else {
+                    self.show_change(e.change.unwrap_or(0.0))
+                },
                 match e.step {
+                    Some(_) if same => "—".into(),
                     Some(st) if st > 0.0 => self.show_change(e.change.unwrap_or(0.0) * 0.1 / st),
                     _ => "—".into(),
                 },

@@ -1,8 +1,9 @@
-//! `morale-lab bench`: the README's benchmark cases on the user's machine, in trials (battles)
-//! per second, each the median of several runs with their spread, beside a plain hand-written
-//! loop of the same rules run in the same process (its ratio), with the machine named; and the
-//! exact solvers' times at the largest realistic units, through the same builders as the command
-//! line (the cases are the library's, which criterion also runs). Text or JSON.
+//! `morale-lab bench`: the benchmark cases of docs/PERFORMANCE.md on the user's machine, in
+//! trials (battles) per second, each the median of several runs with their spread, beside a
+//! plain hand-written loop of the same rules run in the same process (its ratio), with the
+//! machine named; and the exact solvers' times at the largest realistic units, through the same
+//! builders as the command line (the cases are the library's, which criterion also runs). Text
+//! or JSON.
 
 use std::time::Instant;
 

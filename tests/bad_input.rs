@@ -517,9 +517,9 @@ fn the_bad_input_corpus_is_refused_cleanly() {
     assert!(n >= 20);
 }
 
-/// The README states how many malformed files and command lines the corpus holds.
+/// docs/TESTING.md states how many malformed files and command lines the corpus holds.
 #[test]
-fn the_readme_counts_the_bad_input_corpus() {
+fn the_testing_notes_count_the_bad_input_corpus() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let files = std::fs::read_dir(root.join("experiments")).unwrap().count();
     let lines = std::fs::read_to_string(root.join("command-lines.txt"))
@@ -527,11 +527,11 @@ fn the_readme_counts_the_bad_input_corpus() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .count();
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/TESTING.md");
     for said in [
         format!("{files} malformed experiment files"),
         format!("{lines} command lines"),
     ] {
-        assert!(readme.contains(&said), "the README should say \"{said}\"");
+        assert!(readme.contains(&said), "docs/TESTING.md should say \"{said}\"");
     }
 }

@@ -903,13 +903,13 @@ fn melees_of_the_largest_units_run_with_exact_values() {
     }
 }
 
-/// The README states how many settings this comparison runs; the number is this list's.
+/// docs/TESTING.md states how many settings this comparison runs; the number is this list's.
 #[test]
-fn the_readme_counts_the_settings_compared() {
-    let readme = include_str!("../README.md");
+fn the_testing_notes_count_the_settings_compared() {
+    let readme = include_str!("../docs/TESTING.md");
     let n = settings().len();
     assert!(
         readme.contains(&format!("{n} settings of all three systems")),
-        "the README should say \"{n} settings of all three systems\""
+        "docs/TESTING.md should say \"{n} settings of all three systems\""
     );
 }

@@ -982,7 +982,7 @@ fn post_body(addr: &str, path: &str, body: &[u8]) -> (u16, usize) {
     (status, answer.len())
 }
 
-/// The README's ceiling on the server's memory holds: after 100 edits of the largest size
+/// The user's guide's ceiling on the server's memory holds: after 100 edits of the largest size
 /// taken (each a distinct text of some 1,800 functions, the least recently used unloaded past
 /// 32) and 300 requests of 2 MiB whose answers are over 8 MB each, the peak stays under it.
 #[test]

@@ -519,16 +519,16 @@ fn house_rule_h3_lets_only_the_charger_follow_up() {
     assert!(close(exact_of(&r, "bounce"), 285.0 / 1296.0));
 }
 
-/// The README says how many broken mechanic files the corpus holds.
+/// The user's guide says how many broken mechanic files the corpus holds.
 #[test]
-fn the_readme_counts_the_broken_mechanic_files() {
+fn the_guide_counts_the_broken_mechanic_files() {
     let n = std::fs::read_dir(Path::new(ROOT).join("tests/corpus/mechanics"))
         .unwrap()
         .count();
-    let readme = include_str!("../README.md");
+    let guide = include_str!("../docs/GUIDE.md");
     assert!(
-        readme.contains(&format!("{n} such files are in `tests/corpus/mechanics/`")),
-        "the README should count {n} broken mechanic files"
+        guide.contains(&format!("{n} such files are in `tests/corpus/mechanics/`")),
+        "docs/GUIDE.md should count {n} broken mechanic files"
     );
 }
 

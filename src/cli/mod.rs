@@ -52,8 +52,8 @@ enum Command {
     New(NewArgs),
     /// Add the shard files of `run --shard K/N` and write the same report as one run.
     Merge(MergeArgs),
-    /// Measure trials per second of every scenario and system on this machine (the README's
-    /// benchmark cases).
+    /// Measure trials per second of every scenario and system on this machine (the benchmark
+    /// cases of docs/PERFORMANCE.md).
     Bench(BenchArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),

@@ -207,9 +207,9 @@ fn gather(which: fn(&super::About) -> &'static [BenchCase]) -> Vec<Case> {
     out
 }
 
-/// Every scenario × system, at the sizes the speed figures in the README name: `rally` a routing
-/// Veteran unit of 7 stands with 2 lost (turn cap 100); `under-fire` 12 turns; `melee` the
-/// README's matches; `line` 6 v 6 regular units.
+/// Every scenario × system, at the sizes the speed figures in docs/PERFORMANCE.md name: `rally`
+/// a routing Veteran unit of 7 stands with 2 lost (turn cap 100); `under-fire` 12 turns; `melee`
+/// the figures' matches; `line` 6 v 6 regular units.
 pub fn cases() -> Vec<Case> {
     gather(|a| a.bench)
 }

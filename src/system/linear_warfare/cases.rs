@@ -3,7 +3,7 @@
 use crate::scenario::Scenario;
 use crate::system::cases::BenchCase;
 
-/// One realistic setup of each scenario, at the sizes the README's speed figures name.
+/// One realistic setup of each scenario, at the sizes the speed figures of docs/PERFORMANCE.md name.
 pub(super) const CASES: &[BenchCase] = &[
     BenchCase {
         name: "test LW melee round",

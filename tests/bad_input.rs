@@ -532,6 +532,9 @@ fn the_testing_notes_count_the_bad_input_corpus() {
         format!("{files} malformed experiment files"),
         format!("{lines} command lines"),
     ] {
-        assert!(readme.contains(&said), "docs/TESTING.md should say \"{said}\"");
+        assert!(
+            readme.contains(&said),
+            "docs/TESTING.md should say \"{said}\""
+        );
     }
 }

@@ -271,6 +271,66 @@ fn the_odds_pages_print_within_a4_and_letter() {
     }
 }
 
+/// A page script that writes into `body[data-wrapped]` `none`, or the first cells that fail: a
+/// number cell (of every table shown) whose numbers (its `.n` span: the words after them may
+/// wrap) run over more than one line, or a number
+/// column's head that does not end where its numbers end (right-aligned over them; a long head
+/// may wrap).
+const WRAPPED: &str = "var bad=[];document.querySelectorAll('td.num, th.num').forEach(function(c){if(c.offsetParent===null){return;}var r=document.createRange();r.selectNodeContents(c.querySelector('.n')||c);var tops=Array.prototype.map.call(r.getClientRects(),function(x){return x.top;}).sort(function(a,b){return a-b;});for(var i=1;c.tagName==='TD'&&i<tops.length;i++){if(tops[i]-tops[i-1]>4){bad.push('wraps: '+c.textContent);break;}}if(c.tagName==='TH'){var t=c.closest('table');var col=c.cellIndex;var body=t.tBodies[0]&&t.tBodies[0].rows[0];var td=body&&body.cells[col];if(td){var rh=document.createRange();rh.selectNodeContents(c);var rd=document.createRange();rd.selectNodeContents(td);var eh=rh.getBoundingClientRect().right,ed=rd.getBoundingClientRect().right;if(Math.abs(eh-ed)>2){bad.push('head not over its numbers: '+c.textContent);}}}});document.body.setAttribute('data-wrapped',bad.length?bad.slice(0,4).join(' | '):'none');";
+
+/// The pages a PDF of chromium's has: its page objects (`/Type /Page`, not `/Pages`).
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let needle = b"/Type /Page";
+    pdf.windows(needle.len() + 1)
+        .filter(|w| w.starts_with(needle) && w[needle.len()] != b's')
+        .count()
+}
+
+/// `rally-odds`'s page prints as a document: on US Letter and on A4, four pages at most (the
+/// title, question, setup, answer and its class × stands-lost tables, a chart, the method, and
+/// a line naming what stays on screen), and in print no number wraps (checked for every
+/// committed report in the test below).
+#[test]
+fn the_rally_odds_report_prints_in_four_pages_or_fewer() {
+    let Some(browser) = chromium("the_rally_odds_report_prints_in_four_pages_or_fewer") else {
+        return;
+    };
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/rally-odds/index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(
+            "<h1>Rally odds: a routing Rank &amp; File unit by class and stands lost</h1>"
+        )
+    );
+    assert!(
+        html.contains("class=\"scroll pivot\""),
+        "the class × stands-lost tables"
+    );
+    assert!(html.contains("<p class=\"print-only\">Not printed: "));
+    let dir = scratch("report-pages");
+    for (paper, size) in [("letter", "letter"), ("a4", "A4")] {
+        let probe = dir.join(format!("rally-odds-{paper}.html"));
+        std::fs::write(
+            &probe,
+            html.replacen("</style>", &format!("@page {{ size: {size}; }}</style>"), 1),
+        )
+        .unwrap();
+        let pdf = dir.join(format!("rally-odds-{paper}.pdf"));
+        headless(
+            &browser,
+            &dir,
+            &[
+                format!("--print-to-pdf={}", pdf.display()),
+                "--no-pdf-header-footer".into(),
+            ],
+            &format!("file://{}", probe.display()),
+        );
+        let bytes = std::fs::read(&pdf).unwrap();
+        let pages = pdf_pages(&bytes);
+        assert!((1..=4).contains(&pages), "{paper}: {pages} pages");
+    }
+}
+
 /// The committed report pages print: with the print style in force at the printable width of
 /// A4 and Letter (180 mm at 96 px/in: 680 px) no table sticks out sideways, rows that are zero
 /// throughout are left out of print and named under their table, and chromium prints the page
@@ -304,7 +364,7 @@ fn the_report_pages_print_within_a4_and_letter() {
             &probe,
             html.replace("@media print {", "@media all {").replace(
                 "</body>",
-                "<script>var w=0;document.querySelectorAll('table').forEach(function(t){w=Math.max(w,t.getBoundingClientRect().right-document.documentElement.clientWidth);});document.body.setAttribute('data-overflow', String(Math.max(0,Math.ceil(w), document.documentElement.scrollWidth - document.documentElement.clientWidth)));</script></body>",
+                &format!("<script>var w=0;document.querySelectorAll('table').forEach(function(t){{w=Math.max(w,t.getBoundingClientRect().right-document.documentElement.clientWidth);}});document.body.setAttribute('data-overflow', String(Math.max(0,Math.ceil(w), document.documentElement.scrollWidth - document.documentElement.clientWidth)));{WRAPPED}</script></body>"),
             ),
         )
         .unwrap();
@@ -313,6 +373,16 @@ fn the_report_pages_print_within_a4_and_letter() {
             &dir,
             &["--dump-dom".into(), "--window-size=680,1000".into()],
             &format!("file://{}", probe.display()),
+        );
+        assert!(
+            dom.contains("data-wrapped=\"none\""),
+            "{name}: in print, a number wraps or a head is not over its column: {}",
+            dom.split("data-wrapped=")
+                .nth(1)
+                .unwrap_or("?")
+                .chars()
+                .take(200)
+                .collect::<String>()
         );
         assert!(
             dom.contains("data-overflow=\"0\""),

@@ -123,10 +123,15 @@ impl Headlines {
 /// The most headlines an experiment may name (an answer table's columns stay readable).
 pub const MOST_HEADLINES: usize = 4;
 
+/// The longest title an experiment may give its report, in characters (a heading on one or two
+/// printed lines).
+pub const MOST_TITLE: usize = 100;
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExperimentFile {
     name: Spanned<String>,
+    title: Option<Spanned<String>>,
     question: String,
     scenario: Spanned<String>,
     seed: Option<Spanned<i64>>,
@@ -177,6 +182,10 @@ pub struct Axis {
 pub struct Experiment {
     /// Its name (the report folder's name).
     pub name: String,
+    /// The report's title (`title = "…"`, one line of at most [`MOST_TITLE`] characters); without
+    /// one the question heads the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The question it answers.
     pub question: String,
     /// The scenario every variant runs.
@@ -394,6 +403,26 @@ impl Experiment {
                 ));
             }
         };
+        if let Some(t) = &f.title {
+            let text = t.get_ref();
+            let chars = text.chars().count();
+            if text.trim().is_empty() || text.contains('\n') || chars > MOST_TITLE {
+                return Err(file_err(
+                    span_line(t.span()),
+                    "title",
+                    format!(
+                        "{}; allowed: one line of 1 to {MOST_TITLE} characters",
+                        if text.contains('\n') {
+                            "the title runs over several lines".to_string()
+                        } else if chars > MOST_TITLE {
+                            format!("the title has {chars} characters")
+                        } else {
+                            "the title is empty".to_string()
+                        }
+                    ),
+                ));
+            }
+        }
         if let (Some(sens), Some(_)) = (&f.sensitivity, &f.sweep)
             && *sens.get_ref()
         {
@@ -556,6 +585,7 @@ impl Experiment {
         }
         let exp = Experiment {
             name: f.name.get_ref().clone(),
+            title: f.title.as_ref().map(|t| t.get_ref().trim().to_string()),
             question: f.question.clone(),
             scenario,
             seed,

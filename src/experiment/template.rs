@@ -12,7 +12,11 @@ pub fn template(name: &str) -> String {
 
 # The report folder's name: letters, digits, '-' and '_'.
 name = "{name}"
-# The question the report answers, in a designer's words (the report's title).
+# The report's title: a heading for the page and the printed document (one line, at most 100
+# characters). Without it, the question heads the report.
+title = "A leader and a routing Regular unit"
+# The question the report answers, in a designer's words: what would you ask a friend who
+# knows the odds? The report opens with its answer.
 question = "Does a +1 leader help a routing Regular unit rally?"
 # One of: test, rally, under-fire, melee, charge, engagement, line.
 scenario = "rally"

@@ -70,11 +70,40 @@ fn meaning_phrase(meaning: &str) -> &str {
     phrase.trim()
 }
 
+/// A sweep axis named for a sentence: what a situation parameter means (`stands (or models)
+/// already lost`), or a rule parameter's meaning and key (`… (rule base_green)`).
+pub(super) fn axis_name(
+    exp: &crate::experiment::Experiment,
+    axis: &crate::experiment::Axis,
+) -> String {
+    let def = exp
+        .variants
+        .first()
+        .and_then(|v| crate::system::find(&v.system).ok())
+        .and_then(|s| {
+            let defs = if axis.rule {
+                s.rule_params()
+            } else {
+                s.params()
+            };
+            defs.iter().find(|d| d.key == axis.key)
+        });
+    match def {
+        Some(d) if axis.rule => format!("{} (rule {})", meaning_phrase(d.meaning), axis.key),
+        Some(d) if !meaning_phrase(d.meaning).is_empty() => meaning_phrase(d.meaning).to_string(),
+        _ if axis.rule => format!("rule {}", axis.key),
+        _ => words(&axis.key),
+    }
+}
+
 /// A sweep axis in words: what the parameter means, then its key. A rule parameter says so
 /// and gives the source's value (`the base number a Green unit's test must reach before
 /// modifiers (rule base_green; the source: 5)`); a situation parameter reads `stands (or
 /// models) already lost (lost)`.
-fn axis_words(exp: &crate::experiment::Experiment, axis: &crate::experiment::Axis) -> String {
+pub(super) fn axis_words(
+    exp: &crate::experiment::Experiment,
+    axis: &crate::experiment::Axis,
+) -> String {
     let system = exp
         .variants
         .first()

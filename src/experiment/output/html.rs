@@ -21,7 +21,7 @@ th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-alig
 th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
 thead th { background: var(--band); }
-th button { all: inherit; cursor: pointer; padding: 0; border: 0; background: none; }
+th button { all: inherit; display: inline; cursor: pointer; padding: 0; border: 0; background: none; }
 th button::after { content: " \2195"; color: #999; font-size: 0.8em; }
 th[aria-sort="ascending"] button::after { content: " \2191"; color: var(--accent); }
 th[aria-sort="descending"] button::after { content: " \2193"; color: var(--accent); }
@@ -33,19 +33,31 @@ figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.3rem; }
 pre { background: var(--band); padding: 0.75rem 1rem; overflow-x: auto; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
 p.folded { display: none; }
+p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
+.print-only { display: none; }
 @media print {
   @page { margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
+  h1 { font-size: 17pt; margin-bottom: 0.5rem; }
   h2 { break-after: avoid; margin-top: 1.2rem; }
+  p.question, p.answer, p.setup { font-size: 10pt; }
+  .screen { display: none !important; }
+  .print-only { display: block; font-size: 8pt; color: var(--muted); }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
-  table { width: 100%; font-size: 7.5pt; break-inside: avoid; }
+  table { width: 100%; font-size: 8pt; break-inside: avoid; }
+  thead { display: table-header-group; }
+  thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   th, td { padding: 1px 4px; }
-  th.num, td.num { white-space: normal; }
+  td.num, th.num { white-space: normal; }
+  td.num .n { white-space: nowrap; }
   tr.zero { display: none; }
   p.folded { display: block; font-size: 8pt; color: var(--muted); margin-top: -0.6rem; }
-  figure { display: inline-block; width: 49%; margin: 0 0 0.8rem; vertical-align: top; break-inside: avoid; }
+  p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
+  figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
+  figure svg { width: 100%; max-height: 105mm; border: 0; }
   figcaption { font-size: 7.5pt; }
+  figcaption a { color: inherit; text-decoration: none; }
 }
 "#;
 
@@ -132,10 +144,12 @@ fn inline(s: &str) -> String {
         .collect()
 }
 
-fn table(tab: &Tab, caption: &str) -> String {
+/// A table; `extra` adds classes to its box (`screen`: left out of print).
+fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
     let mut out = format!(
-        "<div class=\"scroll\"><table class=\"sortable\">\n<caption hidden>{}</caption>\n<thead><tr>",
+        "<div class=\"scroll{}{extra}\"><table class=\"sortable\">\n<caption hidden>{}</caption>\n<thead><tr>",
+        if extra.is_empty() { "" } else { " " },
         escape(caption)
     );
     for (head, numeric) in &tab.head {
@@ -165,14 +179,14 @@ fn table(tab: &Tab, caption: &str) -> String {
             folded.push(row.first().cloned().unwrap_or_default());
             out += "<tr class=\"zero\">";
             for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
-                out += &format!("<td{}>{}</td>", class(*numeric), escape(cell));
+                out += &format!("<td{}>{}</td>", class(*numeric), cell_html(cell, *numeric));
             }
             out += "</tr>\n";
             continue;
         }
         out += "<tr>";
         for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
-            out += &format!("<td{}>{}</td>", class(*numeric), escape(cell));
+            out += &format!("<td{}>{}</td>", class(*numeric), cell_html(cell, *numeric));
         }
         out += "</tr>\n";
     }
@@ -186,6 +200,34 @@ fn table(tab: &Tab, caption: &str) -> String {
         );
     }
     out
+}
+
+/// A cell's text as HTML. In a number column the numbers (up to the first `, ` outside
+/// brackets: `+7.56 [+7.52, +7.59]`) are one unbreakable span and the words after them (`, could
+/// be chance`, `, exact`) may wrap, so a printed number never breaks across lines.
+fn cell_html(cell: &str, numeric: bool) -> String {
+    if !numeric {
+        return escape(cell);
+    }
+    let mut depth = 0i32;
+    let mut split = None;
+    for (i, ch) in cell.char_indices() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 && cell[i..].starts_with(", ") => {
+                split = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let (numbers, words) = cell.split_at(split.unwrap_or(cell.len()));
+    format!(
+        "<span class=\"n\">{}</span>{}",
+        escape(numbers),
+        escape(words)
+    )
 }
 
 /// Every number in a cell's text is zero (`0.0000`, `[0.0000, 0.0000]`, `+0.0000`); a dash
@@ -220,22 +262,43 @@ pub(crate) fn index_html(
     let mut out = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
         escape(&result.version),
-        escape(&exp.name),
-        escape(&exp.name)
+        escape(&page.title),
+        escape(&page.title)
     );
+    // Without a title the question is the heading, and is not said twice.
+    if exp.title.is_some() {
+        out += &format!(
+            "<p class=\"question\"><strong>Question.</strong> {}</p>\n",
+            inline(&page.question)
+        );
+    }
     out += &format!(
-        "<p class=\"question\"><strong>Question.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
-        inline(&page.question),
+        "<p class=\"setup\"><strong>Setup.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
+        inline(&page.setup),
         inline(&page.answer),
     );
+    for (caption, tab) in &page.pivots {
+        out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
+        out += &table(tab, caption, "pivot");
+    }
+    // With a pivot, the table of every setting stays on screen: the pivot prints.
+    let every = if page.pivots.is_empty() { "" } else { "screen" };
     if let Some(tab) = &page.headline {
-        out += &table(tab, "The headline, variant by variant");
+        out += &table(tab, "The headline, variant by variant", every);
     }
     // The trade-off between the headlines, at a glance beside their table.
+    // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
+    // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
+    let printed = printed_charts(charts, !page.pivots.is_empty());
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
-            "<figure id=\"chart-{}\">\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
             escape(stem),
+            if printed.contains(stem) {
+                ""
+            } else {
+                " class=\"screen\""
+            },
             inline_svg(svg, title),
             escape(title),
             escape(stem),
@@ -248,41 +311,141 @@ pub(crate) fn index_html(
     }
     if !page.detail.is_empty() {
         out += &format!(
-            "<p class=\"detail\"><strong>Detail.</strong> {}</p>\n",
+            "<p class=\"detail screen\"><strong>Detail.</strong> {}</p>\n",
             inline(&page.detail)
         );
     }
     out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
     if !rest.is_empty() {
-        out += "<h2 id=\"charts\">Charts</h2>\n";
+        let any_printed = rest.iter().any(|c| printed.contains(&c.0));
+        out += &format!(
+            "<h2 id=\"charts\"{}>Charts</h2>\n",
+            if any_printed { "" } else { " class=\"screen\"" }
+        );
         for c in rest {
             out += &figure(c);
         }
     }
     for (i, s) in page.sections.iter().enumerate() {
         out += &format!(
-            "<section>\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
+            "<section class=\"screen\">\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
             inline(&s.title),
             inline(&s.intro)
         );
         for tab in &s.tables {
-            out += &table(tab, &s.title);
+            out += &table(tab, &s.title, "");
         }
         out += "</section>\n";
     }
+    out += &left_out(result, page, charts, &printed);
     out += &reproduce(result, page, command);
     out += &format!(
-        "</main>\n<footer>Written by morale-lab {}. Tables sort by any column: click its head.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "</main>\n<footer>Written by morale-lab {}.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         escape(&result.version)
     );
     out
+}
+
+/// The most charts a printed report carries.
+const MOST_PRINTED: usize = 3;
+
+/// The charts (file stems) a printed report carries, at most [`MOST_PRINTED`], in this order of
+/// preference: trade-offs, the sweep, heat maps (unless `pivots` print), a metric headline's
+/// bars, the sensitivity tornado; then, while fewer
+/// than two, the first outcome bars, and the gaps in side A's line.
+fn printed_charts(charts: &[(String, String, String)], pivots: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for prefix in ["tradeoff", "sweep", "heatmap_", "headline", "sensitivity"] {
+        // A two-axis sweep prints its pivot tables, which give what its heat maps show.
+        if prefix == "heatmap_" && pivots {
+            continue;
+        }
+        for (stem, _, _) in charts {
+            if stem.starts_with(prefix) && out.len() < MOST_PRINTED {
+                out.push(stem.clone());
+            }
+        }
+    }
+    for prefix in ["outcomes", "lines_gaps_a"] {
+        if out.len() < 2
+            && let Some((stem, _, _)) = charts.iter().find(|c| c.0.starts_with(prefix))
+        {
+            out.push(stem.clone());
+        }
+    }
+    out
+}
+
+/// Printed only: what the paper leaves out, by name, and where it is.
+fn left_out(
+    result: &ExperimentResult,
+    page: &Page,
+    charts: &[(String, String, String)],
+    printed: &[String],
+) -> String {
+    let mut parts = Vec::new();
+    if !page.pivots.is_empty() && page.headline.is_some() {
+        parts.push("the table of every setting with intervals and differences".to_string());
+    }
+    if !page.detail.is_empty() {
+        parts.push("the detail of each comparison in words".to_string());
+    }
+    // The page's sections: one per run (a variant at a setting), then the named ones.
+    let runs = result.runs.len().min(page.sections.len());
+    parts.push(format!(
+        "the outcome and metric tables of each run ({runs}: every variant{})",
+        if result.experiment.sweep.is_empty() {
+            ""
+        } else {
+            " at every setting"
+        }
+    ));
+    for s in &page.sections[runs..] {
+        parts.push(format!("the section \"{}\"", s.title));
+    }
+    // The charts left on screen, counted by kind (the file names' first word).
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for (stem, _, _) in charts.iter().filter(|c| !printed.contains(&c.0)) {
+        let kind = match stem.split('_').next().unwrap_or(stem) {
+            "per" => "per-turn",
+            "outcomes" => "outcome",
+            "lines" => "turn-by-turn battle",
+            "heatmap" => "heat-map",
+            "sensitivity" => "sensitivity",
+            "headline" => "headline",
+            "tradeoff" => "trade-off",
+            _ => "other",
+        };
+        match kinds.iter_mut().find(|k| k.0 == kind) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    if !kinds.is_empty() {
+        let n: usize = kinds.iter().map(|k| k.1).sum();
+        parts.push(format!(
+            "{n} chart{} ({})",
+            if n == 1 { "" } else { "s" },
+            kinds
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    parts.push("the reproduce block".to_string());
+    format!(
+        "<p class=\"print-only\">Not printed: {}. They are in this page on screen and in the report's files (summary.md, results.csv, results.json and the charts as PNG and SVG) in <code>reports/{}/</code>.</p>\n",
+        escape(&parts.join("; ")),
+        escape(&result.experiment.name)
+    )
 }
 
 /// The reproducibility block: what was run, and each variant's definition.
 fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
     let exp = &result.experiment;
     let mut out = format!(
-        "<section>\n<h2 id=\"reproduce\">Reproduce</h2>\n<pre><code>{}</code></pre>\n<p>{}</p>\n",
+        "<section class=\"screen\">\n<h2 id=\"reproduce\">Reproduce</h2>\n<pre><code>{}</code></pre>\n<p>{}</p>\n",
         escape(command),
         inline(&page.reproduce)
     );
@@ -331,7 +494,7 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             },
         ]);
     }
-    out += &table(&tab, "variant definitions");
+    out += &table(&tab, "variant definitions", "");
     let mut facts = vec![
         ("version", result.version.clone()),
         ("scenario", exp.scenario.to_string()),

@@ -51,7 +51,15 @@ pub(crate) struct Section {
 /// The report's body: the question, the answer, a line on how it was run, the sections (each
 /// variant, then the differences) and the reproduce line.
 pub(crate) struct Page {
+    /// The heading: the file's `title`, else its question.
+    pub title: String,
     pub question: String,
+    /// What was played, in words: the scenario, the settings every variant shares, each
+    /// variant by what sets it apart, the sweep.
+    pub setup: String,
+    /// With a sweep of two axes: per variant the headline over both (a caption and a table,
+    /// rows the second axis, columns the first), the table a designer would print.
+    pub pivots: Vec<(String, Tab)>,
     /// The verdict, one or two sentences (variants compared), else the whole answer.
     pub answer: String,
     /// With variants: each variant's headline with its interval and its difference from the
@@ -643,6 +651,145 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
     })
 }
 
+/// What was played, in words: the scenario and the settings every variant shares, each variant
+/// by its system and what sets it apart from the others, and the swept values.
+fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
+    let shared = super::charts::setup(exp);
+    let mut out = format!("Scenario `{}`", exp.scenario);
+    if let Some((_, rest)) = shared.split_once(", ") {
+        out += &format!(", in every variant {rest}");
+    }
+    out += ".";
+    let shared_set = |k: &str, v: &SetValue| {
+        exp.variants
+            .iter()
+            .all(|o| o.set.iter().any(|(k2, v2)| k2 == k && v2 == v))
+    };
+    let variants: Vec<String> = exp
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let mut own: Vec<String> = v
+                .set
+                .iter()
+                .filter(|(k, x)| !shared_set(k, x) && !exp.sweep.iter().any(|a| &a.key == k))
+                .map(|(k, x)| format!("{} {}", words(k), x.as_input()))
+                .collect();
+            own.extend(
+                v.rules
+                    .iter()
+                    .map(|(k, x)| format!("rule {k} = {}", x.as_input())),
+            );
+            own.extend(v.options.iter().map(|o| format!("option {o}")));
+            let what = if own.is_empty() {
+                format!("`{}` as written", v.system)
+            } else {
+                format!("`{}`, {}", v.system, own.join(", "))
+            };
+            format!(
+                "{}{} ({what})",
+                v.name,
+                if i == 0 { ", the baseline" } else { "" }
+            )
+        })
+        .collect();
+    out += &format!(
+        " {}: {}.",
+        if variants.len() == 1 {
+            "Variant"
+        } else {
+            "Variants"
+        },
+        variants.join("; ")
+    );
+    if !exp.sweep.is_empty() {
+        let axes: Vec<String> = exp
+            .sweep
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} over {}",
+                    super::charts::axis_words(exp, a),
+                    a.values
+                        .iter()
+                        .map(SetValue::as_input)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect();
+        out += &format!(" Swept: {}.", axes.join("; and "));
+    }
+    out
+}
+
+/// With a sweep of two axes: for each variant its (first) headline at every setting, a row per
+/// value of the second axis and a column per value of the first, exact where known.
+fn pivots(result: &ExperimentResult) -> Vec<(String, Tab)> {
+    let exp = &result.experiment;
+    let [x, y] = &exp.sweep[..] else {
+        return Vec::new();
+    };
+    let head = Head::of(exp, &result.runs[0].report);
+    let x_words = super::charts::axis_name(exp, x);
+    let y_words = super::charts::axis_name(exp, y);
+    let mut out = Vec::new();
+    for (vi, v) in exp.variants.iter().enumerate() {
+        let mut cols: Vec<(String, bool)> = vec![(y.key.clone(), false)];
+        cols.extend(
+            x.values
+                .iter()
+                .map(|xv| (format!("{} {}", x.key, xv.as_input()), true)),
+        );
+        let mut tab = Tab {
+            head: cols,
+            rows: Vec::new(),
+        };
+        let mut all_exact = true;
+        for yv in &y.values {
+            let mut row = vec![yv.as_input()];
+            for xv in &x.values {
+                let cell = result
+                    .runs
+                    .iter()
+                    .find(|r| {
+                        r.variant == vi && r.point.first() == Some(xv) && r.point.get(1) == Some(yv)
+                    })
+                    .and_then(|r| find(&r.report, &head.key));
+                row.push(match cell {
+                    Some(c) => {
+                        all_exact &= c.exact.is_some();
+                        head.value(c.exact.unwrap_or(c.p))
+                    }
+                    None => {
+                        all_exact = false;
+                        "—".into()
+                    }
+                });
+            }
+            tab.rows.push(row);
+        }
+        out.push((
+            format!(
+                "{}: the {} by {y_words} (rows) and {x_words} (columns), {}",
+                v.name,
+                head.axis(),
+                if all_exact {
+                    "exact".to_string()
+                } else {
+                    format!(
+                        "estimates from {} trials each (their intervals are in the table of every setting)",
+                        crate::report::thousands(exp.trials)
+                    )
+                }
+            ),
+            tab,
+        ));
+    }
+    out
+}
+
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
@@ -878,7 +1025,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         answer += &line;
     }
     Page {
+        title: exp.title.clone().unwrap_or_else(|| exp.question.clone()),
         question: exp.question.clone(),
+        setup: setup_sentence(exp),
+        pivots: pivots(result),
         answer,
         headline,
         detail,
@@ -893,9 +1043,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
 
 pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     let mut out = format!(
-        "# {}\n\n**Question.** {}\n\n**Answer.** {}\n\n",
-        result.experiment.name, page.question, page.answer
+        "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
+        page.title, page.question, page.setup, page.answer
     );
+    for (caption, tab) in &page.pivots {
+        out += &format!("{caption}:\n\n{}\n", tab.markdown());
+    }
     if let Some(tab) = &page.headline {
         out += &tab.markdown();
         out += "\n";

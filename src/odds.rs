@@ -9,15 +9,115 @@ use crate::frac::Frac;
 use crate::params::Resolved;
 use crate::report::{Format, rules_line};
 
-/// One cell: an exact chance, or a dash with a reason.
+/// What a sheet is asked for beyond its rules: each system takes the ones that apply to it and
+/// refuses the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OddsAsk {
+    /// Starting stands: the test table marks the rows where the 50% rule fails every test, and
+    /// the rally tables are for a unit of this size (default 8).
+    pub stands: Option<u8>,
+    /// The last row of the by-losses test table (default 6).
+    pub max_lost: Option<u8>,
+    /// Stands the rallying unit has already lost (default none).
+    pub lost: Option<u8>,
+}
+
+impl OddsAsk {
+    /// Refuse what `system`'s sheet does not take: `takes` lists the flags it does
+    /// (`--stands`, `--max-lost`, `--lost`), `why` says what its sheet is instead.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] naming the first flag given that `takes` lacks.
+    pub fn only(&self, system: &str, takes: &[&str], why: &str) -> crate::error::Result<()> {
+        for (flag, value) in [
+            ("--stands", self.stands),
+            ("--max-lost", self.max_lost),
+            ("--lost", self.lost),
+        ] {
+            if let Some(v) = value
+                && !takes.contains(&flag)
+            {
+                return Err(crate::error::Error::Invalid {
+                    what: flag.into(),
+                    value: v.to_string(),
+                    allowed: format!("the {system} odds sheet takes no {flag}: {why}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The largest denominator a sheet prints as a fraction: 6^4 = 1,296, the chances four dice
+/// make. A chance whose reduced fraction has a larger denominator shows its percentage alone.
+pub const MOST_DENOMINATOR: u64 = 1296;
+
+/// How to read a sheet's cells, said on every sheet in every format.
+pub const READING: &str = "Every chance is exact: a fraction where its denominator is 1,296 (four dice) or less, with its percentage to one decimal beside it; a chance with a larger denominator shows its percentage alone. A percentage is never rounded to 0.0% or 100.0% for a chance that is neither (it shows <0.1% or >99.9%).";
+
+/// What a cell holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CellKind {
+    /// An exact chance.
+    Chance,
+    /// An exact mean (volley hits).
+    Mean,
+    /// Words: what a rule does there (`auto-fail (50% rule)`, `≤ 4 stands`, a dash).
+    Note,
+}
+
+/// One cell of a sheet, the same in every format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OddsCell {
-    /// The chance as a reduced fraction (`None` where the rules forbid the test).
+    /// A chance, a mean, or words.
+    pub kind: CellKind,
+    /// The exact value as a reduced fraction, where its denominator is at most
+    /// [`MOST_DENOMINATOR`] (`None` for words, and for a chance shown as a percentage alone).
     pub fraction: Option<String>,
-    /// The chance as a number.
-    pub p: f64,
-    /// What the cell shows: `5/9 (55.6%)`.
+    /// The value as a number (`None` for words).
+    pub value: Option<f64>,
+    /// What the cell shows in every format: `5/9 (55.6%)`, `85.2%`, `7/6 (1.17)`, or the words.
     pub text: String,
+}
+
+impl OddsCell {
+    /// A cell of words (what a rule does there, or a dash).
+    pub fn note(text: &str) -> OddsCell {
+        OddsCell {
+            kind: CellKind::Note,
+            fraction: None,
+            value: None,
+            text: text.into(),
+        }
+    }
+    /// An exact chance `p`, with its fraction where it has one of at most [`MOST_DENOMINATOR`].
+    pub fn chance(p: f64) -> OddsCell {
+        let fraction = crate::report::simple_fraction(p)
+            .filter(|(_, d)| *d <= MOST_DENOMINATOR)
+            .map(|(n, d)| format!("{n}/{d}"))
+            .or_else(|| (p == 0.0 || p == 1.0).then(|| format!("{p}")));
+        let pct = percent_text(p);
+        OddsCell {
+            kind: CellKind::Chance,
+            text: match &fraction {
+                Some(f) => format!("{f} ({pct})"),
+                None => pct,
+            },
+            fraction,
+            value: Some(p),
+        }
+    }
+}
+
+/// A chance as a percentage for a sheet: one decimal, never 0.0% or 100.0% for a chance that
+/// is neither.
+pub fn percent_text(p: f64) -> String {
+    match percent_1(p).as_str() {
+        "100.0" if p < 1.0 => ">99.9%".into(),
+        "0.0" if p > 0.0 => "<0.1%".into(),
+        t => format!("{t}%"),
+    }
 }
 
 /// One table of an odds sheet.
@@ -114,12 +214,30 @@ pub fn percent_1(p: f64) -> String {
     format!("{:.1}", (p * 1000.0).round() / 10.0)
 }
 
-/// A cell from an exact fraction.
+/// A cell from an exact chance as a fraction: the fraction shown where its denominator is at
+/// most [`MOST_DENOMINATOR`], else the percentage alone (see [`READING`]).
 pub fn cell(f: Frac) -> OddsCell {
+    let pct = percent_text(f.value());
+    let shown = f.den <= MOST_DENOMINATOR;
     OddsCell {
-        fraction: Some(f.to_string()),
-        p: f.value(),
-        text: format!("{} ({}%)", f, percent_1(f.value())),
+        kind: CellKind::Chance,
+        fraction: shown.then(|| f.to_string()),
+        value: Some(f.value()),
+        text: if shown { format!("{f} ({pct})") } else { pct },
+    }
+}
+
+/// A cell from an exact mean as a fraction: `7/6 (1.17)`.
+pub fn mean_cell(f: Frac) -> OddsCell {
+    OddsCell {
+        kind: CellKind::Mean,
+        fraction: (f.den <= MOST_DENOMINATOR).then(|| f.to_string()),
+        value: Some(f.value()),
+        text: if f.den <= MOST_DENOMINATOR {
+            format!("{f} ({:.2})", f.value())
+        } else {
+            format!("{:.2}", f.value())
+        },
     }
 }
 
@@ -192,8 +310,10 @@ impl Odds {
             }
             Format::Csv => {
                 let mut w = csv::Writer::from_writer(Vec::new());
-                w.write_record(["table", "row", "column", "fraction", "p", "percent"])
-                    .expect("in-memory CSV");
+                w.write_record([
+                    "table", "row", "column", "kind", "text", "fraction", "value", "percent",
+                ])
+                .expect("in-memory CSV");
                 // The rules the sheet shows: a row per rule parameter changed from the source.
                 for (k, v) in &self.rules_changed {
                     let was = self.rules_source.get(k).map(crate::report::json_text);
@@ -201,7 +321,9 @@ impl Odds {
                         "rule".to_string(),
                         k.clone(),
                         format!("source: {}", was.unwrap_or_default()),
+                        "rule".to_string(),
                         crate::report::json_text(v),
+                        String::new(),
                         String::new(),
                         String::new(),
                     ])
@@ -214,9 +336,14 @@ impl Odds {
                                 s.title.clone(),
                                 label.clone(),
                                 col.clone(),
+                                format!("{:?}", c.kind).to_lowercase(),
+                                c.text.clone(),
                                 c.fraction.clone().unwrap_or_default(),
-                                c.p.to_string(),
-                                percent_1(c.p),
+                                c.value.map(|v| v.to_string()).unwrap_or_default(),
+                                match (c.kind, c.value) {
+                                    (CellKind::Chance, Some(v)) => percent_1(v),
+                                    _ => String::new(),
+                                },
                             ])
                             .expect("in-memory CSV");
                         }
@@ -229,13 +356,13 @@ impl Odds {
                 if let Some(sub) = &self.subtitle {
                     out += &format!("_{sub}_\n\n");
                 }
-                out += &format!("Rules: {}\n\n", self.rules_line());
+                out += &format!("Rules: {}\n\n{READING}\n\n", self.rules_line());
                 for s in &self.sections {
                     out += &format!("### {}\n\n| {} |", s.title, s.row_header);
                     for c in &s.columns {
                         out += &format!(" {c} |");
                     }
-                    out += "\n|---:|";
+                    out += "\n|---|";
                     out += &"---:|".repeat(s.columns.len());
                     out += "\n";
                     for (label, cells) in &s.rows {
@@ -258,6 +385,7 @@ impl Odds {
                     out += &wrap(sub, TEXT_WIDTH);
                 }
                 out += &format!("rules: {}\n", self.rules_line());
+                out += &wrap(READING, TEXT_WIDTH);
                 for s in &self.sections {
                     out += &format!("\n{}\n", s.title);
                     let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())
@@ -277,7 +405,7 @@ impl Odds {
                             out += &format!("\n{} (continued)\n", s.title);
                         }
                         let line = |first: &str, rest: Vec<&str>| {
-                            let mut l = format!("{first:>w$}", w = widths[0]);
+                            let mut l = format!("{first:<w$}", w = widths[0]);
                             for (i, r) in cols.clone().zip(rest) {
                                 l += &format!("  {r:>w$}", w = widths[i + 1]);
                             }
@@ -314,13 +442,14 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling): each cell gives the fraction and its percentage. morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling). {} morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
                 .as_ref()
                 .map(|sub| format!("<p class=\"subtitle\">{}</p>\n", esc(sub)))
                 .unwrap_or_default(),
+            esc(READING),
             esc(&self.version),
             esc(&self.system),
             if self.rules_changed.is_empty() {
@@ -343,13 +472,14 @@ impl Odds {
             for (label, cells) in &s.rows {
                 out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
                 for c in cells {
-                    out += &match &c.fraction {
-                        Some(f) => format!(
+                    out += &match (c.kind, &c.fraction) {
+                        (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+                        (_, Some(f)) => format!(
                             "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
                             esc(f),
-                            esc(&percent(&c.text, c.p))
+                            esc(&percent(&c.text))
                         ),
-                        None => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+                        (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
                     };
                 }
                 out += "</tr>\n";
@@ -366,11 +496,11 @@ impl Odds {
 }
 
 /// The percentage a cell's text gives in brackets (`5/9 (55.6%)` → `55.6%`; a mean's `(2.50)`
-/// as it is), or the chance to one decimal.
-fn percent(text: &str, p: f64) -> String {
+/// as it is).
+fn percent(text: &str) -> String {
     match (text.rfind('('), text.rfind(')')) {
         (Some(a), Some(b)) if a < b => text[a + 1..b].to_string(),
-        _ => format!("{}%", percent_1(p)),
+        _ => text.to_string(),
     }
 }
 
@@ -392,8 +522,9 @@ th, td { border: 0.25mm solid var(--rule); padding: 0.7mm 0.8mm; text-align: cen
 thead th { background: var(--head); font-weight: 600; }
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
-td .f { display: block; font-weight: 600; }
-td .p { display: block; color: #444; font-size: 7.5pt; }
+td .f { display: block; font-weight: 600; white-space: nowrap; }
+td .p { display: block; color: #444; font-size: 7.5pt; white-space: nowrap; }
+tbody th { text-align: left; }
 td.x { color: #555; font-style: italic; font-size: 7.5pt; }
 .rules ul { margin: 0; padding-left: 5mm; font-size: 8.5pt; }
 .rules li { margin-bottom: 1mm; }

@@ -248,7 +248,7 @@ fn the_odds_pages_print_within_a4_and_letter() {
             &probe,
             html.replace(
                 "</body>",
-                "<script>document.body.setAttribute('data-overflow', String(document.documentElement.scrollWidth - document.documentElement.clientWidth));</script></body>",
+                "<script>document.body.setAttribute('data-overflow', String(document.documentElement.scrollWidth - document.documentElement.clientWidth));var split=[];document.querySelectorAll('td .f, td .p').forEach(function(s){var r=document.createRange();r.selectNodeContents(s);var t=Array.prototype.map.call(r.getClientRects(),function(x){return x.top;}).sort(function(a,b){return a-b;});for(var i=1;i<t.length;i++){if(t[i]-t[i-1]>4){split.push(s.textContent);break;}}});document.body.setAttribute('data-split',split.length?split.slice(0,4).join(' | '):'none');</script></body>",
             ),
         )
         .unwrap();
@@ -257,6 +257,16 @@ fn the_odds_pages_print_within_a4_and_letter() {
             &dir,
             &["--dump-dom".into(), "--window-size=680,1000".into()],
             &format!("file://{}", probe.display()),
+        );
+        assert!(
+            dom.contains("data-split=\"none\""),
+            "{system}: a fraction or percentage breaks across lines: {}",
+            dom.split("data-split=")
+                .nth(1)
+                .unwrap_or("?")
+                .chars()
+                .take(120)
+                .collect::<String>()
         );
         assert!(
             dom.contains("data-overflow=\"0\""),

@@ -300,7 +300,7 @@ fn odds_table_is_exact() {
         .iter()
         .position(|c| c == "regular")
         .unwrap();
-    let p = routing["rows"][2][1][regular]["p"].as_f64().unwrap();
+    let p = routing["rows"][2][1][regular]["value"].as_f64().unwrap();
     let by3 = json_of(&[
         "rally",
         "--class",
@@ -326,7 +326,7 @@ fn odds_table_is_exact() {
         .iter()
         .position(|c| c == "green +1 leader")
         .unwrap();
-    assert_eq!(unsteady["rows"][0][1][led]["p"].as_f64().unwrap(), 0.5);
+    assert_eq!(unsteady["rows"][0][1][led]["value"].as_f64().unwrap(), 0.5);
     // Regular, no leader, no loss: 4+ = 1/2; with a re-roll 3/4.
     let row0 = &v["sections"][0]["rows"][0][1];
     assert_eq!(row0[3]["fraction"], "1/2");
@@ -337,6 +337,118 @@ fn odds_table_is_exact() {
         .find(|r| r[0] == "1/2 (50.0%)")
         .unwrap();
     assert_eq!(reroll[1][0]["fraction"], "3/4");
+}
+
+/// Every format of an odds sheet carries the same cells under one rule for fractions (shown
+/// where the denominator is at most 1,296, else the percentage alone, said on the sheet); the
+/// 50% rule's column keeps its words in CSV and JSON; the rally tables follow `--stands` and
+/// `--lost`; a flag a system's sheet does not take is refused.
+#[test]
+fn odds_sheets_carry_the_same_cells_in_every_format() {
+    let args = ["odds", "rank-and-file", "--stands", "6", "--lost", "1"];
+    let with = |format: &str| {
+        let mut a = args.to_vec();
+        a.extend(["--format", format]);
+        String::from_utf8(
+            bin()
+                .args(&a)
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone(),
+        )
+        .unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&with("json")).unwrap();
+    let csv = with("csv");
+    let text = with("text");
+    let md = with("markdown");
+    let html = with("html");
+    let mut rows = csv.lines().skip(1);
+    let mut cells = 0;
+    for s in v["sections"].as_array().unwrap() {
+        for row in s["rows"].as_array().unwrap() {
+            for c in row[1].as_array().unwrap() {
+                let t = c["text"].as_str().unwrap();
+                // The CSV's rows are the JSON's cells, in order, with the same text.
+                let line = rows.next().expect("a CSV row per cell");
+                assert!(
+                    line.contains(&format!(",{t},")) || line.contains(&format!(",\"{t}\",")),
+                    "{line} lacks {t}"
+                );
+                assert!(text.contains(t) && md.contains(t), "{t}");
+                match c["kind"].as_str().unwrap() {
+                    "chance" => {
+                        let p = c["value"].as_f64().unwrap();
+                        match c["fraction"].as_str() {
+                            Some(f) => {
+                                let (n, d) = f.split_once('/').unwrap_or((f, "1"));
+                                let d: u64 = d.parse().unwrap();
+                                assert!(d <= 1296, "{f}");
+                                assert!((n.parse::<f64>().unwrap() / d as f64 - p).abs() < 1e-12);
+                                assert!(
+                                    html.contains(&format!("<span class=\"f\">{f}</span>")),
+                                    "{f}"
+                                );
+                            }
+                            // A percentage alone: its fraction's denominator is past 1,296.
+                            None => assert!(
+                                morale_lab::report::simple_fraction(p)
+                                    .is_none_or(|(_, d)| d > 1296),
+                                "{t}"
+                            ),
+                        }
+                    }
+                    "note" => assert!(c["value"].is_null() && c["fraction"].is_null(), "{c}"),
+                    k => panic!("kind {k}"),
+                }
+                cells += 1;
+            }
+        }
+    }
+    assert!(cells > 100, "{cells}");
+    assert!(rows.next().is_none(), "a CSV row without a cell");
+    // The reading rule is on the sheet in every format but the data ones.
+    for out in [&text, &md] {
+        assert!(
+            out.replace("\n  ", " ")
+                .contains("a fraction where its denominator is 1,296")
+        );
+    }
+    assert!(html.contains("a fraction where its denominator is 1,296"));
+    // The rally tables are for the unit asked for, and the test table marks its 50% rows.
+    assert!(
+        text.contains(
+            "Rallies within k turns, from routing (RF-4, RF-5; 6 stands, 1 already lost)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("auto-fail (50% rule)"));
+    // One minus sign, and no tool keys in a player's words.
+    for key in [
+        "rally_loss",
+        "elite_rerolls",
+        "rerolls_per_test",
+        "--stands",
+        " -1",
+    ] {
+        assert!(!text.contains(key), "{key} on the sheet");
+    }
+    // Flags a sheet does not take are refused.
+    for (system, flag) in [
+        ("linear-warfare", "--max-lost"),
+        ("effectiveness", "--lost"),
+        ("linear-warfare", "--stands"),
+    ] {
+        let o = bin().args(["odds", system, flag, "3"]).assert().code(2);
+        let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(&format!("takes no {flag}")), "{err}");
+    }
+    bin()
+        .args(["odds", "rank-and-file", "--stands", "4", "--lost", "4"])
+        .assert()
+        .code(2);
 }
 
 #[test]

@@ -34,11 +34,10 @@ impl RuleSystem for House {
     }
     fn odds(
         &self,
-        stands: Option<u8>,
-        max_lost: u8,
+        ask: &morale_lab::odds::OddsAsk,
         rules: &Resolved,
     ) -> morale_lab::Result<morale_lab::odds::Odds> {
-        self.rules.odds(stands, max_lost, rules)
+        self.rules.odds(ask, rules)
     }
 }
 
@@ -79,7 +78,17 @@ fn a_system_registered_at_run_time_is_found_everywhere() {
         .unwrap();
     assert_eq!(report.trials, 20_000);
     // Its odds sheet and its unknown keys go through the registry too.
-    assert!(system::odds("house-rules", None, 3, &[]).is_ok());
+    assert!(
+        system::odds(
+            "house-rules",
+            &morale_lab::odds::OddsAsk {
+                max_lost: Some(3),
+                ..Default::default()
+            },
+            &[]
+        )
+        .is_ok()
+    );
     let bad = morale_lab::job("house-rules", "rally", &[("no_such_key", "1")], &[]);
     assert!(bad.is_err());
 

@@ -529,17 +529,17 @@ struct OddsArgs {
     /// which rules differ from the source.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
-    /// Starting stands, to mark the rows where the 50% rule makes every test fail.
+    /// Rank & File: starting stands, to mark the rows where the 50% rule makes every test fail,
+    /// and the unit size of the rally tables [default: 8 for the rally tables].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     stands: Option<String>,
-    /// Largest number of stands lost shown.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "6",
-        allow_hyphen_values = true
-    )]
-    max_lost: String,
+    /// Rank & File: the largest number of stands lost shown in the test table [default: 6].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_lost: Option<String>,
+    /// Rank & File: the rally tables for a unit that has already lost this many stands
+    /// [default: 0].
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    lost: Option<String>,
     /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
     format: String,
@@ -1663,14 +1663,26 @@ fn run_odds(a: OddsArgs) -> Result<String> {
         None => None,
         Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
     };
-    let max_lost = int_in("--max-lost", &a.max_lost, 0, 39)? as u8;
+    let ask = morale_lab::odds::OddsAsk {
+        stands,
+        max_lost: a
+            .max_lost
+            .as_deref()
+            .map(|m| int_in("--max-lost", m, 0, 39).map(|v| v as u8))
+            .transpose()?,
+        lost: a
+            .lost
+            .as_deref()
+            .map(|m| int_in("--lost", m, 0, 39).map(|v| v as u8))
+            .transpose()?,
+    };
     // A rule set's optional rules do not change these tables: only its rule parameters count.
     let (system, rules, _options) = rules_of(
         (a.system.as_ref(), "odds"),
         a.rules_file.as_deref(),
         &a.rules,
     )?;
-    let mut sheet = system::odds(&system, stands, max_lost, &rules)?;
+    let mut sheet = system::odds(&system, &ask, &rules)?;
     // The title: the user's, else a rule set's name beside the system's title; a rule set's
     // description under it.
     let set = a.rules_file.as_deref().map(load_ruleset).transpose()?;

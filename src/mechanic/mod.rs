@@ -496,7 +496,7 @@ impl RuleSystem for Mechanic {
             .ok_or_else(|| Error::Conflict(format!("{} is not loaded", self.path)))?;
         chain::build(me, scenario, p, options)
     }
-    fn odds(&self, _stands: Option<u8>, _max_lost: u8, _rules: &Resolved) -> Result<Odds> {
+    fn odds(&self, _ask: &crate::odds::OddsAsk, _rules: &Resolved) -> Result<Odds> {
         Err(Error::Invalid {
             what: "odds".into(),
             value: self.path.into(),

@@ -166,13 +166,13 @@ pub trait RuleSystem: Sync {
     /// Values that are each allowed but do not fit together.
     fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>>;
     /// Its odds sheet for a rulebook: exact chances only, under the rule parameters of `rules`
-    /// (see [`odds`]). `stands` marks the rows at 50% losses where the system has them;
-    /// `max_lost` is the last row of a by-losses table.
+    /// (see [`odds`]), for what `ask` asks (a unit size, the losses shown, the losses a
+    /// rallying unit has had).
     ///
     /// # Errors
-    /// An argument this system's sheet does not take, or rule parameters that do not fit
+    /// Anything in `ask` this system's sheet does not take, or rule parameters that do not fit
     /// together.
-    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds>;
+    fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds>;
 }
 
 /// The built-in rule systems, in the order `list` shows them.
@@ -363,7 +363,7 @@ pub fn default_text(sys: &dyn RuleSystem, p: &ParamDef) -> String {
 /// # Errors
 /// An unknown system, a key that is not one of its rule parameters, a value outside what is
 /// allowed, and the sheet's own refusals.
-pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> Result<Odds> {
+pub fn odds(system: &str, ask: &crate::odds::OddsAsk, rules: &[Input]) -> Result<Odds> {
     let sys = find(system)?;
     if let Some(i) = rules.iter().find(|i| i.source != params::Source::Rule) {
         return Err(Error::Conflict(format!(
@@ -379,7 +379,7 @@ pub fn odds(system: &str, stands: Option<u8>, max_lost: u8, rules: &[Input]) -> 
         rules,
         &[],
     )?;
-    let mut sheet = sys.odds(stands, max_lost, &r)?;
+    let mut sheet = sys.odds(ask, &r)?;
     sheet.set_rules(&r);
     // The sheet's tables are tests and rallies.
     if let Some(line) = not_modelled_line(sys.not_modelled(), &[Scenario::Test, Scenario::Rally]) {

@@ -15,7 +15,7 @@ pub mod test;
 pub mod under_fire;
 mod unit;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::odds::Odds;
 use crate::params::{Input, Resolved};
 use crate::scenario::{Describe, Job, Scenario};
@@ -109,15 +109,12 @@ impl RuleSystem for Effectiveness {
             other => Err(other.unsupported(NAME, SCENARIOS)),
         }
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
-        let _ = max_lost;
-        if let Some(s) = stands {
-            return Err(Error::Invalid {
-                what: "--stands".into(),
-                value: s.to_string(),
-                allowed: "effectiveness has no stands: its losses are in quarters".into(),
-            });
-        }
+    fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds> {
+        ask.only(
+            "effectiveness",
+            &[],
+            "its units have no stands (losses are in quarters of effectiveness), and its tables are by class and modifiers",
+        )?;
         let rules = Rules::read(rules)?;
         Ok(odds::effectiveness(rules.numbers, rules.q.return_on))
     }

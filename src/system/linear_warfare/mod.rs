@@ -14,7 +14,7 @@ pub mod test;
 pub mod under_fire;
 mod unit;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::odds::Odds;
 use crate::params::{Input, Resolved, Source};
 use crate::scenario::{Describe, Job, Scenario};
@@ -134,15 +134,12 @@ impl RuleSystem for LinearWarfare {
             other => Err(other.unsupported(NAME, SCENARIOS)),
         }
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
-        let _ = max_lost;
-        if let Some(s) = stands {
-            return Err(Error::Invalid {
-                what: "--stands".into(),
-                value: s.to_string(),
-                allowed: "the linear-warfare odds sheet has no --stands: its volley table runs 1 to 6 dice".into(),
-            });
-        }
+    fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds> {
+        ask.only(
+            "linear-warfare",
+            &[],
+            "its tables are melee rounds by modifier difference and volleys of 1 to 6 dice",
+        )?;
         let mut sheet = odds::linear_warfare(numbers(&RuleParams::read(rules)?));
         // Its tables are melee rounds and volleys: what a melee leaves out bears on them.
         sheet

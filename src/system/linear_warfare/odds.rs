@@ -26,7 +26,7 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
                 },
             );
             (
-                format!("{d:+}"),
+                crate::odds::signed(d),
                 p.iter().map(|&x| cell(to_frac(x, 36))).collect(),
             )
         })
@@ -67,21 +67,13 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
                         if k < t.len() {
                             cell(Frac::new(t.weight(k), t.total()).expect("total > 0"))
                         } else {
-                            OddsCell {
-                                fraction: None,
-                                p: 0.0,
-                                text: "—".into(),
-                            }
+                            OddsCell::note("—")
                         }
                     })
                     .collect();
                 let hitting = u64::from(7u8.saturating_sub(to_hit));
                 let mean = Frac::new(u64::from(dice) * hitting, 6).expect("den > 0");
-                cells.push(OddsCell {
-                    fraction: Some(mean.to_string()),
-                    p: mean.value(),
-                    text: format!("{mean} ({:.2})", mean.value()),
-                });
+                cells.push(crate::odds::mean_cell(mean));
                 (dice.to_string(), cells)
             })
             .collect();

@@ -111,10 +111,19 @@ impl RuleSystem for RankAndFile {
             Scenario::Engagement | Scenario::Line => army::job(&ctx),
         }
     }
-    fn odds(&self, stands: Option<u8>, max_lost: u8, rules: &Resolved) -> Result<Odds> {
-        let mut sheet = odds::rank_and_file(stands, max_lost, Rules::read(rules)?.numbers);
-        sheet.sections.extend(odds::rally_sections(self, rules)?);
-        sheet.notes.push("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails loses rally_loss stands and may reach the 50% rule; \"elite\" is an Elite unit with its re-roll (elite_rerolls in the battle). Each cell is the exact chance of being back in good order by that turn.".into());
+    fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds> {
+        ask.only("rank-and-file", &["--stands", "--max-lost", "--lost"], "")?;
+        let numbers = Rules::read(rules)?.numbers;
+        let mut sheet = odds::rank_and_file(ask.stands, ask.max_lost.unwrap_or(6), numbers);
+        sheet
+            .sections
+            .extend(odds::rally_sections(self, rules, ask)?);
+        let lose = match numbers.rally_loss {
+            0 => "loses no stand".to_string(),
+            1 => "loses a stand".to_string(),
+            n => format!("loses {n} stands"),
+        };
+        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails {lose} and may reach the 50% rule; \"elite\" is an Elite unit with its re-roll (RF-6). Each cell is the exact chance of being back in good order by that turn."));
         Ok(sheet)
     }
 }

@@ -13,14 +13,12 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
 /// parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
 pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> Odds {
-    let auto_fail = || OddsCell {
-        fraction: None,
-        p: 0.0,
-        text: if numbers.break_fraction == (1, 2) {
-            "auto-fail (50% rule)".into()
+    let auto_fail = || {
+        OddsCell::note(if numbers.break_fraction == (1, 2) {
+            "auto-fail (50% rule)"
         } else {
-            "auto-fail (RF-3)".into()
-        },
+            "auto-fail (RF-3)"
+        })
     };
     // The chance to pass, or None where the unit fails automatically (RF-3).
     let chance = |class: rf::Class, lost: u8, leader: i8, reroll: bool, size: u8| {
@@ -110,11 +108,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                     Some(s) => format!("≤ {s} stands"),
                     None => "—".to_string(),
                 };
-                cells.push(OddsCell {
-                    fraction: None,
-                    p: 0.0,
-                    text,
-                });
+                cells.push(OddsCell::note(&text));
             }
             rows.push((lost.to_string(), cells));
         }
@@ -154,7 +148,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 rows.push((lost.to_string(), cells));
             }
             sections.push(OddsSection {
-                title: format!("Leader bonus {leader:+}"),
+                title: format!("Leader bonus {}", crate::odds::signed(leader.into())),
                 row_header: "stands lost".into(),
                 columns,
                 rows,
@@ -178,8 +172,8 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         match (n.rerolls_per_test, consistent) {
             (1, true) => "RF-6: a re-roll (an Elite unit, or a commander's re-roll) is one re-roll of a failed test, never more than one per test: find the chance in the first table, then read it with a re-roll from the second.".to_string(),
             (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
-            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls): find the chance in the first table, then read it with re-rolls from the second."),
-            (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (rerolls_per_test; an Elite unit, or a commander's re-rolls)."),
+            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls): find the chance in the first table, then read it with re-rolls from the second."),
+            (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls)."),
         },
     ];
     match stands {
@@ -209,7 +203,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 })
                 .collect();
             notes.push(format!(
-                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (the table's last column; give --stands to show one unit size's rows as auto-fail).",
+                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (the table's last column; a sheet made for one unit size marks its rows auto-fail instead).",
                 at.join(", ")
             ))
         }
@@ -225,17 +219,29 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
 
-/// RF-4, RF-5: the chance a shaken unit of 8 stands (none lost) is back in good order within k
-/// rally phases, from routing and from unsteady (one table each), by class without help, with
-/// a +1 leader, and as an Elite unit with its re-roll. Solved exactly by the rally scenario under
-/// the rule parameters of `rules` (the sheet's).
+/// RF-4, RF-5: the chance a shaken unit is back in good order within k rally phases, from
+/// routing and from unsteady (one table each), by class without help, with a +1 leader, and as
+/// an Elite unit with its re-roll: a unit of `ask.stands` (default 8) that has already lost
+/// `ask.lost` (default none). Solved exactly by the rally scenario under the rule parameters of
+/// `rules` (the sheet's).
 ///
 /// # Errors
 /// Rule parameters that do not fit together (never for values the sheet accepted).
 pub fn rally_sections(
     system: &dyn crate::system::RuleSystem,
     rules: &crate::params::Resolved,
+    ask: &crate::odds::OddsAsk,
 ) -> crate::error::Result<Vec<OddsSection>> {
+    let stands = ask.stands.unwrap_or(8);
+    let lost = ask.lost.unwrap_or(0);
+    if lost >= stands {
+        return Err(crate::error::Error::Invalid {
+            what: "--lost".into(),
+            value: lost.to_string(),
+            allowed: format!("fewer stands lost than the unit's {stands} (--stands)"),
+        });
+    }
+    let (stands_text, lost_text) = (stands.to_string(), lost.to_string());
     use crate::params::Input;
     use crate::scenario::{RunOptions, Scenario};
     let rule_inputs: Vec<Input> = rules
@@ -259,7 +265,8 @@ pub fn rally_sections(
                 for (k, v) in [
                     ("class", class.name()),
                     ("state", state),
-                    ("stands", "8"),
+                    ("stands", stands_text.as_str()),
+                    ("lost", lost_text.as_str()),
                     ("turns", &RALLY_TURNS.to_string()),
                 ]
                 .into_iter()
@@ -301,19 +308,9 @@ pub fn rally_sections(
             .map(|k| {
                 let cells = by_column
                     .iter()
-                    .map(|col| {
-                        let p = col.get(k).copied().unwrap_or(f64::NAN);
-                        OddsCell {
-                            fraction: crate::report::simple_fraction(p)
-                                .map(|(n, d)| format!("{n}/{d}")),
-                            p,
-                            // Never 0.0% or 100.0% for a chance that is neither.
-                            text: match crate::odds::percent_1(p).as_str() {
-                                "100.0" if p < 1.0 => ">99.9%".into(),
-                                "0.0" if p > 0.0 => "<0.1%".into(),
-                                t => format!("{t}%"),
-                            },
-                        }
+                    .map(|col| match col.get(k).copied() {
+                        Some(p) if p.is_finite() => OddsCell::chance(p),
+                        _ => OddsCell::note("—"),
                     })
                     .collect();
                 ((k + 1).to_string(), cells)
@@ -321,7 +318,12 @@ pub fn rally_sections(
             .collect();
         sections.push(OddsSection {
             title: format!(
-                "Rallies within k turns, from {state} (RF-4, RF-5; 8 stands, none lost)"
+                "Rallies within k turns, from {state} (RF-4, RF-5; {stands} stands, {})",
+                match lost {
+                    0 => "none lost".to_string(),
+                    1 => "1 already lost".to_string(),
+                    n => format!("{n} already lost"),
+                }
             ),
             row_header: "turn".into(),
             columns,

@@ -70,25 +70,27 @@ fn meaning_phrase(meaning: &str) -> &str {
     phrase.trim()
 }
 
+/// The parameter a sweep axis moves, from the first variant's system's tables.
+fn axis_def(
+    exp: &crate::experiment::Experiment,
+    axis: &crate::experiment::Axis,
+) -> Option<&'static crate::params::ParamDef> {
+    let system = crate::system::find(&exp.variants.first()?.system).ok()?;
+    let defs = if axis.rule {
+        system.rule_params()
+    } else {
+        system.params()
+    };
+    defs.iter().find(|d| d.key == axis.key)
+}
+
 /// A sweep axis named for a sentence: what a situation parameter means (`stands (or models)
 /// already lost`), or a rule parameter's meaning and key (`… (rule base_green)`).
 pub(super) fn axis_name(
     exp: &crate::experiment::Experiment,
     axis: &crate::experiment::Axis,
 ) -> String {
-    let def = exp
-        .variants
-        .first()
-        .and_then(|v| crate::system::find(&v.system).ok())
-        .and_then(|s| {
-            let defs = if axis.rule {
-                s.rule_params()
-            } else {
-                s.params()
-            };
-            defs.iter().find(|d| d.key == axis.key)
-        });
-    match def {
+    match axis_def(exp, axis) {
         Some(d) if axis.rule => format!("{} (rule {})", meaning_phrase(d.meaning), axis.key),
         Some(d) if !meaning_phrase(d.meaning).is_empty() => meaning_phrase(d.meaning).to_string(),
         _ if axis.rule => format!("rule {}", axis.key),
@@ -104,19 +106,7 @@ pub(super) fn axis_words(
     exp: &crate::experiment::Experiment,
     axis: &crate::experiment::Axis,
 ) -> String {
-    let system = exp
-        .variants
-        .first()
-        .and_then(|v| crate::system::find(&v.system).ok());
-    let def = system.and_then(|s| {
-        let defs = if axis.rule {
-            s.rule_params()
-        } else {
-            s.params()
-        };
-        defs.iter().find(|d| d.key == axis.key)
-    });
-    match (def, axis.rule) {
+    match (axis_def(exp, axis), axis.rule) {
         (Some(d), true) => format!(
             "{} (rule {}; the source: {})",
             meaning_phrase(d.meaning),

@@ -121,7 +121,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
                 n.scores[2]
             ),
             format!(
-                "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on {return_on}+ ({} with a general); Elite units roll like any other. Without it a retreating unit is back after retreat_turns turns.",
+                "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on {return_on}+ ({} with a general); Elite units roll like any other. Without the roll a retreating unit is back in action after its retreat (one turn, as the tool plays it), rolling nothing.",
                 signed(n.return_general_bonus.into())
             ),
         ],

@@ -97,15 +97,36 @@ impl OddsCell {
             .filter(|(_, d)| *d <= MOST_DENOMINATOR)
             .map(|(n, d)| format!("{n}/{d}"))
             .or_else(|| (p == 0.0 || p == 1.0).then(|| format!("{p}")));
-        let pct = percent_text(p);
+        OddsCell::shown(CellKind::Chance, fraction, p)
+    }
+
+    /// A chance or a mean `value` whose fraction is `fraction` where the sheet shows one: the
+    /// text is the fraction with the percentage (a mean: two decimals) in brackets, or the
+    /// percentage (the decimals) alone.
+    fn shown(kind: CellKind, fraction: Option<String>, value: f64) -> OddsCell {
+        let number = match kind {
+            CellKind::Mean => format!("{value:.2}"),
+            _ => percent_text(value),
+        };
         OddsCell {
-            kind: CellKind::Chance,
+            kind,
             text: match &fraction {
-                Some(f) => format!("{f} ({pct})"),
-                None => pct,
+                Some(f) => format!("{f} ({number})"),
+                None => number,
             },
             fraction,
-            value: Some(p),
+            value: Some(value),
+        }
+    }
+}
+
+impl CellKind {
+    /// Its name in CSV and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            CellKind::Chance => "chance",
+            CellKind::Mean => "mean",
+            CellKind::Note => "note",
         }
     }
 }
@@ -217,28 +238,17 @@ pub fn percent_1(p: f64) -> String {
 /// A cell from an exact chance as a fraction: the fraction shown where its denominator is at
 /// most [`MOST_DENOMINATOR`], else the percentage alone (see [`READING`]).
 pub fn cell(f: Frac) -> OddsCell {
-    let pct = percent_text(f.value());
-    let shown = f.den <= MOST_DENOMINATOR;
-    OddsCell {
-        kind: CellKind::Chance,
-        fraction: shown.then(|| f.to_string()),
-        value: Some(f.value()),
-        text: if shown { format!("{f} ({pct})") } else { pct },
-    }
+    OddsCell::shown(CellKind::Chance, shown_fraction(f), f.value())
 }
 
 /// A cell from an exact mean as a fraction: `7/6 (1.17)`.
 pub fn mean_cell(f: Frac) -> OddsCell {
-    OddsCell {
-        kind: CellKind::Mean,
-        fraction: (f.den <= MOST_DENOMINATOR).then(|| f.to_string()),
-        value: Some(f.value()),
-        text: if f.den <= MOST_DENOMINATOR {
-            format!("{f} ({:.2})", f.value())
-        } else {
-            format!("{:.2}", f.value())
-        },
-    }
+    OddsCell::shown(CellKind::Mean, shown_fraction(f), f.value())
+}
+
+/// `f` as the sheet shows it: where its denominator is at most [`MOST_DENOMINATOR`].
+fn shown_fraction(f: Frac) -> Option<String> {
+    (f.den <= MOST_DENOMINATOR).then(|| f.to_string())
 }
 
 /// A modifier with its sign, as a rulebook prints it: +1, 0, −1 (a true minus sign).
@@ -336,7 +346,7 @@ impl Odds {
                                 s.title.clone(),
                                 label.clone(),
                                 col.clone(),
-                                format!("{:?}", c.kind).to_lowercase(),
+                                c.kind.name().to_string(),
                                 c.text.clone(),
                                 c.fraction.clone().unwrap_or_default(),
                                 c.value.map(|v| v.to_string()).unwrap_or_default(),

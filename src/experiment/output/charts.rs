@@ -11,21 +11,35 @@ pub(super) fn estimate(c: &Cell) -> Estimate {
     }
 }
 
-/// The setup every variant shares, in words: the scenario and each setting that has one value
-/// in every variant (`under fire, class regular, turns 8`); the swept keys are left to the
-/// point's label.
+/// Whether every variant sets `key` to `value`.
+pub(super) fn set_everywhere(
+    exp: &crate::experiment::Experiment,
+    key: &str,
+    value: &SetValue,
+) -> bool {
+    exp.variants
+        .iter()
+        .all(|o| o.set.iter().any(|(k, v)| k == key && v == value))
+}
+
+/// Each setting that has one value in every variant and is not swept, in words (`class
+/// regular`, `turns 8`); the swept keys are left to the point's label.
+pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String> {
+    exp.variants.first().map_or_else(Vec::new, |first| {
+        first
+            .set
+            .iter()
+            .filter(|(k, v)| set_everywhere(exp, k, v) && !exp.sweep.iter().any(|a| &a.key == k))
+            .map(|(k, v)| format!("{} {}", words(k), v.as_input()))
+            .collect()
+    })
+}
+
+/// The setup every variant shares, in words: the scenario and the shared settings (`under
+/// fire, class regular, turns 8`).
 pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
     let mut out = vec![words(&exp.scenario.to_string()).replace('-', " ")];
-    if let Some(first) = exp.variants.first() {
-        for (k, v) in &first.set {
-            let everywhere = exp.variants[1..]
-                .iter()
-                .all(|o| o.set.iter().any(|(k2, v2)| k2 == k && v2 == v));
-            if everywhere && !exp.sweep.iter().any(|a| &a.key == k) {
-                out.push(format!("{} {}", words(k), v.as_input()));
-            }
-        }
-    }
+    out.extend(shared_settings(exp));
     out.join(", ")
 }
 

@@ -654,17 +654,13 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
 /// What was played, in words: the scenario and the settings every variant shares, each variant
 /// by its system and what sets it apart from the others, and the swept values.
 fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
-    let shared = super::charts::setup(exp);
+    let shared = super::charts::shared_settings(exp);
     let mut out = format!("Scenario `{}`", exp.scenario);
-    if let Some((_, rest)) = shared.split_once(", ") {
-        out += &format!(", in every variant {rest}");
+    if !shared.is_empty() {
+        out += &format!(", in every variant {}", shared.join(", "));
     }
     out += ".";
-    let shared_set = |k: &str, v: &SetValue| {
-        exp.variants
-            .iter()
-            .all(|o| o.set.iter().any(|(k2, v2)| k2 == k && v2 == v))
-    };
+    let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
     let variants: Vec<String> = exp
         .variants
         .iter()

@@ -610,3 +610,25 @@ fn a_mechanic_files_report_names_the_file_as_its_rules() {
     );
     assert_eq!(plain, changed);
 }
+
+/// The same text loaded under two paths is one system, found by either path (a run in one
+/// process may name a file one way and another run another way); unloading one name leaves the
+/// other working.
+#[test]
+fn one_text_under_two_paths_is_found_by_both() {
+    let text = format!(
+        "{}\n// a copy, under two names\n",
+        std::fs::read_to_string(format!("{ROOT}/mechanics/examples/first-rally.rhai")).unwrap()
+    );
+    let first = morale_lab::mechanic::load("elsewhere/copy-a.rhai", &text, &mut read).unwrap();
+    let second = morale_lab::mechanic::load("mechanics/copy-b.rhai", &text, &mut read).unwrap();
+    assert!(std::ptr::addr_eq(first, second), "one system");
+    let p = pairs(&["turns=2"]);
+    let by_a = solve("elsewhere/copy-a.rhai", Scenario::Rally, &p, &[]).unwrap();
+    let by_b = solve("mechanics/copy-b.rhai", Scenario::Rally, &p, &[]).unwrap();
+    assert_eq!(exact_numbers(&by_a), exact_numbers(&by_b));
+    assert!(morale_lab::mechanic::unload("elsewhere/copy-a.rhai"));
+    assert!(system::find("elsewhere/copy-a.rhai").is_err());
+    let again = solve("mechanics/copy-b.rhai", Scenario::Rally, &p, &[]).unwrap();
+    assert_eq!(exact_numbers(&again), exact_numbers(&by_b));
+}

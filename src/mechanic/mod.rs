@@ -224,10 +224,6 @@ fn load_as(
     // file get the same system.
     let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
     if register {
-        // The same file named another way (another path to it, a copy): the same system.
-        if let Some(m) = map.values().find(|m| m.hash == hash && m.path != path) {
-            return Ok(*m);
-        }
         if let Some(m) = map.get(&path) {
             if m.hash == hash {
                 return Ok(*m);
@@ -241,6 +237,19 @@ fn load_as(
                     &hash[..12]
                 ),
             ));
+        }
+        // The same file named another way (another path to it, a copy): the same system.
+        // It is also found by this path from now on (a run names it either way).
+        if let Some(m) = map
+            .values()
+            .find(|m| m.hash == hash && m.path != path)
+            .copied()
+        {
+            if !map.contains_key(&path) {
+                map.insert(path.clone(), m);
+                crate::system::add_file(&path, m);
+            }
+            return Ok(m);
         }
     }
     let declared = decl::declare(&engine, &levels, &path)?;
@@ -305,7 +314,10 @@ pub fn unload(path: &str) -> bool {
         return false;
     };
     crate::system::remove_file(&path);
-    m.body.write().unwrap_or_else(|e| e.into_inner()).take();
+    // Freed only when no other path still names the same system.
+    if !map.values().any(|other| std::ptr::eq(*other, m)) {
+        m.body.write().unwrap_or_else(|e| e.into_inner()).take();
+    }
     true
 }
 

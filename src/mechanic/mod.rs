@@ -245,10 +245,9 @@ fn load_as(
             .find(|m| m.hash == hash && m.path != path)
             .copied()
         {
-            if !map.contains_key(&path) {
-                map.insert(path.clone(), m);
-                crate::system::add_file(&path, m);
-            }
+            // (Not yet under this path: that was looked up just above.)
+            map.insert(path.clone(), m);
+            crate::system::add_file(&path, m);
             return Ok(m);
         }
     }

@@ -50,6 +50,20 @@ pub trait Chain: Sync {
     fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
         *s = self.step(*s, r);
     }
+    /// The part of state `s` its turn depends on: `s` with what it only accumulates set aside
+    /// (a battle's hole-turns; its turn count where no rule reads it). States with the same core
+    /// have the same moves, which the exact solver works out once per core. A core has the
+    /// class of its state.
+    fn core(&self, s: Self::State) -> Self::State {
+        s
+    }
+    /// The state one turn from `s` reaches when its core ([`Chain::core`]) reaches `to`: what
+    /// `s` accumulated, added back (the same state as [`Chain::step`] from `s` with the same
+    /// draws).
+    fn carry(&self, s: Self::State, to: Self::State) -> Self::State {
+        let _ = s;
+        to
+    }
     /// The reporting classes.
     fn classes(&self) -> &[ClassInfo];
     /// The class of a state (an index into [`Chain::classes`]).
@@ -90,7 +104,8 @@ pub trait Chain: Sync {
         false
     }
     /// Integers read off the state after every turn and reported as per-turn means (gaps in a
-    /// line, units lost …). Only for chains that are not solved exactly.
+    /// line, units lost …): the exact solver gives their means too; the table sampler does not
+    /// carry them, so a chain with series samples with dice.
     fn series(&self) -> &[ValueInfo] {
         &[]
     }

@@ -57,6 +57,16 @@ impl Roll for Oracle<'_> {
             }
         }
     }
+    fn follows_branches(&self) -> bool {
+        true
+    }
+    /// One branch per outcome; its chance has no exact fraction here.
+    fn branch(&mut self, pmf: &[f64]) -> usize {
+        let c = self.choose(pmf.len() as u32) as usize;
+        self.prob *= pmf[c];
+        self.ratio = None;
+        c
+    }
     fn pick(&mut self, table: &Weights) -> usize {
         let c = self.choose(table.len() as u32) as usize;
         self.prob *= table.p(c);
@@ -502,6 +512,20 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     let mut ended: Vec<(C::State, f64)> = Vec::new();
     let mut ended_at: BTreeMap<C::State, usize> = BTreeMap::new();
 
+    // Per-turn series (a battle's gaps, losses …): E[X] and E[X²] over every trial after each
+    // turn, an ended trial keeping its last state's values (as the samplers count them). The
+    // absorbed mass's share is summed as it ends and carried into every later turn.
+    let n_series = layout.series();
+    let mut read = vec![0u32; n_series];
+    let mut ended_series = vec![0.0f64; 2 * n_series];
+    let mut add_series = |sums: &mut [f64], s: &C::State, p: f64| {
+        chain.series_all(s, &mut read);
+        for (i, &x) in read.iter().enumerate() {
+            let x = f64::from(x);
+            sums[2 * i] += p * x;
+            sums[2 * i + 1] += p * x * x;
+        }
+    };
     let start = chain.start();
     let c0 = chain.class_of(start);
     // The live distribution over (state, turns its place stood empty so far): per state (in
@@ -523,6 +547,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     };
     let mut kept_moves = 0usize;
     if classes[c0].absorbing {
+        if n_series > 0 {
+            add_series(&mut ended_series, &start, 1.0);
+        }
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
         finish(&mut out, start, c0, empty, 1.0);
@@ -554,9 +581,12 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
         for live in &dist {
             let s = live.state;
-            if !cache.contains_key(&s) {
+            // A state's moves are its core's (the same turn: what it only accumulates is set
+            // aside and carried over), worked out once per core.
+            let key = chain.core(s);
+            if !cache.contains_key(&key) {
                 watch.check(None)?;
-                let next = transitions_within(chain, s, &watch)?;
+                let next = transitions_within(chain, key, &watch)?;
                 let mut moves: Moves<C::State> = Vec::with_capacity(next.len());
                 for (k, (s2, q)) in next.into_iter().enumerate() {
                     // Reading a new state's class runs rule code (a mechanic file's script):
@@ -565,7 +595,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                         watch.check(None)?;
                     }
                     let c = chain.class_of(s2);
-                    let end = classes[c].absorbing.then(|| {
+                    let end = (classes[c].absorbing && key == s).then(|| {
                         *ended_at.entry(s2).or_insert_with(|| {
                             ended.push((s2, 0.0));
                             ended.len() - 1
@@ -581,23 +611,36 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                         moves: kept_moves,
                     });
                 }
-                cache.insert(s, moves);
+                cache.insert(key, moves);
             }
-            let trans = &cache[&s];
-            // Where each move lands in `next` (none for an absorbing class).
-            let slots: Vec<Option<usize>> = trans
+            let trans = &cache[&key];
+            // Where each move lands: the state it reaches (its core's move, with what `s`
+            // accumulated carried), and in `next` (none for an absorbing class) or among the
+            // ended states.
+            let own = key == s;
+            let lands: Vec<(C::State, Option<usize>, Option<usize>)> = trans
                 .iter()
-                .map(|&(s2, _, c, _)| {
-                    (!classes[c].absorbing).then(|| {
-                        *at.entry(s2).or_insert_with(|| {
+                .map(|&(s2, _, c, end)| {
+                    let s2 = if own { s2 } else { chain.carry(s, s2) };
+                    if classes[c].absorbing {
+                        let end = end.or_else(|| {
+                            Some(*ended_at.entry(s2).or_insert_with(|| {
+                                ended.push((s2, 0.0));
+                                ended.len() - 1
+                            }))
+                        });
+                        (s2, None, end)
+                    } else {
+                        let slot = *at.entry(s2).or_insert_with(|| {
                             next.push(Live {
                                 state: s2,
                                 lo: usize::MAX,
                                 p: Vec::new(),
                             });
                             next.len() - 1
-                        })
-                    })
+                        });
+                        (s2, Some(slot), None)
+                    }
                 })
                 .collect();
             for (k, &p) in live.p.iter().enumerate() {
@@ -607,11 +650,14 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     continue;
                 }
                 let e = live.lo + k;
-                for (&(_, q, c, end), slot) in trans.iter().zip(&slots) {
+                for (&(_, q, c, _), &(s2, slot, end)) in trans.iter().zip(&lands) {
                     let pq = p * q;
                     let info = classes[c];
                     match slot {
                         None => {
+                            if n_series > 0 {
+                                add_series(&mut ended_series, &s2, pq);
+                            }
                             out[layout.absorbed(c, t)] += pq;
                             let e2 = e + if info.empty { turns - t + 1 } else { 0 };
                             out[layout.final_(c)] += pq;
@@ -622,7 +668,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                         }
                         Some(i) => {
                             out[layout.live(t, c)] += pq;
-                            next[*i].add(e + usize::from(info.empty), pq);
+                            next[i].add(e + usize::from(info.empty), pq);
                         }
                     }
                 }
@@ -635,6 +681,17 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             .filter_map(|&i| order[i].take())
             .filter(|l| !l.p.is_empty())
             .collect();
+        if n_series > 0 {
+            let mut sums = ended_series.clone();
+            for live in &dist {
+                add_series(&mut sums, &live.state, live.p.iter().sum());
+            }
+            for i in 0..n_series {
+                let at = layout.series_sum(i, t);
+                out[at] = sums[2 * i];
+                out[at + 1] = sums[2 * i + 1];
+            }
+        }
     }
     (limit.progress)(turns, turns);
     for &(s, p) in &ended {

@@ -1,6 +1,8 @@
 //! `engagement` and `line`: whole fights played turn by turn in each system's own turn order
-//! (docs/RULES.md §4; RF-13 for Rank & File). Monte Carlo only: the state spaces are too large to
-//! solve exactly, so these chains run with the dice sampler and report per-turn means.
+//! (docs/RULES.md §4; RF-13 for Rank & File). An engagement is solved exactly as well: its chain
+//! (both units, the range, the turn and what the fight carries) is small enough, and the exact
+//! solver runs the very turn the dice sampler plays. A line's field has too many states, so it
+//! runs by Monte Carlo only. Both run with the dice sampler and report per-turn means.
 //!
 //! The field is a row of `files` (1 for an engagement, up to [`MAX_FILES`] for a line). In each
 //! file a unit of side A faces a unit of side B; in a line the first `supports` files of each
@@ -574,11 +576,29 @@ impl<A: Army> Chain for Battle<A> {
     fn start(&self) -> Self::State {
         self.first
     }
+    /// Hole-turns only accumulate, and the turn count matters only up to side A's
+    /// `charge_at_turn` (every later turn charges alike).
+    fn core(&self, mut s: Self::State) -> Self::State {
+        s.holes = [0, 0];
+        s.turn = s
+            .turn
+            .min(self.policy.charge_at_turn.min(u32::from(u16::MAX)) as u16);
+        s
+    }
+    fn carry(&self, s: Self::State, mut to: Self::State) -> Self::State {
+        to.turn = s.turn + 1;
+        for side in 0..2 {
+            to.holes[side] += s.holes[side];
+        }
+        to
+    }
     fn turns(&self) -> u32 {
         self.turns
     }
+    /// An engagement: yes (one file, a few thousand states at most for the defaults); a line:
+    /// no (its field of up to 12 files a side has far too many).
     fn exact(&self) -> bool {
-        false
+        !self.line
     }
     #[inline]
     fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {

@@ -8,7 +8,60 @@
 //! (state, turns-empty-so-far) for the chain's turns, filling the same [`Layout`] as a Monte Carlo
 //! tally with probabilities. States are kept in ordered maps so results are bit-reproducible.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A map keyed by states with a hash that is quick on their many small fields (a battle's
+/// state is some hundred bytes in a few hundred fields): the solver looks a state up for every
+/// move of every live state. Its order is never read (the solver orders states by their `Ord`).
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FieldHasher>>;
+
+/// A multiply-and-rotate hash over the fields written (not for untrusted keys: the states are
+/// the rule code's own).
+#[derive(Default)]
+struct FieldHasher(u64);
+
+impl FieldHasher {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FieldHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 use crate::chain::{Chain, Layout};
 use crate::dice::{Hits, Roll, Weights};
@@ -498,7 +551,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     let turns = layout.turns;
     let classes = chain.classes();
     let mut out = vec![0.0f64; layout.len()];
-    let mut cache: BTreeMap<C::State, Moves<C::State>> = BTreeMap::new();
+    let mut cache: FastMap<C::State, Moves<C::State>> = FastMap::default();
 
     let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
         out[layout.final_(c)] += p;
@@ -510,7 +563,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     // The values depend on the end state alone, not on the turn or the empty count: the mass
     // absorbed into each end state is summed here and read for its values once, at the end.
     let mut ended: Vec<(C::State, f64)> = Vec::new();
-    let mut ended_at: BTreeMap<C::State, usize> = BTreeMap::new();
+    let mut ended_at: FastMap<C::State, usize> = FastMap::default();
 
     // Per-turn series (a battle's gaps, losses …): E[X] and E[X²] over every trial after each
     // turn, an ended trial keeping its last state's values (as the samplers count them). The
@@ -578,7 +631,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             }
         }
         let mut next: Vec<Live<C::State>> = Vec::new();
-        let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
+        // Where each state reached sits in `next` (looked up by hash: a landing per move of
+        // every live state; the states are put in their order once, at the end of the turn).
+        let mut at: FastMap<C::State, usize> = FastMap::default();
         for live in &dist {
             let s = live.state;
             // A state's moves are its core's (the same turn: what it only accumulates is set
@@ -623,7 +678,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                 .map(|&(s2, _, c, end)| {
                     let s2 = if own { s2 } else { chain.carry(s, s2) };
                     if classes[c].absorbing {
-                        let end = end.or_else(|| {
+                        // The cached end is the core's own end state: a carried state ends
+                        // in its own.
+                        let end = end.filter(|_| own).or_else(|| {
                             Some(*ended_at.entry(s2).or_insert_with(|| {
                                 ended.push((s2, 0.0));
                                 ended.len() - 1
@@ -675,12 +732,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             }
         }
         // In the states' order for the next turn.
-        let mut order: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
-        dist = at
-            .values()
-            .filter_map(|&i| order[i].take())
-            .filter(|l| !l.p.is_empty())
-            .collect();
+        drop(at);
+        next.sort_unstable_by(|a, b| a.state.cmp(&b.state));
+        dist = next.into_iter().filter(|l| !l.p.is_empty()).collect();
         if n_series > 0 {
             let mut sums = ended_series.clone();
             for live in &dist {

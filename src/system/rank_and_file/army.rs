@@ -2,14 +2,11 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use std::collections::BTreeMap;
-
 use super::Ctx;
 use super::melee::{Charge, FightState, MeleeSetup, RfFight};
 use super::params::{NAME, Player, Rules};
 use super::rules as rf;
 use super::unit::{fighter_of, fire_params};
-use crate::chain::Chain;
 use crate::dice::Roll;
 use crate::error::{Error, Result};
 use crate::scenario::Job;
@@ -68,26 +65,12 @@ pub struct RfArmy {
     fights: [Vec<[RfFight; 2]>; 2],
     /// Safety cap on melee rounds.
     pub max_rounds: u32,
-    /// The melees fought out exactly, for the exact solver (see [`RfArmy::fought_out`]).
-    fought: Fought,
-}
-
-/// The ends of a melee fought out within a turn (the attacker's and defender's states, who won,
-/// and whether the winner must charge again), with their chances.
-#[derive(Debug)]
-struct Ending {
-    ends: Vec<FightState>,
-    pmf: Vec<f64>,
+    /// The melees fought out within a turn, for the exact solver.
+    fought: PlayedOut<FightKey, FightState>,
 }
 
 /// A melee's start (attacker side, file, the attacker's marker, both units' states).
 type FightKey = (usize, usize, bool, rf::UnitState, rf::UnitState);
-
-/// The melees the exact solver has fought out, shared by the army's copies.
-#[derive(Debug, Clone, Default)]
-struct Fought(
-    std::sync::Arc<std::sync::Mutex<std::collections::HashMap<FightKey, std::sync::Arc<Ending>>>>,
-);
 
 impl RfArmy {
     /// The army of `fighters` (by side and file) under `options`, with the optional rules `on`
@@ -139,61 +122,8 @@ impl RfArmy {
             blown_cavalry: on.blown_cavalry,
             fights,
             max_rounds: melee.max_rounds,
-            fought: Fought::default(),
+            fought: PlayedOut::default(),
         }
-    }
-
-    /// The melee of `key` fought out within the turn (RF-9 to the end, at most
-    /// [`RfArmy::max_rounds`] rounds, as the dice play it): its chain solved round by round,
-    /// each end once with its chance (worked out once per start and kept).
-    fn fought_out(
-        &self,
-        key: FightKey,
-        fight: &RfFight,
-        start: FightState,
-    ) -> std::sync::Arc<Ending> {
-        let mut kept = self.fought.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.entry(key)
-            .or_insert_with(|| {
-                // Only what the turn reads of the end is kept apart: the units, who won (a
-                // fight still going after the cap counts as the start's phase), and RF-12's
-                // charge.
-                let end_of = |s: FightState| FightState {
-                    phase: match s.phase {
-                        FightPhase::Over(k) => FightPhase::Over(k),
-                        _ => start.phase,
-                    },
-                    must_charge: matches!(s.phase, FightPhase::Over(1 | 2)) && s.must_charge,
-                    a: s.a,
-                    d: s.d,
-                    ..start
-                };
-                let mut dist: BTreeMap<FightState, f64> = BTreeMap::from([(start, 1.0)]);
-                for _ in 0..self.max_rounds {
-                    if dist.keys().all(|s| matches!(s.phase, FightPhase::Over(_))) {
-                        break;
-                    }
-                    let mut next: BTreeMap<FightState, f64> = BTreeMap::new();
-                    for (s, p) in dist {
-                        if let FightPhase::Over(_) = s.phase {
-                            *next.entry(s).or_insert(0.0) += p;
-                            continue;
-                        }
-                        crate::exact::enumerate(
-                            |o| fight.step(s, o),
-                            |s2, q| *next.entry(s2).or_insert(0.0) += p * q,
-                        );
-                    }
-                    dist = next;
-                }
-                let mut ends: BTreeMap<FightState, f64> = BTreeMap::new();
-                for (s, p) in dist {
-                    *ends.entry(end_of(s)).or_insert(0.0) += p;
-                }
-                let (ends, pmf) = ends.into_iter().filter(|(_, p)| *p > 0.0).unzip();
-                std::sync::Arc::new(Ending { ends, pmf })
-            })
-            .clone()
     }
 
     /// Change the battle rules in force.
@@ -627,20 +557,29 @@ impl Army for RfArmy {
                 waiver_failed: false,
                 stampeded: false,
             };
-            if r.follows_branches() {
-                // The exact solver: one branch over the melee's ends, not one per die of
-                // every round (a melee of many rounds would be past counting).
-                let key = (att, i, blown_at_charge[i], a.s, b.s);
-                let ending = self.fought_out(key, fight, st);
-                st = ending.ends[r.branch(&ending.pmf)];
-            } else {
-                for _ in 0..self.max_rounds {
-                    st = fight.step(st, r);
-                    if let FightPhase::Over(_) = st.phase {
-                        break;
-                    }
-                }
-            }
+            // RF-9 to the end (at most `max_rounds` rounds). The turn reads of the end the
+            // units, who won (a fight still going after the cap counts as the start's phase)
+            // and RF-12's charge.
+            let start = st;
+            let end_of = |s: FightState| FightState {
+                phase: match s.phase {
+                    FightPhase::Over(k) => FightPhase::Over(k),
+                    _ => start.phase,
+                },
+                must_charge: matches!(s.phase, FightPhase::Over(1 | 2)) && s.must_charge,
+                a: s.a,
+                d: s.d,
+                ..start
+            };
+            st = self.fought.play(
+                (att, i, blown_at_charge[i], a.s, b.s),
+                fight,
+                start,
+                self.max_rounds,
+                r,
+                |s| matches!(s.phase, FightPhase::Over(_)),
+                end_of,
+            );
             f.front[att][i].s = st.a;
             f.front[d][i].s = st.d;
             match st.phase {

@@ -733,7 +733,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         }
         // In the states' order for the next turn.
         drop(at);
-        next.sort_unstable_by(|a, b| a.state.cmp(&b.state));
+        next.sort_unstable_by_key(|l| l.state);
         dist = next.into_iter().filter(|l| !l.p.is_empty()).collect();
         if n_series > 0 {
             let mut sums = ended_series.clone();

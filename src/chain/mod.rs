@@ -57,6 +57,14 @@ pub trait Chain: Sync {
     fn core(&self, s: Self::State) -> Self::State {
         s
     }
+    /// What `s` accumulated beyond its core ([`Chain::core`]), as a number: a state is its core
+    /// and this number (two states with the same core and the same number are one state), and
+    /// the core of [`Chain::carry`]`(s, to)` is the core of `to`. The exact solver finds states
+    /// by the two.
+    fn accumulated(&self, s: Self::State) -> u64 {
+        let _ = s;
+        0
+    }
     /// The state one turn from `s` reaches when its core ([`Chain::core`]) reaches `to`: what
     /// `s` accumulated, added back (the same state as [`Chain::step`] from `s` with the same
     /// draws).

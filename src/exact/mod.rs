@@ -434,14 +434,17 @@ fn gcd128(mut a: u128, mut b: u128) -> u128 {
 }
 
 /// A state's one-turn moves: next state, chance, and the next state's class.
-/// A state's moves: where to, with what chance, into which class, and for a move into an
-/// absorbing class the index of its end state in the solve's list of end states.
-type Moves<S> = Vec<(S, f64, usize, Option<usize>)>;
+/// A state's moves: where to, with what chance, into which class, for a move into an
+/// absorbing class the index of its end state in the solve's list of end states, and the
+/// number the solve gave the core of where to ([`Chain::core`]).
+type Moves<S> = Vec<(S, f64, usize, Option<usize>, u32)>;
 
 /// One live state of [`solve_chain`]'s distribution: the chance of each count of turns its
 /// place stood empty so far, from `lo` on.
 struct Live<S> {
     state: S,
+    /// The number the solve gave the state's core ([`Chain::core`]).
+    core: u32,
     lo: usize,
     p: Vec<f64>,
 }
@@ -551,7 +554,10 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     let turns = layout.turns;
     let classes = chain.classes();
     let mut out = vec![0.0f64; layout.len()];
-    let mut cache: FastMap<C::State, Moves<C::State>> = FastMap::default();
+    // Each core's moves, by the core's number (worked out once, when a state of that core is
+    // first live).
+    let mut store: Vec<Moves<C::State>> = Vec::new();
+    let mut moves_of: Vec<u32> = Vec::new();
 
     let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
         out[layout.final_(c)] += p;
@@ -563,7 +569,11 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     // The values depend on the end state alone, not on the turn or the empty count: the mass
     // absorbed into each end state is summed here and read for its values once, at the end.
     let mut ended: Vec<(C::State, f64)> = Vec::new();
-    let mut ended_at: FastMap<C::State, usize> = FastMap::default();
+    // States by their core's number and what they accumulated beyond it ([`Chain::core`],
+    // [`Chain::accumulated`]): a landing is looked up by a few bytes, not by a whole state
+    // (a battle's state is some hundred fields), the core's number found once per move.
+    let mut ended_at: FastMap<(u32, u64), usize> = FastMap::default();
+    let mut core_ids: FastMap<C::State, u32> = FastMap::default();
 
     // Per-turn series (a battle's gaps, losses …): E[X] and E[X²] over every trial after each
     // turn, an ended trial keeping its last state's values (as the samplers count them). The
@@ -607,8 +617,10 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         let empty = if classes[c0].empty { turns } else { 0 };
         finish(&mut out, start, c0, empty, 1.0);
     } else {
+        core_ids.insert(chain.core(start), 0);
         dist.push(Live {
             state: start,
+            core: 0,
             lo: 0,
             p: vec![1.0],
         });
@@ -633,13 +645,18 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         let mut next: Vec<Live<C::State>> = Vec::new();
         // Where each state reached sits in `next` (looked up by hash: a landing per move of
         // every live state; the states are put in their order once, at the end of the turn).
-        let mut at: FastMap<C::State, usize> = FastMap::default();
+        let mut at: FastMap<(u32, u64), usize> = FastMap::default();
         for live in &dist {
             let s = live.state;
             // A state's moves are its core's (the same turn: what it only accumulates is set
             // aside and carried over), worked out once per core.
             let key = chain.core(s);
-            if !cache.contains_key(&key) {
+            let own = chain.accumulated(s) == chain.accumulated(key);
+            let cid = live.core as usize;
+            if moves_of.len() <= cid {
+                moves_of.resize(cid + 1, u32::MAX);
+            }
+            if moves_of[cid] == u32::MAX {
                 watch.check(None)?;
                 let next = transitions_within(chain, key, &watch)?;
                 let mut moves: Moves<C::State> = Vec::with_capacity(next.len());
@@ -650,53 +667,60 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                         watch.check(None)?;
                     }
                     let c = chain.class_of(s2);
-                    let end = (classes[c].absorbing && key == s).then(|| {
-                        *ended_at.entry(s2).or_insert_with(|| {
-                            ended.push((s2, 0.0));
-                            ended.len() - 1
-                        })
+                    let n = core_ids.len() as u32;
+                    let id = *core_ids.entry(chain.core(s2)).or_insert(n);
+                    let end = (classes[c].absorbing && own).then(|| {
+                        *ended_at
+                            .entry((id, chain.accumulated(s2)))
+                            .or_insert_with(|| {
+                                ended.push((s2, 0.0));
+                                ended.len() - 1
+                            })
                     });
-                    moves.push((s2, q, c, end));
+                    moves.push((s2, q, c, end, id));
                 }
                 kept_moves += moves.len();
                 if kept_moves > watch.max_moves {
                     return Err(Error::TooManyStates {
                         scenario: scenario.to_string(),
-                        states: cache.len() + 1,
+                        states: store.len() + 1,
                         moves: kept_moves,
                     });
                 }
-                cache.insert(key, moves);
+                moves_of[cid] = store.len() as u32;
+                store.push(moves);
             }
-            let trans = &cache[&key];
-            // Where each move lands: the state it reaches (its core's move, with what `s`
-            // accumulated carried), and in `next` (none for an absorbing class) or among the
-            // ended states.
-            let own = key == s;
-            let lands: Vec<(C::State, Option<usize>, Option<usize>)> = trans
+            let trans = &store[moves_of[cid] as usize];
+            // Where each move lands (its core's move, with what `s` accumulated carried): a
+            // place in `next`, or for an absorbing class one among the ended states.
+            let lands: Vec<(bool, usize)> = trans
                 .iter()
-                .map(|&(s2, _, c, end)| {
+                .map(|&(s2, _, c, end, id)| {
+                    // The landing's core is the move's (carrying adds only what the core
+                    // sets aside).
                     let s2 = if own { s2 } else { chain.carry(s, s2) };
+                    let key2 = (id, chain.accumulated(s2));
                     if classes[c].absorbing {
                         // The cached end is the core's own end state: a carried state ends
                         // in its own.
-                        let end = end.filter(|_| own).or_else(|| {
-                            Some(*ended_at.entry(s2).or_insert_with(|| {
+                        let end = end.filter(|_| own).unwrap_or_else(|| {
+                            *ended_at.entry(key2).or_insert_with(|| {
                                 ended.push((s2, 0.0));
                                 ended.len() - 1
-                            }))
+                            })
                         });
-                        (s2, None, end)
+                        (true, end)
                     } else {
-                        let slot = *at.entry(s2).or_insert_with(|| {
+                        let slot = *at.entry(key2).or_insert_with(|| {
                             next.push(Live {
                                 state: s2,
+                                core: id,
                                 lo: usize::MAX,
                                 p: Vec::new(),
                             });
                             next.len() - 1
                         });
-                        (s2, Some(slot), None)
+                        (false, slot)
                     }
                 })
                 .collect();
@@ -707,34 +731,37 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     continue;
                 }
                 let e = live.lo + k;
-                for (&(_, q, c, _), &(s2, slot, end)) in trans.iter().zip(&lands) {
+                for (&(_, q, c, _, _), &(absorbed, j)) in trans.iter().zip(&lands) {
                     let pq = p * q;
                     let info = classes[c];
-                    match slot {
-                        None => {
-                            if n_series > 0 {
-                                add_series(&mut ended_series, &s2, pq);
-                            }
-                            out[layout.absorbed(c, t)] += pq;
-                            let e2 = e + if info.empty { turns - t + 1 } else { 0 };
-                            out[layout.final_(c)] += pq;
-                            out[layout.empty(e2)] += pq;
-                            if let Some(j) = end {
-                                ended[j].1 += pq;
-                            }
+                    if absorbed {
+                        if n_series > 0 {
+                            add_series(&mut ended_series, &ended[j].0, pq);
                         }
-                        Some(i) => {
-                            out[layout.live(t, c)] += pq;
-                            next[i].add(e + usize::from(info.empty), pq);
-                        }
+                        out[layout.absorbed(c, t)] += pq;
+                        let e2 = e + if info.empty { turns - t + 1 } else { 0 };
+                        out[layout.final_(c)] += pq;
+                        out[layout.empty(e2)] += pq;
+                        ended[j].1 += pq;
+                    } else {
+                        out[layout.live(t, c)] += pq;
+                        next[j].add(e + usize::from(info.empty), pq);
                     }
                 }
             }
         }
         // In the states' order for the next turn.
+        // (The states are compared in place and only their places sorted: a battle's state is
+        // large to move.)
         drop(at);
-        next.sort_unstable_by_key(|l| l.state);
-        dist = next.into_iter().filter(|l| !l.p.is_empty()).collect();
+        let mut order: Vec<u32> = (0..next.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
+        let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
+        dist = order
+            .into_iter()
+            .filter_map(|i| next[i as usize].take())
+            .filter(|l| !l.p.is_empty())
+            .collect();
         if n_series > 0 {
             let mut sums = ended_series.clone();
             for live in &dist {
@@ -849,6 +876,7 @@ mod tests {
     fn empty_counts_arrive_in_any_order() {
         let mut live = Live {
             state: (),
+            core: 0,
             lo: 0,
             p: Vec::new(),
         };

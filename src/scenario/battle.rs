@@ -586,6 +586,9 @@ impl<A: Army> Chain for Battle<A> {
             .min(self.policy.charge_at_turn.min(u32::from(u16::MAX)) as u16);
         s
     }
+    fn accumulated(&self, s: Self::State) -> u64 {
+        u64::from(s.holes[0]) | u64::from(s.holes[1]) << 16 | u64::from(s.turn) << 32
+    }
     fn carry(&self, s: Self::State, mut to: Self::State) -> Self::State {
         to.turn = s.turn + 1;
         for side in 0..2 {

@@ -47,6 +47,27 @@ pub trait Roll {
         }
         hits.parts.iter().map(|t| self.pick(t) as u32).sum()
     }
+    /// True for the exact solver's stand-in for dice, which follows every branch of chance:
+    /// rule code may then take a whole process played out within a turn (a melee fought to its
+    /// end) as one [`Roll::branch`] over its outcomes, worked out exactly, instead of following
+    /// each of its dice through every round. Dice and scripted dice roll every die, so the
+    /// samplers check the worked-out distribution against the dice.
+    #[inline(always)]
+    fn follows_branches(&self) -> bool {
+        false
+    }
+    /// One of the outcomes whose chances are `pmf` (positive, summing to 1): one branch of the
+    /// exact solver. Rule code calls it only where [`Roll::follows_branches`] says so; anything
+    /// else that rolls has no use for it and takes the first outcome (a defect the audits and
+    /// the Monte Carlo tests would show).
+    fn branch(&mut self, pmf: &[f64]) -> usize {
+        debug_assert!(
+            false,
+            "branch() is for the exact solver ({} outcomes)",
+            pmf.len()
+        );
+        0
+    }
 }
 
 /// Most dice in one hit table: 6^24 < 2^64.

@@ -376,3 +376,202 @@ fn a_replaced_unit_counts_what_it_lost_not_what_it_had() {
     assert!(metric(&r, "a_units_lost").0 > 0.5);
     assert_eq!(metric(&r, "a_strength_lost"), (7.0, 0.0));
 }
+
+/// Engagements of every system over a grid (classes, sizes, distances, charge policies, the
+/// optional rules): each in Rank & File, the effectiveness rules and Linear Warfare.
+fn engagement_grid() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
+    vec![
+        ("rank-and-file", vec![], vec![]),
+        (
+            "rank-and-file",
+            vec![
+                "attacker=veteran infantry stands=6",
+                "defender=green infantry stands=6",
+                "charge_at_turn=2",
+            ],
+            vec![],
+        ),
+        (
+            "rank-and-file",
+            vec![
+                "attacker=veteran cavalry shock stands=4",
+                "defender=regular infantry stands=6",
+                "range=3",
+                "charge_at_turn=1",
+            ],
+            vec!["waiver-tests", "blown-cavalry", "uncontrolled"],
+        ),
+        (
+            "rank-and-file",
+            vec![
+                "attacker=green infantry stands=4",
+                "defender=elite infantry stands=4",
+                "fire_dice=6",
+                "turns=8",
+            ],
+            vec!["keep-broken-units"],
+        ),
+        ("effectiveness", vec![], vec![]),
+        (
+            "effectiveness",
+            vec![
+                "attacker=elite general",
+                "defender=poor",
+                "charge_at_turn=3",
+                "p_blocked=1/3",
+            ],
+            vec!["retreat-on-fire", "return-roll"],
+        ),
+        (
+            "effectiveness",
+            vec![
+                "attacker=regular lost=1",
+                "defender=regular",
+                "range=2",
+                "charge_when_shaken=false",
+                "charge_at_turn=2",
+            ],
+            vec!["natural-one-fails"],
+        ),
+        ("linear-warfare", vec![], vec![]),
+        (
+            "linear-warfare",
+            vec![
+                "attacker=guards pips=7",
+                "defender=line pips=5",
+                "range=3",
+                "charge_at_turn=2",
+            ],
+            vec![],
+        ),
+        (
+            "linear-warfare",
+            vec![
+                "attacker=cavalry",
+                "defender=line",
+                "fall_back_at=2",
+                "return_at=3",
+                "charge_when_shaken=false",
+                "charge_at_turn=1",
+            ],
+            vec!["dice-follow-pips"],
+        ),
+    ]
+}
+
+/// The check the battle code lacked: an engagement's exact chain and its dice, rolled through
+/// the battle code, agree over a grid of settings of every system. Every outcome, every
+/// per-turn cell (decided after each turn) passes a binomial test against its exact value, and
+/// every mean (metrics and the per-turn series) sits within Z standard errors of its exact
+/// value.
+#[test]
+fn engagements_agree_with_their_exact_chain() {
+    let grid = engagement_grid();
+    for system in systems() {
+        assert!(
+            grid.iter().filter(|(s, ..)| *s == system).count() >= 3,
+            "{system}: at least three engagements in the grid"
+        );
+    }
+    let mut checked = 0;
+    for (i, (system, params, options)) in grid.iter().enumerate() {
+        let r = run(
+            system,
+            "engagement",
+            params,
+            options,
+            Plan::new(200_000, 500 + i as u64, 2, Sampler::Dice),
+        );
+        let what = format!("{system} {params:?} {options:?}");
+        let n = r.trials;
+        let close = |name: &str, count: u64, exact: f64| {
+            // A count's normal tolerance (Z standard errors of a binomial at the exact chance),
+            // and one trial's worth for chances near 0 or 1.
+            let sd = (n as f64 * exact * (1.0 - exact)).sqrt();
+            assert!(
+                (count as f64 - n as f64 * exact).abs() <= Z * sd + 1.0,
+                "{what}: {name} {count} of {n}, exact {exact}"
+            );
+        };
+        for o in &r.outcomes {
+            close(
+                &o.outcome,
+                o.cell.count.unwrap(),
+                o.cell.exact.expect("an exact value"),
+            );
+            checked += 1;
+        }
+        for t in &r.tables {
+            for row in &t.rows {
+                for (col, c) in t.columns.iter().zip(&row.cells) {
+                    let exact = c.exact.expect("an exact value in every cell");
+                    let name = format!("{} turn {} {col}", t.name, row.turn);
+                    if t.name == "lines" {
+                        // A mean: its 95% interval's half-width is 1.96 standard errors. With
+                        // every trial alike (no spread), the exact mean must be one the trials
+                        // could miss: under 10 trials' worth away.
+                        let se = (c.ci_high.unwrap() - c.ci_low.unwrap()) / 2.0 / 1.96;
+                        if se == 0.0 {
+                            assert!(
+                                (c.p - exact).abs() * (n as f64) < 10.0,
+                                "{what}: {name} = {} in every trial, exact {exact}",
+                                c.p
+                            );
+                        } else {
+                            agrees(&name, (c.p, se), exact);
+                        }
+                    } else {
+                        close(&name, c.count.unwrap(), exact);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        for m in r.metrics.iter().filter(|m| m.n.unwrap_or(0) >= 100) {
+            let exact = m.exact.expect("an exact value for every metric");
+            let (mean, se) = metric(&r, &m.name);
+            if se == 0.0 {
+                // Every trial gave the same value: a value the exact chain gives rarely
+                // enough that none of the trials met it.
+                let n = m.n.unwrap() as f64;
+                assert!(
+                    (mean - exact).abs() * n < 10.0,
+                    "{what}: {} = {mean} in every trial, exact {exact}",
+                    m.name
+                );
+            } else {
+                agrees(&format!("{what}: {}", m.name), (mean, se), exact);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "checked {checked} values");
+}
+
+/// A hand value from the rules' words, with no code of the tool: one turn of the effectiveness
+/// rules' engagement (two Regular units a move apart, side A never charging, each firing 4 dice
+/// on 5+, 2 hits a quarter, EF-3). Each side's hits are Binomial(4, 1/3): 2–3 hits take a
+/// quarter, 4 take two. A unit that lost 25% or more tests (EF-2: a D6 reaching 4, so it fails
+/// half the time) and a failure costs a further quarter. Quarters lost:
+/// P(2) + P(3) + 2·P(4) + P(hits ≥ 2)/2 = 24/81 + 8/81 + 2/81 + (33/81)/2 = 101/162; no unit can
+/// lose all four, so nothing is decided.
+#[test]
+fn one_turn_of_an_effectiveness_engagement_by_hand() {
+    let r = run(
+        "effectiveness",
+        "engagement",
+        &["turns=1", "charge_when_shaken=false"],
+        &[],
+        Plan::new(1_000, 1, 1, Sampler::Dice),
+    );
+    for side in ["a", "b"] {
+        let lost = exact_metric(&r, &format!("{side}_strength_lost"));
+        assert!((lost - 101.0 / 162.0).abs() < 1e-12, "{side}: {lost}");
+    }
+    let undecided = r
+        .outcomes
+        .iter()
+        .find(|o| o.outcome == "undecided_at_cap")
+        .unwrap();
+    assert_eq!(undecided.cell.exact, Some(1.0));
+}

@@ -1003,7 +1003,7 @@ fn markdown_and_csv_repeat_to_the_byte_and_print_the_level_as_given() {
     }
 }
 
-/// A one-variant experiment of a scenario with no exact solution answers with its estimate and
+/// A one-variant experiment of a scenario with no exact solution (a line) answers with its estimate and
 /// interval, and says there is no exact value (not "ranges from 100% to 0%").
 #[test]
 fn a_monte_carlo_only_answer_says_what_it_is() {
@@ -1012,7 +1012,7 @@ fn a_monte_carlo_only_answer_says_what_it_is() {
     let file = dir.join("one.toml");
     std::fs::write(
         &file,
-        "name = \"one\"\nquestion = \"q\"\nscenario = \"engagement\"\nseed = 1\ntrials = 5000\n\n[[variant]]\nname = \"RF\"\nsystem = \"rank-and-file\"\nset = { attacker = \"regular infantry\", defender = \"green infantry\" }\n",
+        "name = \"one\"\nquestion = \"q\"\nscenario = \"line\"\nseed = 1\ntrials = 5000\n\n[[variant]]\nname = \"RF\"\nsystem = \"rank-and-file\"\nset = { attacker = \"3 x regular infantry\", defender = \"3 x green infantry\" }\n",
     )
     .unwrap();
     let out = dir.join("out");

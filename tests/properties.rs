@@ -371,7 +371,9 @@ fn every_edge_of_the_allowed_ranges_runs_or_is_refused() {
         let outcome = std::panic::catch_unwind(|| {
             match system::build(e.system, e.scenario, &e.inputs(), &[]) {
                 Ok(job) => {
-                    let opts = morale_lab::RunOptions::new(200, 1).threads(Some(1));
+                    let opts = morale_lab::RunOptions::new(200, 1)
+                        .threads(Some(1))
+                        .exact_budget(Some(0.5));
                     job.run(&opts, &morale_lab::Control::new()).map(|_| true)
                 }
                 Err(err) => {

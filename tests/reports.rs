@@ -941,7 +941,7 @@ fn exact_differences_decide_in_every_committed_report() {
 }
 
 /// What a reader scans at once is one family (issue 50): with two variants that are the same
-/// process (A = B) and no exact solution (an engagement: every row decided by its estimates),
+/// process (A = B) and no exact solution (a line: every row decided by its estimates),
 /// Holm's adjustment across every row of the comparison table keeps the chance that any row is
 /// called real at or under 1 − confidence = 5%. Over 100 seeds at most 11 runs may flag a row
 /// (a binomial of 100 at 5% passes 11 with chance 0.4%); with one family per outcome or
@@ -951,7 +951,7 @@ fn with_a_equal_to_b_few_runs_flag_any_row() {
     let text = r#"
 name = "a-equals-b"
 question = "Is B different from A (they are the same)?"
-scenario = "engagement"
+scenario = "line"
 trials = 2_000
 seed = 1
 

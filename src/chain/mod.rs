@@ -50,6 +50,28 @@ pub trait Chain: Sync {
     fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
         *s = self.step(*s, r);
     }
+    /// The part of state `s` its turn depends on: `s` with what it only accumulates set aside
+    /// (a battle's hole-turns; its turn count where no rule reads it). States with the same core
+    /// have the same moves, which the exact solver works out once per core. A core has the
+    /// class of its state.
+    fn core(&self, s: Self::State) -> Self::State {
+        s
+    }
+    /// What `s` accumulated beyond its core ([`Chain::core`]), as a number: a state is its core
+    /// and this number (two states with the same core and the same number are one state), and
+    /// the core of [`Chain::carry`]`(s, to)` is the core of `to`. The exact solver finds states
+    /// by the two.
+    fn accumulated(&self, s: Self::State) -> u64 {
+        let _ = s;
+        0
+    }
+    /// The state one turn from `s` reaches when its core ([`Chain::core`]) reaches `to`: what
+    /// `s` accumulated, added back (the same state as [`Chain::step`] from `s` with the same
+    /// draws).
+    fn carry(&self, s: Self::State, to: Self::State) -> Self::State {
+        let _ = s;
+        to
+    }
     /// The reporting classes.
     fn classes(&self) -> &[ClassInfo];
     /// The class of a state (an index into [`Chain::classes`]).
@@ -90,7 +112,8 @@ pub trait Chain: Sync {
         false
     }
     /// Integers read off the state after every turn and reported as per-turn means (gaps in a
-    /// line, units lost …). Only for chains that are not solved exactly.
+    /// line, units lost …): the exact solver gives their means too; the table sampler does not
+    /// carry them, so a chain with series samples with dice.
     fn series(&self) -> &[ValueInfo] {
         &[]
     }

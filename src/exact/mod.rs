@@ -8,7 +8,60 @@
 //! (state, turns-empty-so-far) for the chain's turns, filling the same [`Layout`] as a Monte Carlo
 //! tally with probabilities. States are kept in ordered maps so results are bit-reproducible.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A map keyed by states with a hash that is quick on their many small fields (a battle's
+/// state is some hundred bytes in a few hundred fields): the solver looks a state up for every
+/// move of every live state. Its order is never read (the solver orders states by their `Ord`).
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FieldHasher>>;
+
+/// A multiply-and-rotate hash over the fields written (not for untrusted keys: the states are
+/// the rule code's own).
+#[derive(Default)]
+struct FieldHasher(u64);
+
+impl FieldHasher {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FieldHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 use crate::chain::{Chain, Layout};
 use crate::dice::{Hits, Roll, Weights};
@@ -56,6 +109,16 @@ impl Roll for Oracle<'_> {
                 c as u32
             }
         }
+    }
+    fn follows_branches(&self) -> bool {
+        true
+    }
+    /// One branch per outcome; its chance has no exact fraction here.
+    fn branch(&mut self, pmf: &[f64]) -> usize {
+        let c = self.choose(pmf.len() as u32) as usize;
+        self.prob *= pmf[c];
+        self.ratio = None;
+        c
     }
     fn pick(&mut self, table: &Weights) -> usize {
         let c = self.choose(table.len() as u32) as usize;
@@ -371,14 +434,17 @@ fn gcd128(mut a: u128, mut b: u128) -> u128 {
 }
 
 /// A state's one-turn moves: next state, chance, and the next state's class.
-/// A state's moves: where to, with what chance, into which class, and for a move into an
-/// absorbing class the index of its end state in the solve's list of end states.
-type Moves<S> = Vec<(S, f64, usize, Option<usize>)>;
+/// A state's moves: where to, with what chance, into which class, for a move into an
+/// absorbing class the index of its end state in the solve's list of end states, and the
+/// number the solve gave the core of where to ([`Chain::core`]).
+type Moves<S> = Vec<(S, f64, usize, Option<usize>, u32)>;
 
 /// One live state of [`solve_chain`]'s distribution: the chance of each count of turns its
 /// place stood empty so far, from `lo` on.
 struct Live<S> {
     state: S,
+    /// The number the solve gave the state's core ([`Chain::core`]).
+    core: u32,
     lo: usize,
     p: Vec<f64>,
 }
@@ -488,7 +554,10 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     let turns = layout.turns;
     let classes = chain.classes();
     let mut out = vec![0.0f64; layout.len()];
-    let mut cache: BTreeMap<C::State, Moves<C::State>> = BTreeMap::new();
+    // Each core's moves, by the core's number (worked out once, when a state of that core is
+    // first live).
+    let mut store: Vec<Moves<C::State>> = Vec::new();
+    let mut moves_of: Vec<u32> = Vec::new();
 
     let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
         out[layout.final_(c)] += p;
@@ -500,8 +569,26 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     // The values depend on the end state alone, not on the turn or the empty count: the mass
     // absorbed into each end state is summed here and read for its values once, at the end.
     let mut ended: Vec<(C::State, f64)> = Vec::new();
-    let mut ended_at: BTreeMap<C::State, usize> = BTreeMap::new();
+    // States by their core's number and what they accumulated beyond it ([`Chain::core`],
+    // [`Chain::accumulated`]): a landing is looked up by a few bytes, not by a whole state
+    // (a battle's state is some hundred fields), the core's number found once per move.
+    let mut ended_at: FastMap<(u32, u64), usize> = FastMap::default();
+    let mut core_ids: FastMap<C::State, u32> = FastMap::default();
 
+    // Per-turn series (a battle's gaps, losses …): E[X] and E[X²] over every trial after each
+    // turn, an ended trial keeping its last state's values (as the samplers count them). The
+    // absorbed mass's share is summed as it ends and carried into every later turn.
+    let n_series = layout.series();
+    let mut read = vec![0u32; n_series];
+    let mut ended_series = vec![0.0f64; 2 * n_series];
+    let mut add_series = |sums: &mut [f64], s: &C::State, p: f64| {
+        chain.series_all(s, &mut read);
+        for (i, &x) in read.iter().enumerate() {
+            let x = f64::from(x);
+            sums[2 * i] += p * x;
+            sums[2 * i + 1] += p * x * x;
+        }
+    };
     let start = chain.start();
     let c0 = chain.class_of(start);
     // The live distribution over (state, turns its place stood empty so far): per state (in
@@ -523,12 +610,17 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     };
     let mut kept_moves = 0usize;
     if classes[c0].absorbing {
+        if n_series > 0 {
+            add_series(&mut ended_series, &start, 1.0);
+        }
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
         finish(&mut out, start, c0, empty, 1.0);
     } else {
+        core_ids.insert(chain.core(start), 0);
         dist.push(Live {
             state: start,
+            core: 0,
             lo: 0,
             p: vec![1.0],
         });
@@ -551,12 +643,22 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             }
         }
         let mut next: Vec<Live<C::State>> = Vec::new();
-        let mut at: BTreeMap<C::State, usize> = BTreeMap::new();
+        // Where each state reached sits in `next` (looked up by hash: a landing per move of
+        // every live state; the states are put in their order once, at the end of the turn).
+        let mut at: FastMap<(u32, u64), usize> = FastMap::default();
         for live in &dist {
             let s = live.state;
-            if !cache.contains_key(&s) {
+            // A state's moves are its core's (the same turn: what it only accumulates is set
+            // aside and carried over), worked out once per core.
+            let key = chain.core(s);
+            let own = chain.accumulated(s) == chain.accumulated(key);
+            let cid = live.core as usize;
+            if moves_of.len() <= cid {
+                moves_of.resize(cid + 1, u32::MAX);
+            }
+            if moves_of[cid] == u32::MAX {
                 watch.check(None)?;
-                let next = transitions_within(chain, s, &watch)?;
+                let next = transitions_within(chain, key, &watch)?;
                 let mut moves: Moves<C::State> = Vec::with_capacity(next.len());
                 for (k, (s2, q)) in next.into_iter().enumerate() {
                     // Reading a new state's class runs rule code (a mechanic file's script):
@@ -565,39 +667,61 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                         watch.check(None)?;
                     }
                     let c = chain.class_of(s2);
-                    let end = classes[c].absorbing.then(|| {
-                        *ended_at.entry(s2).or_insert_with(|| {
-                            ended.push((s2, 0.0));
-                            ended.len() - 1
-                        })
+                    let n = core_ids.len() as u32;
+                    let id = *core_ids.entry(chain.core(s2)).or_insert(n);
+                    let end = (classes[c].absorbing && own).then(|| {
+                        *ended_at
+                            .entry((id, chain.accumulated(s2)))
+                            .or_insert_with(|| {
+                                ended.push((s2, 0.0));
+                                ended.len() - 1
+                            })
                     });
-                    moves.push((s2, q, c, end));
+                    moves.push((s2, q, c, end, id));
                 }
                 kept_moves += moves.len();
                 if kept_moves > watch.max_moves {
                     return Err(Error::TooManyStates {
                         scenario: scenario.to_string(),
-                        states: cache.len() + 1,
+                        states: store.len() + 1,
                         moves: kept_moves,
                     });
                 }
-                cache.insert(s, moves);
+                moves_of[cid] = store.len() as u32;
+                store.push(moves);
             }
-            let trans = &cache[&s];
-            // Where each move lands in `next` (none for an absorbing class).
-            let slots: Vec<Option<usize>> = trans
+            let trans = &store[moves_of[cid] as usize];
+            // Where each move lands (its core's move, with what `s` accumulated carried): a
+            // place in `next`, or for an absorbing class one among the ended states.
+            let lands: Vec<(bool, usize)> = trans
                 .iter()
-                .map(|&(s2, _, c, _)| {
-                    (!classes[c].absorbing).then(|| {
-                        *at.entry(s2).or_insert_with(|| {
+                .map(|&(s2, _, c, end, id)| {
+                    // The landing's core is the move's (carrying adds only what the core
+                    // sets aside).
+                    let s2 = if own { s2 } else { chain.carry(s, s2) };
+                    let key2 = (id, chain.accumulated(s2));
+                    if classes[c].absorbing {
+                        // The cached end is the core's own end state: a carried state ends
+                        // in its own.
+                        let end = end.filter(|_| own).unwrap_or_else(|| {
+                            *ended_at.entry(key2).or_insert_with(|| {
+                                ended.push((s2, 0.0));
+                                ended.len() - 1
+                            })
+                        });
+                        (true, end)
+                    } else {
+                        let slot = *at.entry(key2).or_insert_with(|| {
                             next.push(Live {
                                 state: s2,
+                                core: id,
                                 lo: usize::MAX,
                                 p: Vec::new(),
                             });
                             next.len() - 1
-                        })
-                    })
+                        });
+                        (false, slot)
+                    }
                 })
                 .collect();
             for (k, &p) in live.p.iter().enumerate() {
@@ -607,34 +731,48 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     continue;
                 }
                 let e = live.lo + k;
-                for (&(_, q, c, end), slot) in trans.iter().zip(&slots) {
+                for (&(_, q, c, _, _), &(absorbed, j)) in trans.iter().zip(&lands) {
                     let pq = p * q;
                     let info = classes[c];
-                    match slot {
-                        None => {
-                            out[layout.absorbed(c, t)] += pq;
-                            let e2 = e + if info.empty { turns - t + 1 } else { 0 };
-                            out[layout.final_(c)] += pq;
-                            out[layout.empty(e2)] += pq;
-                            if let Some(j) = end {
-                                ended[j].1 += pq;
-                            }
+                    if absorbed {
+                        if n_series > 0 {
+                            add_series(&mut ended_series, &ended[j].0, pq);
                         }
-                        Some(i) => {
-                            out[layout.live(t, c)] += pq;
-                            next[*i].add(e + usize::from(info.empty), pq);
-                        }
+                        out[layout.absorbed(c, t)] += pq;
+                        let e2 = e + if info.empty { turns - t + 1 } else { 0 };
+                        out[layout.final_(c)] += pq;
+                        out[layout.empty(e2)] += pq;
+                        ended[j].1 += pq;
+                    } else {
+                        out[layout.live(t, c)] += pq;
+                        next[j].add(e + usize::from(info.empty), pq);
                     }
                 }
             }
         }
         // In the states' order for the next turn.
-        let mut order: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
-        dist = at
-            .values()
-            .filter_map(|&i| order[i].take())
+        // (The states are compared in place and only their places sorted: a battle's state is
+        // large to move.)
+        drop(at);
+        let mut order: Vec<u32> = (0..next.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
+        let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
+        dist = order
+            .into_iter()
+            .filter_map(|i| next[i as usize].take())
             .filter(|l| !l.p.is_empty())
             .collect();
+        if n_series > 0 {
+            let mut sums = ended_series.clone();
+            for live in &dist {
+                add_series(&mut sums, &live.state, live.p.iter().sum());
+            }
+            for i in 0..n_series {
+                let at = layout.series_sum(i, t);
+                out[at] = sums[2 * i];
+                out[at + 1] = sums[2 * i + 1];
+            }
+        }
     }
     (limit.progress)(turns, turns);
     for &(s, p) in &ended {
@@ -738,6 +876,7 @@ mod tests {
     fn empty_counts_arrive_in_any_order() {
         let mut live = Live {
             state: (),
+            core: 0,
             lo: 0,
             p: Vec::new(),
         };

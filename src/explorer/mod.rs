@@ -1632,17 +1632,23 @@ mod tests {
     }
 
     #[test]
-    fn battles_say_they_have_no_exact_solution() {
+    fn an_engagement_is_exact_and_a_line_says_it_is_not() {
         let x = explorer();
         let v = body(&x.handle(
             "POST",
             "/api/run?system=linear-warfare&scenario=engagement&mode=exact",
             b"",
         ));
+        assert_eq!(v["has_exact"], true, "{v}");
+        let v = body(&x.handle(
+            "POST",
+            "/api/run?system=linear-warfare&scenario=line&mode=exact",
+            b"",
+        ));
         assert_eq!(v["has_exact"], false, "{v}");
         let r = x.handle(
             "POST",
-            "/api/run?system=linear-warfare&scenario=engagement&mode=mc&trials=2000",
+            "/api/run?system=linear-warfare&scenario=line&mode=mc&trials=2000",
             b"",
         );
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));

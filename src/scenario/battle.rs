@@ -1,6 +1,8 @@
 //! `engagement` and `line`: whole fights played turn by turn in each system's own turn order
-//! (docs/RULES.md §4; RF-13 for Rank & File). Monte Carlo only: the state spaces are too large to
-//! solve exactly, so these chains run with the dice sampler and report per-turn means.
+//! (docs/RULES.md §4; RF-13 for Rank & File). An engagement is solved exactly as well: its chain
+//! (both units, the range, the turn and what the fight carries) is small enough, and the exact
+//! solver runs the very turn the dice sampler plays. A line's field has too many states, so it
+//! runs by Monte Carlo only. Both run with the dice sampler and report per-turn means.
 //!
 //! The field is a row of `files` (1 for an engagement, up to [`MAX_FILES`] for a line). In each
 //! file a unit of side A faces a unit of side B; in a line the first `supports` files of each
@@ -15,6 +17,7 @@
 // the same side and file: index loops say that more plainly than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -574,11 +577,32 @@ impl<A: Army> Chain for Battle<A> {
     fn start(&self) -> Self::State {
         self.first
     }
+    /// Hole-turns only accumulate, and the turn count matters only up to side A's
+    /// `charge_at_turn` (every later turn charges alike).
+    fn core(&self, mut s: Self::State) -> Self::State {
+        s.holes = [0, 0];
+        s.turn = s
+            .turn
+            .min(self.policy.charge_at_turn.min(u32::from(u16::MAX)) as u16);
+        s
+    }
+    fn accumulated(&self, s: Self::State) -> u64 {
+        u64::from(s.holes[0]) | u64::from(s.holes[1]) << 16 | u64::from(s.turn) << 32
+    }
+    fn carry(&self, s: Self::State, mut to: Self::State) -> Self::State {
+        to.turn = s.turn + 1;
+        for side in 0..2 {
+            to.holes[side] += s.holes[side];
+        }
+        to
+    }
     fn turns(&self) -> u32 {
         self.turns
     }
+    /// An engagement: yes (one file, a few thousand states at most for the defaults); a line:
+    /// no (its field of up to 12 files a side has far too many).
     fn exact(&self) -> bool {
-        false
+        !self.line
     }
     #[inline]
     fn step<R: Roll>(&self, mut s: Self::State, r: &mut R) -> Self::State {
@@ -737,3 +761,109 @@ impl<A: Army> Chain for Battle<A> {
 
 // ---------------------------------------------------------------------------------------------
 // Rank & File
+
+/// A process played out within one battle turn (a melee fought to its end), for the exact
+/// solver: each start's ends with their chances, worked out once round by round and kept, so
+/// that the turn takes the whole process as one [`Roll::branch`] (a melee of several rounds
+/// followed die by die through every other branch of the turn would be past counting). The
+/// dice and scripted dice never come here: they roll every die, which is how the samplers check
+/// these distributions. Copies of an army share what was worked out.
+#[derive(Debug)]
+pub struct PlayedOut<K, S>(std::sync::Arc<std::sync::Mutex<HashMap<K, std::sync::Arc<Ends<S>>>>>);
+
+impl<K, S> Clone for PlayedOut<K, S> {
+    fn clone(&self) -> Self {
+        PlayedOut(self.0.clone())
+    }
+}
+
+impl<K, S> Default for PlayedOut<K, S> {
+    fn default() -> Self {
+        PlayedOut(Default::default())
+    }
+}
+
+/// The ends of a process played out within a turn, each once, with their chances (positive,
+/// summing to 1).
+#[derive(Debug)]
+pub struct Ends<S> {
+    /// The ends, in their order.
+    pub ends: Vec<S>,
+    /// Their chances.
+    pub pmf: Vec<f64>,
+}
+
+impl<K: Eq + Hash, S: Copy + Ord> PlayedOut<K, S> {
+    /// The state `process` reaches from `start` once `over` says it is over or after `rounds`
+    /// steps, by `r`. The dice roll it step by step, as the battle code always did; the exact
+    /// solver takes one branch over its ends, worked out once per `key` (which must name
+    /// everything the process depends on) and kept: an end is what `end_of` keeps of the state
+    /// reached (what the turn reads of it, so that ends the turn cannot tell apart are one
+    /// branch).
+    #[allow(clippy::too_many_arguments)]
+    pub fn play<C: Chain<State = S>, R: Roll>(
+        &self,
+        key: K,
+        process: &C,
+        start: S,
+        rounds: u32,
+        r: &mut R,
+        over: impl Fn(&S) -> bool,
+        end_of: impl Fn(S) -> S,
+    ) -> S {
+        if !r.follows_branches() {
+            let mut s = start;
+            for _ in 0..rounds {
+                s = process.step(s, r);
+                if over(&s) {
+                    break;
+                }
+            }
+            return s;
+        }
+        let ends = {
+            let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            kept.entry(key)
+                .or_insert_with(|| {
+                    std::sync::Arc::new(Self::work_out(process, start, rounds, &over, &end_of))
+                })
+                .clone()
+        };
+        ends.ends[r.branch(&ends.pmf)]
+    }
+
+    /// The ends of `process` from `start` with their chances, round by round (each state of a
+    /// round once, with its chance).
+    fn work_out<C: Chain<State = S>>(
+        process: &C,
+        start: S,
+        rounds: u32,
+        over: &impl Fn(&S) -> bool,
+        end_of: &impl Fn(S) -> S,
+    ) -> Ends<S> {
+        let mut dist: BTreeMap<S, f64> = BTreeMap::from([(start, 1.0)]);
+        for _ in 0..rounds {
+            if dist.keys().all(over) {
+                break;
+            }
+            let mut next: BTreeMap<S, f64> = BTreeMap::new();
+            for (s, p) in dist {
+                if over(&s) {
+                    *next.entry(s).or_insert(0.0) += p;
+                    continue;
+                }
+                crate::exact::enumerate(
+                    |o| process.step(s, o),
+                    |s2, q| *next.entry(s2).or_insert(0.0) += p * q,
+                );
+            }
+            dist = next;
+        }
+        let mut ends: BTreeMap<S, f64> = BTreeMap::new();
+        for (s, p) in dist {
+            *ends.entry(end_of(s)).or_insert(0.0) += p;
+        }
+        let (ends, pmf) = ends.into_iter().filter(|(_, p)| *p > 0.0).unzip();
+        Ends { ends, pmf }
+    }
+}

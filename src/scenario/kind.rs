@@ -110,7 +110,8 @@ impl Scenario {
         }
     }
 
-    /// Whether it plays whole fights on a field (Monte Carlo only): `engagement` and `line`.
+    /// Whether it plays whole fights on a field: `engagement` (exact and Monte Carlo) and `line`
+    /// (Monte Carlo only).
     pub const fn is_battle(self) -> bool {
         matches!(self, Scenario::Engagement | Scenario::Line)
     }
@@ -161,9 +162,9 @@ impl Scenario {
                 ],
             },
             Scenario::Engagement => ScenarioAbout {
-                help: "Two units (--attacker is side A, --defender side B) play the full turn: fire, charge, tests, melee, rally, retreats (every system; Monte Carlo only)",
+                help: "Two units (--attacker is side A, --defender side B) play the full turn: fire, charge, tests, melee, rally, retreats (every system; exact and Monte Carlo)",
                 example: "morale-lab engagement --system effectiveness --attacker regular --defender poor --option retreat-on-fire",
-                what: "two units (side A = --attacker, side B = --defender) start some moves apart and play the system's whole turn for some turns: fire, side A's charge when its policy says, every test, melee, rally, retreat and fall-back (Monte Carlo only).",
+                what: "two units (side A = --attacker, side B = --defender) start some moves apart and play the system's whole turn for some turns: fire, side A's charge when its policy says, every test, melee, rally, retreat and fall-back (solved exactly, and by Monte Carlo with the dice).",
                 outcomes: &[
                     "side_a_holds",
                     "side_b_holds",

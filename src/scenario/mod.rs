@@ -487,6 +487,18 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let elapsed = started.elapsed().as_secs_f64();
         let mut report = self.report(counts.as_deref(), exact.as_deref(), &used, elapsed);
         report.sampler = sampler.map(|s| s.name().to_string());
+        if let Some(used) = sampler.filter(|&s| s != options.sampler) {
+            report.notes.push(format!(
+                "sampler: {}, not {}: {}",
+                used.name(),
+                options.sampler.name(),
+                if self.chain.series().is_empty() {
+                    "this setting's tables could not be compiled"
+                } else {
+                    "tables do not carry a fight's per-turn series, so every die is rolled through the rule code"
+                }
+            ));
+        }
         report.exact_skipped = skipped;
         if !options.exact_only {
             self.precision_note(&mut report, options);
@@ -888,7 +900,12 @@ impl<C: Chain> ChainJob<C> {
                         .map(|t| TableRow {
                             turn: t as u32,
                             cells: (0..series.len())
-                                .map(|i| series_cell(counts, layout.series_sum(i, t), z, trials))
+                                .map(|i| {
+                                    let at = layout.series_sum(i, t);
+                                    let mut c = series_cell(counts, at, z, trials);
+                                    c.exact = exact[at].is_finite().then_some(exact[at]);
+                                    c
+                                })
                                 .collect(),
                         })
                         .collect(),

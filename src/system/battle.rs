@@ -306,12 +306,17 @@ pub(crate) fn battle_job<A: Army + 'static>(
         ));
     }
     notes.push(format!(
-        "side A {}; Monte Carlo only (no exact solution for a whole fight)",
+        "side A {}; {}",
         match (policy.charge_at_turn, policy.when_shaken) {
             (0, false) => "never charges".to_string(),
             (0, true) => "charges a shaken target".to_string(),
             (t, false) => format!("charges from turn {t}"),
             (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),
+        },
+        if line {
+            "Monte Carlo only (a line's field has too many states to solve exactly)"
+        } else {
+            "exact: the whole fight solved as a chain over both units' states, turn by turn, from the same rule code the dice play (a melee fought out within a turn is one branch over its ends)"
         }
     ));
     let names = if line {

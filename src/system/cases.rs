@@ -215,7 +215,8 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// The largest realistic units for each exact solver (each should take under 100 ms): Rank & File
-/// units of 12 stands over 24 turns, Linear Warfare's 7-pip Guards, melees of 12 v 12 stands.
+/// units of 12 stands over 24 turns, Linear Warfare's 7-pip Guards, melees of 12 v 12 stands;
+/// and each system's engagement at its defaults (12 turns).
 pub fn exact_cases() -> Vec<Case> {
     gather(|a| a.exact_bench)
 }

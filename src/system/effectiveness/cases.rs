@@ -57,4 +57,10 @@ pub(super) const EXACT_CASES: &[BenchCase] = &[
         set: &["attacker=regular dice=12", "defender=regular dice=12"],
         options: &[],
     },
+    BenchCase {
+        name: "exact engagement EF defaults 12 turns",
+        scenario: Scenario::Engagement,
+        set: &[],
+        options: &[],
+    },
 ];

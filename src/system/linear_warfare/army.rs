@@ -52,6 +52,8 @@ pub struct LwArmy {
     pub chargers_fire: bool,
     /// `melees[attacker side][file]`.
     melees: [Vec<LwMelee>; 2],
+    /// The melees fought out within a turn, for the exact solver (by file and start).
+    fought: PlayedOut<(usize, MeleeState), MeleeState>,
     coin: Weights,
 }
 
@@ -94,6 +96,7 @@ impl LwArmy {
             general_coin,
             chargers_fire,
             melees,
+            fought: PlayedOut::default(),
             coin: lw::coin(),
         }
     }
@@ -296,12 +299,24 @@ impl Army for LwArmy {
                 losses: [0, 0],
                 rounds: 0,
             };
-            for _ in 0..m.turns() {
-                st = m.step(st, r);
-                if let Phase::Over(_) = st.phase {
-                    break;
-                }
-            }
+            // The melee to its end (LW-3, LW-4). The turn reads of the end the pips and losses
+            // of both sides.
+            let start = st;
+            let end_of = |s: MeleeState| MeleeState {
+                attacker: s.attacker,
+                defender: s.defender,
+                losses: s.losses,
+                ..start
+            };
+            st = self.fought.play(
+                (i, start),
+                m,
+                start,
+                m.turns(),
+                r,
+                |s| matches!(s.phase, Phase::Over(_)),
+                end_of,
+            );
             for (side, pips) in [(0, st.attacker), (1, st.defender)] {
                 let u = &mut f.front[side][i];
                 u.s.pips = pips;

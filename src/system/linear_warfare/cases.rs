@@ -57,4 +57,10 @@ pub(super) const EXACT_CASES: &[BenchCase] = &[
         ],
         options: &[],
     },
+    BenchCase {
+        name: "exact engagement LW defaults 12 turns",
+        scenario: Scenario::Engagement,
+        set: &[],
+        options: &[],
+    },
 ];

@@ -7,7 +7,6 @@ use super::melee::{Charge, FightState, MeleeSetup, RfFight};
 use super::params::{NAME, Player, Rules};
 use super::rules as rf;
 use super::unit::{fighter_of, fire_params};
-use crate::chain::Chain;
 use crate::dice::Roll;
 use crate::error::{Error, Result};
 use crate::scenario::Job;
@@ -66,7 +65,12 @@ pub struct RfArmy {
     fights: [Vec<[RfFight; 2]>; 2],
     /// Safety cap on melee rounds.
     pub max_rounds: u32,
+    /// The melees fought out within a turn, for the exact solver.
+    fought: PlayedOut<FightKey, FightState>,
 }
+
+/// A melee's start (attacker side, file, the attacker's marker, both units' states).
+type FightKey = (usize, usize, bool, rf::UnitState, rf::UnitState);
 
 impl RfArmy {
     /// The army of `fighters` (by side and file) under `options`, with the optional rules `on`
@@ -118,6 +122,7 @@ impl RfArmy {
             blown_cavalry: on.blown_cavalry,
             fights,
             max_rounds: melee.max_rounds,
+            fought: PlayedOut::default(),
         }
     }
 
@@ -552,12 +557,29 @@ impl Army for RfArmy {
                 waiver_failed: false,
                 stampeded: false,
             };
-            for _ in 0..self.max_rounds {
-                st = fight.step(st, r);
-                if let FightPhase::Over(_) = st.phase {
-                    break;
-                }
-            }
+            // RF-9 to the end (at most `max_rounds` rounds). The turn reads of the end the
+            // units, who won (a fight still going after the cap counts as the start's phase)
+            // and RF-12's charge.
+            let start = st;
+            let end_of = |s: FightState| FightState {
+                phase: match s.phase {
+                    FightPhase::Over(k) => FightPhase::Over(k),
+                    _ => start.phase,
+                },
+                must_charge: matches!(s.phase, FightPhase::Over(1 | 2)) && s.must_charge,
+                a: s.a,
+                d: s.d,
+                ..start
+            };
+            st = self.fought.play(
+                (att, i, blown_at_charge[i], a.s, b.s),
+                fight,
+                start,
+                self.max_rounds,
+                r,
+                |s| matches!(s.phase, FightPhase::Over(_)),
+                end_of,
+            );
             f.front[att][i].s = st.a;
             f.front[d][i].s = st.d;
             match st.phase {

@@ -96,4 +96,10 @@ pub(super) const EXACT_CASES: &[BenchCase] = &[
         ],
         options: &["waiver-tests", "blown-cavalry", "uncontrolled"],
     },
+    BenchCase {
+        name: "exact engagement RF defaults 12 turns",
+        scenario: Scenario::Engagement,
+        set: &[],
+        options: &[],
+    },
 ];

@@ -126,7 +126,7 @@ pub fn audit<C: Chain>(chain: &C, trials: u64, seed: u64) -> Check {
                 ..exact::Limit::none()
             };
             match exact::solve_chain_within(chain, "audit", &limit) {
-                Ok(_) | Err(crate::Error::OverBudget { .. }) => {}
+                Ok(_) | Err(crate::error::Error::OverBudget { .. }) => {}
                 Err(e) => return Err(e.to_string()),
             }
         }

@@ -486,18 +486,8 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         };
         let elapsed = started.elapsed().as_secs_f64();
         let mut report = self.report(counts.as_deref(), exact.as_deref(), &used, elapsed);
-        report.sampler = sampler.map(|s| s.name().to_string());
-        if let Some(used) = sampler.filter(|&s| s != options.sampler) {
-            report.notes.push(format!(
-                "sampler: {}, not {}: {}",
-                used.name(),
-                options.sampler.name(),
-                if self.chain.series().is_empty() {
-                    "this setting's tables could not be compiled"
-                } else {
-                    "tables do not carry a fight's per-turn series, so every die is rolled through the rule code"
-                }
-            ));
+        if let Some(used) = sampler {
+            self.sampler_note(&mut report, used, options.sampler);
         }
         report.exact_skipped = skipped;
         if !options.exact_only {
@@ -556,7 +546,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let sim = self.sim(options.sampler);
         let counts = sim.finish(raw);
         let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
-        report.sampler = Some(sim.sampler().name().to_string());
+        self.sampler_note(&mut report, sim.sampler(), options.sampler);
         Ok(report)
     }
 
@@ -621,6 +611,24 @@ impl<C: Chain + Clone> ChainJob<C> {
         // Another thread may have built it meanwhile: the same chain makes the same simulator.
         let _ = cell.set(sim);
         Ok(cell.get().expect("set above"))
+    }
+
+    /// Name the sampler that ran in the report, and say why when it is not the one asked for
+    /// (a whole run and a merge of shards alike).
+    fn sampler_note(&self, report: &mut Report, used: Sampler, asked: Sampler) {
+        report.sampler = Some(used.name().to_string());
+        if used != asked {
+            report.notes.push(format!(
+                "sampler: {}, not {}: {}",
+                used.name(),
+                asked.name(),
+                if self.chain.series().is_empty() {
+                    "this setting's tables could not be compiled"
+                } else {
+                    "tables do not carry a fight's per-turn series, so every die is rolled through the rule code"
+                }
+            ));
+        }
     }
 
     /// The exact solution, checked to end where the chain must (a melee), or `None` for chains

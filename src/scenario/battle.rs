@@ -599,8 +599,8 @@ impl<A: Army> Chain for Battle<A> {
     fn turns(&self) -> u32 {
         self.turns
     }
-    /// An engagement: yes (one file, a few thousand states at most for the defaults); a line:
-    /// no (its field of up to 12 files a side has far too many).
+    /// An engagement: yes (one file; Rank & File at the defaults reaches about 49,000 states
+    /// behind 148 cores); a line: no (its field of up to 12 files a side has far too many).
     fn exact(&self) -> bool {
         !self.line
     }
@@ -766,8 +766,8 @@ impl<A: Army> Chain for Battle<A> {
 /// solver: each start's ends with their chances, worked out once round by round and kept, so
 /// that the turn takes the whole process as one [`Roll::branch`] (a melee of several rounds
 /// followed die by die through every other branch of the turn would be past counting). The
-/// dice and scripted dice never come here: they roll every die, which is how the samplers check
-/// these distributions. Copies of an army share what was worked out.
+/// dice and scripted dice never take the worked-out ends: they roll every die, which is how the
+/// samplers check these distributions. Copies of an army share what was worked out.
 #[derive(Debug)]
 pub struct PlayedOut<K, S>(std::sync::Arc<std::sync::Mutex<HashMap<K, std::sync::Arc<Ends<S>>>>>);
 

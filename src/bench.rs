@@ -371,20 +371,30 @@ pub fn run(
         };
         let reference = refs.iter().find(|r| r.case == case.name);
         // The default sampler; a case with a reference also with every die rolled, so that
-        // both paths are held against the hand loop.
-        let samplers: &[Sampler] = if reference.is_some() && !case.scenario.is_battle() {
+        // both paths are held against the hand loop, and an engagement too, so that its table
+        // sampler is measured beside the battle code it stands in for.
+        let both = (reference.is_some() && !case.scenario.is_battle())
+            || case.scenario == morale_lab::Scenario::Engagement;
+        let samplers: &[Sampler] = if both {
             &[Sampler::Table, Sampler::Dice]
         } else {
             &[Sampler::Table]
         };
         let mut trials = Vec::new();
         let mut rates: Vec<Vec<f64>> = Vec::new();
+        // The sampler each ran (a line's battle code rolls its dice whichever is asked).
+        let mut used = Vec::new();
         // The case's last report, which a battle's reference loop is checked against.
         let mut last = None;
         for &sampler in samplers {
             let (t, first) = calibrate(each, |t| rate(job, t, threads, sampler, &mut last))?;
             trials.push(t);
             rates.push(vec![first]);
+            used.push(
+                last.as_ref()
+                    .and_then(|r| r.sampler.clone())
+                    .unwrap_or_else(|| sampler.name().into()),
+            );
         }
         let mut ref_rates = Vec::new();
         let ref_trials = match reference {
@@ -406,15 +416,11 @@ pub fn run(
             }
         }
         let ref_spread = reference.map(|_| Spread::of(ref_rates));
-        for ((&sampler, rates), &trials) in samplers.iter().zip(rates).zip(&trials) {
+        for ((sampler, rates), &trials) in used.into_iter().zip(rates).zip(&trials) {
             let per_second = Spread::of(rates);
             bench.cases.push(CaseRow {
                 case: case.name.to_string(),
-                sampler: if case.scenario.is_battle() {
-                    Sampler::Dice.name().into()
-                } else {
-                    sampler.name().into()
-                },
+                sampler,
                 setup_ms: setup * 1e3,
                 trials,
                 per_second,

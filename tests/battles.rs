@@ -460,7 +460,8 @@ fn engagement_grid() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)
 }
 
 /// The check the battle code lacked: an engagement's exact chain and its dice, rolled through
-/// the battle code, agree over a grid of settings of every system. Every outcome, every
+/// the battle code, agree over a grid of settings of every system; and so does the table
+/// sampler, which draws each turn from the chain's compiled cores. Every outcome, every
 /// per-turn cell (decided after each turn) passes a binomial test against its exact value, and
 /// every mean (metrics and the per-turn series) sits within Z standard errors of its exact
 /// value.
@@ -474,15 +475,28 @@ fn engagements_agree_with_their_exact_chain() {
         );
     }
     let mut checked = 0;
-    for (i, (system, params, options)) in grid.iter().enumerate() {
+    let samplers = [Sampler::Dice, Sampler::Table];
+    for (k, (sampler, (system, params, options))) in samplers
+        .iter()
+        .flat_map(|s| grid.iter().map(move |g| (s, g)))
+        .enumerate()
+    {
         let r = run(
             system,
             "engagement",
             params,
             options,
-            Plan::new(200_000, 500 + i as u64, 2, Sampler::Dice),
+            Plan::new(200_000, 500 + k as u64, 2, *sampler),
         );
-        let what = format!("{system} {params:?} {options:?}");
+        assert_eq!(
+            r.sampler.as_deref(),
+            Some(sampler.name()),
+            "{system} {params:?}: the sampler asked for runs"
+        );
+        let what = format!(
+            "{system} {params:?} {options:?} ({} sampler)",
+            sampler.name()
+        );
         let n = r.trials;
         let close = |name: &str, count: u64, exact: f64| {
             // A count's normal tolerance (Z standard errors of a binomial at the exact chance),
@@ -545,7 +559,7 @@ fn engagements_agree_with_their_exact_chain() {
             checked += 1;
         }
     }
-    assert!(checked > 1000, "checked {checked} values");
+    assert!(checked > 2000, "checked {checked} values");
 }
 
 /// A hand value from the rules' words, with no code of the tool: one turn of the effectiveness

@@ -72,6 +72,20 @@ pub trait Chain: Sync {
         let _ = s;
         to
     }
+    /// The state whose core is `core` and whose accumulated number is `accumulated`
+    /// ([`Chain::core`], [`Chain::accumulated`]): `from_core(core(s), accumulated(s)) == s`.
+    /// The table sampler of a fight keeps its moves as these two (a few bytes, where a
+    /// battle's state is hundreds).
+    fn from_core(&self, core: Self::State, accumulated: u64) -> Self::State {
+        let _ = accumulated;
+        core
+    }
+    /// [`Chain::carry`] on the state where it lies: `s` becomes the state its turn reaches
+    /// when its core reaches `to` (a battle's large state is copied once, not in and out).
+    #[inline(always)]
+    fn carry_in_place(&self, s: &mut Self::State, to: &Self::State) {
+        *s = self.carry(*s, *to);
+    }
     /// The reporting classes.
     fn classes(&self) -> &[ClassInfo];
     /// The class of a state (an index into [`Chain::classes`]).
@@ -92,8 +106,8 @@ pub trait Chain: Sync {
     fn must_finish(&self) -> bool {
         false
     }
-    /// False for chains too large to solve exactly or to compile into tables (`engagement`,
-    /// `line`): they run by Monte Carlo with the dice sampler only.
+    /// False for chains too large to solve exactly or to compile into tables (`line`): they
+    /// run by Monte Carlo with the dice sampler only.
     fn exact(&self) -> bool {
         true
     }
@@ -112,8 +126,8 @@ pub trait Chain: Sync {
         false
     }
     /// Integers read off the state after every turn and reported as per-turn means (gaps in a
-    /// line, units lost …): the exact solver gives their means too; the table sampler does not
-    /// carry them, so a chain with series samples with dice.
+    /// line, units lost …): the exact solver gives their means too; the table sampler compiles
+    /// a chain with series by its cores, and reads them off the state each trial carries.
     fn series(&self) -> &[ValueInfo] {
         &[]
     }

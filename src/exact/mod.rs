@@ -393,6 +393,46 @@ pub fn integer_transitions_within<C: Chain>(
     Ok(integer_weights(paths, fits, chain.halted()))
 }
 
+/// One state's turn for a sampler: its next states with exact integer weights over their
+/// common denominator where the dice sequences' fractions fit 64 bits (as
+/// [`integer_transitions_within`]), else with their chances (a branch with no fraction, as a
+/// melee fought to its end within the turn, or a denominator past 64 bits).
+pub enum SamplerTransitions<S> {
+    /// Exact integer weights and their total.
+    Exact(IntegerTransitions<S>),
+    /// Chances, in the states' order.
+    Chances(Vec<(S, f64)>),
+}
+
+/// [`SamplerTransitions`] of state `s` under a [`Watch`]: one enumeration of its turn.
+///
+/// # Errors
+/// As [`enumerate_within`].
+pub fn sampler_transitions_within<C: Chain>(
+    chain: &C,
+    s: C::State,
+    watch: &Watch,
+) -> Result<SamplerTransitions<C::State>> {
+    let mut paths: Vec<(C::State, u128, u128)> = Vec::new();
+    let mut chances: BTreeMap<C::State, f64> = BTreeMap::new();
+    let mut fits = true;
+    enumerate_within(
+        |o| chain.step(s, o),
+        |next, p, ratio| {
+            *chances.entry(next).or_insert(0.0) += p;
+            match ratio {
+                Some((n, d)) if fits => paths.push((next, n, d)),
+                _ => fits = false,
+            }
+        },
+        watch,
+    )?;
+    Ok(match integer_weights(paths, fits, chain.halted()) {
+        Some(exact) => SamplerTransitions::Exact(exact),
+        None => SamplerTransitions::Chances(chances.into_iter().collect()),
+    })
+}
+
 /// The paths' fractions over their common denominator, where it fits 64 bits (`halted`: the
 /// chain's script failed during the enumeration).
 fn integer_weights<S: Ord + Copy>(

@@ -589,12 +589,27 @@ impl<A: Army> Chain for Battle<A> {
     fn accumulated(&self, s: Self::State) -> u64 {
         u64::from(s.holes[0]) | u64::from(s.holes[1]) << 16 | u64::from(s.turn) << 32
     }
+    #[inline(always)]
+    fn from_core(&self, mut core: Self::State, accumulated: u64) -> Self::State {
+        core.holes = [accumulated as u16, (accumulated >> 16) as u16];
+        core.turn = (accumulated >> 32) as u16;
+        core
+    }
     fn carry(&self, s: Self::State, mut to: Self::State) -> Self::State {
         to.turn = s.turn + 1;
         for side in 0..2 {
             to.holes[side] += s.holes[side];
         }
         to
+    }
+    #[inline(always)]
+    fn carry_in_place(&self, s: &mut Self::State, to: &Self::State) {
+        let (turn, holes) = (s.turn, s.holes);
+        *s = *to;
+        s.turn = turn + 1;
+        for side in 0..2 {
+            s.holes[side] += holes[side];
+        }
     }
     fn turns(&self) -> u32 {
         self.turns

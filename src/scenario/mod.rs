@@ -622,10 +622,10 @@ impl<C: Chain + Clone> ChainJob<C> {
                 "sampler: {}, not {}: {}",
                 used.name(),
                 asked.name(),
-                if self.chain.series().is_empty() {
+                if self.chain.exact() {
                     "this setting's tables could not be compiled"
                 } else {
-                    "tables do not carry a fight's per-turn series, so every die is rolled through the rule code"
+                    "a line has far too many states to tabulate, so every die is rolled through the rule code"
                 }
             ));
         }

@@ -8,6 +8,7 @@ use crate::dice::{Dice, Roll, Weights};
 use crate::engine::Sim;
 
 mod blocks;
+mod fight;
 mod opening;
 mod sim;
 mod table;
@@ -17,6 +18,7 @@ mod tests;
 mod tree;
 
 use blocks::*;
+use fight::*;
 use opening::*;
 use table::*;
 use tree::*;

@@ -15,7 +15,11 @@ pub enum Sampler {
     /// Each turn's outcome is drawn from that state's exact one-turn distribution, compiled
     /// from the rules code with integer weights that count dice sequences: one unbiased draw a
     /// turn, with exactly the probabilities of rolling the dice. Falls back to `Dice` when a
-    /// state's denominator does not fit 64 bits or the chain has too many states.
+    /// state's denominator does not fit 64 bits or the chain has too many states. A chain with
+    /// per-turn series (an engagement) is compiled by its cores instead (`Fight`): a trial
+    /// carries its whole state, drawing each turn its core's move, whose weight is exact where
+    /// the turn's dice sequences fit 64 bits and its chance rounded to 2^−35 or finer where
+    /// not (a melee fought to its end within the turn).
     #[default]
     Table,
     /// Every die the rules code calls for is rolled, in its order, every turn. Where the
@@ -59,6 +63,8 @@ pub struct ChainSim<C: Chain> {
     pub(super) blocks: Option<Blocks>,
     /// The dice sampler's replay trees (with `table` for the states they lead to).
     pub(super) trees: Option<Trees>,
+    /// The table sampler of a chain with per-turn series: its cores' moves.
+    pub(super) fight: Option<Fight<C::State>>,
 }
 
 /// The most branches of chance the table sampler's compilation takes over all its states'
@@ -119,6 +125,16 @@ impl<C: Chain> ChainSim<C> {
             max_total: MAX_COMPILE_BRANCHES,
             taken: std::cell::Cell::new(0),
         };
+        let fight = match sampler == Sampler::Table && chain.exact() && !chain.series().is_empty() {
+            true => match Fight::compile(&chain, &watch) {
+                Ok(f) => f,
+                Err(crate::error::Error::OverBudget { budget_s, .. }) => {
+                    return Err(crate::error::Error::TablesOverBudget { budget_s });
+                }
+                Err(e) => return Err(e),
+            },
+            false => None,
+        };
         let table = match chain.exact() && chain.series().is_empty() {
             true => match Table::compile(&chain, &watch) {
                 Ok(t) => t,
@@ -149,6 +165,7 @@ impl<C: Chain> ChainSim<C> {
             opening: None,
             blocks: None,
             trees,
+            fight,
         };
         if let (Some(table), None) = (&sim.table, &sim.trees) {
             // The longest opening that fits. Its paths and their common denominator only grow
@@ -174,7 +191,7 @@ impl<C: Chain> ChainSim<C> {
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).
     pub fn sampler(&self) -> Sampler {
-        if self.table.is_some() && self.trees.is_none() {
+        if (self.table.is_some() && self.trees.is_none()) || self.fight.is_some() {
             Sampler::Table
         } else {
             Sampler::Dice
@@ -184,6 +201,29 @@ impl<C: Chain> ChainSim<C> {
     /// Run one trial by rolling every die through the rules code, adding into `tally`.
     #[inline(always)]
     pub fn trial<R: Roll>(&self, r: &mut R, tally: &mut [u64]) {
+        self.walk_trial(tally, |s| self.chain.step_in_place(s, r));
+    }
+
+    /// Run one trial from a fight's table, adding into `tally` as [`ChainSim::trial`] does:
+    /// each turn draws its core's move and carries the state onto it.
+    #[inline(always)]
+    fn fight_trial(&self, fight: &Fight<C::State>, dice: &mut Dice, tally: &mut [u64]) {
+        let mut core = 0usize;
+        self.walk_trial(tally, |s| {
+            let c = &fight.cores[core];
+            let m = c.first as usize + c.weights.as_ref().map_or(0, |w| dice.pick(w));
+            core = fight.next[m] as usize;
+            let to = self
+                .chain
+                .from_core(fight.states[core], fight.accumulated[m]);
+            self.chain.carry_in_place(s, &to);
+        });
+    }
+
+    /// One trial of the chain's turns, each played by `step` on the state, adding into
+    /// `tally`.
+    #[inline(always)]
+    fn walk_trial(&self, tally: &mut [u64], mut step: impl FnMut(&mut C::State)) {
         let l = &self.layout;
         let turns = l.turns;
         let series = l.series();
@@ -217,7 +257,7 @@ impl<C: Chain> ChainSim<C> {
             empty_turns = turns * (self.empty >> c & 1) as usize;
         } else {
             for t in 1..=turns {
-                self.chain.step_in_place(&mut s, r);
+                step(&mut s);
                 c = self.chain.class_of(s);
                 let is_empty = (self.empty >> c & 1) as usize;
                 if series > 0 {
@@ -608,6 +648,12 @@ impl<C: Chain> Sim for ChainSim<C> {
         }
     }
     fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {
+        if let Some(fight) = &self.fight {
+            for _ in 0..n {
+                self.fight_trial(fight, dice, tally);
+            }
+            return;
+        }
         match (&self.table, &self.trees) {
             (Some(table), Some(trees)) => self.tree_trials(table, trees, dice, n, tally),
             (Some(table), None) => {

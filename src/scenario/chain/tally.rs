@@ -151,7 +151,26 @@ impl<C: Chain> ChainSim<C> {
     ///
     /// # Errors
     /// The first cell that differs, in words.
+    /// A fight's table ([`Fight`]) is solved exactly as a chain of its own ([`FightChain`]) and
+    /// must give the same cells within 1e-9.
     pub fn check_tables(&self) -> Result<(), String> {
+        if let Some(fight) = &self.fight {
+            let want =
+                crate::exact::solve_chain(&self.chain, "check").map_err(|e| e.to_string())?;
+            let tabled = FightChain {
+                chain: &self.chain,
+                fight,
+            };
+            let got = crate::exact::solve_chain(&tabled, "check").map_err(|e| e.to_string())?;
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                if (g - w).abs() > 1e-9 {
+                    return Err(format!(
+                        "the fight table's chance of cell {i} of the layout is {g}, the exact solution's {w}"
+                    ));
+                }
+            }
+            return Ok(());
+        }
         let Some(table) = &self.table else {
             return Ok(());
         };

@@ -228,3 +228,146 @@ fn trees_of_dice_only_roll_as_the_rules_code_does() {
         }
     }
 }
+
+/// A small chain with a series and a part of its state that only accumulates: a unit of four
+/// stands loses one on a 5+ each turn (gone at four), and counts the turns it lost a stand on
+/// a 6 (set aside in its core, carried back).
+#[derive(Debug, Clone)]
+struct Wearing;
+
+const WEARING_CLASSES: [ClassInfo; 2] = [
+    ClassInfo {
+        name: "standing",
+        absorbing: false,
+        empty: false,
+    },
+    ClassInfo {
+        name: "gone",
+        absorbing: true,
+        empty: true,
+    },
+];
+
+const WEARING_SERIES: [crate::chain::ValueInfo; 2] = [
+    crate::chain::ValueInfo {
+        name: "lost",
+        max: 4,
+    },
+    crate::chain::ValueInfo {
+        name: "sixes",
+        max: 12,
+    },
+];
+
+impl Chain for Wearing {
+    type State = (u8, u8);
+    fn start(&self) -> (u8, u8) {
+        (0, 0)
+    }
+    fn turns(&self) -> u32 {
+        12
+    }
+    fn step<R: Roll>(&self, (lost, sixes): (u8, u8), r: &mut R) -> (u8, u8) {
+        let d = r.d6();
+        (lost + u8::from(d >= 5), sixes + u8::from(d == 6))
+    }
+    fn core(&self, (lost, _): (u8, u8)) -> (u8, u8) {
+        (lost, 0)
+    }
+    fn accumulated(&self, (_, sixes): (u8, u8)) -> u64 {
+        u64::from(sixes)
+    }
+    fn from_core(&self, (lost, _): (u8, u8), sixes: u64) -> (u8, u8) {
+        (lost, sixes as u8)
+    }
+    fn carry(&self, (_, sixes): (u8, u8), (lost, more): (u8, u8)) -> (u8, u8) {
+        (lost, sixes + more)
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        &WEARING_CLASSES
+    }
+    fn class_of(&self, (lost, _): (u8, u8)) -> usize {
+        usize::from(lost >= 4)
+    }
+    fn values(&self) -> &[crate::chain::ValueInfo] {
+        &WEARING_SERIES
+    }
+    fn value_of(&self, (lost, sixes): (u8, u8), i: usize) -> u32 {
+        u32::from([lost, sixes][i])
+    }
+    fn check_step(&self, _: (u8, u8), _: (u8, u8)) -> crate::chain::check::Check {
+        Ok(())
+    }
+    fn series(&self) -> &[crate::chain::ValueInfo] {
+        &WEARING_SERIES
+    }
+    fn series_of(&self, s: (u8, u8), i: usize) -> u32 {
+        self.value_of(s, i)
+    }
+}
+
+#[test]
+fn a_chain_with_series_compiles_by_its_cores() {
+    let sim = ChainSim::with_sampler(Wearing, Sampler::Table);
+    let fight = sim.fight.as_ref().expect("a fight's table");
+    // Four cores with moves (0–3 stands lost) and the unit gone: exact weights, a die's six
+    // faces in three moves (a stand kept, lost on a 5, lost on a 6).
+    assert_eq!(fight.cores.len(), 5);
+    assert_eq!(fight.exact_cores, 4);
+    assert_eq!(fight.next.len(), 12);
+    assert_eq!(sim.sampler(), Sampler::Table);
+    sim.check_tables().unwrap();
+    // The dice sampler rolls through the rules code.
+    let dice = ChainSim::with_sampler(Wearing, Sampler::Dice);
+    assert!(dice.fight.is_none());
+    assert_eq!(dice.sampler(), Sampler::Dice);
+}
+
+#[test]
+fn check_tables_catches_a_wrong_weight_of_a_fight() {
+    let mut sim = ChainSim::with_sampler(Wearing, Sampler::Table);
+    let fight = sim.fight.as_mut().expect("a fight's table");
+    // A stand still lost one time in three, but on a 6 a quarter of those times, not half: the
+    // classes' chances stay, the count of sixes moves.
+    fight.cores[0].weights = Some(Weights::new(vec![8, 3, 1]).unwrap());
+    let err = sim.check_tables().unwrap_err();
+    assert!(err.contains("fight table"), "{err}");
+}
+
+#[test]
+fn a_fight_table_samples_as_the_dice_do() {
+    // Every cell of 2^18 trials by the fight's table and by the dice agree within what two
+    // binomial samples of the same chance allow (5.5 σ of the difference), series means too.
+    let table = ChainSim::with_sampler(Wearing, Sampler::Table);
+    let dice = ChainSim::with_sampler(Wearing, Sampler::Dice);
+    let exact = crate::exact::solve_chain(&Wearing, "wearing").unwrap();
+    let n = 1u64 << 18;
+    for (sim, seed) in [(&table, 5), (&dice, 6)] {
+        let mut raw = vec![0u64; sim.tally_len()];
+        let mut d = Dice::for_chunk(seed, 0, 0);
+        sim.run_chunk(&mut d, n, &mut raw);
+        let got = sim.finish(&raw);
+        let l = &sim.layout;
+        for c in 0..l.classes {
+            let p = exact[l.final_(c)];
+            let sd = (n as f64 * p * (1.0 - p)).sqrt();
+            assert!(
+                (got[l.final_(c)] as f64 - n as f64 * p).abs() <= 5.5 * sd + 1.0,
+                "{:?} class {c}: {} of {n}, exact {p}",
+                sim.sampler(),
+                got[l.final_(c)]
+            );
+        }
+        for i in 0..2 {
+            let at = l.series_sum(i, 12);
+            let (mean, square) = (exact[at], exact[at + 1]);
+            let sd = (square - mean * mean).max(0.0).sqrt() / (n as f64).sqrt();
+            let est = got[at] as f64 / n as f64;
+            assert!(
+                (est - mean).abs() <= 5.5 * sd,
+                "{:?} series {i}: {est}, exact {mean}",
+                sim.sampler()
+            );
+        }
+    }
+}

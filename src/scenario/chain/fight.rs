@@ -1,0 +1,202 @@
+//! A fight's table: the table sampler for chains with per-turn series (an engagement), whose
+//! states are too many and too large to compile one by one. Each *core* ([`Chain::core`]) is
+//! compiled once, with its one-turn moves as a weighted table; a trial carries its whole state
+//! and the number of its core, draws the core's move, and carries what the state accumulated
+//! onto where the move leads ([`Chain::carry`]), so that every series and value is read off the
+//! same state the dice would have reached.
+
+use super::*;
+
+/// The most cores a fight's table compiles (as many as a chain's compiled states).
+pub(super) const MAX_FIGHT_CORES: usize = table::MAX_TABLE_STATES;
+
+/// The most moves a fight's table keeps over all its cores (each holds a whole state: a
+/// battle's is some hundred bytes, so some hundred megabytes at the bound).
+pub(super) const MAX_FIGHT_MOVES: usize = 1 << 20;
+
+/// Weights of moves with no exact fraction are their chances in units of 2^−this, less the bits
+/// of the table's buckets, so that one 64-bit draw picks a move (see [`Weights`]).
+const CHANCE_BITS: u32 = 55;
+
+/// Chances as integer weights: each in units of 2^−(55 − k) for a table of 2^k buckets (at
+/// least one unit, so that no move is lost), which one 64-bit draw picks from. A weight differs
+/// from its chance by at most one unit, under 2^−35 (3·10^−11) at the largest table kept and
+/// 2^−46 for a turn of a few hundred moves.
+fn rounded<S>(chances: Vec<(S, f64)>) -> Vec<(S, u64)> {
+    let k = chances.len().next_power_of_two().trailing_zeros();
+    let scale = f64::from(CHANCE_BITS.saturating_sub(k)).exp2();
+    chances
+        .into_iter()
+        .map(|(s, p)| (s, ((p * scale).round() as u64).max(1)))
+        .collect()
+}
+
+/// One core's moves: where they start in [`Fight::to`], and their weights (`None`: one move).
+#[derive(Debug, Clone)]
+pub(super) struct FightCore {
+    pub(super) first: u32,
+    pub(super) weights: Option<Weights>,
+}
+
+/// A fight's table: every core reached from the start, each with its moves.
+#[derive(Debug, Clone)]
+pub(super) struct Fight<S> {
+    /// The cores, by the number the compilation gave them (the start's core is 0).
+    pub(super) cores: Vec<FightCore>,
+    /// Each core's state.
+    pub(super) states: Vec<S>,
+    /// The number of each move's core.
+    pub(super) next: Vec<u32>,
+    /// What each move's state accumulated beyond its core ([`Chain::accumulated`]): the state
+    /// a move leads to (stepped from its core) is [`Chain::from_core`] of the two, which a
+    /// trial carries its own state onto. A few bytes a move, so that the moves stay in the
+    /// processor's caches where whole states (a battle's are hundreds of bytes) would not.
+    pub(super) accumulated: Vec<u64>,
+    /// The cores whose moves are exact fractions of dice sequences (the rest are chances
+    /// rounded: see [`rounded`]).
+    pub(super) exact_cores: usize,
+}
+
+impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
+    /// Compile `chain`'s cores from its start's, under `watch`; `None` past
+    /// [`MAX_FIGHT_CORES`] cores or [`MAX_FIGHT_MOVES`] moves, or a turn of too many branches
+    /// (which the dice then run: a bound on counts, never on time).
+    pub(super) fn compile<C: Chain<State = S>>(
+        chain: &C,
+        watch: &crate::exact::Watch,
+    ) -> crate::error::Result<Option<Self>> {
+        match Self::compile_within(chain, watch) {
+            Err(crate::error::Error::TooManyBranches { .. }) => Ok(None),
+            other => other,
+        }
+    }
+
+    fn compile_within<C: Chain<State = S>>(
+        chain: &C,
+        watch: &crate::exact::Watch,
+    ) -> crate::error::Result<Option<Self>> {
+        use std::collections::HashMap;
+        let mut ids: HashMap<S, u32> = HashMap::new();
+        let start = chain.core(chain.start());
+        ids.insert(start, 0);
+        let mut pending = vec![start];
+        let mut fight = Fight {
+            cores: Vec::new(),
+            states: Vec::new(),
+            next: Vec::new(),
+            accumulated: Vec::new(),
+            exact_cores: 0,
+        };
+        let mut i = 0;
+        while i < pending.len() {
+            watch.check(None)?;
+            let core = pending[i];
+            let first = fight.next.len() as u32;
+            let absorbing = chain.classes()[chain.class_of(core)].absorbing;
+            let mut weights = None;
+            if !absorbing {
+                let moves = match crate::exact::sampler_transitions_within(chain, core, watch)? {
+                    crate::exact::SamplerTransitions::Exact((moves, _)) => {
+                        fight.exact_cores += 1;
+                        moves
+                    }
+                    crate::exact::SamplerTransitions::Chances(chances) => rounded(chances),
+                };
+                let mut w = Vec::with_capacity(moves.len());
+                for (k, (to, weight)) in moves.into_iter().enumerate() {
+                    if k % 64 == 63 {
+                        watch.check(None)?;
+                    }
+                    let n = ids.len() as u32;
+                    let id = *ids.entry(chain.core(to)).or_insert_with(|| {
+                        pending.push(chain.core(to));
+                        n
+                    });
+                    let acc = chain.accumulated(to);
+                    assert!(
+                        chain.from_core(chain.core(to), acc) == to,
+                        "a state is its core and its accumulated number (Chain::from_core)"
+                    );
+                    fight.accumulated.push(acc);
+                    fight.next.push(id);
+                    w.push(weight);
+                }
+                if w.len() > 1 {
+                    weights = Some(Weights::new(w).expect("a turn's weights are positive"));
+                }
+                if pending.len() > MAX_FIGHT_CORES || fight.next.len() > MAX_FIGHT_MOVES {
+                    return Ok(None);
+                }
+            }
+            fight.cores.push(FightCore { first, weights });
+            fight.states.push(core);
+            i += 1;
+        }
+        Ok(Some(fight))
+    }
+}
+
+/// A chain that plays its turns from a fight's table (drawing each core's move from its
+/// weights) over the same states as `chain`, with the number of each state's core beside it:
+/// solved exactly, it gives the chances the table sampler samples, to hold against the rules'
+/// own exact solution ([`ChainSim::check_tables`]).
+pub(super) struct FightChain<'a, C: Chain> {
+    pub(super) chain: &'a C,
+    pub(super) fight: &'a Fight<C::State>,
+}
+
+impl<C: Chain> Chain for FightChain<'_, C> {
+    type State = (C::State, u32);
+    fn start(&self) -> Self::State {
+        (self.chain.start(), 0)
+    }
+    fn turns(&self) -> u32 {
+        self.chain.turns()
+    }
+    fn step<R: Roll>(&self, (s, core): Self::State, r: &mut R) -> Self::State {
+        let c = &self.fight.cores[core as usize];
+        let m = c.first as usize + c.weights.as_ref().map_or(0, |w| r.pick(w));
+        let next = self.fight.next[m];
+        let to = self
+            .chain
+            .from_core(self.fight.states[next as usize], self.fight.accumulated[m]);
+        (self.chain.carry(s, to), next)
+    }
+    fn core(&self, (s, core): Self::State) -> Self::State {
+        (self.chain.core(s), core)
+    }
+    fn accumulated(&self, (s, _): Self::State) -> u64 {
+        self.chain.accumulated(s)
+    }
+    fn carry(&self, (s, _): Self::State, (to, core): Self::State) -> Self::State {
+        (self.chain.carry(s, to), core)
+    }
+    fn classes(&self) -> &[ClassInfo] {
+        self.chain.classes()
+    }
+    fn class_of(&self, (s, _): Self::State) -> usize {
+        self.chain.class_of(s)
+    }
+    fn values(&self) -> &[crate::chain::ValueInfo] {
+        self.chain.values()
+    }
+    fn value_of(&self, (s, _): Self::State, i: usize) -> u32 {
+        self.chain.value_of(s, i)
+    }
+    fn must_finish(&self) -> bool {
+        self.chain.must_finish()
+    }
+    fn check_step(
+        &self,
+        (from, _): Self::State,
+        (to, _): Self::State,
+    ) -> crate::chain::check::Check {
+        self.chain.check_step(from, to)
+    }
+    fn series(&self) -> &[crate::chain::ValueInfo] {
+        self.chain.series()
+    }
+    fn series_of(&self, (s, _): Self::State, i: usize) -> u32 {
+        self.chain.series_of(s, i)
+    }
+}

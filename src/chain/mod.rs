@@ -80,11 +80,12 @@ pub trait Chain: Sync {
         let _ = accumulated;
         core
     }
-    /// [`Chain::carry`] on the state where it lies: `s` becomes the state its turn reaches
-    /// when its core reaches `to` (a battle's large state is copied once, not in and out).
-    #[inline(always)]
-    fn carry_in_place(&self, s: &mut Self::State, to: &Self::State) {
-        *s = self.carry(*s, *to);
+    /// The accumulated number ([`Chain::accumulated`]) of [`Chain::carry`]`(s, to)`, from
+    /// those of `s` and `to`: what a trial of the table sampler adds up, turn by turn, without
+    /// making its whole state.
+    fn carried(&self, accumulated: u64, to: u64) -> u64 {
+        let _ = accumulated;
+        to
     }
     /// The reporting classes.
     fn classes(&self) -> &[ClassInfo];
@@ -100,6 +101,12 @@ pub trait Chain: Sync {
         for (i, o) in out.iter_mut().enumerate() {
             *o = self.value_of(*s, i);
         }
+    }
+    /// The values of [`Chain::from_core`]`(core, accumulated)`, into `out`, as
+    /// [`Chain::values_all`] reads them: a chain with a large state reads them without making it
+    /// (the table sampler of a fight reads them once a trial).
+    fn values_from_core(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
+        self.values_all(&self.from_core(*core, accumulated), out);
     }
     /// True when every trial must end within the turns (a melee's rounds): a chance of still
     /// going at the cap is then an error, not an outcome.
@@ -130,6 +137,12 @@ pub trait Chain: Sync {
     /// a chain with series by its cores, and reads them off the state each trial carries.
     fn series(&self) -> &[ValueInfo] {
         &[]
+    }
+    /// True when the series read nothing a state accumulates beyond its core
+    /// ([`Chain::core`]): the series of `s` are those of `core(s)`, which the table sampler
+    /// then reads once per core.
+    fn series_of_core(&self) -> bool {
+        false
     }
     /// Series `i` of state `s` (at most `series()[i].max`).
     fn series_of(&self, _s: Self::State, _i: usize) -> u32 {

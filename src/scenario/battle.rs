@@ -371,6 +371,54 @@ pub struct Shape {
 }
 
 impl<A: Army> Battle<A> {
+    /// Every value of state `s` (see [`Chain::values_all`]) with `holes` for its hole-turns:
+    /// one pass over the files for every value of both sides.
+    fn values_with_holes(&self, s: &BattleState<A::Unit>, holes: [u16; 2], out: &mut [u32]) {
+        let f = &s.field;
+        let (mut gone, mut lost, mut apart) = ([0u32; 2], [0u32; 2], 0u32);
+        for side in 0..2 {
+            for k in 0..self.files {
+                for u in [&f.front[side][k], &f.back[side][k]] {
+                    match self.army.standing(u) {
+                        Standing::Absent => {}
+                        st => {
+                            gone[side] += u32::from(st == Standing::Gone);
+                            lost[side] += self.army.strength_lost(side, k, u);
+                        }
+                    }
+                    if side == 0 {
+                        apart += self.army.apart_of(u);
+                    }
+                }
+            }
+        }
+        // The values' order (see `Battle::new`): units lost, strength lost and hole-turns of
+        // each side; an engagement's end states of side A, then side B; the pips apart.
+        let (head, rest) = out.split_at_mut(6);
+        for side in 0..2 {
+            head[side] = u32::from(s.replaced[side]) + gone[side];
+            head[2 + side] = u32::from(s.spent[side]) + lost[side];
+            head[4 + side] = u32::from(holes[side]);
+        }
+        let rest = match self.army.apart() {
+            Some(_) => {
+                let (last, ends) = rest.split_last_mut().expect("the apart value");
+                *last = u32::from(s.spent_apart[0]) + apart;
+                ends
+            }
+            None => rest,
+        };
+        if !rest.is_empty() {
+            let n = self.army.statuses().len();
+            for (side, ends) in rest.chunks_exact_mut(n).enumerate() {
+                let st = self.army.status(&f.front[side][0]);
+                for (k, o) in ends.iter_mut().enumerate() {
+                    *o = u32::from(k == st);
+                }
+            }
+        }
+    }
+
     /// The battle of `army` in the given shape.
     pub fn new(army: A, shape: Shape) -> Self {
         let Shape {
@@ -603,13 +651,11 @@ impl<A: Army> Chain for Battle<A> {
         to
     }
     #[inline(always)]
-    fn carry_in_place(&self, s: &mut Self::State, to: &Self::State) {
-        let (turn, holes) = (s.turn, s.holes);
-        *s = *to;
-        s.turn = turn + 1;
-        for side in 0..2 {
-            s.holes[side] += holes[side];
-        }
+    fn carried(&self, accumulated: u64, to: u64) -> u64 {
+        // Hole-turns add up, side by side in their 16 bits (each under 2^16: the turns times
+        // the files); the turn is one more than the state's own.
+        let holes = (accumulated & 0xffff_ffff) + (to & 0xffff_ffff);
+        holes | ((accumulated >> 32) + 1) << 32
     }
     fn turns(&self) -> u32 {
         self.turns
@@ -694,50 +740,11 @@ impl<A: Army> Chain for Battle<A> {
         &self.values
     }
     fn values_all(&self, s: &Self::State, out: &mut [u32]) {
-        // One pass over the files for every value of both sides.
-        let f = &s.field;
-        let (mut gone, mut lost, mut apart) = ([0u32; 2], [0u32; 2], 0u32);
-        for side in 0..2 {
-            for k in 0..self.files {
-                for u in [&f.front[side][k], &f.back[side][k]] {
-                    match self.army.standing(u) {
-                        Standing::Absent => {}
-                        st => {
-                            gone[side] += u32::from(st == Standing::Gone);
-                            lost[side] += self.army.strength_lost(side, k, u);
-                        }
-                    }
-                    if side == 0 {
-                        apart += self.army.apart_of(u);
-                    }
-                }
-            }
-        }
-        // The values' order (see `Battle::new`): units lost, strength lost and hole-turns of
-        // each side; an engagement's end states of side A, then side B; the pips apart.
-        let (head, rest) = out.split_at_mut(6);
-        for side in 0..2 {
-            head[side] = u32::from(s.replaced[side]) + gone[side];
-            head[2 + side] = u32::from(s.spent[side]) + lost[side];
-            head[4 + side] = u32::from(s.holes[side]);
-        }
-        let rest = match self.army.apart() {
-            Some(_) => {
-                let (last, ends) = rest.split_last_mut().expect("the apart value");
-                *last = u32::from(s.spent_apart[0]) + apart;
-                ends
-            }
-            None => rest,
-        };
-        if !rest.is_empty() {
-            let n = self.army.statuses().len();
-            for (side, ends) in rest.chunks_exact_mut(n).enumerate() {
-                let st = self.army.status(&f.front[side][0]);
-                for (k, o) in ends.iter_mut().enumerate() {
-                    *o = u32::from(k == st);
-                }
-            }
-        }
+        self.values_with_holes(s, s.holes, out);
+    }
+    fn values_from_core(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
+        let holes = [accumulated as u16, (accumulated >> 16) as u16];
+        self.values_with_holes(core, holes, out);
     }
     fn value_of(&self, s: Self::State, i: usize) -> u32 {
         // Read with the others: one reading of the values (the Monte Carlo loop's).
@@ -755,6 +762,10 @@ impl<A: Army> Chain for Battle<A> {
             2 | 3 => self.units_lost(&s, side),
             _ => self.count(&s, side, Standing::Shaken),
         }
+    }
+    /// The series are the counts the turn leaves, never the hole-turns or the turn.
+    fn series_of_core(&self) -> bool {
+        true
     }
     fn series_all(&self, s: &Self::State, out: &mut [u32]) {
         // The counts the turn (or the start) left in the state, in the series' order (see

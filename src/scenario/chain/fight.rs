@@ -1,9 +1,10 @@
 //! A fight's table: the table sampler for chains with per-turn series (an engagement), whose
 //! states are too many and too large to compile one by one. Each *core* ([`Chain::core`]) is
-//! compiled once, with its one-turn moves as a weighted table; a trial carries its whole state
-//! and the number of its core, draws the core's move, and carries what the state accumulated
-//! onto where the move leads ([`Chain::carry`]), so that every series and value is read off the
-//! same state the dice would have reached.
+//! compiled once, with its one-turn moves as a weighted table, its class and (where the series
+//! read the core alone) its series. A trial is the number of its core and its accumulated
+//! number ([`Chain::accumulated`]): each turn it draws its core's move and adds up what it
+//! accumulated ([`Chain::carried`]); its whole state ([`Chain::from_core`]) is made only where
+//! it is read (its values at the end), the same state the dice would have reached.
 
 use super::*;
 
@@ -52,6 +53,11 @@ pub(super) struct Fight<S> {
     /// trial carries its own state onto. A few bytes a move, so that the moves stay in the
     /// processor's caches where whole states (a battle's are hundreds of bytes) would not.
     pub(super) accumulated: Vec<u64>,
+    /// Each core's class.
+    pub(super) class: Vec<u32>,
+    /// Each core's series, one after another, where the series read the core alone
+    /// ([`Chain::series_of_core`]); else empty, and they are read off the whole state.
+    pub(super) series: Vec<u32>,
     /// The cores whose moves are exact fractions of dice sequences (the rest are chances
     /// rounded: see [`rounded`]).
     pub(super) exact_cores: usize,
@@ -78,6 +84,10 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
         use std::collections::HashMap;
         let mut ids: HashMap<S, u32> = HashMap::new();
         let start = chain.core(chain.start());
+        assert!(
+            chain.from_core(start, chain.accumulated(chain.start())) == chain.start(),
+            "a state is its core and its accumulated number (Chain::from_core)"
+        );
         ids.insert(start, 0);
         let mut pending = vec![start];
         let mut fight = Fight {
@@ -85,8 +95,12 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
             states: Vec::new(),
             next: Vec::new(),
             accumulated: Vec::new(),
+            class: Vec::new(),
+            series: Vec::new(),
             exact_cores: 0,
         };
+        let n_series = chain.series().len();
+        let by_core = chain.series_of_core();
         let mut i = 0;
         while i < pending.len() {
             watch.check(None)?;
@@ -130,73 +144,77 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
             }
             fight.cores.push(FightCore { first, weights });
             fight.states.push(core);
+            fight.class.push(chain.class_of(core) as u32);
+            if by_core {
+                let at = fight.series.len();
+                fight.series.resize(at + n_series, 0);
+                chain.series_all(&core, &mut fight.series[at..]);
+            }
             i += 1;
         }
         Ok(Some(fight))
     }
 }
 
-/// A chain that plays its turns from a fight's table (drawing each core's move from its
-/// weights) over the same states as `chain`, with the number of each state's core beside it:
-/// solved exactly, it gives the chances the table sampler samples, to hold against the rules'
-/// own exact solution ([`ChainSim::check_tables`]).
+/// A chain that plays its turns from a fight's table as its trials do (drawing each core's move
+/// from its weights, adding up the accumulated numbers, reading the class and series the table
+/// keeps): solved exactly, it gives the chances the table sampler samples, to hold against the
+/// rules' own exact solution ([`ChainSim::check_tables`]). Its state is a trial's: the number
+/// of its core and its accumulated number.
 pub(super) struct FightChain<'a, C: Chain> {
     pub(super) chain: &'a C,
     pub(super) fight: &'a Fight<C::State>,
 }
 
+impl<C: Chain> FightChain<'_, C> {
+    /// The whole state of a trial's (core, accumulated number).
+    fn state(&self, (core, acc): (u32, u64)) -> C::State {
+        self.chain.from_core(self.fight.states[core as usize], acc)
+    }
+}
+
 impl<C: Chain> Chain for FightChain<'_, C> {
-    type State = (C::State, u32);
+    type State = (u32, u64);
     fn start(&self) -> Self::State {
-        (self.chain.start(), 0)
+        (0, self.chain.accumulated(self.chain.start()))
     }
     fn turns(&self) -> u32 {
         self.chain.turns()
     }
-    fn step<R: Roll>(&self, (s, core): Self::State, r: &mut R) -> Self::State {
+    fn step<R: Roll>(&self, (core, acc): Self::State, r: &mut R) -> Self::State {
         let c = &self.fight.cores[core as usize];
         let m = c.first as usize + c.weights.as_ref().map_or(0, |w| r.pick(w));
-        let next = self.fight.next[m];
-        let to = self
-            .chain
-            .from_core(self.fight.states[next as usize], self.fight.accumulated[m]);
-        (self.chain.carry(s, to), next)
-    }
-    fn core(&self, (s, core): Self::State) -> Self::State {
-        (self.chain.core(s), core)
-    }
-    fn accumulated(&self, (s, _): Self::State) -> u64 {
-        self.chain.accumulated(s)
-    }
-    fn carry(&self, (s, _): Self::State, (to, core): Self::State) -> Self::State {
-        (self.chain.carry(s, to), core)
+        (
+            self.fight.next[m],
+            self.chain.carried(acc, self.fight.accumulated[m]),
+        )
     }
     fn classes(&self) -> &[ClassInfo] {
         self.chain.classes()
     }
-    fn class_of(&self, (s, _): Self::State) -> usize {
-        self.chain.class_of(s)
+    fn class_of(&self, (core, _): Self::State) -> usize {
+        self.fight.class[core as usize] as usize
     }
     fn values(&self) -> &[crate::chain::ValueInfo] {
         self.chain.values()
     }
-    fn value_of(&self, (s, _): Self::State, i: usize) -> u32 {
-        self.chain.value_of(s, i)
+    fn value_of(&self, s: Self::State, i: usize) -> u32 {
+        self.chain.value_of(self.state(s), i)
     }
     fn must_finish(&self) -> bool {
         self.chain.must_finish()
     }
-    fn check_step(
-        &self,
-        (from, _): Self::State,
-        (to, _): Self::State,
-    ) -> crate::chain::check::Check {
-        self.chain.check_step(from, to)
+    fn check_step(&self, from: Self::State, to: Self::State) -> crate::chain::check::Check {
+        self.chain.check_step(self.state(from), self.state(to))
     }
     fn series(&self) -> &[crate::chain::ValueInfo] {
         self.chain.series()
     }
-    fn series_of(&self, (s, _): Self::State, i: usize) -> u32 {
-        self.chain.series_of(s, i)
+    fn series_of(&self, s: Self::State, i: usize) -> u32 {
+        let n = self.chain.series().len();
+        match self.fight.series.is_empty() {
+            true => self.chain.series_of(self.state(s), i),
+            false => self.fight.series[s.0 as usize * n + i],
+        }
     }
 }

@@ -201,55 +201,39 @@ impl<C: Chain> ChainSim<C> {
     /// Run one trial by rolling every die through the rules code, adding into `tally`.
     #[inline(always)]
     pub fn trial<R: Roll>(&self, r: &mut R, tally: &mut [u64]) {
-        self.walk_trial(tally, |s| self.chain.step_in_place(s, r));
+        let walk = StateWalk {
+            chain: &self.chain,
+            s: self.chain.start(),
+            r,
+        };
+        self.walk_trial(tally, walk);
     }
 
     /// Run one trial from a fight's table, adding into `tally` as [`ChainSim::trial`] does:
-    /// each turn draws its core's move and carries the state onto it.
+    /// each turn draws its core's move and adds up what the trial accumulated.
     #[inline(always)]
     fn fight_trial(&self, fight: &Fight<C::State>, dice: &mut Dice, tally: &mut [u64]) {
-        let mut core = 0usize;
-        self.walk_trial(tally, |s| {
-            let c = &fight.cores[core];
-            let m = c.first as usize + c.weights.as_ref().map_or(0, |w| dice.pick(w));
-            core = fight.next[m] as usize;
-            let to = self
-                .chain
-                .from_core(fight.states[core], fight.accumulated[m]);
-            self.chain.carry_in_place(s, &to);
-        });
+        let walk = CoreWalk {
+            chain: &self.chain,
+            fight,
+            dice,
+            core: 0,
+            acc: self.chain.accumulated(self.chain.start()),
+            n_series: self.layout.series(),
+        };
+        self.walk_trial(tally, walk);
     }
 
-    /// One trial of the chain's turns, each played by `step` on the state, adding into
-    /// `tally`.
+    /// One trial of the chain's turns, walked by `w`, adding into `tally`.
     #[inline(always)]
-    fn walk_trial(&self, tally: &mut [u64], mut step: impl FnMut(&mut C::State)) {
+    fn walk_trial(&self, tally: &mut [u64], mut w: impl Trial<C>) {
         let l = &self.layout;
         let turns = l.turns;
         let series = l.series();
         // Every series read in one pass over the state (a battle's line: gaps, units lost and
         // shaken, both sides), not one pass each.
         let mut read = [0u32; SERIES_AT_ONCE];
-        let mut add_series = |s: &C::State, t: usize, tally: &mut [u64]| {
-            if series <= SERIES_AT_ONCE {
-                self.chain.series_all(s, &mut read[..series]);
-                for (i, &v) in read[..series].iter().enumerate() {
-                    let v = u64::from(v);
-                    let at = l.series_sum(i, t);
-                    tally[at] += v;
-                    tally[at + 1] += v * v;
-                }
-            } else {
-                for i in 0..series {
-                    let v = u64::from(self.chain.series_of(*s, i));
-                    let at = l.series_sum(i, t);
-                    tally[at] += v;
-                    tally[at + 1] += v * v;
-                }
-            }
-        };
-        let mut s = self.chain.start();
-        let mut c = self.chain.class_of(s);
+        let mut c = w.class();
         let mut empty_turns = 0usize;
         let mut ended_at = 0;
         if self.absorbing >> c & 1 == 1 {
@@ -257,11 +241,24 @@ impl<C: Chain> ChainSim<C> {
             empty_turns = turns * (self.empty >> c & 1) as usize;
         } else {
             for t in 1..=turns {
-                step(&mut s);
-                c = self.chain.class_of(s);
+                w.step();
+                c = w.class();
                 let is_empty = (self.empty >> c & 1) as usize;
-                if series > 0 {
-                    add_series(&s, t, tally);
+                if (1..=SERIES_AT_ONCE).contains(&series) {
+                    w.series_all(&mut read[..series]);
+                    for (i, &v) in read[..series].iter().enumerate() {
+                        let v = u64::from(v);
+                        let at = l.series_sum(i, t);
+                        tally[at] += v;
+                        tally[at + 1] += v * v;
+                    }
+                } else if series > SERIES_AT_ONCE {
+                    for i in 0..series {
+                        let v = u64::from(w.series_of(i));
+                        let at = l.series_sum(i, t);
+                        tally[at] += v;
+                        tally[at + 1] += v * v;
+                    }
                 }
                 ended_at = t;
                 if self.absorbing >> c & 1 == 1 {
@@ -281,7 +278,7 @@ impl<C: Chain> ChainSim<C> {
             let v = u64::from(if read_already {
                 read.get(i).copied().unwrap_or(0)
             } else {
-                self.chain.series_of(s, i)
+                w.series_of(i)
             });
             // Once, from the turn after the last: the fold adds it to every turn from there.
             if ended_at < turns {
@@ -295,11 +292,12 @@ impl<C: Chain> ChainSim<C> {
         let values = self.chain.values().len();
         if values <= VALUES_AT_ONCE {
             let mut read = [0u32; VALUES_AT_ONCE];
-            self.chain.values_all(&s, &mut read[..values]);
+            w.values_all(&mut read[..values]);
             for (i, &v) in read[..values].iter().enumerate() {
                 tally[l.value(i, v as usize)] += 1;
             }
         } else {
+            let s = w.state();
             for i in 0..values {
                 tally[l.value(i, self.chain.value_of(s, i) as usize)] += 1;
             }
@@ -667,5 +665,107 @@ impl<C: Chain> Sim for ChainSim<C> {
                 }
             }
         }
+    }
+}
+
+/// Where a trial of [`ChainSim::walk_trial`] is, and how it plays a turn.
+trait Trial<C: Chain> {
+    /// Play one turn.
+    fn step(&mut self);
+    /// The class the trial is in.
+    fn class(&self) -> usize;
+    /// Every series of where the trial is, into `out` (one per [`Chain::series`]).
+    fn series_all(&self, out: &mut [u32]);
+    /// Series `i` of where the trial is.
+    fn series_of(&self, i: usize) -> u32;
+    /// Every value of the trial's state, into `out` (one per [`Chain::values`]).
+    fn values_all(&self, out: &mut [u32]);
+    /// The trial's whole state.
+    fn state(&self) -> C::State;
+}
+
+/// A trial as its whole state, each turn rolled through the rules code.
+struct StateWalk<'a, C: Chain, R> {
+    chain: &'a C,
+    s: C::State,
+    r: &'a mut R,
+}
+
+impl<C: Chain, R: Roll> Trial<C> for StateWalk<'_, C, R> {
+    #[inline(always)]
+    fn step(&mut self) {
+        self.chain.step_in_place(&mut self.s, self.r);
+    }
+    #[inline(always)]
+    fn class(&self) -> usize {
+        self.chain.class_of(self.s)
+    }
+    #[inline(always)]
+    fn series_all(&self, out: &mut [u32]) {
+        self.chain.series_all(&self.s, out);
+    }
+    #[inline(always)]
+    fn series_of(&self, i: usize) -> u32 {
+        self.chain.series_of(self.s, i)
+    }
+    #[inline(always)]
+    fn values_all(&self, out: &mut [u32]) {
+        self.chain.values_all(&self.s, out);
+    }
+    #[inline(always)]
+    fn state(&self) -> C::State {
+        self.s
+    }
+}
+
+/// A trial of a fight's table: the number of its core and its accumulated number, its class
+/// and series read off the table (off its whole state where the series read more than the
+/// core), its whole state made at the end.
+struct CoreWalk<'a, C: Chain> {
+    chain: &'a C,
+    fight: &'a Fight<C::State>,
+    dice: &'a mut Dice,
+    core: usize,
+    acc: u64,
+    n_series: usize,
+}
+
+impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
+    #[inline(always)]
+    fn step(&mut self) {
+        let c = &self.fight.cores[self.core];
+        let m = c.first as usize + c.weights.as_ref().map_or(0, |w| self.dice.pick(w));
+        self.core = self.fight.next[m] as usize;
+        self.acc = self.chain.carried(self.acc, self.fight.accumulated[m]);
+    }
+    #[inline(always)]
+    fn class(&self) -> usize {
+        self.fight.class[self.core] as usize
+    }
+    #[inline(always)]
+    fn series_all(&self, out: &mut [u32]) {
+        match self.fight.series.is_empty() {
+            true => self.chain.series_all(&self.state(), out),
+            false => {
+                let at = self.core * self.n_series;
+                out.copy_from_slice(&self.fight.series[at..at + out.len()]);
+            }
+        }
+    }
+    #[inline(always)]
+    fn series_of(&self, i: usize) -> u32 {
+        match self.fight.series.is_empty() {
+            true => self.chain.series_of(self.state(), i),
+            false => self.fight.series[self.core * self.n_series + i],
+        }
+    }
+    #[inline(always)]
+    fn values_all(&self, out: &mut [u32]) {
+        self.chain
+            .values_from_core(&self.fight.states[self.core], self.acc, out);
+    }
+    #[inline(always)]
+    fn state(&self) -> C::State {
+        self.chain.from_core(self.fight.states[self.core], self.acc)
     }
 }

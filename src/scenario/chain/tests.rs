@@ -283,6 +283,9 @@ impl Chain for Wearing {
     fn carry(&self, (_, sixes): (u8, u8), (lost, more): (u8, u8)) -> (u8, u8) {
         (lost, sixes + more)
     }
+    fn carried(&self, sixes: u64, more: u64) -> u64 {
+        sixes + more
+    }
     fn classes(&self) -> &[ClassInfo] {
         &WEARING_CLASSES
     }

@@ -73,10 +73,10 @@ pub trait Chain: Sync {
         to
     }
     /// The state whose core is `core` and whose accumulated number is `accumulated`
-    /// ([`Chain::core`], [`Chain::accumulated`]): `from_core(core(s), accumulated(s)) == s`.
+    /// ([`Chain::core`], [`Chain::accumulated`]): `state_of_parts(core(s), accumulated(s)) == s`.
     /// The table sampler of a fight keeps its moves as these two (a few bytes, where a
     /// battle's state is hundreds).
-    fn from_core(&self, core: Self::State, accumulated: u64) -> Self::State {
+    fn state_of_parts(&self, core: Self::State, accumulated: u64) -> Self::State {
         let _ = accumulated;
         core
     }
@@ -102,11 +102,11 @@ pub trait Chain: Sync {
             *o = self.value_of(*s, i);
         }
     }
-    /// The values of [`Chain::from_core`]`(core, accumulated)`, into `out`, as
+    /// The values of [`Chain::state_of_parts`]`(core, accumulated)`, into `out`, as
     /// [`Chain::values_all`] reads them: a chain with a large state reads them without making it
     /// (the table sampler of a fight reads them once a trial).
-    fn values_from_core(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
-        self.values_all(&self.from_core(*core, accumulated), out);
+    fn values_of_parts(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
+        self.values_all(&self.state_of_parts(*core, accumulated), out);
     }
     /// True when every trial must end within the turns (a melee's rounds): a chance of still
     /// going at the cap is then an error, not an outcome.

@@ -638,7 +638,7 @@ impl<A: Army> Chain for Battle<A> {
         u64::from(s.holes[0]) | u64::from(s.holes[1]) << 16 | u64::from(s.turn) << 32
     }
     #[inline(always)]
-    fn from_core(&self, mut core: Self::State, accumulated: u64) -> Self::State {
+    fn state_of_parts(&self, mut core: Self::State, accumulated: u64) -> Self::State {
         core.holes = [accumulated as u16, (accumulated >> 16) as u16];
         core.turn = (accumulated >> 32) as u16;
         core
@@ -742,7 +742,7 @@ impl<A: Army> Chain for Battle<A> {
     fn values_all(&self, s: &Self::State, out: &mut [u32]) {
         self.values_with_holes(s, s.holes, out);
     }
-    fn values_from_core(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
+    fn values_of_parts(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
         let holes = [accumulated as u16, (accumulated >> 16) as u16];
         self.values_with_holes(core, holes, out);
     }

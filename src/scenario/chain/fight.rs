@@ -3,7 +3,7 @@
 //! compiled once, with its one-turn moves as a weighted table, its class and (where the series
 //! read the core alone) its series. A trial is the number of its core and its accumulated
 //! number ([`Chain::accumulated`]): each turn it draws its core's move and adds up what it
-//! accumulated ([`Chain::carried`]); its whole state ([`Chain::from_core`]) is made only where
+//! accumulated ([`Chain::carried`]); its whole state ([`Chain::state_of_parts`]) is made only where
 //! it is read (its values at the end), the same state the dice would have reached.
 
 use super::*;
@@ -49,7 +49,7 @@ pub(super) struct Fight<S> {
     /// The number of each move's core.
     pub(super) next: Vec<u32>,
     /// What each move's state accumulated beyond its core ([`Chain::accumulated`]): the state
-    /// a move leads to (stepped from its core) is [`Chain::from_core`] of the two, which a
+    /// a move leads to (stepped from its core) is [`Chain::state_of_parts`] of the two, which a
     /// trial carries its own state onto. A few bytes a move, so that the moves stay in the
     /// processor's caches where whole states (a battle's are hundreds of bytes) would not.
     pub(super) accumulated: Vec<u64>,
@@ -85,8 +85,8 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
         let mut ids: HashMap<S, u32> = HashMap::new();
         let start = chain.core(chain.start());
         assert!(
-            chain.from_core(start, chain.accumulated(chain.start())) == chain.start(),
-            "a state is its core and its accumulated number (Chain::from_core)"
+            chain.state_of_parts(start, chain.accumulated(chain.start())) == chain.start(),
+            "a state is its core and its accumulated number (Chain::state_of_parts)"
         );
         ids.insert(start, 0);
         let mut pending = vec![start];
@@ -128,8 +128,8 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
                     });
                     let acc = chain.accumulated(to);
                     assert!(
-                        chain.from_core(chain.core(to), acc) == to,
-                        "a state is its core and its accumulated number (Chain::from_core)"
+                        chain.state_of_parts(chain.core(to), acc) == to,
+                        "a state is its core and its accumulated number (Chain::state_of_parts)"
                     );
                     fight.accumulated.push(acc);
                     fight.next.push(id);
@@ -169,7 +169,8 @@ pub(super) struct FightChain<'a, C: Chain> {
 impl<C: Chain> FightChain<'_, C> {
     /// The whole state of a trial's (core, accumulated number).
     fn state(&self, (core, acc): (u32, u64)) -> C::State {
-        self.chain.from_core(self.fight.states[core as usize], acc)
+        self.chain
+            .state_of_parts(self.fight.states[core as usize], acc)
     }
 }
 

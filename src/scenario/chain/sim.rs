@@ -762,10 +762,11 @@ impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
     #[inline(always)]
     fn values_all(&self, out: &mut [u32]) {
         self.chain
-            .values_from_core(&self.fight.states[self.core], self.acc, out);
+            .values_of_parts(&self.fight.states[self.core], self.acc, out);
     }
     #[inline(always)]
     fn state(&self) -> C::State {
-        self.chain.from_core(self.fight.states[self.core], self.acc)
+        self.chain
+            .state_of_parts(self.fight.states[self.core], self.acc)
     }
 }

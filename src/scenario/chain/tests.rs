@@ -277,7 +277,7 @@ impl Chain for Wearing {
     fn accumulated(&self, (_, sixes): (u8, u8)) -> u64 {
         u64::from(sixes)
     }
-    fn from_core(&self, (lost, _): (u8, u8), sixes: u64) -> (u8, u8) {
+    fn state_of_parts(&self, (lost, _): (u8, u8), sixes: u64) -> (u8, u8) {
         (lost, sixes as u8)
     }
     fn carry(&self, (_, sixes): (u8, u8), (lost, more): (u8, u8)) -> (u8, u8) {

@@ -11,6 +11,13 @@ use super::*;
 /// The most cores a fight's table compiles (as many as a chain's compiled states).
 pub(super) const MAX_FIGHT_CORES: usize = table::MAX_TABLE_STATES;
 
+/// The most branches of chance a fight's table takes over all its cores' turns (its watch's
+/// bound, in place of [`MAX_COMPILE_BRANCHES`]): a fight's branch can be a whole melee played
+/// out, so the bound is lower, about a second of compiling here. Rank & File at the defaults
+/// takes about 9,500 (213 cores, 2,396 moves); a setting at the edges of every range passes it
+/// and runs by dice, saying so, well inside the compile budget.
+pub(super) const MAX_FIGHT_BRANCHES: u64 = 1 << 21;
+
 /// The most moves a fight's table keeps over all its cores (each holds a whole state: a
 /// battle's is some hundred bytes, so some hundred megabytes at the bound).
 pub(super) const MAX_FIGHT_MOVES: usize = 1 << 20;
@@ -189,6 +196,20 @@ impl<C: Chain> Chain for FightChain<'_, C> {
             self.fight.next[m],
             self.chain.carried(acc, self.fight.accumulated[m]),
         )
+    }
+    /// The solve works each core's turn out once, as for the chain itself (a trial of the
+    /// same core and another accumulated number has the same moves).
+    fn core(&self, (core, _): Self::State) -> Self::State {
+        (
+            core,
+            self.chain.accumulated(self.fight.states[core as usize]),
+        )
+    }
+    fn accumulated(&self, (_, acc): Self::State) -> u64 {
+        acc
+    }
+    fn carry(&self, (_, acc): Self::State, (core, to): Self::State) -> Self::State {
+        (core, self.chain.carried(acc, to))
     }
     fn classes(&self) -> &[ClassInfo] {
         self.chain.classes()

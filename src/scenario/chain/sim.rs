@@ -122,7 +122,11 @@ impl<C: Chain> ChainSim<C> {
             budget: budget_s.map(|b| (std::time::Instant::now(), b)),
             max_branches: crate::exact::MAX_TURN_BRANCHES,
             max_moves: usize::MAX,
-            max_total: MAX_COMPILE_BRANCHES,
+            // A fight's table (a chain with series) is bounded lower: see MAX_FIGHT_BRANCHES.
+            max_total: match chain.series().is_empty() {
+                true => MAX_COMPILE_BRANCHES,
+                false => MAX_FIGHT_BRANCHES,
+            },
             taken: std::cell::Cell::new(0),
         };
         let fight = match sampler == Sampler::Table && chain.exact() && !chain.series().is_empty() {
@@ -187,6 +191,12 @@ impl<C: Chain> ChainSim<C> {
             return Err(crate::error::Error::Cancelled);
         }
         Ok(sim)
+    }
+
+    /// True when the table sampler runs from a fight's table (compiled by cores: a chain with
+    /// per-turn series), whose states may be far more than a table's.
+    pub fn compiled_by_cores(&self) -> bool {
+        self.fight.is_some()
     }
 
     /// The sampler in use (the table sampler falls back to dice when the chain does not compile).

@@ -20,8 +20,8 @@ pub(super) const MAX_FIGHT_CORES: usize = table::MAX_TABLE_STATES;
 /// retreat blocked one time in three, about 2.6 million (436 cores, 13,661 moves).
 pub(super) const MAX_FIGHT_BRANCHES: u64 = 1 << 22;
 
-/// The most moves a fight's table keeps over all its cores (each holds a whole state: a
-/// battle's is some hundred bytes, so some hundred megabytes at the bound).
+/// The most moves a fight's table keeps over all its cores (twelve bytes each and a weight: some
+/// tens of megabytes at the bound).
 pub(super) const MAX_FIGHT_MOVES: usize = 1 << 20;
 
 /// Weights of moves with no exact fraction are their chances in units of 2^−this, less the bits
@@ -41,7 +41,7 @@ fn rounded<S>(chances: Vec<(S, f64)>) -> Vec<(S, u64)> {
         .collect()
 }
 
-/// One core's moves: where they start in [`Fight::to`], and their weights (`None`: one move).
+/// One core's moves: where they start in [`Fight::next`], and their weights (`None`: one move).
 #[derive(Debug, Clone)]
 pub(super) struct FightCore {
     pub(super) first: u32,
@@ -55,6 +55,8 @@ pub(super) struct Fight<S> {
     pub(super) cores: Vec<FightCore>,
     /// Each core's state.
     pub(super) states: Vec<S>,
+    /// The start's accumulated number (a trial begins at core 0 with it).
+    pub(super) start_acc: u64,
     /// The number of each move's core.
     pub(super) next: Vec<u32>,
     /// What each move's state accumulated beyond its core ([`Chain::accumulated`]): the state
@@ -102,6 +104,7 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
         let mut fight = Fight {
             cores: Vec::new(),
             states: Vec::new(),
+            start_acc: chain.accumulated(chain.start()),
             next: Vec::new(),
             accumulated: Vec::new(),
             class: Vec::new(),
@@ -186,7 +189,7 @@ impl<C: Chain> FightChain<'_, C> {
 impl<C: Chain> Chain for FightChain<'_, C> {
     type State = (u32, u64);
     fn start(&self) -> Self::State {
-        (0, self.chain.accumulated(self.chain.start()))
+        (0, self.fight.start_acc)
     }
     fn turns(&self) -> u32 {
         self.chain.turns()

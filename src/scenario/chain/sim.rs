@@ -16,10 +16,10 @@ pub enum Sampler {
     /// from the rules code with integer weights that count dice sequences: one unbiased draw a
     /// turn, with exactly the probabilities of rolling the dice. Falls back to `Dice` when a
     /// state's denominator does not fit 64 bits or the chain has too many states. A chain with
-    /// per-turn series (an engagement) is compiled by its cores instead (`Fight`): a trial
-    /// carries its whole state, drawing each turn its core's move, whose weight is exact where
-    /// the turn's dice sequences fit 64 bits and its chance rounded to 2^−35 or finer where
-    /// not (a melee fought to its end within the turn).
+    /// per-turn series (an engagement) is compiled by its cores instead (`Fight`): a trial is
+    /// its core's number and its accumulated number, drawing each turn its core's move, whose
+    /// weight is exact where the turn's dice sequences fit 64 bits and its chance rounded to
+    /// 2^−35 or finer where not (a melee fought to its end within the turn).
     #[default]
     Table,
     /// Every die the rules code calls for is rolled, in its order, every turn. Where the
@@ -228,7 +228,7 @@ impl<C: Chain> ChainSim<C> {
             fight,
             dice,
             core: 0,
-            acc: self.chain.accumulated(self.chain.start()),
+            acc: fight.start_acc,
             n_series: self.layout.series(),
         };
         self.walk_trial(tally, walk);

@@ -144,6 +144,15 @@ pub trait Chain: Sync {
     fn series_of_core(&self) -> bool {
         false
     }
+    /// True (the default) when the exact solver walks each turn's live states in the states'
+    /// order ([`Ord`]): the order every committed report's exact numbers were summed in. False
+    /// walks them in the order a turn first reached them, which is as fixed (the same moves in
+    /// the same order every run) and spares sorting, where a state is large and many (a
+    /// battle's: some hundred fields); the sums then differ from the sorted walk's in their last
+    /// bits only.
+    fn solve_in_state_order(&self) -> bool {
+        true
+    }
     /// Series `i` of state `s` (at most `series()[i].max`).
     fn series_of(&self, _s: Self::State, _i: usize) -> u32 {
         0

@@ -793,15 +793,26 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         // In the states' order for the next turn.
         // (The states are compared in place and only their places sorted: a battle's state is
         // large to move.)
+        // A chain may keep the order the turn reached them in ([`Chain::solve_in_state_order`]).
         drop(at);
-        let mut order: Vec<u32> = (0..next.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
-        let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
-        dist = order
-            .into_iter()
-            .filter_map(|i| next[i as usize].take())
-            .filter(|l| !l.p.is_empty())
-            .collect();
+        dist = match chain.solve_in_state_order() {
+            true => {
+                let mut order: Vec<u32> = (0..next.len() as u32).collect();
+                order.sort_unstable_by(|&a, &b| {
+                    next[a as usize].state.cmp(&next[b as usize].state)
+                });
+                let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
+                order
+                    .into_iter()
+                    .filter_map(|i| next[i as usize].take())
+                    .filter(|l| !l.p.is_empty())
+                    .collect()
+            }
+            false => {
+                next.retain(|l| !l.p.is_empty());
+                next
+            }
+        };
         if n_series > 0 {
             let mut sums = ended_series.clone();
             for live in &dist {

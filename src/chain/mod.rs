@@ -108,6 +108,19 @@ pub trait Chain: Sync {
     fn values_of_parts(&self, core: &Self::State, accumulated: u64, out: &mut [u32]) {
         self.values_all(&self.state_of_parts(*core, accumulated), out);
     }
+    /// Value `i` where it is read off the accumulated number alone ([`Chain::accumulated`]: a
+    /// battle's hole-turns), else `None`. With [`Chain::values_of_core`], every other value is
+    /// its core's, so that the table sampler of a fight reads those once per core and only
+    /// these once a trial.
+    fn value_of_accumulated(&self, i: usize, accumulated: u64) -> Option<u32> {
+        let _ = (i, accumulated);
+        None
+    }
+    /// True when every value that [`Chain::value_of_accumulated`] does not give is the same for
+    /// every state of a core (the values of `state_of_parts(core, a)` for any `a`).
+    fn values_of_core(&self) -> bool {
+        false
+    }
     /// True when every trial must end within the turns (a melee's rounds): a chance of still
     /// going at the cap is then an error, not an outcome.
     fn must_finish(&self) -> bool {

@@ -798,9 +798,8 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         dist = match chain.solve_in_state_order() {
             true => {
                 let mut order: Vec<u32> = (0..next.len() as u32).collect();
-                order.sort_unstable_by(|&a, &b| {
-                    next[a as usize].state.cmp(&next[b as usize].state)
-                });
+                order
+                    .sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
                 let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
                 order
                     .into_iter()

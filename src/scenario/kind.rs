@@ -175,7 +175,7 @@ impl Scenario {
             Scenario::Line => ScenarioAbout {
                 help: "N units a side, each facing an opponent: gaps in the line, units lost and shaken per turn, army break point (every system; Monte Carlo only)",
                 example: "morale-lab line --system effectiveness --attacker \"6 x regular\" --defender \"6 x regular\" --option retreat-on-fire --set turns=12",
-                what: "N units a side (--attacker and --defender specs, e.g. \"6 x regular infantry\"), each facing an opponent, optional supports behind, blocked retreats and the army break point; gaps, units lost and shaken per turn (Monte Carlo only).",
+                what: "N units a side (--attacker and --defender specs, e.g. \"6 x regular infantry\"), each facing an opponent, optional supports behind, blocked retreats and the army break point; gaps, units lost and shaken per turn (solved exactly for one file a side, or two without supports in linear-warfare; Monte Carlo only beyond).",
                 outcomes: &["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"],
             },
             Scenario::UnderFire => ScenarioAbout {

@@ -631,7 +631,7 @@ impl<C: Chain + Clone> ChainJob<C> {
                 if self.chain.exact() {
                     "this setting's tables could not be compiled"
                 } else {
-                    "a line has far too many states to tabulate, so every die is rolled through the rule code"
+                    "a line this large has far too many states to tabulate, so every die is rolled through the rule code"
                 }
             ));
         }

@@ -313,10 +313,10 @@ pub(crate) fn battle_job<A: Army + 'static>(
             (t, false) => format!("charges from turn {t}"),
             (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),
         },
-        if line {
-            "Monte Carlo only (a line's field has too many states to solve exactly)"
-        } else {
-            "exact: the whole fight solved as a chain over both units' states, turn by turn, from the same rule code the dice play (a melee fought out within a turn is one branch over its ends)"
+        match (line, battle.exact()) {
+            (false, _) => "exact: the whole fight solved as a chain over both units' states, turn by turn, from the same rule code the dice play (a melee fought out within a turn is one branch over its ends)".to_string(),
+            (true, true) => format!("exact: the whole line ({files} file{} a side) solved as a chain over every unit's state, turn by turn, from the same rule code the dice play", if files == 1 { "" } else { "s" }),
+            (true, false) => format!("Monte Carlo only: a line of {files} files a side has too many states to solve exactly ({})", battle.army.line_solves_words()),
         }
     ));
     let names = if line {

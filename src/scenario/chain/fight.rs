@@ -69,9 +69,42 @@ pub(super) struct Fight<S> {
     /// Each core's series, one after another, where the series read the core alone
     /// ([`Chain::series_of_core`]); else empty, and they are read off the whole state.
     pub(super) series: Vec<u32>,
+    /// Each core's values, one after another, where they are the core's but for those read off
+    /// the accumulated number ([`Chain::values_of_core`]); else empty, and they are read off
+    /// the core and the accumulated number together at a trial's end.
+    pub(super) values: Vec<u32>,
+    /// The values read off a trial's accumulated number ([`Chain::value_of_accumulated`]), in
+    /// place of the core's.
+    pub(super) accumulated_values: Vec<usize>,
+    /// Per core (where `values` is kept), the places in the layout its values other than the
+    /// accumulated ones count at ([`Fight::place_values`]): a trial's end adds one at each.
+    pub(super) value_slots: Vec<u32>,
     /// The cores whose moves are exact fractions of dice sequences (the rest are chances
     /// rounded: see [`rounded`]).
     pub(super) exact_cores: usize,
+}
+
+impl<S> Fight<S> {
+    /// The number of value places a core has in [`Fight::value_slots`].
+    pub(super) fn slots_per_core(&self, values: usize) -> usize {
+        values - self.accumulated_values.len()
+    }
+
+    /// Fill [`Fight::value_slots`] from the values kept per core: value `i` of value `v`
+    /// counts at `place(i, v)` (the layout's).
+    pub(super) fn place_values(&mut self, values: usize, place: impl Fn(usize, usize) -> usize) {
+        if self.values.is_empty() || values == 0 {
+            return;
+        }
+        let own: Vec<usize> = (0..values)
+            .filter(|i| !self.accumulated_values.contains(i))
+            .collect();
+        self.value_slots = self
+            .values
+            .chunks_exact(values)
+            .flat_map(|vals| own.iter().map(|&i| place(i, vals[i] as usize) as u32))
+            .collect();
+    }
 }
 
 impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
@@ -109,10 +142,20 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
             accumulated: Vec::new(),
             class: Vec::new(),
             series: Vec::new(),
+            values: Vec::new(),
+            accumulated_values: Vec::new(),
+            value_slots: Vec::new(),
             exact_cores: 0,
         };
         let n_series = chain.series().len();
         let by_core = chain.series_of_core();
+        let n_values = chain.values().len();
+        let values_by_core = chain.values_of_core();
+        if values_by_core {
+            fight.accumulated_values = (0..n_values)
+                .filter(|&i| chain.value_of_accumulated(i, fight.start_acc).is_some())
+                .collect();
+        }
         let mut i = 0;
         while i < pending.len() {
             watch.check(None)?;
@@ -161,6 +204,14 @@ impl<S: Copy + Ord + std::hash::Hash> Fight<S> {
                 let at = fight.series.len();
                 fight.series.resize(at + n_series, 0);
                 chain.series_all(&core, &mut fight.series[at..]);
+            }
+            if values_by_core {
+                let at = fight.values.len();
+                fight.values.resize(at + n_values, 0);
+                chain.values_of_parts(&core, 0, &mut fight.values[at..]);
+                for &k in &fight.accumulated_values {
+                    fight.values[at + k] = 0;
+                }
             }
             i += 1;
         }
@@ -225,8 +276,17 @@ impl<C: Chain> Chain for FightChain<'_, C> {
     fn values(&self) -> &[crate::chain::ValueInfo] {
         self.chain.values()
     }
-    fn value_of(&self, s: Self::State, i: usize) -> u32 {
-        self.chain.value_of(self.state(s), i)
+    /// As a trial reads it: off the table's values of the core where it keeps them (so that
+    /// the check holds them to the exact solution too).
+    fn value_of(&self, (core, acc): Self::State, i: usize) -> u32 {
+        let n = self.chain.values().len();
+        match self.fight.values.is_empty() {
+            true => self.chain.value_of(self.state((core, acc)), i),
+            false => match self.fight.accumulated_values.contains(&i) {
+                true => self.chain.value_of_accumulated(i, acc).unwrap_or(0),
+                false => self.fight.values[core as usize * n + i],
+            },
+        }
     }
     fn must_finish(&self) -> bool {
         self.chain.must_finish()

@@ -131,7 +131,11 @@ impl<C: Chain> ChainSim<C> {
         };
         let fight = match sampler == Sampler::Table && chain.exact() && !chain.series().is_empty() {
             true => match Fight::compile(&chain, &watch) {
-                Ok(f) => f,
+                Ok(Some(mut f)) => {
+                    f.place_values(chain.values().len(), |i, v| layout.value(i, v));
+                    Some(f)
+                }
+                Ok(None) => None,
                 Err(crate::error::Error::OverBudget { budget_s, .. }) => {
                     return Err(crate::error::Error::TablesOverBudget { budget_s });
                 }
@@ -230,6 +234,7 @@ impl<C: Chain> ChainSim<C> {
             core: 0,
             acc: fight.start_acc,
             n_series: self.layout.series(),
+            n_slots: fight.slots_per_core(self.chain.values().len()),
         };
         self.walk_trial(tally, walk);
     }
@@ -254,7 +259,14 @@ impl<C: Chain> ChainSim<C> {
                 w.step();
                 c = w.class();
                 let is_empty = (self.empty >> c & 1) as usize;
-                if (1..=SERIES_AT_ONCE).contains(&series) {
+                if let Some(kept) = w.series_kept() {
+                    for (i, &v) in kept.iter().enumerate() {
+                        let v = u64::from(v);
+                        let at = l.series_sum(i, t);
+                        tally[at] += v;
+                        tally[at + 1] += v * v;
+                    }
+                } else if (1..=SERIES_AT_ONCE).contains(&series) {
                     w.series_all(&mut read[..series]);
                     for (i, &v) in read[..series].iter().enumerate() {
                         let v = u64::from(v);
@@ -283,7 +295,7 @@ impl<C: Chain> ChainSim<C> {
         // An ended trial keeps its last state: read each series once, and record it for every
         // turn left.
         // (Read already with the others at its last turn, when there was one.)
-        let read_already = series <= SERIES_AT_ONCE && ended_at > 0;
+        let read_already = series <= SERIES_AT_ONCE && ended_at > 0 && w.series_kept().is_none();
         for i in 0..series {
             let v = u64::from(if read_already {
                 read.get(i).copied().unwrap_or(0)
@@ -300,7 +312,14 @@ impl<C: Chain> ChainSim<C> {
         tally[l.final_(c)] += 1;
         tally[l.empty(empty_turns)] += 1;
         let values = self.chain.values().len();
-        if values <= VALUES_AT_ONCE {
+        if let Some((places, accumulated)) = w.value_places() {
+            for &p in places {
+                tally[p as usize] += 1;
+            }
+            for &i in accumulated {
+                tally[l.value(i, w.accumulated_value(i) as usize)] += 1;
+            }
+        } else if values <= VALUES_AT_ONCE {
             let mut read = [0u32; VALUES_AT_ONCE];
             w.values_all(&mut read[..values]);
             for (i, &v) in read[..values].iter().enumerate() {
@@ -692,6 +711,21 @@ trait Trial<C: Chain> {
     fn values_all(&self, out: &mut [u32]);
     /// The trial's whole state.
     fn state(&self) -> C::State;
+    /// Every series of where the trial is, where a table keeps them (read in place, not
+    /// copied).
+    fn series_kept(&self) -> Option<&[u32]> {
+        None
+    }
+    /// Where a table keeps them: the layout places of the trial's values but those read off
+    /// what it accumulated, and those values (by their index).
+    fn value_places(&self) -> Option<(&[u32], &[usize])> {
+        None
+    }
+    /// Value `i`, read off what the trial accumulated (one of [`Trial::value_places`]').
+    fn accumulated_value(&self, i: usize) -> u32 {
+        let _ = i;
+        0
+    }
 }
 
 /// A trial as its whole state, each turn rolled through the rules code.
@@ -738,6 +772,8 @@ struct CoreWalk<'a, C: Chain> {
     core: usize,
     acc: u64,
     n_series: usize,
+    /// Value places per core ([`Fight::value_slots`]).
+    n_slots: usize,
 }
 
 impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
@@ -771,12 +807,52 @@ impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
     }
     #[inline(always)]
     fn values_all(&self, out: &mut [u32]) {
-        self.chain
-            .values_of_parts(&self.fight.states[self.core], self.acc, out);
+        match self.fight.values.is_empty() {
+            true => self
+                .chain
+                .values_of_parts(&self.fight.states[self.core], self.acc, out),
+            false => {
+                // The core's, read once when the table was compiled, and those read off the
+                // accumulated number.
+                let at = self.core * out.len();
+                out.copy_from_slice(&self.fight.values[at..at + out.len()]);
+                for &i in &self.fight.accumulated_values {
+                    out[i] = self.chain.value_of_accumulated(i, self.acc).unwrap_or(0);
+                }
+            }
+        }
     }
     #[inline(always)]
     fn state(&self) -> C::State {
         self.chain
             .state_of_parts(self.fight.states[self.core], self.acc)
+    }
+    #[inline(always)]
+    fn series_kept(&self) -> Option<&[u32]> {
+        match self.fight.series.is_empty() {
+            true => None,
+            false => {
+                let at = self.core * self.n_series;
+                Some(&self.fight.series[at..at + self.n_series])
+            }
+        }
+    }
+    #[inline(always)]
+    fn value_places(&self) -> Option<(&[u32], &[usize])> {
+        match self.fight.value_slots.is_empty() {
+            true => None,
+            false => {
+                let n = self.n_slots;
+                let at = self.core * n;
+                Some((
+                    &self.fight.value_slots[at..at + n],
+                    &self.fight.accumulated_values,
+                ))
+            }
+        }
+    }
+    #[inline(always)]
+    fn accumulated_value(&self, i: usize) -> u32 {
+        self.chain.value_of_accumulated(i, self.acc).unwrap_or(0)
     }
 }

@@ -190,8 +190,20 @@ pub struct Watch<'a> {
 }
 
 /// The most moves between states (one state's next states, summed over the states reached)
-/// an exact solve keeps: about 40 bytes each, so about 700 MB at the bound.
+/// an exact solve keeps where a move is small (a rally's: some 40 bytes, so about 700 MB at the
+/// bound); fewer where a move is large ([`max_solve_moves`]).
 pub const MAX_SOLVE_MOVES: usize = 1 << 24;
+
+/// The most bytes the moves an exact solve keeps may take, and the live states one turn reaches
+/// likewise: each holds a whole state, which for a battle is some hundred fields (over 400
+/// bytes), so a count alone let a fight's solve grow to several gigabytes.
+pub const MAX_SOLVE_MOVE_BYTES: usize = 1 << 30;
+
+/// The most moves a solve of a chain with states `S` keeps: [`MAX_SOLVE_MOVES`], or as many as
+/// fit in [`MAX_SOLVE_MOVE_BYTES`] (for a Rank & File battle about 2.4 million).
+pub fn max_solve_moves<S>() -> usize {
+    MAX_SOLVE_MOVES.min(MAX_SOLVE_MOVE_BYTES / std::mem::size_of::<Move<S>>())
+}
 
 impl Watch<'_> {
     /// A watch that stops nothing.
@@ -477,7 +489,10 @@ fn gcd128(mut a: u128, mut b: u128) -> u128 {
 /// A state's moves: where to, with what chance, into which class, for a move into an
 /// absorbing class the index of its end state in the solve's list of end states, and the
 /// number the solve gave the core of where to ([`Chain::core`]).
-type Moves<S> = Vec<(S, f64, usize, Option<usize>, u32)>;
+/// A move a solve keeps: the state it leads to, its chance, the state's class, where it ends
+/// (among the ended states, for an absorbing class) and its core's number.
+type Move<S> = (S, f64, usize, Option<usize>, u32);
+type Moves<S> = Vec<Move<S>>;
 
 /// One live state of [`solve_chain`]'s distribution: the chance of each count of turns its
 /// place stood empty so far, from `lo` on.
@@ -644,11 +659,12 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         cancelled: limit.cancelled,
         budget: limit.budget_s.map(|b| (started, b)),
         max_branches: MAX_TURN_BRANCHES,
-        max_moves: MAX_SOLVE_MOVES,
+        max_moves: max_solve_moves::<C::State>(),
         max_total: u64::MAX,
         taken: std::cell::Cell::new(0),
     };
     let mut kept_moves = 0usize;
+    let max_live = MAX_SOLVE_MOVE_BYTES / std::mem::size_of::<Live<C::State>>();
     if classes[c0].absorbing {
         if n_series > 0 {
             add_series(&mut ended_series, &start, 1.0);
@@ -764,6 +780,14 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     }
                 })
                 .collect();
+            // The live states a turn reaches hold their whole state too: bounded alike.
+            if next.len() > max_live {
+                return Err(Error::TooManyStates {
+                    scenario: scenario.to_string(),
+                    states: next.len(),
+                    moves: kept_moves,
+                });
+            }
             for (k, &p) in live.p.iter().enumerate() {
                 // Mass that underflowed to zero adds nothing to any cell: dropping it keeps
                 // every sum the same to the bit and long chains from carrying dead entries.
@@ -858,6 +882,15 @@ fn check_mass(total: f64, scenario: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_states_keep_fewer_moves() {
+        // A rally's few bytes keep the count's bound; a battle-sized state, its bytes'.
+        assert_eq!(max_solve_moves::<u64>(), MAX_SOLVE_MOVES);
+        let big = max_solve_moves::<[u8; 408]>();
+        assert!((2_000_000..3_000_000).contains(&big), "{big}");
+        assert!(big * std::mem::size_of::<Move<[u8; 408]>>() <= MAX_SOLVE_MOVE_BYTES);
+    }
 
     #[test]
     fn a_large_volley_is_one_branch_per_total() {

@@ -661,3 +661,31 @@ fn fight_tables_equal_the_exact_chain() {
     }
     assert_eq!(audited, 11);
 }
+
+/// A fight whose table would take longer than its budget to compile (two 40-stand units whose
+/// every turn holds melees fought out, over 1000 turns) still runs, by the dice, and says so in
+/// its report; it is not refused.
+#[test]
+fn a_fight_too_slow_to_tabulate_is_played_by_the_dice() {
+    let out = bin()
+        .args([
+            "engagement",
+            "--system",
+            "rank-and-file",
+            "--format",
+            "json",
+        ])
+        .args(["--set", "turns=1000", "--set", "attacker=veteran stands=40"])
+        .args(["--set", "defender=veteran stands=40"])
+        .args(["--trials", "2000", "--exact-budget", "1"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["sampler"], "dice", "{}", v["notes"]);
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("too large or too slow to compile"),
+        "{notes}"
+    );
+    assert_eq!(v["trials"], 2000);
+}

@@ -629,7 +629,7 @@ impl<C: Chain + Clone> ChainJob<C> {
                 used.name(),
                 asked.name(),
                 if self.chain.exact() {
-                    "this setting's tables could not be compiled"
+                    "this setting's tables are too large or too slow to compile, so every die is rolled through the rule code"
                 } else {
                     "a line this large has far too many states to tabulate, so every die is rolled through the rule code"
                 }

@@ -790,15 +790,10 @@ impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
     fn class(&self) -> usize {
         self.fight.class[self.core] as usize
     }
+    /// Where the table keeps no series ([`Trial::series_kept`] is `None`).
     #[inline(always)]
     fn series_all(&self, out: &mut [u32]) {
-        match self.fight.series.is_empty() {
-            true => self.chain.series_all(&self.state(), out),
-            false => {
-                let at = self.core * self.n_series;
-                out.copy_from_slice(&self.fight.series[at..at + out.len()]);
-            }
-        }
+        self.chain.series_all(&self.state(), out);
     }
     #[inline(always)]
     fn series_of(&self, i: usize) -> u32 {
@@ -807,22 +802,11 @@ impl<C: Chain> Trial<C> for CoreWalk<'_, C> {
             false => self.fight.series[self.core * self.n_series + i],
         }
     }
+    /// Where the table keeps no value places ([`Trial::value_places`] is `None`).
     #[inline(always)]
     fn values_all(&self, out: &mut [u32]) {
-        match self.fight.values.is_empty() {
-            true => self
-                .chain
-                .values_of_parts(&self.fight.states[self.core], self.acc, out),
-            false => {
-                // The core's, read once when the table was compiled, and those read off the
-                // accumulated number.
-                let at = self.core * out.len();
-                out.copy_from_slice(&self.fight.values[at..at + out.len()]);
-                for &i in &self.fight.accumulated_values {
-                    out[i] = self.chain.value_of_accumulated(i, self.acc).unwrap_or(0);
-                }
-            }
-        }
+        self.chain
+            .values_of_parts(&self.fight.states[self.core], self.acc, out);
     }
     #[inline(always)]
     fn state(&self) -> C::State {

@@ -632,3 +632,40 @@ fn one_text_under_two_paths_is_found_by_both() {
     let again = solve("mechanics/copy-b.rhai", Scenario::Rally, &p, &[]).unwrap();
     assert_eq!(exact_numbers(&again), exact_numbers(&by_b));
 }
+
+/// A file checked without registering it (as the fuzz target does) is one value however often
+/// it is loaded, and releasing it frees what runs it: what loading keeps for the life of the
+/// process grows with the distinct files, not with the loads, and all of it stays reachable
+/// (the fuzz target's leak checker is on).
+#[test]
+fn a_file_loaded_again_is_the_same_and_released_frees_its_body() {
+    let text = format!(
+        "{}\n// checked, not registered\n",
+        std::fs::read_to_string(format!("{ROOT}/mechanics/examples/first-rally.rhai")).unwrap()
+    );
+    let load =
+        || morale_lab::mechanic::load_unregistered("m/checked.rhai", &text, &mut read).unwrap();
+    let first = load();
+    for _ in 0..20 {
+        assert!(
+            std::ptr::addr_eq(first, load()),
+            "one value per path and text"
+        );
+    }
+    let run = |sys: &'static dyn RuleSystem| {
+        let job = system::build_system(sys, Scenario::Rally, &[], &[])?;
+        job.run(&RunOptions::new(64, 1).threads(Some(1)), &Control::new())
+    };
+    let before = run(first).unwrap();
+    assert!(morale_lab::mechanic::release(first));
+    let err = run(first).unwrap_err().to_string();
+    assert!(err.contains("was unloaded"), "{err}");
+    // Loaded again: the same system, running again, with the same numbers.
+    let again = load();
+    assert!(std::ptr::addr_eq(first, again));
+    let after = run(again).unwrap();
+    assert_eq!(exact_numbers(&before), exact_numbers(&after));
+    // A registered file is not released (the registry still names it).
+    let built_in = system::find("rank-and-file").unwrap();
+    assert!(!morale_lab::mechanic::release(built_in));
+}

@@ -34,6 +34,35 @@ pub(super) fn intern(s: &str) -> &'static str {
     t
 }
 
+/// A value kept for the life of the process (the registry's tables are `'static`), once per
+/// content: a file loaded again, or another file declaring the same table, gets the same one,
+/// so what loading files keeps grows with the distinct tables declared, not with the loads.
+/// Everything kept stays reachable from here (nothing is leaked unreachably, which a leak
+/// checker would report).
+pub(super) fn keep<T: std::fmt::Debug + Send + Sync + 'static>(value: T) -> &'static T {
+    use std::any::{Any, TypeId};
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Kept = HashMap<(TypeId, String), &'static (dyn Any + Send + Sync)>;
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    let mut kept = KEPT
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let key = (TypeId::of::<T>(), format!("{value:?}"));
+    if let Some(t) = kept.get(&key).and_then(|a| a.downcast_ref::<T>()) {
+        return t;
+    }
+    let t: &'static T = Box::leak(Box::new(value));
+    kept.insert(key, t);
+    t
+}
+
+/// A slice kept as [`keep`] keeps a value.
+pub(super) fn keep_slice<T: std::fmt::Debug + Send + Sync + 'static>(v: Vec<T>) -> &'static [T] {
+    keep(v).as_slice()
+}
+
 /// Call function `name` of `ast` and say where it failed.
 pub(super) fn call(
     engine: &Engine,
@@ -267,14 +296,14 @@ pub(super) struct Declared {
 impl Declared {
     /// The system's description for the registry, named by `path`.
     pub fn about(&self, path: &'static str) -> &'static About {
-        Box::leak(Box::new(About {
+        keep(About {
             name: path,
             title: intern(&self.title),
             rules: intern(&self.rules),
-            scenarios: Box::leak(self.scenarios.clone().into_boxed_slice()),
-            params: Box::leak(self.params.clone().into_boxed_slice()),
-            rule_params: Box::leak(self.rule_params.clone().into_boxed_slice()),
-            options: super::leak_options(self.options.clone()),
+            scenarios: keep_slice(self.scenarios.clone()),
+            params: keep_slice(self.params.clone()),
+            rule_params: keep_slice(self.rule_params.clone()),
+            options: keep_slice(self.options.clone()),
             holes: intern(&self.holes),
             specs: intern(&self.specs),
             bench: &[],
@@ -282,7 +311,7 @@ impl Declared {
             references: &[],
             edge_specs: &[],
             not_modelled: &[],
-        }))
+        })
     }
 }
 
@@ -339,7 +368,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             ));
         }
     }
-    let all: &'static [Scenario] = Box::leak(scenarios.clone().into_boxed_slice());
+    let all: &'static [Scenario] = keep_slice(scenarios.clone());
     let params = combined(engine, levels, "params", "key")?
         .iter()
         .map(|v| param(v, path, "params()", all, true))
@@ -489,7 +518,7 @@ fn param(
                 return Err(bad(path, &what, "has no choices".into()));
             }
             let names: Vec<&'static str> = c.iter().map(|x| intern(x)).collect();
-            Kind::Choice(Box::leak(names.into_boxed_slice()))
+            Kind::Choice(keep_slice(names))
         }
         (None, Some(min), Some(max), None | Some("int")) if min <= max => Kind::Int { min, max },
         (None, Some(min), Some(max), _) if min > max => {
@@ -532,7 +561,7 @@ fn param(
                     format!("names {s}, which about() does not list"),
                 ));
             }
-            Box::leak(list.into_boxed_slice())
+            keep_slice(list)
         }
     };
     // A situation parameter whose key the command line has a flag for takes that flag.

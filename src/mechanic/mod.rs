@@ -30,7 +30,7 @@ use rhai::{AST, Dynamic, Engine, Map};
 
 use crate::error::{Error, Result};
 use crate::odds::Odds;
-use crate::params::{OptionDef, ParamDef, Resolved};
+use crate::params::{ParamDef, Resolved};
 use crate::scenario::{Job, Scenario};
 use crate::system::{About, RuleSystem};
 
@@ -99,6 +99,15 @@ impl std::fmt::Debug for Mechanic {
 fn loaded() -> &'static Mutex<BTreeMap<String, &'static Mechanic>> {
     static LOADED: OnceLock<Mutex<BTreeMap<String, &'static Mechanic>>> = OnceLock::new();
     LOADED.get_or_init(|| Mutex::new(BTreeMap::new()))
+}
+
+/// Every file loaded in this process, registered or not, by path and hash: a file loaded
+/// again with the same text is the same value (its body made again if it was freed), so what
+/// stays for the life of the process — a path, a hash and the declared tables — grows with
+/// the distinct files loaded, not with the loads, and stays reachable.
+fn made() -> &'static Mutex<BTreeMap<(String, String), &'static Mechanic>> {
+    static MADE: OnceLock<Mutex<BTreeMap<(String, String), &'static Mechanic>>> = OnceLock::new();
+    MADE.get_or_init(|| Mutex::new(BTreeMap::new()))
 }
 
 pub use crate::paths::normalize;
@@ -251,22 +260,40 @@ fn load_as(
             return Ok(m);
         }
     }
-    let declared = decl::declare(&engine, &levels, &path)?;
-    let path: &'static str = Box::leak(path.into_boxed_str());
-    let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
-        path,
-        hash,
-        body: std::sync::RwLock::new(Some(Arc::new(Body {
-            files,
-            engine,
-            ast,
-            lines,
-        }))),
-        about: declared.about(path),
-        defaults: declared.defaults,
-        me: OnceLock::new(),
-    }));
-    let _ = mechanic.me.set(mechanic);
+    let mut made = made().lock().unwrap_or_else(|e| e.into_inner());
+    let body = Arc::new(Body {
+        files,
+        engine,
+        ast,
+        lines,
+    });
+    let mechanic = match made.get(&(path.clone(), hash.clone())).copied() {
+        // Loaded before (and perhaps freed since): the same system, running again.
+        Some(m) => {
+            m.body
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(body);
+            m
+        }
+        None => {
+            let declared = decl::declare(&body.engine, &levels, &path)?;
+            let name = decl::intern(&path);
+            let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
+                path: name,
+                hash: hash.clone(),
+                body: std::sync::RwLock::new(Some(body)),
+                about: declared.about(name),
+                defaults: declared.defaults,
+                me: OnceLock::new(),
+            }));
+            let _ = mechanic.me.set(mechanic);
+            made.insert((path.clone(), hash), mechanic);
+            mechanic
+        }
+    };
+    drop(made);
+    let path = mechanic.path;
     if register {
         // Found by its path (`system::find`), not listed among the systems: the walks over
         // every system (`list`, the benchmark cases) stay the built-in ones and those
@@ -317,6 +344,24 @@ pub fn unload(path: &str) -> bool {
     if !map.values().any(|other| std::ptr::eq(*other, m)) {
         m.body.write().unwrap_or_else(|e| e.into_inner()).take();
     }
+    true
+}
+
+/// Free what runs the mechanic system `system` (its compiled functions, engine and text), as
+/// [`unload`] does, if it is a file loaded with [`load_unregistered`] that no path names: for
+/// a caller that checks many files (a fuzz target, a test) and is done with this one. False
+/// if `system` is no such file. Loading the same text again runs it again.
+pub fn release(system: &dyn RuleSystem) -> bool {
+    let map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    let made = made().lock().unwrap_or_else(|e| e.into_inner());
+    let same = |m: &Mechanic| std::ptr::addr_eq(m, system as *const dyn RuleSystem);
+    let Some(m) = made.values().copied().find(|m| same(m)) else {
+        return false;
+    };
+    if map.values().any(|m| same(m)) {
+        return false;
+    }
+    m.body.write().unwrap_or_else(|e| e.into_inner()).take();
     true
 }
 
@@ -505,6 +550,8 @@ impl RuleSystem for Mechanic {
             .get()
             .copied()
             .ok_or_else(|| Error::Conflict(format!("{} is not loaded", self.path)))?;
+        // A file unloaded says so (not that its functions are missing).
+        self.body()?;
         chain::build(me, scenario, p, options)
     }
     fn odds(&self, _ask: &crate::odds::OddsAsk, _rules: &Resolved) -> Result<Odds> {
@@ -574,9 +621,4 @@ fn lcm(a: u64, b: u64) -> u64 {
         x
     };
     a / gcd(a, b) * b
-}
-
-/// The optional rules of a file, leaked as the registry's tables are `'static`.
-fn leak_options(options: Vec<OptionDef>) -> &'static [OptionDef] {
-    Box::leak(options.into_boxed_slice())
 }

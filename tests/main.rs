@@ -1,6 +1,7 @@
 //! Integration tests: one binary, themed modules (DESIGN.md "Habits").
 
 mod bad_input;
+mod balance;
 mod battles;
 mod browser;
 mod cli;

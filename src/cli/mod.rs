@@ -329,6 +329,49 @@ struct SensitivityArgs {
     force: bool,
 }
 
+/// The flags `balance` adds to a scenario's.
+#[derive(Debug, Args)]
+struct BalanceArgs {
+    /// The parameter or rule parameter to solve for (a whole number, a chance, a number, a
+    /// choice or a switch), e.g. --solve base_green.
+    #[arg(help_heading = "Balance", long, value_name = "KEY", required = true)]
+    solve: String,
+    /// The value the headline must reach: a share from 0 to 1 for an outcome (0.5), a value in
+    /// the metric's unit for a metric. Or use --against.
+    #[arg(
+        help_heading = "Balance",
+        long,
+        value_name = "NUMBER",
+        allow_hyphen_values = true
+    )]
+    target: Option<String>,
+    /// The target is the same headline in another setting: the run asked for with KEY=VALUE
+    /// instead (repeatable; a situation or rule parameter), e.g. --against class=regular.
+    #[arg(help_heading = "Balance", long, value_name = "KEY=VALUE")]
+    against: Vec<String>,
+    /// The other setting's optional rules, instead of the run's (a comma list, or none).
+    #[arg(help_heading = "Balance", long, value_name = "LIST")]
+    against_options: Option<String>,
+    /// The range searched, LOW..HIGH (default: the parameter's allowed range; a chance 0..1).
+    #[arg(
+        help_heading = "Balance",
+        long,
+        value_name = "LOW..HIGH",
+        allow_hyphen_values = true
+    )]
+    range: Option<String>,
+    /// The outcome or metric to bring to the target (default: recovered where the scenario
+    /// has it, else the unit gone, else the first outcome), e.g. --headline eliminated.
+    #[arg(help_heading = "Balance", long, value_name = "NAME")]
+    headline: Option<String>,
+    /// Also draw the headline against the parameter, with the target, to FILE (.png or .svg).
+    #[arg(help_heading = "Balance", long, value_name = "FILE")]
+    chart: Option<std::path::PathBuf>,
+    /// Replace the --chart file if it exists.
+    #[arg(help_heading = "Balance", long)]
+    force: bool,
+}
+
 #[derive(Debug, Args)]
 struct ExperimentArgs {
     /// Experiment files (TOML; see experiments/). Several run one after another.
@@ -705,16 +748,35 @@ pub fn command() -> clap::Command {
         .after_help(
             "Example:\n  morale-lab sensitivity rally --system rank-and-file --class regular --stands 8 --state routing --chart tornado.png",
         );
+    let mut balance = clap::Command::new("balance")
+        .about("What number makes it fair: solve for one parameter or rule number so that a headline reaches a target, a number or the same headline in another setting (exact at every value tried)")
+        .subcommand_required(true)
+        .display_order(Scenario::ALL.len() + 1)
+        .after_help(
+            "Examples:\n  morale-lab balance rally --system rank-and-file --class green --state routing --turns 3 --solve rally_green --against class=regular\n  morale-lab balance under-fire --system effectiveness --class regular --turns 8 --set fire_dice=3 --set fire_to_hit=5 --option retreat-on-fire,return-roll --solve p_blocked --headline eliminated --against-options none",
+        );
     for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
-        cmd = cmd.subcommand(scenario_command(scenario, i, false));
-        sensitivity = sensitivity.subcommand(scenario_command(scenario, i, true));
+        cmd = cmd.subcommand(scenario_command(scenario, i, Extra::None));
+        sensitivity = sensitivity.subcommand(scenario_command(scenario, i, Extra::Sensitivity));
+        balance = balance.subcommand(scenario_command(scenario, i, Extra::Balance));
     }
-    cmd.subcommand(sensitivity)
+    cmd.subcommand(sensitivity).subcommand(balance)
+}
+
+/// Which command a scenario's subcommand sits under, for the flags it adds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Extra {
+    /// The scenario's own command.
+    None,
+    /// `sensitivity SCENARIO`.
+    Sensitivity,
+    /// `balance SCENARIO`.
+    Balance,
 }
 
 /// A scenario's subcommand: its flags ([`RunArgs`], those no system uses in it hidden), the
 /// systems that have it and an example; with `sensitivity`, the flags that command adds.
-fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap::Command {
+fn scenario_command(scenario: Scenario, order: usize, extra: Extra) -> clap::Command {
     let has: Vec<&dyn system::RuleSystem> = system::systems()
         .into_iter()
         .filter(|s| s.scenarios().contains(&scenario))
@@ -726,14 +788,21 @@ fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap
         .filter_map(|p| p.flag)
         .collect();
     let example = scenario.about().example;
-    let example = if sensitivity {
-        example.replacen(
+    let example = match extra {
+        Extra::None => example.to_string(),
+        Extra::Sensitivity => example.replacen(
             &format!("morale-lab {}", scenario.name()),
             &format!("morale-lab sensitivity {}", scenario.name()),
             1,
-        )
-    } else {
-        example.to_string()
+        ),
+        Extra::Balance => format!(
+            "{} --solve KEY --target NUMBER",
+            example.replacen(
+                &format!("morale-lab {}", scenario.name()),
+                &format!("morale-lab balance {}", scenario.name()),
+                1,
+            )
+        ),
     };
     let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
     // What each system leaves out that bears on this scenario (docs/RULES.md §5).
@@ -761,7 +830,17 @@ fn scenario_command(scenario: Scenario, order: usize, sensitivity: bool) -> clap
     let mut sub = RunArgs::augment_args(clap::Command::new(scenario.name()))
         .about(scenario.about().help)
         .display_order(order);
-    if sensitivity {
+    if extra == Extra::Balance {
+        sub = BalanceArgs::augment_args(sub)
+            .mut_arg("precision", |a| a.hide(true))
+            .mut_arg("trials", |a| a.hide(true))
+            .mut_arg("sampler", |a| a.hide(true))
+            .about(format!(
+                "Solve for the number that makes it fair: {}",
+                sentence_inside(scenario.about().help)
+            ));
+    }
+    if extra == Extra::Sensitivity {
         // After the flags `sensitivity` adds (their doc comment would otherwise be the
         // subcommand's line): what it answers for this scenario.
         sub = SensitivityArgs::augment_args(sub)
@@ -866,6 +945,14 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
         let s = SensitivityArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
         return run_sensitivity(scenario, a, s, control);
+    }
+    if let Some(("balance", sub)) = matches.subcommand()
+        && let Some((name, sub)) = sub.subcommand()
+        && let Some(scenario) = Scenario::from_name(name)
+    {
+        let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        let b = BalanceArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        return run_balance(scenario, a, b, control);
     }
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e));
     match cli.command {
@@ -1068,29 +1155,7 @@ fn run_sensitivity(
             "not taken by sensitivity: it runs --trials trials a setting where it cannot solve exactly",
         ));
     }
-    let chart = match &s.chart {
-        None => None,
-        Some(path) => {
-            let ext = path
-                .extension()
-                .map(|e| e.to_string_lossy().to_ascii_lowercase())
-                .unwrap_or_default();
-            if ext != "png" && ext != "svg" {
-                return Err(invalid(
-                    "--chart",
-                    &path.display().to_string(),
-                    "allowed: a file name ending .png or .svg",
-                ));
-            }
-            if path.exists() && !s.force {
-                return Err(Error::Conflict(format!(
-                    "{} exists; add --force to replace it",
-                    path.display()
-                )));
-            }
-            Some((path.clone(), ext == "svg"))
-        }
-    };
+    let chart = chart_target(s.chart.as_ref(), s.force)?;
     let asked = asked(&a)?;
     let ask = Ask {
         system: &asked.system,
@@ -1110,16 +1175,165 @@ fn run_sensitivity(
     }
     let result = result?;
     if let Some((path, svg)) = chart {
-        let c = result.chart();
-        let fail = |e: String| Error::Conflict(format!("could not draw the chart: {e}"));
-        let bytes = if svg {
-            c.svg().map_err(fail)?.into_bytes()
-        } else {
-            c.png().map_err(fail)?
-        };
-        write_file(&path, &bytes)?;
+        draw_chart(&result.chart(), &path, svg)?;
     }
     Ok(result.render(asked.format))
+}
+
+/// Where `--chart` writes, and whether as SVG: a `.png` or `.svg` name not already there
+/// (unless `force`).
+fn chart_target(
+    chart: Option<&std::path::PathBuf>,
+    force: bool,
+) -> Result<Option<(std::path::PathBuf, bool)>> {
+    let Some(path) = chart else {
+        return Ok(None);
+    };
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if ext != "png" && ext != "svg" {
+        return Err(invalid(
+            "--chart",
+            &path.display().to_string(),
+            "allowed: a file name ending .png or .svg",
+        ));
+    }
+    if path.exists() && !force {
+        return Err(Error::Conflict(format!(
+            "{} exists; add --force to replace it",
+            path.display()
+        )));
+    }
+    Ok(Some((path.clone(), ext == "svg")))
+}
+
+/// Draw `chart` to `path` (SVG or PNG).
+fn draw_chart(
+    chart: &morale_lab::report::chart::Chart,
+    path: &std::path::Path,
+    svg: bool,
+) -> Result<()> {
+    let fail = |e: String| Error::Conflict(format!("could not draw the chart: {e}"));
+    let bytes = if svg {
+        chart.svg().map_err(fail)?.into_bytes()
+    } else {
+        chart.png().map_err(fail)?
+    };
+    write_file(path, &bytes)
+}
+
+/// `balance SCENARIO`: solve for one parameter so that the headline reaches a target.
+fn run_balance(
+    scenario: Scenario,
+    a: RunArgs,
+    b: BalanceArgs,
+    control: Arc<Control>,
+) -> Result<String> {
+    use morale_lab::experiment::balance::{Ask, Target, solve};
+    for (flag, given) in [
+        ("--precision", a.precision.is_some()),
+        ("--trials", a.trials.is_some()),
+    ] {
+        if given {
+            return Err(invalid(
+                flag,
+                "",
+                "not taken by balance: it solves exactly at every value it tries",
+            ));
+        }
+    }
+    let target = match (
+        &b.target,
+        b.against.is_empty() && b.against_options.is_none(),
+    ) {
+        (Some(t), true) => Target::Number(
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| invalid("--target", t, "a number, e.g. 0.5"))?,
+        ),
+        (None, false) => Target::Setting {
+            inputs: b
+                .against
+                .iter()
+                .map(|s| Input::parse_set(s))
+                .collect::<Result<Vec<_>>>()?,
+            options: b.against_options.as_deref().map(|l| {
+                l.split(',')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty() && *o != "none")
+                    .map(str::to_string)
+                    .collect()
+            }),
+        },
+        (Some(t), false) => {
+            return Err(invalid(
+                "--target",
+                t,
+                "either --target NUMBER or --against KEY=VALUE / --against-options LIST, not both",
+            ));
+        }
+        (None, true) => {
+            return Err(Error::Conflict(
+                "balance needs a target: --target NUMBER, or --against KEY=VALUE / --against-options LIST (the same headline in another setting)".into(),
+            ));
+        }
+    };
+    let range = match &b.range {
+        None => None,
+        Some(r) => Some(
+            r.split_once("..")
+                .map(|(lo, hi)| (lo.trim().to_string(), hi.trim().to_string()))
+                .ok_or_else(|| invalid("--range", r, "LOW..HIGH, e.g. 2..12 or 0..1/2"))?,
+        ),
+    };
+    let chart = chart_target(b.chart.as_ref(), b.force)?;
+    let asked = asked(&a)?;
+    let ask = Ask {
+        system: &asked.system,
+        scenario,
+        inputs: &asked.inputs,
+        options: &asked.options,
+        headline: b.headline.as_deref(),
+        key: b.solve.trim(),
+        range,
+        target,
+        run: asked.run.clone(),
+    };
+    let mut result = solve(&ask, &control)?;
+    // What reproduces it: this command line, as typed (without --chart and --force).
+    let mut words = vec!["morale-lab".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(w) = args.next() {
+        if w == "--chart" {
+            args.next();
+            continue;
+        }
+        if w == "--force" || w.starts_with("--chart=") {
+            continue;
+        }
+        words.push(shell_word(&w));
+    }
+    result.command = Some(words.join(" "));
+    if let Some((path, svg)) = chart {
+        draw_chart(&result.chart(), &path, svg)?;
+    }
+    Ok(result.render(asked.format))
+}
+
+/// `w` as a shell reads it back: bare when it holds only safe characters, else single-quoted.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+%@".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
 }
 
 /// Files being written just now: an interrupt waits for them to be in place (or gone) before
@@ -1728,7 +1942,7 @@ mod tests {
         let scenarios: Vec<&str> = names
             .iter()
             .copied()
-            .filter(|n| !derived.iter().any(|d| d == n) && *n != "sensitivity")
+            .filter(|n| !derived.iter().any(|d| d == n) && *n != "sensitivity" && *n != "balance")
             .collect();
         let all: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
         assert_eq!(scenarios, all);
@@ -1738,6 +1952,17 @@ mod tests {
         assert_eq!(under, all);
         for sub in sens.get_subcommands() {
             for id in ["system", "headline", "chart", "force"] {
+                assert!(sub.get_arguments().any(|a| a.get_id() == id), "{id}");
+            }
+        }
+        // So does `balance`.
+        let bal = cmd.find_subcommand("balance").unwrap();
+        let under: Vec<&str> = bal.get_subcommands().map(|c| c.get_name()).collect();
+        assert_eq!(under, all);
+        for sub in bal.get_subcommands() {
+            for id in [
+                "system", "solve", "target", "against", "range", "headline", "chart",
+            ] {
                 assert!(sub.get_arguments().any(|a| a.get_id() == id), "{id}");
             }
         }

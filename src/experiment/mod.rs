@@ -36,6 +36,7 @@ use crate::scenario::{RunOptions, Scenario};
 use crate::system;
 
 pub mod assumptions;
+pub mod balance;
 pub mod compare;
 pub mod sensitivity;
 mod template;

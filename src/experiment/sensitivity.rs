@@ -232,7 +232,7 @@ pub fn steps(kind: &Kind, current: &str) -> std::result::Result<Vec<String>, Str
 }
 
 /// The headline of `report`: `name`'s exact value where known, else its estimate with interval.
-fn headline_value(report: &Report, name: &str) -> Option<Value> {
+pub(crate) fn headline_value(report: &Report, name: &str) -> Option<Value> {
     if let Some(o) = report.outcomes.iter().find(|o| o.outcome == name) {
         let c = &o.cell;
         return Some(match c.exact {
@@ -1184,7 +1184,7 @@ pub(crate) const SCALED: &str = "Per 10% of range: the change divided by the ste
 
 /// Rows as aligned text columns, the first `text` columns left-aligned, the others
 /// right-aligned, two spaces apart.
-fn align_left(rows: &[Vec<String>], text: usize) -> String {
+pub(crate) fn align_left(rows: &[Vec<String>], text: usize) -> String {
     let widths = crate::report::widths(rows);
     let mut out = String::new();
     for r in rows {

@@ -1,0 +1,1166 @@
+//! What number makes it fair: solve for one parameter (a situation's number, a rule's number
+//! or choice, a chance) so that a headline outcome or metric reaches a target — a number, or
+//! the same headline in another setting (other situation values, rule numbers or optional
+//! rules).
+//!
+//! Where the scenario solves exactly, every value tried is exact:
+//! - a whole number: the headline at every value of the range, each crossing of the target
+//!   bracketed by the two whole numbers either side (or hit exactly);
+//! - a chance (or a real number): the headline at 25 points of the range, and each crossing
+//!   found by bisection to within 1e-9 (the odds are polynomials in a chance, so continuous:
+//!   a sign change holds a root), the values tried kept as exact fractions;
+//! - a choice or a switch: the headline at each value, the nearest and any exact hit.
+//!
+//! No crossing within the range is an answer: both ends and the nearest value are given.
+//! Scenarios that do not solve exactly are refused for now, with why (the Monte Carlo search,
+//! with common random numbers and a confidence set for the root, is still to come).
+
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use super::sensitivity::{Value, default_headline, headline_value, typed};
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::frac::Frac;
+use crate::params::{Input, Kind, ParamDef, Source};
+use crate::report::{Report, rule_changes};
+use crate::scenario::{RunOptions, Scenario};
+use crate::system;
+
+/// The most whole numbers a search tries (a wider range must be narrowed with a range).
+pub const MAX_WHOLE_VALUES: i64 = 200;
+
+/// A headline this near the target meets it (exact values summed in another order differ in
+/// their last bits).
+const HIT: f64 = 1e-12;
+
+/// Points of a continuous range tried before bisecting (the ends included).
+const GRID: u64 = 24;
+
+/// The common denominator of a chance's bisection: divisible by the grid's 24, and fine enough
+/// that two neighbouring values are under 1e-9 apart (3 · 2^29 ≈ 1.6e9).
+const FINE: u64 = 3 << 29;
+
+/// What the headline must reach.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A number: a share (0 to 1) for an outcome, a value in the metric's unit.
+    Number(f64),
+    /// The same headline in another setting: the run asked for with these inputs replaced
+    /// (a key given here replaces every input of that key) and, when given, these optional
+    /// rules instead of its own.
+    Setting {
+        /// Inputs that replace the run's of the same key.
+        inputs: Vec<Input>,
+        /// The optional rules of the other setting, when they differ.
+        options: Option<Vec<String>>,
+    },
+}
+
+/// What the search is asked.
+pub struct Ask<'a> {
+    /// The rule system (a name or a loaded mechanic file's name).
+    pub system: &'a str,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The situation's and the rules' inputs, as for a run.
+    pub inputs: &'a [Input],
+    /// The optional rules on.
+    pub options: &'a [String],
+    /// The outcome or metric to bring to the target (default: as sensitivity's).
+    pub headline: Option<&'a str>,
+    /// The key of the parameter solved for (a situation parameter or a rule parameter).
+    pub key: &'a str,
+    /// The range searched, as typed (`LOW..HIGH`); default the parameter's allowed range.
+    pub range: Option<(String, String)>,
+    /// What the headline must reach.
+    pub target: Target,
+    /// The exact budget of each solve (and, later, how Monte Carlo runs).
+    pub run: RunOptions,
+}
+
+/// One value tried and the headline there.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// The value as the command line takes it (`5`, `1/3`, `green`).
+    pub value: String,
+    /// The value as a number (its index for a choice).
+    pub x: f64,
+    /// The headline there; `None` when the system refused the value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline: Option<Value>,
+    /// The headline minus the target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// Why the system refused the value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+/// Where the headline meets the target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crossing {
+    /// The value at or below the crossing.
+    pub below: Point,
+    /// The value at or above it (the same as `below` on an exact hit).
+    pub above: Point,
+    /// A continuous parameter's root (within [`Balance::tolerance`]), else `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<f64>,
+    /// The headline reaches the target exactly at a value tried.
+    pub hit: bool,
+}
+
+/// What the search found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Balance {
+    /// The rule system.
+    pub system: String,
+    /// For a mechanic file: its path and the start of its SHA-256.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The scenario.
+    pub scenario: String,
+    /// The outcome or metric brought to the target.
+    pub headline: String,
+    /// `outcome` (a share of trials) or `metric` (a mean).
+    pub headline_kind: String,
+    /// What the headline means.
+    pub meaning: String,
+    /// The parameter solved for.
+    pub key: String,
+    /// `situation` or `rule`.
+    pub key_kind: String,
+    /// Its rule ids.
+    pub rule: String,
+    /// What it means.
+    pub key_meaning: String,
+    /// `whole number`, `chance`, `number`, `choice` or `switch`.
+    pub domain: String,
+    /// The range searched, as values.
+    pub range: (String, String),
+    /// Its value in the run asked for.
+    pub as_set: String,
+    /// The situation as asked (each parameter given, `key=value`).
+    pub situation: Vec<String>,
+    /// The situation's parameters, resolved.
+    pub params: Map<String, Json>,
+    /// The rule parameters changed from the source in the run asked for.
+    pub rules_changed: Vec<String>,
+    /// The optional rules on.
+    pub options: Vec<String>,
+    /// The target's value.
+    pub target: f64,
+    /// Where the target comes from: `the number 0.5`, or the other setting in words.
+    pub target_from: String,
+    /// The headline in the run asked for.
+    pub at_as_set: Value,
+    /// Every value tried, in order of the parameter.
+    pub points: Vec<Point>,
+    /// Each crossing of the target, in order of the parameter.
+    pub crossings: Vec<Crossing>,
+    /// A chance's simple fractions nearest each root (denominators up to 36), solved.
+    pub simple: Vec<Point>,
+    /// The value tried whose headline is nearest the target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nearest: Option<Point>,
+    /// A continuous root's precision (the width of its last bracket); 0 for a whole number.
+    pub tolerance: f64,
+    /// Every value is exact.
+    pub exact: bool,
+    /// The headline rises, falls, or neither with the parameter over the values tried.
+    pub shape: String,
+    /// The command line that reproduces it, when the caller knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
+/// How the search treats the parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Domain {
+    Whole(i64, i64),
+    Chance(Frac, Frac),
+    Real(f64, f64),
+    Named,
+}
+
+fn invalid(what: &str, value: &str, allowed: String) -> Error {
+    Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed,
+    }
+}
+
+/// The parameter `key` of `sys` and whether it is a rule parameter.
+fn find_param(
+    sys: &dyn system::RuleSystem,
+    scenario: Scenario,
+    key: &str,
+) -> Result<(&'static ParamDef, bool)> {
+    if let Some(p) = sys.rule_params().iter().find(|p| p.key == key) {
+        return Ok((p, true));
+    }
+    if let Some(p) = system::all_params(sys).into_iter().find(|p| p.key == key) {
+        return Ok((p, false));
+    }
+    let mut keys: Vec<&str> = system::all_params(sys)
+        .into_iter()
+        .chain(sys.rule_params())
+        .filter(|p| !matches!(p.kind, Kind::Dist | Kind::Spec(_)))
+        .filter(|p| p.scenarios.contains(&scenario))
+        .map(|p| p.key)
+        .collect();
+    keys.dedup();
+    Err(invalid(
+        "--solve",
+        key,
+        format!(
+            "a parameter or rule parameter of {} {}: {}",
+            sys.name(),
+            scenario.name(),
+            keys.join(", ")
+        ),
+    ))
+}
+
+/// The domain searched for `def`, within `range` when given.
+fn domain(def: &ParamDef, range: &Option<(String, String)>) -> Result<Domain> {
+    let shown = || {
+        range
+            .as_ref()
+            .map(|(a, b)| format!("{a}..{b}"))
+            .unwrap_or_default()
+    };
+    match def.kind {
+        Kind::Int { min, max } => {
+            let (lo, hi) = match range {
+                None => (min, max),
+                Some((a, b)) => {
+                    let lo = crate::params::parse_int(a);
+                    let hi = crate::params::parse_int(b);
+                    match (lo, hi) {
+                        (Some(lo), Some(hi)) if lo < hi && lo >= min && hi <= max => (lo, hi),
+                        _ => {
+                            return Err(invalid(
+                                "--range",
+                                &shown(),
+                                format!(
+                                    "LOW..HIGH, whole numbers with LOW below HIGH, within {}'s allowed {min}..{max}",
+                                    def.key
+                                ),
+                            ));
+                        }
+                    }
+                }
+            };
+            if hi - lo + 1 > MAX_WHOLE_VALUES {
+                return Err(invalid(
+                    "--range",
+                    &format!("{lo}..{hi}"),
+                    format!(
+                        "at most {MAX_WHOLE_VALUES} whole numbers are tried: give --range LOW..HIGH within {min}..{max} (each value is solved exactly)"
+                    ),
+                ));
+            }
+            Ok(Domain::Whole(lo, hi))
+        }
+        Kind::Prob => {
+            let (lo, hi) = match range {
+                None => (Frac { num: 0, den: 1 }, Frac { num: 1, den: 1 }),
+                Some((a, b)) => match (Frac::parse(a), Frac::parse(b)) {
+                    (Some(lo), Some(hi)) if lo.value() < hi.value() && hi.num <= hi.den => {
+                        (lo, hi)
+                    }
+                    _ => {
+                        return Err(invalid(
+                            "--range",
+                            &shown(),
+                            "LOW..HIGH, chances from 0 to 1 with LOW below HIGH, e.g. 0..1/2"
+                                .into(),
+                        ));
+                    }
+                },
+            };
+            Ok(Domain::Chance(lo, hi))
+        }
+        Kind::Real { min, max } => {
+            let (lo, hi) = match range {
+                None => (min, max),
+                Some((a, b)) => match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+                    (Ok(lo), Ok(hi)) if lo < hi && lo >= min && hi <= max => (lo, hi),
+                    _ => {
+                        return Err(invalid(
+                            "--range",
+                            &shown(),
+                            format!(
+                                "LOW..HIGH, numbers with LOW below HIGH, within {min}..{max}"
+                            ),
+                        ));
+                    }
+                },
+            };
+            Ok(Domain::Real(lo, hi))
+        }
+        Kind::Bool | Kind::Choice(_) => {
+            if range.is_some() {
+                return Err(invalid(
+                    "--range",
+                    &shown(),
+                    format!(
+                        "no range for {}: every value of a choice or a switch is tried",
+                        def.key
+                    ),
+                ));
+            }
+            Ok(Domain::Named)
+        }
+        Kind::Dist | Kind::Spec(_) => Err(invalid(
+            "--solve",
+            def.key,
+            "a whole number, a chance, a number, a choice or a switch (a distribution or a unit spec has no single value to solve for)".into(),
+        )),
+    }
+}
+
+/// The inputs of the run asked for with `key` set to `value`.
+fn with_value(inputs: &[Input], key: &str, rule: bool, value: &str) -> Vec<Input> {
+    let mut out: Vec<Input> = inputs.iter().filter(|i| i.key != key).cloned().collect();
+    out.push(Input {
+        key: key.into(),
+        value: value.into(),
+        source: if rule { Source::Rule } else { Source::Set },
+    });
+    out
+}
+
+/// The exact report of one setting, or why it has none.
+fn exact_report(
+    ask: &Ask,
+    inputs: &[Input],
+    options: &[String],
+    control: &Control,
+) -> Result<std::result::Result<Report, String>> {
+    let job = match system::build(ask.system, ask.scenario, inputs, options) {
+        Ok(job) => job,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    match job.run(&ask.run.clone().exact_only(true), control) {
+        Ok(r) => Ok(Ok(r)),
+        Err(Error::Cancelled) => Err(Error::Cancelled),
+        Err(e) => Ok(Err(e.to_string())),
+    }
+}
+
+/// Solve for `ask.key` (see the module's description).
+///
+/// # Errors
+/// An unknown system, parameter or headline; a range outside the parameter's; input the system
+/// rejects in the run asked for or in the target's setting; a scenario that does not solve
+/// exactly here (with why); [`Error::Cancelled`] when `control` is cancelled.
+pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
+    let sys = system::find(ask.system)?;
+    let (def, rule) = find_param(sys, ask.scenario, ask.key)?;
+    if !def.scenarios.contains(&ask.scenario) {
+        return Err(invalid(
+            "--solve",
+            ask.key,
+            format!(
+                "a parameter of {} {}: {} is not used there",
+                sys.name(),
+                ask.scenario.name(),
+                ask.key
+            ),
+        ));
+    }
+    let dom = domain(def, &ask.range)?;
+    // The run asked for: it must solve exactly.
+    system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
+    let base = match exact_report(ask, ask.inputs, ask.options, control)? {
+        Ok(r) => r,
+        Err(why) => {
+            return Err(Error::Conflict(format!(
+                "balance solves exactly for now, and this setting has no exact solution here: {why}"
+            )));
+        }
+    };
+    let headline = match ask.headline {
+        Some(h) => h.to_string(),
+        None => default_headline(&base),
+    };
+    let Some(at_as_set) = headline_value(&base, &headline) else {
+        let mut names: Vec<String> = base.outcomes.iter().map(|o| o.outcome.clone()).collect();
+        names.extend(base.metrics.iter().map(|m| m.name.clone()));
+        return Err(invalid(
+            "--headline",
+            &headline,
+            format!(
+                "an outcome or metric of {} {}: {}",
+                sys.name(),
+                ask.scenario.name(),
+                names.join(", ")
+            ),
+        ));
+    };
+    let metric = base.metrics.iter().find(|m| m.name == headline);
+    let meaning = metric.map_or(format!("share of trials ending {headline}"), |m| {
+        m.meaning.clone()
+    });
+    let as_set = base
+        .rules
+        .get(def.key)
+        .or_else(|| base.params.get(def.key))
+        .map(typed)
+        .unwrap_or_else(|| def.default.to_string());
+
+    // The target.
+    let (target, target_from) = match &ask.target {
+        Target::Number(t) => {
+            if metric.is_none() && !(0.0..=1.0).contains(t) {
+                return Err(invalid(
+                    "--target",
+                    &t.to_string(),
+                    format!("a share from 0 to 1 ({headline} is an outcome), e.g. 0.5"),
+                ));
+            }
+            (*t, format!("the number {t}"))
+        }
+        Target::Setting { inputs, options } => {
+            let mut other: Vec<Input> = ask
+                .inputs
+                .iter()
+                .filter(|i| !inputs.iter().any(|o| o.key == i.key))
+                .cloned()
+                .collect();
+            other.extend(inputs.iter().cloned());
+            let opts = options.clone().unwrap_or_else(|| ask.options.to_vec());
+            system::build(ask.system, ask.scenario, &other, &opts)?;
+            let r = match exact_report(ask, &other, &opts, control)? {
+                Ok(r) => r,
+                Err(why) => {
+                    return Err(Error::Conflict(format!(
+                        "the target's setting has no exact solution here: {why}"
+                    )));
+                }
+            };
+            let v = headline_value(&r, &headline).ok_or_else(|| {
+                Error::Conflict(format!(
+                    "the target's setting has no outcome or metric {headline}"
+                ))
+            })?;
+            let mut words: Vec<String> = inputs
+                .iter()
+                .map(|i| format!("{}={}", i.key, i.value))
+                .collect();
+            if let Some(o) = options {
+                words.push(if o.is_empty() {
+                    "no optional rules".into()
+                } else {
+                    format!("optional rules {}", o.join(", "))
+                });
+            }
+            (v.value, format!("the same with {}", words.join(", ")))
+        }
+    };
+
+    let try_value = |value: String, x: f64| -> Result<Point> {
+        let inputs = with_value(ask.inputs, def.key, rule, &value);
+        Ok(match exact_report(ask, &inputs, ask.options, control)? {
+            Ok(r) => match headline_value(&r, &headline) {
+                Some(v) => Point {
+                    value,
+                    x,
+                    gap: Some(v.value - target),
+                    headline: Some(v),
+                    refused: None,
+                },
+                None => Point {
+                    value,
+                    x,
+                    headline: None,
+                    gap: None,
+                    refused: Some(format!("no outcome or metric {headline} here")),
+                },
+            },
+            Err(why) => Point {
+                value,
+                x,
+                headline: None,
+                gap: None,
+                refused: Some(why),
+            },
+        })
+    };
+
+    let mut points = Vec::new();
+    let mut tolerance = 0.0;
+    let range: (String, String);
+    match dom {
+        Domain::Whole(lo, hi) => {
+            range = (lo.to_string(), hi.to_string());
+            for v in lo..=hi {
+                points.push(try_value(v.to_string(), v as f64)?);
+            }
+        }
+        Domain::Named => {
+            let names: Vec<String> = match def.kind {
+                Kind::Bool => vec!["false".into(), "true".into()],
+                Kind::Choice(c) => c.iter().map(|s| s.to_string()).collect(),
+                _ => unreachable!("a named domain is a switch or a choice"),
+            };
+            range = (
+                names.first().cloned().unwrap_or_default(),
+                names.last().cloned().unwrap_or_default(),
+            );
+            for (i, n) in names.into_iter().enumerate() {
+                points.push(try_value(n, i as f64)?);
+            }
+        }
+        Domain::Chance(lo, hi) => {
+            range = (lo.to_string(), hi.to_string());
+            // Grid values on the fine denominator: lo + k (hi - lo) / 24, rounded onto it.
+            let at = |x: f64| -> (String, f64) {
+                let num = (x * FINE as f64).round() as u64;
+                let f = Frac::new(num, FINE).expect("FINE > 0");
+                (f.to_string(), f.value())
+            };
+            let mut grid = vec![(lo.to_string(), lo.value())];
+            for k in 1..GRID {
+                grid.push(at(
+                    lo.value() + (hi.value() - lo.value()) * k as f64 / GRID as f64
+                ));
+            }
+            grid.push((hi.to_string(), hi.value()));
+            grid.dedup_by(|a, b| a.1 == b.1);
+            for (text, x) in grid {
+                points.push(try_value(text, x)?);
+            }
+            tolerance = 1.0 / FINE as f64;
+        }
+        Domain::Real(lo, hi) => {
+            range = (format!("{lo}"), format!("{hi}"));
+            for k in 0..=GRID {
+                let x = lo + (hi - lo) * k as f64 / GRID as f64;
+                points.push(try_value(format!("{x}"), x)?);
+            }
+            tolerance = (hi - lo) * 1e-9;
+        }
+    }
+
+    // Crossings: an exact hit, or a sign change between neighbours that both ran.
+    let mut crossings = Vec::new();
+    let ran: Vec<&Point> = points.iter().filter(|p| p.gap.is_some()).collect();
+    let ordered = !matches!(dom, Domain::Named);
+    for (i, p) in ran.iter().enumerate() {
+        let g = p.gap.expect("ran");
+        if g.abs() < HIT {
+            crossings.push(Crossing {
+                below: (*p).clone(),
+                above: (*p).clone(),
+                root: ordered.then_some(p.x),
+                hit: true,
+            });
+            continue;
+        }
+        if !ordered {
+            continue;
+        }
+        if let Some(q) = ran.get(i + 1) {
+            let h = q.gap.expect("ran");
+            if h.abs() >= HIT && (g < 0.0) != (h < 0.0) {
+                crossings.push(Crossing {
+                    below: (*p).clone(),
+                    above: (*q).clone(),
+                    root: None,
+                    hit: false,
+                });
+            }
+        }
+    }
+    // A continuous parameter: each bracket bisected to the tolerance.
+    if matches!(dom, Domain::Chance(..) | Domain::Real(..)) {
+        for c in crossings.iter_mut().filter(|c| !c.hit) {
+            let (mut a, mut b) = (c.below.clone(), c.above.clone());
+            let mut steps = 0;
+            while b.x - a.x > tolerance * 1.5 && steps < 64 {
+                steps += 1;
+                let (text, x) = match dom {
+                    Domain::Chance(..) => {
+                        let na = (a.x * FINE as f64).round() as u64;
+                        let nb = (b.x * FINE as f64).round() as u64;
+                        if nb <= na + 1 {
+                            break;
+                        }
+                        let f = Frac::new(na + (nb - na) / 2, FINE).expect("FINE > 0");
+                        (f.to_string(), f.value())
+                    }
+                    _ => {
+                        let x = (a.x + b.x) / 2.0;
+                        (format!("{x}"), x)
+                    }
+                };
+                let m = try_value(text, x)?;
+                let Some(g) = m.gap else {
+                    break;
+                };
+                if g.abs() < HIT {
+                    a = m.clone();
+                    b = m;
+                    c.hit = true;
+                    break;
+                }
+                if (g < 0.0) == (a.gap.expect("ran") < 0.0) {
+                    a = m;
+                } else {
+                    b = m;
+                }
+            }
+            // The root: where the line through the last bracket meets the target.
+            let (ga, gb) = (a.gap.unwrap_or(0.0), b.gap.unwrap_or(0.0));
+            c.root = Some(if c.hit || ga == gb {
+                a.x
+            } else {
+                a.x + (b.x - a.x) * (-ga) / (gb - ga)
+            });
+            c.below = a;
+            c.above = b;
+        }
+    }
+    // Each continuous root's nearest simple fraction (a denominator up to 36, as two dice
+    // give), solved too: the value a rulebook would print.
+    let mut simple = Vec::new();
+    if let Domain::Chance(lo, hi) = dom {
+        for c in &crossings {
+            let Some(root) = c.root else { continue };
+            let best = (1..=36u64)
+                .flat_map(|d| (0..=d).filter_map(move |n| Frac::new(n, d)))
+                .filter(|f| f.value() >= lo.value() && f.value() <= hi.value())
+                .min_by(|a, b| {
+                    (a.value() - root)
+                        .abs()
+                        .total_cmp(&(b.value() - root).abs())
+                        .then(a.den.cmp(&b.den))
+                });
+            if let Some(f) = best
+                && !simple.iter().any(|p: &Point| p.value == f.to_string())
+            {
+                simple.push(try_value(f.to_string(), f.value())?);
+            }
+        }
+    }
+    let candidates: Vec<&Point> = ran
+        .iter()
+        .copied()
+        .chain(crossings.iter().flat_map(|c| [&c.below, &c.above]))
+        .chain(&simple)
+        .collect();
+    let nearest = candidates
+        .iter()
+        .min_by(|a, b| {
+            a.gap
+                .unwrap_or(f64::INFINITY)
+                .abs()
+                .total_cmp(&b.gap.unwrap_or(f64::INFINITY).abs())
+                .then(a.x.total_cmp(&b.x))
+        })
+        .map(|p| (*p).clone());
+    let shape = if !ordered {
+        "a choice".to_string()
+    } else {
+        let hs: Vec<f64> = ran
+            .iter()
+            .filter_map(|p| p.headline.map(|h| h.value))
+            .collect();
+        let up = hs.windows(2).all(|w| w[1] >= w[0] - 1e-12);
+        let down = hs.windows(2).all(|w| w[1] <= w[0] + 1e-12);
+        match (up, down) {
+            (true, true) => "flat".into(),
+            (true, false) => "rises".into(),
+            (false, true) => "falls".into(),
+            _ => "rises and falls".into(),
+        }
+    };
+    Ok(Balance {
+        system: sys.name().into(),
+        source: sys.source_short(),
+        scenario: ask.scenario.name().into(),
+        headline_kind: if metric.is_some() {
+            "metric"
+        } else {
+            "outcome"
+        }
+        .into(),
+        headline,
+        meaning,
+        key: def.key.into(),
+        key_kind: if rule { "rule" } else { "situation" }.into(),
+        rule: def.rule.into(),
+        key_meaning: def.meaning.into(),
+        domain: match dom {
+            Domain::Whole(..) => "whole number",
+            Domain::Chance(..) => "chance",
+            Domain::Real(..) => "number",
+            Domain::Named if def.kind == Kind::Bool => "switch",
+            Domain::Named => "choice",
+        }
+        .into(),
+        range,
+        as_set,
+        situation: ask
+            .inputs
+            .iter()
+            .filter(|i| i.source != Source::Rule)
+            .map(|i| format!("{}={}", i.key, i.value))
+            .collect(),
+        params: base.params.clone(),
+        rules_changed: rule_changes(&base.rules_changed, &base.rules_source),
+        options: ask.options.to_vec(),
+        target,
+        target_from,
+        at_as_set,
+        points,
+        crossings,
+        simple,
+        nearest,
+        tolerance,
+        exact: true,
+        shape,
+        command: None,
+    })
+}
+
+impl Balance {
+    fn is_share(&self) -> bool {
+        self.headline_kind == "outcome"
+    }
+
+    /// The headline's value as shown: a share as a percentage to two decimals, a mean to four.
+    pub fn show(&self, v: f64) -> String {
+        if self.is_share() {
+            format!("{:.2}%", 100.0 * v)
+        } else {
+            format!("{v:.4}")
+        }
+    }
+
+    /// A gap to the target as shown: percentage points for a share, the metric's unit else.
+    pub fn show_gap(&self, d: f64) -> String {
+        let sign = if d > 0.0 {
+            "+"
+        } else if d < 0.0 {
+            "−"
+        } else {
+            "±"
+        };
+        if self.is_share() {
+            format!("{sign}{:.2} points", 100.0 * d.abs())
+        } else {
+            format!("{sign}{:.4}", d.abs())
+        }
+    }
+
+    /// A value as shown: a chance found by bisection (a fraction with a large denominator)
+    /// as a decimal; every other value as typed.
+    fn value_text(&self, p: &Point) -> String {
+        match Frac::parse(&p.value) {
+            Some(f) if self.domain == "chance" && f.den > 1000 => format!("{:.9}", f.value()),
+            _ => p.value.clone(),
+        }
+    }
+
+    fn at(&self, p: &Point) -> String {
+        match (&p.headline, &p.refused) {
+            (Some(v), _) => self.show(v.value),
+            (None, Some(why)) => format!("refused: {why}"),
+            _ => "—".into(),
+        }
+    }
+
+    /// The answer in one paragraph.
+    pub fn answer(&self) -> String {
+        let k = &self.key;
+        let target = self.show(self.target);
+        if self.crossings.is_empty() {
+            let ran: Vec<&Point> = self.points.iter().filter(|p| p.gap.is_some()).collect();
+            let (Some(first), Some(last)) = (ran.first(), ran.last()) else {
+                return format!("No value of {k} could be solved: every one was refused.");
+            };
+            let mut s = if self.domain == "choice" || self.domain == "switch" {
+                format!(
+                    "No value of {k} brings {} to {target} exactly.",
+                    self.headline
+                )
+            } else {
+                format!(
+                    "No value of {k} from {} to {} reaches {target}: {} runs from {} (at {}) to {} (at {}).",
+                    self.range.0,
+                    self.range.1,
+                    self.headline,
+                    self.at(first),
+                    first.value,
+                    self.at(last),
+                    last.value
+                )
+            };
+            if let Some(n) = &self.nearest {
+                s += &format!(
+                    " Nearest: {k} = {}, {} ({} from the target).",
+                    n.value,
+                    self.at(n),
+                    self.show_gap(n.gap.unwrap_or(0.0))
+                );
+            }
+            return s;
+        }
+        let mut parts = Vec::new();
+        for c in &self.crossings {
+            parts.push(match (c.hit, c.root, self.domain.as_str()) {
+                (true, _, _) => format!("{k} = {}, exactly", c.below.value),
+                (false, Some(root), _) => format!(
+                    "{k} = {root:.9} (to within {:.0e})",
+                    self.tolerance.max(1e-12)
+                ),
+                _ => format!(
+                    "between {k} = {} ({}) and {} ({})",
+                    c.below.value,
+                    self.at(&c.below),
+                    c.above.value,
+                    self.at(&c.above)
+                ),
+            });
+        }
+        let mut s = format!(
+            "{} reaches {target} {}.",
+            self.headline,
+            if parts.len() == 1 {
+                format!("at {}", parts[0])
+            } else {
+                format!(
+                    "at {} places (the headline {} with {k}): {}",
+                    parts.len(),
+                    self.shape,
+                    parts.join("; ")
+                )
+            }
+        );
+        if self.domain == "whole number"
+            && self.crossings.iter().any(|c| !c.hit)
+            && let Some(n) = &self.nearest
+        {
+            s += &format!(
+                " No whole number hits it exactly; the nearest is {k} = {} ({}, {} from the target).",
+                n.value,
+                self.at(n),
+                self.show_gap(n.gap.unwrap_or(0.0))
+            );
+        }
+        for f in &self.simple {
+            s += &format!(
+                " The nearest simple fraction, {k} = {}, gives {} ({} from the target).",
+                f.value,
+                self.at(f),
+                self.show_gap(f.gap.unwrap_or(0.0))
+            );
+        }
+        s
+    }
+
+    /// The lines that say what was solved, under what.
+    pub fn context_lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "Solve for {} ({}{}: {}), a {} from {} to {} ({} as set), so that {} ({}) reaches {}: {}.",
+            self.key,
+            if self.key_kind == "rule" {
+                "rule parameter"
+            } else {
+                "parameter"
+            },
+            if self.rule.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", self.rule)
+            },
+            self.key_meaning,
+            self.domain,
+            self.range.0,
+            self.range.1,
+            self.as_set,
+            self.headline,
+            self.meaning,
+            self.show(self.target),
+            self.target_from
+        )];
+        out.push(format!(
+            "Situation: {}; rules: {}; optional rules: {}.",
+            if self.situation.is_empty() {
+                "the scenario's defaults".to_string()
+            } else {
+                self.situation.join(", ")
+            },
+            if self.rules_changed.is_empty() {
+                "as written".to_string()
+            } else {
+                self.rules_changed.join(", ")
+            },
+            if self.options.is_empty() {
+                "none".to_string()
+            } else {
+                self.options.join(", ")
+            }
+        ));
+        if let Some(s) = &self.source {
+            out.push(format!("Mechanic file: {s}."));
+        }
+        out.push(format!(
+            "As set ({} = {}): {} {}.",
+            self.key,
+            self.as_set,
+            self.headline,
+            self.show(self.at_as_set.value)
+        ));
+        out.push(if self.exact {
+            "Every value is exact (the scenario solved at each value tried).".into()
+        } else {
+            "Values are Monte Carlo estimates.".into()
+        });
+        if let Some(c) = &self.command {
+            out.push(format!("The same from the command line: {c}"));
+        }
+        out
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "Balance: {} in {} ({}), {} for {}",
+            self.key, self.scenario, self.system, self.headline, self.target_from
+        )
+    }
+
+    /// The values tried as table rows, header first: value, headline, gap to the target, and
+    /// what it is (a crossing's end, the nearest, the value as set).
+    pub fn rows(&self) -> Vec<Vec<String>> {
+        let mut rows = vec![vec![
+            self.key.clone(),
+            self.headline.clone(),
+            "vs target".to_string(),
+            String::new(),
+        ]];
+        let mut all: Vec<&Point> = self.points.iter().collect();
+        for c in &self.crossings {
+            for p in [&c.below, &c.above] {
+                if !all.iter().any(|q| q.value == p.value) {
+                    all.push(p);
+                }
+            }
+        }
+        for p in &self.simple {
+            if !all.iter().any(|q| q.value == p.value) {
+                all.push(p);
+            }
+        }
+        if self.domain != "choice" && self.domain != "switch" {
+            all.sort_by(|a, b| a.x.total_cmp(&b.x));
+        }
+        for p in all {
+            let mut marks = Vec::new();
+            if self
+                .crossings
+                .iter()
+                .any(|c| c.hit && c.below.value == p.value)
+            {
+                marks.push("hits the target");
+            } else if self
+                .crossings
+                .iter()
+                .any(|c| c.below.value == p.value || c.above.value == p.value)
+            {
+                marks.push("brackets a crossing");
+            }
+            if self.nearest.as_ref().is_some_and(|n| n.value == p.value) {
+                marks.push("nearest");
+            }
+            if self.simple.iter().any(|s| s.value == p.value) {
+                marks.push("simple fraction");
+            }
+            if p.value == self.as_set {
+                marks.push("as set");
+            }
+            rows.push(vec![
+                self.value_text(p),
+                self.at(p),
+                p.gap.map(|g| self.show_gap(g)).unwrap_or_default(),
+                marks.join(", "),
+            ]);
+        }
+        rows
+    }
+
+    /// Render in `format`.
+    pub fn render(&self, format: crate::report::Format) -> String {
+        use crate::report::Format;
+        match format {
+            Format::Text => self.to_text(),
+            Format::Markdown => self.to_markdown(),
+            Format::Csv => self.to_csv(),
+            Format::Json => {
+                let mut s = serde_json::to_string_pretty(self).expect("balance serialises");
+                s.push('\n');
+                s
+            }
+        }
+    }
+
+    /// Aligned plain text.
+    pub fn to_text(&self) -> String {
+        let mut out = self.header() + "\n";
+        for l in self.context_lines() {
+            out += &crate::odds::wrap(&l, 100);
+        }
+        out += "\n";
+        out += &crate::odds::wrap(&format!("Answer: {}", self.answer()), 100);
+        out += "\n";
+        out += &super::sensitivity::align_left(&self.rows(), 1);
+        out
+    }
+
+    /// Markdown: the answer, the context and the table.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("### {}\n\n", self.header());
+        out += &format!("**Answer.** {}\n\n", self.answer());
+        for l in self.context_lines() {
+            out += &format!("- {}\n", l.replace('|', "\\|"));
+        }
+        out += "\n";
+        let rows = self.rows();
+        for (i, r) in rows.iter().enumerate() {
+            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+            if i == 0 {
+                out += "| ---: | ---: | ---: | --- |\n";
+            }
+        }
+        out
+    }
+
+    /// The CSV rows, header first: every value tried (the grid, the crossings' last brackets,
+    /// the simple fractions), with the target and what each is.
+    pub fn csv_rows(&self) -> Vec<Vec<String>> {
+        let mut rows = vec![
+            [
+                "system",
+                "scenario",
+                "headline",
+                "parameter",
+                "value",
+                "x",
+                "headline_value",
+                "exact",
+                "target",
+                "gap",
+                "refused",
+                "role",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>(),
+        ];
+        let mut push = |p: &Point, role: &str| {
+            rows.push(vec![
+                self.system.clone(),
+                self.scenario.clone(),
+                self.headline.clone(),
+                self.key.clone(),
+                p.value.clone(),
+                format!("{}", p.x),
+                p.headline
+                    .map(|h| format!("{}", h.value))
+                    .unwrap_or_default(),
+                p.headline.map(|h| h.exact.to_string()).unwrap_or_default(),
+                format!("{}", self.target),
+                p.gap.map(|g| format!("{g}")).unwrap_or_default(),
+                p.refused.clone().unwrap_or_default(),
+                role.to_string(),
+            ]);
+        };
+        for p in &self.points {
+            push(p, "tried");
+        }
+        for c in &self.crossings {
+            if c.hit {
+                push(&c.below, "hit");
+            } else {
+                push(&c.below, "crossing below");
+                push(&c.above, "crossing above");
+            }
+        }
+        for p in &self.simple {
+            push(p, "simple fraction");
+        }
+        rows
+    }
+
+    /// The chart: the headline at each value of the grid tried (exact values drawn as a
+    /// line), and the target as a flat line; where they cross is the answer.
+    pub fn chart(&self) -> crate::report::chart::Chart {
+        use crate::report::chart::{Chart, Estimate};
+        let ran: Vec<&Point> = self.points.iter().collect();
+        let est = |v: f64| Estimate {
+            p: v,
+            low: v,
+            high: v,
+            exact: Some(v),
+        };
+        let answer = match self.crossings.first() {
+            None => "no value reaches it".to_string(),
+            Some(c) => match (c.hit, c.root) {
+                (true, _) => format!("{} = {}", self.key, c.below.value),
+                (false, Some(r)) if self.crossings.len() == 1 => format!("{} = {r:.4}", self.key),
+                _ if self.crossings.len() == 1 => format!(
+                    "{} between {} and {}",
+                    self.key, c.below.value, c.above.value
+                ),
+                _ => format!("{} crossings", self.crossings.len()),
+            },
+        };
+        Chart::Lines {
+            title: format!(
+                "{} against {}: the target {} ({}) — {answer}",
+                crate::report::chart::words(&self.headline),
+                self.key,
+                self.show(self.target),
+                self.target_from,
+            ),
+            x_label: format!("{} ({})", self.key, self.domain),
+            x_values: ran.iter().map(|p| p.value.clone()).collect(),
+            y_label: if self.is_share() {
+                format!("{} (%)", self.headline)
+            } else {
+                self.headline.clone()
+            },
+            level: "exact".into(),
+            steps: false,
+            share: self.is_share(),
+            series: vec![
+                (
+                    self.headline.clone(),
+                    ran.iter()
+                        .map(|p| p.headline.map(|h| est(h.value)))
+                        .collect(),
+                ),
+                (
+                    "target".into(),
+                    ran.iter().map(|_| Some(est(self.target))).collect(),
+                ),
+            ],
+        }
+    }
+
+    /// The CSV table ([`Balance::csv_rows`]).
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in self.csv_rows() {
+            w.write_record(r).expect("in-memory CSV");
+        }
+        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+    }
+}

@@ -1,0 +1,250 @@
+//! `balance`: the number that makes it fair, checked against the runs it stands for — a
+//! chance's root against the line through plain exact runs (the headline is linear in it
+//! there), a whole number's table against each value run on its own, no crossing as an answer,
+//! and bad input refused with one line.
+
+use morale_lab::experiment::balance::{Ask, Target, solve};
+use morale_lab::params::Input;
+use morale_lab::{Control, RunOptions, Scenario, system};
+
+use crate::common::{exact_outcome, inputs, json_of};
+
+fn exact(system: &str, scenario: Scenario, pairs: &[&str], options: &[&str]) -> f64 {
+    let options: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+    let job = system::build(system, scenario, &inputs(pairs), &options).unwrap();
+    let r = job
+        .run(
+            &RunOptions::new(1, 1).exact_only(true).threads(Some(1)),
+            &Control::new(),
+        )
+        .unwrap();
+    let name = match scenario {
+        Scenario::Rally => "recovered",
+        _ => "eliminated",
+    };
+    exact_outcome(&r, name)
+}
+
+const AMENDMENT_FIRE: [&str; 4] = ["class=regular", "turns=8", "fire_dice=3", "fire_to_hit=5"];
+
+/// Question 3 of the guide: the chance of a blocked retreat that makes the amendment eliminate
+/// as many units as the plain 25% rules. Eliminations are a straight line in that chance here
+/// (checked at 0, 1/2 and 1), so the root is the line's, worked out from three plain runs.
+#[test]
+fn a_chance_is_solved_to_the_root_the_plain_runs_give() {
+    let amended = ["retreat-on-fire", "return-roll"];
+    let at = |p: &str| {
+        let mut pairs = AMENDMENT_FIRE.to_vec();
+        let set = format!("p_blocked={p}");
+        pairs.push(&set);
+        exact("effectiveness", Scenario::UnderFire, &pairs, &amended)
+    };
+    let (e0, e_half, e1) = (at("0"), at("1/2"), at("1"));
+    assert!((e_half - (e0 + e1) / 2.0).abs() < 1e-12, "a straight line");
+    let plain = exact("effectiveness", Scenario::UnderFire, &AMENDMENT_FIRE, &[]);
+    let by_hand = (plain - e0) / (e1 - e0);
+
+    let options: Vec<String> = amended.iter().map(|s| s.to_string()).collect();
+    let ins = inputs(&AMENDMENT_FIRE);
+    let b = solve(
+        &Ask {
+            system: "effectiveness",
+            scenario: Scenario::UnderFire,
+            inputs: &ins,
+            options: &options,
+            headline: Some("eliminated"),
+            key: "p_blocked",
+            range: None,
+            target: Target::Setting {
+                inputs: vec![],
+                options: Some(vec![]),
+            },
+            run: RunOptions::new(1, 1).threads(Some(1)),
+        },
+        &Control::new(),
+    )
+    .unwrap();
+    assert!((b.target - plain).abs() < 1e-15);
+    assert_eq!(b.crossings.len(), 1);
+    let c = &b.crossings[0];
+    let root = c.root.unwrap();
+    assert!((root - by_hand).abs() < 1e-9, "{root} against {by_hand}");
+    assert!(c.above.x - c.below.x <= 1e-9);
+    assert!(c.below.x <= by_hand + 1e-12 && by_hand <= c.above.x + 1e-12);
+    // The simple fraction nearest the root, solved too.
+    assert_eq!(b.simple.len(), 1);
+    assert_eq!(b.simple[0].value, "23/32");
+    assert!(b.answer().contains("p_blocked = 0.71803"), "{}", b.answer());
+}
+
+/// A whole number: every value of the range is the plain run's exact value, and the target
+/// between two values is bracketed by them, the nearer named.
+#[test]
+fn a_whole_number_is_bracketed_by_the_values_either_side() {
+    let ins = inputs(&["class=green", "state=routing", "turns=3"]);
+    let b = solve(
+        &Ask {
+            system: "rank-and-file",
+            scenario: Scenario::Rally,
+            inputs: &ins,
+            options: &[],
+            headline: None,
+            key: "base_green",
+            range: None,
+            target: Target::Number(0.5),
+            run: RunOptions::new(1, 1).threads(Some(1)),
+        },
+        &Control::new(),
+    )
+    .unwrap();
+    assert_eq!(b.range, ("1".to_string(), "8".to_string()));
+    assert_eq!(b.points.len(), 8);
+    for p in &b.points {
+        let rule = format!("rule:base_green={}", p.value);
+        let alone = exact(
+            "rank-and-file",
+            Scenario::Rally,
+            &["class=green", "state=routing", "turns=3", &rule],
+            &[],
+        );
+        assert_eq!(p.headline.unwrap().value, alone, "base_green {}", p.value);
+        assert!(p.headline.unwrap().exact);
+    }
+    assert_eq!(b.crossings.len(), 1);
+    let c = &b.crossings[0];
+    assert!(!c.hit);
+    assert_eq!((c.below.value.as_str(), c.above.value.as_str()), ("3", "4"));
+    assert!(c.below.gap.unwrap() > 0.0 && c.above.gap.unwrap() < 0.0);
+    let nearer = if c.below.gap.unwrap().abs() < c.above.gap.unwrap().abs() {
+        "3"
+    } else {
+        "4"
+    };
+    assert_eq!(b.nearest.as_ref().unwrap().value, nearer);
+    assert_eq!(b.shape, "falls");
+    // Against the Regular class: Green's base number at Regular's hits it exactly.
+    let b = solve(
+        &Ask {
+            system: "rank-and-file",
+            scenario: Scenario::Rally,
+            inputs: &ins,
+            options: &[],
+            headline: None,
+            key: "base_green",
+            range: None,
+            target: Target::Setting {
+                inputs: vec![Input::parse_set("class=regular").unwrap()],
+                options: None,
+            },
+            run: RunOptions::new(1, 1).threads(Some(1)),
+        },
+        &Control::new(),
+    )
+    .unwrap();
+    assert_eq!(b.crossings.len(), 1);
+    assert!(b.crossings[0].hit);
+    assert_eq!(b.crossings[0].below.value, "4");
+}
+
+/// A target no value reaches is an answer with both ends and the nearest, from the command
+/// line as JSON too.
+#[test]
+fn no_crossing_is_an_answer_with_both_ends() {
+    let j = json_of(&[
+        "balance",
+        "under-fire",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "green",
+        "--solve",
+        "stands",
+        "--range",
+        "1..12",
+        "--headline",
+        "empty_turns",
+        "--against",
+        "class=veteran",
+        "--against",
+        "stands=6",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(j["crossings"].as_array().unwrap().len(), 0);
+    assert_eq!(j["points"].as_array().unwrap().len(), 12);
+    let gap = |p: &serde_json::Value| p["gap"].as_f64().unwrap().abs();
+    let least = j["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(gap)
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(gap(&j["nearest"]), least);
+    // A Green unit loses its place sooner however large: 11 and 12 stands are the nearest.
+    assert!(["11", "12"].contains(&j["nearest"]["value"].as_str().unwrap()));
+    assert!(j["target"].as_f64().unwrap() < j["nearest"]["headline"]["value"].as_f64().unwrap());
+    assert!(
+        j["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("morale-lab balance under-fire --system rank-and-file")
+    );
+}
+
+/// Bad input: one line naming what was wrong and what is allowed, exit code 2, no output.
+#[test]
+fn bad_balance_input_is_refused_with_one_line() {
+    let base = ["balance", "rally", "--system", "rank-and-file"];
+    let cases: [(&[&str], &str); 8] = [
+        (&["--solve", "nope", "--target", "0.5"], "base_green"),
+        (
+            &["--solve", "base_green", "--target", "2"],
+            "a share from 0 to 1",
+        ),
+        (&["--solve", "base_green"], "needs a target"),
+        (
+            &[
+                "--solve",
+                "base_green",
+                "--target",
+                "0.5",
+                "--against",
+                "class=regular",
+            ],
+            "not both",
+        ),
+        (
+            &[
+                "--solve",
+                "base_green",
+                "--target",
+                "0.5",
+                "--range",
+                "0..20",
+            ],
+            "within base_green's allowed 1..8",
+        ),
+        (&["--solve", "turns", "--target", "0.5"], "at most 200"),
+        (
+            &["--solve", "class", "--target", "0.5", "--range", "1..2"],
+            "no range",
+        ),
+        (
+            &["--solve", "base_green", "--target", "0.5", "--trials", "9"],
+            "not taken by balance",
+        ),
+    ];
+    for (args, says) in cases {
+        let all: Vec<&str> = base.iter().chain(args).copied().collect();
+        let out = crate::common::bin()
+            .args(&all)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty(), "{all:?} printed");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{all:?}: {err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+}

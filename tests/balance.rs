@@ -248,3 +248,60 @@ fn bad_balance_input_is_refused_with_one_line() {
         assert!(err.contains(says), "{all:?}: {err}");
     }
 }
+
+/// A unit spec's field (question 4: the leader bonus that lets a 6-stand Green unit hold an
+/// engagement against a 6-stand Regular one half the time): each value is the engagement with
+/// that spec, run on its own; a value the spec refuses is listed as refused, with why.
+#[test]
+fn a_unit_specs_field_is_solved_through_its_spec() {
+    let ins = inputs(&["attacker=green stands=6", "defender=regular stands=6"]);
+    let b = solve(
+        &Ask {
+            system: "rank-and-file",
+            scenario: Scenario::Engagement,
+            inputs: &ins,
+            options: &[],
+            headline: Some("side_a_holds"),
+            key: "attacker.leader",
+            range: Some(("0".into(), "4".into())),
+            target: Target::Number(0.5),
+            run: RunOptions::new(1, 1).threads(Some(1)),
+        },
+        &Control::new(),
+    )
+    .unwrap();
+    assert_eq!(b.as_set, "not given");
+    for p in &b.points[..4] {
+        let spec = format!("attacker=green stands=6 leader={}", p.value);
+        let job = system::build(
+            "rank-and-file",
+            Scenario::Engagement,
+            &inputs(&[&spec, "defender=regular stands=6"]),
+            &[],
+        )
+        .unwrap();
+        let r = job
+            .run(
+                &RunOptions::new(1, 1).exact_only(true).threads(Some(1)),
+                &Control::new(),
+            )
+            .unwrap();
+        assert_eq!(
+            p.headline.unwrap().value,
+            exact_outcome(&r, "side_a_holds"),
+            "{spec}"
+        );
+    }
+    let refused = b.points[4].refused.as_deref().unwrap();
+    assert!(
+        refused.contains("leader takes a whole number from -3 to 3"),
+        "{refused}"
+    );
+    // A led Green unit still holds less than half the time.
+    assert!(b.crossings.is_empty());
+    assert_eq!(b.nearest.as_ref().unwrap().value, "3");
+    assert!(
+        b.answer()
+            .starts_with("No value of attacker.leader from 0 to 4 reaches 50.00%")
+    );
+}

@@ -334,6 +334,28 @@ fn with_value(inputs: &[Input], key: &str, rule: bool, value: &str) -> Vec<Input
     out
 }
 
+/// The value of `field` in unit spec `spec` (its `field=N` word), if given.
+fn spec_field(spec: &str, field: &str) -> Option<String> {
+    spec.split_whitespace()
+        .filter_map(|w| w.strip_prefix(field)?.strip_prefix('=').map(str::to_string))
+        .last()
+}
+
+/// Unit spec `spec` with its `field` set to `value`: the `field=…` words replaced by one, or
+/// one added.
+fn set_field(spec: &str, field: &str, value: &str) -> String {
+    let mut words: Vec<String> = spec
+        .split_whitespace()
+        .filter(|w| {
+            w.strip_prefix(field)
+                .is_none_or(|rest| !rest.starts_with('='))
+        })
+        .map(str::to_string)
+        .collect();
+    words.push(format!("{field}={value}"));
+    words.join(" ")
+}
+
 /// The exact report of one setting, or why it has none.
 fn exact_report(
     ask: &Ask,
@@ -360,7 +382,38 @@ fn exact_report(
 /// exactly here (with why); [`Error::Cancelled`] when `control` is cancelled.
 pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
     let sys = system::find(ask.system)?;
-    let (def, rule) = find_param(sys, ask.scenario, ask.key)?;
+    // A unit spec's field (`attacker.leader`): a whole number written into the spec.
+    let field = ask.key.split_once('.').map(|(side, f)| (side, f.trim()));
+    let (def, rule) = find_param(sys, ask.scenario, field.map_or(ask.key, |(side, _)| side))?;
+    if let Some((side, f)) = field {
+        if !matches!(def.kind, Kind::Spec(_)) {
+            return Err(invalid(
+                "--solve",
+                ask.key,
+                format!(
+                    "SIDE.FIELD names a field of a unit spec (attacker.leader); {side} is no unit spec"
+                ),
+            ));
+        }
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(invalid(
+                "--solve",
+                ask.key,
+                format!(
+                    "{side}.FIELD with a field of the spec's KEY=N words, e.g. {side}.leader or {side}.stands"
+                ),
+            ));
+        }
+        if ask.range.is_none() {
+            return Err(invalid(
+                "--solve",
+                ask.key,
+                format!(
+                    "a unit spec's field has no range of its own here: give --range LOW..HIGH (e.g. --range 0..3 for {side}.leader)"
+                ),
+            ));
+        }
+    }
     if !def.scenarios.contains(&ask.scenario) {
         return Err(invalid(
             "--solve",
@@ -373,7 +426,19 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             ),
         ));
     }
-    let dom = domain(def, &ask.range)?;
+    let dom = match field {
+        None => domain(def, &ask.range)?,
+        Some(_) => domain(
+            &ParamDef {
+                kind: Kind::Int {
+                    min: -1000,
+                    max: 1000,
+                },
+                ..*def
+            },
+            &ask.range,
+        )?,
+    };
     // The run asked for: it must solve exactly.
     system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
     let base = match exact_report(ask, ask.inputs, ask.options, control)? {
@@ -412,6 +477,20 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         .or_else(|| base.params.get(def.key))
         .map(typed)
         .unwrap_or_else(|| def.default.to_string());
+    // A spec's field: the spec as set, and the field's value in it.
+    let (spec, as_set) = match field {
+        None => (None, as_set),
+        Some((_, f)) => {
+            let given = spec_field(&as_set, f).unwrap_or_else(|| "not given".into());
+            (Some(as_set), given)
+        }
+    };
+    let inputs_at = |value: &str| match (&spec, field) {
+        (Some(spec), Some((_, f))) => {
+            with_value(ask.inputs, def.key, false, &set_field(spec, f, value))
+        }
+        _ => with_value(ask.inputs, def.key, rule, value),
+    };
 
     // The target.
     let (target, target_from) = match &ask.target {
@@ -464,7 +543,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
     };
 
     let try_value = |value: String, x: f64| -> Result<Point> {
-        let inputs = with_value(ask.inputs, def.key, rule, &value);
+        let inputs = inputs_at(&value);
         Ok(match exact_report(ask, &inputs, ask.options, control)? {
             Ok(r) => match headline_value(&r, &headline) {
                 Some(v) => Point {
@@ -692,10 +771,21 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         .into(),
         headline,
         meaning,
-        key: def.key.into(),
-        key_kind: if rule { "rule" } else { "situation" }.into(),
+        key: match field {
+            Some((side, f)) => format!("{side}.{f}"),
+            None => def.key.into(),
+        },
+        key_kind: match (field, rule) {
+            (Some(_), _) => "spec field",
+            (None, true) => "rule",
+            (None, false) => "situation",
+        }
+        .into(),
         rule: def.rule.into(),
-        key_meaning: def.meaning.into(),
+        key_meaning: match field {
+            Some((side, f)) => format!("{f}=N in the {side}'s unit spec ({})", def.meaning),
+            None => def.meaning.into(),
+        },
         domain: match dom {
             Domain::Whole(..) => "whole number",
             Domain::Chance(..) => "chance",
@@ -771,7 +861,7 @@ impl Balance {
     fn at(&self, p: &Point) -> String {
         match (&p.headline, &p.refused) {
             (Some(v), _) => self.show(v.value),
-            (None, Some(why)) => format!("refused: {why}"),
+            (None, Some(_)) => "refused (below)".into(),
             _ => "—".into(),
         }
     }
@@ -872,6 +962,8 @@ impl Balance {
             self.key,
             if self.key_kind == "rule" {
                 "rule parameter"
+            } else if self.key_kind == "spec field" {
+                "unit spec field"
             } else {
                 "parameter"
             },
@@ -1020,7 +1112,26 @@ impl Balance {
         out += &crate::odds::wrap(&format!("Answer: {}", self.answer()), 100);
         out += "\n";
         out += &super::sensitivity::align_left(&self.rows(), 1);
+        let refused = self.refused_lines();
+        if !refused.is_empty() {
+            out += "\n";
+            for l in refused {
+                out += &crate::odds::wrap(&l, 100);
+            }
+        }
         out
+    }
+
+    /// One line per value the system refused, with why.
+    pub fn refused_lines(&self) -> Vec<String> {
+        self.points
+            .iter()
+            .filter_map(|p| {
+                p.refused
+                    .as_ref()
+                    .map(|why| format!("Refused {} = {}: {why}", self.key, p.value))
+            })
+            .collect()
     }
 
     /// Markdown: the answer, the context and the table.
@@ -1038,6 +1149,9 @@ impl Balance {
             if i == 0 {
                 out += "| ---: | ---: | ---: | --- |\n";
             }
+        }
+        for l in self.refused_lines() {
+            out += &format!("\n- {}", l.replace('|', "\\|"));
         }
         out
     }

@@ -370,6 +370,10 @@ struct BalanceArgs {
     /// Replace the --chart file if it exists.
     #[arg(help_heading = "Balance", long)]
     force: bool,
+    /// Search by Monte Carlo (--trials at each value, from --seed) even where the setting
+    /// solves exactly; a setting that does not is searched so anyway.
+    #[arg(help_heading = "Balance", long)]
+    monte_carlo: bool,
 }
 
 #[derive(Debug, Args)]
@@ -833,8 +837,6 @@ fn scenario_command(scenario: Scenario, order: usize, extra: Extra) -> clap::Com
     if extra == Extra::Balance {
         sub = BalanceArgs::augment_args(sub)
             .mut_arg("precision", |a| a.hide(true))
-            .mut_arg("trials", |a| a.hide(true))
-            .mut_arg("sampler", |a| a.hide(true))
             .about(format!(
                 "Solve for the number that makes it fair: {}",
                 sentence_inside(scenario.about().help)
@@ -1232,17 +1234,12 @@ fn run_balance(
     control: Arc<Control>,
 ) -> Result<String> {
     use morale_lab::experiment::balance::{Ask, Target, solve};
-    for (flag, given) in [
-        ("--precision", a.precision.is_some()),
-        ("--trials", a.trials.is_some()),
-    ] {
-        if given {
-            return Err(invalid(
-                flag,
-                "",
-                "not taken by balance: it solves exactly at every value it tries",
-            ));
-        }
+    if let Some(p) = &a.precision {
+        return Err(invalid(
+            "--precision",
+            p,
+            "not taken by balance: where it cannot solve exactly it runs --trials trials at each value",
+        ));
     }
     let target = match (
         &b.target,
@@ -1302,8 +1299,18 @@ fn run_balance(
         range,
         target,
         run: asked.run.clone(),
+        monte_carlo: b.monte_carlo,
     };
-    let mut result = solve(&ask, &control)?;
+    // A counter of trials (the values tried are not known in advance), and the exact
+    // solutions' progress.
+    let bar = (!a.quiet && std::io::stderr().is_terminal())
+        .then(|| progress(0, false, Arc::clone(&control)));
+    let result = solve(&ask, &control);
+    if let Some((bar, handle)) = bar {
+        bar.finish_and_clear();
+        let _ = handle.join();
+    }
+    let mut result = result?;
     // What reproduces it: this command line, as typed (without --chart and --force).
     let mut words = vec!["morale-lab".to_string()];
     let mut args = std::env::args().skip(1);

@@ -12,8 +12,13 @@
 //! - a choice or a switch: the headline at each value, the nearest and any exact hit.
 //!
 //! No crossing within the range is an answer: both ends and the nearest value are given.
-//! Scenarios that do not solve exactly are refused for now, with why (the Monte Carlo search,
-//! with common random numbers and a confidence set for the root, is still to come).
+//!
+//! Where the setting does not solve exactly (or `monte_carlo` is asked), every value runs by
+//! Monte Carlo from the same seed and trials (common random numbers: neighbouring values share
+//! their noise, so the headline's steps between them are far less noisy than independent runs),
+//! a crossing is where the estimates change sign (a continuous one interpolated between its
+//! ends), and the confidence set for the root is the values whose interval — widened by the
+//! target's where it is an estimate too — holds the target.
 
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
@@ -75,8 +80,11 @@ pub struct Ask<'a> {
     pub range: Option<(String, String)>,
     /// What the headline must reach.
     pub target: Target,
-    /// The exact budget of each solve (and, later, how Monte Carlo runs).
+    /// The exact budget of each solve, and the trials, seed, confidence and sampler of Monte
+    /// Carlo where the setting does not solve exactly.
     pub run: RunOptions,
+    /// Search by Monte Carlo even where the setting solves exactly (to check the search).
+    pub monte_carlo: bool,
 }
 
 /// One value tried and the headline there.
@@ -170,6 +178,22 @@ pub struct Balance {
     pub exact: bool,
     /// The headline rises, falls, or neither with the parameter over the values tried.
     pub shape: String,
+    /// Monte Carlo trials at each value (0 when every value is exact).
+    pub trials: u64,
+    /// The seed of every Monte Carlo run (the same at each value: common random numbers).
+    pub seed: u64,
+    /// The confidence level of intervals.
+    pub confidence: f64,
+    /// Why the values are estimates, when they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_estimates: Option<String>,
+    /// By Monte Carlo: the values tried whose headline is not told from the target at the
+    /// confidence level (the confidence set for the root, among the values tried).
+    pub not_rejected: Vec<String>,
+    /// By Monte Carlo, a continuous parameter: the smallest and largest value, between the
+    /// values tried, whose interval holds the target (the confidence set's extent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_set: Option<(f64, f64)>,
     /// The command line that reproduces it, when the caller knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
@@ -337,8 +361,8 @@ fn with_value(inputs: &[Input], key: &str, rule: bool, value: &str) -> Vec<Input
 /// The value of `field` in unit spec `spec` (its `field=N` word), if given.
 fn spec_field(spec: &str, field: &str) -> Option<String> {
     spec.split_whitespace()
-        .filter_map(|w| w.strip_prefix(field)?.strip_prefix('=').map(str::to_string))
-        .last()
+        .rev()
+        .find_map(|w| w.strip_prefix(field)?.strip_prefix('=').map(str::to_string))
 }
 
 /// Unit spec `spec` with its `field` set to `value`: the `field=…` words replaced by one, or
@@ -356,21 +380,73 @@ fn set_field(spec: &str, field: &str, value: &str) -> String {
     words.join(" ")
 }
 
-/// The exact report of one setting, or why it has none.
-fn exact_report(
+/// The report of one setting (exact only, or by Monte Carlo from the run's seed and trials:
+/// the same for every setting, so their differences share their noise), or why it has none.
+fn report_of(
     ask: &Ask,
     inputs: &[Input],
     options: &[String],
+    monte_carlo: bool,
     control: &Control,
 ) -> Result<std::result::Result<Report, String>> {
     let job = match system::build(ask.system, ask.scenario, inputs, options) {
         Ok(job) => job,
         Err(e) => return Ok(Err(e.to_string())),
     };
-    match job.run(&ask.run.clone().exact_only(true), control) {
+    match job.run(&ask.run.clone().exact_only(!monte_carlo), control) {
         Ok(r) => Ok(Ok(r)),
         Err(Error::Cancelled) => Err(Error::Cancelled),
-        Err(e) => Ok(Err(e.to_string())),
+        Err(e) => Ok(Err(why_not(&e))),
+    }
+}
+
+/// Why a setting did not run, in words: what a refusal allows (its first clause), else the
+/// error.
+fn why_not(e: &Error) -> String {
+    match e {
+        Error::Invalid { allowed, .. } if allowed.contains("no exact solution") => allowed
+            .split(';')
+            .next()
+            .unwrap_or(allowed)
+            .trim()
+            .to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The headline of `report`: its exact value, or under Monte Carlo its estimate and interval
+/// (even where the exact value is known, so that a search by Monte Carlo can be checked
+/// against the exact one).
+fn value_of(report: &Report, name: &str, monte_carlo: bool) -> Option<Value> {
+    if !monte_carlo {
+        return headline_value(report, name).filter(|v| v.exact);
+    }
+    if let Some(o) = report.outcomes.iter().find(|o| o.outcome == name) {
+        let c = &o.cell;
+        return Some(Value {
+            value: c.p,
+            exact: false,
+            low: c.ci_low,
+            high: c.ci_high,
+        });
+    }
+    let m = report.metrics.iter().find(|m| m.name == name)?;
+    let z = crate::stats::z_for_confidence(report.confidence);
+    let v = m.value?;
+    let half = m.stderr.map(|s| z * s);
+    Some(Value {
+        value: v,
+        exact: false,
+        low: half.map(|h| v - h),
+        high: half.map(|h| v + h),
+    })
+}
+
+/// Half the width of `v`'s interval (0 for an exact value).
+fn half_width(v: &Value) -> f64 {
+    match (v.low, v.high) {
+        (Some(l), Some(h)) => (h - l) / 2.0,
+        _ => 0.0,
     }
 }
 
@@ -439,21 +515,37 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             &ask.range,
         )?,
     };
-    // The run asked for: it must solve exactly.
+    // The run asked for: exact where it solves, else (or when asked) Monte Carlo throughout.
     system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
-    let base = match exact_report(ask, ask.inputs, ask.options, control)? {
-        Ok(r) => r,
+    let (base, monte_carlo, why_estimates) = match if ask.monte_carlo {
+        Ok(Err(String::new()))
+    } else {
+        report_of(ask, ask.inputs, ask.options, false, control)
+    }? {
+        Ok(r) => (r, false, None),
+        Err(_) if ask.run.exact_only => {
+            return Err(Error::Conflict(
+                "this setting has no exact solution here, and --exact-only was asked: leave it out to search by Monte Carlo".into(),
+            ));
+        }
         Err(why) => {
-            return Err(Error::Conflict(format!(
-                "balance solves exactly for now, and this setting has no exact solution here: {why}"
-            )));
+            let r = match report_of(ask, ask.inputs, ask.options, true, control)? {
+                Ok(r) => r,
+                Err(e) => return Err(Error::Conflict(e)),
+            };
+            let why = if ask.monte_carlo {
+                "Monte Carlo was asked for (--monte-carlo)".to_string()
+            } else {
+                why
+            };
+            (r, true, Some(why))
         }
     };
     let headline = match ask.headline {
         Some(h) => h.to_string(),
         None => default_headline(&base),
     };
-    let Some(at_as_set) = headline_value(&base, &headline) else {
+    let Some(at_as_set) = value_of(&base, &headline, monte_carlo) else {
         let mut names: Vec<String> = base.outcomes.iter().map(|o| o.outcome.clone()).collect();
         names.extend(base.metrics.iter().map(|m| m.name.clone()));
         return Err(invalid(
@@ -492,7 +584,8 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         _ => with_value(ask.inputs, def.key, rule, value),
     };
 
-    // The target.
+    // The target (and, by Monte Carlo, its interval's half-width).
+    let mut target_width = 0.0;
     let (target, target_from) = match &ask.target {
         Target::Number(t) => {
             if metric.is_none() && !(0.0..=1.0).contains(t) {
@@ -514,7 +607,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             other.extend(inputs.iter().cloned());
             let opts = options.clone().unwrap_or_else(|| ask.options.to_vec());
             system::build(ask.system, ask.scenario, &other, &opts)?;
-            let r = match exact_report(ask, &other, &opts, control)? {
+            let r = match report_of(ask, &other, &opts, monte_carlo, control)? {
                 Ok(r) => r,
                 Err(why) => {
                     return Err(Error::Conflict(format!(
@@ -522,7 +615,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                     )));
                 }
             };
-            let v = headline_value(&r, &headline).ok_or_else(|| {
+            let v = value_of(&r, &headline, monte_carlo).ok_or_else(|| {
                 Error::Conflict(format!(
                     "the target's setting has no outcome or metric {headline}"
                 ))
@@ -538,37 +631,40 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                     format!("optional rules {}", o.join(", "))
                 });
             }
+            target_width = half_width(&v);
             (v.value, format!("the same with {}", words.join(", ")))
         }
     };
 
     let try_value = |value: String, x: f64| -> Result<Point> {
         let inputs = inputs_at(&value);
-        Ok(match exact_report(ask, &inputs, ask.options, control)? {
-            Ok(r) => match headline_value(&r, &headline) {
-                Some(v) => Point {
-                    value,
-                    x,
-                    gap: Some(v.value - target),
-                    headline: Some(v),
-                    refused: None,
+        Ok(
+            match report_of(ask, &inputs, ask.options, monte_carlo, control)? {
+                Ok(r) => match value_of(&r, &headline, monte_carlo) {
+                    Some(v) => Point {
+                        value,
+                        x,
+                        gap: Some(v.value - target),
+                        headline: Some(v),
+                        refused: None,
+                    },
+                    None => Point {
+                        value,
+                        x,
+                        headline: None,
+                        gap: None,
+                        refused: Some(format!("no outcome or metric {headline} here")),
+                    },
                 },
-                None => Point {
+                Err(why) => Point {
                     value,
                     x,
                     headline: None,
                     gap: None,
-                    refused: Some(format!("no outcome or metric {headline} here")),
+                    refused: Some(why),
                 },
             },
-            Err(why) => Point {
-                value,
-                x,
-                headline: None,
-                gap: None,
-                refused: Some(why),
-            },
-        })
+        )
     };
 
     let mut points = Vec::new();
@@ -657,7 +753,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         }
     }
     // A continuous parameter: each bracket bisected to the tolerance.
-    if matches!(dom, Domain::Chance(..) | Domain::Real(..)) {
+    if !monte_carlo && matches!(dom, Domain::Chance(..) | Domain::Real(..)) {
         for c in crossings.iter_mut().filter(|c| !c.hit) {
             let (mut a, mut b) = (c.below.clone(), c.above.clone());
             let mut steps = 0;
@@ -705,10 +801,66 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             c.above = b;
         }
     }
+    // By Monte Carlo: a continuous crossing's root where the line between its ends meets the
+    // target; and the values not rejected — those whose interval (widened by the target's,
+    // when it is an estimate too) holds the target — as the confidence set for the root.
+    let mut not_rejected = Vec::new();
+    let mut root_set = None;
+    if monte_carlo {
+        let held = |p: &Point| {
+            p.headline.as_ref().is_some_and(|v| {
+                let w = (half_width(v).powi(2) + target_width.powi(2)).sqrt();
+                (v.value - target).abs() <= w
+            })
+        };
+        not_rejected = points
+            .iter()
+            .filter(|p| held(p))
+            .map(|p| p.value.clone())
+            .collect();
+        if matches!(dom, Domain::Chance(..) | Domain::Real(..)) {
+            for c in crossings.iter_mut().filter(|c| !c.hit) {
+                let (ga, gb) = (c.below.gap.unwrap_or(0.0), c.above.gap.unwrap_or(0.0));
+                c.root = Some(c.below.x + (c.above.x - c.below.x) * (-ga) / (gb - ga));
+            }
+            // The set, on the lines between neighbouring values tried (1,000 steps a gap).
+            let ran: Vec<(f64, f64, f64)> = points
+                .iter()
+                .filter_map(|p| {
+                    p.headline.as_ref().map(|v| {
+                        (
+                            p.x,
+                            v.value,
+                            (half_width(v).powi(2) + target_width.powi(2)).sqrt(),
+                        )
+                    })
+                })
+                .collect();
+            let mut inside: Vec<f64> = Vec::new();
+            for w in ran.windows(2) {
+                let ((xa, va, ha), (xb, vb, hb)) = (w[0], w[1]);
+                for k in 0..=1000 {
+                    let t = k as f64 / 1000.0;
+                    let (v, h) = (va + (vb - va) * t, ha + (hb - ha) * t);
+                    if (v - target).abs() <= h {
+                        inside.push(xa + (xb - xa) * t);
+                    }
+                }
+            }
+            if let (Some(a), Some(b)) = (
+                inside.iter().copied().reduce(f64::min),
+                inside.iter().copied().reduce(f64::max),
+            ) {
+                root_set = Some((a, b));
+            }
+        }
+    }
     // Each continuous root's nearest simple fraction (a denominator up to 36, as two dice
     // give), solved too: the value a rulebook would print.
     let mut simple = Vec::new();
-    if let Domain::Chance(lo, hi) = dom {
+    if let Domain::Chance(lo, hi) = dom
+        && !monte_carlo
+    {
         for c in &crossings {
             let Some(root) = c.root else { continue };
             let best = (1..=36u64)
@@ -812,10 +964,16 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         crossings,
         simple,
         nearest,
-        tolerance,
-        exact: true,
+        tolerance: if monte_carlo { 0.0 } else { tolerance },
+        exact: !monte_carlo,
         shape,
         command: None,
+        trials: if monte_carlo { ask.run.spec.trials } else { 0 },
+        seed: ask.run.spec.seed,
+        confidence: ask.run.confidence,
+        why_estimates,
+        not_rejected,
+        root_set,
     })
 }
 
@@ -856,6 +1014,29 @@ impl Balance {
             Some(f) if self.domain == "chance" && f.den > 1000 => format!("{:.9}", f.value()),
             _ => p.value.clone(),
         }
+    }
+
+    /// Values listed with runs of consecutive whole numbers joined (`26 to 50`).
+    fn runs_of(&self, vals: &[String]) -> String {
+        if self.domain != "whole number" {
+            return vals.join(", ");
+        }
+        let nums: Vec<i64> = vals.iter().filter_map(|v| v.parse().ok()).collect();
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < nums.len() {
+            let mut j = i;
+            while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
+                j += 1;
+            }
+            out.push(match j - i {
+                0 => nums[i].to_string(),
+                1 => format!("{}, {}", nums[i], nums[j]),
+                _ => format!("{} to {}", nums[i], nums[j]),
+            });
+            i = j + 1;
+        }
+        out.join(", ")
     }
 
     fn at(&self, p: &Point) -> String {
@@ -906,6 +1087,10 @@ impl Balance {
         for c in &self.crossings {
             parts.push(match (c.hit, c.root, self.domain.as_str()) {
                 (true, _, _) => format!("{k} = {}, exactly", c.below.value),
+                (false, Some(root), _) if !self.exact => format!(
+                    "{k} ≈ {root:.4} (estimated: where the line between {} and {} meets the target)",
+                    c.below.value, c.above.value
+                ),
                 (false, Some(root), _) => format!(
                     "{k} = {root:.9} (to within {:.0e})",
                     self.tolerance.max(1e-12)
@@ -923,7 +1108,11 @@ impl Balance {
             "{} reaches {target} {}.",
             self.headline,
             if parts.len() == 1 {
-                format!("at {}", parts[0])
+                if parts[0].starts_with("between") {
+                    parts[0].clone()
+                } else {
+                    format!("at {}", parts[0])
+                }
             } else {
                 format!(
                     "at {} places (the headline {} with {k}): {}",
@@ -943,6 +1132,21 @@ impl Balance {
                 self.at(n),
                 self.show_gap(n.gap.unwrap_or(0.0))
             );
+        }
+        if !self.exact {
+            let level = format!("{}%", 100.0 * self.confidence);
+            s += &match (&self.root_set, self.not_rejected.as_slice()) {
+                (Some((a, b)), _) => format!(
+                    " Estimated: the values whose {level} interval holds the target run from {k} = {a:.4} to {b:.4}."
+                ),
+                (None, []) => format!(
+                    " Estimated: no value tried has a {level} interval that holds the target."
+                ),
+                (None, vals) => format!(
+                    " Estimated: the values not told from the target at {level}: {k} = {}.",
+                    self.runs_of(vals)
+                ),
+            };
         }
         for f in &self.simple {
             s += &format!(
@@ -1013,7 +1217,13 @@ impl Balance {
         out.push(if self.exact {
             "Every value is exact (the scenario solved at each value tried).".into()
         } else {
-            "Values are Monte Carlo estimates.".into()
+            format!(
+                "Values are Monte Carlo estimates ({}): {} trials at each value, all from seed {} (common random numbers, so neighbouring values differ by less noise than independent runs would), intervals at {}%.",
+                self.why_estimates.as_deref().unwrap_or("no exact solution"),
+                self.trials,
+                self.seed,
+                100.0 * self.confidence
+            )
         });
         if let Some(c) = &self.command {
             out.push(format!("The same from the command line: {c}"));
@@ -1224,11 +1434,25 @@ impl Balance {
             high: v,
             exact: Some(v),
         };
+        let estimate = |v: &Value| {
+            if v.exact {
+                est(v.value)
+            } else {
+                Estimate {
+                    p: v.value,
+                    low: v.low.unwrap_or(v.value),
+                    high: v.high.unwrap_or(v.value),
+                    exact: None,
+                }
+            }
+        };
         let answer = match self.crossings.first() {
             None => "no value reaches it".to_string(),
             Some(c) => match (c.hit, c.root) {
                 (true, _) => format!("{} = {}", self.key, c.below.value),
-                (false, Some(r)) if self.crossings.len() == 1 => format!("{} = {r:.4}", self.key),
+                (false, Some(r)) if self.crossings.len() == 1 => {
+                    format!("{} {} {r:.4}", self.key, if self.exact { "=" } else { "≈" })
+                }
                 _ if self.crossings.len() == 1 => format!(
                     "{} between {} and {}",
                     self.key, c.below.value, c.above.value
@@ -1251,14 +1475,18 @@ impl Balance {
             } else {
                 self.headline.clone()
             },
-            level: "exact".into(),
+            level: if self.exact {
+                "exact".into()
+            } else {
+                format!("{}%", 100.0 * self.confidence)
+            },
             steps: false,
             share: self.is_share(),
             series: vec![
                 (
                     self.headline.clone(),
                     ran.iter()
-                        .map(|p| p.headline.map(|h| est(h.value)))
+                        .map(|p| p.headline.as_ref().map(estimate))
                         .collect(),
                 ),
                 (

@@ -23,7 +23,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
-use super::sensitivity::{Value, default_headline, headline_value, typed};
+use super::sensitivity::{Value, csv_text, default_headline, headline_value_as, typed};
 use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::frac::Frac;
@@ -418,28 +418,7 @@ fn why_not(e: &Error) -> String {
 /// (even where the exact value is known, so that a search by Monte Carlo can be checked
 /// against the exact one).
 fn value_of(report: &Report, name: &str, monte_carlo: bool) -> Option<Value> {
-    if !monte_carlo {
-        return headline_value(report, name).filter(|v| v.exact);
-    }
-    if let Some(o) = report.outcomes.iter().find(|o| o.outcome == name) {
-        let c = &o.cell;
-        return Some(Value {
-            value: c.p,
-            exact: false,
-            low: c.ci_low,
-            high: c.ci_high,
-        });
-    }
-    let m = report.metrics.iter().find(|m| m.name == name)?;
-    let z = crate::stats::z_for_confidence(report.confidence);
-    let v = m.value?;
-    let half = m.stderr.map(|s| z * s);
-    Some(Value {
-        value: v,
-        exact: false,
-        low: half.map(|h| v - h),
-        high: half.map(|h| v + h),
-    })
+    headline_value_as(report, name, monte_carlo).filter(|v| monte_carlo || v.exact)
 }
 
 /// Half the width of `v`'s interval (0 for an exact value).
@@ -1499,10 +1478,6 @@ impl Balance {
 
     /// The CSV table ([`Balance::csv_rows`]).
     pub fn to_csv(&self) -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        for r in self.csv_rows() {
-            w.write_record(r).expect("in-memory CSV");
-        }
-        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+        csv_text(self.csv_rows())
     }
 }

@@ -233,9 +233,15 @@ pub fn steps(kind: &Kind, current: &str) -> std::result::Result<Vec<String>, Str
 
 /// The headline of `report`: `name`'s exact value where known, else its estimate with interval.
 pub(crate) fn headline_value(report: &Report, name: &str) -> Option<Value> {
+    headline_value_as(report, name, false)
+}
+
+/// The headline of `report` as [`headline_value`] gives it, or with `estimate` its Monte Carlo
+/// estimate and interval even where the exact value is known.
+pub(crate) fn headline_value_as(report: &Report, name: &str, estimate: bool) -> Option<Value> {
     if let Some(o) = report.outcomes.iter().find(|o| o.outcome == name) {
         let c = &o.cell;
-        return Some(match c.exact {
+        return Some(match c.exact.filter(|_| !estimate) {
             Some(x) => Value {
                 value: x,
                 exact: true,
@@ -252,7 +258,7 @@ pub(crate) fn headline_value(report: &Report, name: &str) -> Option<Value> {
     }
     let m = report.metrics.iter().find(|m| m.name == name)?;
     let z = z_for_confidence(report.confidence);
-    Some(match m.exact {
+    Some(match m.exact.filter(|_| !estimate) {
         Some(x) => Value {
             value: x,
             exact: true,
@@ -1114,11 +1120,7 @@ impl Sensitivity {
 
     /// The CSV table ([`Sensitivity::csv_rows`]).
     pub fn to_csv(&self) -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        for r in self.csv_rows() {
-            w.write_record(r).expect("in-memory CSV");
-        }
-        String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+        csv_text(self.csv_rows())
     }
 
     /// The tornado chart: a bar per parameter that moves the headline, from its smallest to its
@@ -1181,6 +1183,15 @@ impl Sensitivity {
 
 /// What the column "per 10% of range" means, under every table that has it.
 pub(crate) const SCALED: &str = "Per 10% of range: the change divided by the step's size as a share of the parameter's allowed range, times a tenth, so that steps of numbers on different scales compare (a die's base number and a chance); a switch, a choice or an optional rule has no scale (—).";
+
+/// Rows as CSV text.
+pub(crate) fn csv_text(rows: Vec<Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(r).expect("in-memory CSV");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+}
 
 /// Rows as aligned text columns, the first `text` columns left-aligned, the others
 /// right-aligned, two spaces apart.

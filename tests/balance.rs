@@ -403,3 +403,39 @@ fn a_setting_without_an_exact_solution_is_searched_by_monte_carlo() {
     assert!(j["points"][0]["headline"]["low"].is_number());
     assert_eq!(j, json_of(&args));
 }
+
+/// Every example `balance --help` shows runs as written (its words split as a shell would).
+#[test]
+fn balance_help_examples_run() {
+    let help = crate::common::stdout_of(&["balance", "--help"]);
+    let examples: Vec<&str> = help
+        .split("Examples:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("morale-lab "))
+        .collect();
+    assert_eq!(examples.len(), 3);
+    for line in examples {
+        // Split on spaces, keeping "quoted words" together.
+        let mut words: Vec<String> = Vec::new();
+        let mut quoted = false;
+        let mut word = String::new();
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ' ' if !quoted => {
+                    if !word.is_empty() {
+                        words.push(std::mem::take(&mut word));
+                    }
+                }
+                c => word.push(c),
+            }
+        }
+        words.push(word);
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        let out = crate::common::stdout_of(&args);
+        assert!(out.contains("Answer: "), "{line}: {out}");
+    }
+}

@@ -753,11 +753,11 @@ pub fn command() -> clap::Command {
             "Example:\n  morale-lab sensitivity rally --system rank-and-file --class regular --stands 8 --state routing --chart tornado.png",
         );
     let mut balance = clap::Command::new("balance")
-        .about("What number makes it fair: solve for one parameter or rule number so that a headline reaches a target, a number or the same headline in another setting (exact at every value tried)")
+        .about("What number makes it fair: solve for one parameter or rule number so that a headline reaches a target, a number or the same headline in another setting (exact where the setting solves, else by Monte Carlo)")
         .subcommand_required(true)
         .display_order(Scenario::ALL.len() + 1)
         .after_help(
-            "Examples:\n  morale-lab balance rally --system rank-and-file --class green --state routing --turns 3 --solve rally_green --against class=regular\n  morale-lab balance under-fire --system effectiveness --class regular --turns 8 --set fire_dice=3 --set fire_to_hit=5 --option retreat-on-fire,return-roll --solve p_blocked --headline eliminated --against-options none",
+            "Examples:\n  morale-lab balance rally --system rank-and-file --class green --stands 8 --state routing --solve base_green --against class=regular --against leader=1\n  morale-lab balance under-fire --system effectiveness --class regular --turns 8 --set fire_dice=3 --set fire_to_hit=5 --option retreat-on-fire --option return-roll --solve p_blocked --headline eliminated --against-options none\n  morale-lab balance engagement --system rank-and-file --attacker \"green stands=6\" --defender \"regular stands=6\" --solve attacker.leader --range 0..3 --headline side_a_holds --target 0.5",
         );
     for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
         cmd = cmd.subcommand(scenario_command(scenario, i, Extra::None));

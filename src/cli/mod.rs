@@ -50,8 +50,16 @@ enum Command {
     Run(ExperimentArgs),
     /// Write a commented experiment file to start from (NAME.toml; NAME names its report).
     New(NewArgs),
-    /// Add the shard files of `run --shard K/N` and write the same report as one run.
+    /// Add the shard files of `run --shard K/N` (or `points --shard K/N`) and write the same
+    /// report as one run.
     Merge(MergeArgs),
+    /// What a unit is worth: every unit type of a points file against every other at equal
+    /// points, and the costs that bring every matchup nearest 50%, with intervals.
+    #[command(after_help = "Examples:\n  \
+        morale-lab points points/rank-and-file.toml              # the matrix, the fitted costs, the check\n  \
+        morale-lab points points/rank-and-file.toml --format csv  # every cost and cell, for a spreadsheet\n  \
+        morale-lab points points/rank-and-file.toml --shard 1/4   # a quarter of the matchups; merge adds the four")]
+    Points(PointsArgs),
     /// Measure trials per second of every scenario and system on this machine (the benchmark
     /// cases of docs/PERFORMANCE.md).
     Bench(BenchArgs),
@@ -441,6 +449,43 @@ struct BenchArgs {
     /// where the system reports it, Linux).
     #[arg(long, value_name = "MIB", default_value = "1024")]
     memory_limit: String,
+}
+
+#[derive(Debug, Args)]
+struct PointsArgs {
+    /// The points file (TOML): unit types, a cost formula, a budget (see points/ and the guide).
+    #[arg(value_name = "POINTS.toml")]
+    file: std::path::PathBuf,
+    /// Output format: text, md, json or csv.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: String,
+    /// Play only part K of N of the matchups and write their scores (JSON) to --out (default
+    /// <name>.shard-K-of-N.json); `morale-lab merge` adds the N parts, fits and checks.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// With --shard: the shard file to write.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    force: bool,
+    /// Refuse a matchup that does not solve exactly instead of playing it by Monte Carlo (the
+    /// file's trials and seed).
+    #[arg(long)]
+    exact_only: bool,
+    /// Seconds an exact solve of one matchup may take before it is played by Monte Carlo.
+    #[arg(long, value_name = "SECONDS")]
+    exact_budget: Option<String>,
+    /// Play every matchup by Monte Carlo (the file's trials and seed), even those that solve
+    /// exactly: to check the exact numbers, or see the fit under noise.
+    #[arg(long, conflicts_with = "exact_only")]
+    monte_carlo: bool,
+    /// Confidence of every interval (the fitted costs' and the Monte Carlo cells').
+    #[arg(long, value_name = "LEVEL", default_value = "0.95")]
+    confidence: String,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -960,6 +1005,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
     match cli.command {
         Command::Run(a) => run_experiment(a, control),
         Command::Merge(a) => run_merge(a, control),
+        Command::Points(a) => run_points(a, control),
         Command::New(a) => run_new(a),
         Command::Bench(a) if a.edges => crate::bench::edges(
             threads_of(&a.threads)?,
@@ -1583,6 +1629,14 @@ fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
                 format!("cannot be read: {e}")
             })
         })?;
+        if serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| v.get("format")?.as_str().map(str::to_string))
+            .as_deref()
+            == Some(morale_lab::experiment::points::FORMAT)
+        {
+            return merge_points(&a, control);
+        }
         let part: shard::Shard = serde_json::from_slice(&bytes).map_err(|e| {
             file_err(format!(
                 "is not a shard file of `morale-lab run --shard`: {e}"
@@ -1634,6 +1688,189 @@ fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
         },
         morale_lab::report::thousands(result.experiment.trials)
     ))
+}
+
+/// A confidence level as typed, checked.
+fn confidence_in(raw: &str) -> Result<f64> {
+    raw.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|c| *c >= 0.5 && *c < 1.0)
+        .ok_or_else(|| {
+            invalid(
+                "--confidence",
+                raw,
+                "allowed: a level from 0.5 up to (not including) 1, e.g. 0.95",
+            )
+        })
+}
+
+/// A counter of matchups on a terminal (none when quiet or not on one).
+fn matchup_bar(quiet: bool, what: &str) -> Option<ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} [{{elapsed_precise}}] {what} {{pos}}/{{len}} {{wide_bar}} ETA {{eta}}"
+            ))
+            .expect("valid template"),
+        );
+        bar
+    })
+}
+
+/// `points`: play a points file's matchups (or a shard of them), fit and check its costs.
+fn run_points(a: PointsArgs, control: Arc<Control>) -> Result<String> {
+    use morale_lab::experiment::points;
+    let format = format_of(&a.format)?;
+    let confidence = confidence_in(&a.confidence)?;
+    let exact_budget = match &a.exact_budget {
+        None => morale_lab::DEFAULT_EXACT_BUDGET,
+        Some(s) => seconds_in("--exact-budget", s, 0.1, 86_400.0)?,
+    };
+    let shard = a
+        .shard
+        .as_deref()
+        .map(morale_lab::experiment::shard::parse_shard)
+        .transpose()?;
+    if a.out.is_some() && shard.is_none() {
+        return Err(invalid(
+            "--out",
+            &a.out
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            "only with --shard K/N (the report goes to standard output)",
+        ));
+    }
+    let path = a.file.display().to_string();
+    let text = read_text(&a.file, "points file")?;
+    let mut file = points::PointsFile::parse(&path, &text)?;
+    file.monte_carlo = a.monte_carlo;
+    let run = RunOptions::new(file.trials, file.seed)
+        .confidence(confidence)
+        .exact_only(a.exact_only)
+        .exact_budget(Some(exact_budget));
+    let bar = matchup_bar(a.quiet, "matchup");
+    let mut tick = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    if let Some((k, n)) = shard {
+        let out = a.out.clone().unwrap_or_else(|| {
+            let stem = a
+                .file
+                .file_stem()
+                .map_or("points".into(), |s| s.to_string_lossy().to_string());
+            a.file
+                .with_file_name(format!("{stem}.shard-{k}-of-{n}.json"))
+        });
+        if out.exists() && !a.force {
+            return Err(invalid(
+                "--out",
+                &out.display().to_string(),
+                "a file that does not exist yet (or --force to replace it)",
+            ));
+        }
+        let part = points::run_shard(&file, k, n, &run, &control, &mut tick);
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        let part = part?;
+        let mut json = serde_json::to_string_pretty(&part).expect("a shard serialises");
+        json.push('\n');
+        write_file(&out, json.as_bytes())?;
+        return Ok(format!(
+            "shard {k} of {n}: {} matchups written to {}\n",
+            part.scores.len(),
+            out.display()
+        ));
+    }
+    let result = points::run(&file, &run, &control, &mut tick);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut result = result?;
+    let mut words = vec![format!("morale-lab points {}", shell_word(&path))];
+    if a.exact_only {
+        words.push("--exact-only".into());
+    }
+    if a.monte_carlo {
+        words.push("--monte-carlo".into());
+    }
+    if let Some(b) = &a.exact_budget {
+        words.push(format!("--exact-budget {}", shell_word(b)));
+    }
+    if (confidence - 0.95).abs() > 1e-12 {
+        words.push(format!("--confidence {confidence}"));
+    }
+    result.command = words.join(" ");
+    Ok(result.render(format))
+}
+
+/// `merge` of points shards: the report on standard output, and in every format under --out.
+fn merge_points(a: &MergeArgs, control: Arc<Control>) -> Result<String> {
+    use morale_lab::experiment::output::OutputFile;
+    use morale_lab::experiment::points;
+    let mut parts = Vec::new();
+    for p in &a.parts {
+        let bytes = std::fs::read(p).map_err(|e| Error::File {
+            path: p.display().to_string(),
+            line: 0,
+            key: String::new(),
+            message: format!("cannot be read: {e}"),
+        })?;
+        let part: points::Shard = serde_json::from_slice(&bytes).map_err(|e| Error::File {
+            path: p.display().to_string(),
+            line: 0,
+            key: String::new(),
+            message: format!("is not a shard file of `morale-lab points --shard`: {e}"),
+        })?;
+        parts.push(part);
+    }
+    let bar = matchup_bar(a.quiet, "checking");
+    let result = points::merge(&parts, &RunOptions::new(1, 1), &control);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut result = result?;
+    result.command = format!(
+        "morale-lab points {}{}",
+        shell_word(&result.file.path),
+        if result.file.monte_carlo {
+            " --monte-carlo"
+        } else {
+            ""
+        }
+    );
+    if let Some(out) = &a.target.out {
+        if out.exists() && !a.target.force {
+            return Err(invalid(
+                "--out",
+                &out.display().to_string(),
+                "a folder that does not exist yet (or --force to replace it)",
+            ));
+        }
+        let files: Vec<OutputFile> = [
+            ("points.txt", Format::Text),
+            ("points.md", Format::Markdown),
+            ("points.json", Format::Json),
+            ("points.csv", Format::Csv),
+        ]
+        .into_iter()
+        .map(|(name, f)| OutputFile {
+            name: name.into(),
+            bytes: result.render(f).into_bytes(),
+        })
+        .collect();
+        if control.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
+        write_folder(out, &files)?;
+    }
+    Ok(result.to_text())
 }
 
 /// The text of a file a user named, or one line saying why it cannot be read.

@@ -38,6 +38,7 @@ use crate::system;
 pub mod assumptions;
 pub mod balance;
 pub mod compare;
+pub mod points;
 pub mod sensitivity;
 mod template;
 pub use template::template;

@@ -58,6 +58,7 @@ fn a_chance_is_solved_to_the_root_the_plain_runs_give() {
             target: Target::Setting {
                 inputs: vec![],
                 options: Some(vec![]),
+                system: None,
             },
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
@@ -137,6 +138,7 @@ fn a_whole_number_is_bracketed_by_the_values_either_side() {
             target: Target::Setting {
                 inputs: vec![Input::parse_set("class=regular").unwrap()],
                 options: None,
+                system: None,
             },
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
@@ -339,6 +341,7 @@ fn a_monte_carlo_roots_set_holds_the_exact_root_at_its_rate() {
         target: Target::Setting {
             inputs: vec![],
             options: Some(vec![]),
+            system: None,
         },
         run: RunOptions::new(20_000, seed).threads(Some(1)),
         monte_carlo,
@@ -437,5 +440,83 @@ fn balance_help_examples_run() {
         let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
         let out = crate::common::stdout_of(&args);
         assert!(out.contains("Answer: "), "{line}: {out}");
+    }
+}
+
+/// A target under another system: the headline of the same situation there (its own fire
+/// given with --against; Rank & File's stands left behind, which the 25% rules do not have),
+/// a unit gone meaning removed here and eliminated there; each value tried is the run itself.
+#[test]
+fn a_target_under_another_system_is_that_systems_own_run() {
+    let j = json_of(&[
+        "balance",
+        "under-fire",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "regular",
+        "--stands",
+        "8",
+        "--turns",
+        "8",
+        "--set",
+        "fire_dice=6",
+        "--set",
+        "fire_to_hit=6",
+        "--solve",
+        "base_regular",
+        "--headline",
+        "removed",
+        "--against-system",
+        "effectiveness",
+        "--against",
+        "fire_dice=3",
+        "--against",
+        "fire_to_hit=5",
+        "--format",
+        "json",
+    ]);
+    let theirs = exact(
+        "effectiveness",
+        Scenario::UnderFire,
+        &["class=regular", "turns=8", "fire_dice=3", "fire_to_hit=5"],
+        &[],
+    );
+    assert!((j["target"].as_f64().unwrap() - theirs).abs() < 1e-12);
+    let from = j["target_from"].as_str().unwrap();
+    assert!(from.contains("under effectiveness"), "{from}");
+    assert!(from.contains("eliminated there"), "{from}");
+    assert!(
+        from.contains("left behind") && from.contains("stands"),
+        "{from}"
+    );
+    let mine = |base: &str| {
+        let set = format!("base_regular={base}");
+        let job = system::build(
+            "rank-and-file",
+            Scenario::UnderFire,
+            &[
+                inputs(&[
+                    "class=regular",
+                    "stands=8",
+                    "turns=8",
+                    "fire_dice=6",
+                    "fire_to_hit=6",
+                ]),
+                vec![Input::parse_rule(&set).unwrap()],
+            ]
+            .concat(),
+            &[],
+        )
+        .unwrap();
+        let r = job
+            .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
+            .unwrap();
+        exact_outcome(&r, "removed")
+    };
+    for p in j["points"].as_array().unwrap() {
+        let v = p["value"].as_str().unwrap();
+        let got = p["headline"]["value"].as_f64().unwrap();
+        assert!((got - mine(v)).abs() < 1e-12, "base_regular {v}");
     }
 }

@@ -360,6 +360,11 @@ struct BalanceArgs {
     /// The other setting's optional rules, instead of the run's (a comma list, or none).
     #[arg(help_heading = "Balance", long, value_name = "LIST")]
     against_options: Option<String>,
+    /// The other setting is under another rule system (a name or a mechanic file): the run's
+    /// situation goes along, not its rule numbers or optional rules; --against gives that
+    /// system's own values, e.g. --against-system effectiveness --against class=regular.
+    #[arg(help_heading = "Balance", long, value_name = "SYSTEM")]
+    against_system: Option<String>,
     /// The range searched, LOW..HIGH (default: the parameter's allowed range; a chance 0..1).
     #[arg(
         help_heading = "Balance",
@@ -1287,9 +1292,10 @@ fn run_balance(
             "not taken by balance: where it cannot solve exactly it runs --trials trials at each value",
         ));
     }
+    let against_system = b.against_system.as_deref().map(load_mechanic).transpose()?;
     let target = match (
         &b.target,
-        b.against.is_empty() && b.against_options.is_none(),
+        b.against.is_empty() && b.against_options.is_none() && against_system.is_none(),
     ) {
         (Some(t), true) => Target::Number(
             t.trim()
@@ -1311,17 +1317,18 @@ fn run_balance(
                     .map(str::to_string)
                     .collect()
             }),
+            system: against_system,
         },
         (Some(t), false) => {
             return Err(invalid(
                 "--target",
                 t,
-                "either --target NUMBER or --against KEY=VALUE / --against-options LIST, not both",
+                "either --target NUMBER or --against KEY=VALUE / --against-options LIST / --against-system NAME, not both",
             ));
         }
         (None, true) => {
             return Err(Error::Conflict(
-                "balance needs a target: --target NUMBER, or --against KEY=VALUE / --against-options LIST (the same headline in another setting)".into(),
+                "balance needs a target: --target NUMBER, or --against KEY=VALUE / --against-options LIST / --against-system NAME (the same headline in another setting)".into(),
             ));
         }
     };

@@ -53,12 +53,16 @@ pub enum Target {
     Number(f64),
     /// The same headline in another setting: the run asked for with these inputs replaced
     /// (a key given here replaces every input of that key) and, when given, these optional
-    /// rules instead of its own.
+    /// rules instead of its own — under another rule system when one is named (then the run's
+    /// rule numbers and optional rules stay behind, its situation goes along, and a unit gone
+    /// means the same whether the other system says removed or eliminated).
     Setting {
         /// Inputs that replace the run's of the same key.
         inputs: Vec<Input>,
         /// The optional rules of the other setting, when they differ.
         options: Option<Vec<String>>,
+        /// Another rule system, when the target is under one.
+        system: Option<String>,
     },
 }
 
@@ -384,12 +388,13 @@ fn set_field(spec: &str, field: &str, value: &str) -> String {
 /// the same for every setting, so their differences share their noise), or why it has none.
 fn report_of(
     ask: &Ask,
+    system: &str,
     inputs: &[Input],
     options: &[String],
     monte_carlo: bool,
     control: &Control,
 ) -> Result<std::result::Result<Report, String>> {
-    let job = match system::build(ask.system, ask.scenario, inputs, options) {
+    let job = match system::build(system, ask.scenario, inputs, options) {
         Ok(job) => job,
         Err(e) => return Ok(Err(e.to_string())),
     };
@@ -499,7 +504,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
     let (base, monte_carlo, why_estimates) = match if ask.monte_carlo {
         Ok(Err(String::new()))
     } else {
-        report_of(ask, ask.inputs, ask.options, false, control)
+        report_of(ask, ask.system, ask.inputs, ask.options, false, control)
     }? {
         Ok(r) => (r, false, None),
         Err(_) if ask.run.exact_only => {
@@ -508,7 +513,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             ));
         }
         Err(why) => {
-            let r = match report_of(ask, ask.inputs, ask.options, true, control)? {
+            let r = match report_of(ask, ask.system, ask.inputs, ask.options, true, control)? {
                 Ok(r) => r,
                 Err(e) => return Err(Error::Conflict(e)),
             };
@@ -576,17 +581,58 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             }
             (*t, format!("the number {t}"))
         }
-        Target::Setting { inputs, options } => {
+        Target::Setting {
+            inputs,
+            options,
+            system: other_system,
+        } => {
+            let across = other_system
+                .as_deref()
+                .filter(|o| system::find(o).map(|s| s.name()) != Ok(sys.name()));
+            let target_system = across.unwrap_or(ask.system);
+            let target_sys = system::find(target_system)?;
+            // Under another system, the run's rule numbers are not its: only the situation goes,
+            // as far as that system has the same settings in this scenario.
+            let theirs = |i: &Input| {
+                across.is_none()
+                    || (!matches!(i.source, Source::Rule)
+                        && system::all_params(target_sys)
+                            .iter()
+                            .any(|p| p.key == i.key && p.scenarios.contains(&ask.scenario)))
+            };
+            let mut left: Vec<String> = ask
+                .inputs
+                .iter()
+                .filter(|i| !theirs(i) && !inputs.iter().any(|o| o.key == i.key))
+                .map(|i| i.key.clone())
+                .collect();
+            left.dedup();
             let mut other: Vec<Input> = ask
                 .inputs
                 .iter()
                 .filter(|i| !inputs.iter().any(|o| o.key == i.key))
+                .filter(|i| theirs(i))
                 .cloned()
                 .collect();
             other.extend(inputs.iter().cloned());
-            let opts = options.clone().unwrap_or_else(|| ask.options.to_vec());
-            system::build(ask.system, ask.scenario, &other, &opts)?;
-            let r = match report_of(ask, &other, &opts, monte_carlo, control)? {
+            let opts = options.clone().unwrap_or_else(|| {
+                if across.is_some() {
+                    Vec::new()
+                } else {
+                    ask.options.to_vec()
+                }
+            });
+            system::build(target_system, ask.scenario, &other, &opts).map_err(|e| {
+                if across.is_some() {
+                    Error::Conflict(format!(
+                        "the target under {}: {e} (give its own values with --against KEY=VALUE)",
+                        target_sys.name()
+                    ))
+                } else {
+                    e
+                }
+            })?;
+            let r = match report_of(ask, target_system, &other, &opts, monte_carlo, control)? {
                 Ok(r) => r,
                 Err(why) => {
                     return Err(Error::Conflict(format!(
@@ -594,9 +640,22 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                     )));
                 }
             };
-            let v = value_of(&r, &headline, monte_carlo).ok_or_else(|| {
+            // The same meaning under another system's name (a unit gone: removed, eliminated).
+            let their_headline = r
+                .outcomes
+                .iter()
+                .map(|o| o.outcome.as_str())
+                .find(|o| super::compare::same_outcome(o, &headline))
+                .unwrap_or(&headline)
+                .to_string();
+            let v = value_of(&r, &their_headline, monte_carlo).ok_or_else(|| {
                 Error::Conflict(format!(
-                    "the target's setting has no outcome or metric {headline}"
+                    "the target's setting has no outcome or metric {headline}{}",
+                    if across.is_some() {
+                        format!(" under {}", target_sys.name())
+                    } else {
+                        String::new()
+                    }
                 ))
             })?;
             let mut words: Vec<String> = inputs
@@ -611,14 +670,43 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                 });
             }
             target_width = half_width(&v);
-            (v.value, format!("the same with {}", words.join(", ")))
+            let under = across.map(|_| {
+                format!(
+                    "{} under {}",
+                    if their_headline == headline {
+                        String::new()
+                    } else {
+                        format!(" ({their_headline} there)")
+                    },
+                    target_sys.name()
+                )
+            });
+            let with = if words.is_empty() {
+                String::new()
+            } else {
+                format!(" with {}", words.join(", "))
+            };
+            let with = if left.is_empty() {
+                with
+            } else {
+                format!(
+                    "{with} (left behind, not settings of {} {}: {})",
+                    target_sys.name(),
+                    ask.scenario.name(),
+                    left.join(", ")
+                )
+            };
+            (
+                v.value,
+                format!("the same{}{with}", under.unwrap_or_default()),
+            )
         }
     };
 
     let try_value = |value: String, x: f64| -> Result<Point> {
         let inputs = inputs_at(&value);
         Ok(
-            match report_of(ask, &inputs, ask.options, monte_carlo, control)? {
+            match report_of(ask, ask.system, &inputs, ask.options, monte_carlo, control)? {
                 Ok(r) => match value_of(&r, &headline, monte_carlo) {
                     Some(v) => Point {
                         value,

@@ -520,3 +520,67 @@ fn a_target_under_another_system_is_that_systems_own_run() {
         assert!((got - mine(v)).abs() < 1e-12, "base_regular {v}");
     }
 }
+
+/// The sequential search (question 3 by Monte Carlo at 160,000 trials): every value first runs
+/// a sixteenth of the trials; those still undecided run more, up to the full count. The ends of
+/// the crossing run it all, a value left at the first stage is decided there (its interval
+/// misses the target), far fewer trials run than a fixed design's, and the root's set still
+/// holds the exact root.
+#[test]
+fn the_monte_carlo_search_spends_its_trials_near_the_crossing() {
+    let j = json_of(&[
+        "balance",
+        "under-fire",
+        "--system",
+        "effectiveness",
+        "--class",
+        "regular",
+        "--turns",
+        "8",
+        "--set",
+        "fire_dice=3",
+        "--set",
+        "fire_to_hit=5",
+        "--option",
+        "retreat-on-fire",
+        "--option",
+        "return-roll",
+        "--solve",
+        "p_blocked",
+        "--headline",
+        "eliminated",
+        "--against-options",
+        "none",
+        "--monte-carlo",
+        "--trials",
+        "160000",
+        "--format",
+        "json",
+    ]);
+    let full = 160_000;
+    assert_eq!(j["trials"], full);
+    assert_eq!(j["first_trials"], full / 16);
+    let points = j["points"].as_array().unwrap();
+    let fixed = full * points.len() as u64;
+    let spent = j["trials_spent"].as_u64().unwrap();
+    assert!(spent * 4 < fixed, "{spent} of {fixed}");
+    let counted: u64 = points.iter().map(|p| p["trials"].as_u64().unwrap()).sum();
+    assert!(spent >= counted, "every stage is counted");
+    let target = j["target"].as_f64().unwrap();
+    for c in j["crossings"].as_array().unwrap() {
+        assert_eq!(c["below"]["trials"], full);
+        assert_eq!(c["above"]["trials"], full);
+    }
+    for p in points {
+        if p["trials"] == full / 16 {
+            let h = &p["headline"];
+            let (lo, hi) = (h["low"].as_f64().unwrap(), h["high"].as_f64().unwrap());
+            assert!(target < lo || target > hi, "{} is undecided", p["value"]);
+        }
+    }
+    let (lo, hi) = (
+        j["root_set"][0].as_f64().unwrap(),
+        j["root_set"][1].as_f64().unwrap(),
+    );
+    assert!(lo <= 0.718032682 && 0.718032682 <= hi, "{lo}..{hi}");
+}

@@ -46,6 +46,10 @@ const GRID: u64 = 24;
 /// that two neighbouring values are under 1e-9 apart (3 · 2^29 ≈ 1.6e9).
 const FINE: u64 = 3 << 29;
 
+/// Under Monte Carlo every value first runs this fraction of the trials (1/16), then the
+/// undecided ones four times as many, and again, up to the full count.
+const SEQUENTIAL: u64 = 16;
+
 /// What the headline must reach.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
@@ -107,6 +111,13 @@ pub struct Point {
     /// Why the system refused the value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// Monte Carlo trials behind the headline (0: exact, or refused).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trials: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Where the headline meets the target.
@@ -182,8 +193,13 @@ pub struct Balance {
     pub exact: bool,
     /// The headline rises, falls, or neither with the parameter over the values tried.
     pub shape: String,
-    /// Monte Carlo trials at each value (0 when every value is exact).
+    /// Monte Carlo trials at a value near the target, the most any value ran (0 when every
+    /// value is exact).
     pub trials: u64,
+    /// Monte Carlo trials every value ran first (the sequential search's first stage).
+    pub first_trials: u64,
+    /// Monte Carlo trials run in all, over every value and stage.
+    pub trials_spent: u64,
     /// The seed of every Monte Carlo run (the same at each value: common random numbers).
     pub seed: u64,
     /// The confidence level of intervals.
@@ -394,11 +410,35 @@ fn report_of(
     monte_carlo: bool,
     control: &Control,
 ) -> Result<std::result::Result<Report, String>> {
+    report_with(
+        ask,
+        system,
+        inputs,
+        options,
+        monte_carlo,
+        ask.run.spec.trials,
+        control,
+    )
+}
+
+/// [`report_of`] with `trials` trials where it runs by Monte Carlo (the same seed: a longer
+/// run's trials begin with a shorter one's).
+fn report_with(
+    ask: &Ask,
+    system: &str,
+    inputs: &[Input],
+    options: &[String],
+    monte_carlo: bool,
+    trials: u64,
+    control: &Control,
+) -> Result<std::result::Result<Report, String>> {
     let job = match system::build(system, ask.scenario, inputs, options) {
         Ok(job) => job,
         Err(e) => return Ok(Err(e.to_string())),
     };
-    match job.run(&ask.run.clone().exact_only(!monte_carlo), control) {
+    let mut run = ask.run.clone().exact_only(!monte_carlo);
+    run.spec.trials = trials;
+    match job.run(&run, control) {
         Ok(r) => Ok(Ok(r)),
         Err(Error::Cancelled) => Err(Error::Cancelled),
         Err(e) => Ok(Err(why_not(&e))),
@@ -703,10 +743,27 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         }
     };
 
-    let try_value = |value: String, x: f64| -> Result<Point> {
+    // Under Monte Carlo the values first run a sixteenth of the trials (at least 1,000), and
+    // only those near the target run more (see below).
+    let full = ask.run.spec.trials;
+    let first = if monte_carlo {
+        (full / SEQUENTIAL).max(1_000).min(full)
+    } else {
+        full
+    };
+    let try_at = |value: String, x: f64, trials: u64| -> Result<Point> {
         let inputs = inputs_at(&value);
+        let spent = if monte_carlo { trials } else { 0 };
         Ok(
-            match report_of(ask, ask.system, &inputs, ask.options, monte_carlo, control)? {
+            match report_with(
+                ask,
+                ask.system,
+                &inputs,
+                ask.options,
+                monte_carlo,
+                trials,
+                control,
+            )? {
                 Ok(r) => match value_of(&r, &headline, monte_carlo) {
                     Some(v) => Point {
                         value,
@@ -714,6 +771,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                         gap: Some(v.value - target),
                         headline: Some(v),
                         refused: None,
+                        trials: spent,
                     },
                     None => Point {
                         value,
@@ -721,6 +779,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                         headline: None,
                         gap: None,
                         refused: Some(format!("no outcome or metric {headline} here")),
+                        trials: 0,
                     },
                 },
                 Err(why) => Point {
@@ -729,10 +788,12 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                     headline: None,
                     gap: None,
                     refused: Some(why),
+                    trials: 0,
                 },
             },
         )
     };
+    let try_value = |value: String, x: f64| try_at(value, x, first);
 
     let mut points = Vec::new();
     let mut tolerance = 0.0;
@@ -786,6 +847,47 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                 points.push(try_value(format!("{x}"), x)?);
             }
             tolerance = (hi - lo) * 1e-9;
+        }
+    }
+
+    // The sequential search: while trials remain, the values still undecided — whose
+    // interval (widened by the target's) holds the target, and the two ends of every sign
+    // change — run four times the trials, up to the full count; the others are already
+    // decided and keep what they have.
+    let held = |p: &Point| {
+        p.headline.as_ref().is_some_and(|v| {
+            let w = (half_width(v).powi(2) + target_width.powi(2)).sqrt();
+            (v.value - target).abs() <= w
+        })
+    };
+    let mut trials = first;
+    let mut trials_spent: u64 = points.iter().map(|p| p.trials).sum();
+    while monte_carlo && trials < full {
+        trials = trials.saturating_mul(4).min(full);
+        let ordered = !matches!(dom, Domain::Named);
+        let ran: Vec<usize> = (0..points.len())
+            .filter(|&i| points[i].gap.is_some())
+            .collect();
+        let mut undecided: Vec<usize> = ran.iter().copied().filter(|&i| held(&points[i])).collect();
+        if ordered {
+            for w in ran.windows(2) {
+                let (g, h) = (
+                    points[w[0]].gap.unwrap_or(0.0),
+                    points[w[1]].gap.unwrap_or(0.0),
+                );
+                if (g < 0.0) != (h < 0.0) {
+                    undecided.extend([w[0], w[1]]);
+                }
+            }
+        }
+        undecided.sort_unstable();
+        undecided.dedup();
+        if undecided.is_empty() {
+            break;
+        }
+        for i in undecided {
+            points[i] = try_at(points[i].value.clone(), points[i].x, trials)?;
+            trials_spent += points[i].trials;
         }
     }
 
@@ -874,12 +976,6 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
     let mut not_rejected = Vec::new();
     let mut root_set = None;
     if monte_carlo {
-        let held = |p: &Point| {
-            p.headline.as_ref().is_some_and(|v| {
-                let w = (half_width(v).powi(2) + target_width.powi(2)).sqrt();
-                (v.value - target).abs() <= w
-            })
-        };
         not_rejected = points
             .iter()
             .filter(|p| held(p))
@@ -978,6 +1074,13 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             _ => "rises and falls".into(),
         }
     };
+    // The value as set, as the table shows it where the table has it (under Monte Carlo the
+    // table's may have run fewer trials than the run asked for).
+    let at_as_set = points
+        .iter()
+        .find(|p| p.value == as_set)
+        .and_then(|p| p.headline)
+        .unwrap_or(at_as_set);
     Ok(Balance {
         system: sys.name().into(),
         source: sys.source_short(),
@@ -1036,6 +1139,8 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         shape,
         command: None,
         trials: if monte_carlo { ask.run.spec.trials } else { 0 },
+        first_trials: if monte_carlo { first } else { 0 },
+        trials_spent,
         seed: ask.run.spec.seed,
         confidence: ask.run.confidence,
         why_estimates,
@@ -1285,11 +1390,14 @@ impl Balance {
             "Every value is exact (the scenario solved at each value tried).".into()
         } else {
             format!(
-                "Values are Monte Carlo estimates ({}): {} trials at each value, all from seed {} (common random numbers, so neighbouring values differ by less noise than independent runs would), intervals at {}%.",
+                "Values are Monte Carlo estimates ({}), all from seed {} (common random numbers, so neighbouring values differ by less noise than independent runs would), intervals at {}%. The search is sequential: every value ran {} trials first, and the values still undecided (their interval holds the target, or the headline changes side between them) four times as many, up to {}: {} trials in all, against {} for every value at the full count.",
                 self.why_estimates.as_deref().unwrap_or("no exact solution"),
-                self.trials,
                 self.seed,
-                100.0 * self.confidence
+                100.0 * self.confidence,
+                crate::report::thousands(self.first_trials),
+                crate::report::thousands(self.trials),
+                crate::report::thousands(self.trials_spent),
+                crate::report::thousands(self.trials * self.points.iter().filter(|p| p.trials > 0).count() as u64)
             )
         });
         if let Some(c) = &self.command {
@@ -1314,6 +1422,9 @@ impl Balance {
             "vs target".to_string(),
             String::new(),
         ]];
+        if !self.exact {
+            rows[0].insert(3, "trials".into());
+        }
         let mut all: Vec<&Point> = self.points.iter().collect();
         for c in &self.crossings {
             for p in [&c.below, &c.above] {
@@ -1354,12 +1465,23 @@ impl Balance {
             if p.value == self.as_set {
                 marks.push("as set");
             }
-            rows.push(vec![
+            let mut row = vec![
                 self.value_text(p),
                 self.at(p),
                 p.gap.map(|g| self.show_gap(g)).unwrap_or_default(),
                 marks.join(", "),
-            ]);
+            ];
+            if !self.exact {
+                row.insert(
+                    3,
+                    if p.trials > 0 {
+                        crate::report::thousands(p.trials)
+                    } else {
+                        String::new()
+                    },
+                );
+            }
+            rows.push(row);
         }
         rows
     }
@@ -1424,7 +1546,10 @@ impl Balance {
             let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
             out += &format!("| {} |\n", cells.join(" | "));
             if i == 0 {
-                out += "| ---: | ---: | ---: | --- |\n";
+                let marks: Vec<&str> = (0..r.len())
+                    .map(|k| if k + 1 == r.len() { "---" } else { "---:" })
+                    .collect();
+                out += &format!("| {} |\n", marks.join(" | "));
             }
         }
         for l in self.refused_lines() {
@@ -1450,6 +1575,7 @@ impl Balance {
                 "gap",
                 "refused",
                 "role",
+                "trials",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -1471,6 +1597,7 @@ impl Balance {
                 p.gap.map(|g| format!("{g}")).unwrap_or_default(),
                 p.refused.clone().unwrap_or_default(),
                 role.to_string(),
+                p.trials.to_string(),
             ]);
         };
         for p in &self.points {

@@ -1091,19 +1091,7 @@ fn asked(a: &RunArgs) -> Result<Asked> {
         None => None,
         Some(t) => Some(int_in("--threads", t, 1, 1024)? as usize),
     };
-    let confidence = a
-        .confidence
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|c| *c >= 0.5 && *c < 1.0)
-        .ok_or_else(|| {
-            invalid(
-                "--confidence",
-                &a.confidence,
-                "allowed: a level from 0.5 up to (not including) 1, e.g. 0.95",
-            )
-        })?;
+    let confidence = confidence_in(&a.confidence)?;
 
     let mut inputs = Vec::new();
     let flags = [

@@ -460,28 +460,26 @@ impl PointsFile {
             .collect()
     }
 
-    /// What a stand of unit type `i` costs under `costs`.
-    fn per_stand(&self, costs: &[f64], i: usize) -> f64 {
-        let c = self.counts(i);
+    /// The sum over the per-stand terms (`per_stand`) or the per-unit ones of unit type `i`'s
+    /// count of each times its cost under `costs`.
+    fn priced(&self, costs: &[f64], i: usize, per_stand: bool) -> f64 {
         self.terms
             .iter()
             .zip(costs)
-            .zip(&c)
-            .filter(|((t, _), _)| t.per_stand)
+            .zip(self.counts(i))
+            .filter(|((t, _), _)| t.per_stand == per_stand)
             .map(|((_, k), n)| k * n)
             .sum()
     }
 
+    /// What a stand of unit type `i` costs under `costs`.
+    fn per_stand(&self, costs: &[f64], i: usize) -> f64 {
+        self.priced(costs, i, true)
+    }
+
     /// What unit type `i` costs under `costs` besides its stands.
     fn extras(&self, costs: &[f64], i: usize) -> f64 {
-        let c = self.counts(i);
-        self.terms
-            .iter()
-            .zip(costs)
-            .zip(&c)
-            .filter(|((t, _), _)| !t.per_stand)
-            .map(|((_, k), n)| k * n)
-            .sum()
+        self.priced(costs, i, false)
     }
 
     /// What unit type `i` with `stands` stands costs under `costs`.

@@ -68,6 +68,18 @@ pub enum Target {
         /// Another rule system, when the target is under one.
         system: Option<String>,
     },
+    /// The same headline in a whole other run, taken as it is (an experiment's variant): its
+    /// own system, inputs and optional rules, nothing carried over from the run solved.
+    Variant {
+        /// Its name in the answer.
+        name: String,
+        /// Its rule system.
+        system: String,
+        /// Its inputs.
+        inputs: Vec<Input>,
+        /// Its optional rules.
+        options: Vec<String>,
+    },
 }
 
 /// What the search is asked.
@@ -474,13 +486,17 @@ fn half_width(v: &Value) -> f64 {
     }
 }
 
-/// Solve for `ask.key` (see the module's description).
-///
-/// # Errors
-/// An unknown system, parameter or headline; a range outside the parameter's; input the system
-/// rejects in the run asked for or in the target's setting; a scenario that does not solve
-/// exactly here (with why); [`Error::Cancelled`] when `control` is cancelled.
-pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
+/// The parameter solved for: its system, definition, whether it is a rule parameter, a unit
+/// spec's field when one is named (`attacker.leader`), and the values searched.
+type Solved<'a> = (
+    &'static dyn system::RuleSystem,
+    &'static ParamDef,
+    bool,
+    Option<(&'a str, &'a str)>,
+    Domain,
+);
+
+fn parameter<'a>(ask: &Ask<'a>) -> Result<Solved<'a>> {
     let sys = system::find(ask.system)?;
     // A unit spec's field (`attacker.leader`): a whole number written into the spec.
     let field = ask.key.split_once('.').map(|(side, f)| (side, f.trim()));
@@ -539,6 +555,38 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             &ask.range,
         )?,
     };
+    Ok((sys, def, rule, field, dom))
+}
+
+/// Check what `solve` would be asked without running anything: the parameter, its range, and
+/// the run as set (an experiment checks its `[balance]` section before its runs).
+///
+/// # Errors
+/// As [`solve`]'s checks: an unknown parameter, a range it does not allow, a run that does not
+/// build.
+pub fn check(ask: &Ask) -> Result<()> {
+    parameter(ask)?;
+    system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
+    if let Target::Variant {
+        system: theirs,
+        inputs,
+        options,
+        ..
+    } = &ask.target
+    {
+        system::build(theirs, ask.scenario, inputs, options)?;
+    }
+    Ok(())
+}
+
+/// Solve for `ask.key` (see the module's description).
+///
+/// # Errors
+/// An unknown system, parameter or headline; a range outside the parameter's; input the system
+/// rejects in the run asked for or in the target's setting; a scenario that does not solve
+/// exactly here (with why); [`Error::Cancelled`] when `control` is cancelled.
+pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
+    let (sys, def, rule, field, dom) = parameter(ask)?;
     // The run asked for: exact where it solves, else (or when asked) Monte Carlo throughout.
     system::build(ask.system, ask.scenario, ask.inputs, ask.options)?;
     let (base, monte_carlo, why_estimates) = match if ask.monte_carlo {
@@ -608,6 +656,39 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
         _ => with_value(ask.inputs, def.key, rule, value),
     };
 
+    // The headline in another run (under its system's word for the same end).
+    let measure = |system: &str, inputs: &[Input], options: &[String], across: bool| {
+        let r = match report_of(ask, system, inputs, options, monte_carlo, control)? {
+            Ok(r) => r,
+            Err(why) => {
+                return Err(Error::Conflict(format!(
+                    "the target's setting has no exact solution here: {why}"
+                )));
+            }
+        };
+        // The same meaning under another system's name (a unit gone: removed, eliminated).
+        let their_headline = r
+            .outcomes
+            .iter()
+            .map(|o| o.outcome.as_str())
+            .find(|o| super::compare::same_outcome(o, &headline))
+            .unwrap_or(&headline)
+            .to_string();
+        let v = value_of(&r, &their_headline, monte_carlo).ok_or_else(|| {
+            Error::Conflict(format!(
+                "the target's setting has no outcome or metric {headline}{}",
+                if across {
+                    format!(
+                        " under {}",
+                        system::find(system).map_or(system, |s| s.name())
+                    )
+                } else {
+                    String::new()
+                }
+            ))
+        })?;
+        Ok((v, their_headline))
+    };
     // The target (and, by Monte Carlo, its interval's half-width).
     let mut target_width = 0.0;
     let (target, target_from) = match &ask.target {
@@ -672,32 +753,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
                     e
                 }
             })?;
-            let r = match report_of(ask, target_system, &other, &opts, monte_carlo, control)? {
-                Ok(r) => r,
-                Err(why) => {
-                    return Err(Error::Conflict(format!(
-                        "the target's setting has no exact solution here: {why}"
-                    )));
-                }
-            };
-            // The same meaning under another system's name (a unit gone: removed, eliminated).
-            let their_headline = r
-                .outcomes
-                .iter()
-                .map(|o| o.outcome.as_str())
-                .find(|o| super::compare::same_outcome(o, &headline))
-                .unwrap_or(&headline)
-                .to_string();
-            let v = value_of(&r, &their_headline, monte_carlo).ok_or_else(|| {
-                Error::Conflict(format!(
-                    "the target's setting has no outcome or metric {headline}{}",
-                    if across.is_some() {
-                        format!(" under {}", target_sys.name())
-                    } else {
-                        String::new()
-                    }
-                ))
-            })?;
+            let (v, their_headline) = measure(target_system, &other, &opts, across.is_some())?;
             let mut words: Vec<String> = inputs
                 .iter()
                 .map(|i| format!("{}={}", i.key, i.value))
@@ -739,6 +795,27 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             (
                 v.value,
                 format!("the same{}{with}", under.unwrap_or_default()),
+            )
+        }
+        Target::Variant {
+            name,
+            system: theirs,
+            inputs,
+            options,
+        } => {
+            let across = system::find(theirs)?.name() != sys.name();
+            let (v, their_headline) = measure(theirs, inputs, options, across)?;
+            target_width = half_width(&v);
+            (
+                v.value,
+                format!(
+                    "the same under {name}{}",
+                    if their_headline == headline {
+                        String::new()
+                    } else {
+                        format!(" ({their_headline} there)")
+                    }
+                ),
             )
         }
     };

@@ -584,3 +584,191 @@ fn the_monte_carlo_search_spends_its_trials_near_the_crossing() {
     );
     assert!(lo <= 0.718032682 && 0.718032682 <= hi, "{lo}..{hi}");
 }
+
+const FAIR_GREEN: &str = r#"
+name = "fair"
+question = "What base number makes a Green unit rally as often as a Regular one?"
+scenario = "rally"
+headline = "recovered"
+seed = 3
+trials = 20000
+set = { stands = 8, state = "routing", turns = 3 }
+
+[[variant]]
+name = "Regular"
+system = "rank-and-file"
+set = { class = "regular" }
+
+[[variant]]
+name = "Green"
+system = "rank-and-file"
+set = { class = "green" }
+
+[[variant]]
+name = "Green, 2 lost"
+system = "rank-and-file"
+set = { class = "green", lost = 2 }
+
+[balance]
+solve = "base_green"
+against = "Regular"
+"#;
+
+/// An experiment's `[balance]` section (issue 53): every variant but the one `against` names is
+/// solved for the parameter, against that variant's own headline; every value's headline is the
+/// variant's own exact run at that value, the target the named variant's exact run, and each
+/// crossing brackets (or hits) it. A number as the target solves every variant.
+#[test]
+fn an_experiments_balance_section_solves_each_variant_against_another() {
+    use morale_lab::Sampler;
+    use morale_lab::experiment::Experiment;
+    let exp = Experiment::parse("fair.toml", FAIR_GREEN).unwrap();
+    let result = exp
+        .run(Some(1), Sampler::default(), &Control::new())
+        .unwrap();
+    let names: Vec<&str> = result.balance.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Green", "Green, 2 lost"]);
+    let base = ["stands=8", "state=routing", "turns=3"];
+    let target = exact(
+        "rank-and-file",
+        Scenario::Rally,
+        &[&base[..], &["class=regular"]].concat(),
+        &[],
+    );
+    for ((_, b), own) in result
+        .balance
+        .iter()
+        .zip([vec!["class=green"], vec!["class=green", "lost=2"]])
+    {
+        assert!(b.exact);
+        assert_eq!(b.target, target);
+        assert!(b.target_from.contains("Regular"), "{}", b.target_from);
+        assert_eq!(b.points.len(), 8, "base_green 1 to 8");
+        for p in &b.points {
+            let rule = format!("rule:base_green={}", p.value);
+            let mut pairs: Vec<&str> = base.to_vec();
+            pairs.extend(own.iter().copied());
+            pairs.push(&rule);
+            let want = exact("rank-and-file", Scenario::Rally, &pairs, &[]);
+            let got = p.headline.unwrap().value;
+            assert!(
+                (got - want).abs() < 1e-12,
+                "{own:?} at {}: {got} {want}",
+                p.value
+            );
+        }
+        assert!(!b.crossings.is_empty(), "{own:?}: {}", b.answer());
+        for c in &b.crossings {
+            let (lo, hi) = (
+                c.below.headline.unwrap().value,
+                c.above.headline.unwrap().value,
+            );
+            assert!(
+                c.hit && (lo - target).abs() < 1e-12
+                    || (lo - target).signum() != (hi - target).signum(),
+                "{own:?}: {lo} {hi} {target}"
+            );
+        }
+    }
+    // The unit with no losses equals the Regular exactly where its base number is the
+    // Regular's own (4): the rules differ in nothing else.
+    let green = &result.balance[0].1;
+    assert!(green.crossings[0].hit && green.crossings[0].below.value == "4");
+
+    // A number as the target: every variant is solved, each against that number.
+    let text = FAIR_GREEN.replace("against = \"Regular\"", "target = 0.5");
+    let exp = Experiment::parse("fair.toml", &text).unwrap();
+    let result = exp
+        .run(Some(1), Sampler::default(), &Control::new())
+        .unwrap();
+    assert_eq!(result.balance.len(), 3);
+    assert!(result.balance.iter().all(|(_, b)| b.target == 0.5));
+    // base_green does not touch a Regular unit: no crossing, and the answer says so.
+    let regular = &result.balance[0].1;
+    assert!(regular.crossings.is_empty());
+    assert!(
+        regular.answer().starts_with("No value of base_green"),
+        "{}",
+        regular.answer()
+    );
+}
+
+/// The report of an experiment with `[balance]`: the answer opens with each variant's number, a
+/// section and a chart per variant solved, `balance.csv` with a row per value tried; and shards
+/// merged give the single run's files to the byte.
+#[test]
+fn an_experiment_with_balance_reports_it_and_merges_from_shards() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-balance-exp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fair.toml");
+    std::fs::write(&file, FAIR_GREEN).unwrap();
+    let one = dir.join("one");
+    crate::common::bin()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            one.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(one.join("summary.md")).unwrap();
+    let answer = summary
+        .lines()
+        .find(|l| l.starts_with("**Answer.**"))
+        .unwrap();
+    assert!(
+        answer.starts_with("**Answer.** For Green: recovered reaches 43.06% at base_green = 4, exactly. For Green, 2 lost:"),
+        "{answer}"
+    );
+    for section in [
+        "## What base_green makes it fair: Green\n",
+        "## What base_green makes it fair: Green, 2 lost\n",
+    ] {
+        assert!(summary.contains(section), "{section}");
+    }
+    for chart in ["balance_green.png", "balance_green-2-lost.svg"] {
+        assert!(one.join(chart).is_file(), "{chart}");
+    }
+    let csv = std::fs::read_to_string(one.join("balance.csv")).unwrap();
+    assert!(csv.starts_with("variant,system,scenario,headline,parameter,value,"));
+    assert_eq!(csv.lines().filter(|l| l.contains(",tried,")).count(), 16);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["experiment"]["balance"]["against"], "Regular");
+    assert_eq!(json["balance"].as_array().unwrap().len(), 2);
+
+    let mut parts = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let part = dir.join(format!("part{}.json", &k[..1]));
+        crate::common::bin()
+            .args(["run", file.to_str().unwrap(), "--quiet", "--shard", k])
+            .args(["--out", part.to_str().unwrap()])
+            .assert()
+            .success();
+        parts.push(part.display().to_string());
+    }
+    let merged = dir.join("merged");
+    crate::common::bin()
+        .arg("merge")
+        .args(&parts)
+        .args(["--quiet", "--out", merged.to_str().unwrap()])
+        .assert()
+        .success();
+    for name in [
+        "summary.md",
+        "balance.csv",
+        "results.json",
+        "balance_green.svg",
+        "index.html",
+    ] {
+        assert_eq!(
+            std::fs::read(one.join(name)).unwrap(),
+            std::fs::read(merged.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

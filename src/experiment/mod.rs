@@ -105,6 +105,23 @@ struct SweepFile {
     y: Option<AxisFile>,
 }
 
+/// `[balance]`: solve each variant for the value of one parameter that brings the headline to
+/// a target.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BalanceFile {
+    /// The parameter solved for (a situation key, a rule parameter, or `SIDE.FIELD`).
+    solve: Spanned<String>,
+    /// `"LOW..HIGH"`; default the parameter's allowed range.
+    range: Option<Spanned<String>>,
+    /// A number the headline must reach …
+    target: Option<Spanned<toml::Value>>,
+    /// … or the name of the variant whose headline the others must reach.
+    against: Option<Spanned<String>>,
+    /// Search by Monte Carlo even where the setting solves exactly.
+    monte_carlo: Option<bool>,
+}
+
 /// `headline = "eliminated"` or `headline = ["eliminated", "empty_turns"]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
@@ -149,6 +166,27 @@ struct ExperimentFile {
     #[serde(rename = "variant", default)]
     variants: Vec<VariantFile>,
     sweep: Option<SweepFile>,
+    balance: Option<BalanceFile>,
+}
+
+/// What a `[balance]` section asks: each variant solved for one parameter so that the
+/// experiment's headline reaches a target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BalanceAsk {
+    /// The parameter solved for.
+    pub solve: String,
+    /// The range searched, as written (`LOW`, `HIGH`); `None`: the parameter's allowed range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<(String, String)>,
+    /// A number the headline must reach (a share from 0 to 1 for an outcome) …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<f64>,
+    /// … or the variant whose headline the others must reach (it is not solved itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
+    /// Search by Monte Carlo even where the setting solves exactly.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub monte_carlo: bool,
 }
 
 /// A checked variant.
@@ -217,6 +255,9 @@ pub struct Experiment {
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).
     pub sweep: Vec<Axis>,
+    /// With a `[balance]` section: what each variant is solved for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<BalanceAsk>,
     /// What the command line changed from the file, in words (`run --trials`, `--seed`); empty
     /// for the file as written, and then not serialised.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -602,6 +643,7 @@ impl Experiment {
             assumptions: f.assumptions.unwrap_or(true),
             variants,
             sweep,
+            balance: None,
             overrides: Vec::new(),
             override_flags: String::new(),
             rule_files,
@@ -669,7 +711,184 @@ impl Experiment {
                 }
             }
         }
+        let mut exp = exp;
+        if let Some(b) = &f.balance {
+            exp.balance = Some(exp.check_balance(b, f.sweep.is_some(), &file_err, &span_line)?);
+        }
         Ok(exp)
+    }
+
+    /// Check a `[balance]` section: one target, a variant it names, the parameter and range
+    /// for every variant solved.
+    fn check_balance(
+        &self,
+        b: &BalanceFile,
+        swept: bool,
+        file_err: &dyn Fn(usize, &str, String) -> Error,
+        span_line: &dyn Fn(std::ops::Range<usize>) -> usize,
+    ) -> Result<BalanceAsk> {
+        let solve_line = span_line(b.solve.span());
+        if swept {
+            return Err(file_err(
+                solve_line,
+                "balance.solve",
+                "[balance] solves at one setting: it needs an experiment without a [sweep]".into(),
+            ));
+        }
+        let range = match &b.range {
+            None => None,
+            Some(r) => Some(
+                r.get_ref()
+                    .split_once("..")
+                    .map(|(lo, hi)| (lo.trim().to_string(), hi.trim().to_string()))
+                    .ok_or_else(|| {
+                        file_err(
+                            span_line(r.span()),
+                            "balance.range",
+                            format!(
+                                "'{}' is no range; allowed: \"LOW..HIGH\", e.g. \"2..12\" or \"0..1/2\"",
+                                r.get_ref()
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        let (target, against) = match (&b.target, &b.against) {
+            (Some(t), None) => {
+                let x = match t.get_ref() {
+                    toml::Value::Integer(i) => Some(*i as f64),
+                    toml::Value::Float(x) if x.is_finite() => Some(*x),
+                    _ => None,
+                };
+                let Some(x) = x else {
+                    return Err(file_err(
+                        span_line(t.span()),
+                        "balance.target",
+                        "allowed: a number (a share from 0 to 1 for an outcome), e.g. 0.5".into(),
+                    ));
+                };
+                (Some(x), None)
+            }
+            (None, Some(a)) => {
+                if !self.variants.iter().any(|v| v.name == *a.get_ref()) {
+                    return Err(file_err(
+                        span_line(a.span()),
+                        "balance.against",
+                        format!(
+                            "no variant is named '{}'; variants: {}",
+                            a.get_ref(),
+                            self.variants
+                                .iter()
+                                .map(|v| v.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+                if self.variants.len() < 2 {
+                    return Err(file_err(
+                        span_line(a.span()),
+                        "balance.against",
+                        "against names the variant the others must match: the experiment needs a second variant to solve".into(),
+                    ));
+                }
+                (None, Some(a.get_ref().clone()))
+            }
+            _ => {
+                return Err(file_err(
+                    solve_line,
+                    "balance",
+                    "[balance] needs one target: target = NUMBER, or against = \"VARIANT\" (the same headline under another variant)".into(),
+                ));
+            }
+        };
+        let ask = BalanceAsk {
+            solve: b.solve.get_ref().trim().to_string(),
+            range,
+            target,
+            against,
+            monte_carlo: b.monte_carlo.unwrap_or(false),
+        };
+        let point = self.points().into_iter().next().unwrap_or_default();
+        for v in &self.variants {
+            let Some(target) = self.balance_target(&ask, v, &point) else {
+                continue;
+            };
+            let inputs = self.inputs(v, &point);
+            let asked = balance::Ask {
+                system: &v.system,
+                scenario: self.scenario,
+                inputs: &inputs,
+                options: &v.options,
+                headline: self.headlines.first().map(String::as_str),
+                key: &ask.solve,
+                range: ask.range.clone(),
+                target,
+                run: RunOptions::new(self.trials, self.seed),
+                monte_carlo: ask.monte_carlo,
+            };
+            balance::check(&asked).map_err(|e| {
+                // In the file's words, not the command line's.
+                let said = e
+                    .to_string()
+                    .replace("for --solve", "for solve")
+                    .replace("for --range", "for range")
+                    .replace("give --range", "give range = ");
+                match &b.range {
+                    Some(r) if said.contains("for range") => file_err(
+                        span_line(r.span()),
+                        "balance.range",
+                        format!("variant '{}': {said}", v.name),
+                    ),
+                    _ => file_err(
+                        solve_line,
+                        "balance.solve",
+                        format!("variant '{}': {said}", v.name),
+                    ),
+                }
+            })?;
+            // A share is a number from 0 to 1: the headline's kind is known once the run builds.
+            if let (Some(t), Some(target)) = (&b.target, ask.target)
+                && !(0.0..=1.0).contains(&target)
+            {
+                let job = system::build(&v.system, self.scenario, &inputs, &v.options)?;
+                let head = self.headlines.first();
+                if !head.is_some_and(|h| job.metric_names().contains(&h.as_str())) {
+                    return Err(file_err(
+                        span_line(t.span()),
+                        "balance.target",
+                        format!(
+                            "{target} is no share; allowed: a share from 0 to 1 ({} is an outcome), e.g. 0.5",
+                            head.map_or("the headline", String::as_str)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(ask)
+    }
+
+    /// The target of variant `v` under `[balance]`; `None` for the variant the others match.
+    fn balance_target(
+        &self,
+        ask: &BalanceAsk,
+        v: &Variant,
+        point: &[SetValue],
+    ) -> Option<balance::Target> {
+        match (&ask.target, &ask.against) {
+            (Some(t), _) => Some(balance::Target::Number(*t)),
+            (None, Some(a)) if *a == v.name => None,
+            (None, Some(a)) => {
+                let w = self.variants.iter().find(|w| w.name == *a)?;
+                Some(balance::Target::Variant {
+                    name: w.name.clone(),
+                    system: w.system.clone(),
+                    inputs: self.inputs(w, point),
+                    options: w.options.clone(),
+                })
+            }
+            (None, None) => None,
+        }
     }
 
     /// Where in the file an error from building a variant belongs.
@@ -827,6 +1046,7 @@ impl Experiment {
         }
         let mut result = self.result(threads, runs);
         result.sensitivity = self.sensitivities(threads, sampler, control)?;
+        result.balance = self.balances(threads, sampler, control)?;
         result.assumptions = self.assumptions(&result.runs, threads, sampler, control)?;
         Ok(result)
     }
@@ -865,6 +1085,48 @@ impl Experiment {
                 Ok((v.name.clone(), sensitivity::analyse(&ask, control)?))
             })
             .collect()
+    }
+
+    /// With a `[balance]` section, each variant solved (all but the one the others match), from
+    /// the experiment's seed and trials; empty otherwise. The same for a run on one machine and
+    /// a merge of shards.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; failures of the runs.
+    pub fn balances(
+        &self,
+        threads: Option<usize>,
+        sampler: Sampler,
+        control: &Control,
+    ) -> Result<Vec<(String, balance::Balance)>> {
+        let Some(ask) = &self.balance else {
+            return Ok(Vec::new());
+        };
+        let point = self.points().into_iter().next().unwrap_or_default();
+        let mut out = Vec::new();
+        for v in &self.variants {
+            let Some(target) = self.balance_target(ask, v, &point) else {
+                continue;
+            };
+            let inputs = self.inputs(v, &point);
+            let asked = balance::Ask {
+                system: &v.system,
+                scenario: self.scenario,
+                inputs: &inputs,
+                options: &v.options,
+                headline: self.headlines.first().map(String::as_str),
+                key: &ask.solve,
+                range: ask.range.clone(),
+                target,
+                run: RunOptions::new(self.trials, self.seed)
+                    .threads(threads)
+                    .confidence(self.confidence)
+                    .sampler(sampler),
+                monte_carlo: ask.monte_carlo,
+            };
+            out.push((v.name.clone(), balance::solve(&asked, control)?));
+        }
+        Ok(out)
     }
 
     /// Every run, point-major, with its job and run options (stream = run index).
@@ -907,6 +1169,7 @@ impl Experiment {
             runs,
             timing_parts: None,
             sensitivity: Vec::new(),
+            balance: Vec::new(),
             assumptions: None,
         }
     }
@@ -953,6 +1216,9 @@ pub struct ExperimentResult {
     /// With `sensitivity = true`: each variant's name and which of its rules matters most.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sensitivity: Vec<(String, sensitivity::Sensitivity)>,
+    /// With a `[balance]` section: each solved variant's name and what number makes it fair.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub balance: Vec<(String, balance::Balance)>,
     /// With two variants or more: the assumptions the answer rests on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assumptions: Option<assumptions::Assumptions>,

@@ -337,6 +337,7 @@ pub fn merge_with(
     }
     result.timing_parts = Some(n);
     result.sensitivity = exp.sensitivities(None, sampler, control)?;
+    result.balance = exp.balances(None, sampler, control)?;
     result.assumptions = exp.assumptions(&result.runs, None, sampler, control)?;
     Ok(result)
 }

@@ -556,6 +556,14 @@ fn sweep_charts(
         };
         out.push((file, sens.chart()));
     }
+    for (name, b) in &result.balance {
+        let file = if result.balance.len() == 1 {
+            "balance".to_string()
+        } else {
+            format!("balance_{}", slug(name))
+        };
+        out.push((file, b.chart()));
+    }
     out
 }
 

@@ -350,12 +350,19 @@ pub(crate) fn index_html(
 const MOST_PRINTED: usize = 3;
 
 /// The charts (file stems) a printed report carries, at most [`MOST_PRINTED`], in this order of
-/// preference: trade-offs, the sweep, heat maps (unless `pivots` print), a metric headline's
-/// bars, the sensitivity tornado; then, while fewer
+/// preference: trade-offs, the sweep, heat maps (unless `pivots` print), what number makes it
+/// fair, a metric headline's bars, the sensitivity tornado; then, while fewer
 /// than two, the first outcome bars, and the gaps in side A's line.
 fn printed_charts(charts: &[(String, String, String)], pivots: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for prefix in ["tradeoff", "sweep", "heatmap_", "headline", "sensitivity"] {
+    for prefix in [
+        "tradeoff",
+        "sweep",
+        "heatmap_",
+        "balance",
+        "headline",
+        "sensitivity",
+    ] {
         // A two-axis sweep prints its pivot tables, which give what its heat maps show.
         if prefix == "heatmap_" && pivots {
             continue;
@@ -412,6 +419,7 @@ fn left_out(
             "lines" => "turn-by-turn battle",
             "heatmap" => "heat-map",
             "sensitivity" => "sensitivity",
+            "balance" => "balance",
             "headline" => "headline",
             "tradeoff" => "trade-off",
             _ => "other",

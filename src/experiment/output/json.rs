@@ -21,6 +21,14 @@ pub(super) fn results(c: &Context) -> Vec<u8> {
         "runs": stable.runs,
         "comparisons": c.comparisons,
     });
+    // With a [balance] section, what number makes each variant fair (absent otherwise, so a
+    // report without one keeps its bytes).
+    let mut doc = doc;
+    if !stable.balance.is_empty()
+        && let Some(map) = doc.as_object_mut()
+    {
+        map.insert("balance".into(), json!(stable.balance));
+    }
     pretty(&doc)
 }
 

@@ -6,12 +6,14 @@
 //! - `results.parquet` (feature `parquet`): the same table through polars (`data_frame`);
 //! - `comparisons.csv`: every difference from the baseline, with interval and p-value;
 //! - `per_turn.csv`: state shares by turn, where the scenario has turns;
+//! - `sensitivity.csv`, `balance.csv`: with `sensitivity = true` or a `[balance]` section,
+//!   every setting or value tried;
 //! - `results.json`: all of it, with the experiment's definition, version, seed, trials and
 //!   threads, so a published table can be regenerated;
 //! - `timing.json`: how long each run took (the one file that differs between runs);
 //! - charts, each as PNG and SVG: `outcomes`, `headline` (a metric as the headline: its mean
 //!   per variant), `per_turn_<variant>`, `lines_<measure>` (battles: gaps, units lost and shaken
-//!   per turn, a line per variant), `sweep`, `heatmap_<variant>`, `sensitivity`;
+//!   per turn, a line per variant), `sweep`, `heatmap_<variant>`, `sensitivity`, `balance`;
 //! - `index.html`: the report as one self-contained page.
 //!
 //! Everything but `timing.json` is the same to the byte when the experiment is run again.
@@ -210,6 +212,33 @@ pub const EXPORTERS: &[Exporter] = &[
             }
             let out = csv_bytes(rows);
             Ok(vec![OutputFile::new("sensitivity.csv", out)])
+        },
+    },
+    Exporter {
+        file: "balance.csv",
+        about: "with a [balance] section: every value tried for each variant solved, its headline and gap to the target",
+        write: |c| {
+            if c.result.balance.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut rows = Vec::new();
+            for (i, (name, b)) in c.result.balance.iter().enumerate() {
+                for (j, mut row) in b.csv_rows().into_iter().enumerate() {
+                    if j == 0 && i > 0 {
+                        continue;
+                    }
+                    row.insert(
+                        0,
+                        if j == 0 {
+                            "variant".into()
+                        } else {
+                            name.clone()
+                        },
+                    );
+                    rows.push(row);
+                }
+            }
+            Ok(vec![OutputFile::new("balance.csv", csv_bytes(rows))])
         },
     },
     Exporter {

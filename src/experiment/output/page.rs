@@ -1002,6 +1002,39 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tables: vec![tab],
         });
     }
+    for (name, b) in &result.balance {
+        let rows = b.rows();
+        let mut tab = Tab::new(
+            &rows[0]
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    let last = i + 1 == rows[0].len();
+                    (
+                        if last && h.is_empty() {
+                            "note"
+                        } else {
+                            h.as_str()
+                        },
+                        !last,
+                    )
+                })
+                .collect::<Vec<_>>(),
+        );
+        tab.rows = rows[1..].to_vec();
+        let mut intro = b.answer();
+        for l in b.context_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        for l in b.refused_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        sections.push(Section {
+            title: format!("What {} makes it fair: {name}", b.key),
+            intro,
+            tables: vec![tab],
+        });
+    }
     let several = exp.headlines.len() > 1;
     let (mut answer, headline, detail) = if exp.variants.len() > 1 && several {
         let (verdicts, tab) = answer_table(result, comparisons);
@@ -1019,6 +1052,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     if let Some(line) = rests_on(result) {
         answer += " ";
         answer += &line;
+    }
+    // With a [balance] section the number solved for is the answer asked: it comes first.
+    if !result.balance.is_empty() {
+        let solved: Vec<String> = result
+            .balance
+            .iter()
+            .map(|(name, b)| format!("For {name}: {}", b.answer()))
+            .collect();
+        answer = format!("{} {answer}", solved.join(" "));
     }
     Page {
         title: exp.title.clone().unwrap_or_else(|| exp.question.clone()),

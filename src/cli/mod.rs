@@ -495,7 +495,9 @@ struct PointsArgs {
 
 #[derive(Debug, Args)]
 struct MergeArgs {
-    /// The shard files of one experiment (all N of them).
+    /// The shard files of one experiment or one points file (all N of them): an experiment's
+    /// report goes to --out (default reports/<name>/), a points report to standard output (and
+    /// in every format under --out).
     #[arg(value_name = "SHARD.json", required = true)]
     parts: Vec<std::path::PathBuf>,
     #[command(flatten)]

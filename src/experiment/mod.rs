@@ -815,19 +815,8 @@ impl Experiment {
                 continue;
             };
             let inputs = self.inputs(v, &point);
-            let asked = balance::Ask {
-                system: &v.system,
-                scenario: self.scenario,
-                inputs: &inputs,
-                options: &v.options,
-                headline: self.headlines.first().map(String::as_str),
-                key: &ask.solve,
-                range: ask.range.clone(),
-                target,
-                run: RunOptions::new(self.trials, self.seed),
-                monte_carlo: ask.monte_carlo,
-            };
-            balance::check(&asked).map_err(|e| {
+            let run = RunOptions::new(self.trials, self.seed);
+            balance::check(&self.balance_ask(&ask, v, &inputs, target, run)).map_err(|e| {
                 // In the file's words, not the command line's.
                 let said = e
                     .to_string()
@@ -866,6 +855,29 @@ impl Experiment {
             }
         }
         Ok(ask)
+    }
+
+    /// What `[balance]` asks of variant `v` (its inputs given), with `target` and `run`.
+    fn balance_ask<'a>(
+        &'a self,
+        ask: &'a BalanceAsk,
+        v: &'a Variant,
+        inputs: &'a [Input],
+        target: balance::Target,
+        run: RunOptions,
+    ) -> balance::Ask<'a> {
+        balance::Ask {
+            system: &v.system,
+            scenario: self.scenario,
+            inputs,
+            options: &v.options,
+            headline: self.headlines.first().map(String::as_str),
+            key: &ask.solve,
+            range: ask.range.clone(),
+            target,
+            run,
+            monte_carlo: ask.monte_carlo,
+        }
     }
 
     /// The target of variant `v` under `[balance]`; `None` for the variant the others match.
@@ -1109,21 +1121,11 @@ impl Experiment {
                 continue;
             };
             let inputs = self.inputs(v, &point);
-            let asked = balance::Ask {
-                system: &v.system,
-                scenario: self.scenario,
-                inputs: &inputs,
-                options: &v.options,
-                headline: self.headlines.first().map(String::as_str),
-                key: &ask.solve,
-                range: ask.range.clone(),
-                target,
-                run: RunOptions::new(self.trials, self.seed)
-                    .threads(threads)
-                    .confidence(self.confidence)
-                    .sampler(sampler),
-                monte_carlo: ask.monte_carlo,
-            };
+            let run = RunOptions::new(self.trials, self.seed)
+                .threads(threads)
+                .confidence(self.confidence)
+                .sampler(sampler);
+            let asked = self.balance_ask(ask, v, &inputs, target, run);
             out.push((v.name.clone(), balance::solve(&asked, control)?));
         }
         Ok(out)

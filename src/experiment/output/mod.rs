@@ -140,6 +140,35 @@ pub struct Exporter {
     pub write: fn(&Context) -> Result<Vec<OutputFile>>,
 }
 
+/// One CSV of per-variant tables (each header first): a `variant` column in front, the header
+/// once; no file when there are none.
+fn per_variant_csv<'a>(
+    file: &str,
+    tables: impl Iterator<Item = (&'a String, Vec<Vec<String>>)>,
+) -> Vec<OutputFile> {
+    let mut rows = Vec::new();
+    for (i, (name, table)) in tables.enumerate() {
+        for (j, mut row) in table.into_iter().enumerate() {
+            if j == 0 && i > 0 {
+                continue;
+            }
+            row.insert(
+                0,
+                if j == 0 {
+                    "variant".into()
+                } else {
+                    name.clone()
+                },
+            );
+            rows.push(row);
+        }
+    }
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    vec![OutputFile::new(file, csv_bytes(rows))]
+}
+
 /// Every exporter, in the order their files are listed.
 pub const EXPORTERS: &[Exporter] = &[
     Exporter {
@@ -190,55 +219,16 @@ pub const EXPORTERS: &[Exporter] = &[
         file: "sensitivity.csv",
         about: "with sensitivity = true: every rule setting tried and its change to the headline",
         write: |c| {
-            if c.result.sensitivity.is_empty() {
-                return Ok(Vec::new());
-            }
-            let mut rows = Vec::new();
-            for (i, (name, sens)) in c.result.sensitivity.iter().enumerate() {
-                for (j, mut row) in sens.csv_rows().into_iter().enumerate() {
-                    if j == 0 && i > 0 {
-                        continue;
-                    }
-                    row.insert(
-                        0,
-                        if j == 0 {
-                            "variant".into()
-                        } else {
-                            name.clone()
-                        },
-                    );
-                    rows.push(row);
-                }
-            }
-            let out = csv_bytes(rows);
-            Ok(vec![OutputFile::new("sensitivity.csv", out)])
+            let tables = c.result.sensitivity.iter().map(|(n, x)| (n, x.csv_rows()));
+            Ok(per_variant_csv("sensitivity.csv", tables))
         },
     },
     Exporter {
         file: "balance.csv",
         about: "with a [balance] section: every value tried for each variant solved, its headline and gap to the target",
         write: |c| {
-            if c.result.balance.is_empty() {
-                return Ok(Vec::new());
-            }
-            let mut rows = Vec::new();
-            for (i, (name, b)) in c.result.balance.iter().enumerate() {
-                for (j, mut row) in b.csv_rows().into_iter().enumerate() {
-                    if j == 0 && i > 0 {
-                        continue;
-                    }
-                    row.insert(
-                        0,
-                        if j == 0 {
-                            "variant".into()
-                        } else {
-                            name.clone()
-                        },
-                    );
-                    rows.push(row);
-                }
-            }
-            Ok(vec![OutputFile::new("balance.csv", csv_bytes(rows))])
+            let tables = c.result.balance.iter().map(|(n, x)| (n, x.csv_rows()));
+            Ok(per_variant_csv("balance.csv", tables))
         },
     },
     Exporter {

@@ -45,6 +45,12 @@ options = []                  # optional rules to switch on, e.g. ["waiver-tests
 # [sweep]
 # x = {{ key = "lost", values = [0, 1, 2, 3] }}
 # y = {{ key = "class", values = ["veteran", "regular", "green"] }}
+
+# Or, instead of a sweep, solve for the number that makes it fair: here the base number that
+# brings the unit without a leader level with the led one (or `target = 0.5`, a number).
+# [balance]
+# solve = "base_regular"
+# against = "+1 leader"
 "#
     )
 }
@@ -68,5 +74,16 @@ mod tests {
         let exp = Experiment::parse("my-question.toml", &swept).unwrap();
         assert_eq!(exp.sweep.len(), 2);
         assert_eq!(exp.runs(), 2 * 4 * 3);
+        let solved = text
+            .replace("# [balance]", "[balance]")
+            .replace("# solve = ", "solve = ")
+            .replace("# against = ", "against = ");
+        let exp = Experiment::parse("my-question.toml", &solved).unwrap();
+        let result = exp
+            .with_overrides(Some(1000), None)
+            .run(Some(1), Default::default(), &crate::engine::Control::new())
+            .unwrap();
+        assert_eq!(result.balance.len(), 1);
+        assert!(!result.balance[0].1.crossings.is_empty());
     }
 }

@@ -954,6 +954,124 @@ fn the_page_works_in_a_real_browser() {
     }
 }
 
+/// "Solve for" (issue 53): the page solves a number for a target, and shows what `balance`
+/// gives from the command line; with A pinned, A's value as the target; a bad target is shown
+/// at its field; a change of the view clears the answer.
+#[test]
+fn the_page_solves_for_a_number() {
+    let Some(chromium) = crate::browser::chromium("the_page_solves_for_a_number") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "solve");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    shown_exact(&mut b, "recovered");
+    // base_veteran for a target of one half: the command line's answer, value by value.
+    let mut args = vec!["balance"];
+    args.extend(RALLY_CLI);
+    args.extend([
+        "routing",
+        "--solve",
+        "base_veteran",
+        "--target",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    let want = json_of(&args);
+    b.eval("document.getElementById('solve-key').value = 'base_veteran'");
+    b.eval("document.getElementById('solve-target').value = '0.5'");
+    b.eval("document.getElementById('solve-run').click()");
+    let answer = b
+        .wait("(() => { const p = document.querySelector('#solved p'); return p && p.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The command line's crossing, in the page's words; every value it tried, a row.
+    let crossing = &want["crossings"][0];
+    assert!(
+        answer.contains(&format!(
+            "base_veteran = {}",
+            crossing["below"]["value"].as_str().unwrap()
+        )),
+        "{answer} / {crossing}"
+    );
+    let rows = b
+        .eval("document.querySelectorAll('#solved tbody tr').length")
+        .as_u64();
+    assert_eq!(rows, Some(want["points"].as_array().unwrap().len() as u64));
+    assert_eq!(
+        b.eval("document.querySelectorAll('#solved svg').length")
+            .as_u64(),
+        Some(1)
+    );
+    let command = b
+        .eval("document.querySelector('#solved pre').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.starts_with("morale-lab balance rally --system rank-and-file")
+            && command.contains("--solve base_veteran"),
+        "{command}"
+    );
+
+    // Pin as A, make B Green: A's value is the target, B alone is solved.
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.set=')");
+    type_into(&mut b, "set.class", "green");
+    b.wait("location.search.includes('set=class%3Dgreen')");
+    // The view's own answer (exact, then Monte Carlo) comes first, and clears the old search.
+    b.wait("!!mcAnswer && mcAnswer.query.includes('set=class%3Dgreen')");
+    b.wait("document.querySelector('#solved').children.length === 0");
+    // The button beside the field picks it.
+    b.eval("document.querySelector('[data-field=\"rule.base_green\"] .solve-here').click()");
+    assert_eq!(
+        b.eval("[document.getElementById('solve-key').value, document.activeElement.id]"),
+        json!(["base_green", "solve-target"])
+    );
+    b.eval("document.getElementById('solve-target').value = 'A'");
+    b.eval("document.getElementById('solve-run').click()");
+    let heading = b
+        .wait("(() => { const h = document.querySelector('#solved h2'); return h && h.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(heading, "What base_green makes it fair: B");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#solved h2').length")
+            .as_u64(),
+        Some(1)
+    );
+    // A Veteran's base number is 3: a Green one reaching it exactly is base_green = 3.
+    let answer = b
+        .eval("document.querySelector('#solved p').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(answer.contains("at base_green = 3, exactly"), "{answer}");
+    if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::write(dir.join("explorer-solve.png"), b.screenshot(1280, 900)).unwrap();
+        b.eval("document.querySelector('[data-field=\"rule.base_green\"]').scrollIntoView()");
+        std::fs::write(
+            dir.join("explorer-solve-fields.png"),
+            b.screenshot(1280, 900),
+        )
+        .unwrap();
+    }
+
+    // A target that is no number, at its field.
+    b.eval("document.getElementById('solve-target').value = 'half'");
+    b.eval("document.getElementById('solve-run').click()");
+    let msg = b
+        .wait("(() => { const m = document.querySelector('[data-field=\"solve.target\"] .msg'); return m && m.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(msg.contains("'half'") && msg.contains("a number"), "{msg}");
+}
+
 /// The server's resident memory now and at its peak, in MiB (Linux).
 fn rss_mib(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();

@@ -853,9 +853,13 @@ impl Explorer {
                 .map_err(|e| Failure::of(&e, prefix))?;
             has_exact &= job.has_exact();
         }
+        // "Solve for": the view's settings as the variants of an experiment with a [balance]
+        // section (B against the pinned A, or both against a number), checked before it runs.
+        let solve = self.solve_section(pairs, &v)?;
         let key = format!(
-            "{}|{}",
+            "{}|{}{}",
             mode,
+            solve.as_deref().unwrap_or(""),
             if exact {
                 v.exact_key()
             } else {
@@ -864,6 +868,14 @@ impl Explorer {
         );
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
+        }
+        if solve.is_some() && !(exact && has_exact) {
+            return Err(Failure {
+                status: 400,
+                message: "solve for runs on the exact answers here, and this setting has none (or Monte Carlo was asked): `morale-lab balance` searches it by Monte Carlo from the command line".into(),
+                field: Some("solve.key".into()),
+                line: None,
+            });
         }
         if exact && !has_exact {
             let answer = json!({
@@ -906,7 +918,7 @@ impl Explorer {
                 }
             })
         };
-        let result = self.compute(&v, &settings, exact, &control);
+        let result = self.compute(&v, &settings, exact, solve.as_deref(), &control);
         let _ = done_tx.send(());
         let _ = watchdog.join();
         if let Some(id) = &id {
@@ -923,12 +935,86 @@ impl Explorer {
                     self.limits.max_seconds
                 )));
             }
+            // A `[balance]` the experiment refused: the solve controls' fault, in their words.
+            Err(Error::File { key, message, .. }) if key.starts_with("balance") => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("solve for: {}", unedited(&message)),
+                    field: Some(
+                        match key.as_str() {
+                            "balance.range" => "solve.range",
+                            "balance.target" => "solve.target",
+                            _ => "solve.key",
+                        }
+                        .into(),
+                    ),
+                    line: None,
+                });
+            }
             Err(e) => return Err(Failure::of(&e, "")),
         };
         answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
         let bytes = answer.to_string().into_bytes();
         self.keep(key, &bytes);
         Ok(bytes)
+    }
+
+    /// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
+    /// `solve`): `target=A` (with A pinned) solves B to reach A's headline, a number solves
+    /// every setting to reach it.
+    fn solve_section(
+        &self,
+        pairs: &[(String, String)],
+        v: &View,
+    ) -> std::result::Result<Option<String>, Failure> {
+        let Some(key) = value(pairs, "solve")
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        else {
+            return Ok(None);
+        };
+        let bad = |field: &str, message: String| Failure {
+            status: 400,
+            message,
+            field: Some(field.to_string()),
+            line: None,
+        };
+        let target = value(pairs, "target").map(str::trim).unwrap_or("");
+        let mut out = format!("\n[balance]\nsolve = {}\n", view::toml_string(key));
+        if target.eq_ignore_ascii_case("a") {
+            if v.a.is_none() {
+                return Err(bad(
+                    "solve.target",
+                    "target A is the pinned setting: pin one first (Pin as A), or give a number"
+                        .into(),
+                ));
+            }
+            out += "against = \"A\"\n";
+        } else {
+            match target.parse::<f64>() {
+                Ok(t) if t.is_finite() => out += &format!("target = {t:?}\n"),
+                _ => {
+                    return Err(bad(
+                        "solve.target",
+                        format!(
+                            "invalid value '{target}' for the target: a number (a share from 0 to 1 for an outcome, e.g. 0.5){}",
+                            if v.a.is_some() {
+                                ", or A (the pinned setting's value)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(r) = value(pairs, "range")
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
+            out += &format!("range = {}\n", view::toml_string(r));
+        }
+        Ok(Some(out))
     }
 
     /// Run the view's settings as the variants of an experiment (A first: the baseline) and
@@ -938,9 +1024,10 @@ impl Explorer {
         v: &View,
         settings: &[(&str, &Setting, String)],
         exact: bool,
+        solve: Option<&str>,
         control: &Control,
     ) -> Result<Value> {
-        let text = experiment_toml(v, settings, true);
+        let text = experiment_toml(v, settings, true) + solve.unwrap_or("");
         let mut read = |p: &str| -> Result<String> {
             let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
             read_from(&self.files, Some(&edited.kept), p)
@@ -991,7 +1078,34 @@ impl Explorer {
             Value::Null
         };
         let headline = output::headline(&result);
+        fn label_of(name: &str) -> &str {
+            match name {
+                "this setting" => "B",
+                other => other,
+            }
+        }
+        let mut solved = Vec::new();
+        for (name, b) in exp.balances(self.limits.threads, Sampler::Table, control)? {
+            let chart = b.chart();
+            let svg = chart
+                .svg()
+                .map_err(|e| Error::Conflict(format!("could not draw the balance chart: {e}")))?;
+            solved.push(json!({
+                "label": label_of(&name),
+                "key": b.key,
+                "answer": b.answer(),
+                "context": b.context_lines(),
+                "rows": b.rows(),
+                "exact": b.exact,
+                "chart": { "title": chart.title(), "svg": svg },
+                "command": solve_command(v, match (&v.a, name.as_str()) {
+                    (Some(a), "A") => a,
+                    _ => &v.b,
+                }, &b),
+            }));
+        }
         Ok(json!({
+            "balance": solved,
             "mode": if exact { "exact" } else { "mc" },
             "has_exact": true,
             "query": v.query(),
@@ -1186,6 +1300,31 @@ fn experiment_toml(v: &View, settings: &[(&str, &Setting, String)], to_run: bool
     out
 }
 
+/// The `balance` command line that gives a search's numbers (setting `s`, as the view runs it).
+fn solve_command(v: &View, s: &Setting, b: &crate::experiment::balance::Balance) -> String {
+    let run = v.command(s);
+    let run = run
+        .strip_prefix("morale-lab ")
+        .unwrap_or(&run)
+        .split(" --trials ")
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let mut out = format!("morale-lab balance {run} --solve {}", view::shell(&b.key));
+    if !b.range.0.is_empty() {
+        out += &format!(
+            " --range {}",
+            view::shell(&format!("{}..{}", b.range.0, b.range.1))
+        );
+    }
+    out += &format!(
+        " --headline {} --target {}",
+        view::shell(&b.headline),
+        b.target
+    );
+    out
+}
+
 /// Exact differences B − A of every outcome and metric both have.
 fn exact_differences(a: &crate::Report, b: &crate::Report) -> Value {
     let mut out = Vec::new();
@@ -1370,6 +1509,71 @@ mod tests {
                 assert_eq!(x.handle(method, path, b"").status, 405, "{method} {path}");
             }
         }
+    }
+
+    /// "Solve for": the answer under `balance`, B against A or a number; bad asks at their field.
+    #[test]
+    fn solve_for_answers_with_the_search_and_refuses_at_its_field() {
+        let x = explorer();
+        let q = "/api/run?scenario=rally&set=class%3Dgreen&set=state%3Drouting&a.set=class%3Dregular&a.set=state%3Drouting";
+        let r = x.handle("POST", &format!("{q}&solve=base_green&target=A"), b"");
+        assert_eq!(r.status, 200);
+        let v = body(&r);
+        let solved = v["balance"].as_array().unwrap();
+        assert_eq!(solved.len(), 1, "B alone is solved against A");
+        assert_eq!(solved[0]["label"], "B");
+        assert!(
+            solved[0]["answer"]
+                .as_str()
+                .unwrap()
+                .contains("base_green = 4, exactly")
+        );
+        assert!(
+            solved[0]["chart"]["svg"]
+                .as_str()
+                .unwrap()
+                .starts_with("<svg")
+        );
+        // A number: both solved; without solve, no search.
+        let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));
+        assert_eq!(v["balance"].as_array().unwrap().len(), 2);
+        let v = body(&x.handle("POST", q, b""));
+        assert_eq!(v["balance"].as_array().unwrap().len(), 0);
+        for (ask, field) in [
+            ("solve=base_green&target=half", "solve.target"),
+            ("solve=base_greenn&target=0.5", "solve.key"),
+            ("solve=base_green&target=0.5&range=0..20", "solve.range"),
+            ("solve=base_green&target=1.5", "solve.target"),
+        ] {
+            let r = x.handle("POST", &format!("{q}&{ask}"), b"");
+            assert_eq!(r.status, 400, "{ask}");
+            let v = body(&r);
+            assert_eq!(v["field"], field, "{ask}: {v}");
+            assert!(
+                !v["error"].as_str().unwrap().contains("explorer.toml"),
+                "{v}"
+            );
+        }
+        let r = x.handle(
+            "POST",
+            "/api/run?scenario=rally&solve=base_green&target=A",
+            b"",
+        );
+        assert_eq!(body(&r)["field"], "solve.target");
+        // A line has no exact answer: solve for says so at its field rather than searching.
+        let r = x.handle(
+            "POST",
+            "/api/run?scenario=line&solve=break_fraction&target=0.5",
+            b"",
+        );
+        assert_eq!(r.status, 400);
+        assert_eq!(body(&r)["field"], "solve.key");
+        let r = x.handle(
+            "POST",
+            &format!("{q}&mode=mc&solve=base_green&target=0.5"),
+            b"",
+        );
+        assert_eq!(body(&r)["field"], "solve.key");
     }
 
     #[test]

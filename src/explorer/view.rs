@@ -39,7 +39,7 @@ pub struct View {
 pub const KEYS: &str = "system, scenario, set, rule, option, code, trials, seed, and a.system, a.set, a.rule, a.option, a.code for the pinned setting A";
 
 /// The query keys of a request besides the view's.
-const REQUEST_KEYS: [&str; 3] = ["mode", "run", "budget"];
+const REQUEST_KEYS: [&str; 6] = ["mode", "run", "budget", "solve", "target", "range"];
 
 /// `application/x-www-form-urlencoded` text (a URL's query or a form body) as pairs, in order.
 pub fn decode_query(query: &str) -> Vec<(String, String)> {

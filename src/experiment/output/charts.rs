@@ -548,21 +548,23 @@ fn sweep_charts(
             }
         }
     }
-    for (name, sens) in &result.sensitivity {
-        let file = if result.sensitivity.len() == 1 {
-            "sensitivity".to_string()
+    // One chart per variant analysed: `stem` alone for one, `stem_<variant>` for several.
+    let per_variant = |stem: &str, count: usize, name: &str| {
+        if count == 1 {
+            stem.to_string()
         } else {
-            format!("sensitivity_{}", slug(name))
-        };
+            format!("{stem}_{}", slug(name))
+        }
+    };
+    for (name, sens) in &result.sensitivity {
+        let file = per_variant("sensitivity", result.sensitivity.len(), name);
         out.push((file, sens.chart()));
     }
     for (name, b) in &result.balance {
-        let file = if result.balance.len() == 1 {
-            "balance".to_string()
-        } else {
-            format!("balance_{}", slug(name))
-        };
-        out.push((file, b.chart()));
+        out.push((
+            per_variant("balance", result.balance.len(), name),
+            b.chart(),
+        ));
     }
     out
 }

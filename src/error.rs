@@ -45,6 +45,10 @@ pub enum Error {
     /// Values that are each fine but do not fit together (e.g. more stands lost than the unit has).
     #[error("{0}")]
     Conflict(String),
+    /// A check the user asked for found what it guards against (a benchmark slower than its
+    /// baseline allows): a failure (exit 1), not bad input.
+    #[error("{0}")]
+    CheckFailed(String),
     /// A scenario a system does not (yet) model.
     #[error("the {scenario} scenario is not available for {system}; available: {available}")]
     Unsupported {
@@ -142,7 +146,7 @@ impl Error {
     pub fn is_bad_input(&self) -> bool {
         !matches!(
             self,
-            Error::Cancelled | Error::Mass { .. } | Error::Invariant { .. }
+            Error::Cancelled | Error::Mass { .. } | Error::Invariant { .. } | Error::CheckFailed(_)
         )
     }
 }

@@ -697,6 +697,25 @@ fn bench_writes_json_for_programs() {
     assert_eq!(v["machine"]["threads"], 1);
     assert!(v["machine"]["cpu"].as_str().is_some_and(|c| !c.is_empty()));
     assert_eq!(v["repeats"], 5);
+    // Provenance: the layout, the build (a commit of 40 hex digits in a checkout), the
+    // compiler, the date, the cores and the load.
+    assert_eq!(v["schema"], 2);
+    let commit = v["build"]["commit"].as_str().unwrap();
+    assert!(
+        commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "{commit}"
+    );
+    assert!(["true", "false"].contains(&v["build"]["dirty"].as_str().unwrap()));
+    assert!(v["build"]["rustc"].as_str().unwrap().starts_with("rustc "));
+    assert!(v["build"]["profile"].as_str().is_some());
+    assert!(v["date"].as_str().unwrap().ends_with('Z'));
+    assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert_eq!(
+        v["machine"]["load_before"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert_eq!(v["machine"]["load_after"].as_array().map(Vec::len), Some(3));
+    assert!(v["machine"]["cpu_flags"].is_array());
     let cases = v["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 2, "the table and the dice sampler: {v}");
     for c in cases {
@@ -707,6 +726,34 @@ fn bench_writes_json_for_programs() {
             p["max"].as_f64().unwrap(),
         );
         assert!(0.0 < lo && lo <= mid && mid <= hi, "{c}");
+        // Every run's figure, the median's interval within them, the processor's use, and
+        // the command line a run is.
+        let samples: Vec<f64> = p["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(samples.len(), 5, "{c}");
+        assert!(samples.contains(&lo) && samples.contains(&hi), "{c}");
+        let (cl, ch) = (
+            p["ci_low"].as_f64().unwrap(),
+            p["ci_high"].as_f64().unwrap(),
+        );
+        assert!(lo <= cl && cl <= mid && mid <= ch && ch <= hi, "{c}");
+        assert_eq!(p["confidence"], 0.9375);
+        assert_eq!(c["ratio_samples"].as_array().map(Vec::len), Some(5), "{c}");
+        let busy = c["cpu"]["busy"].as_f64().unwrap();
+        assert!(busy > 0.0 && busy < 1.5, "{c}");
+        assert!(c["cpu"]["waited"].as_f64().unwrap() >= 0.0, "{c}");
+        let command = c["command"].as_str().unwrap();
+        assert!(
+            command.starts_with("morale-lab rally --system rank-and-file")
+                && command.contains("--set turns=100")
+                && command.contains(&format!("--trials {}", c["trials"]))
+                && command.contains("--threads 1"),
+            "{command}"
+        );
         let reference = v["references"][0]["per_second"]["median"].as_f64().unwrap();
         let ratio = c["ratio_to_reference"].as_f64().unwrap();
         assert!((ratio - mid / reference).abs() < 1e-9 * ratio, "{c}");
@@ -718,6 +765,251 @@ fn bench_writes_json_for_programs() {
         .code(2);
     let err = String::from_utf8(o.get_output().stderr.clone()).unwrap();
     assert!(err.contains("allowed: text, json"), "{err}");
+}
+
+/// `bench --list`: each case's full command line (the rally's 100-turn cap among its
+/// settings), and its name means that command: the listed line runs, with the case's settings.
+#[test]
+fn bench_lists_each_case_as_a_command() {
+    let text = stdout_of(&["bench", "--list", "rally RF"]);
+    let line = text
+        .lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("morale-lab rally --system rank-and-file --set class=veteran")
+        })
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("--set turns=100") && line.contains("--seed 1"),
+        "{line}"
+    );
+    assert!(
+        text.contains("rally RF veteran 7 stands 2 lost routing 100 turns"),
+        "{text}"
+    );
+    assert!(text.contains("beside hand loop: rally RF"), "{text}");
+    assert!(text.contains("--exact-only"), "{text}");
+    // The line runs as it is written (N given), and means what the case means.
+    let args: Vec<String> = line
+        .trim()
+        .replace("--trials N", "--trials 65536")
+        .split(' ')
+        .skip(1)
+        .map(String::from)
+        .collect();
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    args.extend(["--format", "json"]);
+    let v = json_of(&args);
+    assert_eq!(v["trials"], 65536, "{v}");
+    // --set and --turns pass through to every case, which then runs without its hand loop.
+    let text = stdout_of(&[
+        "bench",
+        "--list",
+        "--turns",
+        "12",
+        "--sampler",
+        "dice",
+        "rally RF veteran",
+    ]);
+    assert!(
+        text.contains("--set turns=12") && !text.contains("turns=100"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--sampler dice") && !text.contains("beside hand loop"),
+        "{text}"
+    );
+    let v = json_of(&[
+        "bench",
+        "--seconds",
+        "0.01",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+        "--set",
+        "stands=8",
+        "--sampler",
+        "dice",
+        "rally RF veteran",
+    ]);
+    let cases = v["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "one sampler: {v}");
+    assert_eq!(cases[0]["sampler"], "dice");
+    assert!(
+        cases[0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("--set stands=8"),
+        "{v}"
+    );
+    assert!(cases[0]["reference"].is_null() && v["references"].as_array().unwrap().is_empty());
+    assert_eq!(v["plan"]["set"][0], "stands=8");
+}
+
+/// `bench --save` then `--compare`: the same result against itself is "same" in every case; a
+/// result whose runs of one case are halved is flagged slower, and with --fail-on-drop a fall
+/// of its ratio to the hand loop fails the command, naming the case.
+#[test]
+fn bench_compares_with_a_saved_baseline() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = dir.join("old.json");
+    let o = old.to_str().unwrap();
+    let v = json_of(&[
+        "bench",
+        "--seconds",
+        "0.01",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+        "--repeats",
+        "4",
+        "--save",
+        o,
+        "rally RF",
+        "exact rally RF",
+    ]);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&old).unwrap()).unwrap();
+    assert_eq!(saved, v, "--save writes what --format json prints");
+    assert_eq!(v["repeats"], 4);
+    let text = stdout_of(&["bench", "--compare", o, "--to", o]);
+    let verdicts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("rally RF"))
+        .map(|l| l.split_whitespace().last().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts.len(),
+        5,
+        "2 samplers, the exact solve, 2 hand-loop ratios: {text}"
+    );
+    assert!(verdicts.iter().all(|v| *v == "same"), "{text}");
+    // Run again against it: its cases, the same way.
+    let text = stdout_of(&["bench", "--compare", o, "--seconds", "0.01"]);
+    assert!(
+        text.contains("baseline:") && text.contains("now:"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("rally RF")).count(),
+        4,
+        "{text}"
+    );
+    // Runs this short (2.5 ms) scatter widely; the verdicts are held on steady figures: a
+    // baseline whose runs are 100, 101, 99, 100.5 M a second (ratios 2, 2.02, 1.98, 2.01),
+    // against a deliberately slower build, the table sampler's runs and its ratio halved.
+    let mut steady = v.clone();
+    for c in steady["cases"].as_array_mut().unwrap() {
+        c["per_second"]["samples"] = serde_json::json!([100e6, 101e6, 99e6, 100.5e6]);
+        c["ratio_samples"] = serde_json::json!([2.0, 2.02, 1.98, 2.01]);
+    }
+    let old = dir.join("steady.json");
+    std::fs::write(&old, serde_json::to_string(&steady).unwrap()).unwrap();
+    let o = old.to_str().unwrap();
+    let mut slow = steady.clone();
+    for c in slow["cases"].as_array_mut().unwrap() {
+        if c["sampler"] == "table" {
+            for key in ["per_second", "ratio_samples"] {
+                let xs = if key == "per_second" {
+                    &mut c[key]["samples"]
+                } else {
+                    &mut c[key]
+                };
+                for x in xs.as_array_mut().unwrap() {
+                    *x = (x.as_f64().unwrap() / 2.0).into();
+                }
+            }
+        }
+    }
+    let new = dir.join("slow.json");
+    std::fs::write(&new, serde_json::to_string(&slow).unwrap()).unwrap();
+    let n = new.to_str().unwrap();
+    let text = stdout_of(&["bench", "--compare", o, "--to", n]);
+    let row = |kind: &str| {
+        text.lines()
+            .filter(|l| l.contains("rally RF") && l.contains(" table "))
+            .nth(usize::from(kind == "ratio"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert!(
+        row("speed").ends_with("slower") && row("speed").contains("0.500"),
+        "{text}"
+    );
+    assert!(row("ratio").ends_with("slower"), "{text}");
+    let out = bin()
+        .args(["bench", "--compare", o, "--to", n, "--fail-on-drop", "25"])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("1 case(s) fell more than 25% against their hand-written loop")
+            && err.contains("rally RF veteran 7 stands 2 lost routing 100 turns (table)"),
+        "{err}"
+    );
+    // Within the allowed drop: passes.
+    bin()
+        .args(["bench", "--compare", o, "--to", o, "--fail-on-drop", "25"])
+        .assert()
+        .success();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad bench asks: one line naming what was wrong and what is allowed, exit 2, nothing written
+/// and nothing run; and the warnings a reader needs (more threads than cores, runs too short).
+#[test]
+fn bench_refuses_bad_asks_and_warns_of_weak_figures() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-bench-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"schema\": 1}").unwrap();
+    let j = junk.to_str().unwrap();
+    let missing = dir.join("no/such/dir/b.json");
+    let m = missing.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--repeats", "1", "rally"], "--repeats"),
+        (vec!["--sampler", "loaded", "rally"], "allowed: table, dice"),
+        (vec!["--set", "no_such_key=3", "rally RF"], "no_such_key"),
+        (vec!["--compare", "/no/such/file.json"], "--compare"),
+        (vec!["--compare", j], "layout 2"),
+        (vec!["--compare", j, "--threshold", "200"], "--threshold"),
+        (
+            vec!["--save", m, "rally RF"],
+            "a file in a folder that exists",
+        ),
+        (vec!["--turns", "0", "rally"], "--turns"),
+    ] {
+        let out = bin().arg("bench").args(&args).assert().code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(!missing.exists());
+    bin().args(["bench", "--to", j]).assert().code(2);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (cores + 1).to_string();
+    let v = json_of(&[
+        "bench",
+        "--seconds",
+        "0.01",
+        "--threads",
+        &threads,
+        "--format",
+        "json",
+        "test RF",
+    ]);
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains(&format!("{} threads on {cores} logical cores", cores + 1)),
+        "{warnings}"
+    );
+    assert!(warnings.contains("shorter than 50 ms"), "{warnings}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `bench "line LW"`: the battle beside its hand-written loop, the loop checked against the

@@ -438,10 +438,48 @@ struct BenchArgs {
     /// Only the cases whose name contains one of these words (e.g. rally, line).
     #[arg(value_name = "FILTER")]
     only: Vec<String>,
-    /// Output: text (aligned tables) or json (one object: the machine, and each case's median,
-    /// min and max, its reference and ratio).
+    /// Output: text (aligned tables) or json (one object: the build, the machine and its load,
+    /// each case's command line, median with its interval, every run's figure, its reference
+    /// and ratio).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: String,
+    /// Runs of each case (default 5); the figure is their median, with an interval.
+    #[arg(long, value_name = "N")]
+    repeats: Option<String>,
+    /// Run the cases with this sampler only: table or dice (default: table, and dice too for a
+    /// case with a hand-written loop or an engagement).
+    #[arg(long, value_name = "SAMPLER")]
+    sampler: Option<String>,
+    /// KEY=VALUE laid over every case's settings (repeatable), as the scenario commands take
+    /// it; a case so changed runs without its hand-written loop.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Turns, laid over every case's (the same as --set turns=N).
+    #[arg(long, value_name = "N")]
+    turns: Option<String>,
+    /// Print each case's command line (what a run of it runs) and what it is held against;
+    /// run nothing.
+    #[arg(long)]
+    list: bool,
+    /// Also write the result as JSON to FILE (a baseline for --compare).
+    #[arg(long, value_name = "FILE")]
+    save: Option<std::path::PathBuf>,
+    /// Compare with a saved result: run the baseline's cases the same way (its seconds,
+    /// repeats, threads, sampler and settings unless given here) and give each case's speed
+    /// new/old with its interval. Several files are rounds of one baseline.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    compare: Vec<std::path::PathBuf>,
+    /// With --compare: instead of running, compare with these saved results (rounds of the
+    /// new build; as many rounds as the baseline's are paired round by round).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "compare")]
+    to: Vec<std::path::PathBuf>,
+    /// With --compare: the smallest change called faster or slower, in percent (default 10).
+    #[arg(long, value_name = "PCT", requires = "compare")]
+    threshold: Option<String>,
+    /// With --compare: fail (exit 1) when a case's ratio to its hand-written loop falls by more
+    /// than PCT percent, beyond the noise (CI's guard).
+    #[arg(long, value_name = "PCT", requires = "compare")]
+    fail_on_drop: Option<String>,
     /// Instead: run every setting at the edges of the allowed ranges (each number at its
     /// minimum and maximum, all at their maximum, the largest units) at 20,000 trials with its
     /// exact solution, print the slowest, and fail if one takes longer than --limit.
@@ -1020,16 +1058,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
             int_in("--memory-limit", &a.memory_limit, 16, 1 << 20)?,
             &a.only,
         ),
-        Command::Bench(a) => {
-            let seconds = match &a.seconds {
-                None => 1.0,
-                Some(s) => seconds_in("--seconds", s, 0.01, 600.0)?,
-            };
-            let format = Format::parse(&a.format)
-                .filter(|f| matches!(f, Format::Text | Format::Json))
-                .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
-            crate::bench::run(seconds, threads_of(&a.threads)?, &a.only, format)
-        }
+        Command::Bench(a) => run_bench(a),
         Command::Odds(a) => run_odds(a),
         Command::Serve(a) => run_serve(a, control),
         Command::List(a) => match &a.rules_file {
@@ -1557,6 +1586,152 @@ fn threads_of(threads: &Option<String>) -> Result<Option<usize>> {
     match threads {
         None => Ok(None),
         Some(t) => Ok(Some(int_in("--threads", t, 1, 1024)? as usize)),
+    }
+}
+
+/// `bench`: measure (or list, or compare with a saved result).
+fn run_bench(a: BenchArgs) -> Result<String> {
+    use crate::bench::{self, compare};
+    let format = Format::parse(&a.format)
+        .filter(|f| matches!(f, Format::Text | Format::Json))
+        .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
+    let percent = |what: &str, raw: &Option<String>, default: f64| -> Result<f64> {
+        raw.as_ref().map_or(Ok(default), |r| {
+            r.trim()
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .ok()
+                .filter(|x| (0.0..100.0).contains(x))
+                .map(|x| x / 100.0)
+                .ok_or_else(|| invalid(what, r, "allowed: a percentage from 0 to 100, e.g. 10"))
+        })
+    };
+    let threshold = percent("--threshold", &a.threshold, 0.10)?;
+    let drop = a
+        .fail_on_drop
+        .as_ref()
+        .map(|_| percent("--fail-on-drop", &a.fail_on_drop, 0.0))
+        .transpose()?;
+    if let Some(s) = &a.sampler {
+        Sampler::parse(s).ok_or_else(|| invalid("--sampler", s, "allowed: table, dice"))?;
+    }
+    let read = |p: &std::path::PathBuf| -> Result<bench::Bench> {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| {
+            invalid(
+                "--compare",
+                &name,
+                &format!("a file that can be read ({e})"),
+            )
+        })?;
+        compare::parse(&text, &name)
+    };
+    let old = a.compare.iter().map(read).collect::<Result<Vec<_>>>()?;
+    let mut set = a.set.clone();
+    if let Some(t) = &a.turns {
+        set.push(format!("turns={}", int_in("--turns", t, 1, 100_000)?));
+    }
+    // Asked here, or the baseline's, or the defaults.
+    let base = old.first().map(|b| &b.plan);
+    let plan = bench::Plan {
+        seconds: match (&a.seconds, base) {
+            (Some(s), _) => seconds_in("--seconds", s, 0.01, 600.0)?,
+            (None, Some(b)) => b.seconds,
+            (None, None) => 1.0,
+        },
+        repeats: match (&a.repeats, base) {
+            (Some(r), _) => int_in("--repeats", r, 2, 1000)? as usize,
+            (None, Some(b)) => b.repeats,
+            (None, None) => bench::REPEATS,
+        },
+        threads: match (threads_of(&a.threads)?, base) {
+            (Some(t), _) => Some(t),
+            (None, Some(b)) => b.threads,
+            (None, None) => None,
+        },
+        only: a.only.clone(),
+        // Against a baseline: its cases and no others (a word given here narrows them).
+        exact_names: old
+            .first()
+            .map(|b| {
+                b.cases
+                    .iter()
+                    .map(|c| c.case.clone())
+                    .chain(b.exact.iter().map(|e| e.case.clone()))
+                    .filter(|n| a.only.is_empty() || a.only.iter().any(|w| n.contains(w.as_str())))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sampler: a
+            .sampler
+            .clone()
+            .or_else(|| base.and_then(|b| b.sampler.clone())),
+        set: if set.is_empty() {
+            base.map(|b| b.set.clone()).unwrap_or_default()
+        } else {
+            set
+        },
+    };
+    if !old.is_empty() && plan.exact_names.is_empty() {
+        return Err(invalid(
+            "--compare",
+            &a.compare[0].display().to_string(),
+            "a saved result with Monte Carlo or exact cases (matching the words given)",
+        ));
+    }
+    if a.list {
+        return bench::list(&plan);
+    }
+    if !old.is_empty() && format == Format::Json {
+        return Err(invalid(
+            "--format",
+            &a.format,
+            "text with --compare (write the new result's JSON with --save)",
+        ));
+    }
+    if let Some(path) = &a.save {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) || path.is_dir() {
+            return Err(invalid(
+                "--save",
+                &path.display().to_string(),
+                "a file in a folder that exists",
+            ));
+        }
+    }
+    let new = if a.to.is_empty() {
+        let b = bench::run(&plan)?;
+        if let Some(path) = &a.save {
+            write_file(path, bench::json(&b)?.as_bytes())?;
+        }
+        vec![b]
+    } else {
+        a.to.iter().map(read).collect::<Result<Vec<_>>>()?
+    };
+    if old.is_empty() {
+        return match format {
+            Format::Json => bench::json(&new[0]),
+            _ => Ok(bench::render(&new[0])),
+        };
+    }
+    let c = compare::compare(&old, &new, threshold, drop);
+    let mut out = c.text;
+    if a.to.is_empty() {
+        for w in &new[0].warnings {
+            out += &format!("warning: {w}\n");
+        }
+    }
+    match drop {
+        Some(_) if c.guarded == 0 => Err(Error::Conflict(format!(
+            "{out}--fail-on-drop: no case of the baseline has a hand-written loop to guard its speed by"
+        ))),
+        Some(d) if !c.dropped.is_empty() => Err(Error::CheckFailed(format!(
+            "{out}{} case(s) fell more than {:.0}% against their hand-written loop: {}",
+            c.dropped.len(),
+            d * 100.0,
+            c.dropped.join("; ")
+        ))),
+        _ => Ok(out),
     }
 }
 

@@ -12,7 +12,7 @@ pub(super) const CASES: &[BenchCase] = &[
         options: &[],
     },
     BenchCase {
-        name: "rally RF veteran 7 stands 2 lost routing",
+        name: "rally RF veteran 7 stands 2 lost routing 100 turns",
         scenario: Scenario::Rally,
         set: &[
             "class=veteran",

@@ -9,10 +9,10 @@ use crate::engine::{Control, RunSpec, Sim};
 use crate::error::Result;
 use crate::system::cases::{Against, Reference};
 
-/// The reference loop of `rally RF veteran 7 stands 2 lost routing`.
+/// The reference loop of `rally RF veteran 7 stands 2 lost routing 100 turns`.
 pub(super) const RALLY: Reference = Reference {
-    name: "hand loop: rally RF veteran 7 stands 2 lost routing",
-    case: "rally RF veteran 7 stands 2 lost routing",
+    name: "hand loop: rally RF veteran 7 stands 2 lost routing 100 turns",
+    case: "rally RF veteran 7 stands 2 lost routing 100 turns",
     outcomes: &["recovered", "removed", "unsteady", "routing"],
     against: Against::Exact,
     run: rally,

@@ -143,12 +143,11 @@ fn change_text(c: Option<&Change>) -> [String; 2] {
 
 fn side_text(label: &str, side: &[Bench]) -> String {
     let b = &side[0];
-    let commits: Vec<String> = side.iter().map(|b| b.build.short()).collect();
-    let mut commits_shown = commits.clone();
-    commits_shown.dedup();
+    let mut commits: Vec<String> = side.iter().map(|b| b.build.short()).collect();
+    commits.dedup();
     format!(
         "{label} {} · {} · {} · {} threads · {} · {} file(s), {} runs a case each\n",
-        commits_shown.join(", "),
+        commits.join(", "),
         b.date,
         b.machine.cpu,
         b.machine.threads,

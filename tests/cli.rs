@@ -1012,6 +1012,57 @@ fn bench_refuses_bad_asks_and_warns_of_weak_figures() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Under fire and a melee of each system beside their hand-written loops (issue 55): each
+/// loop checked against the exact solution, each sampler's row with its ratio to the loop.
+#[test]
+fn bench_holds_under_fire_and_melee_of_each_system_against_hand_loops() {
+    let names = [
+        "under-fire RF regular 8 stands 12 turns",
+        "under-fire EF regular 12 turns retreat-on-fire return-roll",
+        "under-fire LW line 12 turns",
+        "melee RF veteran cavalry v regular infantry",
+        "melee EF regular v regular",
+        "melee LW guards charging v line behind obstacle",
+    ];
+    let mut args = vec![
+        "bench",
+        "--seconds",
+        "0.01",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+    ];
+    args.extend(names);
+    let v = crate::common::json_of(&args);
+    let refs = v["references"].as_array().unwrap();
+    assert_eq!(refs.len(), names.len(), "{v}");
+    for name in names {
+        let r = refs
+            .iter()
+            .find(|r| r["case"] == name)
+            .unwrap_or_else(|| panic!("no hand loop for {name}: {v}"));
+        assert_eq!(r["reference"], format!("hand loop: {name}"));
+        assert_eq!(r["checked_against"], "exact solution", "{r}");
+        let theirs = r["per_second"]["median"].as_f64().unwrap();
+        let rows: Vec<&serde_json::Value> = v["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["case"] == name)
+            .collect();
+        // The table sampler and every die rolled, both held against the loop.
+        assert_eq!(rows.len(), 2, "{name}: {v}");
+        for c in rows {
+            assert_eq!(c["reference"], r["reference"], "{c}");
+            let ratio = c["ratio_to_reference"].as_f64().unwrap();
+            let mine = c["per_second"]["median"].as_f64().unwrap();
+            assert!((ratio - mine / theirs).abs() < 1e-9 * ratio, "{c}");
+            assert_eq!(c["ratio_samples"].as_array().map(Vec::len), Some(5), "{c}");
+        }
+    }
+}
+
 /// `bench "line LW"`: the battle beside its hand-written loop, the loop checked against the
 /// case's own Monte Carlo run (a battle has no exact solution), with its ratio.
 #[test]

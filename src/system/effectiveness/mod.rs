@@ -10,6 +10,7 @@ pub mod melee;
 pub mod odds;
 mod params;
 pub mod rally;
+mod reference;
 pub mod rules;
 pub mod test;
 pub mod under_fire;
@@ -70,7 +71,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
-    references: &[],
+    references: &[reference::UNDER_FIRE, reference::MELEE],
     edge_specs: &[
         (
             "elite general supported dice=20",

@@ -75,7 +75,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
-    references: &[reference::LINE],
+    references: &[reference::UNDER_FIRE, reference::MELEE, reference::LINE],
     edge_specs: &[
         (
             "guards pips=12 stands=24 double-move general",

@@ -70,7 +70,7 @@ static ABOUT: About = About {
     specs: SPEC_KEYWORDS,
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
-    references: &[reference::RALLY],
+    references: &[reference::RALLY, reference::UNDER_FIRE, reference::MELEE],
     edge_specs: &[
         (
             "veteran cavalry stands=40 elite leader=3 rerolls=9 frontage=40 hit=3 shock uncontrolled=6",

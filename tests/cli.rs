@@ -699,7 +699,7 @@ fn bench_writes_json_for_programs() {
     assert_eq!(v["repeats"], 5);
     // Provenance: the layout, the build (a commit of 40 hex digits in a checkout), the
     // compiler, the date, the cores and the load.
-    assert_eq!(v["schema"], 2);
+    assert_eq!(v["schema"], 3);
     let commit = v["build"]["commit"].as_str().unwrap();
     assert!(
         commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit()),
@@ -973,7 +973,7 @@ fn bench_refuses_bad_asks_and_warns_of_weak_figures() {
         (vec!["--sampler", "loaded", "rally"], "allowed: table, dice"),
         (vec!["--set", "no_such_key=3", "rally RF"], "no_such_key"),
         (vec!["--compare", "/no/such/file.json"], "--compare"),
-        (vec!["--compare", j], "layout 2"),
+        (vec!["--compare", j], "layout 3"),
         (vec!["--compare", j, "--threshold", "200"], "--threshold"),
         (
             vec!["--save", m, "rally RF"],
@@ -1010,6 +1010,46 @@ fn bench_refuses_bad_asks_and_warns_of_weak_figures() {
     );
     assert!(warnings.contains("shorter than 50 ms"), "{warnings}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `bench explorer`: the loopback explorer's requests, alternated, each kind with every
+/// request's time as a spread (median, its interval, noisy) and its 95th percentile; and a
+/// case's set-up timed for each sampler.
+#[test]
+fn bench_times_the_explorer_as_spreads_and_each_samplers_setup() {
+    let v = bench_json("explorer");
+    let api = v["api"].as_array().unwrap();
+    assert_eq!(api.len(), 2, "{v}");
+    for r in api {
+        assert!(
+            r["command"]
+                .as_str()
+                .unwrap()
+                .starts_with("POST /api/run?system=rank-and-file&scenario=rally"),
+            "{r}"
+        );
+        let ms = &r["ms"];
+        let n = r["requests"].as_u64().unwrap();
+        assert!(n >= 20, "{r}");
+        assert_eq!(ms["samples"].as_array().unwrap().len() as u64, n, "{r}");
+        let (lo, mid, hi) = (
+            ms["min"].as_f64().unwrap(),
+            ms["median"].as_f64().unwrap(),
+            ms["max"].as_f64().unwrap(),
+        );
+        assert!(0.0 < lo && lo <= mid && mid <= hi, "{r}");
+        assert!(
+            ms["noisy"].is_boolean() && ms["ci_low"].as_f64().unwrap() <= mid,
+            "{r}"
+        );
+        assert!(r["p95_ms"].as_f64().unwrap() >= mid, "{r}");
+    }
+    let v = bench_json("rally RF veteran");
+    let rows = v["cases"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    for c in rows {
+        assert!(c["setup_ms"].as_f64().unwrap() > 0.0, "{c}");
+    }
 }
 
 /// Under fire and a melee of each system beside their hand-written loops (issue 55): each

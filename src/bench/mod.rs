@@ -158,7 +158,8 @@ pub struct CaseRow {
     pub sampler: String,
     /// The command line that runs one of its runs.
     pub command: String,
-    /// The one-time set-up of the case's job (shared by its samplers' rows).
+    /// The one-time set-up of the case's job for this sampler: a fresh job's first (empty)
+    /// run, which compiles what the sampler needs and starts the threads.
     pub setup_ms: f64,
     /// Trials (battles) in each run.
     pub trials: u64,
@@ -252,12 +253,16 @@ pub struct Bench {
 /// between requests.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ApiRow {
-    case: String,
-    requests: usize,
-    median_ms: f64,
-    p95_ms: f64,
-    min_ms: f64,
-    max_ms: f64,
+    /// What is asked.
+    pub case: String,
+    /// The request (`POST` and its path).
+    pub command: String,
+    /// Requests timed.
+    pub requests: usize,
+    /// Milliseconds a request (connect, answer, close), every request's figure in `samples`.
+    pub ms: Spread,
+    /// The 95th percentile of the times, in milliseconds.
+    pub p95_ms: f64,
 }
 /// The explorer's API cases: what the page asks for first (an exact answer) and a Monte Carlo
 /// answer of 100,000 trials, for the README's rally example.
@@ -301,14 +306,15 @@ fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<(
     let control = std::sync::Arc::new(Control::new());
     crate::serve::accept(listener, explorer, std::sync::Arc::clone(&control));
     let fail = |e: std::io::Error| Error::Conflict(format!("the loopback explorer failed: {e}"));
-    for (name, path) in API_CASES {
-        let mut times = Vec::new();
-        let started = Instant::now();
-        // One request first, untimed (cold caches).
-        for i in 0.. {
-            if i > 20 && started.elapsed().as_secs_f64() > seconds {
-                break;
-            }
+    // The kinds of request alternate, one of each in turn, so that a change in the machine's
+    // load, or its caches warming, falls on all of them alike; one round first, untimed.
+    let mut times = vec![Vec::new(); API_CASES.len()];
+    let started = Instant::now();
+    for i in 0.. {
+        if i > 20 && started.elapsed().as_secs_f64() > seconds * API_CASES.len() as f64 {
+            break;
+        }
+        for (k, (_, path)) in API_CASES.iter().enumerate() {
             let t = Instant::now();
             let mut s = std::net::TcpStream::connect(addr).map_err(fail)?;
             write!(
@@ -326,18 +332,20 @@ fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<(
                 )));
             }
             if i > 0 {
-                times.push(t.elapsed().as_secs_f64() * 1e3);
+                times[k].push(t.elapsed().as_secs_f64() * 1e3);
             }
         }
-        times.sort_by(f64::total_cmp);
-        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    }
+    for ((name, path), times) in API_CASES.iter().zip(times) {
+        let mut sorted = times.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p95 = sorted[((sorted.len() - 1) as f64 * 0.95).round() as usize];
         bench.api.push(ApiRow {
             case: name.to_string(),
+            command: format!("POST {path}"),
             requests: times.len(),
-            median_ms: at(0.5),
-            p95_ms: at(0.95),
-            min_ms: times[0],
-            max_ms: times[times.len() - 1],
+            ms: Spread::of(times),
+            p95_ms: p95,
         });
     }
     control.cancel();
@@ -661,13 +669,6 @@ pub fn run(plan: &Plan) -> Result<Bench> {
     let each = plan.seconds / repeats as f64;
     for (case, job) in cases.iter().zip(&jobs) {
         let job = job.as_ref();
-        // The one-time set-up a run pays before its first trial: the tables compiled from the
-        // rules code (kept in the job for the runs below) and the thread pool.
-        let setup = {
-            let started = Instant::now();
-            job.tally(&options(1, threads, false), 0..0, &Control::new())?;
-            started.elapsed().as_secs_f64()
-        };
         let reference = refs
             .iter()
             .find(|r| r.case == case.case.name)
@@ -682,6 +683,20 @@ pub fn run(plan: &Plan) -> Result<Bench> {
             None if both => vec![Sampler::Table, Sampler::Dice],
             None => vec![Sampler::Table],
         };
+        // The one-time set-up a run of each sampler pays before its first trial, on a fresh
+        // job (a job keeps what it compiled for the runs after): the tables or the dice trees
+        // compiled from the rules code, and the thread pool.
+        let mut setup = Vec::new();
+        for &sampler in &samplers {
+            let fresh = case.job()?;
+            let started = Instant::now();
+            fresh.tally(
+                &options(1, threads, false).sampler(sampler),
+                0..0,
+                &Control::new(),
+            )?;
+            setup.push(started.elapsed().as_secs_f64());
+        }
         let mut trials = Vec::new();
         let mut runs: Vec<Vec<Measured>> = Vec::new();
         // The sampler each ran (a line's battle code rolls its dice whichever is asked).
@@ -723,7 +738,9 @@ pub fn run(plan: &Plan) -> Result<Bench> {
             }
         }
         let ref_spread = reference.map(|_| Spread::of(ref_rates.clone()));
-        for (((sampler, name), runs), &trials) in used.into_iter().zip(runs).zip(&trials) {
+        for ((((sampler, name), runs), &trials), &setup) in
+            used.into_iter().zip(runs).zip(&trials).zip(&setup)
+        {
             let per_second = Spread::of(runs.iter().map(|m| m.value).collect());
             let mut tail = format!(" --seed 1 --sampler {} --trials {trials}", sampler.name());
             if let Some(t) = threads {
@@ -858,6 +875,7 @@ fn warnings(b: &Bench) -> Vec<String> {
     let noisy = b.cases.iter().filter(|c| c.per_second.noisy).count()
         + b.references.iter().filter(|r| r.per_second.noisy).count()
         + b.exact.iter().filter(|e| e.ms.noisy).count()
+        + b.api.iter().filter(|r| r.ms.noisy).count()
         + b.mechanic
             .iter()
             .filter(|r| r.per_second_file.noisy || r.per_second_built_in.noisy)
@@ -888,6 +906,17 @@ fn ms_text(ms: f64) -> String {
         (2 - ms.log10().floor() as i32).max(2) as usize
     };
     format!("{ms:.decimals$}")
+}
+
+/// Median and min–max of milliseconds.
+fn ms_spread_text(s: &Spread) -> String {
+    format!(
+        "{} ({}–{}){}",
+        ms_text(s.median),
+        ms_text(s.min),
+        ms_text(s.max),
+        if s.noisy { " noisy" } else { "" }
+    )
 }
 
 /// Median and min–max of rates.
@@ -977,16 +1006,7 @@ pub fn render(b: &Bench) -> String {
     if !b.exact.is_empty() {
         let mut rows = vec![vec!["exact solution".to_string(), "ms (min–max)".into()]];
         for e in &b.exact {
-            rows.push(vec![
-                e.case.clone(),
-                format!(
-                    "{} ({}–{}){}",
-                    ms_text(e.ms.median),
-                    ms_text(e.ms.min),
-                    ms_text(e.ms.max),
-                    if e.ms.noisy { " noisy" } else { "" }
-                ),
-            ]);
+            rows.push(vec![e.case.clone(), ms_spread_text(&e.ms)]);
         }
         out += "\n";
         out += &align(&rows);
@@ -1017,22 +1037,20 @@ pub fn render(b: &Bench) -> String {
         out += "\n";
         out += &align(&rows);
     }
-    out += "\n(setup: compiling the tables and starting the threads, once per job; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it; exact: a solve and its report; bench --list gives each case's command line, --format json every run's figure)\n";
+    out += "\n(setup: a fresh job's first, empty run with that sampler: compiling what it needs from the rules code and starting the threads; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it; exact: a solve and its report; bench --list gives each case's command line, --format json every run's figure)\n";
     if !b.api.is_empty() {
         let mut rows = vec![vec![
             "explorer over loopback HTTP, nothing kept".to_string(),
             "requests".into(),
-            "median ms".into(),
+            "median ms (min–max)".into(),
             "p95 ms".into(),
-            "min–max ms".into(),
         ]];
         for r in &b.api {
             rows.push(vec![
                 r.case.clone(),
                 r.requests.to_string(),
-                format!("{:.2}", r.median_ms),
+                ms_spread_text(&r.ms),
                 format!("{:.2}", r.p95_ms),
-                format!("{:.2}–{:.2}", r.min_ms, r.max_ms),
             ]);
         }
         out += "\n";

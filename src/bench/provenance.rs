@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 /// The version of the bench's JSON layout; a saved file of another is refused by `--compare`.
-pub const SCHEMA: u32 = 2;
+/// 3: the explorer's rows give every request's time as a spread (median interval, noisy),
+/// with their request; a case's set-up is timed for each sampler.
+pub const SCHEMA: u32 = 3;
 
 /// The build that ran the bench (from `build.rs`).
 #[derive(Debug, Clone, Serialize, Deserialize)]

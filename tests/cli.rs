@@ -677,7 +677,12 @@ fn bench_prints_trials_per_second_of_the_cases_asked_for() {
 
 /// `bench --format json` at 0.01 s a case on one thread, for the cases matching `filter`.
 fn bench_json(filter: &str) -> serde_json::Value {
-    crate::common::json_of(&[
+    bench_json_of(&[filter])
+}
+
+/// [`bench_json`] for the cases matching any of `filters`.
+fn bench_json_of(filters: &[&str]) -> serde_json::Value {
+    let mut args = vec![
         "bench",
         "--seconds",
         "0.01",
@@ -685,8 +690,9 @@ fn bench_json(filter: &str) -> serde_json::Value {
         "1",
         "--format",
         "json",
-        filter,
-    ])
+    ];
+    args.extend(filters);
+    crate::common::json_of(&args)
 }
 
 /// `bench --format json`: one object a program can read, with the same figures; another format
@@ -1064,17 +1070,7 @@ fn bench_holds_under_fire_and_melee_of_each_system_against_hand_loops() {
         "melee EF regular v regular",
         "melee LW guards charging v line behind obstacle",
     ];
-    let mut args = vec![
-        "bench",
-        "--seconds",
-        "0.01",
-        "--threads",
-        "1",
-        "--format",
-        "json",
-    ];
-    args.extend(names);
-    let v = crate::common::json_of(&args);
+    let v = bench_json_of(&names);
     let refs = v["references"].as_array().unwrap();
     assert_eq!(refs.len(), names.len(), "{v}");
     for name in names {

@@ -46,6 +46,14 @@ pub struct Reference {
     pub run: fn(&crate::engine::RunSpec, &crate::engine::Control) -> Result<Vec<u64>>,
 }
 
+/// [`Reference::run`] for a hand loop `S`: its trials run as the engine runs a job's.
+pub(crate) fn run_loop<S: crate::engine::Sim + Default>(
+    spec: &crate::engine::RunSpec,
+    control: &crate::engine::Control,
+) -> Result<Vec<u64>> {
+    crate::engine::run(&S::default(), spec, control)
+}
+
 /// How far apart (in standard errors) a reference loop's share of an outcome may lie from the
 /// rules' before the loop is taken to have drifted: a false alarm about once in 1.7 million
 /// checks per outcome.

@@ -7,9 +7,8 @@
 //! solution every time it runs it, so neither can drift from the rules.
 
 use crate::dice::{Dice, Roll};
-use crate::engine::{Control, RunSpec, Sim};
-use crate::error::Result;
-use crate::system::cases::{Against, Reference};
+use crate::engine::Sim;
+use crate::system::cases::{Against, Reference, run_loop};
 
 /// The reference loop of `under-fire EF regular 12 turns retreat-on-fire return-roll`.
 pub(super) const UNDER_FIRE: Reference = Reference {
@@ -17,7 +16,7 @@ pub(super) const UNDER_FIRE: Reference = Reference {
     case: "under-fire EF regular 12 turns retreat-on-fire return-roll",
     outcomes: &["in_line", "retreating", "eliminated"],
     against: Against::Exact,
-    run: under_fire,
+    run: run_loop::<UnderFireLoop>,
 };
 
 /// The reference loop of `melee EF regular v regular`.
@@ -26,18 +25,8 @@ pub(super) const MELEE: Reference = Reference {
     case: "melee EF regular v regular",
     outcomes: &["attacker_wins", "defender_wins", "mutual_destruction"],
     against: Against::Exact,
-    run: melee,
+    run: run_loop::<MeleeLoop>,
 };
-
-/// Run the under-fire loop's trials as the engine runs a job's: tallies of the three ends.
-fn under_fire(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&UnderFireLoop, spec, control)
-}
-
-/// Run the melee loop's fights as the engine runs a job's: tallies of the three ends.
-fn melee(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&MeleeLoop, spec, control)
-}
 
 /// EF-2: a Regular unit (no general, no support) passes its test on a natural 4+.
 #[inline(always)]
@@ -59,6 +48,7 @@ fn hits(dice: &mut Dice, n: u32, to_hit: u8) -> u32 {
 /// tool's default enemy fire (four dice hitting on 5+, two hits a quarter), exchanging fire
 /// with a Regular enemy (our four dice on 5+), under `retreat-on-fire` and `return-roll`; no
 /// retreat is blocked and a retreating unit is out of the enemy's range (the defaults).
+#[derive(Default)]
 struct UnderFireLoop;
 
 impl Sim for UnderFireLoop {
@@ -116,6 +106,7 @@ impl Sim for UnderFireLoop {
 
 /// The loop's melee: two Regular units at full effectiveness, four dice each hitting on 4+,
 /// two hits a quarter, a round a turn until one side has suffered more hits (EF-3).
+#[derive(Default)]
 struct MeleeLoop;
 
 impl Sim for MeleeLoop {

@@ -15,9 +15,8 @@
 //! solution exists), outcome by outcome, so it cannot drift from the rules.
 
 use crate::dice::{Dice, Roll};
-use crate::engine::{Control, RunSpec, Sim};
-use crate::error::Result;
-use crate::system::cases::{Against, Reference};
+use crate::engine::Sim;
+use crate::system::cases::{Against, Reference, run_loop};
 
 /// The reference loop of `line LW 6 v 6`.
 pub(super) const LINE: Reference = Reference {
@@ -25,15 +24,11 @@ pub(super) const LINE: Reference = Reference {
     case: "line LW 6 v 6",
     outcomes: &["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"],
     against: Against::MonteCarlo,
-    run: line,
+    run: run_loop::<LineLoop>,
 };
 
-/// Run the line loop's battles as the engine runs a job's: tallies of the four ends.
-fn line(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&LineLoop, spec, control)
-}
-
 /// The loop's battle.
+#[derive(Default)]
 struct LineLoop;
 
 /// Battalions a side.
@@ -105,17 +100,13 @@ pub(super) const UNDER_FIRE: Reference = Reference {
     case: "under-fire LW line 12 turns",
     outcomes: &["in_line", "falling_back", "removed"],
     against: Against::Exact,
-    run: under_fire,
+    run: run_loop::<UnderFireLoop>,
 };
-
-/// Run the under-fire loop's trials as the engine runs a job's: tallies of the three ends.
-fn under_fire(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&UnderFireLoop, spec, control)
-}
 
 /// The loop's trial: a Line battalion of 6 pips under the tool's default enemy fire, three
 /// dice hitting on 4+ a turn (LW-2), for 12 turns. With the defaults it never falls back
 /// (`fall_back_at` 0), so it stays in the line until its last pip is gone (LW-1).
+#[derive(Default)]
 struct UnderFireLoop;
 
 impl Sim for UnderFireLoop {
@@ -150,16 +141,12 @@ pub(super) const MELEE: Reference = Reference {
     case: "melee LW guards charging v line behind obstacle",
     outcomes: &["attacker_wins", "defender_wins", "bounce", "halted"],
     against: Against::Exact,
-    run: melee,
+    run: run_loop::<MeleeLoop>,
 };
-
-/// Run the melee loop's charges as the engine runs a job's: tallies of the four ends.
-fn melee(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&MeleeLoop, spec, control)
-}
 
 /// The loop's charge: Guards of 7 pips charge (a single move, no pip spent) a Line battalion
 /// of 5 pips and 6 stands defending an obstacle; no generals.
+#[derive(Default)]
 struct MeleeLoop;
 
 /// LW-4: +1 for having two pips more than the opponent.

@@ -8,9 +8,8 @@
 //! from the rules.
 
 use crate::dice::{Dice, Roll};
-use crate::engine::{Control, RunSpec, Sim};
-use crate::error::Result;
-use crate::system::cases::{Against, Reference};
+use crate::engine::Sim;
+use crate::system::cases::{Against, Reference, run_loop};
 
 /// The reference loop of `rally RF veteran 7 stands 2 lost routing 100 turns`.
 pub(super) const RALLY: Reference = Reference {
@@ -18,15 +17,11 @@ pub(super) const RALLY: Reference = Reference {
     case: "rally RF veteran 7 stands 2 lost routing 100 turns",
     outcomes: &["recovered", "removed", "unsteady", "routing"],
     against: Against::Exact,
-    run: rally,
+    run: run_loop::<RallyLoop>,
 };
 
-/// Run the rally loop's trials as the engine runs a job's: tallies of the four ends.
-fn rally(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&RallyLoop, spec, control)
-}
-
 /// The loop's trial: a routing Veteran unit of 7 stands, 2 lost, at most 100 rally phases.
+#[derive(Default)]
 struct RallyLoop;
 
 /// RF-2: the natural roll a Veteran (base 3+) formed unit needs with `lost` stands gone, one
@@ -83,16 +78,12 @@ pub(super) const UNDER_FIRE: Reference = Reference {
     case: "under-fire RF regular 8 stands 12 turns",
     outcomes: &["good", "unsteady", "routing", "removed"],
     against: Against::Exact,
-    run: under_fire,
+    run: run_loop::<UnderFireLoop>,
 };
-
-/// Run the under-fire loop's trials as the engine runs a job's: tallies of the four ends.
-fn under_fire(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&UnderFireLoop, spec, control)
-}
 
 /// The loop's trial: a Good Regular unit of 8 stands under the tool's default enemy fire (four
 /// dice hitting on 6, a stand a hit, at the unit whatever its state) for 12 turns.
+#[derive(Default)]
 struct UnderFireLoop;
 
 /// Stands of the unit under fire.
@@ -189,16 +180,12 @@ pub(super) const MELEE: Reference = Reference {
     case: "melee RF veteran cavalry v regular infantry",
     outcomes: &["attacker_wins", "defender_wins", "mutual_destruction"],
     against: Against::Exact,
-    run: melee,
+    run: run_loop::<MeleeLoop>,
 };
-
-/// Run the melee loop's fights as the engine runs a job's: tallies of the three ends.
-fn melee(spec: &RunSpec, control: &Control) -> Result<Vec<u64>> {
-    crate::engine::run(&MeleeLoop, spec, control)
-}
 
 /// The loop's melee: 6 stands of cavalry charge 8 of infantry (the spec's default), every
 /// stand fighting (no frontage given), both hitting on 4+ (RF-9, no modifier applies).
+#[derive(Default)]
 struct MeleeLoop;
 
 impl Sim for MeleeLoop {

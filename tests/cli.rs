@@ -755,7 +755,7 @@ fn bench_writes_json_for_programs() {
         let command = c["command"].as_str().unwrap();
         assert!(
             command.starts_with("morale-lab rally --system rank-and-file")
-                && command.contains("--set turns=100")
+                && command.contains("--turns 100")
                 && command.contains(&format!("--trials {}", c["trials"]))
                 && command.contains("--threads 1"),
             "{command}"
@@ -786,7 +786,7 @@ fn bench_lists_each_case_as_a_command() {
         })
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        line.contains("--set turns=100") && line.contains("--seed 1"),
+        line.contains("--turns 100") && line.contains("--seed 1"),
         "{line}"
     );
     assert!(
@@ -818,7 +818,7 @@ fn bench_lists_each_case_as_a_command() {
         "rally RF veteran",
     ]);
     assert!(
-        text.contains("--set turns=12") && !text.contains("turns=100"),
+        text.contains("--turns 12") && !text.contains("--turns 100"),
         "{text}"
     );
     assert!(

@@ -954,6 +954,40 @@ fn the_page_works_in_a_real_browser() {
     }
 }
 
+/// Issue 54: at 1280×900 Run Monte Carlo, Stop, Pin as A and the progress sit above the
+/// results and stay in sight (not covered) wherever the page is scrolled while results show.
+#[test]
+fn the_controls_stay_in_sight_beside_the_results() {
+    let Some(chromium) = crate::browser::chromium("the_controls_stay_in_sight_beside_the_results")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "controls");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+    );
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    shown_exact(&mut b, "recovered");
+    b.wait("document.querySelectorAll('#charts svg').length > 0");
+    let in_sight = "(() => ['run-mc', 'stop', 'pin', 'unpin', 'status'].map((id) => { const e = document.getElementById(id); const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2, r.top + r.height / 2); return id + ':' + (r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && !!at && (at === e || e.contains(at))); }).join(' '))()";
+    for scroll in [
+        "0",
+        "document.body.scrollHeight / 2",
+        "document.body.scrollHeight",
+    ] {
+        b.eval(&format!("window.scrollTo(0, {scroll}); true"));
+        let seen = b.eval(in_sight);
+        let seen = seen.as_str().unwrap();
+        assert!(!seen.contains("false"), "scrolled to {scroll}: {seen}");
+    }
+    assert!(
+        b.eval("window.scrollY").as_f64().unwrap() > 0.0,
+        "the page is taller than the window, so the check above scrolled"
+    );
+}
+
 /// "Solve for" (issue 53): the page solves a number for a target, and shows what `balance`
 /// gives from the command line; with A pinned, A's value as the target; a bad target is shown
 /// at its field; a change of the view clears the answer.

@@ -496,7 +496,11 @@ impl Planned {
             self.case.scenario, self.case.system
         );
         for s in &self.set {
-            c += &format!(" --set {}", quote(s));
+            // The turns as the command line's own flag (the rally's cap reads `--turns 100`).
+            match s.strip_prefix("turns=") {
+                Some(n) => c += &format!(" --turns {n}"),
+                None => c += &format!(" --set {}", quote(s)),
+            }
         }
         for o in self.case.options {
             c += &format!(" --option {o}");

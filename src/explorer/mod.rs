@@ -356,7 +356,7 @@ struct Failure {
 impl Failure {
     fn of(e: &Error, prefix: &str) -> Failure {
         let (mut field, mut line) = field_of(e, prefix);
-        let message = unedited(&e.to_string());
+        let message = unedited(&for_the_page(e));
         // A mechanic file's script error (`path.rhai:LINE:COL: …`): the editor's line.
         if field.is_none()
             && let Some(l) = script_line(&message)
@@ -389,11 +389,34 @@ impl Failure {
     }
 }
 
+/// An error's message as the page should say it: the command line's advice to raise
+/// `--exact-budget` names a control the page does not have, so a budget the explorer's limits
+/// set says what the page can do instead, and where the flag is.
+fn for_the_page(e: &Error) -> String {
+    match e {
+        Error::OverBudget {
+            scenario,
+            projected_s,
+            budget_s,
+        } => format!(
+            "the exact solution of this {scenario} would take about {projected_s:.1} s, more than the explorer allows ({budget_s} s): press Run Monte Carlo for an estimate, or solve it from the command line with a larger --exact-budget"
+        ),
+        Error::TablesOverBudget { budget_s } => format!(
+            "the table sampler's tables take more than {budget_s} s to compile, more than the explorer allows: run it from the command line with --sampler dice (every turn's dice, the same chances) or a larger --exact-budget"
+        ),
+        e => e.to_string(),
+    }
+}
+
 /// The page's field an error is about: `set.KEY`, `rule.KEY`, `option`, `trials`, `seed`,
 /// `scenario`, `system` or `code` (with its line), prefixed `a.` for the pinned setting.
 fn field_of(e: &Error, prefix: &str) -> (Option<String>, Option<usize>) {
     let of_what = |what: &str, key: Option<&str>| -> Option<String> {
-        let what = what.trim();
+        // "A's --set KEY": the pinned setting's field.
+        let (prefix, what) = match what.trim().strip_prefix("A's ") {
+            Some(rest) => ("a.", rest),
+            None => (prefix, what.trim()),
+        };
         for (flag, name) in [("--set", "set"), ("--rule", "rule")] {
             if let Some(rest) = what.strip_prefix(flag) {
                 let k = key.unwrap_or(rest.trim());
@@ -1595,6 +1618,54 @@ mod tests {
         }
         for bad in ["evil.example", "lab.example.evil", "192.0.2.7:81"] {
             assert!(!g.host_allowed(bad), "{bad}");
+        }
+    }
+
+    /// A key given twice in a link is refused at its field, A's at A's, in the page's words
+    /// (no internal experiment file named).
+    #[test]
+    fn a_key_twice_in_a_link_is_refused_at_its_field() {
+        let x = explorer();
+        for (q, field) in [
+            ("scenario=rally&set=stands%3D7&set=stands%3D8", "set.stands"),
+            ("scenario=rally&a.set=lost%3D1&a.set=lost%3D2", "a.set.lost"),
+            (
+                "scenario=rally&rule=base_green%3D5&rule=base_green%3D4",
+                "rule.base_green",
+            ),
+        ] {
+            let r = x.handle("POST", &format!("/api/run?{q}"), b"");
+            assert_eq!(r.status, 400, "{q}");
+            let v = body(&r);
+            assert_eq!(v["field"], field, "{q}: {v}");
+            let e = v["error"].as_str().unwrap();
+            assert!(
+                e.contains("each key once") && !e.contains("explorer.toml"),
+                "{e}"
+            );
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+        // Different keys, or the same key in A and in B, are fine.
+        let ok = "scenario=rally&set=stands%3D7&set=lost%3D1&a.set=stands%3D8";
+        assert_eq!(x.handle("POST", &format!("/api/run?{ok}"), b"").status, 200);
+    }
+
+    /// The budgets' errors name what the page can do, not a flag it has no control for.
+    #[test]
+    fn a_budget_error_names_what_the_page_can_do() {
+        let over = Error::OverBudget {
+            scenario: "engagement".into(),
+            projected_s: 12.0,
+            budget_s: 5.0,
+        };
+        let tables = Error::TablesOverBudget { budget_s: 5.0 };
+        for (e, says) in [(over, "Run Monte Carlo"), (tables, "--sampler dice")] {
+            let m = Failure::of(&e, "").message;
+            assert!(
+                m.contains(says) && m.contains("more than the explorer allows"),
+                "{m}"
+            );
+            assert!(!m.contains("raise --exact-budget"), "{m}");
         }
     }
 

@@ -118,6 +118,32 @@ fn pair(key: &str, raw: &str) -> Result<(String, String)> {
     }
 }
 
+/// A link's `set` or `rule` for a key it already gave is refused at that key's field (the
+/// experiment the view becomes could hold it only once): `A's --set KEY` for the pinned setting.
+fn once(
+    given: &[(String, String)],
+    p: &(String, String),
+    flag: &str,
+    link_key: &str,
+) -> Result<()> {
+    let Some((_, first)) = given.iter().find(|(k, _)| *k == p.0) else {
+        return Ok(());
+    };
+    let whose = if link_key.starts_with("a.") {
+        "A's "
+    } else {
+        ""
+    };
+    Err(bad(
+        &format!("{whose}{flag} {}", p.0),
+        &format!("{}={first} and {}={}", p.0, p.0, p.1),
+        &format!(
+            "each key once in a link ({link_key}={}=… appears twice): keep one",
+            p.0
+        ),
+    ))
+}
+
 impl View {
     /// The view a query's pairs describe. Trials must lie in `1000..=max_trials`.
     ///
@@ -142,8 +168,16 @@ impl View {
             match key {
                 "system" => setting.system = v.trim().to_string(),
                 "code" => setting.code = Some(v.clone()),
-                "set" => setting.sets.push(pair(k, v)?),
-                "rule" => setting.rules.push(pair(k, v)?),
+                "set" => {
+                    let p = pair(k, v)?;
+                    once(&setting.sets, &p, "--set", k)?;
+                    setting.sets.push(p);
+                }
+                "rule" => {
+                    let p = pair(k, v)?;
+                    once(&setting.rules, &p, "--rule", k)?;
+                    setting.rules.push(p);
+                }
                 "option" => setting.options.push(v.trim().to_string()),
                 "scenario" if k == "scenario" => {
                     scenario = Some(Scenario::from_name(v.trim()).ok_or_else(|| {

@@ -54,6 +54,17 @@ pub(crate) fn run_loop<S: crate::engine::Sim + Default>(
     crate::engine::run(&S::default(), spec, control)
 }
 
+/// A hand loop's volley: how many of `n` dice, rolled one by one, show `to_hit` or more.
+#[inline(always)]
+pub(crate) fn hits(dice: &mut crate::dice::Dice, n: u32, to_hit: u8) -> u32 {
+    use crate::dice::Roll;
+    let mut h = 0;
+    for _ in 0..n {
+        h += u32::from(dice.d6() >= to_hit);
+    }
+    h
+}
+
 /// How far apart (in standard errors) a reference loop's share of an outcome may lie from the
 /// rules' before the loop is taken to have drifted: a false alarm about once in 1.7 million
 /// checks per outcome.

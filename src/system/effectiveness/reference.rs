@@ -8,7 +8,7 @@
 
 use crate::dice::{Dice, Roll};
 use crate::engine::Sim;
-use crate::system::cases::{Against, Reference, run_loop};
+use crate::system::cases::{Against, Reference, hits, run_loop};
 
 /// The reference loop of `under-fire EF regular 12 turns retreat-on-fire return-roll`.
 pub(super) const UNDER_FIRE: Reference = Reference {
@@ -32,16 +32,6 @@ pub(super) const MELEE: Reference = Reference {
 #[inline(always)]
 fn regular_passes(dice: &mut Dice) -> bool {
     dice.d6() >= 4
-}
-
-/// Hits of `n` dice, each hitting on `to_hit`+.
-#[inline(always)]
-fn hits(dice: &mut Dice, n: u32, to_hit: u8) -> u32 {
-    let mut h = 0;
-    for _ in 0..n {
-        h += u32::from(dice.d6() >= to_hit);
-    }
-    h
 }
 
 /// The loop's trial: a Regular unit at full effectiveness in the line, for 12 turns under the

@@ -16,7 +16,7 @@
 
 use crate::dice::{Dice, Roll};
 use crate::engine::Sim;
-use crate::system::cases::{Against, Reference, run_loop};
+use crate::system::cases::{Against, Reference, hits, run_loop};
 
 /// The reference loop of `line LW 6 v 6`.
 pub(super) const LINE: Reference = Reference {
@@ -121,9 +121,7 @@ impl Sim for UnderFireLoop {
             let mut end = 0;
             for _turn in 0..12 {
                 // LW-2: each hit removes a pip.
-                for _ in 0..3 {
-                    pips -= u32::from(dice.d6() >= 4).min(pips);
-                }
+                pips = pips.saturating_sub(hits(dice, 3, 4));
                 // LW-1: a unit with no pips left is removed.
                 if pips == 0 {
                     end = 2;
@@ -165,9 +163,7 @@ impl Sim for MeleeLoop {
             let mut pips = [7u32, 5];
             // LW-3: the defender's closing fire as the charge goes in, a die a stand on 4+,
             // each hit a pip.
-            for _ in 0..6 {
-                pips[0] -= u32::from(dice.d6() >= 4).min(pips[0]);
-            }
+            pips[0] = pips[0].saturating_sub(hits(dice, 6, 4));
             // LW-1: a charger left on its last pip halts short (3); with none it is gone (1,
             // the defender wins).
             if pips[0] <= 1 {

@@ -9,7 +9,7 @@
 
 use crate::dice::{Dice, Roll};
 use crate::engine::Sim;
-use crate::system::cases::{Against, Reference, run_loop};
+use crate::system::cases::{Against, Reference, hits, run_loop};
 
 /// The reference loop of `rally RF veteran 7 stands 2 lost routing 100 turns`.
 pub(super) const RALLY: Reference = Reference {
@@ -141,10 +141,7 @@ impl Sim for UnderFireLoop {
                     }
                 }
                 // The enemy's fire: four dice, a stand lost for each 6.
-                let mut hits = 0;
-                for _ in 0..4 {
-                    hits += u32::from(dice.d6() == 6);
-                }
+                let hits = hits(dice, 4, 6);
                 if hits == 0 {
                     continue;
                 }
@@ -200,13 +197,7 @@ impl Sim for MeleeLoop {
             // The end: 0 attacker wins, 1 defender wins, 2 both wiped out.
             let end = loop {
                 // RF-9: a die a stand, each 4+ a hit, each hit a stand, both sides at once.
-                let (mut a_hits, mut d_hits) = (0u32, 0u32);
-                for _ in 0..a {
-                    a_hits += u32::from(dice.d6() >= 4);
-                }
-                for _ in 0..d {
-                    d_hits += u32::from(dice.d6() >= 4);
-                }
+                let (a_hits, d_hits) = (hits(dice, a, 4), hits(dice, d, 4));
                 d = d.saturating_sub(a_hits);
                 a = a.saturating_sub(d_hits);
                 // The side wiped out loses; else the side that scored fewer hits; a drawn

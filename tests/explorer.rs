@@ -1208,3 +1208,129 @@ fn idle_connections_do_not_lock_a_new_client_out() {
     );
     drop(idle);
 }
+
+/// Issue 54: each settled change is a history entry, so the browser's Back undoes exactly one
+/// change in place (no page load) and Forward redoes it; pinning is a change like any other.
+#[test]
+fn back_undoes_one_change_in_place() {
+    let Some(chromium) = crate::browser::chromium("back_undoes_one_change_in_place") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "back");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    let seven = shown_exact(&mut b, "recovered");
+    // A mark on the window: a page load would lose it.
+    b.eval("window.sameLoad = true; history.length");
+    let at_open = b.eval("history.length").as_u64().unwrap();
+    let want = |b: &mut Browser, stands: &str, value: f64| {
+        b.wait(&format!(
+            "(() => {{ const el = document.querySelector('[data-field=\"set.stands\"] input'); const td = document.querySelector('tr[data-outcome=\"recovered\"] td.exact'); return el.value === {stands:?} && td && td.dataset.value !== '' && Number(td.dataset.value) === {value:?}; }})()"
+        ));
+    };
+    // Typing "8" then "5" in one pause is one change.
+    type_into(&mut b, "set.stands", "8");
+    type_into(&mut b, "set.stands", "5");
+    b.wait("location.search.includes('stands%3D5')");
+    let five = b
+        .wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.exact'); return td && td.dataset.value && Number(td.dataset.value) !== 0 && location.search.includes('stands%3D5') ? Number(td.dataset.value) : null; })()")
+        .as_f64()
+        .unwrap();
+    assert_ne!(five, seven);
+    assert_eq!(b.eval("history.length").as_u64(), Some(at_open + 1));
+    // A second change: a rule number.
+    type_into(&mut b, "rule.base_veteran", "4");
+    b.wait("location.search.includes('base_veteran%3D4')");
+    b.eval("history.back()");
+    b.wait("!location.search.includes('base_veteran') && document.querySelector('[data-field=\"rule.base_veteran\"] input').value === ''");
+    want(&mut b, "5", five);
+    b.eval("history.back()");
+    b.wait("location.search.includes('stands%3D7')");
+    want(&mut b, "7", seven);
+    assert_eq!(
+        b.eval("window.sameLoad === true"),
+        json!(true),
+        "Back loaded the page again"
+    );
+    // Forward redoes it; pinning is undone like a value.
+    b.eval("history.forward()");
+    want(&mut b, "5", five);
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.set=')");
+    b.wait("!!document.querySelector('tr[data-compare=\"recovered\"]')");
+    b.eval("history.back()");
+    b.wait("!location.search.includes('a.set=') && document.getElementById('unpin').disabled && !document.querySelector('tr[data-compare]')");
+    want(&mut b, "5", five);
+    assert_eq!(b.eval("window.sameLoad === true"), json!(true));
+}
+
+/// Issue 54: a link holding a 50 KB edited mechanic file opens the page with that file (the
+/// text rides in the link's fragment, which the browser never sends), and the page's own link
+/// after an edit keeps the code out of the request.
+#[test]
+fn a_link_with_a_large_edited_file_opens() {
+    let Some(chromium) = crate::browser::chromium("a_link_with_a_large_edited_file_opens") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "large-edit");
+    let system = "mechanics%2Fexamples%2Ffirst-rally.rhai";
+    b.goto(&server.url(&format!("/?system={system}&scenario=rally")));
+    let saved = first_exact(&mut b);
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/mechanics/examples/first-rally.rhai"
+    ))
+    .unwrap();
+    // The saved file with helper functions nobody calls, past 50 KB: the same numbers.
+    let mut edited = text.clone();
+    let mut i = 0;
+    while edited.len() < 50 * 1024 {
+        edited += &format!(
+            "\n// helper {i}: kept for a later rule\nfn unused_{i}(x) {{ if x > {i} {{ x - 1 }} else {{ x + 1 }} }}\n"
+        );
+        i += 1;
+    }
+    let fragment = format!("code={}", morale_lab::explorer::view::encode(&edited));
+    let url = server.url(&format!("/?system={system}&scenario=rally#{fragment}"));
+    assert!(url.len() > 60 * 1024, "{}", url.len());
+    b.goto(&url);
+    b.wait(&format!(
+        "document.getElementById('code').value.length === {}",
+        edited.len()
+    ));
+    assert_eq!(
+        b.eval("document.getElementById('code').value"),
+        json!(edited)
+    );
+    b.wait("document.getElementById('code-path').textContent.includes('edited')");
+    assert_eq!(first_exact(&mut b), saved);
+    assert_eq!(
+        b.eval("document.getElementById('error').hidden"),
+        json!(true)
+    );
+    // The page's own link: settings in the query, the code in the fragment.
+    b.wait("location.hash.startsWith('#code=')");
+    assert!(
+        !b.eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("code=")
+    );
+    // An edit made on the page goes to the fragment too, and opens again from it.
+    b.eval("(() => { const c = document.getElementById('code'); c.value = c.value + '\\n// one more line\\n'; document.getElementById('run-code').click(); })()");
+    b.wait("decodeURIComponent(location.hash).includes('one more line')");
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    b.call("Page.navigate", json!({ "url": "about:blank" }));
+    b.wait("location.href === 'about:blank'");
+    b.goto(&link);
+    b.wait("document.getElementById('code').value.includes('one more line')");
+    assert_eq!(first_exact(&mut b), saved);
+}
+
+/// The first exact value the page shows (whatever the outcomes are called).
+fn first_exact(b: &mut Browser) -> f64 {
+    b.wait("(() => { const td = document.querySelector('tr[data-outcome] td.exact'); return td && td.dataset.value ? Number(td.dataset.value) : null; })()")
+        .as_f64()
+        .unwrap()
+}

@@ -1334,3 +1334,135 @@ fn first_exact(b: &mut Browser) -> f64 {
         .as_f64()
         .unwrap()
 }
+
+/// Issue 54, the editor: line numbers and highlighting; an edit runs as typing pauses; the
+/// command box reproduces the edited file's numbers once the file is saved where it says; a
+/// compile error is shown at its line with the old results dimmed; the file downloads; a blank
+/// template runs as it is, with exact fractions.
+#[test]
+fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
+    let Some(chromium) = crate::browser::chromium(
+        "the_editor_runs_as_you_type_and_reproduces_from_the_command_line",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "editor");
+    b.goto(&server.url(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3",
+    ));
+    let saved = first_exact(&mut b);
+    // A line number for each line; keywords, strings and comments marked.
+    let lines = b
+        .eval("document.getElementById('code').value.split('\\n').length")
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        b.eval("document.getElementById('gutter').textContent.trim().split('\\n').length")
+            .as_u64(),
+        Some(lines)
+    );
+    assert!(
+        b.eval("document.querySelectorAll('#code-hl .k').length")
+            .as_u64()
+            > Some(10)
+    );
+    assert!(
+        b.eval("document.querySelectorAll('#code-hl .c').length")
+            .as_u64()
+            > Some(3)
+    );
+    assert_eq!(
+        b.eval("document.getElementById('code-hl').textContent === document.getElementById('code').value + '\\n '"),
+        json!(true),
+        "the highlighted text is the text"
+    );
+    // Typing: the rally number from 4 to 5, and no click; the numbers follow.
+    let type_code = |b: &mut Browser, js: &str| {
+        b.eval(&format!("(() => {{ const c = document.getElementById('code'); c.focus(); c.value = ({js})(c.value); c.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()"));
+    };
+    type_code(
+        &mut b,
+        "(t) => t.replace('value: 4,\\n           meaning: \"the roll', 'value: 5,\\n           meaning: \"the roll')",
+    );
+    let five = b
+        .wait(&format!("(() => {{ const td = document.querySelector('tr[data-outcome] td.exact'); return td && td.dataset.value && Number(td.dataset.value) !== {saved:?} ? Number(td.dataset.value) : null; }})()"))
+        .as_f64()
+        .unwrap();
+    assert!(five < saved, "{five} {saved}");
+    b.wait("location.hash.startsWith('#code=')");
+    // The command box: save the edit where it says, and the command line gives the page's numbers.
+    let estimate = b
+        .wait("(() => { const td = document.querySelector('tr[data-outcome] td.estimate'); return td && td.dataset.value ? Number(td.dataset.value) : null; })()")
+        .as_f64()
+        .unwrap();
+    let command = b
+        .eval("document.getElementById('command').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut it = command.lines();
+    assert_eq!(
+        it.next(),
+        Some(
+            "# first save the edited file (Download the edited file) as mechanics/examples/first-rally-edited.rhai"
+        ),
+        "{command}"
+    );
+    let run = it.next().unwrap();
+    assert!(!command.contains(".edited-"), "{command}");
+    let dir = std::env::temp_dir().join(format!("morale-lab-editor-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mechanics/examples")).unwrap();
+    let text = b.eval("document.getElementById('code').value");
+    std::fs::write(
+        dir.join("mechanics/examples/first-rally-edited.rhai"),
+        text.as_str().unwrap(),
+    )
+    .unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(run.split_whitespace().skip(1))
+        .args(["--format", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["outcomes"][0]["exact"].as_f64(), Some(five), "{run}");
+    assert_eq!(cli["outcomes"][0]["p"].as_f64(), Some(estimate), "{run}");
+    // The download: the edited text under the name the command uses.
+    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-code').click()");
+    let got = b.wait("window.got");
+    assert_eq!(got[0], json!("first-rally-edited.rhai"));
+    assert_eq!(got[1], text);
+    // A compile error: its line in the gutter, the message, the old results dimmed.
+    type_code(
+        &mut b,
+        "(t) => { const l = t.split('\\n'); l.splice(6, 0, 'fn broken( {'); return l.join('\\n'); }",
+    );
+    let shown = b
+        .wait("document.getElementById('code-error').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(shown.contains("line 7"), "{shown}");
+    assert_eq!(
+        b.wait("(() => { const e = document.querySelector('#gutter .err'); return e && e.textContent; })()"),
+        json!("7")
+    );
+    assert_eq!(
+        b.eval("document.getElementById('tables').classList.contains('stale') && !document.getElementById('stale-note').hidden && document.querySelectorAll('tr[data-outcome]').length > 0"),
+        json!(true)
+    );
+    // A blank template runs as it is: six tries at 4+, exact with its fraction.
+    b.eval("document.getElementById('blank-code').click()");
+    b.wait("(() => { const td = document.querySelector('tr[data-outcome=\"passed\"] td.exact'); return td && td.textContent === '98.44% (63/64)'; })()");
+    assert_eq!(
+        b.eval("document.getElementById('tables').classList.contains('stale') || !document.getElementById('stale-note').hidden || !!document.querySelector('#gutter .err')"),
+        json!(false)
+    );
+}

@@ -38,6 +38,9 @@ use view::{Setting, View};
 /// The page: HTML, style and script in one file, no outside assets.
 pub const PAGE: &str = include_str!("page.html");
 
+/// The blank template the page's editor starts a new mechanic file from (it runs as it is).
+pub const BLANK: &str = include_str!("blank.rhai");
+
 /// What the server allows.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -545,6 +548,14 @@ impl Explorer {
                 content_type: "text/html; charset=utf-8",
                 body: PAGE
                     .replacen("{{TOKEN}}", self.gate.as_ref().map_or("", |g| g.token()), 1)
+                    // A JSON string inside a script element: no `</` may close it early.
+                    .replacen(
+                        "{{BLANK}}",
+                        &Value::String(BLANK.into())
+                            .to_string()
+                            .replace("</", "<\\/"),
+                        1,
+                    )
                     .into_bytes(),
             },
             "/api/systems" if get => Response::json(200, &self.systems_json()),
@@ -1089,7 +1100,25 @@ impl Explorer {
         let variants: Vec<Value> = result
             .runs
             .iter()
-            .map(|r| json!({ "label": labels[r.variant], "report": r.report }))
+            .map(|r| {
+                // The report (its system, source and notes) names an edited file as the page
+                // saves it, not by the server's name for it.
+                let text = serde_json::to_string(&r.report).unwrap_or_default();
+                let mut report: Value =
+                    serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
+                // Each exact value's simple fraction (5/9), as the command line prints it.
+                for list in ["outcomes", "metrics"] {
+                    for row in report[list].as_array_mut().into_iter().flatten() {
+                        if let Some((a, b)) = row["exact"]
+                            .as_f64()
+                            .and_then(crate::report::simple_fraction)
+                        {
+                            row["fraction"] = json!(format!("{a}/{b}"));
+                        }
+                    }
+                }
+                json!({ "label": labels[r.variant], "report": report })
+            })
             .collect();
         let comparisons = if v.a.is_some() {
             if exact {
@@ -1184,6 +1213,17 @@ fn script_line(message: &str) -> Option<usize> {
 /// A message with the server's names for edited files (`name.edited-HASH.rhai`) put back to
 /// the file's own.
 fn unedited(message: &str) -> String {
+    renamed(message, "")
+}
+
+/// A message with the server's names for edited files as the page saves them
+/// (`name-edited.rhai`, [`view::edited_name`]).
+fn as_saved(message: &str) -> String {
+    renamed(message, "-edited")
+}
+
+/// `name.edited-HASH.rhai` → `name{tail}.rhai` throughout `message`.
+fn renamed(message: &str, tail: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(i) = rest.find(".edited-") {
@@ -1191,6 +1231,7 @@ fn unedited(message: &str) -> String {
         let hex = after.chars().take_while(char::is_ascii_hexdigit).count();
         out.push_str(&rest[..i]);
         if hex == 12 && after[hex..].starts_with(crate::mechanic::EXTENSION) {
+            out.push_str(tail);
             rest = &after[hex..];
         } else {
             out.push_str(".edited-");
@@ -1282,8 +1323,9 @@ fn experiment_toml(v: &View, settings: &[(&str, &Setting, String)], to_run: bool
         if s.code.is_some() && !to_run {
             let label = if prefix.is_empty() { "B" } else { "A" };
             out += &format!(
-                "# {label} uses an edited copy of {}: save the editor's text there first.\n",
-                s.system
+                "# {label} uses an edited copy of {}: save the editor's text (Download the edited file) as {} first.\n",
+                s.system,
+                view::edited_name(&s.system)
             );
         }
     }
@@ -1304,10 +1346,14 @@ fn experiment_toml(v: &View, settings: &[(&str, &Setting, String)], to_run: bool
             (true, true) => "B",
             (true, false) => "A",
         };
-        let system = if to_run { name.as_str() } else { &s.system };
+        let system = match (to_run, &s.code) {
+            (true, _) => name.clone(),
+            (false, Some(_)) => view::edited_name(&s.system),
+            (false, None) => s.system.clone(),
+        };
         out += &format!(
             "\n[[variant]]\nname = \"{label}\"\nsystem = {}\n",
-            view::toml_string(system)
+            view::toml_string(&system)
         );
         if !s.sets.is_empty() {
             out += &format!("set = {}\n", view::inline_table(&s.sets));
@@ -1863,6 +1909,37 @@ mod tests {
     }
 
     #[test]
+    fn the_blank_template_runs_with_exact_fractions() {
+        let path = "mechanics/examples/first-rally.rhai";
+        let text = std::fs::read_to_string(path).unwrap();
+        let x = Explorer::new(vec![(path.into(), text)], Limits::default());
+        let q = format!(
+            "system={}&scenario=rally&code={}&mode=exact",
+            view::encode(path),
+            view::encode(BLANK)
+        );
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let passed = &v["variants"][0]["report"]["outcomes"][0];
+        assert_eq!(passed["outcome"], "passed", "{v}");
+        // Six turns of a 4+ on a D6: all but (1/2)^6 pass.
+        assert_eq!(passed["exact"], 63.0 / 64.0);
+        assert_eq!(passed["fraction"], "63/64");
+        assert_eq!(
+            v["variants"][0]["report"]["metrics"][0]["fraction"],
+            "40/21"
+        );
+        // The page holds it as a JSON string that no `</` in it could end early.
+        let page = x.handle("GET", "/", b"");
+        let page = String::from_utf8(page.body).unwrap();
+        assert!(!page.contains("{{BLANK}}"));
+        let start = page.find("id=\"blank\">").unwrap() + "id=\"blank\">".len();
+        let json = &page[start..start + page[start..].find("</script>").unwrap()];
+        assert_eq!(serde_json::from_str::<String>(json).unwrap(), BLANK);
+    }
+
+    #[test]
     fn an_edited_mechanic_file_runs_or_says_its_line() {
         let path = "mechanics/examples/first-rally.rhai";
         let text = std::fs::read_to_string(path).unwrap();
@@ -1891,7 +1968,21 @@ mod tests {
         );
         let r = x.handle("POST", "/api/run", q.as_bytes());
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-        assert!(body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].is_f64());
+        let v = body(&r);
+        assert!(v["variants"][0]["report"]["outcomes"][0]["exact"].is_f64());
+        // Its notes and command name it as the page saves it, never by the server's name.
+        let text = v.to_string();
+        assert!(!text.contains(".edited-"), "{text}");
+        assert!(
+            v["commands"]["b"].as_str().unwrap().starts_with(
+                "morale-lab rally --system mechanics/examples/first-rally-edited.rhai "
+            ),
+            "{v}"
+        );
+        assert_eq!(
+            as_saved("a/b.edited-0123456789ab.rhai:3: x"),
+            "a/b-edited.rhai:3: x"
+        );
         // A file the server does not offer is not read.
         let r = x.handle(
             "POST",

@@ -266,11 +266,16 @@ impl View {
 
     /// The command line that gives setting `s`'s numbers (a mechanic file by its path; an
     /// edited one must first be saved there).
+    /// An edited file runs as saved beside its own file under [`edited_name`].
     pub fn command(&self, s: &Setting) -> String {
+        let system = match s.code {
+            Some(_) => edited_name(&s.system),
+            None => s.system.clone(),
+        };
         let mut out = format!(
             "morale-lab {} --system {}",
             self.scenario.name(),
-            shell(&s.system)
+            shell(&system)
         );
         for (k, v) in &s.sets {
             out += &format!(" --set {}", shell(&format!("{k}={v}")));
@@ -283,6 +288,16 @@ impl View {
         }
         out += &format!(" --trials {} --seed {}", self.trials, self.seed);
         out
+    }
+}
+
+/// Where the page asks an edited mechanic file to be saved, beside the file it came from
+/// (`dir/name.rhai` → `dir/name-edited.rhai`): the path its command lines and experiment name.
+pub fn edited_name(system: &str) -> String {
+    let ext = crate::mechanic::EXTENSION;
+    match system.strip_suffix(ext) {
+        Some(stem) => format!("{stem}-edited{ext}"),
+        None => format!("{system}-edited{ext}"),
     }
 }
 
@@ -388,6 +403,15 @@ mod tests {
         assert_eq!(v.b.sets[0].1, "guards pips=7 charging");
         v.b.code = Some("fn about() {\n  #{ title: \"x & y\" }\n}\n% 100".into());
         assert_eq!(view(&v.query()).unwrap(), v);
+        // An edited file's command runs it as the page saves it, beside its own file.
+        assert!(
+            v.command(&v.b)
+                .starts_with("morale-lab melee --system rank-and-file-edited.rhai ")
+        );
+        assert_eq!(
+            edited_name("mechanics/examples/first-rally.rhai"),
+            "mechanics/examples/first-rally-edited.rhai"
+        );
         assert!(
             v.command(&v.b)
                 .contains("--set 'attacker=guards pips=7 charging'")

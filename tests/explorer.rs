@@ -948,9 +948,14 @@ fn the_page_works_in_a_real_browser() {
         b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting")));
         b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
         std::fs::write(dir.join("explorer-wide.png"), b.screenshot(1280, 800)).unwrap();
+        // The phone's view as a phone opens it (its parts folded at that width).
+        b.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": 400, "height": 860, "deviceScaleFactor": 1, "mobile": true }),
+        );
         b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1")));
         b.wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.estimate'); return td && td.dataset.value; })()");
-        std::fs::write(dir.join("explorer-phone.png"), b.screenshot(400, 860)).unwrap();
+        std::fs::write(dir.join("explorer-phone.png"), b.screenshot(400, 1300)).unwrap();
     }
 }
 
@@ -1352,6 +1357,11 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
         "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3",
     ));
     let saved = first_exact(&mut b);
+    // The file by its title in the list of systems.
+    assert_eq!(
+        b.eval("(() => { const s = document.getElementById('system'); return s.options[s.selectedIndex].text; })()"),
+        json!("A first mechanic: a shaken unit rallies (first-rally.rhai)")
+    );
     // A line number for each line; keywords, strings and comments marked.
     let lines = b
         .eval("document.getElementById('code').value.split('\\n').length")
@@ -1465,4 +1475,101 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
         b.eval("document.getElementById('tables').classList.contains('stale') || !document.getElementById('stale-note').hidden || !!document.querySelector('#gutter .err')"),
         json!(false)
     );
+}
+
+/// Issue 54, the phone and the exports: at 390 px the form comes first and compact, the
+/// results next; nothing is cut off the page (a wide table scrolls inside its box and says
+/// so); each chart has its title as alternative text and downloads as SVG and PNG, each table
+/// as CSV with the values the page holds.
+#[test]
+fn the_page_works_on_a_phone_and_exports_what_it_shows() {
+    let Some(chromium) =
+        crate::browser::chromium("the_page_works_on_a_phone_and_exports_what_it_shows")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "phone");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.goto(&server.url(&format!(
+        "/?{RALLY}&trials=20000&seed=5&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting"
+    )));
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
+    b.wait("document.querySelectorAll('#charts svg').length > 0");
+    let at = |b: &mut Browser, js: &str| b.eval(js).as_f64().unwrap();
+    let form = at(
+        &mut b,
+        "document.getElementById('form').getBoundingClientRect().top + scrollY",
+    );
+    let results = at(
+        &mut b,
+        "document.getElementById('results').getBoundingClientRect().top + scrollY",
+    );
+    assert!(form < results, "the form first: {form} {results}");
+    assert!(
+        results < 844.0,
+        "a compact form: the results start at {results} px"
+    );
+    // Folded parts open on a tap.
+    assert_eq!(
+        b.eval("document.getElementById('rules').classList.contains('folded')"),
+        json!(true)
+    );
+    b.eval("document.querySelector('#rules legend').click()");
+    assert_eq!(
+        b.eval("!document.getElementById('rules').classList.contains('folded') && document.querySelector('[data-field=\"rule.base_veteran\"] input').offsetHeight > 0"),
+        json!(true)
+    );
+    // Nothing runs off the page; the wide table scrolls in its box, with a cue.
+    assert_eq!(
+        b.eval("document.documentElement.scrollWidth <= innerWidth"),
+        json!(true),
+        "{}",
+        b.eval("document.documentElement.scrollWidth")
+    );
+    assert_eq!(
+        b.eval("(() => { const w = document.querySelector('tr[data-compare]').closest('.scroll'); const hint = w.previousElementSibling; const before = w.scrollLeft; w.scrollLeft = 100; return w.classList.contains('more') && !hint.hidden && hint.offsetHeight > 0 && w.scrollLeft > before; })()"),
+        json!(true)
+    );
+    // Alternative text: the chart's title.
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#charts svg')].every((s) => s.getAttribute('role') === 'img' && s.getAttribute('aria-label').length > 5)"),
+        json!(true)
+    );
+    // The downloads, caught before the browser saves them.
+    b.eval("window.got = []; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download, type = blob.type, size = blob.size; blob.text().then((t) => window.got.push([name, type, size, t.slice(0, 400)])); }; true");
+    b.eval("document.querySelector('#tables h2 .export button').click()");
+    b.eval("document.querySelector('#charts figure .export button').click()");
+    b.eval("document.querySelectorAll('#charts figure .export button')[1].click()");
+    let got = b.wait("window.got.length === 3 && window.got");
+    let find = |ext: &str| {
+        got.as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g[0].as_str().unwrap().ends_with(ext))
+            .unwrap_or_else(|| panic!("no {ext} in {got}"))
+            .clone()
+    };
+    let csv = find(".csv");
+    let text = csv[3].as_str().unwrap();
+    assert!(text.starts_with(",A,B,B − A,exact,"), "{text}");
+    let recovered = text
+        .lines()
+        .find(|l| l.starts_with("recovered,"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let exact_diff =
+        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[4].dataset.value");
+    assert!(
+        recovered.contains(&format!(",{},", exact_diff.as_str().unwrap())),
+        "{recovered} {exact_diff}"
+    );
+    let svg = find(".svg");
+    assert_eq!(svg[1], json!("image/svg+xml"));
+    assert!(svg[3].as_str().unwrap().starts_with("<svg"), "{svg}");
+    let png = find(".png");
+    assert_eq!(png[1], json!("image/png"));
+    assert!(png[2].as_u64().unwrap() > 10_000, "{png}");
 }

@@ -1104,20 +1104,23 @@ impl Explorer {
                 // The report (its system, source and notes) names an edited file as the page
                 // saves it, not by the server's name for it.
                 let text = serde_json::to_string(&r.report).unwrap_or_default();
-                let mut report: Value =
-                    serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
-                // Each exact value's simple fraction (5/9), as the command line prints it.
-                for list in ["outcomes", "metrics"] {
-                    for row in report[list].as_array_mut().into_iter().flatten() {
-                        if let Some((a, b)) = row["exact"]
-                            .as_f64()
-                            .and_then(crate::report::simple_fraction)
-                        {
-                            row["fraction"] = json!(format!("{a}/{b}"));
+                let report: Value = serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
+                // Each exact value's simple fraction (5/9), as the command line prints it, by
+                // outcome and measure (beside the report, which stays the command line's).
+                let mut fractions = serde_json::Map::new();
+                for (list, key) in [("outcomes", "outcome"), ("metrics", "name")] {
+                    for row in report[list].as_array().into_iter().flatten() {
+                        if let (Some(name), Some((a, b))) = (
+                            row[key].as_str(),
+                            row["exact"]
+                                .as_f64()
+                                .and_then(crate::report::simple_fraction),
+                        ) {
+                            fractions.insert(name.to_string(), json!(format!("{a}/{b}")));
                         }
                     }
                 }
-                json!({ "label": labels[r.variant], "report": report })
+                json!({ "label": labels[r.variant], "report": report, "fractions": fractions })
             })
             .collect();
         let comparisons = if v.a.is_some() {
@@ -1925,10 +1928,11 @@ mod tests {
         assert_eq!(passed["outcome"], "passed", "{v}");
         // Six turns of a 4+ on a D6: all but (1/2)^6 pass.
         assert_eq!(passed["exact"], 63.0 / 64.0);
-        assert_eq!(passed["fraction"], "63/64");
-        assert_eq!(
-            v["variants"][0]["report"]["metrics"][0]["fraction"],
-            "40/21"
+        assert_eq!(v["variants"][0]["fractions"]["passed"], "63/64");
+        assert_eq!(v["variants"][0]["fractions"]["turns_to_pass"], "40/21");
+        assert!(
+            passed.get("fraction").is_none(),
+            "the report stays the command line's"
         );
         // The page holds it as a JSON string that no `</` in it could end early.
         let page = x.handle("GET", "/", b"");

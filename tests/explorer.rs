@@ -1109,6 +1109,11 @@ fn the_page_solves_for_a_number() {
         .unwrap()
         .to_string();
     assert!(msg.contains("'half'") && msg.contains("a number"), "{msg}");
+    // The results stand for the view as it is: a bad Solve box does not dim them.
+    assert_eq!(
+        b.eval("document.getElementById('tables').classList.contains('stale') || !document.getElementById('stale-note').hidden"),
+        json!(false)
+    );
 }
 
 /// The server's resident memory now and at its peak, in MiB (Linux).
@@ -1572,4 +1577,71 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     let png = find(".png");
     assert_eq!(png[1], json!("image/png"));
     assert!(png[2].as_u64().unwrap() > 10_000, "{png}");
+}
+
+/// Issue 54, cumulative chances: the rally's table of recovered and removed turn by turn, shown
+/// by turn k (within k turns), at turn k, or not by turn k (more than k), each the command
+/// line's exact value (or one minus it).
+#[test]
+fn the_turn_tables_show_chances_at_by_and_not_by_turn_k() {
+    let Some(chromium) =
+        crate::browser::chromium("the_turn_tables_show_chances_at_by_and_not_by_turn_k")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "turns");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    let recovered = shown_exact(&mut b, "recovered");
+    let want = cli(&["--exact-only"]);
+    let table = want["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "turns")
+        .unwrap()
+        .clone();
+    let cols: Vec<&str> = table["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let col = |name: &str| cols.iter().position(|c| *c == name).unwrap();
+    let shown = |b: &mut Browser| -> Vec<f64> {
+        b.wait("document.querySelectorAll('table[data-table=\"turns\"] tr[data-turn]').length === 12 && document.querySelector('table[data-table=\"turns\"] tr[data-turn] td.exact')");
+        b.eval("[...document.querySelectorAll('table[data-table=\"turns\"] tr[data-turn]')].map((tr) => Number(tr.cells[1].dataset.value))")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let rows = table["rows"].as_array().unwrap();
+    let cli_col = |name: &str| -> Vec<f64> {
+        rows.iter()
+            .map(|r| r["cells"][col(name)]["exact"].as_f64().unwrap())
+            .collect()
+    };
+    // By turn k: the command line's `recovered_by`, reaching the outcome's chance at the cap.
+    let by = shown(&mut b);
+    assert_eq!(by, cli_col("recovered_by"));
+    assert!((by[11] - recovered).abs() < 1e-12, "{by:?} {recovered}");
+    let pick = |b: &mut Browser, view: &str| {
+        b.eval(&format!("(() => {{ const s = document.querySelector('table[data-table=\"turns\"]').closest('.scroll').previousElementSibling.previousElementSibling.querySelector('select.turn-view'); s.value = '{view}'; s.dispatchEvent(new Event('change')); }})()"));
+    };
+    // The view changes at once (the page draws it again from the answer it holds).
+    pick(&mut b, "at");
+    assert_eq!(
+        b.eval("document.querySelector('table[data-table=\"turns\"]').closest('.scroll').previousElementSibling.previousElementSibling.firstChild.textContent"),
+        json!("Recovered and removed at turn k")
+    );
+    let at = shown(&mut b);
+    assert_eq!(at, cli_col("recovered_at"));
+    assert!((at.iter().sum::<f64>() - recovered).abs() < 1e-12);
+    pick(&mut b, "after");
+    let after = shown(&mut b);
+    for (x, y) in after.iter().zip(&by) {
+        assert_eq!(*x, 1.0 - y);
+    }
 }

@@ -1107,19 +1107,15 @@ impl Explorer {
                 let report: Value = serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
                 // Each exact value's simple fraction (5/9), as the command line prints it, by
                 // outcome and measure (beside the report, which stays the command line's).
-                let mut fractions = serde_json::Map::new();
-                for (list, key) in [("outcomes", "outcome"), ("metrics", "name")] {
-                    for row in report[list].as_array().into_iter().flatten() {
-                        if let (Some(name), Some((a, b))) = (
-                            row[key].as_str(),
-                            row["exact"]
-                                .as_f64()
-                                .and_then(crate::report::simple_fraction),
-                        ) {
-                            fractions.insert(name.to_string(), json!(format!("{a}/{b}")));
-                        }
-                    }
-                }
+                let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, o.cell.exact));
+                let metrics = r.report.metrics.iter().map(|m| (&m.name, m.exact));
+                let fractions: serde_json::Map<String, Value> = outcomes
+                    .chain(metrics)
+                    .filter_map(|(name, exact)| {
+                        let (a, b) = crate::report::simple_fraction(exact?)?;
+                        Some((name.clone(), json!(format!("{a}/{b}"))))
+                    })
+                    .collect();
                 json!({ "label": labels[r.variant], "report": report, "fractions": fractions })
             })
             .collect();

@@ -204,7 +204,7 @@ fn the_api_gives_the_command_lines_numbers_to_the_bit() {
         "{bad}"
     );
     // The command the page shows gives them too.
-    let command = v["commands"]["b"].as_str().unwrap().to_string();
+    let command = v["commands"][0]["command"].as_str().unwrap().to_string();
     let args: Vec<&str> = command.split(' ').skip(1).collect();
     let mut args = args.clone();
     args.extend(["--format", "json"]);
@@ -1644,4 +1644,104 @@ fn the_turn_tables_show_chances_at_by_and_not_by_turn_k() {
     for (x, y) in after.iter().zip(&by) {
         assert_eq!(*x, 1.0 - y);
     }
+}
+
+/// Issue 54: three profiles side by side, each named and editable, with exact values and their
+/// fractions; each compared with a base the reader picks; the form moves between profiles and
+/// Back undoes that like any change; the link holds them all.
+#[test]
+fn three_profiles_side_by_side_with_exact_fractions() {
+    let Some(chromium) =
+        crate::browser::chromium("three_profiles_side_by_side_with_exact_fractions")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "profiles");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=3")));
+    shown_exact(&mut b, "recovered");
+    let exact = |rule: Option<&str>| {
+        let mut args = vec!["--exact-only"];
+        if let Some(r) = rule {
+            args.extend(["--rule", r]);
+        }
+        cli(&args)["outcomes"][0]["exact"].as_f64().unwrap()
+    };
+    let (three, four, five) = (
+        exact(None),
+        exact(Some("base_veteran=4")),
+        exact(Some("base_veteran=5")),
+    );
+    // A: the source's rule; B: 4+; C, a new profile from B: 5+, named.
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.system=')");
+    type_into(&mut b, "rule.base_veteran", "4");
+    b.wait("location.search.includes('rule=base_veteran%3D4')");
+    assert_eq!(
+        b.eval("document.getElementById('pin').textContent"),
+        json!("New profile")
+    );
+    b.eval("document.getElementById('pin').click()");
+    b.wait(
+        "location.search.includes('edit=C') && location.search.includes('b.rule=base_veteran%3D4')",
+    );
+    type_into(&mut b, "rule.base_veteran", "5");
+    b.eval("(() => { const el = document.getElementById('profile-name'); el.value = 'Hard rally'; el.dispatchEvent(new Event('input', { bubbles: true })); })()");
+    b.wait("location.search.includes('name=Hard+rally') || location.search.includes('name=Hard%20rally')");
+    // Side by side: each profile's exact value is its own command line's.
+    let got = b.wait("(() => { const tr = document.querySelector('tr[data-side=\"recovered\"]'); if (!tr || !location.search.includes('rule=base_veteran%3D5')) return null; const v = [...tr.querySelectorAll('td[data-profile]')].map((td) => [td.dataset.profile, Number(td.dataset.exact)]); return v.length === 3 && v.every(([, x]) => x > 0) ? v : null; })()");
+    assert_eq!(got, json!([["A", three], ["B", four], ["C", five]]));
+    let heads = b.eval("[...document.querySelector('tr[data-side]').closest('table').querySelectorAll('th')].map((th) => th.textContent)");
+    assert_eq!(heads, json!(["", "A · base", "B", "C (Hard rally)"]));
+    // Exact fractions beside the values, each the value it stands beside.
+    let fractions = b.eval("[...document.querySelectorAll('tr[data-side] td[data-profile]')].map((td) => [/\\((\\d+)\\/(\\d+)\\)/.exec(td.textContent), Number(td.dataset.exact)]).filter(([m]) => m).map(([m, x]) => [Number(m[1]) / Number(m[2]), x])");
+    let fractions = fractions.as_array().unwrap();
+    assert!(fractions.len() >= 3, "{fractions:?}");
+    for f in fractions {
+        let (q, x) = (f[0].as_f64().unwrap(), f[1].as_f64().unwrap());
+        assert!((q - x).abs() < 1e-9 * x.abs().max(1e-300) + 1e-12, "{f}");
+    }
+    // Against the base: B − A and C − A, exact.
+    let diff = |b: &mut Browser, who: &str| {
+        b.wait(&format!("(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"][data-profile=\"{who}\"]'); const td = tr && tr.querySelector('td.exact[data-value]'); return td && td.dataset.value !== 'undefined' ? Number(td.dataset.value) : null; }})()")).as_f64().unwrap()
+    };
+    b.wait("!!mcAnswer");
+    assert!((diff(&mut b, "B") - (four - three)).abs() < 1e-12);
+    assert!((diff(&mut b, "C") - (five - three)).abs() < 1e-12);
+    // Another base: C; the others against it.
+    b.eval("(() => { const s = document.getElementById('base'); s.value = 'C'; s.dispatchEvent(new Event('change')); })()");
+    b.wait("location.search.includes('base=C') && !!document.querySelector('tr[data-compare=\"recovered\"][data-profile=\"A\"]') && !!mcAnswer");
+    assert!((diff(&mut b, "A") - (three - five)).abs() < 1e-12);
+    assert!((diff(&mut b, "B") - (four - five)).abs() < 1e-12);
+    // The form edits A: its own rule (the source's), and the link says so; Back returns to C.
+    b.eval("document.querySelector('#profile-list button.pick[data-label=\"A\"]').click()");
+    b.wait("location.search.includes('edit=A') && document.querySelector('[data-field=\"rule.base_veteran\"] input').value === '' && document.getElementById('profile-name').value === ''");
+    b.eval("history.back()");
+    b.wait("location.search.includes('edit=C') && document.querySelector('[data-field=\"rule.base_veteran\"] input').value === '5' && document.getElementById('profile-name').value === 'Hard rally'");
+    // The link opens all three again, with the same numbers.
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    let text = b
+        .wait("(() => { const t = document.querySelector('tr[data-side]'); return t && !!mcAnswer ? document.getElementById('tables').textContent : null; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.goto(&link);
+    let again = b
+        .wait("(() => { const t = document.querySelector('tr[data-side]'); return t && !!mcAnswer ? document.getElementById('tables').textContent : null; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(text, again);
+    // A profile removed: two left, B beside A's old table.
+    b.eval("document.querySelector('#profile-list button.drop[aria-label=\"Remove profile B\"]').click()");
+    b.wait("!location.search.includes('b.') && !document.querySelector('tr[data-side]') && !!document.querySelector('tr[data-compare=\"recovered\"]')");
+    let commands = b.eval("document.getElementById('command').textContent");
+    assert!(
+        commands.as_str().unwrap().contains("A: morale-lab rally")
+            && commands
+                .as_str()
+                .unwrap()
+                .contains("C (Hard rally): morale-lab rally"),
+        "{commands}"
+    );
 }

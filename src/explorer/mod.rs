@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Run, compare, output};
 use crate::params::{Input, Kind, ParamDef, Source};
 use crate::system::{self, RuleSystem};
-use view::{Setting, View};
+use view::{Profile, Setting, View};
 
 /// The page: HTML, style and script in one file, no outside assets.
 pub const PAGE: &str = include_str!("page.html");
@@ -415,10 +415,15 @@ fn for_the_page(e: &Error) -> String {
 /// `scenario`, `system` or `code` (with its line), prefixed `a.` for the pinned setting.
 fn field_of(e: &Error, prefix: &str) -> (Option<String>, Option<usize>) {
     let of_what = |what: &str, key: Option<&str>| -> Option<String> {
-        // "A's --set KEY": the pinned setting's field.
-        let (prefix, what) = match what.trim().strip_prefix("A's ") {
-            Some(rest) => ("a.", rest),
-            None => (prefix, what.trim()),
+        // "C's --set KEY": that profile's field.
+        let what = what.trim();
+        let b = what.as_bytes();
+        let owned;
+        let (prefix, what) = if b.len() > 4 && b[0].is_ascii_uppercase() && &what[1..4] == "'s " {
+            owned = format!("{}.", what[..1].to_ascii_lowercase());
+            (owned.as_str(), &what[4..])
+        } else {
+            (prefix, what)
         };
         for (flag, name) in [("--set", "set"), ("--rule", "rule")] {
             if let Some(rest) = what.strip_prefix(flag) {
@@ -869,22 +874,32 @@ impl Explorer {
             }
         };
         // Each setting checked as the command line checks it.
-        let mut settings: Vec<(&str, &Setting, String)> = Vec::new();
+        // In the experiment's order (the base first), each with its link prefix.
+        let mut settings: Vec<Variant<'_>> = Vec::new();
         // The edited files used are kept loaded until this answer is made.
         let mut holds = Vec::new();
-        if let Some(a) = &v.a {
-            let (name, hold) = self.system_of(a, "a.")?;
-            settings.push(("a.", a, name));
+        for p in v.in_order() {
+            let i = v
+                .profiles
+                .iter()
+                .position(|x| x.label == p.label)
+                .unwrap_or(0);
+            let prefix = v.prefix(i);
+            let (name, hold) = self
+                .system_of(&p.setting, &prefix)
+                .map_err(|f| whose(f, &v, p))?;
+            settings.push(Variant {
+                prefix,
+                profile: p,
+                name,
+            });
             holds.push(hold);
         }
-        let (name, hold) = self.system_of(&v.b, "")?;
-        settings.push(("", &v.b, name));
-        holds.push(hold);
         let mut has_exact = true;
-        for (prefix, s, name) in &settings {
-            let inputs = inputs_of(s);
-            let job = system::build(name, v.scenario, &inputs, &s.options)
-                .map_err(|e| Failure::of(&e, prefix))?;
+        for s in &settings {
+            let inputs = inputs_of(&s.profile.setting);
+            let job = system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
+                .map_err(|e| whose(Failure::of(&e, &s.prefix), &v, s.profile))?;
             has_exact &= job.has_exact();
         }
         // "Solve for": the view's settings as the variants of an experiment with a [balance]
@@ -917,8 +932,8 @@ impl Explorer {
                 "has_exact": false,
                 "query": v.query(),
                 "commands": commands(&v),
-                "ruleset": ruleset_toml(&v, &v.b),
-                "experiment": v.a.as_ref().map(|_| experiment_toml(&v, &settings, false)),
+                "ruleset": ruleset_toml(&v, v.current()),
+                "experiment": v.compared().then(|| experiment_toml(&v, &settings, false)),
             });
             return Ok(answer.to_string().into_bytes());
         }
@@ -994,8 +1009,8 @@ impl Explorer {
     }
 
     /// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
-    /// `solve`): `target=A` (with A pinned) solves B to reach A's headline, a number solves
-    /// every setting to reach it.
+    /// `solve`): a profile's letter (`target=A`) solves every other profile to reach that one's
+    /// headline, a number solves every profile to reach it.
     fn solve_section(
         &self,
         pairs: &[(String, String)],
@@ -1015,15 +1030,31 @@ impl Explorer {
         };
         let target = value(pairs, "target").map(str::trim).unwrap_or("");
         let mut out = format!("\n[balance]\nsolve = {}\n", view::toml_string(key));
-        if target.eq_ignore_ascii_case("a") {
-            if v.a.is_none() {
+        let letters: Vec<String> = v.profiles.iter().map(|p| p.label.to_string()).collect();
+        if target.len() == 1 && target.chars().all(|c| c.is_ascii_alphabetic()) {
+            let l = target.to_ascii_uppercase();
+            if !v.compared() || !letters.contains(&l) {
                 return Err(bad(
                     "solve.target",
-                    "target A is the pinned setting: pin one first (Pin as A), or give a number"
-                        .into(),
+                    if v.compared() {
+                        format!(
+                            "target {l} is not a profile here: a number, or one of {}",
+                            letters.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "target {l} names a profile to match: keep one first (Pin as A), or give a number"
+                        )
+                    },
                 ));
             }
-            out += "against = \"A\"\n";
+            let title = v
+                .profiles
+                .iter()
+                .find(|p| p.label.to_string() == l)
+                .map(Profile::title)
+                .unwrap_or(l);
+            out += &format!("against = {}\n", view::toml_string(&title));
         } else {
             match target.parse::<f64>() {
                 Ok(t) if t.is_finite() => out += &format!("target = {t:?}\n"),
@@ -1032,8 +1063,8 @@ impl Explorer {
                         "solve.target",
                         format!(
                             "invalid value '{target}' for the target: a number (a share from 0 to 1 for an outcome, e.g. 0.5){}",
-                            if v.a.is_some() {
-                                ", or A (the pinned setting's value)"
+                            if v.compared() {
+                                ", or a profile's letter (A: that profile's value)"
                             } else {
                                 ""
                             }
@@ -1056,7 +1087,7 @@ impl Explorer {
     fn compute(
         &self,
         v: &View,
-        settings: &[(&str, &Setting, String)],
+        settings: &[Variant<'_>],
         exact: bool,
         solve: Option<&str>,
         control: &Control,
@@ -1080,9 +1111,9 @@ impl Explorer {
         let result = exp.result(self.limits.threads, runs);
         let mut charts = Vec::new();
         let mut drawn = output::point_charts(&result);
-        if v.a.is_some() {
-            // A beside B: each state's share turn by turn, A's and B's lines on one chart, in
-            // place of a stacked chart for each.
+        if v.compared() {
+            // Profiles side by side: each state's share turn by turn, every profile's line on
+            // one chart, in place of a stacked chart for each.
             drawn.retain(|(name, _)| !name.starts_with("per_turn_"));
             drawn.extend(output::per_turn_overlaid(&result));
         }
@@ -1092,11 +1123,6 @@ impl Explorer {
                 .map_err(|e| Error::Conflict(format!("could not draw the chart {name}: {e}")))?;
             charts.push(json!({ "name": name, "title": chart.title(), "svg": svg }));
         }
-        let labels: Vec<&str> = if v.a.is_some() {
-            vec!["A", "B"]
-        } else {
-            vec!["B"]
-        };
         let variants: Vec<Value> = result
             .runs
             .iter()
@@ -1116,12 +1142,26 @@ impl Explorer {
                         Some((name.clone(), json!(format!("{a}/{b}"))))
                     })
                     .collect();
-                json!({ "label": labels[r.variant], "report": report, "fractions": fractions })
+                let p = settings[r.variant].profile;
+                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions })
             })
             .collect();
-        let comparisons = if v.a.is_some() {
+        let comparisons = if v.compared() {
             if exact {
-                exact_differences(&result.runs[0].report, &result.runs[1].report)
+                let base = &result.runs[0];
+                Value::Array(
+                    result.runs[1..]
+                        .iter()
+                        .flat_map(|r| {
+                            exact_differences(
+                                &base.report,
+                                &r.report,
+                                &settings[base.variant].profile.title(),
+                                &settings[r.variant].profile.title(),
+                            )
+                        })
+                        .collect(),
+                )
             } else {
                 serde_json::to_value(compare::compare(&result)).unwrap_or(Value::Null)
             }
@@ -1129,30 +1169,27 @@ impl Explorer {
             Value::Null
         };
         let headline = output::headline(&result);
-        fn label_of(name: &str) -> &str {
-            match name {
-                "this setting" => "B",
-                other => other,
-            }
-        }
         let mut solved = Vec::new();
         for (name, b) in exp.balances(self.limits.threads, Sampler::Table, control)? {
             let chart = b.chart();
             let svg = chart
                 .svg()
                 .map_err(|e| Error::Conflict(format!("could not draw the balance chart: {e}")))?;
+            let p = settings
+                .iter()
+                .map(|s| s.profile)
+                .find(|p| p.title() == name)
+                .unwrap_or(&v.profiles[v.edit]);
             solved.push(json!({
-                "label": label_of(&name),
+                "label": p.label.to_string(),
+                "name": p.name,
                 "key": b.key,
                 "answer": b.answer(),
                 "context": b.context_lines(),
                 "rows": b.rows(),
                 "exact": b.exact,
                 "chart": { "title": chart.title(), "svg": svg },
-                "command": solve_command(v, match (&v.a, name.as_str()) {
-                    (Some(a), "A") => a,
-                    _ => &v.b,
-                }, &b),
+                "command": solve_command(v, &p.setting, &b),
             }));
         }
         Ok(json!({
@@ -1165,8 +1202,8 @@ impl Explorer {
             "comparisons": comparisons,
             "charts": charts,
             "commands": commands(v),
-            "ruleset": ruleset_toml(v, &v.b),
-            "experiment": v.a.as_ref().map(|_| experiment_toml(v, settings, false)),
+            "ruleset": ruleset_toml(v, v.current()),
+            "experiment": v.compared().then(|| experiment_toml(v, settings, false)),
         }))
     }
 }
@@ -1272,11 +1309,30 @@ fn inputs_of(s: &Setting) -> Vec<Input> {
     inputs
 }
 
+/// Each profile's command line, in letter order, with its letter and name.
 fn commands(v: &View) -> Value {
-    json!({
-        "b": v.command(&v.b),
-        "a": v.a.as_ref().map(|a| v.command(a)),
-    })
+    Value::Array(
+        v.profiles
+            .iter()
+            .map(|p| json!({ "label": p.label.to_string(), "name": p.name, "command": v.command(&p.setting) }))
+            .collect(),
+    )
+}
+
+/// A profile as the experiment runs it: its link prefix, the profile, and its system's name
+/// in the registry (an edited file's as the server loaded it).
+struct Variant<'a> {
+    prefix: String,
+    profile: &'a Profile,
+    name: String,
+}
+
+/// A failure of a profile other than the one the form edits says whose it is.
+fn whose(mut f: Failure, v: &View, p: &Profile) -> Failure {
+    if v.compared() && p.label != v.profiles[v.edit].label {
+        f.message = format!("profile {}: {}", p.title(), f.message);
+    }
+    f
 }
 
 /// A setting's rules as a rule-set file (its situation is not a rule set's).
@@ -1311,57 +1367,74 @@ fn ruleset_toml(v: &View, s: &Setting) -> String {
     out
 }
 
-/// The view as an experiment file: A (the baseline) and B, or B alone. `to_run`: name edited
-/// files by the server's paths for them (else by the page's, with a note).
-fn experiment_toml(v: &View, settings: &[(&str, &Setting, String)], to_run: bool) -> String {
-    let compare = v.a.is_some();
+/// The view as an experiment file: its profiles as variants, the base first, or the one profile
+/// alone. `to_run`: name edited files by the server's paths for them (else by the page's, with
+/// a note).
+fn experiment_toml(v: &View, settings: &[Variant<'_>], to_run: bool) -> String {
+    let compare = v.compared();
     let mut out = String::from(
         "# An experiment written by morale-lab's explorer: run it with\n#   morale-lab run explorer.toml\n",
     );
-    for (prefix, s, _) in settings {
-        if s.code.is_some() && !to_run {
-            let label = if prefix.is_empty() { "B" } else { "A" };
+    for s in settings {
+        let st = &s.profile.setting;
+        if st.code.is_some() && !to_run {
             out += &format!(
-                "# {label} uses an edited copy of {}: save the editor's text (Download the edited file) as {} first.\n",
-                s.system,
-                view::edited_name(&s.system)
+                "# {} uses an edited copy of {}: save the editor's text (Download the edited file) as {} first.\n",
+                s.profile.label,
+                st.system,
+                view::edited_name(&st.system)
             );
         }
     }
+    let question = if !compare {
+        "What does this setting give?".to_string()
+    } else {
+        let base = settings[0].profile.label;
+        let others: Vec<String> = settings[1..]
+            .iter()
+            .map(|s| s.profile.label.to_string())
+            .collect();
+        let others = match others.len() {
+            1 => others[0].clone(),
+            n => format!("{} and {}", others[..n - 1].join(", "), others[n - 1]),
+        };
+        format!(
+            "How do{} {others} differ from {base}?",
+            if settings.len() == 2 { "es" } else { "" }
+        )
+    };
     out += &format!(
         "name = \"explorer\"\nquestion = {}\nscenario = \"{}\"\nseed = {}\ntrials = {}\n",
-        view::toml_string(if compare {
-            "How does B differ from A?"
-        } else {
-            "What does this setting give?"
-        }),
+        view::toml_string(&question),
         v.scenario.name(),
         v.seed,
         v.trials
     );
-    for (prefix, s, name) in settings {
-        let label = match (compare, prefix.is_empty()) {
-            (false, _) => "this setting",
-            (true, true) => "B",
-            (true, false) => "A",
+    for s in settings {
+        let st = &s.profile.setting;
+        let label = if compare {
+            s.profile.title()
+        } else {
+            "this setting".to_string()
         };
-        let system = match (to_run, &s.code) {
-            (true, _) => name.clone(),
-            (false, Some(_)) => view::edited_name(&s.system),
-            (false, None) => s.system.clone(),
+        let system = match (to_run, &st.code) {
+            (true, _) => s.name.clone(),
+            (false, Some(_)) => view::edited_name(&st.system),
+            (false, None) => st.system.clone(),
         };
         out += &format!(
-            "\n[[variant]]\nname = \"{label}\"\nsystem = {}\n",
+            "\n[[variant]]\nname = {}\nsystem = {}\n",
+            view::toml_string(&label),
             view::toml_string(&system)
         );
-        if !s.sets.is_empty() {
-            out += &format!("set = {}\n", view::inline_table(&s.sets));
+        if !st.sets.is_empty() {
+            out += &format!("set = {}\n", view::inline_table(&st.sets));
         }
-        if !s.rules.is_empty() {
-            out += &format!("rules = {}\n", view::inline_table(&s.rules));
+        if !st.rules.is_empty() {
+            out += &format!("rules = {}\n", view::inline_table(&st.rules));
         }
-        if !s.options.is_empty() {
-            let opts: Vec<String> = s.options.iter().map(|o| view::toml_string(o)).collect();
+        if !st.options.is_empty() {
+            let opts: Vec<String> = st.options.iter().map(|o| view::toml_string(o)).collect();
             out += &format!("options = [{}]\n", opts.join(", "));
         }
     }
@@ -1393,8 +1466,8 @@ fn solve_command(v: &View, s: &Setting, b: &crate::experiment::balance::Balance)
     out
 }
 
-/// Exact differences B − A of every outcome and metric both have.
-fn exact_differences(a: &crate::Report, b: &crate::Report) -> Value {
+/// Exact differences `b − a` of every outcome and metric both have (`an`, `bn`: their names).
+fn exact_differences(a: &crate::Report, b: &crate::Report, an: &str, bn: &str) -> Vec<Value> {
     let mut out = Vec::new();
     for o in &b.outcomes {
         if let Some(base) = a
@@ -1403,17 +1476,17 @@ fn exact_differences(a: &crate::Report, b: &crate::Report) -> Value {
             .find(|x| compare::same_outcome(&x.outcome, &o.outcome))
             && let (Some(x), Some(y)) = (o.cell.exact, base.cell.exact)
         {
-            out.push(json!({ "kind": "outcome", "name": o.outcome, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
+            out.push(json!({ "kind": "outcome", "name": o.outcome, "variant": bn, "baseline": an, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
         }
     }
     for m in &b.metrics {
         if let Some(base) = a.metrics.iter().find(|x| x.name == m.name)
             && let (Some(x), Some(y)) = (m.exact, base.exact)
         {
-            out.push(json!({ "kind": "metric", "name": m.name, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
+            out.push(json!({ "kind": "metric", "name": m.name, "variant": bn, "baseline": an, "estimate": x, "baseline_estimate": y, "exact_difference": x - y }));
         }
     }
-    Value::Array(out)
+    out
 }
 
 /// A system's tables for the page's form: its scenarios with their parameters (defaults as
@@ -1777,7 +1850,7 @@ mod tests {
                 .any(|c| c["svg"].as_str().unwrap().starts_with("<svg"))
         );
         assert_eq!(
-            v["commands"]["b"],
+            v["commands"][0]["command"],
             "morale-lab rally --system rank-and-file --set class=veteran --set stands=7 --set lost=2 --trials 1000000 --seed 1"
         );
     }
@@ -1850,6 +1923,122 @@ mod tests {
             set.rules,
             vec![("base_regular".to_string(), "5".to_string())]
         );
+    }
+
+    /// Three named profiles, the base chosen: each answer is its own setting's, each other
+    /// profile is compared with the base (exact differences; Monte Carlo rows with p-values
+    /// adjusted across them all), and the downloaded experiment holds them base first.
+    #[test]
+    fn profiles_are_compared_with_the_chosen_base() {
+        let x = explorer();
+        let q = "scenario=rally&set=class%3Dregular&name=Regulars&a.set=class%3Dgreen&a.name=Green&c.set=class%3Dveteran&c.name=Veterans&base=C&trials=20000";
+        let r = x.handle("POST", "/api/run", format!("{q}&mode=exact").as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let variants = v["variants"].as_array().unwrap();
+        let labels: Vec<&str> = variants
+            .iter()
+            .map(|x| x["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels, vec!["C", "A", "B"]);
+        assert_eq!(variants[0]["title"], "C (Veterans)");
+        // Each profile's exact answer is that setting's alone.
+        let exact_of = |class: &str| {
+            let r = x.handle(
+                "POST",
+                "/api/run",
+                format!("scenario=rally&set=class%3D{class}&mode=exact").as_bytes(),
+            );
+            body(&r)["variants"][0]["report"]["outcomes"][0]["exact"]
+                .as_f64()
+                .unwrap()
+        };
+        let (vet, green, regular) = (exact_of("veteran"), exact_of("green"), exact_of("regular"));
+        let got: Vec<f64> = variants
+            .iter()
+            .map(|x| x["report"]["outcomes"][0]["exact"].as_f64().unwrap())
+            .collect();
+        assert_eq!(got, vec![vet, green, regular]);
+        let c = v["comparisons"].as_array().unwrap();
+        let rec: Vec<&Value> = c.iter().filter(|c| c["name"] == "recovered").collect();
+        assert_eq!(rec.len(), 2);
+        assert_eq!(rec[0]["variant"], "A (Green)");
+        assert_eq!(rec[0]["baseline"], "C (Veterans)");
+        assert_eq!(rec[0]["exact_difference"].as_f64().unwrap(), green - vet);
+        assert_eq!(rec[1]["exact_difference"].as_f64().unwrap(), regular - vet);
+        let cmds = v["commands"].as_array().unwrap();
+        assert_eq!(cmds.len(), 3);
+        assert_eq!(cmds[1]["name"], "Regulars");
+        assert!(cmds[0]["command"].as_str().unwrap().contains("class=green"));
+        let text = v["experiment"].as_str().unwrap();
+        let exp = Experiment::parse("explorer.toml", text).unwrap();
+        let names: Vec<&str> = exp.variants.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names, vec!["C (Veterans)", "A (Green)", "B (Regulars)"]);
+        assert!(text.contains("How do A and B differ from C?"), "{text}");
+
+        // By Monte Carlo: both profiles against the base, Holm across every row.
+        let r = x.handle("POST", "/api/run", format!("{q}&mode=mc").as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let c = v["comparisons"].as_array().unwrap();
+        for who in ["A (Green)", "B (Regulars)"] {
+            let row = c
+                .iter()
+                .find(|c| c["name"] == "recovered" && c["variant"] == who)
+                .unwrap();
+            assert_eq!(row["baseline"], "C (Veterans)");
+            assert!(row["exact_difference"].as_f64().is_some());
+        }
+        // Where the exact difference is known it decides; elsewhere Holm's p is no smaller.
+        for c in c {
+            match (c["p_value"].as_f64(), c["p_adjusted"].as_f64()) {
+                (Some(p), Some(adj)) => assert!(adj >= p, "{c}"),
+                _ => assert!(c["exact_difference"].is_f64(), "{c}"),
+            }
+        }
+
+        // Solve for: the other profiles meet a profile's value, named by its letter.
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            format!("{q}&mode=exact&solve=base_green&target=c&range=2..6").as_bytes(),
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let labels: Vec<&str> = v["balance"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels, vec!["A", "B"]);
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            format!("{q}&mode=exact&solve=base_green&target=D").as_bytes(),
+        );
+        assert_eq!(r.status, 400);
+        assert!(
+            body(&r)["error"]
+                .as_str()
+                .unwrap()
+                .contains("one of A, B, C"),
+            "{}",
+            body(&r)
+        );
+        // Another profile's bad value says whose it is.
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            b"scenario=rally&a.set=class%3Delite&c.set=class%3Dgreen&mode=exact",
+        );
+        assert_eq!(r.status, 400);
+        let e = body(&r);
+        assert!(
+            e["error"].as_str().unwrap().starts_with("profile A: "),
+            "{e}"
+        );
+        assert_eq!(e["field"], "a.set.class");
     }
 
     /// Edited files past the limit unload the least recently used one that no request uses
@@ -1974,7 +2163,7 @@ mod tests {
         let text = v.to_string();
         assert!(!text.contains(".edited-"), "{text}");
         assert!(
-            v["commands"]["b"].as_str().unwrap().starts_with(
+            v["commands"][0]["command"].as_str().unwrap().starts_with(
                 "morale-lab rally --system mechanics/examples/first-rally-edited.rhai "
             ),
             "{v}"

@@ -20,26 +20,77 @@ pub struct Setting {
     pub options: Vec<String>,
 }
 
-/// A view of the page: the current setting (B), the pinned one (A) if any, and how to run.
+/// One profile of the page: a setting under a letter, with the name the designer gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// Its letter, `A` to `H`: its variant's name in the experiment, its key prefix in the
+    /// link (`c.set=…`).
+    pub label: char,
+    /// The name the designer gave it (empty: none).
+    pub name: String,
+    /// What it runs.
+    pub setting: Setting,
+}
+
+impl Profile {
+    /// Its letter, with its name when it has one: `C (veterans)`.
+    pub fn title(&self) -> String {
+        if self.name.is_empty() {
+            self.label.to_string()
+        } else {
+            format!("{} ({})", self.label, self.name)
+        }
+    }
+}
+
+/// A view of the page: its profiles (one, or several side by side), the one the form edits,
+/// the base the others are compared with, and how to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct View {
-    /// The scenario both settings run.
+    /// The scenario every profile runs.
     pub scenario: Scenario,
-    /// The current setting.
-    pub b: Setting,
-    /// The pinned setting, compared with the current one.
-    pub a: Option<Setting>,
-    /// Monte Carlo trials per setting.
+    /// The profiles, in the order of their letters; never empty.
+    pub profiles: Vec<Profile>,
+    /// The profile the form edits: the link's keys without a prefix.
+    pub edit: usize,
+    /// The profile the others are compared with (the experiment's first variant).
+    pub base: usize,
+    /// Monte Carlo trials per profile.
     pub trials: u64,
     /// The seed.
     pub seed: u64,
 }
 
+/// The most profiles a view holds (letters `A` to `H`).
+pub const MAX_PROFILES: usize = 8;
+
 /// The query keys a view takes, for messages.
-pub const KEYS: &str = "system, scenario, set, rule, option, code, trials, seed, and a.system, a.set, a.rule, a.option, a.code for the pinned setting A";
+pub const KEYS: &str = "system, scenario, set, rule, option, code, name, trials, seed, edit, base, and the same with a letter's prefix (a.system, c.set, …) for the other profiles";
 
 /// The query keys of a request besides the view's.
 const REQUEST_KEYS: [&str; 6] = ["mode", "run", "budget", "solve", "target", "range"];
+
+/// A key's profile letter and bare key: `c.set` → (`Some('C')`, `set`); `set` → (`None`, `set`).
+fn split_key(k: &str) -> (Option<char>, &str) {
+    let b = k.as_bytes();
+    if b.len() > 2 && b[1] == b'.' && (b'a'..=b'h').contains(&b[0]) {
+        (Some(b[0].to_ascii_uppercase() as char), &k[2..])
+    } else {
+        (None, k)
+    }
+}
+
+/// A profile's letter as a link gives it (`edit=C`, `base=a`).
+fn letter(what: &str, v: &str) -> Result<char> {
+    let t = v.trim();
+    let mut cs = t.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) if ('A'..='H').contains(&c.to_ascii_uppercase()) => {
+            Ok(c.to_ascii_uppercase())
+        }
+        _ => Err(bad(what, v, "allowed: a profile's letter, A to H")),
+    }
+}
 
 /// `application/x-www-form-urlencoded` text (a URL's query or a form body) as pairs, in order.
 pub fn decode_query(query: &str) -> Vec<(String, String)> {
@@ -129,10 +180,9 @@ fn once(
     let Some((_, first)) = given.iter().find(|(k, _)| *k == p.0) else {
         return Ok(());
     };
-    let whose = if link_key.starts_with("a.") {
-        "A's "
-    } else {
-        ""
+    let whose = match split_key(link_key) {
+        (Some(l), _) => format!("{l}'s "),
+        (None, _) => String::new(),
     };
     Err(bad(
         &format!("{whose}{flag} {}", p.0),
@@ -151,23 +201,32 @@ impl View {
     /// [`Error::Invalid`] for an unknown key, a missing or unknown scenario, a `set` or `rule`
     /// that is not `KEY=VALUE`, trials or a seed out of range.
     pub fn parse(pairs: &[(String, String)], max_trials: u64) -> Result<View> {
-        let mut b = Setting::default();
-        let mut a = Setting::default();
-        let mut pinned = false;
+        // The form's profile (no prefix), and the others by letter.
+        let mut current = Profile {
+            label: 'B',
+            name: String::new(),
+            setting: Setting::default(),
+        };
+        let mut others: std::collections::BTreeMap<char, Profile> = Default::default();
         let mut scenario = None;
         let mut trials = 1_000_000u64;
         let mut seed = 1u64;
+        let mut base = None;
         for (k, v) in pairs {
-            let (setting, key) = match k.strip_prefix("a.") {
-                Some(rest) => {
-                    pinned = true;
-                    (&mut a, rest)
-                }
-                None => (&mut b, k.as_str()),
+            let (label, key) = split_key(k);
+            let profile = match label {
+                Some(l) => others.entry(l).or_insert_with(|| Profile {
+                    label: l,
+                    name: String::new(),
+                    setting: Setting::default(),
+                }),
+                None => &mut current,
             };
+            let setting = &mut profile.setting;
             match key {
                 "system" => setting.system = v.trim().to_string(),
                 "code" => setting.code = Some(v.clone()),
+                "name" => profile.name = v.trim().chars().take(40).collect(),
                 "set" => {
                     let p = pair(k, v)?;
                     once(&setting.sets, &p, "--set", k)?;
@@ -179,13 +238,15 @@ impl View {
                     setting.rules.push(p);
                 }
                 "option" => setting.options.push(v.trim().to_string()),
-                "scenario" if k == "scenario" => {
+                "edit" if label.is_none() => current.label = letter("edit", v)?,
+                "base" if label.is_none() => base = Some(letter("base", v)?),
+                "scenario" if label.is_none() => {
                     scenario = Some(Scenario::from_name(v.trim()).ok_or_else(|| {
                         let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
                         bad("scenario", v, &format!("allowed: {}", names.join(", ")))
                     })?)
                 }
-                "trials" if k == "trials" => trials = crate::params::parse_int(v)
+                "trials" if label.is_none() => trials = crate::params::parse_int(v)
                     .filter(|t| (1000..=max_trials as i64).contains(t))
                     .ok_or_else(|| {
                         bad(
@@ -197,7 +258,7 @@ impl View {
                             ),
                         )
                     })? as u64,
-                "seed" if k == "seed" => {
+                "seed" if label.is_none() => {
                     seed =
                         v.trim().replace('_', "").parse::<u64>().map_err(|_| {
                             bad("--seed", v, "allowed: a whole number from 0 to 2^64-1")
@@ -214,52 +275,133 @@ impl View {
                 "the link must name a scenario, e.g. scenario=rally",
             )
         })?;
-        if b.system.is_empty() {
-            b.system = "rank-and-file".into();
+        if current.setting.system.is_empty() {
+            current.setting.system = "rank-and-file".into();
         }
-        if pinned && a.system.is_empty() {
-            a.system = b.system.clone();
+        if others.contains_key(&current.label) {
+            let l = current.label;
+            return Err(bad(
+                "edit",
+                &l.to_string(),
+                &format!(
+                    "the profile the form edits (keys without a prefix) is {l}, and the link gives {l} again with {}.… keys: name another letter with edit=",
+                    l.to_ascii_lowercase()
+                ),
+            ));
         }
+        for p in others.values_mut() {
+            if p.setting.system.is_empty() {
+                p.setting.system = current.setting.system.clone();
+            }
+        }
+        let label = current.label;
+        others.insert(label, current);
+        let profiles: Vec<Profile> = others.into_values().collect();
+        let edit = profiles.iter().position(|p| p.label == label).unwrap_or(0);
+        let base = match base {
+            None => 0,
+            Some(b) => profiles.iter().position(|p| p.label == b).ok_or_else(|| {
+                let have: Vec<String> = profiles.iter().map(|p| p.label.to_string()).collect();
+                bad(
+                    "base",
+                    &b.to_string(),
+                    &format!("allowed: a profile the link holds ({})", have.join(", ")),
+                )
+            })?,
+        };
         Ok(View {
             scenario,
-            b,
-            a: pinned.then_some(a),
+            profiles,
+            edit,
+            base,
             trials,
             seed,
         })
     }
 
+    /// The setting the form edits.
+    pub fn current(&self) -> &Setting {
+        &self.profiles[self.edit].setting
+    }
+
+    /// Whether profiles are compared (more than one).
+    pub fn compared(&self) -> bool {
+        self.profiles.len() > 1
+    }
+
+    /// The profiles in the experiment's order: the base first, then the others by letter.
+    pub fn in_order(&self) -> Vec<&Profile> {
+        let mut out = vec![&self.profiles[self.base]];
+        out.extend(
+            self.profiles
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != self.base)
+                .map(|(_, p)| p),
+        );
+        out
+    }
+
+    /// The link's key prefix of profile `i`: none for the one the form edits, else its letter
+    /// (`c.`).
+    pub fn prefix(&self, i: usize) -> String {
+        if i == self.edit {
+            String::new()
+        } else {
+            format!("{}.", self.profiles[i].label.to_ascii_lowercase())
+        }
+    }
+
     /// The view as a link's query, in a canonical order (the page writes the same).
     pub fn query(&self) -> String {
+        let cur = &self.profiles[self.edit];
         let mut parts = vec![
-            format!("system={}", encode(&self.b.system)),
+            format!("system={}", encode(&cur.setting.system)),
             format!("scenario={}", self.scenario.name()),
         ];
-        push_setting(&mut parts, "", &self.b, false);
+        push_setting(&mut parts, "", &cur.setting, false);
         parts.push(format!("trials={}", self.trials));
         parts.push(format!("seed={}", self.seed));
-        if let Some(a) = &self.a {
-            parts.push(format!("a.system={}", encode(&a.system)));
-            push_setting(&mut parts, "a.", a, false);
+        if cur.label != 'B' {
+            parts.push(format!("edit={}", cur.label));
         }
-        if let Some(code) = &self.b.code {
-            parts.push(format!("code={}", encode(code)));
+        if self.base != 0 {
+            parts.push(format!("base={}", self.profiles[self.base].label));
         }
-        if let Some(code) = self.a.as_ref().and_then(|a| a.code.as_ref()) {
-            parts.push(format!("a.code={}", encode(code)));
+        if !cur.name.is_empty() {
+            parts.push(format!("name={}", encode(&cur.name)));
+        }
+        for (i, p) in self.profiles.iter().enumerate() {
+            if i == self.edit {
+                continue;
+            }
+            let prefix = self.prefix(i);
+            parts.push(format!("{prefix}system={}", encode(&p.setting.system)));
+            if !p.name.is_empty() {
+                parts.push(format!("{prefix}name={}", encode(&p.name)));
+            }
+            push_setting(&mut parts, &prefix, &p.setting, false);
+        }
+        for (i, p) in self.profiles.iter().enumerate() {
+            if let Some(code) = &p.setting.code {
+                parts.push(format!("{}code={}", self.prefix(i), encode(code)));
+            }
         }
         parts.join("&")
     }
 
-    /// The key of what an exact answer depends on: the settings and scenario, not trials or
-    /// seed.
+    /// The key of what an exact answer depends on: the profiles, their names, the base and the
+    /// scenario, not trials or seed.
     pub fn exact_key(&self) -> String {
-        let mut parts = vec![format!("scenario={}", self.scenario.name())];
-        parts.push(format!("system={}", encode(&self.b.system)));
-        push_setting(&mut parts, "", &self.b, true);
-        if let Some(a) = &self.a {
-            parts.push(format!("a.system={}", encode(&a.system)));
-            push_setting(&mut parts, "a.", a, true);
+        let mut parts = vec![
+            format!("scenario={}", self.scenario.name()),
+            format!("base={}", self.profiles[self.base].label),
+        ];
+        for p in &self.profiles {
+            let prefix = format!("{}.", p.label.to_ascii_lowercase());
+            parts.push(format!("{prefix}system={}", encode(&p.setting.system)));
+            parts.push(format!("{prefix}name={}", encode(&p.name)));
+            push_setting(&mut parts, &prefix, &p.setting, true);
         }
         parts.join("&")
     }
@@ -378,34 +520,93 @@ mod tests {
         let v = view("system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands=7&rule=base_green%3D6&option=elite-reroll&trials=20000&seed=7&a.system=rank-and-file&a.set=class%3Dregular").unwrap();
         assert_eq!(v.scenario, Scenario::Rally);
         assert_eq!(
-            v.b.sets,
+            v.current().sets,
             vec![
                 ("class".into(), "veteran".into()),
                 ("stands".into(), "7".into())
             ]
         );
-        assert_eq!(v.b.rules, vec![("base_green".into(), "6".into())]);
+        assert_eq!(v.current().rules, vec![("base_green".into(), "6".into())]);
         assert_eq!(v.trials, 20_000);
         assert_eq!(v.seed, 7);
-        let a = v.a.clone().unwrap();
+        assert_eq!(v.profiles.len(), 2);
+        assert_eq!((v.profiles[0].label, v.edit, v.base), ('A', 1, 0));
+        let a = &v.profiles[0].setting;
         assert_eq!(a.sets, vec![("class".into(), "regular".into())]);
         assert_eq!(view(&v.query()).unwrap(), v);
         assert_eq!(
-            v.command(&v.b),
+            v.command(v.current()),
             "morale-lab rally --system rank-and-file --set class=veteran --set stands=7 --rule base_green=6 --option elite-reroll --trials 20000 --seed 7"
         );
     }
 
     #[test]
+    fn profiles_read_back_with_their_letters_names_and_base() {
+        let v = view("scenario=rally&edit=C&name=Vets&set=class%3Dveteran&a.set=class%3Dgreen&a.name=Green&b.set=class%3Dregular&base=b&trials=2000").unwrap();
+        let labels: Vec<char> = v.profiles.iter().map(|p| p.label).collect();
+        assert_eq!(labels, vec!['A', 'B', 'C']);
+        assert_eq!((v.edit, v.base), (2, 1));
+        assert_eq!(v.current().sets[0].1, "veteran");
+        assert_eq!(v.profiles[0].title(), "A (Green)");
+        assert_eq!(v.profiles[1].title(), "B");
+        // Every profile runs the form's system unless it names its own.
+        assert!(
+            v.profiles
+                .iter()
+                .all(|p| p.setting.system == "rank-and-file")
+        );
+        // The base goes first in the experiment, the others by letter.
+        let order: Vec<char> = v.in_order().iter().map(|p| p.label).collect();
+        assert_eq!(order, vec!['B', 'A', 'C']);
+        assert_eq!(
+            (v.prefix(0), v.prefix(2)),
+            ("a.".to_string(), String::new())
+        );
+        let q = v.query();
+        assert!(
+            q.contains("edit=C") && q.contains("base=B") && q.contains("name=Vets"),
+            "{q}"
+        );
+        assert_eq!(view(&q).unwrap(), v);
+        // The default: B edited, A (the first) the base, and neither written.
+        let v = view("scenario=rally&a.set=class%3Dgreen").unwrap();
+        assert_eq!((v.edit, v.base), (1, 0));
+        assert!(!v.query().contains("edit=") && !v.query().contains("base="));
+    }
+
+    #[test]
+    fn bad_profiles_say_what_is_allowed() {
+        let e = view("scenario=rally&b.set=lost%3D1")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("edit") && e.contains("another letter"), "{e}");
+        let e = view("scenario=rally&base=D&a.set=lost%3D1")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("A, B"), "{e}");
+        let e = view("scenario=rally&edit=Z").unwrap_err().to_string();
+        assert!(e.contains("A to H"), "{e}");
+        let e = view("scenario=rally&c.set=lost%3D1&c.set=lost%3D2")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("C's --set lost"), "{e}");
+        // A ninth letter is no profile: an unknown key.
+        let e = view("scenario=rally&i.set=lost%3D1")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("allowed keys"), "{e}");
+    }
+
+    #[test]
     fn text_with_spaces_and_code_survives_the_round_trip() {
         let mut v = view("scenario=melee&set=attacker%3Dguards+pips%3D7+charging").unwrap();
-        assert_eq!(v.b.system, "rank-and-file");
-        assert_eq!(v.b.sets[0].1, "guards pips=7 charging");
-        v.b.code = Some("fn about() {\n  #{ title: \"x & y\" }\n}\n% 100".into());
+        assert_eq!(v.current().system, "rank-and-file");
+        assert_eq!(v.current().sets[0].1, "guards pips=7 charging");
+        v.profiles[0].setting.code = Some("fn about() {\n  #{ title: \"x & y\" }\n}\n% 100".into());
         assert_eq!(view(&v.query()).unwrap(), v);
         // An edited file's command runs it as the page saves it, beside its own file.
         assert!(
-            v.command(&v.b)
+            v.command(v.current())
                 .starts_with("morale-lab melee --system rank-and-file-edited.rhai ")
         );
         assert_eq!(
@@ -413,7 +614,7 @@ mod tests {
             "mechanics/examples/first-rally-edited.rhai"
         );
         assert!(
-            v.command(&v.b)
+            v.command(v.current())
                 .contains("--set 'attacker=guards pips=7 charging'")
         );
         assert_eq!(shell("it's"), r"'it'\''s'");

@@ -78,6 +78,8 @@ pub struct Control {
     /// Checks after the runs (an experiment's assumptions): settings done (high 32 bits) of
     /// settings (low 32; 0: none).
     checking: CacheLine<AtomicU64>,
+    /// A stopped run keeps its largest finished prefix of chunks (see [`run_keeping`]).
+    keep_partial: AtomicBool,
 }
 
 /// A value alone on its (64-byte) cache line.
@@ -115,6 +117,17 @@ impl Control {
     pub fn set_checking(&self, done: u32, of: u32) {
         let x = (u64::from(done) << 32) | u64::from(of);
         self.checking.0.store(x, Ordering::Relaxed);
+    }
+    /// A control whose stopped runs keep what they finished: the largest prefix of whole
+    /// chunks, the same trials as a run of that many (see [`run_keeping`]).
+    pub fn keeping_partial() -> Self {
+        let c = Control::default();
+        c.keep_partial.store(true, Ordering::Relaxed);
+        c
+    }
+    /// Whether a stopped run keeps its finished prefix.
+    pub fn keeps_partial(&self) -> bool {
+        self.keep_partial.load(Ordering::Relaxed)
     }
     /// Ask the run to stop; it returns [`Error::Cancelled`] after the chunks under way.
     pub fn cancel(&self) {
@@ -228,6 +241,25 @@ pub fn run_until<S: Sim>(
     }
 }
 
+/// Run all of `spec`'s trials in batches of whole chunks (16 chunks, then doubling, as
+/// [`run_until`]), so that a run stopped part way keeps the batches it finished: a prefix of the
+/// chunk plan, the same tally as [`run`] with that many trials (and the same seed). The whole
+/// run's tally equals [`run`]'s. Returns the tally and the trials it holds.
+///
+/// # Errors
+/// As [`run`]; [`Error::Cancelled`] when stopped before the first batch finished.
+pub fn run_keeping<S: Sim>(sim: &S, spec: &RunSpec, control: &Control) -> Result<(Vec<u64>, u64)> {
+    let mut kept: Option<(Vec<u64>, u64)> = None;
+    let got = run_until(sim, spec, control, |tally, trials| {
+        kept = Some((tally.to_vec(), trials));
+        false
+    });
+    match (got, kept) {
+        (Err(Error::Cancelled), Some(prefix)) => Ok(prefix),
+        (got, _) => got,
+    }
+}
+
 /// Run the chunks `range` of `spec`'s chunk plan on the current rayon pool and merge their
 /// tallies. The building block of [`run`], of precision-driven batches and of shards.
 pub fn run_chunks<S: Sim>(
@@ -308,6 +340,55 @@ mod tests {
         }
     }
 
+    /// [`Faces`], stopping its own run once it has begun more than `after` trials.
+    struct StopsAfter<'a> {
+        control: &'a Control,
+        begun: AtomicU64,
+        after: u64,
+    }
+    impl Sim for StopsAfter<'_> {
+        fn tally_len(&self) -> usize {
+            6
+        }
+        fn run_chunk(&self, dice: &mut Dice, n: u64, tally: &mut [u64]) {
+            if self.begun.fetch_add(n, Ordering::SeqCst) + n > self.after {
+                self.control.cancel();
+            }
+            Faces.run_chunk(dice, n, tally);
+        }
+    }
+
+    /// A run stopped in its second batch keeps the first: the tally of a run of that many
+    /// trials with the same seed, to the count; unstopped, it is the plain run's.
+    #[test]
+    fn a_stopped_run_keeps_its_finished_prefix() {
+        let spec = RunSpec {
+            trials: 100 * CHUNK + 7,
+            seed: 9,
+            stream: 0,
+            threads: Some(2),
+        };
+        let first = 16 * CHUNK;
+        let control = Control::keeping_partial();
+        let sim = StopsAfter {
+            control: &control,
+            begun: AtomicU64::new(0),
+            after: first,
+        };
+        let (tally, trials) = run_keeping(&sim, &spec, &control).unwrap();
+        assert_eq!(trials, first);
+        let prefix = RunSpec {
+            trials: first,
+            ..spec.clone()
+        };
+        assert_eq!(tally, run(&Faces, &prefix, &Control::new()).unwrap());
+        let whole = run_keeping(&Faces, &spec, &Control::keeping_partial()).unwrap();
+        assert_eq!(
+            whole,
+            (run(&Faces, &spec, &Control::new()).unwrap(), spec.trials)
+        );
+    }
+
     #[test]
     fn chunk_plan_covers_every_trial_once() {
         let spec = RunSpec {
@@ -368,5 +449,9 @@ mod tests {
             ..spec
         };
         assert_eq!(run(&Faces, &spec, &c), Err(Error::Cancelled));
+        // Keeping its prefix, a run cancelled before its first batch has nothing to keep.
+        let k = Control::keeping_partial();
+        k.cancel();
+        assert_eq!(run_keeping(&Faces, &spec, &k), Err(Error::Cancelled));
     }
 }

@@ -32,6 +32,7 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Run, compare, output};
 use crate::params::{Input, Kind, ParamDef, Source};
+use crate::report::chart;
 use crate::system::{self, RuleSystem};
 use view::{Profile, Setting, View};
 
@@ -941,7 +942,14 @@ impl Explorer {
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
         }
-        let control = Arc::new(Control::new());
+        // One profile's Monte Carlo, stopped part way, keeps the trials it finished (a prefix:
+        // the numbers of a run of that many); with several, a stopped run is dropped, as the
+        // profiles would stand on different trials.
+        let control = Arc::new(if !exact && !v.compared() {
+            Control::keeping_partial()
+        } else {
+            Control::new()
+        });
         let id = value(pairs, "run")
             .filter(|id| !id.is_empty() && id.len() <= 64)
             .map(str::to_string);
@@ -1003,6 +1011,18 @@ impl Explorer {
             Err(e) => return Err(Failure::of(&e, "")),
         };
         answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
+        if let Some(partial) = answer.get_mut("partial").filter(|p| !p.is_null()) {
+            // Not the view's whole answer: said, and never kept for it.
+            partial["by"] = json!(if timed_out.load(Ordering::SeqCst) {
+                format!(
+                    "the server's limit of {} s for one run",
+                    self.limits.max_seconds
+                )
+            } else {
+                "Stop".to_string()
+            });
+            return Ok(answer.to_string().into_bytes());
+        }
         let bytes = answer.to_string().into_bytes();
         self.keep(key, &bytes);
         Ok(bytes)
@@ -1109,6 +1129,24 @@ impl Explorer {
             });
         }
         let result = exp.result(self.limits.threads, runs);
+        // A run stopped part way: its trials, and the commands that give its numbers.
+        let used = result
+            .runs
+            .iter()
+            .map(|r| r.report.trials)
+            .min()
+            .unwrap_or(0);
+        let partial = !exact && used > 0 && used < v.trials;
+        let stopped;
+        let v = if partial {
+            stopped = View {
+                trials: used,
+                ..v.clone()
+            };
+            &stopped
+        } else {
+            v
+        };
         let mut charts = Vec::new();
         let mut drawn = output::point_charts(&result);
         if v.compared() {
@@ -1118,10 +1156,16 @@ impl Explorer {
             drawn.extend(output::per_turn_overlaid(&result));
         }
         for (name, chart) in drawn {
-            let svg = chart
-                .svg()
-                .map_err(|e| Error::Conflict(format!("could not draw the chart {name}: {e}")))?;
-            charts.push(json!({ "name": name, "title": chart.title(), "svg": svg }));
+            let draw = |size| {
+                chart
+                    .svg_sized(size)
+                    .map_err(|e| Error::Conflict(format!("could not draw the chart {name}: {e}")))
+            };
+            // Drawn twice: as the reports draw it, and narrow for a phone's width.
+            let (svg, narrow) = (draw(chart::SIZE)?, draw(chart::NARROW)?);
+            charts.push(
+                json!({ "name": name, "title": chart.title(), "svg": svg, "narrow": narrow }),
+            );
         }
         let variants: Vec<Value> = result
             .runs
@@ -1172,9 +1216,12 @@ impl Explorer {
         let mut solved = Vec::new();
         for (name, b) in exp.balances(self.limits.threads, Sampler::Table, control)? {
             let chart = b.chart();
-            let svg = chart
-                .svg()
-                .map_err(|e| Error::Conflict(format!("could not draw the balance chart: {e}")))?;
+            let draw = |size| {
+                chart
+                    .svg_sized(size)
+                    .map_err(|e| Error::Conflict(format!("could not draw the balance chart: {e}")))
+            };
+            let (svg, narrow) = (draw(chart::SIZE)?, draw(chart::NARROW)?);
             let p = settings
                 .iter()
                 .map(|s| s.profile)
@@ -1188,7 +1235,7 @@ impl Explorer {
                 "context": b.context_lines(),
                 "rows": b.rows(),
                 "exact": b.exact,
-                "chart": { "title": chart.title(), "svg": svg },
+                "chart": { "title": chart.title(), "svg": svg, "narrow": narrow },
                 "command": solve_command(v, &p.setting, &b),
             }));
         }
@@ -1204,6 +1251,7 @@ impl Explorer {
             "commands": commands(v),
             "ruleset": ruleset_toml(v, v.current()),
             "experiment": v.compared().then(|| experiment_toml(v, settings, false)),
+            "partial": partial.then(|| json!({ "trials": used })),
         }))
     }
 }
@@ -1541,6 +1589,7 @@ fn param_json(p: &ParamDef, default: &str) -> Value {
     };
     let mut v = json!({
         "key": p.key,
+        "label": crate::params::label(p.key),
         "flag": p.flag,
         "kind": kind,
         "allowed": p.kind.allowed(),
@@ -1923,6 +1972,35 @@ mod tests {
             set.rules,
             vec![("base_regular".to_string(), "5".to_string())]
         );
+    }
+
+    /// Every parameter of every built-in system has a label written for it, short enough for
+    /// the form's column; a mechanic file's own parameter gets its key in words.
+    #[test]
+    fn every_built_in_parameter_has_a_short_label() {
+        for s in system::systems() {
+            let d = describe_system(s, None);
+            let mut params: Vec<&Value> = d["rule_params"].as_array().unwrap().iter().collect();
+            for sc in d["scenarios"].as_array().unwrap() {
+                params.extend(sc["params"].as_array().unwrap());
+            }
+            assert!(params.len() > 10, "{}", s.name());
+            for p in params {
+                let key = p["key"].as_str().unwrap();
+                assert!(
+                    crate::params::has_label(key),
+                    "{}: {key} has no label",
+                    s.name()
+                );
+                let label = p["label"].as_str().unwrap();
+                assert!(label.len() <= 30 && !label.contains('_'), "{key}: {label}");
+            }
+        }
+        assert_eq!(
+            crate::params::label("hit_points_machine_gun"),
+            "Hits to lose a machine gun"
+        );
+        assert_eq!(crate::params::label("shaken_at"), "Shaken at");
     }
 
     /// Three named profiles, the base chosen: each answer is its own setting's, each other

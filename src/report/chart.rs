@@ -15,6 +15,9 @@ use plotters::style::FontStyle;
 /// Chart size in pixels at scale 1.
 pub const SIZE: (u32, u32) = (960, 540);
 
+/// A canvas for a phone's width (about 390 px): the text stays near its size on screen.
+pub const NARROW: (u32, u32) = (480, 440);
+
 const FONT: &str = "sans-serif";
 
 /// The Okabe–Ito palette: series colours in order (yellow, the faintest on white, last).
@@ -1557,10 +1560,20 @@ impl Chart {
     /// # Errors
     /// A message from the drawing library (never expected).
     pub fn svg(&self) -> Result<String, String> {
+        self.svg_sized(SIZE)
+    }
+
+    /// The chart as SVG drawn on a canvas of `size` pixels with the text at its usual size:
+    /// a narrow canvas (such as [`NARROW`]) keeps the text legible where the chart is shown
+    /// small, on a phone. Layouts follow the canvas (titles and legends wrap).
+    ///
+    /// # Errors
+    /// As [`Chart::svg`].
+    pub fn svg_sized(&self, size: (u32, u32)) -> Result<String, String> {
         register_font();
         let mut out = String::new();
         {
-            let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+            let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
             draw(self, &root, Scale(1.0))?;
         }
         let out = super::svgtext::outline_text(&out);

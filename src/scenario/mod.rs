@@ -490,6 +490,18 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             self.sampler_note(&mut report, used, options.sampler);
         }
         report.exact_skipped = skipped;
+        if !options.exact_only
+            && options.precision.is_none()
+            && used.spec.trials < options.spec.trials
+        {
+            report.notes.push(format!(
+                "stopped part way: {} of the {} trials asked for, the numbers of a run of {} trials with the same seed (--trials {})",
+                crate::report::thousands(used.spec.trials),
+                crate::report::thousands(options.spec.trials),
+                crate::report::thousands(used.spec.trials),
+                used.spec.trials
+            ));
+        }
         if !options.exact_only {
             self.precision_note(&mut report, options);
         }
@@ -673,6 +685,13 @@ impl<C: Chain> ChainJob<C> {
         control: &Control,
     ) -> Result<(Vec<u64>, RunOptions)> {
         let Some(target) = options.precision else {
+            if control.keeps_partial() {
+                // Stopped part way, the finished prefix: the numbers of a run of that many.
+                let (raw, trials) = engine::run_keeping(sim, &options.spec, control)?;
+                let mut used = options.clone();
+                used.spec.trials = trials;
+                return Ok((sim.finish(&raw), used));
+            }
             let counts = sim.finish(&engine::run(sim, &options.spec, control)?);
             return Ok((counts, options.clone()));
         };

@@ -1004,7 +1004,7 @@ const LABELS: &[(&str, &str)] = &[
     ("range", "Range at start (moves)"),
     ("range_band", "Artillery range band"),
     ("reroll_when", "Re-roll spent on"),
-    ("rerolls", "Commander's re-rolls"),
+    ("rerolls", "Re-rolls left"),
     ("rerolls_per_test", "Re-rolls a test"),
     ("retreat_out_of_range", "Retreating: out of range"),
     ("retreat_turns", "Turns out of the line"),

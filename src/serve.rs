@@ -128,6 +128,55 @@ impl Drop for Reserved {
 /// Connections still reading their request, oldest first: closed first when the server is full.
 type Idle = Arc<std::sync::Mutex<std::collections::VecDeque<(u64, TcpStream)>>>;
 
+/// How often the offered mechanic files are looked at for changes.
+const WATCH_EVERY: Duration = Duration::from_millis(500);
+
+/// Look at the mechanic files offered (those read at start, no others) every
+/// [`WATCH_EVERY`]; a file whose time or size changed is read again and, if its text changed,
+/// the explorer runs it as it now stands (a file grown past the size limit, or gone, is left
+/// as it was, with a warning).
+fn watch(paths: Vec<String>, explorer: Arc<Explorer>, control: Arc<Control>) {
+    if paths.is_empty() {
+        return;
+    }
+    let stamp = |p: &str| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.modified().ok(), m.len()))
+    };
+    let mut seen: Vec<_> = paths.iter().map(|p| stamp(p)).collect();
+    std::thread::spawn(move || {
+        while !control.is_cancelled() {
+            std::thread::sleep(WATCH_EVERY);
+            for (path, last) in paths.iter().zip(seen.iter_mut()) {
+                let now = stamp(path);
+                if now == *last {
+                    continue;
+                }
+                *last = now;
+                match now {
+                    None => eprintln!("warning: {path} is gone: the explorer keeps its last text"),
+                    Some((_, len)) if len > morale_lab::mechanic::MAX_FILE_BYTES as u64 => {
+                        eprintln!(
+                            "warning: {path} is now {len} bytes, over the limit of {}: the explorer keeps its last text",
+                            morale_lab::mechanic::MAX_FILE_BYTES
+                        )
+                    }
+                    Some(_) => {
+                        if let Ok(text) = std::fs::read_to_string(path)
+                            && explorer.file_changed(path, text)
+                        {
+                            eprintln!(
+                                "{path} changed on disk: the explorer now runs it as it stands"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
 /// The largest request head (request line and headers), in bytes.
 const MAX_HEAD: usize = 64 << 10;
 
@@ -144,6 +193,7 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
         Vec::new()
     };
     let n_files = files.len();
+    let watched: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
     let listener = TcpListener::bind((s.host, s.port)).map_err(|e| Error::Invalid {
         what: "--port".into(),
         value: s.port.to_string(),
@@ -195,6 +245,7 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
         }
     }
     accept(listener, Arc::clone(&explorer), Arc::clone(&control));
+    watch(watched, Arc::clone(&explorer), Arc::clone(&control));
     while !control.is_cancelled() {
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -24,9 +24,13 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
+        Server::start_with("mechanics", extra)
+    }
+    /// A server offering the mechanic files of `dir`.
+    fn start_with(dir: &str, extra: &[&str]) -> Server {
         let exe = assert_cmd::cargo::cargo_bin("morale-lab");
         let mut child = Command::new(exe)
-            .args(["serve", "--port", "0", "--mechanics", "mechanics"])
+            .args(["serve", "--port", "0", "--mechanics", dir])
             .args(extra)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdout(Stdio::piped())
@@ -1040,8 +1044,10 @@ fn the_page_works_in_a_real_browser() {
 
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
         let dir = std::path::PathBuf::from(dir);
-        b.goto(&server.url(&format!("/?{RALLY}&trials=1000000&seed=1&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting")));
-        b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
+        // Three named profiles side by side: the same unit Veteran, Regular and Green.
+        let unit = "set=stands%3D7&set=lost%3D1&set=state%3Drouting";
+        b.goto(&server.url(&format!("/?system=rank-and-file&scenario=rally&set=class%3Dregular&{unit}&name=Regular&trials=1000000&seed=1&a.system=rank-and-file&a.name=Veteran&a.set=class%3Dveteran&{}&c.system=rank-and-file&c.name=Green&c.set=class%3Dgreen&{}", unit.replace("set=", "a.set="), unit.replace("set=", "c.set="))));
+        b.wait("(() => { const tr = document.querySelector('tr[data-side=\"recovered\"]'); return !!mcAnswer && !!tr; })()");
         std::fs::write(dir.join("explorer-wide.png"), b.screenshot(1280, 800)).unwrap();
         // The phone's view as a phone opens it (its parts folded at that width).
         b.call(
@@ -1850,4 +1856,67 @@ fn three_profiles_side_by_side_with_exact_fractions() {
                 .contains("C (Hard rally): morale-lab rally"),
         "{commands}"
     );
+}
+
+/// Issue 54: a mechanic file changed on disk is picked up while the server runs: the page,
+/// left alone, learns of it within seconds, shows the new text in the editor with a note, and
+/// gives the new text's numbers (the command line's for the file as it now is).
+#[test]
+fn a_file_changed_on_disk_is_picked_up_by_the_page() {
+    let Some(chromium) =
+        crate::browser::chromium("a_file_changed_on_disk_is_picked_up_by_the_page")
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "morale-lab-disk-{}-{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let file = dir.join("first-rally.rhai");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    let exact = || {
+        json_of(&[
+            "rally",
+            "--system",
+            &path,
+            "--exact-only",
+            "--format",
+            "json",
+        ])["outcomes"][0]["exact"]
+            .as_f64()
+            .unwrap()
+    };
+    let before = exact();
+    let server = Server::start_with(&dir.to_string_lossy(), &[]);
+    let mut b = Browser::launch(&chromium, "disk");
+    b.goto(&server.url(&format!(
+        "/?system={}&scenario=rally&trials=20000&seed=2",
+        morale_lab::explorer::view::encode(&path)
+    )));
+    assert_eq!(shown_exact(&mut b, "rallied"), before);
+    // Saved from another editor: 4+ becomes 5+.
+    let harder = text.replacen("value: 4,", "value: 5,", 1);
+    assert_ne!(harder, text);
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(&file, &harder).unwrap();
+    let after = exact();
+    assert_ne!(after, before);
+    b.wait(&format!(
+        "(() => {{ const td = document.querySelector('tr[data-outcome=\"rallied\"] td.exact'); return !!td && Number(td.dataset.value) === {after:?}; }})()"
+    ));
+    assert_eq!(
+        b.eval("document.getElementById('code').value.includes('value: 5,') && !document.getElementById('disk-note').hidden && document.getElementById('disk-note').textContent.includes('changed on disk')"),
+        json!(true)
+    );
+    assert_eq!(b.eval("state.code === null"), json!(true), "not an edit");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -276,6 +276,9 @@ pub struct Explorer {
     files: BTreeMap<String, String>,
     /// Files that did not load, with why.
     broken: BTreeMap<String, String>,
+    /// Files whose text on disk changed since start (the binary watches them), with the text
+    /// now there: runs use it (loaded as an edit is), the page is told.
+    disk: Mutex<Disk>,
     /// Edited files kept loaded.
     edited: Mutex<Edits>,
     runs: Mutex<HashMap<String, Arc<Control>>>,
@@ -290,6 +293,15 @@ pub struct Explorer {
 struct Cache {
     answers: BTreeMap<String, Vec<u8>>,
     bytes: usize,
+}
+
+/// Mechanic files changed on disk since the server started.
+#[derive(Default)]
+struct Disk {
+    /// Their text now, by normalised path.
+    now: BTreeMap<String, String>,
+    /// Changes so far.
+    version: u64,
 }
 
 /// The edited mechanic files kept loaded, by their path (`dir/name.edited-HASH.rhai`).
@@ -476,6 +488,7 @@ impl Explorer {
             limits,
             files,
             broken,
+            disk: Mutex::new(Disk::default()),
             edited: Mutex::new(Edits::default()),
             runs: Mutex::new(HashMap::new()),
             lanes: Default::default(),
@@ -565,6 +578,11 @@ impl Explorer {
                     .into_bytes(),
             },
             "/api/systems" if get => Response::json(200, &self.systems_json()),
+            // The count of changes to the mechanic files on disk: the page asks it every few
+            // seconds and fetches the files again when it moves.
+            "/api/files" if get => {
+                Response::json(200, &json!({ "files_version": self.files_version() }))
+            }
             "/api/describe" if post => match self.describe(&pairs) {
                 Ok(v) => Response::json(200, &v),
                 Err(f) => f.response(),
@@ -594,7 +612,7 @@ impl Explorer {
                 let found = runs.get(id).inspect(|c| c.cancel()).is_some();
                 Response::json(200, &json!({ "cancelled": found }))
             }
-            "/" | "/index.html" | "/api/systems" | "/api/describe" | "/api/run"
+            "/" | "/index.html" | "/api/systems" | "/api/files" | "/api/describe" | "/api/run"
             | "/api/progress" | "/api/cancel" => Response::error(
                 405,
                 &format!(
@@ -610,7 +628,7 @@ impl Explorer {
             _ => Response::error(
                 404,
                 &format!(
-                    "nothing at {}: this server has its page (/) and its API (/api/systems, /api/describe, /api/run, /api/progress, /api/cancel)",
+                    "nothing at {}: this server has its page (/) and its API (/api/systems, /api/files, /api/describe, /api/run, /api/progress, /api/cancel)",
                     path.chars().take(200).collect::<String>()
                 ),
                 None,
@@ -620,12 +638,68 @@ impl Explorer {
     }
 
     /// Every system offered: built-in ones, then the mechanic files (broken ones with why).
+    /// A mechanic file's text as it now is on disk (the binary reads it again when it
+    /// changes): runs from now on use it, answers kept for the old text are dropped, and the
+    /// page learns of it from its next answer. Returns whether anything changed. A path the
+    /// server did not offer at start is ignored.
+    pub fn file_changed(&self, path: &str, text: String) -> bool {
+        let path = crate::paths::normalize(path);
+        let Some(start) = self.files.get(&path) else {
+            return false;
+        };
+        let mut disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        let changed = if &text == start {
+            disk.now.remove(&path).is_some()
+        } else if disk.now.get(&path) == Some(&text) {
+            false
+        } else {
+            disk.now.insert(path, text);
+            true
+        };
+        if changed {
+            disk.version += 1;
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            *cache = Cache::default();
+        }
+        changed
+    }
+
+    /// How many times files changed on disk (the page compares it with its own).
+    fn files_version(&self) -> u64 {
+        self.disk.lock().unwrap_or_else(|e| e.into_inner()).version
+    }
+
+    /// A file's text as it now stands on disk (as read at start unless it changed).
+    fn text_now(&self, path: &str) -> Option<String> {
+        let disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        disk.now.get(path).or_else(|| self.files.get(path)).cloned()
+    }
+
     fn systems_json(&self) -> Value {
         let mut list: Vec<Value> = system::systems()
             .into_iter()
             .map(|s| describe_system(s, None))
             .collect();
         for (path, text) in &self.files {
+            // Changed on disk: described as it now is (its own tables), under its own path.
+            if let Some(now) = self.text_now(path).filter(|t| t != text) {
+                let setting = Setting {
+                    system: path.clone(),
+                    ..Setting::default()
+                };
+                match self.system_of(&setting, "") {
+                    Ok((name, _hold)) => {
+                        if let Ok(s) = system::find(&name) {
+                            let mut d = describe_system(s, Some(&now));
+                            d["name"] = json!(path);
+                            d["changed_on_disk"] = json!(true);
+                            list.push(unrenamed(d));
+                        }
+                    }
+                    Err(f) => list.push(json!({ "name": path, "mechanic": true, "text": now, "error": f.message, "changed_on_disk": true })),
+                }
+                continue;
+            }
             match self.broken.get(path) {
                 Some(why) => {
                     list.push(json!({ "name": path, "mechanic": true, "text": text, "error": why }))
@@ -643,6 +717,7 @@ impl Explorer {
                 "max_trials": self.limits.max_trials,
                 "max_seconds": self.limits.max_seconds,
             },
+            "files_version": self.files_version(),
             "version": crate::report::VERSION,
         })
     }
@@ -718,7 +793,19 @@ impl Explorer {
         if !self.files.contains_key(&path) {
             return Err(unknown());
         }
-        let Some(code) = &s.code else {
+        // A file changed on disk runs as it now is: loaded as an edit of it would be.
+        let now = self.text_now(&path);
+        let from_disk = now.as_ref().filter(|t| *t != &self.files[&path]);
+        let code = match (&s.code, from_disk) {
+            (Some(c), Some(d)) if c == d => None,
+            (c, _) => c.as_ref(),
+        };
+        let (code, infix) = match (code, from_disk) {
+            (Some(c), _) => (Some(c), "edited"),
+            (None, Some(d)) => (Some(d), "disk"),
+            (None, None) => (None, "edited"),
+        };
+        let Some(code) = code else {
             if let Some(why) = self.broken.get(&path) {
                 return Err(Failure {
                     status: 400,
@@ -729,7 +816,7 @@ impl Explorer {
             }
             return Ok(free(path));
         };
-        if code == &self.files[&path] {
+        if code == &self.files[&path] && from_disk.is_none() {
             return Ok(free(path));
         }
         if code.len() > self.limits.max_edit_bytes {
@@ -748,7 +835,7 @@ impl Explorer {
         let stem = path
             .strip_suffix(crate::mechanic::EXTENSION)
             .unwrap_or(&path);
-        let edited_path = format!("{stem}.edited-{hash}{}", crate::mechanic::EXTENSION);
+        let edited_path = format!("{stem}.{infix}-{hash}{}", crate::mechanic::EXTENSION);
         let held = || Hold {
             edits: &self.edited,
             path: Some(edited_path.clone()),
@@ -931,6 +1018,7 @@ impl Explorer {
             let answer = json!({
                 "mode": "exact",
                 "has_exact": false,
+                "files_version": self.files_version(),
                 "query": v.query(),
                 "commands": commands(&v),
                 "ruleset": ruleset_toml(&v, v.current()),
@@ -1240,6 +1328,7 @@ impl Explorer {
             }));
         }
         Ok(json!({
+            "files_version": self.files_version(),
             "balance": solved,
             "mode": if exact { "exact" } else { "mc" },
             "has_exact": true,
@@ -1306,19 +1395,30 @@ fn as_saved(message: &str) -> String {
     renamed(message, "-edited")
 }
 
-/// `name.edited-HASH.rhai` → `name{tail}.rhai` throughout `message`.
+/// `name.edited-HASH.rhai` → `name{tail}.rhai` throughout `message` (and a file changed on
+/// disk, `name.disk-HASH.rhai`, → `name.rhai`: it is the file itself).
 fn renamed(message: &str, tail: &str) -> String {
+    renamed_infix(&renamed_infix(message, ".disk-", ""), ".edited-", tail)
+}
+
+/// A JSON answer with the server's names for files put back to the files' own.
+fn unrenamed(v: Value) -> Value {
+    serde_json::from_str(&unedited(&v.to_string())).unwrap_or(v)
+}
+
+/// `name{infix}HASH.rhai` → `name{tail}.rhai` throughout `message`.
+fn renamed_infix(message: &str, infix: &str, tail: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
-    while let Some(i) = rest.find(".edited-") {
-        let after = &rest[i + ".edited-".len()..];
+    while let Some(i) = rest.find(infix) {
+        let after = &rest[i + infix.len()..];
         let hex = after.chars().take_while(char::is_ascii_hexdigit).count();
         out.push_str(&rest[..i]);
         if hex == 12 && after[hex..].starts_with(crate::mechanic::EXTENSION) {
             out.push_str(tail);
             rest = &after[hex..];
         } else {
-            out.push_str(".edited-");
+            out.push_str(infix);
             rest = after;
         }
     }
@@ -2204,6 +2304,83 @@ mod tests {
         let start = page.find("id=\"blank\">").unwrap() + "id=\"blank\">".len();
         let json = &page[start..start + page[start..].find("</script>").unwrap()];
         assert_eq!(serde_json::from_str::<String>(json).unwrap(), BLANK);
+    }
+
+    /// A file changed on disk runs as it now stands (the numbers of the new text, under the
+    /// file's own name, never the server's), answers kept for the old text are dropped, the
+    /// list of systems carries the new text and the count of changes; put back, the old
+    /// numbers return; a change that does not load is shown at its line.
+    #[test]
+    fn a_file_changed_on_disk_runs_as_it_now_stands() {
+        let path = "mechanics/examples/first-rally.rhai";
+        let text = std::fs::read_to_string(path).unwrap();
+        let x = Explorer::new(vec![(path.into(), text.clone())], Limits::default());
+        let q = format!("system={}&scenario=rally&mode=exact", view::encode(path));
+        let exact = |x: &Explorer| {
+            let r = x.handle("POST", "/api/run", q.as_bytes());
+            assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+            let v = body(&r);
+            (
+                v["variants"][0]["report"]["outcomes"][0]["exact"]
+                    .as_f64()
+                    .unwrap(),
+                v,
+            )
+        };
+        let (before, v) = exact(&x);
+        assert_eq!(v["files_version"], 0);
+        let harder = text.replacen("value: 4,", "value: 5,", 1);
+        assert_ne!(harder, text);
+        assert!(!x.file_changed("mechanics/other.rhai", harder.clone()));
+        assert!(x.file_changed(path, harder.clone()));
+        assert!(!x.file_changed(path, harder.clone()), "the same text twice");
+        let (after, v) = exact(&x);
+        assert!(after < before, "{after} {before}");
+        assert_eq!(v["files_version"], 1);
+        let text_of = v.to_string();
+        assert!(
+            !text_of.contains(".disk-") && !text_of.contains("-edited"),
+            "{v}"
+        );
+        assert_eq!(v["variants"][0]["report"]["system"], path);
+        // The same as the new text sent as an edit.
+        let q2 = format!(
+            "system={}&scenario=rally&mode=exact&code={}",
+            view::encode(path),
+            view::encode(&harder)
+        );
+        let r = x.handle("POST", "/api/run", q2.as_bytes());
+        assert_eq!(
+            body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].as_f64(),
+            Some(after)
+        );
+        let sys = body(&x.handle("GET", "/api/systems", b""));
+        let file = sys["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == path)
+            .unwrap()
+            .clone();
+        assert_eq!(file["text"], harder.as_str());
+        assert_eq!(file["changed_on_disk"], true);
+        assert_eq!(sys["files_version"], 1);
+        // Put back: the first numbers again.
+        assert!(x.file_changed(path, text.clone()));
+        assert_eq!(exact(&x).0, before);
+        // A change that does not load: at its line.
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(2, "fn broken( {");
+        assert!(x.file_changed(path, lines.join("\n")));
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 400);
+        let v = body(&r);
+        assert_eq!(
+            (v["field"].as_str(), v["line"].as_u64()),
+            (Some("code"), Some(3)),
+            "{v}"
+        );
+        assert!(!v["error"].as_str().unwrap().contains(".disk-"), "{v}");
     }
 
     #[test]

@@ -966,12 +966,8 @@ impl Explorer {
         let mut settings: Vec<Variant<'_>> = Vec::new();
         // The edited files used are kept loaded until this answer is made.
         let mut holds = Vec::new();
-        for p in v.in_order() {
-            let i = v
-                .profiles
-                .iter()
-                .position(|x| x.label == p.label)
-                .unwrap_or(0);
+        for i in v.in_order() {
+            let p = &v.profiles[i];
             let prefix = v.prefix(i);
             let (name, hold) = self
                 .system_of(&p.setting, &prefix)

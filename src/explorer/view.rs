@@ -329,16 +329,11 @@ impl View {
         self.profiles.len() > 1
     }
 
-    /// The profiles in the experiment's order: the base first, then the others by letter.
-    pub fn in_order(&self) -> Vec<&Profile> {
-        let mut out = vec![&self.profiles[self.base]];
-        out.extend(
-            self.profiles
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != self.base)
-                .map(|(_, p)| p),
-        );
+    /// The indices of the profiles in the experiment's order: the base first, then the others
+    /// by letter.
+    pub fn in_order(&self) -> Vec<usize> {
+        let mut out = vec![self.base];
+        out.extend((0..self.profiles.len()).filter(|&i| i != self.base));
         out
     }
 
@@ -556,7 +551,7 @@ mod tests {
                 .all(|p| p.setting.system == "rank-and-file")
         );
         // The base goes first in the experiment, the others by letter.
-        let order: Vec<char> = v.in_order().iter().map(|p| p.label).collect();
+        let order: Vec<char> = v.in_order().iter().map(|&i| v.profiles[i].label).collect();
         assert_eq!(order, vec!['B', 'A', 'C']);
         assert_eq!(
             (v.prefix(0), v.prefix(2)),

@@ -1920,3 +1920,178 @@ fn a_file_changed_on_disk_is_picked_up_by_the_page() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The sweep: a field at each of a range of values, every profile at each, drawn with the
+/// exact curve; its experiment file gives the same numbers from the command line, the link
+/// holds it, and an exact sweep follows the form.
+#[test]
+fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
+    let Some(chromium) = crate::browser::chromium(
+        "a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "sweep");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    shown_exact(&mut b, "recovered");
+    // A: the source's rule; B: 4+.
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.system=')");
+    type_into(&mut b, "rule.base_veteran", "4");
+    b.wait("!!mcAnswer && mcAnswer.query.includes('rule=base_veteran%3D4')");
+    // The button beside "Already lost" sweeps it at once over its short range.
+    b.eval("document.querySelector('[data-field=\"set.lost\"] .sweep-here').click()");
+    let rows = b
+        .wait("(() => { const r = document.querySelectorAll('#swept tbody tr'); return r.length ? r.length : null; })()")
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        b.eval("[document.getElementById('sweep-key').value, document.getElementById('sweep-values').value]"),
+        json!(["lost", "0..8"])
+    );
+    // 7 and 8 of 7 stands cannot be lost and still rally: left out, and said.
+    assert_eq!(rows, 7);
+    let left = b.eval("document.getElementById('sweep-left-out').textContent");
+    assert!(
+        left.as_str().unwrap().starts_with("Left out: 7, 8 (")
+            && left
+                .as_str()
+                .unwrap()
+                .contains("less than --set stands = 7"),
+        "{left}"
+    );
+    assert!(
+        b.wait("location.search.includes('sweep=lost&values=0..8')")
+            .as_bool()
+            .unwrap()
+    );
+    // One chart, with its title as its text and the exact line named on its axis.
+    assert_eq!(
+        b.eval("document.querySelectorAll('#swept svg[role=img]').length")
+            .as_u64(),
+        Some(1)
+    );
+    // Now by Monte Carlo as well, over 0..3: the dots beside the exact values.
+    b.eval("document.getElementById('sweep-values').value = '0..3'; document.getElementById('sweep-mc').checked = true; document.getElementById('sweep-run').click()");
+    b.wait("(() => { const e = document.querySelector('#swept tbody tr .ex'); return document.querySelectorAll('#swept tbody tr').length === 4 && !!e; })()");
+    assert!(
+        b.eval("location.search.includes('sweep.mc=1')")
+            .as_bool()
+            .unwrap()
+    );
+    let shown = b.eval(
+        "[...document.querySelectorAll('#swept tbody tr')].map((tr) => [tr.dataset.value, [...tr.querySelectorAll('td.exact')].map((td) => [td.dataset.column, Number(td.dataset.value), Number(td.querySelector('.ex').textContent.replace('estimate ', '').replace('%', '')) / 100])])",
+    );
+    // The experiment file the page offers, run from the command line: the same exact values
+    // to the bit, and the same estimates.
+    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-sweep').click()");
+    let got = b.wait("window.got");
+    assert_eq!(got[0], json!("sweep.toml"));
+    let text = got[1].as_str().unwrap();
+    assert!(
+        text.contains("[sweep]\nx = { key = \"lost\", values = [0, 1, 2, 3] }"),
+        "{text}"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('sweep-command').textContent"),
+        json!("morale-lab run sweep.toml")
+    );
+    let dir = std::env::temp_dir().join(format!("morale-lab-sweep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sweep.toml"), text).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(["run", "sweep.toml", "--quiet", "--out", "out"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
+            .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let names: Vec<String> = results["experiment"]["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["A", "B"]);
+    let shown = shown.as_array().unwrap();
+    let runs = results["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 8);
+    for run in runs {
+        let lost = run["point"][0].as_i64().unwrap().to_string();
+        let variant = run["variant"].as_u64().unwrap() as usize;
+        let recovered = run["report"]["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["outcome"] == "recovered")
+            .unwrap();
+        let row = shown
+            .iter()
+            .find(|r| r[0].as_str() == Some(&lost))
+            .unwrap_or_else(|| panic!("no row for lost = {lost}"));
+        let cell = &row[1][variant];
+        assert_eq!(cell[0].as_str(), Some(names[variant].as_str()));
+        assert_eq!(
+            cell[1].as_f64(),
+            recovered["exact"].as_f64(),
+            "lost = {lost}"
+        );
+        // The page shows the estimate to two decimals of a per cent.
+        let p = recovered["p"].as_f64().unwrap();
+        assert!(
+            (cell[2].as_f64().unwrap() - p).abs() < 0.00005 + 1e-12,
+            "lost = {lost}: {cell} against {p}"
+        );
+    }
+    // The link holds the sweep: opened afresh, it runs again (by Monte Carlo, as asked).
+    let href = b.eval("location.href").as_str().unwrap().to_string();
+    let mut fresh = Browser::launch(&chromium, "sweep-link");
+    fresh.goto(&href);
+    fresh.wait("(() => { const r = document.querySelectorAll('#swept tbody tr'); return r.length === 4 && !!document.querySelector('#swept tbody tr .ex'); })()");
+    assert_eq!(
+        fresh.eval("[...document.querySelectorAll('#swept td.exact')].map((td) => Number(td.dataset.value))"),
+        b.eval("[...document.querySelectorAll('#swept td.exact')].map((td) => Number(td.dataset.value))")
+    );
+    drop(fresh);
+    // An exact sweep follows the form: B at 5+ moves B's column, and A's stays.
+    b.eval("document.getElementById('sweep-mc').checked = false; document.getElementById('sweep-run').click()");
+    b.wait("!location.search.includes('sweep.mc') && !document.querySelector('#swept .ex')");
+    let before =
+        b.eval("[...document.querySelectorAll('#swept td.exact')].map((td) => td.dataset.value)");
+    type_into(&mut b, "rule.base_veteran", "5");
+    b.wait(&format!(
+        "JSON.stringify([...document.querySelectorAll('#swept td.exact')].map((td) => td.dataset.value)) !== {:?}",
+        before.to_string()
+    ));
+    let after =
+        b.eval("[...document.querySelectorAll('#swept td.exact')].map((td) => td.dataset.value)");
+    let (before, after) = (before.as_array().unwrap(), after.as_array().unwrap());
+    assert_eq!(before.len(), 8);
+    for i in 0..4 {
+        assert_eq!(before[2 * i], after[2 * i], "A's column stays");
+    }
+    assert_ne!(before[1], after[1], "B's column moves");
+    // Bad values are refused at their field, saying what is allowed.
+    b.eval("document.getElementById('sweep-values').value = '0..99'; document.getElementById('sweep-run').click()");
+    let msg = b
+        .wait("(() => { const m = document.querySelector('[data-field=\"sweep.values\"] .msg'); return m && m.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        msg.contains("'99' is not allowed for lost: a whole number from"),
+        "{msg}"
+    );
+    // Clear the sweep: gone from the page and the link.
+    b.eval("document.getElementById('sweep-clear').click()");
+    b.wait("!location.search.includes('sweep=') && document.getElementById('swept').children.length === 0");
+}

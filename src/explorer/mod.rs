@@ -18,6 +18,7 @@
 //! are kept loaded, the least recently used unloaded first; answers are kept up to
 //! [`Limits::cache_bytes`].
 
+pub mod sweep;
 pub mod view;
 
 use std::collections::{BTreeMap, HashMap};
@@ -989,10 +990,77 @@ impl Explorer {
         // "Solve for": the view's settings as the variants of an experiment with a [balance]
         // section (B against the pinned A, or both against a number), checked before it runs.
         let solve = self.solve_section(pairs, &v)?;
+        // "Sweep": one numeric field at each of a list of values, every profile at each.
+        let sweep = match value(pairs, "sweep")
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        {
+            None => None,
+            Some(_) if solve.is_some() => {
+                return Err(Failure {
+                    status: 400,
+                    message: "a request sweeps or solves, not both: ask one, then the other".into(),
+                    field: Some("sweep.key".into()),
+                    line: None,
+                });
+            }
+            Some(key) => {
+                let edited = v.in_order().iter().position(|&i| i == v.edit).unwrap_or(0);
+                let of = value(pairs, "of").map(str::trim).filter(|o| !o.is_empty());
+                let refused = |(message, field): sweep::Refusal| Failure {
+                    status: 400,
+                    message: format!("sweep: {message}"),
+                    field: Some(field.into()),
+                    line: None,
+                };
+                let mut a = sweep::ask(
+                    &settings[edited].name,
+                    v.scenario,
+                    key,
+                    value(pairs, "values").unwrap_or(""),
+                    of,
+                )
+                .map_err(refused)?;
+                // A value some profile cannot take (3 stands lost of 3) is left out, and said.
+                let rule = a.rule;
+                a.keep_allowed(|x| {
+                    settings.iter().find_map(|s| {
+                        let mut inputs = inputs_of(&s.profile.setting);
+                        inputs.push(if rule {
+                            Input::rule(key, x)
+                        } else {
+                            Input {
+                                key: key.to_string(),
+                                value: x.to_string(),
+                                source: Source::Set,
+                            }
+                        });
+                        let e =
+                            system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
+                                .err()?;
+                        // The reason alone (the value is said beside it): values left out
+                        // for one reason are listed together.
+                        let why = unedited(&for_the_page(&e));
+                        let why = why
+                            .strip_prefix(&format!("invalid value '{x}' for "))
+                            .and_then(|rest| rest.split_once(": "))
+                            .map_or(why.clone(), |(_, reason)| reason.to_string());
+                        Some(if v.compared() {
+                            format!("profile {}: {why}", s.profile.title())
+                        } else {
+                            why
+                        })
+                    })
+                })
+                .map_err(refused)?;
+                Some(a)
+            }
+        };
         let key = format!(
-            "{}|{}{}",
+            "{}|{}{}{}",
             mode,
             solve.as_deref().unwrap_or(""),
+            sweep.as_ref().map_or(String::new(), sweep::Ask::toml),
             if exact {
                 v.exact_key()
             } else {
@@ -1029,7 +1097,7 @@ impl Explorer {
         // One profile's Monte Carlo, stopped part way, keeps the trials it finished (a prefix:
         // the numbers of a run of that many); with several, a stopped run is dropped, as the
         // profiles would stand on different trials.
-        let control = Arc::new(if !exact && !v.compared() {
+        let control = Arc::new(if !exact && !v.compared() && sweep.is_none() {
             Control::keeping_partial()
         } else {
             Control::new()
@@ -1059,7 +1127,10 @@ impl Explorer {
                 }
             })
         };
-        let result = self.compute(&v, &settings, exact, solve.as_deref(), &control);
+        let result = match &sweep {
+            Some(a) => self.sweep(&v, &settings, exact, a, &control),
+            None => self.compute(&v, &settings, exact, solve.as_deref(), &control),
+        };
         let _ = done_tx.send(());
         let _ = watchdog.join();
         if let Some(id) = &id {
@@ -1075,6 +1146,16 @@ impl Explorer {
                     "stopped after {} s, the server's limit for one run: ask for fewer trials",
                     self.limits.max_seconds
                 )));
+            }
+            // A sweep value one of the profiles refuses (its system has no such parameter, or
+            // other bounds): the sweep's fault, beside its values.
+            Err(Error::File { key, message, .. }) if key.starts_with("sweep") => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("sweep: {}", unedited(&message)),
+                    field: Some("sweep.values".into()),
+                    line: None,
+                });
             }
             // A `[balance]` the experiment refused: the solve controls' fault, in their words.
             Err(Error::File { key, message, .. }) if key.starts_with("balance") => {
@@ -1184,6 +1265,56 @@ impl Explorer {
             out += &format!("range = {}\n", view::toml_string(r));
         }
         Ok(Some(out))
+    }
+
+    /// Run the view's profiles at every value of a sweep (an experiment with a `[sweep]`) and
+    /// answer with its chart and table.
+    fn sweep(
+        &self,
+        v: &View,
+        settings: &[Variant<'_>],
+        exact: bool,
+        a: &sweep::Ask,
+        control: &Control,
+    ) -> Result<Value> {
+        let text = sweep::with_sweep(&experiment_toml(v, settings, true), a);
+        let mut read = |p: &str| -> Result<String> {
+            let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+            read_from(&self.files, Some(&edited.kept), p)
+        };
+        let exp = Experiment::parse_with("explorer.toml", &text, &mut read)?;
+        let mut runs = Vec::new();
+        for planned in exp.plan(self.limits.threads, Sampler::Table)? {
+            let options = planned.options.clone().exact_only(exact);
+            let report = planned.job.run(&options, control)?;
+            runs.push(Run {
+                point: planned.point,
+                variant: planned.variant,
+                report,
+            });
+        }
+        let result = exp.result(self.limits.threads, runs);
+        let titles: Vec<String> = settings
+            .iter()
+            .map(|s| {
+                if v.compared() {
+                    s.profile.title()
+                } else {
+                    "this setting".to_string()
+                }
+            })
+            .collect();
+        let file = sweep::with_sweep(&experiment_toml(v, settings, false), a);
+        let mut answer = sweep::answer(v, &titles, a, &result, file)?;
+        // Charts and files name an edited file as the page saves it.
+        answer = serde_json::from_str(&as_saved(&answer.to_string())).unwrap_or(answer);
+        Ok(json!({
+            "files_version": self.files_version(),
+            "mode": if exact { "exact" } else { "mc" },
+            "has_exact": true,
+            "query": v.query(),
+            "sweep": answer,
+        }))
     }
 
     /// Run the view's settings as the variants of an experiment (A first: the baseline) and

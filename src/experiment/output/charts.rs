@@ -441,7 +441,7 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
 }
 
 /// The sweep chart and heat maps, which cover every swept value, after `out`.
-fn sweep_charts(
+pub(super) fn sweep_charts(
     result: &ExperimentResult,
     first: &[Run],
     mut out: Vec<(String, Chart)>,

@@ -292,6 +292,27 @@ pub fn per_turn_overlaid(result: &ExperimentResult) -> Vec<(String, crate::repor
     charts::per_turn_overlaid(result, first)
 }
 
+/// With a `[sweep]`: the sweep chart (the first headline across the swept values, a line per
+/// variant through the exact values where every run has them, estimates as dots with their
+/// intervals beside them) and, with two axes, a heat map per variant; empty without a sweep.
+pub fn sweep_charts(result: &ExperimentResult) -> Vec<(String, crate::report::chart::Chart)> {
+    let per_point = result.experiment.variants.len().max(1);
+    if result.experiment.sweep.is_empty() || result.runs.len() < per_point {
+        return Vec::new();
+    }
+    let first = &result.runs[..per_point];
+    charts::sweep_charts(result, first, Vec::new())
+        .into_iter()
+        .filter(|(name, _)| name == "sweep" || name.starts_with("heatmap_"))
+        .collect()
+}
+
+/// The value of the outcome or metric `key` in a report, as an experiment's headline reads
+/// it: an outcome's chance, or a metric's mean with its normal interval.
+pub fn headline_cell(report: &crate::Report, key: &str) -> Option<crate::report::Cell> {
+    answer::find(report, key)
+}
+
 /// The experiment's headline, read from its first run: the outcome or metric named, and
 /// whether it is a metric (a mean) rather than an outcome (a chance).
 pub fn headline(result: &ExperimentResult) -> Option<(String, bool)> {

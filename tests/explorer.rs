@@ -3,8 +3,10 @@
 //! headless chromium through the DevTools protocol (skipped without a browser unless
 //! `MORALE_LAB_REQUIRE_BROWSER=1`).
 //!
-//! With `MORALE_LAB_SCREENSHOTS=DIR`, the browser test also writes the README's two screenshots
-//! (`explorer-wide.png` at 1280×800, `explorer-phone.png` at 400 px wide) into DIR.
+//! With `MORALE_LAB_SCREENSHOTS=DIR`, the browser tests also write the screenshots of the README
+//! and the guide
+//! (`explorer-wide.png` at 1280×800, `explorer-phone.png` at 400 px wide, `explorer-sweep.png`
+//! at 1280×900) into DIR.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -1980,6 +1982,14 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
             .as_bool()
             .unwrap()
     );
+    if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
+        b.eval("reveal(document.getElementById('swept'))");
+        std::fs::write(
+            std::path::PathBuf::from(dir).join("explorer-sweep.png"),
+            b.screenshot(1280, 900),
+        )
+        .unwrap();
+    }
     let shown = b.eval(
         "[...document.querySelectorAll('#swept tbody tr')].map((tr) => [tr.dataset.value, [...tr.querySelectorAll('td.exact')].map((td) => [td.dataset.column, Number(td.dataset.value), Number(td.querySelector('.ex').textContent.replace('estimate ', '').replace('%', '')) / 100])])",
     );

@@ -1267,22 +1267,19 @@ impl Explorer {
         Ok(Some(out))
     }
 
-    /// Run the view's profiles at every value of a sweep (an experiment with a `[sweep]`) and
-    /// answer with its chart and table.
-    fn sweep(
+    /// Parse an experiment the view wrote (edited files read as the server keeps them) and run
+    /// it: exact values only when `exact`, else Monte Carlo beside them.
+    fn experiment(
         &self,
-        v: &View,
-        settings: &[Variant<'_>],
+        text: &str,
         exact: bool,
-        a: &sweep::Ask,
         control: &Control,
-    ) -> Result<Value> {
-        let text = sweep::with_sweep(&experiment_toml(v, settings, true), a);
+    ) -> Result<(Experiment, crate::experiment::ExperimentResult)> {
         let mut read = |p: &str| -> Result<String> {
             let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
             read_from(&self.files, Some(&edited.kept), p)
         };
-        let exp = Experiment::parse_with("explorer.toml", &text, &mut read)?;
+        let exp = Experiment::parse_with("explorer.toml", text, &mut read)?;
         let mut runs = Vec::new();
         for planned in exp.plan(self.limits.threads, Sampler::Table)? {
             let options = planned.options.clone().exact_only(exact);
@@ -1294,6 +1291,21 @@ impl Explorer {
             });
         }
         let result = exp.result(self.limits.threads, runs);
+        Ok((exp, result))
+    }
+
+    /// Run the view's profiles at every value of a sweep (an experiment with a `[sweep]`) and
+    /// answer with its chart and table.
+    fn sweep(
+        &self,
+        v: &View,
+        settings: &[Variant<'_>],
+        exact: bool,
+        a: &sweep::Ask,
+        control: &Control,
+    ) -> Result<Value> {
+        let text = sweep::with_sweep(&experiment_toml(v, settings, true), a);
+        let (_, result) = self.experiment(&text, exact, control)?;
         let titles: Vec<String> = settings
             .iter()
             .map(|s| {
@@ -1328,22 +1340,7 @@ impl Explorer {
         control: &Control,
     ) -> Result<Value> {
         let text = experiment_toml(v, settings, true) + solve.unwrap_or("");
-        let mut read = |p: &str| -> Result<String> {
-            let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
-            read_from(&self.files, Some(&edited.kept), p)
-        };
-        let exp = Experiment::parse_with("explorer.toml", &text, &mut read)?;
-        let mut runs = Vec::new();
-        for planned in exp.plan(self.limits.threads, Sampler::Table)? {
-            let options = planned.options.clone().exact_only(exact);
-            let report = planned.job.run(&options, control)?;
-            runs.push(Run {
-                point: planned.point,
-                variant: planned.variant,
-                report,
-            });
-        }
-        let result = exp.result(self.limits.threads, runs);
+        let (exp, result) = self.experiment(&text, exact, control)?;
         // A run stopped part way: its trials, and the commands that give its numbers.
         let used = result
             .runs

@@ -527,6 +527,67 @@ fn a_long_run_is_stopped_by_the_time_budget_and_by_cancel() {
     }
 }
 
+/// Issue 54: a Monte Carlo sweep stopped part way keeps the batches every value finished: the
+/// same trials at each, said, not kept as the whole answer, and its experiment file asks for
+/// that many trials.
+#[test]
+fn a_stopped_sweep_keeps_the_same_trials_at_every_value() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let sweep = "/api/run?system=rank-and-file&scenario=line&trials=100000000&seed=2&mode=mc&sweep=break_point&values=40%2C60&run=sweep1";
+    let a = addr.clone();
+    let run = std::thread::spawn(move || get(&a, sweep));
+    // Past both values' first batch (2^20 trials each), stop.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while get(&addr, "/api/progress?run=sweep1").1["done"]
+        .as_u64()
+        .is_none_or(|d| d < 2_200_000)
+    {
+        assert!(Instant::now() < deadline, "the sweep never got going");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (_, c) = get(&addr, "/api/cancel?run=sweep1");
+    assert_eq!(c["cancelled"], true);
+    let (status, v) = run.join().unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["partial"]["by"], "Stop", "{v}");
+    let trials = v["partial"]["trials"].as_u64().unwrap();
+    assert!(
+        (1 << 20..100_000_000).contains(&trials) && trials.is_power_of_two(),
+        "{trials}"
+    );
+    let s = &v["sweep"];
+    assert_eq!(s["trials"], trials);
+    assert_eq!(s["values"], json!(["40", "60"]));
+    for row in s["rows"].as_array().unwrap() {
+        assert!(row["cells"][0]["estimate"].is_f64(), "{row}");
+    }
+    assert!(
+        s["experiment"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("trials = {trials}\n")),
+        "{s}"
+    );
+    // Not kept as the whole sweep's answer: asked again, it runs again (and is stopped again).
+    let a = addr.clone();
+    let again = std::thread::spawn(move || get(&a, sweep));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while get(&addr, "/api/progress?run=sweep1").1["done"]
+        .as_u64()
+        .is_none()
+    {
+        assert!(Instant::now() < deadline, "the sweep was not run again");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    get(&addr, "/api/cancel?run=sweep1");
+    let (status, v) = again.join().unwrap();
+    assert!(
+        status == 409 || v["partial"]["by"] == "Stop",
+        "{status}: {v}"
+    );
+}
+
 /// Issue 54: Stop keeps what the run has: the batches of whole chunks it finished, the numbers
 /// of a run of that many trials, which the command box gives and the command line repeats to
 /// the bit; the answer says it is partial and is not kept as the whole view's.
@@ -606,6 +667,89 @@ fn a_stopped_run_keeps_its_finished_trials_on_the_page() {
             .unwrap()
             > 0
     );
+}
+
+/// Issue 54: with several profiles, Stop keeps the batches every profile finished (they run
+/// side by side): the same trials for each, and the experiment file the page offers gives the
+/// page's numbers from the command line, to the bit.
+#[test]
+fn a_stopped_run_of_two_profiles_keeps_the_same_trials_for_each() {
+    let Some(chromium) =
+        crate::browser::chromium("a_stopped_run_of_two_profiles_keeps_the_same_trials_for_each")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "partial-two");
+    b.goto(&server.url("/?system=rank-and-file&scenario=line&rule=base_regular%3D5&name=Regular%205%2B&trials=100000000&seed=4&a.system=rank-and-file&a.name=Source"));
+    b.wait("!!document.getElementById('mc-only')");
+    b.eval("document.getElementById('run-mc').click()");
+    // Past both profiles' first batch (2^20 trials each, of 2 x 10^8), stop.
+    b.wait("(() => { const p = document.querySelector('#status progress'); return !!p && p.value > 0.0106; })()");
+    b.eval("document.getElementById('stop').click()");
+    let status = b
+        .wait("(() => { const t = document.getElementById('status').textContent; return t.includes('kept') ? t : null; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    let trials = b.eval("mcAnswer.partial.trials").as_u64().unwrap();
+    assert!(
+        (1 << 20..100_000_000).contains(&trials) && trials.is_power_of_two(),
+        "{trials}"
+    );
+    assert!(
+        status.contains("stopped by Stop") && status.contains(&format!("--trials {trials}")),
+        "{status}"
+    );
+    assert_eq!(
+        b.eval("mcAnswer.variants.map((v) => [v.name, v.report.trials])"),
+        json!([["Source", trials], ["Regular 5+", trials]])
+    );
+    // Compared on those trials, with the experiments' statistics.
+    assert!(
+        b.eval("document.querySelectorAll('table.ab tbody tr').length")
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    let shown = b.eval("mcAnswer.variants.map((v) => v.report.outcomes.map((o) => o.count))");
+    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-exp').click()");
+    let got = b.wait("window.got");
+    assert_eq!(got[0], json!("explorer.toml"));
+    let text = got[1].as_str().unwrap();
+    assert!(text.contains(&format!("trials = {trials}\n")), "{text}");
+    let dir = std::env::temp_dir().join(format!("morale-lab-partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("explorer.toml"), text).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(["run", "explorer.toml", "--quiet", "--out", "out"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
+            .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let cli: Vec<Vec<Value>> = results["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["report"]["outcomes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["count"].clone())
+                .collect()
+        })
+        .collect();
+    assert_eq!(shown, json!(cli));
 }
 
 #[test]

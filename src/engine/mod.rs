@@ -222,8 +222,7 @@ pub fn run_until<S: Sim>(
     }
     let mut tally = vec![0u64; sim.tally_len()];
     let mut done_chunks = 0;
-    let mut trials = (16 * CHUNK).min(spec.trials);
-    loop {
+    for trials in batches(spec.trials) {
         let batch = RunSpec {
             trials,
             ..spec.clone()
@@ -237,8 +236,18 @@ pub fn run_until<S: Sim>(
         if trials >= spec.trials || enough(&tally, trials) {
             return Ok((tally, trials));
         }
-        trials = trials.saturating_mul(2).min(spec.trials);
     }
+    unreachable!("the last batch holds every trial")
+}
+
+/// The trials after each batch of a run of `trials` in batches: 16 whole chunks, then doubling,
+/// the last holding every trial. Each but the last is a whole number of chunks, so the chunks of
+/// a batch are a prefix of the chunk plan of the whole run, and of every later batch.
+pub fn batches(trials: u64) -> impl Iterator<Item = u64> {
+    let first = (16 * CHUNK).min(trials);
+    std::iter::successors((first > 0).then_some(first), move |&t| {
+        (t < trials).then(|| t.saturating_mul(2).min(trials))
+    })
 }
 
 /// Run all of `spec`'s trials in batches of whole chunks (16 chunks, then doubling, as

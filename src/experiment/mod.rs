@@ -1189,6 +1189,97 @@ pub struct Planned {
     pub options: RunOptions,
 }
 
+/// Run `planned` (from [`Experiment::plan`]) by Monte Carlo side by side, in batches of whole
+/// chunks: every run's first batch, then every run's next, doubling (see
+/// [`crate::engine::batches`]), each exact solution found first. A run stopped part way
+/// (`control` cancelled) keeps the batches every run finished: the same trials for each, so
+/// the numbers of the experiment run with that many trials and the same seed, to the bit, each
+/// report saying so. Returns the runs and the trials they hold. Runs that do not go in batches
+/// (exact only, a precision target, unequal trials, a single run) run one after another as
+/// [`Experiment::run`] runs them.
+///
+/// # Errors
+/// [`Error::Cancelled`] when stopped before every run finished its first batch; failures of the
+/// runs.
+pub fn run_side_by_side(planned: Vec<Planned>, control: &Control) -> Result<(Vec<Run>, u64)> {
+    let asked = planned.first().map_or(0, |p| p.options.spec.trials);
+    let batched = planned.len() > 1
+        && planned.iter().all(|p| {
+            !p.options.exact_only && p.options.precision.is_none() && p.options.spec.trials == asked
+        });
+    if !batched {
+        let mut runs = Vec::new();
+        for p in planned {
+            let report = p.job.run(&p.options, control)?;
+            runs.push(Run {
+                point: p.point,
+                variant: p.variant,
+                report,
+            });
+        }
+        let held = runs.iter().map(|r| r.report.trials).min().unwrap_or(0);
+        return Ok((runs, held));
+    }
+    let exact = planned
+        .iter()
+        .map(|p| p.job.exact(&p.options, control))
+        .collect::<Result<Vec<_>>>()?;
+    let mut tallies: Vec<Vec<u64>> = vec![Vec::new(); planned.len()];
+    // Each run's own time in its batches, as a run's report gives it.
+    let mut seconds = vec![0.0; planned.len()];
+    let (mut held, mut done_chunks) = (0, 0);
+    'batches: for trials in crate::engine::batches(asked) {
+        let spec = crate::engine::RunSpec {
+            trials,
+            ..planned[0].options.spec.clone()
+        };
+        let chunks = spec.chunks();
+        let mut parts = Vec::with_capacity(planned.len());
+        for (p, s) in planned.iter().zip(&mut seconds) {
+            // Chunks of the whole run's plan: whole chunks, as in the batch's own plan.
+            let started = std::time::Instant::now();
+            match p.job.tally(&p.options, done_chunks..chunks, control) {
+                Ok(part) => {
+                    *s += started.elapsed().as_secs_f64();
+                    parts.push(part);
+                }
+                Err(Error::Cancelled) => break 'batches,
+                Err(e) => return Err(e),
+            }
+        }
+        for (tally, part) in tallies.iter_mut().zip(parts) {
+            if tally.is_empty() {
+                *tally = part;
+            } else {
+                crate::engine::add_into(tally, &part);
+            }
+        }
+        (held, done_chunks) = (trials, chunks);
+    }
+    if held == 0 {
+        return Err(Error::Cancelled);
+    }
+    let mut runs = Vec::with_capacity(planned.len());
+    for (((p, tally), exact), seconds) in planned.into_iter().zip(&tallies).zip(&exact).zip(seconds)
+    {
+        let mut options = p.options.clone();
+        options.spec.trials = held;
+        let mut report = p.job.report_exact(tally, exact, &options)?;
+        report.elapsed_s = seconds;
+        if held < asked {
+            report
+                .notes
+                .push(crate::scenario::stopped_note(held, asked));
+        }
+        runs.push(Run {
+            point: p.point,
+            variant: p.variant,
+            report,
+        });
+    }
+    Ok((runs, held))
+}
+
 /// One variant at one sweep point.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Run {
@@ -1224,4 +1315,92 @@ pub struct ExperimentResult {
     /// With two variants or more: the assumptions the answer rests on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assumptions: Option<assumptions::Assumptions>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rally of three settings, `trials` trials each, seed 7.
+    fn rally(trials: u64) -> Experiment {
+        let text = format!(
+            "name = \"side\"\nquestion = \"Side by side?\"\nscenario = \"rally\"\nseed = 7\ntrials = {trials}\nset = {{ stands = 6, lost = 2, state = \"routing\" }}\n\n[[variant]]\nname = \"veteran\"\nsystem = \"rank-and-file\"\nset = {{ class = \"veteran\" }}\n\n[[variant]]\nname = \"green\"\nsystem = \"rank-and-file\"\nset = {{ class = \"green\" }}\n\n[[variant]]\nname = \"regular\"\nsystem = \"rank-and-file\"\nset = {{ class = \"regular\" }}\n"
+        );
+        Experiment::parse("side.toml", &text).unwrap()
+    }
+
+    /// A run's variant, trials, and each outcome's count and exact value.
+    type Found = (usize, u64, Vec<(Option<u64>, Option<f64>)>);
+
+    /// What a run found, without its time: the counts and exact values of every outcome.
+    fn found(runs: &[Run]) -> Vec<Found> {
+        runs.iter()
+            .map(|r| {
+                let cells = r.report.outcomes.iter();
+                let cells = cells.map(|o| (o.cell.count, o.cell.exact)).collect();
+                (r.variant, r.report.trials, cells)
+            })
+            .collect()
+    }
+
+    /// Issue 54: runs side by side, stopped part way, keep the same finished batches: the
+    /// numbers of the experiment run with that many trials, to the bit; run whole, the
+    /// experiment's own numbers.
+    #[test]
+    fn runs_side_by_side_stopped_keep_the_same_prefix() {
+        let asked = 1 << 23;
+        let exp = rally(asked);
+        let whole =
+            run_side_by_side(exp.plan(Some(2), Sampler::Table).unwrap(), &Control::new()).unwrap();
+        assert_eq!(whole.1, asked);
+        let plain = exp.run(Some(2), Sampler::Table, &Control::new()).unwrap();
+        assert_eq!(found(&whole.0), found(&plain.runs));
+        // Stopped once every run is well into its second batch (past 1.5 batches' trials each)
+        // of a run far too long to finish first.
+        let (asked, exp) = (1 << 30, rally(1 << 30));
+        let control = std::sync::Arc::new(Control::keeping_partial());
+        let watch = {
+            let control = std::sync::Arc::clone(&control);
+            std::thread::spawn(move || {
+                while control.done() < 3 * (3 << 19) {
+                    std::thread::yield_now();
+                }
+                control.cancel();
+            })
+        };
+        let (runs, held) =
+            run_side_by_side(exp.plan(Some(2), Sampler::Table).unwrap(), &control).unwrap();
+        watch.join().unwrap();
+        assert!(
+            crate::engine::batches(asked).any(|t| t == held) && (1 << 20..asked).contains(&held),
+            "{held}"
+        );
+        assert!(runs.iter().all(|r| r.report.trials == held));
+        assert!(runs.iter().all(|r| {
+            r.report
+                .notes
+                .iter()
+                .any(|n| n.contains(&format!("--trials {held}")))
+        }));
+        let again = rally(held)
+            .run(Some(2), Sampler::Table, &Control::new())
+            .unwrap();
+        assert_eq!(found(&runs), found(&again.runs));
+        // Stopped before the first batch: nothing kept.
+        let stopped = Control::keeping_partial();
+        stopped.cancel();
+        assert!(matches!(
+            run_side_by_side(exp.plan(Some(2), Sampler::Table).unwrap(), &stopped),
+            Err(Error::Cancelled)
+        ));
+    }
+
+    #[test]
+    fn batches_double_from_sixteen_chunks_to_the_whole() {
+        let c = crate::engine::CHUNK;
+        let b: Vec<u64> = crate::engine::batches(100 * c + 5).collect();
+        assert_eq!(b, [16 * c, 32 * c, 64 * c, 100 * c + 5]);
+        assert_eq!(crate::engine::batches(10).collect::<Vec<_>>(), [10]);
+        assert_eq!(crate::engine::batches(0).count(), 0);
+    }
 }

@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use crate::Sampler;
 use crate::engine::Control;
 use crate::error::{Error, Result};
-use crate::experiment::{Experiment, Run, compare, output};
+use crate::experiment::{Experiment, compare, output};
 use crate::params::{Input, Kind, ParamDef, Source};
 use crate::report::chart;
 use crate::system::{self, RuleSystem};
@@ -1094,13 +1094,12 @@ impl Explorer {
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
         }
-        // One profile's Monte Carlo, stopped part way, keeps the trials it finished (a prefix:
-        // the numbers of a run of that many); with several, a stopped run is dropped, as the
-        // profiles would stand on different trials.
-        let control = Arc::new(if !exact && !v.compared() && sweep.is_none() {
-            Control::keeping_partial()
-        } else {
+        // Monte Carlo stopped part way keeps the trials it finished (a prefix: the numbers of a
+        // run of that many), the same for every profile and sweep value (they run side by side).
+        let control = Arc::new(if exact {
             Control::new()
+        } else {
+            Control::keeping_partial()
         });
         let id = value(pairs, "run")
             .filter(|id| !id.is_empty() && id.len() <= 64)
@@ -1280,16 +1279,13 @@ impl Explorer {
             read_from(&self.files, Some(&edited.kept), p)
         };
         let exp = Experiment::parse_with("explorer.toml", text, &mut read)?;
-        let mut runs = Vec::new();
-        for planned in exp.plan(self.limits.threads, Sampler::Table)? {
-            let options = planned.options.clone().exact_only(exact);
-            let report = planned.job.run(&options, control)?;
-            runs.push(Run {
-                point: planned.point,
-                variant: planned.variant,
-                report,
-            });
+        let mut planned = exp.plan(self.limits.threads, Sampler::Table)?;
+        for p in &mut planned {
+            p.options.exact_only = exact;
         }
+        // Monte Carlo of several runs goes side by side in batches, so that Stop leaves every
+        // profile (and sweep value) on the same finished trials.
+        let (runs, _) = crate::experiment::run_side_by_side(planned, control)?;
         let result = exp.result(self.limits.threads, runs);
         Ok((exp, result))
     }
@@ -1306,6 +1302,19 @@ impl Explorer {
     ) -> Result<Value> {
         let text = sweep::with_sweep(&experiment_toml(v, settings, true), a);
         let (_, result) = self.experiment(&text, exact, control)?;
+        // Stopped part way: the trials every value and profile finished, and a file of that many.
+        let partial = stopped(v, exact, &result);
+        let held;
+        let v = match partial {
+            Some(trials) => {
+                held = View {
+                    trials,
+                    ..v.clone()
+                };
+                &held
+            }
+            None => v,
+        };
         let titles: Vec<String> = settings
             .iter()
             .map(|s| {
@@ -1326,6 +1335,7 @@ impl Explorer {
             "has_exact": true,
             "query": v.query(),
             "sweep": answer,
+            "partial": partial.map(|trials| json!({ "trials": trials })),
         }))
     }
 
@@ -1342,22 +1352,17 @@ impl Explorer {
         let text = experiment_toml(v, settings, true) + solve.unwrap_or("");
         let (exp, result) = self.experiment(&text, exact, control)?;
         // A run stopped part way: its trials, and the commands that give its numbers.
-        let used = result
-            .runs
-            .iter()
-            .map(|r| r.report.trials)
-            .min()
-            .unwrap_or(0);
-        let partial = !exact && used > 0 && used < v.trials;
-        let stopped;
-        let v = if partial {
-            stopped = View {
-                trials: used,
-                ..v.clone()
-            };
-            &stopped
-        } else {
-            v
+        let partial = stopped(v, exact, &result);
+        let held;
+        let v = match partial {
+            Some(trials) => {
+                held = View {
+                    trials,
+                    ..v.clone()
+                };
+                &held
+            }
+            None => v,
         };
         let mut charts = Vec::new();
         let mut drawn = output::point_charts(&result);
@@ -1464,9 +1469,16 @@ impl Explorer {
             "commands": commands(v),
             "ruleset": ruleset_toml(v, v.current()),
             "experiment": v.compared().then(|| experiment_toml(v, settings, false)),
-            "partial": partial.then(|| json!({ "trials": used })),
+            "partial": partial.map(|trials| json!({ "trials": trials })),
         }))
     }
+}
+
+/// The trials a Monte Carlo run stopped part way holds (every run of it the same), or `None`
+/// for a whole run or an exact one.
+fn stopped(v: &View, exact: bool, result: &crate::experiment::ExperimentResult) -> Option<u64> {
+    let held = result.runs.iter().map(|r| r.report.trials).min()?;
+    (!exact && held > 0 && held < v.trials).then_some(held)
 }
 
 /// The value of the last `key` in `pairs`.

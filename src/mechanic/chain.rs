@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::params::Resolved;
 use crate::report::Report as RunReport;
 use crate::scenario::chain::Sampler;
-use crate::scenario::{ChainJob, Job, RunOptions, Scenario};
+use crate::scenario::{ChainJob, Exact, Job, RunOptions, Scenario};
 
 /// What a state reads as: its class, then its values.
 type Reading = Arc<[u32]>;
@@ -253,6 +253,20 @@ impl Chain for MechanicChain {
     }
 }
 
+/// A report of Monte Carlo that asked for the table sampler and rolled every die through the
+/// script instead, saying so.
+fn rolled_note(mut r: RunReport, options: &RunOptions) -> RunReport {
+    if options.sampler == Sampler::Table
+        && !options.exact_only
+        && r.sampler.as_deref() == Some(Sampler::Dice.name())
+    {
+        r.notes.push(
+            "the compiled tables did not fit this file's states (more than 65,536 reachable, chances too fine for 64 bits, a turn of more than 1,048,576 branches of chance, or more than 16,777,216 in all): the Monte Carlo ran the file's turn function every turn of every trial (the dice sampler), thousands of times slower than the tables".into(),
+        );
+    }
+    r
+}
+
 /// A job of a mechanic file: a chain job that reports the script's first error, if any, in
 /// place of its numbers.
 struct MechanicJob {
@@ -283,18 +297,21 @@ impl Job for MechanicJob {
         self.inner.has_exact()
     }
     fn run(&self, options: &RunOptions, control: &Control) -> Result<RunReport> {
-        let out = self.inner.run(options, control).map(|mut r| {
-            // The table sampler asked for but not possible: say the script ran every turn.
-            if options.sampler == Sampler::Table
-                && !options.exact_only
-                && r.sampler.as_deref() == Some(Sampler::Dice.name())
-            {
-                r.notes.push(
-                    "the compiled tables did not fit this file's states (more than 65,536 reachable, chances too fine for 64 bits, a turn of more than 1,048,576 branches of chance, or more than 16,777,216 in all): the Monte Carlo ran the file's turn function every turn of every trial (the dice sampler), thousands of times slower than the tables".into(),
-                );
-            }
-            r
-        });
+        let out = self
+            .inner
+            .run(options, control)
+            .map(|r| rolled_note(r, options));
+        self.checked(out)
+    }
+    fn exact(&self, options: &RunOptions, control: &Control) -> Result<Exact> {
+        let out = self.inner.exact(options, control);
+        self.checked(out)
+    }
+    fn report_exact(&self, raw: &[u64], exact: &Exact, options: &RunOptions) -> Result<RunReport> {
+        let out = self
+            .inner
+            .report_exact(raw, exact, options)
+            .map(|r| rolled_note(r, options));
         self.checked(out)
     }
     fn tally(

@@ -312,6 +312,40 @@ impl Default for RunOptions {
     }
 }
 
+/// A job's exact solution, found by [`Job::exact`] and used by [`Job::report_exact`].
+#[derive(Debug, Clone, Default)]
+pub struct Exact {
+    /// The solution in the chain's layout (`None`: none, or skipped).
+    solution: Option<Vec<f64>>,
+    /// Why it was skipped (over the budget, too many states), for the report.
+    skipped: Option<String>,
+}
+
+/// The note of a Monte Carlo run stopped part way with `used` of the `asked` trials: the
+/// numbers of a run of `used` trials with the same seed.
+pub fn stopped_note(used: u64, asked: u64) -> String {
+    format!(
+        "stopped part way: {} of the {} trials asked for, the numbers of a run of {} trials with the same seed (--trials {})",
+        crate::report::thousands(used),
+        crate::report::thousands(asked),
+        crate::report::thousands(used),
+        used
+    )
+}
+
+/// Check that a raw tally counts the trials `options` says: every trial ends in exactly one
+/// class, so a tally that says otherwise was damaged.
+fn tally_trials_are(job: &dyn Job, raw: &[u64], options: &RunOptions) -> Result<()> {
+    let ended = job.tally_trials(raw, options.sampler)?;
+    if ended != options.spec.trials {
+        return Err(crate::error::Error::Conflict(format!(
+            "a tally of {} trials does not count {} trials in its outcomes: a damaged or edited shard file?",
+            options.spec.trials, ended
+        )));
+    }
+    Ok(())
+}
+
 /// A runnable, fully configured scenario.
 pub trait Job: Send + Sync {
     /// What it is.
@@ -347,6 +381,21 @@ pub trait Job: Send + Sync {
     /// A tally that does not fit this scenario; failures of the exact solution;
     /// [`crate::error::Error::Cancelled`] if `control` is cancelled.
     fn report_tally(&self, raw: &[u64], options: &RunOptions, control: &Control) -> Result<Report>;
+    /// The exact solution as [`Job::run`] finds it: within `options.exact_budget`, and past it
+    /// (or too large) skipped with a note unless exact-only. Solved once before a run in batches
+    /// (see [`crate::experiment::run_side_by_side`]), so that a report after a stop needs no
+    /// solving.
+    ///
+    /// # Errors
+    /// As [`Job::run`]'s exact part.
+    fn exact(&self, options: &RunOptions, control: &Control) -> Result<Exact>;
+    /// The report of a raw Monte Carlo tally of `options.spec.trials` trials beside an exact
+    /// solution from [`Job::exact`]: the report [`Job::run`] gives for those trials (all but its
+    /// time).
+    ///
+    /// # Errors
+    /// A tally that does not fit this scenario or does not count `options.spec.trials` trials.
+    fn report_exact(&self, raw: &[u64], exact: &Exact, options: &RunOptions) -> Result<Report>;
     /// How many trials the raw tally `raw` (of `sampler`) counts: every trial ends in exactly
     /// one outcome class, so the final counts add up to the trials run. A merge checks each
     /// shard's tally against the trials of its chunks.
@@ -454,24 +503,10 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
                 allowed: "this scenario has no exact solution (its state space is too large) and runs by Monte Carlo only; drop --exact-only".into(),
             });
         }
-        let cancelled = || control.is_cancelled();
-        let progress = |done: usize, of: usize| {
-            let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-            control.set_exact_progress(clamp(done), clamp(of));
-        };
-        let limit = exact::Limit {
-            budget_s: options.exact_budget,
-            cancelled: &cancelled,
-            progress: &progress,
-        };
-        let (exact, skipped) = match self.exact_solution(&limit) {
-            Ok(e) => (e, None),
-            Err(
-                e @ (crate::error::Error::OverBudget { .. }
-                | crate::error::Error::TooManyStates { .. }),
-            ) if !options.exact_only => (None, Some(format!("exact: skipped: {e}"))),
-            Err(e) => return Err(e),
-        };
+        let Exact {
+            solution: exact,
+            skipped,
+        } = self.exact(options, control)?;
         let mut sampler = None;
         let started = Instant::now();
         let mut used = options.clone();
@@ -494,13 +529,9 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             && options.precision.is_none()
             && used.spec.trials < options.spec.trials
         {
-            report.notes.push(format!(
-                "stopped part way: {} of the {} trials asked for, the numbers of a run of {} trials with the same seed (--trials {})",
-                crate::report::thousands(used.spec.trials),
-                crate::report::thousands(options.spec.trials),
-                crate::report::thousands(used.spec.trials),
-                used.spec.trials
-            ));
+            report
+                .notes
+                .push(stopped_note(used.spec.trials, options.spec.trials));
         }
         if !options.exact_only {
             self.precision_note(&mut report, options);
@@ -540,25 +571,55 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
     }
 
     fn report_tally(&self, raw: &[u64], options: &RunOptions, control: &Control) -> Result<Report> {
-        // Every trial ends in exactly one class: a tally that says otherwise was damaged.
-        let ended = self.tally_trials(raw, options.sampler)?;
-        if ended != options.spec.trials {
-            return Err(crate::error::Error::Conflict(format!(
-                "a tally of {} trials does not count {} trials in its outcomes: a damaged or edited shard file?",
-                options.spec.trials, ended
-            )));
-        }
+        // A merge solves whatever it takes (no budget, nothing skipped).
+        tally_trials_are(self, raw, options)?;
         let cancelled = || control.is_cancelled();
         let limit = exact::Limit {
             budget_s: None,
             cancelled: &cancelled,
             progress: &|_, _| {},
         };
-        let exact = self.exact_solution(&limit)?;
+        let exact = Exact {
+            solution: self.exact_solution(&limit)?,
+            skipped: None,
+        };
+        self.report_exact(raw, &exact, options)
+    }
+
+    fn exact(&self, options: &RunOptions, control: &Control) -> Result<Exact> {
+        let cancelled = || control.is_cancelled();
+        let progress = |done: usize, of: usize| {
+            let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            control.set_exact_progress(clamp(done), clamp(of));
+        };
+        let limit = exact::Limit {
+            budget_s: options.exact_budget,
+            cancelled: &cancelled,
+            progress: &progress,
+        };
+        match self.exact_solution(&limit) {
+            Ok(solution) => Ok(Exact {
+                solution,
+                skipped: None,
+            }),
+            Err(
+                e @ (crate::error::Error::OverBudget { .. }
+                | crate::error::Error::TooManyStates { .. }),
+            ) if !options.exact_only => Ok(Exact {
+                solution: None,
+                skipped: Some(format!("exact: skipped: {e}")),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn report_exact(&self, raw: &[u64], exact: &Exact, options: &RunOptions) -> Result<Report> {
+        tally_trials_are(self, raw, options)?;
         let sim = self.sim(options.sampler);
         let counts = sim.finish(raw);
-        let mut report = self.report(Some(&counts), exact.as_deref(), options, 0.0);
+        let mut report = self.report(Some(&counts), exact.solution.as_deref(), options, 0.0);
         self.sampler_note(&mut report, sim.sampler(), options.sampler);
+        report.exact_skipped.clone_from(&exact.skipped);
         Ok(report)
     }
 

@@ -32,8 +32,24 @@ pub struct Serve {
 /// The most mechanic files read from the folder.
 const MAX_FILES: usize = 500;
 
-/// Every `.rhai` file under `dir`, with its text, sorted by path.
+/// Every `.rhai` file under `dir`, with its text, sorted by path (files over the size limit
+/// left out).
 fn mechanic_files(dir: &std::path::Path) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for (path, len) in mechanic_paths(dir)? {
+        if len > morale_lab::mechanic::MAX_FILE_BYTES as u64 {
+            continue;
+        }
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            out.push((path, text));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Every `.rhai` file under `dir`, with its size, at most [`MAX_FILES`].
+fn mechanic_paths(dir: &std::path::Path) -> Result<Vec<(String, u64)>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -57,19 +73,11 @@ fn mechanic_files(dir: &std::path::Path) -> Result<Vec<(String, String)>> {
                         dir.display()
                     )));
                 }
-                let too_big = entry
-                    .metadata()
-                    .is_ok_and(|m| m.len() > morale_lab::mechanic::MAX_FILE_BYTES as u64);
-                if too_big {
-                    continue;
-                }
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    out.push((path.to_string_lossy().into_owned(), text));
-                }
+                let len = entry.metadata().map_or(0, |m| m.len());
+                out.push((path.to_string_lossy().into_owned(), len));
             }
         }
     }
-    out.sort();
     Ok(out)
 }
 
@@ -131,12 +139,17 @@ type Idle = Arc<std::sync::Mutex<std::collections::VecDeque<(u64, TcpStream)>>>;
 /// How often the offered mechanic files are looked at for changes.
 const WATCH_EVERY: Duration = Duration::from_millis(500);
 
-/// Look at the mechanic files offered (those read at start, no others) every
-/// [`WATCH_EVERY`]; a file whose time or size changed is read again and, if its text changed,
-/// the explorer runs it as it now stands (a file grown past the size limit, or gone, is left
-/// as it was, with a warning).
-fn watch(paths: Vec<String>, explorer: Arc<Explorer>, control: Arc<Control>) {
-    if paths.is_empty() {
+/// Look at the mechanic files offered every [`WATCH_EVERY`]; a file whose time or size changed
+/// is read again and, if its text changed, the explorer runs it as it now stands (a file grown
+/// past the size limit, or gone, is left as it was, with a warning). A file new in the folder
+/// `dir` is offered from then on (up to [`MAX_FILES`] in all).
+fn watch(
+    dir: Option<std::path::PathBuf>,
+    mut paths: Vec<String>,
+    explorer: Arc<Explorer>,
+    control: Arc<Control>,
+) {
+    if paths.is_empty() && dir.is_none() {
         return;
     }
     let stamp = |p: &str| {
@@ -148,6 +161,28 @@ fn watch(paths: Vec<String>, explorer: Arc<Explorer>, control: Arc<Control>) {
     std::thread::spawn(move || {
         while !control.is_cancelled() {
             std::thread::sleep(WATCH_EVERY);
+            // New files first: read and offered (a folder grown past the limit adds none).
+            let listed = dir.as_deref().and_then(|d| mechanic_paths(d).ok());
+            for (path, len) in listed.unwrap_or_default() {
+                if paths.contains(&path) || len > morale_lab::mechanic::MAX_FILE_BYTES as u64 {
+                    continue;
+                }
+                // Its time and size before it is read: a change while reading is seen next time.
+                let now = stamp(&path);
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                if explorer.file_added(&path, text) {
+                    match explorer.broken().get(&morale_lab::paths::normalize(&path)) {
+                        Some(why) => eprintln!(
+                            "{path} is new in the folder: offered, but it does not load: {why}"
+                        ),
+                        None => eprintln!("{path} is new in the folder: the explorer offers it"),
+                    }
+                }
+                paths.push(path);
+                seen.push(now);
+            }
             for (path, last) in paths.iter().zip(seen.iter_mut()) {
                 let now = stamp(path);
                 if now == *last {
@@ -245,7 +280,8 @@ pub fn serve(s: Serve, control: Arc<Control>) -> Result<String> {
         }
     }
     accept(listener, Arc::clone(&explorer), Arc::clone(&control));
-    watch(watched, Arc::clone(&explorer), Arc::clone(&control));
+    let folder = dir.is_dir().then(|| dir.clone());
+    watch(folder, watched, Arc::clone(&explorer), Arc::clone(&control));
     while !control.is_cancelled() {
         std::thread::sleep(Duration::from_millis(100));
     }

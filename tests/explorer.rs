@@ -2067,6 +2067,85 @@ fn a_file_changed_on_disk_is_picked_up_by_the_page() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 54: a file that extends one changed on disk follows it on the open page (with a note
+/// naming the base), and a file new in the folder is offered without a restart; each gives the
+/// command line's numbers for the files as they now stand.
+#[test]
+fn a_changed_base_and_a_new_file_are_picked_up_by_the_page() {
+    let Some(chromium) =
+        crate::browser::chromium("a_changed_base_and_a_new_file_are_picked_up_by_the_page")
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("morale-lab-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let (base, child, added) = (
+        dir.join("base.rhai"),
+        dir.join("child.rhai"),
+        dir.join("added.rhai"),
+    );
+    std::fs::write(&base, &text).unwrap();
+    std::fs::write(
+        &child,
+        "// The first rally under another name.\nfn about() {\n    #{ extends: \"base.rhai\", title: \"The first rally, extended\", rules: \"X-1\" }\n}\n",
+    )
+    .unwrap();
+    let exact = |file: &std::path::Path| {
+        json_of(&[
+            "rally",
+            "--system",
+            &file.to_string_lossy(),
+            "--exact-only",
+            "--format",
+            "json",
+        ])["outcomes"][0]["exact"]
+            .as_f64()
+            .unwrap()
+    };
+    let before = exact(&child);
+    let server = Server::start_with(&dir.to_string_lossy(), &[]);
+    let mut b = Browser::launch(&chromium, "folder");
+    let open = |b: &mut Browser, file: &std::path::Path| {
+        b.goto(&server.url(&format!(
+            "/?system={}&scenario=rally&trials=20000&seed=2",
+            morale_lab::explorer::view::encode(&file.to_string_lossy())
+        )));
+    };
+    open(&mut b, &child);
+    assert_eq!(shown_exact(&mut b, "rallied"), before);
+    // The base, saved from another editor: 4+ becomes 5+. The child follows.
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(&base, text.replacen("value: 4,", "value: 5,", 1)).unwrap();
+    let after = exact(&child);
+    assert!(after < before, "{after} {before}");
+    b.wait(&format!(
+        "(() => {{ const td = document.querySelector('tr[data-outcome=\"rallied\"] td.exact'); return !!td && Number(td.dataset.value) === {after:?}; }})()"
+    ));
+    let note = b.eval("document.getElementById('disk-note').hidden ? '' : document.getElementById('disk-note').textContent");
+    assert!(
+        note.as_str().unwrap().contains("base.rhai, which")
+            && note.as_str().unwrap().contains("extends, changed on disk"),
+        "{note}"
+    );
+    assert_eq!(b.eval("state.code === null"), json!(true), "not an edit");
+    // A new file in the folder: offered to the open page, and run as the command line runs it.
+    std::fs::write(&added, text.replacen("value: 4,", "value: 6,", 1)).unwrap();
+    let name = added.to_string_lossy().into_owned();
+    b.wait(&format!(
+        "[...document.getElementById('system').options].some((o) => o.value === {name:?})"
+    ));
+    open(&mut b, &added);
+    assert_eq!(shown_exact(&mut b, "rallied"), exact(&added));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The sweep: a field at each of a range of values, every profile at each, drawn with the
 /// exact curve; its experiment file gives the same numbers from the command line, the link
 /// holds it, and an exact sweep follows the form.

@@ -23,7 +23,7 @@ pub mod view;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -273,10 +273,11 @@ pub struct Explorer {
     /// Who may drive it (`None`: the caller checks; the page carries no token).
     gate: Option<Gate>,
     limits: Limits,
-    /// Mechanic files read at start, by normalised path, with their text.
-    files: BTreeMap<String, String>,
+    /// Mechanic files read at start (and those added to the folder since), by normalised path,
+    /// with their text then.
+    files: RwLock<BTreeMap<String, String>>,
     /// Files that did not load, with why.
-    broken: BTreeMap<String, String>,
+    broken: RwLock<BTreeMap<String, String>>,
     /// Files whose text on disk changed since start (the binary watches them), with the text
     /// now there: runs use it (loaded as an edit is), the page is told.
     disk: Mutex<Disk>,
@@ -487,8 +488,8 @@ impl Explorer {
         Explorer {
             gate: None,
             limits,
-            files,
-            broken,
+            files: RwLock::new(files),
+            broken: RwLock::new(broken),
             disk: Mutex::new(Disk::default()),
             edited: Mutex::new(Edits::default()),
             runs: Mutex::new(HashMap::new()),
@@ -529,8 +530,50 @@ impl Explorer {
     }
 
     /// The mechanic files that did not load, with why (the binary says so at start).
-    pub fn broken(&self) -> &BTreeMap<String, String> {
-        &self.broken
+    pub fn broken(&self) -> BTreeMap<String, String> {
+        self.broken
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The text of an offered file as read at start (or when it was added).
+    fn start_text(&self, path: &str) -> Option<String> {
+        let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+        files.get(path).cloned()
+    }
+
+    /// Every offered file's path and text as read at start (or when added).
+    fn offered(&self) -> Vec<(String, String)> {
+        let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+        files.iter().map(|(p, t)| (p.clone(), t.clone())).collect()
+    }
+
+    /// A mechanic file new in the folder since start: loaded and offered from now on (a file
+    /// that does not load is listed with why, and runs once it changes to one that does), and
+    /// the page learns of it from its next look at the files. Returns whether it was new.
+    pub fn file_added(&self, path: &str, text: String) -> bool {
+        let path = crate::paths::normalize(path);
+        if self.start_text(&path).is_some() {
+            return false;
+        }
+        let loaded = {
+            let mut read = |p: &str| self.read_now(p, None);
+            crate::mechanic::load(&path, &text, &mut read)
+        };
+        if let Err(e) = loaded {
+            let mut broken = self.broken.write().unwrap_or_else(|e| e.into_inner());
+            broken.insert(path.clone(), e.to_string());
+        }
+        {
+            let mut files = self.files.write().unwrap_or_else(|e| e.into_inner());
+            files.insert(path, text);
+        }
+        let mut disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        disk.version += 1;
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        *cache = Cache::default();
+        true
     }
 
     /// Answer one request. `target` is the request's path and query; `body` its body (for
@@ -645,11 +688,11 @@ impl Explorer {
     /// server did not offer at start is ignored.
     pub fn file_changed(&self, path: &str, text: String) -> bool {
         let path = crate::paths::normalize(path);
-        let Some(start) = self.files.get(&path) else {
+        let Some(start) = self.start_text(&path) else {
             return false;
         };
         let mut disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
-        let changed = if &text == start {
+        let changed = if text == start {
             disk.now.remove(&path).is_some()
         } else if disk.now.get(&path) == Some(&text) {
             false
@@ -673,7 +716,44 @@ impl Explorer {
     /// A file's text as it now stands on disk (as read at start unless it changed).
     fn text_now(&self, path: &str) -> Option<String> {
         let disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
-        disk.now.get(path).or_else(|| self.files.get(path)).cloned()
+        match disk.now.get(path) {
+            Some(t) => Some(t.clone()),
+            None => self.start_text(path),
+        }
+    }
+
+    /// A mechanic file's text as it now stands, for `extends` (and an experiment's systems):
+    /// an offered file as on disk now, else an edited one taken.
+    fn read_now(&self, p: &str, edited: Option<&BTreeMap<String, Edit>>) -> Result<String> {
+        match self.text_now(&crate::paths::normalize(p)) {
+            Some(text) => Ok(text),
+            None => read_from(&BTreeMap::new(), edited, p),
+        }
+    }
+
+    /// The files an offered file extends (as it loaded at start) that changed on disk since.
+    fn bases_changed(&self, path: &str) -> Vec<String> {
+        let Some(chain) = crate::mechanic::files_of(path) else {
+            return Vec::new();
+        };
+        let disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        chain
+            .into_iter()
+            .skip(1)
+            .map(|(p, _)| p)
+            .filter(|p| disk.now.contains_key(p))
+            .collect()
+    }
+
+    /// Every file changed on disk with its text now (empty when none has): part of the name an
+    /// edit or a file run from disk is loaded under, so that one extending a changed file is
+    /// loaded again with the base's new text.
+    fn disk_stamp(&self) -> String {
+        let disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        disk.now
+            .iter()
+            .map(|(p, t)| format!("\0{p}\0{t}"))
+            .collect()
     }
 
     fn systems_json(&self) -> Value {
@@ -681,9 +761,16 @@ impl Explorer {
             .into_iter()
             .map(|s| describe_system(s, None))
             .collect();
-        for (path, text) in &self.files {
-            // Changed on disk: described as it now is (its own tables), under its own path.
-            if let Some(now) = self.text_now(path).filter(|t| t != text) {
+        for (path, text) in &self.offered() {
+            // Changed on disk, or a file it extends did: described as it now is (its own
+            // tables), under its own path, with the bases that changed and a stamp of the texts
+            // it runs (the page follows a change of either).
+            let bases = self.bases_changed(path);
+            if let Some(now) = self
+                .text_now(path)
+                .filter(|t| t != text || !bases.is_empty())
+            {
+                let stamp = short_hash(&format!("{now}{}", self.disk_stamp()));
                 let setting = Setting {
                     system: path.clone(),
                     ..Setting::default()
@@ -694,14 +781,17 @@ impl Explorer {
                             let mut d = describe_system(s, Some(&now));
                             d["name"] = json!(path);
                             d["changed_on_disk"] = json!(true);
+                            d["bases_changed"] = json!(bases);
+                            d["stamp"] = json!(stamp);
                             list.push(unrenamed(d));
                         }
                     }
-                    Err(f) => list.push(json!({ "name": path, "mechanic": true, "text": now, "error": f.message, "changed_on_disk": true })),
+                    Err(f) => list.push(json!({ "name": path, "mechanic": true, "text": now, "error": f.message, "changed_on_disk": true, "bases_changed": bases, "stamp": stamp })),
                 }
                 continue;
             }
-            match self.broken.get(path) {
+            let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
+            match broken.get(path) {
                 Some(why) => {
                     list.push(json!({ "name": path, "mechanic": true, "text": text, "error": why }))
                 }
@@ -762,7 +852,7 @@ impl Explorer {
                 .iter()
                 .map(|x| x.name().to_string())
                 .collect();
-            names.extend(self.files.keys().cloned());
+            names.extend(self.offered().into_iter().map(|(p, _)| p));
             names.join(", ")
         };
         let unknown = || Failure {
@@ -791,12 +881,14 @@ impl Explorer {
                 .map(|x| free(x.name().to_string()))
                 .map_err(|_| unknown());
         }
-        if !self.files.contains_key(&path) {
+        let Some(start) = self.start_text(&path) else {
             return Err(unknown());
-        }
-        // A file changed on disk runs as it now is: loaded as an edit of it would be.
+        };
+        // A file changed on disk, or extending one that did, runs as it now is: loaded as an
+        // edit of it would be, its bases read as they now are.
         let now = self.text_now(&path);
-        let from_disk = now.as_ref().filter(|t| *t != &self.files[&path]);
+        let stale = !self.bases_changed(&path).is_empty();
+        let from_disk = now.as_ref().filter(|t| stale || **t != start);
         let code = match (&s.code, from_disk) {
             (Some(c), Some(d)) if c == d => None,
             (c, _) => c.as_ref(),
@@ -807,7 +899,8 @@ impl Explorer {
             (None, None) => (None, "edited"),
         };
         let Some(code) = code else {
-            if let Some(why) = self.broken.get(&path) {
+            let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(why) = broken.get(&path) {
                 return Err(Failure {
                     status: 400,
                     message: why.clone(),
@@ -817,7 +910,7 @@ impl Explorer {
             }
             return Ok(free(path));
         };
-        if code == &self.files[&path] && from_disk.is_none() {
+        if *code == start && from_disk.is_none() {
             return Ok(free(path));
         }
         if code.len() > self.limits.max_edit_bytes {
@@ -832,7 +925,7 @@ impl Explorer {
                 line: None,
             });
         }
-        let hash = short_hash(code);
+        let hash = short_hash(&format!("{code}{}", self.disk_stamp()));
         let stem = path
             .strip_suffix(crate::mechanic::EXTENSION)
             .unwrap_or(&path);
@@ -877,8 +970,8 @@ impl Explorer {
             e.taken += 1;
         }
         // Loaded outside the lock: other requests go on meanwhile. An edit extends only the
-        // files the server offers.
-        let mut read = |p: &str| read_from(&self.files, None, p);
+        // files the server offers, as they now stand on disk.
+        let mut read = |p: &str| self.read_now(p, None);
         let loaded = crate::mechanic::load(&edited_path, code, &mut read);
         let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
         e.loading -= 1;
@@ -1276,7 +1369,7 @@ impl Explorer {
     ) -> Result<(Experiment, crate::experiment::ExperimentResult)> {
         let mut read = |p: &str| -> Result<String> {
             let edited = self.edited.lock().unwrap_or_else(|e| e.into_inner());
-            read_from(&self.files, Some(&edited.kept), p)
+            self.read_now(p, Some(&edited.kept))
         };
         let exp = Experiment::parse_with("explorer.toml", text, &mut read)?;
         let mut planned = exp.plan(self.limits.threads, Sampler::Table)?;
@@ -2517,6 +2610,71 @@ mod tests {
             "{v}"
         );
         assert!(!v["error"].as_str().unwrap().contains(".disk-"), "{v}");
+    }
+
+    /// Issue 54: a file that extends a file changed on disk runs on the base's new text (the
+    /// numbers of the new base, under its own name), its entry in the list names the base
+    /// that changed, an edit of it runs on the new base too, and with the base put back the
+    /// first numbers return.
+    #[test]
+    fn a_file_extending_one_changed_on_disk_runs_on_its_new_text() {
+        let base = "mechanics/extends-on-disk/base.rhai";
+        let child = "mechanics/extends-on-disk/child.rhai";
+        let text = std::fs::read_to_string("mechanics/examples/first-rally.rhai").unwrap();
+        let own = "fn about() {\n    #{ extends: \"base.rhai\", title: \"The first rally, extended\", rules: \"X-1\" }\n}\n";
+        let x = Explorer::new(
+            vec![(base.into(), text.clone()), (child.into(), own.into())],
+            Limits::default(),
+        );
+        let exact = |x: &Explorer, system: &str, code: Option<&str>| {
+            let mut q = format!("system={}&scenario=rally&mode=exact", view::encode(system));
+            if let Some(c) = code {
+                q += &format!("&code={}", view::encode(c));
+            }
+            let r = x.handle("POST", "/api/run", q.as_bytes());
+            assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+            let v = body(&r);
+            assert!(!v.to_string().contains(".disk-"), "{v}");
+            v["variants"][0]["report"]["outcomes"][0]["exact"]
+                .as_f64()
+                .unwrap()
+        };
+        let before = exact(&x, child, None);
+        assert_eq!(before, exact(&x, base, None));
+        let edit = own.replace("extended", "extended and edited");
+        assert_eq!(exact(&x, child, Some(&edit)), before);
+        // The base now rallies on 5+: the child follows, as does an edit of it.
+        let harder = text.replacen("value: 4,", "value: 5,", 1);
+        assert!(x.file_changed(base, harder));
+        let after = exact(&x, child, None);
+        assert!(after < before, "{after} {before}");
+        assert_eq!(after, exact(&x, base, None));
+        assert_eq!(exact(&x, child, Some(&edit)), after);
+        let sys = body(&x.handle("GET", "/api/systems", b""));
+        let entry = |sys: &Value| {
+            sys["systems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == child)
+                .unwrap()
+                .clone()
+        };
+        let listed = entry(&sys);
+        assert_eq!(listed["text"], own);
+        assert_eq!(listed["bases_changed"], json!([base]));
+        assert_eq!(listed["title"], "The first rally, extended");
+        // Changed again: a new stamp, so an open page follows.
+        let hardest = text.replacen("value: 4,", "value: 6,", 1);
+        assert!(x.file_changed(base, hardest));
+        let later = entry(&body(&x.handle("GET", "/api/systems", b"")));
+        assert_ne!(later["stamp"], listed["stamp"]);
+        assert!(exact(&x, child, None) < after);
+        // Put back: the first numbers, and the child listed as it was read at start.
+        assert!(x.file_changed(base, text));
+        assert_eq!(exact(&x, child, None), before);
+        let again = entry(&body(&x.handle("GET", "/api/systems", b"")));
+        assert!(again.get("bases_changed").is_none(), "{again}");
     }
 
     #[test]

@@ -2677,6 +2677,38 @@ mod tests {
         assert!(again.get("bases_changed").is_none(), "{again}");
     }
 
+    /// Issue 54: a file new in the folder is offered from then on; one that does not load is
+    /// listed with why, and runs once it changes on disk to one that does.
+    #[test]
+    fn a_file_added_to_the_folder_is_offered() {
+        let path = "mechanics/added-on-disk/new.rhai";
+        let text = std::fs::read_to_string("mechanics/examples/first-rally.rhai").unwrap();
+        let x = Explorer::new(Vec::new(), Limits::default());
+        let q = format!("system={}&scenario=rally&mode=exact", view::encode(path));
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 400);
+        let broken = text.replacen("fn about()", "fn about( {", 1);
+        assert!(x.file_added(path, broken));
+        assert!(!x.file_added(path, text.clone()), "added once");
+        let sys = body(&x.handle("GET", "/api/systems", b""));
+        assert_eq!(sys["files_version"], 1);
+        let listed = sys["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == path)
+            .unwrap()
+            .clone();
+        assert!(listed["error"].is_string(), "{listed}");
+        assert_eq!(x.handle("POST", "/api/run", q.as_bytes()).status, 400);
+        // Fixed on disk: it runs, as the example does.
+        assert!(x.file_changed(path, text));
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let got = body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].as_f64();
+        assert_eq!(got, Some(7.0 / 8.0));
+    }
+
     #[test]
     fn an_edited_mechanic_file_runs_or_says_its_line() {
         let path = "mechanics/examples/first-rally.rhai";

@@ -588,6 +588,63 @@ fn a_stopped_sweep_keeps_the_same_trials_at_every_value() {
     );
 }
 
+/// What the page's button `id` downloads: `[file name, text]` (the download caught in the page).
+fn downloaded(b: &mut Browser, id: &str) -> Value {
+    b.eval(&format!("window.got = null; let blob = null; URL.createObjectURL = (x) => {{ blob = x; return 'about:blank'; }}; HTMLAnchorElement.prototype.click = function () {{ const name = this.download; blob.text().then((t) => {{ window.got = [name, t]; }}); }}; document.getElementById({id:?}).click()"));
+    b.wait("window.got")
+}
+
+/// An experiment file saved as `name` in a folder of its own and run by the real binary
+/// (`run NAME --out out`): its `results.json`.
+fn run_experiment_file(name: &str, text: &str) -> Value {
+    let dir = std::env::temp_dir().join(format!(
+        "morale-lab-file-{}-{}",
+        std::process::id(),
+        name.replace('.', "-")
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), text).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(["run", name, "--quiet", "--out", "out"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
+            .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    results
+}
+
+/// Open `url` (a line battle of 10^8 trials, one profile or more), run its Monte Carlo, and
+/// press Stop once every profile is past its first batch (2^20 trials each: just over 1.05% of
+/// the run); the status line then, and the trials kept (checked a power of two, past the
+/// first batch).
+fn stopped_past_first_batch(b: &mut Browser, url: &str) -> (String, u64) {
+    b.goto(url);
+    b.wait("!!document.getElementById('mc-only')");
+    b.eval("document.getElementById('run-mc').click()");
+    b.wait("(() => { const p = document.querySelector('#status progress'); return !!p && p.value > 0.0106; })()");
+    b.eval("document.getElementById('stop').click()");
+    let status = b
+        .wait("(() => { const t = document.getElementById('status').textContent; return t.includes('kept') ? t : null; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    let trials = b.eval("mcAnswer.partial.trials").as_u64().unwrap();
+    assert!(
+        (1 << 20..100_000_000).contains(&trials) && trials.is_power_of_two(),
+        "{trials}"
+    );
+    (status, trials)
+}
+
 /// Issue 54: Stop keeps what the run has: the batches of whole chunks it finished, the numbers
 /// of a run of that many trials, which the command box gives and the command line repeats to
 /// the bit; the answer says it is partial and is not kept as the whole view's.
@@ -600,21 +657,9 @@ fn a_stopped_run_keeps_its_finished_trials_on_the_page() {
     };
     let server = Server::start(&[]);
     let mut b = Browser::launch(&chromium, "partial");
-    b.goto(&server.url("/?system=rank-and-file&scenario=line&trials=100000000&seed=4"));
-    b.wait("!!document.getElementById('mc-only')");
-    b.eval("document.getElementById('run-mc').click()");
-    // Past the first batch (2^20 trials), stop.
-    b.wait("(() => { const p = document.querySelector('#status progress'); return !!p && p.value > 0.0106; })()");
-    b.eval("document.getElementById('stop').click()");
-    let status = b
-        .wait("(() => { const t = document.getElementById('status').textContent; return t.includes('kept') ? t : null; })()")
-        .as_str()
-        .unwrap()
-        .to_string();
-    let trials = b.eval("mcAnswer.partial.trials").as_u64().unwrap();
-    assert!(
-        (1 << 20..100_000_000).contains(&trials) && trials.is_power_of_two(),
-        "{trials}"
+    let (status, trials) = stopped_past_first_batch(
+        &mut b,
+        &server.url("/?system=rank-and-file&scenario=line&trials=100000000&seed=4"),
     );
     assert!(
         status.contains("stopped by Stop")
@@ -681,22 +726,7 @@ fn a_stopped_run_of_two_profiles_keeps_the_same_trials_for_each() {
     };
     let server = Server::start(&[]);
     let mut b = Browser::launch(&chromium, "partial-two");
-    b.goto(&server.url("/?system=rank-and-file&scenario=line&rule=base_regular%3D5&name=Regular%205%2B&trials=100000000&seed=4&a.system=rank-and-file&a.name=Source"));
-    b.wait("!!document.getElementById('mc-only')");
-    b.eval("document.getElementById('run-mc').click()");
-    // Past both profiles' first batch (2^20 trials each, of 2 x 10^8), stop.
-    b.wait("(() => { const p = document.querySelector('#status progress'); return !!p && p.value > 0.0106; })()");
-    b.eval("document.getElementById('stop').click()");
-    let status = b
-        .wait("(() => { const t = document.getElementById('status').textContent; return t.includes('kept') ? t : null; })()")
-        .as_str()
-        .unwrap()
-        .to_string();
-    let trials = b.eval("mcAnswer.partial.trials").as_u64().unwrap();
-    assert!(
-        (1 << 20..100_000_000).contains(&trials) && trials.is_power_of_two(),
-        "{trials}"
-    );
+    let (status, trials) = stopped_past_first_batch(&mut b, &server.url("/?system=rank-and-file&scenario=line&rule=base_regular%3D5&name=Regular%205%2B&trials=100000000&seed=4&a.system=rank-and-file&a.name=Source"));
     assert!(
         status.contains("stopped by Stop") && status.contains(&format!("--trials {trials}")),
         "{status}"
@@ -713,29 +743,11 @@ fn a_stopped_run_of_two_profiles_keeps_the_same_trials_for_each() {
             > 0
     );
     let shown = b.eval("mcAnswer.variants.map((v) => v.report.outcomes.map((o) => o.count))");
-    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-exp').click()");
-    let got = b.wait("window.got");
+    let got = downloaded(&mut b, "dl-exp");
     assert_eq!(got[0], json!("explorer.toml"));
     let text = got[1].as_str().unwrap();
     assert!(text.contains(&format!("trials = {trials}\n")), "{text}");
-    let dir = std::env::temp_dir().join(format!("morale-lab-partial-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("explorer.toml"), text).unwrap();
-    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
-        .args(["run", "explorer.toml", "--quiet", "--out", "out"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let results: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
-            .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let results = run_experiment_file("explorer.toml", text);
     let cli: Vec<Vec<Value>> = results["runs"]
         .as_array()
         .unwrap()
@@ -1697,8 +1709,7 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
     assert_eq!(cli["outcomes"][0]["exact"].as_f64(), Some(five), "{run}");
     assert_eq!(cli["outcomes"][0]["p"].as_f64(), Some(estimate), "{run}");
     // The download: the edited text under the name the command uses.
-    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-code').click()");
-    let got = b.wait("window.got");
+    let got = downloaded(&mut b, "dl-code");
     assert_eq!(got[0], json!("first-rally-edited.rhai"));
     assert_eq!(got[1], text);
     // A compile error: its line in the gutter, the message, the old results dimmed.
@@ -2218,8 +2229,7 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
     );
     // The experiment file the page offers, run from the command line: the same exact values
     // to the bit, and the same estimates.
-    b.eval("window.got = null; let blob = null; URL.createObjectURL = (x) => { blob = x; return 'about:blank'; }; HTMLAnchorElement.prototype.click = function () { const name = this.download; blob.text().then((t) => { window.got = [name, t]; }); }; document.getElementById('dl-sweep').click()");
-    let got = b.wait("window.got");
+    let got = downloaded(&mut b, "dl-sweep");
     assert_eq!(got[0], json!("sweep.toml"));
     let text = got[1].as_str().unwrap();
     assert!(
@@ -2230,24 +2240,7 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
         b.eval("document.getElementById('sweep-command').textContent"),
         json!("morale-lab run sweep.toml")
     );
-    let dir = std::env::temp_dir().join(format!("morale-lab-sweep-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("sweep.toml"), text).unwrap();
-    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
-        .args(["run", "sweep.toml", "--quiet", "--out", "out"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let results: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
-            .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let results = run_experiment_file("sweep.toml", text);
     let names: Vec<String> = results["experiment"]["variants"]
         .as_array()
         .unwrap()

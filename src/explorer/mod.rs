@@ -1396,18 +1396,9 @@ impl Explorer {
         let text = sweep::with_sweep(&experiment_toml(v, settings, true), a);
         let (_, result) = self.experiment(&text, exact, control)?;
         // Stopped part way: the trials every value and profile finished, and a file of that many.
-        let partial = stopped(v, exact, &result);
-        let held;
-        let v = match partial {
-            Some(trials) => {
-                held = View {
-                    trials,
-                    ..v.clone()
-                };
-                &held
-            }
-            None => v,
-        };
+        let held = stopped(v, exact, &result);
+        let partial = held.as_ref().map(|h| h.trials);
+        let v = held.as_ref().unwrap_or(v);
         let titles: Vec<String> = settings
             .iter()
             .map(|s| {
@@ -1445,18 +1436,9 @@ impl Explorer {
         let text = experiment_toml(v, settings, true) + solve.unwrap_or("");
         let (exp, result) = self.experiment(&text, exact, control)?;
         // A run stopped part way: its trials, and the commands that give its numbers.
-        let partial = stopped(v, exact, &result);
-        let held;
-        let v = match partial {
-            Some(trials) => {
-                held = View {
-                    trials,
-                    ..v.clone()
-                };
-                &held
-            }
-            None => v,
-        };
+        let held = stopped(v, exact, &result);
+        let partial = held.as_ref().map(|h| h.trials);
+        let v = held.as_ref().unwrap_or(v);
         let mut charts = Vec::new();
         let mut drawn = output::point_charts(&result);
         if v.compared() {
@@ -1567,11 +1549,14 @@ impl Explorer {
     }
 }
 
-/// The trials a Monte Carlo run stopped part way holds (every run of it the same), or `None`
-/// for a whole run or an exact one.
-fn stopped(v: &View, exact: bool, result: &crate::experiment::ExperimentResult) -> Option<u64> {
+/// The view with the trials a Monte Carlo run stopped part way holds (every run of it the
+/// same), whose commands and files give its numbers; `None` for a whole run or an exact one.
+fn stopped(v: &View, exact: bool, result: &crate::experiment::ExperimentResult) -> Option<View> {
     let held = result.runs.iter().map(|r| r.report.trials).min()?;
-    (!exact && held > 0 && held < v.trials).then_some(held)
+    (!exact && held > 0 && held < v.trials).then(|| View {
+        trials: held,
+        ..v.clone()
+    })
 }
 
 /// The value of the last `key` in `pairs`.
@@ -1942,6 +1927,19 @@ mod tests {
 
     fn body(r: &Response) -> Value {
         serde_json::from_slice(&r.body).expect("JSON")
+    }
+
+    /// The list of systems (`/api/systems`), and the entry of the file at `path` in it.
+    fn listed(x: &Explorer, path: &str) -> (Value, Value) {
+        let sys = body(&x.handle("GET", "/api/systems", b""));
+        let entry = sys["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == path)
+            .unwrap()
+            .clone();
+        (sys, entry)
     }
 
     /// A loopback server's gate on port 8080, and a request through it.
@@ -2583,14 +2581,7 @@ mod tests {
             body(&r)["variants"][0]["report"]["outcomes"][0]["exact"].as_f64(),
             Some(after)
         );
-        let sys = body(&x.handle("GET", "/api/systems", b""));
-        let file = sys["systems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == path)
-            .unwrap()
-            .clone();
+        let (sys, file) = listed(&x, path);
         assert_eq!(file["text"], harder.as_str());
         assert_eq!(file["changed_on_disk"], true);
         assert_eq!(sys["files_version"], 1);
@@ -2650,30 +2641,20 @@ mod tests {
         assert!(after < before, "{after} {before}");
         assert_eq!(after, exact(&x, base, None));
         assert_eq!(exact(&x, child, Some(&edit)), after);
-        let sys = body(&x.handle("GET", "/api/systems", b""));
-        let entry = |sys: &Value| {
-            sys["systems"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|s| s["name"] == child)
-                .unwrap()
-                .clone()
-        };
-        let listed = entry(&sys);
-        assert_eq!(listed["text"], own);
-        assert_eq!(listed["bases_changed"], json!([base]));
-        assert_eq!(listed["title"], "The first rally, extended");
+        let (_, first) = listed(&x, child);
+        assert_eq!(first["text"], own);
+        assert_eq!(first["bases_changed"], json!([base]));
+        assert_eq!(first["title"], "The first rally, extended");
         // Changed again: a new stamp, so an open page follows.
         let hardest = text.replacen("value: 4,", "value: 6,", 1);
         assert!(x.file_changed(base, hardest));
-        let later = entry(&body(&x.handle("GET", "/api/systems", b"")));
-        assert_ne!(later["stamp"], listed["stamp"]);
+        let (_, later) = listed(&x, child);
+        assert_ne!(later["stamp"], first["stamp"]);
         assert!(exact(&x, child, None) < after);
         // Put back: the first numbers, and the child listed as it was read at start.
         assert!(x.file_changed(base, text));
         assert_eq!(exact(&x, child, None), before);
-        let again = entry(&body(&x.handle("GET", "/api/systems", b"")));
+        let (_, again) = listed(&x, child);
         assert!(again.get("bases_changed").is_none(), "{again}");
     }
 
@@ -2690,16 +2671,9 @@ mod tests {
         let broken = text.replacen("fn about()", "fn about( {", 1);
         assert!(x.file_added(path, broken));
         assert!(!x.file_added(path, text.clone()), "added once");
-        let sys = body(&x.handle("GET", "/api/systems", b""));
+        let (sys, entry) = listed(&x, path);
         assert_eq!(sys["files_version"], 1);
-        let listed = sys["systems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == path)
-            .unwrap()
-            .clone();
-        assert!(listed["error"].is_string(), "{listed}");
+        assert!(entry["error"].is_string(), "{entry}");
         assert_eq!(x.handle("POST", "/api/run", q.as_bytes()).status, 400);
         // Fixed on disk: it runs, as the example does.
         assert!(x.file_changed(path, text));

@@ -183,6 +183,7 @@ fn a_fresh_report_page_loads_cleanly_and_sorts() {
 }
 
 #[test]
+#[ignore = "long tier: cargo test -- --ignored"]
 fn the_committed_report_pages_load_cleanly() {
     let Some(browser) = chromium("the_committed_report_pages_load_cleanly") else {
         return;
@@ -346,6 +347,7 @@ fn the_rally_odds_report_prints_in_four_pages_or_fewer() {
 /// throughout are left out of print and named under their table, and chromium prints the page
 /// to a PDF.
 #[test]
+#[ignore = "long tier: cargo test -- --ignored"]
 fn the_report_pages_print_within_a4_and_letter() {
     let Some(browser) = chromium("the_report_pages_print_within_a4_and_letter") else {
         return;

@@ -225,6 +225,7 @@ fn monte_carlo_cells_hold_the_exact_ones() {
 
 /// Three shards merged give the report one run gives, in every format.
 #[test]
+#[ignore = "long tier: cargo test -- --ignored"]
 fn shards_merge_to_the_report_of_one_run() {
     let dir = scratch("points-shards");
     let mut parts = Vec::new();

@@ -238,9 +238,16 @@ fn audit(system: &str, s: &Setup) -> Result<(), TestCaseError> {
     })
 }
 
-fn config() -> ProptestConfig {
+/// Setups tried per system in the quick tier (`cargo test`): the first of the long tier's, as
+/// both start from the same seed.
+const QUICK_CASES: u32 = 24;
+
+/// Setups tried per system in the long tier (`cargo test -- --ignored`, run by CI).
+const LONG_CASES: u32 = 512;
+
+fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases: 512,
+        cases,
         max_global_rejects: 4096,
         // Fixed seeds, no files: every run tries the same setups (the project's rule for
         // statistical and random tests), and a failure prints its setup to copy into a test.
@@ -255,8 +262,9 @@ fn info(name: &str) -> &'static dyn RuleSystem {
     system::find(name).unwrap()
 }
 
+// The quick tier: a few dozen setups per system, in every `cargo test`.
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(QUICK_CASES))]
 
     #[test]
     fn rank_and_file_keeps_its_invariants(s in setup(info("rank-and-file"))) {
@@ -274,6 +282,30 @@ proptest! {
     }
 }
 
+// The long tier: 512 setups per system (the quick tier's among them), about 16 minutes of one
+// core; `cargo test -- --ignored` runs it, and CI does.
+proptest! {
+    #![proptest_config(config(LONG_CASES))]
+
+    #[test]
+    #[ignore = "long tier: cargo test -- --ignored"]
+    fn rank_and_file_keeps_its_invariants_in_512_setups(s in setup(info("rank-and-file"))) {
+        audit("rank-and-file", &s)?;
+    }
+
+    #[test]
+    #[ignore = "long tier: cargo test -- --ignored"]
+    fn effectiveness_keeps_its_invariants_in_512_setups(s in setup(info("effectiveness"))) {
+        audit("effectiveness", &s)?;
+    }
+
+    #[test]
+    #[ignore = "long tier: cargo test -- --ignored"]
+    fn linear_warfare_keeps_its_invariants_in_512_setups(s in setup(info("linear-warfare"))) {
+        audit("linear-warfare", &s)?;
+    }
+}
+
 /// The property tests try the same setups in every run (mutation tried: the `rng_seed` line of
 /// `config` removed makes this test fail, as the two draws then share no setup), and the
 /// setups reach the large end of the ranges.
@@ -283,7 +315,7 @@ fn the_property_tests_try_the_same_setups_every_run() {
     use proptest::test_runner::TestRunner;
     for name in system::systems().iter().map(|s| s.name()) {
         let draw = || {
-            let mut runner = TestRunner::new(config());
+            let mut runner = TestRunner::new(config(LONG_CASES));
             (0..40)
                 .map(|_| {
                     let tree = setup(info(name)).new_tree(&mut runner).unwrap();
@@ -361,6 +393,7 @@ fn battles_run_to_the_largest_turn_cap() {
 /// (Monte Carlo and its exact solution) or is refused with an error: never a panic. How long
 /// each takes is measured by `morale-lab bench --edges`, not here.
 #[test]
+#[ignore = "long tier: cargo test -- --ignored"]
 fn every_edge_of_the_allowed_ranges_runs_or_is_refused() {
     let edges = morale_lab::system::edges::edges();
     assert!(edges.len() > 250, "{} edges", edges.len());

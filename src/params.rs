@@ -1019,6 +1019,7 @@ const LABELS: &[(&str, &str)] = &[
     ("score_elite", "Elite unit's score"),
     ("score_poor", "Poor unit's score"),
     ("score_regular", "Regular unit's score"),
+    ("shaken_winner_charges", "Unsteady winner may charge"),
     ("six_always_hits", "A 6 always hits in melee"),
     ("stampede_on", "Elephant stampedes on"),
     ("stands", "Stands"),

@@ -87,10 +87,18 @@ impl RfArmy {
         let fights = [0, 1].map(|a| {
             (0..fighters[a].len())
                 .map(|i| {
-                    let att = fighters[a][i];
-                    let def = fighters[1 - a][i];
-                    let mut blown = att;
-                    blown.blown = true;
+                    // RF-11: the charger fights with the marker it carried into the charge
+                    // (a spec's `blown` keyword only says what it starts with: a turn without
+                    // a charge takes it off); the target's has come off by the melee phase, as
+                    // it did not charge this turn (and a routing target does not fight).
+                    let marked = |blown: bool| rf::Fighter {
+                        blown,
+                        ..fighters[a][i]
+                    };
+                    let def = rf::Fighter {
+                        blown: false,
+                        ..fighters[1 - a][i]
+                    };
                     let make = |att: rf::Fighter| {
                         // The army takes the waiver tests itself, in its charge phase.
                         let charge = Charge {
@@ -105,7 +113,7 @@ impl RfArmy {
                             Some(charge),
                         )
                     };
-                    [make(att), make(blown)]
+                    [make(marked(false)), make(marked(true))]
                 })
                 .collect()
         });
@@ -234,6 +242,9 @@ impl BattleRules {
         let router = match self.charged_router {
             rf::ChargedRouter::Evades => {
                 "a charged router evades (it flees, may not rally, and loses a stand as a router that does not rally, RF-5)"
+            }
+            rf::ChargedRouter::EvadesUnhurt => {
+                "a charged router evades (it flees and may not rally this turn, but loses no stand for it)"
             }
             rf::ChargedRouter::Caught => "a charged router is caught and destroyed",
             rf::ChargedRouter::NotATarget => "routers are not charged",
@@ -424,6 +435,9 @@ impl Army for RfArmy {
                 contact[i] = false;
                 match self.battle.charged_router {
                     rf::ChargedRouter::Caught => f.front[d][i].s.remove(rf::Removal::Caught),
+                    // It flees and does not rally this turn (the charge phase's targets are
+                    // out of the rally), and loses nothing for it.
+                    rf::ChargedRouter::EvadesUnhurt => {}
                     _ => evaded[d] |= 1 << i,
                 }
             }
@@ -815,7 +829,8 @@ mod tests {
     /// targets"). By default it evades ("routers that have evaded a charge"): no melee, and
     /// as a charge's target it may not rally this turn (no die rolled), so it loses a stand as
     /// a router that does not rally "will still" (RF-5); under `caught` the
-    /// charge contacts and destroys it; under `not-a-target` nobody charges it and it takes
+    /// charge contacts and destroys it; under `evades-unhurt` it flees without the loss; under
+    /// `not-a-target` nobody charges it and it takes
     /// its rally test (a 6 rallies it to Unsteady).
     #[test]
     fn a_charged_router_evades_or_is_caught() {
@@ -838,6 +853,14 @@ mod tests {
         f.front[1][0].s.lost = 3;
         assert_eq!(turn_one(&army, &mut f, &[]), 0);
         assert_eq!(f.front[1][0].s.removal, Some(rf::Removal::Dispersed));
+        // Under `evades-unhurt` it flees and does not rally (no die rolled), but keeps its
+        // stands: still 1 lost, still routing (mutation tried: letting it into the rally
+        // phase rolls a die and fails the count).
+        army.set_battle(|b| b.charged_router = rf::ChargedRouter::EvadesUnhurt);
+        let mut f = routing(&army);
+        assert_eq!(turn_one(&army, &mut f, &[]), 0);
+        assert_eq!(f.front[1][0].s.status, rf::Status::Routing);
+        assert_eq!(f.front[1][0].s.lost, 1);
         army.set_battle(|b| b.charged_router = rf::ChargedRouter::Caught);
         let mut f = routing(&army);
         assert_eq!(turn_one(&army, &mut f, &[]), 0);

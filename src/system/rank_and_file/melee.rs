@@ -288,12 +288,25 @@ impl Chain for RfFight {
             rf::MeleeEnd::MutualDestruction => (None, None),
         };
         if let Some((fighter, state)) = loser {
-            let (after, fifty) = rf::lose_melee(&fighter.unit, &self.options, &self.rules, *state);
+            // RF-9: the loser routs outright when every winner routs it, or this one does.
+            let rules = rf::MeleeRules {
+                auto_rout_on_win: self.rules.auto_rout_on_win
+                    || winner.is_some_and(|w| w.routs_loser),
+                ..self.rules
+            };
+            let (after, fifty) = rf::lose_melee(&fighter.unit, &self.options, &rules, *state);
             *state = after;
             s.fifty = fifty;
         }
+        // RF-12: the winner's uncontrolled test; under `shaken_winner_charges = false` only a
+        // winner in good order takes it (an Unsteady one, from its waiver test, may not charge).
+        let winner_status = match end {
+            rf::MeleeEnd::AttackerWins => s.a.status,
+            _ => s.d.status,
+        };
         if let Some(w) = winner
             && self.uncontrolled
+            && (self.rules.shaken_winner_charges || winner_status == rf::Status::Good)
         {
             s.must_charge = rf::uncontrolled(w.uncontrolled, r);
         }
@@ -349,7 +362,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (scenario, p, on) = (ctx.scenario, &ctx.p, &ctx.on);
     let rule_params = Rules::read(ctx.resolved)?;
     let (attacker, a_start) = fighter_of(&rule_params, &p.how.attacker.what, &p.attacker, on)?;
-    let (defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
+    let (mut defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
+    // RF-11: a marker comes off at the end of a charge phase in which the unit did not charge
+    // and is not routing, and the melee phase comes after it: the defender did not charge, so
+    // it meets the melee without its marker (the attacker's, carried into its charge, counts).
+    let defender_shed_marker = std::mem::replace(&mut defender.blown, false);
     let rules = rule_params.melee();
     let rf_options = rule_params.options(on, Default::default());
     let mut notes = vec![format!(
@@ -357,6 +374,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         attacker.needs_to_hit(&defender, &rules),
         defender.needs_to_hit(&attacker, &rules)
     )];
+    if defender_shed_marker {
+        notes.push(
+            "the defender's Blown marker comes off at the end of the charge phase, before the melee: it did not charge this turn (RF-11)".into(),
+        );
+    }
     let charge = if scenario == Scenario::Charge {
         let frontal = p.charge_from == ChargeFrom::Front;
         let due = rf::waiver_due(&attacker, &defender, frontal, p.era);

@@ -109,6 +109,16 @@ pub const NOT_MODELLED: &[Omission] = &[
         rules: "RF-13",
         scenarios: &[Scenario::Engagement, Scenario::Line],
     },
+    Omission {
+        what: "a charge that continues on into other targets, units just unmasked among them, with the further waiver tests it may cause",
+        rules: "RF-10",
+        scenarios: &[Scenario::Charge, Scenario::Engagement, Scenario::Line],
+    },
+    Omission {
+        what: "formations' break points: only the army's (a line's break_point) ends a battle",
+        rules: "RF-13",
+        scenarios: &[Scenario::Line],
+    },
 ];
 
 pub(super) const ALL: &[Scenario] = &[Scenario::Test, Scenario::Rally, Scenario::UnderFire];
@@ -523,8 +533,16 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Bool,
             default: "false",
-            meaning: "the winner routs the loser outright instead of dropping it a level",
+            meaning: "every winner routs the loser outright instead of dropping it a level (for some units only: their spec's routs-loser keyword)",
             rule: "RF-9",
+            scenarios: SCENARIOS,
+    },
+    shaken_winner_charges: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "true",
+            meaning: "a melee winner left Unsteady by a failed waiver test still rolls for an uncontrolled charge (false: only a winner in good order, as battles let only Good units charge)",
+            rule: "RF-12",
             scenarios: SCENARIOS,
     },
     rerolls_per_test: u8 {
@@ -635,7 +653,7 @@ crate::params::param_table! {
             flag: None,
             kind: Kind::Choice(rf::ChargedRouter::NAMES),
             default: "evades",
-            meaning: "battles: a routing unit is a charge target (the core rally rules, RF-3: routers are \"still valid charge targets\"; the turn order: some \"have evaded a charge\"): evades (it flees again, may not rally this turn, and so loses a stand, RF-5's \"will still lose another stand\"), caught (the charge contacts it and destroys it, as RF-10 says of a router pursued), or not-a-target",
+            meaning: "battles: a routing unit is a charge target (the core rally rules, RF-3: routers are \"still valid charge targets\"; the turn order: some \"have evaded a charge\"): evades (it flees again, may not rally this turn, and so loses a stand, RF-5's \"will still lose another stand\"), evades-unhurt (it flees and may not rally this turn, but loses no stand for it), caught (the charge contacts it and destroys it, as RF-10 says of a router pursued), or not-a-target",
             rule: "RF-3, RF-5, RF-10, RF-13",
             scenarios: SCENARIOS,
     },
@@ -697,6 +715,7 @@ impl Rules {
             auto_rout_on_win: q.auto_rout_on_win,
             cavalry_vs_elephants: q.cavalry_vs_elephants,
             blown_penalty: q.blown_penalty,
+            shaken_winner_charges: q.shaken_winner_charges,
         }
     }
 
@@ -758,7 +777,7 @@ impl Player {
 pub(super) const UNIT_SPEC: &str = "a unit spec: class, troops and keywords (see Unit specs), e.g. \"veteran cavalry stands=6 shock\"; in a line \"6 x regular infantry\"";
 
 /// The keywords of a Rank & File unit spec, for messages and `list`.
-pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, buildings, modifier=N (-5 to 5, on its morale and waiver tests), uncontrolled=N (0 to 6)";
+pub const SPEC_KEYWORDS: &str = "veteran, regular, green, infantry, cavalry, elephant, skirmisher, stands=N, lost=N, state=good|unsteady|routing, elite, leader=N, rerolls=N, frontage=N, hit=N (a modifier to melee hit rolls), blown, shock, square, obstacle, buildings, modifier=N (-5 to 5, on its morale and waiver tests), uncontrolled=N (0 to 6), routs-loser (a melee it wins routs the loser outright)";
 
 crate::params::option_table! {
 /// Rank & File's optional rules.

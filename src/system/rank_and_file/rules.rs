@@ -160,6 +160,9 @@ crate::params::choice_enum! {
         /// It flees again (not modelled as distance) and may not rally this turn, so it loses a
         /// stand as a router that does not rally (RF-5); no melee.
         Evades = "evades",
+        /// It flees again and may not rally this turn, but loses no stand for it: the flight
+        /// is movement, not a failed rally (issue 79: the sources do not say it costs a stand).
+        EvadesUnhurt = "evades-unhurt",
         /// The charge contacts it and destroys it, as RF-10 says of a routed target pursued.
         Caught = "caught",
         /// Routing units are not charged (the tool's reading before).
@@ -919,6 +922,9 @@ pub struct Fighter {
     pub obstacle: bool,
     /// RF-12: its uncontrolled number (0: never uncontrolled, 6: always).
     pub uncontrolled: u8,
+    /// RF-9: a melee it wins routs the loser outright ("in some cases", the sources say; the
+    /// spec keyword `routs-loser`), as `auto_rout_on_win` does for every winner.
+    pub routs_loser: bool,
 }
 
 /// RF-9's parameters where the sources are silent.
@@ -936,6 +942,10 @@ pub struct MeleeRules {
     pub cavalry_vs_elephants: u8,
     /// RF-11: how much worse a Blown unit's to-hit roll is (1).
     pub blown_penalty: u8,
+    /// RF-12: a winner left Unsteady (by a failed waiver test) still rolls for an uncontrolled
+    /// charge (true, the tool's reading before issue 79), or only a Good winner does (false, as
+    /// battles let only Good units charge).
+    pub shaken_winner_charges: bool,
 }
 
 impl MeleeRules {
@@ -947,6 +957,7 @@ impl MeleeRules {
         auto_rout_on_win: false,
         cavalry_vs_elephants: 6,
         blown_penalty: 1,
+        shaken_winner_charges: true,
     };
 }
 
@@ -1557,6 +1568,7 @@ mod melee_tests {
             square: false,
             obstacle: false,
             uncontrolled: 0,
+            routs_loser: false,
         }
     }
 

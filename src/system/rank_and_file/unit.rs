@@ -182,8 +182,8 @@ pub fn parse_fighter(
         (None, 0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
     let (mut modifier, mut buildings) = (0i64, false);
     let mut status = rf::Status::Good;
-    let (mut elite, mut blown, mut shock, mut square, mut obstacle) =
-        (false, false, false, false, false);
+    let (mut elite, mut blown, mut shock, mut square, mut obstacle, mut routs_loser) =
+        (false, false, false, false, false, false);
     for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
         if let Some(c) = rf::Class::parse(token) {
             if class.replace(c).is_some() {
@@ -228,6 +228,7 @@ pub fn parse_fighter(
                 "shock" => shock = true,
                 "square" => square = true,
                 "obstacle" => obstacle = true,
+                "routs-loser" => routs_loser = true,
                 "buildings" => buildings = true,
                 _ => {
                     return Err(bad(
@@ -292,6 +293,7 @@ pub fn parse_fighter(
         square,
         obstacle,
         uncontrolled: uncontrolled as u8,
+        routs_loser,
     };
     let start = rf::UnitState::new(status, lost as u8, rerolls as u8);
     Ok((fighter, start))

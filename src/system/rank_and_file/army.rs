@@ -649,12 +649,17 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     }
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let rules_in_force = BattleRules::of(&rule_params.q);
-    let notes = vec![format!(
+    let mut notes = vec![format!(
         "side A's fire: {}; side B's: {}; each hit a stand (RF-7: a hit on a single stand); {}",
         fire[0].description(),
         fire[1].description(),
         rules_in_force.words()
     )];
+    if on.blown_cavalry {
+        notes.push(
+            "cavalry that charge get a Blown marker (-1 to hit); it comes off at the end of a charge phase in which the unit neither charges nor routs, so a charged unit, or one that waited a turn, fights without it (RF-11)".into(),
+        );
+    }
     let files = fighters[0].len();
     let melee = MeleeSetup {
         options: rule_params.options(on, Player::of(p)),

@@ -404,9 +404,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             "no waiver test is due (RF-10)".to_string()
         });
         if on.blown_cavalry && attacker.troop == rf::Troop::Cavalry {
-            notes.push(
-                "the charging cavalry carries a Blown marker after this charge (RF-11)".into(),
-            );
+            notes.push(if attacker.blown {
+                "the charging cavalry charges while Blown: it fights with its marker (-1 to hit) and keeps it after this charge (RF-11)".into()
+            } else {
+                "the charging cavalry carries a Blown marker after this charge (RF-11)".into()
+            });
         }
         Some(Charge {
             waiver,

@@ -282,7 +282,7 @@ proptest! {
     }
 }
 
-// The long tier: 512 setups per system (the quick tier's among them), about 16 minutes of one
+// The long tier: 512 setups per system (the quick tier's among them), 16 to 25 minutes of one
 // core; `cargo test -- --ignored` runs it, and CI does.
 proptest! {
     #![proptest_config(config(LONG_CASES))]

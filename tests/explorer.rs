@@ -1961,7 +1961,9 @@ fn three_profiles_side_by_side_with_exact_fractions() {
     // Side by side: each profile's exact value is its own command line's.
     let got = b.wait("(() => { const tr = document.querySelector('tr[data-side=\"recovered\"]'); if (!tr || !location.search.includes('rule=base_veteran%3D5')) return null; const v = [...tr.querySelectorAll('td[data-profile]')].map((td) => [td.dataset.profile, Number(td.dataset.exact)]); return v.length === 3 && v.every(([, x]) => x > 0) ? v : null; })()");
     assert_eq!(got, json!([["A", three], ["B", four], ["C", five]]));
-    let heads = b.eval("[...document.querySelector('tr[data-side]').closest('table').querySelectorAll('th')].map((th) => th.textContent)");
+    // The name's own refresh may land after the values' (each edit waits its quarter second):
+    // wait for the heads to carry it, then check all of them.
+    let heads = b.wait("(() => { const h = [...document.querySelector('tr[data-side]').closest('table').querySelectorAll('th')].map((th) => th.textContent); return h.some((t) => t.includes('Hard rally')) ? h : null; })()");
     assert_eq!(heads, json!(["", "A · base", "B", "C (Hard rally)"]));
     // Exact fractions beside the values, each the value it stands beside.
     let fractions = b.eval("[...document.querySelectorAll('tr[data-side] td[data-profile]')].map((td) => [/\\((\\d+)\\/(\\d+)\\)/.exec(td.textContent), Number(td.dataset.exact)]).filter(([m]) => m).map(([m, x]) => [Number(m[1]) / Number(m[2]), x])");

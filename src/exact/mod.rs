@@ -347,6 +347,7 @@ pub(crate) fn advance<T>(taken: &mut Vec<T>, choice: impl Fn(&mut T) -> (&mut u3
 }
 
 /// The distribution of one turn from state `s`: next states with their probabilities.
+#[cfg(test)]
 pub fn transitions<C: Chain>(chain: &C, s: C::State) -> Vec<(C::State, f64)> {
     transitions_within(chain, s, &Watch::none()).expect("an unbounded watch never stops")
 }
@@ -540,6 +541,10 @@ pub fn solve_chain<C: Chain>(chain: &C, scenario: &str) -> Result<Vec<f64>> {
 pub struct Limit<'a> {
     /// Seconds the solve may take (`None`: no limit).
     pub budget_s: Option<f64>,
+    /// The most branches the whole solve may enumerate (`None`: no bound beyond one turn's):
+    /// a bound on work that stops at the same place on every machine, where a budget in
+    /// seconds stops where the clock says.
+    pub branches: Option<u64>,
     /// True once the user stopped the run (read after every branch of every turn and every
     /// state reached).
     pub cancelled: &'a dyn Fn() -> bool,
@@ -552,6 +557,7 @@ impl Limit<'_> {
     pub fn none() -> Limit<'static> {
         Limit {
             budget_s: None,
+            branches: None,
             cancelled: &|| false,
             progress: &|_, _| {},
         }
@@ -660,7 +666,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         budget: limit.budget_s.map(|b| (started, b)),
         max_branches: MAX_TURN_BRANCHES,
         max_moves: max_solve_moves::<C::State>(),
-        max_total: u64::MAX,
+        max_total: limit.branches.unwrap_or(u64::MAX),
         taken: std::cell::Cell::new(0),
     };
     let mut kept_moves = 0usize;
@@ -1206,9 +1212,8 @@ mod tests {
     fn progress_is_told_every_turn() {
         let told = std::cell::RefCell::new(Vec::new());
         let limit = Limit {
-            budget_s: None,
-            cancelled: &|| false,
             progress: &|done, of| told.borrow_mut().push((done, of)),
+            ..Limit::none()
         };
         solve_chain_within(&Waver, "waver", &limit).unwrap();
         assert_eq!(

@@ -65,9 +65,14 @@ fn within_bounds<C: Chain>(chain: &C, s: C::State) -> Check {
 /// state space is still sampled).
 pub const AUDIT_STATES: usize = 20_000;
 
-/// Seconds [`audit`] gives the exact solve of a chain whose reachable states it saw in full (a
-/// slower one is left to the scenario's own exact tests).
-pub const AUDIT_SOLVE_S: f64 = 20.0;
+/// Most branches (dice sequences) [`audit`] enumerates over all the states it widens to before
+/// it stops widening: a state whose turn rolls two hundred dice has millions, and a count, not
+/// a clock, bounds the work, so the audit stops at the same state on every machine.
+pub const AUDIT_BRANCHES: u64 = 4_000_000;
+
+/// Most branches [`audit`] gives the exact solve of a chain whose reachable states it saw in
+/// full (a larger solve is left to the scenario's own exact tests).
+pub const AUDIT_SOLVE_BRANCHES: u64 = 4_000_000;
 
 /// Audit a chain: values and series read off every state stay within their declared largest
 /// values; for an exactly solvable chain, every transition out of every reachable live
@@ -76,7 +81,9 @@ pub const AUDIT_SOLVE_S: f64 = 20.0;
 /// and so does the exact solution's; then `trials` trials sampled turn by turn with the dice of
 /// `seed` keep the invariants at every turn until they are absorbed (as the engine runs them),
 /// and (for exact chains) every sampled turn is one the exact solution counts. True when the
-/// whole chain was solved exactly within [`AUDIT_SOLVE_S`] (its states all seen).
+/// whole chain was solved exactly within [`AUDIT_SOLVE_BRANCHES`] (its states all seen, within
+/// [`AUDIT_STATES`] and [`AUDIT_BRANCHES`]). Nothing here reads the clock: the same chain is
+/// audited alike on any machine.
 ///
 /// # Errors
 /// What broke, with the states.
@@ -91,6 +98,10 @@ pub fn audit<C: Chain>(chain: &C, trials: u64, seed: u64) -> Result<bool, String
         let mut layer = vec![chain.start()];
         seen.insert(chain.start());
         let mut complete = true;
+        let watch = exact::Watch {
+            max_total: AUDIT_BRANCHES,
+            ..exact::Watch::none()
+        };
         'turns: for _ in 0..chain.turns() {
             let mut next_layer = Vec::new();
             for s in layer {
@@ -101,7 +112,14 @@ pub fn audit<C: Chain>(chain: &C, trials: u64, seed: u64) -> Result<bool, String
                 if chain.classes()[chain.class_of(s)].absorbing {
                     continue;
                 }
-                let next = exact::transitions(chain, s);
+                let next = match exact::transitions_within(chain, s, &watch) {
+                    Ok(next) => next,
+                    Err(crate::error::Error::TooManyBranches { .. }) => {
+                        complete = false;
+                        break 'turns;
+                    }
+                    Err(e) => return Err(e.to_string()),
+                };
                 let mass: f64 = next.iter().map(|(_, p)| p).sum();
                 ensure((mass - 1.0).abs() <= exact::MASS_TOLERANCE, || {
                     format!("the turn from {s:?} has probability {mass}, not 1")
@@ -124,12 +142,12 @@ pub fn audit<C: Chain>(chain: &C, trials: u64, seed: u64) -> Result<bool, String
         // space past the enumeration's bound is too large to solve here as well).
         if complete {
             let limit = exact::Limit {
-                budget_s: Some(AUDIT_SOLVE_S),
+                branches: Some(AUDIT_SOLVE_BRANCHES),
                 ..exact::Limit::none()
             };
             match exact::solve_chain_within(chain, "audit", &limit) {
                 Ok(_) => solved = true,
-                Err(crate::error::Error::OverBudget { .. }) => {}
+                Err(crate::error::Error::TooManyBranches { .. }) => {}
                 Err(e) => return Err(e.to_string()),
             }
         }

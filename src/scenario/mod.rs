@@ -575,9 +575,8 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         tally_trials_are(self, raw, options)?;
         let cancelled = || control.is_cancelled();
         let limit = exact::Limit {
-            budget_s: None,
             cancelled: &cancelled,
-            progress: &|_, _| {},
+            ..exact::Limit::none()
         };
         let exact = Exact {
             solution: self.exact_solution(&limit)?,
@@ -594,6 +593,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         };
         let limit = exact::Limit {
             budget_s: options.exact_budget,
+            branches: None,
             cancelled: &cancelled,
             progress: &progress,
         };

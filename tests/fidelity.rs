@@ -910,3 +910,58 @@ fn the_fourth_readings_choices() {
     exactly(exact_metric(&good_only, "must_charge_again"), 0.0);
     assert_eq!(exact_outcomes(&good_only), exact_outcomes(&reads));
 }
+
+/// Issue 79: Linear Warfare's silent reading of the last pip (`last_pip_fires`) moves a line's
+/// chances by up to ten points (one file a side, two turns: side A wins 0.292 at closing-only,
+/// 0.247 at all; both broken 0.255, 0.357). A report on such a fight, waiting against charging,
+/// names the reading among the assumptions its answer rests on, with the exact differences.
+#[test]
+fn a_linear_warfare_report_names_the_last_pip_where_it_moves_the_answer() {
+    let dir = crate::reports::scratch("last-pip");
+    let file = dir.join("last-pip.toml");
+    std::fs::write(
+        &file,
+        r#"name = "last-pip"
+question = "Should a single Linear Warfare line battalion wait or charge?"
+scenario = "line"
+headline = ["side_a_wins", "both_broken"]
+seed = 1
+trials = 2000
+
+[[variant]]
+name = "Waits"
+system = "linear-warfare"
+set = { attacker = "1 x line", defender = "1 x line", turns = 2 }
+
+[[variant]]
+name = "Charges"
+system = "linear-warfare"
+set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn = 1 }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    crate::reports::run_into(&file, &out);
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let rows: Vec<&str> = summary
+        .lines()
+        .filter(|l| l.contains("last_pip_fires: closing-only → all"))
+        .collect();
+    // side A wins: 0.042956 − 0.292327 = −24.9 points, at all 0.043023 − 0.246608 = −20.4;
+    // both broken: 0 − 0.255151 = −25.5, at all 0.004215 − 0.356854 = −35.3.
+    assert!(
+        rows.iter().any(|r| r.contains("side_a_wins")
+            && r.contains("-24.9")
+            && r.contains("-20.4")
+            && r.contains("moves")),
+        "{summary}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("both_broken")
+            && r.contains("-25.5")
+            && r.contains("-35.3")
+            && r.contains("moves")),
+        "{summary}"
+    );
+    assert!(summary.contains("last_pip_fires"), "{summary}");
+}

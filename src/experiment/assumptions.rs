@@ -2,7 +2,9 @@
 //! and optional rule the variants share moved one step (the steps of [`super::sensitivity`]),
 //! on both sides of each comparison with the baseline at once, and the change that makes to
 //! each headline difference. One is listed where it flips the difference's sign, makes it
-//! vanish or appear, or moves it by more than [`SHARE`] of its size.
+//! vanish or appear, or moves it by more than [`SHARE`] of its size, or (a chance's difference)
+//! by more than [`POINTS`]: a reading that moves a win chance by ten points matters to a reader
+//! even where the difference it moves is large.
 //!
 //! A parameter both sides have with one value is stepped on both; one only one side's system
 //! has is stepped on that side alone; one whose value differs between them (or an optional rule
@@ -30,6 +32,10 @@ use crate::system;
 
 /// A difference moved by more than this share of its size counts as moved.
 pub const SHARE: f64 = 0.5;
+
+/// A difference of chances moved by more than this (3 percentage points) counts as moved too,
+/// whatever its size.
+pub const POINTS: f64 = 0.03;
 
 /// The most Monte Carlo trials a side of a setting runs (the experiment's own where fewer).
 pub const MOST_TRIALS: u64 = 50_000;
@@ -79,6 +85,8 @@ pub struct Assumptions {
     pub refused: usize,
     /// The share of a difference that counts as a move.
     pub share: f64,
+    /// The change of a chance's difference that counts as a move, whatever its size.
+    pub points: f64,
     /// Every difference was exact; else the trials a side ran by Monte Carlo.
     pub exact: bool,
     /// Monte Carlo trials a side (0 where every difference was exact).
@@ -289,13 +297,16 @@ fn settings(
 
 /// What a setting does to difference `d` (the report's, with its interval where estimated; one
 /// that contains zero counts as no difference) now `d2` (with its interval where estimated), or
-/// `None` where it does not matter.
+/// `None` where it does not matter. `floor` is the largest change that never counts as a move
+/// whatever `d`'s size ([`POINTS`] for chances; infinite for means, moved only by [`SHARE`]).
 fn judge(
     d: f64,
     was: Option<(f64, f64)>,
     d2: f64,
     interval: Option<(f64, f64)>,
+    floor: f64,
 ) -> Option<&'static str> {
+    let band = (SHARE * d.abs()).min(floor);
     let sign = |x: f64| {
         if x.abs() < ZERO {
             0
@@ -314,7 +325,7 @@ fn judge(
                 Some("removes")
             } else if s == 0 && s2 != 0 {
                 Some("creates")
-            } else if s != 0 && (d2 - d).abs() > SHARE * d.abs() {
+            } else if s != 0 && (d2 - d).abs() > band {
                 Some("moves")
             } else {
                 None
@@ -328,7 +339,7 @@ fn judge(
             }
             if (d > 0.0 && hi < 0.0) || (d < 0.0 && lo > 0.0) {
                 Some("flips")
-            } else if lo > d + SHARE * d.abs() || hi < d - SHARE * d.abs() {
+            } else if lo > d + band || hi < d - band {
                 Some("moves")
             } else {
                 None
@@ -379,6 +390,7 @@ impl Experiment {
             tried: 0,
             refused: 0,
             share: SHARE,
+            points: POINTS,
             exact: exact_all,
             trials: if exact_all { 0 } else { trials },
             not_tried: Vec::new(),
@@ -479,7 +491,9 @@ impl Experiment {
                     let Some((d2, interval)) = difference(&v, &b, h, z) else {
                         continue;
                     };
-                    if let Some(effect) = judge(d, was, d2, interval) {
+                    let chance = base.outcomes.iter().any(|o| same_outcome(&o.outcome, h));
+                    let floor = if chance { POINTS } else { f64::INFINITY };
+                    if let Some(effect) = judge(d, was, d2, interval, floor) {
                         out.found.push(Assumption {
                             variant: vv.name.clone(),
                             headline: h.clone(),
@@ -508,32 +522,59 @@ impl Experiment {
 mod tests {
     use super::*;
 
+    const MEANS: f64 = f64::INFINITY;
+
     #[test]
     fn exact_differences_are_judged_by_sign_and_share() {
-        assert_eq!(judge(-0.14, None, 0.02, None), Some("flips"));
-        assert_eq!(judge(-0.14, None, 0.0, None), Some("removes"));
-        assert_eq!(judge(0.0, None, 0.01, None), Some("creates"));
-        assert_eq!(judge(-0.14, None, -0.30, None), Some("moves"));
-        assert_eq!(judge(-0.14, None, -0.08, None), None);
-        assert_eq!(judge(0.0, None, 1e-15, None), None);
+        assert_eq!(judge(-0.14, None, 0.02, None, MEANS), Some("flips"));
+        assert_eq!(judge(-0.14, None, 0.0, None, MEANS), Some("removes"));
+        assert_eq!(judge(0.0, None, 0.01, None, MEANS), Some("creates"));
+        assert_eq!(judge(-0.14, None, -0.30, None, MEANS), Some("moves"));
+        assert_eq!(judge(-0.14, None, -0.08, None, MEANS), None);
+        assert_eq!(judge(0.0, None, 1e-15, None, MEANS), None);
+    }
+
+    /// Issue 79: Linear Warfare's last pip moves a line's win chance by 4.5 points, a fifth of
+    /// a 25-point difference: a chance moved by more than [`POINTS`] is listed whatever the
+    /// difference's size; a mean is not.
+    #[test]
+    fn a_chance_moved_by_more_than_three_points_is_listed() {
+        assert_eq!(judge(-0.249, None, -0.204, None, POINTS), Some("moves"));
+        assert_eq!(judge(-0.249, None, -0.204, None, MEANS), None);
+        assert_eq!(judge(-0.249, None, -0.225, None, POINTS), None);
+        // A small difference: half of it is the narrower band.
+        assert_eq!(judge(0.04, None, 0.065, None, POINTS), Some("moves"));
+        // Estimated: wholly outside ±3 points.
+        let was = Some((-0.26, -0.24));
+        assert_eq!(
+            judge(-0.25, was, -0.20, Some((-0.21, -0.19)), POINTS),
+            Some("moves")
+        );
+        assert_eq!(judge(-0.25, was, -0.23, Some((-0.24, -0.22)), POINTS), None);
     }
 
     #[test]
     fn estimates_matter_only_beyond_their_interval() {
         let was = Some((0.4, 0.6));
         // The interval crosses zero: no flip shown, but it lies wholly below half of 0.5.
-        assert_eq!(judge(0.5, was, -0.1, Some((-0.3, 0.1))), Some("moves"));
-        assert_eq!(judge(0.5, was, 0.3, Some((0.1, 0.5))), None);
-        assert_eq!(judge(0.5, was, -0.2, Some((-0.3, -0.1))), Some("flips"));
+        assert_eq!(
+            judge(0.5, was, -0.1, Some((-0.3, 0.1)), MEANS),
+            Some("moves")
+        );
+        assert_eq!(judge(0.5, was, 0.3, Some((0.1, 0.5)), MEANS), None);
+        assert_eq!(
+            judge(0.5, was, -0.2, Some((-0.3, -0.1)), MEANS),
+            Some("flips")
+        );
         // Outside ±50% of 0.5 wholly: moved.
-        assert_eq!(judge(0.5, was, 0.9, Some((0.8, 1.0))), Some("moves"));
-        assert_eq!(judge(0.5, was, 0.7, Some((0.6, 0.8))), None);
+        assert_eq!(judge(0.5, was, 0.9, Some((0.8, 1.0)), MEANS), Some("moves"));
+        assert_eq!(judge(0.5, was, 0.7, Some((0.6, 0.8)), MEANS), None);
         // A difference chance explains is none: only one beyond chance is created.
         let none = Some((-0.01, 0.01));
         assert_eq!(
-            judge(0.001, none, 0.06, Some((0.05, 0.07))),
+            judge(0.001, none, 0.06, Some((0.05, 0.07)), MEANS),
             Some("creates")
         );
-        assert_eq!(judge(0.001, none, 0.01, Some((-0.01, 0.03))), None);
+        assert_eq!(judge(0.001, none, 0.01, Some((-0.01, 0.03)), MEANS), None);
     }
 }

@@ -379,9 +379,10 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
     }
     if keys.is_empty() {
         return Some(format!(
-            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size.",
+            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
             a.tried,
-            (100.0 * a.share).round()
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
         ));
     }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
@@ -401,7 +402,7 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
                 "flips" => "a difference changes sign",
                 "removes" => "a difference vanishes",
                 "creates" => "a difference appears",
-                _ => "a difference moves by more than half",
+                _ => "a difference moves",
             };
             format!("`{}` = {} (at {}, {what})", f.key, f.from, f.to)
         })
@@ -411,9 +412,10 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
         names.join(", "),
         if keys.len() > SHOWN {
             format!(
-                ", and {} more settings each move a difference by more than {}%",
+                ", and {} more settings each move a difference by more than {}% (a chance's by more than {} points)",
                 keys.len() - SHOWN,
-                (100.0 * a.share).round()
+                (100.0 * a.share).round(),
+                (100.0 * a.points).round()
             )
         } else {
             String::new()
@@ -432,10 +434,11 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         "every difference exact".to_string()
     } else {
         format!(
-            "both sides of every setting by Monte Carlo, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference",
+            "both sides of every setting by Monte Carlo, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
             crate::report::thousands(a.trials),
             crate::report::fmt_level(exp.confidence),
-            (100.0 * a.share).round()
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
         )
     };
     let mut intro = format!(
@@ -463,8 +466,9 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
     }
     if a.found.is_empty() {
         intro += &format!(
-            " None flips the sign of a headline difference, removes or creates one, or moves one by more than {}% of its size.",
-            (100.0 * a.share).round()
+            " None flips the sign of a headline difference, removes or creates one, or moves one by more than {}% of its size (a chance's by more than {} points).",
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
         );
         return Some(Section {
             title: "Assumptions that matter".into(),
@@ -473,8 +477,9 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         });
     }
     intro += &format!(
-        " Listed: each setting that flips the sign of a headline difference (variant minus {base}), removes it (exactly 0), creates one where there was none, or moves it by more than {}% of its size.",
-        (100.0 * a.share).round()
+        " Listed: each setting that flips the sign of a headline difference (variant minus {base}), removes it (exactly 0), creates one where there was none, or moves it by more than {}% of its size or, a chance's, by more than {} points.",
+        (100.0 * a.share).round(),
+        (100.0 * a.points).round()
     );
     let mut tab = Tab::new(&[
         ("variant", false),

@@ -1502,11 +1502,28 @@ fn back_undoes_one_change_in_place() {
     type_into(&mut b, "set.stands", "8");
     type_into(&mut b, "set.stands", "5");
     b.wait("location.search.includes('stands%3D5')");
-    let five = b
-        .wait("(() => { const td = document.querySelector('tr[data-outcome=\"recovered\"] td.exact'); return td && td.dataset.value && Number(td.dataset.value) !== 0 && location.search.includes('stands%3D5') ? Number(td.dataset.value) : null; })()")
+    // The address changes as the edit settles, the answer a moment later: wait for the
+    // command line's own exact value at 5 stands.
+    let five = json_of(&[
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "veteran",
+        "--stands",
+        "5",
+        "--lost",
+        "2",
+        "--state",
+        "routing",
+        "--exact-only",
+        "--format",
+        "json",
+    ])["outcomes"][0]["exact"]
         .as_f64()
         .unwrap();
     assert_ne!(five, seven);
+    want(&mut b, "5", five);
     assert_eq!(b.eval("history.length").as_u64(), Some(at_open + 1));
     // A second change: a rule number.
     type_into(&mut b, "rule.base_veteran", "4");

@@ -40,6 +40,7 @@ pub mod experiment;
 pub mod explorer;
 pub(crate) mod fastdiv;
 pub(crate) mod frac;
+pub mod labels;
 pub mod mechanic;
 pub mod odds;
 pub mod params;

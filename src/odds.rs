@@ -132,7 +132,7 @@ impl CellKind {
 }
 
 /// A chance as a percentage for a sheet: one decimal, never 0.0% or 100.0% for a chance that
-/// is neither.
+/// is neither (the data's percentage likewise: [`percent_data`]).
 pub fn percent_text(p: f64) -> String {
     match percent_1(p).as_str() {
         "100.0" if p < 1.0 => ">99.9%".into(),
@@ -233,6 +233,24 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
 /// the dice's fractions among them (powers of two) are exact in binary.
 pub fn percent_1(p: f64) -> String {
     format!("{:.1}", (p * 1000.0).round() / 10.0)
+}
+
+/// A chance as a percentage for the data (the CSV's `percent`): one decimal, or as many more as
+/// keep a chance that is not certain off 100 and one that is not impossible off 0 (the sheet's
+/// promise, where its text says ">99.9%": 99.97, not 100.0).
+pub fn percent_data(p: f64) -> String {
+    let one = percent_1(p);
+    if !((one == "100.0" && p < 1.0) || (one == "0.0" && p > 0.0)) {
+        return one;
+    }
+    for digits in 2..=12 {
+        let t = format!("{:.*}", digits, 100.0 * p);
+        let v: f64 = t.parse().unwrap_or(0.0);
+        if v > 0.0 && v < 100.0 {
+            return t;
+        }
+    }
+    format!("{}", 100.0 * p)
 }
 
 /// A cell from an exact chance as a fraction: the fraction shown where its denominator is at
@@ -351,7 +369,7 @@ impl Odds {
                                 c.fraction.clone().unwrap_or_default(),
                                 c.value.map(|v| v.to_string()).unwrap_or_default(),
                                 match (c.kind, c.value) {
-                                    (CellKind::Chance, Some(v)) => percent_1(v),
+                                    (CellKind::Chance, Some(v)) => percent_data(v),
                                     _ => String::new(),
                                 },
                             ])
@@ -452,7 +470,7 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances, worked out from the rules' own code by enumerating every die (no sampling). {} morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances: every roll of the dice counted, none sampled. {} morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -559,6 +577,18 @@ mod tests {
         assert_eq!(percent_1(2.0 / 3.0), "66.7");
         assert_eq!(percent_1(1.0), "100.0");
         assert_eq!(percent_1(0.0), "0.0");
+    }
+
+    /// Issue 74: the data never says 100.0 where the sheet says ">99.9%".
+    #[test]
+    fn the_datas_percentage_is_never_whole_for_a_chance_that_is_not() {
+        assert_eq!(percent_data(1295.0 / 1296.0), "99.9");
+        assert_eq!(percent_data(2047.0 / 2048.0), "99.95");
+        assert_eq!(percent_data(1.0 - 1.0 / 46656.0), "99.998");
+        assert_eq!(percent_data(1.0 / 46656.0), "0.002");
+        assert_eq!(percent_data(1.0), "100.0");
+        assert_eq!(percent_data(0.0), "0.0");
+        assert_eq!(percent_data(0.5), "50.0");
     }
 
     #[test]

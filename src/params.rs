@@ -1057,6 +1057,21 @@ pub fn label(key: &str) -> String {
     )
 }
 
+/// A parameter's label inside a sentence: its first letter in lower case ("morale class"),
+/// except a side's letter ("A charges from turn") or a name ("Green unit's base number" stays
+/// "green unit's base number"; "Rank & File" would stay).
+pub fn label_in_prose(key: &str) -> String {
+    let l = label(key);
+    let first = l.split(' ').next().unwrap_or("");
+    if first.len() == 1 && first != "a" || first.chars().skip(1).any(char::is_uppercase) {
+        return l;
+    }
+    let mut c = l.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Whether `key` has a label written for it (every built-in system's parameter does: a test
 /// holds it).
 pub fn has_label(key: &str) -> bool {

@@ -125,7 +125,7 @@ fn small_experiment_end_to_end() {
     ] {
         let svg = std::fs::read_to_string(out.join(format!("per_turn_led_{point}.svg"))).unwrap();
         let (lost, class) = (&point[5..6], &point[13..]);
-        let title = format!("(at lost={lost}, class={class})");
+        let title = format!("(at already lost {lost}, morale class {class})");
         assert!(
             svg.contains(&title),
             "per_turn_led_{point}.svg is not titled {title}"
@@ -602,9 +602,9 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("along the rule `base_green` (the source: 5)")
+        answer.contains("along the rule \u{201c}green unit's base number\u{201d} (the source: 5)")
             && answer.contains("55.7% at 5 (as written)")
-            && answer.contains("at base_green=3"),
+            && answer.contains("at green unit's base number 3"),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -621,7 +621,10 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
                 .split("</title>")
                 .next()
                 .unwrap();
-            assert!(title.contains("(at base_green="), "{name}: {title}");
+            assert!(
+                title.contains("(at green unit&#39;s base number "),
+                "{name}: {title}"
+            );
         }
     }
 }
@@ -653,10 +656,10 @@ fn systems_are_compared_only_where_their_outcomes_match() {
 fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
-    let answer = summary.find("**Answer.** 3 of 5 variants change the chance of `eliminated` (85.4% under 25% rules), exactly; the largest change is under 25% rules + amendment: -13.9 points.").unwrap();
+    let answer = summary.find("**Answer.** 3 of 5 variants change the chance of being eliminated (85.4% under 25% rules), exactly; the largest change is under 25% rules + amendment: −13.9 points, for the better.").unwrap();
     let table = summary
         .find(
-            "| variant | eliminated | eliminated vs 25% rules | empty_turns | empty_turns vs 25% rules |",
+            "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
         )
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
@@ -681,11 +684,11 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** 2 of 2 variants change the mean `turns_to_recover` among units that recovered (3.85 under Regular, alone), exactly;"),
+        summary.contains("**Answer.** 2 of 2 variants change the average number of rally phases to recover among units that recovered (3.85 under Regular, alone), exactly;"),
         "{summary}"
     );
     assert!(summary.contains(
-        "| variant | turns_to_recover (among units that recovered) | turns_to_recover vs Regular, alone | recovered | recovered vs Regular, alone |"
+        "| variant | rally phases to recover (among units that recovered) | rally phases to recover: change from Regular, alone | recovered | recovered: change from Regular, alone |"
     ), "{summary}");
     // Each row's exact column is the run's exact mean, to the digits shown.
     let results: serde_json::Value =
@@ -748,7 +751,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated | eliminated vs 25% rules | empty_turns | empty_turns vs 25% rules |"
+        "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |"
     ));
     assert!(
         summary.contains(
@@ -757,11 +760,13 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(summary.contains(
-        "Under 25% rules + amendment, `eliminated` falls by 13.9 points while `empty_turns` rises by 0.78: the headlines pull apart."
+        "Under 25% rules + amendment, the chance of being eliminated falls by 13.9 points while the average number of turns its place in the line stood empty rises by 0.78: the headlines pull apart."
     ));
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
-    assert!(svg.contains("<title>The trade-off: mean empty turns against chance of eliminated"));
+    assert!(svg.contains(
+        "<title>The trade-off: average turns its place stood empty against chance of being eliminated"
+    ));
     let html = std::fs::read_to_string(root.join("index.html")).unwrap();
     let (fig, charts) = (
         html.find("id=\"chart-tradeoff\"").unwrap(),
@@ -769,10 +774,10 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | retreat_out_of_range: true → false | EF-5 | both | -13.9 points | exactly 0 | removes |"
+        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}: true → false | EF-5 | both | −13.9 points | exactly 0 | removes |"
     ), "{summary}");
     assert!(
-        summary.contains("`retreat_out_of_range` = true (at false, a difference changes sign)")
+        summary.contains("The answer rests on \u{201c}Retreating: out of range\u{201d} being true (at false, 25% rules + amendment, 1 in 6 blocked against 25% rules in eliminated: −10.7 points → +0.9 points)")
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
     // many units as the plain rules.
@@ -819,11 +824,11 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## Assumptions that matter").unwrap()..];
     assert!(
-        section.contains("retreat_out_of_range: true → false"),
+        section.contains("\u{201c}Retreating: out of range\u{201d}: true → false"),
         "{section}"
     );
     assert!(line.contains(
-        "| variant | a_hole_turns | a_hole_turns vs 25% rules | a_units_lost | a_units_lost vs 25% rules |"
+        "| variant | side A's empty places × turns | side A's empty places × turns: change from 25% rules | side A's units lost | side A's units lost: change from 25% rules |"
     ));
 }
 
@@ -889,10 +894,10 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | setting | recovered | 95% interval | exact | difference from Regular, +1 leader | chance? |"
+        "| variant | setting | recovered | difference from Regular, +1 leader | simulation (95% interval) |"
     ));
     assert!(
-        summary.contains("| Green | base_green=5 | 55."),
+        summary.contains("| Green | green unit's base number 5 | 55.7% | −34.5 points | agrees |"),
         "{summary}"
     );
 }
@@ -928,7 +933,7 @@ fn exact_differences_decide_in_every_committed_report() {
             }
             // The exact value decides: never a p-value's "no" or "could be" beside it.
             assert!(
-                chance == "exactly the same" || chance == "no: exact",
+                chance == "exactly the same" || chance == "no (the exact values differ)",
                 "reports/{name}: {line}"
             );
             if chance == "exactly the same" {

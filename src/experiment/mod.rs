@@ -85,6 +85,10 @@ struct VariantFile {
     #[serde(default)]
     rules: toml::map::Map<String, toml::Value>,
     rules_file: Option<Spanned<String>>,
+    /// Shown for scale beside the comparison the question asks (`reference = true`): its
+    /// assumptions stay out of the answer's first paragraph.
+    #[serde(default)]
+    reference: bool,
 }
 
 /// One swept parameter.
@@ -203,6 +207,11 @@ pub struct Variant {
     /// Rule parameters changed for it (the experiment's shared `rules` first), in file order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<(String, SetValue)>,
+    /// Shown for scale, not one of the comparisons the question asks: the assumptions that
+    /// flip or move only its difference stay out of the answer (they are listed with the
+    /// rest).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reference: bool,
 }
 
 /// A swept parameter.
@@ -588,12 +597,20 @@ impl Experiment {
                     ),
                 ));
             }
+            if v.reference && variants.is_empty() {
+                return Err(file_err(
+                    span_line(v.name.span()),
+                    "variant.reference",
+                    "the first variant is the baseline every other is compared with; a reference for scale is one of the others".to_string(),
+                ));
+            }
             variants.push(Variant {
                 name,
                 system,
                 options,
                 set,
                 rules,
+                reference: v.reference,
             });
         }
         let mut sweep = Vec::new();

@@ -615,11 +615,14 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// `x` with its sign and `decimals` decimals, except that a value that rounds to zero has none:
-/// `+0.0312`, `-1.5000`, `0.0000` (never `-0.0000`).
+/// `+0.0312`, `−1.5000` (a true minus sign), `0.0000` (never `−0.0000`).
 pub fn signed(x: f64, decimals: usize) -> String {
     let s = format!("{x:+.decimals$}");
     if s[1..].chars().all(|c| c == '0' || c == '.') {
         format!("{:.decimals$}", 0.0)
+    } else if let Some(rest) = s.strip_prefix('-') {
+        // A true minus sign, as print sets it (a hyphen is shorter and breaks a line).
+        format!("\u{2212}{rest}")
     } else {
         s
     }

@@ -74,6 +74,19 @@ impl Scenario {
         }
     }
 
+    /// What it is in a reader's words, as a report's method line begins ("A battle line").
+    pub const fn words(self) -> &'static str {
+        match self {
+            Scenario::Test => "One test",
+            Scenario::Rally => "A unit rallying turn by turn",
+            Scenario::UnderFire => "A unit holding its place in the line under fire",
+            Scenario::Melee => "A melee fought to its end",
+            Scenario::Charge => "A whole charge",
+            Scenario::Engagement => "Two units playing the whole turn against each other",
+            Scenario::Line => "A battle line",
+        }
+    }
+
     /// The scenario named `name`, if there is one.
     pub fn from_name(name: &str) -> Option<Scenario> {
         Scenario::ALL.into_iter().find(|s| s.name() == name)
@@ -173,7 +186,7 @@ impl Scenario {
                 ],
             },
             Scenario::Line => ScenarioAbout {
-                help: "N units a side, each facing an opponent: gaps in the line, units lost and shaken per turn, army break point (every system; Monte Carlo only)",
+                help: "N units a side, each facing an opponent: gaps in the line, units lost and shaken per turn, army break point (every system; exact for one file a side, Monte Carlo beyond)",
                 example: "morale-lab line --system effectiveness --attacker \"6 x regular\" --defender \"6 x regular\" --option retreat-on-fire --set turns=12",
                 what: "N units a side (--attacker and --defender specs, e.g. \"6 x regular infantry\"), each facing an opponent, optional supports behind, blocked retreats and the army break point; gaps, units lost and shaken per turn (solved exactly for one file a side, or two without supports in linear-warfare; Monte Carlo only beyond).",
                 outcomes: &["side_a_wins", "side_b_wins", "both_broken", "draw_at_cap"],

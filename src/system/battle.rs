@@ -300,9 +300,18 @@ pub(crate) fn battle_job<A: Army + 'static>(
                 format!("break_point = {break_point}% is the tool's assumption: {why}")
             }
         };
+        let units = |n: usize| {
+            if n == 1 {
+                "1 unit".to_string()
+            } else {
+                format!("{n} units")
+            }
+        };
         notes.push(format!(
-            "{files} units a side ({supports} with a support behind); a side breaks at {} units gone (side A), {} (side B); {whose}",
-            battle.break_at[0], battle.break_at[1]
+            "{} a side ({supports} with a support behind); a side breaks at {} gone (side A), {} (side B); {whose}",
+            units(files),
+            units(battle.break_at[0] as usize),
+            battle.break_at[1]
         ));
     }
     notes.push(format!(

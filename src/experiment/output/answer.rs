@@ -2,6 +2,18 @@
 
 use super::*;
 
+/// A sweep point in a reader's words: each swept parameter's label and value ("Green unit's
+/// base number 4"); [`point_label`] keeps the keys, for file names and the data.
+pub(super) fn point_words(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
+    exp.sweep
+        .iter()
+        .zip(point)
+        .map(|(a, v)| format!("{} {}", crate::params::label_in_prose(&a.key), v.as_input()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A sweep point as `key=value` pairs (file names, the data's columns).
 pub(super) fn point_label(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
     exp.sweep
         .iter()
@@ -147,33 +159,40 @@ impl Head {
             format!("[{}, {}]", signed(100.0 * lo, 1), signed(100.0 * hi, 1))
         }
     }
-    /// The name with its condition: `turns_to_recover (among units that recovered)`.
-    pub fn labelled(&self) -> String {
-        match &self.condition {
-            Some(c) => format!("{} ({c})", self.key),
-            None => self.key.clone(),
-        }
-    }
-    /// What a chart's axis measures: "chance of recovered", "mean turns to recover (among
-    /// units that recovered)".
-    pub fn axis(&self) -> String {
-        let w = crate::report::chart::words(&self.key);
-        match (&self.condition, self.metric) {
-            (_, false) => format!("chance of {w}"),
-            (Some(c), true) => format!("mean {w} ({c})"),
-            (None, true) => format!("mean {w}"),
-        }
-    }
-    /// What is measured, in words: "the chance of `recovered`", "the mean `turns_to_recover`
-    /// among units that recovered".
-    pub fn noun(&self) -> String {
+    /// The headline's plain words ([`crate::labels`]).
+    pub fn label(&self) -> crate::labels::Label {
         if self.metric {
-            match &self.condition {
-                Some(c) => format!("the mean `{}` {c}", self.key),
-                None => format!("the mean `{}`", self.key),
-            }
+            crate::labels::metric(&self.key)
         } else {
-            format!("the chance of `{}`", self.key)
+            crate::labels::outcome(&self.key)
+        }
+    }
+    /// A table's head: the label with its condition, "rally phases to recover (among units
+    /// that recovered)".
+    pub fn labelled(&self) -> String {
+        let head = self.label().head;
+        match &self.condition {
+            Some(c) => format!("{head} ({c})"),
+            None => head,
+        }
+    }
+    /// What a chart's axis measures: "chance of recovering", "average rally phases to recover
+    /// (among units that recovered)".
+    pub fn axis(&self) -> String {
+        let l = self.label();
+        match (&self.condition, self.metric) {
+            (_, false) => l.noun.trim_start_matches("the ").to_string(),
+            (Some(c), true) => format!("average {} ({c})", l.head),
+            (None, true) => format!("average {}", l.head),
+        }
+    }
+    /// What is measured, in words: "the chance of recovering", "the average number of rally
+    /// phases to recover among units that recovered".
+    pub fn noun(&self) -> String {
+        let noun = self.label().noun;
+        match (&self.condition, self.metric) {
+            (Some(c), true) => format!("{noun} {c}"),
+            _ => noun,
         }
     }
 }
@@ -216,8 +235,8 @@ pub(super) fn exactly_same(c: &Comparison) -> bool {
 pub(super) fn chance_cell(c: &Comparison) -> &'static str {
     match c.exact_difference {
         Some(_) if exactly_same(c) => "exactly the same",
-        Some(_) => "no: exact",
-        None if c.p_value.is_none() => "no test: no spread",
+        Some(_) => "no (the exact values differ)",
+        None if c.p_value.is_none() => "no test (no spread)",
         None if c.distinguishable => "no",
         None => "could be",
     }
@@ -269,6 +288,8 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     if exp.variants.len() == 1 {
         return one_variant(result, &head, &level);
     }
+    // Exact values quoted (each once), and how many of them the simulation's intervals hold.
+    let mut checked = Checked::default();
     for v in &exp.variants[1..] {
         let rows: Vec<&Comparison> = comparisons
             .iter()
@@ -279,38 +300,47 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         }
         if rows.len() == 1 {
             let c = rows[0];
-            let (lo, hi) = if head.metric {
-                (signed(c.low, 2), signed(c.high, 2))
+            // The variant's own word for the same end (`removed` against `eliminated`).
+            let noun = if head.metric {
+                head.noun()
             } else {
-                (signed(100.0 * c.low, 1), signed(100.0 * c.high, 1))
+                crate::labels::outcome(&c.name).noun
             };
-            out += &format!(
-                "Under {}, {} is {} against {} under {base}: a difference of {} ({level} interval {lo} to {hi}), {}. ",
-                v.name,
-                // The variant's own word for the same end (`removed` against `eliminated`).
-                if head.metric {
-                    head.noun()
-                } else {
-                    format!("the chance of `{}`", c.name)
-                },
-                head.value(c.estimate),
-                head.value(c.baseline_estimate),
-                head.diff(c.difference),
-                match c.exact_difference {
-                    // Two processes that are exactly the same: the estimates differ by chance
-                    // alone, whatever the test says.
-                    Some(_) if exactly_same(c) => format!(
-                        "but the exact values are the same: the estimates differ by chance alone ({})",
-                        p_said(c)
-                    ),
-                    // The exact values decide.
-                    Some(e) => format!("exactly {}", head.diff(e)),
-                    _ if c.distinguishable => {
-                        format!("which chance does not explain ({})", p_said(c))
-                    }
-                    _ => format!("which is not distinguishable from chance ({})", p_said(c)),
+            out += &match exact_pair(result, c, &head.key, &mut checked) {
+                // One number per quantity: the exact values, the simulation as their check
+                // (said once, at the paragraph's end).
+                Some((x, _)) if exactly_same(c) => format!(
+                    "Under {}, {noun} is exactly the same as under {base}: {}. ",
+                    v.name,
+                    head.value(x)
+                ),
+                Some((x, b)) => format!(
+                    "Under {}, {noun} is {} against {} under {base}: {}, exactly. ",
+                    v.name,
+                    head.value(x),
+                    head.value(b),
+                    head.diff(x - b)
+                ),
+                None => {
+                    let (lo, hi) = if head.metric {
+                        (signed(c.low, 2), signed(c.high, 2))
+                    } else {
+                        (signed(100.0 * c.low, 1), signed(100.0 * c.high, 1))
+                    };
+                    format!(
+                        "Under {}, {noun} is {} against {} under {base} (simulation): a difference of {} ({level} interval {lo} to {hi}), {}. ",
+                        v.name,
+                        head.value(c.estimate),
+                        head.value(c.baseline_estimate),
+                        head.diff(c.difference),
+                        if c.distinguishable {
+                            format!("which chance does not explain ({})", p_said(c))
+                        } else {
+                            format!("which chance could explain ({})", p_said(c))
+                        }
+                    )
                 }
-            );
+            };
         } else {
             // The exact differences where known: settings that are exactly the same add no
             // range of their own estimates' noise.
@@ -404,27 +434,51 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             if let [c] = metric(name)[..]
                 && !(head.metric && head.key == name)
             {
-                out += &format!(
-                    "{what} {:.2} {unit} on average against {:.2} ({}, {level} interval {} to {}{}). ",
-                    c.estimate,
-                    c.baseline_estimate,
-                    signed(c.difference, 2),
-                    signed(c.low, 2),
-                    signed(c.high, 2),
-                    match c.exact_difference {
-                        Some(_) if exactly_same(c) => {
-                            ", exactly the same: the estimates differ by chance alone".to_string()
-                        }
-                        Some(e) => format!("; exactly {}", signed(e, 2)),
-                        None if c.p_value.is_none() => ", no test: no spread".to_string(),
-                        None if c.distinguishable => String::new(),
-                        None => ", not distinguishable from chance".to_string(),
+                out += &match exact_pair(result, c, name, &mut checked) {
+                    Some((x, _)) if exactly_same(c) => {
+                        format!("{what} {x:.2} {unit} on average, exactly as under {base}. ")
                     }
-                );
+                    Some((x, b)) => format!(
+                        "{what} {x:.2} {unit} on average against {b:.2} ({}, exactly). ",
+                        signed(x - b, 2)
+                    ),
+                    None => format!(
+                        "{what} {:.2} {unit} on average against {:.2} (simulation; {}, {level} interval {} to {}{}). ",
+                        c.estimate,
+                        c.baseline_estimate,
+                        signed(c.difference, 2),
+                        signed(c.low, 2),
+                        signed(c.high, 2),
+                        match () {
+                            _ if c.p_value.is_none() => ", no test: no spread",
+                            _ if c.distinguishable => "",
+                            _ => ", which chance could explain",
+                        }
+                    ),
+                };
             }
         }
     }
-    if let Some(c) = comparisons.first().filter(|c| c.family > 1) {
+    let (held, quoted) = (
+        checked.seen.iter().filter(|s| s.1).count(),
+        checked.seen.len(),
+    );
+    if quoted > 0 {
+        out += &if held == quoted {
+            format!(
+                "The simulation agrees: each of the {quoted} exact values above lies within its estimate's {level} interval. "
+            )
+        } else {
+            format!(
+                "The simulation agrees with {held} of the {quoted} exact values above within its {level} intervals (at that level about 1 in {:.0} misses by chance alone, and every variant rolls from the same seed, so their misses go together). ",
+                1.0 / (1.0 - exp.confidence)
+            )
+        };
+    }
+    if let Some(c) = comparisons
+        .first()
+        .filter(|c| c.family > 1 && comparisons.iter().any(|x| x.exact_difference.is_none()))
+    {
         out += &format!(
             "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {base}{}; where the exact difference is known, it decides.",
             c.family,
@@ -436,6 +490,50 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         );
     }
     out.trim_end().to_string()
+}
+
+/// The exact values the answer quotes, each once (its variant, point and quantity), with
+/// whether the simulation's interval holds it.
+#[derive(Default)]
+struct Checked {
+    seen: Vec<(Quoted, bool)>,
+}
+
+/// A quoted value: its variant, sweep point and quantity.
+type Quoted = (String, Vec<SetValue>, String);
+
+/// The exact values of comparison `c`'s quantity `key` under its variant and under the
+/// baseline, at its point, where both are known; each is noted in `checked` with whether its
+/// estimate's interval holds it.
+fn exact_pair(
+    result: &ExperimentResult,
+    c: &Comparison,
+    key: &str,
+    checked: &mut Checked,
+) -> Option<(f64, f64)> {
+    let exp = &result.experiment;
+    let run = |name: &str| {
+        let i = exp.variants.iter().position(|v| v.name == name)?;
+        result
+            .runs
+            .iter()
+            .find(|r| r.variant == i && r.point == c.point)
+    };
+    let cell = |name: &str, key: &str| find(&run(name)?.report, key);
+    let (x, b) = (cell(&c.variant, key)?, cell(&c.baseline, key)?);
+    let (ex, eb) = (x.exact?, b.exact?);
+    for (who, cell, e) in [(&c.variant, &x, ex), (&c.baseline, &b, eb)] {
+        if let (Some(lo), Some(hi)) = (cell.ci_low, cell.ci_high) {
+            let id = (who.clone(), c.point.clone(), key.to_string());
+            if checked.seen.iter().all(|s| s.0 != id) {
+                // An interval of a mean with no spread is its estimate alone: the exact value
+                // agrees to the estimate's last digits.
+                let slack = 1e-9 * e.abs().max(1.0);
+                checked.seen.push((id, lo - slack <= e && e <= hi + slack));
+            }
+        }
+    }
+    Some((ex, eb))
 }
 
 pub(super) fn find_same(a: &str, b: &str) -> bool {
@@ -456,7 +554,7 @@ fn one_variant(result: &ExperimentResult, head: &Head, level: &str) -> String {
         .filter_map(|r| find(&r.report, key))
         .collect();
     if cells.is_empty() {
-        return format!("Under {base}, no run reports `{key}`.");
+        return format!("Under {base}, no run reports {noun}.");
     }
     let exact: Option<Vec<f64>> = cells.iter().map(|c| c.exact).collect();
     let how = if exact.is_some() {
@@ -545,9 +643,9 @@ fn along(result: &ExperimentResult, v: &crate::experiment::Variant, head: &Head)
         })
         .collect();
     Some(format!(
-        "Under {}, along the rule `{}` (the source: {source}{}), {} is {}.",
+        "Under {}, along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} is {}.",
         v.name,
-        axis.key,
+        crate::params::label_in_prose(&axis.key),
         if written.is_none() { ", not swept" } else { "" },
         head.noun(),
         parts.join(", ")
@@ -564,12 +662,12 @@ fn best_match(
     variant: &str,
     base: &str,
 ) -> String {
-    let key = &head.key;
+    let noun = head.noun();
     let gap = |c: &Comparison| c.exact_difference.unwrap_or(c.difference).abs();
     let Some(best) = rows.iter().min_by(|a, b| gap(a).total_cmp(&gap(b))) else {
         return String::new();
     };
-    let at = point_label(exp, &best.point);
+    let at = point_words(exp, &best.point);
     let how = match best.exact_difference {
         Some(_) if exactly_same(best) => format!(
             "exactly the same: the estimates differ by chance alone ({})",
@@ -589,7 +687,7 @@ fn best_match(
     };
     let (mine, theirs) = (head.fine(best.estimate), head.fine(best.baseline_estimate));
     format!(
-        "{variant} comes nearest {base} on `{key}` at {at} (estimates {mine} against {theirs}; {how})."
+        "{variant} comes nearest {base} on {noun} at {at} (estimates {mine} against {theirs}; {how})."
     )
 }
 

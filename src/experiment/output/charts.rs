@@ -30,7 +30,7 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
             .set
             .iter()
             .filter(|(k, v)| set_everywhere(exp, k, v) && !exp.sweep.iter().any(|a| &a.key == k))
-            .map(|(k, v)| format!("{} {}", words(k), v.as_input()))
+            .map(|(k, v)| format!("{} {}", crate::params::label_in_prose(k), v.as_input()))
             .collect()
     })
 }
@@ -38,7 +38,7 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
 /// The setup every variant shares, in words: the scenario and the shared settings (`under
 /// fire, class regular, turns 8`).
 pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
-    let mut out = vec![words(&exp.scenario.to_string()).replace('-', " ")];
+    let mut out = vec![exp.scenario.words().to_lowercase()];
     out.extend(shared_settings(exp));
     out.join(", ")
 }
@@ -105,10 +105,8 @@ pub(super) fn axis_name(
     axis: &crate::experiment::Axis,
 ) -> String {
     match axis_def(exp, axis) {
-        Some(d) if axis.rule => format!("{} (rule {})", meaning_phrase(d.meaning), axis.key),
         Some(d) if !meaning_phrase(d.meaning).is_empty() => meaning_phrase(d.meaning).to_string(),
-        _ if axis.rule => format!("rule {}", axis.key),
-        _ => words(&axis.key),
+        _ => crate::params::label_in_prose(&axis.key),
     }
 }
 
@@ -121,17 +119,11 @@ pub(super) fn axis_words(
     axis: &crate::experiment::Axis,
 ) -> String {
     match (axis_def(exp, axis), axis.rule) {
-        (Some(d), true) => format!(
-            "{} (rule {}; the source: {})",
-            meaning_phrase(d.meaning),
-            axis.key,
-            d.default
-        ),
-        (None, true) => format!("rule {}", axis.key),
+        (Some(d), true) => format!("{} (the source: {})", meaning_phrase(d.meaning), d.default),
         (Some(d), false) if !meaning_phrase(d.meaning).is_empty() => {
-            format!("{} ({})", meaning_phrase(d.meaning), axis.key)
+            meaning_phrase(d.meaning).to_string()
         }
-        _ => words(&axis.key),
+        _ => crate::params::label_in_prose(&axis.key),
     }
 }
 
@@ -226,7 +218,7 @@ pub(crate) fn point_charts(
             used.join(" / ")
         })
         .collect();
-    let at = point_label(exp, &first[0].point);
+    let at = point_words(exp, &first[0].point);
     let at_words = if at.is_empty() {
         String::new()
     } else {
@@ -475,7 +467,12 @@ pub(super) fn sweep_charts(
                     })
                     .collect();
                 let name = match yv {
-                    Some(y) => format!("{}, {} {}", v.name, words(&exp.sweep[1].key), y.as_input()),
+                    Some(y) => format!(
+                        "{}, {} {}",
+                        v.name,
+                        crate::params::label_in_prose(&exp.sweep[1].key),
+                        y.as_input()
+                    ),
                     None => v.name.clone(),
                 };
                 series.push((name, vals));
@@ -488,9 +485,9 @@ pub(super) fn sweep_charts(
                 x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: if exact {
-                    format!("{what}, exact")
+                    what.clone()
                 } else {
-                    format!("{what}, {trials} trials each")
+                    format!("{what} (simulation)")
                 },
                 level: level.clone(),
                 steps: false,

@@ -70,7 +70,7 @@ const SCRIPT: &str = r##"
   "use strict";
   var number = /[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/i;
   function key(cell) {
-    var m = cell.textContent.trim().match(number);
+    var m = cell.textContent.trim().replace(/\u2212/g, "-").match(number);
     return m ? parseFloat(m[0]) : null;
   }
   function sort(table, col, dir) {
@@ -292,7 +292,7 @@ pub(crate) fn index_html(
     let printed = printed_charts(charts, !page.pivots.is_empty());
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
-            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{} — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}<span class=\"screen\"> — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a></span>.</figcaption>\n</figure>\n",
             escape(stem),
             if printed.contains(stem) {
                 ""
@@ -328,7 +328,12 @@ pub(crate) fn index_html(
     }
     for (i, s) in page.sections.iter().enumerate() {
         out += &format!(
-            "<section class=\"screen\">\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
+            "<section{}>\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
+            if s.printed {
+                " class=\"printed\""
+            } else {
+                " class=\"screen\""
+            },
             inline(&s.title),
             inline(&s.intro)
         );
@@ -407,7 +412,7 @@ fn left_out(
             " at every setting"
         }
     ));
-    for s in &page.sections[runs..] {
+    for s in page.sections[runs..].iter().filter(|s| !s.printed) {
         parts.push(format!("the section \"{}\"", s.title));
     }
     // The charts left on screen, counted by kind (the file names' first word).

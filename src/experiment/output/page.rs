@@ -46,6 +46,8 @@ pub(crate) struct Section {
     pub intro: String,
     /// Its tables, in order.
     pub tables: Vec<Tab>,
+    /// Printed with the article (the assumptions that matter); else on screen only.
+    pub printed: bool,
 }
 
 /// The report's body: the question, the answer, a line on how it was run, the sections (each
@@ -77,9 +79,10 @@ pub(crate) struct Page {
 /// trials only must not be read as one over all: a harsher rule can shorten it by removing the
 /// slow units first.
 fn with_condition(name: &str, meaning: &str) -> String {
+    let head = crate::labels::metric(name).head;
     match condition_of(meaning) {
-        Some(c) => format!("{name} ({c})"),
-        None => name.to_string(),
+        Some(c) => format!("{head} ({c})"),
+        None => head,
     }
 }
 
@@ -92,21 +95,33 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let head = Head::of(exp, &result.runs[0].report);
     let key = head.key.clone();
-    let interval = format!("{level} interval");
     let difference = format!("difference from {}", exp.variants[0].name);
     let title = head.labelled();
     let swept = !exp.sweep.is_empty();
+    // One number per quantity: where every value is exact, the table gives the exact values and
+    // the simulation only as their check; else the estimates with their intervals.
+    let exact_all = result
+        .runs
+        .iter()
+        .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
+    let check = format!("simulation ({level} interval)");
     let mut cols = vec![("variant", false)];
     if swept {
         cols.push(("setting", false));
     }
-    cols.extend([
-        (title.as_str(), true),
-        (interval.as_str(), true),
-        ("exact", true),
-        (difference.as_str(), true),
-        ("chance?", false),
-    ]);
+    if exact_all {
+        cols.extend([
+            (title.as_str(), true),
+            (difference.as_str(), true),
+            (check.as_str(), false),
+        ]);
+    } else {
+        cols.extend([
+            (title.as_str(), true),
+            (difference.as_str(), true),
+            ("chance alone could explain it", false),
+        ]);
+    }
     let mut tab = Tab::new(&cols);
     let mut moved = Vec::new();
     for run in &result.runs {
@@ -117,44 +132,67 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         let cmp = comparisons
             .iter()
             .find(|x| x.variant == v.name && x.point == run.point && head.is(x));
-        let (diff, chance) = match cmp {
-            None if run.variant == 0 => ("baseline".to_string(), String::new()),
-            None => ("not compared".to_string(), String::new()),
-            Some(x) => {
-                // Exact values decide where there are any; else the estimates' test.
-                if x.distinguishable {
-                    moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
-                }
-                // The estimates' difference with its interval, the exact one beside it.
-                let exact = match x.exact_difference {
-                    Some(_) if super::answer::exactly_same(x) => "; exactly 0".to_string(),
-                    Some(e) => format!("; exactly {}", head.diff(e).trim_end_matches(" points")),
-                    None => String::new(),
-                };
-                (
-                    format!(
-                        "{} {}{exact}",
-                        head.diff(x.difference),
-                        head.diff_interval(x.low, x.high)
-                    ),
-                    super::answer::chance_cell(x).to_string(),
-                )
-            }
-        };
+        if let Some(x) = cmp
+            && x.distinguishable
+        {
+            moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
+        }
         let mut row = vec![v.name.clone()];
         if swept {
-            row.push(super::answer::point_label(exp, &run.point));
+            row.push(super::answer::point_words(exp, &run.point));
         }
-        row.extend([
-            head.value(c.p),
-            match (c.ci_low, c.ci_high) {
-                (Some(l), Some(h)) => format!("[{}, {}]", head.value(l), head.value(h)),
-                _ => "—".into(),
-            },
-            c.exact.map_or("—".into(), |x| head.value(x)),
-            diff,
-            chance,
-        ]);
+        if exact_all {
+            let x = c.exact.unwrap_or(c.p);
+            row.push(head.value(x));
+            row.push(match cmp {
+                None if run.variant == 0 => "baseline".to_string(),
+                None => "not compared".to_string(),
+                Some(d) if super::answer::exactly_same(d) => "exactly the same".to_string(),
+                Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
+            });
+            row.push(match (c.ci_low, c.ci_high) {
+                (Some(l), Some(h)) if l - 1e-9 <= x && x <= h + 1e-9 => "agrees".to_string(),
+                (Some(l), Some(h)) => format!(
+                    "{} [{}, {}]: misses",
+                    head.value(c.p),
+                    head.value(l),
+                    head.value(h)
+                ),
+                _ => "—".to_string(),
+            });
+        } else {
+            row.push(match (c.exact, c.ci_low, c.ci_high) {
+                (Some(x), _, _) => format!("{}, exact", head.value(x)),
+                (None, Some(l), Some(h)) => {
+                    format!("{} [{}, {}]", head.value(c.p), head.value(l), head.value(h))
+                }
+                _ => head.value(c.p),
+            });
+            let (diff, chance) = match cmp {
+                None if run.variant == 0 => ("baseline".to_string(), String::new()),
+                None => ("not compared".to_string(), String::new()),
+                Some(d) => match d.exact_difference {
+                    Some(_) if super::answer::exactly_same(d) => {
+                        ("exactly the same".to_string(), "—".to_string())
+                    }
+                    Some(e) => (format!("{}, exact", head.diff(e)), "—".to_string()),
+                    None => (
+                        format!(
+                            "{} {}",
+                            head.diff(d.difference),
+                            head.diff_interval(d.low, d.high)
+                        ),
+                        match super::answer::chance_cell(d) {
+                            "no" => "no".to_string(),
+                            "could be" => "yes".to_string(),
+                            other => other.to_string(),
+                        },
+                    ),
+                },
+            };
+            row.push(diff);
+            row.push(chance);
+        }
         tab.rows.push(row);
     }
     let verdict = verdict(result, &head, &moved);
@@ -195,8 +233,19 @@ fn verdict(result: &ExperimentResult, head: &Head, moved: &[(String, f64)]) -> S
             } else {
                 " by more than chance explains"
             },
-            head.diff(*d)
+            head.diff(*d) + better_said(head, *d)
         ),
+    }
+}
+
+/// Which way a change of `d` in `head` goes for the unit (or side A) the report follows, where
+/// its label says which way is better: ", better" or ", worse"; else nothing.
+fn better_said(head: &Head, d: f64) -> &'static str {
+    use crate::labels::Better;
+    match (head.label().better, d > 0.0) {
+        (Better::Higher, true) | (Better::Lower, false) => ", for the better",
+        (Better::Higher, false) | (Better::Lower, true) => ", for the worse",
+        (Better::Neither, _) => "",
     }
 }
 
@@ -219,59 +268,108 @@ fn moved(comparisons: &[Comparison], head: &Head) -> Vec<(String, f64)> {
     out
 }
 
+/// A sweep point where headlines pull apart, with each headline's change there.
+type Apart<'a> = (&'a Vec<SetValue>, Vec<(&'a Head, f64)>);
+
 /// The variants under which two headlines move in opposite directions from the baseline (each
 /// change real: exact, or more than chance explains), in a sentence each: the trade-off a
-/// designer weighs. Without a sweep only (a sweep's sentences go along its settings).
+/// designer weighs. With a sweep, the settings where they do (every one, or which).
 fn pull_apart(
     result: &ExperimentResult,
     comparisons: &[Comparison],
     heads: &[Head],
 ) -> Vec<String> {
     let exp = &result.experiment;
-    if !exp.sweep.is_empty() {
-        return Vec::new();
+    // The points swept (one, empty, without a sweep), in the runs' order.
+    let mut points: Vec<&Vec<SetValue>> = Vec::new();
+    for r in &result.runs {
+        if !points.contains(&&r.point) {
+            points.push(&r.point);
+        }
     }
     let mut out = Vec::new();
     for v in &exp.variants[1..] {
-        let change = |h: &Head| {
-            comparisons
+        // At each point: the headlines that fall and those that rise, where both do.
+        let mut apart: Vec<Apart> = Vec::new();
+        for p in &points {
+            let change = |h: &Head| {
+                comparisons
+                    .iter()
+                    .find(|c| c.variant == v.name && &&c.point == p && h.is(c) && c.distinguishable)
+                    .map(|c| c.exact_difference.unwrap_or(c.difference))
+            };
+            let moves: Vec<(&Head, f64)> = heads
                 .iter()
-                .find(|c| c.variant == v.name && h.is(c) && c.distinguishable)
-                .map(|c| c.exact_difference.unwrap_or(c.difference))
+                .filter_map(|h| change(h).map(|d| (h, d)))
+                .collect();
+            if moves.iter().any(|m| m.1 > 0.0) && moves.iter().any(|m| m.1 < 0.0) {
+                apart.push((p, moves));
+            }
+        }
+        let said = |moves: &[(&Head, f64)], up: bool| -> Vec<String> {
+            moves
+                .iter()
+                .filter(|m| (m.1 > 0.0) == up)
+                .map(|(h, d)| {
+                    format!(
+                        "{} {} by {}",
+                        h.noun(),
+                        if up { "rises" } else { "falls" },
+                        h.diff(d.abs()).trim_start_matches('+')
+                    )
+                })
+                .collect()
         };
-        let moves: Vec<(&Head, f64)> = heads
-            .iter()
-            .filter_map(|h| change(h).map(|d| (h, d)))
-            .collect();
-        let up: Vec<String> = moves
-            .iter()
-            .filter(|m| m.1 > 0.0)
-            .map(|(h, d)| {
-                format!(
-                    "`{}` rises by {}",
-                    h.key,
-                    h.diff(*d).trim_start_matches('+')
-                )
-            })
-            .collect();
-        let down: Vec<String> = moves
-            .iter()
-            .filter(|m| m.1 < 0.0)
-            .map(|(h, d)| {
-                format!(
-                    "`{}` falls by {}",
-                    h.key,
-                    h.diff(-d).trim_start_matches('+')
-                )
-            })
-            .collect();
-        if !up.is_empty() && !down.is_empty() {
-            out.push(format!(
-                "Under {}, {} while {}: the headlines pull apart.",
+        match &apart[..] {
+            [] => {}
+            [(p, moves)] => out.push(format!(
+                "Under {}{}, {} while {}: the headlines pull apart.",
                 v.name,
-                down.join(" and "),
-                up.join(" and ")
-            ));
+                if p.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", super::answer::point_words(exp, p))
+                },
+                said(moves, false).join(" and "),
+                said(moves, true).join(" and ")
+            )),
+            _ => {
+                let (_, first) = &apart[0];
+                let everywhere = apart.len() == points.len();
+                out.push(format!(
+                    "Under {}, the headlines pull apart {}: {} falls while {} rises (at {}: {} while {}).",
+                    v.name,
+                    if everywhere {
+                        format!("at every one of the {} settings swept", points.len())
+                    } else {
+                        format!(
+                            "at {} of the {} settings swept ({})",
+                            apart.len(),
+                            points.len(),
+                            apart
+                                .iter()
+                                .map(|(p, _)| super::answer::point_words(exp, p))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        )
+                    },
+                    first
+                        .iter()
+                        .filter(|m| m.1 < 0.0)
+                        .map(|m| m.0.noun())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    first
+                        .iter()
+                        .filter(|m| m.1 > 0.0)
+                        .map(|m| m.0.noun())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    super::answer::point_words(exp, apart[0].0),
+                    said(first, false).join(" and "),
+                    said(first, true).join(" and ")
+                ));
+            }
         }
     }
     out
@@ -293,7 +391,7 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
     let mut numeric = vec![false; names.len()];
     for h in &heads {
         names.push(h.labelled());
-        names.push(format!("{} vs {base}", h.key));
+        names.push(format!("{}: change from {base}", h.label().head));
         numeric.extend([true, true]);
     }
     let mut tab = Tab {
@@ -304,7 +402,7 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
         let v = &exp.variants[run.variant];
         let mut row = vec![v.name.clone()];
         if swept {
-            row.push(super::answer::point_label(exp, &run.point));
+            row.push(super::answer::point_words(exp, &run.point));
         }
         for h in &heads {
             let Some(c) = find(&run.report, &h.key) else {
@@ -350,6 +448,41 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
     (verdicts.join(" "), tab)
 }
 
+/// Whether rule parameter `key` is a reading the tool made where the sources are silent (its
+/// meaning says so, in any variant's system).
+fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
+    result.experiment.variants.iter().any(|v| {
+        crate::system::find(&v.system).is_ok_and(|sys| {
+            sys.rule_params().iter().any(|d| {
+                d.key == key
+                    && (d.meaning.contains("does not say")
+                        || d.meaning.contains("silent")
+                        || d.meaning.contains("the tool's reading"))
+            })
+        })
+    })
+}
+
+/// `text` with its first letter in upper case, as a sentence begins.
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A setting in a reader's words: a parameter's label, or an optional rule's name in words.
+fn setting_words(key: &str, kind: &str) -> String {
+    if kind == "option" {
+        format!(
+            "the optional rule \u{201c}{}\u{201d}",
+            key.replace('-', " ")
+        )
+    } else {
+        format!("\u{201c}{}\u{201d}", crate::params::label(key))
+    }
+}
+
 /// The assumptions that matter, in a sentence for the answer: each setting's key with its
 /// value, the most often listed first.
 fn rests_on(result: &ExperimentResult) -> Option<String> {
@@ -362,15 +495,35 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
         "creates" => 2,
         _ => 3,
     };
+    // Only the comparisons the question asks: a variant shown for scale is left out here.
+    let reference = |name: &str| {
+        result
+            .experiment
+            .variants
+            .iter()
+            .any(|v| v.reference && v.name == name)
+    };
+    let base_report = &result.runs.first()?.report;
+    let base = &result.experiment.variants[0].name;
+    let weight = |f: &crate::experiment::assumptions::Assumption| {
+        let moved = (f.changed - f.difference).abs();
+        if Head::named(f.headline.clone(), base_report).metric {
+            moved / (a.share * f.difference.abs()).max(1e-12)
+        } else {
+            moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
+        }
+    };
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
-    for f in &a.found {
+    for f in a.found.iter().filter(|f| !reference(&f.variant)) {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
             Some(k) => {
                 k.1 += 1;
+                // The most telling row of the key: the gravest effect, on both sides, the
+                // largest move.
                 let rank = |a: &crate::experiment::assumptions::Assumption| {
                     (severity(&a.effect), a.side != "both")
                 };
-                if rank(f) < rank(k.0) {
+                if rank(f) < rank(k.0) || (rank(f) == rank(k.0) && weight(f) > weight(k.0)) {
                     k.0 = f;
                 }
             }
@@ -386,37 +539,74 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
         ));
     }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
-    // system's side only (a comparison across systems).
+    // system's side only (a comparison across systems); then the largest move first (a reading
+    // that moves a chance by ten points before a number that moves it by four).
+    let size = |x: &crate::experiment::assumptions::Assumption| {
+        a.found
+            .iter()
+            .filter(|f| f.key == x.key && !reference(&f.variant))
+            .map(weight)
+            .fold(0.0f64, f64::max)
+    };
     keys.sort_by(|x, y| {
         severity(&x.0.effect)
             .cmp(&severity(&y.0.effect))
             .then((x.0.side != "both").cmp(&(y.0.side != "both")))
+            .then(size(y.0).total_cmp(&size(x.0)))
             .then(y.1.cmp(&x.1))
     });
-    const SHOWN: usize = 4;
-    let names: Vec<String> = keys
+    const SHOWN: usize = 2;
+    // The readings the tool made where the sources are silent come first among equals: they are
+    // the tool's assumptions, not the designer's; up to two more of them are named after the
+    // rest.
+    let silent = |f: &crate::experiment::assumptions::Assumption| {
+        f.kind == "rule" && silent_reading(result, &f.key)
+    };
+    let shown: Vec<&(&crate::experiment::assumptions::Assumption, usize)> = keys
         .iter()
         .take(SHOWN)
+        .chain(keys.iter().skip(SHOWN).filter(|k| silent(k.0)).take(2))
+        .collect();
+    let names: Vec<String> = shown
+        .iter()
         .map(|(f, _)| {
-            let what = match f.effect.as_str() {
-                "flips" => "a difference changes sign",
-                "removes" => "a difference vanishes",
-                "creates" => "a difference appears",
-                _ => "a difference moves",
+            // The comparison it changes, in the answer's own words and numbers.
+            let head = Head::named(f.headline.clone(), base_report);
+            let diff = |d: f64| {
+                if d.abs() < EXACTLY_ZERO {
+                    "none".to_string()
+                } else {
+                    head.diff(d)
+                }
             };
-            format!("`{}` = {} (at {}, {what})", f.key, f.from, f.to)
+            let what = format!(
+                "{} against {base} in {}: {} \u{2192} {}",
+                f.variant,
+                head.label().head,
+                diff(f.difference),
+                diff(f.changed)
+            );
+            format!(
+                "{}{} being {} (at {}, {what})",
+                if silent(f) {
+                    "the tool's reading where the sources are silent, "
+                } else {
+                    ""
+                },
+                setting_words(&f.key, &f.kind),
+                f.from,
+                f.to
+            )
         })
         .collect();
     Some(format!(
-        "The answer rests on {}{} (section Assumptions that matter).",
-        names.join(", "),
-        if keys.len() > SHOWN {
-            format!(
-                ", and {} more settings each move a difference by more than {}% (a chance's by more than {} points)",
-                keys.len() - SHOWN,
-                (100.0 * a.share).round(),
-                (100.0 * a.points).round()
-            )
+        "The answer rests on {}{} (all under \u{201c}Assumptions that matter\u{201d}).",
+        names.join(" and on "),
+        if keys.len() > shown.len() {
+            match keys.len() - shown.len() {
+                1 => ", and 1 more setting".to_string(),
+                n => format!(", and {n} more settings"),
+            }
         } else {
             String::new()
         },
@@ -448,7 +638,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         } else {
             format!(
                 "; at the first setting swept ({})",
-                super::answer::point_label(exp, &result.runs[0].point)
+                super::answer::point_words(exp, &result.runs[0].point)
             )
         },
         a.tried,
@@ -471,6 +661,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
             (100.0 * a.points).round()
         );
         return Some(Section {
+            printed: true,
             title: "Assumptions that matter".into(),
             intro,
             tables: Vec::new(),
@@ -502,8 +693,8 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         };
         tab.rows.push(vec![
             f.variant.clone(),
-            f.headline.clone(),
-            format!("{}: {} → {}", f.key, f.from, f.to),
+            head.labelled(),
+            format!("{}: {} → {}", setting_words(&f.key, &f.kind), f.from, f.to),
             f.rule.clone(),
             match f.side.as_str() {
                 "both" => "both".to_string(),
@@ -519,6 +710,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         ]);
     }
     Some(Section {
+        printed: true,
         title: "Assumptions that matter".into(),
         intro,
         tables: vec![tab],
@@ -647,6 +839,7 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
     ]);
     tab.rows = rows;
     Some(Section {
+        printed: false,
         title: "Outcomes across systems".into(),
         intro: format!(
             "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (the systems' `removed` and `eliminated` both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. Metrics are compared only where both systems report one of the same name.",
@@ -660,7 +853,7 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
 /// by its system and what sets it apart from the others, and the swept values.
 fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     let shared = super::charts::shared_settings(exp);
-    let mut out = format!("Scenario `{}`", exp.scenario);
+    let mut out = exp.scenario.words().to_string();
     if !shared.is_empty() {
         out += &format!(", in every variant {}", shared.join(", "));
     }
@@ -675,18 +868,25 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                 .set
                 .iter()
                 .filter(|(k, x)| !shared_set(k, x) && !exp.sweep.iter().any(|a| &a.key == k))
-                .map(|(k, x)| format!("{} {}", words(k), x.as_input()))
+                .map(|(k, x)| format!("{} {}", crate::params::label_in_prose(k), x.as_input()))
                 .collect();
+            own.extend(v.rules.iter().map(|(k, x)| {
+                format!(
+                    "the rule \u{201c}{}\u{201d} at {}",
+                    crate::params::label_in_prose(k),
+                    x.as_input()
+                )
+            }));
             own.extend(
-                v.rules
+                v.options
                     .iter()
-                    .map(|(k, x)| format!("rule {k} = {}", x.as_input())),
+                    .map(|o| format!("the optional rule \u{201c}{}\u{201d}", o.replace('-', " "))),
             );
-            own.extend(v.options.iter().map(|o| format!("option {o}")));
+            let system = crate::labels::system(&v.system);
             let what = if own.is_empty() {
-                format!("`{}` as written", v.system)
+                format!("{system} as written")
             } else {
-                format!("`{}`, {}", v.system, own.join(", "))
+                format!("{system}, {}", own.join(", "))
             };
             format!(
                 "{}{} ({what})",
@@ -794,9 +994,17 @@ fn pivots(result: &ExperimentResult) -> Vec<(String, Tab)> {
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let exact_all = result
+        .runs
+        .iter()
+        .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
+    let exact_any = result
+        .runs
+        .iter()
+        .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
     let method = format!(
-        "Scenario `{}`, {} trials per variant{}, seed {}, {level} intervals; {}.",
-        exp.scenario,
+        "{}, played {} times by simulation for each variant{} (seed {}, {level} intervals); {}.",
+        exp.scenario.words(),
         crate::report::thousands(exp.trials),
         if exp.sweep.is_empty() {
             String::new()
@@ -804,14 +1012,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             " and setting".into()
         },
         exp.seed,
-        if result
-            .runs
-            .iter()
-            .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()))
-        {
-            "exact values beside every estimate"
+        if exact_all {
+            "every value is exact, worked out from the rules, and the simulation checks it"
+        } else if exact_any {
+            "values are exact where the scenario could be solved, and the simulation checks them; elsewhere they are the simulation's"
         } else {
-            "Monte Carlo only: this scenario has no exact solution"
+            "this scenario has no exact solution, so every value is the simulation's, with its interval"
         }
     );
     let method = if exp.overrides.is_empty() {
@@ -823,36 +1029,51 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         )
     };
     let mut sections = Vec::new();
+    // Notes every run shares are said once, after the runs' sections; each run's section
+    // keeps its own.
+    let shared: Vec<&String> = match result.runs.split_first() {
+        Some((first, rest)) if !rest.is_empty() => first
+            .report
+            .notes
+            .iter()
+            .filter(|n| rest.iter().all(|r| r.report.notes.contains(n)))
+            .collect(),
+        _ => Vec::new(),
+    };
     for run in &result.runs {
         let v = &exp.variants[run.variant];
-        let at = point_label(exp, &run.point);
-        let interval = format!("{level} interval");
-        let mut outcomes = Tab::new(&[
-            ("outcome", false),
-            ("estimate", true),
-            (&interval, true),
-            ("exact", true),
-        ]);
+        let at = point_words(exp, &run.point);
+        let own: Vec<&String> = run
+            .report
+            .notes
+            .iter()
+            .filter(|n| !shared.contains(n))
+            .collect();
+        // The value is the exact one where there is one; the simulation beside it is its check.
+        let check = format!("simulation [{level} interval]");
+        let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, true)]);
         for o in &run.report.outcomes {
             let c = &o.cell;
             outcomes.rows.push(vec![
-                o.outcome.clone(),
-                format!("{:.4}", c.p),
+                crate::labels::outcome(&o.outcome).head,
+                match c.exact {
+                    Some(e) => format!("{:.2}%", 100.0 * e),
+                    None => format!("{:.2}% (simulation)", 100.0 * c.p),
+                },
                 format!(
-                    "[{:.4}, {:.4}]",
-                    c.ci_low.unwrap_or(f64::NAN),
-                    c.ci_high.unwrap_or(f64::NAN)
+                    "{:.2}% [{:.2}, {:.2}]",
+                    100.0 * c.p,
+                    100.0 * c.ci_low.unwrap_or(f64::NAN),
+                    100.0 * c.ci_high.unwrap_or(f64::NAN)
                 ),
-                c.exact.map(|e| format!("{e:.4}")).unwrap_or("—".into()),
             ]);
         }
         let mut tables = vec![outcomes];
         if !run.report.metrics.is_empty() {
             let mut metrics = Tab::new(&[
-                ("metric", false),
-                ("mean", true),
-                ("± s.e.", true),
-                ("exact", true),
+                ("measure", false),
+                ("average", true),
+                ("simulation ± standard error", true),
             ]);
             let f = |x: Option<f64>| {
                 x.filter(|v| v.is_finite())
@@ -862,35 +1083,66 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             for m in &run.report.metrics {
                 metrics.rows.push(vec![
                     with_condition(&m.name, &m.meaning),
-                    f(m.value),
-                    f(m.stderr),
-                    f(m.exact),
+                    match m.exact.filter(|v| v.is_finite()) {
+                        Some(e) => format!("{e:.4}"),
+                        None => format!("{} (simulation)", f(m.value)),
+                    },
+                    format!("{} ± {}", f(m.value), f(m.stderr)),
                 ]);
             }
             tables.push(metrics);
         }
         sections.push(Section {
+            printed: false,
             title: if at.is_empty() {
                 v.name.clone()
             } else {
                 format!("{} ({at})", v.name)
             },
             intro: format!(
-                "System `{}`; rules: {}; options: {}.{}",
-                v.system,
+                "{}; rules: {}; optional rules: {}.{}",
+                capitalised(&crate::labels::system(&v.system)),
                 run.report.rules_line(),
                 if v.options.is_empty() {
                     "none".into()
                 } else {
                     v.options.join(", ")
                 },
-                if run.report.notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" Notes: {}.", run.report.notes.join("; "))
+                match (own.is_empty(), shared.is_empty()) {
+                    (true, true) => String::new(),
+                    (true, false) => " Notes: those every variant shares (below).".to_string(),
+                    (false, true) => format!(
+                        " Notes: {}.",
+                        own.iter()
+                            .map(|n| n.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                    (false, false) => format!(
+                        " Notes, besides those every variant shares (below): {}.",
+                        own.iter()
+                            .map(|n| n.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
                 }
             ),
             tables,
+        });
+    }
+    if !shared.is_empty() {
+        sections.push(Section {
+            printed: false,
+            title: "Notes every variant shares".into(),
+            intro: format!(
+                "{}.",
+                shared
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            tables: Vec::new(),
         });
     }
     if !comparisons.is_empty() {
@@ -900,9 +1152,9 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         }
         head.extend([
             ("variant", false),
-            ("kind", false),
-            ("name", false),
-            ("difference", true),
+            ("of", false),
+            ("what", false),
+            ("difference (simulation)", true),
             ("interval", true),
             ("p-value", true),
         ]);
@@ -910,7 +1162,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         if adjusted {
             head.push(("Holm", true));
         }
-        head.extend([("chance?", false), ("exact", true)]);
+        head.extend([("could chance explain it?", false), ("exact", true)]);
         let mut tab = Tab::new(&head);
         // A conditional mean keeps its condition beside its name, here too.
         let meaning = |name: &str| {
@@ -924,15 +1176,19 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         for c in comparisons {
             let mut row = Vec::new();
             if !exp.sweep.is_empty() {
-                row.push(point_label(exp, &c.point));
+                row.push(point_words(exp, &c.point));
             }
             row.extend([
                 c.variant.clone(),
-                c.kind.to_string(),
+                if c.kind == "metric" {
+                    "average".to_string()
+                } else {
+                    "chance".to_string()
+                },
                 if c.kind == "metric" {
                     with_condition(&c.name, meaning(&c.name))
                 } else {
-                    c.name.clone()
+                    crate::labels::outcome(&c.name).head
                 },
                 signed(c.difference, 4),
                 format!("[{}, {}]", signed(c.low, 4), signed(c.high, 4)),
@@ -950,9 +1206,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tab.rows.push(row);
         }
         sections.push(Section {
+            printed: false,
             title: format!("Differences from {}", exp.variants[0].name),
             intro: format!(
-                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); \"chance?\" says whether the difference could be chance at that level: where the exact difference is known it decides (\"exactly the same\", or \"no: exact\"){}. A mean with no spread on either side (every trial the same) has no test.",
+                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); the next columns say whether chance could explain the difference at that level: where the exact difference is known it decides (\"exactly the same\", or \"no (the exact values differ)\"){}. A mean with no spread on either side (every trial the same) has no test.",
                 if adjusted {
                     "; the others are judged after Holm's adjustment of the p-values (column Holm) across every row of this table decided by its estimates, as a reader scans them at once"
                 } else {
@@ -1002,6 +1259,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             intro += &format!(" {}.", l.trim_end_matches('.'));
         }
         sections.push(Section {
+            printed: false,
             title: format!("Which rule matters most: {name}"),
             intro,
             tables: vec![tab],
@@ -1035,6 +1293,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             intro += &format!(" {}.", l.trim_end_matches('.'));
         }
         sections.push(Section {
+            printed: false,
             title: format!("What {} makes it fair: {name}", b.key),
             intro,
             tables: vec![tab],
@@ -1102,6 +1361,10 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     {
         out += "![The trade-off between the first two headlines, a point per variant](tradeoff.png)\n\n";
     }
+    // A sweep's chart is its answer: embedded beside the table, as on the page.
+    if result.experiment.sweep.len() == 1 && result.experiment.balance.is_none() {
+        out += "![The headline along the setting swept, a line per variant](sweep.png)\n\n";
+    }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);
     }
@@ -1127,11 +1390,11 @@ mod tests {
                 "turns_to_recover",
                 "rally phases until back in good order, among units that recovered"
             ),
-            "turns_to_recover (among units that recovered)"
+            "rally phases to recover (among units that recovered)"
         );
         assert_eq!(
             with_condition("stands_lost", "stands lost by the end"),
-            "stands_lost"
+            "stands lost"
         );
     }
 

@@ -83,9 +83,9 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         }
         if stands.is_none() {
             columns.push(if numbers.break_fraction == (1, 2) {
-                "50% rule: every test fails for units of".to_string()
+                "50% rule: always fails at".to_string()
             } else {
-                "RF-3: every test fails for units of".to_string()
+                "RF-3: always fails at".to_string()
             });
         }
         let mut rows = Vec::new();

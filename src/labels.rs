@@ -1,0 +1,426 @@
+//! Plain words for the outcomes and metrics a reader meets in a report, a chart or a sheet:
+//! a short head for a table's column or a chart's axis, the noun a sentence uses, and which
+//! way is better where one is. Declared once, here, beside nothing else: the systems name
+//! their outcomes and metrics by key (`eliminated`, `empty_turns`), and the keys stay what a
+//! CSV or JSON column is called and what a command line or an experiment file says; what a
+//! person reads comes from here. A key with no entry (a mechanic file's own) reads as its
+//! words (`turns_in_square` → "turns in square").
+//!
+//! Parameters' labels are [`crate::params::label`]'s.
+
+/// Which way a change is better for the side the report follows (the unit under test, side A
+/// of a fight), where one is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    /// More is better (recovered, still in the line).
+    Higher,
+    /// Less is better (eliminated, turns its place stood empty).
+    Lower,
+    /// Neither: it depends on whose side the reader is on (attacker wins).
+    Neither,
+}
+
+/// How an outcome or a metric reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// A table's column head or a chart's axis: "eliminated", "turns its place stood empty".
+    pub head: String,
+    /// What a sentence calls it: "the chance of being eliminated", "the average number of
+    /// turns its place stood empty".
+    pub noun: String,
+    /// Which way is better.
+    pub better: Better,
+}
+
+use Better::{Higher, Lower, Neither};
+
+/// Outcomes: key, head, what follows "the chance", better.
+const OUTCOMES: &[(&str, &str, &str, Better)] = &[
+    ("pass", "passes", "of passing", Higher),
+    ("fail", "fails", "of failing", Lower),
+    ("win", "wins the round", "of winning the round", Higher),
+    ("draw", "draws the round", "of a drawn round", Neither),
+    ("lose", "loses the round", "of losing the round", Lower),
+    ("recovered", "recovered", "of recovering", Higher),
+    ("removed", "removed", "of being removed", Lower),
+    ("eliminated", "eliminated", "of being eliminated", Lower),
+    ("good", "in good order", "of ending in good order", Higher),
+    ("unsteady", "unsteady", "of ending unsteady", Lower),
+    ("routing", "routing", "of ending routing", Lower),
+    (
+        "in_line",
+        "still in the line",
+        "of still being in the line",
+        Higher,
+    ),
+    ("retreating", "retreating", "of ending in retreat", Neither),
+    (
+        "falling_back",
+        "falling back",
+        "of ending falling back",
+        Neither,
+    ),
+    (
+        "attacker_wins",
+        "attacker wins",
+        "that the attacker wins",
+        Neither,
+    ),
+    (
+        "defender_wins",
+        "defender wins",
+        "that the defender wins",
+        Neither,
+    ),
+    (
+        "mutual_destruction",
+        "both destroyed",
+        "that both are destroyed",
+        Neither,
+    ),
+    ("bounce", "drawn push-back", "of a drawn push-back", Neither),
+    ("halted", "charge halted", "that the charge halts", Neither),
+    ("side_a_holds", "side A holds", "that side A holds", Higher),
+    ("side_b_holds", "side B holds", "that side B holds", Lower),
+    (
+        "both_gone",
+        "both units gone",
+        "that both units are gone",
+        Neither,
+    ),
+    (
+        "undecided_at_cap",
+        "undecided at the last turn",
+        "that nothing is decided by the last turn",
+        Neither,
+    ),
+    ("side_a_wins", "side A wins", "that side A wins", Higher),
+    ("side_b_wins", "side B wins", "that side B wins", Lower),
+    (
+        "both_broken",
+        "both sides break",
+        "that both sides break",
+        Neither,
+    ),
+    (
+        "draw_at_cap",
+        "undecided at the last turn",
+        "that nothing is decided by the last turn",
+        Neither,
+    ),
+    (
+        "target_broke",
+        "target broke",
+        "that the target breaks",
+        Neither,
+    ),
+];
+
+/// Metrics: key, head, noun, better.
+const METRICS: &[(&str, &str, &str, Better)] = &[
+    (
+        "empty_turns",
+        "turns its place stood empty",
+        "the average number of turns its place in the line stood empty",
+        Lower,
+    ),
+    (
+        "a_hole_turns",
+        "side A's empty places × turns",
+        "the average number of places standing empty in side A's line, summed over the turns",
+        Lower,
+    ),
+    (
+        "b_hole_turns",
+        "side B's empty places × turns",
+        "the average number of places standing empty in side B's line, summed over the turns",
+        Higher,
+    ),
+    (
+        "a_units_lost",
+        "side A's units lost",
+        "the average number of side A's units lost",
+        Lower,
+    ),
+    (
+        "b_units_lost",
+        "side B's units lost",
+        "the average number of side B's units lost",
+        Higher,
+    ),
+    (
+        "a_strength_lost",
+        "side A's losses",
+        "side A's average losses (stands, quarters or pips)",
+        Lower,
+    ),
+    (
+        "b_strength_lost",
+        "side B's losses",
+        "side B's average losses (stands, quarters or pips)",
+        Higher,
+    ),
+    (
+        "a_double_move_pips",
+        "side A's pips spent on double moves",
+        "the average number of pips side A spends on double moves",
+        Lower,
+    ),
+    (
+        "turn_eliminated",
+        "turn eliminated",
+        "the average turn of elimination",
+        Higher,
+    ),
+    (
+        "turn_removed",
+        "turn removed",
+        "the average turn of removal",
+        Higher,
+    ),
+    (
+        "quarters_lost",
+        "quarters lost",
+        "the average number of quarters lost",
+        Lower,
+    ),
+    (
+        "stands_lost",
+        "stands lost",
+        "the average number of stands lost",
+        Lower,
+    ),
+    (
+        "pips_lost",
+        "pips lost",
+        "the average number of pips lost",
+        Lower,
+    ),
+    (
+        "turns_to_decision",
+        "turns to a decision",
+        "the average number of turns to a decision",
+        Neither,
+    ),
+    (
+        "turns_to_recover",
+        "rally phases to recover",
+        "the average number of rally phases to recover",
+        Lower,
+    ),
+    (
+        "turns_to_removal",
+        "rally phases to removal",
+        "the average number of rally phases to removal",
+        Higher,
+    ),
+    (
+        "rounds",
+        "melee rounds",
+        "the average number of melee rounds",
+        Neither,
+    ),
+    (
+        "attacker_stands_lost",
+        "attacker's stands lost",
+        "the attacker's average stands lost",
+        Neither,
+    ),
+    (
+        "defender_stands_lost",
+        "defender's stands lost",
+        "the defender's average stands lost",
+        Neither,
+    ),
+    (
+        "attacker_quarters_lost",
+        "attacker's quarters lost",
+        "the attacker's average quarters lost",
+        Neither,
+    ),
+    (
+        "defender_quarters_lost",
+        "defender's quarters lost",
+        "the defender's average quarters lost",
+        Neither,
+    ),
+    (
+        "attacker_pips_lost",
+        "attacker's pips lost",
+        "the attacker's average pips lost",
+        Neither,
+    ),
+    (
+        "defender_pips_lost",
+        "defender's pips lost",
+        "the defender's average pips lost",
+        Neither,
+    ),
+    (
+        "attacker_destroyed",
+        "attacker destroyed",
+        "the chance that the attacker is destroyed",
+        Neither,
+    ),
+    (
+        "defender_destroyed",
+        "defender destroyed",
+        "the chance that the defender is destroyed",
+        Neither,
+    ),
+    (
+        "rerolls_used",
+        "re-rolls spent",
+        "the average number of re-rolls spent",
+        Neither,
+    ),
+    (
+        "p_stampede",
+        "elephant stampedes",
+        "the chance that the elephant stampedes",
+        Lower,
+    ),
+    (
+        "must_charge_again",
+        "winner must charge again",
+        "the chance that the winner must charge again",
+        Neither,
+    ),
+    (
+        "waiver_failed",
+        "target failed its waiver test",
+        "the chance that the target fails its waiver test",
+        Neither,
+    ),
+];
+
+/// The words of a key: `turns_in_square` → "turns in square", `a_hole_turns` → "side A's hole
+/// turns".
+fn words(key: &str) -> String {
+    for (prefix, side) in [("a_", "side A's "), ("b_", "side B's ")] {
+        if let Some(rest) = key.strip_prefix(prefix) {
+            return format!("{side}{}", words(rest));
+        }
+    }
+    key.replace('_', " ")
+}
+
+/// An outcome's label (`hits_3` → "3 hits").
+pub fn outcome(key: &str) -> Label {
+    if let Some((_, head, after, better)) = OUTCOMES.iter().find(|o| o.0 == key) {
+        return Label {
+            head: (*head).into(),
+            noun: format!("the chance {after}"),
+            better: *better,
+        };
+    }
+    if let Some(n) = key.strip_prefix("hits_") {
+        let head = if n == "1" {
+            "1 hit".to_string()
+        } else {
+            format!("{n} hits")
+        };
+        return Label {
+            noun: format!("the chance of {head}"),
+            head,
+            better: Neither,
+        };
+    }
+    let w = words(key);
+    Label {
+        noun: format!("the chance of {w}"),
+        head: w,
+        better: Neither,
+    }
+}
+
+/// A metric's label; the ends of a fight (`a_ends_routing`) read as "side A ends routing".
+pub fn metric(key: &str) -> Label {
+    if let Some((_, head, noun, better)) = METRICS.iter().find(|m| m.0 == key) {
+        return Label {
+            head: (*head).into(),
+            noun: (*noun).into(),
+            better: *better,
+        };
+    }
+    for (prefix, side) in [("a_ends_", "side A"), ("b_ends_", "side B")] {
+        if let Some(state) = key.strip_prefix(prefix) {
+            let end = outcome(state).head;
+            return Label {
+                noun: format!("the chance that {side} ends {end}"),
+                head: format!("{side} ends {end}"),
+                better: Neither,
+            };
+        }
+    }
+    let w = words(key);
+    Label {
+        noun: format!("the average {w}"),
+        head: w,
+        better: Neither,
+    }
+}
+
+/// A rule system's name as a reader knows it: "Rank & File" for `rank-and-file`; a mechanic
+/// file by its file name ("lw charger follows up" for `../mechanics/house/lw-charger-follows-up.rhai`).
+pub fn system(name: &str) -> String {
+    match name {
+        "rank-and-file" => "Rank & File".into(),
+        "effectiveness" => "the 25% effectiveness rules".into(),
+        "linear-warfare" => "The Age of Linear Warfare".into(),
+        other => {
+            let file = other.rsplit(['/', '\\']).next().unwrap_or(other);
+            let stem = file.strip_suffix(".rhai").unwrap_or(file);
+            format!(
+                "the mechanic file \u{201c}{}\u{201d}",
+                stem.replace(['-', '_'], " ")
+            )
+        }
+    }
+}
+
+/// Whether `key` has words of its own here (every built-in system's outcome and metric does:
+/// a test holds it).
+pub fn has_label(key: &str) -> bool {
+    OUTCOMES.iter().any(|o| o.0 == key)
+        || METRICS.iter().any(|m| m.0 == key)
+        || key.strip_prefix("hits_").is_some()
+        || key.starts_with("a_ends_")
+        || key.starts_with("b_ends_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_and_metrics_read_in_words() {
+        assert_eq!(outcome("eliminated").noun, "the chance of being eliminated");
+        assert_eq!(outcome("eliminated").better, Better::Lower);
+        assert_eq!(outcome("side_a_wins").head, "side A wins");
+        assert_eq!(outcome("hits_1").head, "1 hit");
+        assert_eq!(outcome("hits_4").noun, "the chance of 4 hits");
+        assert_eq!(
+            metric("empty_turns").noun,
+            "the average number of turns its place in the line stood empty"
+        );
+        assert_eq!(
+            metric("a_ends_in_line").head,
+            "side A ends still in the line"
+        );
+        assert_eq!(metric("turns_in_square").head, "turns in square");
+        assert_eq!(outcome("a_thing").head, "side A's thing");
+        assert!(!has_label("turns_in_square"));
+    }
+
+    /// No head or noun carries a key's underscore.
+    #[test]
+    fn no_label_is_a_key() {
+        for (k, head, after, _) in OUTCOMES {
+            assert!(!head.contains('_') && !after.contains('_'), "{k}");
+        }
+        for (k, head, noun, _) in METRICS {
+            assert!(!head.contains('_') && !noun.contains('_'), "{k}");
+        }
+    }
+}

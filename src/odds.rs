@@ -470,7 +470,7 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances: every roll of the dice counted, none sampled. {} morale-lab {}, system <code>{}</code>.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances: every roll of the dice counted, none sampled. {} Made by morale-lab {} for {}.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -479,7 +479,7 @@ impl Odds {
                 .unwrap_or_default(),
             esc(READING),
             esc(&self.version),
-            esc(&self.system),
+            esc(&crate::labels::system(&self.system)),
             if self.rules_changed.is_empty() {
                 ""
             } else {

@@ -1108,7 +1108,7 @@ fn the_page_works_in_a_real_browser() {
     // The exact difference is known, so it decides, in the reports' words.
     assert_eq!(
         b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[7].textContent"),
-        json!("no: exact")
+        json!("no (the exact values differ)")
     );
     // The per-turn charts overlaid: a chart per state, A's and B's lines on each.
     assert!(

@@ -227,7 +227,8 @@ fn settings(
                 Ok(v) => v,
                 Err(why) => {
                     if !matches!(p.kind, Kind::Spec(_)) {
-                        let line = format!("{} ({why})", p.key);
+                        let line =
+                            format!("\u{201c}{}\u{201d} ({why})", crate::params::label(p.key));
                         if !not_tried.contains(&line) {
                             not_tried.push(line);
                         }

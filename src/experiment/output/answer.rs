@@ -230,7 +230,7 @@ pub(super) fn exactly_same(c: &Comparison) -> bool {
 }
 
 /// The "chance?" cell of a comparison, in one voice in every table: where the exact difference
-/// is known it decides ("exactly the same", or "no: exact"); else the estimates' test after
+/// is known it decides ("exactly the same", or "no (the exact values differ)"); else the estimates' test after
 /// Holm's adjustment.
 pub(super) fn chance_cell(c: &Comparison) -> &'static str {
     match c.exact_difference {

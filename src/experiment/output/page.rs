@@ -448,6 +448,16 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
     (verdicts.join(" "), tab)
 }
 
+/// A setting's value as a reader reads it: a true minus sign, and a choice's words without
+/// their underscores ("in line" for `in_line`).
+fn value_words(v: &str) -> String {
+    let v = v.replace('_', " ");
+    match v.strip_prefix('-') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("\u{2212}{rest}"),
+        _ => v,
+    }
+}
+
 /// Whether rule parameter `key` is a reading the tool made where the sources are silent (its
 /// meaning says so, in any variant's system).
 fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
@@ -594,8 +604,8 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
                     ""
                 },
                 setting_words(&f.key, &f.kind),
-                f.from,
-                f.to
+                value_words(&f.from),
+                value_words(&f.to)
             )
         })
         .collect();
@@ -604,8 +614,8 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
         names.join(" and on "),
         if keys.len() > shown.len() {
             match keys.len() - shown.len() {
-                1 => ", and 1 more setting".to_string(),
-                n => format!(", and {n} more settings"),
+                1 => ", and 1 more setting that changes a comparison the question asks".to_string(),
+                n => format!(", and {n} more settings that change a comparison the question asks"),
             }
         } else {
             String::new()
@@ -694,7 +704,12 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
         tab.rows.push(vec![
             f.variant.clone(),
             head.labelled(),
-            format!("{}: {} → {}", setting_words(&f.key, &f.kind), f.from, f.to),
+            format!(
+                "{}: {} → {}",
+                setting_words(&f.key, &f.kind),
+                value_words(&f.from),
+                value_words(&f.to)
+            ),
             f.rule.clone(),
             match f.side.as_str() {
                 "both" => "both".to_string(),

@@ -282,8 +282,8 @@ proptest! {
     }
 }
 
-// The long tier: 512 setups per system (the quick tier's among them), 16 to 25 minutes of one
-// core; `cargo test -- --ignored` runs it, and CI does.
+// The long tier: 512 setups per system (the quick tier's among them), about 211 s on two
+// threads; `cargo test -- --ignored` runs it, and CI does.
 proptest! {
     #![proptest_config(config(LONG_CASES))]
 

@@ -379,6 +379,11 @@ pub fn system(name: &str) -> String {
     }
 }
 
+/// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
+pub fn option(name: &str) -> String {
+    name.replace('-', " ")
+}
+
 /// Whether `key` has words of its own here (every built-in system's outcome and metric does:
 /// a test holds it).
 pub fn has_label(key: &str) -> bool {

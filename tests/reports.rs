@@ -636,9 +636,9 @@ fn systems_are_compared_only_where_their_outcomes_match() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/value-of-quality");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains("## Outcomes across systems"));
-    assert!(summary.contains("| Linear Warfare, line v line | — | bounce | no counterpart in rank-and-file: not compared |"));
+    assert!(summary.contains("| Linear Warfare, line v line | — | drawn push-back | no counterpart in Rank & File: not compared |"));
     assert!(summary.contains(
-        "not compared, having no counterpart: Linear Warfare, line v line: bounce (its own)"
+        "not compared, having no counterpart: Linear Warfare, line v line: drawn push-back (its own)"
     ));
     let comparisons = std::fs::read_to_string(root.join("comparisons.csv")).unwrap();
     assert!(!comparisons.contains(",bounce,") && comparisons.contains(",attacker_wins,"));
@@ -656,7 +656,7 @@ fn systems_are_compared_only_where_their_outcomes_match() {
 fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
-    let answer = summary.find("**Answer.** 3 of 5 variants change the chance of being eliminated (85.4% under 25% rules), exactly; the largest change is under 25% rules + amendment: −13.9 points, for the better.").unwrap();
+    let answer = summary.find("**Answer.** 2 of 4 variants change the chance of being eliminated (85.4% under 25% rules), exactly; the largest change: −13.9 points, for the better, under 25% rules + amendment.").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -684,7 +684,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** 2 of 2 variants change the average number of rally phases to recover among units that recovered (3.85 under Regular, alone), exactly;"),
+        summary.contains("**Answer.** Both variants change the average number of rally phases to recover among units that recovered (3.85 under Regular, alone), exactly;"),
         "{summary}"
     );
     assert!(summary.contains(
@@ -760,8 +760,14 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(summary.contains(
-        "Under 25% rules + amendment, the chance of being eliminated falls by 13.9 points while the average number of turns its place in the line stood empty rises by 0.78: the headlines pull apart."
+        "Under 25% rules + amendment and 25% rules + amendment, 1 in 6 blocked, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
     ));
+    // Rank & File is there for scale: out of the counts, said apart.
+    assert!(
+        summary.contains(
+            "For scale: Rank & File, eliminated 96.0%, turns its place stood empty 6.81."
+        )
+    );
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -777,7 +783,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}: true → false | EF-5 | both | −13.9 points | exactly 0 | removes |"
     ), "{summary}");
     assert!(
-        summary.contains("The answer rests on \u{201c}Retreating: out of range\u{201d} being true (at false, 25% rules + amendment, 1 in 6 blocked against 25% rules in eliminated: −10.7 points → +0.9 points)")
+        summary.contains("The answer rests on \u{201c}Retreating: out of range\u{201d} being true (at false, 25% rules + amendment, 1 in 6 blocked, eliminated: −10.7 points → +0.9 points)")
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
     // many units as the plain rules.
@@ -985,4 +991,144 @@ system = "effectiveness"
         flagged <= 11,
         "{flagged} of 100 runs with A = B flagged a row"
     );
+}
+
+/// The keys a reader must never meet in a report's prose, tables or notes (issue 74): every
+/// parameter, rule parameter, optional rule, system and scenario key `list` names that is not
+/// already a plain word (a key with an underscore or a hyphen), and every outcome or metric key
+/// with an underscore in the committed results.
+fn keys_a_reader_never_meets() -> Vec<String> {
+    let out = bin().args(["list", "--format", "json"]).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut keys = Vec::new();
+    fn walk(v: &serde_json::Value, keys: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    if let ("key" | "name", serde_json::Value::String(s)) = (k.as_str(), x) {
+                        keys.push(s.clone());
+                    }
+                    walk(x, keys);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, keys)),
+            _ => {}
+        }
+    }
+    walk(&list, &mut keys);
+    keys.retain(|k| !k.contains(' ') && (k.contains('_') || k.contains('-')));
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The words a reader reads in a report's `summary.md`: everything before the Reproduce box,
+/// without code spans and the targets of images and links.
+fn prose_of_summary(md: &str) -> String {
+    let text = md.split("\n## Reproduce").next().unwrap_or("");
+    let mut out = String::new();
+    let mut in_code = false;
+    let mut in_target = false;
+    let mut prev = ' ';
+    for c in text.chars() {
+        match c {
+            '`' => in_code = !in_code,
+            '(' if prev == ']' => in_target = true,
+            ')' if in_target => in_target = false,
+            _ if in_code || in_target => {}
+            _ => out.push(c),
+        }
+        prev = c;
+    }
+    out
+}
+
+/// Whether `text` holds `key` as a word of its own (not inside a longer word or file name).
+fn holds_key(text: &str, key: &str) -> Option<String> {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '/';
+    let mut from = 0;
+    while let Some(i) = text[from..].find(key) {
+        let at = from + i;
+        let end = at + key.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        if !before.is_some_and(word) && !after.is_some_and(|c| word(c) && c != '.') {
+            let lo = text[..at].char_indices().rev().nth(40).map_or(0, |x| x.0);
+            let hi = text[end..]
+                .char_indices()
+                .nth(40)
+                .map_or(text.len(), |x| end + x.0);
+            return Some(text[lo..hi].replace('\n', " "));
+        }
+        from = end;
+    }
+    None
+}
+
+/// No parameter key, optional rule's or system's key, or outcome or metric key with an
+/// underscore appears in a committed report's prose, tables or notes outside the Reproduce box
+/// (issue 74): a reader meets labels; the keys are in the command line and the data's columns.
+#[test]
+fn every_committed_report_reads_in_a_readers_words() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let keys = keys_a_reader_never_meets();
+    assert!(keys.iter().any(|k| k == "base_green") && keys.iter().any(|k| k == "return-roll"));
+    let mut found = Vec::new();
+    let mut read = 0;
+    for name in file_names(&root) {
+        let Ok(md) = std::fs::read_to_string(root.join(&name).join("summary.md")) else {
+            continue;
+        };
+        read += 1;
+        let prose = prose_of_summary(&md);
+        // Outcome and metric keys: whatever the results name, where they hold an underscore.
+        let results: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(root.join(&name).join("results.json")).unwrap())
+                .unwrap();
+        let mut names: Vec<String> = Vec::new();
+        for run in results["runs"].as_array().into_iter().flatten() {
+            for o in run["report"]["outcomes"].as_array().into_iter().flatten() {
+                names.extend(o["outcome"].as_str().map(str::to_string));
+            }
+            for m in run["report"]["metrics"].as_array().into_iter().flatten() {
+                names.extend(m["name"].as_str().map(str::to_string));
+            }
+        }
+        names.retain(|n| n.contains('_'));
+        for key in keys.iter().chain(&names) {
+            if let Some(at) = holds_key(&prose, key) {
+                found.push(format!(
+                    "reports/{name}/summary.md: `{key}` in \u{2026}{at}\u{2026}"
+                ));
+            }
+        }
+    }
+    assert!(read >= 10, "only {read} reports read");
+    assert!(
+        found.is_empty(),
+        "keys in a reader's words:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every committed report's answer is at most 150 words (issue 74): the question's answer, the
+/// headline table and chart say the rest.
+#[test]
+fn every_committed_answer_is_at_most_150_words() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut long = Vec::new();
+    for name in file_names(&root) {
+        let Ok(md) = std::fs::read_to_string(root.join(&name).join("summary.md")) else {
+            continue;
+        };
+        let answer = md
+            .lines()
+            .find_map(|l| l.strip_prefix("**Answer.** "))
+            .unwrap_or_else(|| panic!("reports/{name}: no answer"));
+        let words = answer.split_whitespace().count();
+        if words > 150 {
+            long.push(format!("reports/{name}: {words} words"));
+        }
+    }
+    assert!(long.is_empty(), "{long:?}");
 }

@@ -113,7 +113,7 @@ fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
     ]);
     assert!(
         text.contains(
-            "rules: CHANGED from the source: base_green=6 (source: 5), rally_loss=2 (source: 1)"
+            "rules: changed from the source: green unit's base number 6 (source: 5), stands lost on a failed rally 2 (source: 1)"
         ),
         "{text}"
     );
@@ -190,7 +190,7 @@ fn experiments_change_rules_per_variant_and_sweep_them() {
     );
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
-        summary.contains("rules: CHANGED from the source"),
+        summary.contains("rules: changed from the source"),
         "{summary}"
     );
     // A bad rule value in the file: its line and key.
@@ -401,7 +401,7 @@ fn odds_sheets_follow_the_rules_they_say() {
     }
     let text = stdout_of(&["odds", "linear-warfare", "--rule", "to_hit=5"]);
     assert!(
-        text.contains("rules: CHANGED from the source: to_hit=5 (source: 4)"),
+        text.contains("rules: changed from the source: fire die hits on 5 (source: 4)"),
         "{text}"
     );
     assert!(text.contains("modifier 0 (5+)"), "{text}");

@@ -1231,6 +1231,20 @@ impl Balance {
         self.headline_kind == "outcome"
     }
 
+    /// The headline's plain words ([`crate::labels`]).
+    fn headline_label(&self) -> crate::labels::Label {
+        if self.is_share() {
+            crate::labels::outcome(&self.headline)
+        } else {
+            crate::labels::metric(&self.headline)
+        }
+    }
+
+    /// The number solved for, in a sentence ("green unit's base number").
+    pub fn key_words(&self) -> String {
+        crate::params::label_in_prose(&self.key)
+    }
+
     /// The headline's value as shown: a share as a percentage to two decimals, a mean to four.
     pub fn show(&self, v: f64) -> String {
         if self.is_share() {
@@ -1298,7 +1312,8 @@ impl Balance {
 
     /// The answer in one paragraph.
     pub fn answer(&self) -> String {
-        let k = &self.key;
+        let k = &self.key_words();
+        let noun = self.headline_label().noun;
         let target = self.show(self.target);
         if self.crossings.is_empty() {
             let ran: Vec<&Point> = self.points.iter().filter(|p| p.gap.is_some()).collect();
@@ -1306,16 +1321,13 @@ impl Balance {
                 return format!("No value of {k} could be solved: every one was refused.");
             };
             let mut s = if self.domain == "choice" || self.domain == "switch" {
-                format!(
-                    "No value of {k} brings {} to {target} exactly.",
-                    self.headline
-                )
+                format!("No value of {k} brings {noun} to {target} exactly.")
             } else {
                 format!(
                     "No value of {k} from {} to {} reaches {target}: {} runs from {} (at {}) to {} (at {}).",
                     self.range.0,
                     self.range.1,
-                    self.headline,
+                    noun,
                     self.at(first),
                     first.value,
                     self.at(last),
@@ -1324,7 +1336,7 @@ impl Balance {
             };
             if let Some(n) = &self.nearest {
                 s += &format!(
-                    " Nearest: {k} = {}, {} ({} from the target).",
+                    " Nearest: {k} {}, {} ({} from the target).",
                     n.value,
                     self.at(n),
                     self.show_gap(n.gap.unwrap_or(0.0))
@@ -1335,17 +1347,17 @@ impl Balance {
         let mut parts = Vec::new();
         for c in &self.crossings {
             parts.push(match (c.hit, c.root, self.domain.as_str()) {
-                (true, _, _) => format!("{k} = {}, exactly", c.below.value),
+                (true, _, _) => format!("{k} {}, exactly", c.below.value),
                 (false, Some(root), _) if !self.exact => format!(
                     "{k} ≈ {root:.4} (estimated: where the line between {} and {} meets the target)",
                     c.below.value, c.above.value
                 ),
                 (false, Some(root), _) => format!(
-                    "{k} = {root:.9} (to within {:.0e})",
+                    "{k} {root:.9} (to within {:.0e})",
                     self.tolerance.max(1e-12)
                 ),
                 _ => format!(
-                    "between {k} = {} ({}) and {} ({})",
+                    "between {k} {} ({}) and {} ({})",
                     c.below.value,
                     self.at(&c.below),
                     c.above.value,
@@ -1355,7 +1367,7 @@ impl Balance {
         }
         let mut s = format!(
             "{} reaches {target} {}.",
-            self.headline,
+            capitalised(&noun),
             if parts.len() == 1 {
                 if parts[0].starts_with("between") {
                     parts[0].clone()
@@ -1376,7 +1388,7 @@ impl Balance {
             && let Some(n) = &self.nearest
         {
             s += &format!(
-                " No whole number hits it exactly; the nearest is {k} = {} ({}, {} from the target).",
+                " No whole number hits it exactly; the nearest is {k} {} ({}, {} from the target).",
                 n.value,
                 self.at(n),
                 self.show_gap(n.gap.unwrap_or(0.0))
@@ -1386,20 +1398,20 @@ impl Balance {
             let level = format!("{}%", 100.0 * self.confidence);
             s += &match (&self.root_set, self.not_rejected.as_slice()) {
                 (Some((a, b)), _) => format!(
-                    " Estimated: the values whose {level} interval holds the target run from {k} = {a:.4} to {b:.4}."
+                    " Estimated: the values whose {level} interval holds the target run from {k} {a:.4} to {b:.4}."
                 ),
                 (None, []) => format!(
                     " Estimated: no value tried has a {level} interval that holds the target."
                 ),
                 (None, vals) => format!(
-                    " Estimated: the values not told from the target at {level}: {k} = {}.",
+                    " Estimated: the values not told from the target at {level}: {k} {}.",
                     self.runs_of(vals)
                 ),
             };
         }
         for f in &self.simple {
             s += &format!(
-                " The nearest simple fraction, {k} = {}, gives {} ({} from the target).",
+                " The nearest simple fraction, {k} {}, gives {} ({} from the target).",
                 f.value,
                 self.at(f),
                 self.show_gap(f.gap.unwrap_or(0.0))
@@ -1411,8 +1423,8 @@ impl Balance {
     /// The lines that say what was solved, under what.
     pub fn context_lines(&self) -> Vec<String> {
         let mut out = vec![format!(
-            "Solve for {} ({}{}: {}), a {} from {} to {} ({} as set), so that {} ({}) reaches {}: {}.",
-            self.key,
+            "Solve for {} ({}{}: {}), a {} from {} to {} ({} as set), so that {} reaches {}: {}.",
+            self.key_words(),
             if self.key_kind == "rule" {
                 "rule parameter"
             } else if self.key_kind == "spec field" {
@@ -1430,8 +1442,7 @@ impl Balance {
             self.range.0,
             self.range.1,
             self.as_set,
-            self.headline,
-            self.meaning,
+            self.headline_label().noun,
             self.show(self.target),
             self.target_from
         )];
@@ -1440,7 +1451,18 @@ impl Balance {
             if self.situation.is_empty() {
                 "the scenario's defaults".to_string()
             } else {
-                self.situation.join(", ")
+                self.situation
+                    .iter()
+                    .map(|s| match s.split_once('=') {
+                        Some((k, v)) => format!(
+                            "{} {}",
+                            crate::params::label_in_prose(k),
+                            v.replace('_', " ")
+                        ),
+                        None => s.clone(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             },
             if self.rules_changed.is_empty() {
                 "as written".to_string()
@@ -1450,17 +1472,21 @@ impl Balance {
             if self.options.is_empty() {
                 "none".to_string()
             } else {
-                self.options.join(", ")
+                self.options
+                    .iter()
+                    .map(|o| crate::labels::option(o))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         ));
         if let Some(s) = &self.source {
             out.push(format!("Mechanic file: {s}."));
         }
         out.push(format!(
-            "As set ({} = {}): {} {}.",
-            self.key,
+            "As set ({} {}): {} {}.",
+            self.key_words(),
             self.as_set,
-            self.headline,
+            self.headline_label().head,
             self.show(self.at_as_set.value)
         ));
         out.push(if self.exact {
@@ -1494,8 +1520,8 @@ impl Balance {
     /// what it is (a crossing's end, the nearest, the value as set).
     pub fn rows(&self) -> Vec<Vec<String>> {
         let mut rows = vec![vec![
-            self.key.clone(),
-            self.headline.clone(),
+            crate::params::label(&self.key),
+            self.headline_label().head,
             "vs target".to_string(),
             String::new(),
         ]];
@@ -1720,13 +1746,17 @@ impl Balance {
         let answer = match self.crossings.first() {
             None => "no value reaches it".to_string(),
             Some(c) => match (c.hit, c.root) {
-                (true, _) => format!("{} = {}", self.key, c.below.value),
-                (false, Some(r)) if self.crossings.len() == 1 => {
-                    format!("{} {} {r:.4}", self.key, if self.exact { "=" } else { "≈" })
-                }
+                (true, _) => format!("{} {}", self.key_words(), c.below.value),
+                (false, Some(r)) if self.crossings.len() == 1 => format!(
+                    "{} {}{r:.4}",
+                    self.key_words(),
+                    if self.exact { "" } else { "about " }
+                ),
                 _ if self.crossings.len() == 1 => format!(
                     "{} between {} and {}",
-                    self.key, c.below.value, c.above.value
+                    self.key_words(),
+                    c.below.value,
+                    c.above.value
                 ),
                 _ => format!("{} crossings", self.crossings.len()),
             },
@@ -1734,17 +1764,20 @@ impl Balance {
         Chart::Lines {
             title: format!(
                 "{} against {}: the target {} ({}) — {answer}",
-                crate::report::chart::words(&self.headline),
-                self.key,
+                capitalised(&self.headline_label().head),
+                self.key_words(),
                 self.show(self.target),
                 self.target_from,
             ),
-            x_label: format!("{} ({})", self.key, self.domain),
+            x_label: format!("{} ({})", crate::params::label(&self.key), self.domain),
             x_values: ran.iter().map(|p| p.value.clone()).collect(),
             y_label: if self.is_share() {
-                format!("{} (%)", self.headline)
+                format!(
+                    "chance {} (%)",
+                    self.headline_label().noun.trim_start_matches("the chance ")
+                )
             } else {
-                self.headline.clone()
+                self.headline_label().head
             },
             level: if self.exact {
                 "exact".into()
@@ -1755,7 +1788,7 @@ impl Balance {
             share: self.is_share(),
             series: vec![
                 (
-                    self.headline.clone(),
+                    self.headline_label().head,
                     ran.iter()
                         .map(|p| p.headline.as_ref().map(estimate))
                         .collect(),
@@ -1772,4 +1805,12 @@ impl Balance {
     pub fn to_csv(&self) -> String {
         csv_text(self.csv_rows())
     }
+}
+
+/// `text` with its first letter in upper case, as a sentence begins.
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }

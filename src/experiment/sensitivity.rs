@@ -640,6 +640,77 @@ impl Sensitivity {
         self.headline_kind == "outcome"
     }
 
+    /// The headline's plain words ([`crate::labels`]).
+    fn headline_label(&self) -> crate::labels::Label {
+        if self.is_share() {
+            crate::labels::outcome(&self.headline)
+        } else {
+            crate::labels::metric(&self.headline)
+        }
+    }
+
+    /// The situation as asked, in words ("stands 8, morale class regular").
+    fn situation_words(&self) -> String {
+        self.situation
+            .iter()
+            .map(|s| match s.split_once('=') {
+                Some((k, v)) => format!(
+                    "{} {}",
+                    crate::params::label_in_prose(k),
+                    v.replace('_', " ")
+                ),
+                None => s.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The scenario in words ("A unit rallying turn by turn"), or its name.
+    fn scenario_words(&self) -> String {
+        crate::scenario::Scenario::from_name(&self.scenario)
+            .map_or_else(|| self.scenario.clone(), |s| s.words().to_string())
+    }
+
+    /// What the headline measures, in a sentence: "the chance of recovering".
+    pub fn headline_noun(&self) -> String {
+        self.headline_label().noun
+    }
+
+    /// A setting's name in a sentence: a rule parameter's label in quotes, or an optional
+    /// rule's name in words.
+    fn said(&self, key: &str) -> String {
+        if self
+            .effects
+            .iter()
+            .any(|e| e.key == key && e.kind == "option")
+        {
+            format!(
+                "the optional rule \u{201c}{}\u{201d}",
+                crate::labels::option(key)
+            )
+        } else {
+            format!("\u{201c}{}\u{201d}", crate::params::label(key))
+        }
+    }
+
+    /// A setting's name in a table or on a chart: its label, as a head.
+    fn named(&self, key: &str) -> String {
+        if self
+            .effects
+            .iter()
+            .any(|e| e.key == key && e.kind == "option")
+        {
+            let l = crate::labels::option(key);
+            let mut c = l.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+                + " (optional rule)"
+        } else {
+            crate::params::label(key)
+        }
+    }
+
     /// The headline's value as shown: a share as a percentage, a mean to four decimals.
     pub fn show(&self, v: f64) -> String {
         if self.is_share() {
@@ -739,11 +810,11 @@ impl Sensitivity {
             (true, None) => "as written (no rule parameter changed)".to_string(),
             (true, Some(f)) => format!("as the file {f} writes them (no rule parameter changed)"),
             (false, None) => {
-                format!("CHANGED from the source: {}", self.rules_changed.join(", "))
+                format!("changed from the source: {}", self.rules_changed.join(", "))
             }
             (false, Some(f)) => {
                 format!(
-                    "CHANGED from the file {f}: {}",
+                    "changed from the file {f}: {}",
                     self.rules_changed.join(", ")
                 )
             }
@@ -780,11 +851,11 @@ impl Sensitivity {
     /// The rows of the main table: each setting that was run and moved the headline.
     pub(crate) fn rows(&self, with_rank: bool) -> Vec<Vec<String>> {
         let mut head = vec![
-            "parameter".to_string(),
+            "setting".to_string(),
             "rule".into(),
             "as set".into(),
             "changed to".into(),
-            self.headline.clone(),
+            self.headline_label().head,
             "change".into(),
             "per 10% of range".into(),
         ];
@@ -816,7 +887,11 @@ impl Sensitivity {
             // An exact change of nothing is said in the one voice every report uses.
             let same = v.exact && e.change.is_some_and(|d| d.abs() < 1e-12);
             let mut row = vec![
-                if first { e.key.clone() } else { String::new() },
+                if first {
+                    self.named(&e.key)
+                } else {
+                    String::new()
+                },
                 if first { e.rule.clone() } else { String::new() },
                 if first { e.from.clone() } else { String::new() },
                 if e.switched_off() {
@@ -872,15 +947,17 @@ impl Sensitivity {
             return None;
         }
         Some(format!(
-            "No change to {} from any step of these {} ({}): {}",
-            self.headline,
+            "No change to {} from any step of {}: {}",
+            self.headline_noun(),
             if keys.len() == 1 {
-                "one"
+                "this setting".to_string()
             } else {
-                "parameters and optional rules"
+                format!("these {} settings", keys.len())
             },
-            keys.len(),
-            keys.join(", ")
+            keys.iter()
+                .map(|k| self.named(k))
+                .collect::<Vec<_>>()
+                .join("; ")
         ))
     }
 
@@ -889,15 +966,20 @@ impl Sensitivity {
             .effects
             .iter()
             .filter_map(|e| {
-                e.refused
-                    .as_ref()
-                    .map(|why| format!("not tried: {} {} → {}: {why}", e.key, e.from, e.to))
+                e.refused.as_ref().map(|why| {
+                    format!(
+                        "not tried: {} {} → {}: {why}",
+                        self.named(&e.key),
+                        e.from,
+                        e.to
+                    )
+                })
             })
             .collect();
         out.extend(
             self.not_stepped
                 .iter()
-                .map(|n| format!("not stepped: {}: {}", n.key, n.why)),
+                .map(|n| format!("not stepped: {}: {}", self.named(&n.key), n.why)),
         );
         out
     }
@@ -915,7 +997,7 @@ impl Sensitivity {
         let Some((key, es)) = moved.first() else {
             return format!(
                 "No rule parameter or optional rule, moved one step, changes {} here.",
-                self.headline
+                self.headline_noun()
             );
         };
         let biggest = es
@@ -924,16 +1006,17 @@ impl Sensitivity {
             .max_by(|a, b| a.change.unwrap().abs().total_cmp(&b.change.unwrap().abs()))
             .expect("a moved parameter has a change");
         let mut s = format!(
-            "{key} matters most: {} → {} moves {} from {} to {} ({}).",
+            "{} matters most: {} → {} moves {} from {} to {} ({}).",
+            capitalised(&self.said(key)),
             biggest.from,
             biggest.to,
-            self.headline,
+            self.headline_noun(),
             self.show(self.base.value),
             self.show(biggest.value.map_or(0.0, |v| v.value)),
             self.show_change(biggest.change.unwrap_or(0.0))
         );
         if biggest.switched_off() {
-            s += &format!(" ({key} = 0 switches that rule off.)");
+            s += " (0 switches that rule off.)";
         }
         let is_option = |k: &str| {
             self.effects
@@ -943,7 +1026,8 @@ impl Sensitivity {
         if let Some((next, _)) = moved.get(1).filter(|(k, _)| !is_option(k)) {
             let w = weight(&self.effects, next);
             s += &format!(
-                " Next: {next} (up to {}).",
+                " Next: {} (up to {}).",
+                self.said(next),
                 self.show_change(w).trim_start_matches(['+', '−'])
             );
         }
@@ -953,7 +1037,8 @@ impl Sensitivity {
         {
             let w = weight(&self.effects, opt);
             s += &format!(
-                " Of the optional rules, {opt} changes it most (up to {}).",
+                " Of the optional rules, {} changes it most (up to {}).",
+                self.said(opt).trim_start_matches("the optional rule "),
                 self.show_change(w).trim_start_matches(['+', '−'])
             );
         }
@@ -1024,14 +1109,14 @@ impl Sensitivity {
     pub fn to_markdown(&self) -> String {
         let mut out = format!(
             "### Which rule matters most: {} in {}{} ({})\n\n",
-            self.headline,
-            self.scenario,
+            self.headline_label().head,
+            self.scenario_words().to_lowercase(),
             if self.situation.is_empty() {
                 String::new()
             } else {
-                format!(", {}", self.situation.join(", "))
+                format!(", {}", self.situation_words())
             },
-            self.system
+            crate::labels::system(&self.system)
         );
         for l in self.context_lines() {
             out += &format!("- {}\n", l.replace('|', "\\|"));
@@ -1155,25 +1240,25 @@ impl Sensitivity {
                     )
                 })
                 .collect();
-            rows.push((format!("{key} = {}", es[0].from), bars));
+            rows.push((format!("{} = {}", self.named(key), es[0].from), bars));
         }
         Chart::Tornado {
             title: format!(
                 "Which rule matters most for {} ({} under the rules as set): {}{}, {}",
-                crate::report::chart::words(&self.headline),
+                self.headline_label().head,
                 self.show(self.base.value),
-                self.scenario,
+                self.scenario_words().to_lowercase(),
                 if self.situation.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", self.situation.join(", "))
+                    format!(" ({})", self.situation_words())
                 },
-                self.system
+                crate::labels::system(&self.system)
             ),
             x_label: if self.is_share() {
-                format!("change in {} (percentage points)", self.headline)
+                format!("change in {} (percentage points)", self.headline_noun())
             } else {
-                format!("change in {}", self.headline)
+                format!("change in {}", self.headline_noun())
             },
             share: self.is_share(),
             rows,
@@ -1260,4 +1345,12 @@ mod tests {
         assert_eq!(steps(&real, "0.5").unwrap(), ["0.45", "0.55"]);
         assert!(steps(&Kind::Dist, "").is_err());
     }
+}
+
+/// `text` with its first letter in upper case, as a sentence begins.
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }

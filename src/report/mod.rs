@@ -185,7 +185,11 @@ pub fn rule_changes(changed: &Map<String, Value>, source: &Map<String, Value>) -
         .iter()
         .map(|(k, v)| {
             let was = source.get(k).map(json_text).unwrap_or_default();
-            format!("{k}={} (source: {was})", json_text(v))
+            format!(
+                "{} {} (source: {was})",
+                crate::params::label_in_prose(k),
+                json_text(v)
+            )
         })
         .collect()
 }
@@ -214,11 +218,11 @@ pub fn rules_line(
     let changes = rule_changes(changed, source).join(", ");
     if file.is_some() {
         format!(
-            "CHANGED from {from}: {}",
+            "changed from {from}: {}",
             changes.replace(" (source: ", " (the file: ")
         )
     } else {
-        format!("CHANGED from {from}: {changes}")
+        format!("changed from {from}: {changes}")
     }
 }
 

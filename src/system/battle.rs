@@ -294,10 +294,12 @@ pub(crate) fn battle_job<A: Army + 'static>(
                 ..
             } if break_point == percent => format!("{rule}: {as_written}"),
             BreakPointSource::Source { rule, says, .. } => {
-                format!("break_point = {break_point}% (a rule parameter), where {rule} says {says}")
+                format!(
+                    "an army breaks at {break_point}% gone (changed from the source: {rule} says {says})"
+                )
             }
             BreakPointSource::Assumed(why) => {
-                format!("break_point = {break_point}% is the tool's assumption: {why}")
+                format!("an army breaks at {break_point}% gone, the tool's assumption: {why}")
             }
         };
         let units = |n: usize| {

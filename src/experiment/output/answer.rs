@@ -255,7 +255,11 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
         let missing = unmatched(result);
         out += &format!(
             " The variants use different rule systems ({}): outcomes are compared only where both name the same end{}.",
-            systems.join(", "),
+            systems
+                .iter()
+                .map(|s| crate::labels::system(s))
+                .collect::<Vec<_>>()
+                .join(", "),
             if missing.is_empty() {
                 String::new()
             } else {

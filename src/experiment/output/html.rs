@@ -55,7 +55,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   p.folded { display: block; font-size: 8pt; color: var(--muted); margin-top: -0.6rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
-  figure svg { width: 100%; max-height: 105mm; border: 0; }
+  figure svg { width: 100%; max-height: 90mm; border: 0; }
   figcaption { font-size: 7.5pt; }
   figcaption a { color: inherit; text-decoration: none; }
 }
@@ -290,9 +290,20 @@ pub(crate) fn index_html(
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
     // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
     let printed = printed_charts(charts, !page.pivots.is_empty());
+    // Figures are numbered in the order they print; a caption says what the chart shows
+    // without repeating its title.
+    let number = |stem: &str| {
+        let order: Vec<&String> = charts
+            .iter()
+            .filter(|c| c.0.starts_with("tradeoff"))
+            .chain(charts.iter().filter(|c| !c.0.starts_with("tradeoff")))
+            .map(|c| &c.0)
+            .collect();
+        order.iter().position(|s| s.as_str() == stem).unwrap_or(0) + 1
+    };
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
-            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}<span class=\"screen\"> — also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a></span>.</figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>Figure {}: {}.<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),
             if printed.contains(stem) {
                 ""
@@ -300,7 +311,8 @@ pub(crate) fn index_html(
                 " class=\"screen\""
             },
             inline_svg(svg, title),
-            escape(title),
+            number(stem),
+            escape(caption_of(stem)),
             escape(stem),
             escape(stem)
         )
@@ -349,6 +361,24 @@ pub(crate) fn index_html(
         escape(&result.version)
     );
     out
+}
+
+/// What a chart shows, by its kind (the file name's first word), for its caption.
+fn caption_of(stem: &str) -> &'static str {
+    match stem.split('_').next().unwrap_or(stem) {
+        "tradeoff" => {
+            "a point per variant, one headline on each axis; the corner where both are better is marked"
+        }
+        "sweep" => "the headline at each setting swept, a line per variant",
+        "outcomes" => "the chance of each outcome, a bar per variant",
+        "per" => "the state of the unit turn by turn, one variant",
+        "heatmap" => "the headline at every pair of settings swept",
+        "balance" => "the headline at each value tried, and the target it must reach",
+        "headline" => "the headline, a bar per variant",
+        "sensitivity" => "the change each setting makes to the headline, the largest first",
+        "lines" => "side A and side B turn by turn",
+        _ => "the chart",
+    }
 }
 
 /// The most charts a printed report carries.

@@ -134,6 +134,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             .find(|x| x.variant == v.name && x.point == run.point && head.is(x));
         if let Some(x) = cmp
             && x.distinguishable
+            && !v.reference
         {
             moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
         }
@@ -195,20 +196,31 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         }
         tab.rows.push(row);
     }
-    let verdict = verdict(result, &head, &moved);
+    let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
 }
 
 /// The verdict on headline `head`, one sentence: how many variants change it (exactly, or by
 /// more than chance explains; `moved` lists each with its difference) and the largest change.
-fn verdict(result: &ExperimentResult, head: &Head, moved: &[(String, f64)]) -> String {
+fn verdict(
+    result: &ExperimentResult,
+    head: &Head,
+    moved: &[(String, f64)],
+    name_base: bool,
+) -> String {
     let exp = &result.experiment;
     let key = &head.key;
     let base = &exp.variants[0].name;
     let base_value = find(&result.runs[0].report, key)
         .map(|c| head.value(c.exact.unwrap_or(c.p)))
         .unwrap_or_default();
-    let others = exp.variants.len() - 1;
+    // The baseline is named once in an answer: a second headline's value stands alone.
+    let base_value = if name_base {
+        format!("{base_value} under {base}")
+    } else {
+        base_value
+    };
+    let others = exp.variants[1..].iter().filter(|v| !v.reference).count();
     let exact_all = result
         .runs
         .iter()
@@ -216,25 +228,38 @@ fn verdict(result: &ExperimentResult, head: &Head, moved: &[(String, f64)]) -> S
     let noun = head.noun();
     match moved.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) {
         None => format!(
-            "No variant changes {noun} ({base_value} under {base}){}.",
+            "No variant changes {noun} ({base_value}){}.",
             if exact_all {
                 ": the exact values are the same"
             } else {
                 " by more than chance explains"
             }
         ),
-        Some((name, d)) => format!(
-            "{} of {others} variant{} change{} {noun} ({base_value} under {base}){}; the largest change is under {name}: {}.",
-            moved.len(),
-            if others == 1 { "" } else { "s" },
-            if moved.len() == 1 { "s" } else { "" },
-            if exact_all {
+        Some((name, d)) => {
+            let how = if exact_all {
                 ", exactly"
             } else {
                 " by more than chance explains"
-            },
-            head.diff(*d) + better_said(head, *d)
-        ),
+            };
+            let change = head.diff(*d) + better_said(head, *d);
+            match (moved.len(), others) {
+                (1, 1) => format!(
+                    "{} changes {noun} ({base_value}){how}: {change}.",
+                    capitalised(name)
+                ),
+                (1, _) => format!(
+                    "1 of {others} variants changes {noun} ({base_value}){how}: {name}, {change}."
+                ),
+                (n, _) => format!(
+                    "{} change {noun} ({base_value}){how}; the largest change: {change}, under {name}.",
+                    match (n, others) {
+                        (2, 2) => "Both variants".to_string(),
+                        (n, o) if n == o => format!("All {n} variants"),
+                        (n, o) => format!("{n} of {o} variants"),
+                    }
+                ),
+            }
+        }
     }
 }
 
@@ -251,12 +276,13 @@ fn better_said(head: &Head, d: f64) -> &'static str {
 
 /// The variants whose difference from the baseline on `head` is real (exact and not zero, or
 /// distinguishable from chance), each with its difference (exact where known).
-fn moved(comparisons: &[Comparison], head: &Head) -> Vec<(String, f64)> {
-    // Once per variant (its largest change over a sweep's settings).
+fn moved(result: &ExperimentResult, comparisons: &[Comparison], head: &Head) -> Vec<(String, f64)> {
+    // Once per variant (its largest change over a sweep's settings); a variant shown for scale
+    // is not one the question asks about.
     let mut out: Vec<(String, f64)> = Vec::new();
     for x in comparisons
         .iter()
-        .filter(|x| head.is(x) && x.distinguishable)
+        .filter(|x| head.is(x) && x.distinguishable && !is_reference(result, &x.variant))
     {
         let d = x.exact_difference.unwrap_or(x.difference);
         match out.iter_mut().find(|m| m.0 == x.variant) {
@@ -266,6 +292,37 @@ fn moved(comparisons: &[Comparison], head: &Head) -> Vec<(String, f64)> {
         }
     }
     out
+}
+
+/// Whether the variant named `name` is there for scale (`reference = true`), not one the
+/// question asks about.
+pub(super) fn is_reference(result: &ExperimentResult, name: &str) -> bool {
+    result
+        .experiment
+        .variants
+        .iter()
+        .any(|v| v.reference && v.name == name)
+}
+
+/// The variants shown for scale, in a sentence: each one's value of every headline.
+fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<String> {
+    let exp = &result.experiment;
+    let said: Vec<String> = result
+        .runs
+        .iter()
+        .filter(|r| exp.variants[r.variant].reference && r.point == result.runs[0].point)
+        .map(|r| {
+            let values: Vec<String> = heads
+                .iter()
+                .filter_map(|h| {
+                    find(&r.report, &h.key)
+                        .map(|c| format!("{} {}", h.label().head, h.value(c.exact.unwrap_or(c.p))))
+                })
+                .collect();
+            format!("{}, {}", exp.variants[r.variant].name, values.join(", "))
+        })
+        .collect();
+    (!said.is_empty()).then(|| format!("For scale: {}.", said.join("; ")))
 }
 
 /// A sweep point where headlines pull apart, with each headline's change there.
@@ -288,7 +345,10 @@ fn pull_apart(
         }
     }
     let mut out = Vec::new();
-    for v in &exp.variants[1..] {
+    // Variants that pull apart the same way with no sweep, said together: (names, the
+    // headlines that fall, those that rise).
+    let mut alike: Vec<(Vec<&str>, Vec<String>, Vec<String>)> = Vec::new();
+    for v in exp.variants[1..].iter().filter(|v| !v.reference) {
         // At each point: the headlines that fall and those that rise, where both do.
         let mut apart: Vec<Apart> = Vec::new();
         for p in &points {
@@ -302,7 +362,18 @@ fn pull_apart(
                 .iter()
                 .filter_map(|h| change(h).map(|d| (h, d)))
                 .collect();
-            if moves.iter().any(|m| m.1 > 0.0) && moves.iter().any(|m| m.1 < 0.0) {
+            // Where every headline says which way is better, they pull apart when one gets
+            // better and another worse (fewer rally phases and more recovered both improve);
+            // else when one rises and another falls.
+            use crate::labels::Better;
+            let directed = moves.iter().all(|m| m.0.label().better != Better::Neither);
+            let good = |m: &(&Head, f64)| (m.1 > 0.0) == (m.0.label().better == Better::Higher);
+            let apart_here = if directed {
+                moves.iter().any(good) && !moves.iter().all(good)
+            } else {
+                moves.iter().any(|m| m.1 > 0.0) && moves.iter().any(|m| m.1 < 0.0)
+            };
+            if apart_here {
                 apart.push((p, moves));
             }
         }
@@ -320,8 +391,22 @@ fn pull_apart(
                 })
                 .collect()
         };
+        let nouns = |moves: &[(&Head, f64)], up: bool| -> Vec<String> {
+            moves
+                .iter()
+                .filter(|m| (m.1 > 0.0) == up)
+                .map(|m| format!("\u{201c}{}\u{201d}", m.0.label().head))
+                .collect()
+        };
         match &apart[..] {
             [] => {}
+            [(p, moves)] if p.is_empty() => {
+                let (down, up) = (nouns(moves, false), nouns(moves, true));
+                match alike.iter_mut().find(|a| a.1 == down && a.2 == up) {
+                    Some(a) => a.0.push(&v.name),
+                    None => alike.push((vec![&v.name], down, up)),
+                }
+            }
             [(p, moves)] => out.push(format!(
                 "Under {}{}, {} while {}: the headlines pull apart.",
                 v.name,
@@ -372,7 +457,22 @@ fn pull_apart(
             }
         }
     }
-    out
+    let alike: Vec<String> = alike
+        .into_iter()
+        .map(|(names, down, up)| {
+            let names = match &names[..] {
+                [one] => one.to_string(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            format!(
+                "Under {names}, the headlines pull apart: {} falls while {} rises.",
+                down.join(" and "),
+                up.join(" and ")
+            )
+        })
+        .collect();
+    alike.into_iter().chain(out).collect()
 }
 
 /// The answer table of an experiment with several headlines: a row per variant (and setting), a
@@ -442,9 +542,11 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
     }
     let mut verdicts: Vec<String> = heads
         .iter()
-        .map(|h| verdict(result, h, &moved(comparisons, h)))
+        .enumerate()
+        .map(|(i, h)| verdict(result, h, &moved(result, comparisons, h), i == 0))
         .collect();
     verdicts.extend(pull_apart(result, comparisons, &heads));
+    verdicts.extend(for_scale(result, &heads));
     (verdicts.join(" "), tab)
 }
 
@@ -493,9 +595,9 @@ fn setting_words(key: &str, kind: &str) -> String {
     }
 }
 
-/// The assumptions that matter, in a sentence for the answer: each setting's key with its
-/// value, the most often listed first.
-fn rests_on(result: &ExperimentResult) -> Option<String> {
+/// The assumptions that matter, in a sentence for the answer of at most `words_left` words where
+/// it can be: the most telling setting with its value, the most often listed first.
+fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
     let a = result.assumptions.as_ref()?;
     // Each key once, with its most telling effect: a flipped sign first, then a difference
     // removed or created, then one moved; then by how many rows name it.
@@ -514,7 +616,6 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
             .any(|v| v.reference && v.name == name)
     };
     let base_report = &result.runs.first()?.report;
-    let base = &result.experiment.variants[0].name;
     let weight = |f: &crate::experiment::assumptions::Assumption| {
         let moved = (f.changed - f.difference).abs();
         if Head::named(f.headline.clone(), base_report).metric {
@@ -565,21 +666,62 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
             .then(size(y.0).total_cmp(&size(x.0)))
             .then(y.1.cmp(&x.1))
     });
-    const SHOWN: usize = 2;
-    // The readings the tool made where the sources are silent come first among equals: they are
-    // the tool's assumptions, not the designer's; up to two more of them are named after the
-    // rest.
+    // The answer stays short (at most 150 words): the most telling setting, and one reading
+    // the tool made where the sources are silent (the tool's assumption, not the designer's)
+    // if that is another; the rest are counted and listed under the assumptions.
+    const SHOWN: usize = 1;
     let silent = |f: &crate::experiment::assumptions::Assumption| {
         f.kind == "rule" && silent_reading(result, &f.key)
     };
-    let shown: Vec<&(&crate::experiment::assumptions::Assumption, usize)> = keys
+    let named =
+        |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
+    let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
+        let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
+        format!(
+            "The answer rests on {}{} (all under \u{201c}Assumptions that matter\u{201d}).",
+            names.join(" and on "),
+            if keys.len() > shown.len() {
+                match keys.len() - shown.len() {
+                    1 => ", and 1 more setting that changes it".to_string(),
+                    n => format!(", and {n} more settings that change it"),
+                }
+            } else {
+                String::new()
+            },
+        )
+    };
+    // The longest form that fits the words left: the most telling setting and a silent
+    // reading; the most telling alone; else the count.
+    let with_silent: Vec<&(&crate::experiment::assumptions::Assumption, usize)> = keys
         .iter()
         .take(SHOWN)
-        .chain(keys.iter().skip(SHOWN).filter(|k| silent(k.0)).take(2))
+        .chain(keys.iter().skip(SHOWN).filter(|k| silent(k.0)).take(1))
         .collect();
-    let names: Vec<String> = shown
-        .iter()
-        .map(|(f, _)| {
+    let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
+        keys.iter().take(SHOWN).collect();
+    let fits = |s: &String| s.split_whitespace().count() <= words_left;
+    [said(&with_silent), said(&alone)]
+        .into_iter()
+        .find(fits)
+        .or_else(|| {
+            Some(format!(
+                "The answer rests on {} setting{} that change it (under \u{201c}Assumptions that matter\u{201d}).",
+                keys.len(),
+                if keys.len() == 1 { "" } else { "s" }
+            ))
+        })
+}
+
+/// One setting the answer rests on, in words: its label, its value, the value that changes
+/// the answer, and the comparison it changes, in the answer's own numbers.
+fn named_assumption(
+    result: &ExperimentResult,
+    f: &crate::experiment::assumptions::Assumption,
+    silent: bool,
+) -> String {
+    let base_report = &result.runs[0].report;
+    {
+        {
             // The comparison it changes, in the answer's own words and numbers.
             let head = Head::named(f.headline.clone(), base_report);
             let diff = |d: f64| {
@@ -589,8 +731,9 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
                     head.diff(d)
                 }
             };
+            // Every comparison is against the baseline: the variant and the headline name it.
             let what = format!(
-                "{} against {base} in {}: {} \u{2192} {}",
+                "{}, {}: {} \u{2192} {}",
                 f.variant,
                 head.label().head,
                 diff(f.difference),
@@ -598,8 +741,8 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
             );
             format!(
                 "{}{} being {} (at {}, {what})",
-                if silent(f) {
-                    "the tool's reading where the sources are silent, "
+                if silent {
+                    "the tool's own reading (the sources are silent), "
                 } else {
                     ""
                 },
@@ -607,25 +750,13 @@ fn rests_on(result: &ExperimentResult) -> Option<String> {
                 value_words(&f.from),
                 value_words(&f.to)
             )
-        })
-        .collect();
-    Some(format!(
-        "The answer rests on {}{} (all under \u{201c}Assumptions that matter\u{201d}).",
-        names.join(" and on "),
-        if keys.len() > shown.len() {
-            match keys.len() - shown.len() {
-                1 => ", and 1 more setting that changes a comparison the question asks".to_string(),
-                n => format!(", and {n} more settings that change a comparison the question asks"),
-            }
-        } else {
-            String::new()
-        },
-    ))
+        }
+    }
 }
 
 /// The assumptions that matter: every setting the variants share moved one step, and those that
 /// flip, remove, create or move a headline difference, in a table.
-fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
+fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     let a = result.assumptions.as_ref()?;
     let exp = &result.experiment;
     let base_report = &result.runs.first()?.report;
@@ -670,12 +801,12 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
             (100.0 * a.share).round(),
             (100.0 * a.points).round()
         );
-        return Some(Section {
+        return Some(vec![Section {
             printed: true,
             title: "Assumptions that matter".into(),
             intro,
             tables: Vec::new(),
-        });
+        }]);
     }
     intro += &format!(
         " Listed: each setting that flips the sign of a headline difference (variant minus {base}), removes it (exactly 0), creates one where there was none, or moves it by more than {}% of its size or, a chance's, by more than {} points.",
@@ -724,12 +855,145 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Section> {
             f.effect.clone(),
         ]);
     }
-    Some(Section {
-        printed: true,
-        title: "Assumptions that matter".into(),
-        intro,
-        tables: vec![tab],
-    })
+    Some(vec![
+        Section {
+            printed: true,
+            title: "Assumptions that matter".into(),
+            intro,
+            tables: vec![assumptions_by_setting(result, a)],
+        },
+        Section {
+            printed: false,
+            title: "Assumptions that matter, comparison by comparison".into(),
+            intro: format!(
+                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting."
+            ),
+            tables: vec![tab],
+        },
+    ])
+}
+
+/// The assumptions that matter, a row per setting (compact enough for paper): what it is
+/// stepped to, how many of the question's comparisons it changes and how, and its gravest
+/// change in the answer's numbers. A variant shown for scale is counted apart.
+fn assumptions_by_setting(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> Tab {
+    use crate::experiment::assumptions::Assumption;
+    let base_report = &result.runs[0].report;
+    let severity = |e: &str| match e {
+        "flips" => 0,
+        "removes" => 1,
+        "creates" => 2,
+        _ => 3,
+    };
+    // How far a row moves its comparison, in shares of what counts as a move.
+    let weight = |f: &Assumption| {
+        let moved = (f.changed - f.difference).abs();
+        if Head::named(f.headline.clone(), base_report).metric {
+            moved / (a.share * f.difference.abs()).max(1e-12)
+        } else {
+            moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
+        }
+    };
+    let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
+    for f in &a.found {
+        match keys.iter_mut().find(|k| k.0 == f.key && k.1 == f.to) {
+            Some(k) => k.2.push(f),
+            None => keys.push((&f.key, &f.to, vec![f])),
+        }
+    }
+    // The rows of the comparisons the question asks (not those of a variant for scale).
+    fn asked<'a>(result: &ExperimentResult, rows: &[&'a Assumption]) -> Vec<&'a Assumption> {
+        rows.iter()
+            .copied()
+            .filter(|f| !is_reference(result, &f.variant))
+            .collect()
+    }
+    let gravest = |rows: &[&Assumption]| -> Option<(usize, f64)> {
+        rows.iter()
+            .map(|f| (severity(&f.effect), weight(f)))
+            .min_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)))
+    };
+    keys.sort_by(|x, y| {
+        let (gx, gy) = (gravest(&asked(result, &x.2)), gravest(&asked(result, &y.2)));
+        // Settings that change only a comparison shown for scale go last.
+        gx.is_none()
+            .cmp(&gy.is_none())
+            .then_with(|| match (gx, gy) {
+                (Some(a), Some(b)) => a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)),
+                _ => std::cmp::Ordering::Equal,
+            })
+    });
+    let mut tab = Tab::new(&[
+        ("setting", false),
+        ("rule", false),
+        ("comparisons it changes", false),
+        ("its largest change", false),
+    ]);
+    for (_, _, rows) in &keys {
+        let f = rows[0];
+        let mine = asked(result, rows);
+        let counted = |rows: &[&Assumption]| -> String {
+            let mut by: Vec<(String, usize)> = Vec::new();
+            for r in rows {
+                match by.iter_mut().find(|b| b.0 == r.effect) {
+                    Some(b) => b.1 += 1,
+                    None => by.push((r.effect.clone(), 1)),
+                }
+            }
+            by.sort_by_key(|b| severity(&b.0));
+            by.iter()
+                .map(|(e, n)| format!("{e} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let scale = rows.len() - mine.len();
+        let changes = match (mine.len(), scale) {
+            (0, s) => format!(
+                "only the variant{} for scale ({s})",
+                if s == 1 { "" } else { "s" }
+            ),
+            (n, 0) => format!("{n}: {}", counted(&mine)),
+            (n, s) => format!("{n}: {}; and {s} for scale", counted(&mine)),
+        };
+        let pool = if mine.is_empty() { rows.clone() } else { mine };
+        let top = pool
+            .iter()
+            .min_by(|x, y| {
+                severity(&x.effect)
+                    .cmp(&severity(&y.effect))
+                    .then(weight(y).total_cmp(&weight(x)))
+            })
+            .expect("a setting listed has a row");
+        let head = Head::named(top.headline.clone(), base_report);
+        let diff = |d: f64| {
+            if d.abs() < EXACTLY_ZERO {
+                "0".to_string()
+            } else {
+                head.diff(d)
+            }
+        };
+        tab.rows.push(vec![
+            format!(
+                "{}: {} \u{2192} {}",
+                setting_words(&f.key, &f.kind),
+                value_words(&f.from),
+                value_words(&f.to)
+            ),
+            f.rule.clone(),
+            changes,
+            format!(
+                "{}, {}: {} \u{2192} {}",
+                top.variant,
+                head.label().head,
+                diff(top.difference),
+                diff(top.changed)
+            ),
+        ]);
+    }
+    tab
 }
 
 /// The systems of an experiment's variants, each once, in variant order.
@@ -772,8 +1036,12 @@ pub(super) fn unmatched(result: &ExperimentResult) -> Vec<String> {
         if !mine.is_empty() || !theirs.is_empty() {
             let all: Vec<String> = mine
                 .into_iter()
-                .map(|o| format!("{o} (its own)"))
-                .chain(theirs.into_iter().map(|o| format!("{o} (the baseline's)")))
+                .map(|o| format!("{} (its own)", crate::labels::outcome(o).head))
+                .chain(
+                    theirs
+                        .into_iter()
+                        .map(|o| format!("{} (the baseline's)", crate::labels::outcome(o).head)),
+                )
                 .collect();
             out.push(format!(
                 "{}: {}",
@@ -812,21 +1080,24 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
             rows.push(match counterpart {
                 Some(o) if o.outcome == b.outcome => vec![
                     v.name.clone(),
-                    b.outcome.clone(),
-                    o.outcome.clone(),
+                    crate::labels::outcome(&b.outcome).head,
+                    crate::labels::outcome(&o.outcome).head,
                     "the same end by name, each under its own system's rules: compared".into(),
                 ],
                 Some(o) => vec![
                     v.name.clone(),
-                    b.outcome.clone(),
-                    o.outcome.clone(),
+                    crate::labels::outcome(&b.outcome).head,
+                    crate::labels::outcome(&o.outcome).head,
                     "the unit gone from the table in both systems' words: compared".into(),
                 ],
                 None => vec![
                     v.name.clone(),
-                    b.outcome.clone(),
+                    crate::labels::outcome(&b.outcome).head,
                     "—".into(),
-                    format!("no counterpart in {}: not compared", v.system),
+                    format!(
+                        "no counterpart in {}: not compared",
+                        crate::labels::system(&v.system)
+                    ),
                 ],
             });
         }
@@ -840,8 +1111,11 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
                 rows.push(vec![
                     v.name.clone(),
                     "—".into(),
-                    o.outcome.clone(),
-                    format!("no counterpart in {}: not compared", exp.variants[0].system),
+                    crate::labels::outcome(&o.outcome).head,
+                    format!(
+                        "no counterpart in {}: not compared",
+                        crate::labels::system(&exp.variants[0].system)
+                    ),
                 ]);
             }
         }
@@ -857,8 +1131,12 @@ fn across_systems(result: &ExperimentResult) -> Option<Section> {
         printed: false,
         title: "Outcomes across systems".into(),
         intro: format!(
-            "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (the systems' `removed` and `eliminated` both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. Metrics are compared only where both systems report one of the same name.",
-            systems.join(", ")
+            "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (one system's \u{201c}removed\u{201d} and another's \u{201c}eliminated\u{201d} both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. Metrics are compared only where both systems report one of the same name.",
+            systems
+                .iter()
+                .map(|s| crate::labels::system(s))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         tables: vec![tab],
     })
@@ -874,51 +1152,87 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     }
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
-    let variants: Vec<String> = exp
-        .variants
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let mut own: Vec<String> = v
-                .set
-                .iter()
-                .filter(|(k, x)| !shared_set(k, x) && !exp.sweep.iter().any(|a| &a.key == k))
-                .map(|(k, x)| format!("{} {}", crate::params::label_in_prose(k), x.as_input()))
-                .collect();
-            own.extend(v.rules.iter().map(|(k, x)| {
-                format!(
-                    "the rule \u{201c}{}\u{201d} at {}",
-                    crate::params::label_in_prose(k),
-                    x.as_input()
-                )
-            }));
-            own.extend(
-                v.options
+    let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
+    let said =
+        |k: &str, x: &SetValue| format!("{} {}", crate::params::label_in_prose(k), x.as_input());
+    // The variants by system, in the order they first appear; the settings every variant of a
+    // system shares are said once, with the system.
+    let mut systems: Vec<&str> = Vec::new();
+    for v in &exp.variants {
+        if !systems.contains(&v.system.as_str()) {
+            systems.push(&v.system);
+        }
+    }
+    let mut groups = Vec::new();
+    for system in &systems {
+        let members: Vec<(usize, &crate::experiment::Variant)> = exp
+            .variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.system == *system)
+            .collect();
+        let in_all = |k: &str, x: &SetValue| {
+            members.len() > 1
+                && members
                     .iter()
-                    .map(|o| format!("the optional rule \u{201c}{}\u{201d}", o.replace('-', " "))),
-            );
-            let system = crate::labels::system(&v.system);
-            let what = if own.is_empty() {
-                format!("{system} as written")
-            } else {
-                format!("{system}, {}", own.join(", "))
-            };
-            format!(
-                "{}{} ({what})",
-                v.name,
-                if i == 0 { ", the baseline" } else { "" }
-            )
-        })
-        .collect();
-    out += &format!(
-        " {}: {}.",
-        if variants.len() == 1 {
-            "Variant"
-        } else {
-            "Variants"
-        },
-        variants.join("; ")
-    );
+                    .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
+        };
+        let group_shared: Vec<String> = members[0]
+            .1
+            .set
+            .iter()
+            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x))
+            .map(|(k, x)| said(k, x))
+            .collect();
+        let each: Vec<String> = members
+            .iter()
+            .map(|(i, v)| {
+                let mut own: Vec<String> = v
+                    .set
+                    .iter()
+                    .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x))
+                    .map(|(k, x)| said(k, x))
+                    .collect();
+                own.extend(v.rules.iter().map(|(k, x)| {
+                    format!(
+                        "the rule \u{201c}{}\u{201d} at {}",
+                        crate::params::label_in_prose(k),
+                        x.as_input()
+                    )
+                }));
+                let options: Vec<String> = v
+                    .options
+                    .iter()
+                    .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
+                    .collect();
+                match &options[..] {
+                    [] => {}
+                    [one] => own.push(format!("the optional rule {one}")),
+                    [rest @ .., last] => {
+                        own.push(format!("the optional rules {} and {last}", rest.join(", ")))
+                    }
+                }
+                format!(
+                    "{}{}{}",
+                    v.name,
+                    if *i == 0 { ", the baseline" } else { "" },
+                    if own.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", own.join(", "))
+                    }
+                )
+            })
+            .collect();
+        let label = crate::labels::system(system);
+        let shared = match &group_shared[..] {
+            [] => String::new(),
+            [one] => format!(", with {one}"),
+            [rest @ .., last] => format!(", with {} and {last}", rest.join(", ")),
+        };
+        groups.push(format!("Under {label}{shared}: {}", each.join("; ")));
+    }
+    out += &format!(" {}.", groups.join(". "));
     if !exp.sweep.is_empty() {
         let axes: Vec<String> = exp
             .sweep
@@ -1044,20 +1358,29 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         )
     };
     let mut sections = Vec::new();
-    // Notes every run shares are said once, after the runs' sections; each run's section
-    // keeps its own.
-    let shared: Vec<&String> = match result.runs.split_first() {
-        Some((first, rest)) if !rest.is_empty() => first
-            .report
-            .notes
+    // Notes every run of a system shares are said once, after the runs' sections (a section
+    // per system where the variants use several); each run's section keeps its own.
+    let systems = systems_of(result);
+    let shared_of = |system: &str| -> Vec<&String> {
+        let runs: Vec<&crate::experiment::Run> = result
+            .runs
             .iter()
-            .filter(|n| rest.iter().all(|r| r.report.notes.contains(n)))
-            .collect(),
-        _ => Vec::new(),
+            .filter(|r| exp.variants[r.variant].system == system)
+            .collect();
+        match runs.split_first() {
+            Some((first, rest)) if !rest.is_empty() => first
+                .report
+                .notes
+                .iter()
+                .filter(|n| rest.iter().all(|r| r.report.notes.contains(n)))
+                .collect(),
+            _ => Vec::new(),
+        }
     };
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let at = point_words(exp, &run.point);
+        let shared = shared_of(&v.system);
         let own: Vec<&String> = run
             .report
             .notes
@@ -1121,10 +1444,18 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 if v.options.is_empty() {
                     "none".into()
                 } else {
-                    v.options.join(", ")
+                    v.options
+                        .iter()
+                        .map(|o| crate::labels::option(o))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 },
                 match (own.is_empty(), shared.is_empty()) {
                     (true, true) => String::new(),
+                    (true, false) if systems.len() > 1 => format!(
+                        " Notes: those every variant of {} shares (below).",
+                        crate::labels::system(&v.system)
+                    ),
                     (true, false) => " Notes: those every variant shares (below).".to_string(),
                     (false, true) => format!(
                         " Notes: {}.",
@@ -1134,7 +1465,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                             .join("; ")
                     ),
                     (false, false) => format!(
-                        " Notes, besides those every variant shares (below): {}.",
+                        " Notes, besides those every variant{} shares (below): {}.",
+                        if systems.len() > 1 {
+                            format!(" of {}", crate::labels::system(&v.system))
+                        } else {
+                            String::new()
+                        },
                         own.iter()
                             .map(|n| n.as_str())
                             .collect::<Vec<_>>()
@@ -1145,10 +1481,21 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             tables,
         });
     }
-    if !shared.is_empty() {
+    for system in &systems {
+        let shared = shared_of(system);
+        if shared.is_empty() {
+            continue;
+        }
         sections.push(Section {
             printed: false,
-            title: "Notes every variant shares".into(),
+            title: if systems.len() > 1 {
+                format!(
+                    "Notes every variant of {} shares",
+                    crate::labels::system(system)
+                )
+            } else {
+                "Notes every variant shares".into()
+            },
             intro: format!(
                 "{}.",
                 shared
@@ -1237,8 +1584,8 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     if let Some(section) = across_systems(result) {
         sections.push(section);
     }
-    if let Some(section) = assumptions_section(result) {
-        sections.push(section);
+    if let Some(found) = assumptions_section(result) {
+        sections.extend(found);
     }
     for (name, sens) in &result.sensitivity {
         let rows = sens.rows(true);
@@ -1251,11 +1598,14 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         );
         tab.rows = rows[1..].to_vec();
         let mut intro = format!(
-            "Every rule parameter moved one step each way from its value, every optional rule switched, and the change each makes to {} ({}), as {} for `{}`{}. {}",
-            sens.headline,
-            sens.meaning,
+            "Every rule parameter moved one step each way from its value, every optional rule switched, and the change each makes to {}, as {}{}{}. {}",
+            sens.headline_noun(),
             sens.show(sens.base.value),
-            name,
+            if name.is_empty() {
+                String::new()
+            } else {
+                format!(" for {name}")
+            },
             if sens.trials == 0 {
                 ", every value exact".to_string()
             } else {
@@ -1309,7 +1659,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         }
         sections.push(Section {
             printed: false,
-            title: format!("What {} makes it fair: {name}", b.key),
+            title: format!(
+                "What {} makes it fair: {name}",
+                crate::params::label_in_prose(&b.key)
+            ),
             intro,
             tables: vec![tab],
         });
@@ -1328,7 +1681,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     } else {
         (answer(result, comparisons), None, String::new())
     };
-    if let Some(line) = rests_on(result) {
+    // The answer stays within 150 words: the sentence on the assumptions takes what is left.
+    const ANSWER_WORDS: usize = 150;
+    let used = answer.split_whitespace().count()
+        + result
+            .balance
+            .iter()
+            .map(|(n, b)| 2 + n.split_whitespace().count() + b.answer().split_whitespace().count())
+            .sum::<usize>();
+    if let Some(line) = rests_on(result, ANSWER_WORDS.saturating_sub(used)) {
         answer += " ";
         answer += &line;
     }
@@ -1337,7 +1698,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         let solved: Vec<String> = result
             .balance
             .iter()
-            .map(|(name, b)| format!("For {name}: {}", b.answer()))
+            .map(|(name, b)| {
+                let a = b.answer();
+                let mut c = a.chars();
+                let a = c
+                    .next()
+                    .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default();
+                format!("For {name}: {a}")
+            })
             .collect();
         answer = format!("{} {answer}", solved.join(" "));
     }

@@ -352,25 +352,25 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         fire[1].description(),
         p.p_blocked,
         if on.retreat_on_fire {
-            "; retreat-on-fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
+            "; retreat on fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
         } else {
             ""
         },
         return_words(&rules.q, on),
         match rules.q.charge_fire {
             ChargeFire::Exchange => {
-                "a charger and its target exchange fire before the charge closes, and the fire's hits count in the melee (EF-3, charge_fire = exchange)"
+                "a charger and its target exchange fire before the charge closes, and the fire's hits count in the melee (EF-3)"
             }
             ChargeFire::None => {
-                "a charge closes before the fire phase: charger and target never fire at each other (charge_fire = none)"
+                "a charge closes before the fire phase: charger and target never fire at each other (the tool's other reading of EF-3)"
             }
         },
         match rules.q.locked_fire {
             LockedFire::Exchange => {
-                "units locked in a melee from an earlier turn still fire and are fired at, and those hits count in the round (EF-3, locked_fire = exchange)"
+                "units locked in a melee from an earlier turn still fire and are fired at, and those hits count in the round (EF-3)"
             }
             LockedFire::None => {
-                "units locked in a melee from an earlier turn neither fire nor are fired at (locked_fire = none)"
+                "units locked in a melee from an earlier turn neither fire nor are fired at (the tool's other reading of EF-3)"
             }
         },
     )];

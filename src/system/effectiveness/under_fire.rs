@@ -192,7 +192,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     ));
     if retreat_on_fire {
         notes.push(format!(
-            "retreat-on-fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
+            "retreat on fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
             p.enemy_class.name(),
             enemy.fire.description()
         ));

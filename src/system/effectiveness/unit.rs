@@ -120,12 +120,12 @@ pub(super) fn blocked_table(p: &Params) -> Option<Weights> {
 pub(super) fn return_words(p: &RuleParams, on: &Switches) -> String {
     if on.return_roll {
         format!(
-            "return-roll: a retreating unit returns to normal action on a roll of {}+ ({:+} with a general) at the start of each move (EF-5)",
+            "return roll: a retreating unit returns to normal action on a roll of {}+ ({:+} with a general) at the start of each move (EF-5)",
             p.return_on, p.return_general_bonus
         )
     } else {
         format!(
-            "a retreating unit is out of the line for {} turn{} and then back in action (retreat_turns; the return roll is the amendment's, --option return-roll)",
+            "a retreating unit is out of the line for {} turn{} and then back in action (without the amendment's return roll)",
             p.retreat_turns,
             if p.retreat_turns == 1 { "" } else { "s" }
         )

@@ -381,7 +381,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     }
     let follow = p.follow_up;
     let fall_back = match (p.fall_back_at, p.return_at) {
-        (0, _) => "units never fall back (fall_back_at = 0)".to_string(),
+        (0, _) => "units never fall back (the choice LW-5 gives is never taken)".to_string(),
         (at, 0) => format!(
             "units at {at} pips or fewer fall back, recover a pip a turn and rejoin the turn after they are back to their starting pips (LW-5)"
         ),
@@ -397,7 +397,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         lw::LastPipFires::None => "a unit on its last pip does not fire",
     };
     let notes = vec![format!(
-        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot; {}; {last_pip}, LW-1); side A charges from a move away, or from two with a double move that costs a pip, reported as a_double_move_pips, never onto its last pip (LW-3, LW-1); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); {fall_back}; the general's coin is flipped {} (LW-6)",
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot; {}; {last_pip}, LW-1); side A charges from a move away, or from two with a double move that costs a pip, reported apart as pips spent on double moves, never onto its last pip (LW-3, LW-1); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); {fall_back}; the general's coin is flipped {} (LW-6)",
         if dice_follow_pips {
             "; no more dice than pips"
         } else {

@@ -377,7 +377,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         attacker.pips,
         match (attacker.double_move, attacker.charging) {
             (true, _) => format!(
-                ", charging with a double move: it spends a pip first (LW-3, reported apart from attacker_pips_lost); {closing_fire}"
+                ", charging with a double move: it spends a pip first (LW-3, reported apart from the pips lost in the melee); {closing_fire}"
             ),
             (false, true) => format!(", charging (+1, LW-4; a single move costs no pip, LW-3); {closing_fire}"),
             _ => String::new(),
@@ -397,11 +397,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         "{}; the charger's +1 counts {} (LW-4); a charger the closing fire leaves on its last pip halts, with no melee (halted), and a winner on its last pip may not follow up and wins the melee there (LW-1){}",
         match n.follow_up_draw {
             lw::FollowUpDraw::PushBack => "a drawn round, first or follow-up, is a bounce: both are pushed back and the melee ends (LW-4)",
-            lw::FollowUpDraw::EarlierWinner => "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before (follow_up_draw = earlier-winner)",
+            lw::FollowUpDraw::EarlierWinner => "a drawn first round is a bounce (LW-4); a drawn follow-up ends the melee, won by the side that won the round before (the tool's reading)",
         },
         match n.charge_bonus_rounds {
             lw::ChargeBonusRounds::First => "in the first round only",
-            lw::ChargeBonusRounds::Every => "in every round (charge_bonus_rounds = every)",
+            lw::ChargeBonusRounds::Every => "in every round (the tool's reading)",
         },
         if attacker.general || defender.general {
             format!("; the general's coin is flipped {} (LW-6)", coin_words(q.general_coin))

@@ -393,13 +393,13 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
                     ""
                 },
                 if p.pursue {
-                    "; the charger pursues a target that routed and destroys it (target_caught)"
+                    "; the charger pursues a target that routed and destroys it (counted as caught)"
                 } else {
-                    "; a target that routed is not pursued (pursue = false)"
+                    "; a target that routed is not pursued (the pursuit is switched off)"
                 }
             )
         } else if due {
-            "a waiver test would be due (RF-10) but --option waiver-tests is off".to_string()
+            "a waiver test would be due (RF-10), but the optional rule of waiver tests is off".to_string()
         } else {
             "no waiver test is due (RF-10)".to_string()
         });

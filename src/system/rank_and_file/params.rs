@@ -115,7 +115,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         scenarios: &[Scenario::Charge, Scenario::Engagement, Scenario::Line],
     },
     Omission {
-        what: "formations' break points: only the army's (a line's break_point) ends a battle",
+        what: "formations' break points: only the army's (a line's break point) ends a battle",
         rules: "RF-13",
         scenarios: &[Scenario::Line],
     },
@@ -147,7 +147,7 @@ pub(super) const FIRE_BATTLE: &[Scenario] =
     &[Scenario::UnderFire, Scenario::Engagement, Scenario::Line];
 
 /// Which states leave a hole in the line, and why (for `list` and reports).
-pub const HOLES: &str = "unsteady (it retires, RF-4; not a battery that stayed in place under battery_stays, RF-7, nor a unit made unsteady on the spot by a waiver test, RF-10), routing and removed";
+pub const HOLES: &str = "unsteady (it retires, RF-4; not a battery that stayed in place, RF-7, nor a unit made unsteady on the spot by a waiver test, RF-10), routing and removed";
 
 crate::params::choice_enum! {
     /// `under-fire`: whom the enemy keeps firing at once shaken (§4; the sources are silent).

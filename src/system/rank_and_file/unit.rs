@@ -138,10 +138,10 @@ pub(super) fn single(ctx: &Ctx) -> Result<(Built, Vec<String>)> {
     if p.elite {
         notes.push(match rules.q.elite_rerolls {
             rf::EliteRerolls::Unlimited => {
-                "Elite: a re-roll of every failed test, all battle (elite_rerolls = unlimited; RF-6)".to_string()
+                "Elite: a re-roll of every failed test, all battle (the tool's unlimited reading; RF-6)".to_string()
             }
             rf::EliteRerolls::Limited(n) => format!(
-                "Elite: {n} re-roll{} in the battle, spent before the commander's, at most one a test (elite_rerolls; RF-6)",
+                "Elite: {n} re-roll{} in the battle, spent before the commander's, at most one a test (RF-6)",
                 if n == 1 { "" } else { "s" }
             ),
         });

@@ -1035,18 +1035,18 @@ fn bench_compares_with_a_saved_baseline() {
     one["machine"]["threads"] = 2.into();
     let t = &write("two-threads.json", &one);
     for (args, says) in [
-        (vec!["--compare", o, "--to", t], "threads 1 then, 2 now"),
+        (vec!["--compare", o, "--to", t], "threads: 1 then, 2 now"),
         (
             vec!["--compare", o, "--threads", "2"],
-            "threads 1 then, 2 now",
+            "threads: 1 then, 2 now",
         ),
         (
             vec!["--compare", o, "--turns", "12"],
-            "settings the cases' own settings then, turns=12 now",
+            "settings: the cases' own then, turns=12 now",
         ),
         (
             vec!["--compare", o, "--sampler", "dice"],
-            "sampler the default then, dice now",
+            "sampler: the default then, dice now",
         ),
     ] {
         let out = bin().arg("bench").args(&args).assert().code(2);

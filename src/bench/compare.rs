@@ -230,14 +230,14 @@ pub fn differs(old: &Bench, threads: usize, plan: &Plan) -> Option<String> {
     let mut out = Vec::new();
     if old.machine.threads != threads {
         out.push(format!(
-            "threads {} then, {threads} now",
+            "threads: {} then, {threads} now",
             old.machine.threads
         ));
     }
     let sampler = |s: &Option<String>| s.clone().unwrap_or_else(|| "the default".into());
     if old.plan.sampler != plan.sampler {
         out.push(format!(
-            "sampler {} then, {} now",
+            "sampler: {} then, {} now",
             sampler(&old.plan.sampler),
             sampler(&plan.sampler)
         ));
@@ -250,13 +250,13 @@ pub fn differs(old: &Bench, threads: usize, plan: &Plan) -> Option<String> {
     if sorted(&old.plan.set) != sorted(&plan.set) {
         let set = |v: &[String]| {
             if v.is_empty() {
-                "the cases' own settings".to_string()
+                "the cases' own".to_string()
             } else {
                 v.join(" ")
             }
         };
         out.push(format!(
-            "settings {} then, {} now",
+            "settings: {} then, {} now",
             set(&old.plan.set),
             set(&plan.set)
         ));
@@ -864,7 +864,7 @@ mod tests {
         one.machine.threads = 1;
         let e = compare(std::slice::from_ref(&old), &[one], (&[], &[]), 0.1, None).unwrap_err();
         assert!(e.is_bad_input());
-        assert!(e.to_string().contains("threads 2 then, 1 now"), "{e}");
+        assert!(e.to_string().contains("threads: 2 then, 1 now"), "{e}");
         assert_eq!(e.to_string().lines().count(), 1);
         let mut turns = old.clone();
         turns.plan.set = vec!["turns=12".into()];
@@ -878,19 +878,19 @@ mod tests {
         .unwrap_err();
         assert!(
             e.to_string()
-                .contains("settings the cases' own settings then, turns=12 now"),
+                .contains("settings: the cases' own then, turns=12 now"),
             "{e}"
         );
         assert_eq!(
             differs(&old, 2, &turns.plan).as_deref(),
-            Some("settings the cases' own settings then, turns=12 now")
+            Some("settings: the cases' own then, turns=12 now")
         );
         let mut dice = old.clone();
         dice.plan.sampler = Some("dice".into());
         assert!(
             differs(&old, 2, &dice.plan)
                 .unwrap()
-                .contains("sampler the default then, dice now")
+                .contains("sampler: the default then, dice now")
         );
         // Rounds of one side must agree too.
         let e = compare(

@@ -1057,6 +1057,12 @@ fn bench_compares_with_a_saved_baseline() {
         );
         assert!(out.get_output().stdout.is_empty());
     }
+    // The exit statuses are in the command's help.
+    let help = stdout_of(&["bench", "--help"]);
+    assert!(
+        help.contains("Exit status:") && help.contains("\n  3  with --compare"),
+        "{help}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

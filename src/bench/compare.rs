@@ -207,19 +207,19 @@ pub fn unreliable(old: Contention, new: Contention) -> Option<String> {
                 )
             })
         }
+        // A side without a waited share is judged by its load at the start, the other by
+        // its own waited share.
         _ => {
-            let busy = |c: Contention| c.load.is_some_and(|l| l > MOST_LOAD);
-            (busy(old) || busy(new)).then(|| {
-                let l = |c: Contention| {
-                    c.load
-                        .map_or_else(|| "unknown".into(), |l| format!("{:.2} a core", l))
-                };
-                format!(
-                    "no waited time recorded; load {} now, {} then",
-                    l(new),
-                    l(old)
-                )
-            })
+            let busy = |c: Contention| match (c.waited, c.load) {
+                (Some(w), _) => w > MOST_WAITED,
+                (None, l) => l.is_some_and(|l| l > MOST_LOAD),
+            };
+            let said = |c: Contention| match (c.waited, c.load) {
+                (Some(w), _) => format!("threads waited {}", share_text(w)),
+                (None, Some(l)) => format!("load {l:.2} a core (no waited time recorded)"),
+                (None, None) => "nothing recorded".into(),
+            };
+            (busy(old) || busy(new)).then(|| format!("{} now, {} then", said(new), said(old)))
         }
     }
 }
@@ -822,6 +822,13 @@ mod tests {
         assert_eq!(c.unjudged.len(), 2, "{}", c.text);
     }
 
+    fn calm_of(load: f64) -> Contention {
+        Contention {
+            waited: None,
+            load: Some(load),
+        }
+    }
+
     #[test]
     fn the_grounds_of_unreliable() {
         let quiet = Contention {
@@ -844,11 +851,13 @@ mod tests {
             waited: None,
             load: Some(1.5),
         };
-        assert!(
-            unreliable(quiet, unknown)
-                .unwrap()
-                .contains("load 1.50 a core now")
+        assert_eq!(
+            unreliable(quiet, unknown).unwrap(),
+            "load 1.50 a core (no waited time recorded) now, threads waited 0.4% then"
         );
+        // One side recorded its waiting, the other only its load: each judged by its own.
+        assert!(unreliable(calm_of(0.2), busy).is_some());
+        assert_eq!(unreliable(calm_of(0.2), quiet), None);
         let calm = Contention {
             waited: None,
             load: Some(0.2),

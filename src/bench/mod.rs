@@ -272,8 +272,9 @@ pub struct CaseRow {
     /// Every timed run's wall and processor time, in the order of `per_second.samples`.
     #[serde(default)]
     pub runs: Vec<Run>,
-    /// Runs made before the timed ones and not counted: the calibration's (or one, with the
-    /// trials fixed), and those before a re-calibration.
+    /// Runs of the case (all its series: each sampler and its hand loop) made before the timed
+    /// ones and not counted: the calibrations' (or one a series, with the trials fixed), and
+    /// the rounds before a re-calibration.
     #[serde(default)]
     pub warmup_runs: usize,
     /// Whether the timed runs were shorter than half the time asked (a stall had shortened the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Compare two builds of morale-lab: their benches run alternately, round by round, so that a
-# change in the machine's load falls on both; then the new build compares the rounds, paired
+# change in the machine's load falls on both; then the new build compares the rounds, pooled
 # (speed new/old per case with its 95% interval, and each case's ratio to its hand-written
 # loop). Both builds must have `bench --save` (from the build that added it on).
 #
@@ -24,8 +24,8 @@ trap 'rm -rf "$dir"' EXIT
 i=1
 while [ "$i" -le "$rounds" ]; do
     echo "round $i of $rounds" >&2
-    "$old" bench --repeats 3 --save "$dir/old-$i.json" "$@" >/dev/null
-    "$new" bench --repeats 3 --save "$dir/new-$i.json" "$@" >/dev/null
+    "$old" bench --save "$dir/old-$i.json" "$@" >/dev/null
+    "$new" bench --save "$dir/new-$i.json" "$@" >/dev/null
     i=$((i + 1))
 done
 olds=""

@@ -131,6 +131,24 @@ pub enum Error {
         /// The moves kept so far.
         moves: usize,
     },
+    /// A comparison of benchmarks found a regression past its threshold (exit 1): its report,
+    /// for standard output, and one line naming the rows that fell.
+    #[error("{message}")]
+    Regression {
+        /// The comparison's tables.
+        report: String,
+        /// What fell, in one line.
+        message: String,
+    },
+    /// A comparison of benchmarks that could not judge (exit 3): a side was measured on a busy
+    /// machine, or the two differ in what was recorded; its report, and why, in one line.
+    #[error("{message}")]
+    Unjudged {
+        /// The comparison's tables.
+        report: String,
+        /// Why it could not judge, in one line.
+        message: String,
+    },
     /// An exact solution whose probability mass does not add up to 1: a bug, never bad input.
     #[error("exact solution of {scenario} lost probability mass: total {total} (expected 1)")]
     Mass {
@@ -142,11 +160,24 @@ pub enum Error {
 }
 
 impl Error {
+    /// The report a comparison's verdict carries for standard output, when it has one.
+    pub fn report(&self) -> Option<&str> {
+        match self {
+            Error::Regression { report, .. } | Error::Unjudged { report, .. } => Some(report),
+            _ => None,
+        }
+    }
+
     /// True for errors caused by the user's input (exit code 2); false for failures (exit 1).
     pub fn is_bad_input(&self) -> bool {
         !matches!(
             self,
-            Error::Cancelled | Error::Mass { .. } | Error::Invariant { .. } | Error::CheckFailed(_)
+            Error::Cancelled
+                | Error::Mass { .. }
+                | Error::Invariant { .. }
+                | Error::CheckFailed(_)
+                | Error::Regression { .. }
+                | Error::Unjudged { .. }
         )
     }
 }

@@ -1,6 +1,7 @@
 //! `morale-lab`: the thin binary. Parse the command line, run the library, print the result,
-//! and map errors to exit codes: 2 for bad input, 1 for failures, 130 when interrupted (Ctrl-C,
-//! SIGTERM or SIGHUP).
+//! and map errors to exit codes: 2 for bad input, 1 for failures (a benchmark regression among
+//! them), 3 when a benchmark comparison could not judge, 130 when interrupted (Ctrl-C, SIGTERM or
+//! SIGHUP).
 
 mod bench;
 mod cli;
@@ -52,9 +53,15 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            // A comparison's verdict: its tables on standard output, the verdict's line below.
+            if let Some(report) = e.report() {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(report.as_bytes()).and_then(|()| out.flush());
+            }
             eprintln!("error: {e}");
             ExitCode::from(match e {
                 morale_lab::Error::Cancelled => 130,
+                morale_lab::Error::Unjudged { .. } => 3,
                 ref e if e.is_bad_input() => 2,
                 _ => 1,
             })

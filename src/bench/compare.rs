@@ -1,203 +1,403 @@
-//! `bench --compare`: a bench against a saved one (a baseline), case by case: the ratio of
-//! speeds new/old with its interval, and the same for each case's ratio to its hand-written
-//! loop, which does not move with the machine. Verdicts: faster, slower or same at a stated
-//! threshold; `--fail-on-drop` turns a drop of the hand-loop ratio into a failure (CI's guard).
-
-use statrs::distribution::{ContinuousCDF, StudentsT};
+//! `bench --compare`: a bench against a saved one (a baseline), case by case, judged from
+//! everything the two recorded. One estimator throughout: each side's figure is the median of
+//! its timed runs (of every round's runs, pooled, when a side is several files), the change is
+//! the ratio of those two medians — the very figures printed beside it — and its interval
+//! holds that ratio at 95% at least. "× reference" is the median of the paired ratios to the
+//! hand loop, as `bench` prints it. A row is `unreliable` when either side's threads waited for
+//! a core more than [`MOST_WAITED`] of their time, or the two sides' shares differ by more than
+//! [`MOST_WAITED_APART`]; two benches that ran different threads, sampler or settings are not
+//! compared at all ([`differs`]). Verdicts: faster, slower, same, unreliable; the command exits
+//! 1 on a reliable `slower` and 3 when a row could not be judged.
 
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
 
-use super::{Bench, provenance};
+use super::{Bench, CpuUse, Plan, Spread, median_interval, median_of_sorted, provenance};
 
-/// Read a saved bench (`bench --save`, or `--format json`'s output).
+/// Threads that waited for a core more than this share of their time (on either side): the
+/// machine's other work, not the code, may be what the figures show. 5%: on a quiet machine
+/// the share measured here stays under 1%; one busy process beside a 2-thread bench on 2 cores
+/// makes it 30–50%.
+pub const MOST_WAITED: f64 = 0.05;
+
+/// The two sides' waited shares apart by more than this (in share of the time): a difference in
+/// load of that size moves a rate by about as much, so it is not set against the code. 2
+/// points, a fifth of the default threshold of 10%.
+pub const MOST_WAITED_APART: f64 = 0.02;
+
+/// Where a side recorded no waited share (a system that does not say): a 1-minute load
+/// average at its start above this share of its logical cores.
+pub const MOST_LOAD: f64 = 0.5;
+
+/// The least confidence of a change's interval.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// Read a saved bench (`bench --save`, or `--format json`'s output), of this layout or
+/// [`provenance::OLDEST_READ`] (upgraded: its paired ratios made a spread).
 ///
 /// # Errors
-/// Not JSON of a bench, or of another layout.
+/// Not JSON of a bench, or of a layout not read.
 pub fn parse(text: &str, name: &str) -> Result<Bench> {
-    let bad = |allowed: String| Error::Invalid {
-        what: "--compare".into(),
-        value: name.into(),
-        allowed,
-    };
+    let bad = |why: String| Error::Conflict(format!("--compare {name}: {why}"));
     let v: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| bad(format!("a file written by bench --save ({e})")))?;
+        .map_err(|e| bad(format!("not a file written by bench --save ({e})")))?;
     let schema = v.get("schema").and_then(serde_json::Value::as_u64);
-    if schema != Some(u64::from(provenance::SCHEMA)) {
+    let read = u64::from(provenance::OLDEST_READ)..=u64::from(provenance::SCHEMA);
+    if !schema.is_some_and(|s| read.contains(&s)) {
         return Err(bad(format!(
-            "a file written by bench --save of layout {} (this one is {}); save the baseline again with this build",
-            provenance::SCHEMA,
-            schema.map_or_else(|| "without a layout".into(), |s| format!("layout {s}"))
+            "written by bench --save of {}, and this build reads layouts {} to {}; save the baseline again with this build",
+            schema.map_or_else(|| "no known layout".into(), |s| format!("layout {s}")),
+            provenance::OLDEST_READ,
+            provenance::SCHEMA
         )));
     }
-    serde_json::from_value(v).map_err(|e| bad(format!("a file written by bench --save ({e})")))
-}
-
-/// The quantile `p` of Student's t with `df` degrees of freedom (bisection on statrs' CDF, whose
-/// inverse is not relied on).
-fn t_quantile(p: f64, df: f64) -> f64 {
-    let Ok(t) = StudentsT::new(0.0, 1.0, df) else {
-        return f64::NAN;
-    };
-    let (mut lo, mut hi) = (0.0, 1e3);
-    for _ in 0..200 {
-        let mid = (lo + hi) / 2.0;
-        if t.cdf(mid) < p {
-            lo = mid;
-        } else {
-            hi = mid;
+    let mut b: Bench = serde_json::from_value(v)
+        .map_err(|e| bad(format!("not a file written by bench --save ({e})")))?;
+    for c in &mut b.cases {
+        if c.to_reference.is_none() && !c.legacy_ratio_samples.is_empty() {
+            c.to_reference = Some(Spread::of(
+                std::mem::take(&mut c.legacy_ratio_samples),
+                "ratio",
+            ));
+        }
+        if c.per_second.unit.is_empty() {
+            c.per_second.unit = "trials/s".into();
         }
     }
-    (lo + hi) / 2.0
+    for e in &mut b.exact {
+        if e.ms.unit.is_empty() {
+            e.ms.unit = "ms".into();
+        }
+    }
+    Ok(b)
 }
 
-fn mean_var(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    (
-        m,
-        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0),
-    )
+/// What a comparison called a row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Faster beyond the noise and the threshold.
+    Faster,
+    /// Slower beyond the noise and the threshold: a regression.
+    Slower,
+    /// Neither.
+    Same,
+    /// Not judged, and why (the machine was busy on a side, or too few runs).
+    Unreliable(String),
 }
 
-fn median(xs: &[f64]) -> f64 {
-    super::Spread::of(xs.to_vec()).median
+impl Verdict {
+    /// `faster`, `slower`, `same`, or `unreliable: why`.
+    pub fn text(&self) -> String {
+        match self {
+            Verdict::Faster => "faster".into(),
+            Verdict::Slower => "slower".into(),
+            Verdict::Same => "same".into(),
+            Verdict::Unreliable(why) => format!("unreliable: {why}"),
+        }
+    }
 }
 
-/// A change of speed, new over old, with its interval and verdict.
+/// A change of speed, new over old: the ratio of the two medians, its interval, and the verdict
+/// on the figures alone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
-    /// new / old (geometric means of the runs, or of the rounds' ratios).
+    /// The old side's median.
+    pub old: f64,
+    /// The new side's median.
+    pub new: f64,
+    /// `new / old`: exactly the ratio of the two figures shown.
     pub ratio: f64,
-    /// The interval's ends.
+    /// The interval's lower end.
     pub low: f64,
     /// Its upper end.
     pub high: f64,
+    /// The interval's confidence (at least [`CONFIDENCE`] where the runs allow it).
+    pub confidence: f64,
     /// faster, slower or same.
-    pub verdict: &'static str,
+    pub verdict: Verdict,
 }
 
-/// The confidence of a change's interval.
-const CONFIDENCE: f64 = 0.95;
-
-/// The change from `old` to `new`, each a list of rounds (one per file) of runs' speeds
-/// (higher is faster). With as many rounds each side, two or more, they are paired round by
-/// round (the rounds of two builds run alternately): the interval is Student's t on the logs
-/// of the rounds' ratios of medians. Otherwise every run is pooled each side: Welch's t on
-/// the logs. `None` with fewer than two runs a side.
-pub fn change(old: &[Vec<f64>], new: &[Vec<f64>], threshold: f64) -> Option<Change> {
-    let q = (1.0 + CONFIDENCE) / 2.0;
-    let (mid, half) = if old.len() == new.len() && old.len() >= 2 {
-        let d: Vec<f64> = old
-            .iter()
-            .zip(new)
-            .map(|(o, n)| (median(n) / median(o)).ln())
-            .collect();
-        let (m, v) = mean_var(&d);
-        let r = d.len() as f64;
-        (m, t_quantile(q, r - 1.0) * (v / r).sqrt())
-    } else {
-        let logs = |side: &[Vec<f64>]| -> Vec<f64> {
-            side.iter().flatten().map(|x| x.ln()).collect::<Vec<_>>()
-        };
-        let (a, b) = (logs(old), logs(new));
-        if a.len() < 2 || b.len() < 2 {
-            return None;
-        }
-        let ((ma, va), (mb, vb)) = (mean_var(&a), mean_var(&b));
-        let (sa, sb) = (va / a.len() as f64, vb / b.len() as f64);
-        let se = (sa + sb).sqrt();
-        let df = if se > 0.0 {
-            (sa + sb).powi(2)
-                / (sa.powi(2) / (a.len() as f64 - 1.0) + sb.powi(2) / (b.len() as f64 - 1.0))
-        } else {
-            1.0
-        };
-        (mb - ma, t_quantile(q, df) * se)
+/// The change from `old` to `new` (each every timed run's figure, higher faster): the ratio of
+/// their medians, with an interval from each median's own, taken at √[`CONFIDENCE`] (order
+/// statistics, whatever the distribution of the runs): the ratio lies between the ratios of
+/// their far ends with probability [`CONFIDENCE`] at least, the sides being independent. Called
+/// faster or slower when the interval lies wholly on that side of 1 and the ratio passes
+/// `threshold`. `None` with fewer than two runs a side.
+pub fn change(old: &[f64], new: &[f64], threshold: f64) -> Option<Change> {
+    if old.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let side = |xs: &[f64]| {
+        let mut xs = xs.to_vec();
+        xs.sort_by(f64::total_cmp);
+        let (lo, hi, c) = median_interval(&xs, CONFIDENCE.sqrt());
+        (median_of_sorted(&xs), lo, hi, c)
     };
-    let (ratio, low, high) = (mid.exp(), (mid - half).exp(), (mid + half).exp());
+    let (o, o_lo, o_hi, o_c) = side(old);
+    let (n, n_lo, n_hi, n_c) = side(new);
+    let (ratio, low, high) = (n / o, n_lo / o_hi, n_hi / o_lo);
     let verdict = if low > 1.0 && ratio > 1.0 + threshold {
-        "faster"
+        Verdict::Faster
     } else if high < 1.0 && ratio < 1.0 - threshold {
-        "slower"
+        Verdict::Slower
     } else {
-        "same"
+        Verdict::Same
     };
     Some(Change {
+        old: o,
+        new: n,
         ratio,
         low,
         high,
+        confidence: o_c * n_c,
         verdict,
     })
 }
 
-fn change_text(c: Option<&Change>) -> [String; 2] {
-    match c {
-        None => ["—".into(), "too few runs".into()],
-        Some(c) => [
-            format!("{:.3} ({:.3}–{:.3})", c.ratio, c.low, c.high),
-            c.verdict.into(),
-        ],
+/// How busy the machine was for one side of a row, as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Contention {
+    /// The share of their time the threads waited for a core (the worst round's median).
+    pub waited: Option<f64>,
+    /// The 1-minute load average at the start over the logical cores (the worst round's).
+    pub load: Option<f64>,
+}
+
+impl Contention {
+    /// A side's contention for a row measured with processor use `cpu` in each of its files.
+    fn of(side: &[Bench], cpu: &[Option<CpuUse>]) -> Contention {
+        let waited = if cpu.iter().all(Option::is_some) && !cpu.is_empty() {
+            cpu.iter().flatten().map(|u| u.waited).reduce(f64::max)
+        } else {
+            None
+        };
+        let load = side
+            .iter()
+            .filter_map(|b| {
+                b.machine
+                    .load_before
+                    .map(|l| l[0] / b.machine.cores.max(1) as f64)
+            })
+            .reduce(f64::max);
+        Contention { waited, load }
     }
 }
 
-fn side_text(label: &str, side: &[Bench]) -> String {
+/// A share as a reader takes it: `0.4%`, `38%`.
+fn share_text(x: f64) -> String {
+    if x < 0.1 {
+        format!("{:.1}%", x * 100.0)
+    } else {
+        format!("{:.0}%", x * 100.0)
+    }
+}
+
+/// Why a row cannot be judged from what was recorded, if it cannot: either side's threads
+/// waited for a core more than [`MOST_WAITED`] of their time, or the two differ by more than
+/// [`MOST_WAITED_APART`]; where a side recorded no waited share, a load average above
+/// [`MOST_LOAD`] of the cores.
+pub fn unreliable(old: Contention, new: Contention) -> Option<String> {
+    match (old.waited, new.waited) {
+        (Some(o), Some(n)) => {
+            (o > MOST_WAITED || n > MOST_WAITED || (o - n).abs() > MOST_WAITED_APART).then(|| {
+                format!(
+                    "threads waited {} now, {} then",
+                    share_text(n),
+                    share_text(o)
+                )
+            })
+        }
+        // A side without a waited share is judged by its load at the start, the other by
+        // its own waited share.
+        _ => {
+            let busy = |c: Contention| match (c.waited, c.load) {
+                (Some(w), _) => w > MOST_WAITED,
+                (None, l) => l.is_some_and(|l| l > MOST_LOAD),
+            };
+            let said = |c: Contention| match (c.waited, c.load) {
+                (Some(w), _) => format!("threads waited {}", share_text(w)),
+                (None, Some(l)) => format!("load {l:.2} a core (no waited time recorded)"),
+                (None, None) => "nothing recorded".into(),
+            };
+            (busy(old) || busy(new)).then(|| format!("{} now, {} then", said(new), said(old)))
+        }
+    }
+}
+
+/// What two benches ran differently, so that their figures measure different work (one line),
+/// if they did: the threads, the sampler, the settings laid over the cases.
+pub fn differs(old: &Bench, threads: usize, plan: &Plan) -> Option<String> {
+    let mut out = Vec::new();
+    if old.machine.threads != threads {
+        out.push(format!(
+            "threads: {} then, {threads} now",
+            old.machine.threads
+        ));
+    }
+    let sampler = |s: &Option<String>| s.clone().unwrap_or_else(|| "the default".into());
+    if old.plan.sampler != plan.sampler {
+        out.push(format!(
+            "sampler: {} then, {} now",
+            sampler(&old.plan.sampler),
+            sampler(&plan.sampler)
+        ));
+    }
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    if sorted(&old.plan.set) != sorted(&plan.set) {
+        let set = |v: &[String]| {
+            if v.is_empty() {
+                "the cases' own".to_string()
+            } else {
+                v.join(" ")
+            }
+        };
+        out.push(format!(
+            "settings: {} then, {} now",
+            set(&old.plan.set),
+            set(&plan.set)
+        ));
+    }
+    (!out.is_empty()).then(|| out.join("; "))
+}
+
+fn side_text(label: &str, names: &[String], side: &[Bench]) -> String {
     let b = &side[0];
     let mut commits: Vec<String> = side.iter().map(|b| b.build.short()).collect();
     commits.dedup();
-    format!(
-        "{label} {} · {} · {} · {} threads · {} · {} file(s), {} runs a case each\n",
+    let load = |l: Option<[f64; 3]>| l.map_or_else(|| "?".into(), |l| format!("{:.2}", l[0]));
+    let mut out = format!(
+        "{label} {} · {} · {} · {} logical cores · {} threads · {} · {} · layout {} · {} file(s){}\n",
         commits.join(", "),
         b.date,
         b.machine.cpu,
+        b.machine.cores,
         b.machine.threads,
         b.build.rustc,
+        b.build.profile,
+        b.schema,
         side.len(),
-        b.repeats
-    )
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", names.join(", "))
+        }
+    );
+    for (i, b) in side.iter().enumerate() {
+        let which = if side.len() > 1 {
+            format!(" (file {})", i + 1)
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "  load {} → {}{which}; settings: {}; sampler: {}\n",
+            load(b.machine.load_before),
+            load(b.machine.load_after),
+            if b.plan.set.is_empty() {
+                "the cases' own".into()
+            } else {
+                b.plan.set.join(" ")
+            },
+            b.plan.sampler.as_deref().unwrap_or("the default")
+        );
+        for w in &b.warnings {
+            out += &format!("  warning{which}: {w}\n");
+        }
+    }
+    out
 }
 
-/// What a comparison found: its tables, and the cases whose hand-loop ratio fell by more
-/// than the allowed drop.
+/// What a comparison found: its tables, and the rows that fell or could not be judged.
 #[derive(Debug)]
 pub struct Compared {
     /// The tables.
     pub text: String,
-    /// `case (sampler): ratio` for each drop beyond `--fail-on-drop`.
+    /// Rows reliably slower past the threshold (speed, hand-loop ratio or exact solve).
+    pub regressions: Vec<String>,
+    /// Rows that could not be judged, with why.
+    pub unjudged: Vec<String>,
+    /// Of those, the hand-loop rows (what `--fail-on-drop` judges).
+    pub unjudged_guarded: Vec<String>,
+    /// `case (sampler): ratio` for each reliable drop beyond `--fail-on-drop`.
     pub dropped: Vec<String>,
     /// How many hand-loop ratios were compared.
     pub guarded: usize,
 }
 
-/// Compare `new` with `old` (each one bench or several rounds of one); `threshold` is the
-/// smallest change called faster or slower; `drop` the largest fall of a hand-loop ratio
-/// allowed.
-pub fn compare(old: &[Bench], new: &[Bench], threshold: f64, drop: Option<f64>) -> Compared {
+/// One side's figures for a row, file by file.
+fn rows_of<'a, T>(side: &'a [Bench], find: impl Fn(&'a Bench) -> Option<T>) -> Vec<T> {
+    side.iter().filter_map(find).collect()
+}
+
+/// Compare `new` with `old` (each one bench or several rounds of one; `names` their files,
+/// empty for a bench run now); `threshold` is the smallest change called faster or slower;
+/// `drop` the largest fall of a hand-loop ratio allowed.
+///
+/// # Errors
+/// The two sides (or two rounds of one) ran different threads, sampler or settings: refused,
+/// naming what differs.
+pub fn compare(
+    old: &[Bench],
+    new: &[Bench],
+    names: (&[String], &[String]),
+    threshold: f64,
+    drop: Option<f64>,
+) -> Result<Compared> {
+    let first = &new[0];
+    for (label, side) in [("the baseline's files", old), ("the new files", new)] {
+        for b in &side[1..] {
+            if let Some(d) = differs(&side[0], b.machine.threads, &b.plan) {
+                return Err(Error::Conflict(format!(
+                    "bench --compare: cannot compare: {label} ran different work ({d})"
+                )));
+            }
+        }
+    }
+    if let Some(d) = differs(&old[0], first.machine.threads, &first.plan) {
+        return Err(Error::Conflict(format!(
+            "bench --compare: cannot compare: the two ran different work ({d}); run both the same way"
+        )));
+    }
     let mut text = format!(
-        "bench --compare: speed now over the baseline's, case by case (new/old above 1: faster)\n{}{}",
-        side_text("baseline:", old),
-        side_text("now:     ", new)
+        "bench --compare: each case now against the baseline (new/old above 1: faster)\n{}{}",
+        side_text("baseline:", names.0, old),
+        side_text("now:     ", names.1, new)
     );
     text += &format!(
-        "a change is called faster or slower when its {:.0}% interval lies wholly on that side of 1 and it passes ±{:.0}%; intervals are Student's t on the logarithms of the runs (of the rounds' ratios, paired, when both sides have as many saved rounds)\n",
+        "a figure: the median of a side's timed runs (every file's, pooled); new/old: the ratio of the two medians shown, with an interval holding it at {:.0}% at least (each median's {:.1}% interval from order statistics, the ratio of their far ends); faster or slower when that interval lies wholly on that side of 1 and the ratio passes ±{:.0}%; unreliable when either side's threads waited for a core more than {:.0}% of their time, or the two shares differ by more than {:.0} points\n",
         CONFIDENCE * 100.0,
-        threshold * 100.0
+        CONFIDENCE.sqrt() * 100.0,
+        threshold * 100.0,
+        MOST_WAITED * 100.0,
+        MOST_WAITED_APART * 100.0
     );
-    let first = &new[0];
-    let rounds = |side: &[Bench], case: &str, sampler: &str, f: fn(&super::CaseRow) -> Vec<f64>| {
-        side.iter()
-            .filter_map(|b| {
-                b.cases
-                    .iter()
-                    .find(|c| c.case == case && c.sampler == sampler)
-                    .map(f)
-            })
-            .filter(|v| !v.is_empty())
-            .collect::<Vec<_>>()
+    let mut notes = Vec::new();
+    let cpus = |s: &[Bench]| {
+        let mut v: Vec<&str> = s.iter().map(|b| b.machine.cpu.as_str()).collect();
+        v.dedup();
+        v.join(", ")
     };
+    if cpus(old) != cpus(new) {
+        notes.push(format!(
+            "NOTE: different processors ({} then, {} now): the speeds compare the machines as well as the builds; the ratios to the hand loops less so",
+            cpus(old),
+            cpus(new)
+        ));
+    }
+    if old.iter().chain(new).any(|b| b.schema < provenance::SCHEMA) {
+        notes.push(format!(
+            "NOTE: a file of layout {} (an older bench): its first run of each case was a calibration run, counted among its runs",
+            provenance::OLDEST_READ
+        ));
+    }
     let mut rows = vec![vec![
         "case".to_string(),
         "sampler".into(),
+        "trials a run".into(),
+        "runs".into(),
         "old /s".into(),
         "new /s".into(),
         "new/old (interval)".into(),
@@ -211,60 +411,143 @@ pub fn compare(old: &[Bench], new: &[Bench], threshold: f64, drop: Option<f64>) 
         "new/old (interval)".into(),
         "verdict".into(),
     ]];
-    let mut dropped = Vec::new();
+    let mut c = Compared {
+        text: String::new(),
+        regressions: Vec::new(),
+        unjudged: Vec::new(),
+        unjudged_guarded: Vec::new(),
+        dropped: Vec::new(),
+        guarded: 0,
+    };
     let mut missing = Vec::new();
-    for c in &first.cases {
-        let speeds = |b: &super::CaseRow| b.per_second.samples.clone();
-        let (o, n) = (
-            rounds(old, &c.case, &c.sampler, speeds),
-            rounds(new, &c.case, &c.sampler, speeds),
-        );
+    let mut trials_differ = Vec::new();
+    let judge = |ch: Option<&Change>, why: Option<String>| -> Verdict {
+        match (ch, why) {
+            (None, _) => Verdict::Unreliable("too few runs".into()),
+            (Some(_), Some(why)) => Verdict::Unreliable(why),
+            (Some(ch), None) => ch.verdict.clone(),
+        }
+    };
+    let change_text = |ch: Option<&Change>| match ch {
+        None => "—".to_string(),
+        Some(ch) => format!("{:.3} ({:.3}–{:.3})", ch.ratio, ch.low, ch.high),
+    };
+    for row in &first.cases {
+        let find = |b: &Bench| {
+            b.cases
+                .iter()
+                .find(|x| x.case == row.case && x.sampler == row.sampler)
+                .cloned()
+        };
+        let (o, n) = (rows_of(old, find), rows_of(new, find));
         if o.is_empty() {
-            missing.push(format!("{} ({})", c.case, c.sampler));
+            missing.push(format!("{} ({})", row.case, row.sampler));
             continue;
         }
-        let ch = change(&o, &n, threshold);
-        let flat = |v: &[Vec<f64>]| median(&v.concat());
-        let [r, verdict] = change_text(ch.as_ref());
-        rows.push(vec![
-            c.case.clone(),
-            c.sampler.clone(),
-            super::rate_text(flat(&o)),
-            super::rate_text(flat(&n)),
-            r,
-            verdict,
-        ]);
-        let ratios = |b: &super::CaseRow| b.ratio_samples.clone();
-        let (o, n) = (
-            rounds(old, &c.case, &c.sampler, ratios),
-            rounds(new, &c.case, &c.sampler, ratios),
+        let name = format!("{} ({})", row.case, row.sampler);
+        let why = unreliable(
+            Contention::of(old, &o.iter().map(|x| x.cpu).collect::<Vec<_>>()),
+            Contention::of(new, &n.iter().map(|x| x.cpu).collect::<Vec<_>>()),
         );
-        if o.is_empty() || n.is_empty() {
+        let trials = |v: &[super::CaseRow]| {
+            let mut t: Vec<u64> = v.iter().map(|x| x.trials).collect();
+            t.dedup();
+            t.iter()
+                .map(|t| morale_lab::report::thousands(*t))
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let (to, tn) = (trials(&o), trials(&n));
+        if to != tn {
+            trials_differ.push(name.clone());
+        }
+        let pooled = |v: &[super::CaseRow]| {
+            v.iter()
+                .flat_map(|x| x.per_second.samples.iter().copied())
+                .collect::<Vec<f64>>()
+        };
+        let (po, pn) = (pooled(&o), pooled(&n));
+        let ch = change(&po, &pn, threshold);
+        let verdict = judge(ch.as_ref(), why.clone());
+        match &verdict {
+            Verdict::Slower => c.regressions.push(format!("{name} speed")),
+            Verdict::Unreliable(w) => c.unjudged.push(format!("{name}: {w}")),
+            _ => {}
+        }
+        rows.push(vec![
+            row.case.clone(),
+            row.sampler.clone(),
+            if to == tn {
+                to
+            } else {
+                format!("{to} → {tn} (differ)")
+            },
+            format!("{} | {}", po.len(), pn.len()),
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| super::rate_text(ch.old)),
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| super::rate_text(ch.new)),
+            change_text(ch.as_ref()),
+            verdict.text(),
+        ]);
+        let ratios = |v: &[super::CaseRow]| {
+            v.iter()
+                .filter_map(|x| x.to_reference.as_ref())
+                .flat_map(|s| s.samples.iter().copied())
+                .collect::<Vec<f64>>()
+        };
+        let (ro, rn) = (ratios(&o), ratios(&n));
+        if ro.is_empty() || rn.is_empty() {
             continue;
         }
-        let ch = change(&o, &n, threshold);
-        if let (Some(d), Some(ch)) = (drop, &ch)
+        c.guarded += 1;
+        let ch = change(&ro, &rn, threshold);
+        let verdict = judge(ch.as_ref(), why);
+        match &verdict {
+            Verdict::Slower => c.regressions.push(format!("{name} against its hand loop")),
+            Verdict::Unreliable(w) => {
+                c.unjudged
+                    .push(format!("{name} against its hand loop: {w}"));
+                c.unjudged_guarded.push(format!("{name}: {w}"));
+            }
+            _ => {}
+        }
+        if let (Some(d), Some(ch), false) = (drop, &ch, matches!(verdict, Verdict::Unreliable(_)))
             && ch.high < 1.0
             && ch.ratio < 1.0 - d
         {
-            dropped.push(format!(
-                "{} ({}): {:.3} of the baseline's ratio to its hand loop",
-                c.case, c.sampler, ch.ratio
+            c.dropped.push(format!(
+                "{name}: {:.3} of the baseline's ratio to its hand loop",
+                ch.ratio
             ));
         }
-        let [r, verdict] = change_text(ch.as_ref());
         refs.push(vec![
-            c.case.clone(),
-            c.sampler.clone(),
-            format!("{:.2}×", flat(&o)),
-            format!("{:.2}×", flat(&n)),
-            r,
-            verdict,
+            row.case.clone(),
+            row.sampler.clone(),
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| format!("{:.2}×", ch.old)),
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| format!("{:.2}×", ch.new)),
+            change_text(ch.as_ref()),
+            verdict.text(),
         ]);
     }
-    if rows.len() > 1 {
-        text += "\n";
-        text += &align(&rows);
+    for b in old.iter().take(1) {
+        for x in &b.cases {
+            if !first
+                .cases
+                .iter()
+                .any(|y| y.case == x.case && y.sampler == x.sampler)
+            {
+                missing.push(format!("{} ({}), in the baseline only", x.case, x.sampler));
+            }
+        }
+    }
+    if !trials_differ.is_empty() {
+        notes.push(format!(
+            "NOTE: the trials a run differ in {} (each side calibrated its own): runs of different lengths weigh the start-up differently",
+            trials_differ.join(", ")
+        ));
     }
     let mut exact = vec![vec![
         "exact solution".to_string(),
@@ -274,92 +557,402 @@ pub fn compare(old: &[Bench], new: &[Bench], threshold: f64, drop: Option<f64>) 
         "verdict".into(),
     ]];
     for e in &first.exact {
-        let side = |s: &[Bench]| {
-            s.iter()
-                .filter_map(|b| b.exact.iter().find(|x| x.case == e.case))
-                .map(|x| x.ms.samples.iter().map(|ms| 1.0 / ms).collect::<Vec<_>>())
-                .collect::<Vec<_>>()
-        };
-        let (o, n) = (side(old), side(new));
+        let find = |b: &Bench| b.exact.iter().find(|x| x.case == e.case).cloned();
+        let (o, n) = (rows_of(old, find), rows_of(new, find));
         if o.is_empty() {
             missing.push(e.case.clone());
             continue;
         }
-        let ms = |v: &[Vec<f64>]| 1.0 / median(&v.concat());
-        let [r, verdict] = change_text(change(&o, &n, threshold).as_ref());
+        let pooled = |v: &[super::ExactRow]| {
+            v.iter()
+                .flat_map(|x| x.ms.samples.iter().copied())
+                .collect::<Vec<f64>>()
+        };
+        // Speed is old time over new: the change of the times with the sides swapped, so
+        // that the ratio is exactly that of the two medians shown.
+        let ch = change(&pooled(&n), &pooled(&o), threshold);
+        let why = unreliable(
+            Contention::of(old, &o.iter().map(|x| x.cpu).collect::<Vec<_>>()),
+            Contention::of(new, &n.iter().map(|x| x.cpu).collect::<Vec<_>>()),
+        );
+        let verdict = judge(ch.as_ref(), why);
+        match &verdict {
+            Verdict::Slower => c.regressions.push(format!("{} (exact)", e.case)),
+            Verdict::Unreliable(w) => c.unjudged.push(format!("{} (exact): {w}", e.case)),
+            _ => {}
+        }
         exact.push(vec![
             e.case.clone(),
-            super::ms_text(ms(&o)),
-            super::ms_text(ms(&n)),
-            r,
-            verdict,
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| super::ms_text(ch.new)),
+            ch.as_ref()
+                .map_or_else(|| "—".into(), |ch| super::ms_text(ch.old)),
+            change_text(ch.as_ref()),
+            verdict.text(),
         ]);
+    }
+    for n in &notes {
+        text += n;
+        text += "\n";
+    }
+    if rows.len() > 1 {
+        text += "\n";
+        text += &align(&rows);
     }
     if exact.len() > 1 {
         text += "\n";
         text += &align(&exact);
     }
-    let guarded = refs.len() - 1;
-    if guarded > 0 {
+    if c.guarded > 0 {
         text += "\n";
         text += &align(&refs);
-        text += "(a ratio to a hand-written loop run alternately in the same process does not move with the machine's speed or load: compare these across machines and days)\n";
+        text += "(× reference: the median of each round's rate over its hand loop's in the same round, as bench prints it; it cancels a change of the machine's speed between rounds, not contention within one: it is judged unreliable on the same grounds)\n";
     }
     if !missing.is_empty() {
-        text += &format!("not in the baseline: {}\n", missing.join(", "));
+        text += &format!(
+            "NOTE: not compared (in one side only): {}\n",
+            missing.join(", ")
+        );
     }
-    Compared {
-        text,
-        dropped,
-        guarded,
-    }
+    text += &if !c.regressions.is_empty() {
+        format!(
+            "verdict: slower beyond the noise and {:.0}% in {} row(s): {}\n",
+            threshold * 100.0,
+            c.regressions.len(),
+            c.regressions.join(", ")
+        )
+    } else if !c.unjudged.is_empty() {
+        format!(
+            "verdict: could not judge {} row(s) (no reliable row slower)\n",
+            c.unjudged.len()
+        )
+    } else {
+        "verdict: every row judged, none slower beyond the noise and the threshold\n".into()
+    };
+    c.text = text;
+    Ok(c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn t_quantiles_are_the_tables() {
-        assert!((t_quantile(0.975, 4.0) - 2.776).abs() < 1e-3);
-        assert!((t_quantile(0.975, 1e6) - 1.960).abs() < 1e-3);
-    }
+    use crate::bench::{Build, CaseRow, Machine, Run};
 
     #[test]
     fn a_change_is_called_only_beyond_the_noise_and_the_threshold() {
-        let same = change(
-            &[vec![100.0, 102.0, 98.0, 101.0, 99.0]],
-            &[vec![101.0, 99.0, 100.0, 103.0, 97.0]],
-            0.1,
-        )
-        .unwrap();
-        assert_eq!(same.verdict, "same");
+        let steady = [
+            100.0, 102.0, 98.0, 101.0, 99.0, 100.5, 99.5, 100.2, 99.8, 100.1,
+        ];
+        let same = change(&steady, &steady.map(|x| x * 1.01), 0.1).unwrap();
+        assert_eq!(same.verdict, Verdict::Same);
         assert!(same.low < 1.0 && 1.0 < same.high);
-        let slower = change(
-            &[vec![100.0, 102.0, 98.0, 101.0, 99.0]],
-            &[vec![50.0, 51.0, 49.0, 50.5, 49.5]],
-            0.1,
-        )
-        .unwrap();
-        assert_eq!(slower.verdict, "slower");
-        assert!((slower.ratio - 0.5).abs() < 0.01);
+        let slower = change(&steady, &steady.map(|x| x / 2.0), 0.1).unwrap();
+        assert_eq!(slower.verdict, Verdict::Slower);
+        assert!((slower.ratio - 0.5).abs() < 1e-12);
         // 3% faster beyond doubt, but within a 10% threshold: the same.
-        let small = change(&[vec![100.0; 3]], &[vec![103.0, 103.0, 103.1]], 0.1).unwrap();
-        assert_eq!(small.verdict, "same");
+        let small = change(&[100.0; 10], &[103.0; 10], 0.1).unwrap();
+        assert_eq!(small.verdict, Verdict::Same);
         assert_eq!(
-            change(&[vec![100.0; 3]], &[vec![130.0, 131.0, 130.5]], 0.1)
-                .unwrap()
-                .verdict,
-            "faster"
+            change(&[100.0; 10], &[130.0; 10], 0.1).unwrap().verdict,
+            Verdict::Faster
         );
-        // Rounds paired: each round's ratio is 2, whatever the machine did between rounds.
-        let paired = change(
-            &[vec![100.0], vec![50.0], vec![80.0]],
-            &[vec![200.0], vec![100.0], vec![160.0]],
+        // Past the threshold but inside the noise: the same.
+        let wide = [
+            50.0, 150.0, 60.0, 140.0, 100.0, 70.0, 130.0, 80.0, 120.0, 90.0,
+        ];
+        assert_eq!(
+            change(&wide, &wide.map(|x| x * 0.8), 0.1).unwrap().verdict,
+            Verdict::Same
+        );
+        assert!(change(&[1.0], &[2.0], 0.1).is_none());
+    }
+
+    /// The ratio judged is the ratio of the two figures shown, and its interval holds it.
+    #[test]
+    fn the_ratio_shown_is_the_ratio_of_the_medians_shown() {
+        let old = [10.0, 11.0, 12.0, 13.0, 100.0, 9.0, 10.5, 11.5, 12.5, 10.2];
+        let new = [20.0, 21.0, 19.0, 22.0, 20.5, 18.0, 23.0, 21.5, 19.5, 20.2];
+        let ch = change(&old, &new, 0.1).unwrap();
+        let med = |xs: &[f64]| Spread::of(xs.to_vec(), "trials/s").median;
+        assert_eq!((ch.old, ch.new), (med(&old), med(&new)));
+        assert_eq!(ch.ratio, ch.new / ch.old);
+        assert!(ch.low <= ch.ratio && ch.ratio <= ch.high);
+        assert!(ch.confidence >= CONFIDENCE);
+    }
+
+    fn bench(waited: f64, samples: &[f64], ratios: &[f64]) -> Bench {
+        let runs = samples
+            .iter()
+            .map(|_| Run {
+                wall_s: 0.1,
+                cpu_s: Some(0.2),
+                waited_s: Some(0.2 * waited),
+            })
+            .collect();
+        Bench {
+            schema: provenance::SCHEMA,
+            build: Build::this(),
+            date: "2026-11-29T00:00:00Z".into(),
+            machine: Machine {
+                cpu: "a test processor".into(),
+                cpu_flags: Vec::new(),
+                cores: 2,
+                threads: 2,
+                os: "test".into(),
+                load_before: Some([0.1, 0.1, 0.1]),
+                load_after: Some([2.0, 1.0, 0.5]),
+            },
+            plan: Plan {
+                seconds: 1.0,
+                repeats: 10,
+                threads: None,
+                only: Vec::new(),
+                exact_names: Vec::new(),
+                sampler: None,
+                set: Vec::new(),
+                trials: Vec::new(),
+            },
+            seconds_a_case: 1.0,
+            repeats: 10,
+            noise_bound: 0.1,
+            cases: vec![CaseRow {
+                case: "rally RF".into(),
+                sampler: "table".into(),
+                command: String::new(),
+                setup_ms: 0.1,
+                trials: 1 << 20,
+                per_second: Spread::of(samples.to_vec(), "trials/s"),
+                runs,
+                warmup_runs: 1,
+                recalibrated: false,
+                cpu: Some(CpuUse {
+                    busy: 1.0 - waited,
+                    waited,
+                }),
+                reference: Some("hand loop: rally RF".into()),
+                to_reference: Some(Spread::of(ratios.to_vec(), "ratio")),
+                legacy_ratio_samples: Vec::new(),
+            }],
+            references: Vec::new(),
+            exact: Vec::new(),
+            mechanic: Vec::new(),
+            mechanic_not_run: None,
+            api: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    const STEADY: [f64; 10] = [
+        100e6, 101e6, 99e6, 100.5e6, 99.5e6, 100.2e6, 99.8e6, 100.1e6, 99.9e6, 100.3e6,
+    ];
+    const RATIOS: [f64; 10] = [2.0, 2.02, 1.98, 2.01, 1.99, 2.0, 2.005, 1.995, 2.0, 2.0];
+
+    fn verdicts(c: &Compared) -> Vec<String> {
+        c.text
+            .lines()
+            .filter(|l| l.starts_with("rally RF"))
+            .map(|l| {
+                l.split("  ")
+                    .filter(|w| !w.is_empty())
+                    .last()
+                    .unwrap()
+                    .trim()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// The same figures on a quiet machine both times: same, judged, nothing to fail on.
+    #[test]
+    fn the_same_figures_on_a_quiet_machine_are_the_same() {
+        let a = bench(0.004, &STEADY, &RATIOS);
+        let c = compare(
+            std::slice::from_ref(&a),
+            std::slice::from_ref(&a),
+            (&[], &[]),
             0.1,
+            None,
         )
         .unwrap();
-        assert!((paired.ratio - 2.0).abs() < 1e-9 && paired.verdict == "faster");
-        assert!(change(&[vec![1.0]], &[vec![2.0]], 0.1).is_none());
+        assert_eq!(verdicts(&c), vec!["same", "same"], "{}", c.text);
+        assert!(
+            c.regressions.is_empty() && c.unjudged.is_empty(),
+            "{}",
+            c.text
+        );
+        assert!(c.text.contains("verdict: every row judged"), "{}", c.text);
+    }
+
+    /// The case: a quiet baseline (0.4% waited), a run now with a busy core (38%) whose
+    /// rates fell to 0.63: unreliable, with why, never slower; nothing counted as a regression.
+    #[test]
+    fn a_side_measured_on_a_busy_machine_is_unreliable_not_slower() {
+        let old = bench(0.004, &STEADY, &RATIOS);
+        let new = bench(0.38, &STEADY.map(|x| x * 0.63), &RATIOS.map(|x| x * 0.8));
+        for (o, n) in [(&old, &new), (&new, &old)] {
+            let c = compare(
+                std::slice::from_ref(o),
+                std::slice::from_ref(n),
+                (&[], &[]),
+                0.1,
+                Some(0.25),
+            )
+            .unwrap();
+            let v = verdicts(&c);
+            assert!(
+                v.iter()
+                    .all(|v| v.starts_with("unreliable: threads waited")),
+                "{}",
+                c.text
+            );
+            assert!(c.regressions.is_empty() && c.dropped.is_empty());
+            assert_eq!(c.unjudged.len(), 2);
+            assert_eq!(c.unjudged_guarded.len(), 1);
+        }
+        let c = compare(std::slice::from_ref(&old), &[new], (&[], &[]), 0.1, None).unwrap();
+        assert!(
+            c.text
+                .contains("unreliable: threads waited 38% now, 0.4% then"),
+            "{}",
+            c.text
+        );
+        // Both a little busy but apart by more than the allowed difference: unreliable too.
+        let a = bench(0.045, &STEADY, &RATIOS);
+        let c = compare(&[old], &[a], (&[], &[]), 0.1, None).unwrap();
+        assert_eq!(c.unjudged.len(), 2, "{}", c.text);
+    }
+
+    fn calm_of(load: f64) -> Contention {
+        Contention {
+            waited: None,
+            load: Some(load),
+        }
+    }
+
+    #[test]
+    fn the_grounds_of_unreliable() {
+        let quiet = Contention {
+            waited: Some(0.004),
+            load: Some(0.1),
+        };
+        assert_eq!(unreliable(quiet, quiet), None);
+        let busy = Contention {
+            waited: Some(0.06),
+            ..quiet
+        };
+        assert!(unreliable(busy, busy).is_some());
+        let apart = Contention {
+            waited: Some(0.03),
+            ..quiet
+        };
+        assert!(unreliable(quiet, apart).is_some());
+        // No waited time recorded: the load at the start decides.
+        let unknown = Contention {
+            waited: None,
+            load: Some(1.5),
+        };
+        assert_eq!(
+            unreliable(quiet, unknown).unwrap(),
+            "load 1.50 a core (no waited time recorded) now, threads waited 0.4% then"
+        );
+        // One side recorded its waiting, the other only its load: each judged by its own.
+        assert!(unreliable(calm_of(0.2), busy).is_some());
+        assert_eq!(unreliable(calm_of(0.2), quiet), None);
+        let calm = Contention {
+            waited: None,
+            load: Some(0.2),
+        };
+        assert_eq!(unreliable(calm, calm), None);
+    }
+
+    /// Different threads, sampler or settings: refused, one line naming what differs.
+    #[test]
+    fn different_work_is_refused_naming_what_differs() {
+        let old = bench(0.004, &STEADY, &RATIOS);
+        let mut one = old.clone();
+        one.machine.threads = 1;
+        let e = compare(std::slice::from_ref(&old), &[one], (&[], &[]), 0.1, None).unwrap_err();
+        assert!(e.is_bad_input());
+        assert!(e.to_string().contains("threads: 2 then, 1 now"), "{e}");
+        assert_eq!(e.to_string().lines().count(), 1);
+        let mut turns = old.clone();
+        turns.plan.set = vec!["turns=12".into()];
+        let e = compare(
+            std::slice::from_ref(&old),
+            std::slice::from_ref(&turns),
+            (&[], &[]),
+            0.1,
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("settings: the cases' own then, turns=12 now"),
+            "{e}"
+        );
+        assert_eq!(
+            differs(&old, 2, &turns.plan).as_deref(),
+            Some("settings: the cases' own then, turns=12 now")
+        );
+        let mut dice = old.clone();
+        dice.plan.sampler = Some("dice".into());
+        assert!(
+            differs(&old, 2, &dice.plan)
+                .unwrap()
+                .contains("sampler: the default then, dice now")
+        );
+        // Rounds of one side must agree too.
+        let e = compare(
+            &[old.clone(), turns],
+            std::slice::from_ref(&old),
+            (&[], &[]),
+            0.1,
+            None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("the baseline's files"), "{e}");
+        assert_eq!(differs(&old, 2, &old.plan), None);
+    }
+
+    /// A real regression on a quiet machine: slower, counted (the command exits 1), and the
+    /// hand-loop drop caught by --fail-on-drop.
+    #[test]
+    fn a_real_regression_is_slower() {
+        let old = bench(0.004, &STEADY, &RATIOS);
+        let new = bench(0.006, &STEADY.map(|x| x / 2.0), &RATIOS.map(|x| x / 2.0));
+        let c = compare(&[old], &[new], (&[], &[]), 0.1, Some(0.25)).unwrap();
+        assert_eq!(verdicts(&c), vec!["slower", "slower"], "{}", c.text);
+        assert_eq!(c.regressions.len(), 2);
+        assert_eq!(c.dropped.len(), 1);
+        assert!(c.unjudged.is_empty());
+        assert!(c.text.contains("0.500 ("), "{}", c.text);
+        assert!(c.text.contains("verdict: slower"), "{}", c.text);
+    }
+
+    /// Layout 3 (dirty as text, paired ratios as `ratio_samples`) is read and upgraded; an
+    /// unknown layout is refused in one line.
+    #[test]
+    fn an_older_layout_is_read_and_an_unknown_one_refused() {
+        let mut v = serde_json::to_value(bench(0.004, &STEADY, &RATIOS)).unwrap();
+        v["schema"] = 3.into();
+        v["build"]["dirty"] = "false".into();
+        let c = &mut v["cases"][0];
+        c.as_object_mut().unwrap().remove("to_reference");
+        c.as_object_mut().unwrap().remove("runs");
+        c["ratio_samples"] = serde_json::json!([2.0, 2.1, 1.9, 2.0, 2.05]);
+        c["ratio_to_reference"] = 2.0.into();
+        let b = parse(&v.to_string(), "old.json").unwrap();
+        assert_eq!(b.build.dirty, Some(false));
+        let r = b.cases[0].to_reference.as_ref().unwrap();
+        assert_eq!((r.median, r.unit.as_str()), (2.0, "ratio"));
+        v["schema"] = 2.into();
+        let e = parse(&v.to_string(), "old.json").unwrap_err();
+        assert!(
+            e.to_string().contains("layout 2") && e.is_bad_input(),
+            "{e}"
+        );
+        assert_eq!(e.to_string().lines().count(), 1);
+        let e = parse("not json", "x.json").unwrap_err();
+        assert_eq!(e.to_string().lines().count(), 1);
     }
 }

@@ -22,11 +22,23 @@ use morale_lab::{RunOptions, Sampler};
 
 use provenance::{Build, Machine};
 
-/// Runs of each case, alternated with its reference's, unless `--repeats` says otherwise.
-pub const REPEATS: usize = 5;
+/// The least timed runs of each case (after its warm-up), alternated with its reference's,
+/// unless `--repeats` says otherwise.
+pub const REPEATS: usize = 10;
 
 /// A case whose median's interval is wider than this share of the median is flagged as noisy.
 const NOISE: f64 = 0.10;
+
+/// Past the least runs, a case is run again until its median's interval (and its reference's,
+/// and its ratio to it) is at most this share of the median wide...
+pub const SETTLED: f64 = 0.05;
+
+/// ...or until it has taken this many times the least time (`--seconds` for each series).
+pub const CAP: f64 = 3.0;
+
+/// Tukey's fences: a run more than this many interquartile ranges below the lower quartile or
+/// above the upper is an outlier (flagged and reported, still counted: the median is robust).
+pub const FENCE: f64 = 1.5;
 
 /// A run shorter than this (seconds) measures the timer and the start-up as much as the loop.
 const SHORTEST_RUN: f64 = 0.05;
@@ -64,6 +76,34 @@ pub struct Plan {
     pub sampler: Option<String>,
     /// `KEY=VALUE` settings laid over every case's (`--set`, and `--turns` as `turns=N`).
     pub set: Vec<String>,
+    /// Trials a run, fixed (a baseline's, so that `--compare` runs the same work) instead of
+    /// calibrated.
+    #[serde(default)]
+    pub trials: Vec<FixedTrials>,
+}
+
+/// The trials of each run of one series of a case, fixed by the plan.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FixedTrials {
+    /// The case's label (or the reference loop's name).
+    pub case: String,
+    /// The sampler (`plain loop` for a reference).
+    pub sampler: String,
+    /// Trials a run.
+    pub trials: u64,
+}
+
+impl Plan {
+    /// The trials fixed for `case` run by `sampler`: that sampler's, or the case's only row's
+    /// when it ran one sampler (a battle names the sampler it used, not the one asked for).
+    fn fixed(&self, case: &str, sampler: &str, only_one: bool) -> Option<u64> {
+        let of_case: Vec<&FixedTrials> = self.trials.iter().filter(|f| f.case == case).collect();
+        of_case
+            .iter()
+            .find(|f| f.sampler == sampler)
+            .or_else(|| of_case.first().filter(|_| only_one && of_case.len() == 1))
+            .map(|f| f.trials)
+    }
 }
 
 /// Several measurements of one rate (or time): their median with an interval, least and
@@ -87,7 +127,14 @@ pub struct Spread {
     pub confidence: f64,
     /// The interval is wider than [`NOISE`] of the median: the runs disagree.
     pub noisy: bool,
-    /// Every run's figure, in the order they ran.
+    /// What the samples measure: `trials/s`, `ms` (a solve, a request) or `ratio`.
+    #[serde(default)]
+    pub unit: String,
+    /// The runs (places in `samples`, from 0) beyond Tukey's fences ([`FENCE`] interquartile
+    /// ranges outside the quartiles): flagged, still counted.
+    #[serde(default)]
+    pub outliers: Vec<usize>,
+    /// Every run's figure, in the order they ran (warm-up runs not among them).
     pub samples: Vec<f64>,
 }
 
@@ -102,26 +149,60 @@ fn binomial_half_cdf(n: usize, k: usize) -> f64 {
     sum
 }
 
+/// The median of sorted figures.
+pub(crate) fn median_of_sorted(xs: &[f64]) -> f64 {
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// The median's interval from order statistics at `confidence` (it holds the true median with
+/// that probability whatever the distribution of the runs): its ends and its own confidence,
+/// which with too few runs is the most the extremes give (93.75% with 5).
+pub(crate) fn median_interval(xs: &[f64], confidence: f64) -> (f64, f64, f64) {
+    let n = xs.len();
+    // The widest k with [x(k), x(n+1−k)] holding the median at `confidence`.
+    let mut k = 1;
+    while k < n / 2 && 2.0 * binomial_half_cdf(n, k) <= 1.0 - confidence {
+        k += 1;
+    }
+    (
+        xs[k - 1],
+        xs[n - k],
+        1.0 - 2.0 * binomial_half_cdf(n, k - 1),
+    )
+}
+
+/// The places of the figures beyond Tukey's fences (quartiles by linear interpolation).
+fn outliers(samples: &[f64], sorted: &[f64]) -> Vec<usize> {
+    let n = sorted.len();
+    if n < 4 {
+        return Vec::new();
+    }
+    let quantile = |p: f64| {
+        let h = (n - 1) as f64 * p;
+        let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+        sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+    };
+    let (q1, q3) = (quantile(0.25), quantile(0.75));
+    let (low, high) = (q1 - FENCE * (q3 - q1), q3 + FENCE * (q3 - q1));
+    (0..samples.len())
+        .filter(|&i| samples[i] < low || samples[i] > high)
+        .collect()
+}
+
 impl Spread {
-    /// The figures of `samples`, in the order they ran.
-    pub fn of(samples: Vec<f64>) -> Spread {
+    /// The figures of `samples`, in the order they ran, measured in `unit`.
+    pub fn of(samples: Vec<f64>, unit: &str) -> Spread {
         let mut xs = samples.clone();
         xs.sort_by(f64::total_cmp);
         let n = xs.len();
-        let median = if n % 2 == 1 {
-            xs[n / 2]
-        } else {
-            (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-        };
+        let median = median_of_sorted(&xs);
         let (min, max) = (xs[0], xs[n - 1]);
-        // The widest k with [x(k), x(n+1−k)] holding the median at CONFIDENCE; with too few
-        // runs for that, the extremes (and the confidence they give).
-        let mut k = 1;
-        while k < n / 2 && 2.0 * binomial_half_cdf(n, k) <= 1.0 - CONFIDENCE {
-            k += 1;
-        }
-        let confidence = 1.0 - 2.0 * binomial_half_cdf(n, k - 1);
-        let (ci_low, ci_high) = (xs[k - 1], xs[n - k]);
+        let (ci_low, ci_high, confidence) = median_interval(&xs, CONFIDENCE);
         let rel = |w: f64| if median > 0.0 { w / median } else { 0.0 };
         Spread {
             median,
@@ -132,9 +213,32 @@ impl Spread {
             ci_high,
             confidence,
             noisy: rel(ci_high - ci_low) > NOISE,
+            unit: unit.into(),
+            outliers: outliers(&samples, &xs),
             samples,
         }
     }
+
+    /// The median's interval's width over the median.
+    pub fn width(&self) -> f64 {
+        if self.median > 0.0 {
+            (self.ci_high - self.ci_low) / self.median
+        } else {
+            0.0
+        }
+    }
+}
+
+/// One timed run's own times.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct Run {
+    /// Its wall time, in seconds.
+    pub wall_s: f64,
+    /// The processor time the process's threads had meanwhile, in seconds (all threads), where
+    /// the system says.
+    pub cpu_s: Option<f64>,
+    /// The time they spent ready but waiting for a core, in seconds, where the system says.
+    pub waited_s: Option<f64>,
 }
 
 /// How the threads used the processor over a case's runs (medians over the runs), where the
@@ -163,17 +267,32 @@ pub struct CaseRow {
     pub setup_ms: f64,
     /// Trials (battles) in each run.
     pub trials: u64,
-    /// Trials (battles) per second over the runs.
+    /// Trials (battles) per second over the timed runs (unit `trials/s`).
     pub per_second: Spread,
+    /// Every timed run's wall and processor time, in the order of `per_second.samples`.
+    #[serde(default)]
+    pub runs: Vec<Run>,
+    /// Runs of the case (all its series: each sampler and its hand loop) made before the timed
+    /// ones and not counted: the calibrations' (or one a series, with the trials fixed), and
+    /// the rounds before a re-calibration.
+    #[serde(default)]
+    pub warmup_runs: usize,
+    /// Whether the timed runs were shorter than half the time asked (a stall had shortened the
+    /// calibration), so the trials were calibrated again and the runs before dropped.
+    #[serde(default)]
+    pub recalibrated: bool,
     /// Processor use over its runs.
     pub cpu: Option<CpuUse>,
     /// The reference it is measured against, if it has one.
     pub reference: Option<String>,
-    /// Its median over the reference's median.
-    pub ratio_to_reference: Option<f64>,
-    /// Each repeat's rate over the reference's in the same repeat (they ran alternately).
+    /// "× reference": each round's rate over the reference's in the same round (they ran
+    /// alternately), as a spread (unit `ratio`): its median is the figure, in `bench` and in
+    /// `--compare` alike.
     #[serde(default)]
-    pub ratio_samples: Vec<f64>,
+    pub to_reference: Option<Spread>,
+    /// Layout 3's paired ratios, read to make `to_reference` of an old file.
+    #[serde(default, rename = "ratio_samples", skip_serializing)]
+    pub legacy_ratio_samples: Vec<f64>,
 }
 
 /// A reference loop's figures.
@@ -199,8 +318,17 @@ pub struct ExactRow {
     pub case: String,
     /// The command line that solves it.
     pub command: String,
-    /// Milliseconds a solve (and its report).
+    /// Milliseconds a solve (and its report): each sample a batch's mean (unit `ms`).
     pub ms: Spread,
+    /// Solves in each timed batch.
+    #[serde(default)]
+    pub solves_a_run: u32,
+    /// Every timed batch's wall and processor time.
+    #[serde(default)]
+    pub runs: Vec<Run>,
+    /// Processor use over its batches (medians).
+    #[serde(default)]
+    pub cpu: Option<CpuUse>,
 }
 
 /// A mechanic file against the built-in system that writes the same rules.
@@ -229,7 +357,7 @@ pub struct Bench {
     pub plan: Plan,
     /// The least a case ran, in seconds.
     pub seconds_a_case: f64,
-    /// Runs of each case.
+    /// The least timed runs of each case (after its warm-up).
     pub repeats: usize,
     /// A figure whose interval is wider than this share of its median is noisy.
     pub noise_bound: f64,
@@ -344,7 +472,7 @@ fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<(
             case: name.to_string(),
             command: format!("POST {path}"),
             requests: times.len(),
-            ms: Spread::of(times),
+            ms: Spread::of(times, "ms"),
             p95_ms: p95,
         });
     }
@@ -352,12 +480,13 @@ fn api_rows(bench: &mut Bench, seconds: f64, threads: Option<usize>) -> Result<(
     Ok(())
 }
 
-/// One timed run: its figure (a rate, or milliseconds), and how the threads used the
-/// processor meanwhile.
+/// One timed run: its figure (a rate, or milliseconds), how the threads used the processor
+/// meanwhile, and its own times.
 #[derive(Debug, Clone, Copy)]
 struct Measured {
     value: f64,
     cpu: Option<CpuUse>,
+    run: Run,
 }
 
 /// Time `work` on `threads` threads: its figure and the processor's use meanwhile.
@@ -365,37 +494,57 @@ fn measured(threads: usize, work: impl FnOnce() -> Result<f64>) -> Result<Measur
     let before = provenance::cpu_times();
     let started = Instant::now();
     let value = work()?;
-    let wall = started.elapsed().as_secs_f64().max(1e-9) * threads as f64;
-    let cpu = before
+    let wall_s = started.elapsed().as_secs_f64().max(1e-9);
+    let used = before
         .zip(provenance::cpu_times())
-        .map(|((on0, w0), (on1, w1))| CpuUse {
-            busy: (on1 - on0) / wall,
-            waited: (w1 - w0) / wall,
-        });
-    Ok(Measured { value, cpu })
+        .map(|((on0, w0), (on1, w1))| (on1 - on0, w1 - w0));
+    let cpu = used.map(|(on, waited)| CpuUse {
+        busy: on / (wall_s * threads as f64),
+        waited: waited / (wall_s * threads as f64),
+    });
+    Ok(Measured {
+        value,
+        cpu,
+        run: Run {
+            wall_s,
+            cpu_s: used.map(|u| u.0),
+            waited_s: used.map(|u| u.1),
+        },
+    })
 }
 
 /// The medians of the processor's use over runs.
 fn cpu_of(runs: &[Measured]) -> Option<CpuUse> {
     let uses: Vec<CpuUse> = runs.iter().filter_map(|m| m.cpu).collect();
     (uses.len() == runs.len() && !uses.is_empty()).then(|| CpuUse {
-        busy: Spread::of(uses.iter().map(|u| u.busy).collect()).median,
-        waited: Spread::of(uses.iter().map(|u| u.waited).collect()).median,
+        busy: Spread::of(uses.iter().map(|u| u.busy).collect(), "share").median,
+        waited: Spread::of(uses.iter().map(|u| u.waited).collect(), "share").median,
     })
 }
 
-/// The trials that make one run of `run_once` last at least `seconds`, doubling from 2^16; and
-/// that first long-enough run's figures, to count among the repeats.
-fn calibrate<M>(seconds: f64, mut run_once: impl FnMut(u64) -> Result<M>) -> Result<(u64, M)> {
+/// The trials that make one run of `run_once` last at least `seconds`, doubling from 2^16, and
+/// how many runs that took (warm-up: none of them is counted).
+fn calibrate<M>(seconds: f64, mut run_once: impl FnMut(u64) -> Result<M>) -> Result<(u64, usize)> {
     let mut trials = 1u64 << 16;
+    let mut made = 0;
     loop {
         let started = Instant::now();
-        let m = run_once(trials)?;
+        run_once(trials)?;
+        made += 1;
         if started.elapsed().as_secs_f64() >= seconds || trials >= 1 << 40 {
-            return Ok((trials, m));
+            return Ok((trials, made));
         }
         trials *= 2;
     }
+}
+
+/// `trials` doubled until a run of them, at `wall` seconds for `trials`, lasts `seconds`.
+fn rescaled(trials: u64, wall: f64, seconds: f64) -> u64 {
+    let mut t = trials;
+    while (t as f64 / trials as f64) * wall < seconds && t < 1 << 40 {
+        t *= 2;
+    }
+    t
 }
 
 /// The Monte Carlo rate of `job` at `trials` with `sampler` (trials per second, from its
@@ -443,6 +592,9 @@ struct Planned {
     set: Vec<String>,
     /// Whether the plan changed them (its reference loop then writes other rules).
     changed: bool,
+    /// Its name, and when the plan changed its settings, what it ran with instead: "rally RF
+    /// … 100 turns (run with turns=12)".
+    label: String,
 }
 
 impl Planned {
@@ -456,7 +608,13 @@ impl Planned {
             .collect();
         set.extend(over.iter().cloned());
         let changed = set.len() != case.set.len() || set.iter().zip(case.set).any(|(a, b)| a != b);
-        Planned { case, set, changed }
+        let label = label(case.name, if changed { over } else { &[] });
+        Planned {
+            case,
+            set,
+            changed,
+            label,
+        }
     }
 
     fn job(&self) -> Result<Box<dyn morale_lab::Job>> {
@@ -520,10 +678,22 @@ fn picked(plan: &Plan) -> (Vec<Planned>, Vec<Planned>) {
     (pick(cases()), pick(exact_cases()))
 }
 
+/// A case's name, and the settings laid over it that changed it.
+fn label(name: &str, over: &[String]) -> String {
+    if over.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} (run with {})", over.join(" "))
+    }
+}
+
 /// Whether a case's name is picked by the plan.
 fn matches(plan: &Plan, name: &str) -> bool {
     if !plan.exact_names.is_empty() {
-        return plan.exact_names.iter().any(|n| n == name);
+        return plan
+            .exact_names
+            .iter()
+            .any(|n| n == name || n == &label(name, &plan.set));
     }
     plan.only.is_empty() || plan.only.iter().any(|w| name.contains(w.as_str()))
 }
@@ -593,7 +763,7 @@ pub fn list(plan: &Plan) -> Result<String> {
             let reference = references().into_iter().find(|r| r.case == c.case.name);
             out += &format!(
                 "  {}\n    {}\n",
-                c.case.name,
+                c.label,
                 c.command(&format!(" --seed 1 --sampler {sampler} --trials N"))
             );
             if let Some(r) = reference.filter(|_| !c.changed) {
@@ -604,7 +774,7 @@ pub fn list(plan: &Plan) -> Result<String> {
     if !p.exact.is_empty() {
         out += "\nexact solution (ms a solve):\n";
         for c in &p.exact {
-            out += &format!("  {}\n    {}\n", c.case.name, c.command(" --exact-only"));
+            out += &format!("  {}\n    {}\n", c.label, c.command(" --exact-only"));
         }
     }
     if !p.files.is_empty() {
@@ -701,18 +871,27 @@ pub fn run(plan: &Plan) -> Result<Bench> {
             )?;
             setup.push(started.elapsed().as_secs_f64());
         }
+        // Each series' trials a run: the plan's (a baseline's), after one warm-up run, or
+        // calibrated (every calibration run a warm-up). Nothing before the timed runs counts.
         let mut trials = Vec::new();
-        let mut runs: Vec<Vec<Measured>> = Vec::new();
+        let mut fixed = Vec::new();
+        let mut warmup = 0;
         // The sampler each ran (a line's battle code rolls its dice whichever is asked).
         let mut used = Vec::new();
         // The case's last report, which a battle's reference loop is checked against.
         let mut last = None;
         for &sampler in &samplers {
-            let (t, first) = calibrate(each, |t| {
-                measured(n_threads, || rate(job, t, threads, sampler, &mut last))
-            })?;
+            let given = plan.fixed(&case.label, sampler.name(), samplers.len() == 1);
+            let (t, made) = match given {
+                Some(t) => {
+                    rate(job, t, threads, sampler, &mut last)?;
+                    (t, 1)
+                }
+                None => calibrate(each, |t| rate(job, t, threads, sampler, &mut last))?,
+            };
             trials.push(t);
-            runs.push(vec![first]);
+            fixed.push(given.is_some());
+            warmup += made;
             used.push((
                 sampler,
                 last.as_ref()
@@ -720,53 +899,112 @@ pub fn run(plan: &Plan) -> Result<Bench> {
                     .unwrap_or_else(|| sampler.name().into()),
             ));
         }
-        let mut ref_rates = Vec::new();
-        let ref_trials = match reference {
-            Some(r) => {
-                let (t, first) = calibrate(each, |t| reference_rate(r, t, threads, last.as_ref()))?;
-                ref_rates.push(first);
-                t
-            }
-            None => 0,
+        let (mut ref_trials, ref_fixed) = match reference {
+            Some(r) => match plan.fixed(r.name, "plain loop", false) {
+                Some(t) => {
+                    reference_rate(r, t, threads, last.as_ref())?;
+                    (t, true)
+                }
+                None => (
+                    calibrate(each, |t| reference_rate(r, t, threads, last.as_ref()))?.0,
+                    false,
+                ),
+            },
+            None => (0, true),
         };
-        // The repeats, case and reference alternated, so that a change in the machine's load
-        // falls on both.
-        for _ in 1..repeats {
+        // The timed rounds, each series once a round, case and reference alternated, so that
+        // a change in the machine's load falls on all of them: at least `repeats`, then until
+        // every median's interval is within SETTLED of it or CAP times the least time passed.
+        let series = samplers.len() + usize::from(reference.is_some());
+        let cap = CAP * plan.seconds * series as f64;
+        let mut runs: Vec<Vec<Measured>> = vec![Vec::new(); samplers.len()];
+        let mut ref_runs: Vec<f64> = Vec::new();
+        let mut recalibrated = false;
+        let mut started = Instant::now();
+        loop {
             for (i, &sampler) in samplers.iter().enumerate() {
                 runs[i].push(measured(n_threads, || {
                     rate(job, trials[i], threads, sampler, &mut last)
                 })?);
             }
             if let Some(r) = reference {
-                ref_rates.push(reference_rate(r, ref_trials, threads, last.as_ref())?);
+                ref_runs.push(reference_rate(r, ref_trials, threads, last.as_ref())?);
+            }
+            let done = runs[0].len();
+            // A stall during calibration (a run slowed by other work) leaves the trials too few
+            // for the time asked: after three rounds, a series whose median run is under half
+            // of it is calibrated again from its runs, and the rounds so far dropped.
+            if done == 3 && !recalibrated {
+                let short = |wall: Vec<f64>| Spread::of(wall, "s").median < each / 2.0;
+                let mut redo = false;
+                for i in 0..samplers.len() {
+                    let wall: Vec<f64> = runs[i].iter().map(|m| m.run.wall_s).collect();
+                    if !fixed[i] && short(wall.clone()) {
+                        trials[i] = rescaled(trials[i], Spread::of(wall, "s").median, each);
+                        redo = true;
+                    }
+                }
+                let ref_wall: Vec<f64> = ref_runs.iter().map(|r| ref_trials as f64 / r).collect();
+                if !ref_fixed && !ref_wall.is_empty() && short(ref_wall.clone()) {
+                    ref_trials = rescaled(ref_trials, Spread::of(ref_wall, "s").median, each);
+                    redo = true;
+                }
+                if redo {
+                    recalibrated = true;
+                    warmup += 3;
+                    runs.iter_mut().for_each(Vec::clear);
+                    ref_runs.clear();
+                    started = Instant::now();
+                    continue;
+                }
+            }
+            if done >= repeats {
+                let mut widths: Vec<f64> = runs
+                    .iter()
+                    .map(|r| Spread::of(r.iter().map(|m| m.value).collect(), "trials/s").width())
+                    .collect();
+                if !ref_runs.is_empty() {
+                    widths.push(Spread::of(ref_runs.clone(), "trials/s").width());
+                    for r in &runs {
+                        let paired = r.iter().zip(&ref_runs).map(|(m, x)| m.value / x).collect();
+                        widths.push(Spread::of(paired, "ratio").width());
+                    }
+                }
+                if widths.iter().all(|w| *w <= SETTLED) || started.elapsed().as_secs_f64() > cap {
+                    break;
+                }
             }
         }
-        let ref_spread = reference.map(|_| Spread::of(ref_rates.clone()));
+        let ref_spread = reference.map(|_| Spread::of(ref_runs.clone(), "trials/s"));
         for ((((sampler, name), runs), &trials), &setup) in
             used.into_iter().zip(runs).zip(&trials).zip(&setup)
         {
-            let per_second = Spread::of(runs.iter().map(|m| m.value).collect());
+            let per_second = Spread::of(runs.iter().map(|m| m.value).collect(), "trials/s");
             let mut tail = format!(" --seed 1 --sampler {} --trials {trials}", sampler.name());
             if let Some(t) = threads {
                 tail += &format!(" --threads {t}");
             }
             bench.cases.push(CaseRow {
-                case: case.case.name.to_string(),
+                case: case.label.clone(),
                 sampler: name,
                 command: case.command(&tail),
                 setup_ms: setup * 1e3,
                 trials,
                 cpu: cpu_of(&runs),
                 reference: reference.map(|r| r.name.to_string()),
-                ratio_to_reference: ref_spread.as_ref().map(|s| per_second.median / s.median),
-                ratio_samples: if reference.is_some() {
-                    runs.iter()
-                        .zip(&ref_rates)
-                        .map(|(m, r)| m.value / r)
-                        .collect()
-                } else {
-                    Vec::new()
-                },
+                to_reference: reference.map(|_| {
+                    Spread::of(
+                        runs.iter()
+                            .zip(&ref_runs)
+                            .map(|(m, r)| m.value / r)
+                            .collect(),
+                        "ratio",
+                    )
+                }),
+                legacy_ratio_samples: Vec::new(),
+                runs: runs.iter().map(|m| m.run).collect(),
+                warmup_runs: warmup,
+                recalibrated,
                 per_second,
             });
         }
@@ -786,10 +1024,12 @@ pub fn run(plan: &Plan) -> Result<Bench> {
     }
     for (case, job) in exact.iter().zip(&exact_jobs) {
         let opts = options(1, threads, true);
-        // One solve first, untimed: the first touches cold caches and pages. Then the repeats'
-        // batches, each of as many solves as fit in its share of the time (the first batch
-        // finds how many): a figure is a batch's mean time a solve, so a single slow solve
-        // (the scheduler, a page fault) does not make the case look noisy.
+        // One solve first, untimed: the first touches cold caches and pages. Then a warm-up
+        // batch of as many solves as fill a run's share of the time (it finds how many, and
+        // is not counted); then the timed batches, each that many solves: a figure is a
+        // batch's mean time a solve, so a single slow solve (the scheduler, a page fault) does
+        // not make the case look noisy. At least `repeats` batches, then until the median's
+        // interval is within SETTLED of it or CAP times the least time passed.
         let solve = || job.run(&opts, &Control::new()).map(|_| ());
         solve()?;
         let started = Instant::now();
@@ -798,18 +1038,30 @@ pub fn run(plan: &Plan) -> Result<Bench> {
             solve()?;
             k += 1;
         }
-        let mut times = vec![started.elapsed().as_secs_f64() * 1e3 / f64::from(k)];
-        for _ in 1..repeats {
-            let t = Instant::now();
-            for _ in 0..k {
-                solve()?;
+        let mut batches: Vec<Measured> = Vec::new();
+        let started = Instant::now();
+        loop {
+            batches.push(measured(1, || {
+                let t = Instant::now();
+                for _ in 0..k {
+                    solve()?;
+                }
+                Ok(t.elapsed().as_secs_f64() * 1e3 / f64::from(k))
+            })?);
+            if batches.len() >= repeats
+                && (Spread::of(batches.iter().map(|m| m.value).collect(), "ms").width() <= SETTLED
+                    || started.elapsed().as_secs_f64() > CAP * plan.seconds)
+            {
+                break;
             }
-            times.push(t.elapsed().as_secs_f64() * 1e3 / f64::from(k));
         }
         bench.exact.push(ExactRow {
-            case: case.case.name.to_string(),
+            case: case.label.clone(),
             command: case.command(" --exact-only"),
-            ms: Spread::of(times),
+            ms: Spread::of(batches.iter().map(|m| m.value).collect(), "ms"),
+            solves_a_run: k,
+            runs: batches.iter().map(|m| m.run).collect(),
+            cpu: cpu_of(&batches),
         });
     }
     if !files.is_empty() {
@@ -890,6 +1142,44 @@ fn warnings(b: &Bench) -> Vec<String> {
             b.noise_bound * 100.0
         ));
     }
+    let mut outlying = Vec::new();
+    let mut note = |name: String, s: &Spread| {
+        if !s.outliers.is_empty() {
+            let runs: Vec<String> = s.outliers.iter().map(|i| (i + 1).to_string()).collect();
+            outlying.push(format!(
+                "{name} run {} of {}",
+                runs.join(", "),
+                s.samples.len()
+            ));
+        }
+    };
+    for c in &b.cases {
+        note(format!("{} ({})", c.case, c.sampler), &c.per_second);
+    }
+    for r in &b.references {
+        note(r.reference.clone(), &r.per_second);
+    }
+    for e in &b.exact {
+        note(e.case.clone(), &e.ms);
+    }
+    if !outlying.is_empty() {
+        out.push(format!(
+            "outliers beyond Tukey's fences ({FENCE} interquartile ranges outside the quartiles), counted in the median but worth a look: {}",
+            outlying.join("; ")
+        ));
+    }
+    let again: Vec<&str> = b
+        .cases
+        .iter()
+        .filter(|c| c.recalibrated)
+        .map(|c| c.case.as_str())
+        .collect();
+    if !again.is_empty() {
+        out.push(format!(
+            "calibrated again (a stall had made the first calibration's runs too short; the runs before were dropped): {}",
+            again.join(", ")
+        ));
+    }
     out
 }
 
@@ -912,25 +1202,50 @@ fn ms_text(ms: f64) -> String {
     format!("{ms:.decimals$}")
 }
 
-/// Median and min–max of milliseconds.
+/// What a reader should see beside a figure: ` noisy`, ` 2 outliers`.
+fn flags_text(s: &Spread) -> String {
+    let mut out = String::new();
+    if s.noisy {
+        out += " noisy";
+    }
+    match s.outliers.len() {
+        0 => {}
+        1 => out += " 1 outlier",
+        n => out += &format!(" {n} outliers"),
+    }
+    out
+}
+
+/// Median of milliseconds and its interval.
 fn ms_spread_text(s: &Spread) -> String {
     format!(
         "{} ({}–{}){}",
         ms_text(s.median),
-        ms_text(s.min),
-        ms_text(s.max),
-        if s.noisy { " noisy" } else { "" }
+        ms_text(s.ci_low),
+        ms_text(s.ci_high),
+        flags_text(s)
     )
 }
 
-/// Median and min–max of rates.
+/// Median of rates and its interval.
 fn spread_text(s: &Spread) -> String {
     format!(
         "{} ({}–{}){}",
         rate_text(s.median),
-        rate_text(s.min).trim_end_matches([' ', 'M', 'k']),
-        rate_text(s.max),
-        if s.noisy { " noisy" } else { "" }
+        rate_text(s.ci_low).trim_end_matches([' ', 'M', 'k']),
+        rate_text(s.ci_high),
+        flags_text(s)
+    )
+}
+
+/// A ratio's median and its interval: `3.19× (3.10–3.25)`.
+fn ratio_text(s: &Spread) -> String {
+    format!(
+        "{:.2}× ({:.2}–{:.2}){}",
+        s.median,
+        s.ci_low,
+        s.ci_high,
+        flags_text(s)
     )
 }
 
@@ -963,8 +1278,10 @@ fn header(b: &Bench) -> String {
 pub fn render(b: &Bench) -> String {
     let mut out = header(b);
     out += &format!(
-        "each figure: the median of {} runs (min–max), at least {} s a case in all\n",
-        b.repeats, b.seconds_a_case
+        "each figure: the median of at least {} timed runs after warm-up (calibration runs not counted), run until its interval is within {:.0}% of it or {CAP}× the least time ({} s a series); in brackets the median's 95% interval (order statistics; with fewer than 6 runs, min–max)\n",
+        b.repeats,
+        SETTLED * 100.0,
+        b.seconds_a_case
     );
     if !b.cases.is_empty() {
         let mut rows = vec![vec![
@@ -972,9 +1289,10 @@ pub fn render(b: &Bench) -> String {
             "sampler".into(),
             "setup ms".into(),
             "trials a run".into(),
-            "per second (min–max)".into(),
+            "runs".into(),
+            "per second (interval)".into(),
             "cpu (waited)".into(),
-            "× reference".into(),
+            "× reference (interval)".into(),
         ]];
         for (i, c) in b.cases.iter().enumerate() {
             rows.push(vec![
@@ -982,13 +1300,15 @@ pub fn render(b: &Bench) -> String {
                 c.sampler.clone(),
                 format!("{:.2}", c.setup_ms),
                 morale_lab::report::thousands(c.trials),
+                c.per_second.samples.len().to_string(),
                 spread_text(&c.per_second),
                 c.cpu.map_or_else(
                     || "—".into(),
-                    |u| format!("{:.0}% ({:.0}%)", u.busy * 100.0, u.waited * 100.0),
+                    |u| format!("{:.0}% ({:.1}%)", u.busy * 100.0, u.waited * 100.0),
                 ),
-                c.ratio_to_reference
-                    .map_or_else(|| "—".into(), |r| format!("{r:.2}×")),
+                c.to_reference
+                    .as_ref()
+                    .map_or_else(|| "—".into(), ratio_text),
             ]);
             // A case's reference right below its last row.
             let last = b.cases.get(i + 1).is_none_or(|next| next.case != c.case);
@@ -998,6 +1318,7 @@ pub fn render(b: &Bench) -> String {
                     "plain loop".into(),
                     "—".into(),
                     morale_lab::report::thousands(r.trials),
+                    r.per_second.samples.len().to_string(),
                     spread_text(&r.per_second),
                     "—".into(),
                     "1.00×".into(),
@@ -1008,9 +1329,17 @@ pub fn render(b: &Bench) -> String {
         out += &align(&rows);
     }
     if !b.exact.is_empty() {
-        let mut rows = vec![vec!["exact solution".to_string(), "ms (min–max)".into()]];
+        let mut rows = vec![vec![
+            "exact solution".to_string(),
+            "batches × solves".into(),
+            "ms a solve (interval)".into(),
+        ]];
         for e in &b.exact {
-            rows.push(vec![e.case.clone(), ms_spread_text(&e.ms)]);
+            rows.push(vec![
+                e.case.clone(),
+                format!("{} × {}", e.ms.samples.len(), e.solves_a_run),
+                ms_spread_text(&e.ms),
+            ]);
         }
         out += "\n";
         out += &align(&rows);
@@ -1041,12 +1370,12 @@ pub fn render(b: &Bench) -> String {
         out += "\n";
         out += &align(&rows);
     }
-    out += "\n(setup: a fresh job's first, empty run with that sampler: compiling what it needs from the rules code and starting the threads; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median over that of a plain hand-written loop of the same rules, run alternately in this process on the same threads, its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it; exact: a solve and its report; bench --list gives each case's command line, --format json every run's figure)\n";
+    out += "\n(setup: a fresh job's first, empty run with that sampler: compiling what it needs from the rules code and starting the threads; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median of each round's rate over that of a plain hand-written loop of the same rules run in the same round (alternately, in this process, on the same threads), its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it — bench --compare compares this same median; exact: a solve and its report; noisy: the interval is wider than 10% of the median; outliers: runs beyond Tukey's fences, counted; bench --list gives each case's command line, --format json every run's figure, wall and processor time)\n";
     if !b.api.is_empty() {
         let mut rows = vec![vec![
             "explorer over loopback HTTP, nothing kept".to_string(),
             "requests".into(),
-            "median ms (min–max)".into(),
+            "median ms (interval)".into(),
             "p95 ms".into(),
         ]];
         for r in &b.api {
@@ -1150,12 +1479,13 @@ fn mechanic_rows(
             job.run(&options(1, threads, true), &Control::new())?;
             job.tally(&options(1, threads, false), 0..0, &Control::new())?;
             let setup = started.elapsed().as_secs_f64();
-            let (trials, first) = calibrate(seconds, |t| {
+            // The calibration's runs are its warm-up, not counted.
+            let (trials, _) = calibrate(seconds, |t| {
                 rate(job.as_ref(), t, threads, Sampler::Table, &mut None)
             })?;
-            jobs.push((job, setup, trials, vec![first]));
+            jobs.push((job, setup, trials, Vec::new()));
         }
-        for _ in 1..REPEATS {
+        for _ in 0..REPEATS {
             for (job, _, trials, rates) in &mut jobs {
                 rates.push(rate(
                     job.as_ref(),
@@ -1166,8 +1496,8 @@ fn mechanic_rows(
                 )?);
             }
         }
-        let file = Spread::of(std::mem::take(&mut jobs[0].3));
-        let built = Spread::of(std::mem::take(&mut jobs[1].3));
+        let file = Spread::of(std::mem::take(&mut jobs[0].3), "trials/s");
+        let built = Spread::of(std::mem::take(&mut jobs[1].3), "trials/s");
         bench.mechanic.push(MechanicRow {
             case: case.name.to_string(),
             setup_ms_file: jobs[0].1 * 1e3,
@@ -1294,10 +1624,10 @@ mod tests {
 
     #[test]
     fn a_spread_is_the_median_and_the_range_and_flags_noise() {
-        let s = Spread::of(vec![100.0, 95.0, 104.0, 101.0, 99.0]);
+        let s = Spread::of(vec![100.0, 95.0, 104.0, 101.0, 99.0], "trials/s");
         assert_eq!((s.median, s.min, s.max), (100.0, 95.0, 104.0));
         assert!((s.spread - 0.09).abs() < 1e-12 && !s.noisy);
-        let s = Spread::of(vec![100.0, 80.0, 104.0, 90.0]);
+        let s = Spread::of(vec![100.0, 80.0, 104.0, 90.0], "trials/s");
         assert_eq!(s.median, 95.0);
         assert!(s.noisy, "a spread of {} is noisy", s.spread);
         assert_eq!(
@@ -1311,21 +1641,61 @@ mod tests {
     /// second from each end with 10 (97.9%), the binomial's own figures.
     #[test]
     fn a_medians_interval_is_of_order_statistics() {
-        let s = Spread::of(vec![5.0, 1.0, 3.0, 2.0, 4.0]);
+        let s = Spread::of(vec![5.0, 1.0, 3.0, 2.0, 4.0], "trials/s");
         assert_eq!((s.ci_low, s.ci_high), (1.0, 5.0));
         assert!((s.confidence - 0.9375).abs() < 1e-12);
-        let s = Spread::of((1..=10).map(f64::from).collect());
+        let s = Spread::of((1..=10).map(f64::from).collect(), "trials/s");
         assert_eq!((s.ci_low, s.ci_high), (2.0, 9.0));
         assert!((s.confidence - (1.0 - 22.0 / 1024.0)).abs() < 1e-12);
-        let s = Spread::of((1..=30).map(f64::from).collect());
+        let s = Spread::of((1..=30).map(f64::from).collect(), "trials/s");
         assert!(s.confidence >= 0.95 && s.ci_low > 1.0 && s.ci_high < 30.0);
+    }
+
+    /// Tukey's fences flag a run far from the rest (and none in a tight set), by its place.
+    #[test]
+    fn outliers_are_flagged_by_tukeys_fences() {
+        let s = Spread::of(
+            vec![
+                100.0, 102.0, 98.0, 101.0, 40.0, 99.0, 103.0, 97.0, 100.5, 99.5,
+            ],
+            "trials/s",
+        );
+        assert_eq!(s.outliers, vec![4]);
+        assert_eq!(s.unit, "trials/s");
+        assert!(
+            spread_text(&s).ends_with(" 1 outlier"),
+            "{}",
+            spread_text(&s)
+        );
+        let s = Spread::of((1..=10).map(f64::from).collect(), "ms");
+        assert!(s.outliers.is_empty());
+    }
+
+    /// A stall that shortened the calibration is corrected: the trials doubled until a run
+    /// lasts the time asked.
+    #[test]
+    fn a_short_run_is_rescaled_to_the_time_asked() {
+        assert_eq!(rescaled(1 << 16, 0.01, 0.1), 1 << 20);
+        assert_eq!(rescaled(1 << 16, 0.2, 0.1), 1 << 16);
+    }
+
+    /// Calibration runs are all warm-up: the trials and how many runs it took, none kept.
+    #[test]
+    fn calibration_counts_its_runs_and_keeps_none() {
+        let mut seen = Vec::new();
+        let (trials, made) = calibrate(0.0, |t| {
+            seen.push(t);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((trials, made, seen), (1 << 16, 1, vec![1 << 16]));
     }
 
     #[test]
     fn rates_are_written_with_their_unit() {
         assert_eq!(rate_text(514.2e6), "514.2 M");
         assert_eq!(rate_text(775.3e3), "775.3 k");
-        let s = Spread::of(vec![1.0e6, 1.2e6, 1.1e6]);
+        let s = Spread::of(vec![1.0e6, 1.2e6, 1.1e6], "trials/s");
         assert_eq!(spread_text(&s), "1.1 M (1.0–1.2 M) noisy");
         assert_eq!(ms_text(12.345), "12.35");
         assert_eq!(ms_text(0.03123), "0.0312");

@@ -6,10 +6,18 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The version of the bench's JSON layout; a saved file of another is refused by `--compare`.
+/// The version of the bench's JSON layout (docs/PERFORMANCE.md describes each). `--compare`
+/// reads this one and [`OLDEST_READ`]; another is refused in one line.
 /// 3: the explorer's rows give every request's time as a spread (median interval, noisy),
 /// with their request; a case's set-up is timed for each sampler.
-pub const SCHEMA: u32 = 3;
+/// 4: `dirty` a boolean (null: unknown); every spread names its `unit` and its `outliers`
+/// (Tukey's fences); each case and exact row keeps every timed run's wall and processor time
+/// (`runs`) and its warm-up runs (not counted); `to_reference` is the spread of the paired
+/// ratios to the hand loop (it replaces `ratio_to_reference` and `ratio_samples`).
+pub const SCHEMA: u32 = 4;
+
+/// The oldest layout `--compare` still reads (its figures upgraded on reading).
+pub const OLDEST_READ: u32 = 3;
 
 /// The build that ran the bench (from `build.rs`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -18,9 +26,10 @@ pub struct Build {
     pub version: String,
     /// The git commit the binary was built from ("unknown" outside a checkout).
     pub commit: String,
-    /// Whether its sources (src, Cargo.toml, Cargo.lock, build.rs) differed from the commit:
-    /// "true", "false" or "unknown".
-    pub dirty: String,
+    /// Whether its sources (src, Cargo.toml, Cargo.lock, build.rs) differed from the commit
+    /// (`null`: unknown, outside a checkout). Layout 3 wrote it as text, which is read too.
+    #[serde(deserialize_with = "bool_or_text")]
+    pub dirty: Option<bool>,
     /// The compiler's `--version`.
     pub rustc: String,
     /// Cargo's profile and optimisation level.
@@ -35,7 +44,7 @@ impl Build {
         Build {
             version: morale_lab::VERSION.into(),
             commit: env!("MORALE_LAB_COMMIT").into(),
-            dirty: env!("MORALE_LAB_DIRTY").into(),
+            dirty: flag(env!("MORALE_LAB_DIRTY")),
             rustc: env!("MORALE_LAB_RUSTC").into(),
             profile: env!("MORALE_LAB_PROFILE").into(),
             target_features: env!("MORALE_LAB_TARGET_FEATURES").into(),
@@ -49,11 +58,34 @@ impl Build {
         } else {
             "unknown commit".into()
         };
-        if self.dirty == "true" {
+        if self.dirty == Some(true) {
             s += "+dirty";
         }
         s
     }
+}
+
+/// `true`, `false`, or anything else (`unknown`): not known.
+fn flag(text: &str) -> Option<bool> {
+    match text {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// A boolean, null, or (layout 3) the text "true", "false" or "unknown".
+fn bool_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Bool(Option<bool>),
+        Text(String),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::Bool(b) => b,
+        Either::Text(t) => flag(&t),
+    })
 }
 
 /// The machine a bench ran on, as far as the system says.
@@ -177,10 +209,30 @@ mod tests {
     fn a_build_is_named_by_its_short_commit() {
         let mut b = Build::this();
         b.commit = "8b300b6c0ffee".into();
-        b.dirty = "true".into();
+        b.dirty = Some(true);
         assert_eq!(b.short(), "8b300b6+dirty");
         b.commit = "unknown".into();
-        b.dirty = "unknown".into();
+        b.dirty = None;
         assert_eq!(b.short(), "unknown commit");
+    }
+
+    /// `dirty` is a boolean in layout 4, text in layout 3; both read.
+    #[test]
+    fn dirty_is_read_as_a_boolean_or_as_layout_3_text() {
+        let mut b = serde_json::to_value(Build::this()).unwrap();
+        for (given, read) in [
+            (serde_json::json!(false), Some(false)),
+            (serde_json::json!(true), Some(true)),
+            (serde_json::json!(null), None),
+            (serde_json::json!("false"), Some(false)),
+            (serde_json::json!("true"), Some(true)),
+            (serde_json::json!("unknown"), None),
+        ] {
+            b["dirty"] = given;
+            let parsed: Build = serde_json::from_value(b.clone()).unwrap();
+            assert_eq!(parsed.dirty, read);
+        }
+        let written = serde_json::to_value(Build::this()).unwrap();
+        assert!(written["dirty"].is_boolean() || written["dirty"].is_null());
     }
 }

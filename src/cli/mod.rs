@@ -62,6 +62,15 @@ enum Command {
     Points(PointsArgs),
     /// Measure trials per second of every scenario and system on this machine (the benchmark
     /// cases of docs/PERFORMANCE.md).
+    #[command(after_help = "Exit status:\n  \
+        0  measured; with --compare: every row judged and none slower beyond the noise and --threshold\n  \
+        1  with --compare: a row reliably slower past --threshold (with --fail-on-drop: a hand-loop ratio fallen past it); or a failure\n  \
+        2  bad input, or --compare refused: the two ran different threads, sampler or settings (--set, --turns), or a file of an unknown layout\n  \
+        3  with --compare: none slower, but a row could not be judged (unreliable: threads waited for a core more than 5% of their time on a side, or the two shares differ by more than 2 points)\n\n\
+        Examples:\n  \
+        morale-lab bench rally --save q.json     # a baseline\n  \
+        morale-lab bench --compare q.json        # run it again, judged against the baseline\n  \
+        morale-lab bench --compare a.json --to b.json")]
     Bench(BenchArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
@@ -443,7 +452,9 @@ struct BenchArgs {
     /// and ratio).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: String,
-    /// Runs of each case (default 5); the figure is their median, with an interval.
+    /// The least timed runs of each case after its warm-up (default 10); more are run until the
+    /// median's interval is within 5% of it, or 3× the time has passed. The figure is their
+    /// median, with that interval.
     #[arg(long, value_name = "N")]
     repeats: Option<String>,
     /// Run the cases with this sampler only: table or dice (default: table, and dice too for a
@@ -464,9 +475,14 @@ struct BenchArgs {
     /// Also write the result as JSON to FILE (a baseline for --compare).
     #[arg(long, value_name = "FILE")]
     save: Option<std::path::PathBuf>,
-    /// Compare with a saved result: run the baseline's cases the same way (its seconds,
-    /// repeats, threads, sampler and settings unless given here) and give each case's speed
-    /// new/old with its interval. Several files are rounds of one baseline.
+    /// Compare with a saved result: run the baseline's cases the same way (its threads,
+    /// trials a run, sampler and settings; its seconds and repeats unless given here) and give
+    /// each case's speed new/old (the ratio of the two medians shown) with its interval and a
+    /// verdict: faster, slower, same, or unreliable (either side's threads waited for a core
+    /// more than 5% of their time, or the two shares differ by more than 2 points). Different
+    /// threads, sampler or settings are refused (exit 2). Exit 1: a row reliably slower past
+    /// --threshold; exit 3: none slower, but a row could not be judged. Several files are
+    /// rounds of one baseline.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     compare: Vec<std::path::PathBuf>,
     /// With --compare: instead of running, compare with these saved results (rounds of the
@@ -476,8 +492,9 @@ struct BenchArgs {
     /// With --compare: the smallest change called faster or slower, in percent (default 10).
     #[arg(long, value_name = "PCT", requires = "compare")]
     threshold: Option<String>,
-    /// With --compare: fail (exit 1) when a case's ratio to its hand-written loop falls by more
-    /// than PCT percent, beyond the noise (CI's guard).
+    /// With --compare: judge only the ratios to the hand-written loops: fail (exit 1) when one
+    /// falls by more than PCT percent, beyond the noise (CI's guard); exit 3 when one could not
+    /// be judged.
     #[arg(long, value_name = "PCT", requires = "compare")]
     fail_on_drop: Option<String>,
     /// Instead: run every setting at the edges of the allowed ranges (each number at its
@@ -1641,12 +1658,13 @@ fn run_bench(a: BenchArgs) -> Result<String> {
         },
         repeats: match (&a.repeats, base) {
             (Some(r), _) => int_in("--repeats", r, 2, 1000)? as usize,
-            (None, Some(b)) => b.repeats,
+            (None, Some(b)) => b.repeats.max(bench::REPEATS),
             (None, None) => bench::REPEATS,
         },
-        threads: match (threads_of(&a.threads)?, base) {
+        // Against a baseline: the threads it ran (not "every core" of another machine).
+        threads: match (threads_of(&a.threads)?, old.first()) {
             (Some(t), _) => Some(t),
-            (None, Some(b)) => b.threads,
+            (None, Some(b)) => Some(b.machine.threads),
             (None, None) => None,
         },
         only: a.only.clone(),
@@ -1671,6 +1689,25 @@ fn run_bench(a: BenchArgs) -> Result<String> {
         } else {
             set
         },
+        // Against a baseline: the trials a run it ran, so that each run does the same work.
+        trials: old
+            .first()
+            .map(|b| {
+                b.cases
+                    .iter()
+                    .map(|c| bench::FixedTrials {
+                        case: c.case.clone(),
+                        sampler: c.sampler.clone(),
+                        trials: c.trials,
+                    })
+                    .chain(b.references.iter().map(|r| bench::FixedTrials {
+                        case: r.reference.clone(),
+                        sampler: "plain loop".into(),
+                        trials: r.trials,
+                    }))
+                    .collect()
+            })
+            .unwrap_or_default(),
     };
     if !old.is_empty() && plan.exact_names.is_empty() {
         return Err(invalid(
@@ -1688,6 +1725,16 @@ fn run_bench(a: BenchArgs) -> Result<String> {
             &a.format,
             "text with --compare (write the new result's JSON with --save)",
         ));
+    }
+    // Against a baseline, run now: refused before anything runs when the work would differ.
+    if let (Some(b), true) = (old.first(), a.to.is_empty()) {
+        let threads = plan.threads.unwrap_or_else(rayon::current_num_threads);
+        if let Some(d) = compare::differs(b, threads, &plan) {
+            return Err(Error::Conflict(format!(
+                "bench --compare: cannot compare: this run would differ from {} ({d}); run it as the baseline ran, or save a new baseline with these settings",
+                a.compare[0].display()
+            )));
+        }
     }
     if let Some(path) = &a.save {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
@@ -1714,24 +1761,60 @@ fn run_bench(a: BenchArgs) -> Result<String> {
             _ => Ok(bench::render(&new[0])),
         };
     }
-    let c = compare::compare(&old, &new, threshold, drop);
-    let mut out = c.text;
-    if a.to.is_empty() {
-        for w in &new[0].warnings {
-            out += &format!("warning: {w}\n");
-        }
-    }
+    let names = |v: &[std::path::PathBuf]| -> Vec<String> {
+        v.iter().map(|p| p.display().to_string()).collect()
+    };
+    let c = compare::compare(
+        &old,
+        &new,
+        (&names(&a.compare), &names(&a.to)),
+        threshold,
+        drop,
+    )?;
+    let out = c.text;
+    // Exit 1: a reliable regression past the threshold (with --fail-on-drop, a hand-loop ratio
+    // fallen past its drop); exit 3: no regression, but a row could not be judged.
     match drop {
-        Some(_) if c.guarded == 0 => Err(Error::Conflict(format!(
-            "{out}--fail-on-drop: no case of the baseline has a hand-written loop to guard its speed by"
-        ))),
-        Some(d) if !c.dropped.is_empty() => Err(Error::CheckFailed(format!(
-            "{out}{} case(s) fell more than {:.0}% against their hand-written loop: {}",
-            c.dropped.len(),
-            d * 100.0,
-            c.dropped.join("; ")
-        ))),
-        _ => Ok(out),
+        Some(_) if c.guarded == 0 => Err(Error::Conflict(
+            "--fail-on-drop: no case of the baseline has a hand-written loop to guard its speed by"
+                .into(),
+        )),
+        Some(d) if !c.dropped.is_empty() => Err(Error::Regression {
+            report: out,
+            message: format!(
+                "{} case(s) fell more than {:.0}% against their hand-written loop: {}",
+                c.dropped.len(),
+                d * 100.0,
+                c.dropped.join("; ")
+            ),
+        }),
+        Some(_) if !c.unjudged_guarded.is_empty() => Err(Error::Unjudged {
+            report: out,
+            message: format!(
+                "could not judge {} hand-loop ratio(s) (exit 3): {}",
+                c.unjudged_guarded.len(),
+                c.unjudged_guarded.join("; ")
+            ),
+        }),
+        Some(_) => Ok(out),
+        None if !c.regressions.is_empty() => Err(Error::Regression {
+            report: out,
+            message: format!(
+                "{} row(s) slower beyond the noise and the {:.0}% threshold: {}",
+                c.regressions.len(),
+                threshold * 100.0,
+                c.regressions.join("; ")
+            ),
+        }),
+        None if !c.unjudged.is_empty() => Err(Error::Unjudged {
+            report: out,
+            message: format!(
+                "could not judge {} row(s) (exit 3): {}",
+                c.unjudged.len(),
+                c.unjudged.join("; ")
+            ),
+        }),
+        None => Ok(out),
     }
 }
 

@@ -3,8 +3,9 @@
 //! (safe for colour-blind readers), a marker shape and a dash pattern, each outcome one colour in
 //! every chart, intervals drawn (whiskers with caps on bars, bands around lines, and a caption
 //! when they are narrower than the marks), per-turn charts as steps, heat maps with a colour bar.
-//! DejaVu Sans is embedded (the `dejavu` crate) and SVG text is written as glyph outlines, so
-//! both formats look the same on a machine with no fonts installed.
+//! DejaVu Sans is embedded (the `dejavu` crate): PNG text is set with it, and SVG text stays
+//! `<text>` (editable in a layout program) with the letters it uses embedded as an
+//! `@font-face`, so both formats look the same on a machine with no fonts installed.
 
 use std::sync::Once;
 
@@ -1553,9 +1554,9 @@ impl Chart {
         }
     }
 
-    /// The chart as an SVG document (at scale 1: it is vector), its text as glyph outlines so
-    /// that it looks the same without DejaVu installed; the title is kept as the document's
-    /// `<title>` for screen readers and search.
+    /// The chart as an SVG document (at scale 1: it is vector), its text as `<text>` with the
+    /// letters it uses embedded as DejaVu Sans, so that it looks the same without DejaVu
+    /// installed; the title is kept as the document's `<title>` for screen readers and search.
     ///
     /// # Errors
     /// A message from the drawing library (never expected).
@@ -1576,7 +1577,7 @@ impl Chart {
             let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
             draw(self, &root, Scale(1.0))?;
         }
-        let out = super::svgtext::outline_text(&out);
+        let out = super::svgtext::embed_font(&out);
         let title = format!("<title>{}</title>", super::escape_html(self.title()));
         Ok(match out.find('>') {
             Some(i) if out.starts_with("<svg") => format!("{}{title}{}", &out[..=i], &out[i + 1..]),
@@ -1633,6 +1634,63 @@ mod tests {
             hidden_words(&names, &[None, Some((0, 1)), None, Some((0, 2))]),
             " Within a mark of base at every point, so drawn under it: a, c (marks set aside)."
         );
+    }
+
+    /// A text of an SVG chart: where its ink runs (from its anchor and width), its baseline's
+    /// y, its size, whether it is turned, and what it says.
+    #[derive(Debug)]
+    pub(crate) struct Placed {
+        pub left: f64,
+        pub right: f64,
+        pub y: f64,
+        pub size: f64,
+        pub turned: bool,
+        pub content: String,
+    }
+
+    /// The canvas size an SVG declares.
+    pub(crate) fn svg_size(svg: &str) -> (f64, f64) {
+        let num = |k: &str| {
+            let at = svg.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+            svg[at..at + svg[at..].find('"').unwrap()]
+                .parse::<f64>()
+                .unwrap()
+        };
+        (num("width"), num("height"))
+    }
+
+    /// Every `<text>` of an SVG chart.
+    pub(crate) fn svg_texts(svg: &str) -> Vec<Placed> {
+        let mut out = Vec::new();
+        for part in svg.split("<text ").skip(1) {
+            let (tag, rest) = part.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap().replace("&amp;", "&");
+            let attr = |k: &str| {
+                let key = format!("{k}=\"");
+                tag.find(&key).map(|i| {
+                    let v = &tag[i + key.len()..];
+                    v[..v.find('"').unwrap()].to_string()
+                })
+            };
+            let num = |k: &str| attr(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            let size = num("font-size");
+            let w = super::super::svgtext::width(&content, size as f32) as f64;
+            let x = num("x");
+            let left = match attr("text-anchor").as_deref() {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            out.push(Placed {
+                left,
+                right: left + w,
+                y: num("y"),
+                size,
+                turned: attr("transform").is_some(),
+                content,
+            });
+        }
+        out
     }
 
     fn bars() -> Chart {
@@ -1701,7 +1759,10 @@ mod tests {
         let chart = bars();
         let svg = chart.svg().unwrap();
         assert!(svg.contains("<svg") && svg.contains("<title>Outcomes &amp; more</title>"));
-        assert!(!svg.contains("<text"), "SVG text is outlined");
+        assert!(
+            svg.contains("<text") && svg.contains("@font-face"),
+            "SVG text is text"
+        );
         let png = chart.png().unwrap();
         assert_eq!(&png[1..4], b"PNG");
         let big = chart.png_scaled(2.0).unwrap();
@@ -1746,28 +1807,20 @@ mod tests {
             series,
         };
         let svg = chart.svg().unwrap();
+        let (w, h) = svg_size(&svg);
         let mut texts = 0;
-        // Each text is a group placed by translate(x baseline); the turned y-axis name aside.
-        let placed = svg
-            .split("transform=\"")
-            .skip(1)
-            .filter(|t| t.starts_with("translate("))
-            .map(|t| &t["translate(".len()..]);
-        for part in placed {
-            let nums: Vec<f64> = part
-                .split(')')
-                .next()
-                .unwrap()
-                .split([' ', ','])
-                .filter_map(|v| v.parse().ok())
-                .collect();
-            if let [x, y] = nums[..] {
-                texts += 1;
-                assert!(
-                    (0.0..SIZE.0 as f64).contains(&x) && (0.0..=SIZE.1 as f64).contains(&y),
-                    "text at ({x}, {y}) outside the chart"
-                );
-            }
+        // Each text's ink (its anchor and width) inside the canvas; the turned y-axis name
+        // aside.
+        for t in svg_texts(&svg).into_iter().filter(|t| !t.turned) {
+            texts += 1;
+            assert!(
+                t.left >= 0.0 && t.right <= w && (0.0..=h).contains(&t.y),
+                "text {:?} at ({}–{}, {}) outside the chart",
+                t.content,
+                t.left,
+                t.right,
+                t.y
+            );
         }
         assert!(texts > 24 + 6, "{texts} texts");
         // Exact values with estimates beside them: the caption says what the dots are.

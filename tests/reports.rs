@@ -193,7 +193,7 @@ fn small_experiment_end_to_end() {
     assert!(csv.contains(",metric,turns_to_recover,") && csv.contains(",units that recovered\n"));
     let cmp = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
     assert!(cmp.lines().count() > 4 && cmp.contains(",led,plain,outcome,recovered,"));
-    // Charts: the right size and not blank.
+    // Charts: the right width and not blank.
     for png in [
         "outcomes_lost-0-class-veteran.png",
         "sweep.png",
@@ -201,7 +201,9 @@ fn small_experiment_end_to_end() {
         "per_turn_led_lost-2-class-green.png",
     ] {
         let img = image::open(out.join(png)).unwrap().to_rgb8();
-        assert_eq!(img.dimensions(), (960, 540), "{png}");
+        // 960 px wide, at least 540 high: taller where the legend and caption need it.
+        let (w, h) = img.dimensions();
+        assert!(w == 960 && (540..1400).contains(&h), "{png}: {w}×{h}");
         let mut colours: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
         colours.sort();
         colours.dedup();
@@ -1131,4 +1133,45 @@ fn every_committed_answer_is_at_most_150_words() {
         }
     }
     assert!(long.is_empty(), "{long:?}");
+/// Every committed SVG chart is editable text in an embedded font, set for print (issue 74):
+/// `<text>` elements in DejaVu Sans, the letters they use embedded as an `@font-face`, and no
+/// text under 19 px to the em on a 960-px canvas (9 pt when printed 16 cm wide).
+#[test]
+fn every_svg_chart_has_text_with_its_font_embedded() {
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut charts = 0;
+    for dir in std::fs::read_dir(&reports).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_none_or(|e| e != "svg") {
+                continue;
+            }
+            charts += 1;
+            let svg = std::fs::read_to_string(&f).unwrap();
+            let name = f.display();
+            assert!(svg.contains("<text "), "{name}: no <text>");
+            assert!(
+                svg.contains("@font-face{font-family:'DejaVu Sans'")
+                    && svg.contains("src:url(data:font/ttf;base64,"),
+                "{name}: no embedded font"
+            );
+            assert!(!svg.contains("<use href="), "{name}: text as outlines");
+            assert!(svg.starts_with("<svg width=\"960\""), "{name}");
+            for size in svg.split(" font-size=\"").skip(1) {
+                let size: f64 = size[..size.find('"').unwrap()].parse().unwrap();
+                assert!(size >= 19.0 - 1e-6, "{name}: text at {size} px");
+            }
+            assert!(
+                svg.split("<text ")
+                    .skip(1)
+                    .all(|t| t.contains("font-family=\"'DejaVu Sans',")),
+                "{name}"
+            );
+        }
+    }
+    assert!(charts > 100, "{charts} charts");
 }

@@ -573,7 +573,7 @@ struct OutArgs {
     /// experiment's own report, as written by `run` or `merge`.
     #[arg(long)]
     force: bool,
-    /// Draw the PNG charts this many times larger (e.g. 2 for print: 1920×1080 pixels);
+    /// Draw the PNG charts this many times larger (e.g. 2 for print: 1920 pixels wide);
     /// the SVG charts are vector and print at any size.
     #[arg(long, value_name = "FACTOR", default_value = "1")]
     chart_scale: String,
@@ -591,7 +591,7 @@ impl OutArgs {
                 invalid(
                     "--chart-scale",
                     &self.chart_scale,
-                    "allowed: a factor from 0.5 to 4 (2 draws 1920×1080 PNGs)",
+                    "allowed: a factor from 0.5 to 4 (2 draws PNGs 1920 pixels wide)",
                 )
             })
     }

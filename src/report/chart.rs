@@ -3,16 +3,19 @@
 //! (safe for colour-blind readers), a marker shape and a dash pattern, each outcome one colour in
 //! every chart, intervals drawn (whiskers with caps on bars, bands around lines, and a caption
 //! when they are narrower than the marks), per-turn charts as steps, heat maps with a colour bar.
-//! DejaVu Sans is embedded (the `dejavu` crate) and SVG text is written as glyph outlines, so
-//! both formats look the same on a machine with no fonts installed.
+//! DejaVu Sans is embedded (the `dejavu` crate): PNG text is set with it, and SVG text stays
+//! `<text>` (editable in a layout program) with the letters it uses embedded as an
+//! `@font-face`, so both formats look the same on a machine with no fonts installed.
 
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-/// Chart size in pixels at scale 1.
+/// Chart size in pixels at scale 1: the width, and the least height (the canvas grows with
+/// the title, the legend and the caption).
 pub const SIZE: (u32, u32) = (960, 540);
 
 /// A canvas for a phone's width (about 390 px): the text stays near its size on screen.
@@ -149,6 +152,9 @@ pub enum Chart {
         share: bool,
         /// The series.
         series: Vec<Series>,
+        /// Categories left out because they (almost) never happen, in words: the caption
+        /// names them.
+        left_out: Vec<String>,
     },
     /// The share of trials in each state, turn by turn, stacked as steps.
     Stacked {
@@ -213,8 +219,11 @@ pub enum Chart {
         x_label: String,
         /// The y axis (the second headline).
         y_label: String,
-        /// Whether each axis is a chance (drawn in per cent), not a mean.
+        /// Whether each axis is a chance (drawn in per cent, within 0–100%), not a mean.
         share: (bool, bool),
+        /// Which way is better on each axis, where it is known: `Some(true)` higher,
+        /// `Some(false)` lower. The axes say so, and an arrow points to the better corner.
+        better: (Option<bool>, Option<bool>),
         /// The level of the intervals, e.g. "95%".
         level: String,
         /// The points: the variant's name and its value on each axis.
@@ -228,12 +237,32 @@ type Area<DB> = DrawingArea<DB, Shift>;
 #[derive(Clone, Copy)]
 struct Scale(f64);
 
+/// Text sizes in pixels to the em at scale 1. A chart is drawn 960 px wide; printed 16 cm
+/// wide, 19 px is 9 pt (960 px to 453.5 pt), the least any text here is set at.
+const TEXT: f64 = 19.0;
+/// The title's size.
+const TITLE: f64 = 22.0;
+/// The drawing library's text size is 1.24 × the em (what its SVG backend writes as
+/// `font-size` is the size ÷ 1.24).
+const SIZE_PER_EM: f64 = 1.24;
+/// The plot's height with its axes, at scale 1 (the canvas grows with the title, the legend
+/// and the caption).
+const PLOT_H: f64 = 430.0;
+
 impl Scale {
     fn px(self, v: f64) -> i32 {
         (v * self.0).round() as i32
     }
+    /// A size in pixels to the em at this scale.
+    fn em(self, size: f64) -> f64 {
+        size * self.0
+    }
+    /// A line's height for text of `size` (at scale 1).
+    fn line(self, size: f64) -> i32 {
+        self.px(size * 1.3)
+    }
     fn font(self, size: f64) -> FontDesc<'static> {
-        (FONT, size * self.0).into_font()
+        (FONT, size * SIZE_PER_EM * self.0).into_font()
     }
     fn text(self, size: f64, colour: RGBColor) -> TextStyle<'static> {
         TextStyle {
@@ -250,20 +279,14 @@ fn anchored(style: TextStyle<'static>, h: HPos, v: VPos) -> TextStyle<'static> {
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Split `text` into lines of at most `width` pixels in `font`.
-fn wrap<DB: DrawingBackend>(
-    area: &Area<DB>,
-    text: &str,
-    font: &FontDesc,
-    width: i32,
-) -> Vec<String> {
-    let style = TextStyle::from(font.clone());
-    // The estimate runs a little short of the drawn text (by up to a few per cent on long
-    // names): a tenth to spare keeps the last letters inside the image.
-    let fits = |s: &str| {
-        area.estimate_text_size(s, &style)
-            .map_or(true, |(w, _)| w as i32 * 11 / 10 <= width)
-    };
+/// The width in pixels of `text` at `em` pixels to the em, as both formats set it.
+fn text_w(text: &str, em: f64) -> i32 {
+    super::svgtext::width(text, em as f32).ceil() as i32
+}
+
+/// Split `text` into lines of at most `width` pixels at `em` pixels to the em, each line as
+/// full as it can be (a word longer than the width has a line of its own).
+fn wrap(text: &str, em: f64, width: i32) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
@@ -272,7 +295,7 @@ fn wrap<DB: DrawingBackend>(
         } else {
             format!("{line} {word}")
         };
-        if fits(&tried) || line.is_empty() {
+        if line.is_empty() || text_w(&tried, em) <= width {
             line = tried;
         } else {
             lines.push(std::mem::take(&mut line));
@@ -283,6 +306,49 @@ fn wrap<DB: DrawingBackend>(
         lines.push(line);
     }
     lines
+}
+
+/// As [`wrap`], in as few lines, but of even length: the narrowest width that still takes no
+/// more lines, so that no line ends with a lone word where the words could share out.
+fn balanced(text: &str, em: f64, width: i32) -> Vec<String> {
+    let lines = wrap(text, em, width);
+    if lines.len() < 2 {
+        return lines;
+    }
+    let (mut lo, mut hi) = (width / lines.len() as i32, width);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if wrap(text, em, mid).len() <= lines.len() {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    wrap(text, em, hi)
+}
+
+/// A title in at most two balanced lines at `em`. A title too long for two lines keeps its
+/// question (the part before " — ") and gives up the setup after it, returned for the caption;
+/// a question still too long is cut at a word, with an ellipsis.
+fn title_lines(title: &str, em: f64, width: i32) -> (Vec<String>, Option<String>) {
+    let lines = balanced(title, em, width);
+    if lines.len() <= 2 {
+        return (lines, None);
+    }
+    let (head, setup) = match title.split_once(" — ") {
+        Some((h, rest)) => (h, Some(rest.to_string())),
+        None => (title, None),
+    };
+    let mut lines = balanced(head, em, width);
+    if lines.len() > 2 {
+        let mut words: Vec<&str> = head.split_whitespace().collect();
+        while words.len() > 1 && balanced(&format!("{} …", words.join(" ")), em, width).len() > 2
+        {
+            words.pop();
+        }
+        lines = balanced(&format!("{} …", words.join(" ")), em, width);
+    }
+    (lines, setup)
 }
 
 /// Draw a polyline (pixels) with a dash pattern (empty: solid).
@@ -402,76 +468,200 @@ enum Key {
     Line(usize, RGBColor),
 }
 
-/// A chart's areas: the plot, the legend's column (if any) and the caption line.
+/// Where a chart's legend goes.
+enum Place<'a> {
+    /// No legend (a colour bar of `0` pixels' width at scale 1 may take the right).
+    None(f64),
+    /// A column on the right (short names).
+    Right(&'a [(String, Key)]),
+    /// Rows under the plot, across the whole width.
+    Below(&'a [(String, Key)]),
+}
+
+/// A chart's areas: the plot, the legend's column on the right (if any), where the caption
+/// starts (pixels from the top) and the setup a long title gave up, for the caption.
 struct Frame<DB: DrawingBackend> {
     plot: Area<DB>,
     legend: Option<Area<DB>>,
-    caption: Area<DB>,
+    caption_top: i32,
+    setup: Option<String>,
 }
 
-/// The frame of every chart: the title (wrapped) at the top, a caption line at the bottom,
-/// and the legend's column on the right when there are entries. Returns the plot's area,
-/// the legend's (if any) and the caption's.
+/// The legend's key's width at scale 1, and the gap before its name.
+const KEY_W: f64 = 46.0;
+
+/// The frame of every chart, laid out from the top down: the title (at most two lines), the
+/// plot of `plot_h` pixels at scale 1 (with the legend's column on its right, or a colour bar's
+/// room), the legend's rows under it, then the caption. The canvas's height follows (see
+/// [`draw`]).
 fn frame<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
-    legend_names: &[String],
-    legend_min: i32,
+    place: Place,
+    plot_h: f64,
     s: Scale,
 ) -> Result<Frame<DB>, String>
 where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    let (w, h) = root.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
-    let title_font = s.font(20.0);
-    let lines = wrap(root, title, &title_font, w - s.px(40.0));
-    let line_h = s.px(26.0);
+    let (w, _) = root.dim_in_pixel();
+    let w = w as i32;
+    let (lines, setup) = title_lines(title, s.em(TITLE), w - s.px(40.0));
+    let line_h = s.line(TITLE);
     for (i, line) in lines.iter().enumerate() {
         root.draw(&Text::new(
             line.clone(),
             (w / 2, s.px(10.0) + i as i32 * line_h),
-            anchored(s.text(20.0, BLACK), HPos::Center, VPos::Top),
+            anchored(s.text(TITLE, BLACK), HPos::Center, VPos::Top),
         ))
         .map_err(e)?;
     }
-    let top = s.px(14.0) + lines.len() as i32 * line_h;
+    let top = s.px(18.0) + lines.len() as i32 * line_h;
+    let bottom = top + s.px(plot_h);
     let (_, body) = root.split_vertically(top);
-    let (body, caption) = body.split_vertically(h - top - s.px(24.0));
-    if legend_names.is_empty() && legend_min == 0 {
-        return Ok(Frame {
-            plot: body,
-            legend: None,
-            caption,
-        });
-    }
-    let font = TextStyle::from(s.font(14.0));
-    let widest = legend_names
-        .iter()
-        .map(|n| {
-            root.estimate_text_size(n, &font)
-                .map_or(0, |(tw, _)| tw as i32 * 11 / 10)
-        })
-        .max()
-        .unwrap_or(0);
-    let mut legend_w = (widest + s.px(60.0)).max(legend_min).min(w * 2 / 5);
-    // More entries than one column holds: the legend takes up to half the width, in columns.
-    let (_, body_h) = body.dim_in_pixel();
-    if legend_names.len() as i32 * s.px(28.0) > body_h as i32 - s.px(24.0) {
-        legend_w = (2 * (widest * 6 / 7 + s.px(56.0))).clamp(legend_w, w / 2);
-    }
-    let (plot, legend) = body.split_horizontally(w - legend_w);
+    let (body, below) = body.split_vertically(s.px(plot_h));
+    let (plot, legend, caption_top) = match place {
+        Place::None(0.0) => (body, None, bottom),
+        Place::None(bar) => {
+            let (plot, bar) = body.split_horizontally(w - s.px(bar));
+            (plot, Some(bar), bottom)
+        }
+        Place::Right(entries) => {
+            let widest = entries
+                .iter()
+                .map(|(n, _)| text_w(n, s.em(TEXT)))
+                .max()
+                .unwrap_or(0);
+            let legend_w = (widest + s.px(KEY_W + 24.0)).min(w * 2 / 5);
+            let (plot, legend) = body.split_horizontally(w - legend_w);
+            (plot, Some(legend), bottom)
+        }
+        Place::Below(entries) => {
+            let used = legend_below(&below, entries, s)?;
+            (body, None, bottom + used)
+        }
+    };
     Ok(Frame {
         plot,
-        legend: Some(legend),
-        caption,
+        legend,
+        caption_top,
+        setup,
     })
 }
 
-/// The legend: one entry per name, its key then its name (wrapped to the column). When the
-/// entries do not fit the area's height in one column at 14 px, they are set at 12 px in as
-/// many columns (up to four) as it takes, filled top to bottom.
+/// Draw a legend entry's key, its middle at (`x0`, `mid`).
+fn draw_key<DB: DrawingBackend>(
+    area: &Area<DB>,
+    key: Key,
+    x0: i32,
+    mid: i32,
+    s: Scale,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let kx = |v: f64| x0 + s.px(v);
+    match key {
+        Key::Swatch(col) => area
+            .draw(&Rectangle::new(
+                [(kx(8.0), mid - s.px(9.0)), (kx(36.0), mid + s.px(9.0))],
+                col.filled(),
+            ))
+            .map_err(e),
+        Key::Bar(i, col) => {
+            area.draw(&Rectangle::new(
+                [(kx(6.0), mid - s.px(11.0)), (kx(38.0), mid + s.px(11.0))],
+                col.filled(),
+            ))
+            .map_err(e)?;
+            marker(area, (kx(22.0), mid), i, ink_on(col), s)
+        }
+        Key::Line(i, col) => {
+            dashed(
+                area,
+                &[(kx(2.0), mid), (kx(42.0), mid)],
+                DASHES[i % DASHES.len()],
+                col.stroke_width(s.px(2.5).max(1) as u32),
+                s,
+            )?;
+            marker(area, (kx(22.0), mid), i, col, s)
+        }
+        Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, s),
+    }
+}
+
+/// The legend under the plot: entries in rows, in as many columns (up to four) as keep every
+/// name to two lines, read across; each name balanced in its column. Returns the height used.
+fn legend_below<DB: DrawingBackend>(
+    area: &Area<DB>,
+    entries: &[(String, Key)],
+    s: Scale,
+) -> Result<i32, String> {
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let (w, _) = area.dim_in_pixel();
+    let (x0, room) = (s.px(20.0), w as i32 - s.px(40.0));
+    let em = s.em(TEXT);
+    let line_h = s.line(TEXT);
+    let layout = |cols: usize| -> Vec<Vec<String>> {
+        let text_room = room / cols as i32 - s.px(KEY_W + 16.0);
+        entries
+            .iter()
+            .map(|(n, _)| balanced(n, em, text_room))
+            .collect()
+    };
+    let most = entries.len().min(4);
+    let (cols, names) = (1..=most)
+        .rev()
+        .map(|c| (c, layout(c)))
+        .find(|(_, names)| names.iter().all(|l| l.len() <= 2))
+        .unwrap_or_else(|| (1, layout(1)));
+    // Columns as wide as their widest entry, spread across the width.
+    let widths: Vec<i32> = (0..cols)
+        .map(|c| {
+            names
+                .iter()
+                .skip(c)
+                .step_by(cols)
+                .map(|l| l.iter().map(|x| text_w(x, em)).max().unwrap_or(0))
+                .max()
+                .unwrap_or(0)
+                + s.px(KEY_W)
+        })
+        .collect();
+    let total: i32 = widths.iter().sum();
+    let gap = if cols > 1 {
+        ((room - total) / (cols as i32 - 1)).clamp(s.px(16.0), s.px(48.0))
+    } else {
+        0
+    };
+    let start = x0 + ((room - total - gap * (cols as i32 - 1)) / 2).max(0);
+    let mut y = s.px(10.0);
+    for (row, chunk) in names.chunks(cols).enumerate() {
+        let tall = chunk.iter().map(Vec::len).max().unwrap_or(1).max(1) as i32 * line_h;
+        let mut x = start;
+        for (c, lines) in chunk.iter().enumerate() {
+            let (_, key) = entries[row * cols + c];
+            let mid = y + line_h / 2;
+            draw_key(area, key, x, mid, s)?;
+            for (li, line) in lines.iter().enumerate() {
+                area.draw(&Text::new(
+                    line.clone(),
+                    (x + s.px(KEY_W), mid + li as i32 * line_h),
+                    anchored(s.text(TEXT, BLACK), HPos::Left, VPos::Center),
+                ))
+                .map_err(e)?;
+            }
+            x += widths[c] + gap;
+        }
+        y += tall + s.px(6.0);
+    }
+    Ok(y + s.px(4.0))
+}
+
+/// The legend in a column on the right: one entry per name, its key then its name (balanced
+/// in the column); in more columns when the entries do not fit its height in one.
 fn legend<DB: DrawingBackend>(
     area: &Area<DB>,
     entries: &[(String, Key)],
@@ -480,24 +670,20 @@ fn legend<DB: DrawingBackend>(
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as i32, h as i32);
-    let text_x = |size: f64| s.px(46.0 * size / 14.0);
-    // A layout: (font size, line height, gap) and the columns; each entry's column, top and
-    // wrapped lines, or None if it does not fit.
+    let em = s.em(TEXT);
+    let line_h = s.line(TEXT);
+    let gap = s.px(8.0);
     type Placed = Vec<(i32, i32, Vec<String>)>;
-    let layout = |size: f64, line_h: i32, gap: i32, cols: i32| -> Option<Placed> {
+    let layout = |cols: i32| -> Option<Placed> {
         let col_w = w / cols;
-        let font = s.font(size);
         let mut out = Vec::new();
-        let (mut col, mut y) = (0, s.px(24.0));
-        // Columns of even length, where the heights allow.
-        let per = entries.len().div_ceil(cols as usize);
-        for (j, (name, _)) in entries.iter().enumerate() {
-            let lines = wrap(area, name, &font, col_w - text_x(size) - s.px(6.0));
+        let (mut col, mut y) = (0, s.px(16.0));
+        for (name, _) in entries {
+            let lines = balanced(name, em, col_w - s.px(KEY_W + 8.0));
             let tall = gap + lines.len().max(1) as i32 * line_h;
-            let full = j > 0 && j % per == 0 && col < j as i32 / per as i32;
-            if (full || y + tall > h) && y > s.px(24.0) {
+            if y + tall > h && y > s.px(16.0) {
                 col += 1;
-                y = s.px(24.0);
+                y = s.px(16.0);
             }
             if col >= cols {
                 return None;
@@ -507,63 +693,18 @@ fn legend<DB: DrawingBackend>(
         }
         Some(out)
     };
-    let (size, line_h, placed) = layout(14.0, s.px(18.0), s.px(10.0), 1)
-        .map(|p| (14.0, s.px(18.0), p))
-        .or_else(|| {
-            (1..=4)
-                .find_map(|c| layout(12.0, s.px(15.0), s.px(6.0), c).map(|p| (12.0, s.px(15.0), p)))
-        })
-        .unwrap_or_else(|| {
-            let p = (1..=4)
-                .rev()
-                .find_map(|c| layout(12.0, s.px(15.0), s.px(6.0), c))
-                .unwrap_or_default();
-            (12.0, s.px(15.0), p)
-        });
-    // A key scaled with the text: 1 at 14 px.
-    let k = size / 14.0;
+    let placed = (1..=4)
+        .find_map(layout)
+        .or_else(|| layout(entries.len().max(1) as i32))
+        .unwrap_or_default();
     for ((_, key), (x0, y, lines)) in entries.iter().zip(placed) {
-        let kx = |v: f64| x0 + s.px(v * k);
-        let mid = y + s.px(8.0 * k);
-        match *key {
-            Key::Swatch(col) => {
-                area.draw(&Rectangle::new(
-                    [
-                        (kx(10.0), mid - s.px(7.0 * k)),
-                        (kx(34.0), mid + s.px(7.0 * k)),
-                    ],
-                    col.filled(),
-                ))
-                .map_err(e)?;
-            }
-            Key::Bar(i, col) => {
-                area.draw(&Rectangle::new(
-                    [
-                        (kx(8.0), mid - s.px(9.0 * k)),
-                        (kx(36.0), mid + s.px(9.0 * k)),
-                    ],
-                    col.filled(),
-                ))
-                .map_err(e)?;
-                marker(area, (kx(22.0), mid), i, ink_on(col), s)?;
-            }
-            Key::Line(i, col) => {
-                dashed(
-                    area,
-                    &[(kx(4.0), mid), (kx(40.0), mid)],
-                    DASHES[i % DASHES.len()],
-                    col.stroke_width(s.px(2.5).max(1) as u32),
-                    s,
-                )?;
-                marker(area, (kx(22.0), mid), i, col, s)?;
-            }
-            Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, s)?,
-        }
+        let mid = y + line_h / 2;
+        draw_key(area, *key, x0, mid, s)?;
         for (li, line) in lines.iter().enumerate() {
             area.draw(&Text::new(
                 line.clone(),
-                (x0 + text_x(size), mid + li as i32 * line_h),
-                anchored(s.text(size, BLACK), HPos::Left, VPos::Center),
+                (x0 + s.px(KEY_W), mid + li as i32 * line_h),
+                anchored(s.text(TEXT, BLACK), HPos::Left, VPos::Center),
             ))
             .map_err(e)?;
         }
@@ -571,20 +712,13 @@ fn legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The legend of series `names`, each keyed by `key` with its place and colour.
-fn series_legend<DB: DrawingBackend>(
-    area: Option<Area<DB>>,
-    names: &[String],
-    key: fn(usize, RGBColor) -> Key,
-    s: Scale,
-) -> Result<(), String> {
-    let Some(area) = area else { return Ok(()) };
-    let entries: Vec<(String, Key)> = names
+/// Series `names`' legend entries, each keyed by `key` with its place and colour.
+fn series_entries(names: &[String], key: fn(usize, RGBColor) -> Key) -> Vec<(String, Key)> {
+    names
         .iter()
         .enumerate()
         .map(|(i, n)| (n.clone(), key(i, colour(i))))
-        .collect();
-    legend(&area, &entries, s)
+        .collect()
 }
 
 /// The marker colour on a bar of colour `col`: white, or black on the lightest bars.
@@ -592,8 +726,6 @@ fn ink_on(col: RGBColor) -> RGBColor {
     let lum = 0.299 * col.0 as f64 + 0.587 * col.1 as f64 + 0.114 * col.2 as f64;
     if lum > 150.0 { BLACK } else { WHITE }
 }
-
-/// The caption under the plot, when there is one.
 /// The caption's words for series hidden under others (`hidden[i]`: the series over series
 /// `i`, and its place among those under it): " Within a mark of 25% rules at every point, so
 /// drawn under it: A, B (their marks set aside)."
@@ -619,50 +751,134 @@ fn hidden_words(names: &[String], hidden: &[Option<(usize, usize)>]) -> String {
     out
 }
 
-fn caption<DB: DrawingBackend>(area: &Area<DB>, text: &str, s: Scale) -> Result<(), String> {
-    if text.is_empty() {
-        return Ok(());
-    }
-    let (w, _) = area.dim_in_pixel();
-    let room = w as i32 - s.px(20.0);
+/// The caption under the plot, from `top` (pixels): the setup a long title gave up, then
+/// `text`, each balanced in as many lines as it takes. Returns the canvas's height it needs.
+fn caption<DB: DrawingBackend>(
+    root: &Area<DB>,
+    top: i32,
+    setup: Option<&str>,
+    text: &str,
+    s: Scale,
+) -> Result<i32, String> {
+    let (w, _) = root.dim_in_pixel();
+    let room = w as i32 - s.px(40.0);
     let ink = RGBColor(60, 60, 60);
-    // One line at 13 px if it fits, else at 11 px, else two lines at 11 px.
-    for size in [13.0, 11.0] {
-        let fits = area
-            .estimate_text_size(text, &TextStyle::from(s.font(size)))
-            .is_ok_and(|(tw, _)| (tw as i32) <= room);
-        if fits {
-            return area
-                .draw(&Text::new(
-                    text.to_string(),
-                    (w as i32 / 2, s.px(4.0)),
-                    anchored(s.text(size, ink), HPos::Center, VPos::Top),
-                ))
-                .map_err(|x| x.to_string());
+    let line_h = s.line(TEXT);
+    let mut y = top + s.px(6.0);
+    let setup = setup.map(|x| format!("Setup: {x}."));
+    for para in setup.iter().map(String::as_str).chain([text]) {
+        if para.trim().is_empty() {
+            continue;
+        }
+        for line in balanced(para.trim(), s.em(TEXT), room) {
+            root.draw(&Text::new(
+                line,
+                (w as i32 / 2, y),
+                anchored(s.text(TEXT, ink), HPos::Center, VPos::Top),
+            ))
+            .map_err(|x| x.to_string())?;
+            y += line_h;
+        }
+        y += s.px(4.0);
+    }
+    Ok(y + s.px(8.0))
+}
+
+/// The x axis's ticks and names at their values (`ticks`: value and name; crowded names are
+/// shown every k-th, so that they never run together), and its description under them.
+fn x_axis<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ticks: &[(f64, String)],
+    desc: &str,
+    s: Scale,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let (xs, ys) = (c.x_range(), c.y_range());
+    let at = |x: f64| c.backend_coord(&(x, ys.start));
+    let em = s.em(TEXT);
+    let widest = ticks.iter().map(|t| text_w(&t.1, em)).max().unwrap_or(0);
+    let step = match ticks {
+        [a, b, ..] => (at(b.0).0 - at(a.0).0).abs().max(1),
+        _ => i32::MAX,
+    };
+    let every = ((widest + s.px(12.0)) / step + 1).max(1) as usize;
+    let ink = BLACK.stroke_width(s.px(1.0).max(1) as u32);
+    for (i, (x, name)) in ticks.iter().enumerate() {
+        let (px, py) = at(*x);
+        root.draw(&PathElement::new(vec![(px, py), (px, py + s.px(6.0))], ink))
+            .map_err(e)?;
+        if i % every == 0 {
+            root.draw(&Text::new(
+                name.clone(),
+                (px, py + s.px(9.0)),
+                anchored(s.text(TEXT, BLACK), HPos::Center, VPos::Top),
+            ))
+            .map_err(e)?;
         }
     }
-    let lines = wrap(area, text, &s.font(11.0), room);
-    for (i, line) in lines.iter().take(2).enumerate() {
-        area.draw(&Text::new(
-            line.clone(),
-            (w as i32 / 2, s.px(0.5) + i as i32 * s.px(12.0)),
-            anchored(s.text(11.0, ink), HPos::Center, VPos::Top),
+    let (left, bottom) = at(xs.start);
+    let right = at(xs.end).0;
+    root.draw(&Text::new(
+        desc.to_string(),
+        (
+            (left + right) / 2,
+            bottom + s.px(9.0) + s.line(TEXT) + s.px(4.0),
+        ),
+        anchored(s.text(TEXT, BLACK), HPos::Center, VPos::Top),
+    ))
+    .map_err(e)
+}
+
+/// The lines of a y-axis description: one, or two balanced ones where it is longer than the
+/// plot is high.
+fn y_desc_lines(desc: &str, s: Scale) -> Vec<String> {
+    let mut lines = balanced(desc, s.em(TEXT), s.px(PLOT_H - 110.0));
+    lines.truncate(2);
+    lines
+}
+
+/// The room the y axis takes beside the plot: its values and its description's lines.
+fn y_area(desc: &str, s: Scale) -> i32 {
+    s.px(72.0) + y_desc_lines(desc, s).len() as i32 * s.line(TEXT)
+}
+
+/// The y axis's description, turned, centred on the plot's height at the left of `plot`.
+fn y_desc<DB: DrawingBackend>(
+    root: &Area<DB>,
+    plot: &Area<DB>,
+    c: &ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    desc: &str,
+    s: Scale,
+) -> Result<(), String> {
+    let (xs, ys) = (c.x_range(), c.y_range());
+    let top = c.backend_coord(&(xs.start, ys.end)).1;
+    let bottom = c.backend_coord(&(xs.start, ys.start)).1;
+    let left = plot.get_base_pixel().0 + s.px(6.0);
+    for (i, line) in y_desc_lines(desc, s).into_iter().enumerate() {
+        root.draw(&Text::new(
+            line,
+            (left + i as i32 * s.line(TEXT), (top + bottom) / 2),
+            anchored(s.text(TEXT, BLACK), HPos::Center, VPos::Top)
+                .transform(FontTransform::Rotate270),
         ))
         .map_err(|x| x.to_string())?;
     }
     Ok(())
 }
 
-fn draw<DB: DrawingBackend>(chart: &Chart, root: &Area<DB>, s: Scale) -> Result<(), String>
+/// Draw `chart` on `root` from the top down; returns the height the drawing needs (the canvas
+/// is drawn a second time at that height, see [`Chart::svg_sized`]).
+fn draw<DB: DrawingBackend>(chart: &Chart, root: &Area<DB>, s: Scale) -> Result<i32, String>
 where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let label = s.font(15.0);
-    let axis = s.font(15.0);
+    let label = s.font(TEXT);
+    let axis = s.font(TEXT);
     let stroke = s.px(2.5).max(1) as u32;
-    match chart {
+    let height = match chart {
         Chart::Bars {
             title,
             y_label,
@@ -670,13 +886,12 @@ where
             categories,
             share,
             series,
+            left_out,
         } => {
             let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
-            let Frame {
-                plot,
-                legend: legend_area,
-                caption: cap,
-            } = frame(root, title, &names, 0, s)?;
+            let entries = series_entries(&names, Key::Bar);
+            let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
+            let plot = &f.plot;
             let n = categories.len().max(1);
             let top = if *share {
                 1.0
@@ -688,16 +903,15 @@ where
                     .max(1e-9)
                     * 1.1
             };
-            let mut c = ChartBuilder::on(&plot)
+            let mut c = ChartBuilder::on(plot)
                 .margin(s.px(8.0))
-                .x_label_area_size(s.px(52.0))
-                .y_label_area_size(s.px(64.0))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size(y_area(y_label, s))
                 .build_cartesian_2d(0f64..n as f64, 0f64..top)
                 .map_err(e)?;
             c.configure_mesh()
                 .disable_x_mesh()
                 .x_labels(0)
-                .y_desc(y_label.as_str())
                 .y_label_formatter(&|v| {
                     if *share {
                         format!("{:.0}%", 100.0 * v)
@@ -711,6 +925,7 @@ where
                 .bold_line_style(RGBColor(225, 225, 225))
                 .draw()
                 .map_err(e)?;
+            y_desc(root, plot, &c, y_label, s)?;
             let k = series.len().max(1) as f64;
             let width = 0.8 / k;
             let mut widest = (0, 0.0f64);
@@ -748,19 +963,18 @@ where
             let group_w = c.backend_coord(&(1.0, 0.0)).0 - c.backend_coord(&(0.0, 0.0)).0;
             for (ci, name) in categories.iter().enumerate() {
                 let (px, py) = c.backend_coord(&(ci as f64 + 0.5, 0.0));
-                for (li, line) in wrap(root, name, &label, group_w - s.px(6.0))
+                for (li, line) in balanced(name, s.em(TEXT), group_w - s.px(6.0))
                     .iter()
                     .enumerate()
                 {
                     root.draw(&Text::new(
                         line.clone(),
-                        (px, py + s.px(8.0) + li as i32 * s.px(18.0)),
-                        anchored(s.text(15.0, BLACK), HPos::Center, VPos::Top),
+                        (px, py + s.px(8.0) + li as i32 * s.line(TEXT)),
+                        anchored(s.text(TEXT, BLACK), HPos::Center, VPos::Top),
                     ))
                     .map_err(e)?;
                 }
             }
-            series_legend(legend_area, &names, Key::Bar, s)?;
             let note = if widest.0 < s.px(10.0) && *share {
                 format!(
                     "The {level} intervals are narrower than the marks (the widest is ±{:.2} points).",
@@ -774,7 +988,15 @@ where
             } else {
                 format!("Whiskers: the {level} intervals.")
             };
-            caption(&cap, &note, s)?;
+            let note = if left_out.is_empty() {
+                note
+            } else {
+                format!(
+                    "{note} Not drawn, under 0.05% in every variant: {}.",
+                    left_out.join(", ")
+                )
+            };
+            caption(root, f.caption_top, f.setup.as_deref(), &note, s)?
         }
         Chart::Stacked {
             title,
@@ -782,37 +1004,34 @@ where
             shares,
         } => {
             let names: Vec<String> = layers.iter().map(|l| words(l)).collect();
-            let Frame {
-                plot,
-                legend: legend_area,
-                ..
-            } = frame(root, title, &names, 0, s)?;
+            // Top layer first, as they stack.
+            let entries: Vec<(String, Key)> = (0..layers.len())
+                .rev()
+                .map(|i| (names[i].clone(), Key::Swatch(outcome_colour(&layers[i], i))))
+                .collect();
+            let f = frame(root, title, Place::Right(&entries), PLOT_H, s)?;
             let turns = shares.len().max(1);
-            let mut c = ChartBuilder::on(&plot)
+            let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(8.0))
-                .x_label_area_size(s.px(48.0))
-                .y_label_area_size(s.px(64.0))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size(y_area("share of trials", s))
                 .build_cartesian_2d(0.5f64..turns as f64 + 0.5, 0f64..1.0)
                 .map_err(e)?;
-            let every = turns.div_ceil(20).max(1);
             c.configure_mesh()
                 .disable_mesh()
-                .x_labels(turns.min(20) + 1)
-                .x_label_formatter(&|x| {
-                    let t = x.round();
-                    if (x - t).abs() < 1e-6 && t >= 1.0 && (t as usize - 1).is_multiple_of(every) {
-                        format!("{}", t as i64)
-                    } else {
-                        String::new()
-                    }
-                })
+                .x_labels(0)
                 .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
-                .x_desc("after turn")
-                .y_desc("share of trials")
                 .label_style(label.clone())
                 .axis_desc_style(axis.clone())
                 .draw()
                 .map_err(e)?;
+            let every = turns.div_ceil(12).max(1);
+            let ticks: Vec<(f64, String)> = (1..=turns)
+                .filter(|t| (t - 1).is_multiple_of(every))
+                .map(|t| (t as f64, t.to_string()))
+                .collect();
+            x_axis(root, &c, &ticks, "after turn", s)?;
+            y_desc(root, &f.plot, &c, "share of trials", s)?;
             // Each state's band between the cumulative shares below and with it, as steps.
             for (li, layer) in layers.iter().enumerate() {
                 let col = outcome_colour(layer, li);
@@ -830,14 +1049,10 @@ where
                 }
                 root.draw(&Polygon::new(pts, col.filled())).map_err(e)?;
             }
-            if let Some(area) = legend_area {
-                // Top layer first, as they stack.
-                let entries: Vec<(String, Key)> = (0..layers.len())
-                    .rev()
-                    .map(|i| (names[i].clone(), Key::Swatch(outcome_colour(&layers[i], i))))
-                    .collect();
-                legend(&area, &entries, s)?;
+            if let Some(area) = &f.legend {
+                legend(area, &entries, s)?;
             }
+            caption(root, f.caption_top, f.setup.as_deref(), "", s)?
         }
         Chart::Lines {
             title,
@@ -850,11 +1065,8 @@ where
             series,
         } => {
             let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
-            let Frame {
-                plot,
-                legend: legend_area,
-                caption: cap,
-            } = frame(root, title, &names, 0, s)?;
+            let entries = series_entries(&names, Key::Line);
+            let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
             let n = x_values.len().max(1);
             // The value a line goes through: the exact one where it is known.
             let y_of = |v: &Estimate| v.exact.unwrap_or(v.p);
@@ -880,24 +1092,17 @@ where
             } else {
                 (0.0, (top * 1.1).max(1e-9))
             };
-            let mut c = ChartBuilder::on(&plot)
+            let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(8.0))
-                .x_label_area_size(s.px(48.0))
-                .y_label_area_size(s.px(64.0))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size(y_area(y_label, s))
                 .build_cartesian_2d(-0.5f64..n as f64 - 0.5, y_min..y_max)
                 .map_err(e)?;
-            let every = n.div_ceil(20).max(1);
-            let labels = x_values.clone();
+            // The x values are places (0, 1, 2 …) named by `x_values`: ticks and names are
+            // drawn at those places (see `x_axis`), not where the library would put its own.
             c.configure_mesh()
-                .x_labels(n.min(20) * 2 + 1)
-                .x_label_formatter(&|x| {
-                    let i = x.round();
-                    if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize).is_multiple_of(every) {
-                        labels.get(i as usize).cloned().unwrap_or_default()
-                    } else {
-                        String::new()
-                    }
-                })
+                .disable_x_mesh()
+                .x_labels(0)
                 .y_label_formatter(&|v| {
                     if probability && y_max - y_min < 0.1 {
                         format!("{:.1}%", 100.0 * v)
@@ -907,14 +1112,19 @@ where
                         format!("{v:.2}")
                     }
                 })
-                .x_desc(x_label.as_str())
-                .y_desc(y_label.as_str())
                 .label_style(label.clone())
                 .axis_desc_style(axis.clone())
                 .light_line_style(WHITE.mix(0.0))
                 .bold_line_style(RGBColor(225, 225, 225))
                 .draw()
                 .map_err(e)?;
+            y_desc(root, &f.plot, &c, y_label, s)?;
+            let ticks: Vec<(f64, String)> = x_values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i as f64, v.clone()))
+                .collect();
+            x_axis(root, &c, &ticks, x_label, s)?;
             let k = series.len();
             let mut widest = (0, 0.0f64);
             // The first series is the baseline: drawn last, over the others, it stays visible
@@ -951,18 +1161,14 @@ where
             for &si in &order {
                 let values = &series[si].1;
                 let col = colour(si);
-                // Coinciding series stay visible: each is nudged a little sideways.
-                let nudge = if k > 1 && !*steps {
-                    (si as f64 - (k - 1) as f64 / 2.0) * 0.12 / k as f64
-                } else {
-                    0.0
-                };
                 let pts: Vec<(usize, Estimate)> = values
                     .iter()
                     .enumerate()
                     .filter_map(|(i, v)| v.map(|v| (i, v)))
                     .collect();
-                let at = |x: f64, y: f64| c.backend_coord(&(x + nudge, y));
+                // Every mark on its x value: series that coincide are told apart by drawing the
+                // baseline last and setting aside the marks of a series hidden under another.
+                let at = |x: f64, y: f64| c.backend_coord(&(x, y));
                 let mut line = Vec::new();
                 for &(i, v) in &pts {
                     let x = i as f64;
@@ -1041,7 +1247,6 @@ where
                     }
                 }
             }
-            series_legend(legend_area, &names, Key::Line, s)?;
             let half = if probability {
                 format!("{:.2} points", 100.0 * widest.1)
             } else {
@@ -1081,7 +1286,7 @@ where
                 note
             };
             let note = format!("{note}{}", hidden_words(&names, &hidden));
-            caption(&cap, &note, s)?;
+            caption(root, f.caption_top, f.setup.as_deref(), &note, s)?
         }
         Chart::Heat {
             title,
@@ -1096,28 +1301,25 @@ where
                 Some((lo, hi)) if hi > lo => (v - lo) / (hi - lo),
                 Some(_) => 0.5,
             };
-            let Frame {
-                plot,
-                legend: bar_area,
-                ..
-            } = frame(root, title, &[], s.px(110.0), s)?;
+            let f = frame(root, title, Place::None(130.0), PLOT_H, s)?;
             let (nx, ny) = (x.1.len().max(1), y.1.len().max(1));
-            // The widest x name, against the room a cell has (the plot is about 700 px wide at
-            // scale 1): show every k-th name when they would touch.
-            let widest =
-                x.1.iter()
-                    .map(|n| {
-                        root.estimate_text_size(n, &TextStyle::from(label.clone()))
-                            .map_or(0, |(w, _)| w as i32)
-                    })
+            let widest_of = |names: &[String]| {
+                names
+                    .iter()
+                    .map(|n| text_w(n, s.em(TEXT)))
                     .max()
-                    .unwrap_or(0);
-            let room = (s.px(700.0) / nx as i32).max(1);
-            let x_every = ((widest + s.px(6.0)) / room + 1).max(1) as usize;
-            let mut c = ChartBuilder::on(&plot)
+                    .unwrap_or(0)
+            };
+            let y_area = widest_of(&y.1) + s.px(56.0);
+            // The widest x name, against the room a cell has: show every k-th name when they
+            // would touch.
+            let (plot_w, _) = f.plot.dim_in_pixel();
+            let room = ((plot_w as i32 - y_area - s.px(16.0)) / nx as i32).max(1);
+            let x_every = ((widest_of(&x.1) + s.px(10.0)) / room + 1).max(1) as usize;
+            let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(8.0))
-                .x_label_area_size(s.px(48.0))
-                .y_label_area_size(s.px(96.0))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size(y_area)
                 .build_cartesian_2d(0f64..nx as f64, 0f64..ny as f64)
                 .map_err(e)?;
             c.configure_mesh()
@@ -1154,17 +1356,12 @@ where
                     } else {
                         format!("{:.1}%", 100.0 * p)
                     };
-                    // A label only where it fits its cell (the colour bar carries the rest):
-                    // at 16 px, else at 12, else none.
+                    // A label only where it fits its cell (the colour bar carries the rest).
                     let (cw, ch) = ((b.0 - a.0).abs(), (b.1 - a.1).abs());
-                    let fits = |size: f64| {
-                        root.estimate_text_size(&text, &TextStyle::from(s.font(size)))
-                            .is_ok_and(|(w, h)| {
-                                (w as i32) + s.px(4.0) <= cw && (h as i32) + s.px(2.0) <= ch
-                            })
-                    };
-                    let size = [16.0, 12.0].into_iter().find(|&z| fits(z));
-                    if let Some(size) = size {
+                    let fits = text_w(&text, s.em(TEXT)) + s.px(6.0) <= cw
+                        && s.line(TEXT) + s.px(2.0) <= ch;
+                    if fits {
+                        let size = TEXT;
                         root.draw(&Text::new(
                             text,
                             ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
@@ -1178,28 +1375,27 @@ where
                     }
                 }
             }
-            if let Some(area) = bar_area {
-                colour_bar(&area, *range, s)?;
+            if let Some(area) = &f.legend {
+                colour_bar(area, *range, s)?;
             }
+            caption(root, f.caption_top, f.setup.as_deref(), "", s)?
         }
         Chart::Tradeoff {
             title,
             x_label,
             y_label,
             share,
+            better,
             level,
             points,
         } => {
             let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
-            let Frame {
-                plot,
-                legend: legend_area,
-                caption: cap,
-            } = frame(root, title, &names, 0, s)?;
+            let entries = series_entries(&names, Key::Point);
+            let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
             // Where a point sits: the exact value where known, else the estimate.
             let at = |v: &Estimate| v.exact.unwrap_or(v.p);
             let whisker = |v: &Estimate| v.exact.is_none() && (v.low != v.p || v.high != v.p);
-            let range = |f: &dyn Fn(&(String, Estimate, Estimate)) -> Estimate| {
+            let range = |f: &dyn Fn(&(String, Estimate, Estimate)) -> Estimate, chance: bool| {
                 let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
                 for p in points {
                     let v = f(p);
@@ -1214,42 +1410,88 @@ where
                 if !lo.is_finite() {
                     return (0.0, 1.0);
                 }
-                // A margin of an eighth of the span either side (a fixed one for a single value).
+                // A margin of an eighth of the span either side (a fixed one for a single value);
+                // a chance's axis stays within 0–100%, its margin taken inside.
                 let pad = ((hi - lo) / 8.0).max(if hi.abs() > 0.0 {
                     hi.abs() * 0.02
                 } else {
                     0.01
                 });
-                (lo - pad, hi + pad)
+                if chance {
+                    ((lo - pad).max(0.0), (hi + pad).min(1.0))
+                } else {
+                    (lo - pad, hi + pad)
+                }
             };
-            let (x0, x1) = range(&|p| p.1);
-            let (y0, y1) = range(&|p| p.2);
-            let mut c = ChartBuilder::on(&plot)
+            let (x0, x1) = range(&|p| p.1, share.0);
+            let (y0, y1) = range(&|p| p.2, share.1);
+            let said = |label: &str, b: Option<bool>| match b {
+                Some(true) => format!("{label} (higher is better)"),
+                Some(false) => format!("{label} (lower is better)"),
+                None => label.to_string(),
+            };
+            let (x_desc, y_words) = (said(x_label, better.0), said(y_label, better.1));
+            let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(12.0))
-                .x_label_area_size(s.px(52.0))
-                .y_label_area_size(s.px(72.0))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size(y_area(&y_words, s))
                 .build_cartesian_2d(x0..x1, y0..y1)
                 .map_err(e)?;
-            let fmt = |v: f64, pct: bool| {
-                if pct {
+            // Whole per cents where the axis spans more than five points.
+            let fmt = |v: f64, pct: bool, span: f64| {
+                if pct && span > 0.05 {
+                    format!("{:.0}%", 100.0 * v)
+                } else if pct {
                     format!("{:.1}%", 100.0 * v)
                 } else {
                     format!("{v:.2}")
                 }
             };
             c.configure_mesh()
-                .x_desc(x_label.as_str())
-                .y_desc(y_label.as_str())
+                .x_desc(x_desc.as_str())
                 .x_labels(6)
                 .y_labels(6)
-                .x_label_formatter(&|v| fmt(*v, share.0))
-                .y_label_formatter(&|v| fmt(*v, share.1))
+                .x_label_formatter(&|v| fmt(*v, share.0, x1 - x0))
+                .y_label_formatter(&|v| fmt(*v, share.1, y1 - y0))
                 .label_style(label.clone())
                 .axis_desc_style(axis.clone())
                 .light_line_style(WHITE.mix(0.0))
                 .bold_line_style(RGBColor(225, 225, 225))
                 .draw()
                 .map_err(e)?;
+            y_desc(root, &f.plot, &c, &y_words, s)?;
+            // Where both ways are known, an arrow into the better corner, drawn under the
+            // points.
+            if let (Some(bx), Some(by)) = *better {
+                let (l, t) = c.backend_coord(&(x0, y1));
+                let (r, b) = c.backend_coord(&(x1, y0));
+                let (cx, sx) = if bx { (r, -1) } else { (l, 1) };
+                let (cy, sy) = if by { (t, 1) } else { (b, -1) };
+                let grey = RGBColor(110, 110, 110);
+                let tip = (cx + sx * s.px(10.0), cy + sy * s.px(10.0));
+                let tail = (cx + sx * s.px(52.0), cy + sy * s.px(52.0));
+                let pen = grey.stroke_width(s.px(2.5).max(1) as u32);
+                root.draw(&PathElement::new(vec![tail, tip], pen))
+                    .map_err(e)?;
+                let head = s.px(10.0);
+                root.draw(&Polygon::new(
+                    vec![
+                        tip,
+                        (tip.0 + sx * head, tip.1 + sy * head / 3),
+                        (tip.0 + sx * head / 3, tip.1 + sy * head),
+                    ],
+                    grey.filled(),
+                ))
+                .map_err(e)?;
+                let h = if sx > 0 { HPos::Left } else { HPos::Right };
+                let v = if sy > 0 { VPos::Top } else { VPos::Bottom };
+                root.draw(&Text::new(
+                    "better".to_string(),
+                    (tail.0 + sx * s.px(2.0), tail.1 + sy * s.px(2.0)),
+                    anchored(s.text(TEXT, grey), h, v),
+                ))
+                .map_err(e)?;
+            }
             let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
             let cap_w = s.px(4.0);
             let mut estimated = false;
@@ -1311,7 +1553,6 @@ where
                     same.push(format!("{} and {}", a.0, twins.join(" and ")));
                 }
             }
-            series_legend(legend_area, &names, Key::Point, s)?;
             let mut note = if estimated {
                 format!(
                     "A point per variant; whiskers: the {level} intervals of estimates (exact values have none)."
@@ -1322,7 +1563,10 @@ where
             if !same.is_empty() {
                 note += &format!(" On the same spot: {}.", same.join("; "));
             }
-            caption(&cap, &note, s)?;
+            if better.0.is_some() && better.1.is_some() {
+                note += " The arrow points to the better corner.";
+            }
+            caption(root, f.caption_top, f.setup.as_deref(), &note, s)?
         }
         Chart::Tornado {
             title,
@@ -1334,9 +1578,11 @@ where
             // when more were left out (the table has them all).
             const MOST: usize = 16;
             let shown = &rows[..rows.len().min(MOST)];
-            let Frame {
-                plot, caption: cap, ..
-            } = frame(root, title, &[], 0, s)?;
+            // Each bar a line of text high: the plot grows with the rows.
+            let bars_shown: usize = shown.iter().map(|r| r.1.len().max(1)).sum();
+            let plot_h =
+                PLOT_H.max(bars_shown as f64 * TEXT * 1.5 + shown.len() as f64 * 10.0 + 90.0);
+            let f = frame(root, title, Place::None(0.0), plot_h, s)?;
             let k = if *share { 100.0 } else { 1.0 };
             let (mut lo, mut hi) = (0f64, 0f64);
             for (_, bars) in shown {
@@ -1345,28 +1591,47 @@ where
                     hi = hi.max(v.high.max(v.p) * k);
                 }
             }
-            // Room either side for the value labels at the bars' ends.
-            let span = (hi - lo).max(1e-9);
-            let (lo, hi) = (lo - span * 0.22, hi + span * 0.22);
             let n = shown.len().max(1);
             let widest = shown
                 .iter()
-                .map(|(l, _)| {
-                    root.estimate_text_size(l, &TextStyle::from(s.font(14.0)))
-                        .map_or(0, |(w, _)| w as i32)
-                })
+                .map(|(l, _)| text_w(l, s.em(TEXT)))
                 .max()
                 .unwrap_or(0);
-            let mut c = ChartBuilder::on(&plot)
+            // Room either side for the value labels at the bars' ends: a margin `p` (in the
+            // axis's unit) holding the widest label, p = label × (span + 2p) / plot width.
+            let value = |to: &str, v: &Estimate| {
+                let value = if v.p == 0.0 {
+                    "0".to_string()
+                } else if *share {
+                    format!("{:+.1}", v.p * 100.0)
+                } else {
+                    format!("{:+.3}", v.p)
+                };
+                format!("{to}: {}", value.replace('-', "−"))
+            };
+            let label_w = shown
+                .iter()
+                .flat_map(|r| r.1.iter().map(|(to, v)| text_w(&value(to, v), s.em(TEXT))))
+                .max()
+                .unwrap_or(0) as f64
+                + s.px(12.0) as f64;
+            let (plot_w, _) = f.plot.dim_in_pixel();
+            let avail =
+                (plot_w as i32 - (widest + s.px(16.0)).min(s.px(330.0)) - s.px(16.0)) as f64;
+            let span = (hi - lo).max(1e-9);
+            let pad = (label_w * span / (avail - 2.0 * label_w).max(avail / 4.0)).max(span * 0.05);
+            let (lo, hi) = (lo - pad, hi + pad);
+            let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(8.0))
-                .x_label_area_size(s.px(48.0))
-                .y_label_area_size((widest + s.px(16.0)).min(s.px(300.0)))
+                .x_label_area_size(s.px(66.0))
+                .y_label_area_size((widest + s.px(16.0)).min(s.px(330.0)))
                 .build_cartesian_2d(lo..hi, 0f64..n as f64)
                 .map_err(e)?;
             let unit = if *share { " pts" } else { "" };
             c.configure_mesh()
                 .disable_y_mesh()
                 .y_labels(0)
+                .x_labels(6)
                 .x_desc(x_label.as_str())
                 .x_label_formatter(&|v| {
                     if *share {
@@ -1398,7 +1663,7 @@ where
                 root.draw(&Text::new(
                     name.clone(),
                     (lx - s.px(8.0), ly),
-                    anchored(s.text(14.0, BLACK), HPos::Right, VPos::Center),
+                    anchored(s.text(TEXT, BLACK), HPos::Right, VPos::Center),
                 ))
                 .map_err(e)?;
                 let m = bars.len().max(1) as f64;
@@ -1426,14 +1691,7 @@ where
                             root.draw(&PathElement::new(seg, ink)).map_err(e)?;
                         }
                     }
-                    let value = if v.p == 0.0 {
-                        "0".to_string()
-                    } else if *share {
-                        format!("{:+.1}", v.p * 100.0)
-                    } else {
-                        format!("{:+.3}", v.p)
-                    };
-                    let text = format!("{to}: {}", value.replace('-', "−"));
+                    let text = value(to, v);
                     let end = c
                         .backend_coord(&((if v.p < 0.0 { v.low } else { v.high }) * k, 0.0))
                         .0;
@@ -1443,11 +1701,10 @@ where
                     } else {
                         (end + s.px(4.0), HPos::Left)
                     };
-                    let size = if m > 2.0 { 11.0 } else { 13.0 };
                     root.draw(&Text::new(
                         text,
                         (x, ym),
-                        anchored(s.text(size, BLACK), pos, VPos::Center),
+                        anchored(s.text(TEXT, BLACK), pos, VPos::Center),
                     ))
                     .map_err(e)?;
                 }
@@ -1462,10 +1719,11 @@ where
                     rows.len()
                 );
             }
-            caption(&cap, &note, s)?;
+            caption(root, f.caption_top, f.setup.as_deref(), &note, s)?
         }
-    }
-    root.present().map_err(e)
+    };
+    root.present().map_err(e)?;
+    Ok(height)
 }
 
 /// The heat map's colour at probability `p`: white (0) to deep blue (1); grey when unknown.
@@ -1490,7 +1748,7 @@ fn colour_bar<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let (_, h) = area.dim_in_pixel();
-    let (top, bottom) = (s.px(30.0), h as i32 - s.px(60.0));
+    let (top, bottom) = (s.px(40.0), h as i32 - s.px(70.0));
     let (x0, x1) = (s.px(16.0), s.px(40.0));
     let steps = 100;
     for i in 0..steps {
@@ -1518,14 +1776,14 @@ fn colour_bar<DB: DrawingBackend>(
                 Some((lo, hi)) => format!("{:.2}", lo + (hi - lo) * q),
             },
             (x1 + s.px(8.0), y),
-            anchored(s.text(14.0, BLACK), HPos::Left, VPos::Center),
+            anchored(s.text(TEXT, BLACK), HPos::Left, VPos::Center),
         ))
         .map_err(e)?;
     }
     area.draw(&Text::new(
         if range.is_some() { "mean" } else { "chance" }.to_string(),
-        (x0, top - s.px(20.0)),
-        anchored(s.text(14.0, BLACK), HPos::Left, VPos::Top),
+        (x0, top - s.px(30.0)),
+        anchored(s.text(TEXT, BLACK), HPos::Left, VPos::Top),
     ))
     .map_err(e)
 }
@@ -1553,9 +1811,9 @@ impl Chart {
         }
     }
 
-    /// The chart as an SVG document (at scale 1: it is vector), its text as glyph outlines so
-    /// that it looks the same without DejaVu installed; the title is kept as the document's
-    /// `<title>` for screen readers and search.
+    /// The chart as an SVG document (at scale 1: it is vector), its text as `<text>` with the
+    /// letters it uses embedded as DejaVu Sans, so that it looks the same without DejaVu
+    /// installed; the title is kept as the document's `<title>` for screen readers and search.
     ///
     /// # Errors
     /// A message from the drawing library (never expected).
@@ -1563,25 +1821,38 @@ impl Chart {
         self.svg_sized(SIZE)
     }
 
-    /// The chart as SVG drawn on a canvas of `size` pixels with the text at its usual size:
-    /// a narrow canvas (such as [`NARROW`]) keeps the text legible where the chart is shown
-    /// small, on a phone. Layouts follow the canvas (titles and legends wrap).
+    /// The chart as SVG drawn on a canvas `size.0` pixels wide: a narrow canvas (such as
+    /// [`NARROW`]) keeps the text legible where the chart is shown small, on a phone (it is
+    /// drawn at the scale of its width to [`SIZE`]'s, but never below 3/4, so its text is at
+    /// least 14 px). Layouts follow the canvas (titles and legends wrap); the height follows
+    /// the content: at least `size.1`, more when the title, the legend or the caption need it.
     ///
     /// # Errors
     /// As [`Chart::svg`].
     pub fn svg_sized(&self, size: (u32, u32)) -> Result<String, String> {
         register_font();
+        let s = Scale((size.0 as f64 / SIZE.0 as f64).clamp(0.75, 1.0));
+        let height = self.height(size.0, s)?.max(size.1);
         let mut out = String::new();
         {
-            let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-            draw(self, &root, Scale(1.0))?;
+            let root = SVGBackend::with_string(&mut out, (size.0, height)).into_drawing_area();
+            draw(self, &root, s)?;
         }
-        let out = super::svgtext::outline_text(&out);
+        let out = super::svgtext::embed_font(&out);
         let title = format!("<title>{}</title>", super::escape_html(self.title()));
         Ok(match out.find('>') {
             Some(i) if out.starts_with("<svg") => format!("{}{title}{}", &out[..=i], &out[i + 1..]),
             _ => out,
         })
+    }
+
+    /// The height the chart needs on a canvas `width` pixels wide at scale `s`: laid out on a
+    /// tall canvas first (everything is placed from the top down), where the drawing ends.
+    fn height(&self, width: u32, s: Scale) -> Result<u32, String> {
+        let mut scratch = String::new();
+        let root =
+            SVGBackend::with_string(&mut scratch, (width, s.px(4000.0) as u32)).into_drawing_area();
+        Ok(draw(self, &root, s)?.max(1) as u32)
     }
 
     /// The chart as PNG bytes at scale 1 ([`SIZE`]).
@@ -1592,17 +1863,18 @@ impl Chart {
         self.png_scaled(1.0)
     }
 
-    /// The chart as PNG bytes at `scale` × [`SIZE`] (2 for print at about 200 dpi on A4),
-    /// every line, mark and letter scaled with it.
+    /// The chart as PNG bytes at `scale` × [`SIZE`]'s width (2 for print at about 200 dpi on
+    /// A4), every line, mark and letter scaled with it; the height follows the content (at
+    /// least `scale` × [`SIZE`]'s).
     ///
     /// # Errors
     /// As [`Chart::png`].
     pub fn png_scaled(&self, scale: f64) -> Result<Vec<u8>, String> {
         register_font();
-        let (w, h) = (
-            (SIZE.0 as f64 * scale).round() as u32,
-            (SIZE.1 as f64 * scale).round() as u32,
-        );
+        let w = (SIZE.0 as f64 * scale).round() as u32;
+        let h = self
+            .height(w, Scale(scale))?
+            .max((SIZE.1 as f64 * scale).round() as u32);
         let mut rgb = vec![0u8; (w * h * 3) as usize];
         {
             let root = super::typeset::Typeset(BitMapBackend::with_buffer(&mut rgb, (w, h)))
@@ -1635,6 +1907,63 @@ mod tests {
         );
     }
 
+    /// A text of an SVG chart: where its ink runs (from its anchor and width), its baseline's
+    /// y, its size, whether it is turned, and what it says.
+    #[derive(Debug)]
+    pub(crate) struct Placed {
+        pub left: f64,
+        pub right: f64,
+        pub y: f64,
+        pub size: f64,
+        pub turned: bool,
+        pub content: String,
+    }
+
+    /// The canvas size an SVG declares.
+    pub(crate) fn svg_size(svg: &str) -> (f64, f64) {
+        let num = |k: &str| {
+            let at = svg.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+            svg[at..at + svg[at..].find('"').unwrap()]
+                .parse::<f64>()
+                .unwrap()
+        };
+        (num("width"), num("height"))
+    }
+
+    /// Every `<text>` of an SVG chart.
+    pub(crate) fn svg_texts(svg: &str) -> Vec<Placed> {
+        let mut out = Vec::new();
+        for part in svg.split("<text ").skip(1) {
+            let (tag, rest) = part.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap().replace("&amp;", "&");
+            let attr = |k: &str| {
+                let key = format!("{k}=\"");
+                tag.find(&key).map(|i| {
+                    let v = &tag[i + key.len()..];
+                    v[..v.find('"').unwrap()].to_string()
+                })
+            };
+            let num = |k: &str| attr(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            let size = num("font-size");
+            let w = super::super::svgtext::width(&content, size as f32) as f64;
+            let x = num("x");
+            let left = match attr("text-anchor").as_deref() {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            out.push(Placed {
+                left,
+                right: left + w,
+                y: num("y"),
+                size,
+                turned: attr("transform").is_some(),
+                content,
+            });
+        }
+        out
+    }
+
     fn bars() -> Chart {
         let est = |p: f64| {
             Some(Estimate {
@@ -1651,6 +1980,7 @@ mod tests {
             categories: vec!["pass".into(), "fail".into()],
             share: true,
             series: vec![("A".into(), vec![est(0.6), est(0.4)])],
+            left_out: vec!["routed".into()],
         }
     }
 
@@ -1673,6 +2003,7 @@ mod tests {
             x_label: "chance of eliminated".into(),
             y_label: "mean empty turns".into(),
             share: (true, false),
+            better: (Some(false), Some(false)),
             level: "95%".into(),
             points,
         };
@@ -1701,7 +2032,10 @@ mod tests {
         let chart = bars();
         let svg = chart.svg().unwrap();
         assert!(svg.contains("<svg") && svg.contains("<title>Outcomes &amp; more</title>"));
-        assert!(!svg.contains("<text"), "SVG text is outlined");
+        assert!(
+            svg.contains("<text") && svg.contains("@font-face"),
+            "SVG text is text"
+        );
         let png = chart.png().unwrap();
         assert_eq!(&png[1..4], b"PNG");
         let big = chart.png_scaled(2.0).unwrap();
@@ -1712,8 +2046,23 @@ mod tests {
                 u32::from_be_bytes(p[20..24].try_into().unwrap()),
             )
         };
-        assert_eq!(dims(&png), SIZE);
-        assert_eq!(dims(&big), (SIZE.0 * 2, SIZE.1 * 2));
+        // As wide as SIZE, at least as high, taller where the legend and caption need it;
+        // the same layout at twice the scale (each length rounded to whole pixels).
+        let (w, h) = dims(&png);
+        assert!(w == SIZE.0 && h >= SIZE.1, "{w}×{h}");
+        let (w2, h2) = dims(&big);
+        assert!(
+            w2 == 2 * w && h2.abs_diff(2 * h) <= 8,
+            "{w2}×{h2} against {w}×{h}"
+        );
+        assert_eq!(svg_size(&svg), (w as f64, h as f64));
+        // Every text at least 19 px to the em at 960 px wide (9 pt printed 16 cm wide), inside
+        // the canvas; the note names what was left out.
+        for t in svg_texts(&svg) {
+            assert!(t.size >= 19.0 - 1e-9, "{t:?}");
+            assert!(t.turned || (t.left >= 0.0 && t.right <= w as f64), "{t:?}");
+        }
+        assert!(svg.contains("Not drawn, under 0.05% in every variant: routed."));
     }
 
     #[test]
@@ -1746,28 +2095,20 @@ mod tests {
             series,
         };
         let svg = chart.svg().unwrap();
+        let (w, h) = svg_size(&svg);
         let mut texts = 0;
-        // Each text is a group placed by translate(x baseline); the turned y-axis name aside.
-        let placed = svg
-            .split("transform=\"")
-            .skip(1)
-            .filter(|t| t.starts_with("translate("))
-            .map(|t| &t["translate(".len()..]);
-        for part in placed {
-            let nums: Vec<f64> = part
-                .split(')')
-                .next()
-                .unwrap()
-                .split([' ', ','])
-                .filter_map(|v| v.parse().ok())
-                .collect();
-            if let [x, y] = nums[..] {
-                texts += 1;
-                assert!(
-                    (0.0..SIZE.0 as f64).contains(&x) && (0.0..=SIZE.1 as f64).contains(&y),
-                    "text at ({x}, {y}) outside the chart"
-                );
-            }
+        // Each text's ink (its anchor and width) inside the canvas; the turned y-axis name
+        // aside.
+        for t in svg_texts(&svg).into_iter().filter(|t| !t.turned) {
+            texts += 1;
+            assert!(
+                t.left >= 0.0 && t.right <= w && (0.0..=h).contains(&t.y),
+                "text {:?} at ({}–{}, {}) outside the chart",
+                t.content,
+                t.left,
+                t.right,
+                t.y
+            );
         }
         assert!(texts > 24 + 6, "{texts} texts");
         // Exact values with estimates beside them: the caption says what the dots are.

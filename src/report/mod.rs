@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 pub mod chart;
+mod fontsubset;
 mod svgtext;
 mod typeset;
 

@@ -1,13 +1,24 @@
-//! SVG text as outlines: every `<text>` element plotters writes becomes a `<path>` of DejaVu
-//! Sans glyph outlines (the font embedded in the binary), laid out as a browser lays out that
-//! font: advances and kerning at `font-size` pixels to the em, the anchor, the baseline shift
-//! (`dy` in em or ex) and any `transform` kept. An SVG chart then looks the same on a machine
-//! with no DejaVu installed, or none of the fonts a `font-family` could name.
+//! SVG text as text, in the font the PNG is set in: every `<text>` element stays text (a
+//! layout program can edit it, a reader can select and search it), named in DejaVu Sans first
+//! and generic families after it, and the chart carries DejaVu Sans itself — cut down to the
+//! characters it uses ([`super::fontsubset`]), a few kilobytes as base64 in an `@font-face`
+//! of the SVG's own `<style>` — so it looks the same on a machine with no DejaVu installed.
+//! The `@font-face` names the characters it has (`unicode-range`): several charts inlined in
+//! one page each add their own letters to the family and never hide another's.
+//!
+//! The layout helpers here ([`glyphs`], [`width`], [`shift`]) set text as a browser sets that
+//! font (advances and kerning at `font-size` pixels to the em, `dy` in em or ex): the PNG's
+//! text is set with them ([`super::typeset`]).
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use ab_glyph::{Font, FontRef, OutlineCurve, Point};
+use ab_glyph::{Font, FontRef};
+
+/// The `font-family` of every text: the embedded face first, then faces of the same design,
+/// then any sans-serif.
+pub const FAMILY: &str = "'DejaVu Sans', 'Bitstream Vera Sans', Verdana, sans-serif";
 
 pub(super) fn font() -> &'static FontRef<'static> {
     static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
@@ -50,58 +61,6 @@ pub(super) fn shift(dy: Option<&str>, size: f32) -> f32 {
     }
 }
 
-/// A glyph's outline as SVG path data in font units (y up), or `None` for a blank glyph.
-fn glyph_path(id: ab_glyph::GlyphId) -> Option<String> {
-    let outline = font().outline(id)?;
-    let mut d = String::new();
-    let mut end: Option<Point> = None;
-    let n = |v: f32| {
-        let r = v.round();
-        if (v - r).abs() < 0.01 {
-            format!("{}", r as i64)
-        } else {
-            format!("{v:.1}")
-        }
-    };
-    for curve in &outline.curves {
-        let (start, last) = match curve {
-            OutlineCurve::Line(a, b) | OutlineCurve::Quad(a, _, b) => (*a, *b),
-            OutlineCurve::Cubic(a, _, _, b) => (*a, *b),
-        };
-        if end != Some(start) {
-            if end.is_some() {
-                d.push('Z');
-            }
-            let _ = write!(d, "M{} {}", n(start.x), n(start.y));
-        }
-        match curve {
-            OutlineCurve::Line(_, b) => {
-                let _ = write!(d, "L{} {}", n(b.x), n(b.y));
-            }
-            OutlineCurve::Quad(_, c, b) => {
-                let _ = write!(d, "Q{} {} {} {}", n(c.x), n(c.y), n(b.x), n(b.y));
-            }
-            OutlineCurve::Cubic(_, c1, c2, b) => {
-                let _ = write!(
-                    d,
-                    "C{} {} {} {} {} {}",
-                    n(c1.x),
-                    n(c1.y),
-                    n(c2.x),
-                    n(c2.y),
-                    n(b.x),
-                    n(b.y)
-                );
-            }
-        }
-        end = Some(last);
-    }
-    if end.is_some() {
-        d.push('Z');
-    }
-    Some(d)
-}
-
 /// The glyphs of `text`, each with its pen position in font units: advances and kerning, as
 /// a browser lays out the font.
 pub(super) fn glyphs(text: &str) -> Vec<(ab_glyph::GlyphId, f32)> {
@@ -130,25 +89,13 @@ pub fn width(text: &str, size: f32) -> f32 {
         .map_or(0.0, |&(id, pen)| (pen + font.h_advance_unscaled(id)) * f)
 }
 
-/// A short name for this document's glyph ids, from its content (FNV-1a), so that several
-/// charts inlined in one page never share an id.
-fn prefix(svg: &str) -> String {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in svg.bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    format!("g{h:08x}")
-}
-
-/// `svg` with every `<text>` element replaced by its glyphs' outlines (same fill, opacity and
-/// transform): each glyph used is defined once (`<defs>`, in font units) and placed with
-/// `<use>`. Elements it cannot read are left as they are.
-pub fn outline_text(svg: &str) -> String {
-    let font = font();
-    let units = font.units_per_em().unwrap_or(2048.0);
-    let ids = prefix(svg);
-    let mut used: std::collections::BTreeMap<u16, Option<String>> = Default::default();
-    let mut out = String::with_capacity(svg.len() * 2);
+/// `svg` with every `<text>` element in [`FAMILY`] (its content trimmed of the line breaks
+/// the drawing library writes around it), and the characters they use embedded as DejaVu
+/// Sans in an `@font-face` right after the opening `<svg …>` tag. Without any text, `svg` is
+/// returned unchanged.
+pub fn embed_font(svg: &str) -> String {
+    let mut used: BTreeSet<char> = BTreeSet::new();
+    let mut out = String::with_capacity(svg.len() + 8192);
     let mut rest = svg;
     while let Some(open) = rest.find("<text") {
         out.push_str(&rest[..open]);
@@ -157,55 +104,71 @@ pub fn outline_text(svg: &str) -> String {
             break;
         };
         let tag = &after[..tag_end];
-        let content = unescape(after[tag_end + 1..close].trim_matches('\n'));
-        let num = |name: &str| attr(tag, name).and_then(|v| v.parse::<f32>().ok());
-        match (num("x"), num("y"), num("font-size")) {
-            (Some(x), Some(y), Some(size)) => {
-                let w = width(&content, size);
-                let x0 = match attr(tag, "text-anchor") {
-                    Some("middle") => x - w / 2.0,
-                    Some("end") => x - w,
-                    _ => x,
-                };
-                let baseline = y + shift(attr(tag, "dy"), size);
-                let f = size / units;
-                let _ = write!(
-                    out,
-                    "<g fill=\"{}\" opacity=\"{}\" transform=\"{}translate({x0:.2} {baseline:.2}) scale({f:.6} {:.6})\">",
-                    attr(tag, "fill").unwrap_or("#000000"),
-                    attr(tag, "opacity").unwrap_or("1"),
-                    attr(tag, "transform").map_or(String::new(), |t| format!("{t} ")),
-                    -f
-                );
-                for (id, pen) in glyphs(&content) {
-                    let path = used.entry(id.0).or_insert_with(|| glyph_path(id));
-                    if path.is_some() {
-                        let _ =
-                            write!(out, "<use href=\"#{ids}-{}\" x=\"{}\"/>", id.0, pen.round());
-                    }
-                }
-                out.push_str("</g>");
+        let content = after[tag_end + 1..close].trim_matches('\n');
+        used.extend(unescape(content).chars());
+        match attr(tag, "font-family") {
+            Some(family) => {
+                let key = format!(" font-family=\"{family}\"");
+                out.push_str(&tag.replacen(&key, &format!(" font-family=\"{FAMILY}\""), 1));
             }
-            _ => out.push_str(&after[..close + "</text>".len()]),
+            None => {
+                out.push_str(tag);
+                let _ = write!(out, " font-family=\"{FAMILY}\"");
+            }
         }
+        out.push('>');
+        out.push_str(content);
+        out.push_str("</text>");
         rest = &after[close + "</text>".len()..];
     }
     out.push_str(rest);
-    // The glyphs, defined once, right after the opening <svg …> tag.
-    let mut defs = String::from("<defs>");
-    for (id, path) in &used {
-        if let Some(d) = path {
-            let _ = write!(defs, "<path id=\"{ids}-{id}\" d=\"{d}\"/>");
-        }
+    let font = font();
+    let kept: BTreeSet<char> = used
+        .into_iter()
+        .filter(|&c| font.glyph_id(c).0 != 0 && (c as u32) <= 0xFFFF)
+        .collect();
+    if kept.is_empty() {
+        return out;
     }
-    defs.push_str("</defs>");
+    let Some(cut) =
+        super::fontsubset::subset(dejavu::sans::regular(), &kept, |c| font.glyph_id(c).0)
+    else {
+        return out;
+    };
+    let style = format!(
+        "<defs><style>@font-face{{font-family:'DejaVu Sans';font-style:normal;font-weight:400;src:url(data:font/ttf;base64,{}) format('truetype');unicode-range:{}}}</style></defs>",
+        super::fontsubset::base64(&cut),
+        ranges(&kept)
+    );
     match out
         .find("<svg")
         .and_then(|i| out[i..].find('>').map(|j| i + j + 1))
     {
-        Some(at) if !used.is_empty() => format!("{}{defs}{}", &out[..at], &out[at..]),
-        _ => out,
+        Some(at) => format!("{}{style}{}", &out[..at], &out[at..]),
+        None => out,
     }
+}
+
+/// The characters as a CSS `unicode-range`: runs of consecutive code points (`U+20-7E,U+2014`).
+fn ranges(chars: &BTreeSet<char>) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &c in chars {
+        let c = c as u32;
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == c => *end = c,
+            _ => runs.push((c, c)),
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| {
+            if a == b {
+                format!("U+{a:X}")
+            } else {
+                format!("U+{a:X}-{b:X}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[cfg(test)]
@@ -213,22 +176,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn text_becomes_outlines_in_place() {
-        let svg = "<svg><text x=\"100\" y=\"20\" dy=\"0.76em\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"20\" opacity=\"1\" fill=\"#123456\" transform=\"rotate(270, 100, 20)\">\nA &amp; o\n</text><rect/></svg>";
-        let out = outline_text(svg);
-        assert!(!out.contains("<text"), "{out}");
-        assert!(
-            out.contains("fill=\"#123456\"") && out.contains("rotate(270, 100, 20) translate(")
+    fn text_stays_text_in_dejavu_with_the_font_embedded() {
+        let svg = "<svg width=\"10\"><text x=\"100\" y=\"20\" dy=\"0.76em\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"20\" opacity=\"1\" fill=\"#123456\" transform=\"rotate(270, 100, 20)\">\nA &amp; o\n</text><rect/></svg>";
+        let out = embed_font(svg);
+        let text = format!(
+            "<text x=\"100\" y=\"20\" dy=\"0.76em\" text-anchor=\"middle\" font-family=\"{FAMILY}\" font-size=\"20\" opacity=\"1\" fill=\"#123456\" transform=\"rotate(270, 100, 20)\">A &amp; o</text><rect/></svg>"
         );
-        assert!(out.starts_with("<svg><defs><path id=\"g") && out.ends_with("<rect/></svg>"));
-        // Three glyphs with ink (the space has none), each defined once; 'o' has a hole.
-        assert_eq!(out.matches("<use ").count(), 3, "{out}");
-        assert_eq!(out.matches("<path id=").count(), 3, "{out}");
-        // Centred: the text starts left of x = 100 by half its width.
-        let w = width("A & o", 20.0);
-        let start = format!("translate({:.2} ", 100.0 - w / 2.0);
-        assert!(out.contains(&start), "{out}");
+        assert!(out.ends_with(&text), "{out}");
+        assert!(
+            out.starts_with("<svg width=\"10\"><defs><style>@font-face{font-family:'DejaVu Sans';")
+        );
+        assert!(
+            out.contains("src:url(data:font/ttf;base64,AAEAAA"),
+            "a TrueType font"
+        );
+        assert!(out.contains("unicode-range:U+20,U+26,U+41,U+6F}"), "{out}");
+        // No text: nothing to embed.
+        assert_eq!(embed_font("<svg><rect/></svg>"), "<svg><rect/></svg>");
         // DejaVu Sans: 'A' advances 1401 of 2048 units.
         assert!((width("A", 2048.0) - 1401.0).abs() < 1e-3);
+        assert_eq!(ranges(&"abcx".chars().collect()), "U+61-63,U+78");
     }
 }

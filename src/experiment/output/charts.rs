@@ -150,6 +150,16 @@ fn line_words(column: &str, trials: &str) -> (String, String) {
     (title, format!("{axis}, mean of {trials} battles"))
 }
 
+/// Whether more of a headline is better (`Some(true)`), less (`Some(false)`), or neither way
+/// is known ([`crate::labels`]).
+fn higher(head: &Head) -> Option<bool> {
+    match head.label().better {
+        crate::labels::Better::Higher => Some(true),
+        crate::labels::Better::Lower => Some(false),
+        crate::labels::Better::Neither => None,
+    }
+}
+
 /// At most this many sweep points get outcome and per-turn charts of their own; a larger sweep
 /// draws them at its first setting (titled with it) and leaves the rest to the sweep chart and
 /// heat maps, which cover every value.
@@ -203,21 +213,32 @@ pub(crate) fn point_charts(
             }
         }
     }
-    let categories: Vec<String> = classes
-        .iter()
-        .map(|class| {
-            let used: Vec<String> = class
-                .iter()
-                .filter(|n| {
-                    first
-                        .iter()
-                        .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
-                })
-                .map(|n| words(n))
-                .collect();
-            used.join(" / ")
-        })
-        .collect();
+    // An outcome that (almost) never happens takes no group of bars: under 0.05% (or none)
+    // in every variant; the caption names it.
+    let chance = |r: &Run, class: &Vec<&str>| {
+        r.report
+            .outcomes
+            .iter()
+            .find(|o| class.contains(&o.outcome.as_str()))
+            .map_or(0.0, |o| o.cell.exact.unwrap_or(o.cell.p))
+    };
+    let (classes, never): (Vec<Vec<&str>>, Vec<Vec<&str>>) = classes
+        .into_iter()
+        .partition(|class| first.iter().any(|r| chance(r, class) >= 0.0005));
+    let class_words = |class: &Vec<&str>| -> String {
+        class
+            .iter()
+            .filter(|n| {
+                first
+                    .iter()
+                    .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
+            })
+            .map(|n| words(n))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    let left_out: Vec<String> = never.iter().map(class_words).collect();
+    let categories: Vec<String> = classes.iter().map(class_words).collect();
     let at = point_words(exp, &first[0].point);
     let at_words = if at.is_empty() {
         String::new()
@@ -248,6 +269,7 @@ pub(crate) fn point_charts(
                 .collect(),
             categories,
             share: true,
+            left_out,
         },
     ));
     // A metric as the headline ("how much faster?"): its mean, variant by variant, with
@@ -272,6 +294,7 @@ pub(crate) fn point_charts(
                     .zip(cells)
                     .map(|(r, c)| (exp.variants[r.variant].name.clone(), vec![c]))
                     .collect(),
+                left_out: Vec::new(),
             },
         ));
     }
@@ -306,6 +329,7 @@ pub(crate) fn point_charts(
                 x_label: hx.axis(),
                 y_label: hy.axis(),
                 share: (!hx.metric, !hy.metric),
+                better: (higher(hx), higher(hy)),
                 level: level.clone(),
                 points,
             },

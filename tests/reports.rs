@@ -1133,6 +1133,8 @@ fn every_committed_answer_is_at_most_150_words() {
         }
     }
     assert!(long.is_empty(), "{long:?}");
+}
+
 /// Every committed SVG chart is editable text in an embedded font, set for print (issue 74):
 /// `<text>` elements in DejaVu Sans, the letters they use embedded as an `@font-face`, and no
 /// text under 19 px to the em on a 960-px canvas (9 pt when printed 16 cm wide).

@@ -45,7 +45,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
-  table { width: 100%; font-size: 8pt; break-inside: avoid; }
+  table { width: 100%; font-size: 8pt; }
+  table.keep, tr { break-inside: avoid; }
   thead { display: table-header-group; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   th, td { padding: 1px 4px; }
@@ -55,8 +56,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   p.folded { display: block; font-size: 8pt; color: var(--muted); margin-top: -0.6rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
-  figure svg { width: 100%; max-height: 90mm; border: 0; }
+  figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
   figcaption { font-size: 7.5pt; }
+  footer { margin-top: 0.3rem; font-size: 7.5pt; break-before: avoid; }
   figcaption a { color: inherit; text-decoration: none; }
 }
 "#;
@@ -147,8 +149,10 @@ fn inline(s: &str) -> String {
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
 fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
+    // A short table is kept whole on paper; a long one breaks between rows, its head repeated.
+    let keep = if tab.rows.len() <= 15 { " keep" } else { "" };
     let mut out = format!(
-        "<div class=\"scroll{}{extra}\"><table class=\"sortable\">\n<caption hidden>{}</caption>\n<thead><tr>",
+        "<div class=\"scroll{}{extra}\"><table class=\"sortable{keep}\">\n<caption hidden>{}</caption>\n<thead><tr>",
         if extra.is_empty() { "" } else { " " },
         escape(caption)
     );
@@ -277,30 +281,20 @@ pub(crate) fn index_html(
         inline(&page.setup),
         inline(&page.answer),
     );
-    for (caption, tab) in &page.pivots {
-        out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
-        out += &table(tab, caption, "pivot");
-    }
-    // With a pivot, the table of every setting stays on screen: the pivot prints.
-    let every = if page.pivots.is_empty() { "" } else { "screen" };
-    if let Some(tab) = &page.headline {
-        out += &table(tab, "The headline, variant by variant", every);
-    }
-    // The trade-off between the headlines, at a glance beside their table.
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
     // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
+    // The page gives the printed ones first, in that order, so figures are numbered alike on
+    // screen and on paper; the first is the chart that answers the question and comes with
+    // the answer, before the tables (on paper it then shares the first page with the answer,
+    // and the tables flow on).
     let printed = printed_charts(charts, !page.pivots.is_empty());
-    // Figures are numbered in the order they print; a caption says what the chart shows
-    // without repeating its title.
-    let number = |stem: &str| {
-        let order: Vec<&String> = charts
-            .iter()
-            .filter(|c| c.0.starts_with("tradeoff"))
-            .chain(charts.iter().filter(|c| !c.0.starts_with("tradeoff")))
-            .map(|c| &c.0)
-            .collect();
-        order.iter().position(|s| s.as_str() == stem).unwrap_or(0) + 1
-    };
+    let order: Vec<&(String, String, String)> = printed
+        .iter()
+        .filter_map(|p| charts.iter().find(|c| &c.0 == p))
+        .chain(charts.iter().filter(|c| !printed.contains(&c.0)))
+        .collect();
+    // A caption says what the chart shows without repeating its title.
+    let number = |stem: &str| order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
             "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>Figure {}: {}.<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
@@ -317,9 +311,18 @@ pub(crate) fn index_html(
             escape(stem)
         )
     };
-    let (first, rest): (Vec<_>, Vec<_>) = charts.iter().partition(|c| c.0.starts_with("tradeoff"));
+    let (first, rest) = order.split_at(order.len().min(1));
     for c in first {
-        out += &figure(c);
+        out += &figure(*c);
+    }
+    for (caption, tab) in &page.pivots {
+        out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
+        out += &table(tab, caption, "pivot");
+    }
+    // With a pivot, the table of every setting stays on screen: the pivot prints.
+    let every = if page.pivots.is_empty() { "" } else { "screen" };
+    if let Some(tab) = &page.headline {
+        out += &table(tab, "The headline, variant by variant", every);
     }
     if !page.detail.is_empty() {
         out += &format!(
@@ -335,7 +338,7 @@ pub(crate) fn index_html(
             if any_printed { "" } else { " class=\"screen\"" }
         );
         for c in rest {
-            out += &figure(c);
+            out += &figure(*c);
         }
     }
     for (i, s) in page.sections.iter().enumerate() {

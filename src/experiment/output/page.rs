@@ -855,12 +855,19 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             f.effect.clone(),
         ]);
     }
+    let mut scale_only = 0;
+    let by_setting = assumptions_by_setting(result, a, &mut scale_only);
+    if scale_only > 0 {
+        intro += &format!(
+            " Below, a row per setting that changes a comparison the question asks; {scale_only} more change only a variant shown for scale (they are in the table comparison by comparison, on screen)."
+        );
+    }
     Some(vec![
         Section {
             printed: true,
             title: "Assumptions that matter".into(),
             intro,
-            tables: vec![assumptions_by_setting(result, a)],
+            tables: vec![by_setting],
         },
         Section {
             printed: false,
@@ -879,6 +886,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
 fn assumptions_by_setting(
     result: &ExperimentResult,
     a: &crate::experiment::assumptions::Assumptions,
+    scale_only: &mut usize,
 ) -> Tab {
     use crate::experiment::assumptions::Assumption;
     let base_report = &result.runs[0].report;
@@ -950,16 +958,16 @@ fn assumptions_by_setting(
                 .join(", ")
         };
         let scale = rows.len() - mine.len();
-        let changes = match (mine.len(), scale) {
-            (0, s) => format!(
-                "only the variant{} for scale ({s})",
-                if s == 1 { "" } else { "s" }
-            ),
-            (n, 0) => format!("{n}: {}", counted(&mine)),
-            (n, s) => format!("{n}: {}; and {s} for scale", counted(&mine)),
+        // A setting that changes only a comparison shown for scale is left to the full table.
+        if mine.is_empty() {
+            *scale_only += 1;
+            continue;
+        }
+        let changes = match scale {
+            0 => format!("{}: {}", mine.len(), counted(&mine)),
+            s => format!("{}: {}; and {s} for scale", mine.len(), counted(&mine)),
         };
-        let pool = if mine.is_empty() { rows.clone() } else { mine };
-        let top = pool
+        let top = mine
             .iter()
             .min_by(|x, y| {
                 severity(&x.effect)
@@ -1732,22 +1740,22 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
     );
-    for (caption, tab) in &page.pivots {
-        out += &format!("{caption}:\n\n{}\n", tab.markdown());
-    }
-    if let Some(tab) = &page.headline {
-        out += &tab.markdown();
-        out += "\n";
-    }
+    // The chart that answers the question comes with the answer, as on the page.
     if result.experiment.headlines.len() > 1
         && result.experiment.variants.len() > 1
         && result.experiment.sweep.is_empty()
     {
         out += "![The trade-off between the first two headlines, a point per variant](tradeoff.png)\n\n";
     }
-    // A sweep's chart is its answer: embedded beside the table, as on the page.
     if result.experiment.sweep.len() == 1 && result.experiment.balance.is_none() {
         out += "![The headline along the setting swept, a line per variant](sweep.png)\n\n";
+    }
+    for (caption, tab) in &page.pivots {
+        out += &format!("{caption}:\n\n{}\n", tab.markdown());
+    }
+    if let Some(tab) = &page.headline {
+        out += &tab.markdown();
+        out += "\n";
     }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);

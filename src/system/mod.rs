@@ -382,8 +382,21 @@ pub fn odds(system: &str, ask: &crate::odds::OddsAsk, rules: &[Input]) -> Result
     let mut sheet = sys.odds(ask, &r)?;
     sheet.set_rules(&r);
     // The sheet's tables are tests and rallies.
-    if let Some(line) = not_modelled_line(sys.not_modelled(), &[Scenario::Test, Scenario::Rally]) {
-        sheet.notes.push(line);
+    // On a player's sheet, in a player's words: what the tables leave out, by rule.
+    let left_out: Vec<String> = sys
+        .not_modelled()
+        .iter()
+        .filter(|o| {
+            o.scenarios
+                .iter()
+                .any(|s| [Scenario::Test, Scenario::Rally].contains(s))
+        })
+        .map(|o| format!("{} ({})", o.what, o.rules))
+        .collect();
+    if !left_out.is_empty() {
+        sheet
+            .notes
+            .push(format!("These tables leave out {}.", left_out.join("; ")));
     }
     Ok(sheet)
 }

@@ -98,7 +98,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
     };
     let back = OddsSection {
         title:
-            "Chance a retreating unit is back in action by its k-th move (EF-5, option return-roll)"
+            "Chance a retreating unit is back in action by its k-th move (EF-5, the optional return roll)"
                 .into(),
         row_header: "move".into(),
         columns: vec![
@@ -113,7 +113,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
         vec![test, back],
         vec![
             format!(
-                "EF-2: roll a D6, {} with a general, {} when supported; pass on elite {}, regular {}, poor {}. The source has no automatic failure: an Elite unit with +2 never fails; option natural-one-fails adds one.",
+                "EF-2: roll a D6, {} with a general, {} when supported; pass on elite {}, regular {}, poor {}. The source has no automatic failure: an Elite unit with +2 never fails; the optional rule \u{201c}natural one fails\u{201d} adds one.",
                 signed(g),
                 signed(sup),
                 n.scores[0],
@@ -121,7 +121,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
                 n.scores[2]
             ),
             format!(
-                "EF-5 (option return-roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on {return_on}+ ({} with a general); Elite units roll like any other. Without the roll a retreating unit is back in action after its retreat (one turn, as the tool plays it), rolling nothing.",
+                "EF-5 (the optional return roll, the amendment's second addition): a retreating unit rolls at the start of each move, returning to normal action on {return_on}+ ({} with a general); Elite units roll like any other. Without the roll a retreating unit is back in action after its retreat (one turn, as the tool plays it), rolling nothing.",
                 signed(n.return_general_bonus.into())
             ),
         ],

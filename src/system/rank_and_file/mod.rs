@@ -113,7 +113,21 @@ impl RuleSystem for RankAndFile {
     }
     fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds> {
         ask.only("rank-and-file", &["--stands", "--max-lost", "--lost"], "")?;
-        let numbers = Rules::read(rules)?.numbers;
+        let read = Rules::read(rules)?;
+        let numbers = read.numbers;
+        let elite = match read.q.elite_rerolls {
+            rules::EliteRerolls::Unlimited => {
+                "an Elite unit that re-rolls every failed test (the tool's reading of RF-6)"
+                    .to_string()
+            }
+            rules::EliteRerolls::Limited(1) => {
+                "an Elite unit with its one re-roll of the battle, spent on its first failed test (RF-6)"
+                    .to_string()
+            }
+            rules::EliteRerolls::Limited(n) => format!(
+                "an Elite unit with its {n} re-rolls of the battle, one on each failed test until they are spent (RF-6)"
+            ),
+        };
         let mut sheet = odds::rank_and_file(ask.stands, ask.max_lost.unwrap_or(6), numbers);
         sheet
             .sections
@@ -123,7 +137,7 @@ impl RuleSystem for RankAndFile {
             1 => "loses a stand".to_string(),
             n => format!("loses {n} stands"),
         };
-        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails {lose} and may reach the 50% rule; \"elite\" is an Elite unit with its re-roll (RF-6). Each cell is the exact chance of being back in good order by that turn."));
+        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails {lose} and may reach the 50% rule; \"elite\" is {elite}. Each cell is the exact chance of being back in good order by that turn."));
         Ok(sheet)
     }
 }

@@ -243,7 +243,7 @@ crate::params::param_table! {
             flag: Some("--elite"),
             kind: Kind::Bool,
             default: "false",
-            meaning: "an Elite unit: it may re-roll a failed test, elite_rerolls times in the battle",
+            meaning: "an Elite unit: it may re-roll a failed test, as many times in the battle as \u{201c}Elite re-rolls a battle\u{201d} allows",
             rule: "RF-6",
             scenarios: ALL,
     },

@@ -76,7 +76,11 @@ fn a_chance_is_solved_to_the_root_the_plain_runs_give() {
     // The simple fraction nearest the root, solved too.
     assert_eq!(b.simple.len(), 1);
     assert_eq!(b.simple[0].value, "23/32");
-    assert!(b.answer().contains("p_blocked = 0.71803"), "{}", b.answer());
+    assert!(
+        b.answer().contains("chance retreat is blocked 0.71803"),
+        "{}",
+        b.answer()
+    );
 }
 
 /// A whole number: every value of the range is the plain run's exact value, and the target
@@ -687,7 +691,9 @@ fn an_experiments_balance_section_solves_each_variant_against_another() {
     let regular = &result.balance[0].1;
     assert!(regular.crossings.is_empty());
     assert!(
-        regular.answer().starts_with("No value of base_green"),
+        regular
+            .answer()
+            .starts_with("No value of green unit's base number"),
         "{}",
         regular.answer()
     );
@@ -720,12 +726,12 @@ fn an_experiment_with_balance_reports_it_and_merges_from_shards() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.starts_with("**Answer.** For Green: recovered reaches 43.06% at base_green = 4, exactly. For Green, 2 lost:"),
+        answer.starts_with("**Answer.** For Green: the chance of recovering reaches 43.06% at green unit's base number 4, exactly. For Green, 2 lost:"),
         "{answer}"
     );
     for section in [
-        "## What base_green makes it fair: Green\n",
-        "## What base_green makes it fair: Green, 2 lost\n",
+        "## What green unit's base number makes it fair: Green\n",
+        "## What green unit's base number makes it fair: Green, 2 lost\n",
     ] {
         assert!(summary.contains(section), "{section}");
     }

@@ -799,7 +799,10 @@ fn what_is_not_modelled_is_named_where_users_look() {
         String::from_utf8(o.stdout).unwrap()
     };
     for system in ["rank-and-file", "effectiveness", "linear-warfare"] {
-        let sheet = out(&["odds", system]);
+        let sheet = out(&["odds", system])
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         // On a player's sheet, in a player's words: no pointer into the project's docs.
         assert!(
             sheet.contains("These tables leave out "),
@@ -970,7 +973,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("the tool's reading where the sources are silent, \u{201c}Last pip still shoots\u{201d} being closing-only (at all, Charges against Waits in both sides break: −25.5 points → −35.3 points)"),
+        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing-only (at all, Charges, both sides break: −25.5 points → −35.3 points)"),
         "{answer}"
     );
     assert!(!answer.contains("last_pip_fires"), "{answer}");

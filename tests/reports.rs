@@ -604,8 +604,8 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("along the rule \u{201c}green unit's base number\u{201d} (the source: 5)")
-            && answer.contains("55.7% at 5 (as written)")
+        answer.contains("Along the rule \u{201c}green unit's base number\u{201d} (the source: 5)")
+            && answer.contains("55.7% at 5 (as written; −34.5 points)")
             && answer.contains("at green unit's base number 3"),
         "{answer}"
     );
@@ -658,7 +658,7 @@ fn systems_are_compared_only_where_their_outcomes_match() {
 fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
-    let answer = summary.find("**Answer.** 2 of 4 variants change the chance of being eliminated (85.4% under 25% rules), exactly; the largest change: −13.9 points, for the better, under 25% rules + amendment.").unwrap();
+    let answer = summary.find("**Answer.** Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d} and 3 of 4 \u{201c}turns its place stood empty\u{201d}, exactly.").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -686,7 +686,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** Both variants change the average number of rally phases to recover among units that recovered (3.85 under Regular, alone), exactly;"),
+        summary.contains("**Answer.** Against Regular, alone, under Regular, +1 leader, the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05, for the better, and the chance of recovering rises from 74.4% to 90.1%, for the better. Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d}, exactly."),
         "{summary}"
     );
     assert!(summary.contains(
@@ -757,12 +757,12 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| 25% rules + retreat on fire only | 85.4% | exactly the same | 3.63 | +0.58, exact |"
+            "| 25% rules + retreat on fire only | 85.4% | exactly the same | 3.63 | +0.58 |"
         ),
         "{summary}"
     );
     assert!(summary.contains(
-        "Under 25% rules + amendment and 25% rules + amendment, 1 in 6 blocked, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
+        "Under 25% rules + amendment, 1 in 6 blocked, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
     ));
     // Rank & File is there for scale: out of the counts, said apart.
     assert!(

@@ -850,6 +850,12 @@ impl Sensitivity {
 
     /// The rows of the main table: each setting that was run and moved the headline.
     pub(crate) fn rows(&self, with_rank: bool) -> Vec<Vec<String>> {
+        self.rows_named(with_rank, false)
+    }
+
+    /// The rows, each setting by its label, or (`keyed`, the terminal's narrow table) by the key
+    /// the command line takes.
+    fn rows_named(&self, with_rank: bool, keyed: bool) -> Vec<Vec<String>> {
         let mut head = vec![
             "setting".to_string(),
             "rule".into(),
@@ -887,10 +893,10 @@ impl Sensitivity {
             // An exact change of nothing is said in the one voice every report uses.
             let same = v.exact && e.change.is_some_and(|d| d.abs() < 1e-12);
             let mut row = vec![
-                if first {
-                    self.named(&e.key)
-                } else {
-                    String::new()
+                match (first, keyed) {
+                    (false, _) => String::new(),
+                    (true, true) => e.key.clone(),
+                    (true, false) => self.named(&e.key),
                 },
                 if first { e.rule.clone() } else { String::new() },
                 if first { e.from.clone() } else { String::new() },
@@ -1085,7 +1091,7 @@ impl Sensitivity {
         out += "\n";
         out += &crate::odds::wrap(&self.verdict(), 100);
         out += "\n";
-        out += &align_left(&self.rows(true), 5);
+        out += &align_left(&self.rows_named(true, true), 5);
         out += &crate::odds::wrap(SCALED, 100);
         if !self.exact() {
             out += "* an estimate\n";

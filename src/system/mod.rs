@@ -96,6 +96,17 @@ pub fn not_modelled_line(omissions: &[Omission], scenarios: &[Scenario]) -> Opti
     })
 }
 
+/// On a player's sheet, in a player's words: what its tables (of `scenarios`) leave out, by rule,
+/// with no pointer into the project's docs; `None` when nothing bears on them.
+pub(crate) fn sheet_left_out(omissions: &[Omission], scenarios: &[Scenario]) -> Option<String> {
+    let items: Vec<String> = omissions
+        .iter()
+        .filter(|o| o.scenarios.iter().any(|s| scenarios.contains(s)))
+        .map(|o| format!("{} ({})", o.what, o.rules))
+        .collect();
+    (!items.is_empty()).then(|| format!("These tables leave out {}.", items.join("; ")))
+}
+
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of
 /// one of its scenarios, and its odds sheet.
 ///
@@ -382,22 +393,11 @@ pub fn odds(system: &str, ask: &crate::odds::OddsAsk, rules: &[Input]) -> Result
     let mut sheet = sys.odds(ask, &r)?;
     sheet.set_rules(&r);
     // The sheet's tables are tests and rallies.
-    // On a player's sheet, in a player's words: what the tables leave out, by rule.
-    let left_out: Vec<String> = sys
-        .not_modelled()
-        .iter()
-        .filter(|o| {
-            o.scenarios
-                .iter()
-                .any(|s| [Scenario::Test, Scenario::Rally].contains(s))
-        })
-        .map(|o| format!("{} ({})", o.what, o.rules))
-        .collect();
-    if !left_out.is_empty() {
-        sheet
-            .notes
-            .push(format!("These tables leave out {}.", left_out.join("; ")));
-    }
+    // The sheet's tables are tests and rallies.
+    sheet.notes.extend(sheet_left_out(
+        sys.not_modelled(),
+        &[Scenario::Test, Scenario::Rally],
+    ));
     Ok(sheet)
 }
 

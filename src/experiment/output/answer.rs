@@ -354,27 +354,31 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             let clear = rows.iter().filter(|c| c.distinguishable).count();
             let same = rows.iter().filter(|c| exactly_same(c)).count();
             let exact = rows.iter().all(|c| c.exact_difference.is_some());
-            match (along(result, v, &head), exp.sweep.len()) {
+            match (along(result, v, &head, None), exp.sweep.len()) {
                 (Some(line), 1) => {
                     // The baseline along the rule too, once, unless it stays put (a target).
                     let target = fixed_target(result, &key);
-                    if target.is_none()
-                        && v.name == exp.variants[1].name
-                        && let Some(b) = along(result, &exp.variants[0], &head)
-                    {
-                        out += &b;
-                        out += " ";
-                    }
-                    out += &line;
-                    out += " ";
-                    if let Some(t) = target {
-                        out += &format!(
-                            "Under {base}, {} does not depend on it ({}, exact). ",
-                            head.noun(),
-                            head.fine(t)
-                        );
-                        out += &best_match(exp, &rows, &head, &v.name, base);
-                        out += " ";
+                    match target {
+                        // A target: the setting that meets it is the answer, said first; then
+                        // each setting's gap to it, as the table gives it.
+                        Some(t) => {
+                            out += &best_match(exp, &rows, &head, &v.name, base, Some(t));
+                            out += " ";
+                            if let Some(l) = along(result, v, &head, Some((t, base))) {
+                                out += &l;
+                                out += " ";
+                            }
+                        }
+                        None => {
+                            if v.name == exp.variants[1].name
+                                && let Some(b) = along(result, &exp.variants[0], &head, None)
+                            {
+                                out += &b;
+                                out += " ";
+                            }
+                            out += &line;
+                            out += " ";
+                        }
                     }
                 }
                 _ if same == rows.len() => {
@@ -583,7 +587,7 @@ fn one_variant(result: &ExperimentResult, head: &Head, level: &str) -> String {
         };
         return format!("Under {base}, {noun} is {} ({how}).", head.value(values[0]));
     }
-    if let Some(line) = along(result, &result.experiment.variants[0], head) {
+    if let Some(line) = along(result, &result.experiment.variants[0], head, None) {
         return format!("{line} ({how}).");
     }
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -611,7 +615,12 @@ fn pct2(x: f64) -> String {
 /// The headline's value of variant `v` at each value of a one-axis sweep over a rule parameter,
 /// each set against the source's value ("as written"): `None` for any other sweep. Exact values
 /// where every run has them, else the estimates.
-fn along(result: &ExperimentResult, v: &crate::experiment::Variant, head: &Head) -> Option<String> {
+fn along(
+    result: &ExperimentResult,
+    v: &crate::experiment::Variant,
+    head: &Head,
+    target: Option<(f64, &str)>,
+) -> Option<String> {
     let key = &head.key;
     let exp = &result.experiment;
     let [axis] = &exp.sweep[..] else { return None };
@@ -639,21 +648,43 @@ fn along(result: &ExperimentResult, v: &crate::experiment::Variant, head: &Head)
         .enumerate()
         .map(|(i, (x, c))| {
             let here = format!("{} at {}", head.value(value(c)), x.as_input());
-            match written {
-                Some(w) if w == i => format!("{here} (as written)"),
-                Some(w) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),
-                None => here,
+            // Against a target (the baseline, the same at every setting), each value's gap to
+            // it, as the table gives it; else against the rules as written.
+            let mark = if written == Some(i) {
+                "as written; "
+            } else {
+                ""
+            };
+            match (target, written) {
+                (Some((t, _)), _) if (value(c) - t).abs() < EXACTLY_ZERO => {
+                    format!("{here} ({mark}the same)")
+                }
+                (Some((t, _)), _) => format!("{here} ({mark}{})", head.diff(value(c) - t)),
+                (None, Some(w)) if w == i => format!("{here} (as written)"),
+                (None, Some(w)) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),
+                (None, None) => here,
             }
         })
         .collect();
-    Some(format!(
-        "Under {}, along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} is {}.",
-        v.name,
-        crate::params::label_in_prose(&axis.key),
-        if written.is_none() { ", not swept" } else { "" },
-        head.noun(),
-        parts.join(", ")
-    ))
+    Some(match target {
+        Some((t, base)) => format!(
+            "Along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} under {} is {}, against {} under {base} at every setting.",
+            crate::params::label_in_prose(&axis.key),
+            if written.is_none() { ", not swept" } else { "" },
+            head.noun(),
+            v.name,
+            parts.join(", "),
+            head.value(t)
+        ),
+        None => format!(
+            "Under {}, along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} is {}.",
+            v.name,
+            crate::params::label_in_prose(&axis.key),
+            if written.is_none() { ", not swept" } else { "" },
+            head.noun(),
+            parts.join(", ")
+        ),
+    })
 }
 
 /// The swept value at which `variant` comes nearest the baseline on the headline, from the
@@ -665,6 +696,7 @@ fn best_match(
     head: &Head,
     variant: &str,
     base: &str,
+    target: Option<f64>,
 ) -> String {
     let noun = head.noun();
     let gap = |c: &Comparison| c.exact_difference.unwrap_or(c.difference).abs();
@@ -672,12 +704,20 @@ fn best_match(
         return String::new();
     };
     let at = point_words(exp, &best.point);
+    // Where the exact values are known they decide, alone: one number for one quantity.
     let how = match best.exact_difference {
-        Some(_) if exactly_same(best) => format!(
-            "exactly the same: the estimates differ by chance alone ({})",
-            p_said(best)
-        ),
-        Some(e) => format!("{} exactly", head.diff_fine(e)),
+        Some(_) if exactly_same(best) => {
+            return format!(
+                "{variant} matches {base} on {noun} at {at}: exactly the same{}.",
+                target.map_or(String::new(), |t| format!(" ({})", head.value(t)))
+            );
+        }
+        Some(e) => {
+            return format!(
+                "{variant} comes nearest {base} on {noun} at {at}: {}, exactly.",
+                head.diff(e)
+            );
+        }
         None if best.distinguishable => format!(
             "{}, which chance does not explain ({})",
             head.diff_fine(best.difference),

@@ -294,6 +294,96 @@ fn moved(result: &ExperimentResult, comparisons: &[Comparison], head: &Head) -> 
     out
 }
 
+/// The answer in a sentence, first: what the first variant the question asks about does to
+/// every headline against the baseline, from and to (exact values where known), and whether that
+/// is for the better. `None` where it changes none of them (the counts say so).
+fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -> Option<String> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() {
+        return None;
+    }
+    let v = exp.variants[1..].iter().find(|v| !v.reference)?;
+    let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
+    let vi = exp.variants.iter().position(|x| x.name == v.name)?;
+    let (mine, base) = (&run(vi)?.report, &run(0)?.report);
+    let parts: Vec<String> = heads
+        .iter()
+        .filter_map(|h| {
+            let c = comparisons
+                .iter()
+                .find(|c| c.variant == v.name && h.is(c) && c.distinguishable)?;
+            let (x, b) = (find(mine, &h.key)?, find(base, &h.key)?);
+            let (x, b) = (x.exact.unwrap_or(x.p), b.exact.unwrap_or(b.p));
+            let d = c.exact_difference.unwrap_or(c.difference);
+            Some(format!(
+                "{} {} from {} to {}{}",
+                h.noun(),
+                if d > 0.0 { "rises" } else { "falls" },
+                h.value(b),
+                h.value(x),
+                better_said(h, d)
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Against {}, under {}, {}.",
+        exp.variants[0].name,
+        v.name,
+        parts.join(", and ")
+    ))
+}
+
+/// How many of the variants the question asks about change each headline, in one sentence
+/// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
+fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -> String {
+    let exp = &result.experiment;
+    let others = exp.variants[1..].iter().filter(|v| !v.reference).count();
+    let exact_all = heads.iter().all(|h| {
+        result
+            .runs
+            .iter()
+            .all(|r| find(&r.report, &h.key).is_some_and(|c| c.exact.is_some()))
+    });
+    let parts: Vec<String> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let n = moved(result, comparisons, h).len();
+            let head = format!("\u{201c}{}\u{201d}", h.label().head);
+            match (i, n) {
+                (0, 0) => format!("none of the {others} variants changes {head}"),
+                (0, 2) if others == 2 => format!("both variants change {head}"),
+                (0, n) if n == others && n > 1 => format!("all {n} variants change {head}"),
+                (0, n) => format!(
+                    "{n} of {others} variant{} change{} {head}",
+                    if others == 1 { "" } else { "s" },
+                    if n == 1 { "s" } else { "" }
+                ),
+                (_, 2) if others == 2 => format!("both {head}"),
+                (_, n) if n == others && n > 1 => format!("all {n} {head}"),
+                (_, 0) => format!("none {head}"),
+                (_, n) => format!("{n} of {others} {head}"),
+            }
+        })
+        .collect();
+    let joined = match &parts[..] {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    capitalised(&format!(
+        "{joined}{}.",
+        if exact_all {
+            ", exactly"
+        } else {
+            " by more than chance explains"
+        }
+    ))
+}
+
 /// Whether the variant named `name` is there for scale (`reference = true`), not one the
 /// question asks about.
 pub(super) fn is_reference(result: &ExperimentResult, name: &str) -> bool {
@@ -335,6 +425,7 @@ fn pull_apart(
     result: &ExperimentResult,
     comparisons: &[Comparison],
     heads: &[Head],
+    led: Option<&str>,
 ) -> Vec<String> {
     let exp = &result.experiment;
     // The points swept (one, empty, without a sweep), in the runs' order.
@@ -348,7 +439,10 @@ fn pull_apart(
     // Variants that pull apart the same way with no sweep, said together: (names, the
     // headlines that fall, those that rise).
     let mut alike: Vec<(Vec<&str>, Vec<String>, Vec<String>)> = Vec::new();
-    for v in exp.variants[1..].iter().filter(|v| !v.reference) {
+    for v in exp.variants[1..]
+        .iter()
+        .filter(|v| !v.reference && Some(v.name.as_str()) != led)
+    {
         // At each point: the headlines that fall and those that rise, where both do.
         let mut apart: Vec<Apart> = Vec::new();
         for p in &points {
@@ -498,6 +592,13 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
         head: names.into_iter().zip(numeric).collect(),
         rows: Vec::new(),
     };
+    // Where every value is exact (the method line says so) a change is not marked ", exact".
+    let exact_all = heads.iter().all(|h| {
+        result
+            .runs
+            .iter()
+            .all(|r| find(&r.report, &h.key).is_none_or(|c| c.exact.is_some()))
+    });
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let mut row = vec![v.name.clone()];
@@ -524,6 +625,7 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
                 None => "not compared".into(),
                 Some(x) if super::answer::exactly_same(x) => "exactly the same".into(),
                 Some(x) => match x.exact_difference {
+                    Some(e) if exact_all => h.diff(e),
                     Some(e) => format!("{}, exact", h.diff(e)),
                     None => format!(
                         "{} {}{}",
@@ -540,12 +642,31 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
         }
         tab.rows.push(row);
     }
-    let mut verdicts: Vec<String> = heads
-        .iter()
-        .enumerate()
-        .map(|(i, h)| verdict(result, h, &moved(result, comparisons, h), i == 0))
-        .collect();
-    verdicts.extend(pull_apart(result, comparisons, &heads));
+    let lead = lead(result, comparisons, &heads);
+    // The variant the lead speaks of: its trade-off is said there, for the better and the worse.
+    let led = lead
+        .as_ref()
+        .and(exp.variants[1..].iter().find(|v| !v.reference));
+    let mut verdicts: Vec<String> = Vec::new();
+    match lead {
+        // The lead gives the values; the counts follow in a sentence, the table the rest.
+        Some(l) => {
+            verdicts.push(l);
+            verdicts.push(counts(result, comparisons, &heads));
+        }
+        None => verdicts.extend(
+            heads
+                .iter()
+                .enumerate()
+                .map(|(i, h)| verdict(result, h, &moved(result, comparisons, h), i == 0)),
+        ),
+    }
+    verdicts.extend(pull_apart(
+        result,
+        comparisons,
+        &heads,
+        led.map(|v| v.name.as_str()),
+    ));
     verdicts.extend(for_scale(result, &heads));
     (verdicts.join(" "), tab)
 }
@@ -1156,7 +1277,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     let shared = super::charts::shared_settings(exp);
     let mut out = exp.scenario.words().to_string();
     if !shared.is_empty() {
-        out += &format!(", in every variant {}", shared.join(", "));
+        out += &format!("; in every variant: {}", shared.join(", "));
     }
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
@@ -1396,22 +1517,31 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             .filter(|n| !shared.contains(n))
             .collect();
         // The value is the exact one where there is one; the simulation beside it is its check.
-        let check = format!("simulation [{level} interval]");
-        let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, true)]);
+        // One number per quantity: the exact value, the simulation's check beside it ("agrees",
+        // or its estimate where it misses); where nothing is exact, the estimate and interval.
+        let check = format!("simulation ({level} interval)");
+        let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, false)]);
         for o in &run.report.outcomes {
             let c = &o.cell;
+            let interval = format!(
+                "{:.2}% [{:.2}, {:.2}]",
+                100.0 * c.p,
+                100.0 * c.ci_low.unwrap_or(f64::NAN),
+                100.0 * c.ci_high.unwrap_or(f64::NAN)
+            );
             outcomes.rows.push(vec![
                 crate::labels::outcome(&o.outcome).head,
                 match c.exact {
                     Some(e) => format!("{:.2}%", 100.0 * e),
                     None => format!("{:.2}% (simulation)", 100.0 * c.p),
                 },
-                format!(
-                    "{:.2}% [{:.2}, {:.2}]",
-                    100.0 * c.p,
-                    100.0 * c.ci_low.unwrap_or(f64::NAN),
-                    100.0 * c.ci_high.unwrap_or(f64::NAN)
-                ),
+                match (c.exact, c.ci_low, c.ci_high) {
+                    (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
+                        "agrees".into()
+                    }
+                    (Some(_), _, _) => format!("misses: {interval}"),
+                    (None, _, _) => interval,
+                },
             ]);
         }
         let mut tables = vec![outcomes];
@@ -1419,21 +1549,31 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             let mut metrics = Tab::new(&[
                 ("measure", false),
                 ("average", true),
-                ("simulation ± standard error", true),
+                ("simulation (± standard error)", false),
             ]);
             let f = |x: Option<f64>| {
                 x.filter(|v| v.is_finite())
                     .map(|v| format!("{v:.4}"))
                     .unwrap_or("—".into())
             };
+            let z = crate::stats::z_for_confidence(exp.confidence);
             for m in &run.report.metrics {
+                let spread = format!("{} ± {}", f(m.value), f(m.stderr));
                 metrics.rows.push(vec![
                     with_condition(&m.name, &m.meaning),
                     match m.exact.filter(|v| v.is_finite()) {
                         Some(e) => format!("{e:.4}"),
                         None => format!("{} (simulation)", f(m.value)),
                     },
-                    format!("{} ± {}", f(m.value), f(m.stderr)),
+                    match (m.exact.filter(|v| v.is_finite()), m.value, m.stderr) {
+                        (Some(e), Some(v), Some(s))
+                            if (e - v).abs() <= z * s + 1e-9 * e.abs().max(1.0) =>
+                        {
+                            "agrees".into()
+                        }
+                        (Some(_), _, _) => format!("misses: {spread}"),
+                        (None, _, _) => spread,
+                    },
                 ]);
             }
             tables.push(metrics);

@@ -144,7 +144,7 @@ impl RuleSystem for LinearWarfare {
         // Its tables are melee rounds and volleys: what a melee leaves out bears on them.
         sheet
             .notes
-            .extend(super::not_modelled_line(NOT_MODELLED, &[Scenario::Melee]));
+            .extend(super::sheet_left_out(NOT_MODELLED, &[Scenario::Melee]));
         Ok(sheet)
     }
 }

@@ -1329,6 +1329,14 @@ fn md_table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// `text` with its first letter in upper case, as a sentence begins.
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1351,12 +1359,4 @@ mod tests {
         assert_eq!(steps(&real, "0.5").unwrap(), ["0.45", "0.55"]);
         assert!(steps(&Kind::Dist, "").is_err());
     }
-}
-
-/// `text` with its first letter in upper case, as a sentence begins.
-fn capitalised(text: &str) -> String {
-    let mut c = text.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }

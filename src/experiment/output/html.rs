@@ -313,7 +313,7 @@ pub(crate) fn index_html(
     };
     let (first, rest) = order.split_at(order.len().min(1));
     for c in first {
-        out += &figure(*c);
+        out += &figure(c);
     }
     for (caption, tab) in &page.pivots {
         out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
@@ -338,7 +338,7 @@ pub(crate) fn index_html(
             if any_printed { "" } else { " class=\"screen\"" }
         );
         for c in rest {
-            out += &figure(*c);
+            out += &figure(c);
         }
     }
     for (i, s) in page.sections.iter().enumerate() {

@@ -1289,7 +1289,7 @@ fn the_page_solves_for_a_number() {
     let crossing = &want["crossings"][0];
     assert!(
         answer.contains(&format!(
-            "base_veteran = {}",
+            "veteran unit's base number {}",
             crossing["below"]["value"].as_str().unwrap()
         )),
         "{answer} / {crossing}"
@@ -1347,7 +1347,10 @@ fn the_page_solves_for_a_number() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(answer.contains("at base_green = 3, exactly"), "{answer}");
+    assert!(
+        answer.contains("at green unit's base number 3, exactly"),
+        "{answer}"
+    );
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::write(dir.join("explorer-solve.png"), b.screenshot(1280, 900)).unwrap();

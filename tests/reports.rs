@@ -658,7 +658,7 @@ fn systems_are_compared_only_where_their_outcomes_match() {
 fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
-    let answer = summary.find("**Answer.** Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d} and 3 of 4 \u{201c}turns its place stood empty\u{201d}, exactly.").unwrap();
+    let answer = summary.find("**Answer.** Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d} and 3 of 4 \u{201c}turns its place stood empty\u{201d}, exactly (Rank & File, for scale, aside).").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -762,7 +762,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(summary.contains(
-        "Under 25% rules + amendment, 1 in 6 blocked, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
+        "Under 25% rules + amendment, 1 in 6 blocked too, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
     ));
     // Rank & File is there for scale: out of the counts, said apart.
     assert!(

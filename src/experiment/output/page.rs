@@ -374,12 +374,23 @@ fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head])
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
         [] => String::new(),
     };
+    let scale: Vec<&str> = exp
+        .variants
+        .iter()
+        .filter(|v| v.reference)
+        .map(|v| v.name.as_str())
+        .collect();
     capitalised(&format!(
-        "{joined}{}.",
+        "{joined}{}{}.",
         if exact_all {
             ", exactly"
         } else {
             " by more than chance explains"
+        },
+        if scale.is_empty() {
+            String::new()
+        } else {
+            format!(" ({}, for scale, aside)", scale.join(", "))
         }
     ))
 }
@@ -560,7 +571,8 @@ fn pull_apart(
                 [] => String::new(),
             };
             format!(
-                "Under {names}, the headlines pull apart: {} falls while {} rises.",
+                "Under {names}{}, the headlines pull apart: {} falls while {} rises.",
+                if led.is_some() { " too" } else { "" },
                 down.join(" and "),
                 up.join(" and ")
             )
@@ -1028,7 +1040,7 @@ fn assumptions_by_setting(
     };
     let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
     for f in &a.found {
-        match keys.iter_mut().find(|k| k.0 == f.key && k.1 == f.to) {
+        match keys.iter_mut().find(|k| k.0 == f.key) {
             Some(k) => k.2.push(f),
             None => keys.push((&f.key, &f.to, vec![f])),
         }
@@ -1104,14 +1116,22 @@ fn assumptions_by_setting(
                 head.diff(d)
             }
         };
+        // Each step tried that changes a comparison, once ("1 → 0 or 2").
+        let mut steps: Vec<String> = Vec::new();
+        for r in rows.iter() {
+            let s = value_words(&r.to);
+            if !steps.contains(&s) {
+                steps.push(s);
+            }
+        }
         tab.rows.push(vec![
             format!(
                 "{}: {} \u{2192} {}",
                 setting_words(&f.key, &f.kind),
                 value_words(&f.from),
-                value_words(&f.to)
+                steps.join(" or ")
             ),
-            f.rule.clone(),
+            top.rule.clone(),
             changes,
             format!(
                 "{}, {}: {} \u{2192} {}",
@@ -1461,7 +1481,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         .iter()
         .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
     let method = format!(
-        "{}, played {} times by simulation for each variant{} (seed {}, {level} intervals); {}.",
+        "{}, played {} times by simulation for each variant{} (seed {}, {level} intervals); {}. Differences are worked out before rounding, so one may differ by 0.1 from the difference of the rounded figures.",
         exp.scenario.words(),
         crate::report::thousands(exp.trials),
         if exp.sweep.is_empty() {

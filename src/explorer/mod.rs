@@ -2043,7 +2043,7 @@ mod tests {
             solved[0]["answer"]
                 .as_str()
                 .unwrap()
-                .contains("base_green = 4, exactly")
+                .contains("green unit's base number 4, exactly")
         );
         assert!(
             solved[0]["chart"]["svg"]

@@ -83,9 +83,9 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         }
         if stands.is_none() {
             columns.push(if numbers.break_fraction == (1, 2) {
-                "50% rule: always fails at".to_string()
+                "50% rule: always fails if it began with".to_string()
             } else {
-                "RF-3: always fails at".to_string()
+                "RF-3: always fails if it began with".to_string()
             });
         }
         let mut rows = Vec::new();
@@ -318,7 +318,7 @@ pub fn rally_sections(
             .collect();
         sections.push(OddsSection {
             title: format!(
-                "Rallies within k turns, from {state} (RF-4, RF-5; {stands} stands, {})",
+                "Back in good order by each turn, from {state} (RF-4, RF-5; {stands} stands, {})",
                 match lost {
                     0 => "none lost".to_string(),
                     1 => "1 already lost".to_string(),

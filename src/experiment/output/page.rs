@@ -635,6 +635,8 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
             row.push(match cmp {
                 None if run.variant == 0 => "baseline".into(),
                 None => "not compared".into(),
+                // A variant shown for scale is not a change the question asks about.
+                Some(_) if v.reference => "for scale".into(),
                 Some(x) if super::answer::exactly_same(x) => "exactly the same".into(),
                 Some(x) => match x.exact_difference {
                     Some(e) if exact_all => h.diff(e),

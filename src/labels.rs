@@ -379,6 +379,30 @@ pub fn system(name: &str) -> String {
     }
 }
 
+/// `text` with its first letter in upper case, as a sentence begins.
+pub fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Settings given as `key=value` in a reader's words: "stands 8, morale class regular".
+pub fn settings_in_words(settings: &[String]) -> String {
+    settings
+        .iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => format!(
+                "{} {}",
+                crate::params::label_in_prose(k),
+                v.replace('_', " ")
+            ),
+            None => s.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
 pub fn option(name: &str) -> String {
     name.replace('-', " ")

@@ -1367,7 +1367,7 @@ impl Balance {
         }
         let mut s = format!(
             "{} reaches {target} {}.",
-            capitalised(&noun),
+            crate::labels::capitalised(&noun),
             if parts.len() == 1 {
                 if parts[0].starts_with("between") {
                     parts[0].clone()
@@ -1451,18 +1451,7 @@ impl Balance {
             if self.situation.is_empty() {
                 "the scenario's defaults".to_string()
             } else {
-                self.situation
-                    .iter()
-                    .map(|s| match s.split_once('=') {
-                        Some((k, v)) => format!(
-                            "{} {}",
-                            crate::params::label_in_prose(k),
-                            v.replace('_', " ")
-                        ),
-                        None => s.clone(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                crate::labels::settings_in_words(&self.situation)
             },
             if self.rules_changed.is_empty() {
                 "as written".to_string()
@@ -1764,7 +1753,7 @@ impl Balance {
         Chart::Lines {
             title: format!(
                 "{} against {}: the target {} ({}) — {answer}",
-                capitalised(&self.headline_label().head),
+                crate::labels::capitalised(&self.headline_label().head),
                 self.key_words(),
                 self.show(self.target),
                 self.target_from,
@@ -1805,12 +1794,4 @@ impl Balance {
     pub fn to_csv(&self) -> String {
         csv_text(self.csv_rows())
     }
-}
-
-/// `text` with its first letter in upper case, as a sentence begins.
-fn capitalised(text: &str) -> String {
-    let mut c = text.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }

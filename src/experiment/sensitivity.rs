@@ -651,18 +651,7 @@ impl Sensitivity {
 
     /// The situation as asked, in words ("stands 8, morale class regular").
     fn situation_words(&self) -> String {
-        self.situation
-            .iter()
-            .map(|s| match s.split_once('=') {
-                Some((k, v)) => format!(
-                    "{} {}",
-                    crate::params::label_in_prose(k),
-                    v.replace('_', " ")
-                ),
-                None => s.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+        crate::labels::settings_in_words(&self.situation)
     }
 
     /// The scenario in words ("A unit rallying turn by turn"), or its name.
@@ -1013,7 +1002,7 @@ impl Sensitivity {
             .expect("a moved parameter has a change");
         let mut s = format!(
             "{} matters most: {} → {} moves {} from {} to {} ({}).",
-            capitalised(&self.said(key)),
+            crate::labels::capitalised(&self.said(key)),
             biggest.from,
             biggest.to,
             self.headline_noun(),
@@ -1327,14 +1316,6 @@ fn md_table(rows: &[Vec<String>]) -> String {
         }
     }
     out
-}
-
-/// `text` with its first letter in upper case, as a sentence begins.
-fn capitalised(text: &str) -> String {
-    let mut c = text.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

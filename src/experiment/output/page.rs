@@ -245,7 +245,7 @@ fn verdict(
             match (moved.len(), others) {
                 (1, 1) => format!(
                     "{} changes {noun} ({base_value}){how}: {change}.",
-                    capitalised(name)
+                    crate::labels::capitalised(name)
                 ),
                 (1, _) => format!(
                     "1 of {others} variants changes {noun} ({base_value}){how}: {name}, {change}."
@@ -380,7 +380,7 @@ fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head])
         .filter(|v| v.reference)
         .map(|v| v.name.as_str())
         .collect();
-    capitalised(&format!(
+    crate::labels::capitalised(&format!(
         "{joined}{}{}.",
         if exact_all {
             ", exactly"
@@ -708,14 +708,6 @@ fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
             })
         })
     })
-}
-
-/// `text` with its first letter in upper case, as a sentence begins.
-fn capitalised(text: &str) -> String {
-    let mut c = text.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// A setting in a reader's words: a parameter's label, or an optional rule's name in words.
@@ -1609,7 +1601,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             },
             intro: format!(
                 "{}; rules: {}; optional rules: {}.{}",
-                capitalised(&crate::labels::system(&v.system)),
+                crate::labels::capitalised(&crate::labels::system(&v.system)),
                 run.report.rules_line(),
                 if v.options.is_empty() {
                     "none".into()

@@ -6,7 +6,7 @@
 //! person reads comes from here. A key with no entry (a mechanic file's own) reads as its
 //! words (`turns_in_square` → "turns in square").
 //!
-//! Parameters' labels are [`crate::params::label`]'s.
+//! Parameters' labels are here too ([`param`]); `params` re-exports them.
 
 /// Which way a change is better for the side the report follows (the unit under test, side A
 /// of a fight), where one is.
@@ -392,11 +392,7 @@ pub fn settings_in_words(settings: &[String]) -> String {
     settings
         .iter()
         .map(|s| match s.split_once('=') {
-            Some((k, v)) => format!(
-                "{} {}",
-                crate::params::label_in_prose(k),
-                v.replace('_', " ")
-            ),
+            Some((k, v)) => format!("{} {}", param_in_prose(k), v.replace('_', " ")),
             None => s.clone(),
         })
         .collect::<Vec<_>>()
@@ -416,6 +412,175 @@ pub fn has_label(key: &str) -> bool {
         || key.strip_prefix("hits_").is_some()
         || key.starts_with("a_ends_")
         || key.starts_with("b_ends_")
+}
+
+/// Each parameter's meaning in a few words, for a form's label (the key and the full meaning go
+/// on hover): the explorer's fields. One per key across the built-in systems; a key two systems
+/// share means the same thing in both at this length.
+const LABELS: &[(&str, &str)] = &[
+    ("always_fails", "Always fails at or below"),
+    ("always_passes", "Always passes at or above"),
+    ("artillery_dice_1", "Artillery dice, band 1"),
+    ("artillery_dice_2", "Artillery dice, band 2"),
+    ("artillery_dice_3", "Artillery dice, band 3"),
+    ("artillery_dice_4", "Artillery dice, band 4"),
+    ("attacker", "Attacking unit"),
+    ("auto_rout_on_win", "Winner routs the loser"),
+    ("b_fire", "Side B's fire, if other"),
+    ("base_green", "Green unit's base number"),
+    ("base_regular", "Regular unit's base number"),
+    ("base_veteran", "Veteran unit's base number"),
+    ("battery_stays", "Unsteady battery stays"),
+    ("blown_penalty", "Blown to-hit penalty"),
+    ("break_fraction", "50% rule threshold"),
+    ("break_point", "Army breaks at % gone"),
+    ("buildings_bonus", "In-buildings bonus"),
+    ("cavalry_vs_elephants", "Cavalry's roll vs elephants"),
+    ("charge_at_turn", "A charges from turn"),
+    ("charge_bonus", "Charge bonus"),
+    ("charge_bonus_rounds", "Rounds the charge bonus counts"),
+    ("charge_fire", "Fire as the charge goes in"),
+    ("charge_from", "Charge strikes from"),
+    ("charge_when_shaken", "A charges a shaken target"),
+    ("charged_router", "Routers can be charged"),
+    ("chargers_fire", "Chargers still fire"),
+    ("class", "Morale class"),
+    ("cover", "Target in cover"),
+    ("cover_penalty", "Cover penalty to fire"),
+    ("defender", "Defending unit"),
+    ("difference", "Melee modifier difference"),
+    ("double_move_cost", "Double move cost (pips)"),
+    ("elite", "Elite unit"),
+    ("elite_rerolls", "Elite re-rolls a battle"),
+    ("enemy_class", "Enemy's class"),
+    ("enemy_general", "Enemy has a general"),
+    ("enemy_supported", "Enemy is supported"),
+    ("era", "Period"),
+    ("exchange_fire", "Fires back"),
+    ("fall_back_at", "Fall back at pips"),
+    ("fall_back_out_of_range", "Falling back: out of range"),
+    ("fire_at_routing", "Fire at routers"),
+    ("fire_dice", "Enemy fire dice a turn"),
+    ("fire_from", "Who fires"),
+    ("fire_loss", "Losses a turn, as chances"),
+    ("fire_on_shaken", "Fire kept on shaken units"),
+    ("fire_range", "Fire range (moves)"),
+    ("fire_to_hit", "Fire die hits on"),
+    ("flank_bonus", "Flanking fire bonus"),
+    ("flanking", "Flanking fire"),
+    ("follow_up", "Winner follows up"),
+    ("follow_up_bonus", "Follow-up bonus"),
+    ("follow_up_draw", "Later drawn round"),
+    ("general", "General attached"),
+    ("general_bonus", "General's bonus"),
+    ("general_coin", "General's coin flip per"),
+    ("general_joins", "General joins at start"),
+    ("general_pips", "General's pips"),
+    ("guards_bonus", "Guards' melee bonus"),
+    ("hit_points", "Hits to lose a gun"),
+    ("hit_points_elephant", "Hits to lose an elephant"),
+    ("hit_points_machine_gun", "Hits to lose a machine gun"),
+    ("hit_points_wagon", "Hits to lose a wagon"),
+    ("hits_per_stand", "Melee hits per stand lost"),
+    ("hits_per_step", "Hits per step lost"),
+    ("in_buildings", "In buildings"),
+    ("kind", "Formed unit or single stand"),
+    ("last_pip_fires", "Last pip still shoots"),
+    ("leader", "Leader's bonus"),
+    ("locked_fire", "Fire while locked in melee"),
+    ("loss_modifier", "Modifier per stand lost"),
+    ("losses_to_destroy", "Lost rounds that destroy"),
+    ("lost", "Already lost"),
+    ("max_rounds", "Cap on tied rounds"),
+    ("melee_dice", "Melee dice a round"),
+    ("melee_to_hit", "Melee die hits on"),
+    ("modifier", "Other modifier"),
+    ("obstacle_bonus", "Obstacle defence bonus"),
+    ("p_blocked", "Chance retreat is blocked"),
+    ("pip_gap", "Pip lead for the bonus"),
+    ("pip_gap_bonus", "Pip lead bonus"),
+    ("pips", "Pips at start"),
+    ("pips_cavalry", "Cavalry's pips"),
+    ("pips_guards", "Guards' pips"),
+    ("pips_light", "Light infantry's pips"),
+    ("pips_line", "Line infantry's pips"),
+    ("pursue", "Charger pursues a router"),
+    ("rally_loss", "Stands lost on a failed rally"),
+    ("range", "Range at start (moves)"),
+    ("range_band", "Artillery range band"),
+    ("reroll_when", "Re-roll spent on"),
+    ("rerolls", "Re-rolls left"),
+    ("rerolls_per_test", "Re-rolls a test"),
+    ("retreat_out_of_range", "Retreating: out of range"),
+    ("retreat_turns", "Turns out of the line"),
+    ("return_at", "Rejoin at pips"),
+    ("return_fire_dice", "Its fire dice a turn"),
+    ("return_fire_to_hit", "Its fire die hits on"),
+    ("return_general_bonus", "General's bonus to return"),
+    ("return_on", "Return to action on"),
+    ("reversal_follow_up", "Loser's follow-up reversal"),
+    ("routed_wagons", "Routed wagons"),
+    ("routing_fail", "Routing unit fails a test"),
+    ("score_elite", "Elite unit's score"),
+    ("score_poor", "Poor unit's score"),
+    ("score_regular", "Regular unit's score"),
+    ("shaken_winner_charges", "Unsteady winner may charge"),
+    ("six_always_hits", "A 6 always hits in melee"),
+    ("stampede_on", "Elephant stampedes on"),
+    ("stands", "Stands"),
+    ("state", "Starting state"),
+    ("steps", "Steps to eliminated"),
+    ("support_bonus", "Support bonus"),
+    ("support_type", "Supports' troop type"),
+    ("supported", "Supported from behind"),
+    ("supports", "Supported files"),
+    ("test", "Kind of test"),
+    ("to_hit", "Fire die hits on"),
+    ("turns", "Turns"),
+    ("type", "Unit type"),
+    ("units", "Units a side"),
+    ("unsteady_charges", "Unsteady units charge"),
+    ("unsteady_fires", "Unsteady units fire"),
+    ("unsteady_meets_charge", "Unsteady still meets a charge"),
+    ("voluntary_rout", "Keep routing by choice"),
+    ("waiver_stampede", "Waiver failure stampedes"),
+];
+
+/// A parameter's label on a form: a few words (`Hits to lose a machine gun` for
+/// `hit_points_machine_gun`); a key of a built-in system always has one, a mechanic file's own
+/// parameter gets its key in words.
+pub fn param(key: &str) -> String {
+    LABELS.iter().find(|(k, _)| *k == key).map_or_else(
+        || {
+            let w = key.replace('_', " ");
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        },
+        |(_, l)| (*l).to_string(),
+    )
+}
+
+/// A parameter's label inside a sentence: its first letter in lower case ("morale class"),
+/// except a side's letter ("A charges from turn") or a name ("Green unit's base number" stays
+/// "green unit's base number"; "Rank & File" would stay).
+pub fn param_in_prose(key: &str) -> String {
+    let l = param(key);
+    let first = l.split(' ').next().unwrap_or("");
+    if first.len() == 1 && first != "a" || first.chars().skip(1).any(char::is_uppercase) {
+        return l;
+    }
+    let mut c = l.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Whether `key` has a label written for it (every built-in system's parameter does: a test
+/// holds it).
+pub fn has_param_label(key: &str) -> bool {
+    LABELS.iter().any(|(k, _)| *k == key)
 }
 
 #[cfg(test)]

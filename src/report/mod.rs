@@ -188,7 +188,7 @@ pub fn rule_changes(changed: &Map<String, Value>, source: &Map<String, Value>) -
             let was = source.get(k).map(json_text).unwrap_or_default();
             format!(
                 "{} {} (source: {was})",
-                crate::params::label_in_prose(k),
+                crate::labels::param_in_prose(k),
                 json_text(v)
             )
         })

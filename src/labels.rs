@@ -485,6 +485,7 @@ const LABELS: &[(&str, &str)] = &[
     ("hits_per_step", "Hits per step lost"),
     ("in_buildings", "In buildings"),
     ("kind", "Formed unit or single stand"),
+    ("last_pip_charges", "Charges on its last pip"),
     ("last_pip_fires", "Last pip still shoots"),
     ("leader", "Leader's bonus"),
     ("locked_fire", "Fire while locked in melee"),

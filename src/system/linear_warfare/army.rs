@@ -50,6 +50,10 @@ pub struct LwArmy {
     pub general_coin: lw::GeneralCoin,
     /// LW-3: a unit that charges this turn still fires in the fire phase (`chargers_fire`).
     pub chargers_fire: bool,
+    /// LW-1, LW-3: a declared charge still goes in when the fire phase has left the charger on
+    /// its last pip, or the double move would put it there (`last_pip_charges`; by default
+    /// it does not: no offensive action on the last pip).
+    pub last_pip_charges: bool,
     /// `melees[attacker side][file]`.
     melees: [Vec<LwMelee>; 2],
     /// The melees fought out within a turn, for the exact solver (by file and start).
@@ -67,6 +71,7 @@ impl LwArmy {
         fall_back: lw::FallBack,
         general_coin: lw::GeneralCoin,
         chargers_fire: bool,
+        last_pip_charges: bool,
     ) -> Self {
         let melees = [0, 1].map(|a| {
             (0..sides[a].len())
@@ -95,6 +100,7 @@ impl LwArmy {
             fall_back,
             general_coin,
             chargers_fire,
+            last_pip_charges,
             melees,
             fought: PlayedOut::default(),
             coin: lw::coin(),
@@ -292,6 +298,12 @@ impl Army for LwArmy {
             } else {
                 0
             };
+            // LW-1: a charger the fire phase has left on its last pip, or that the double
+            // move's pips (LW-3) would put there, "may perform no offensive action": it stays
+            // where it is and draws no closing fire, unless `last_pip_charges`.
+            if a.s.pips.unit <= cost + 1 && !self.last_pip_charges {
+                continue;
+            }
             f.front[0][i].moved += cost;
             let mut st = MeleeState {
                 phase: if m.closing_fire {
@@ -300,7 +312,7 @@ impl Army for LwArmy {
                     Phase::Round { follower: 0 }
                 },
                 attacker: lw::Pips {
-                    unit: a.s.pips.unit - cost,
+                    unit: a.s.pips.unit.saturating_sub(cost),
                     general: a.s.pips.general,
                 },
                 defender: b.s.pips,
@@ -397,7 +409,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         lw::LastPipFires::None => "a unit on its last pip does not fire",
     };
     let notes = vec![format!(
-        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot; {}; {last_pip}, LW-1); side A charges from a move away, or from two with a double move that costs a pip, reported apart as pips spent on double moves, never onto its last pip (LW-3, LW-1); distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); {fall_back}; the general's coin is flipped {} (LW-6)",
+        "each unit fires a die per stand on {to_hit}+ (LW-2{}; cavalry do not shoot; {}; {last_pip}, LW-1); side A charges from a move away, or from two with a double move that costs a pip, reported apart as pips spent on double moves, never onto its last pip (LW-3, LW-1), and {}; distances are counted in moves, whatever the unit's move (cavalry 40 cm, line infantry 25 cm); {fall_back}; the general's coin is flipped {} (LW-6)",
         if dice_follow_pips {
             "; no more dice than pips"
         } else {
@@ -407,6 +419,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             "a charger fires too"
         } else {
             "a charger does not fire"
+        },
+        if q.last_pip_charges {
+            "a charger the fire phase leaves on its last pip still charges"
+        } else {
+            "a charger the fire phase leaves on its last pip stays where it is"
         },
         coin_words(q.general_coin),
     )];
@@ -423,6 +440,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         },
         q.general_coin,
         q.chargers_fire,
+        q.last_pip_charges,
     );
     let setup = BattleSetup {
         system: NAME,
@@ -476,6 +494,7 @@ mod tests {
                 out_of_range: true,
             },
             lw::GeneralCoin::PerAttack,
+            false,
             false,
         )
     }
@@ -608,6 +627,34 @@ mod tests {
         let mut dice = vec![0, 0, 0];
         dice.extend(rounds);
         turn(&a, &mut f, true, &dice);
+    }
+
+    /// LW-1: a charger that the fire phase leaves on its last pip "may perform no offensive
+    /// action": by default the declared charge does not go in, and no closing fire is drawn
+    /// (B's volley of 5 hits and nothing else rolled). From two moves away the double move
+    /// would put a charger the volley left on 2 pips on its last: it stays too. Under
+    /// `last_pip_charges` the charge goes in and draws the closing fire: one hit removes it;
+    /// with none it halts there, on its last pip (LW-1 at the closing fire), with no melee.
+    #[test]
+    fn a_charger_the_volley_leaves_on_its_last_pip_stays() {
+        let a = army(side(lw::UnitType::Line, 6), side(lw::UnitType::Line, 6), 0);
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, true, &[5]);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 1));
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 6));
+        let mut f = Field::one_file(&a, 2);
+        turn(&a, &mut f, true, &[4]);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 2));
+        assert_eq!(f.front[0][0].moved, 0, "no double move, no pip paid");
+        let mut a = a;
+        a.last_pip_charges = true;
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, true, &[5, 1]);
+        assert_eq!(pips(&f, 0), (LwStatus::Removed, 0));
+        let mut f = Field::one_file(&a, 1);
+        turn(&a, &mut f, true, &[5, 0]);
+        assert_eq!(pips(&f, 0), (LwStatus::InLine, 1));
+        assert_eq!(pips(&f, 1), (LwStatus::InLine, 6));
     }
 
     /// LW-1 with `last_pip_fires` (the source does not say whether firing is offensive): by

@@ -453,6 +453,14 @@ crate::params::param_table! {
             rule: "LW-3",
             scenarios: SCENARIOS,
     },
+    last_pip_charges: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "battles: a declared charge still goes in when the fire phase has left the charger on its last pip, or a double move would put it there; it then draws the closing fire (the source: no offensive action on the last pip, so by default the charger stays where it is and no closing fire is drawn)",
+            rule: "LW-1, LW-3",
+            scenarios: &[Scenario::Engagement, Scenario::Line],
+    },
     follow_up_draw: lw::FollowUpDraw {
             flag: None,
             kind: Kind::Choice(lw::FollowUpDraw::NAMES),

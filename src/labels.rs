@@ -578,6 +578,75 @@ pub fn param_in_prose(key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A yes-or-no setting's two states as clauses a sentence can carry ("retreating units are out
+/// of the enemy's range"), where plain words say it better than "“Retreating: out of range”
+/// being true"; `None` for other settings.
+pub fn state(key: &str, on: bool) -> Option<&'static str> {
+    STATES
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|(_, yes, no)| if on { *yes } else { *no })
+}
+
+/// Yes-or-no settings in words: the key, its clause when true, its clause when false.
+const STATES: &[(&str, &str, &str)] = &[
+    (
+        "retreat_out_of_range",
+        "a retreating unit is out of the enemy's range",
+        "a retreating unit can still be fired at",
+    ),
+    (
+        "fall_back_out_of_range",
+        "a unit falling back is out of the enemy's range",
+        "a unit falling back can still be fired at",
+    ),
+    (
+        "exchange_fire",
+        "the unit fires back at the enemy firing at it",
+        "the unit does not fire back",
+    ),
+    (
+        "chargers_fire",
+        "a unit that charges still fires",
+        "a unit that charges does not fire",
+    ),
+    (
+        "charge_when_shaken",
+        "side A charges a shaken enemy",
+        "side A does not charge a shaken enemy",
+    ),
+    (
+        "reversal_follow_up",
+        "a side that reverses a melee may follow up in turn",
+        "a reversal ends the melee",
+    ),
+    (
+        "last_pip_charges",
+        "a charger left on its last pip still charges",
+        "a charger left on its last pip stays where it is",
+    ),
+    (
+        "six_always_hits",
+        "a natural 6 always hits in melee",
+        "a natural 6 hits in melee only when the score allows",
+    ),
+    (
+        "battery_stays",
+        "an unsteady battery stays, guns unlimbered",
+        "an unsteady battery limbers and retires",
+    ),
+    (
+        "fire_at_routing",
+        "routing units are fired at",
+        "routing units are not fired at",
+    ),
+    (
+        "pursue",
+        "a charger whose target routs pursues it",
+        "a charger whose target routs does not pursue it",
+    ),
+];
+
 /// Whether `key` has a label written for it (every built-in system's parameter does: a test
 /// holds it).
 pub fn has_param_label(key: &str) -> bool {

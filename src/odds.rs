@@ -53,7 +53,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 1296;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact: a fraction where its denominator is 1,296 (four dice) or less, with its percentage to one decimal beside it; a chance with a larger denominator shows its percentage alone. A percentage is never rounded to 0.0% or 100.0% for a chance that is neither (it shows <0.1% or >99.9%).";
+pub const READING: &str = "Every chance is exact. Where up to four dice decide it, it is a fraction (1/6: one chance in six) with its percentage beside it; otherwise the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

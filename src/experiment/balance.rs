@@ -1517,16 +1517,30 @@ impl Balance {
         if !self.exact {
             rows[0].insert(3, "trials".into());
         }
+        // A value once, as shown: a bisected crossing's two ends closer than the digits shown
+        // are one row (the end nearer the target), not two with the same value.
         let mut all: Vec<&Point> = self.points.iter().collect();
+        let gap = |p: &Point| p.gap.unwrap_or(f64::INFINITY).abs();
         for c in &self.crossings {
-            for p in [&c.below, &c.above] {
-                if !all.iter().any(|q| q.value == p.value) {
+            let ends = if gap(&c.above) < gap(&c.below) {
+                [&c.above, &c.below]
+            } else {
+                [&c.below, &c.above]
+            };
+            for p in ends {
+                if !all
+                    .iter()
+                    .any(|q| q.value == p.value || self.value_text(q) == self.value_text(p))
+                {
                     all.push(p);
                 }
             }
         }
         for p in &self.simple {
-            if !all.iter().any(|q| q.value == p.value) {
+            if !all
+                .iter()
+                .any(|q| q.value == p.value || self.value_text(q) == self.value_text(p))
+            {
                 all.push(p);
             }
         }

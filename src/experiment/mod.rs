@@ -163,6 +163,7 @@ struct ExperimentFile {
     headline: Option<Spanned<Headlines>>,
     sensitivity: Option<Spanned<bool>>,
     assumptions: Option<bool>,
+    verdict: Option<bool>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
     #[serde(default)]
@@ -260,6 +261,11 @@ pub struct Experiment {
     /// says `assumptions = false`.
     #[serde(skip_serializing_if = "Clone::clone")]
     pub assumptions: bool,
+    /// `verdict = true`: the question asks whether the first variant it is about does better
+    /// than the baseline on its headlines (each headline's better direction is its label's), so
+    /// the answer opens with a plain Yes, No or In part.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub verdict: bool,
     /// The variants; the first is the baseline of comparisons.
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).
@@ -658,6 +664,7 @@ impl Experiment {
                 .unwrap_or_default(),
             sensitivity: f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()),
             assumptions: f.assumptions.unwrap_or(true),
+            verdict: f.verdict.unwrap_or(false),
             variants,
             sweep,
             balance: None,

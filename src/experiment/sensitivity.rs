@@ -828,6 +828,16 @@ impl Sensitivity {
         if let Some(why) = &self.why_estimates {
             lines.push(format!("note: Monte Carlo estimates: {why}"));
         }
+        // A rule number is the rules', not one unit's: where both sides test, the enemy's tests
+        // move with it whenever the enemy is of the class (or kind) it prices.
+        if matches!(
+            self.scenario.as_str(),
+            "melee" | "charge" | "engagement" | "line"
+        ) {
+            lines.push(
+                "note: a rule number moves every unit it applies to, the enemy's included: stepping a class's number changes the enemy's tests too where the enemy is of that class".into(),
+            );
+        }
         if !self.exact() {
             lines.push(format!(
                 "note: every setting runs from the same seed; a change's {}% interval treats the runs as independent, so it errs on the wide side",

@@ -916,7 +916,7 @@ where
                     if *share {
                         format!("{:.0}%", 100.0 * v)
                     } else {
-                        format!("{v:.2}")
+                        tick(*v)
                     }
                 })
                 .label_style(label.clone())
@@ -1109,7 +1109,7 @@ where
                     } else if probability {
                         format!("{:.0}%", 100.0 * v)
                     } else {
-                        format!("{v:.2}")
+                        tick(*v)
                     }
                 })
                 .label_style(label.clone())
@@ -1444,7 +1444,7 @@ where
                 } else if pct {
                     format!("{:.1}%", 100.0 * v)
                 } else {
-                    format!("{v:.2}")
+                    tick(v)
                 }
             };
             c.configure_mesh()
@@ -2153,5 +2153,16 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// A tick's number as a reader writes it: no trailing zeros ("7", "6.5", "0.25", not "7.00"),
+/// at most two decimals.
+fn tick(v: f64) -> String {
+    let t = format!("{v:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    match t {
+        "-0" | "" => "0".into(),
+        t => t.replacen('-', "\u{2212}", 1),
     }
 }

@@ -197,12 +197,12 @@ impl Head {
     }
 }
 
-/// A p-value as text; below double precision's resolution it is given as a bound.
+/// A p-value as text, as journals print it: below 0.0001 as that bound, no powers of ten.
 pub(super) fn p_text(p: f64) -> String {
-    if p < 1e-16 {
-        "p < 1e-16".into()
+    if p < 1e-4 {
+        "p < 0.0001".into()
     } else if p < 0.001 {
-        format!("p = {p:.1e}")
+        format!("p = {p:.4}")
     } else {
         format!("p = {p:.3}")
     }

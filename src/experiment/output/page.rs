@@ -196,6 +196,34 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         }
         tab.rows.push(row);
     }
+    // Over a sweep with every value exact, a variant with the same value at every setting (the
+    // swept setting does not touch it) takes one row, not one a setting.
+    if swept && exact_all {
+        let name_of = |r: &Vec<String>| r[0].clone();
+        let rows = std::mem::take(&mut tab.rows);
+        let mut done: Vec<String> = Vec::new();
+        for row in &rows {
+            let name = name_of(row);
+            if done.contains(&name) {
+                continue;
+            }
+            let mine: Vec<&Vec<String>> = rows.iter().filter(|r| name_of(r) == name).collect();
+            let same = mine.len() > 1 && mine.iter().all(|r| r[2..4] == row[2..4]);
+            if !same {
+                tab.rows.push(row.clone());
+                continue;
+            }
+            done.push(name);
+            let misses = mine.iter().filter(|r| r[4] != "agrees").count();
+            let mut one = row.clone();
+            one[1] = "every setting".into();
+            one[4] = match misses {
+                0 => "agrees".into(),
+                k => format!("misses at {k} of {} settings", mine.len()),
+            };
+            tab.rows.push(one);
+        }
+    }
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
 }
@@ -266,11 +294,21 @@ fn verdict(
 /// Which way a change of `d` in `head` goes for the unit (or side A) the report follows, where
 /// its label says which way is better: ", better" or ", worse"; else nothing.
 fn better_said(head: &Head, d: f64) -> &'static str {
+    match better_way(head, d) {
+        Some(true) => ", for the better",
+        Some(false) => ", for the worse",
+        None => "",
+    }
+}
+
+/// Whether a change of `d` in `head` is for the better (`None`: the headline has no better
+/// direction).
+fn better_way(head: &Head, d: f64) -> Option<bool> {
     use crate::labels::Better;
-    match (head.label().better, d > 0.0) {
-        (Better::Higher, true) | (Better::Lower, false) => ", for the better",
-        (Better::Higher, false) | (Better::Lower, true) => ", for the worse",
-        (Better::Neither, _) => "",
+    match head.label().better {
+        Better::Higher => Some(d > 0.0),
+        Better::Lower => Some(d < 0.0),
+        Better::Neither => None,
     }
 }
 
@@ -306,7 +344,7 @@ fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -
     let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
     let vi = exp.variants.iter().position(|x| x.name == v.name)?;
     let (mine, base) = (&run(vi)?.report, &run(0)?.report);
-    let parts: Vec<String> = heads
+    let (parts, ways): (Vec<String>, Vec<Option<bool>>) = heads
         .iter()
         .filter_map(|h| {
             let c = comparisons
@@ -315,26 +353,50 @@ fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -
             let (x, b) = (find(mine, &h.key)?, find(base, &h.key)?);
             let (x, b) = (x.exact.unwrap_or(x.p), b.exact.unwrap_or(b.p));
             let d = c.exact_difference.unwrap_or(c.difference);
-            Some(format!(
-                "{} {} from {} to {}{}",
-                h.noun(),
-                if d > 0.0 { "rises" } else { "falls" },
-                h.value(b),
-                h.value(x),
-                better_said(h, d)
+            Some((
+                format!(
+                    "{} {} from {} to {}{}",
+                    h.noun(),
+                    if d > 0.0 { "rises" } else { "falls" },
+                    h.value(b),
+                    h.value(x),
+                    better_said(h, d)
+                ),
+                better_way(h, d),
             ))
         })
-        .collect();
+        .unzip();
+    // `verdict = true`: the question asks whether this variant does better; the answer opens
+    // with the plain word, from each headline's better direction.
+    let opener = if exp.verdict {
+        let better = ways.iter().filter(|w| **w == Some(true)).count();
+        let worse = ways.iter().filter(|w| **w == Some(false)).count();
+        let unchanged = heads.len().saturating_sub(parts.len());
+        match (better, worse, unchanged) {
+            (b, 0, 0) if b > 0 => "Yes. ",
+            (0, w, 0) if w > 0 => "No: the other way. ",
+            (0, 0, _) => "",
+            _ => "In part. ",
+        }
+    } else {
+        ""
+    };
     if parts.is_empty() {
-        return None;
+        return exp.verdict.then(|| {
+            format!(
+                "No: under {}, no headline differs from {}.",
+                v.name, exp.variants[0].name
+            )
+        });
     }
     Some(format!(
-        "Against {}, under {}, {}.",
+        "{opener}Against {}, under {}, {}.",
         exp.variants[0].name,
         v.name,
         parts.join(", and ")
     ))
 }
+
 
 /// How many of the variants the question asks about change each headline, in one sentence
 /// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
@@ -686,8 +748,13 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
 }
 
 /// A setting's value as a reader reads it: a true minus sign, and a choice's words without
-/// their underscores ("in line" for `in_line`).
+/// their underscores ("in line" for `in_line`), a switch's yes or no (not true or false).
 fn value_words(v: &str) -> String {
+    match v {
+        "true" => return "yes".into(),
+        "false" => return "no".into(),
+        _ => {}
+    }
     let v = v.replace('_', " ");
     match v.strip_prefix('-') {
         Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("\u{2212}{rest}"),
@@ -805,12 +872,12 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
     let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "The answer rests on {}{} (all under \u{201c}Assumptions that matter\u{201d}).",
+            "The answer rests on {}{} (see \u{201c}Assumptions that matter\u{201d}).",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
-                    1 => ", and 1 more setting that changes it".to_string(),
-                    n => format!(", and {n} more settings that change it"),
+                    1 => " and on 1 more setting".to_string(),
+                    n => format!(" and on {n} more settings"),
                 }
             } else {
                 String::new()
@@ -847,37 +914,58 @@ fn named_assumption(
     silent: bool,
 ) -> String {
     let base_report = &result.runs[0].report;
-    {
-        {
-            // The comparison it changes, in the answer's own words and numbers.
-            let head = Head::named(f.headline.clone(), base_report);
-            let diff = |d: f64| {
-                if d.abs() < EXACTLY_ZERO {
-                    "none".to_string()
-                } else {
-                    head.diff(d)
-                }
-            };
-            // Every comparison is against the baseline: the variant and the headline name it.
-            let what = format!(
-                "{}, {}: {} \u{2192} {}",
-                f.variant,
-                head.label().head,
-                diff(f.difference),
-                diff(f.changed)
-            );
-            format!(
-                "{}{} being {} (at {}, {what})",
-                if silent {
-                    "the tool's own reading (the sources are silent), "
-                } else {
-                    ""
-                },
-                setting_words(&f.key, &f.kind),
-                value_words(&f.from),
-                value_words(&f.to)
-            )
-        }
+    // The comparison it changes, in the answer's own words and numbers.
+    let head = Head::named(f.headline.clone(), base_report);
+    let name = format!("\u{201c}{}\u{201d}", head.label().head);
+    let none = |d: f64| d.abs() < EXACTLY_ZERO;
+    let would = if none(f.changed) {
+        format!("{name} would not change under {}", f.variant)
+    } else if none(f.difference) {
+        format!(
+            "{name} would change by {} under {}, where now it does not",
+            head.diff(f.changed),
+            f.variant
+        )
+    } else {
+        format!(
+            "{name} would change by {} under {}, not {}",
+            head.diff(f.changed),
+            f.variant,
+            head.diff(f.difference)
+        )
+    };
+    let reading = if silent {
+        "the tool's own reading where the sources are silent, that "
+    } else {
+        "the reading that "
+    };
+    let flag = |v: &str| match v {
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    };
+    match (f.kind.as_str(), flag(&f.from), flag(&f.to)) {
+        ("option", Some(on), _) => format!(
+            "the optional rule \u{201c}{}\u{201d} being {} ({} it, {would})",
+            f.key.replace('-', " "),
+            if on { "in play" } else { "left out" },
+            if on { "without" } else { "with" }
+        ),
+        (_, Some(from), Some(_)) if crate::labels::state(&f.key, from).is_some() => format!(
+            "{reading}{} (if not, {would})",
+            crate::labels::state(&f.key, from).unwrap_or_default()
+        ),
+        _ => format!(
+            "{}{} being {} (at {}, {would})",
+            if silent {
+                "the tool's own reading (the sources are silent), "
+            } else {
+                ""
+            },
+            setting_words(&f.key, &f.kind),
+            value_words(&f.from),
+            value_words(&f.to)
+        ),
     }
 }
 
@@ -1520,6 +1608,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             _ => Vec::new(),
         }
     };
+    let mut per_run: Vec<(usize, Section)> = Vec::new();
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let at = point_words(exp, &run.point);
@@ -1592,7 +1681,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             }
             tables.push(metrics);
         }
-        sections.push(Section {
+        per_run.push((run.variant, Section {
             printed: false,
             title: if at.is_empty() {
                 v.name.clone()
@@ -1641,7 +1730,61 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 }
             ),
             tables,
-        });
+        }));
+    }
+    // Over a sweep, a variant the swept setting does not touch (the same numbers at every
+    // setting) gets one section, not one a setting: the one whose rules are nearest the
+    // source's, since its rules line names no other setting.
+    let collapsed = |variant: usize| {
+        let mine: Vec<&Section> = per_run
+            .iter()
+            .filter(|(v, _)| *v == variant)
+            .map(|(_, s)| s)
+            .collect();
+        // The same values (the first two columns); the simulation's checks may differ.
+        let values = |s: &Section| -> Vec<Vec<String>> {
+            s.tables
+                .iter()
+                .flat_map(|t| t.rows.iter().map(|r| r[..2].to_vec()))
+                .collect()
+        };
+        let exact = mine
+            .iter()
+            .all(|s| values(s).iter().all(|r| !r[1].contains("(simulation)")));
+        (mine.len() > 1 && exact && mine.iter().all(|s| values(s) == values(mine[0]))).then(|| {
+            let nearest = mine
+                .iter()
+                .min_by_key(|s| s.intro.len())
+                .expect("a variant has runs");
+            let mut one = Section {
+                title: format!(
+                    "{} (the same at every setting swept)",
+                    exp.variants[variant].name
+                ),
+                ..(*nearest).clone()
+            };
+            for (t, table) in one.tables.iter_mut().enumerate() {
+                for (r, row) in table.rows.iter_mut().enumerate() {
+                    let misses = mine
+                        .iter()
+                        .filter(|s| s.tables[t].rows[r][2] != "agrees")
+                        .count();
+                    if misses > 0 {
+                        row[2] = format!("misses at {misses} of {} settings", mine.len());
+                    } else {
+                        row[2] = "agrees".into();
+                    }
+                }
+            }
+            one
+        })
+    };
+    for (i, (variant, section)) in per_run.iter().enumerate() {
+        match collapsed(*variant) {
+            Some(_) if per_run[..i].iter().any(|(v, _)| v == variant) => {}
+            Some(one) => sections.push(one),
+            None => sections.push(section.clone()),
+        }
     }
     for system in &systems {
         let shared = shared_of(system);
@@ -1670,6 +1813,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         });
     }
     if !comparisons.is_empty() {
+        // One number per difference: the exact one where it is known, the simulation's
+        // estimate and interval beside it as its check; the tests of chance only for the rows
+        // that have no exact value.
+        let all_exact = comparisons.iter().all(|c| c.exact_difference.is_some());
         let mut head = Vec::new();
         if !exp.sweep.is_empty() {
             head.push(("setting", false));
@@ -1678,15 +1825,24 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             ("variant", false),
             ("of", false),
             ("what", false),
-            ("difference (simulation)", true),
-            ("interval", true),
-            ("p-value", true),
+            ("difference", true),
+            (
+                if all_exact {
+                    "simulation's check (interval)"
+                } else {
+                    "simulation (interval)"
+                },
+                false,
+            ),
         ]);
-        let adjusted = comparisons.iter().any(|c| c.family > 1);
-        if adjusted {
-            head.push(("Holm", true));
+        let adjusted = !all_exact && comparisons.iter().any(|c| c.family > 1);
+        if !all_exact {
+            head.push(("p-value", true));
+            if adjusted {
+                head.push(("Holm", true));
+            }
+            head.push(("could chance explain it?", false));
         }
-        head.extend([("could chance explain it?", false), ("exact", true)]);
         let mut tab = Tab::new(&head);
         // A conditional mean keeps its condition beside its name, here too.
         let meaning = |name: &str| {
@@ -1697,11 +1853,32 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 .find(|m| m.name == name)
                 .map_or("", |m| m.meaning.as_str())
         };
+        // A chance's difference in points, a mean's in its own unit.
+        let amount = |c: &Comparison, x: f64| {
+            if c.kind == "metric" {
+                signed(x, 4)
+            } else {
+                format!("{} points", signed(100.0 * x, 2))
+            }
+        };
         for c in comparisons {
             let mut row = Vec::new();
             if !exp.sweep.is_empty() {
                 row.push(point_words(exp, &c.point));
             }
+            let estimate = format!(
+                "{} [{}, {}]",
+                amount(c, c.difference),
+                amount(c, c.low).trim_end_matches(" points"),
+                amount(c, c.high).trim_end_matches(" points")
+            );
+            let check = match c.exact_difference {
+                Some(e) if c.low - 1e-12 <= e && e <= c.high + 1e-12 => {
+                    format!("agrees: {estimate}")
+                }
+                Some(_) => format!("misses: {estimate}"),
+                None => estimate,
+            };
             row.extend([
                 c.variant.clone(),
                 if c.kind == "metric" {
@@ -1714,32 +1891,42 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 } else {
                     crate::labels::outcome(&c.name).head
                 },
-                signed(c.difference, 4),
-                format!("[{}, {}]", signed(c.low, 4), signed(c.high, 4)),
-                p_cell(c.p_value),
+                match c.exact_difference {
+                    Some(_) if super::answer::exactly_same(c) && all_exact => "none".to_string(),
+                    Some(_) if super::answer::exactly_same(c) => "none, exactly".to_string(),
+                    Some(e) if all_exact => amount(c, e),
+                    Some(e) => format!("{}, exactly", amount(c, e)),
+                    None => amount(c, c.difference),
+                },
+                check,
             ]);
-            if adjusted {
-                row.push(p_cell(c.p_adjusted));
+            if !all_exact {
+                row.push(p_cell(c.p_value));
+                if adjusted {
+                    row.push(p_cell(c.p_adjusted));
+                }
+                row.push(super::answer::chance_cell(c).to_string());
             }
-            row.extend([
-                super::answer::chance_cell(c).to_string(),
-                c.exact_difference
-                    .map(|e| signed(e, 4))
-                    .unwrap_or("—".into()),
-            ]);
             tab.rows.push(row);
         }
         sections.push(Section {
             printed: false,
             title: format!("Differences from {}", exp.variants[0].name),
-            intro: format!(
-                "Each variant minus the baseline at the same setting; intervals at {level} (Newcombe's for proportions); the next columns say whether chance could explain the difference at that level: where the exact difference is known it decides (\"exactly the same\", or \"no (the exact values differ)\"){}. A mean with no spread on either side (every trial the same) has no test.",
-                if adjusted {
-                    "; the others are judged after Holm's adjustment of the p-values (column Holm) across every row of this table decided by its estimates, as a reader scans them at once"
-                } else {
-                    ""
-                }
-            ),
+            intro: if all_exact {
+                format!(
+                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate, with its {level} interval, is its check (at that level about 1 in {} misses by chance alone).",
+                    (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
+                )
+            } else {
+                format!(
+                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                    if adjusted {
+                        " (judged after Holm's adjustment of the p-values, column Holm, across every row of this table without an exact value, as a reader scans them at once)"
+                    } else {
+                        ""
+                    }
+                )
+            },
             tables: vec![tab],
         });
     }

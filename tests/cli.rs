@@ -420,7 +420,7 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
         text.contains(
-            "Back in good order by each turn, from routing (RF-4, RF-5; 6 stands, 1 already lost)"
+            "Back in good order by each turn, from routing (6 stands, 1 already lost)"
         ),
         "{text}"
     );

@@ -784,10 +784,10 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}: yes → no | EF-5 | both | −13.9 points | exactly 0 | removes |"
+        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}: yes → no | EF-5 | both | −13.9 points | exactly the same | removes |"
     ), "{summary}");
     assert!(
-        summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, \u{201c}eliminated\u{201d} would change by +0.9 points under 25% rules + amendment, 1 in 6 blocked, not −10.7 points)"),
+        summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, \u{201c}eliminated\u{201d} would not change under 25% rules + amendment)"),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -938,7 +938,7 @@ fn exact_differences_decide_in_every_committed_report() {
             "reports/{name}: a negative zero"
         );
         // The Differences table: its head names the columns; the difference column holds the
-        // exact value where there is one ("none" where it is 0), and a test of chance, where the
+        // exact value where there is one ("exactly the same" where it is 0), and a test of chance, where the
         // table has one, defers to it.
         let mut in_differences = false;
         let mut head: Vec<String> = Vec::new();
@@ -959,7 +959,7 @@ fn exact_differences_decide_in_every_committed_report() {
             let diff = cells[col("difference").expect("a difference column")];
             let chance = col("could chance explain it?").map(|i| cells[i]);
             let all_exact = chance.is_none();
-            if diff == "none" || diff == "none, exactly" {
+            if diff == "exactly the same" {
                 assert!(
                     chance.is_none_or(|c| c == "exactly the same"),
                     "reports/{name}: {line}"

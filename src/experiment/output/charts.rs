@@ -120,7 +120,11 @@ pub(super) fn axis_words(
 ) -> String {
     match (axis_def(exp, axis), axis.rule) {
         (Some(d), true) => format!("{} (the source: {})", meaning_phrase(d.meaning), d.default),
-        (Some(d), false) if !meaning_phrase(d.meaning).is_empty() => {
+        // A meaning that speaks of several scenarios at once ("turn cap (rally) or turns of
+        // fire (under-fire)") gives way to the label.
+        (Some(d), false)
+            if !meaning_phrase(d.meaning).is_empty() && !meaning_phrase(d.meaning).contains(") or ") =>
+        {
             meaning_phrase(d.meaning).to_string()
         }
         _ => crate::params::label_in_prose(&axis.key),
@@ -191,6 +195,43 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     sweep_charts(result, first, out)
 }
 
+/// The stem of the outcome bars that tell the variants apart best: over a sweep drawn point by
+/// point, those at the setting where the variants' outcome chances differ most from the
+/// baseline's (summed); else `outcomes`.
+pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
+    let exp = &result.experiment;
+    let per_point = exp.variants.len().max(1);
+    let points = result.runs.len() / per_point;
+    if exp.sweep.is_empty() || points > MOST_POINTS || points < 2 {
+        return "outcomes".into();
+    }
+    let chance = |r: &Run, name: &str| {
+        r.report
+            .outcomes
+            .iter()
+            .find(|o| o.outcome == name)
+            .map_or(0.0, |o| o.cell.exact.unwrap_or(o.cell.p))
+    };
+    let spread = |runs: &[Run]| -> f64 {
+        runs[1..]
+            .iter()
+            .flat_map(|r| {
+                r.report
+                    .outcomes
+                    .iter()
+                    .map(|o| (chance(r, &o.outcome) - chance(&runs[0], &o.outcome)).abs())
+            })
+            .sum()
+    };
+    let best = (0..points)
+        .map(|p| &result.runs[p * per_point..(p + 1) * per_point])
+        .enumerate()
+        .max_by(|a, b| spread(a.1).total_cmp(&spread(b.1)).then(b.0.cmp(&a.0)))
+        .map_or(0, |(p, _)| p);
+    let runs = &result.runs[best * per_point..(best + 1) * per_point];
+    format!("outcomes_{}", slug(&point_label(exp, &runs[0].point)))
+}
+
 /// The outcome bars, per-turn shares and battle lines of every variant at one sweep point
 /// (`runs`), each titled with the setting it shows; file names end in `suffix`.
 pub(crate) fn point_charts(
@@ -245,11 +286,19 @@ pub(crate) fn point_charts(
     } else {
         format!(" (at {at})")
     };
+    // Exact values need no trial count on the axis (the caption says how they were checked).
+    let exact = first
+        .iter()
+        .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
     out.push((
         format!("outcomes{suffix}"),
         Chart::Bars {
             title: with_setup(format!("{}{at_words}", exp.question), exp),
-            y_label: format!("chance, {trials} trials per variant"),
+            y_label: if exact {
+                "chance".into()
+            } else {
+                format!("chance, {trials} trials per variant")
+            },
             level: level.clone(),
             series: first
                 .iter()
@@ -285,7 +334,11 @@ pub(crate) fn point_charts(
             format!("headline{suffix}"),
             Chart::Bars {
                 title: with_setup(format!("{}{at_words}", exp.question), exp),
-                y_label: format!("{what}, {trials} trials per variant"),
+                y_label: if cells.iter().all(|c| c.as_ref().is_some_and(|c| c.exact.is_some())) {
+                    what.clone()
+                } else {
+                    format!("{what}, {trials} trials per variant")
+                },
                 level: level.clone(),
                 categories: vec![what.clone()],
                 share: false,

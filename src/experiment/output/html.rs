@@ -287,7 +287,11 @@ pub(crate) fn index_html(
     // screen and on paper; the first is the chart that answers the question and comes with
     // the answer, before the tables (on paper it then shares the first page with the answer,
     // and the tables flow on).
-    let printed = printed_charts(charts, !page.pivots.is_empty());
+    let printed = printed_charts(
+        charts,
+        !page.pivots.is_empty(),
+        &super::charts::telling_outcomes(result),
+    );
     let order: Vec<&(String, String, String)> = printed
         .iter()
         .filter_map(|p| charts.iter().find(|c| &c.0 == p))
@@ -306,7 +310,7 @@ pub(crate) fn index_html(
             },
             inline_svg(svg, title),
             number(stem),
-            escape(caption_of(stem)),
+            escape(&caption(stem, title)),
             escape(stem),
             escape(stem)
         )
@@ -367,6 +371,26 @@ pub(crate) fn index_html(
 }
 
 /// What a chart shows, by its kind (the file name's first word), for its caption.
+/// A figure's caption: what the chart shows ([`caption_of`]), and which variant or setting where
+/// several figures show the same kind of chart (read off the chart's own title).
+fn caption(stem: &str, title: &str) -> String {
+    let what = caption_of(stem);
+    let title = title.split(" \u{2014} ").next().unwrap_or(title);
+    if stem.starts_with("per_turn_")
+        && let Some((variant, _)) = title.split_once(": ")
+    {
+        return format!("the state of the unit turn by turn under {variant}");
+    }
+    if stem.starts_with("outcomes_")
+        && let Some(at) = title
+            .rsplit_once(" (at ")
+            .and_then(|(_, a)| a.strip_suffix(')'))
+    {
+        return format!("{what}, at {at}");
+    }
+    what.to_string()
+}
+
 fn caption_of(stem: &str) -> &'static str {
     match stem.split('_').next().unwrap_or(stem) {
         "tradeoff" => {
@@ -391,7 +415,13 @@ const MOST_PRINTED: usize = 3;
 /// preference: trade-offs, the sweep, heat maps (unless `pivots` print), what number makes it
 /// fair, a metric headline's bars, the sensitivity tornado; then, while fewer
 /// than two, the first outcome bars, and the gaps in side A's line.
-fn printed_charts(charts: &[(String, String, String)], pivots: bool) -> Vec<String> {
+/// Over a sweep, the outcome bars printed are those at `outcomes` (the setting where the
+/// variants differ most), not the first setting's.
+fn printed_charts(
+    charts: &[(String, String, String)],
+    pivots: bool,
+    outcomes: &str,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for prefix in [
         "tradeoff",
@@ -413,7 +443,10 @@ fn printed_charts(charts: &[(String, String, String)], pivots: bool) -> Vec<Stri
     }
     for prefix in ["outcomes", "lines_gaps_a"] {
         if out.len() < 2
-            && let Some((stem, _, _)) = charts.iter().find(|c| c.0.starts_with(prefix))
+            && let Some((stem, _, _)) = charts
+                .iter()
+                .find(|c| prefix == "outcomes" && c.0 == outcomes)
+                .or_else(|| charts.iter().find(|c| c.0.starts_with(prefix)))
         {
             out.push(stem.clone());
         }

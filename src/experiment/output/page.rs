@@ -810,6 +810,16 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
             .any(|v| v.reference && v.name == name)
     };
     let base_report = &result.runs.first()?.report;
+    // The first variant the question asks about (the one the answer leads with, without a
+    // sweep).
+    let led = result
+        .experiment
+        .variants
+        .iter()
+        .skip(1)
+        .find(|v| !v.reference)
+        .filter(|_| result.experiment.sweep.is_empty())
+        .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| {
         let moved = (f.changed - f.difference).abs();
         if Head::named(f.headline.clone(), base_report).metric {
@@ -825,8 +835,14 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
                 k.1 += 1;
                 // The most telling row of the key: the gravest effect, on both sides, the
                 // largest move.
+                // The variant the answer leads with first: its comparison is the one the
+                // reader has just read.
                 let rank = |a: &crate::experiment::assumptions::Assumption| {
-                    (severity(&a.effect), a.side != "both")
+                    (
+                        Some(a.variant.as_str()) != led,
+                        severity(&a.effect),
+                        a.side != "both",
+                    )
                 };
                 if rank(f) < rank(k.0) || (rank(f) == rank(k.0) && weight(f) > weight(k.0)) {
                     k.0 = f;
@@ -854,8 +870,9 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
             .fold(0.0f64, f64::max)
     };
     keys.sort_by(|x, y| {
-        severity(&x.0.effect)
-            .cmp(&severity(&y.0.effect))
+        (Some(x.0.variant.as_str()) != led)
+            .cmp(&(Some(y.0.variant.as_str()) != led))
+            .then(severity(&x.0.effect).cmp(&severity(&y.0.effect)))
             .then((x.0.side != "both").cmp(&(y.0.side != "both")))
             .then(size(y.0).total_cmp(&size(x.0)))
             .then(y.1.cmp(&x.1))
@@ -1042,7 +1059,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         let head = Head::named(f.headline.clone(), base_report);
         let diff = |d: f64| {
             if d.abs() < EXACTLY_ZERO {
-                "exactly 0".to_string()
+                "exactly the same".to_string()
             } else {
                 head.diff(d)
             }
@@ -1892,8 +1909,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     crate::labels::outcome(&c.name).head
                 },
                 match c.exact_difference {
-                    Some(_) if super::answer::exactly_same(c) && all_exact => "none".to_string(),
-                    Some(_) if super::answer::exactly_same(c) => "none, exactly".to_string(),
+                    Some(_) if super::answer::exactly_same(c) => "exactly the same".to_string(),
                     Some(e) if all_exact => amount(c, e),
                     Some(e) => format!("{}, exactly", amount(c, e)),
                     None => amount(c, c.difference),

@@ -64,7 +64,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
         })
         .collect();
     let test = OddsSection {
-        title: "Chance to pass the test (EF-2)".into(),
+        title: "Chance to pass the test".into(),
         row_header: "modifiers".into(),
         columns,
         rows,

@@ -78,7 +78,7 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
             })
             .collect();
         sections.push(OddsSection {
-            title: format!("Volley hits by dice, {label} (LW-2)"),
+            title: format!("Volley hits by dice, {label}"),
             row_header: "dice".into(),
             columns,
             rows,

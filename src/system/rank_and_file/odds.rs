@@ -120,7 +120,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         });
         reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
         sections.push(OddsSection {
-            title: "With a re-roll (RF-6): any chance above, re-rolled".into(),
+            title: "With a re-roll: any chance above, re-rolled".into(),
             row_header: "chance".into(),
             columns: vec!["with a re-roll".into()],
             rows: reroll
@@ -318,7 +318,7 @@ pub fn rally_sections(
             .collect();
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by each turn, from {state} (RF-4, RF-5; {stands} stands, {})",
+                "Back in good order by each turn, from {state} ({stands} stands, {})",
                 match lost {
                     0 => "none lost".to_string(),
                     1 => "1 already lost".to_string(),

@@ -1761,6 +1761,222 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
     );
 }
 
+/// The first rally padded with comment lines so that the rally number (`value: 4,` of
+/// `rally_on`) sits on line `at`, the file `lines` long at least.
+fn long_first_rally(at: usize, lines: usize) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/mechanics/examples/first-rally.rhai"
+    ))
+    .unwrap();
+    let mut out: Vec<String> = text.lines().map(str::to_string).collect();
+    let i = out
+        .iter()
+        .position(|l| l.contains("key: \"rally_on\""))
+        .unwrap();
+    assert!(out[i].ends_with("value: 4,"), "{}", out[i]);
+    assert!(i < at);
+    for k in 0..at - 1 - i {
+        out.insert(
+            i,
+            format!("// a note kept for a later rule, {k} of {}", at - 1 - i),
+        );
+    }
+    while out.len() < lines {
+        out.push(format!("// the end of the file, line {}", out.len() + 1));
+    }
+    assert!(out[at - 1].contains("key: \"rally_on\""));
+    out.join("\n") + "\n"
+}
+
+/// A mechanic file's first exact value from the command line.
+fn cli_first_exact(text: &str, tag: &str) -> f64 {
+    let dir = std::env::temp_dir().join(format!("morale-lab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long-rally.rhai");
+    std::fs::write(&file, text).unwrap();
+    let v = json_of(&[
+        "rally",
+        "--system",
+        &file.to_string_lossy(),
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    v["outcomes"][0]["exact"].as_f64().unwrap()
+}
+
+/// A left click at (x, y) in the page's viewport, as the mouse makes it.
+fn click_at(b: &mut Browser, x: f64, y: f64) {
+    for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+        b.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 }),
+        );
+    }
+}
+
+/// A key pressed and released (Backspace, End …), as the keyboard sends it.
+fn press(b: &mut Browser, key: &str, code: u32) {
+    for kind in ["rawKeyDown", "keyUp"] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code }),
+        );
+    }
+}
+
+/// Wait until `js` gives the same value twice, 150 ms apart (a smooth scroll has ended).
+fn settled(b: &mut Browser, js: &str) {
+    let mut last = b.eval(js);
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(150));
+        let now = b.eval(js);
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+    panic!("{js} never settled");
+}
+
+/// Where line `line` of the editor is on the screen (its middle, `x` px into the text area),
+/// after the editor's own scrolling: `[x, y, visible]`.
+fn line_on_screen(b: &mut Browser, line: usize, x: f64) -> Value {
+    b.eval(&format!(
+        "(() => {{ const c = document.getElementById('code'), r = c.getBoundingClientRect(), st = getComputedStyle(c); const lh = parseFloat(st.lineHeight), y = r.top + parseFloat(st.paddingTop) + ({line} - 1) * lh - c.scrollTop + lh / 2; return [r.left + {x}, y, y - lh / 2 >= r.top && y + lh / 2 <= r.top + c.clientHeight]; }})()"
+    ))
+}
+
+/// Issue 76: the editor works over the whole of a long file, not only its first twenty lines:
+/// the wheel scrolls the text, its colours and its line numbers together; a click at line 300
+/// puts the caret there; typing there changes the answer to the command line's for the changed
+/// file.
+#[test]
+fn the_editor_works_on_every_line_of_a_long_file() {
+    let Some(chromium) = crate::browser::chromium("the_editor_works_on_every_line_of_a_long_file")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "long-file");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+    );
+    let text = long_first_rally(300, 340);
+    let saved = cli_first_exact(&text, "long-saved");
+    let changed = text.replacen(
+        "max: 7, value: 4,\n           meaning: \"the roll",
+        "max: 7, value: 5,\n           meaning: \"the roll",
+        1,
+    );
+    assert_ne!(changed, text);
+    let want = cli_first_exact(&changed, "long-changed");
+    assert_ne!(want, saved);
+    b.goto(&server.url(&format!(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
+        morale_lab::explorer::view::encode(&text)
+    )));
+    b.wait(&format!(
+        "document.getElementById('code').value.length === {}",
+        text.len()
+    ));
+    assert_eq!(first_exact(&mut b), saved);
+    // The editor has a height of its own, well inside the window; the text scrolls inside it.
+    let (height, scroll) = {
+        let v = b.eval("(() => { const c = document.getElementById('code'); return [c.clientHeight, c.scrollHeight]; })()");
+        (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+    };
+    assert!(
+        (300.0..=700.0).contains(&height) && scroll > 5.0 * height,
+        "{height} {scroll}"
+    );
+    // The highlighted text and the line numbers are no taller than the textarea's client area.
+    assert_eq!(
+        b.eval("(() => { const c = document.getElementById('code'), h = document.getElementById('code-hl'), g = document.getElementById('gutter'); return h.clientHeight === c.clientHeight && h.clientWidth === c.clientWidth && g.clientHeight === c.clientHeight; })()"),
+        json!(true)
+    );
+    // The editor in the window, then the wheel over it until line 300 shows.
+    b.eval("document.getElementById('code').scrollIntoView({ block: 'end' }); true");
+    let mut seen = json!(false);
+    for _ in 0..40 {
+        seen = line_on_screen(&mut b, 300, 200.0);
+        if seen[2] == json!(true) {
+            break;
+        }
+        let r = b.eval("(() => { const r = document.getElementById('code').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()");
+        let before = b.eval("document.getElementById('code').scrollTop");
+        b.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseWheel", "x": r[0], "y": r[1], "deltaX": 0, "deltaY": 300 }),
+        );
+        b.wait(&format!(
+            "document.getElementById('code').scrollTop !== {before}"
+        ));
+        settled(&mut b, "document.getElementById('code').scrollTop");
+    }
+    assert_eq!(seen[2], json!(true), "line 300 never came into view");
+    // The wheel scrolled the textarea, and the colours and numbers followed it.
+    b.wait("(() => { const c = document.getElementById('code'); return c.scrollTop > 0 && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()");
+    // Line 300's number stands beside it.
+    let (x, y) = (seen[0].as_f64().unwrap(), seen[1].as_f64().unwrap());
+    let number = b.eval(&format!(
+        "(() => {{ const g = document.getElementById('gutter'), r = g.getBoundingClientRect(), lh = parseFloat(getComputedStyle(g).lineHeight); return Math.floor(({y} - r.top - parseFloat(getComputedStyle(g).paddingTop) + g.scrollTop) / lh) + 1; }})()"
+    ));
+    assert_eq!(number, json!(300));
+    // What is under line 300 is the textarea (nothing covers it), and a click there puts the
+    // caret on it: past the end of its text, at its end.
+    assert_eq!(
+        b.eval(&format!(
+            "document.elementFromPoint({}, {y}) === document.getElementById('code')",
+            x + 450.0
+        )),
+        json!(true)
+    );
+    click_at(&mut b, x + 450.0, y);
+    assert_eq!(
+        b.eval("(() => { const c = document.getElementById('code'); return [document.activeElement === c, c.value.slice(0, c.selectionStart).split('\\n').length, c.value.slice(0, c.selectionStart).split('\\n').pop()]; })()"),
+        json!([true, 300, "        #{ key: \"rally_on\", min: 2, max: 7, value: 4,"])
+    );
+    // Typing there: 4+ becomes 5+, and the answer is the command line's for the changed file.
+    press(&mut b, "Backspace", 8);
+    press(&mut b, "Backspace", 8);
+    b.call("Input.insertText", json!({ "text": "5," }));
+    assert_eq!(
+        b.eval("document.getElementById('code').value"),
+        json!(changed)
+    );
+    b.wait(&format!(
+        "(() => {{ const td = document.querySelector('tr[data-outcome] td.exact'); return !!td && td.dataset.value !== '' && Number(td.dataset.value) === {want:?}; }})()"
+    ));
+    // The colours show the new text where it is; still aligned after typing.
+    assert_eq!(
+        b.eval("(() => { const c = document.getElementById('code'); return document.getElementById('code-hl').textContent === c.value + '\\n ' && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()"),
+        json!(true)
+    );
+    // The keyboard takes the caret to the end of the file, the text scrolls to it, and the
+    // layers follow; the wheel then takes it to the very bottom, and they follow there too.
+    let lines = text.lines().count();
+    for kind in ["rawKeyDown", "keyUp"] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": kind, "key": "End", "code": "End", "windowsVirtualKeyCode": 35, "modifiers": 2 }),
+        );
+    }
+    b.wait("(() => { const c = document.getElementById('code'); return c.selectionStart === c.value.length && c.scrollTop > 0 && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()");
+    settled(&mut b, "document.getElementById('code').scrollTop");
+    let last = line_on_screen(&mut b, lines, 10.0);
+    assert_eq!(last[2], json!(true), "{last}");
+    let r = b.eval("(() => { const r = document.getElementById('code').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()");
+    b.call(
+        "Input.dispatchMouseEvent",
+        json!({ "type": "mouseWheel", "x": r[0], "y": r[1], "deltaX": 0, "deltaY": 2000 }),
+    );
+    b.wait("(() => { const c = document.getElementById('code'); return c.scrollTop + c.clientHeight >= c.scrollHeight - 1 && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()");
+}
+
 /// Issue 54, the phone and the exports: at 390 px the form comes first and compact, the
 /// results next; nothing is cut off the page (a wide table scrolls inside its box and says
 /// so); each chart has its title as alternative text and downloads as SVG and PNG, each table

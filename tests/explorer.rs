@@ -1748,6 +1748,12 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
         b.wait("(() => { const e = document.querySelector('#gutter .err'); return e && e.textContent; })()"),
         json!("7")
     );
+    // The address is the page's link, the text that does not load included (issue 76).
+    b.wait("decodeURIComponent(location.hash).includes('fn broken( {')");
+    assert_eq!(
+        b.eval("location.search + location.hash === link()"),
+        json!(true)
+    );
     assert_eq!(
         b.eval("document.getElementById('tables').classList.contains('stale') && !document.getElementById('stale-note').hidden && document.querySelectorAll('tr[data-outcome]').length > 0"),
         json!(true)
@@ -1975,6 +1981,85 @@ fn the_editor_works_on_every_line_of_a_long_file() {
         json!({ "type": "mouseWheel", "x": r[0], "y": r[1], "deltaX": 0, "deltaY": 2000 }),
     );
     b.wait("(() => { const c = document.getElementById('code'); return c.scrollTop + c.clientHeight >= c.scrollHeight - 1 && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()");
+}
+
+/// Issue 76: a link whose edited file does not load opens with the file, its error at its line,
+/// the form as the link has it and the command line; the address and the page's link agree.
+#[test]
+fn a_link_with_a_broken_edited_file_opens_with_its_form_and_its_error() {
+    let Some(chromium) = crate::browser::chromium(
+        "a_link_with_a_broken_edited_file_opens_with_its_form_and_its_error",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "broken-link");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/mechanics/examples/first-rally.rhai"
+    ))
+    .unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(6, "fn broken( {");
+    let broken = lines.join("\n") + "\n";
+    // First on the page: the error typed, and the address is the page's link at once.
+    b.goto(&server.url(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&set=stands%3D8&trials=20000&seed=3",
+    ));
+    first_exact(&mut b);
+    b.eval(&format!("(() => {{ const c = document.getElementById('code'); c.focus(); c.value = {broken:?}; c.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()"));
+    b.wait("(() => { const e = document.querySelector('#gutter .err'); return e && e.textContent === '7'; })()");
+    b.wait("decodeURIComponent(location.hash).includes('fn broken( {')");
+    assert_eq!(
+        b.eval("location.search + location.hash === link()"),
+        json!(true)
+    );
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    // Opened afresh: the file, its error at line 7, the form and the command line.
+    let mut fresh = Browser::launch(&chromium, "broken-link-fresh");
+    fresh.goto(&link);
+    fresh.wait("(() => { const e = document.querySelector('#gutter .err'); return e && e.textContent === '7'; })()");
+    assert_eq!(
+        fresh.eval("document.getElementById('code').value"),
+        json!(broken)
+    );
+    let shown = fresh
+        .wait("document.getElementById('code-error').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(shown.starts_with("line 7: "), "{shown}");
+    assert_eq!(
+        fresh.eval("[document.getElementById('scenario').value, document.getElementById('scenario').options.length > 0, document.querySelector('[data-field=\"set.stands\"] input').value, document.querySelectorAll('#situation .field').length > 0]"),
+        json!(["rally", true, "8", true])
+    );
+    let command = fresh
+        .wait("document.getElementById('command').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.starts_with("# first save the edited file (Download the edited file) as mechanics/examples/first-rally-edited.rhai\n")
+            && command.contains("--set stands=8"),
+        "{command}"
+    );
+    assert_eq!(
+        fresh.eval("location.href"),
+        json!(link),
+        "the address is the link opened"
+    );
+    assert_eq!(
+        fresh.eval("location.search + location.hash === link()"),
+        json!(true)
+    );
+    // Put right, it runs with the link's form.
+    fresh.eval(&format!("(() => {{ const c = document.getElementById('code'); c.focus(); c.value = {text:?}; c.dispatchEvent(new Event('input', {{ bubbles: true }})); }})()"));
+    let fixed = first_exact(&mut fresh);
+    fresh
+        .wait("!document.querySelector('#gutter .err') && document.getElementById('error').hidden");
+    let mut args = vec!["rally", "--system", "mechanics/examples/first-rally.rhai"];
+    args.extend(["--stands", "8", "--exact-only", "--format", "json"]);
+    assert_eq!(Some(fixed), json_of(&args)["outcomes"][0]["exact"].as_f64());
 }
 
 /// Issue 54, the phone and the exports: at 390 px the form comes first and compact, the

@@ -402,8 +402,11 @@ impl Failure {
             line: None,
         }
     }
+    fn json(&self) -> Value {
+        json!({ "error": self.message, "field": self.field, "line": self.line })
+    }
     fn response(&self) -> Response {
-        Response::error(self.status, &self.message, self.field.clone(), self.line)
+        Response::json(self.status, &self.json())
     }
 }
 
@@ -637,7 +640,17 @@ impl Explorer {
                     content_type: JSON,
                     body: bytes,
                 },
-                Err(f) => f.response(),
+                // A view that reads but does not run (an edited file that does not load, a
+                // value out of range) still has its command lines: the page's command box
+                // follows its link, which the same error then comes from.
+                Err(f) => match View::parse(&pairs, self.limits.max_trials) {
+                    Ok(v) => {
+                        let mut body = f.json();
+                        body["commands"] = commands(&v);
+                        Response::json(f.status, &body)
+                    }
+                    Err(_) => f.response(),
+                },
             },
             "/api/progress" if get => {
                 let id = value(&pairs, "run").unwrap_or_default();
@@ -2703,6 +2716,28 @@ mod tests {
         assert_eq!(v["line"], 5, "{v}");
         assert!(v["error"].as_str().unwrap().starts_with(path), "{v}");
         assert!(!v["error"].as_str().unwrap().contains(".edited-"), "{v}");
+        // Run, the same text says the same, with the view's command lines beside the error (the
+        // page's command box follows a link whose file does not load).
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            format!("{q}&set=stands%3D8&mode=exact").as_bytes(),
+        );
+        assert_eq!(r.status, 400);
+        let v = body(&r);
+        assert_eq!(
+            (&v["field"], &v["line"]),
+            (&json!("code"), &json!(5)),
+            "{v}"
+        );
+        assert_eq!(
+            v["commands"][0]["command"],
+            "morale-lab rally --system mechanics/examples/first-rally-edited.rhai --set stands=8 --trials 1000000 --seed 1",
+            "{v}"
+        );
+        // A request that is not a view has none.
+        let r = x.handle("POST", "/api/run?scenario=nowhere", b"");
+        assert!(body(&r)["commands"].is_null());
         // A working edit (a comment added) runs as a system of its own at once.
         let edited = format!("// edited\n{text}");
         let q = format!(

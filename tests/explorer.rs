@@ -1103,12 +1103,18 @@ fn the_page_works_in_a_real_browser() {
     type_into(&mut b, "rule.base_veteran", "");
     let exact_diff = recovered - want4;
     b.wait(&format!(
-        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8 && Math.abs(Number(tr.cells[4].dataset.value) - {exact_diff:?}) < 1e-12; }})()"
+        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7 && Math.abs(Number(tr.cells[3].dataset.value) - {exact_diff:?}) < 1e-12; }})()"
     ));
     // The exact difference is known, so it decides, in the reports' words.
     assert_eq!(
-        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[7].textContent"),
+        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[6].textContent"),
         json!("no (the exact values differ)")
+    );
+    // Exact first: in A's, B's and the difference's cells the exact value is the number, in
+    // bold, and the estimate its check beneath it.
+    assert_eq!(
+        b.eval("[1, 2, 3].map((i) => { const td = document.querySelector('tr[data-compare=\"recovered\"]').cells[i]; const ex = td.querySelector('.ex'); return td.classList.contains('exact') && Number(getComputedStyle(td).fontWeight) >= 600 && td.firstChild.nodeType === 3 && !!ex && ex.textContent.startsWith('estimate ') && Number(getComputedStyle(ex).fontWeight) < 600; })"),
+        json!([true, true, true])
     );
     // The per-turn charts overlaid: a chart per state, A's and B's lines on each.
     assert!(
@@ -1133,7 +1139,7 @@ fn the_page_works_in_a_real_browser() {
         .unwrap()
         .to_string();
     b.goto(&link);
-    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
     assert_eq!(
         b.eval("document.getElementById('tables').textContent")
             .as_str()
@@ -2082,7 +2088,7 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     b.goto(&server.url(&format!(
         "/?{RALLY}&trials=20000&seed=5&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting"
     )));
-    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 8; })()");
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
     b.wait("document.querySelectorAll('#charts svg').length > 0");
     let at = |b: &mut Browser, js: &str| b.eval(js).as_f64().unwrap();
     // The charts are drawn for the phone's width: their text, 14 to 15 px on the canvas, is at
@@ -2151,13 +2157,19 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     };
     let csv = find(".csv");
     let text = csv[3].as_str().unwrap();
-    assert!(text.starts_with(",A,B,B − A,exact,"), "{text}");
+    // Each value column is two in the file: the exact value, then the estimate.
+    assert!(
+        text.starts_with(
+            ",A,A estimate,B,B estimate,B − A,B − A estimate,95% interval,p (Holm),chance?\r\n"
+        ),
+        "{text}"
+    );
     let recovered = text
         .lines()
         .find(|l| l.starts_with("recovered,"))
         .unwrap_or_else(|| panic!("{text}"));
     let exact_diff =
-        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[4].dataset.value");
+        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[3].dataset.value");
     assert!(
         recovered.contains(&format!(",{},", exact_diff.as_str().unwrap())),
         "{recovered} {exact_diff}"

@@ -1129,7 +1129,8 @@ impl Explorer {
                 .map_err(refused)?;
                 // A value some profile cannot take (3 stands lost of 3) is left out, and said.
                 let rule = a.rule;
-                a.keep_allowed(|x| {
+                // `fit=1`: the page's own range for the number, fitted to what it may be here.
+                a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
                     settings.iter().find_map(|s| {
                         let mut inputs = inputs_of(&s.profile.setting);
                         inputs.push(if rule {
@@ -1166,7 +1167,11 @@ impl Explorer {
             "{}|{}{}{}",
             mode,
             solve.as_deref().unwrap_or(""),
-            sweep.as_ref().map_or(String::new(), sweep::Ask::toml),
+            // The values left out are part of the answer (a range typed says them, the same
+            // range fitted by the page does not).
+            sweep
+                .as_ref()
+                .map_or(String::new(), |a| format!("{}{:?}", a.toml(), a.left_out)),
             if exact {
                 v.exact_key()
             } else {

@@ -1320,9 +1320,23 @@ fn the_page_solves_for_a_number() {
         "{command}"
     );
 
-    // Pin as A, make B Green: A's value is the target, B alone is solved.
+    // Pin as A, named on its chip as it is pinned (issue 76), make B Green: A's value is the
+    // target, B alone is solved.
     b.eval("document.getElementById('pin').click()");
     b.wait("location.search.includes('a.set=')");
+    assert_eq!(
+        b.eval("document.activeElement.classList.contains('chip-name') && document.activeElement.dataset.label"),
+        json!("A")
+    );
+    b.call("Input.insertText", json!({ "text": "Veteran" }));
+    press(&mut b, "Enter", 13);
+    b.wait(
+        "location.search.includes('a.name=Veteran') && !document.querySelector('input.chip-name')",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#profile-list button.pick[data-label=\"A\"]').textContent"),
+        json!("A · Veteran (base)")
+    );
     type_into(&mut b, "set.class", "green");
     b.wait("location.search.includes('set=class%3Dgreen')");
     // The view's own answer (exact, then Monte Carlo) comes first, and clears the old search.
@@ -1341,7 +1355,7 @@ fn the_page_solves_for_a_number() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(heading, "What base_green makes it fair: B");
+    assert_eq!(heading, "What green unit's base number makes it fair: B");
     assert_eq!(
         b.eval("document.querySelectorAll('#solved h2').length")
             .as_u64(),
@@ -1357,6 +1371,39 @@ fn the_page_solves_for_a_number() {
         answer.contains("at green unit's base number 3, exactly"),
         "{answer}"
     );
+    // The link holds the solve: opened again, it solves again.
+    b.wait("location.search.includes('&solve=base_green&target=A')");
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    b.goto(&link);
+    let again = b
+        .wait("(() => { const p = document.querySelector('#solved p'); return p && p.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(again, answer);
+    assert_eq!(
+        b.eval("[document.getElementById('solve-key').value, document.getElementById('solve-target').value, location.href]"),
+        json!(["base_green", "A", link])
+    );
+    // A number as the target: the green unit's base number cannot move A (a Veteran unit), so A
+    // is named in one line after B's answer, not searched in a table of its own.
+    b.eval("document.getElementById('solve-target').value = '0.5'");
+    b.eval("document.getElementById('solve-run').click()");
+    let unmoved = b
+        .wait("(() => { const p = document.getElementById('solve-unmoved'); return p && p.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        unmoved.starts_with("A (Veteran): Green unit's base number does not change it: ")
+            && unmoved.contains("at every value from"),
+        "{unmoved}"
+    );
+    assert_eq!(
+        b.eval("[[...document.querySelectorAll('#solved h2')].map((h) => h.textContent), document.querySelectorAll('#solved table').length, document.querySelector('#solved').lastElementChild.id]"),
+        json!([["What green unit's base number makes it fair: B"], 1, "solve-unmoved"])
+    );
+    b.wait("location.search.includes('&solve=base_green&target=0.5')");
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::write(dir.join("explorer-solve.png"), b.screenshot(1280, 900)).unwrap();

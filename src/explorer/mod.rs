@@ -1541,7 +1541,10 @@ impl Explorer {
                 "label": p.label.to_string(),
                 "name": p.name,
                 "key": b.key,
+                "words": b.key_words(),
                 "answer": b.answer(),
+                // The number does not move this profile's headline: one line, not a search.
+                "unmoved": b.unmoved(),
                 "context": b.context_lines(),
                 "rows": b.rows(),
                 "exact": b.exact,
@@ -2069,9 +2072,22 @@ mod tests {
                 .unwrap()
                 .starts_with("<svg")
         );
-        // A number: both solved; without solve, no search.
+        assert!(solved[0]["unmoved"].is_null());
+        assert_eq!(solved[0]["words"], "green unit's base number");
+        // A number: both solved; without solve, no search. The green unit's base number does not
+        // move A, a Regular unit: A's answer says so in one sentence.
         let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));
-        assert_eq!(v["balance"].as_array().unwrap().len(), 2);
+        let solved = v["balance"].as_array().unwrap();
+        assert_eq!(solved.len(), 2);
+        let (a, b) = (&solved[0], &solved[1]);
+        assert_eq!((&a["label"], &b["label"]), (&json!("A"), &json!("B")));
+        let line = a["unmoved"].as_str().unwrap();
+        assert!(
+            line.starts_with("Green unit's base number does not change it: the chance ")
+                && line.contains(" at every value from "),
+            "{line}"
+        );
+        assert!(b["unmoved"].is_null(), "{b}");
         let v = body(&x.handle("POST", q, b""));
         assert_eq!(v["balance"].as_array().unwrap().len(), 0);
         for (ask, field) in [

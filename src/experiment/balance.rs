@@ -1310,6 +1310,33 @@ impl Balance {
         }
     }
 
+    /// When every value tried gives the same exact headline (the number does not reach it:
+    /// another profile's rule, or one this setting never tests), that in a sentence, else `None`.
+    pub fn unmoved(&self) -> Option<String> {
+        let ran: Vec<&Point> = self
+            .points
+            .iter()
+            .filter(|p| p.headline.is_some())
+            .collect();
+        let (first, last) = (ran.first()?, ran.last()?);
+        let first_value = first.headline?.value;
+        let same = ran.iter().all(|p| {
+            p.headline
+                .is_some_and(|h| (h.value - first_value).abs() < HIT)
+        });
+        if !self.exact || ran.len() < 2 || !same {
+            return None;
+        }
+        Some(format!(
+            "{} does not change it: {} is {} at every value from {} to {}.",
+            crate::labels::capitalised(&self.key_words()),
+            self.headline_label().noun,
+            self.at(first),
+            first.value,
+            last.value
+        ))
+    }
+
     /// The answer in one paragraph.
     pub fn answer(&self) -> String {
         let k = &self.key_words();

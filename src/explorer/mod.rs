@@ -402,8 +402,11 @@ impl Failure {
             line: None,
         }
     }
+    fn json(&self) -> Value {
+        json!({ "error": self.message, "field": self.field, "line": self.line })
+    }
     fn response(&self) -> Response {
-        Response::error(self.status, &self.message, self.field.clone(), self.line)
+        Response::json(self.status, &self.json())
     }
 }
 
@@ -637,7 +640,17 @@ impl Explorer {
                     content_type: JSON,
                     body: bytes,
                 },
-                Err(f) => f.response(),
+                // A view that reads but does not run (an edited file that does not load, a
+                // value out of range) still has its command lines: the page's command box
+                // follows its link, which the same error then comes from.
+                Err(f) => match View::parse(&pairs, self.limits.max_trials) {
+                    Ok(v) => {
+                        let mut body = f.json();
+                        body["commands"] = commands(&v);
+                        Response::json(f.status, &body)
+                    }
+                    Err(_) => f.response(),
+                },
             },
             "/api/progress" if get => {
                 let id = value(&pairs, "run").unwrap_or_default();
@@ -1116,7 +1129,8 @@ impl Explorer {
                 .map_err(refused)?;
                 // A value some profile cannot take (3 stands lost of 3) is left out, and said.
                 let rule = a.rule;
-                a.keep_allowed(|x| {
+                // `fit=1`: the page's own range for the number, fitted to what it may be here.
+                a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
                     settings.iter().find_map(|s| {
                         let mut inputs = inputs_of(&s.profile.setting);
                         inputs.push(if rule {
@@ -1153,7 +1167,11 @@ impl Explorer {
             "{}|{}{}{}",
             mode,
             solve.as_deref().unwrap_or(""),
-            sweep.as_ref().map_or(String::new(), sweep::Ask::toml),
+            // The values left out are part of the answer (a range typed says them, the same
+            // range fitted by the page does not).
+            sweep
+                .as_ref()
+                .map_or(String::new(), |a| format!("{}{:?}", a.toml(), a.left_out)),
             if exact {
                 v.exact_key()
             } else {
@@ -1523,7 +1541,10 @@ impl Explorer {
                 "label": p.label.to_string(),
                 "name": p.name,
                 "key": b.key,
+                "words": b.key_words(),
                 "answer": b.answer(),
+                // The number does not move this profile's headline: one line, not a search.
+                "unmoved": b.unmoved(),
                 "context": b.context_lines(),
                 "rows": b.rows(),
                 "exact": b.exact,
@@ -2051,9 +2072,22 @@ mod tests {
                 .unwrap()
                 .starts_with("<svg")
         );
-        // A number: both solved; without solve, no search.
+        assert!(solved[0]["unmoved"].is_null());
+        assert_eq!(solved[0]["words"], "green unit's base number");
+        // A number: both solved; without solve, no search. The green unit's base number does not
+        // move A, a Regular unit: A's answer says so in one sentence.
         let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));
-        assert_eq!(v["balance"].as_array().unwrap().len(), 2);
+        let solved = v["balance"].as_array().unwrap();
+        assert_eq!(solved.len(), 2);
+        let (a, b) = (&solved[0], &solved[1]);
+        assert_eq!((&a["label"], &b["label"]), (&json!("A"), &json!("B")));
+        let line = a["unmoved"].as_str().unwrap();
+        assert!(
+            line.starts_with("Green unit's base number does not change it: the chance ")
+                && line.contains(" at every value from "),
+            "{line}"
+        );
+        assert!(b["unmoved"].is_null(), "{b}");
         let v = body(&x.handle("POST", q, b""));
         assert_eq!(v["balance"].as_array().unwrap().len(), 0);
         for (ask, field) in [
@@ -2703,6 +2737,28 @@ mod tests {
         assert_eq!(v["line"], 5, "{v}");
         assert!(v["error"].as_str().unwrap().starts_with(path), "{v}");
         assert!(!v["error"].as_str().unwrap().contains(".edited-"), "{v}");
+        // Run, the same text says the same, with the view's command lines beside the error (the
+        // page's command box follows a link whose file does not load).
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            format!("{q}&set=stands%3D8&mode=exact").as_bytes(),
+        );
+        assert_eq!(r.status, 400);
+        let v = body(&r);
+        assert_eq!(
+            (&v["field"], &v["line"]),
+            (&json!("code"), &json!(5)),
+            "{v}"
+        );
+        assert_eq!(
+            v["commands"][0]["command"],
+            "morale-lab rally --system mechanics/examples/first-rally-edited.rhai --set stands=8 --trials 1000000 --seed 1",
+            "{v}"
+        );
+        // A request that is not a view has none.
+        let r = x.handle("POST", "/api/run?scenario=nowhere", b"");
+        assert!(body(&r)["commands"].is_null());
         // A working edit (a comment added) runs as a system of its own at once.
         let edited = format!("// edited\n{text}");
         let q = format!(

@@ -70,16 +70,25 @@ impl Ask {
     }
 
     /// Leave out the values `refused` says a profile refuses (with its reason); an error when
-    /// fewer than two are left.
+    /// fewer than two are left. With `fit` (a range the page picked, not one typed), values
+    /// refused before the first allowed one or after the last are dropped without a word: the
+    /// sweep runs the range the setting allows (0..6 lost of 7 stands, not 0..8).
     pub fn keep_allowed(
         &mut self,
+        fit: bool,
         mut refused: impl FnMut(&str) -> Option<String>,
     ) -> std::result::Result<(), Refusal> {
         let mut kept = Vec::new();
+        let mut left = Vec::new();
         for v in std::mem::take(&mut self.values) {
             match refused(&v) {
-                Some(why) => self.left_out.push((v, why)),
+                Some(why) => left.push((kept.len(), v, why)),
                 None => kept.push(v),
+            }
+        }
+        for (before, v, why) in left {
+            if !(fit && (before == 0 || before == kept.len())) {
+                self.left_out.push((v, why));
             }
         }
         self.values = kept;
@@ -537,14 +546,26 @@ mod tests {
         );
         // Values a profile refuses are left out with the reason; two must stay.
         let mut k = a.clone();
-        k.keep_allowed(|v| (v == "3").then(|| "too many".to_string()))
+        k.keep_allowed(false, |v| (v == "3").then(|| "too many".to_string()))
             .unwrap();
         assert_eq!(k.values, ["0", "1", "2"]);
         assert_eq!(k.left_out, [("3".to_string(), "too many".to_string())]);
         assert!(k.toml().contains("values = [0, 1, 2] }"));
+        // A range the page picked is fitted to what the setting allows: the refused ends go
+        // unsaid, a refused value inside is still said.
+        let mut k = a.clone();
+        k.keep_allowed(true, |v| (v == "0" || v == "3").then(|| "no".to_string()))
+            .unwrap();
+        assert_eq!(k.values, ["1", "2"]);
+        assert!(k.left_out.is_empty());
+        let mut k = ask("rank-and-file", Scenario::Rally, "lost", "0..4", None).unwrap();
+        k.keep_allowed(true, |v| (v == "2").then(|| "no".to_string()))
+            .unwrap();
+        assert_eq!(k.values, ["0", "1", "3", "4"]);
+        assert_eq!(k.left_out, [("2".to_string(), "no".to_string())]);
         let mut k = a.clone();
         let e = k
-            .keep_allowed(|v| (v != "0").then(|| "too many".to_string()))
+            .keep_allowed(false, |v| (v != "0").then(|| "too many".to_string()))
             .unwrap_err();
         assert_eq!(e.1, "sweep.values");
         assert!(

@@ -669,3 +669,53 @@ fn a_file_loaded_again_is_the_same_and_released_frees_its_body() {
     let built_in = system::find("rank-and-file").unwrap();
     assert!(!morale_lab::mechanic::release(built_in));
 }
+
+/// `about().sizes`: what a points budget may buy of a file's units, read and checked — the
+/// file that extends Linear Warfare's melee declares pips and stands; a bad declaration is
+/// refused with what is allowed.
+#[test]
+fn a_files_sizes_are_declared_and_checked() {
+    let sys = file("examples/lw-melee-sizes.rhai");
+    let sizes: Vec<(&str, &str, u32, u32, &str)> = sys
+        .sizes()
+        .iter()
+        .map(|s| (s.key, s.one, s.min, s.max, s.rule))
+        .collect();
+    assert_eq!(
+        sizes,
+        [
+            ("pips", "pip", 1, 12, "LW-1"),
+            ("stands", "stand", 1, 24, "LW-2")
+        ]
+    );
+    assert!(file("linear-warfare.rhai").sizes().is_empty());
+    let example = std::fs::read_to_string("mechanics/examples/first-rally.rhai").unwrap();
+    for (sizes, says) in [
+        ("[#{ key: \"stands\", min: 1 }]", "`stands` needs `max`"),
+        (
+            "[#{ key: \"stands\", min: 3, max: 2 }]",
+            "min 3 is above max 2",
+        ),
+        ("[#{ key: \"Stands\", min: 1, max: 2 }]", "is not a keyword"),
+        (
+            "[#{ key: \"stands\", min: 1, max: 2, each: 1 }]",
+            "unknown field `each`",
+        ),
+        ("\"stands\"", "not a list"),
+    ] {
+        let text = example.replace(
+            "        holes: \"shaken and broken\",",
+            &format!("        holes: \"shaken and broken\",\n        sizes: {sizes},"),
+        );
+        assert_ne!(text, example);
+        let mut rd = |p: &str| read(p);
+        let e = morale_lab::mechanic::load_unregistered("sizes.rhai", &text, &mut rd)
+            .err()
+            .unwrap_or_else(|| panic!("{sizes} was taken"))
+            .to_string();
+        assert!(
+            e.contains("about().sizes") && e.contains(says),
+            "{sizes}: {e}"
+        );
+    }
+}

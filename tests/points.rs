@@ -366,3 +366,294 @@ fn bad_points_input_is_refused_with_one_line() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A copy of points file `name` in `dir` with `trials` Monte Carlo trials a matchup (for a
+/// quicker run of a file whose matchups are lines).
+fn with_trials(dir: &std::path::Path, name: &str, trials: u64) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(format!("points/{name}")).unwrap();
+    let out = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("trials = ") {
+                format!("trials = {trials}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(out.trim(), text.trim(), "{name} names its trials");
+    let path = dir.join(name);
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// A term's fitted cost in a points report's JSON.
+fn fitted(json: &serde_json::Value, word: &str) -> f64 {
+    let terms = json["file"]["terms"].as_array().unwrap();
+    let t = terms.iter().position(|t| t["word"] == word).unwrap();
+    json["fit"]["costs"][t].as_f64().unwrap()
+}
+
+/// Effectiveness prices whole units in a line (its units have no size): every matchup a line,
+/// by Monte Carlo; an Elite unit comes out dearer than a Poor one, and — the two pass their tests
+/// on the same roll — as dear as a Regular with a general. The answer says the fight it rests on.
+#[test]
+fn effectiveness_prices_whole_units_in_a_line() {
+    let dir = scratch("points-effectiveness");
+    let file = with_trials(&dir, "effectiveness.toml", 20_000);
+    let file = file.to_str().unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["points", file, "--format", "json", "--quiet"])).unwrap();
+    assert_eq!(json["file"]["size"], "units");
+    assert_eq!(json["file"]["scenario"], "line");
+    assert_eq!(json["monte_carlo"], json["plan"].as_array().unwrap().len());
+    let (elite, poor, general) = (
+        fitted(&json, "elite"),
+        fitted(&json, "poor"),
+        fitted(&json, "general"),
+    );
+    assert!(elite > poor, "elite {elite}, poor {poor}");
+    assert!(
+        (elite - (10.0 + general)).abs() < 0.5,
+        "elite {elite}, a Regular with a general {}",
+        10.0 + general
+    );
+    // The Elite and the Regular with a general are the same in every test: their pairs are even.
+    let m = &json["at_file"]["cells"];
+    assert!(
+        (m[1][3]["value"].as_f64().unwrap() - 0.5).abs() < 0.01,
+        "{}",
+        m[1][3]
+    );
+    // Wrapped lines joined again.
+    let text = stdout_of(&["points", file, "--quiet"]).replace("\n  ", " ");
+    for says in [
+        "The fight the prices rest on: a line in which each side fields the units its points buy",
+        "for at most 12 turns",
+        "side A charges from turn 2 on",
+        "100 points a side",
+        "Answer: at 100 points a side, if regular costs 10 a unit:",
+        " units  points  v Regular",
+    ] {
+        assert!(text.contains(says), "{says}\n{text}");
+    }
+}
+
+/// Each cell of a line's matrix is its two lines, both ways round, as `line` plays them: the
+/// smaller army's front, the larger's extra units behind it.
+#[test]
+fn a_line_cell_is_its_two_lines() {
+    let dir = scratch("points-line-cell");
+    let path = with_trials(&dir, "effectiveness.toml", 2_000);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let file = PointsFile::parse(path.to_str().unwrap(), &text).unwrap();
+    let p = points::run(
+        &file,
+        &RunOptions::new(1, 1),
+        &Control::new(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    // 100 points: Regular 10 a unit → 10; Elite 13 → 7; Poor 8 → 12; a Regular with a general
+    // (13) → 7.
+    let units: Vec<u32> = p.at_file.sides.iter().map(|s| s.stands).collect();
+    assert_eq!(units, [10, 7, 12, 7]);
+    let side_a = |a: &str, b: &str| {
+        let set_a = format!("attacker={a}");
+        let set_b = format!("defender={b}");
+        let inputs = inputs(&[&set_a, &set_b, "charge_at_turn=2"]);
+        let job = system::build("effectiveness", Scenario::Line, &inputs, &[]).unwrap();
+        let r = job
+            .run(&RunOptions::new(2_000, 1), &Control::new())
+            .unwrap();
+        let share = |name: &str| {
+            r.outcomes
+                .iter()
+                .find(|o| o.outcome == name)
+                .and_then(|o| o.cell.count)
+                .unwrap() as f64
+                / 2_000.0
+        };
+        let (wa, wb) = (share("side_a_wins"), share("side_b_wins"));
+        wa + (1.0 - wa - wb) / 2.0
+    };
+    // Elite (7) against Poor (12): a front of 7, five Poor behind.
+    let by_hand = (side_a("7 x elite", "7 x poor; 5 behind") + 1.0
+        - side_a("7 x poor; 5 behind", "7 x elite"))
+        / 2.0;
+    let cell = p.at_file.cells[1][2];
+    assert!(!cell.exact() && cell.low < cell.value && cell.value < cell.high);
+    assert!(
+        (cell.value - by_hand).abs() < 1e-12,
+        "{} against {by_hand}",
+        cell.value
+    );
+}
+
+/// Linear Warfare prices stands in an engagement (exact): a Guards stand is dearer than a Line
+/// one, a Light stand (4 pips) cheaper; the report says who charges.
+#[test]
+fn linear_warfare_prices_stands() {
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "points",
+        "points/linear-warfare.toml",
+        "--format",
+        "json",
+        "--quiet",
+    ]))
+    .unwrap();
+    assert_eq!(json["file"]["size"], "stands");
+    assert_eq!(json["monte_carlo"], 0);
+    let (guards, light) = (fitted(&json, "guards"), fitted(&json, "light"));
+    assert!(
+        guards > 10.0 && light < 10.0,
+        "guards {guards}, light {light}"
+    );
+    let text = stdout_of(&["points", "points/linear-warfare.toml", "--quiet"]).replace("\n  ", " ");
+    assert!(
+        text.contains("side A charges from turn 3 on, or earlier at a shaken target, and side B never chooses to charge"),
+        "{text}"
+    );
+}
+
+/// A mechanic file that declares its sizes (`about().sizes`) is priced like a built-in system:
+/// here its melee, the budget buying pips. One cell worked by hand: Guards of 5 pips against
+/// Line of 6 — the Guards' +1 in every round, no pip lead of two, the winner of a round
+/// following up at +1, a second lost round destroying, a drawn round a bounce (LW-1, LW-4) —
+/// and with no charge the melee is the same whoever attacks.
+#[test]
+fn a_mechanic_file_with_sizes_is_priced() {
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "points",
+        "points/mechanic-lw-melee.toml",
+        "--format",
+        "json",
+        "--quiet",
+    ]))
+    .unwrap();
+    assert_eq!(json["file"]["size"], "pips");
+    assert_eq!(json["monte_carlo"], 0);
+    let sides = json["at_file"]["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["stands"], 6);
+    assert_eq!(sides[1]["stands"], 5);
+    // Round 1, Guards d6+1 against d6: win 21/36, lose 10/36, draw 5/36 (a bounce). A winner
+    // follows up at +1: Guards ahead, +2 (win 26/36, lose 6/36); Line ahead, its +1 and a pip
+    // lead of two against the Guards' +1 (win 21/36, lose 10/36). A reversal is followed up in
+    // turn: even (15/36 each way), or Guards +2 again.
+    let a: f64 = 21.0 / 36.0 * (26.0 / 36.0 + 6.0 / 36.0 * 15.0 / 36.0)
+        + 10.0 / 36.0 * (10.0 / 36.0 * 26.0 / 36.0);
+    let b: f64 = 21.0 / 36.0 * (6.0 / 36.0 * 15.0 / 36.0)
+        + 10.0 / 36.0 * (21.0 / 36.0 + 10.0 / 36.0 * 6.0 / 36.0);
+    assert!((a - 12073.0 / 23328.0).abs() < 1e-15 && (b - 1675.0 / 7776.0).abs() < 1e-15);
+    let by_hand = a + (1.0 - a - b) / 2.0;
+    assert!((by_hand - 3797.0 / 5832.0).abs() < 1e-15);
+    let cell = json["at_file"]["cells"][1][0]["value"].as_f64().unwrap();
+    assert!((cell - by_hand).abs() < 1e-12, "{cell} against {by_hand}");
+    let text =
+        stdout_of(&["points", "points/mechanic-lw-melee.toml", "--quiet"]).replace("\n  ", " ");
+    assert!(
+        text.contains("The fight the prices rest on: a melee fought to its end, side A attacking and side B defending; 60 points a side"),
+        "{text}"
+    );
+}
+
+/// A line's matchups shard like an engagement's: the parts merged print what one run prints.
+#[test]
+fn a_line_shards_as_one_run() {
+    let dir = scratch("points-line-shards");
+    let file = with_trials(&dir, "effectiveness.toml", 1_000);
+    let file = file.to_str().unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let out = dir.join(format!("part-{k}.json"));
+        bin()
+            .args(["points", file, "--shard", &format!("{k}/2"), "--out"])
+            .arg(&out)
+            .arg("--quiet")
+            .assert()
+            .success();
+        parts.push(out);
+    }
+    let merged = bin()
+        .arg("merge")
+        .args(&parts)
+        .arg("--quiet")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(merged).unwrap(),
+        stdout_of(&["points", file, "--quiet"])
+    );
+}
+
+/// A cost table left empty, or a system that cannot be priced: one whole line naming what was
+/// wrong and what is allowed, exit code 2, nothing printed.
+#[test]
+fn an_empty_cost_term_is_refused_whole() {
+    let dir = scratch("points-empty-term");
+    let good = std::fs::read_to_string(FILE).unwrap();
+    let ef = std::fs::read_to_string("points/effectiveness.toml").unwrap();
+    let cases = [
+        (
+            "empty",
+            good.replace(
+                "per_stand = { regular = 10, veteran = 13, green = 8 }",
+                "per_stand = {}",
+            ),
+            "cost.per_stand: is empty: a stand's cost is the sum of the costs of its spec words, so name one or more with a cost, e.g. { regular = 10 }; allowed: the unit types' spec words regular, veteran, green, leader, elite",
+        ),
+        (
+            "ef-engagement",
+            ef.replace("scenario = \"line\"", "scenario = \"engagement\""),
+            "scenario: engagement: the 25% effectiveness rules' units have no size a budget can buy (no stands, no pips), so its points play a line in which the budget buys whole units; allowed: line (or leave scenario out)",
+        ),
+        (
+            "ef-stands",
+            ef.replace("scenario = \"line\"", "size = \"stands\""),
+            "size: stands: not what a budget can buy of a unit of the 25% effectiveness rules; allowed: units (whole units, in a line)",
+        ),
+    ];
+    for (name, text, says) in cases {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = bin()
+            .arg("points")
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty(), "{name} printed");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(err.trim_end().ends_with(says), "{name}: {err}");
+    }
+    // A mechanic file that declares no size, and has no line: what is missing, named.
+    let path = std::path::Path::new("points").join(format!("no-size-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        std::fs::read_to_string("points/mechanic-lw-melee.toml")
+            .unwrap()
+            .replace("examples/lw-melee-sizes.rhai", "linear-warfare.rhai"),
+    )
+    .unwrap();
+    let out = bin()
+        .arg("points")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("declares nothing a points budget can buy — no size of a unit")
+            && err.contains("sizes: [#{ key: \"stands\""),
+        "{err}"
+    );
+}

@@ -54,9 +54,12 @@ enum Command {
     /// report as one run.
     Merge(MergeArgs),
     /// What a unit is worth: every unit type of a points file against every other at equal
-    /// points, and the costs that bring every matchup nearest 50%, with intervals.
+    /// points, and the costs that bring every matchup nearest 50%, with intervals (every
+    /// system: a budget buys stands or pips, or whole units in a line; a mechanic file what its
+    /// about().sizes declares).
     #[command(after_help = "Examples:\n  \
         morale-lab points points/rank-and-file.toml              # the matrix, the fitted costs, the check\n  \
+        morale-lab points points/effectiveness.toml              # whole units in a line, by Monte Carlo\n  \
         morale-lab points points/rank-and-file.toml --format csv  # every cost and cell, for a spreadsheet\n  \
         morale-lab points points/rank-and-file.toml --shard 1/4   # a quarter of the matchups; merge adds the four")]
     Points(PointsArgs),
@@ -513,7 +516,8 @@ struct BenchArgs {
 
 #[derive(Debug, Args)]
 struct PointsArgs {
-    /// The points file (TOML): unit types, a cost formula, a budget (see points/ and the guide).
+    /// The points file (TOML): unit types, a cost formula, a budget and what it buys (see points/
+    /// and the guide).
     #[arg(value_name = "POINTS.toml")]
     file: std::path::PathBuf,
     /// Output format: text, md, json or csv.
@@ -2000,7 +2004,7 @@ fn run_points(a: PointsArgs, control: Arc<Control>) -> Result<String> {
     }
     let path = a.file.display().to_string();
     let text = read_text(&a.file, "points file")?;
-    let mut file = points::PointsFile::parse(&path, &text)?;
+    let mut file = points::PointsFile::parse_with(&path, &text, &mut read_named)?;
     file.monte_carlo = a.monte_carlo;
     let run = RunOptions::new(file.trials, file.seed)
         .confidence(confidence)

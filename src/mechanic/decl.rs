@@ -11,7 +11,7 @@ use crate::chain::{ClassInfo, ValueInfo};
 use crate::error::{Error, Result};
 use crate::params::{self, Kind, OptionDef, ParamDef};
 use crate::scenario::Scenario;
-use crate::system::About;
+use crate::system::{About, Size};
 
 /// The most states a file's declared variables may make together (the product of their sizes).
 pub const MAX_STATES: u64 = 1 << 24;
@@ -289,6 +289,8 @@ pub(super) struct Declared {
     params: Vec<ParamDef>,
     rule_params: Vec<ParamDef>,
     options: Vec<OptionDef>,
+    /// What a points budget may buy of a unit (`about().sizes`).
+    pub sizes: Vec<Size>,
     /// Per scenario, defaults that differ from the table's.
     pub defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
 }
@@ -334,6 +336,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             "specs",
             "extends",
             "defaults",
+            "sizes",
         ],
         path,
         "about()",
@@ -418,6 +421,10 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    let sizes = match about.get("sizes") {
+        None => Vec::new(),
+        Some(v) => sizes_of(v, path)?,
+    };
     let mut defaults = BTreeMap::new();
     if let Some(d) = about.get("defaults") {
         let d = as_map(d, path, "about().defaults")?;
@@ -459,8 +466,82 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
         params,
         rule_params,
         options,
+        sizes,
         defaults,
     })
+}
+
+/// `about().sizes`: what a points budget may buy of a unit, each a whole-number keyword of the
+/// file's unit specs, `#{ key: "stands", one: "stand", min: 1, max: 24, rule: "X-1" }` (`one`,
+/// the word for one of it, defaults to the key without its last `s`).
+fn sizes_of(v: &Dynamic, path: &str) -> Result<Vec<Size>> {
+    const WHAT: &str = "about().sizes";
+    let list = v.clone().try_cast::<Array>().ok_or_else(|| {
+        bad(
+            path,
+            WHAT,
+            format!(
+                "holds {v}, not a list: e.g. [#{{ key: \"stands\", min: 1, max: 24, rule: \"X-1\" }}]"
+            ),
+        )
+    })?;
+    let mut out: Vec<Size> = Vec::new();
+    for item in &list {
+        let m = as_map(item, path, WHAT)?;
+        only_keys(&m, &["key", "one", "min", "max", "rule"], path, WHAT)?;
+        let key = req_str(&m, "key", path, WHAT)?;
+        if !is_key(&key) {
+            return Err(bad(
+                path,
+                WHAT,
+                format!(
+                    "'{key}' is not a keyword: lowercase letters, digits and '_', written KEY=N in a unit spec"
+                ),
+            ));
+        }
+        if out.iter().any(|s| s.key == key) {
+            return Err(bad(path, WHAT, format!("declares `{key}` twice")));
+        }
+        let one = opt_str(&m, "one", path)?
+            .unwrap_or_else(|| key.strip_suffix('s').unwrap_or(&key).to_string());
+        if !is_key(&one) {
+            return Err(bad(
+                path,
+                WHAT,
+                format!("`{key}`: one = '{one}' is not a word: lowercase letters, digits and '_'"),
+            ));
+        }
+        let bound = |k: &str| -> Result<u32> {
+            let n = opt_int(&m, k, path, WHAT)?
+                .ok_or_else(|| bad(path, WHAT, format!("`{key}` needs `{k}` (a whole number)")))?;
+            u32::try_from(n)
+                .ok()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| {
+                    bad(
+                        path,
+                        WHAT,
+                        format!("`{key}`: {k} = {n}; allowed: a whole number from 1 to 1000"),
+                    )
+                })
+        };
+        let (min, max) = (bound("min")?, bound("max")?);
+        if min > max {
+            return Err(bad(
+                path,
+                WHAT,
+                format!("`{key}`: min {min} is above max {max}"),
+            ));
+        }
+        out.push(Size {
+            key: intern(&key),
+            one: intern(&one),
+            min,
+            max,
+            rule: intern(&opt_str(&m, "rule", path)?.unwrap_or_default()),
+        });
+    }
+    Ok(out)
 }
 
 fn default_text(v: &Dynamic) -> String {

@@ -5,7 +5,7 @@
 //! system. docs/MECHANICS.md is the guide for designers.
 //!
 //! A file holds functions only:
-//! - `about()`: `#{ title, rules, scenarios, holes, specs, extends, defaults }`;
+//! - `about()`: `#{ title, rules, scenarios, holes, specs, extends, defaults, sizes }`;
 //! - `params()` and `rules()`: the situation and the rule parameters, each
 //!   `#{ key, min, max | choices | kind: "bool" | "prob" | "dist" | "spec", value (its
 //!   default), meaning, rule, scenarios }`; `options()`: `#{ name, rule, meaning }`;
@@ -68,6 +68,8 @@ pub struct Mechanic {
     about: &'static About,
     /// Per scenario, the defaults that differ from the table's.
     defaults: BTreeMap<Scenario, Vec<(&'static str, String)>>,
+    /// What a points budget may buy of a unit (`about().sizes`).
+    sizes: &'static [crate::system::Size],
     /// Itself, as kept for the life of the process (set once when it is loaded).
     me: OnceLock<&'static Mechanic>,
 }
@@ -284,6 +286,7 @@ fn load_as(
                 hash: hash.clone(),
                 body: std::sync::RwLock::new(Some(body)),
                 about: declared.about(name),
+                sizes: decl::keep_slice(declared.sizes.clone()),
                 defaults: declared.defaults,
                 me: OnceLock::new(),
             }));
@@ -529,6 +532,9 @@ impl Mechanic {
 impl RuleSystem for Mechanic {
     fn about(&self) -> &'static About {
         self.about
+    }
+    fn sizes(&self) -> &'static [crate::system::Size] {
+        self.sizes
     }
     fn source(&self) -> Option<String> {
         Some(format!("{} (sha256 {})", self.path, self.hash))

@@ -88,8 +88,15 @@ crate::params::param_table! {
     },
 }
 
+/// The count of a part `N behind` of a side's spec (its supports), if it is one.
+fn behind(part: &str) -> Option<&str> {
+    let n = part.strip_suffix("behind")?.trim();
+    (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then_some(n)
+}
+
 /// The unit specs of one side of a battle: `SPEC`, `N x SPEC`, or several of those separated
 /// by `;` (at most 12 units). A single spec without a count in a line is repeated `units` times.
+/// A part `N behind` gives this side's supports (see [`side_supports`]), not a unit.
 ///
 /// # Errors
 /// [`Error::Invalid`] naming the flag, for an engagement without exactly one unit, a bad count,
@@ -110,6 +117,15 @@ pub(crate) fn side_specs(side: &SideSpec, b: &BattleParams, line: bool) -> Resul
                 spec,
                 "a unit spec may not be empty (between ';')".into(),
             ));
+        }
+        if behind(part).is_some() {
+            if !line {
+                return Err(bad(
+                    part,
+                    "supports stand behind a line's files; an engagement has one unit a side (use the line scenario)".into(),
+                ));
+            }
+            continue;
         }
         let (n, unit) = match part.split_once(['x', '×']) {
             Some((n, rest))
@@ -161,6 +177,54 @@ pub(crate) fn side_specs(side: &SideSpec, b: &BattleParams, line: bool) -> Resul
         )));
     }
     Ok(units)
+}
+
+/// Each side's supports in a line: the files (from the left) with a supporting unit of the same
+/// spec behind (EF-2, EF-4) — a side's own `N behind` where its spec gives one, else `supports`
+/// — at most `files`. None in an engagement.
+///
+/// # Errors
+/// [`Error::Invalid`] for a count that is not a whole number from 0 to 12, or given twice;
+/// [`Error::Conflict`] for a side's count beside `supports` given too.
+pub(crate) fn side_supports(
+    sides: [SideSpec; 2],
+    b: &BattleParams,
+    scenario: Scenario,
+    files: usize,
+) -> Result<[usize; 2]> {
+    if scenario != Scenario::Line {
+        return Ok([0, 0]);
+    }
+    let mut out = [b.supports.min(files); 2];
+    for (side, s) in sides.iter().enumerate() {
+        let mut given: Option<usize> = None;
+        for part in s.spec.split(';').map(str::trim) {
+            let Some(n) = behind(part) else { continue };
+            let bad = |allowed: &str| Error::Invalid {
+                what: s.how.what.clone(),
+                value: part.into(),
+                allowed: allowed.into(),
+            };
+            let n: usize = n
+                .parse()
+                .ok()
+                .filter(|n| *n <= 12)
+                .ok_or_else(|| bad("N behind: a whole number of supports from 0 to 12"))?;
+            if given.replace(n).is_some() {
+                return Err(bad("give a side's supports (N behind) once"));
+            }
+        }
+        if let Some(n) = given {
+            if b.how.supports.given {
+                return Err(Error::Conflict(format!(
+                    "{} gives {n} behind and supports={} was given too: give one of them",
+                    s.how.what, b.supports
+                )));
+            }
+            out[side] = n.min(files);
+        }
+    }
+    Ok(out)
 }
 
 /// One side's spec as given (`--attacker`, `--defender`) and how it was given.
@@ -224,6 +288,8 @@ pub(crate) struct BattleSetup<'a> {
     pub options: &'a [String],
     /// Whose number the army break point is (`line`), in the system's words.
     pub break_point: BreakPointSource,
+    /// Each side's supports ([`side_supports`]).
+    pub supports: [usize; 2],
     /// What the system's sources hold that the tool leaves out.
     pub not_modelled: &'static [crate::system::Omission],
 }
@@ -263,19 +329,24 @@ pub(crate) fn battle_job<A: Army + 'static>(
         turns,
         options,
         not_modelled,
+        supports,
     } = setup;
     let line = scenario == Scenario::Line;
     // The army break point is a rule parameter of every system (LW-7's number, the tool's
     // assumption elsewhere).
     let break_point: u32 = resolved.typed(&[], "break_point")?;
-    let supports = if line { (p.supports).min(files) } else { 0 };
+    let supports = if line {
+        supports.map(|s| s.min(files))
+    } else {
+        [0, 0]
+    };
     let policy = Policy {
         charge_at_turn: p.charge_at_turn,
         when_shaken: p.charge_when_shaken,
     };
     let shape = Shape {
         files,
-        supports: [supports; 2],
+        supports,
         turns,
         line,
         break_point_percent: if line { break_point } else { 100 },
@@ -309,8 +380,16 @@ pub(crate) fn battle_job<A: Army + 'static>(
                 format!("{n} units")
             }
         };
+        let behind = if supports[0] == supports[1] {
+            format!("{} with a support behind", supports[0])
+        } else {
+            format!(
+                "side A {} with a support behind, side B {}",
+                supports[0], supports[1]
+            )
+        };
         notes.push(format!(
-            "{} a side ({supports} with a support behind); a side breaks at {} gone (side A), {} (side B); {whose}",
+            "{} a side ({behind}); a side breaks at {} gone (side A), {} (side B); {whose}",
             units(files),
             units(battle.break_at[0] as usize),
             battle.break_at[1]
@@ -443,4 +522,106 @@ fn parse_b_fire(text: &str) -> Option<Option<(u32, u8)>> {
     let to_hit = crate::params::parse_int(to_hit.trim().trim_end_matches('+'))
         .filter(|t| (1..=6).contains(t))?;
     Some(Some((dice as u32, to_hit as u8)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::params::{Input, Source};
+    use crate::scenario::Scenario;
+
+    fn set(pairs: &[(&str, &str)]) -> Vec<Input> {
+        pairs
+            .iter()
+            .map(|(k, v)| Input {
+                key: (*k).into(),
+                value: (*v).into(),
+                source: Source::Set,
+            })
+            .collect()
+    }
+
+    fn notes(system: &str, inputs: &[Input]) -> Vec<String> {
+        crate::system::build(system, Scenario::Line, inputs, &[])
+            .unwrap()
+            .describe()
+            .notes
+            .clone()
+    }
+
+    /// A side's own `N behind` gives it supports the other side need not have (EF-2, EF-4): the
+    /// larger army of points stands its extra units behind; the break point counts them.
+    #[test]
+    fn each_side_may_have_its_own_supports() {
+        let n = notes(
+            "effectiveness",
+            &set(&[
+                ("attacker", "4 x elite"),
+                ("defender", "4 x poor; 3 behind"),
+            ]),
+        );
+        let line = n.iter().find(|l| l.contains("a side breaks at")).unwrap();
+        assert!(
+            line.starts_with(
+                "4 units a side (side A 0 with a support behind, side B 3); a side breaks at 2 units gone (side A), 4 (side B)"
+            ),
+            "{line}"
+        );
+        // The same count both sides reads as before.
+        let n = notes(
+            "rank-and-file",
+            &set(&[
+                ("attacker", "2 x regular stands=4; 2 behind"),
+                ("defender", "2 x regular stands=4; 2 behind"),
+            ]),
+        );
+        assert!(
+            n.iter()
+                .any(|l| l.starts_with("2 units a side (2 with a support behind)")),
+            "{n:?}"
+        );
+    }
+
+    #[test]
+    fn supports_behind_are_refused_where_they_do_not_fit() {
+        let err = |system: &str, scenario: Scenario, inputs: &[Input]| {
+            crate::system::build(system, scenario, inputs, &[])
+                .err()
+                .expect("refused")
+                .to_string()
+        };
+        let e = err(
+            "effectiveness",
+            Scenario::Engagement,
+            &set(&[("attacker", "elite; 1 behind")]),
+        );
+        assert!(e.contains("supports stand behind a line's files"), "{e}");
+        let e = err(
+            "effectiveness",
+            Scenario::Line,
+            &set(&[
+                ("attacker", "4 x elite; 1 behind"),
+                ("defender", "4 x regular"),
+                ("supports", "2"),
+            ]),
+        );
+        assert!(e.contains("give one of them"), "{e}");
+        let e = err(
+            "linear-warfare",
+            Scenario::Line,
+            &set(&[
+                ("attacker", "4 x line; 13 behind"),
+                ("defender", "4 x line"),
+            ]),
+        );
+        assert!(e.contains("from 0 to 12"), "{e}");
+        let e = err(
+            "linear-warfare",
+            Scenario::Line,
+            &set(&[
+                ("attacker", "4 x line; 1 behind; 2 behind"),
+                ("defender", "4 x line"),
+            ]),
+        );
+        assert!(e.contains("once"), "{e}");
+    }
 }

@@ -107,6 +107,22 @@ pub(crate) fn sheet_left_out(omissions: &[Omission], scenarios: &[Scenario]) -> 
     (!items.is_empty()).then(|| format!("These tables leave out {}.", items.join("; ")))
 }
 
+/// A whole-number keyword of a system's unit specs that a points budget buys (`stands=N`): what
+/// makes a unit bigger without changing what it is (`morale-lab points`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    /// The keyword, written `KEY=N` in a unit spec (`stands`).
+    pub key: &'static str,
+    /// One of it, in words (`stand`): a points file prices it in `[cost] per_<one>`.
+    pub one: &'static str,
+    /// The fewest a unit may have.
+    pub min: u32,
+    /// The most a unit may have.
+    pub max: u32,
+    /// The rule ids it comes from.
+    pub rule: &'static str,
+}
+
 /// One rule system: its description ([`About`]), its defaults and outcomes, building a job of
 /// one of its scenarios, and its odds sheet.
 ///
@@ -155,6 +171,11 @@ pub trait RuleSystem: Sync {
     /// The parts of its sources it leaves out (docs/RULES.md §5).
     fn not_modelled(&self) -> &'static [Omission] {
         self.about().not_modelled
+    }
+    /// What a points budget may buy of one of its units, the usual first (`morale-lab points`);
+    /// none when its units have no size (a budget then buys whole units, in a line).
+    fn sizes(&self) -> &'static [Size] {
+        &[]
     }
     /// Where the system comes from when it is not built in: a mechanic file's path and the
     /// SHA-256 of its text.

@@ -397,6 +397,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         options: ctx.options,
         break_point: BreakPointSource::Assumed("the effectiveness rules have no army morale rule"),
         not_modelled: super::NOT_MODELLED,
+        supports: battle::side_supports(sides, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)
 }

@@ -456,6 +456,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             says: "half the army",
         },
         not_modelled: super::NOT_MODELLED,
+        supports: battle::side_supports(given, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)
 }

@@ -19,7 +19,7 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved, Source};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::{About, RuleSystem};
+use super::{About, RuleSystem, Size};
 use params::{FIRE_RANGE, numbers};
 pub use params::{
     HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, RuleParams, SCENARIOS,
@@ -90,9 +90,31 @@ static ABOUT: About = About {
     not_modelled: NOT_MODELLED,
 };
 
+/// What a points budget buys of a Linear Warfare unit: stands, a fire die each (LW-2), or pips
+/// (LW-1), the type's number otherwise.
+static SIZES: [Size; 2] = [
+    Size {
+        key: "stands",
+        one: "stand",
+        min: 1,
+        max: 24,
+        rule: "LW-2",
+    },
+    Size {
+        key: "pips",
+        one: "pip",
+        min: 1,
+        max: 12,
+        rule: "LW-1",
+    },
+];
+
 impl RuleSystem for LinearWarfare {
     fn about(&self) -> &'static About {
         &ABOUT
+    }
+    fn sizes(&self) -> &'static [Size] {
+        &SIZES
     }
     fn defaults(&self, scenario: Scenario, inputs: &[Input]) -> Vec<(&'static str, String)> {
         // The pips default to the type's (LW-1), as the rule parameters give them.

@@ -686,6 +686,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             "the Rank & File sources give the army break point no number (RF-13)",
         ),
         not_modelled: super::NOT_MODELLED,
+        supports: battle::side_supports(sides, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)
 }

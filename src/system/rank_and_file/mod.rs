@@ -20,7 +20,7 @@ use crate::odds::Odds;
 use crate::params::{Input, Resolved};
 use crate::scenario::{Describe, Job, Scenario};
 
-use super::{About, RuleSystem};
+use super::{About, RuleSystem, Size};
 use params::Rules;
 pub use params::{
     HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches,
@@ -84,9 +84,21 @@ static ABOUT: About = About {
     not_modelled: NOT_MODELLED,
 };
 
+/// What a points budget buys of a Rank & File unit: stands (RF-2).
+static SIZES: [Size; 1] = [Size {
+    key: "stands",
+    one: "stand",
+    min: 1,
+    max: 40,
+    rule: "RF-2",
+}];
+
 impl RuleSystem for RankAndFile {
     fn about(&self) -> &'static About {
         &ABOUT
+    }
+    fn sizes(&self) -> &'static [Size] {
+        &SIZES
     }
     fn defaults(&self, scenario: Scenario, _inputs: &[Input]) -> Vec<(&'static str, String)> {
         if scenario == Scenario::Rally {

@@ -419,9 +419,7 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     assert!(html.contains("Where up to four dice decide it, it is a fraction"));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
-        text.contains(
-            "Back in good order by each turn, from routing (6 stands, 1 already lost)"
-        ),
+        text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),
         "{text}"
     );
     assert!(text.contains("auto-fail (50% rule)"));

@@ -1893,6 +1893,17 @@ impl Chart {
     }
 }
 
+/// A tick's number as a reader writes it: no trailing zeros ("7", "6.5", "0.25", not "7.00"),
+/// at most two decimals.
+fn tick(v: f64) -> String {
+    let t = format!("{v:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    match t {
+        "-0" | "" => "0".into(),
+        t => t.replacen('-', "\u{2212}", 1),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2153,16 +2164,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-/// A tick's number as a reader writes it: no trailing zeros ("7", "6.5", "0.25", not "7.00"),
-/// at most two decimals.
-fn tick(v: f64) -> String {
-    let t = format!("{v:.2}");
-    let t = t.trim_end_matches('0').trim_end_matches('.');
-    match t {
-        "-0" | "" => "0".into(),
-        t => t.replacen('-', "\u{2212}", 1),
     }
 }

@@ -123,7 +123,8 @@ pub(super) fn axis_words(
         // A meaning that speaks of several scenarios at once ("turn cap (rally) or turns of
         // fire (under-fire)") gives way to the label.
         (Some(d), false)
-            if !meaning_phrase(d.meaning).is_empty() && !meaning_phrase(d.meaning).contains(") or ") =>
+            if !meaning_phrase(d.meaning).is_empty()
+                && !meaning_phrase(d.meaning).contains(") or ") =>
         {
             meaning_phrase(d.meaning).to_string()
         }
@@ -202,7 +203,7 @@ pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
     let exp = &result.experiment;
     let per_point = exp.variants.len().max(1);
     let points = result.runs.len() / per_point;
-    if exp.sweep.is_empty() || points > MOST_POINTS || points < 2 {
+    if exp.sweep.is_empty() || !(2..=MOST_POINTS).contains(&points) {
         return "outcomes".into();
     }
     let chance = |r: &Run, name: &str| {
@@ -334,7 +335,10 @@ pub(crate) fn point_charts(
             format!("headline{suffix}"),
             Chart::Bars {
                 title: with_setup(format!("{}{at_words}", exp.question), exp),
-                y_label: if cells.iter().all(|c| c.as_ref().is_some_and(|c| c.exact.is_some())) {
+                y_label: if cells
+                    .iter()
+                    .all(|c| c.as_ref().is_some_and(|c| c.exact.is_some()))
+                {
                     what.clone()
                 } else {
                     format!("{what}, {trials} trials per variant")

@@ -397,7 +397,6 @@ fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -
     ))
 }
 
-
 /// How many of the variants the question asks about change each headline, in one sentence
 /// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
 fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -> String {
@@ -1698,56 +1697,59 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             }
             tables.push(metrics);
         }
-        per_run.push((run.variant, Section {
-            printed: false,
-            title: if at.is_empty() {
-                v.name.clone()
-            } else {
-                format!("{} ({at})", v.name)
-            },
-            intro: format!(
-                "{}; rules: {}; optional rules: {}.{}",
-                crate::labels::capitalised(&crate::labels::system(&v.system)),
-                run.report.rules_line(),
-                if v.options.is_empty() {
-                    "none".into()
+        per_run.push((
+            run.variant,
+            Section {
+                printed: false,
+                title: if at.is_empty() {
+                    v.name.clone()
                 } else {
-                    v.options
-                        .iter()
-                        .map(|o| crate::labels::option(o))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    format!("{} ({at})", v.name)
                 },
-                match (own.is_empty(), shared.is_empty()) {
-                    (true, true) => String::new(),
-                    (true, false) if systems.len() > 1 => format!(
-                        " Notes: those every variant of {} shares (below).",
-                        crate::labels::system(&v.system)
-                    ),
-                    (true, false) => " Notes: those every variant shares (below).".to_string(),
-                    (false, true) => format!(
-                        " Notes: {}.",
-                        own.iter()
-                            .map(|n| n.as_str())
+                intro: format!(
+                    "{}; rules: {}; optional rules: {}.{}",
+                    crate::labels::capitalised(&crate::labels::system(&v.system)),
+                    run.report.rules_line(),
+                    if v.options.is_empty() {
+                        "none".into()
+                    } else {
+                        v.options
+                            .iter()
+                            .map(|o| crate::labels::option(o))
                             .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                    (false, false) => format!(
-                        " Notes, besides those every variant{} shares (below): {}.",
-                        if systems.len() > 1 {
-                            format!(" of {}", crate::labels::system(&v.system))
-                        } else {
-                            String::new()
-                        },
-                        own.iter()
-                            .map(|n| n.as_str())
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
-                }
-            ),
-            tables,
-        }));
+                            .join(", ")
+                    },
+                    match (own.is_empty(), shared.is_empty()) {
+                        (true, true) => String::new(),
+                        (true, false) if systems.len() > 1 => format!(
+                            " Notes: those every variant of {} shares (below).",
+                            crate::labels::system(&v.system)
+                        ),
+                        (true, false) => " Notes: those every variant shares (below).".to_string(),
+                        (false, true) => format!(
+                            " Notes: {}.",
+                            own.iter()
+                                .map(|n| n.as_str())
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                        (false, false) => format!(
+                            " Notes, besides those every variant{} shares (below): {}.",
+                            if systems.len() > 1 {
+                                format!(" of {}", crate::labels::system(&v.system))
+                            } else {
+                                String::new()
+                            },
+                            own.iter()
+                                .map(|n| n.as_str())
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                    }
+                ),
+                tables,
+            },
+        ));
     }
     // Over a sweep, a variant the swept setting does not touch (the same numbers at every
     // setting) gets one section, not one a setting: the one whose rules are nearest the

@@ -71,7 +71,6 @@ impl LwArmy {
         fall_back: lw::FallBack,
         general_coin: lw::GeneralCoin,
         chargers_fire: bool,
-        last_pip_charges: bool,
     ) -> Self {
         let melees = [0, 1].map(|a| {
             (0..sides[a].len())
@@ -100,11 +99,18 @@ impl LwArmy {
             fall_back,
             general_coin,
             chargers_fire,
-            last_pip_charges,
+            last_pip_charges: false,
             melees,
             fought: PlayedOut::default(),
             coin: lw::coin(),
         }
+    }
+
+    /// The army with `last_pip_charges` as given (LW-1: by default a charger left on its last
+    /// pip stays).
+    pub fn with_last_pip_charges(mut self, last_pip_charges: bool) -> Self {
+        self.last_pip_charges = last_pip_charges;
+        self
     }
 
     fn targetable(&self, u: &LwSlot) -> bool {
@@ -440,8 +446,8 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         },
         q.general_coin,
         q.chargers_fire,
-        q.last_pip_charges,
-    );
+    )
+    .with_last_pip_charges(q.last_pip_charges);
     let setup = BattleSetup {
         system: NAME,
         scenario,
@@ -495,7 +501,6 @@ mod tests {
                 out_of_range: true,
             },
             lw::GeneralCoin::PerAttack,
-            false,
             false,
         )
     }

@@ -607,6 +607,11 @@ fn an_empty_cost_term_is_refused_whole() {
             "cost.per_stand: is empty: a stand's cost is the sum of the costs of its spec words, so name one or more with a cost, e.g. { regular = 10 }; allowed: the unit types' spec words regular, veteran, green, leader, elite",
         ),
         (
+            "empty-extras",
+            good.replace("per_unit = { leader = 6, elite = 5 }", "per_unit = {}"),
+            "cost.per_unit: is empty: name one or more spec words with a unit's extra cost, e.g. { leader = 6 }, or leave cost.per_unit out; allowed: the unit types' spec words regular, veteran, green, leader, elite",
+        ),
+        (
             "ef-engagement",
             ef.replace("scenario = \"line\"", "scenario = \"engagement\""),
             "scenario: engagement: the 25% effectiveness rules' units have no size a budget can buy (no stands, no pips), so its points play a line in which the budget buys whole units; allowed: line (or leave scenario out)",

@@ -81,9 +81,12 @@ enum Command {
     List(ListArgs),
     /// Open the explorer: a page on this machine where a rule change shows its odds at once
     /// (exact as you type, Monte Carlo beside them, A beside B, and a link that holds it all).
-    #[command(after_help = "Examples:\n  \
+    #[command(
+        visible_alias = "explore",
+        after_help = "Examples:\n  \
         morale-lab serve                  # http://127.0.0.1:8317/ with mechanics/ as systems\n  \
-        morale-lab serve --port 0 --open  # any free port, opened in the browser")]
+        morale-lab serve --port 0 --open  # any free port, opened in the browser"
+    )]
     Serve(ServeArgs),
     /// Print a shell completion script (e.g. `morale-lab completions bash > ~/.local/share/bash-completion/completions/morale-lab`).
     Completions(CompletionsArgs),

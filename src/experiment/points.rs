@@ -656,6 +656,19 @@ impl PointsFile {
                 ),
             ));
         }
+        // A table of extra costs written but left empty prices nothing: said, not taken as
+        // "every extra free".
+        if let Some(t) = tables
+            .iter()
+            .find(|t| **t != step_table && priced.get(*t).is_some_and(BTreeMap::is_empty))
+        {
+            return Err(bad(
+                &format!("cost.{t}"),
+                format!(
+                    "is empty: name one or more spec words with a unit's extra cost, e.g. {{ leader = 6 }}, or leave cost.{t} out; allowed: {allowed_words}"
+                ),
+            ));
+        }
         let mut terms = Vec::new();
         for t in &tables {
             let per_stand = *t == step_table;

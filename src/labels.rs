@@ -392,11 +392,26 @@ pub fn settings_in_words(settings: &[String]) -> String {
     settings
         .iter()
         .map(|s| match s.split_once('=') {
-            Some((k, v)) => format!("{} {}", param_in_prose(k), v.replace('_', " ")),
+            Some((k, v)) => setting_in_words(k, &v.replace('_', " ")),
             None => s.clone(),
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// One setting as a phrase: a count before its noun ("8 turns", "3 enemy fire dice a turn"), a
+/// class as troops ("regular troops"), a roll to hit with its plus ("fire die hits on 5+"),
+/// else the label and the value ("starting state routing").
+pub fn setting_in_words(key: &str, v: &str) -> String {
+    let whole = v.parse::<i64>().is_ok();
+    match key {
+        "turns" | "stands" if v == "1" => format!("1 {}", key.trim_end_matches('s')),
+        "turns" | "stands" if whole => format!("{v} {key}"),
+        "fire_dice" if whole => format!("{v} enemy fire dice a turn"),
+        "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
+        "class" if !v.contains(' ') => format!("{v} troops"),
+        _ => format!("{} {v}", param_in_prose(key)),
+    }
 }
 
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.

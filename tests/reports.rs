@@ -125,7 +125,7 @@ fn small_experiment_end_to_end() {
     ] {
         let svg = std::fs::read_to_string(out.join(format!("per_turn_led_{point}.svg"))).unwrap();
         let (lost, class) = (&point[5..6], &point[13..]);
-        let title = format!("(at already lost {lost}, morale class {class})");
+        let title = format!("(at already lost {lost}, {class} troops)");
         assert!(
             svg.contains(&title),
             "per_turn_led_{point}.svg is not titled {title}"
@@ -784,7 +784,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}: yes → no | EF-5 | both | −13.9 points | exactly the same | removes |"
+        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}, no instead of yes | EF-5 | both | −13.9 points | exactly the same | removes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, \u{201c}eliminated\u{201d} would not change under 25% rules + amendment)"),
@@ -835,7 +835,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## Assumptions that matter").unwrap()..];
     assert!(
-        section.contains("\u{201c}Retreating: out of range\u{201d}: yes → no"),
+        section.contains("\u{201c}Retreating: out of range\u{201d}, no instead of yes"),
         "{section}"
     );
     assert!(line.contains(
@@ -914,7 +914,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The baseline the swept number does not touch takes one row and one section, not four.
     assert!(
         summary.contains(
-            "| Regular, +1 leader | every setting | 90.1% | baseline | misses at 1 of 4 settings |"
+            "| Regular, +1 leader | every setting | 90.1% | baseline | outside its interval at 1 of 4 settings |"
         ),
         "{summary}"
     );
@@ -975,7 +975,7 @@ fn exact_differences_decide_in_every_committed_report() {
                     .or(col("simulation (interval)"))
                     .expect("a check column")];
                 assert!(
-                    check.starts_with("agrees: ") || check.starts_with("misses: "),
+                    check.starts_with("agrees: ") || check.starts_with("outside its interval: "),
                     "reports/{name}: {line}"
                 );
             }

@@ -8,7 +8,7 @@ pub(super) fn point_words(exp: &crate::experiment::Experiment, point: &[SetValue
     exp.sweep
         .iter()
         .zip(point)
-        .map(|(a, v)| format!("{} {}", crate::params::label_in_prose(&a.key), v.as_input()))
+        .map(|(a, v)| crate::labels::setting_in_words(&a.key, &v.as_input()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -485,7 +485,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             )
         } else {
             format!(
-                "The simulation agrees with {held} of the {quoted} exact values above within its {level} intervals (at that level about 1 in {:.0} misses by chance alone, and every variant rolls from the same seed, so their misses go together). ",
+                "The simulation agrees with {held} of the {quoted} exact values above within its {level} intervals (at that level about 1 in {:.0} falls outside by chance alone; every variant rolls the same dice, so one variant's miss tends to come with the others'). ",
                 1.0 / (1.0 - exp.confidence)
             )
         };

@@ -30,7 +30,7 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
             .set
             .iter()
             .filter(|(k, v)| set_everywhere(exp, k, v) && !exp.sweep.iter().any(|a| &a.key == k))
-            .map(|(k, v)| format!("{} {}", crate::params::label_in_prose(k), v.as_input()))
+            .map(|(k, v)| crate::labels::setting_in_words(k, &v.as_input()))
             .collect()
     })
 }

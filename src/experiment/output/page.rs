@@ -154,7 +154,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             row.push(match (c.ci_low, c.ci_high) {
                 (Some(l), Some(h)) if l - 1e-9 <= x && x <= h + 1e-9 => "agrees".to_string(),
                 (Some(l), Some(h)) => format!(
-                    "{} [{}, {}]: misses",
+                    "{} [{}, {}], outside its interval",
                     head.value(c.p),
                     head.value(l),
                     head.value(h)
@@ -219,7 +219,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             one[1] = "every setting".into();
             one[4] = match misses {
                 0 => "agrees".into(),
-                k => format!("misses at {k} of {} settings", mine.len()),
+                k => format!("outside its interval at {k} of {} settings", mine.len()),
             };
             tab.rows.push(one);
         }
@@ -1067,10 +1067,10 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             f.variant.clone(),
             head.labelled(),
             format!(
-                "{}: {} → {}",
+                "{}, {} instead of {}",
                 setting_words(&f.key, &f.kind),
-                value_words(&f.from),
-                value_words(&f.to)
+                value_words(&f.to),
+                value_words(&f.from)
             ),
             f.rule.clone(),
             match f.side.as_str() {
@@ -1195,8 +1195,8 @@ fn assumptions_by_setting(
             continue;
         }
         let changes = match scale {
-            0 => format!("{}: {}", mine.len(), counted(&mine)),
-            s => format!("{}: {}; and {s} for scale", mine.len(), counted(&mine)),
+            0 => format!("{} ({})", mine.len(), counted(&mine)),
+            s => format!("{} ({}), and {s} for scale", mine.len(), counted(&mine)),
         };
         let top = mine
             .iter()
@@ -1209,12 +1209,12 @@ fn assumptions_by_setting(
         let head = Head::named(top.headline.clone(), base_report);
         let diff = |d: f64| {
             if d.abs() < EXACTLY_ZERO {
-                "0".to_string()
+                "no difference".to_string()
             } else {
                 head.diff(d)
             }
         };
-        // Each step tried that changes a comparison, once ("1 → 0 or 2").
+        // Each step tried that changes a comparison, once ("0 or 2 instead of 1").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
             let s = value_words(&r.to);
@@ -1224,19 +1224,19 @@ fn assumptions_by_setting(
         }
         tab.rows.push(vec![
             format!(
-                "{}: {} \u{2192} {}",
+                "{}, {} instead of {}",
                 setting_words(&f.key, &f.kind),
-                value_words(&f.from),
-                steps.join(" or ")
+                steps.join(" or "),
+                value_words(&f.from)
             ),
             top.rule.clone(),
             changes,
             format!(
-                "{}, {}: {} \u{2192} {}",
+                "{}, {}: {} instead of {}",
                 top.variant,
                 head.label().head,
-                diff(top.difference),
-                diff(top.changed)
+                diff(top.changed),
+                diff(top.difference)
             ),
         ]);
     }
@@ -1400,8 +1400,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
-    let said =
-        |k: &str, x: &SetValue| format!("{} {}", crate::params::label_in_prose(k), x.as_input());
+    let said = |k: &str, x: &SetValue| crate::labels::setting_in_words(k, &x.as_input());
     // The variants by system, in the order they first appear; the settings every variant of a
     // system shares are said once, with the system.
     let mut systems: Vec<&str> = Vec::new();
@@ -1658,7 +1657,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
                         "agrees".into()
                     }
-                    (Some(_), _, _) => format!("misses: {interval}"),
+                    (Some(_), _, _) => format!("outside its interval: {interval}"),
                     (None, _, _) => interval,
                 },
             ]);
@@ -1690,7 +1689,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         {
                             "agrees".into()
                         }
-                        (Some(_), _, _) => format!("misses: {spread}"),
+                        (Some(_), _, _) => format!("outside its interval: {spread}"),
                         (None, _, _) => spread,
                     },
                 ]);
@@ -1789,7 +1788,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         .filter(|s| s.tables[t].rows[r][2] != "agrees")
                         .count();
                     if misses > 0 {
-                        row[2] = format!("misses at {misses} of {} settings", mine.len());
+                        row[2] = format!(
+                            "outside its interval at {misses} of {} settings",
+                            mine.len()
+                        );
                     } else {
                         row[2] = "agrees".into();
                     }
@@ -1895,7 +1897,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 Some(e) if c.low - 1e-12 <= e && e <= c.high + 1e-12 => {
                     format!("agrees: {estimate}")
                 }
-                Some(_) => format!("misses: {estimate}"),
+                Some(_) => format!("outside its interval: {estimate}"),
                 None => estimate,
             };
             row.extend([
@@ -1932,7 +1934,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             title: format!("Differences from {}", exp.variants[0].name),
             intro: if all_exact {
                 format!(
-                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate, with its {level} interval, is its check (at that level about 1 in {} misses by chance alone).",
+                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate, with its {level} interval, is its check (at that level about 1 in {} falls outside by chance alone).",
                     (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
                 )
             } else {

@@ -1600,3 +1600,76 @@ fn new_template_and_quick_look_overrides() {
     let err = String::from_utf8(err).unwrap();
     assert!(err.contains("is a folder") && !err.contains(":0:"), "{err}");
 }
+
+/// An experiment's run k draws from stream k of its seed: `--stream k` on the command line gives
+/// that run's estimates to the bit (the committed retreat report's second variant, run 1, and
+/// the explorer's profile B). A stream that is not a number is refused in one line, exit 2.
+#[test]
+fn the_stream_reproduces_an_experiments_second_variant() {
+    let csv = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("reports/retreat-vs-rank-and-file/results.csv"),
+    )
+    .unwrap();
+    let count = |outcome: &str| -> u64 {
+        csv.lines()
+            .find(|l| {
+                l.starts_with(&format!(
+                    "25% rules + amendment,effectiveness,outcome,{outcome},"
+                ))
+            })
+            .and_then(|l| l.split(',').nth(5))
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no count of {outcome}"))
+    };
+    let args = |stream: &'static str| -> Vec<&'static str> {
+        vec![
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--class",
+            "regular",
+            "--turns",
+            "8",
+            "--set",
+            "fire_dice=3",
+            "--set",
+            "fire_to_hit=5",
+            "--option",
+            "retreat-on-fire",
+            "--option",
+            "return-roll",
+            "--trials",
+            "1000000",
+            "--seed",
+            "1",
+            "--stream",
+            stream,
+            "--format",
+            "json",
+        ]
+    };
+    let counts = |v: &Value| -> Vec<(String, u64)> {
+        v["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                (
+                    o["outcome"].as_str().unwrap().to_string(),
+                    o["count"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let second = counts(&json_of(&args("1")));
+    for (outcome, n) in &second {
+        assert_eq!(*n, count(outcome), "{outcome}");
+    }
+    // Stream 0 (the default) is another draw.
+    assert_ne!(counts(&json_of(&args("0"))), second);
+    let out = bin().args(args("x")).assert().code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("--stream"), "{err}");
+}

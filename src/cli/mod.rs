@@ -299,6 +299,17 @@ struct RunArgs {
         allow_hyphen_values = true
     )]
     seed: String,
+    /// The seed's generator stream (default 0). An experiment's run k draws from stream k of its
+    /// seed, and so does the explorer's profile k (A is 0, B is 1): the stream reproduces
+    /// their estimates to the bit.
+    #[arg(
+        help_heading = "Monte Carlo and exact solution",
+        long,
+        value_name = "K",
+        default_value = "0",
+        allow_hyphen_values = true
+    )]
+    stream: String,
     /// Worker threads (default: every core). Results do not depend on it.
     #[arg(
         help_heading = "Monte Carlo and exact solution",
@@ -1192,7 +1203,15 @@ fn asked(a: &RunArgs) -> Result<Asked> {
     };
     let sampler = Sampler::parse(&a.sampler)
         .ok_or_else(|| invalid("--sampler", &a.sampler, "allowed: table, dice"))?;
+    let stream = a.stream.trim().parse::<u64>().map_err(|_| {
+        invalid(
+            "--stream",
+            &a.stream,
+            "allowed: a whole number from 0 to 2^64−1 (0: the seed's first stream)",
+        )
+    })?;
     let run = RunOptions::new(trials, seed)
+        .stream(stream)
         .threads(threads)
         .confidence(confidence)
         .exact_only(a.exact_only)

@@ -1697,7 +1697,17 @@ fn commands(v: &View) -> Value {
     Value::Array(
         v.profiles
             .iter()
-            .map(|p| json!({ "label": p.label.to_string(), "name": p.name, "command": v.command(&p.setting) }))
+            .enumerate()
+            .map(|(k, p)| {
+                // Profile k runs as the experiment's run of its place in the order (the base
+                // first): that run's stream.
+                let stream = if v.compared() {
+                    v.in_order().iter().position(|&j| j == k).unwrap_or(0)
+                } else {
+                    0
+                };
+                json!({ "label": p.label.to_string(), "name": p.name, "command": v.command_in_stream(&p.setting, stream) })
+            })
             .collect(),
     )
 }
@@ -2409,6 +2419,16 @@ mod tests {
         assert_eq!(cmds.len(), 3);
         assert_eq!(cmds[1]["name"], "Regulars");
         assert!(cmds[0]["command"].as_str().unwrap().contains("class=green"));
+        // Each profile's command draws from its run's stream (the base C first: run 0), so it
+        // gives that profile's estimates to the bit.
+        let stream_of = |i: usize| {
+            let c = cmds[i]["command"].as_str().unwrap();
+            c.split(" --stream ").nth(1).map(str::to_string)
+        };
+        assert_eq!(
+            (stream_of(0), stream_of(1), stream_of(2)),
+            (Some("1".into()), Some("2".into()), None)
+        );
         let text = v["experiment"].as_str().unwrap();
         let exp = Experiment::parse("explorer.toml", text).unwrap();
         let names: Vec<&str> = exp.variants.iter().map(|x| x.name.as_str()).collect();

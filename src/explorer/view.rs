@@ -407,6 +407,13 @@ impl View {
     /// edited one must first be saved there).
     /// An edited file runs as saved beside its own file under [`edited_name`].
     pub fn command(&self, s: &Setting) -> String {
+        self.command_in_stream(s, 0)
+    }
+
+    /// [`View::command`] for the profile run in generator stream `stream` (profile k of a
+    /// comparison draws from stream k, as an experiment's run k does): `--stream k` where it is
+    /// not the first, so the command gives that profile's estimates to the bit too.
+    pub fn command_in_stream(&self, s: &Setting, stream: usize) -> String {
         let system = match s.code {
             Some(_) => edited_name(&s.system),
             None => s.system.clone(),
@@ -426,6 +433,9 @@ impl View {
             out += &format!(" --option {}", shell(o));
         }
         out += &format!(" --trials {} --seed {}", self.trials, self.seed);
+        if stream > 0 {
+            out += &format!(" --stream {stream}");
+        }
         out
     }
 }

@@ -134,7 +134,13 @@ impl CellKind {
 /// A chance as a percentage for a sheet: one decimal, never 0.0% or 100.0% for a chance that
 /// is neither (the data's percentage likewise: [`percent_data`]).
 pub fn percent_text(p: f64) -> String {
-    match percent_1(p).as_str() {
+    never_certain(&percent_1(p), p)
+}
+
+/// A chance's one-decimal percentage `text` (without its sign) as shown: ">99.9%" or "<0.1%"
+/// where it reads 100.0 or 0.0 for a chance `p` that is neither.
+pub fn never_certain(text: &str, p: f64) -> String {
+    match text {
         "100.0" if p < 1.0 => ">99.9%".into(),
         "0.0" if p > 0.0 => "<0.1%".into(),
         t => format!("{t}%"),

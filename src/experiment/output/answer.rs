@@ -245,12 +245,7 @@ pub(super) fn chance_cell(c: &Comparison) -> &'static str {
 /// A chance to one decimal, never rounded to 0% or 100% when it is neither ("<0.1%",
 /// ">99.9%").
 pub(super) fn pct(x: f64) -> String {
-    let t = format!("{:.1}%", 100.0 * x);
-    match t.as_str() {
-        "100.0%" if x < 1.0 => ">99.9%".into(),
-        "0.0%" if x > 0.0 => "<0.1%".into(),
-        _ => t,
-    }
+    crate::odds::never_certain(&format!("{:.1}", 100.0 * x), x)
 }
 
 /// The plain-words answer: each variant against the baseline on the headline outcome and the

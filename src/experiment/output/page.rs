@@ -214,18 +214,28 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 continue;
             }
             done.push(name);
-            let misses = mine.iter().filter(|r| r[4] != "agrees").count();
             let mut one = row.clone();
             one[1] = "every setting".into();
-            one[4] = match misses {
-                0 => "agrees".into(),
-                k => format!("outside its interval at {k} of {} settings", mine.len()),
-            };
+            one[4] = checks_over_settings(mine.iter().map(|r| r[4].as_str()));
             tab.rows.push(one);
         }
     }
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
+}
+
+/// The simulation's checks of one value at every setting of a sweep, in one cell: "agrees", or
+/// at how many settings it fell outside its interval.
+fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>) -> String {
+    let (mut n, mut outside) = (0, 0);
+    for c in checks {
+        n += 1;
+        outside += usize::from(c != "agrees");
+    }
+    match outside {
+        0 => "agrees".into(),
+        k => format!("outside its interval at {k} of {n} settings"),
+    }
 }
 
 /// The verdict on headline `head`, one sentence: how many variants change it (exactly, or by
@@ -960,17 +970,17 @@ fn named_assumption(
         "false" | "off" => Some(false),
         _ => None,
     };
-    match (f.kind.as_str(), flag(&f.from), flag(&f.to)) {
+    let state = flag(&f.from)
+        .filter(|_| flag(&f.to).is_some())
+        .and_then(|on| crate::labels::state(&f.key, on));
+    match (f.kind.as_str(), flag(&f.from), state) {
         ("option", Some(on), _) => format!(
             "the optional rule \u{201c}{}\u{201d} being {} ({} it, {would})",
             f.key.replace('-', " "),
             if on { "in play" } else { "left out" },
             if on { "without" } else { "with" }
         ),
-        (_, Some(from), Some(_)) if crate::labels::state(&f.key, from).is_some() => format!(
-            "{reading}{} (if not, {would})",
-            crate::labels::state(&f.key, from).unwrap_or_default()
-        ),
+        (_, _, Some(state)) => format!("{reading}{state} (if not, {would})"),
         _ => format!(
             "{}{} being {} (at {}, {would})",
             if silent {
@@ -1783,18 +1793,8 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             };
             for (t, table) in one.tables.iter_mut().enumerate() {
                 for (r, row) in table.rows.iter_mut().enumerate() {
-                    let misses = mine
-                        .iter()
-                        .filter(|s| s.tables[t].rows[r][2] != "agrees")
-                        .count();
-                    if misses > 0 {
-                        row[2] = format!(
-                            "outside its interval at {misses} of {} settings",
-                            mine.len()
-                        );
-                    } else {
-                        row[2] = "agrees".into();
-                    }
+                    row[2] =
+                        checks_over_settings(mine.iter().map(|s| s.tables[t].rows[r][2].as_str()));
                 }
             }
             one

@@ -137,6 +137,42 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
         Higher,
     ),
     (
+        "strength_turns",
+        "turns' worth of full strength held",
+        "the strength left standing in its place (in turns' worth of full strength)",
+        Higher,
+    ),
+    (
+        "weak_turns",
+        "turns weakly held",
+        "the average number of turns its place held less than the weak share of its full strength",
+        Lower,
+    ),
+    (
+        "a_strength_turns",
+        "turns' worth of side A's full strength held",
+        "the strength left standing in side A's front line (in turns' worth of full strength)",
+        Higher,
+    ),
+    (
+        "b_strength_turns",
+        "turns' worth of side B's full strength held",
+        "the strength left standing in side B's front line (in turns' worth of full strength)",
+        Lower,
+    ),
+    (
+        "a_weak_turns",
+        "turns side A's front was weakly held",
+        "the average number of turns side A's front held less than the weak share of its full strength",
+        Lower,
+    ),
+    (
+        "b_weak_turns",
+        "turns side B's front was weakly held",
+        "the average number of turns side B's front held less than the weak share of its full strength",
+        Higher,
+    ),
+    (
         "a_units_lost",
         "side A's units lost",
         "the average number of side A's units lost",
@@ -414,6 +450,12 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
     }
 }
 
+/// Whether setting `key` only asks for a measure (`measure_strength`) and changes no rule or
+/// situation: the setup a reader is told leaves it out (the measure's own headline says it).
+pub fn is_measurement(key: &str) -> bool {
+    key == "measure_strength"
+}
+
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
 pub fn option(name: &str) -> String {
     name.replace('-', " ")
@@ -508,6 +550,7 @@ const LABELS: &[(&str, &str)] = &[
     ("losses_to_destroy", "Lost rounds that destroy"),
     ("lost", "Already lost"),
     ("max_rounds", "Cap on tied rounds"),
+    ("measure_strength", "Strength in the line measured"),
     ("melee_dice", "Melee dice a round"),
     ("melee_to_hit", "Melee die hits on"),
     ("modifier", "Other modifier"),
@@ -560,6 +603,7 @@ const LABELS: &[(&str, &str)] = &[
     ("unsteady_meets_charge", "Unsteady still meets a charge"),
     ("voluntary_rout", "Keep routing by choice"),
     ("waiver_stampede", "Waiver failure stampedes"),
+    ("weak_share", "Weakly held below"),
 ];
 
 /// A parameter's label on a form: a few words (`Hits to lose a machine gun` for

@@ -54,6 +54,9 @@ fn nothing_happens_without_fire_or_charge() {
                 // decided, so there is no mean turn of decision.
                 let want = if m.name.ends_with("_good") || m.name.ends_with("_in_line") {
                     Some(1.0)
+                } else if m.name.ends_with("_strength_turns") {
+                    // Every turn at full strength.
+                    Some(6.0)
                 } else if m.name == "turns_to_decision" {
                     None
                 } else {
@@ -61,12 +64,20 @@ fn nothing_happens_without_fire_or_charge() {
                 };
                 assert_eq!(m.value, want, "{system} {scenario} {}", m.name.as_str());
             }
+            // Nothing moves: no gaps, losses, shaken units or weak turns, and the strength
+            // held each turn is the first turn's (full).
             let lines = r.tables.iter().find(|t| t.name == "lines").unwrap();
+            let first = &lines.rows[0].cells;
             assert!(
                 lines
                     .rows
                     .iter()
-                    .all(|row| row.cells.iter().all(|c| c.p == 0.0)),
+                    .all(|row| row.cells.iter().zip(&lines.columns).zip(first).all(
+                        |((c, col), f)| match col.starts_with("strength_") {
+                            true => c.p == f.p && c.p > 0.0,
+                            false => c.p == 0.0,
+                        }
+                    )),
                 "{system} {scenario}: a line moved with nothing happening"
             );
         }

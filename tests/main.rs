@@ -18,3 +18,4 @@ mod reports;
 mod rule_params;
 mod sensitivity;
 mod shards;
+mod strength;

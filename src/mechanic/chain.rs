@@ -45,6 +45,10 @@ struct Shared {
     check_fn: Option<String>,
     classes: Vec<ClassInfo>,
     values: Vec<ValueInfo>,
+    /// Values summed over the turns by a `turns_sum` metric, read after every turn: the
+    /// values, and where each sits among them.
+    series: Vec<ValueInfo>,
+    series_at: Vec<usize>,
     turns: u32,
     must_finish: bool,
     /// Each state's reading, worked out once.
@@ -230,6 +234,15 @@ impl Chain for MechanicChain {
     fn value_of(&self, s: u64, i: usize) -> u32 {
         self.reading(s)[1 + i]
     }
+    fn series(&self) -> &[ValueInfo] {
+        &self.shared.series
+    }
+    fn series_of(&self, s: u64, i: usize) -> u32 {
+        self.reading(s)[1 + self.shared.series_at[i]]
+    }
+    fn series_of_core(&self) -> bool {
+        true
+    }
     fn must_finish(&self) -> bool {
         self.shared.must_finish
     }
@@ -414,6 +427,17 @@ pub(super) fn build(
         must_finish,
         notes,
     } = report;
+    // The values a `turns_sum` metric adds up, each once, as per-turn series.
+    let mut series_at: Vec<usize> = Vec::new();
+    for m in &metrics {
+        if let crate::scenario::MetricDef::SeriesTotal { series, .. } = m
+            && let Some(i) = values.iter().position(|v| v.name == *series)
+            && !series_at.contains(&i)
+        {
+            series_at.push(i);
+        }
+    }
+    let series = series_at.iter().map(|&i| values[i]).collect();
     let chain = MechanicChain {
         shared: Arc::new(Shared {
             mechanic: m,
@@ -426,6 +450,8 @@ pub(super) fn build(
             check_fn,
             classes,
             values,
+            series,
+            series_at,
             turns,
             must_finish,
             readings: RwLock::new(HashMap::new()),

@@ -991,7 +991,7 @@ impl Report {
             let m = as_map(&x, path, what)?;
             only_keys(
                 &m,
-                &["kind", "name", "class", "classes", "meaning"],
+                &["kind", "name", "class", "classes", "value", "meaning"],
                 path,
                 what,
             )?;
@@ -1030,12 +1030,33 @@ impl Report {
                     }
                     MetricDef::Value { name, meaning }
                 }
+                // A value of the state added up over the turns (strength-turns held): the
+                // value after every turn, a finished trial's last one to the end.
+                "turns_sum" => {
+                    let name = named()?;
+                    let value = intern(&req_str(&m, "value", path, what)?);
+                    if !values.iter().any(|v| v.name == value) {
+                        return Err(bad(
+                            path,
+                            what,
+                            format!(
+                                "metric `{name}` sums value `{value}`, which `values` does not declare"
+                            ),
+                        ));
+                    }
+                    MetricDef::SeriesTotal {
+                        name,
+                        series: value,
+                        share: false,
+                        meaning,
+                    }
+                }
                 k => {
                     return Err(bad(
                         path,
                         what,
                         format!(
-                            "metric kind '{k}'; allowed: absorb_turn, end_turn, empty_turns, value"
+                            "metric kind '{k}'; allowed: absorb_turn, end_turn, empty_turns, value, turns_sum"
                         ),
                     ));
                 }

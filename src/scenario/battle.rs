@@ -23,6 +23,7 @@ use std::hash::Hash;
 
 use crate::chain::{Chain, ClassInfo, ValueInfo};
 use crate::dice::Roll;
+use crate::frac::Frac;
 use crate::scenario::fire::Fire;
 use crate::scenario::invariants::{self, Check, ensure};
 
@@ -193,6 +194,13 @@ pub trait Army: Clone + Debug + Send + Sync {
     fn strength(&self, side: usize, file: usize) -> u32;
     /// Strength lost by a unit of `side` in `file`.
     fn strength_lost(&self, side: usize, file: usize, u: &Self::Unit) -> u32;
+    /// The strength unit `u` of `side` in `file` has left (stands, quarters, pips): what it
+    /// holds of the line while in its place (docs/RULES.md §4, strength in the line). By
+    /// default its full strength less what it lost.
+    fn held(&self, side: usize, file: usize, u: &Self::Unit) -> u32 {
+        self.strength(side, file)
+            .saturating_sub(self.strength_lost(side, file, u))
+    }
     /// The rule invariants of one turn of the unit of `side` in `file` that is on the field
     /// (see [`invariants`]).
     ///
@@ -295,8 +303,17 @@ pub const LINE_CLASSES: [ClassInfo; 4] = [
 ];
 
 /// The per-turn series of a battle.
-pub const SERIES: [&str; 6] = [
-    "gaps_a", "gaps_b", "lost_a", "lost_b", "shaken_a", "shaken_b",
+pub const SERIES: [&str; 10] = [
+    "gaps_a",
+    "gaps_b",
+    "lost_a",
+    "lost_b",
+    "shaken_a",
+    "shaken_b",
+    "strength_a",
+    "strength_b",
+    "weak_a",
+    "weak_b",
 ];
 
 /// The state of a battle: the field, the turn, how it ended (0: still going; else the class),
@@ -333,6 +350,8 @@ pub struct Counts {
     pub gone: u8,
     /// Units shaken (on the field but out of their places).
     pub shaken: u8,
+    /// Strength held in the front line: the units in their places, what each has left.
+    pub held: u16,
 }
 
 /// An engagement (one file, decided when a unit is gone) or a line (decided by each army's
@@ -358,7 +377,11 @@ pub struct Battle<A: Army> {
     /// Solved exactly: an engagement, or a line small enough ([`Army::line_solves`]).
     solves: bool,
     values: Vec<ValueInfo>,
-    series: [ValueInfo; 6],
+    series: [ValueInfo; 10],
+    /// Each side's front line at full strength (the units it starts with in their places).
+    full: [u32; 2],
+    /// A turn is weakly held below this share of the front's full strength.
+    weak_share: Frac,
     /// Where every battle starts (worked out once).
     first: BattleState<A::Unit>,
 }
@@ -383,6 +406,8 @@ pub struct Shape {
     pub fire_range: u8,
     /// Side A's charges.
     pub policy: Policy,
+    /// A turn is weakly held when the front holds less than this share of its full strength.
+    pub weak_share: Frac,
 }
 
 impl<A: Army> Battle<A> {
@@ -445,6 +470,7 @@ impl<A: Army> Battle<A> {
             range,
             fire_range,
             policy,
+            weak_share,
         } = shape;
         let files = files.clamp(1, MAX_FILES);
         let supports = supports.map(|s| s.min(files));
@@ -493,10 +519,15 @@ impl<A: Army> Battle<A> {
                 max: strength(0),
             });
         }
-        let series = [0, 1, 0, 1, 0, 1].map(units);
+        let full = [0, 1].map(|side| (0..files).map(|f| army.strength(side, f)).sum::<u32>());
         let series = std::array::from_fn(|i| ValueInfo {
             name: SERIES[i],
-            max: if i < 2 { files as u32 } else { series[i] },
+            max: match i {
+                0 | 1 => files as u32,
+                6 | 7 => full[i % 2],
+                8 | 9 => 1,
+                _ => units(i % 2),
+            },
         });
         let absent = army.absent();
         let mut field = Field {
@@ -534,6 +565,8 @@ impl<A: Army> Battle<A> {
             policy,
             values,
             series,
+            full,
+            weak_share,
             first,
         };
         first.counts = battle.counts_of(&first.field);
@@ -549,6 +582,9 @@ impl<A: Army> Battle<A> {
             for i in 0..self.files {
                 let front = self.army.standing(&field.front[side][i]);
                 c.gaps += u8::from(front != Standing::InLine);
+                if front == Standing::InLine {
+                    c.held += self.army.held(side, i, &field.front[side][i]) as u16;
+                }
                 c.gone += u8::from(front == Standing::Gone);
                 c.shaken += u8::from(front == Standing::Shaken);
             }
@@ -580,6 +616,12 @@ impl<A: Army> Battle<A> {
                     + u32::from(self.army.standing(&f.back[side][i]) == what)
             })
             .sum()
+    }
+
+    /// True when `held` is less than the weak share of `side`'s full front.
+    #[inline(always)]
+    fn weak(&self, held: u32, side: usize) -> bool {
+        crate::scenario::strength::is_weak(held, self.full[side], self.weak_share)
     }
 
     fn gaps(&self, s: &BattleState<A::Unit>, side: usize) -> u32 {
@@ -790,7 +832,9 @@ impl<A: Army> Chain for Battle<A> {
         match i {
             0 | 1 => self.gaps(&s, side),
             2 | 3 => self.units_lost(&s, side),
-            _ => self.count(&s, side, Standing::Shaken),
+            4 | 5 => self.count(&s, side, Standing::Shaken),
+            6 | 7 => u32::from(self.counts_of(&s.field)[side].held),
+            _ => u32::from(self.weak(u32::from(self.counts_of(&s.field)[side].held), side)),
         }
     }
     /// The series are the counts the turn leaves, never the hole-turns or the turn.
@@ -807,15 +851,19 @@ impl<A: Army> Chain for Battle<A> {
         // `Battle::new`): gaps, units lost and units shaken, side A then side B.
         let [a, b] = &s.counts;
         let all = [
-            a.gaps,
-            b.gaps,
-            a.gone + s.replaced[0],
-            b.gone + s.replaced[1],
-            a.shaken,
-            b.shaken,
+            u32::from(a.gaps),
+            u32::from(b.gaps),
+            u32::from(a.gone + s.replaced[0]),
+            u32::from(b.gone + s.replaced[1]),
+            u32::from(a.shaken),
+            u32::from(b.shaken),
+            u32::from(a.held),
+            u32::from(b.held),
+            u32::from(self.weak(u32::from(a.held), 0)),
+            u32::from(self.weak(u32::from(b.held), 1)),
         ];
         for (o, v) in out.iter_mut().zip(all) {
-            *o = u32::from(v);
+            *o = v;
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod fire;
 pub mod invariants;
 mod kind;
 pub mod melee;
+pub mod strength;
 pub mod test;
 
 pub use kind::{Scenario, ScenarioAbout};
@@ -100,7 +101,8 @@ impl MetricDef {
             MetricDef::AbsorbTurn { name, .. }
             | MetricDef::EmptyTurns { name, .. }
             | MetricDef::EndTurn { name, .. }
-            | MetricDef::Value { name, .. } => name,
+            | MetricDef::Value { name, .. }
+            | MetricDef::SeriesTotal { name, .. } => name,
         }
     }
     /// The mean turn at which trials reached the class named `class`, over those that did.
@@ -186,6 +188,21 @@ pub enum MetricDef {
     EmptyTurns {
         /// Metric name.
         name: &'static str,
+        /// What it means.
+        meaning: &'static str,
+    },
+    /// The mean over trials of a per-turn series of the chain summed over the turns (strength
+    /// held in the line, turn by turn: strength-turns): exact as the sum of the series' exact
+    /// per-turn means; the simulation's interval adds the turns' standard errors, as if the
+    /// turns moved together (the widest the sum's can be: a conservative interval).
+    SeriesTotal {
+        /// Metric name.
+        name: &'static str,
+        /// The series summed (a [`chain::ValueInfo`] name of [`Chain::series`]).
+        series: &'static str,
+        /// Each turn as a share of the series' largest value (strength as a share of full
+        /// strength: the total is then in turns at full strength, alike in every system).
+        share: bool,
         /// What it means.
         meaning: &'static str,
     },
@@ -463,9 +480,11 @@ impl<C: Chain> ChainJob<C> {
         debug_assert!(
             metrics.iter().all(|m| match m {
                 MetricDef::Value { name, .. } => value_index(&chain, name).is_some(),
+                MetricDef::SeriesTotal { series, .. } =>
+                    chain.series().iter().any(|v| v.name == *series),
                 _ => true,
             }),
-            "every value metric names a value of the chain"
+            "every value metric names a value of the chain, every total a series"
         );
         ChainJob {
             chain,
@@ -887,6 +906,16 @@ impl<C: Chain> ChainJob<C> {
                         meaning: meaning.to_string(),
                     };
                 }
+                if let MetricDef::SeriesTotal {
+                    name,
+                    series,
+                    share,
+                    meaning,
+                } = m
+                {
+                    let of = (*series, *share);
+                    return self.series_total(name, of, meaning, layout, counts, exact, trials);
+                }
                 let (name, meaning, range) = match m {
                     MetricDef::AbsorbTurn {
                         name,
@@ -901,7 +930,9 @@ impl<C: Chain> ChainJob<C> {
                             value_index(&self.chain, name).map_or(0..0, |i| layout.value_range(i));
                         (name, meaning, range)
                     }
-                    MetricDef::EndTurn { .. } => unreachable!("handled above"),
+                    MetricDef::EndTurn { .. } | MetricDef::SeriesTotal { .. } => {
+                        unreachable!("handled above")
+                    }
                 };
                 let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
                 let (n, value, stderr) = match counts {
@@ -970,6 +1001,58 @@ impl<C: Chain> ChainJob<C> {
             } else {
                 0.0
             },
+        }
+    }
+
+    /// A series summed over the turns ([`MetricDef::SeriesTotal`]).
+    #[allow(clippy::too_many_arguments)]
+    fn series_total(
+        &self,
+        name: &str,
+        (series, share): (&str, bool),
+        meaning: &str,
+        layout: &Layout,
+        counts: Option<&[u64]>,
+        exact: &[f64],
+        trials: u64,
+    ) -> MetricRow {
+        let i = self.chain.series().iter().position(|v| v.name == series);
+        // Each turn in shares of the series' largest value, or as it is.
+        let scale = match (i, share) {
+            (Some(i), true) => 1.0 / f64::from(self.chain.series()[i].max.max(1)),
+            _ => 1.0,
+        };
+        let turns = || 1..=layout.turns;
+        let ex = i.and_then(|i| {
+            finite(turns().map(|t| exact[layout.series_sum(i, t)]).sum::<f64>() * scale)
+        });
+        let (n, value, stderr) = match (counts, i) {
+            (Some(k), Some(i)) if trials > 0 => {
+                let nf = trials as f64;
+                let (mut mean, mut se) = (0.0, 0.0);
+                for t in turns() {
+                    let at = layout.series_sum(i, t);
+                    let (sum, sq) = (k[at] as f64, k[at + 1] as f64);
+                    let m = sum / nf;
+                    let var = if trials > 1 {
+                        ((sq - sum * m) / (nf - 1.0)).max(0.0)
+                    } else {
+                        0.0
+                    };
+                    mean += m;
+                    se += (var / nf).sqrt();
+                }
+                (Some(trials), finite(mean * scale), finite(se * scale))
+            }
+            _ => (None, ex, None),
+        };
+        MetricRow {
+            name: name.to_string(),
+            value,
+            stderr,
+            exact: ex,
+            n,
+            meaning: meaning.to_string(),
         }
     }
 

@@ -353,6 +353,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
         range: p.range,
         fire_range: p.fire_range,
         policy,
+        weak_share: resolved.typed(&[], "weak_share")?,
     };
     let battle = Battle::new(army, shape);
     if line {
@@ -463,6 +464,40 @@ pub(crate) fn battle_job<A: Army + 'static>(
             ),
         });
     }
+    // Strength in the line (docs/RULES.md §4), summed over the turns, after the hole-turns.
+    let at = metrics
+        .iter()
+        .position(|m| m.name() == "b_hole_turns")
+        .map_or(metrics.len(), |i| i + 1);
+    metrics.splice(
+        at..at,
+        [
+            MetricDef::SeriesTotal {
+                name: "a_strength_turns",
+                series: "strength_a",
+                share: true,
+                meaning: "strength side A's front line held, in turns at full strength (each turn the share of its full stands, quarters or pips it held)",
+            },
+            MetricDef::SeriesTotal {
+                name: "b_strength_turns",
+                series: "strength_b",
+                share: true,
+                meaning: "strength side B's front line held, in turns at full strength",
+            },
+            MetricDef::SeriesTotal {
+                name: "a_weak_turns",
+                series: "weak_a",
+                share: false,
+                meaning: "turns side A's front held less than the weak share of its full strength",
+            },
+            MetricDef::SeriesTotal {
+                name: "b_weak_turns",
+                series: "weak_b",
+                share: false,
+                meaning: "turns side B's front held less than the weak share of its full strength",
+            },
+        ],
+    );
     debug_assert_eq!(battle.series().len(), SERIES.len());
     Ok(Box::new(ChainJob::new(
         battle,

@@ -440,6 +440,16 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 "position-turns",
             ),
             ("a_units_lost", "Side A loses", "units"),
+            (
+                "strength_turns",
+                "The strength left standing in its place comes to",
+                "turns' worth of full strength",
+            ),
+            (
+                "a_strength_turns",
+                "The strength left standing in side A's front line comes to",
+                "turns' worth of full strength",
+            ),
         ] {
             if let [c] = metric(name)[..]
                 && !(head.metric && head.key == name)

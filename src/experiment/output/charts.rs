@@ -29,7 +29,11 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
         first
             .set
             .iter()
-            .filter(|(k, v)| set_everywhere(exp, k, v) && !exp.sweep.iter().any(|a| &a.key == k))
+            .filter(|(k, v)| {
+                set_everywhere(exp, k, v)
+                    && !exp.sweep.iter().any(|a| &a.key == k)
+                    && !crate::labels::is_measurement(k)
+            })
             .map(|(k, v)| crate::labels::setting_in_words(k, &v.as_input()))
             .collect()
     })
@@ -149,6 +153,10 @@ fn line_words(column: &str, trials: &str) -> (String, String) {
         "shaken" => (
             format!("Units of side {side} shaken, turn by turn"),
             "units shaken",
+        ),
+        "strength" => (
+            format!("Strength held in side {side}'s front line, turn by turn"),
+            "strength held (stands, quarters or pips)",
         ),
         _ => (format!("{}, turn by turn", words(column)), "mean"),
     };
@@ -418,6 +426,10 @@ pub(crate) fn point_charts(
     // a line per variant.
     if let Some(t0) = first[0].report.tables.iter().find(|t| t.name == "lines") {
         for (ci, col) in t0.columns.iter().enumerate() {
+            // A weakly held turn is a share, read in the table and the metrics: no chart.
+            if col.starts_with("weak_") {
+                continue;
+            }
             let series = first
                 .iter()
                 .map(|r| {

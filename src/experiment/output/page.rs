@@ -567,6 +567,21 @@ fn pull_apart(
                 })
                 .collect()
         };
+        // "A falls", "A and B fall": the nouns moving one way, with their verb.
+        let moving = |moves: &[(&Head, f64)], up: bool| -> String {
+            let n: Vec<String> = moves
+                .iter()
+                .filter(|m| (m.1 > 0.0) == up)
+                .map(|m| m.0.noun())
+                .collect();
+            let verb = match (n.len(), up) {
+                (1, true) => "rises",
+                (1, false) => "falls",
+                (_, true) => "rise",
+                (_, false) => "fall",
+            };
+            format!("{} {verb}", n.join(" and "))
+        };
         let nouns = |moves: &[(&Head, f64)], up: bool| -> Vec<String> {
             moves
                 .iter()
@@ -598,7 +613,7 @@ fn pull_apart(
                 let (_, first) = &apart[0];
                 let everywhere = apart.len() == points.len();
                 out.push(format!(
-                    "Under {}, the headlines pull apart {}: {} falls while {} rises (at {}: {} while {}).",
+                    "Under {}, the headlines pull apart {}: {} while {} (at {}: {} while {}).",
                     v.name,
                     if everywhere {
                         format!("at every one of the {} settings swept", points.len())
@@ -614,18 +629,8 @@ fn pull_apart(
                                 .join("; ")
                         )
                     },
-                    first
-                        .iter()
-                        .filter(|m| m.1 < 0.0)
-                        .map(|m| m.0.noun())
-                        .collect::<Vec<_>>()
-                        .join(" and "),
-                    first
-                        .iter()
-                        .filter(|m| m.1 > 0.0)
-                        .map(|m| m.0.noun())
-                        .collect::<Vec<_>>()
-                        .join(" and "),
+                    moving(first, false),
+                    moving(first, true),
                     super::answer::point_words(exp, apart[0].0),
                     said(first, false).join(" and "),
                     said(first, true).join(" and ")
@@ -641,11 +646,17 @@ fn pull_apart(
                 [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
                 [] => String::new(),
             };
+            let verb = |n: &[String], one: &'static str, many: &'static str| match n.len() {
+                1 => one,
+                _ => many,
+            };
             format!(
-                "Under {names}{}, the headlines pull apart: {} falls while {} rises.",
+                "Under {names}{}, the headlines pull apart: {} {} while {} {}.",
                 if led.is_some() { " too" } else { "" },
                 down.join(" and "),
-                up.join(" and ")
+                verb(&down, "falls", "fall"),
+                up.join(" and "),
+                verb(&up, "rises", "rise")
             )
         })
         .collect();
@@ -1411,6 +1422,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
     let said = |k: &str, x: &SetValue| crate::labels::setting_in_words(k, &x.as_input());
+    let measure = |k: &str| crate::labels::is_measurement(k);
     // The variants by system, in the order they first appear; the settings every variant of a
     // system shares are said once, with the system.
     let mut systems: Vec<&str> = Vec::new();
@@ -1437,7 +1449,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             .1
             .set
             .iter()
-            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x))
+            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x) && !measure(k))
             .map(|(k, x)| said(k, x))
             .collect();
         let each: Vec<String> = members
@@ -1446,7 +1458,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                 let mut own: Vec<String> = v
                     .set
                     .iter()
-                    .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x))
+                    .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k))
                     .map(|(k, x)| said(k, x))
                     .collect();
                 own.extend(v.rules.iter().map(|(k, x)| {

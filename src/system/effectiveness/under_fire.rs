@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::scenario::fire::Fire;
 use crate::scenario::fire::fire_model;
 use crate::scenario::invariants::Check;
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 /// Classes of an effectiveness-rules unit under fire: only elimination ends a trial early; a
 /// retreating or eliminated unit leaves its place in the line empty.
@@ -162,6 +162,20 @@ impl Chain for EfUnderFire {
     }
 }
 
+/// Strength in the line (docs/RULES.md §4): the quarters left (4 = 100%) while the unit is in
+/// the line; nothing while it retreats or once eliminated.
+impl crate::scenario::strength::Holds for EfUnderFire {
+    fn full(&self) -> u32 {
+        u32::from(self.unit.numbers.steps)
+    }
+    fn held(&self, s: ef::UnitState) -> u32 {
+        if EF_UNDER_FIRE_CLASSES[self.class_of(s)].empty {
+            return 0;
+        }
+        u32::from(s.quarters)
+    }
+}
+
 /// The job of `under-fire`: the unit under enemy fire, with every test its rules call for
 /// (EF-1, EF-2, EF-5), the retreat amendment included.
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
@@ -219,7 +233,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         "eliminated",
         "turn of elimination, among units eliminated",
     );
-    Ok(Box::new(ChainJob::new(
+    Ok(crate::scenario::strength::job(
         chain,
         ctx.describe(notes),
         outcomes,
@@ -235,7 +249,8 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             name: "per_turn",
             title: "State after each turn",
         }],
-    )))
+        ctx.p.measure_strength.then_some(ctx.p.weak_share),
+    ))
 }
 
 /// The turn from the rules' words, with scripted dice: each test names the dice it rolls, in

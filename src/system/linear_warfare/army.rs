@@ -203,6 +203,10 @@ impl Army for LwArmy {
                 .saturating_sub(u.moved),
         )
     }
+    /// Its pips now (those spent on double moves are gone from the line too).
+    fn held(&self, _side: usize, _file: usize, u: &LwSlot) -> u32 {
+        u32::from(u.s.pips.unit)
+    }
     fn apart(&self) -> Option<(&'static str, &'static str)> {
         Some((
             "a_double_move_pips",

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::scenario::fire::Fire;
 use crate::scenario::fire::{FireParams, fire_model};
 use crate::scenario::invariants::Check;
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 /// Classes of an Age of Linear Warfare unit under fire: falling back in good order leaves its
 /// place empty, as does removal (which ends the trial).
@@ -137,6 +137,20 @@ impl Chain for LwUnderFire {
     }
 }
 
+/// Strength in the line (docs/RULES.md §4): the unit's own pips while it stands in the line;
+/// nothing while it falls back or once removed.
+impl crate::scenario::strength::Holds for LwUnderFire {
+    fn full(&self) -> u32 {
+        u32::from(self.pips)
+    }
+    fn held(&self, s: LwState) -> u32 {
+        if self.classes()[self.class_of(s)].empty {
+            return 0;
+        }
+        u32::from(s.pips.unit)
+    }
+}
+
 /// The job of `under-fire`: the unit under enemy fire, falling back and recovering (LW-2, LW-5,
 /// LW-6).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
@@ -225,7 +239,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         "removed",
         "turn of removal, among units removed",
     );
-    Ok(Box::new(ChainJob::new(
+    Ok(crate::scenario::strength::job(
         chain,
         ctx.describe(notes),
         outcomes,
@@ -241,7 +255,8 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             name: "per_turn",
             title: "State after each turn",
         }],
-    )))
+        ctx.p.measure_strength.then_some(ctx.p.weak_share),
+    ))
 }
 
 /// The turn from the rules' words, with scripted dice (a hit table is "picked" by the scripted

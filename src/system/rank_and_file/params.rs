@@ -279,6 +279,22 @@ crate::params::param_table! {
             rule: "§4",
             scenarios: TURNED,
     },
+    measure_strength: bool {
+            flag: None,
+            kind: Kind::Bool,
+            default: "false",
+            meaning: "measure the strength the unit's place in the line holds each turn: strength-turns held and weakly held turns (the simulation then draws turn by turn: slower)",
+            rule: "§4",
+            scenarios: FIRE,
+    },
+    weak_share: Frac {
+            flag: None,
+            kind: Kind::Prob,
+            default: "1/2",
+            meaning: "a turn counts as weakly held when the place (in a line: the whole front) holds less than this share of its full strength",
+            rule: "§4",
+            scenarios: FIRE_BATTLE,
+    },
     fire_dice: u32 {
             flag: None,
             kind: Kind::Int { min: 0, max: 200 },

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::scenario::fire::Fire;
 use crate::scenario::fire::fire_model;
 use crate::scenario::invariants::{self, Check};
-use crate::scenario::{ChainJob, EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
+use crate::scenario::{EMPTY_TURNS, Job, MetricDef, OutcomeDef, TableDef};
 
 /// Classes of a Rank & File unit under fire: only removal ends a trial early. Unsteady (it
 /// retires, RF-4), routing and removed units leave their place in the line empty.
@@ -212,6 +212,20 @@ impl Chain for RfUnderFire {
     }
 }
 
+/// Strength in the line (docs/RULES.md §4): the stands left (a single stand's models) while
+/// the unit holds its place; nothing while the place stands empty.
+impl crate::scenario::strength::Holds for RfUnderFire {
+    fn full(&self) -> u32 {
+        u32::from(self.unit.stands)
+    }
+    fn held(&self, s: (rf::UnitState, bool)) -> u32 {
+        if self.classes()[self.class_of(s)].empty {
+            return 0;
+        }
+        u32::from(self.unit.stands.saturating_sub(self.unit.stands_lost(s.0)))
+    }
+}
+
 /// The job of `under-fire`: the unit under enemy fire, with every test its rules call for.
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (b, mut notes) = unit::single(ctx)?;
@@ -246,7 +260,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         "removed",
         "turn of removal, among units removed",
     );
-    Ok(Box::new(ChainJob::new(
+    Ok(crate::scenario::strength::job(
         chain,
         ctx.describe(notes),
         outcomes,
@@ -267,5 +281,6 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             name: "per_turn",
             title: "State after each turn",
         }],
-    )))
+        ctx.p.measure_strength.then_some(ctx.p.weak_share),
+    ))
 }

@@ -211,7 +211,8 @@ fn settings(
             }
         }
         for p in defs {
-            if swept(p.key) {
+            // A measure asked for changes no rule or situation: nothing to step.
+            if swept(p.key) || crate::labels::is_measurement(p.key) {
                 continue;
             }
             let b = value_in(br, p.key, rule);

@@ -624,10 +624,11 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             "--headline",
             &headline,
             format!(
-                "an outcome or metric of {} {}: {}",
+                "an outcome or metric of {} {}: {}{}",
                 sys.name(),
                 ask.scenario.name(),
-                names.join(", ")
+                names.join(", "),
+                crate::scenario::strength::hint(&headline)
             ),
         ));
     };

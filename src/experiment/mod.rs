@@ -726,10 +726,11 @@ impl Experiment {
                         line,
                         "headline",
                         format!(
-                            "'{name}' is not an outcome or a metric of {}; outcomes: {}; metrics: {}",
+                            "'{name}' is not an outcome or a metric of {}; outcomes: {}; metrics: {}{}",
                             exp.scenario,
                             known.join(", "),
-                            metrics.join(", ")
+                            metrics.join(", "),
+                            crate::scenario::strength::hint(name)
                         ),
                     ));
                 }

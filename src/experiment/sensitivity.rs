@@ -376,14 +376,16 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
     let Some(base_value) = headline_value(&base, &headline) else {
         let mut names: Vec<String> = base.outcomes.iter().map(|o| o.outcome.clone()).collect();
         names.extend(base.metrics.iter().map(|m| m.name.clone()));
+        let hint = crate::scenario::strength::hint(&headline);
         return Err(Error::Invalid {
             what: "--headline".into(),
             value: headline,
             allowed: format!(
-                "an outcome or metric of {} {}: {}",
+                "an outcome or metric of {} {}: {}{}",
                 sys.name(),
                 ask.scenario.name(),
-                names.join(", ")
+                names.join(", "),
+                hint
             ),
         });
     };

@@ -1081,6 +1081,14 @@ impl<C: Chain> ChainJob<C> {
                                     let at = layout.series_sum(i, t);
                                     let mut c = series_cell(counts, at, z, trials);
                                     c.exact = exact[at].is_finite().then_some(exact[at]);
+                                    if strength::as_share(series[i].name) {
+                                        // Strength held as a share of full strength.
+                                        let k = 1.0 / f64::from(series[i].max.max(1));
+                                        c.p *= k;
+                                        c.ci_low = c.ci_low.map(|x| x * k);
+                                        c.ci_high = c.ci_high.map(|x| x * k);
+                                        c.exact = c.exact.map(|x| x * k);
+                                    }
                                     c
                                 })
                                 .collect(),

@@ -21,6 +21,24 @@ pub const STRENGTH_TURNS: &str = "strength_turns";
 /// The weakly-held-turns metric's name.
 pub const WEAK_TURNS: &str = "weak_turns";
 
+/// What to add to "not an outcome or metric" when `name` is a strength metric of `under-fire`
+/// that was not asked for (empty otherwise).
+pub fn hint(name: &str) -> &'static str {
+    match name {
+        STRENGTH_TURNS | WEAK_TURNS => {
+            " (strength_turns and weak_turns are measured in under-fire with measure_strength = true: --set measure_strength=true, or in an experiment's set)"
+        }
+        _ => "",
+    }
+}
+
+/// True for a series of strength held ([`STRENGTH`], a battle's `strength_a`/`strength_b`),
+/// which tables show as a share of its full strength (its largest value): the units of each
+/// system (stands, quarters, pips) and lines of different widths then compare.
+pub fn as_share(series: &str) -> bool {
+    series == STRENGTH || series.starts_with("strength_")
+}
+
 /// A chain whose states say how much strength they hold in the line.
 pub trait Holds: Chain {
     /// Full strength at the start of a fresh unit (stands, quarters, pips).

@@ -156,7 +156,7 @@ fn line_words(column: &str, trials: &str) -> (String, String) {
         ),
         "strength" => (
             format!("Strength held in side {side}'s front line, turn by turn"),
-            "strength held (stands, quarters or pips)",
+            "share of full strength held",
         ),
         _ => (format!("{}, turn by turn", words(column)), "mean"),
     };
@@ -459,7 +459,7 @@ pub(crate) fn point_charts(
                     y_label,
                     level: level.clone(),
                     steps: true,
-                    share: false,
+                    share: crate::scenario::strength::as_share(col),
                     series,
                 },
             ));

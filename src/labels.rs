@@ -139,7 +139,7 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "strength_turns",
         "turns' worth of full strength held",
-        "the strength left standing in its place (in turns' worth of full strength)",
+        "the strength left standing in its place",
         Higher,
     ),
     (
@@ -151,13 +151,13 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "a_strength_turns",
         "turns' worth of side A's full strength held",
-        "the strength left standing in side A's front line (in turns' worth of full strength)",
+        "the strength left standing in side A's front line",
         Higher,
     ),
     (
         "b_strength_turns",
         "turns' worth of side B's full strength held",
-        "the strength left standing in side B's front line (in turns' worth of full strength)",
+        "the strength left standing in side B's front line",
         Lower,
     ),
     (
@@ -427,6 +427,8 @@ pub fn capitalised(text: &str) -> String {
 pub fn settings_in_words(settings: &[String]) -> String {
     settings
         .iter()
+        // A measure asked for is no setting of the fight.
+        .filter(|s| !s.split_once('=').is_some_and(|(k, _)| is_measurement(k)))
         .map(|s| match s.split_once('=') {
             Some((k, v)) => setting_in_words(k, &v.replace('_', " ")),
             None => s.clone(),
@@ -437,7 +439,7 @@ pub fn settings_in_words(settings: &[String]) -> String {
 
 /// One setting as a phrase: a count before its noun ("8 turns", "3 enemy fire dice a turn"), a
 /// class as troops ("regular troops"), a roll to hit with its plus ("fire die hits on 5+"),
-/// else the label and the value ("starting state routing").
+/// a starting state ("routing at the start"), else the label and the value.
 pub fn setting_in_words(key: &str, v: &str) -> String {
     let whole = v.parse::<i64>().is_ok();
     match key {
@@ -446,6 +448,12 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "fire_dice" if whole => format!("{v} enemy fire dice a turn"),
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
+        // "routing at the start", not "starting state routing".
+        "state" => format!("{} at the start", v.replace('_', " ")),
+        // "a Green base number of 3": the phrase reads after "at" and "with" alike.
+        k if k.starts_with("base_") && whole => {
+            format!("a {} base number of {v}", capitalised(&k["base_".len()..]))
+        }
         _ => format!("{} {v}", param_in_prose(key)),
     }
 }
@@ -628,7 +636,12 @@ pub fn param(key: &str) -> String {
 pub fn param_in_prose(key: &str) -> String {
     let l = param(key);
     let first = l.split(' ').next().unwrap_or("");
-    if first.len() == 1 && first != "a" || first.chars().skip(1).any(char::is_uppercase) {
+    // A one-letter word (A, B), a word with capitals inside, or a troop class the rules
+    // capitalise (a Green unit) keeps its capital.
+    let class = ["Green", "Regular", "Veteran", "Elite", "Poor"]
+        .iter()
+        .any(|c| first == *c || first.strip_suffix("'s") == Some(c));
+    if first.len() == 1 && first != "a" || first.chars().skip(1).any(char::is_uppercase) || class {
         return l;
     }
     let mut c = l.chars();

@@ -88,7 +88,7 @@ fn the_simulation_checks_the_exact_strength_in_every_system() {
 
 /// A mechanic file declares the same measure as a `turns_sum` metric (a value of its state
 /// added up over the turns): the effectiveness mechanic with the strength it holds gives the
-/// built-in system's hand calculation, 23/4.
+/// built-in system's hand calculation, 23/4 quarter-turns (23/16 as a share).
 #[test]
 fn a_mechanic_file_sums_a_value_over_the_turns() {
     let src = std::fs::read_to_string(concat!(
@@ -116,8 +116,10 @@ fn a_mechanic_file_sums_a_value_over_the_turns() {
             r#"            #{ kind: "empty_turns" },
             #{ kind: "absorb_turn", name: "turn_eliminated""#,
             r#"            #{ kind: "empty_turns" },
-            #{ kind: "turns_sum", name: "strength_turns", value: "held",
+            #{ kind: "turns_sum", name: "quarter_turns", value: "held",
                meaning: "quarters held in the line, summed over the turns" },
+            #{ kind: "turns_sum", name: "strength_turns", value: "held", share: true,
+               meaning: "the same in turns at full strength" },
             #{ kind: "absorb_turn", name: "turn_eliminated""#,
         );
     assert!(src.contains("turns_sum"));
@@ -134,11 +136,13 @@ fn a_mechanic_file_sums_a_value_over_the_turns() {
             &Control::new(),
         )
         .unwrap();
-    assert!((exact_metric(&r, "strength_turns") - 23.0 / 4.0).abs() < 1e-12);
+    assert!((exact_metric(&r, "quarter_turns") - 23.0 / 4.0).abs() < 1e-12);
+    // `share: true`: each turn a share of the value's max (4 quarters), as the built-in's.
+    assert!((exact_metric(&r, "strength_turns") - 23.0 / 16.0).abs() < 1e-12);
     let m = r
         .metrics
         .iter()
-        .find(|m| m.name == "strength_turns")
+        .find(|m| m.name == "quarter_turns")
         .unwrap();
     assert!((m.value.unwrap() - 23.0 / 4.0).abs() <= 4.0 * m.stderr.unwrap());
 }

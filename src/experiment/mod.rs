@@ -156,6 +156,7 @@ struct ExperimentFile {
     name: Spanned<String>,
     title: Option<Spanned<String>>,
     question: String,
+    why: Option<String>,
     scenario: Spanned<String>,
     seed: Option<Spanned<i64>>,
     trials: Option<Spanned<i64>>,
@@ -238,6 +239,11 @@ pub struct Experiment {
     pub title: Option<String>,
     /// The question it answers.
     pub question: String,
+    /// `why = "…"`: the experiment author's account of the mechanism behind the answer (which
+    /// rule makes it so), printed after the answer as the author's words; the numbers stay the
+    /// tool's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     /// The scenario every variant runs.
     pub scenario: Scenario,
     /// The seed.
@@ -653,6 +659,7 @@ impl Experiment {
             name: f.name.get_ref().clone(),
             title: f.title.as_ref().map(|t| t.get_ref().trim().to_string()),
             question: f.question.clone(),
+            why: f.why.clone(),
             scenario,
             seed,
             trials,

@@ -1012,15 +1012,27 @@ impl Sensitivity {
             .filter(|e| e.change.is_some())
             .max_by(|a, b| a.change.unwrap().abs().total_cmp(&b.change.unwrap().abs()))
             .expect("a moved parameter has a change");
+        let change = biggest.change.unwrap_or(0.0);
+        // "at 0 instead of 1", "switched on", "at no instead of yes".
+        let step = match (biggest.from.as_str(), biggest.to.as_str()) {
+            ("off", "on") => "switched on".to_string(),
+            ("on", "off") => "switched off".to_string(),
+            ("false", "true") => "at yes instead of no".to_string(),
+            ("true", "false") => "at no instead of yes".to_string(),
+            (from, to) => format!(
+                "at {} instead of {}",
+                to.replace('_', " "),
+                from.replace('_', " ")
+            ),
+        };
         let mut s = format!(
-            "{} matters most: {} → {} moves {} from {} to {} ({}).",
+            "{} matters most: {step}, {} {} from {} to {} ({}).",
             crate::labels::capitalised(&self.said(key)),
-            biggest.from,
-            biggest.to,
             self.headline_noun(),
+            if change > 0.0 { "rises" } else { "falls" },
             self.show(self.base.value),
             self.show(biggest.value.map_or(0.0, |v| v.value)),
-            self.show_change(biggest.change.unwrap_or(0.0))
+            self.show_change(change)
         );
         if biggest.switched_off() {
             s += " (0 switches that rule off.)";

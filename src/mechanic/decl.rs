@@ -991,7 +991,9 @@ impl Report {
             let m = as_map(&x, path, what)?;
             only_keys(
                 &m,
-                &["kind", "name", "class", "classes", "value", "meaning"],
+                &[
+                    "kind", "name", "class", "classes", "value", "share", "meaning",
+                ],
                 path,
                 what,
             )?;
@@ -1034,20 +1036,30 @@ impl Report {
                 // value after every turn, a finished trial's last one to the end.
                 "turns_sum" => {
                     let name = named()?;
-                    let value = intern(&req_str(&m, "value", path, what)?);
+                    let value = intern(&req_str(&m, "value", path, what).map_err(|_| {
+                        bad(
+                            path,
+                            what,
+                            format!("turns_sum metric `{name}` needs `value`: the name of one of the declared `values` to add up over the turns"),
+                        )
+                    })?);
                     if !values.iter().any(|v| v.name == value) {
+                        let declared: Vec<&str> = values.iter().map(|v| v.name).collect();
                         return Err(bad(
                             path,
                             what,
                             format!(
-                                "metric `{name}` sums value `{value}`, which `values` does not declare"
+                                "metric `{name}` sums value `{value}`, which `values` does not declare; declared: {}",
+                                if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
                             ),
                         ));
                     }
                     MetricDef::SeriesTotal {
                         name,
                         series: value,
-                        share: false,
+                        // `share: true`: each turn as a share of the value's `max` (strength
+                        // in turns at full strength, as the built-in systems give it).
+                        share: opt_bool(&m, "share", path, what)?.unwrap_or(false),
                         meaning,
                     }
                 }
@@ -1061,6 +1073,15 @@ impl Report {
                     ));
                 }
             });
+        }
+        for (i, m) in metrics.iter().enumerate() {
+            if metrics[..i].iter().any(|x| x.name() == m.name()) {
+                return Err(bad(
+                    path,
+                    what,
+                    format!("metric `{}` twice; each metric name once", m.name()),
+                ));
+            }
         }
         let mut tables = Vec::new();
         for t in list("tables")? {

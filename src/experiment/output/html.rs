@@ -281,6 +281,12 @@ pub(crate) fn index_html(
         inline(&page.setup),
         inline(&page.answer),
     );
+    if let Some(why) = &page.why {
+        out += &format!(
+            "<p class=\"answer why\"><strong>Why.</strong> {}</p>\n",
+            inline(why)
+        );
+    }
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
     // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
     // The page gives the printed ones first, in that order, so figures are numbered alike on

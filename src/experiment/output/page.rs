@@ -64,6 +64,8 @@ pub(crate) struct Page {
     pub pivots: Vec<(String, Tab)>,
     /// The verdict, one or two sentences (variants compared), else the whole answer.
     pub answer: String,
+    /// The experiment author's account of why (the file's `why`), after the answer.
+    pub why: Option<String>,
     /// With variants: each variant's headline with its interval and its difference from the
     /// baseline, between the verdict and the detail.
     pub headline: Option<Tab>,
@@ -2054,6 +2056,13 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         (verdicts, Some(tab), answer(result, comparisons))
     } else if exp.variants.len() > 1 && exp.sweep.is_empty() {
         let (verdict, tab) = headline_table(result, comparisons);
+        // `verdict = true` opens with the plain word and the lead variant's change, as with
+        // several headlines.
+        let head = Head::of(exp, &result.runs[0].report);
+        let verdict = match lead(result, comparisons, &[head]).filter(|_| exp.verdict) {
+            Some(l) => format!("{l} {verdict}"),
+            None => verdict,
+        };
         (verdict, Some(tab), answer(result, comparisons))
     } else if exp.variants.len() > 1 {
         // A sweep: the answer goes along the swept values; the table gives every setting.
@@ -2097,6 +2106,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         setup: setup_sentence(exp),
         pivots: pivots(result),
         answer,
+        why: exp.why.clone(),
         headline,
         detail,
         method,
@@ -2113,6 +2123,9 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
     );
+    if let Some(why) = &page.why {
+        out += &format!("**Why.** {why}\n\n");
+    }
     // The chart that answers the question comes with the answer, as on the page.
     if result.experiment.headlines.len() > 1
         && result.experiment.variants.len() > 1

@@ -127,13 +127,13 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "a_hole_turns",
         "side A's empty places × turns",
-        "the average number of places standing empty in side A's line, summed over the turns",
+        "the count of places empty in side A's line over the turns",
         Lower,
     ),
     (
         "b_hole_turns",
         "side B's empty places × turns",
-        "the average number of places standing empty in side B's line, summed over the turns",
+        "the count of places empty in side B's line over the turns",
         Higher,
     ),
     (
@@ -450,9 +450,9 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "class" if !v.contains(' ') => format!("{v} troops"),
         // "routing at the start", not "starting state routing".
         "state" => format!("{} at the start", v.replace('_', " ")),
-        // "a Green base number of 3": the phrase reads after "at" and "with" alike.
+        // "Green base number 3", in prose, a table's cell and a heading alike.
         k if k.starts_with("base_") && whole => {
-            format!("a {} base number of {v}", capitalised(&k["base_".len()..]))
+            format!("{} base number {v}", capitalised(&k["base_".len()..]))
         }
         _ => format!("{} {v}", param_in_prose(key)),
     }

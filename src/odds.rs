@@ -50,10 +50,10 @@ impl OddsAsk {
 
 /// The largest denominator a sheet prints as a fraction: 6^4 = 1,296, the chances four dice
 /// make. A chance whose reduced fraction has a larger denominator shows its percentage alone.
-pub const MOST_DENOMINATOR: u64 = 1296;
+pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact. Where up to four dice decide it, it is a fraction (1/6: one chance in six) with its percentage beside it; otherwise the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
+pub const READING: &str = "Every chance is exact. Where up to three dice decide it, it is a fraction (1/6: one chance in six) with its percentage beside it; otherwise the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -63,7 +63,7 @@ pub enum CellKind {
     Chance,
     /// An exact mean (volley hits).
     Mean,
-    /// Words: what a rule does there (`auto-fail (50% rule)`, `≤ 4 stands`, a dash).
+    /// Words: what a rule does there (`fails (50% rule)`, a dash).
     Note,
 }
 
@@ -158,6 +158,9 @@ pub struct OddsSection {
     pub columns: Vec<String>,
     /// Rows: a label and one cell per column.
     pub rows: Vec<(String, Vec<OddsCell>)>,
+    /// Notes printed under the table (a rule that overrides it, a row left out).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub foot: Vec<String>,
 }
 
 /// An odds sheet: a few tables and the notes that say how to read them.
@@ -291,7 +294,13 @@ pub fn to_frac(p: f64, den: u64) -> Frac {
 
 impl Odds {
     /// A sheet of `sections` and `notes` showing the rules as written (see [`Odds::set_rules`]).
-    pub fn new(system: &str, title: &str, sections: Vec<OddsSection>, notes: Vec<String>) -> Odds {
+    pub fn new(
+        system: &str,
+        title: &str,
+        mut sections: Vec<OddsSection>,
+        notes: Vec<String>,
+    ) -> Odds {
+        drop_zero_rows(&mut sections);
         Odds {
             system: system.into(),
             version: crate::report::VERSION.into(),
@@ -364,6 +373,10 @@ impl Odds {
                     .expect("in-memory CSV");
                 }
                 for s in &self.sections {
+                    for f in &s.foot {
+                        w.write_record([s.title.as_str(), "", "", "note", f, "", "", ""])
+                            .expect("in-memory CSV");
+                    }
                     for (label, cells) in &s.rows {
                         for (col, c) in s.columns.iter().zip(cells) {
                             w.write_record([
@@ -407,6 +420,9 @@ impl Odds {
                         out += "\n";
                     }
                     out += "\n";
+                    for f in &s.foot {
+                        out += &format!("{f}\n\n");
+                    }
                 }
                 for n in &self.notes {
                     out += &format!("- {n}\n");
@@ -459,6 +475,9 @@ impl Odds {
                             );
                         }
                     }
+                    for f in &s.foot {
+                        out += &wrap(f, TEXT_WIDTH);
+                    }
                 }
                 out += "\n";
                 for n in &self.notes {
@@ -476,7 +495,7 @@ impl Odds {
     pub fn html(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"meta\">Exact chances: every roll of the dice counted, none sampled. {} Made by morale-lab {} for {}.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {} Every roll of the dice is counted, none sampled.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}. Made by morale-lab {} for {}.</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -484,19 +503,25 @@ impl Odds {
                 .map(|sub| format!("<p class=\"subtitle\">{}</p>\n", esc(sub)))
                 .unwrap_or_default(),
             esc(READING),
-            esc(&self.version),
-            esc(&crate::labels::system(&self.system)),
             if self.rules_changed.is_empty() {
                 ""
             } else {
                 " changed"
             },
-            esc(&self.rules_line())
+            esc(&self.rules_line()),
+            esc(&self.version),
+            esc(&crate::labels::system(&self.system)),
         );
         for s in &self.sections {
+            // A table of one or two columns at half the width, not stretched across the page.
             out += &format!(
-                "<section>\n<h2>{}</h2>\n<table>\n<thead><tr><th scope=\"col\">{}</th>",
+                "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\">{}</th>",
                 esc(&s.title),
+                if s.columns.len() <= 2 {
+                    " class=\"narrow\""
+                } else {
+                    ""
+                },
                 esc(&s.row_header)
             );
             for c in &s.columns {
@@ -518,7 +543,11 @@ impl Odds {
                 }
                 out += "</tr>\n";
             }
-            out += "</tbody>\n</table>\n</section>\n";
+            out += "</tbody>\n</table>\n";
+            for f in &s.foot {
+                out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
+            }
+            out += "</section>\n";
         }
         out += "<section class=\"rules\">\n<h2>The rules in force</h2>\n<ul>\n";
         for n in &self.notes {
@@ -526,6 +555,36 @@ impl Odds {
         }
         out += "</ul>\n</section>\n</main>\n</body>\n</html>\n";
         out
+    }
+}
+
+/// A row whose every chance is 0 tells a player nothing a line cannot: it goes, and a note
+/// under its table says so (a section of such rows only is kept whole).
+pub fn drop_zero_rows(sections: &mut [OddsSection]) {
+    for s in sections.iter_mut() {
+        let zero = |cells: &[OddsCell]| {
+            !cells.is_empty()
+                && cells
+                    .iter()
+                    .all(|c| c.kind == CellKind::Chance && c.value == Some(0.0))
+        };
+        let gone: Vec<String> = s
+            .rows
+            .iter()
+            .filter(|(_, cells)| zero(cells))
+            .map(|(label, _)| label.clone())
+            .collect();
+        if !gone.is_empty() && gone.len() < s.rows.len() {
+            s.rows.retain(|(_, cells)| !zero(cells));
+            s.foot.push(format!(
+                "{} {} left out: every chance in it is 0.",
+                crate::labels::capitalised(&s.row_header),
+                match &gone[..] {
+                    [one] => format!("{one} is"),
+                    more => format!("{} are", more.join(", ")),
+                }
+            ));
+        }
     }
 }
 
@@ -548,6 +607,9 @@ main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
 h1 { font-size: 15pt; margin: 0 0 1.5mm; }
 h2 { font-size: 11pt; margin: 4mm 0 1.5mm; }
 .meta { color: #444; font-size: 8.5pt; margin: 0 0 3mm; }
+.howto { font-size: 9pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+table.narrow { width: 50%; }
+.foot { font-size: 8pt; color: #333; margin: 1mm 0 0; }
 .subtitle { font-size: 10.5pt; margin: 0 0 2mm; }
 .rules.changed { color: #000; border-left: 1mm solid #b00; padding-left: 2mm; }
 section { break-inside: avoid; page-break-inside: avoid; }

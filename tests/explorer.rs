@@ -1295,7 +1295,7 @@ fn the_page_solves_for_a_number() {
     let crossing = &want["crossings"][0];
     assert!(
         answer.contains(&format!(
-            "veteran unit's base number {}",
+            "Veteran unit's base number {}",
             crossing["below"]["value"].as_str().unwrap()
         )),
         "{answer} / {crossing}"
@@ -1355,7 +1355,7 @@ fn the_page_solves_for_a_number() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(heading, "What green unit's base number makes it fair: B");
+    assert_eq!(heading, "What Green unit's base number makes it fair: B");
     assert_eq!(
         b.eval("document.querySelectorAll('#solved h2').length")
             .as_u64(),
@@ -1368,7 +1368,7 @@ fn the_page_solves_for_a_number() {
         .unwrap()
         .to_string();
     assert!(
-        answer.contains("at green unit's base number 3, exactly"),
+        answer.contains("at Green unit's base number 3, exactly"),
         "{answer}"
     );
     // The link holds the solve: opened again, it solves again.
@@ -1401,7 +1401,7 @@ fn the_page_solves_for_a_number() {
     );
     assert_eq!(
         b.eval("[[...document.querySelectorAll('#solved h2')].map((h) => h.textContent), document.querySelectorAll('#solved table').length, document.querySelector('#solved').lastElementChild.id]"),
-        json!([["What green unit's base number makes it fair: B"], 1, "solve-unmoved"])
+        json!([["What Green unit's base number makes it fair: B"], 1, "solve-unmoved"])
     );
     b.wait("location.search.includes('&solve=base_green&target=0.5')");
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {

@@ -604,9 +604,9 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("Along the rule \u{201c}green unit's base number\u{201d} (the source: 5)")
+        answer.contains("Along the rule \u{201c}Green unit's base number\u{201d} (the source: 5)")
             && answer.contains("55.7% at 5 (as written; −34.5 points)")
-            && answer.contains("at green unit's base number 3"),
+            && answer.contains("at Green base number 3"),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -623,10 +623,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
                 .split("</title>")
                 .next()
                 .unwrap();
-            assert!(
-                title.contains("(at green unit&#39;s base number "),
-                "{name}: {title}"
-            );
+            assert!(title.contains("(at Green base number "), "{name}: {title}");
         }
     }
 }
@@ -660,7 +657,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** In part. Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d} and 3 of 4 \u{201c}turns its place stood empty\u{201d}, exactly (Rank & File, for scale, aside).").unwrap();
+    let answer = summary.find("**Answer.** In part. Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse, and the strength left standing in its place falls from 3.10 to 2.79, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d}, 3 of 4 \u{201c}turns its place stood empty\u{201d} and 3 of 4 \u{201c}turns' worth of full strength held\u{201d}, exactly (Rank & File, for scale, aside).").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -669,12 +666,12 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
     // Two variants whose rules cannot change `eliminated` are exactly the baseline there, and
-    // one of them in `empty_turns` too.
+    // one of them in `empty_turns` and `strength_turns` too.
     assert_eq!(
         summary[table..detail]
             .matches("| exactly the same |")
             .count(),
-        3
+        4
     );
     let page = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
@@ -755,7 +752,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |"
+        "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules | turns' worth of full strength held | turns' worth of full strength held: change from 25% rules |"
     ));
     assert!(
         summary.contains(
@@ -763,13 +760,15 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         ),
         "{summary}"
     );
+    // Another variant pulling the headlines apart is in the table (the answer keeps to 150
+    // words): the blocked amendment saves units and costs strength.
     assert!(summary.contains(
-        "Under 25% rules + amendment, 1 in 6 blocked too, the headlines pull apart: \u{201c}eliminated\u{201d} falls while \u{201c}turns its place stood empty\u{201d} rises."
-    ));
+        "| 25% rules + amendment, 1 in 6 blocked | 74.7% | −10.7 points | 3.96 | +0.91 | 2.75 | −0.35 |"
+    ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
     assert!(
         summary.contains(
-            "For scale: Rank & File, eliminated 96.0%, turns its place stood empty 6.81."
+            "For scale: Rank & File, eliminated 96.0%, turns its place stood empty 6.81, turns' worth of full strength held 1.05."
         )
     );
     assert!(summary.contains("](tradeoff.png)"));
@@ -882,7 +881,7 @@ fn a_list_of_headlines_is_checked() {
         std::fs::write(
             &file,
             text.replace(
-                r#"headline = ["eliminated", "empty_turns"]"#,
+                r#"headline = ["eliminated", "empty_turns", "strength_turns"]"#,
                 &format!("headline = {list}"),
             ),
         )
@@ -908,7 +907,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         "| variant | setting | recovered | difference from Regular, +1 leader | simulation (95% interval) |"
     ));
     assert!(
-        summary.contains("| Green | green unit's base number 5 | 55.7% | −34.5 points | agrees |"),
+        summary.contains("| Green | Green base number 5 | 55.7% | −34.5 points | agrees |"),
         "{summary}"
     );
     // The baseline the swept number does not touch takes one row and one section, not four.

@@ -118,7 +118,7 @@ fn text_names_the_rule_that_matters_most_and_the_ones_that_do_not() {
     // Settings by their labels (issue 74): the keys are in the command line that reproduces it.
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains("\u{201c}Stands lost on a failed rally\u{201d} matters most: 1 → 0 moves the chance of recovering from 74.4% to 99.7%"),
+        flat.contains("\u{201c}Stands lost on a failed rally\u{201d} matters most: at 0 instead of 1, the chance of recovering rises from 74.4% to 99.7%"),
         "{text}"
     );
     assert!(flat.contains(" base_regular "), "{text}");

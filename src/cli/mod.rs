@@ -561,6 +561,10 @@ struct PointsArgs {
     /// Confidence of every interval (the fitted costs' and the Monte Carlo cells').
     #[arg(long, value_name = "LEVEL", default_value = "0.95")]
     confidence: String,
+    /// Worker threads for the Monte Carlo matchups (default: every core; the numbers do not
+    /// depend on it).
+    #[arg(long, value_name = "N")]
+    threads: Option<String>,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -2031,7 +2035,8 @@ fn run_points(a: PointsArgs, control: Arc<Control>) -> Result<String> {
     let run = RunOptions::new(file.trials, file.seed)
         .confidence(confidence)
         .exact_only(a.exact_only)
-        .exact_budget(Some(exact_budget));
+        .exact_budget(Some(exact_budget))
+        .threads(threads_of(&a.threads)?);
     let bar = matchup_bar(a.quiet, "matchup");
     let mut tick = |done: usize, total: usize| {
         if let Some(b) = &bar {

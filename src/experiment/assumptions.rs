@@ -211,8 +211,13 @@ fn settings(
             }
         }
         for p in defs {
-            // A measure asked for changes no rule or situation: nothing to step.
-            if swept(p.key) || crate::labels::is_measurement(p.key) {
+            // A measure asked for changes no rule or situation: nothing to step; the weak share
+            // moves only the weakly held turns, stepped where a headline counts them.
+            let weak_headline = exp.headlines.iter().any(|h| h.ends_with("weak_turns"));
+            if swept(p.key)
+                || crate::labels::is_measurement(p.key)
+                || (p.key == "weak_share" && !weak_headline)
+            {
                 continue;
             }
             let b = value_in(br, p.key, rule);

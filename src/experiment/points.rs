@@ -848,7 +848,36 @@ impl PointsFile {
                 }
                 let job =
                     system::build_system(sys, file.scenario, &file.inputs_of(&m), &file.options)
-                        .map_err(|e| bad("unit", format!("{}: {e}", file.describe(&m))))?;
+                        .map_err(|e| match &e {
+                            // A word of one unit type's spec the system does not know: that
+                            // unit type, at its spec's line.
+                            Error::Invalid {
+                                what,
+                                value,
+                                allowed,
+                            } if what.contains("attacker") || what.contains("defender") => {
+                                let u = &file.units[if what.contains("attacker") { a } else { b }];
+                                Error::File {
+                                    path: path.into(),
+                                    line: source
+                                        .lines()
+                                        .position(|l| {
+                                            l.trim_start().starts_with("spec")
+                                                && l.contains(&format!("\"{}\"", u.spec))
+                                        })
+                                        .map_or(0, |i| i + 1),
+                                    key: "unit.spec".into(),
+                                    message: format!(
+                                        "unit type \u{201c}{}\u{201d}, spec \u{201c}{}\u{201d}: '{value}' is not a word of {} unit specs; allowed: {}",
+                                        u.name,
+                                        u.spec,
+                                        sys.name(),
+                                        allowed.trim_start_matches("unknown keyword; allowed: ")
+                                    ),
+                                }
+                            }
+                            _ => bad("unit", format!("{}: {e}", file.describe(&m))),
+                        })?;
                 if a == 0 && b == 0 {
                     notes = job.describe().notes.clone();
                 }
@@ -1800,7 +1829,9 @@ fn play_range(
 /// confidence, exact budget and `exact_only`.
 pub fn run_options(file: &PointsFile, base: &RunOptions) -> RunOptions {
     let mut r = base.clone();
-    r.spec = RunOptions::new(file.trials, file.seed).spec;
+    r.spec = RunOptions::new(file.trials, file.seed)
+        .threads(base.spec.threads)
+        .spec;
     r
 }
 

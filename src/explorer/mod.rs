@@ -2074,7 +2074,7 @@ mod tests {
             solved[0]["answer"]
                 .as_str()
                 .unwrap()
-                .contains("green unit's base number 4, exactly")
+                .contains("Green unit's base number 4, exactly")
         );
         assert!(
             solved[0]["chart"]["svg"]
@@ -2083,7 +2083,7 @@ mod tests {
                 .starts_with("<svg")
         );
         assert!(solved[0]["unmoved"].is_null());
-        assert_eq!(solved[0]["words"], "green unit's base number");
+        assert_eq!(solved[0]["words"], "Green unit's base number");
         // A number: both solved; without solve, no search. The green unit's base number does not
         // move A, a Regular unit: A's answer says so in one sentence.
         let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));

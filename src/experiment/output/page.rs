@@ -522,7 +522,8 @@ fn pull_apart(
     let mut out = Vec::new();
     // Variants that pull apart the same way with no sweep, said together: (names, the
     // headlines that fall, those that rise).
-    let mut alike: Vec<(Vec<&str>, Vec<String>, Vec<String>)> = Vec::new();
+    type Said = (Vec<String>, &'static str);
+    let mut alike: Vec<(Vec<&str>, Said, Said)> = Vec::new();
     for v in exp.variants[1..]
         .iter()
         .filter(|v| !v.reference && Some(v.name.as_str()) != led)
@@ -555,46 +556,53 @@ fn pull_apart(
                 apart.push((p, moves));
             }
         }
+        // Which side of the pull a move is on: for the better (true) or the worse where every
+        // headline says which way is better, else up (true) or down.
+        let side = |moves: &[(&Head, f64)], m: &(&Head, f64)| -> bool {
+            use crate::labels::Better;
+            if moves.iter().all(|m| m.0.label().better != Better::Neither) {
+                (m.1 > 0.0) == (m.0.label().better == Better::Higher)
+            } else {
+                m.1 > 0.0
+            }
+        };
         let said = |moves: &[(&Head, f64)], up: bool| -> Vec<String> {
             moves
                 .iter()
-                .filter(|m| (m.1 > 0.0) == up)
+                .filter(|m| side(moves, m) == up)
                 .map(|(h, d)| {
                     format!(
                         "{} {} by {}",
                         h.noun(),
-                        if up { "rises" } else { "falls" },
+                        if *d > 0.0 { "rises" } else { "falls" },
                         h.diff(d.abs()).trim_start_matches('+')
                     )
                 })
                 .collect()
         };
-        // "A falls", "A and B fall": the nouns moving one way, with their verb.
+        // "A falls", "A and B move for the better": the nouns on one side, with their verb.
         let moving = |moves: &[(&Head, f64)], up: bool| -> String {
-            let n: Vec<String> = moves
-                .iter()
-                .filter(|m| (m.1 > 0.0) == up)
-                .map(|m| m.0.noun())
-                .collect();
-            let verb = match (n.len(), up) {
-                (1, true) => "rises",
-                (1, false) => "falls",
-                (_, true) => "rise",
-                (_, false) => "fall",
-            };
-            format!("{} {verb}", n.join(" and "))
+            let n: Vec<&(&Head, f64)> = moves.iter().filter(|m| side(moves, m) == up).collect();
+            let words: Vec<String> = n.iter().map(|m| m.0.noun()).collect();
+            format!("{} {}", words.join(" and "), verb_of(moves, &n, up))
         };
         let nouns = |moves: &[(&Head, f64)], up: bool| -> Vec<String> {
             moves
                 .iter()
-                .filter(|m| (m.1 > 0.0) == up)
+                .filter(|m| side(moves, m) == up)
                 .map(|m| format!("\u{201c}{}\u{201d}", m.0.label().head))
                 .collect()
         };
         match &apart[..] {
             [] => {}
             [(p, moves)] if p.is_empty() => {
-                let (down, up) = (nouns(moves, false), nouns(moves, true));
+                let down = nouns(moves, false);
+                let up = nouns(moves, true);
+                let on = |flag: bool| -> Vec<&(&Head, f64)> {
+                    moves.iter().filter(|m| side(moves, m) == flag).collect()
+                };
+                let down = (down, verb_of(moves, &on(false), false));
+                let up = (up, verb_of(moves, &on(true), true));
                 match alike.iter_mut().find(|a| a.1 == down && a.2 == up) {
                     Some(a) => a.0.push(&v.name),
                     None => alike.push((vec![&v.name], down, up)),
@@ -648,21 +656,42 @@ fn pull_apart(
                 [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
                 [] => String::new(),
             };
-            let verb = |n: &[String], one: &'static str, many: &'static str| match n.len() {
-                1 => one,
-                _ => many,
-            };
             format!(
-                "Under {names}{}, the headlines pull apart: {} {} while {} {}.",
+                "Under {names}{}, the headlines pull apart: {} {}{} while {} {}.",
                 if led.is_some() { " too" } else { "" },
-                down.join(" and "),
-                verb(&down, "falls", "fall"),
-                up.join(" and "),
-                verb(&up, "rises", "rise")
+                down.0.join(" and "),
+                down.1,
+                if down.1.contains(',') { "," } else { "" },
+                up.0.join(" and "),
+                up.1
             )
         })
         .collect();
     alike.into_iter().chain(out).collect()
+}
+
+/// The verb for the headlines `n` of `moves` on one side of a pull: "falls"/"rise" where all of
+/// `n` move one way and the pull is by direction, else "moves for the better" and the like.
+fn verb_of(moves: &[(&Head, f64)], n: &[&(&Head, f64)], up: bool) -> &'static str {
+    use crate::labels::Better;
+    let directed = moves.iter().all(|m| m.0.label().better != Better::Neither);
+    let one = n.len() == 1;
+    let rising = n.iter().all(|m| m.1 > 0.0);
+    let falling = n.iter().all(|m| m.1 < 0.0);
+    match (directed, up, one) {
+        (false, true, true) => "rises",
+        (false, true, false) => "rise",
+        (false, false, true) => "falls",
+        (false, false, false) => "fall",
+        // By better and worse: the plain verb where the group moves one way, and which way
+        // it is for.
+        (true, true, true) if rising => "rises, for the better",
+        (true, true, true) if falling => "falls, for the better",
+        (true, false, true) if rising => "rises, for the worse",
+        (true, false, true) if falling => "falls, for the worse",
+        (true, true, _) => "move for the better",
+        (true, false, _) => "move for the worse",
+    }
 }
 
 /// The answer table of an experiment with several headlines: a row per variant (and setting), a
@@ -759,13 +788,24 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
                 .map(|(i, h)| verdict(result, h, &moved(result, comparisons, h), i == 0)),
         ),
     }
-    verdicts.extend(pull_apart(
-        result,
-        comparisons,
-        &heads,
-        led.map(|v| v.name.as_str()),
-    ));
-    verdicts.extend(for_scale(result, &heads));
+    // Where other variants pull the headlines apart, as long as the answer has room (the
+    // table below shows every variant's every headline).
+    let words = |v: &[String]| {
+        v.iter()
+            .map(|x| x.split_whitespace().count())
+            .sum::<usize>()
+    };
+    for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
+        if words(&verdicts) + p.split_whitespace().count() <= 125 {
+            verdicts.push(p);
+        }
+    }
+    // The variants shown for scale, where the answer has room for them (they are in the
+    // table just below in any case): an answer stays within 150 words.
+    let scale: Vec<String> = for_scale(result, &heads).into_iter().collect();
+    if words(&verdicts) + words(&scale) <= 125 {
+        verdicts.extend(scale);
+    }
     (verdicts.join(" "), tab)
 }
 

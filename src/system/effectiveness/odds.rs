@@ -68,6 +68,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
         row_header: "modifiers".into(),
         columns,
         rows,
+        foot: Vec::new(),
     };
     // The natural roll a return needs, without and with a general (7: none returns).
     let need = |general: bool| {
@@ -106,6 +107,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
             format!("general ({})", roll(needs[1])),
         ],
         rows,
+        foot: Vec::new(),
     };
     Odds::new(
         "effectiveness",

@@ -38,6 +38,7 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
         row_header: "difference".into(),
         columns: vec!["win".into(), "draw".into(), "lose".into()],
         rows,
+        foot: Vec::new(),
     }];
     for (what, cover, flanking) in [
         ("cover, ", true, false),
@@ -82,6 +83,7 @@ pub fn linear_warfare(numbers: lw::Numbers) -> Odds {
             row_header: "dice".into(),
             columns,
             rows,
+            foot: Vec::new(),
         });
     }
     Odds::new(

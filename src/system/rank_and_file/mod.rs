@@ -141,9 +141,9 @@ impl RuleSystem for RankAndFile {
             ),
         };
         let mut sheet = odds::rank_and_file(ask.stands, ask.max_lost.unwrap_or(6), numbers);
-        sheet
-            .sections
-            .extend(odds::rally_sections(self, rules, ask)?);
+        let mut rally = odds::rally_sections(self, rules, ask)?;
+        crate::odds::drop_zero_rows(&mut rally);
+        sheet.sections.extend(rally);
         let lose = match numbers.rally_loss {
             0 => "loses no stand".to_string(),
             1 => "loses a stand".to_string(),

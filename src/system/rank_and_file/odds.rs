@@ -15,9 +15,9 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> Odds {
     let auto_fail = || {
         OddsCell::note(if numbers.break_fraction == (1, 2) {
-            "auto-fail (50% rule)"
+            "fails (50% rule)"
         } else {
-            "auto-fail (RF-3)"
+            "fails (RF-3)"
         })
     };
     // The chance to pass, or None where the unit fails automatically (RF-3).
@@ -81,14 +81,10 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 });
             }
         }
-        if stands.is_none() {
-            columns.push(if numbers.break_fraction == (1, 2) {
-                "50% rule: always fails if it began with".to_string()
-            } else {
-                "RF-3: always fails if it began with".to_string()
-            });
-        }
         let mut rows = Vec::new();
+        // Without a unit size, the break share's automatic failure goes under the table: at
+        // each loss, the largest unit it fails.
+        let mut fails_at: Vec<String> = Vec::new();
         for lost in 0..=max_lost {
             let mut cells = Vec::new();
             for class in rf::Class::ALL {
@@ -103,20 +99,37 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 let largest = (1..=60u8)
                     .rev()
                     .find(|&s| chance(rf::Class::Veteran, lost, 0, false, s).is_none());
-                let text = match largest {
-                    Some(1) => "1 stand".to_string(),
-                    Some(s) => format!("≤ {s} stands"),
-                    None => "—".to_string(),
-                };
-                cells.push(OddsCell::note(&text));
+                match largest {
+                    Some(1) => fails_at.push(format!("{lost} lost: a unit of 1 stand")),
+                    Some(s) => fails_at.push(format!("{lost} lost: a unit of {s} stands or fewer")),
+                    None => {}
+                }
             }
             rows.push((lost.to_string(), cells));
+        }
+        let mut foot = Vec::new();
+        if stands.is_none() && !fails_at.is_empty() {
+            foot.push(format!(
+                "Whatever the table says, a unit that has lost {} of its starting stands or more fails every test (the {} rule): {}.",
+                if numbers.break_fraction == (1, 2) {
+                    "half".to_string()
+                } else {
+                    format!("{}/{}", numbers.break_fraction.0, numbers.break_fraction.1)
+                },
+                if numbers.break_fraction == (1, 2) {
+                    "50%"
+                } else {
+                    "break-share"
+                },
+                fails_at.join("; ")
+            ));
         }
         sections.push(OddsSection {
             title: "Chance to pass, by stands lost, class and leader bonus".into(),
             row_header: "stands lost".into(),
             columns,
             rows,
+            foot,
         });
         reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
         sections.push(OddsSection {
@@ -127,6 +140,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 .into_iter()
                 .map(|(p, r)| (cell(p).text, vec![cell(r)]))
                 .collect(),
+            foot: Vec::new(),
         });
     } else {
         for leader in 0..=2i8 {
@@ -152,6 +166,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 row_header: "stands lost".into(),
                 columns,
                 rows,
+                foot: Vec::new(),
             });
         }
     }
@@ -178,7 +193,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
     ];
     match stands {
         Some(s) => notes.push(format!(
-            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (shown as auto-fail)."
+            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (shown as \u{201c}fails\u{201d})."
         )),
         None => {
             // The usual unit sizes, with the first loss at which each fails every test.
@@ -203,14 +218,14 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 })
                 .collect();
             notes.push(format!(
-                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (the table's last column; a sheet made for one unit size marks its rows auto-fail instead).",
+                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (under the first table).",
                 at.join(", ")
             ))
         }
     }
     Odds::new(
         "rank-and-file",
-        "Rank & File: chance to pass a morale, rally or waiver test",
+        "Rank & File odds: tests and rallies",
         sections,
         notes,
     )
@@ -328,6 +343,7 @@ pub fn rally_sections(
             row_header: "turn".into(),
             columns,
             rows,
+            foot: Vec::new(),
         });
     }
     Ok(sections)
@@ -372,15 +388,20 @@ mod tests {
         for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
             assert!(o.render(f).contains("5/9"));
         }
-        // Without --stands, the last column marks the 50% rule for the usual unit sizes: at 2
-        // lost a unit of 4 stands or fewer fails every test, at 3 one of 6 or fewer.
+        // Without --stands, a note under the table gives the 50% rule for the usual unit
+        // sizes: at 1 lost a unit of 2 stands or fewer fails every test, at 2 one of 4, at 3
+        // one of 6.
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
-        assert_eq!(t.columns.len(), 10);
-        assert_eq!(t.rows[0].1[9].text, "—");
-        assert_eq!(t.rows[1].1[9].text, "≤ 2 stands");
-        assert_eq!(t.rows[2].1[9].text, "≤ 4 stands");
-        assert_eq!(t.rows[3].1[9].text, "≤ 6 stands");
+        assert_eq!(t.columns.len(), 9);
+        assert!(
+            t.foot[0].contains("has lost half of its starting stands or more fails every test")
+                && t.foot[0].contains(
+                    "1 lost: a unit of 2 stands or fewer; 2 lost: a unit of 4 stands or fewer; 3 lost: a unit of 6 stands or fewer"
+                ),
+            "{:?}",
+            t.foot
+        );
         // The rule parameters reach the sheet: Green on 4 is the Regular column.
         let four = rf::Numbers {
             base: [3, 4, 4],

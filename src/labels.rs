@@ -138,7 +138,7 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     ),
     (
         "strength_turns",
-        "turns' worth of full strength held",
+        "full-strength turns held",
         "the strength left standing in its place",
         Higher,
     ),
@@ -150,13 +150,13 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     ),
     (
         "a_strength_turns",
-        "turns' worth of side A's full strength held",
+        "side A's full-strength turns",
         "the strength left standing in side A's front line",
         Higher,
     ),
     (
         "b_strength_turns",
-        "turns' worth of side B's full strength held",
+        "side B's full-strength turns",
         "the strength left standing in side B's front line",
         Lower,
     ),

@@ -796,14 +796,14 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
             .sum::<usize>()
     };
     for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
-        if words(&verdicts) + p.split_whitespace().count() <= 125 {
+        if words(&verdicts) + p.split_whitespace().count() <= 110 {
             verdicts.push(p);
         }
     }
     // The variants shown for scale, where the answer has room for them (they are in the
     // table just below in any case): an answer stays within 150 words.
     let scale: Vec<String> = for_scale(result, &heads).into_iter().collect();
-    if words(&verdicts) + words(&scale) <= 125 {
+    if words(&verdicts) + words(&scale) <= 110 {
         verdicts.extend(scale);
     }
     (verdicts.join(" "), tab)

@@ -139,7 +139,7 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "strength_turns",
         "full-strength turns held",
-        "the strength left standing in its place",
+        "the strength it held in its place (in full-strength turns)",
         Higher,
     ),
     (
@@ -151,13 +151,13 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "a_strength_turns",
         "side A's full-strength turns",
-        "the strength left standing in side A's front line",
+        "the strength side A's front line held (in full-strength turns)",
         Higher,
     ),
     (
         "b_strength_turns",
         "side B's full-strength turns",
-        "the strength left standing in side B's front line",
+        "the strength side B's front line held (in full-strength turns)",
         Lower,
     ),
     (
@@ -759,4 +759,9 @@ mod tests {
             assert!(!head.contains('_') && !noun.contains('_'), "{k}");
         }
     }
+}
+
+/// `n` with its noun in the right number: "1 hit", "2 hits".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -48,12 +48,12 @@ impl OddsAsk {
     }
 }
 
-/// The largest denominator a sheet prints as a fraction: 6^4 = 1,296, the chances four dice
-/// make. A chance whose reduced fraction has a larger denominator shows its percentage alone.
+/// The largest denominator a sheet prints as a fraction: 6^3 = 216, the chances three dice
+/// make (and 2^7 = 128, seven tests of even chances, among others). A chance whose reduced fraction has a larger denominator shows its percentage alone.
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact. Where up to three dice decide it, it is a fraction (1/6: one chance in six) with its percentage beside it; otherwise the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
+pub const READING: &str = "Every chance is exact. Where the chance is a fraction whose bottom number is 216 or less (the chances of up to three dice, or of a few tests in a row, such as 127/128), it is printed as that fraction (1/6: one chance in six) with its percentage beside it; otherwise as the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -343,8 +343,39 @@ impl Odds {
         rules_line(&self.system, None, &self.rules_changed, &self.rules_source)
     }
 
-    /// Render in `format`.
+    /// The sheet as a player reads it: every title, note and word cell in a player's words
+    /// ([`in_players_words`]), the ids said once in a last note.
+    fn for_players(&self) -> Odds {
+        let mut ids = Vec::new();
+        let mut o = self.clone();
+        for s in &mut o.sections {
+            s.title = in_players_words(&s.title, &mut ids);
+            for f in &mut s.foot {
+                *f = in_players_words(f, &mut ids);
+            }
+            for (_, cells) in &mut s.rows {
+                for c in cells.iter_mut().filter(|c| c.kind == CellKind::Note) {
+                    c.text = in_players_words(&c.text, &mut ids);
+                }
+            }
+        }
+        for n in &mut o.notes {
+            *n = in_players_words(n, &mut ids);
+        }
+        o.notes.extend(rule_ids_line(&ids));
+        o
+    }
+
+    /// Render in `format`: JSON and CSV as the data is (rule ids included), the others in a
+    /// player's words.
     pub fn render(&self, format: Format) -> String {
+        if matches!(format, Format::Markdown | Format::Text) {
+            return self.for_players().render_read(format);
+        }
+        self.render_read(format)
+    }
+
+    fn render_read(&self, format: Format) -> String {
         match format {
             Format::Json => {
                 let mut s = serde_json::to_string_pretty(self).expect("odds serialise");
@@ -493,6 +524,10 @@ impl Odds {
     /// cell the exact fraction above its percentage, each table kept on one page where it fits,
     /// and the rules in force (the sheet's notes) under the tables.
     pub fn html(&self) -> String {
+        self.for_players().html_read()
+    }
+
+    fn html_read(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {} Every roll of the dice is counted, none sampled.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}. Made by morale-lab {} for {}.</p>\n",
@@ -556,6 +591,93 @@ impl Odds {
         out += "</ul>\n</section>\n</main>\n</body>\n</html>\n";
         out
     }
+}
+
+/// True for a rule id of the tool's readings: two capitals, a hyphen, a number (`RF-6`).
+fn is_rule_id(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() >= 4
+        && b[0].is_ascii_uppercase()
+        && b[1].is_ascii_uppercase()
+        && b[2] == b'-'
+        && b[3..].iter().all(u8::is_ascii_digit)
+}
+
+/// A sheet's text in a player's words: the rule ids of the tool's readings taken out (a
+/// leading `RF-2: `, a bracket of ids only, an id leading a bracket), with the ids it held in
+/// their order, for one line at the sheet's end that says what they are.
+pub fn in_players_words(text: &str, ids: &mut Vec<String>) -> String {
+    let mut note = |id: &str| {
+        if !ids.iter().any(|x| x == id) {
+            ids.push(id.to_string());
+        }
+    };
+    let mut t = text.to_string();
+    // A leading id: "RF-2: roll…" or "EF-5 (the optional return roll…): a retreating…".
+    if let Some((head, rest)) = t.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())) {
+        let id = head.trim_end_matches(':');
+        if is_rule_id(id) {
+            note(id);
+            let rest = if head.ends_with(':') {
+                rest
+            } else if let Some(inner) = rest.strip_prefix('(') {
+                match inner.split_once("):") {
+                    Some((lead, after)) => format!("{lead}:{after}"),
+                    None => rest.clone(),
+                }
+            } else {
+                rest
+            };
+            let mut c = rest.chars();
+            t = match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect(),
+                None => rest,
+            };
+        }
+    }
+    // Brackets: "(RF-4, RF-5)" goes; "(EF-5, the optional return roll)" keeps its words.
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t.as_str();
+    while let Some(open) = rest.find('(') {
+        let Some(len) = rest[open..].find(')') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        let parts: Vec<&str> = inner.split(", ").collect();
+        let first_id = parts.first().is_some_and(|p| is_rule_id(p));
+        if first_id {
+            let words: Vec<&str> = parts.iter().copied().filter(|p| !is_rule_id(p)).collect();
+            for p in parts.iter().filter(|p| is_rule_id(p)) {
+                note(p);
+            }
+            if words.is_empty() {
+                out += rest[..open].trim_end_matches(' ');
+            } else {
+                out += &rest[..open];
+                out += &format!("({})", words.join(", "));
+            }
+        } else {
+            out += &rest[..=open + len];
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out += rest;
+    out
+}
+
+/// The closing line of a sheet in a player's words: what the rule ids it left out are.
+pub fn rule_ids_line(ids: &[String]) -> Option<String> {
+    (!ids.is_empty()).then(|| {
+        let mut ids = ids.to_vec();
+        ids.sort_by_key(|id| {
+            let (sys, n) = id.split_at(3);
+            (sys.to_string(), n.parse::<u32>().unwrap_or(0))
+        });
+        format!(
+            "Rules behind this sheet, as the tool reads and numbers them: {}.",
+            ids.join(", ")
+        )
+    })
 }
 
 /// A row whose every chance is 0 tells a player nothing a line cannot: it goes, and a note

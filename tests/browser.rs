@@ -320,7 +320,7 @@ fn the_rally_odds_report_prints_in_four_pages_or_fewer() {
         html.contains("class=\"scroll pivot\""),
         "the class × stands-lost tables"
     );
-    assert!(html.contains("<p class=\"print-only\">Not printed: "));
+    assert!(html.contains("<p class=\"print-only\">More in the full report"));
     let dir = scratch("report-pages");
     for (paper, size) in [("letter", "letter"), ("a4", "A4")] {
         let probe = dir.join(format!("rally-odds-{paper}.html"));

@@ -421,10 +421,10 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     for out in [&text, &md] {
         assert!(
             out.replace("\n  ", " ")
-                .contains("Where up to three dice decide it, it is a fraction")
+                .contains("it is printed as that fraction")
         );
     }
-    assert!(html.contains("Where up to three dice decide it, it is a fraction"));
+    assert!(html.contains("it is printed as that fraction"));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
         text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),

@@ -657,7 +657,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** In part. Against 25% rules, under 25% rules + amendment, the chance of being eliminated falls from 85.4% to 71.4%, for the better, and the average number of turns its place in the line stood empty rises from 3.05 to 3.83, for the worse, and the strength left standing in its place falls from 3.10 to 2.79, for the worse. 2 of 4 variants change \u{201c}eliminated\u{201d}, 3 of 4 \u{201c}turns its place stood empty\u{201d} and 3 of 4 \u{201c}full-strength turns held\u{201d}, exactly (Rank & File, for scale, aside).").unwrap();
+    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). 2 of 4 variants change \u{201c}eliminated\u{201d}, 3 of 4 \u{201c}turns its place stood empty\u{201d} and 3 of 4 \u{201c}full-strength turns held\u{201d} (exact values; Rank & File is there for scale only).").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -685,7 +685,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** Against Regular, alone, under Regular, +1 leader, the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05, for the better, and the chance of recovering rises from 74.4% to 90.1%, for the better. Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d}, exactly."),
+        summary.contains("**Answer.** Under Regular, +1 leader, against Regular, alone: the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05 (better); and the chance of recovering rises from 74.4% to 90.1% (better). Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
         "{summary}"
     );
     assert!(summary.contains(
@@ -767,7 +767,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| 25% rules + amendment, 1 in 6 blocked | 74.7% | −10.7 points | 3.96 | +0.91 | 2.75 | −0.35 |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
-    assert!(summary.contains("(Rank & File, for scale, aside)"));
+    assert!(summary.contains("Rank & File is there for scale only)"));
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -910,7 +910,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The baseline the swept number does not touch takes one row and one section, not four.
     assert!(
         summary.contains(
-            "| Regular, +1 leader | every setting | 90.1% | baseline | outside its interval at 1 of 4 settings |"
+            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings (at 1, outside its interval, as chance alone now and then puts one) |"
         ),
         "{summary}"
     );

@@ -289,7 +289,19 @@ fn text_w(text: &str, em: f64) -> i32 {
 fn wrap(text: &str, em: f64, width: i32) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
+    // A dash stays with the word before it: no line starts with "— ".
+    let mut words: Vec<String> = Vec::new();
+    for w in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if w == "\u{2014}" => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => words.push(w.to_string()),
+        }
+    }
+    for word in &words {
+        let word = word.as_str();
         let tried = if line.is_empty() {
             word.to_string()
         } else {
@@ -954,9 +966,9 @@ where
                     ] {
                         root.draw(&PathElement::new(seg, ink)).map_err(e)?;
                     }
-                    if lo - hi >= widest.0 {
-                        widest = (lo - hi, (v.high - v.low) / 2.0);
-                    }
+                    // The tallest on the canvas and the widest in value, apart: pixels round, so the
+                    // tallest drawn need not be the widest interval.
+                    widest = (widest.0.max(lo - hi), widest.1.max((v.high - v.low) / 2.0));
                 }
             }
             // Category names under their groups, wrapped to the group's width.
@@ -1179,9 +1191,9 @@ where
                         line.push(at(x, y_of(&v)));
                     }
                     let (lo, hi) = (at(x, v.low).1, at(x, v.high).1);
-                    if lo - hi >= widest.0 {
-                        widest = (lo - hi, (v.high - v.low) / 2.0);
-                    }
+                    // The tallest on the canvas and the widest in value, apart: pixels round, so the
+                    // tallest drawn need not be the widest interval.
+                    widest = (widest.0.max(lo - hi), widest.1.max((v.high - v.low) / 2.0));
                 }
                 // The band of the intervals, over each run of points without an exact value.
                 for run in pts.chunk_by(|a, b| a.1.exact.is_none() && b.1.exact.is_none()) {
@@ -1526,7 +1538,7 @@ where
                     .iter()
                     .filter(|b| {
                         let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
-                        (centre.0 - pb.0).abs() < s.px(6.0) && (centre.1 - pb.1).abs() < s.px(6.0)
+                        (centre.0 - pb.0).abs() < s.px(9.0) && (centre.1 - pb.1).abs() < s.px(9.0)
                     })
                     .count();
                 marker(
@@ -1534,7 +1546,9 @@ where
                     centre,
                     i,
                     colour(i),
-                    Scale(s.0 * (1.0 + 0.9 * under as f64)),
+                    // Larger than a line's markers: a point is the whole datum here, and
+                    // it must read at 16 cm.
+                    Scale(s.0 * 1.6 * (1.0 + 0.9 * under as f64)),
                 )?;
             }
             // Points drawn on the same place: said, since the later one covers the earlier.
@@ -1545,7 +1559,7 @@ where
                     .iter()
                     .filter(|b| {
                         let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
-                        (pa.0 - pb.0).abs() < s.px(6.0) && (pa.1 - pb.1).abs() < s.px(6.0)
+                        (pa.0 - pb.0).abs() < s.px(9.0) && (pa.1 - pb.1).abs() < s.px(9.0)
                     })
                     .map(|b| b.0.as_str())
                     .collect();

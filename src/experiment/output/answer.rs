@@ -442,13 +442,13 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             ("a_units_lost", "Side A loses", "units"),
             (
                 "strength_turns",
-                "The strength left standing in its place comes to",
-                "turns' worth of full strength",
+                "The strength it held in its place comes to",
+                "full-strength turns",
             ),
             (
                 "a_strength_turns",
-                "The strength left standing in side A's front line comes to",
-                "turns' worth of full strength",
+                "The strength side A's front line held comes to",
+                "full-strength turns",
             ),
         ] {
             if let [c] = metric(name)[..]

@@ -204,9 +204,9 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     sweep_charts(result, first, out)
 }
 
-/// The stem of the outcome bars that tell the variants apart best: over a sweep drawn point by
-/// point, those at the setting where the variants' outcome chances differ most from the
-/// baseline's (summed); else `outcomes`.
+/// The stem of the outcome bars a reader is shown: over a sweep of one rule drawn point by
+/// point, those at the rule as written; over another sweep, those at the setting where the
+/// variants' outcome chances differ most from the baseline's (summed); else `outcomes`.
 pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
     let exp = &result.experiment;
     let per_point = exp.variants.len().max(1);
@@ -232,6 +232,18 @@ pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
             })
             .sum()
     };
+    // One rule swept: the bars at the rule as written, where the sweep holds it.
+    if let [axis] = &exp.sweep[..] {
+        let written = exp.variants.iter().find_map(|v| {
+            let sys = crate::system::find(&v.system).ok()?;
+            let d = sys.rule_params().iter().find(|d| d.key == axis.key)?;
+            axis.values.iter().position(|x| x.as_input() == d.default)
+        });
+        if let Some(i) = written.filter(|&i| i < points) {
+            let runs = &result.runs[i * per_point..(i + 1) * per_point];
+            return format!("outcomes_{}", slug(&point_label(exp, &runs[0].point)));
+        }
+    }
     let best = (0..points)
         .map(|p| &result.runs[p * per_point..(p + 1) * per_point])
         .enumerate()
@@ -302,7 +314,7 @@ pub(crate) fn point_charts(
     out.push((
         format!("outcomes{suffix}"),
         Chart::Bars {
-            title: with_setup(format!("{}{at_words}", exp.question), exp),
+            title: with_setup(format!("How each variant ends{at_words}"), exp),
             y_label: if exact {
                 "chance".into()
             } else {

@@ -47,7 +47,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
   table.keep, tr { break-inside: avoid; }
-  thead { display: table-header-group; }
+  /* Heads are not repeated on a page a table runs onto: chromium repeats the band without its words. */
+  thead { display: table-row-group; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   th, td { padding: 1px 4px; }
   td.num, th.num { white-space: normal; }
@@ -149,8 +150,8 @@ fn inline(s: &str) -> String {
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
 fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
-    // A short table is kept whole on paper; a long one breaks between rows, its head repeated.
-    let keep = if tab.rows.len() <= 15 { " keep" } else { "" };
+    // A short table is kept whole on paper; a long one breaks between rows.
+    let keep = if tab.rows.len() <= 8 { " keep" } else { "" };
     let mut out = format!(
         "<div class=\"scroll{}{extra}\"><table class=\"sortable{keep}\">\n<caption hidden>{}</caption>\n<thead><tr>",
         if extra.is_empty() { "" } else { " " },
@@ -197,7 +198,7 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     out += "</tbody></table></div>\n";
     if !folded.is_empty() {
         out += &format!(
-            "<p class=\"folded\">Not printed: {} row{} zero throughout ({}).</p>\n",
+            "<p class=\"folded\">Left out here: {} row{} zero throughout ({}).</p>\n",
             folded.len(),
             if folded.len() == 1 { "" } else { "s" },
             escape(&folded.join(", "))
@@ -281,12 +282,6 @@ pub(crate) fn index_html(
         inline(&page.setup),
         inline(&page.answer),
     );
-    if let Some(why) = &page.why {
-        out += &format!(
-            "<p class=\"answer why\"><strong>Why.</strong> {}</p>\n",
-            inline(why)
-        );
-    }
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
     // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
     // The page gives the printed ones first, in that order, so figures are numbered alike on
@@ -333,6 +328,13 @@ pub(crate) fn index_html(
     let every = if page.pivots.is_empty() { "" } else { "screen" };
     if let Some(tab) = &page.headline {
         out += &table(tab, "The headline, variant by variant", every);
+    }
+    // Why, after the numbers it explains (the answer and its chart share the first page).
+    if let Some(why) = &page.why {
+        out += &format!(
+            "<p class=\"answer why\"><strong>Why.</strong> {}</p>\n",
+            inline(why)
+        );
     }
     if !page.detail.is_empty() {
         out += &format!(
@@ -447,8 +449,10 @@ fn printed_charts(
             }
         }
     }
+    // The outcomes (or a battle's line) when no chart above answers the question: beside one
+    // that does, they stay on screen (a second chart on paper left a page half empty).
     for prefix in ["outcomes", "lines_gaps_a"] {
-        if out.len() < 2
+        if out.is_empty()
             && let Some((stem, _, _)) = charts
                 .iter()
                 .find(|c| prefix == "outcomes" && c.0 == outcomes)
@@ -520,7 +524,7 @@ fn left_out(
     }
     parts.push("the reproduce block".to_string());
     format!(
-        "<p class=\"print-only\">Not printed: {}. They are in this page on screen and in the report's files (summary.md, results.csv, results.json and the charts as PNG and SVG) in <code>reports/{}/</code>.</p>\n",
+        "<p class=\"print-only\">More in the full report, <code>reports/{1}/</code> (summary.md, results.csv): {0}.</p>\n",
         escape(&parts.join("; ")),
         escape(&result.experiment.name)
     )

@@ -236,8 +236,30 @@ fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>) -> String {
     }
     match outside {
         0 => "agrees".into(),
-        k => format!("outside its interval at {k} of {n} settings"),
+        k => format!(
+            "agrees at {} of {n} settings (at {k}, outside its interval, as chance alone now and then puts one)",
+            n - k
+        ),
     }
+}
+
+/// How often chance alone puts an exact value outside its estimate's interval at `confidence`.
+fn by_chance(confidence: f64) -> String {
+    format!(
+        "chance alone puts 1 in {} outside",
+        (1.0 / (1.0 - confidence)).round()
+    )
+}
+
+/// The fewest decimals, from `least` up to 6, at which `x` reads apart from each of `others`.
+fn apart(x: f64, others: &[f64], least: usize) -> usize {
+    (least..=6)
+        .find(|&d| {
+            others
+                .iter()
+                .all(|o| !o.is_finite() || format!("{x:.d$}") != format!("{o:.d$}"))
+        })
+        .unwrap_or(6)
 }
 
 /// The verdict on headline `head`, one sentence: how many variants change it (exactly, or by
@@ -307,8 +329,8 @@ fn verdict(
 /// its label says which way is better: ", better" or ", worse"; else nothing.
 fn better_said(head: &Head, d: f64) -> &'static str {
     match better_way(head, d) {
-        Some(true) => ", for the better",
-        Some(false) => ", for the worse",
+        Some(true) => " (better)",
+        Some(false) => " (worse)",
         None => "",
     }
 }
@@ -401,11 +423,14 @@ fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -
             )
         });
     }
+    let said = match &parts[..] {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
+        [] => String::new(),
+    };
     Some(format!(
-        "{opener}Against {}, under {}, {}.",
-        exp.variants[0].name,
-        v.name,
-        parts.join(", and ")
+        "{opener}Under {}, against {}: {said}.",
+        v.name, exp.variants[0].name,
     ))
 }
 
@@ -454,16 +479,20 @@ fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head])
         .map(|v| v.name.as_str())
         .collect();
     crate::labels::capitalised(&format!(
-        "{joined}{}{}.",
+        "{joined}{}{}).",
         if exact_all {
-            ", exactly"
+            " (exact values"
         } else {
-            " by more than chance explains"
+            " (by more than chance explains"
         },
         if scale.is_empty() {
             String::new()
         } else {
-            format!(" ({}, for scale, aside)", scale.join(", "))
+            format!(
+                "; {} {} there for scale only",
+                scale.join(" and "),
+                if scale.len() == 1 { "is" } else { "are" }
+            )
         }
     ))
 }
@@ -685,10 +714,10 @@ fn verb_of(moves: &[(&Head, f64)], n: &[&(&Head, f64)], up: bool) -> &'static st
         (false, false, false) => "fall",
         // By better and worse: the plain verb where the group moves one way, and which way
         // it is for.
-        (true, true, true) if rising => "rises, for the better",
-        (true, true, true) if falling => "falls, for the better",
-        (true, false, true) if rising => "rises, for the worse",
-        (true, false, true) if falling => "falls, for the worse",
+        (true, true, true) if rising => "rises (better)",
+        (true, true, true) if falling => "falls (better)",
+        (true, false, true) if rising => "rises (worse)",
+        (true, false, true) if falling => "falls (worse)",
         (true, true, _) => "move for the better",
         (true, false, _) => "move for the worse",
     }
@@ -1153,9 +1182,10 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     let by_setting = assumptions_by_setting(result, a, &mut scale_only);
     if scale_only > 0 {
         intro += &format!(
-            " Below, a row per setting that changes a comparison the question asks; {scale_only} more change only a variant shown for scale (they are in the table comparison by comparison, on screen)."
+            " Below, a row per setting that changes a comparison the question asks; {scale_only} more change only a variant shown for scale."
         );
     }
+    intro += " Its gravest change: a flipped sign before a removed difference, before a new one, before the largest move. Rule: the rule the setting belongs to, as the tool numbers its readings of the sources (\u{a7}: a section of a source).";
     Some(vec![
         Section {
             printed: true,
@@ -1232,7 +1262,7 @@ fn assumptions_by_setting(
         ("setting", false),
         ("rule", false),
         ("comparisons it changes", false),
-        ("its largest change", false),
+        ("its gravest change", false),
     ]);
     for (_, _, rows) in &keys {
         let f = rows[0];
@@ -1540,7 +1570,19 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             [one] => format!(", with {one}"),
             [rest @ .., last] => format!(", with {} and {last}", rest.join(", ")),
         };
-        groups.push(format!("Under {label}{shared}: {}", each.join("; ")));
+        // A system of one variant named as the system: said once ("Rank & File, with …: 6
+        // enemy fire dice"), not "Under Rank & File: Rank & File (…)".
+        let alone = match &each[..] {
+            [one] => one
+                .strip_prefix(label.as_str())
+                .and_then(|r| r.strip_prefix(" ("))
+                .and_then(|r| r.strip_suffix(')')),
+            _ => None,
+        };
+        groups.push(match alone {
+            Some(own) => format!("{label}{shared}: {own}"),
+            None => format!("Under {label}{shared}: {}", each.join("; ")),
+        });
     }
     out += &format!(" {}.", groups.join(". "));
     if !exp.sweep.is_empty() {
@@ -1705,8 +1747,19 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, false)]);
         for o in &run.report.outcomes {
             let c = &o.cell;
+            // Enough decimals that the exact value and the interval's ends read apart.
+            let d = c.exact.map_or(2, |e| {
+                apart(
+                    100.0 * e,
+                    &[
+                        100.0 * c.ci_low.unwrap_or(f64::NAN),
+                        100.0 * c.ci_high.unwrap_or(f64::NAN),
+                    ],
+                    2,
+                )
+            });
             let interval = format!(
-                "{:.2}% [{:.2}, {:.2}]",
+                "{:.d$}% [{:.d$}, {:.d$}]",
                 100.0 * c.p,
                 100.0 * c.ci_low.unwrap_or(f64::NAN),
                 100.0 * c.ci_high.unwrap_or(f64::NAN)
@@ -1721,7 +1774,11 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
                         "agrees".into()
                     }
-                    (Some(_), _, _) => format!("outside its interval: {interval}"),
+                    (Some(e), _, _) => format!(
+                        "exact {:.d$}% outside its interval: {interval} ({})",
+                        100.0 * e,
+                        by_chance(exp.confidence)
+                    ),
                     (None, _, _) => interval,
                 },
             ]);
@@ -1753,7 +1810,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         {
                             "agrees".into()
                         }
-                        (Some(_), _, _) => format!("outside its interval: {spread}"),
+                        (Some(_), _, _) => format!(
+                            "outside its interval: {spread} ({})",
+                            by_chance(exp.confidence)
+                        ),
                         (None, _, _) => spread,
                     },
                 ]);
@@ -1951,7 +2011,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 Some(e) if c.low - 1e-12 <= e && e <= c.high + 1e-12 => {
                     format!("agrees: {estimate}")
                 }
-                Some(_) => format!("outside its interval: {estimate}"),
+                Some(_) => format!(
+                    "outside its interval: {estimate} ({})",
+                    by_chance(exp.confidence)
+                ),
                 None => estimate,
             };
             row.extend([
@@ -2153,7 +2216,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         sections,
         reproduce: format!(
             "`{command}` — morale-lab {}, seed {}, {} trials, {} threads (results do not depend on threads). The variant definitions are in `results.json`.",
-            result.version, exp.seed, exp.trials, result.threads
+            result.version,
+            exp.seed,
+            crate::report::thousands(exp.trials),
+            result.threads
         ),
     }
 }
@@ -2163,9 +2229,6 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
     );
-    if let Some(why) = &page.why {
-        out += &format!("**Why.** {why}\n\n");
-    }
     // The chart that answers the question comes with the answer, as on the page.
     if result.experiment.headlines.len() > 1
         && result.experiment.variants.len() > 1
@@ -2182,6 +2245,9 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     if let Some(tab) = &page.headline {
         out += &tab.markdown();
         out += "\n";
+    }
+    if let Some(why) = &page.why {
+        out += &format!("**Why.** {why}\n\n");
     }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);

@@ -199,7 +199,8 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (a_dice, d_dice) = (a_dice.unwrap_or(dice), d_dice.unwrap_or(dice));
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
-        "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {hpq} hit(s) a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
+        "a round a turn: attacker {a_dice} dice, defender {d_dice} dice, hitting on {to_hit}+; {} a quarter; the side that suffered more hits tests (EF-2) and retreats, blocked with chance {} (EF-3, EF-4); a tie fights on next turn",
+        crate::labels::count(u32::from(hpq), "hit", "hits"),
         p.p_blocked
     )];
     let chain = EfFight::new(

@@ -200,9 +200,10 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     };
     let retreat_on_fire = on.retreat_on_fire;
     notes.push(format!(
-        "enemy fire each turn: {} (mean {:.3} hits), {hits_per_quarter} hit(s) a quarter; holes in the line: {HOLES}",
+        "enemy fire each turn: {} (mean {:.3} hits), {} a quarter; holes in the line: {HOLES}",
         fire.description(),
-        fire.mean()
+        fire.mean(),
+        crate::labels::count(u32::from(hits_per_quarter), "hit", "hits")
     ));
     if retreat_on_fire {
         notes.push(format!(

@@ -129,7 +129,7 @@ impl RuleSystem for RankAndFile {
         let numbers = read.numbers;
         let elite = match read.q.elite_rerolls {
             rules::EliteRerolls::Unlimited => {
-                "an Elite unit that re-rolls every failed test (the tool's reading of RF-6)"
+                "an Elite unit that re-rolls every failed test, the tool's reading (RF-6)"
                     .to_string()
             }
             rules::EliteRerolls::Limited(1) => {
@@ -149,7 +149,7 @@ impl RuleSystem for RankAndFile {
             1 => "loses a stand".to_string(),
             n => format!("loses {n} stands"),
         };
-        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase (RF-5: leader, buildings and losses only); a routing unit passes to unsteady first, so it needs two passes (RF-4), and one that fails {lose} and may reach the 50% rule; \"elite\" is {elite}. Each cell is the exact chance of being back in good order by that turn."));
+        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase, with only its leader's bonus, buildings and stands lost changing the roll (RF-5). A routing unit must pass twice, first to unsteady, then to good order (RF-4); each time a routing unit fails, it {lose} and may reach the 50% rule; an unsteady unit that fails loses nothing. \"Elite\" is {elite}. Each cell is the exact chance of being back in good order by that turn."));
         Ok(sheet)
     }
 }

@@ -614,7 +614,10 @@ pub fn in_players_words(text: &str, ids: &mut Vec<String>) -> String {
     };
     let mut t = text.to_string();
     // A leading id: "RF-2: roll…" or "EF-5 (the optional return roll…): a retreating…".
-    if let Some((head, rest)) = t.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())) {
+    if let Some((head, rest)) = t
+        .split_once(' ')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+    {
         let id = head.trim_end_matches(':');
         if is_rule_id(id) {
             note(id);

@@ -725,6 +725,11 @@ pub fn has_param_label(key: &str) -> bool {
     LABELS.iter().any(|(k, _)| *k == key)
 }
 
+/// `n` with its noun in the right number: "1 hit", "2 hits".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -759,9 +764,4 @@ mod tests {
             assert!(!head.contains('_') && !noun.contains('_'), "{k}");
         }
     }
-}
-
-/// `n` with its noun in the right number: "1 hit", "2 hits".
-pub fn count(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -776,7 +776,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let html = std::fs::read_to_string(root.join("index.html")).unwrap();
     let (fig, charts) = (
         html.find("id=\"chart-tradeoff\"").unwrap(),
-        html.find("<h2 id=\"charts\">").unwrap(),
+        html.find("<h2 id=\"charts\"").unwrap(),
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(

@@ -119,6 +119,66 @@ const OUTCOMES: &[(&str, &str, &str, Better)] = &[
 /// Metrics: key, head, noun, better.
 const METRICS: &[(&str, &str, &str, Better)] = &[
     (
+        "removed_destroyed",
+        "removed, every stand lost",
+        "the share of trials that ended removed, every stand lost",
+        Neither,
+    ),
+    (
+        "removed_dispersed",
+        "removed, dispersed",
+        "the share of trials that ended removed, dispersed",
+        Neither,
+    ),
+    (
+        "removed_failed_while_routing",
+        "removed, failing a test while routing",
+        "the share of trials that ended removed, failing a test while routing",
+        Neither,
+    ),
+    (
+        "removed_guns_abandoned",
+        "removed, guns abandoned",
+        "the share of trials that ended removed, guns abandoned",
+        Neither,
+    ),
+    (
+        "removed_routed_with_guns",
+        "removed, routed with its guns",
+        "the share of trials that ended removed, routed with its guns",
+        Neither,
+    ),
+    (
+        "removed_caught",
+        "removed, caught while routing",
+        "the share of trials that ended removed, caught while routing",
+        Neither,
+    ),
+    (
+        "removed_wagons_fled",
+        "removed, wagons fled",
+        "the share of trials that ended removed, wagons fled",
+        Neither,
+    ),
+    (
+        "removed_wagons_captured",
+        "removed, wagons captured",
+        "the share of trials that ended removed, wagons captured",
+        Neither,
+    ),
+    (
+        "loser_removed_destroyed",
+        "loser removed, every stand lost",
+        "the share of melees whose loser ended removed, every stand lost",
+        Neither,
+    ),
+    (
+        "loser_removed_failed_while_routing",
+        "loser removed, failing a test while routing",
+        "the share of melees whose loser ended removed, failing a test while routing",
+        Neither,
+    ),
+    (
         "empty_turns",
         "turns its place stood empty",
         "the average number of turns its place in the line stood empty",
@@ -127,13 +187,13 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "a_hole_turns",
         "side A's empty places × turns",
-        "the count of places empty in side A's line over the turns",
+        "side A's empty places × turns (places empty in its line, summed over the turns)",
         Lower,
     ),
     (
         "b_hole_turns",
         "side B's empty places × turns",
-        "the count of places empty in side B's line over the turns",
+        "side B's empty places × turns (places empty in its line, summed over the turns)",
         Higher,
     ),
     (

@@ -524,7 +524,13 @@ impl Odds {
     /// cell the exact fraction above its percentage, each table kept on one page where it fits,
     /// and the rules in force (the sheet's notes) under the tables.
     pub fn html(&self) -> String {
-        self.for_players().html_read()
+        // On the printed sheet the rules box ends with the rules themselves: the ids' line
+        // is for the text and Markdown forms, beside the data.
+        let mut o = self.for_players();
+        if !self.notes.is_empty() && o.notes.len() > self.notes.len() {
+            o.notes.pop();
+        }
+        o.html_read()
     }
 
     fn html_read(&self) -> String {

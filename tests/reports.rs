@@ -910,7 +910,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The baseline the swept number does not touch takes one row and one section, not four.
     assert!(
         summary.contains(
-            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings (at 1, outside its interval, as chance alone now and then puts one) |"
+            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of the 4 settings; at the other, outside its interval, as chance alone now and then puts one |"
         ),
         "{summary}"
     );

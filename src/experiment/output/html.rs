@@ -20,6 +20,7 @@ table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: 
 th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
 th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
+td.ids { white-space: nowrap; }
 thead th { background: var(--band); }
 th button { all: inherit; display: inline; cursor: pointer; padding: 0; border: 0; background: none; }
 th button::after { content: " \2195"; color: #999; font-size: 0.8em; }
@@ -160,12 +161,26 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     for (head, numeric) in &tab.head {
         out += &format!(
             "<th{} scope=\"col\" aria-sort=\"none\"><button type=\"button\">{}</button></th>",
-            class(*numeric),
+            // The rule ids are for the designer at the screen (docs/RULES.md numbers them).
+            if head == "rule" {
+                " class=\"screen\""
+            } else {
+                class(*numeric)
+            },
             escape(head)
         );
     }
     out += "</tr></thead>\n<tbody>\n";
     let mut folded = Vec::new();
+    // A cell: a rule column's ids never break at their hyphen ("RF-" / "1"), and stay on
+    // screen.
+    let td = |cell: &str, head: &str, numeric: bool| {
+        if head == "rule" {
+            format!("<td class=\"ids screen\">{}</td>", cell_html(cell, numeric))
+        } else {
+            format!("<td{}>{}</td>", class(numeric), cell_html(cell, numeric))
+        }
+    };
     for row in &tab.rows {
         // A row whose every number is zero is left out of print (the screen keeps it) and
         // named under the table.
@@ -183,15 +198,15 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
         if zero {
             folded.push(row.first().cloned().unwrap_or_default());
             out += "<tr class=\"zero\">";
-            for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
-                out += &format!("<td{}>{}</td>", class(*numeric), cell_html(cell, *numeric));
+            for (cell, (head, numeric)) in row.iter().zip(&tab.head) {
+                out += &td(cell, head, *numeric);
             }
             out += "</tr>\n";
             continue;
         }
         out += "<tr>";
-        for (cell, (_, numeric)) in row.iter().zip(&tab.head) {
-            out += &format!("<td{}>{}</td>", class(*numeric), cell_html(cell, *numeric));
+        for (cell, (head, numeric)) in row.iter().zip(&tab.head) {
+            out += &td(cell, head, *numeric);
         }
         out += "</tr>\n";
     }
@@ -369,7 +384,6 @@ pub(crate) fn index_html(
         }
         out += "</section>\n";
     }
-    out += &left_out(result, page, charts, &printed);
     out += &reproduce(result, page, command);
     out += &format!(
         "</main>\n<footer>Written by morale-lab {}.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
@@ -462,72 +476,6 @@ fn printed_charts(
         }
     }
     out
-}
-
-/// Printed only: what the paper leaves out, by name, and where it is.
-fn left_out(
-    result: &ExperimentResult,
-    page: &Page,
-    charts: &[(String, String, String)],
-    printed: &[String],
-) -> String {
-    let mut parts = Vec::new();
-    if !page.pivots.is_empty() && page.headline.is_some() {
-        parts.push("the table of every setting with intervals and differences".to_string());
-    }
-    if !page.detail.is_empty() {
-        parts.push("the detail of each comparison in words".to_string());
-    }
-    // The page's sections: one per run (a variant at a setting), then the named ones.
-    let runs = result.runs.len().min(page.sections.len());
-    parts.push(format!(
-        "the outcome and metric tables of each run ({runs}: every variant{})",
-        if result.experiment.sweep.is_empty() {
-            ""
-        } else {
-            " at every setting"
-        }
-    ));
-    for s in page.sections[runs..].iter().filter(|s| !s.printed) {
-        parts.push(format!("the section \"{}\"", s.title));
-    }
-    // The charts left on screen, counted by kind (the file names' first word).
-    let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for (stem, _, _) in charts.iter().filter(|c| !printed.contains(&c.0)) {
-        let kind = match stem.split('_').next().unwrap_or(stem) {
-            "per" => "per-turn",
-            "outcomes" => "outcome",
-            "lines" => "turn-by-turn battle",
-            "heatmap" => "heat-map",
-            "sensitivity" => "sensitivity",
-            "balance" => "balance",
-            "headline" => "headline",
-            "tradeoff" => "trade-off",
-            _ => "other",
-        };
-        match kinds.iter_mut().find(|k| k.0 == kind) {
-            Some(k) => k.1 += 1,
-            None => kinds.push((kind, 1)),
-        }
-    }
-    if !kinds.is_empty() {
-        let n: usize = kinds.iter().map(|k| k.1).sum();
-        parts.push(format!(
-            "{n} chart{} ({})",
-            if n == 1 { "" } else { "s" },
-            kinds
-                .iter()
-                .map(|(k, n)| format!("{n} {k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    parts.push("the reproduce block".to_string());
-    format!(
-        "<p class=\"print-only\">More in the full report, <code>reports/{1}/</code> (summary.md, results.csv): {0}.</p>\n",
-        escape(&parts.join("; ")),
-        escape(&result.experiment.name)
-    )
 }
 
 /// The reproducibility block: what was run, and each variant's definition.

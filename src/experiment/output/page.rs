@@ -236,8 +236,12 @@ fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>) -> String {
     }
     match outside {
         0 => "agrees".into(),
+        1 => format!(
+            "agrees at {} of the {n} settings; at the other, outside its interval, as chance alone now and then puts one",
+            n - 1
+        ),
         k => format!(
-            "agrees at {} of {n} settings (at {k}, outside its interval, as chance alone now and then puts one)",
+            "agrees at {} of the {n} settings; at the other {k}, outside its interval",
             n - k
         ),
     }
@@ -980,7 +984,7 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
     let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "The answer rests on {}{} (see \u{201c}Assumptions that matter\u{201d}).",
+            "The answer rests on {}{}; \u{201c}Assumptions that matter\u{201d} lists {}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
@@ -990,6 +994,7 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
             } else {
                 String::new()
             },
+            if keys.len() == 1 { "it" } else { "them all" },
         )
     };
     // The longest form that fits the words left: the most telling setting and a silent
@@ -1095,32 +1100,30 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             (100.0 * a.points).round()
         )
     };
+    // In a reader's words: what was moved, how far, and what the table lists.
     let mut intro = format!(
-        "Every situation parameter, rule parameter and optional rule that the variants share with {base} was moved one step (the steps of sensitivity: a whole number ±1, a chance to the nearest simple fractions, a switch flipped, a choice to each other value), on both sides of each comparison at once; a parameter only one side's system has, on that side. What each variant changes from {base} is left alone{}. {} settings tried ({how}){}.",
+        "How firm is the answer? Every other setting, rule and optional rule the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule switched, a choice to each other value), and the answer worked out again{}: {} settings ({how}){}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
             format!(
-                "; at the first setting swept ({})",
+                " at the first setting swept ({})",
                 super::answer::point_words(exp, &result.runs[0].point)
             )
         },
-        a.tried,
+        crate::report::thousands(a.tried as u64),
         if a.refused > 0 {
-            format!(
-                "; {} refused by the rules as values that do not fit together",
-                a.refused
-            )
+            format!("; {} more the rules do not allow together", a.refused)
         } else {
             String::new()
         }
     );
     if !a.not_tried.is_empty() {
-        intro += &format!(" Not stepped: {}.", a.not_tried.join("; "));
+        intro += &format!(" Left as they are: {}.", a.not_tried.join("; "));
     }
     if a.found.is_empty() {
         intro += &format!(
-            " None flips the sign of a headline difference, removes or creates one, or moves one by more than {}% of its size (a chance's by more than {} points).",
+            " None of them reverses a difference from {base}, makes one vanish or appear, or moves one by more than {}% of its size (a chance by more than {} points).",
             (100.0 * a.share).round(),
             (100.0 * a.points).round()
         );
@@ -1132,7 +1135,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         }]);
     }
     intro += &format!(
-        " Listed: each setting that flips the sign of a headline difference (variant minus {base}), removes it (exactly 0), creates one where there was none, or moves it by more than {}% of its size or, a chance's, by more than {} points.",
+        " The table lists each setting that would change a difference from {base}: reverse it (flips), make it vanish (removes), make one where there was none (creates), or move it by more than {}% of its size, a chance by more than {} points (moves). Its gravest change is the first of these it makes, else its largest move.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -1185,7 +1188,6 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             " Below, a row per setting that changes a comparison the question asks; {scale_only} more change only a variant shown for scale."
         );
     }
-    intro += " Its gravest change: a flipped sign before a removed difference, before a new one, before the largest move. Rule: the rule the setting belongs to, as the tool numbers its readings of the sources (\u{a7}: a section of a source).";
     Some(vec![
         Section {
             printed: true,

@@ -85,7 +85,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "no rally under failing army morale",
+        what: "the rule that no unit rallies once its army's morale has failed",
         rules: "RF-13",
         scenarios: &[Scenario::Rally, Scenario::Engagement, Scenario::Line],
     },

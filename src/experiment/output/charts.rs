@@ -295,7 +295,7 @@ pub(crate) fn point_charts(
                     .iter()
                     .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
             })
-            .map(|n| words(n))
+            .map(|n| crate::labels::outcome(n).head)
             .collect::<Vec<_>>()
             .join(" / ")
     };
@@ -521,7 +521,10 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
                 format!("per_turn_{}", slug(col)),
                 Chart::Lines {
                     title: with_setup(
-                        format!("The share of trials {} after each turn", words(col)),
+                        format!(
+                            "The share of trials {} after each turn",
+                            crate::labels::outcome(col).head
+                        ),
                         exp,
                     ),
                     x_label: "after turn".into(),
@@ -586,7 +589,15 @@ pub(super) fn sweep_charts(
         out.push((
             "sweep".to_string(),
             Chart::Lines {
-                title: with_setup(exp.question.clone(), exp),
+                // What the chart shows, not the question again: the headline along the rule.
+                title: with_setup(
+                    format!(
+                        "{}, by {}",
+                        crate::labels::capitalised(&what),
+                        crate::params::label_in_prose(&x.key)
+                    ),
+                    exp,
+                ),
                 x_label: axis_words(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: if exact {

@@ -416,7 +416,7 @@ fn caption(stem: &str, title: &str) -> String {
 fn caption_of(stem: &str) -> &'static str {
     match stem.split('_').next().unwrap_or(stem) {
         "tradeoff" => {
-            "a point per variant, one headline on each axis; the corner where both are better is marked"
+            "a point per variant, one measure on each axis; the corner where both are better is marked"
         }
         "sweep" => "the headline at each setting swept, a line per variant",
         "outcomes" => "the chance of each outcome, a bar per variant",

@@ -1686,8 +1686,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         .iter()
         .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
     let method = format!(
-        "{}, played {} times by simulation for each variant{} (seed {}, {level} intervals); {}. Differences are worked out before rounding, so one may differ by 0.1 from the difference of the rounded figures.",
-        exp.scenario.words(),
+        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a seeded simulation (seed {}, {level} intervals). Differences are worked out before rounding, so one may differ by 0.1 from the difference of the rounded figures.",
+        if exact_all {
+            "every value is exact, worked out from the rules' dice; the simulation checks each one."
+        } else if exact_any {
+            "values are exact, worked out from the rules' dice, where the situation could be solved, and the simulation checks them; elsewhere they are the simulation's, with their intervals."
+        } else {
+            "this situation has no exact solution, so every value is the simulation's, with its interval."
+        },
+        exp.scenario.words().to_lowercase(),
         crate::report::thousands(exp.trials),
         if exp.sweep.is_empty() {
             String::new()
@@ -1695,13 +1702,6 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             " and setting".into()
         },
         exp.seed,
-        if exact_all {
-            "every value is exact, worked out from the rules, and the simulation checks it"
-        } else if exact_any {
-            "values are exact where the scenario could be solved, and the simulation checks them; elsewhere they are the simulation's"
-        } else {
-            "this scenario has no exact solution, so every value is the simulation's, with its interval"
-        }
     );
     let method = if exp.overrides.is_empty() {
         method

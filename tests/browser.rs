@@ -55,7 +55,12 @@ pub(crate) const QUIET: [&str; 9] = [
 
 /// Chromium headless with a fresh profile and no background traffic (this machine has no
 /// network), logging the page's console to stderr. Returns (stdout, stderr).
-fn headless(browser: &Path, work: &Path, args: &[String], url: &str) -> (String, String) {
+pub(crate) fn headless(
+    browser: &Path,
+    work: &Path,
+    args: &[String],
+    url: &str,
+) -> (String, String) {
     let profile = work.join("profile");
     // A browser that hangs fails the test after two minutes instead of stalling CI.
     let out = Command::new("timeout")

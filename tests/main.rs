@@ -13,6 +13,7 @@ mod fidelity;
 mod interrupt;
 mod points;
 mod properties;
+mod publish;
 mod reference;
 mod reports;
 mod rule_params;

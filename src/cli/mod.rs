@@ -77,6 +77,14 @@ enum Command {
     Bench(BenchArgs),
     /// The publishable table of exact pass chances for a system.
     Odds(OddsArgs),
+    /// Publish a setting as one self-contained page: every exact answer over the fields left
+    /// open, precomputed, so a reader changes them and reads the answers at once with no server
+    /// (from any static host, or a file on disk).
+    #[command(after_help = "Examples:\n  \
+        morale-lab publish rally --system rank-and-file --open class --open lost=0..3 --out rally.html\n  \
+        morale-lab publish under-fire --system effectiveness --option retreat-on-fire --option return-roll --open fire_dice=1..6 --open return_on=3..6 --out amendment.html\n\n\
+        The page opens at any answer from its link (rally.html#class=green&lost=2).")]
+    Publish(PublishArgs),
     /// Systems, scenarios, optional rules and every parameter with its default and meaning.
     List(ListArgs),
     /// Open the explorer: a page on this machine where a rule change shows its odds at once
@@ -726,6 +734,33 @@ struct OddsArgs {
 }
 
 #[derive(Debug, Args)]
+struct PublishArgs {
+    /// The scenario (rally, under-fire, melee, charge, engagement, line, test).
+    #[arg(value_name = "SCENARIO")]
+    scenario: String,
+    /// Rule system, or a mechanic file (`path/to/file.rhai`).
+    #[arg(long, value_name = "SYSTEM", default_value = "rank-and-file")]
+    system: String,
+    /// A setting every answer shares (repeatable), as the scenario commands take it.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// A rule parameter every answer shares (repeatable), e.g. --rule base_green=4.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+    /// An optional rule in play (repeatable).
+    #[arg(long = "option", value_name = "NAME")]
+    options: Vec<String>,
+    /// A field the reader may change (repeatable): KEY for every value a choice, switch or
+    /// small whole number takes, or KEY=VALUES (values and ranges separated by commas, e.g.
+    /// lost=0..3, or p_blocked=0,1/6,1/3). The page holds every combination, at most 5,000.
+    #[arg(long = "open", value_name = "KEY[=VALUES]", required = true)]
+    open: Vec<String>,
+    /// The page to write (HTML).
+    #[arg(long, value_name = "FILE")]
+    out: std::path::PathBuf,
+}
+
+#[derive(Debug, Args)]
 struct ListArgs {
     /// Only this system, or a mechanic file (`path/to/file.rhai`).
     #[arg(long, value_name = "SYSTEM", value_parser = systems())]
@@ -1099,6 +1134,7 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         ),
         Command::Bench(a) => run_bench(a),
         Command::Odds(a) => run_odds(a),
+        Command::Publish(a) => run_publish(a, &control),
         Command::Serve(a) => run_serve(a, control),
         Command::List(a) => match &a.rules_file {
             Some(file) => crate::list::render_ruleset(&load_ruleset(file)?, format_of(&a.format)?),
@@ -2389,6 +2425,83 @@ fn run_serve(a: ServeArgs, control: Arc<Control>) -> Result<String> {
         },
         control,
     )
+}
+
+/// `publish`: every answer worked out (refused past the most, with the count), its size said,
+/// then the page written whole.
+fn run_publish(a: PublishArgs, control: &Control) -> Result<String> {
+    use morale_lab::params::{Input, Source};
+    let scenario = Scenario::from_name(&a.scenario).ok_or_else(|| {
+        invalid(
+            "SCENARIO",
+            &a.scenario,
+            "allowed: test, rally, under-fire, melee, charge, engagement, line",
+        )
+    })?;
+    let pair = |flag: &str, kv: &str| -> Result<(String, String)> {
+        kv.split_once('=')
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .filter(|(k, _)| !k.is_empty())
+            .ok_or_else(|| invalid(flag, kv, "allowed: KEY=VALUE"))
+    };
+    let mut inputs = Vec::new();
+    for kv in &a.sets {
+        let (key, value) = pair("--set", kv)?;
+        inputs.push(Input {
+            key,
+            value,
+            source: Source::Set,
+        });
+    }
+    for kv in &a.rules {
+        let (key, value) = pair("--rule", kv)?;
+        inputs.push(Input::rule(&key, value));
+    }
+    let system = load_mechanic(&a.system)?;
+    let open = a
+        .open
+        .iter()
+        .map(|o| morale_lab::publish::open_field(&system, scenario, o))
+        .collect::<Result<Vec<_>>>()?;
+    let ask = morale_lab::publish::Ask {
+        system: system.clone(),
+        scenario,
+        inputs,
+        options: a.options.clone(),
+        open,
+    };
+    let mut command = format!("morale-lab {} --system {}", scenario.name(), a.system);
+    for kv in &a.sets {
+        command += &format!(" --set {}", morale_lab::explorer::view::shell(kv));
+    }
+    for kv in &a.rules {
+        command += &format!(" --rule {}", morale_lab::explorer::view::shell(kv));
+    }
+    for o in &a.options {
+        command += &format!(" --option {o}");
+    }
+    let page = morale_lab::publish::publish(&ask, &command, env!("CARGO_PKG_VERSION"), control)?;
+    eprintln!(
+        "publishing {} exact answers, {} KB, to {}",
+        morale_lab::report::thousands(page.answers as u64),
+        page.html.len().div_ceil(1024),
+        a.out.display()
+    );
+    write_file(&a.out, page.html.as_bytes())?;
+    Ok(format!(
+        "wrote {} ({} KB): {} exact answers{}\n",
+        a.out.display(),
+        page.html.len().div_ceil(1024),
+        morale_lab::report::thousands(page.answers as u64),
+        if page.refused > 0 {
+            format!(
+                ", {} of them settings the rules refuse (the page says why)",
+                page.refused
+            )
+        } else {
+            String::new()
+        }
+    ))
 }
 
 fn run_odds(a: OddsArgs) -> Result<String> {

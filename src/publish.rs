@@ -1,0 +1,310 @@
+//! A published page (issue 76): one self-contained HTML file holding every exact answer of a
+//! setting over the fields a designer leaves open, each over its values, so that a reader
+//! changes them and reads the answers at once from any static host or a file on disk, with no
+//! server. The page says which build and rules made it, and gives the command line that
+//! reproduces the answer shown.
+//!
+//! The answers are worked out here, before anything is written: how many there are is known
+//! from the fields' values and refused past [`MOST_ANSWERS`] (with the count and what to
+//! narrow), and the page's size is known before the binary writes it.
+
+use crate::engine::Control;
+use crate::error::{Error, Result};
+use crate::params::{Input, Kind, Source};
+use crate::scenario::{RunOptions, Scenario};
+use crate::system;
+use serde_json::{Value, json};
+
+/// The most answers one page may hold.
+pub const MOST_ANSWERS: usize = 5_000;
+
+/// A field left open on the page: its key, its label, whether it is a rule parameter, and its
+/// values in order (as the command line takes them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Open {
+    /// The parameter's key.
+    pub key: String,
+    /// Its label, in a reader's words.
+    pub label: String,
+    /// A rule parameter (`--rule`), else a setting (`--set`).
+    pub rule: bool,
+    /// Its values, in order.
+    pub values: Vec<String>,
+}
+
+/// What a page is of: the system and scenario, the settings it fixes, its optional rules and
+/// the fields it leaves open.
+#[derive(Debug, Clone)]
+pub struct Ask {
+    /// The system's registry name.
+    pub system: String,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The fixed settings (`--set`, `--rule`, a flag of its own).
+    pub inputs: Vec<Input>,
+    /// Optional rules in play.
+    pub options: Vec<String>,
+    /// The fields left open, in the order the page shows them.
+    pub open: Vec<Open>,
+}
+
+/// A page made: its HTML and what it holds.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The self-contained page.
+    pub html: String,
+    /// Answers it holds (settings the rules refuse included, each with why).
+    pub answers: usize,
+    /// Of those, settings the rules refuse.
+    pub refused: usize,
+}
+
+/// The field `spec` of `system` in `scenario` left open: `KEY` (every value it allows: each
+/// choice, both of a switch, every whole number of its range) or `KEY=VALUES` (values and
+/// ranges separated by commas, as a sweep takes them: `2..8`, `0, 1/6, 1/3`).
+///
+/// # Errors
+/// An unknown key, a kind that has no values to list (a unit spec, a distribution), values
+/// that do not parse.
+pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> {
+    let bad = |allowed: String| Error::Invalid {
+        what: "--open".into(),
+        value: spec.to_string(),
+        allowed,
+    };
+    let s = system::find(system)?;
+    let (key, values) = match spec.split_once('=') {
+        Some((k, v)) => (k.trim(), Some(v.trim())),
+        None => (spec.trim(), None),
+    };
+    let Some((def, rule)) = crate::explorer::sweep::param_of(s, scenario, key) else {
+        return Err(bad(format!(
+            "a parameter of {} in {} (see `morale-lab list`), as KEY or KEY=VALUES",
+            s.name(),
+            scenario.name()
+        )));
+    };
+    let values = match (values, &def.kind) {
+        (Some(text), Kind::Int { .. } | Kind::Real { .. } | Kind::Prob) => {
+            crate::explorer::sweep::parse_values(&def.kind, key, text).map_err(bad)?
+        }
+        (Some(text), Kind::Choice(_) | Kind::Bool) => {
+            let all = listed(&def.kind);
+            let mut out = Vec::new();
+            for v in text.split(',').map(str::trim).filter(|v| !v.is_empty()) {
+                if !all.iter().any(|a| a == v) {
+                    return Err(bad(format!("{key}'s values: {}", all.join(", "))));
+                }
+                out.push(v.to_string());
+            }
+            out
+        }
+        (None, Kind::Int { min, max }) if max - min <= 60 => {
+            (*min..=*max).map(|n| n.to_string()).collect()
+        }
+        (None, Kind::Choice(_) | Kind::Bool) => listed(&def.kind),
+        (None, Kind::Int { .. } | Kind::Real { .. } | Kind::Prob) => {
+            return Err(bad(format!(
+                "{key}=VALUES for a number: give its values, e.g. {key}=2..8 ({})",
+                def.kind.allowed()
+            )));
+        }
+        _ => {
+            return Err(bad(format!(
+                "{key} is {}: a page leaves open numbers, chances, choices and switches",
+                def.kind.allowed()
+            )));
+        }
+    };
+    if values.is_empty() {
+        return Err(bad("at least one value".into()));
+    }
+    Ok(Open {
+        key: key.to_string(),
+        label: crate::params::label(key),
+        rule,
+        values,
+    })
+}
+
+/// A value as a reader reads it: yes and no for a switch, words for a choice, a true minus.
+fn value_words(v: &str) -> String {
+    match v {
+        "true" => "yes".into(),
+        "false" => "no".into(),
+        _ if v.starts_with('-') && v[1..].parse::<f64>().is_ok() => format!("\u{2212}{}", &v[1..]),
+        _ => v.replace('_', " "),
+    }
+}
+
+/// Every value a choice or a switch takes.
+fn listed(kind: &Kind) -> Vec<String> {
+    match kind {
+        Kind::Choice(names) => names.iter().map(|n| n.to_string()).collect(),
+        Kind::Bool => vec!["false".into(), "true".into()],
+        _ => Vec::new(),
+    }
+}
+
+/// How many answers the fields `open` make (the product of their counts).
+pub fn count(open: &[Open]) -> u128 {
+    open.iter().map(|o| o.values.len() as u128).product()
+}
+
+/// The inputs of the answer at `pick` (each open field's value index): the fixed ones but those
+/// the page leaves open, then the open fields' values.
+fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
+    let mut inputs: Vec<Input> = ask
+        .inputs
+        .iter()
+        .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
+        .cloned()
+        .collect();
+    for (o, &i) in ask.open.iter().zip(pick) {
+        inputs.push(if o.rule {
+            Input::rule(&o.key, o.values[i].clone())
+        } else {
+            Input {
+                key: o.key.clone(),
+                value: o.values[i].clone(),
+                source: Source::Set,
+            }
+        });
+    }
+    inputs
+}
+
+/// Work out every answer of `ask` exactly and make its page. `command` is the command line of
+/// the fixed settings (each answer's adds its open fields' values); `version` names the build.
+///
+/// # Errors
+/// More than [`MOST_ANSWERS`] answers (with the count and what to narrow); a setting whose
+/// scenario has no exact solution; a solve that fails; [`Error::Cancelled`] once `control` is.
+pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Result<Published> {
+    let n = count(&ask.open);
+    if n > MOST_ANSWERS as u128 {
+        return Err(Error::Invalid {
+            what: "--open".into(),
+            value: ask
+                .open
+                .iter()
+                .map(|o| format!("{} ({} values)", o.key, o.values.len()))
+                .collect::<Vec<_>>()
+                .join(" × "),
+            allowed: format!(
+                "at most {} answers on one page, not {n}: narrow a field's values or leave fewer open",
+                crate::report::thousands(MOST_ANSWERS as u64)
+            ),
+        });
+    }
+    let n = n as usize;
+    let options = RunOptions::new(1000, 1).exact_only(true).threads(Some(1));
+    let mut answers = Vec::with_capacity(n);
+    let mut names: Vec<(String, String, bool)> = Vec::new();
+    let mut refused = 0;
+    let mut pick = vec![0usize; ask.open.len()];
+    let mut rules_line = String::new();
+    for _ in 0..n {
+        if control.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let inputs = inputs_at(ask, &pick);
+        match system::build(&ask.system, ask.scenario, &inputs, &ask.options) {
+            Err(e) => {
+                refused += 1;
+                answers.push(json!({ "refused": e.to_string() }));
+            }
+            Ok(job) => {
+                if !job.has_exact() {
+                    return Err(Error::Invalid {
+                        what: "--scenario".into(),
+                        value: ask.scenario.name().into(),
+                        allowed: "a setting with an exact solution: a published page holds exact answers only".into(),
+                    });
+                }
+                let report = job.run(&options, control)?;
+                if rules_line.is_empty() {
+                    rules_line = report.rules_line();
+                }
+                let mut values = serde_json::Map::new();
+                let cells = report
+                    .outcomes
+                    .iter()
+                    .map(|o| (o.outcome.clone(), o.cell.exact, false))
+                    .chain(
+                        report
+                            .metrics
+                            .iter()
+                            .map(|m| (m.name.clone(), m.exact, true)),
+                    );
+                for (name, exact, metric) in cells {
+                    if !names.iter().any(|x| x.0 == name) {
+                        let head = if metric {
+                            crate::labels::metric(&name).head
+                        } else {
+                            crate::labels::outcome(&name).head
+                        };
+                        names.push((name.clone(), head, metric));
+                    }
+                    let fraction = exact
+                        .and_then(crate::report::simple_fraction)
+                        .map(|(a, b)| format!("{a}/{b}"));
+                    values.insert(name, json!([exact, fraction]));
+                }
+                answers.push(Value::Object(values));
+            }
+        }
+        // The next pick, the last field turning fastest (the answers' order on the page).
+        for i in (0..pick.len()).rev() {
+            pick[i] += 1;
+            if pick[i] < ask.open[i].values.len() {
+                break;
+            }
+            pick[i] = 0;
+        }
+    }
+    let fixed: Vec<String> = ask
+        .inputs
+        .iter()
+        .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
+        .map(|i| crate::labels::setting_in_words(&i.key, &i.value))
+        .collect();
+    let data = json!({
+        "system": crate::labels::system(&ask.system),
+        "scenario": ask.scenario.words(),
+        "fixed": fixed,
+        "options": ask.options.iter().map(|o| crate::labels::option(o)).collect::<Vec<_>>(),
+        "open": ask.open.iter().map(|o| json!({
+            "key": o.key,
+            "label": o.label,
+            "flag": if o.rule { "--rule" } else { "--set" },
+            "values": o.values,
+            "words": o.values.iter().map(|v| value_words(v)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "names": names.iter().map(|(k, h, m)| json!({ "key": k, "head": h, "metric": m })).collect::<Vec<_>>(),
+        "answers": answers,
+        "command": command,
+        "version": version,
+        "rules": rules_line,
+    });
+    // Inside a <script> element: no "</" may close it early.
+    let text = serde_json::to_string(&data)
+        .unwrap_or_default()
+        .replace("</", "<\\/");
+    let title = format!(
+        "{}: {}",
+        crate::labels::system(&ask.system),
+        ask.scenario.words().to_lowercase()
+    );
+    let html = PAGE
+        .replace("{{TITLE}}", &crate::report::escape_html(&title))
+        .replace("{{DATA}}", &text);
+    Ok(Published {
+        html,
+        answers: n,
+        refused,
+    })
+}
+
+/// The page: the data in a script element, read by a few lines of script; nothing fetched.
+const PAGE: &str = include_str!("publish.html");

@@ -1,0 +1,140 @@
+//! `publish` (issue 76): one self-contained page holding every exact answer over the fields
+//! left open; opened from `file://` in chromium, the answer a link picks is the command
+//! line's, to the bit; too many answers are refused before anything is written.
+
+use crate::browser::{chromium, headless};
+use crate::common::bin;
+use crate::reports::scratch;
+use serde_json::Value;
+
+/// The exact value of each outcome and measure the command line gives for `sets`.
+fn command_line(sets: &[&str]) -> Vec<(String, f64)> {
+    let mut args = vec![
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--exact-only",
+        "--format",
+        "json",
+    ];
+    for s in sets {
+        args.extend(["--set", s]);
+    }
+    let out = bin().args(&args).output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut all = Vec::new();
+    for o in v["outcomes"].as_array().unwrap() {
+        all.push((
+            o["outcome"].as_str().unwrap().to_string(),
+            o["exact"].as_f64().unwrap(),
+        ));
+    }
+    for m in v["metrics"].as_array().unwrap() {
+        if let Some(x) = m["exact"].as_f64() {
+            all.push((m["name"].as_str().unwrap().to_string(), x));
+        }
+    }
+    all
+}
+
+#[test]
+fn a_published_page_shows_the_command_lines_exact_values_from_a_file() {
+    let dir = scratch("publish");
+    let page = dir.join("rally.html");
+    let out = bin()
+        .args([
+            "publish",
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--open",
+            "class",
+            "--open",
+            "lost=0..3",
+            "--out",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("12 exact answers"), "{said}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("publishing 12 exact answers"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing fetched.
+    assert!(
+        !html.contains("src=\"http")
+            && !html.contains("fetch(")
+            && !html.contains("<link rel=\"stylesheet")
+    );
+    let Some(browser) =
+        chromium("a_published_page_shows_the_command_lines_exact_values_from_a_file")
+    else {
+        return;
+    };
+    for (hash, sets) in [
+        ("class=veteran&lost=0", ["class=veteran", "lost=0"]),
+        ("class=regular&lost=1", ["class=regular", "lost=1"]),
+        ("class=green&lost=3", ["class=green", "lost=3"]),
+    ] {
+        let url = format!("file://{}#{hash}", page.display());
+        let (dom, _) = headless(&browser, &dir, &["--dump-dom".to_string()], &url);
+        let want = command_line(&sets);
+        assert!(!want.is_empty());
+        for (name, x) in want {
+            let at = format!("<tr data-key=\"{name}\">");
+            let Some(i) = dom.find(&at) else {
+                panic!("{hash}: no row {name} in the page");
+            };
+            let rest = &dom[i..];
+            let v = rest.split("data-value=\"").nth(1).unwrap();
+            let shown: f64 = v[..v.find('"').unwrap()].parse().unwrap();
+            assert_eq!(shown, x, "{hash}: {name}");
+        }
+        // The command line shown reproduces the answer.
+        assert!(
+            dom.contains(&format!(
+                "morale-lab rally --system rank-and-file --set {} --set {} --exact-only",
+                sets[0], sets[1]
+            )),
+            "{hash}"
+        );
+    }
+}
+
+#[test]
+fn too_many_answers_are_refused_with_the_count_and_nothing_written() {
+    let dir = scratch("publish-refused");
+    let page = dir.join("big.html");
+    let out = bin()
+        .args([
+            "publish",
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--open",
+            "stands=2..40",
+            "--open",
+            "lost=0..39",
+            "--open",
+            "class",
+            "--open",
+            "leader=0..3",
+            "--out",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("answers on one page, not ") && err.contains("narrow"),
+        "{err}"
+    );
+    assert!(!page.exists());
+}

@@ -508,6 +508,8 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "fire_dice" if whole => format!("{v} enemy fire dice a turn"),
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
+        "leader" if v == "0" => "no leader's bonus".into(),
+        "leader" if whole => format!("a +{v} leader"),
         // "routing at the start", not "starting state routing".
         "state" => format!("{} at the start", v.replace('_', " ")),
         // "Green base number 3", in prose, a table's cell and a heading alike.

@@ -604,7 +604,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("Along the rule \u{201c}Green unit's base number\u{201d} (the source: 5)")
+        answer.contains("Along the rule \u{201c}Green unit's base number\u{201d} (as written: 5)")
             && answer.contains("55.7% at 5 (as written; −34.5 points)")
             && answer.contains("at Green base number 3"),
         "{answer}"
@@ -910,7 +910,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The baseline the swept number does not touch takes one row and one section, not four.
     assert!(
         summary.contains(
-            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of the 4 settings; at the other, outside its interval, as chance alone now and then puts one |"
+            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings; the other misses its 95% interval, as 1 check in 20 may by chance |"
         ),
         "{summary}"
     );

@@ -680,7 +680,7 @@ fn along(
         .collect();
     Some(match target {
         Some((t, base)) => format!(
-            "Along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} under {} is {}, against {} under {base} at every setting.",
+            "Along the rule \u{201c}{}\u{201d} (as written: {source}{}), {} under {} is {}, against {} under {base} at every setting.",
             crate::params::label_in_prose(&axis.key),
             if written.is_none() { ", not swept" } else { "" },
             head.noun(),
@@ -689,7 +689,7 @@ fn along(
             head.value(t)
         ),
         None => format!(
-            "Under {}, along the rule \u{201c}{}\u{201d} (the source: {source}{}), {} is {}.",
+            "Under {}, along the rule \u{201c}{}\u{201d} (as written: {source}{}), {} is {}.",
             v.name,
             crate::params::label_in_prose(&axis.key),
             if written.is_none() { ", not swept" } else { "" },

@@ -123,7 +123,7 @@ pub(super) fn axis_words(
     axis: &crate::experiment::Axis,
 ) -> String {
     match (axis_def(exp, axis), axis.rule) {
-        (Some(d), true) => format!("{} (the source: {})", meaning_phrase(d.meaning), d.default),
+        (Some(d), true) => format!("{} (as written: {})", meaning_phrase(d.meaning), d.default),
         // A meaning that speaks of several scenarios at once ("turn cap (rally) or turns of
         // fire (under-fire)") gives way to the label.
         (Some(d), false)

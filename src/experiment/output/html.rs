@@ -59,7 +59,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
-  figcaption { font-size: 7.5pt; }
+  figcaption { font-size: 8.5pt; }
   footer { margin-top: 0.3rem; font-size: 7.5pt; break-before: avoid; }
   figcaption a { color: inherit; text-decoration: none; }
 }

@@ -218,7 +218,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
             done.push(name);
             let mut one = row.clone();
             one[1] = "every setting".into();
-            one[4] = checks_over_settings(mine.iter().map(|r| r[4].as_str()));
+            one[4] = checks_over_settings(mine.iter().map(|r| r[4].as_str()), exp.confidence);
             tab.rows.push(one);
         }
     }
@@ -228,7 +228,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
 
 /// The simulation's checks of one value at every setting of a sweep, in one cell: "agrees", or
 /// at how many settings it fell outside its interval.
-fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>) -> String {
+fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>, confidence: f64) -> String {
     let (mut n, mut outside) = (0, 0);
     for c in checks {
         n += 1;
@@ -237,12 +237,15 @@ fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>) -> String {
     match outside {
         0 => "agrees".into(),
         1 => format!(
-            "agrees at {} of the {n} settings; at the other, outside its interval, as chance alone now and then puts one",
-            n - 1
+            "agrees at {} of {n} settings; the other misses its {}% interval, as 1 check in {} may by chance",
+            n - 1,
+            crate::report::fmt_level(confidence),
+            (1.0 / (1.0 - confidence)).round()
         ),
         k => format!(
-            "agrees at {} of the {n} settings; at the other {k}, outside its interval",
-            n - k
+            "agrees at {} of {n} settings; {k} miss their {}% intervals",
+            n - k,
+            crate::report::fmt_level(confidence)
         ),
     }
 }
@@ -915,14 +918,7 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
         .find(|v| !v.reference)
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
-    let weight = |f: &crate::experiment::assumptions::Assumption| {
-        let moved = (f.changed - f.difference).abs();
-        if Head::named(f.headline.clone(), base_report).metric {
-            moved / (a.share * f.difference.abs()).max(1e-12)
-        } else {
-            moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
-        }
-    };
+    let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a.found.iter().filter(|f| !reference(&f.variant)) {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
@@ -1113,7 +1109,10 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         },
         crate::report::thousands(a.tried as u64),
         if a.refused > 0 {
-            format!("; {} more the rules do not allow together", a.refused)
+            format!(
+                "; {} more combinations the rules do not allow were skipped",
+                a.refused
+            )
         } else {
             String::new()
         }
@@ -1185,7 +1184,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     let by_setting = assumptions_by_setting(result, a, &mut scale_only);
     if scale_only > 0 {
         intro += &format!(
-            " Below, a row per setting that changes a comparison the question asks; {scale_only} more change only a variant shown for scale."
+            " Below, a row per setting that changes a comparison the question asks ({scale_only} more settings change only the variant there for scale)."
         );
     }
     Some(vec![
@@ -1206,6 +1205,26 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     ])
 }
 
+/// How far an assumption moves its comparison, in shares of what counts as a move: half an
+/// average's size (where there was no difference, half the baseline's value), and a chance's
+/// 3 points (or half its size, where that is less). A difference a setting creates is weighed
+/// like any other move, so a new 14-point chance outweighs a new 0.2 of a turn.
+fn move_weight(
+    a: &crate::experiment::assumptions::Assumptions,
+    base_report: &crate::report::Report,
+    f: &crate::experiment::assumptions::Assumption,
+) -> f64 {
+    let moved = (f.changed - f.difference).abs();
+    if Head::named(f.headline.clone(), base_report).metric {
+        let base = find(base_report, &f.headline).map_or(0.0, |c| c.exact.unwrap_or(c.p).abs());
+        moved / (a.share * f.difference.abs().max(base)).max(1e-12)
+    } else if f.difference.abs() < EXACTLY_ZERO {
+        moved / a.points.max(1e-12)
+    } else {
+        moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
+    }
+}
+
 /// The assumptions that matter, a row per setting (compact enough for paper): what it is
 /// stepped to, how many of the question's comparisons it changes and how, and its gravest
 /// change in the answer's numbers. A variant shown for scale is counted apart.
@@ -1223,14 +1242,7 @@ fn assumptions_by_setting(
         _ => 3,
     };
     // How far a row moves its comparison, in shares of what counts as a move.
-    let weight = |f: &Assumption| {
-        let moved = (f.changed - f.difference).abs();
-        if Head::named(f.headline.clone(), base_report).metric {
-            moved / (a.share * f.difference.abs()).max(1e-12)
-        } else {
-            moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
-        }
-    };
+    let weight = |f: &Assumption| move_weight(a, base_report, f);
     let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
     for f in &a.found {
         match keys.iter_mut().find(|k| k.0 == f.key) {
@@ -1909,8 +1921,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             };
             for (t, table) in one.tables.iter_mut().enumerate() {
                 for (r, row) in table.rows.iter_mut().enumerate() {
-                    row[2] =
-                        checks_over_settings(mine.iter().map(|s| s.tables[t].rows[r][2].as_str()));
+                    row[2] = checks_over_settings(
+                        mine.iter().map(|s| s.tables[t].rows[r][2].as_str()),
+                        exp.confidence,
+                    );
                 }
             }
             one

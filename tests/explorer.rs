@@ -1027,6 +1027,69 @@ fn type_into(b: &mut Browser, field: &str, value: &str) {
     ));
 }
 
+/// Issue 76: "Publish a page" writes the page the command line's `publish` writes, from the
+/// profile the form edits and the fields left open; the page holds the command line's exact
+/// values, and a field the scenario does not have is refused in one line.
+#[test]
+fn the_page_publishes_a_page_that_needs_no_server() {
+    let Some(chromium) = crate::browser::chromium("the_page_publishes_a_page_that_needs_no_server")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "publish");
+    b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=stands%3D6"));
+    b.wait("document.getElementById('publish-add').options.length > 2");
+    for key in ["class", "lost"] {
+        b.eval(&format!("(() => {{ const s = document.getElementById('publish-add'); s.value = {key:?}; s.dispatchEvent(new Event('change')); }})()"));
+    }
+    // A number comes with a range to edit; a choice takes every value.
+    assert_eq!(
+        b.eval("document.getElementById('open-class').value")
+            .as_str(),
+        Some("")
+    );
+    b.eval("(() => { const e = document.getElementById('open-lost'); e.value = '0..2'; e.dispatchEvent(new Event('input')); })()");
+    let got = downloaded(&mut b, "publish-run");
+    assert_eq!(got[0].as_str(), Some("rally-page.html"));
+    let html = got[1].as_str().unwrap();
+    let said = b.wait("(() => { const t = document.getElementById('publish-said').textContent; return t.includes('exact answers') ? t : null; })()");
+    assert!(
+        said.as_str().unwrap().starts_with("9 exact answers"),
+        "{said}"
+    );
+    // The page's data: green with 2 lost is the command line's.
+    let data = html
+        .split("<script type=\"application/json\" id=\"data\">")
+        .nth(1)
+        .and_then(|r| r.split("</script>").next())
+        .unwrap()
+        .replace("<\\/", "</");
+    let data: Value = serde_json::from_str(&data).unwrap();
+    let values = data["open"][0]["values"].as_array().unwrap();
+    let green = values.iter().position(|v| v == "green").unwrap();
+    let answer = &data["answers"][green * 3 + 2];
+    let want = crate::common::json_of(&[
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--set",
+        "class=green",
+        "--set",
+        "stands=6",
+        "--set",
+        "lost=2",
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        answer["recovered"][0].as_f64(),
+        want["outcomes"][0]["exact"].as_f64()
+    );
+    assert!(data["command"].as_str().unwrap().contains("--set stands=6"));
+}
+
 /// The README's permalink of its quick-start example opens the numbers the README prints.
 #[test]
 fn the_readmes_permalink_opens_the_readmes_numbers() {

@@ -652,6 +652,10 @@ impl Explorer {
                     Err(_) => f.response(),
                 },
             },
+            "/api/publish" if post => match self.publish(&pairs) {
+                Ok(v) => Response::json(200, &v),
+                Err(f) => f.response(),
+            },
             "/api/progress" if get => {
                 let id = value(&pairs, "run").unwrap_or_default();
                 let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
@@ -670,12 +674,12 @@ impl Explorer {
                 Response::json(200, &json!({ "cancelled": found }))
             }
             "/" | "/index.html" | "/api/systems" | "/api/files" | "/api/describe" | "/api/run"
-            | "/api/progress" | "/api/cancel" => Response::error(
+            | "/api/publish" | "/api/progress" | "/api/cancel" => Response::error(
                 405,
                 &format!(
                     "{method} is not allowed on {path}: {}",
                     match path {
-                        "/api/describe" | "/api/run" | "/api/cancel" => "POST it",
+                        "/api/describe" | "/api/run" | "/api/publish" | "/api/cancel" => "POST it",
                         _ => "GET it",
                     }
                 ),
@@ -685,7 +689,7 @@ impl Explorer {
             _ => Response::error(
                 404,
                 &format!(
-                    "nothing at {}: this server has its page (/) and its API (/api/systems, /api/files, /api/describe, /api/run, /api/progress, /api/cancel)",
+                    "nothing at {}: this server has its page (/) and its API (/api/systems, /api/files, /api/describe, /api/run, /api/publish, /api/progress, /api/cancel)",
                     path.chars().take(200).collect::<String>()
                 ),
                 None,
@@ -1049,6 +1053,87 @@ impl Explorer {
             cache.bytes -= key.len() + old.len();
         }
         cache.bytes += size;
+    }
+
+    /// `/api/publish`: the page of the profile the form edits over the fields left open
+    /// (`open=KEY` or `open=KEY=VALUES`, repeatable), every exact answer in it, as `publish`
+    /// makes it from the command line; in a run slot, stopped at the server's time limit.
+    fn publish(&self, pairs: &[(String, String)]) -> std::result::Result<Value, Failure> {
+        // The view is the link's keys; the fields left open are the page's own.
+        let view: Vec<(String, String)> =
+            pairs.iter().filter(|(k, _)| k != "open").cloned().collect();
+        let v = View::parse(&view, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
+        let p = &v.profiles[v.edit];
+        let prefix = v.prefix(v.edit);
+        let (name, _hold) = self
+            .system_of(&p.setting, &prefix)
+            .map_err(|f| whose(f, &v, p))?;
+        let refused = |message: String| Failure {
+            status: 400,
+            message: format!("publish: {message}"),
+            field: Some("publish.add".into()),
+            line: None,
+        };
+        let open = pairs
+            .iter()
+            .filter(|(k, _)| k == "open")
+            .map(|(_, o)| crate::publish::open_field(&name, v.scenario, o))
+            .collect::<Result<Vec<_>>>()
+            .map_err(|e| refused(for_the_page(&e)))?;
+        if open.is_empty() {
+            return Err(refused(
+                "add a field the reader may change (the page holds its answers at each value)"
+                    .into(),
+            ));
+        }
+        let ask = crate::publish::Ask {
+            system: name,
+            scenario: v.scenario,
+            inputs: inputs_of(&p.setting),
+            options: p.setting.options.clone(),
+            open,
+        };
+        let _slot = self.slot(true)?;
+        let control = Arc::new(Control::new());
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watchdog = {
+            let control = Arc::clone(&control);
+            let timed_out = Arc::clone(&timed_out);
+            let budget = Duration::from_secs_f64(self.limits.max_seconds);
+            std::thread::spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(budget)
+                {
+                    timed_out.store(true, Ordering::SeqCst);
+                    control.cancel();
+                }
+            })
+        };
+        let made = crate::publish::publish(
+            &ask,
+            &v.command(&p.setting),
+            env!("CARGO_PKG_VERSION"),
+            &control,
+        );
+        let _ = done_tx.send(());
+        let _ = watchdog.join();
+        let page = match made {
+            Ok(page) => page,
+            Err(Error::Cancelled) if timed_out.load(Ordering::SeqCst) => {
+                return Err(Failure::busy(format!(
+                    "stopped after {} s, the server's limit for one run: leave fewer values open",
+                    self.limits.max_seconds
+                )));
+            }
+            Err(e) => return Err(refused(for_the_page(&e))),
+        };
+        Ok(json!({
+            "html": page.html,
+            "answers": page.answers,
+            "refused": page.refused,
+            "bytes": page.html.len(),
+        }))
     }
 
     /// `/api/run`: the view's numbers, `mode=exact` (default) or `mode=mc`.

@@ -289,16 +289,26 @@ fn text_w(text: &str, em: f64) -> i32 {
 fn wrap(text: &str, em: f64, width: i32) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
-    // A dash stays with the word before it: no line starts with "— ".
+    // A dash stays with the word before it (no line starts with "— "), and "a" or "an" with
+    // the word after it (no line ends with one).
     let mut words: Vec<String> = Vec::new();
+    let mut held: Option<&str> = None;
     for w in text.split_whitespace() {
+        let w = match held.take() {
+            Some(article) => format!("{article} {w}"),
+            None => w.to_string(),
+        };
         match words.last_mut() {
             Some(last) if w == "\u{2014}" => {
                 last.push(' ');
-                last.push_str(w);
+                last.push_str(&w);
             }
-            _ => words.push(w.to_string()),
+            _ if w == "a" || w == "an" => held = Some(if w == "a" { "a" } else { "an" }),
+            _ => words.push(w),
         }
+    }
+    if let Some(article) = held {
+        words.push(article.to_string());
     }
     for word in &words {
         let word = word.as_str();
@@ -1015,7 +1025,10 @@ where
             layers,
             shares,
         } => {
-            let names: Vec<String> = layers.iter().map(|l| words(l)).collect();
+            let names: Vec<String> = layers
+                .iter()
+                .map(|l| crate::labels::outcome(l).head)
+                .collect();
             // Top layer first, as they stack.
             let entries: Vec<(String, Key)> = (0..layers.len())
                 .rev()

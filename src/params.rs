@@ -914,6 +914,197 @@ pub use crate::labels::{
     has_param_label as has_label, param as label, param_in_prose as label_in_prose,
 };
 
+// ---------------------------------------------------------------------------------------------
+// Values as a list or ranges, typed for a sweep or a published page
+
+/// The most values one sweep runs (each is one run per profile).
+pub const MAX_VALUES: usize = 41;
+
+/// Points a range of a real number or a chance is cut into when no step is given (the ends
+/// included: 11 values).
+const DEFAULT_STEPS: u64 = 10;
+
+/// Read `values` as typed for a parameter of kind `kind`: values and ranges separated by
+/// commas, a range `LOW..HIGH` (every whole number between, or for a real number or a chance
+/// 11 values from end to end) or `LOW..HIGH step S`. Chances stay exact fractions.
+pub fn parse_values(
+    kind: &Kind,
+    key: &str,
+    text: &str,
+) -> std::result::Result<Vec<String>, String> {
+    let allowed =
+        "values and ranges separated by commas, e.g. 2..8, or 0, 1/6, 1/3, or 0..1 step 1/12";
+    let mut out: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (range, step) = match item.split_once(" step ") {
+            Some((r, s)) => (r.trim(), Some(s.trim())),
+            None => (item, None),
+        };
+        let more = match range.split_once("..") {
+            None if step.is_some() => {
+                return Err(format!(
+                    "'{item}': a step goes with a range LOW..HIGH step S"
+                ));
+            }
+            None => vec![single(kind, key, range)?],
+            Some((lo, hi)) => expand(kind, key, lo.trim(), hi.trim(), step)?,
+        };
+        for v in more {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+            if out.len() > MAX_VALUES {
+                return Err(format!(
+                    "more than {MAX_VALUES} values: a sweep runs each value for every profile, so narrow the range or give a larger step"
+                ));
+            }
+        }
+    }
+    match out.len() {
+        0 => Err(format!("no values: {allowed}")),
+        1 => Err(format!(
+            "one value only: a sweep needs two or more ({allowed})"
+        )),
+        _ => Ok(out),
+    }
+}
+
+/// One value, checked against the kind's range.
+fn single(kind: &Kind, key: &str, s: &str) -> std::result::Result<String, String> {
+    let bad = || format!("'{s}' is not allowed for {key}: {}", kind.allowed());
+    match kind {
+        Kind::Int { min, max } => {
+            let x = crate::params::parse_int(s).ok_or_else(bad)?;
+            if x < *min || x > *max {
+                return Err(bad());
+            }
+            Ok(x.to_string())
+        }
+        Kind::Real { min, max } => {
+            let x: f64 = s.parse().map_err(|_| bad())?;
+            if !x.is_finite() || x < *min || x > *max {
+                return Err(bad());
+            }
+            Ok(real_text(x))
+        }
+        Kind::Prob => {
+            let f = Frac::parse(s).filter(|f| f.num <= f.den).ok_or_else(bad)?;
+            Ok(f.to_string())
+        }
+        _ => Err(format!(
+            "{key} is not a number ({}): a sweep runs whole numbers, numbers and chances",
+            kind.allowed()
+        )),
+    }
+}
+
+/// A real number as the command line would write it, without float noise.
+fn real_text(x: f64) -> String {
+    let r = (x * 1e9).round() / 1e9;
+    let t = format!("{r}");
+    if t == "-0" { "0".into() } else { t }
+}
+
+/// The values of a range `lo..hi` (with an optional step).
+fn expand(
+    kind: &Kind,
+    key: &str,
+    lo: &str,
+    hi: &str,
+    step: Option<&str>,
+) -> std::result::Result<Vec<String>, String> {
+    let (a, b) = (single(kind, key, lo)?, single(kind, key, hi)?);
+    let too_many = || {
+        format!(
+            "{lo}..{hi} holds more than {MAX_VALUES} values: narrow it or give a larger step (LOW..HIGH step S)"
+        )
+    };
+    let bad_step =
+        |s: &str| format!("'{s}' is not a step here: a positive number (a whole one for {key})");
+    match kind {
+        Kind::Int { .. } => {
+            let (a, b): (i64, i64) = (a.parse().unwrap_or(0), b.parse().unwrap_or(0));
+            let s = match step {
+                Some(s) => crate::params::parse_int(s)
+                    .filter(|s| *s > 0)
+                    .ok_or_else(|| bad_step(s))?,
+                None => 1,
+            };
+            let (lo, hi) = (a.min(b), a.max(b));
+            if (hi - lo) / s + 1 > MAX_VALUES as i64 {
+                return Err(too_many());
+            }
+            let mut v: Vec<String> = (0..=(hi - lo) / s)
+                .map(|k| (lo + k * s).to_string())
+                .collect();
+            if a > b {
+                v.reverse();
+            }
+            Ok(v)
+        }
+        Kind::Real { .. } => {
+            let (a, b): (f64, f64) = (a.parse().unwrap_or(0.0), b.parse().unwrap_or(0.0));
+            let s = match step {
+                Some(s) => s
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| bad_step(s))?,
+                None if a == b => 1.0,
+                None => (b - a).abs() / DEFAULT_STEPS as f64,
+            };
+            let n = ((b - a).abs() / s + 1e-9).floor() as usize;
+            if n + 1 > MAX_VALUES {
+                return Err(too_many());
+            }
+            let dir = if b < a { -1.0 } else { 1.0 };
+            Ok((0..=n).map(|k| real_text(a + dir * k as f64 * s)).collect())
+        }
+        Kind::Prob => {
+            let (fa, fb) = (
+                Frac::parse(&a).unwrap_or(Frac { num: 0, den: 1 }),
+                Frac::parse(&b).unwrap_or(Frac { num: 0, den: 1 }),
+            );
+            let step = match step {
+                Some(s) => Some(
+                    Frac::parse(s)
+                        .filter(|f| f.num > 0)
+                        .ok_or_else(|| bad_step(s))?,
+                ),
+                None => None,
+            };
+            // Over one common denominator, as whole numbers (exact fractions stay exact).
+            let den = [fa.den, fb.den, step.map_or(1, |s| s.den)]
+                .iter()
+                .fold(1u64, |l, &d| l / crate::frac::gcd(l, d) * d);
+            let (mut den, mut na, mut nb) = (den, fa.num * (den / fa.den), fb.num * (den / fb.den));
+            let ns = match step {
+                Some(s) => s.num * (den / s.den),
+                None => {
+                    // Ten equal steps from end to end.
+                    den *= DEFAULT_STEPS;
+                    na *= DEFAULT_STEPS;
+                    nb *= DEFAULT_STEPS;
+                    (nb.abs_diff(na) / DEFAULT_STEPS).max(1)
+                }
+            };
+            let (lo, hi) = (na.min(nb), na.max(nb));
+            if (hi - lo) / ns + 1 > MAX_VALUES as u64 {
+                return Err(too_many());
+            }
+            let mut v: Vec<String> = (0..=(hi - lo) / ns)
+                .filter_map(|k| Frac::new(lo + k * ns, den))
+                .map(|f| f.to_string())
+                .collect();
+            if na > nb {
+                v.reverse();
+            }
+            Ok(v)
+        }
+        _ => Err(single(kind, key, lo).err().unwrap_or_default()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

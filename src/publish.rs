@@ -77,7 +77,7 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
         Some((k, v)) => (k.trim(), Some(v.trim())),
         None => (spec.trim(), None),
     };
-    let Some((def, rule)) = crate::explorer::sweep::param_of(s, scenario, key) else {
+    let Some((def, rule)) = crate::system::param_of(s, scenario, key) else {
         return Err(bad(format!(
             "a parameter of {} in {} (see `morale-lab list`), as KEY or KEY=VALUES",
             s.name(),
@@ -86,7 +86,7 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
     };
     let values = match (values, &def.kind) {
         (Some(text), Kind::Int { .. } | Kind::Real { .. } | Kind::Prob) => {
-            crate::explorer::sweep::parse_values(&def.kind, key, text).map_err(bad)?
+            crate::params::parse_values(&def.kind, key, text).map_err(bad)?
         }
         (Some(text), Kind::Choice(_) | Kind::Bool) => {
             let all = listed(&def.kind);

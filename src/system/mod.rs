@@ -463,6 +463,22 @@ pub fn build_system(
 
 /// Every parameter of `system` at its default, the rules as the source writes them: what a
 /// system's tests read the rules code's own defaults against.
+/// The parameter `key` of system `s` in `scenario`: its definition and whether it is a rule
+/// parameter.
+pub fn param_of(
+    s: &dyn RuleSystem,
+    scenario: Scenario,
+    key: &str,
+) -> Option<(&'static ParamDef, bool)> {
+    if let Some(p) = s.rule_params().iter().find(|p| p.key == key) {
+        return Some((p, true));
+    }
+    all_params(s)
+        .into_iter()
+        .find(|p| p.key == key && p.scenarios.contains(&scenario))
+        .map(|p| (p, false))
+}
+
 #[cfg(test)]
 pub(crate) fn source_rules(system: &dyn RuleSystem) -> Resolved {
     params::resolve(

@@ -509,6 +509,7 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
         "leader" if v == "0" => "no leader's bonus".into(),
+        "kind" => format!("a {} unit", v.replace('_', " ")),
         "leader" if whole => format!("a +{v} leader"),
         // "routing at the start", not "starting state routing".
         "state" => format!("{} at the start", v.replace('_', " ")),

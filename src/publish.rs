@@ -137,6 +137,95 @@ fn value_words(v: &str) -> String {
     }
 }
 
+/// Why the rules refuse a setting, in the page's words: the message without the command
+/// line's frame ("invalid value '12' for --set lost: ").
+fn why_refused(e: &Error) -> String {
+    let text = e.to_string();
+    let text = match (text.find(" for --"), text.starts_with("invalid value")) {
+        (Some(i), true) => match text[i..].find(": ") {
+            Some(j) => text[i + j + 2..].to_string(),
+            None => text,
+        },
+        _ => text,
+    };
+    crate::labels::capitalised(&text)
+}
+
+/// The open fields and answers with every value that all its settings refuse left out;
+/// an open field whose values change no answer is an error.
+fn prune(open: &[Open], answers: Vec<Value>, refused: usize) -> (Vec<Open>, Vec<Value>, usize) {
+    let sizes: Vec<usize> = open.iter().map(|o| o.values.len()).collect();
+    // The index of an answer from its pick (the last field turning fastest).
+    let index = |pick: &[usize]| pick.iter().zip(&sizes).fold(0, |at, (p, n)| at * n + p);
+    let picks = |sizes: &[usize]| -> Vec<Vec<usize>> {
+        let total: usize = sizes.iter().product();
+        let mut out = Vec::with_capacity(total);
+        let mut pick = vec![0usize; sizes.len()];
+        for _ in 0..total {
+            out.push(pick.clone());
+            for i in (0..pick.len()).rev() {
+                pick[i] += 1;
+                if pick[i] < sizes[i] {
+                    break;
+                }
+                pick[i] = 0;
+            }
+        }
+        out
+    };
+    let all = picks(&sizes);
+    let is_refused = |a: &Value| a.get("refused").is_some();
+    // The values kept of each field: those with an answer the rules allow.
+    let kept: Vec<Vec<usize>> = (0..open.len())
+        .map(|f| {
+            let k: Vec<usize> = (0..sizes[f])
+                .filter(|&v| {
+                    all.iter()
+                        .any(|p| p[f] == v && !is_refused(&answers[index(p)]))
+                })
+                .collect();
+            if k.is_empty() {
+                (0..sizes[f]).collect()
+            } else {
+                k
+            }
+        })
+        .collect();
+    let new_open: Vec<Open> = open
+        .iter()
+        .zip(&kept)
+        .map(|(o, k)| Open {
+            values: k.iter().map(|&v| o.values[v].clone()).collect(),
+            ..o.clone()
+        })
+        .collect();
+    let new_sizes: Vec<usize> = kept.iter().map(Vec::len).collect();
+    let new_answers: Vec<Value> = picks(&new_sizes)
+        .iter()
+        .map(|p| {
+            let old: Vec<usize> = p.iter().zip(&kept).map(|(&i, k)| k[i]).collect();
+            answers[index(&old)].clone()
+        })
+        .collect();
+    let refused = refused.min(new_answers.iter().filter(|a| is_refused(a)).count());
+    (new_open, new_answers, refused)
+}
+
+/// An open field (of more than one value) whose every value gives the same answers, the others
+/// held: it does not apply to the scenario.
+fn inert<'a>(open: &'a [Open], answers: &[Value]) -> Option<&'a Open> {
+    let sizes: Vec<usize> = open.iter().map(|o| o.values.len()).collect();
+    (0..open.len()).filter(|&f| sizes[f] > 1).find_map(|f| {
+        // Answers are laid out with the last field turning fastest: field f's values are
+        // `stride` apart.
+        let stride: usize = sizes[f + 1..].iter().product();
+        let same = (0..answers.len())
+            .filter(|i| (i / stride).is_multiple_of(sizes[f]))
+            .all(|i| (1..sizes[f]).all(|v| answers[i + v * stride] == answers[i]));
+        same.then(|| &open[f])
+    })
+}
+
 /// Every value a choice or a switch takes.
 fn listed(kind: &Kind) -> Vec<String> {
     match kind {
@@ -181,6 +270,25 @@ fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
 /// More than [`MOST_ANSWERS`] answers (with the count and what to narrow); a setting whose
 /// scenario has no exact solution; a solve that fails; [`Error::Cancelled`] once `control` is.
 pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Result<Published> {
+    for (i, o) in ask.open.iter().enumerate() {
+        if ask.open[..i].iter().any(|p| p.key == o.key) {
+            return Err(Error::Invalid {
+                what: "--open".into(),
+                value: o.key.clone(),
+                allowed: "each field once".into(),
+            });
+        }
+        if let Some(fixed) = ask.inputs.iter().find(|i| i.key == o.key) {
+            return Err(Error::Invalid {
+                what: "--open".into(),
+                value: o.key.clone(),
+                allowed: format!(
+                    "a field not fixed too ({}={} fixes it): leave it open or fix it, not both",
+                    fixed.key, fixed.value
+                ),
+            });
+        }
+    }
     let n = count(&ask.open);
     if n > MOST_ANSWERS as u128 {
         return Err(Error::Invalid {
@@ -204,6 +312,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
     let mut refused = 0;
     let mut pick = vec![0usize; ask.open.len()];
     let mut rules_line = String::new();
+    let mut in_force: Vec<String> = Vec::new();
     for _ in 0..n {
         if control.is_cancelled() {
             return Err(Error::Cancelled);
@@ -212,7 +321,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         match system::build(&ask.system, ask.scenario, &inputs, &ask.options) {
             Err(e) => {
                 refused += 1;
-                answers.push(json!({ "refused": e.to_string() }));
+                answers.push(json!({ "refused": why_refused(&e) }));
             }
             Ok(job) => {
                 if !job.has_exact() {
@@ -225,6 +334,25 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                 let report = job.run(&options, control)?;
                 if rules_line.is_empty() {
                     rules_line = report.rules_line();
+                    // Every setting in force that the page does not leave open, in words.
+                    in_force = report
+                        .params
+                        .iter()
+                        .filter(|(k, _)| {
+                            !ask.open.iter().any(|o| &o.key == *k)
+                                && !crate::labels::is_measurement(k)
+                        })
+                        .filter_map(|(k, v)| match v {
+                            // A switch in force is named; one off, and a zero, go unsaid.
+                            Value::Bool(true) => Some(crate::params::label(k)),
+                            Value::Bool(false) => None,
+                            Value::Number(n) if n.as_f64() == Some(0.0) && k != "lost" => None,
+                            _ => {
+                                let v = crate::report::json_text(v);
+                                (!v.is_empty()).then(|| crate::labels::setting_in_words(k, &v))
+                            }
+                        })
+                        .collect();
                 }
                 let mut values = serde_json::Map::new();
                 let cells = report
@@ -263,18 +391,27 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             pick[i] = 0;
         }
     }
-    let fixed: Vec<String> = ask
-        .inputs
-        .iter()
-        .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
-        .map(|i| crate::labels::setting_in_words(&i.key, &i.value))
-        .collect();
+    // A value of an open field that every setting refuses (8 stands lost of 8) goes, and a
+    // field whose values change no answer (a melee number on a rally) is refused.
+    let (open, answers, refused) = prune(&ask.open, answers, refused);
+    if let Some(o) = inert(&open, &answers) {
+        return Err(Error::Invalid {
+            what: "--open".into(),
+            value: o.key.clone(),
+            allowed: format!(
+                "a field that changes an answer: every value of \u{201c}{}\u{201d} gives the same answers in {} (it does not apply here), so leave it out",
+                o.label,
+                ask.scenario.name()
+            ),
+        });
+    }
+    let fixed = in_force;
     let data = json!({
         "system": crate::labels::system(&ask.system),
         "scenario": ask.scenario.words(),
         "fixed": fixed,
         "options": ask.options.iter().map(|o| crate::labels::option(o)).collect::<Vec<_>>(),
-        "open": ask.open.iter().map(|o| json!({
+        "open": open.iter().map(|o| json!({
             "key": o.key,
             "label": o.label,
             "flag": if o.rule { "--rule" } else { "--set" },
@@ -287,6 +424,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         "version": version,
         "rules": rules_line,
     });
+    let answers_n = data["answers"].as_array().map_or(0, Vec::len);
     // Inside a <script> element: no "</" may close it early.
     let text = serde_json::to_string(&data)
         .unwrap_or_default()
@@ -301,7 +439,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         .replace("{{DATA}}", &text);
     Ok(Published {
         html,
-        answers: n,
+        answers: answers_n,
         refused,
     })
 }

@@ -138,3 +138,65 @@ fn too_many_answers_are_refused_with_the_count_and_nothing_written() {
     );
     assert!(!page.exists());
 }
+
+/// A value every setting refuses is left off the page (8 stands lost of 8); a field that
+/// changes no answer, a field twice, and a field both fixed and open are refused; a link asking
+/// for a value the page does not hold says so.
+#[test]
+fn a_page_holds_only_values_that_answer_and_says_when_a_link_misses() {
+    let dir = scratch("publish-values");
+    let page = dir.join("lost.html");
+    let out = bin()
+        .args([
+            "publish",
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--open",
+            "lost",
+            "--out",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("8 exact answers"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"values\":[\"0\",\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\"]"),
+        "{html}"
+    );
+    // The setting behind the answers is said.
+    assert!(
+        html.contains("8 stands")
+            && html.contains("routing at the start")
+            && html.contains("12 turns")
+    );
+    for (open, why) in [
+        (vec!["--open", "to_hit"], "does not apply here"),
+        (
+            vec!["--open", "class", "--open", "class"],
+            "each field once",
+        ),
+        (vec!["--set", "class=green", "--open", "class"], "not both"),
+    ] {
+        let mut args = vec!["publish", "rally", "--system", "rank-and-file"];
+        args.extend(open);
+        let x = dir.join("x.html");
+        let out = bin().args(&args).arg("--out").arg(&x).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(why),
+            "{args:?}"
+        );
+        assert!(!x.exists());
+    }
+    let Some(browser) =
+        chromium("a_page_holds_only_values_that_answer_and_says_when_a_link_misses")
+    else {
+        return;
+    };
+    let url = format!("file://{}#lost=9", page.display());
+    let (dom, _) = headless(&browser, &dir, &["--dump-dom".to_string()], &url);
+    assert!(dom.contains("Already lost 9 is not on this page"), "{dom}");
+}

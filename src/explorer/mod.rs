@@ -1110,12 +1110,21 @@ impl Explorer {
                 }
             })
         };
-        let made = crate::publish::publish(
-            &ask,
-            &v.command(&p.setting),
-            env!("CARGO_PKG_VERSION"),
-            &control,
-        );
+        // The page's command line solves exactly: the view's trials and seed are not its.
+        let mut words = Vec::new();
+        let mut skip = false;
+        let full = v.command(&p.setting);
+        for w in full.split(' ') {
+            if skip {
+                skip = false;
+            } else if w == "--trials" || w == "--seed" {
+                skip = true;
+            } else {
+                words.push(w);
+            }
+        }
+        let made =
+            crate::publish::publish(&ask, &words.join(" "), env!("CARGO_PKG_VERSION"), &control);
         let _ = done_tx.send(());
         let _ = watchdog.join();
         let page = match made {

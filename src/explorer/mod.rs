@@ -1055,6 +1055,30 @@ impl Explorer {
         cache.bytes += size;
     }
 
+    /// `f`, with `control` cancelled once it passes the server's limit for one run: what it
+    /// returned, and whether the limit stopped it.
+    fn within_limit<T>(&self, control: &Arc<Control>, f: impl FnOnce() -> T) -> (T, bool) {
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watchdog = {
+            let control = Arc::clone(control);
+            let timed_out = Arc::clone(&timed_out);
+            let budget = Duration::from_secs_f64(self.limits.max_seconds);
+            std::thread::spawn(move || {
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(budget)
+                {
+                    timed_out.store(true, Ordering::SeqCst);
+                    control.cancel();
+                }
+            })
+        };
+        let out = f();
+        let _ = done_tx.send(());
+        let _ = watchdog.join();
+        (out, timed_out.load(Ordering::SeqCst))
+    }
+
     /// `/api/publish`: the page of the profile the form edits over the fields left open
     /// (`open=KEY` or `open=KEY=VALUES`, repeatable), every exact answer in it, as `publish`
     /// makes it from the command line; in a run slot, stopped at the server's time limit.
@@ -1095,21 +1119,6 @@ impl Explorer {
         };
         let _slot = self.slot(true)?;
         let control = Arc::new(Control::new());
-        let timed_out = Arc::new(AtomicBool::new(false));
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let watchdog = {
-            let control = Arc::clone(&control);
-            let timed_out = Arc::clone(&timed_out);
-            let budget = Duration::from_secs_f64(self.limits.max_seconds);
-            std::thread::spawn(move || {
-                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                    done_rx.recv_timeout(budget)
-                {
-                    timed_out.store(true, Ordering::SeqCst);
-                    control.cancel();
-                }
-            })
-        };
         // The page's command line solves exactly: the view's trials and seed are not its.
         let mut words = Vec::new();
         let mut skip = false;
@@ -1123,13 +1132,12 @@ impl Explorer {
                 words.push(w);
             }
         }
-        let made =
-            crate::publish::publish(&ask, &words.join(" "), env!("CARGO_PKG_VERSION"), &control);
-        let _ = done_tx.send(());
-        let _ = watchdog.join();
+        let (made, timed_out) = self.within_limit(&control, || {
+            crate::publish::publish(&ask, &words.join(" "), env!("CARGO_PKG_VERSION"), &control)
+        });
         let page = match made {
             Ok(page) => page,
-            Err(Error::Cancelled) if timed_out.load(Ordering::SeqCst) => {
+            Err(Error::Cancelled) if timed_out => {
                 return Err(Failure::busy(format!(
                     "stopped after {} s, the server's limit for one run: leave fewer values open",
                     self.limits.max_seconds
@@ -1316,27 +1324,10 @@ impl Explorer {
                 old.cancel();
             }
         }
-        let timed_out = Arc::new(AtomicBool::new(false));
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let watchdog = {
-            let control = Arc::clone(&control);
-            let timed_out = Arc::clone(&timed_out);
-            let budget = Duration::from_secs_f64(self.limits.max_seconds);
-            std::thread::spawn(move || {
-                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                    done_rx.recv_timeout(budget)
-                {
-                    timed_out.store(true, Ordering::SeqCst);
-                    control.cancel();
-                }
-            })
-        };
-        let result = match &sweep {
+        let (result, timed_out) = self.within_limit(&control, || match &sweep {
             Some(a) => self.sweep(&v, &settings, exact, a, &control),
             None => self.compute(&v, &settings, exact, solve.as_deref(), &control),
-        };
-        let _ = done_tx.send(());
-        let _ = watchdog.join();
+        });
         if let Some(id) = &id {
             let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
             if runs.get(id).is_some_and(|c| Arc::ptr_eq(c, &control)) {
@@ -1345,7 +1336,7 @@ impl Explorer {
         }
         let mut answer = match result {
             Ok(a) => a,
-            Err(Error::Cancelled) if timed_out.load(Ordering::SeqCst) => {
+            Err(Error::Cancelled) if timed_out => {
                 return Err(Failure::busy(format!(
                     "stopped after {} s, the server's limit for one run: ask for fewer trials",
                     self.limits.max_seconds
@@ -1382,7 +1373,7 @@ impl Explorer {
         answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
         if let Some(partial) = answer.get_mut("partial").filter(|p| !p.is_null()) {
             // Not the view's whole answer: said, and never kept for it.
-            partial["by"] = json!(if timed_out.load(Ordering::SeqCst) {
+            partial["by"] = json!(if timed_out {
                 format!(
                     "the server's limit of {} s for one run",
                     self.limits.max_seconds

@@ -45,6 +45,17 @@ pub enum Error {
     /// Values that are each fine but do not fit together (e.g. more stands lost than the unit has).
     #[error("{0}")]
     Conflict(String),
+    /// An output could not be written (a report folder, a chart, a shard, a page): a failure
+    /// of the place written to, not of the input, with an exit status of its own.
+    #[error("cannot {action} {path}: {reason}")]
+    Write {
+        /// What was being done: `write`, `replace`, `create the parent of`.
+        action: String,
+        /// The file or folder.
+        path: String,
+        /// Why it failed, as the system said.
+        reason: String,
+    },
     /// A check the user asked for found what it guards against (a benchmark slower than its
     /// baseline allows): a failure (exit 1), not bad input.
     #[error("{0}")]
@@ -173,6 +184,7 @@ impl Error {
         !matches!(
             self,
             Error::Cancelled
+                | Error::Write { .. }
                 | Error::Mass { .. }
                 | Error::Invariant { .. }
                 | Error::CheckFailed(_)

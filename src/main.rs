@@ -1,7 +1,8 @@
 //! `morale-lab`: the thin binary. Parse the command line, run the library, print the result,
 //! and map errors to exit codes: 2 for bad input, 1 for failures (a benchmark regression among
-//! them), 3 when a benchmark comparison could not judge, 130 when interrupted (Ctrl-C, SIGTERM or
-//! SIGHUP).
+//! them), 3 when a benchmark comparison could not judge, 74 when an output could not be written
+//! (a report, a chart, a shard, a page, standard output), 130 when interrupted (Ctrl-C, SIGTERM
+//! or SIGHUP).
 
 mod bench;
 mod cli;
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: cannot write the output: {e}");
-                    ExitCode::from(1)
+                    ExitCode::from(74)
                 }
             }
         }
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
             ExitCode::from(match e {
                 morale_lab::Error::Cancelled => 130,
                 morale_lab::Error::Unjudged { .. } => 3,
+                morale_lab::Error::Write { .. } => 74,
                 ref e if e.is_bad_input() => 2,
                 _ => 1,
             })

@@ -1570,6 +1570,22 @@ fn new_template_and_quick_look_overrides() {
         .args(["new", "bad name"])
         .assert()
         .code(2);
+    // A place that cannot be written is a failure of its own (exit 74), not bad input, and
+    // leaves no partial file behind.
+    let failed = bin()
+        .current_dir(&*dir)
+        .args(["new", "no-such-folder/q"])
+        .assert()
+        .code(74)
+        .get_output()
+        .stderr
+        .clone();
+    let failed = String::from_utf8(failed).unwrap();
+    assert!(
+        failed.starts_with("error: cannot write no-such-folder/q.toml: ")
+            && failed.lines().count() == 1,
+        "{failed}"
+    );
     bin()
         .current_dir(&*dir)
         .args([

@@ -1,0 +1,304 @@
+//! `bench`: trials per second of every case, saved, listed, or judged against a baseline.
+
+use clap::Args;
+
+use morale_lab::error::{Error, Result};
+use morale_lab::report::Format;
+
+use crate::cli::flags::{int_in, invalid, sampler_of, seconds_in, threads_of};
+use crate::cli::write::write_file;
+
+#[derive(Debug, Args)]
+pub(crate) struct BenchArgs {
+    /// Seconds to spend on each case (at least; default 1).
+    #[arg(long, value_name = "S")]
+    pub(crate) seconds: Option<String>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<String>,
+    /// Only the cases whose name contains one of these words (e.g. rally, line).
+    #[arg(value_name = "FILTER")]
+    pub(crate) only: Vec<String>,
+    /// Output: text (aligned tables) or json (one object: the build, the machine and its load,
+    /// each case's command line, median with its interval, every run's figure, its reference
+    /// and ratio).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub(crate) format: String,
+    /// The least timed runs of each case after its warm-up (default 10); more are run until the
+    /// median's interval is within 5% of it, or 3× the time has passed. The figure is their
+    /// median, with that interval.
+    #[arg(long, value_name = "N")]
+    pub(crate) repeats: Option<String>,
+    /// Run the cases with this sampler only: table or dice (default: table, and dice too for a
+    /// case with a hand-written loop or an engagement).
+    #[arg(long, value_name = "SAMPLER")]
+    pub(crate) sampler: Option<String>,
+    /// KEY=VALUE laid over every case's settings (repeatable), as the scenario commands take
+    /// it; a case so changed runs without its hand-written loop.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub(crate) set: Vec<String>,
+    /// Turns, laid over every case's (the same as --set turns=N).
+    #[arg(long, value_name = "N")]
+    pub(crate) turns: Option<String>,
+    /// Print each case's command line (what a run of it runs) and what it is held against;
+    /// run nothing.
+    #[arg(long)]
+    pub(crate) list: bool,
+    /// Also write the result as JSON to FILE (a baseline for --compare).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) save: Option<std::path::PathBuf>,
+    /// Compare with a saved result: run the baseline's cases the same way (its threads,
+    /// trials a run, sampler and settings; its seconds and repeats unless given here) and give
+    /// each case's speed new/old (the ratio of the two medians shown) with its interval and a
+    /// verdict: faster, slower, same, or unreliable (either side's threads waited for a core
+    /// more than 5% of their time, or the two shares differ by more than 2 points). Different
+    /// threads, sampler or settings are refused (exit 2). Exit 1: a row reliably slower past
+    /// --threshold; exit 3: none slower, but a row could not be judged. Several files are
+    /// rounds of one baseline.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub(crate) compare: Vec<std::path::PathBuf>,
+    /// With --compare: instead of running, compare with these saved results (rounds of the
+    /// new build; as many rounds as the baseline's are paired round by round).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "compare")]
+    pub(crate) to: Vec<std::path::PathBuf>,
+    /// With --compare: the smallest change called faster or slower, in percent (default 10).
+    #[arg(long, value_name = "PCT", requires = "compare")]
+    pub(crate) threshold: Option<String>,
+    /// With --compare: judge only the ratios to the hand-written loops: fail (exit 1) when one
+    /// falls by more than PCT percent, beyond the noise (CI's guard); exit 3 when one could not
+    /// be judged.
+    #[arg(long, value_name = "PCT", requires = "compare")]
+    pub(crate) fail_on_drop: Option<String>,
+    /// Instead: run every setting at the edges of the allowed ranges (each number at its
+    /// minimum and maximum, all at their maximum, the largest units) at 20,000 trials with its
+    /// exact solution, print the slowest, and fail if one takes longer than --limit.
+    #[arg(long)]
+    pub(crate) edges: bool,
+    /// With --edges: the most seconds one setting may take.
+    #[arg(long, value_name = "S", default_value = "60")]
+    pub(crate) limit: String,
+    /// With --edges: the most memory one setting may use, in MiB (peak resident set; measured
+    /// where the system reports it, Linux).
+    #[arg(long, value_name = "MIB", default_value = "1024")]
+    pub(crate) memory_limit: String,
+}
+
+/// `bench`: measure (or list, or compare with a saved result).
+pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
+    if a.edges {
+        return crate::bench::edges(
+            threads_of(&a.threads)?,
+            seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
+            int_in("--memory-limit", &a.memory_limit, 16, 1 << 20)?,
+            &a.only,
+        );
+    }
+    use crate::bench::{self, compare};
+    let format = Format::parse(&a.format)
+        .filter(|f| matches!(f, Format::Text | Format::Json))
+        .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
+    let percent = |what: &str, raw: &Option<String>, default: f64| -> Result<f64> {
+        raw.as_ref().map_or(Ok(default), |r| {
+            r.trim()
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .ok()
+                .filter(|x| (0.0..100.0).contains(x))
+                .map(|x| x / 100.0)
+                .ok_or_else(|| invalid(what, r, "allowed: a percentage from 0 to 100, e.g. 10"))
+        })
+    };
+    let threshold = percent("--threshold", &a.threshold, 0.10)?;
+    let drop = a
+        .fail_on_drop
+        .as_ref()
+        .map(|_| percent("--fail-on-drop", &a.fail_on_drop, 0.0))
+        .transpose()?;
+    if let Some(s) = &a.sampler {
+        sampler_of(s)?;
+    }
+    let read = |p: &std::path::PathBuf| -> Result<bench::Bench> {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| {
+            invalid(
+                "--compare",
+                &name,
+                &format!("a file that can be read ({e})"),
+            )
+        })?;
+        compare::parse(&text, &name)
+    };
+    let old = a.compare.iter().map(read).collect::<Result<Vec<_>>>()?;
+    let mut set = a.set.clone();
+    if let Some(t) = &a.turns {
+        set.push(format!("turns={}", int_in("--turns", t, 1, 100_000)?));
+    }
+    // Asked here, or the baseline's, or the defaults.
+    let base = old.first().map(|b| &b.plan);
+    let plan = bench::Plan {
+        seconds: match (&a.seconds, base) {
+            (Some(s), _) => seconds_in("--seconds", s, 0.01, 600.0)?,
+            (None, Some(b)) => b.seconds,
+            (None, None) => 1.0,
+        },
+        repeats: match (&a.repeats, base) {
+            (Some(r), _) => int_in("--repeats", r, 2, 1000)? as usize,
+            (None, Some(b)) => b.repeats.max(bench::REPEATS),
+            (None, None) => bench::REPEATS,
+        },
+        // Against a baseline: the threads it ran (not "every core" of another machine).
+        threads: match (threads_of(&a.threads)?, old.first()) {
+            (Some(t), _) => Some(t),
+            (None, Some(b)) => Some(b.machine.threads),
+            (None, None) => None,
+        },
+        only: a.only.clone(),
+        // Against a baseline: its cases and no others (a word given here narrows them).
+        exact_names: old
+            .first()
+            .map(|b| {
+                b.cases
+                    .iter()
+                    .map(|c| c.case.clone())
+                    .chain(b.exact.iter().map(|e| e.case.clone()))
+                    .filter(|n| a.only.is_empty() || a.only.iter().any(|w| n.contains(w.as_str())))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sampler: a
+            .sampler
+            .clone()
+            .or_else(|| base.and_then(|b| b.sampler.clone())),
+        set: if set.is_empty() {
+            base.map(|b| b.set.clone()).unwrap_or_default()
+        } else {
+            set
+        },
+        // Against a baseline: the trials a run it ran, so that each run does the same work.
+        trials: old
+            .first()
+            .map(|b| {
+                b.cases
+                    .iter()
+                    .map(|c| bench::FixedTrials {
+                        case: c.case.clone(),
+                        sampler: c.sampler.clone(),
+                        trials: c.trials,
+                    })
+                    .chain(b.references.iter().map(|r| bench::FixedTrials {
+                        case: r.reference.clone(),
+                        sampler: "plain loop".into(),
+                        trials: r.trials,
+                    }))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    if !old.is_empty() && plan.exact_names.is_empty() {
+        return Err(invalid(
+            "--compare",
+            &a.compare[0].display().to_string(),
+            "a saved result with Monte Carlo or exact cases (matching the words given)",
+        ));
+    }
+    if a.list {
+        return bench::list(&plan);
+    }
+    if !old.is_empty() && format == Format::Json {
+        return Err(invalid(
+            "--format",
+            &a.format,
+            "text with --compare (write the new result's JSON with --save)",
+        ));
+    }
+    // Against a baseline, run now: refused before anything runs when the work would differ.
+    if let (Some(b), true) = (old.first(), a.to.is_empty()) {
+        let threads = plan.threads.unwrap_or_else(rayon::current_num_threads);
+        if let Some(d) = compare::differs(b, threads, &plan) {
+            return Err(Error::Conflict(format!(
+                "bench --compare: cannot compare: this run would differ from {} ({d}); run it as the baseline ran, or save a new baseline with these settings",
+                a.compare[0].display()
+            )));
+        }
+    }
+    if let Some(path) = &a.save {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) || path.is_dir() {
+            return Err(invalid(
+                "--save",
+                &path.display().to_string(),
+                "a file in a folder that exists",
+            ));
+        }
+    }
+    let new = if a.to.is_empty() {
+        let b = bench::run(&plan)?;
+        if let Some(path) = &a.save {
+            write_file(path, bench::json(&b)?.as_bytes())?;
+        }
+        vec![b]
+    } else {
+        a.to.iter().map(read).collect::<Result<Vec<_>>>()?
+    };
+    if old.is_empty() {
+        return match format {
+            Format::Json => bench::json(&new[0]),
+            _ => Ok(bench::render(&new[0])),
+        };
+    }
+    let names = |v: &[std::path::PathBuf]| -> Vec<String> {
+        v.iter().map(|p| p.display().to_string()).collect()
+    };
+    let c = compare::compare(
+        &old,
+        &new,
+        (&names(&a.compare), &names(&a.to)),
+        threshold,
+        drop,
+    )?;
+    let out = c.text;
+    // Exit 1: a reliable regression past the threshold (with --fail-on-drop, a hand-loop ratio
+    // fallen past its drop); exit 3: no regression, but a row could not be judged.
+    match drop {
+        Some(_) if c.guarded == 0 => Err(Error::Conflict(
+            "--fail-on-drop: no case of the baseline has a hand-written loop to guard its speed by"
+                .into(),
+        )),
+        Some(d) if !c.dropped.is_empty() => Err(Error::Regression {
+            report: out,
+            message: format!(
+                "{} case(s) fell more than {:.0}% against their hand-written loop: {}",
+                c.dropped.len(),
+                d * 100.0,
+                c.dropped.join("; ")
+            ),
+        }),
+        Some(_) if !c.unjudged_guarded.is_empty() => Err(Error::Unjudged {
+            report: out,
+            message: format!(
+                "could not judge {} hand-loop ratio(s) (exit 3): {}",
+                c.unjudged_guarded.len(),
+                c.unjudged_guarded.join("; ")
+            ),
+        }),
+        Some(_) => Ok(out),
+        None if !c.regressions.is_empty() => Err(Error::Regression {
+            report: out,
+            message: format!(
+                "{} row(s) slower beyond the noise and the {:.0}% threshold: {}",
+                c.regressions.len(),
+                threshold * 100.0,
+                c.regressions.join("; ")
+            ),
+        }),
+        None if !c.unjudged.is_empty() => Err(Error::Unjudged {
+            report: out,
+            message: format!(
+                "could not judge {} row(s) (exit 3): {}",
+                c.unjudged.len(),
+                c.unjudged.join("; ")
+            ),
+        }),
+        None => Ok(out),
+    }
+}

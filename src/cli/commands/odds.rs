@@ -1,0 +1,104 @@
+//! `odds`: the publishable sheet of exact pass chances for a system.
+
+use clap::Args;
+
+use morale_lab::error::{Error, Result};
+use morale_lab::report::Format;
+use morale_lab::system;
+
+use crate::cli::files::{load_ruleset, rules_of};
+use crate::cli::flags::{format_of, int_in, invalid, odds_formats, systems};
+
+#[derive(Debug, Args)]
+pub(crate) struct OddsArgs {
+    /// Rule system [default: the --rules file's].
+    #[arg(value_name = "SYSTEM", value_parser = systems())]
+    pub(crate) system: Option<String>,
+    /// A rule-set file: the sheet shows its rule parameters (its optional rules do not change
+    /// these tables).
+    #[arg(long = "rules", value_name = "FILE")]
+    pub(crate) rules_file: Option<std::path::PathBuf>,
+    /// Change a number of the rules (repeatable), e.g. --rule base_green=6; the sheet says
+    /// which rules differ from the source.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub(crate) rules: Vec<String>,
+    /// Rank & File: starting stands, to mark the rows where the 50% rule makes every test fail,
+    /// and the unit size of the rally tables [default: 8 for the rally tables].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(crate) stands: Option<String>,
+    /// Rank & File: the largest number of stands lost shown in the test table [default: 6].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(crate) max_lost: Option<String>,
+    /// Rank & File: the rally tables for a unit that has already lost this many stands
+    /// [default: 0].
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub(crate) lost: Option<String>,
+    /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
+    pub(crate) format: String,
+    /// The sheet's title (default: the system's; with --rules, the rule set's name, with its
+    /// description under it).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) title: Option<String>,
+}
+
+pub(crate) fn run_odds(a: OddsArgs) -> Result<String> {
+    let html = a.format == "html";
+    let format = if html {
+        Format::Text
+    } else {
+        format_of(&a.format)?
+    };
+    if a.system.is_none() && a.rules_file.is_none() {
+        return Err(Error::Conflict(
+            "odds needs a rule system (rank-and-file, effectiveness, linear-warfare) or --rules FILE".into(),
+        ));
+    }
+    let stands = match &a.stands {
+        None => None,
+        Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
+    };
+    let ask = morale_lab::odds::OddsAsk {
+        stands,
+        max_lost: a
+            .max_lost
+            .as_deref()
+            .map(|m| int_in("--max-lost", m, 0, 39).map(|v| v as u8))
+            .transpose()?,
+        lost: a
+            .lost
+            .as_deref()
+            .map(|m| int_in("--lost", m, 0, 39).map(|v| v as u8))
+            .transpose()?,
+    };
+    // A rule set's optional rules do not change these tables: only its rule parameters count.
+    let (system, rules, _options) = rules_of(
+        (a.system.as_ref(), "odds"),
+        a.rules_file.as_deref(),
+        &a.rules,
+    )?;
+    let mut sheet = system::odds(&system, &ask, &rules)?;
+    // The title: the user's, else a rule set's name beside the system's title; a rule set's
+    // description under it.
+    let set = a.rules_file.as_deref().map(load_ruleset).transpose()?;
+    let description = set.as_ref().map(|s| s.description.as_str());
+    if let Some(title) = &a.title {
+        let t = title.trim();
+        if t.is_empty() || t.chars().count() > 200 || t.contains(['\n', '\r']) {
+            return Err(invalid(
+                "--title",
+                title,
+                "allowed: one line of 1 to 200 characters",
+            ));
+        }
+        sheet.set_title(t, description);
+    } else if let Some(set) = &set {
+        let title = format!("{} — {}", set.name, sheet.title);
+        sheet.set_title(&title, description);
+    }
+    Ok(if html {
+        sheet.html()
+    } else {
+        sheet.render(format)
+    })
+}

@@ -121,49 +121,49 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "removed_destroyed",
         "removed, every stand lost",
-        "the share of trials that ended removed, every stand lost",
+        "the chance of being removed, every stand lost",
         Neither,
     ),
     (
         "removed_dispersed",
         "removed, dispersed",
-        "the share of trials that ended removed, dispersed",
+        "the chance of being removed, dispersed",
         Neither,
     ),
     (
         "removed_failed_while_routing",
         "removed, failing a test while routing",
-        "the share of trials that ended removed, failing a test while routing",
+        "the chance of being removed, failing a test while routing",
         Neither,
     ),
     (
         "removed_guns_abandoned",
         "removed, guns abandoned",
-        "the share of trials that ended removed, guns abandoned",
+        "the chance of being removed, guns abandoned",
         Neither,
     ),
     (
         "removed_routed_with_guns",
         "removed, routed with its guns",
-        "the share of trials that ended removed, routed with its guns",
+        "the chance of being removed, routed with its guns",
         Neither,
     ),
     (
         "removed_caught",
         "removed, caught while routing",
-        "the share of trials that ended removed, caught while routing",
+        "the chance of being removed, caught while routing",
         Neither,
     ),
     (
         "removed_wagons_fled",
         "removed, wagons fled",
-        "the share of trials that ended removed, wagons fled",
+        "the chance of being removed, wagons fled",
         Neither,
     ),
     (
         "removed_wagons_captured",
         "removed, wagons captured",
-        "the share of trials that ended removed, wagons captured",
+        "the chance of being removed, wagons captured",
         Neither,
     ),
     (
@@ -502,7 +502,16 @@ pub fn settings_in_words(settings: &[String]) -> String {
 /// a starting state ("routing at the start"), else the label and the value.
 pub fn setting_in_words(key: &str, v: &str) -> String {
     let whole = v.parse::<i64>().is_ok();
+    // A switch says what it means ("an Elite unit"), not "Elite unit true".
+    if let Some(clause) = matches!(v, "true" | "false")
+        .then(|| state(key, v == "true"))
+        .flatten()
+    {
+        return clause.to_string();
+    }
     match key {
+        "rerolls" if v == "1" => "a commander's re-roll".into(),
+        "rerolls" if whole => format!("{v} commander's re-rolls"),
         "turns" | "stands" if v == "1" => format!("1 {}", key.trim_end_matches('s')),
         "turns" | "stands" if whole => format!("{v} {key}"),
         "fire_dice" if whole => format!("{v} enemy fire dice a turn"),
@@ -521,6 +530,61 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
     }
 }
 
+/// What a unit has already lost is counted in each system's own unit: stands under Rank & File,
+/// quarters (steps) under the 25% rules. `None` for a system without one.
+fn lost_unit(system: &str) -> Option<(&'static str, &'static str)> {
+    match system {
+        "rank-and-file" => Some(("stand", "stands")),
+        "effectiveness" => Some(("quarter", "quarters")),
+        _ => None,
+    }
+}
+
+/// One setting as a phrase under `systems` (the systems it is said of): as
+/// [`setting_in_words`], but what was already lost in the systems' own unit ("2 stands already
+/// lost") where they count it alike.
+pub fn setting_in_words_under(systems: &[&str], key: &str, v: &str) -> String {
+    if key == "lost"
+        && let Ok(n) = v.parse::<u32>()
+        && let Some(unit) = same_lost_unit(systems)
+    {
+        return format!("{} already lost", count(n, unit.0, unit.1));
+    }
+    setting_in_words(key, v)
+}
+
+/// The unit every one of `systems` counts losses in, when they share one.
+fn same_lost_unit(systems: &[&str]) -> Option<(&'static str, &'static str)> {
+    let first = lost_unit(systems.first()?)?;
+    systems
+        .iter()
+        .all(|s| lost_unit(s) == Some(first))
+        .then_some(first)
+}
+
+/// A parameter's label where it is said of `systems`: "Stands already lost" under Rank & File,
+/// "Quarters already lost" under the 25% rules, and for both "Already lost (stands, or
+/// quarters under the 25% rules)", so that one label never means two units unsaid.
+pub fn param_under(systems: &[&str], key: &str) -> String {
+    if key == "lost" {
+        if let Some((_, many)) = same_lost_unit(systems) {
+            return format!("{} already lost", capitalised(many));
+        }
+        if systems.iter().any(|s| lost_unit(s).is_some()) {
+            let units: Vec<String> = systems
+                .iter()
+                .filter_map(|s| lost_unit(s).map(|u| (s, u.1)))
+                .map(|(s, u)| match *s {
+                    "rank-and-file" => u.to_string(),
+                    other => format!("{u} under {}", system(other)),
+                })
+                .collect();
+            return format!("{} ({})", param(key), units.join(", or "));
+        }
+    }
+    param(key)
+}
+
 /// Whether setting `key` only asks for a measure (`measure_strength`) and changes no rule or
 /// situation: the setup a reader is told leaves it out (the measure's own headline says it).
 pub fn is_measurement(key: &str) -> bool {
@@ -530,6 +594,14 @@ pub fn is_measurement(key: &str) -> bool {
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
 pub fn option(name: &str) -> String {
     name.replace('-', " ")
+}
+
+/// Whether metric `key` is a share of the trials (a cause of removal), shown as a chance
+/// rather than an average.
+pub fn is_share(key: &str) -> bool {
+    METRICS
+        .iter()
+        .any(|m| m.0 == key && m.2.starts_with("the chance of "))
 }
 
 /// Whether `key` has words of its own here (every built-in system's outcome and metric does:
@@ -725,6 +797,13 @@ pub fn state(key: &str, on: bool) -> Option<&'static str> {
 
 /// Yes-or-no settings in words: the key, its clause when true, its clause when false.
 const STATES: &[(&str, &str, &str)] = &[
+    ("elite", "an Elite unit", "not an Elite unit"),
+    ("general", "a general attached", "no general attached"),
+    (
+        "supported",
+        "supported from behind",
+        "not supported from behind",
+    ),
     (
         "retreat_out_of_range",
         "a retreating unit is out of the enemy's range",

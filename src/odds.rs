@@ -53,7 +53,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact. Where the chance is a fraction whose bottom number is 216 or less (the chances of up to three dice, or of a few tests in a row, such as 127/128), it is printed as that fraction (1/6: one chance in six) with its percentage beside it; otherwise as the percentage alone. Only a certainty is shown as 0% or 100%: a chance that is neither but rounds there shows <0.1% or >99.9%.";
+pub const READING: &str = "Every chance is exact: a fraction (1/6 is one chance in six) with its percentage, where its bottom number is 216 or less (up to three dice, or a few tests in a row, as 127/128); else the percentage alone. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -553,7 +553,38 @@ impl Odds {
             esc(&self.version),
             esc(&crate::labels::system(&self.system)),
         );
+        let td = |c: &OddsCell| match (c.kind, &c.fraction) {
+            (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+            (_, Some(f)) => format!(
+                "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
+                esc(f),
+                esc(&percent(&c.text))
+            ),
+            (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
+        };
         for s in &self.sections {
+            // A table of one column and a few rows (a chance and the chance re-rolled) lies on
+            // its side: two rows across the page, not a tall column down it.
+            if s.columns.len() == 1 && (2..=8).contains(&s.rows.len()) {
+                out += &format!(
+                    "<section>\n<h2>{}</h2>\n<table class=\"across\">\n<tbody>\n<tr><th scope=\"row\">{}</th>",
+                    esc(&s.title),
+                    esc(&s.row_header)
+                );
+                for (label, _) in &s.rows {
+                    out += &format!("<td class=\"h\">{}</td>", esc(label));
+                }
+                out += &format!("</tr>\n<tr><th scope=\"row\">{}</th>", esc(&s.columns[0]));
+                for (_, cells) in &s.rows {
+                    out += &cells.first().map(td).unwrap_or_default();
+                }
+                out += "</tr>\n</tbody>\n</table>\n";
+                for f in &s.foot {
+                    out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
+                }
+                out += "</section>\n";
+                continue;
+            }
             // A table of one or two columns at half the width, not stretched across the page.
             out += &format!(
                 "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\">{}</th>",
@@ -569,20 +600,44 @@ impl Odds {
                 out += &format!("<th scope=\"col\">{}</th>", esc(c));
             }
             out += "</tr></thead>\n<tbody>\n";
-            for (label, cells) in &s.rows {
+            // Rows in a row whose every cell says the same words (a unit the 50% rule fails
+            // whatever its class) are one row, its words across the table: "4–6".
+            let mut i = 0;
+            while i < s.rows.len() {
+                let (label, cells) = &s.rows[i];
+                let words = |cells: &[OddsCell]| -> Option<String> {
+                    let first = cells.first()?;
+                    (cells.len() > 1
+                        && cells
+                            .iter()
+                            .all(|c| c.kind == CellKind::Note && c.text == first.text))
+                    .then(|| first.text.clone())
+                };
+                if let Some(w) = words(cells) {
+                    let mut j = i;
+                    while j + 1 < s.rows.len() && words(&s.rows[j + 1].1).as_deref() == Some(&w) {
+                        j += 1;
+                    }
+                    let span = if j > i {
+                        format!("{}\u{2013}{}", label, s.rows[j].0)
+                    } else {
+                        label.clone()
+                    };
+                    out += &format!(
+                        "<tr><th scope=\"row\">{}</th><td class=\"x all\" colspan=\"{}\">{}</td></tr>\n",
+                        esc(&span),
+                        cells.len(),
+                        esc(&w)
+                    );
+                    i = j + 1;
+                    continue;
+                }
                 out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
                 for c in cells {
-                    out += &match (c.kind, &c.fraction) {
-                        (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
-                        (_, Some(f)) => format!(
-                            "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
-                            esc(f),
-                            esc(&percent(&c.text))
-                        ),
-                        (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
-                    };
+                    out += &td(c);
                 }
                 out += "</tr>\n";
+                i += 1;
             }
             out += "</tbody>\n</table>\n";
             for f in &s.foot {
@@ -733,32 +788,38 @@ fn percent(text: &str) -> String {
 const ODDS_CSS: &str = r#"
 :root { --rule: #9a9a9a; --head: #ececec; --alt: #f6f6f6; }
 * { box-sizing: border-box; }
-body { margin: 0; color: #111; background: #fff; font: 10pt/1.35 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; }
+body { margin: 0; color: #111; background: #fff; font: 9.5pt/1.3 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
-h1 { font-size: 15pt; margin: 0 0 1.5mm; }
-h2 { font-size: 11pt; margin: 4mm 0 1.5mm; }
-.meta { color: #444; font-size: 8.5pt; margin: 0 0 3mm; }
-.howto { font-size: 9pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+h1 { font-size: 14pt; margin: 0 0 1.2mm; }
+h2 { font-size: 10.5pt; margin: 3mm 0 1.2mm; }
+.meta { color: #444; font-size: 8pt; margin: 0 0 1.5mm; }
+.howto { font-size: 8.5pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 table.narrow { width: 50%; }
+table.across { width: auto; table-layout: auto; }
+table.across th, table.across td { padding: 0.5mm 2.5mm; }
+td.h { background: var(--head); font-weight: 600; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+td.x.all { font-size: 8.5pt; }
 .foot { font-size: 8pt; color: #333; margin: 1mm 0 0; }
 .subtitle { font-size: 10.5pt; margin: 0 0 2mm; }
 .rules.changed { color: #000; border-left: 1mm solid #b00; padding-left: 2mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }
-th, td { border: 0.25mm solid var(--rule); padding: 0.7mm 0.8mm; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
+th, td { border: 0.25mm solid var(--rule); padding: 0.3mm 0.5mm; line-height: 1.12; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
 thead th { background: var(--head); font-weight: 600; }
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }
-td .p { display: block; color: #444; font-size: 7.5pt; white-space: nowrap; }
+td .p { display: block; color: #444; font-size: 7pt; line-height: 1.1; white-space: nowrap; }
 tbody th { text-align: left; }
 td.x { color: #555; font-style: italic; font-size: 7.5pt; }
-.rules ul { margin: 0; padding-left: 5mm; font-size: 8.5pt; }
-.rules li { margin-bottom: 1mm; }
+.rules ul { margin: 0; padding-left: 4mm; font-size: 7.5pt; line-height: 1.12; columns: 3; column-gap: 5mm; }
+.rules h2 { margin-top: 2mm; }
+section.rules { break-inside: auto; page-break-inside: auto; }
+.rules li { margin-bottom: 0.3mm; }
 code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
-@page { margin: 12mm; }
+@page { margin: 7mm 10mm; }
 @media print {
-  main { max-width: none; margin: 0; padding: 0; }
+  main { max-width: none; margin: 0; padding: 0 0.6mm; }
   thead th, tbody th, tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 "#;

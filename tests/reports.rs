@@ -685,7 +685,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** Under Regular, +1 leader, against Regular, alone: the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05 (better); and the chance of recovering rises from 74.4% to 90.1% (better). Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
+        summary.contains("**Answer.** Under Regular with a +1 leader, against Regular, alone: the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05 (better); and the chance of recovering rises from 74.4% to 90.1% (better). Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
         "{summary}"
     );
     assert!(summary.contains(
@@ -783,7 +783,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}, no instead of yes | EF-5 | both | −13.9 points | exactly the same | removes |"
     ), "{summary}");
     assert!(
-        summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, \u{201c}eliminated\u{201d} would not change under 25% rules + amendment)"),
+        summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -901,7 +901,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | setting | recovered | difference from Regular, +1 leader | simulation (95% interval) |"
+        "| variant | setting | recovered | difference from Regular with a +1 leader | simulation (95% interval) |"
     ));
     assert!(
         summary.contains("| Green | Green base number 5 | 55.7% | −34.5 points | agrees |"),
@@ -910,12 +910,12 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The baseline the swept number does not touch takes one row and one section, not four.
     assert!(
         summary.contains(
-            "| Regular, +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings; the other misses its 95% interval, as 1 check in 20 may by chance |"
+            "| Regular with a +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings; the other misses its 95% interval, as 1 check in 20 may by chance |"
         ),
         "{summary}"
     );
-    assert_eq!(summary.matches("## Regular, +1 leader").count(), 1);
-    assert!(summary.contains("## Regular, +1 leader (the same at every setting swept)"));
+    assert_eq!(summary.matches("## Regular with a +1 leader").count(), 1);
+    assert!(summary.contains("## Regular with a +1 leader (the same at every setting swept)"));
 }
 
 /// One voice for "exactly the same" (issue 50): in every committed report a difference whose

@@ -852,12 +852,10 @@ fn x_axis<DB: DrawingBackend>(
     .map_err(e)
 }
 
-/// The lines of a y-axis description: one, or two balanced ones where it is longer than the
-/// plot is high.
+/// The lines of a y-axis description: one, or as many balanced ones as it takes where it is
+/// longer than the plot is high (a description is never cut short).
 fn y_desc_lines(desc: &str, s: Scale) -> Vec<String> {
-    let mut lines = balanced(desc, s.em(TEXT), s.px(PLOT_H - 110.0));
-    lines.truncate(2);
-    lines
+    balanced(desc, s.em(TEXT), s.px(PLOT_H - 110.0))
 }
 
 /// The room the y axis takes beside the plot: its values and its description's lines.
@@ -1039,7 +1037,7 @@ where
             let mut c = ChartBuilder::on(&f.plot)
                 .margin(s.px(8.0))
                 .x_label_area_size(s.px(66.0))
-                .y_label_area_size(y_area("share of trials", s))
+                .y_label_area_size(y_area("chance of each state", s))
                 .build_cartesian_2d(0.5f64..turns as f64 + 0.5, 0f64..1.0)
                 .map_err(e)?;
             c.configure_mesh()
@@ -1056,7 +1054,7 @@ where
                 .map(|t| (t as f64, t.to_string()))
                 .collect();
             x_axis(root, &c, &ticks, "after turn", s)?;
-            y_desc(root, &f.plot, &c, "share of trials", s)?;
+            y_desc(root, &f.plot, &c, "chance of each state", s)?;
             // Each state's band between the cumulative shares below and with it, as steps.
             for (li, layer) in layers.iter().enumerate() {
                 let col = outcome_colour(layer, li);

@@ -25,6 +25,7 @@ pub(super) fn set_everywhere(
 /// Each setting that has one value in every variant and is not swept, in words (`class
 /// regular`, `turns 8`); the swept keys are left to the point's label.
 pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String> {
+    let systems: Vec<&str> = exp.variants.iter().map(|v| v.system.as_str()).collect();
     exp.variants.first().map_or_else(Vec::new, |first| {
         first
             .set
@@ -34,7 +35,7 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
                     && !exp.sweep.iter().any(|a| &a.key == k)
                     && !crate::labels::is_measurement(k)
             })
-            .map(|(k, v)| crate::labels::setting_in_words(k, &v.as_input()))
+            .map(|(k, v)| crate::labels::setting_in_words_under(&systems, k, &v.as_input()))
             .collect()
     })
 }
@@ -419,7 +420,7 @@ pub(crate) fn point_charts(
                 Chart::Stacked {
                     title: with_setup(
                         format!(
-                            "{}{at_words}: the share of trials in each state after each turn",
+                            "{}{at_words}: the chance of each state after each turn",
                             exp.variants[r.variant].name
                         ),
                         exp,
@@ -495,7 +496,6 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
         return Vec::new();
     }
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
-    let trials = crate::report::thousands(exp.trials);
     t0.columns
         .iter()
         .map(|col| {
@@ -522,14 +522,14 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
                 Chart::Lines {
                     title: with_setup(
                         format!(
-                            "The share of trials {} after each turn",
+                            "The chance of being {} after each turn",
                             crate::labels::outcome(col).head
                         ),
                         exp,
                     ),
                     x_label: "after turn".into(),
                     x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
-                    y_label: format!("chance, {trials} trials per variant"),
+                    y_label: "chance".into(),
                     level: level.clone(),
                     steps: true,
                     share: true,

@@ -771,13 +771,24 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
                 row.extend(["—".to_string(), "—".to_string()]);
                 continue;
             };
-            row.push(match (c.exact, c.ci_low, c.ci_high) {
+            // Another system's word for the same end is said in the cell: Rank & File's
+            // "removed" under "eliminated" reads "96.0% (removed)".
+            let own_word = run
+                .report
+                .outcomes
+                .iter()
+                .find(|o| o.outcome != h.key && same_outcome(&o.outcome, &h.key))
+                .filter(|_| !run.report.outcomes.iter().any(|o| o.outcome == h.key))
+                .map(|o| format!(" ({})", crate::labels::outcome(&o.outcome).head))
+                .unwrap_or_default();
+            let value = match (c.exact, c.ci_low, c.ci_high) {
                 (Some(x), _, _) => h.value(x),
                 (None, Some(l), Some(u)) => {
                     format!("{} [{}, {}]", h.value(c.p), h.value(l), h.value(u))
                 }
                 _ => h.value(c.p),
-            });
+            };
+            row.push(format!("{value}{own_word}"));
             let cmp = comparisons
                 .iter()
                 .find(|x| x.variant == v.name && x.point == run.point && h.is(x));
@@ -860,6 +871,36 @@ fn value_words(v: &str) -> String {
     }
 }
 
+/// Values tried, joined with "or", a run of three or more whole numbers in a row said as a
+/// range: "2 to 9 or unlimited", not "2 or 3 or 4 or … or 9 or unlimited".
+fn steps_in_words(steps: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<(i64, &str)> = Vec::new();
+    let flush = |run: &mut Vec<(i64, &str)>, out: &mut Vec<String>| {
+        if run.len() >= 3 {
+            out.push(format!("{} to {}", run[0].1, run[run.len() - 1].1));
+        } else {
+            out.extend(run.iter().map(|(_, s)| s.to_string()));
+        }
+        run.clear();
+    };
+    for s in steps {
+        match s.parse::<i64>() {
+            Ok(n) if run.last().is_none_or(|(m, _)| n == m + 1) => run.push((n, s)),
+            Ok(n) => {
+                flush(&mut run, &mut out);
+                run.push((n, s));
+            }
+            Err(_) => {
+                flush(&mut run, &mut out);
+                out.push(s.clone());
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out.join(" or ")
+}
+
 /// Whether rule parameter `key` is a reading the tool made where the sources are silent (its
 /// meaning says so, in any variant's system).
 fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
@@ -876,14 +917,17 @@ fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
 }
 
 /// A setting in a reader's words: a parameter's label, or an optional rule's name in words.
-fn setting_words(key: &str, kind: &str) -> String {
+fn setting_words(systems: &[&str], key: &str, kind: &str) -> String {
     if kind == "option" {
         format!(
             "the optional rule \u{201c}{}\u{201d}",
             key.replace('-', " ")
         )
     } else {
-        format!("\u{201c}{}\u{201d}", crate::params::label(key))
+        format!(
+            "\u{201c}{}\u{201d}",
+            crate::labels::param_under(systems, key)
+        )
     }
 }
 
@@ -1027,19 +1071,22 @@ fn named_assumption(
     let head = Head::named(f.headline.clone(), base_report);
     let name = format!("\u{201c}{}\u{201d}", head.label().head);
     let none = |d: f64| d.abs() < EXACTLY_ZERO;
+    // The difference between the two variants is what moves: said as the gap, not as if one
+    // variant's own chance changed.
+    let base = &result.experiment.variants[0].name;
     let would = if none(f.changed) {
-        format!("{name} would not change under {}", f.variant)
+        format!("{} would be no different from {base} in {name}", f.variant)
     } else if none(f.difference) {
         format!(
-            "{name} would change by {} under {}, where now it does not",
-            head.diff(f.changed),
-            f.variant
+            "{} would differ from {base} by {} in {name}, where now they are the same",
+            f.variant,
+            head.diff(f.changed)
         )
     } else {
         format!(
-            "{name} would change by {} under {}, not {}",
-            head.diff(f.changed),
+            "{} would differ from {base} by {} in {name}, not {}",
             f.variant,
+            head.diff(f.changed),
             head.diff(f.difference)
         )
     };
@@ -1071,7 +1118,7 @@ fn named_assumption(
             } else {
                 ""
             },
-            setting_words(&f.key, &f.kind),
+            setting_words(&systems_of(result), &f.key, &f.kind),
             value_words(&f.from),
             value_words(&f.to)
         ),
@@ -1162,7 +1209,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             head.labelled(),
             format!(
                 "{}, {} instead of {}",
-                setting_words(&f.key, &f.kind),
+                setting_words(&systems_of(result), &f.key, &f.kind),
                 value_words(&f.to),
                 value_words(&f.from)
             ),
@@ -1303,7 +1350,11 @@ fn assumptions_by_setting(
         }
         let changes = match scale {
             0 => format!("{} ({})", mine.len(), counted(&mine)),
-            s => format!("{} ({}), and {s} for scale", mine.len(), counted(&mine)),
+            s => format!(
+                "{} ({}), besides {s} of the variant shown for scale",
+                mine.len(),
+                counted(&mine)
+            ),
         };
         let top = mine
             .iter()
@@ -1332,8 +1383,8 @@ fn assumptions_by_setting(
         tab.rows.push(vec![
             format!(
                 "{}, {} instead of {}",
-                setting_words(&f.key, &f.kind),
-                steps.join(" or "),
+                setting_words(&systems_of(result), &f.key, &f.kind),
+                steps_in_words(&steps),
                 value_words(&f.from)
             ),
             top.rule.clone(),
@@ -1507,7 +1558,9 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::charts::set_everywhere(exp, k, v);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
-    let said = |k: &str, x: &SetValue| crate::labels::setting_in_words(k, &x.as_input());
+    let said_under = |s: &str, k: &str, x: &SetValue| {
+        crate::labels::setting_in_words_under(&[s], k, &x.as_input())
+    };
     let measure = |k: &str| crate::labels::is_measurement(k);
     // The variants by system, in the order they first appear; the settings every variant of a
     // system shares are said once, with the system.
@@ -1519,6 +1572,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     }
     let mut groups = Vec::new();
     for system in &systems {
+        let said = |k: &str, x: &SetValue| said_under(system, k, x);
         let members: Vec<(usize, &crate::experiment::Variant)> = exp
             .variants
             .iter()
@@ -1773,7 +1827,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 )
             });
             let interval = format!(
-                "{:.d$}% [{:.d$}, {:.d$}]",
+                "{:.d$}% [{:.d$}%, {:.d$}%]",
                 100.0 * c.p,
                 100.0 * c.ci_low.unwrap_or(f64::NAN),
                 100.0 * c.ci_high.unwrap_or(f64::NAN)
@@ -1811,12 +1865,18 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             };
             let z = crate::stats::z_for_confidence(exp.confidence);
             for m in &run.report.metrics {
-                let spread = format!("{} ± {}", f(m.value), f(m.stderr));
+                // A measure that is a share (a cause of removal) reads as a chance.
+                let share = crate::labels::is_share(&m.name);
+                let g = |x: Option<f64>| match x.filter(|v| v.is_finite()) {
+                    Some(v) if share => format!("{:.2}%", 100.0 * v),
+                    other => f(other),
+                };
+                let spread = format!("{} ± {}", g(m.value), g(m.stderr));
                 metrics.rows.push(vec![
                     with_condition(&m.name, &m.meaning),
                     match m.exact.filter(|v| v.is_finite()) {
-                        Some(e) => format!("{e:.4}"),
-                        None => format!("{} (simulation)", f(m.value)),
+                        Some(e) => g(Some(e)),
+                        None => format!("{} (simulation)", g(m.value)),
                     },
                     match (m.exact.filter(|v| v.is_finite()), m.value, m.stderr) {
                         (Some(e), Some(v), Some(s))

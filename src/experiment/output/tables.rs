@@ -250,7 +250,15 @@ pub(super) fn comparisons_csv(result: &ExperimentResult, comparisons: &[Comparis
             opt(c.p_adjusted),
             c.family.to_string(),
             c.distinguishable.to_string(),
-            opt(c.exact_difference),
+            // A difference the report calls "exactly the same" is 0 here too, not the
+            // rounding left over from subtracting two exact values.
+            opt(c.exact_difference.map(|e| {
+                if e.abs() < crate::experiment::compare::EXACTLY_ZERO {
+                    0.0
+                } else {
+                    e
+                }
+            })),
             if c.kind == "metric" {
                 among(&c.name)
             } else {

@@ -207,9 +207,14 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     ));
     if retreat_on_fire {
         notes.push(format!(
-            "retreat on fire: a failed fire test retreats the unit unless the enemy (class {}, under {}) also lost a quarter and failed; a retreat is blocked with chance {p_blocked}",
+            "retreat on fire: a failed fire test retreats the unit, unless the enemy also lost a quarter that turn and failed its own test (the enemy: {} troops under the unit's return fire, {}); {}",
             p.enemy_class.name(),
-            enemy.fire.description()
+            enemy.fire.description(),
+            if p_blocked.num == 0 {
+                "no retreat is blocked".to_string()
+            } else {
+                format!("a retreat is blocked with chance {p_blocked}")
+            }
         ));
     }
     if retreat_on_fire || p.state == StartState::Retreating {

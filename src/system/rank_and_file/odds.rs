@@ -81,10 +81,20 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 });
             }
         }
+        let rule = if numbers.break_fraction == (1, 2) {
+            "50% rule".to_string()
+        } else {
+            format!(
+                "{}/{} rule",
+                numbers.break_fraction.0, numbers.break_fraction.1
+            )
+        };
+        // Without a unit size, a last column: at each loss, the units the break share fails
+        // outright, so that no cell above it is read for a unit that cannot pass.
+        if stands.is_none() {
+            columns.push(format!("{rule}: every test fails for"));
+        }
         let mut rows = Vec::new();
-        // Without a unit size, the break share's automatic failure goes under the table: at
-        // each loss, the largest unit it fails.
-        let mut fails_at: Vec<String> = Vec::new();
         for lost in 0..=max_lost {
             let mut cells = Vec::new();
             for class in rf::Class::ALL {
@@ -99,29 +109,23 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
                 let largest = (1..=60u8)
                     .rev()
                     .find(|&s| chance(rf::Class::Veteran, lost, 0, false, s).is_none());
-                match largest {
-                    Some(1) => fails_at.push(format!("{lost} lost: a unit of 1 stand")),
-                    Some(s) => fails_at.push(format!("{lost} lost: a unit of {s} stands or fewer")),
-                    None => {}
-                }
+                cells.push(OddsCell::note(&match largest {
+                    Some(1) => "a unit of 1 stand".to_string(),
+                    Some(s) => format!("units of {s} stands or fewer"),
+                    None => "\u{2014}".to_string(),
+                }));
             }
             rows.push((lost.to_string(), cells));
         }
         let mut foot = Vec::new();
-        if stands.is_none() && !fails_at.is_empty() {
+        if stands.is_none() {
             foot.push(format!(
-                "Whatever the table says, a unit that has lost {} of its starting stands or more fails every test (the {} rule): {}.",
+                "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say; at each loss, the unit sizes it fails.",
                 if numbers.break_fraction == (1, 2) {
                     "half".to_string()
                 } else {
                     format!("{}/{}", numbers.break_fraction.0, numbers.break_fraction.1)
-                },
-                if numbers.break_fraction == (1, 2) {
-                    "50%"
-                } else {
-                    "break-share"
-                },
-                fails_at.join("; ")
+                }
             ));
         }
         sections.push(OddsSection {
@@ -388,17 +392,24 @@ mod tests {
         for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
             assert!(o.render(f).contains("5/9"));
         }
-        // Without --stands, a note under the table gives the 50% rule for the usual unit
-        // sizes: at 1 lost a unit of 2 stands or fewer fails every test, at 2 one of 4, at 3
-        // one of 6.
+        // Without --stands, a last column gives the 50% rule for the usual unit sizes: at 1
+        // lost a unit of 2 stands or fewer fails every test, at 2 one of 4, at 3 one of 6.
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
-        assert_eq!(t.columns.len(), 9);
+        assert_eq!(t.columns.len(), 10);
+        assert_eq!(t.columns[9], "50% rule: every test fails for");
+        let last: Vec<&str> = t.rows.iter().map(|r| r.1[9].text.as_str()).collect();
+        assert_eq!(
+            last[..4],
+            [
+                "\u{2014}",
+                "units of 2 stands or fewer",
+                "units of 4 stands or fewer",
+                "units of 6 stands or fewer"
+            ]
+        );
         assert!(
-            t.foot[0].contains("has lost half of its starting stands or more fails every test")
-                && t.foot[0].contains(
-                    "1 lost: a unit of 2 stands or fewer; 2 lost: a unit of 4 stands or fewer; 3 lost: a unit of 6 stands or fewer"
-                ),
+            t.foot[0].contains("has lost half of its starting stands or more fails every test"),
             "{:?}",
             t.foot
         );

@@ -18,18 +18,24 @@ use serde_json::{Value, json};
 /// The most answers one page may hold.
 pub const MOST_ANSWERS: usize = 5_000;
 
-/// A field left open on the page: its key, its label, whether it is a rule parameter, and its
-/// values in order (as the command line takes them).
+/// A field left open on the page: its key, its label, whether it is a rule parameter or an
+/// optional rule, its values in order (as the command line takes them) and the one the page
+/// opens at.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Open {
-    /// The parameter's key.
+    /// The parameter's key, or the optional rule's name.
     pub key: String,
     /// Its label, in a reader's words.
     pub label: String,
     /// A rule parameter (`--rule`), else a setting (`--set`).
     pub rule: bool,
+    /// An optional rule (`--option`), left out or in play: its values are `off` and `on`.
+    pub option: bool,
     /// Its values, in order.
     pub values: Vec<String>,
+    /// The value the page opens at: the parameter's default where it is among the values, else
+    /// the first; [`publish`] moves it to a value the setting fixes.
+    pub start: usize,
 }
 
 /// What a page is of: the system and scenario, the settings it fixes, its optional rules and
@@ -44,8 +50,11 @@ pub struct Ask {
     pub inputs: Vec<Input>,
     /// Optional rules in play.
     pub options: Vec<String>,
-    /// The fields left open, in the order the page shows them.
+    /// The fields left open, in the order the page shows them. A field also fixed (in
+    /// `inputs`, or an optional rule in `options`) opens at that value.
     pub open: Vec<Open>,
+    /// The page's title, in the author's words (default: the system and the situation).
+    pub title: Option<String>,
 }
 
 /// A page made: its HTML and what it holds.
@@ -77,9 +86,26 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
         Some((k, v)) => (k.trim(), Some(v.trim())),
         None => (spec.trim(), None),
     };
+    // An optional rule: the page holds its answers without it and with it.
+    if let Some(o) = s.options().iter().find(|o| o.name == key) {
+        if let Some(v) = values.filter(|v| !v.split(',').all(|x| ["off", "on"].contains(&x.trim())))
+        {
+            return Err(bad(format!(
+                "{key} is an optional rule: leave it open as {key} (off and on), not {key}={v}"
+            )));
+        }
+        return Ok(Open {
+            key: key.to_string(),
+            label: crate::labels::capitalised(&crate::labels::option(o.name)),
+            rule: false,
+            option: true,
+            values: vec!["off".into(), "on".into()],
+            start: 0,
+        });
+    }
     let Some((def, rule)) = crate::system::param_of(s, scenario, key) else {
         return Err(bad(format!(
-            "a parameter of {} in {} (see `morale-lab list`), as KEY or KEY=VALUES",
+            "a parameter or optional rule of {} in {} (see `morale-lab list`), as KEY or KEY=VALUES",
             s.name(),
             scenario.name()
         )));
@@ -119,17 +145,38 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
     if values.is_empty() {
         return Err(bad("at least one value".into()));
     }
+    let start = values
+        .iter()
+        .position(|v| same_value(v, def.default))
+        .unwrap_or(0);
     Ok(Open {
         key: key.to_string(),
         label: crate::params::label(key),
         rule,
+        option: false,
         values,
+        start,
     })
+}
+
+/// Whether two values as typed are the same value: the same text, or the same number (`0.5`
+/// and `1/2`, `8` and `8.0`).
+fn same_value(a: &str, b: &str) -> bool {
+    let num = |s: &str| -> Option<f64> {
+        let s = s.trim();
+        match s.split_once('/') {
+            Some((n, d)) => Some(n.trim().parse::<f64>().ok()? / d.trim().parse::<f64>().ok()?),
+            None => s.parse::<f64>().ok(),
+        }
+    };
+    a.trim() == b.trim() || matches!((num(a), num(b)), (Some(x), Some(y)) if (x - y).abs() < 1e-12)
 }
 
 /// A value as a reader reads it: yes and no for a switch, words for a choice, a true minus.
 fn value_words(v: &str) -> String {
     match v {
+        "off" => "left out".into(),
+        "on" => "in play".into(),
         "true" => "yes".into(),
         "false" => "no".into(),
         _ if v.starts_with('-') && v[1..].parse::<f64>().is_ok() => format!("\u{2212}{}", &v[1..]),
@@ -249,7 +296,7 @@ fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
         .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
         .cloned()
         .collect();
-    for (o, &i) in ask.open.iter().zip(pick) {
+    for (o, &i) in ask.open.iter().zip(pick).filter(|(o, _)| !o.option) {
         inputs.push(if o.rule {
             Input::rule(&o.key, o.values[i].clone())
         } else {
@@ -261,6 +308,23 @@ fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
         });
     }
     inputs
+}
+
+/// The optional rules of the answer at `pick`: those in play but the ones the page leaves open,
+/// then each open one that is on there.
+fn options_at(ask: &Ask, pick: &[usize]) -> Vec<String> {
+    let mut options: Vec<String> = ask
+        .options
+        .iter()
+        .filter(|o| !ask.open.iter().any(|f| f.option && &f.key == *o))
+        .cloned()
+        .collect();
+    for (o, &i) in ask.open.iter().zip(pick) {
+        if o.option && o.values[i] == "on" {
+            options.push(o.key.clone());
+        }
+    }
+    options
 }
 
 /// Work out every answer of `ask` exactly and make its page. `command` is the command line of
@@ -278,17 +342,42 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                 allowed: "each field once".into(),
             });
         }
-        if let Some(fixed) = ask.inputs.iter().find(|i| i.key == o.key) {
+        // A field fixed too opens at that value, which must be one the page holds.
+        if let Some(fixed) = ask.inputs.iter().find(|i| i.key == o.key)
+            && !o.values.iter().any(|v| same_value(v, &fixed.value))
+        {
             return Err(Error::Invalid {
                 what: "--open".into(),
                 value: o.key.clone(),
                 allowed: format!(
-                    "a field not fixed too ({}={} fixes it): leave it open or fix it, not both",
+                    "values that hold {}={} (the value it is fixed at, where the page opens): add it, or do not fix it",
                     fixed.key, fixed.value
                 ),
             });
         }
     }
+    // Where the page opens: each field at the value the setting fixes, else its default.
+    let start: Vec<usize> = ask
+        .open
+        .iter()
+        .map(|o| {
+            if o.option {
+                usize::from(ask.options.iter().any(|x| *x == o.key))
+            } else {
+                ask.inputs
+                    .iter()
+                    .find(|i| i.key == o.key)
+                    .and_then(|i| o.values.iter().position(|v| same_value(v, &i.value)))
+                    .unwrap_or(o.start)
+            }
+        })
+        .collect();
+    let start: Vec<String> = ask
+        .open
+        .iter()
+        .zip(&start)
+        .map(|(o, &i)| o.values[i].clone())
+        .collect();
     let n = count(&ask.open);
     if n > MOST_ANSWERS as u128 {
         return Err(Error::Invalid {
@@ -318,7 +407,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             return Err(Error::Cancelled);
         }
         let inputs = inputs_at(ask, &pick);
-        match system::build(&ask.system, ask.scenario, &inputs, &ask.options) {
+        match system::build(&ask.system, ask.scenario, &inputs, &options_at(ask, &pick)) {
             Err(e) => {
                 refused += 1;
                 answers.push(json!({ "refused": why_refused(&e) }));
@@ -349,7 +438,9 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                             Value::Number(n) if n.as_f64() == Some(0.0) && k != "lost" => None,
                             _ => {
                                 let v = crate::report::json_text(v);
-                                (!v.is_empty()).then(|| crate::labels::setting_in_words(k, &v))
+                                (!v.is_empty()).then(|| {
+                                    crate::labels::setting_in_words_under(&[&ask.system], k, &v)
+                                })
                             }
                         })
                         .collect();
@@ -410,14 +501,23 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         "system": crate::labels::system(&ask.system),
         "scenario": ask.scenario.words(),
         "fixed": fixed,
-        "options": ask.options.iter().map(|o| crate::labels::option(o)).collect::<Vec<_>>(),
-        "open": open.iter().map(|o| json!({
-            "key": o.key,
-            "label": o.label,
-            "flag": if o.rule { "--rule" } else { "--set" },
-            "values": o.values,
-            "words": o.values.iter().map(|v| value_words(v)).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
+        "options": ask
+            .options
+            .iter()
+            .filter(|o| !open.iter().any(|f| f.option && &f.key == *o))
+            .map(|o| crate::labels::option(o))
+            .collect::<Vec<_>>(),
+        "open": open.iter().zip(&ask.open).map(|(o, asked)| {
+            let at = ask.open.iter().position(|a| a.key == asked.key).unwrap_or(0);
+            json!({
+                "key": o.key,
+                "label": o.label,
+                "flag": if o.option { "--option" } else if o.rule { "--rule" } else { "--set" },
+                "values": o.values,
+                "words": o.values.iter().map(|v| value_words(v)).collect::<Vec<_>>(),
+                "start": o.values.iter().position(|v| *v == start[at]).unwrap_or(0),
+            })
+        }).collect::<Vec<_>>(),
         "names": names.iter().map(|(k, h, m)| json!({ "key": k, "head": h, "metric": m })).collect::<Vec<_>>(),
         "answers": answers,
         "command": command,
@@ -429,13 +529,18 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
     let text = serde_json::to_string(&data)
         .unwrap_or_default()
         .replace("</", "<\\/");
-    let title = format!(
+    let what = crate::labels::capitalised(&format!(
         "{}: {}",
         crate::labels::system(&ask.system),
         ask.scenario.words().to_lowercase()
-    );
+    ));
+    let (title, subtitle) = match ask.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() => (t.to_string(), what),
+        _ => (what, String::new()),
+    };
     let html = PAGE
         .replace("{{TITLE}}", &crate::report::escape_html(&title))
+        .replace("{{SUBTITLE}}", &crate::report::escape_html(&subtitle))
         .replace("{{DATA}}", &text);
     Ok(Published {
         html,

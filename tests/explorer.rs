@@ -1038,8 +1038,13 @@ fn the_page_publishes_a_page_that_needs_no_server() {
     };
     let server = Server::start(&[]);
     let mut b = Browser::launch(&chromium, "publish");
-    b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=stands%3D6"));
+    b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=stands%3D6&set=lost%3D1"));
     b.wait("document.getElementById('publish-add').options.length > 2");
+    // An optional rule can be left open too.
+    assert_eq!(
+        b.eval("[...document.getElementById('publish-add').querySelectorAll('optgroup')].map((g) => g.label).join(',')").as_str(),
+        Some("Situation,Rule parameters,Optional rules")
+    );
     for key in ["class", "lost"] {
         b.eval(&format!("(() => {{ const s = document.getElementById('publish-add'); s.value = {key:?}; s.dispatchEvent(new Event('change')); }})()"));
     }
@@ -1050,8 +1055,9 @@ fn the_page_publishes_a_page_that_needs_no_server() {
         Some("")
     );
     b.eval("(() => { const e = document.getElementById('open-lost'); e.value = '0..2'; e.dispatchEvent(new Event('input')); })()");
+    b.eval("document.getElementById('publish-title').value = 'Green at 2 lost?'");
     let got = downloaded(&mut b, "publish-run");
-    assert_eq!(got[0].as_str(), Some("rally-page.html"));
+    assert_eq!(got[0].as_str(), Some("green-at-2-lost.html"));
     let html = got[1].as_str().unwrap();
     let said = b.wait("(() => { const t = document.getElementById('publish-said').textContent; return t.includes('exact answers') ? t : null; })()");
     assert!(
@@ -1088,6 +1094,12 @@ fn the_page_publishes_a_page_that_needs_no_server() {
         want["outcomes"][0]["exact"].as_f64()
     );
     assert!(data["command"].as_str().unwrap().contains("--set stands=6"));
+    // The form's value of a field left open (1 lost) is where the page opens; the page's
+    // command line leaves that field to the page.
+    assert_eq!(data["open"][1]["key"], "lost");
+    assert_eq!(data["open"][1]["start"], 1);
+    assert!(!data["command"].as_str().unwrap().contains("lost"));
+    assert!(html.contains("<h1 id=\"title\">Green at 2 lost?</h1>"));
 }
 
 /// The README's permalink of its quick-start example opens the numbers the README prints.

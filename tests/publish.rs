@@ -178,7 +178,10 @@ fn a_page_holds_only_values_that_answer_and_says_when_a_link_misses() {
             vec!["--open", "class", "--open", "class"],
             "each field once",
         ),
-        (vec!["--set", "class=green", "--open", "class"], "not both"),
+        (
+            vec!["--set", "class=green", "--open", "class=veteran,regular"],
+            "values that hold class=green",
+        ),
     ] {
         let mut args = vec!["publish", "rally", "--system", "rank-and-file"];
         args.extend(open);
@@ -199,4 +202,125 @@ fn a_page_holds_only_values_that_answer_and_says_when_a_link_misses() {
     let url = format!("file://{}#lost=9", page.display());
     let (dom, _) = headless(&browser, &dir, &["--dump-dom".to_string()], &url);
     assert!(dom.contains("Already lost 9 is not on this page"), "{dom}");
+}
+
+/// An optional rule can be left open (the page holds both answers, and its command line says
+/// `--option` only where it is in play); a field the setting fixes opens at that value; the
+/// page carries its author's title; and the answer it opens at is the command line's.
+#[test]
+fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
+    let dir = scratch("publish-option");
+    let page = dir.join("amendment.html");
+    let out = bin()
+        .args([
+            "publish",
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--set",
+            "class=regular",
+            "--set",
+            "fire_dice=3",
+            "--set",
+            "fire_to_hit=5",
+            "--set",
+            "turns=8",
+            "--option",
+            "retreat-on-fire",
+            "--option",
+            "return-roll",
+            "--open",
+            "return-roll",
+            "--open",
+            "turns=4..12",
+            "--title",
+            "Does the return roll matter?",
+            "--out",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("18 exact answers"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<h1 id=\"title\">Does the return roll matter?</h1>"));
+    assert!(
+        html.contains(
+            "The 25% effectiveness rules: a unit holding its place in the line under fire"
+        )
+    );
+    let Some(browser) =
+        chromium("a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is")
+    else {
+        return;
+    };
+    // No link: the page opens where the command line fixed it (8 turns, the return roll in
+    // play), and shows what the command line gives there.
+    let eliminated = |extra: &[&str]| -> f64 {
+        let mut args = vec![
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--set",
+            "class=regular",
+            "--set",
+            "fire_dice=3",
+            "--set",
+            "fire_to_hit=5",
+            "--option",
+            "retreat-on-fire",
+            "--exact-only",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        let out = bin().args(&args).output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["outcome"] == "eliminated")
+            .unwrap()["exact"]
+            .as_f64()
+            .unwrap()
+    };
+    let shown = |hash: &str| -> (f64, String) {
+        let url = format!("file://{}{hash}", page.display());
+        let (dom, _) = headless(&browser, &dir, &["--dump-dom".to_string()], &url);
+        let i = dom
+            .find("<tr data-key=\"eliminated\">")
+            .expect("an eliminated row");
+        let v = dom[i..].split("data-value=\"").nth(1).unwrap();
+        let command = dom[dom.find("<pre id=\"command\">").unwrap()..]
+            .split('>')
+            .nth(1)
+            .unwrap()
+            .split('<')
+            .next()
+            .unwrap()
+            .to_string();
+        (v[..v.find('"').unwrap()].parse().unwrap(), command)
+    };
+    let (x, command) = shown("");
+    assert_eq!(
+        x,
+        eliminated(&["--option", "return-roll", "--set", "turns=8"])
+    );
+    assert!(
+        command.ends_with("--option return-roll --set turns=8 --exact-only"),
+        "{command}"
+    );
+    let (x, command) = shown("#return-roll=off&turns=12");
+    assert_eq!(x, eliminated(&["--set", "turns=12"]));
+    assert!(!command.contains("return-roll"), "{command}");
+    // The plain rules and the amendment differ: the page holds a comparison.
+    assert_ne!(
+        eliminated(&["--set", "turns=8"]),
+        eliminated(&["--option", "return-roll", "--set", "turns=8"])
+    );
 }

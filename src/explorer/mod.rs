@@ -1084,8 +1084,11 @@ impl Explorer {
     /// makes it from the command line; in a run slot, stopped at the server's time limit.
     fn publish(&self, pairs: &[(String, String)]) -> std::result::Result<Value, Failure> {
         // The view is the link's keys; the fields left open are the page's own.
-        let view: Vec<(String, String)> =
-            pairs.iter().filter(|(k, _)| k != "open").cloned().collect();
+        let view: Vec<(String, String)> = pairs
+            .iter()
+            .filter(|(k, _)| k != "open" && k != "title")
+            .cloned()
+            .collect();
         let v = View::parse(&view, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
         let p = &v.profiles[v.edit];
         let prefix = v.prefix(v.edit);
@@ -1115,14 +1118,27 @@ impl Explorer {
             scenario: v.scenario,
             inputs: inputs_of(&p.setting),
             options: p.setting.options.clone(),
+            title: value(pairs, "title").map(str::to_string),
             open,
         };
+        // The page's command line carries what the page fixes; each open field's value is the
+        // page's to add (the form's value of it is where the page opens).
+        let mut fixed = p.setting.clone();
+        fixed
+            .sets
+            .retain(|(k, _)| !ask.open.iter().any(|o| &o.key == k));
+        fixed
+            .rules
+            .retain(|(k, _)| !ask.open.iter().any(|o| &o.key == k));
+        fixed
+            .options
+            .retain(|n| !ask.open.iter().any(|o| o.option && &o.key == n));
         let _slot = self.slot(true)?;
         let control = Arc::new(Control::new());
         // The page's command line solves exactly: the view's trials and seed are not its.
         let mut words = Vec::new();
         let mut skip = false;
-        let full = v.command(&p.setting);
+        let full = v.command(&fixed);
         for w in full.split(' ') {
             if skip {
                 skip = false;

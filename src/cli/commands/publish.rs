@@ -29,9 +29,14 @@ pub(crate) struct PublishArgs {
     pub(crate) options: Vec<String>,
     /// A field the reader may change (repeatable): KEY for every value a choice, switch or
     /// small whole number takes, or KEY=VALUES (values and ranges separated by commas, e.g.
-    /// lost=0..3, or p_blocked=0,1/6,1/3). The page holds every combination, at most 5,000.
+    /// lost=0..3, or p_blocked=0,1/6,1/3); or an optional rule's name, left out and in play.
+    /// The page holds every combination, at most 5,000, and opens at the value --set, --rule or
+    /// --option gives a field (else at its default).
     #[arg(long = "open", value_name = "KEY[=VALUES]", required = true)]
     pub(crate) open: Vec<String>,
+    /// The page's title, e.g. the question it answers (default: the system and the situation).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) title: Option<String>,
     /// The page to write (HTML).
     #[arg(long, value_name = "FILE")]
     pub(crate) out: std::path::PathBuf,
@@ -73,21 +78,34 @@ pub(crate) fn run_publish(a: PublishArgs, control: &Control) -> Result<String> {
         .iter()
         .map(|o| morale_lab::publish::open_field(&system, scenario, o))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(t) = &a.title
+        && (t.trim().is_empty() || t.chars().count() > 200 || t.contains(['\n', '\r']))
+    {
+        return Err(invalid(
+            "--title",
+            t,
+            "allowed: one line of 1 to 200 characters",
+        ));
+    }
     let ask = morale_lab::publish::Ask {
         system: system.clone(),
         scenario,
         inputs,
         options: a.options.clone(),
+        title: a.title.clone(),
         open,
     };
+    // The page's command line: what it fixes; each open field's value is the page's to add.
+    let is_open = |key: &str| ask.open.iter().any(|o| o.key == key);
+    let key_of = |kv: &str| kv.split_once('=').map_or(kv, |(k, _)| k).trim().to_string();
     let mut command = format!("morale-lab {} --system {}", scenario.name(), a.system);
-    for kv in &a.sets {
+    for kv in a.sets.iter().filter(|kv| !is_open(&key_of(kv))) {
         command += &format!(" --set {}", morale_lab::explorer::view::shell(kv));
     }
-    for kv in &a.rules {
+    for kv in a.rules.iter().filter(|kv| !is_open(&key_of(kv))) {
         command += &format!(" --rule {}", morale_lab::explorer::view::shell(kv));
     }
-    for o in &a.options {
+    for o in a.options.iter().filter(|o| !is_open(o)) {
         command += &format!(" --option {o}");
     }
     let page = morale_lab::publish::publish(&ask, &command, env!("CARGO_PKG_VERSION"), control)?;

@@ -432,8 +432,12 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                                 && !crate::labels::is_measurement(k)
                         })
                         .filter_map(|(k, v)| match v {
-                            // A switch in force is named; one off, and a zero, go unsaid.
-                            Value::Bool(true) => Some(crate::params::label(k)),
+                            // A switch in force is said as what it means, else named; one off,
+                            // and a zero, go unsaid.
+                            Value::Bool(true) => Some(
+                                crate::labels::state(k, true)
+                                    .map_or_else(|| crate::params::label(k), str::to_string),
+                            ),
                             Value::Bool(false) => None,
                             Value::Number(n) if n.as_f64() == Some(0.0) && k != "lost" => None,
                             _ => {
@@ -449,19 +453,25 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                 let cells = report
                     .outcomes
                     .iter()
-                    .map(|o| (o.outcome.clone(), o.cell.exact, false))
+                    .map(|o| (o.outcome.clone(), o.cell.exact, None))
                     .chain(
                         report
                             .metrics
                             .iter()
-                            .map(|m| (m.name.clone(), m.exact, true)),
+                            .map(|m| (m.name.clone(), m.exact, Some(m.meaning.clone()))),
                     );
-                for (name, exact, metric) in cells {
+                for (name, exact, meaning) in cells {
+                    let metric = meaning.is_some();
                     if !names.iter().any(|x| x.0 == name) {
-                        let head = if metric {
-                            crate::labels::metric(&name).head
-                        } else {
-                            crate::labels::outcome(&name).head
+                        let head = match &meaning {
+                            // An average taken among some trials says among which.
+                            Some(m) => match crate::report::among(m) {
+                                "" => crate::labels::metric(&name).head,
+                                among => {
+                                    format!("{} (among {among})", crate::labels::metric(&name).head)
+                                }
+                            },
+                            None => crate::labels::outcome(&name).head,
                         };
                         names.push((name.clone(), head, metric));
                     }

@@ -306,7 +306,7 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
             .to_string();
         (v[..v.find('"').unwrap()].parse().unwrap(), command)
     };
-    let (x, command) = shown("");
+    let (x, command) = shown("#beside=");
     assert_eq!(
         x,
         eliminated(&["--option", "return-roll", "--set", "turns=8"])
@@ -315,7 +315,12 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
         command.ends_with("--option return-roll --set turns=8 --exact-only"),
         "{command}"
     );
-    let (x, command) = shown("#return-roll=off&turns=12");
+    // With no link the optional rule left open stands side by side: its first column is the
+    // rule left out, and a command line per column.
+    let (x, command) = shown("");
+    assert_eq!(x, eliminated(&["--set", "turns=8"]));
+    assert_eq!(command.lines().count(), 2, "{command}");
+    let (x, command) = shown("#return-roll=off&turns=12&beside=");
     assert_eq!(x, eliminated(&["--set", "turns=12"]));
     assert!(!command.contains("return-roll"), "{command}");
     // The plain rules and the amendment differ: the page holds a comparison.

@@ -362,7 +362,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         .iter()
         .map(|o| {
             if o.option {
-                usize::from(ask.options.iter().any(|x| *x == o.key))
+                usize::from(ask.options.contains(&o.key))
             } else {
                 ask.inputs
                     .iter()

@@ -483,6 +483,19 @@ pub fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `text` with its first letter in lower case, as it continues a sentence ("Under Green" stays:
+/// a word in capitals after the first letter, or a one-letter word, keeps its case).
+pub fn lower_first(text: &str) -> String {
+    let first = text.split(' ').next().unwrap_or("");
+    if first.len() <= 1 || first.chars().skip(1).any(char::is_uppercase) {
+        return text.to_string();
+    }
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Settings given as `key=value` in a reader's words: "stands 8, morale class regular".
 pub fn settings_in_words(settings: &[String]) -> String {
     settings

@@ -536,7 +536,7 @@ impl Odds {
     fn html_read(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {} Every roll of the dice is counted, none sampled.</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}. Made by morale-lab {} for {}.</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}. Made by morale-lab {} for {}.</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -549,7 +549,10 @@ impl Odds {
             } else {
                 " changed"
             },
-            esc(&self.rules_line()),
+            // A player's sheet: "as written", without the tool's word for its numbers.
+            esc(&self
+                .rules_line()
+                .replace(" (no rule parameter changed)", "")),
             esc(&self.version),
             esc(&crate::labels::system(&self.system)),
         );
@@ -791,7 +794,7 @@ const ODDS_CSS: &str = r#"
 body { margin: 0; color: #111; background: #fff; font: 9.5pt/1.3 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
 h1 { font-size: 14pt; margin: 0 0 1.2mm; }
-h2 { font-size: 10.5pt; margin: 3mm 0 1.2mm; }
+h2 { font-size: 10.5pt; margin: 2.5mm 0 1mm; }
 .meta { color: #444; font-size: 8pt; margin: 0 0 1.5mm; }
 .howto { font-size: 8.5pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 table.narrow { width: 50%; }

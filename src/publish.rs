@@ -86,8 +86,13 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
         Some((k, v)) => (k.trim(), Some(v.trim())),
         None => (spec.trim(), None),
     };
-    // An optional rule: the page holds its answers without it and with it.
-    if let Some(o) = s.options().iter().find(|o| o.name == key) {
+    // An optional rule, or several joined by '+' switched together (a rule and its
+    // amendment): the page holds its answers without them and with them.
+    let names: Vec<&str> = key.split('+').map(str::trim).collect();
+    if names
+        .iter()
+        .all(|n| s.options().iter().any(|o| o.name == *n))
+    {
         if let Some(v) = values.filter(|v| !v.split(',').all(|x| ["off", "on"].contains(&x.trim())))
         {
             return Err(bad(format!(
@@ -95,8 +100,14 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
             )));
         }
         return Ok(Open {
-            key: key.to_string(),
-            label: crate::labels::capitalised(&crate::labels::option(o.name)),
+            key: names.join("+"),
+            label: crate::labels::capitalised(
+                &names
+                    .iter()
+                    .map(|n| crate::labels::option(n))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            ),
             rule: false,
             option: true,
             values: vec!["off".into(), "on".into()],
@@ -157,6 +168,22 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
         values,
         start,
     })
+}
+
+impl Open {
+    /// Whether this field is `key` or, an optional rule (or rules joined by '+'), holds it.
+    pub fn covers(&self, key: &str) -> bool {
+        self.key == key || (self.option && self.key.split('+').any(|n| n == key))
+    }
+
+    /// The optional rules this field switches (none for a parameter).
+    pub fn rules_switched(&self) -> Vec<&str> {
+        if self.option {
+            self.key.split('+').collect()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// Whether two values as typed are the same value: the same text, or the same number (`0.5`
@@ -268,9 +295,22 @@ fn inert<'a>(open: &'a [Open], answers: &[Value]) -> Option<&'a Open> {
         let stride: usize = sizes[f + 1..].iter().product();
         let same = (0..answers.len())
             .filter(|i| (i / stride).is_multiple_of(sizes[f]))
-            .all(|i| (1..sizes[f]).all(|v| answers[i + v * stride] == answers[i]));
+            .all(|i| (1..sizes[f]).all(|v| same_numbers(&answers[i + v * stride], &answers[i])));
         same.then(|| &open[f])
     })
+}
+
+/// Whether two answers hold the same numbers (their rules lines aside: a rule parameter that
+/// changes no number still changes the line that names it).
+fn same_numbers(a: &Value, b: &Value) -> bool {
+    let numbers = |v: &Value| -> Value {
+        let mut v = v.clone();
+        if let Some(m) = v.as_object_mut() {
+            m.remove("_rules");
+        }
+        v
+    };
+    numbers(a) == numbers(b)
 }
 
 /// Every value a choice or a switch takes.
@@ -316,12 +356,12 @@ fn options_at(ask: &Ask, pick: &[usize]) -> Vec<String> {
     let mut options: Vec<String> = ask
         .options
         .iter()
-        .filter(|o| !ask.open.iter().any(|f| f.option && &f.key == *o))
+        .filter(|o| !ask.open.iter().any(|f| f.option && f.covers(o)))
         .cloned()
         .collect();
     for (o, &i) in ask.open.iter().zip(pick) {
         if o.option && o.values[i] == "on" {
-            options.push(o.key.clone());
+            options.extend(o.rules_switched().into_iter().map(str::to_string));
         }
     }
     options
@@ -362,7 +402,11 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         .iter()
         .map(|o| {
             if o.option {
-                usize::from(ask.options.contains(&o.key))
+                usize::from(
+                    o.rules_switched()
+                        .iter()
+                        .all(|n| ask.options.iter().any(|x| x == n)),
+                )
             } else {
                 ask.inputs
                     .iter()
@@ -400,7 +444,8 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
     let mut names: Vec<(String, String, bool)> = Vec::new();
     let mut refused = 0;
     let mut pick = vec![0usize; ask.open.len()];
-    let mut rules_line = String::new();
+    let mut rules_lines: Vec<String> = Vec::new();
+    let mut said_in_force = false;
     let mut in_force: Vec<String> = Vec::new();
     for _ in 0..n {
         if control.is_cancelled() {
@@ -421,8 +466,17 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                     });
                 }
                 let report = job.run(&options, control)?;
-                if rules_line.is_empty() {
-                    rules_line = report.rules_line();
+                // Each answer's rules line (an open rule parameter changes it), once each.
+                let line = report.rules_line();
+                let rules_at = match rules_lines.iter().position(|l| *l == line) {
+                    Some(k) => k,
+                    None => {
+                        rules_lines.push(line);
+                        rules_lines.len() - 1
+                    }
+                };
+                if in_force.is_empty() && !said_in_force {
+                    said_in_force = true;
                     // Every setting in force that the page does not leave open, in words.
                     in_force = report
                         .params
@@ -480,6 +534,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                         .map(|(a, b)| format!("{a}/{b}"));
                     values.insert(name, json!([exact, fraction]));
                 }
+                values.insert("_rules".into(), json!(rules_at));
                 answers.push(Value::Object(values));
             }
         }
@@ -514,7 +569,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         "options": ask
             .options
             .iter()
-            .filter(|o| !open.iter().any(|f| f.option && &f.key == *o))
+            .filter(|o| !open.iter().any(|f| f.option && f.covers(o)))
             .map(|o| crate::labels::option(o))
             .collect::<Vec<_>>(),
         "open": open.iter().zip(&ask.open).map(|(o, asked)| {
@@ -532,7 +587,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         "answers": answers,
         "command": command,
         "version": version,
-        "rules": rules_line,
+        "rules": rules_lines,
     });
     let answers_n = data["answers"].as_array().map_or(0, Vec::len);
     // Inside a <script> element: no "</" may close it early.

@@ -954,7 +954,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
     let rows: Vec<&str> = summary
         .lines()
         .filter(|l| {
-            l.contains("\u{201c}Last pip still shoots\u{201d}, all instead of closing-only")
+            l.contains("\u{201c}Last pip still shoots\u{201d}, all instead of closing only")
         })
         .collect();
     // side A wins: 0.042956 − 0.292327 = −24.9 points, at all 0.043046 − 0.246608 = −20.4;
@@ -976,7 +976,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing-only (at all, \u{201c}both sides break\u{201d} would change by −35.1 points under Charges, not −25.5 points)"),
+        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing only (at all, Charges would differ from Waits by −35.1 points in \u{201c}both sides break\u{201d}, not −25.5 points)"),
         "{answer}"
     );
     assert!(!answer.contains("last_pip_fires"), "{answer}");

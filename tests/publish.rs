@@ -248,6 +248,28 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("18 exact answers"));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<h1 id=\"title\">Does the return roll matter?</h1>"));
+    // Optional rules joined by '+' are one field: the plain rules beside the whole amendment.
+    let both = dir.join("both.html");
+    let out = bin()
+        .args([
+            "publish",
+            "under-fire",
+            "--system",
+            "effectiveness",
+            "--open",
+            "retreat-on-fire+return-roll",
+            "--out",
+        ])
+        .arg(&both)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 exact answers"));
+    assert!(
+        std::fs::read_to_string(&both)
+            .unwrap()
+            .contains("\"label\":\"Retreat on fire + return roll\"")
+    );
     assert!(
         html.contains(
             "The 25% effectiveness rules: a unit holding its place in the line under fire"

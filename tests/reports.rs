@@ -901,7 +901,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | setting | recovered | difference from Regular with a +1 leader | simulation (95% interval) |"
+        "| variant | setting | recovered | difference from Regular with a +1 leader | simulation's check (95% interval) |"
     ));
     assert!(
         summary.contains("| Green | Green base number 5 | 55.7% | −34.5 points | agrees |"),

@@ -214,7 +214,9 @@ fn settings(
             // A measure asked for changes no rule or situation: nothing to step; the weak share
             // moves only the weakly held turns, stepped where a headline counts them.
             let weak_headline = exp.headlines.iter().any(|h| h.ends_with("weak_turns"));
+            // The number a [balance] section solves for is the answer, not an assumption.
             if swept(p.key)
+                || exp.balance.as_ref().is_some_and(|b| b.solve == p.key)
                 || crate::labels::is_measurement(p.key)
                 || (p.key == "weak_share" && !weak_headline)
             {
@@ -280,6 +282,14 @@ fn settings(
     for (name, rule) in names {
         let has = |s: &dyn system::RuleSystem| s.options().iter().any(|o| o.name == name);
         let on = |v: &Variant| v.options.iter().any(|o| o == name);
+        // An optional rule the variants themselves differ by is what the experiment compares:
+        // switching it would turn one variant into another, not test an assumption.
+        let of_system = |v: &&Variant| system::find(&v.system).is_ok_and(&has);
+        if exp.variants.iter().filter(of_system).any(on)
+            && exp.variants.iter().filter(of_system).any(|v| !on(v))
+        {
+            continue;
+        }
         let side = match (has(bsys), has(vsys)) {
             (true, true) if on(bv) == on(vv) => "both",
             (true, true) => continue,

@@ -1132,7 +1132,7 @@ impl Explorer {
             .retain(|(k, _)| !ask.open.iter().any(|o| &o.key == k));
         fixed
             .options
-            .retain(|n| !ask.open.iter().any(|o| o.option && &o.key == n));
+            .retain(|n| !ask.open.iter().any(|o| o.option && o.covers(n)));
         let _slot = self.slot(true)?;
         let control = Arc::new(Control::new());
         // The page's command line solves exactly: the view's trials and seed are not its.

@@ -96,7 +96,7 @@ pub(crate) fn run_publish(a: PublishArgs, control: &Control) -> Result<String> {
         open,
     };
     // The page's command line: what it fixes; each open field's value is the page's to add.
-    let is_open = |key: &str| ask.open.iter().any(|o| o.key == key);
+    let is_open = |key: &str| ask.open.iter().any(|o| o.covers(key));
     let key_of = |kv: &str| kv.split_once('=').map_or(kv, |(k, _)| k).trim().to_string();
     let mut command = format!("morale-lab {} --system {}", scenario.name(), a.system);
     for kv in a.sets.iter().filter(|kv| !is_open(&key_of(kv))) {

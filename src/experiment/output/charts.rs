@@ -393,13 +393,30 @@ pub(crate) fn point_charts(
                 ))
             })
             .collect();
+        // A trade-off only where a variant gains on one headline and loses on the other
+        // against the baseline; where every variant moves both the same way, the chart says
+        // only what it plots.
+        let value = |e: &Estimate| e.exact.unwrap_or(e.p);
+        let traded = match (higher(hx), higher(hy), points.first()) {
+            (Some(bx), Some(by), Some((_, x0, y0))) => points.iter().skip(1).any(|(_, x, y)| {
+                let gx = (value(x) - value(x0)) * if bx { 1.0 } else { -1.0 };
+                let gy = (value(y) - value(y0)) * if by { 1.0 } else { -1.0 };
+                gx * gy < 0.0
+            }),
+            _ => true,
+        };
         out.push((
             format!("tradeoff{suffix}"),
             Chart::Tradeoff {
                 title: with_setup(
                     format!(
-                        "The trade-off: {} against {}{at_words}",
-                        hy.axis(),
+                        "{}{} against {}{at_words}",
+                        if traded { "The trade-off: " } else { "" },
+                        if traded {
+                            hy.axis()
+                        } else {
+                            crate::labels::capitalised(&hy.axis())
+                        },
                         hx.axis()
                     ),
                     exp,

@@ -129,7 +129,13 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
             ));
         }
         sections.push(OddsSection {
-            title: "Chance to pass, by stands lost, class and leader bonus".into(),
+            title: match stands {
+                Some(n) => format!(
+                    "Chance to pass for a unit of {}, by stands lost, class and leader bonus",
+                    crate::labels::count(u32::from(n), "stand", "stands")
+                ),
+                None => "Chance to pass, by stands lost, class and leader bonus".into(),
+            },
             row_header: "stands lost".into(),
             columns,
             rows,
@@ -271,7 +277,7 @@ pub fn rally_sections(
     let helps: [(&str, &[(&str, &str)]); 3] = [
         ("", &[]),
         (" +1 leader", &[("leader", "1")]),
-        (" elite", &[("elite", "true")]),
+        (", Elite", &[("elite", "true")]),
     ];
     let mut sections = Vec::new();
     for state in ["routing", "unsteady"] {

@@ -396,7 +396,23 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             });
         }
     }
-    // Where the page opens: each field at the value the setting fixes, else its default.
+    // Where the page opens: each field at the value the setting fixes, else at the value in
+    // force without it (the scenario's own default: a rally starts routing), else the
+    // parameter's default.
+    let unopened: Vec<Input> = ask
+        .inputs
+        .iter()
+        .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
+        .cloned()
+        .collect();
+    let in_force = system::build(&ask.system, ask.scenario, &unopened, &ask.options)
+        .ok()
+        .map(|job| {
+            let d = job.describe();
+            let mut all = d.params.clone();
+            all.extend(d.rules.clone());
+            all
+        });
     let start: Vec<usize> = ask
         .open
         .iter()
@@ -412,6 +428,10 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                     .iter()
                     .find(|i| i.key == o.key)
                     .and_then(|i| o.values.iter().position(|v| same_value(v, &i.value)))
+                    .or_else(|| {
+                        let v = crate::report::json_text(in_force.as_ref()?.get(&o.key)?);
+                        o.values.iter().position(|x| same_value(x, &v))
+                    })
                     .unwrap_or(o.start)
             }
         })

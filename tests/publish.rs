@@ -7,6 +7,24 @@ use crate::common::bin;
 use crate::reports::scratch;
 use serde_json::Value;
 
+/// The command lines a page shows, as text (its words are spans that keep each unbroken).
+fn command_of(dom: &str) -> String {
+    let at = dom.find("<pre id=\"command\">").expect("the command line");
+    let inner = &dom[at + "<pre id=\"command\">".len()..];
+    let inner = &inner[..inner.find("</pre>").unwrap()];
+    let mut out = String::new();
+    let mut tag = false;
+    for c in inner.chars() {
+        match c {
+            '<' => tag = true,
+            '>' => tag = false,
+            c if !tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The exact value of each outcome and measure the command line gives for `sets`.
 fn command_line(sets: &[&str]) -> Vec<(String, f64)> {
     let mut args = vec![
@@ -98,7 +116,7 @@ fn a_published_page_shows_the_command_lines_exact_values_from_a_file() {
         }
         // The command line shown reproduces the answer.
         assert!(
-            dom.contains(&format!(
+            command_of(&dom).contains(&format!(
                 "morale-lab rally --system rank-and-file --set {} --set {} --exact-only",
                 sets[0], sets[1]
             )),
@@ -248,6 +266,28 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("18 exact answers"));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<h1 id=\"title\">Does the return roll matter?</h1>"));
+    // A field the setting leaves alone opens at the value in force without it: a rally's
+    // starting state is the scenario's own (routing), not the parameter's first value.
+    let state = dir.join("state.html");
+    let out = bin()
+        .args([
+            "publish",
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--open",
+            "state",
+            "--out",
+        ])
+        .arg(&state)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let opened = std::fs::read_to_string(&state).unwrap();
+    assert!(
+        opened.contains("\"values\":[\"good\",\"unsteady\",\"routing\"],\"words\":[\"good\",\"unsteady\",\"routing\"],\"start\":2"),
+        "{opened}"
+    );
     // Optional rules joined by '+' are one field: the plain rules beside the whole amendment.
     let both = dir.join("both.html");
     let out = bin()
@@ -318,14 +358,7 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
             .find("<tr data-key=\"eliminated\">")
             .expect("an eliminated row");
         let v = dom[i..].split("data-value=\"").nth(1).unwrap();
-        let command = dom[dom.find("<pre id=\"command\">").unwrap()..]
-            .split('>')
-            .nth(1)
-            .unwrap()
-            .split('<')
-            .next()
-            .unwrap()
-            .to_string();
+        let command = command_of(&dom);
         (v[..v.find('"').unwrap()].parse().unwrap(), command)
     };
     let (x, command) = shown("#beside=");

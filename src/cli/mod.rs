@@ -376,8 +376,8 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         Command::Publish(a) => run_publish(a, &control),
         Command::Serve(a) => run_serve(a, control),
         Command::List(a) => run_list(a),
-        Command::Completions(a) => run_completions(a),
-        Command::Man => run_man(),
+        Command::Completions(a) => run_completions(a, command()),
+        Command::Man => run_man(command()),
     }
 }
 

@@ -5,8 +5,6 @@ use clap::Args;
 
 use morale_lab::error::{Error, Result};
 
-use crate::cli::command;
-
 #[derive(Debug, Args)]
 pub(crate) struct CompletionsArgs {
     /// The shell.
@@ -14,17 +12,17 @@ pub(crate) struct CompletionsArgs {
     pub(crate) shell: clap_complete::Shell,
 }
 
-/// `completions SHELL`: the completion script.
-pub(crate) fn run_completions(a: CompletionsArgs) -> Result<String> {
+/// `completions SHELL`: the completion script of `cmd` (the whole command tree).
+pub(crate) fn run_completions(a: CompletionsArgs, mut cmd: clap::Command) -> Result<String> {
     let mut out = Vec::new();
-    clap_complete::generate(a.shell, &mut command(), "morale-lab", &mut out);
+    clap_complete::generate(a.shell, &mut cmd, "morale-lab", &mut out);
     Ok(String::from_utf8(out).expect("completion scripts are UTF-8"))
 }
 
-/// `man`: the man page in roff.
-pub(crate) fn run_man() -> Result<String> {
+/// `man`: the man page in roff of `cmd` (the whole command tree).
+pub(crate) fn run_man(cmd: clap::Command) -> Result<String> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(command())
+    clap_mangen::Man::new(cmd)
         .render(&mut out)
         .map_err(|e| Error::Conflict(format!("cannot render the man page: {e}")))?;
     Ok(String::from_utf8(out).expect("roff is UTF-8"))

@@ -490,7 +490,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             )
         } else {
             format!(
-                "The simulation agrees with {held} of the {quoted} exact values above within its {level} intervals (at that level about 1 in {:.0} falls outside by chance alone; every variant rolls the same dice, so one variant's miss tends to come with the others'). ",
+                "The simulation agrees with {held} of the {quoted} exact values above within its {level} intervals (at that level about 1 in {:.0} falls outside by chance alone; each variant is played on its own stream of the seed, so two variants under the same rules may still miss apart). ",
                 1.0 / (1.0 - exp.confidence)
             )
         };

@@ -1865,7 +1865,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             let mut metrics = Tab::new(&[
                 ("measure", false),
                 ("average", true),
-                ("simulation (± standard error)", false),
+                ("simulation's check (± standard error)", false),
             ]);
             let f = |x: Option<f64>| {
                 x.filter(|v| v.is_finite())
@@ -1874,6 +1874,11 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             };
             let z = crate::stats::z_for_confidence(exp.confidence);
             for m in &run.report.metrics {
+                // A measure taken among trials that never happen here (turns to removal where
+                // no unit is removed) has no value: it is left out, not shown as dashes.
+                if !m.exact.is_some_and(f64::is_finite) && !m.value.is_some_and(f64::is_finite) {
+                    continue;
+                }
                 // A measure that is a share (a cause of removal) reads as a chance.
                 let share = crate::labels::is_share(&m.name);
                 let g = |x: Option<f64>| match x.filter(|v| v.is_finite()) {
@@ -2074,11 +2079,13 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 .map_or("", |m| m.meaning.as_str())
         };
         // A chance's difference in points, a mean's in its own unit.
+        // A share measured as a metric (a cause of removal) reads as a chance, in points.
+        let as_chance = |c: &Comparison| c.kind != "metric" || crate::labels::is_share(&c.name);
         let amount = |c: &Comparison, x: f64| {
-            if c.kind == "metric" {
-                signed(x, 4)
-            } else {
+            if as_chance(c) {
                 format!("{} points", signed(100.0 * x, 2))
+            } else {
+                signed(x, 4)
             }
         };
         for c in comparisons {
@@ -2104,10 +2111,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             };
             row.extend([
                 c.variant.clone(),
-                if c.kind == "metric" {
-                    "average".to_string()
-                } else {
+                if as_chance(c) {
                     "chance".to_string()
+                } else {
+                    "average".to_string()
                 },
                 if c.kind == "metric" {
                     with_condition(&c.name, meaning(&c.name))

@@ -48,8 +48,11 @@ pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
     out.join(", ")
 }
 
-/// The systems' words for the same end, merged into one category of the outcomes chart.
-const SAME: [&[&str]; 2] = [&["good", "in_line"], &["removed", "eliminated"]];
+/// The systems' words for the same end, merged into one category of the outcomes chart: only
+/// those the report compares (the unit gone). Rank & File's "in good order" and the 25%
+/// rules' "still in the line" are not the same end, and the report says so: they keep groups
+/// of their own.
+const SAME: [&[&str]; 1] = [&["removed", "eliminated"]];
 
 /// The category an outcome belongs to: its class in [`SAME`], or itself.
 fn class_of(outcome: &str) -> Vec<&str> {

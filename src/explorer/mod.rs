@@ -1113,12 +1113,26 @@ impl Explorer {
                     .into(),
             ));
         }
+        // A title is one line of at most 200 characters, as the command line's --title.
+        let title = value(pairs, "title")
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        if let Some(t) = title
+            && (t.chars().count() > 200 || t.contains(['\n', '\r']))
+        {
+            return Err(Failure {
+                status: 400,
+                message: "publish: a title is one line of 1 to 200 characters".into(),
+                field: Some("publish.title".into()),
+                line: None,
+            });
+        }
         let ask = crate::publish::Ask {
             system: name,
             scenario: v.scenario,
             inputs: inputs_of(&p.setting),
             options: p.setting.options.clone(),
-            title: value(pairs, "title").map(str::to_string),
+            title: title.map(str::to_string),
             open,
         };
         // The page's command line carries what the page fixes; each open field's value is the

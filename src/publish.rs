@@ -15,6 +15,15 @@ use crate::scenario::{RunOptions, Scenario};
 use crate::system;
 use serde_json::{Value, json};
 
+/// Whether `title` may head a page or a sheet: one line of 1 to 200 characters (trimmed).
+pub fn is_title(title: &str) -> bool {
+    let t = title.trim();
+    !t.is_empty() && t.chars().count() <= 200 && !t.contains(['\n', '\r'])
+}
+
+/// What a title may be, for the line that refuses one.
+pub const TITLE_ALLOWED: &str = "allowed: one line of 1 to 200 characters";
+
 /// The most answers one page may hold.
 pub const MOST_ANSWERS: usize = 5_000;
 

@@ -1118,7 +1118,7 @@ impl Explorer {
             .map(str::trim)
             .filter(|t| !t.is_empty());
         if let Some(t) = title
-            && (t.chars().count() > 200 || t.contains(['\n', '\r']))
+            && !crate::publish::is_title(t)
         {
             return Err(Failure {
                 status: 400,

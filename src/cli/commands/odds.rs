@@ -84,11 +84,11 @@ pub(crate) fn run_odds(a: OddsArgs) -> Result<String> {
     let description = set.as_ref().map(|s| s.description.as_str());
     if let Some(title) = &a.title {
         let t = title.trim();
-        if t.is_empty() || t.chars().count() > 200 || t.contains(['\n', '\r']) {
+        if !morale_lab::publish::is_title(t) {
             return Err(invalid(
                 "--title",
                 title,
-                "allowed: one line of 1 to 200 characters",
+                morale_lab::publish::TITLE_ALLOWED,
             ));
         }
         sheet.set_title(t, description);

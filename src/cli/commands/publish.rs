@@ -79,13 +79,9 @@ pub(crate) fn run_publish(a: PublishArgs, control: &Control) -> Result<String> {
         .map(|o| morale_lab::publish::open_field(&system, scenario, o))
         .collect::<Result<Vec<_>>>()?;
     if let Some(t) = &a.title
-        && (t.trim().is_empty() || t.chars().count() > 200 || t.contains(['\n', '\r']))
+        && !morale_lab::publish::is_title(t)
     {
-        return Err(invalid(
-            "--title",
-            t,
-            "allowed: one line of 1 to 200 characters",
-        ));
+        return Err(invalid("--title", t, morale_lab::publish::TITLE_ALLOWED));
     }
     let ask = morale_lab::publish::Ask {
         system: system.clone(),

@@ -300,14 +300,14 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     ),
     (
         "turns_to_recover",
-        "rally phases to recover",
-        "the average number of rally phases to recover",
+        "turns to recover",
+        "the average number of turns to recover",
         Lower,
     ),
     (
         "turns_to_removal",
-        "rally phases to removal",
-        "the average number of rally phases to removal",
+        "turns to removal",
+        "the average number of turns to removal",
         Higher,
     ),
     (

@@ -623,9 +623,23 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
                 .split("</title>")
                 .next()
                 .unwrap();
+            // The baseline, which the sweep does not touch, has one turn-by-turn chart for
+            // every setting, and its title names none.
+            if stem == "per_turn_regular-with-a-1-leader" {
+                assert!(!title.contains("(at "), "{name}: {title}");
+                continue;
+            }
             assert!(title.contains("(at Green base number "), "{name}: {title}");
         }
     }
+    let names = file_names(&root.join("reports/green-rally-number"));
+    assert!(names.contains(&"per_turn_regular-with-a-1-leader.svg".to_string()));
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("per_turn_regular-with-a-1-leader_")),
+        "{names:?}"
+    );
 }
 
 /// Variants of different systems: the report says which outcomes are matched and how, and an
@@ -685,11 +699,11 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** Under Regular with a +1 leader, against Regular, alone: the average number of rally phases to recover among units that recovered falls from 3.85 to 3.05 (better); and the chance of recovering rises from 74.4% to 90.1% (better). Both variants change \u{201c}rally phases to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
+        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.4% to between 90.1% and 98.1% (better). Both variants change \u{201c}turns to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
         "{summary}"
     );
     assert!(summary.contains(
-        "| variant | rally phases to recover (among units that recovered) | rally phases to recover: change from Regular, alone | recovered | recovered: change from Regular, alone |"
+        "| variant | turns to recover (among units that recovered) | turns to recover: change from Regular, alone | recovered | recovered: change from Regular, alone |"
     ), "{summary}");
     // Each row's exact column is the run's exact mean, to the digits shown.
     let results: serde_json::Value =

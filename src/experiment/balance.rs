@@ -1393,6 +1393,15 @@ impl Balance {
                 ),
             });
         }
+        // Reached exactly everywhere: the target as the tables give a value (one decimal of a
+        // percentage, two of a mean), one number for one quantity.
+        let target = match self.crossings.iter().all(|c| c.hit) {
+            true if self.is_share() => {
+                crate::odds::never_certain(&format!("{:.1}", 100.0 * self.target), self.target)
+            }
+            true => format!("{:.2}", self.target),
+            false => target,
+        };
         let mut s = format!(
             "{} reaches {target} {}.",
             crate::labels::capitalised(&noun),

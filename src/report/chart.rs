@@ -41,15 +41,14 @@ pub fn colour(i: usize) -> RGBColor {
 }
 
 /// The colour of an outcome or state, the same in every chart and system: in action (good, in
-/// line) green, shaken (unsteady, retreating, falling back) orange, routing vermillion, gone
-/// (removed, eliminated) dark grey, recovered blue; others by their place `i`.
+/// line, and a rally's end there, recovered) green, shaken (unsteady, retreating, falling back)
+/// orange, routing vermillion, gone (removed, eliminated) dark grey; others by their place `i`.
 pub fn outcome_colour(name: &str, i: usize) -> RGBColor {
     match name {
-        "good" | "in_line" | "holds" | "passed" | "pass" => PALETTE[2],
+        "good" | "recovered" | "in_line" | "holds" | "passed" | "pass" => PALETTE[2],
         "unsteady" | "retreating" | "falling_back" | "shaken" => PALETTE[3],
         "routing" | "routed" | "fail" | "failed" => PALETTE[1],
         "removed" | "eliminated" | "destroyed" => RGBColor(80, 80, 80),
-        "recovered" => PALETTE[0],
         _ => PALETTE[(i + 4) % PALETTE.len()],
     }
 }

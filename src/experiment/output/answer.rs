@@ -167,7 +167,7 @@ impl Head {
             crate::labels::outcome(&self.key)
         }
     }
-    /// A table's head: the label with its condition, "rally phases to recover (among units
+    /// A table's head: the label with its condition, "turns to recover (among units
     /// that recovered)".
     pub fn labelled(&self) -> String {
         let head = self.label().head;
@@ -176,7 +176,7 @@ impl Head {
             None => head,
         }
     }
-    /// What a chart's axis measures: "chance of recovering", "average rally phases to recover
+    /// What a chart's axis measures: "chance of recovering", "average turns to recover
     /// (among units that recovered)".
     pub fn axis(&self) -> String {
         let l = self.label();
@@ -243,9 +243,13 @@ pub(super) fn chance_cell(c: &Comparison) -> &'static str {
 }
 
 /// A chance to one decimal, never rounded to 0% or 100% when it is neither ("<0.1%",
-/// ">99.9%").
+/// ">99.9%"); a chance of exactly none or all is "0%" or "100%".
 pub(super) fn pct(x: f64) -> String {
-    crate::odds::never_certain(&format!("{:.1}", 100.0 * x), x)
+    match x {
+        0.0 => "0%".into(),
+        1.0 => "100%".into(),
+        _ => crate::odds::never_certain(&format!("{:.1}", 100.0 * x), x),
+    }
 }
 
 /// The plain-words answer: each variant against the baseline on the headline outcome and the

@@ -195,6 +195,32 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
     } else {
         1
     };
+    // A variant the sweep does not touch (its turn-by-turn chances the same exact values at
+    // every point drawn) gets one turn-by-turn chart, not one a setting: the report gives it
+    // one section too.
+    let untouched: Vec<bool> = (0..per_point)
+        .map(|v| {
+            let per_turn = |p: usize| {
+                let r = &result.runs[p * per_point + v];
+                r.report
+                    .tables
+                    .iter()
+                    .find(|t| t.name == "per_turn")
+                    .map(|t| {
+                        t.rows
+                            .iter()
+                            .map(|row| row.cells.iter().map(|c| c.exact).collect::<Vec<_>>())
+                            .collect::<Vec<_>>()
+                    })
+            };
+            let first = per_turn(0);
+            drawn > 1
+                && first
+                    .as_ref()
+                    .is_some_and(|t| t.iter().flatten().all(Option::is_some))
+                && (1..drawn).all(|p| per_turn(p) == first)
+        })
+        .collect();
     for p in 0..drawn {
         let runs = &result.runs[p * per_point..(p + 1) * per_point];
         // Without a sweep (or past MOST_POINTS) the files keep their plain names.
@@ -203,7 +229,8 @@ pub(super) fn charts(result: &ExperimentResult) -> Vec<(String, Chart)> {
         } else {
             format!("_{}", slug(&point_label(exp, &runs[0].point)))
         };
-        out.extend(point_charts(result, runs, &suffix));
+        let once = |v: usize| untouched[v].then_some(p == 0);
+        out.extend(point_charts(result, runs, &suffix, &once));
     }
     sweep_charts(result, first, out)
 }
@@ -259,10 +286,14 @@ pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
 
 /// The outcome bars, per-turn shares and battle lines of every variant at one sweep point
 /// (`runs`), each titled with the setting it shows; file names end in `suffix`.
+///
+/// `once(variant)` is `Some(draw)` for a variant whose turn-by-turn chart is the same at every
+/// setting: drawn once (where `draw`), under a plain name and with no setting in its title.
 pub(crate) fn point_charts(
     result: &ExperimentResult,
     first: &[Run],
     suffix: &str,
+    once: &dyn Fn(usize) -> Option<bool>,
 ) -> Vec<(String, Chart)> {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
@@ -434,6 +465,11 @@ pub(crate) fn point_charts(
         ));
     }
     for r in first {
+        let (suffix, at_words) = match once(r.variant) {
+            Some(false) => continue,
+            Some(true) => ("", ""),
+            None => (suffix, at_words.as_str()),
+        };
         if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
             out.push((
                 format!("per_turn_{}{suffix}", slug(&exp.variants[r.variant].name)),
@@ -445,7 +481,20 @@ pub(crate) fn point_charts(
                         ),
                         exp,
                     ),
-                    layers: t.columns.clone(),
+                    // A rally's end in good order is its outcome "recovered": the chart
+                    // calls the state what the tables call the outcome.
+                    layers: t
+                        .columns
+                        .iter()
+                        .map(|c| match c.as_str() {
+                            "good"
+                                if r.report.outcomes.iter().any(|o| o.outcome == "recovered") =>
+                            {
+                                "recovered".to_string()
+                            }
+                            _ => c.clone(),
+                        })
+                        .collect(),
                     shares: t
                         .rows
                         .iter()

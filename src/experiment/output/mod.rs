@@ -281,7 +281,7 @@ pub fn point_charts(result: &ExperimentResult) -> Vec<(String, crate::report::ch
     if first.is_empty() {
         return Vec::new();
     }
-    charts::point_charts(result, first, "")
+    charts::point_charts(result, first, "", &|_| None)
 }
 
 /// With two variants or more, the per-turn state shares of the first sweep point overlaid: a

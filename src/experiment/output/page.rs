@@ -445,6 +445,116 @@ fn lead(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -
     ))
 }
 
+/// The answer in a sentence or two, first, where the question asks about several variants
+/// each on its own (no verdict on one of them, no sweep): the first headline under the
+/// baseline, then under each variant with its change; each further headline's range where
+/// every variant moves it the same way. `None` with fewer than two such variants.
+fn lead_each(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+) -> Option<String> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() || exp.verdict {
+        return None;
+    }
+    let asked: Vec<(usize, &str)> = exp
+        .variants
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, v)| !v.reference)
+        .map(|(i, v)| (i, v.name.as_str()))
+        .collect();
+    if asked.len() < 2 {
+        return None;
+    }
+    let base = &exp.variants[0].name;
+    let report = |i: usize| {
+        result
+            .runs
+            .iter()
+            .find(|r| r.variant == i)
+            .map(|r| &r.report)
+    };
+    let value = |i: usize, h: &Head| find(report(i)?, &h.key).map(|c| c.exact.unwrap_or(c.p));
+    // Each variant's value and change (exact where known), `None` for the change where chance
+    // could explain it.
+    let changes = |h: &Head| -> Option<Vec<(&str, f64, Option<f64>)>> {
+        asked
+            .iter()
+            .map(|&(i, name)| {
+                let c = comparisons.iter().find(|c| c.variant == name && h.is(c))?;
+                let d = match (exactly_same(c), c.distinguishable) {
+                    (true, _) | (_, false) => None,
+                    (false, true) => Some(c.exact_difference.unwrap_or(c.difference)),
+                };
+                Some((name, value(i, h)?, d))
+            })
+            .collect()
+    };
+    let way = |ds: &[(&str, f64, Option<f64>)]| {
+        if ds.iter().all(|x| x.2.is_some_and(|d| d > 0.0)) {
+            Some("rises")
+        } else if ds.iter().all(|x| x.2.is_some_and(|d| d < 0.0)) {
+            Some("falls")
+        } else {
+            None
+        }
+    };
+    let h0 = heads.first()?;
+    let first = changes(h0)?;
+    let b0 = value(0, h0)?;
+    // Said once where every variant moves it the same way; else beside each change.
+    let once = way(&first).is_some();
+    let each: Vec<String> = first
+        .iter()
+        .map(|&(name, x, d)| match d {
+            Some(d) if once => format!("{name}: {} ({})", h0.value(x), h0.diff(d)),
+            Some(d) => format!(
+                "{name}: {} ({}{})",
+                h0.value(x),
+                h0.diff(d),
+                better_said(h0, d).replace(" (", ", ").replace(')', "")
+            ),
+            None => format!("{name}: {} (the same)", h0.value(x)),
+        })
+        .collect();
+    let mut out = format!(
+        "With {base}, {} is {}; {} \u{2014} {}.",
+        h0.noun(),
+        h0.value(b0),
+        match way(&first) {
+            Some(w) => format!(
+                "it {w} under every variant{}",
+                better_said(h0, first[0].2.unwrap_or(0.0))
+            ),
+            None => "under each variant".to_string(),
+        },
+        each.join("; ")
+    );
+    for h in &heads[1..] {
+        let (Some(ds), Some(b)) = (changes(h), value(0, h)) else {
+            continue;
+        };
+        let Some(w) = way(&ds) else {
+            continue;
+        };
+        let lo = ds.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+        let hi = ds.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+        let d = ds[0].2.unwrap_or(0.0);
+        out += &format!(
+            " {} {w} under every variant too, from {} to between {} and {}{}.",
+            crate::labels::capitalised(&h.noun()),
+            h.value(b),
+            h.value(lo),
+            h.value(hi),
+            better_said(h, d)
+        );
+    }
+    Some(out)
+}
+
 /// How many of the variants the question asks about change each headline, in one sentence
 /// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
 fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -> String {
@@ -820,11 +930,16 @@ fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Strin
         }
         tab.rows.push(row);
     }
-    let lead = lead(result, comparisons, &heads);
-    // The variant the lead speaks of: its trade-off is said there, for the better and the worse.
-    let led = lead
-        .as_ref()
-        .and(exp.variants[1..].iter().find(|v| !v.reference));
+    let each = lead_each(result, comparisons, &heads);
+    let lead = each.clone().or_else(|| lead(result, comparisons, &heads));
+    // The variant the lead speaks of: its trade-off is said there, for the better and the worse
+    // (none where the lead speaks of every variant alike).
+    let led = match each {
+        Some(_) => None,
+        None => lead
+            .as_ref()
+            .and(exp.variants[1..].iter().find(|v| !v.reference)),
+    };
     let mut verdicts: Vec<String> = Vec::new();
     match lead {
         // The lead gives the values; the counts follow in a sentence, the table the rest.
@@ -1843,9 +1958,10 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             );
             outcomes.rows.push(vec![
                 crate::labels::outcome(&o.outcome).head,
+                // As the answer and its table give it (one number per quantity).
                 match c.exact {
-                    Some(e) => format!("{:.2}%", 100.0 * e),
-                    None => format!("{:.2}% (simulation)", 100.0 * c.p),
+                    Some(e) => super::answer::pct(e),
+                    None => format!("{} (simulation)", super::answer::pct(c.p)),
                 },
                 match (c.exact, c.ci_low, c.ci_high) {
                     (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
@@ -1867,9 +1983,16 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 ("average", true),
                 ("simulation's check (± standard error)", false),
             ]);
+            // Two decimals, as the answer and its table give a measure; the spread of a
+            // check keeps four, so that an estimate and its error read apart.
             let f = |x: Option<f64>| {
                 x.filter(|v| v.is_finite())
                     .map(|v| format!("{v:.4}"))
+                    .unwrap_or("—".into())
+            };
+            let value = |x: Option<f64>| {
+                x.filter(|v| v.is_finite())
+                    .map(|v| format!("{v:.2}"))
                     .unwrap_or("—".into())
             };
             let z = crate::stats::z_for_confidence(exp.confidence);
@@ -1885,12 +2008,16 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     Some(v) if share => format!("{:.2}%", 100.0 * v),
                     other => f(other),
                 };
+                let shown = |x: Option<f64>| match x.filter(|v| v.is_finite()) {
+                    Some(v) if share => super::answer::pct(v),
+                    other => value(other),
+                };
                 let spread = format!("{} ± {}", g(m.value), g(m.stderr));
                 metrics.rows.push(vec![
                     with_condition(&m.name, &m.meaning),
                     match m.exact.filter(|v| v.is_finite()) {
-                        Some(e) => g(Some(e)),
-                        None => format!("{} (simulation)", g(m.value)),
+                        Some(e) => shown(Some(e)),
+                        None => format!("{} (simulation)", shown(m.value)),
                     },
                     match (m.exact.filter(|v| v.is_finite()), m.value, m.stderr) {
                         (Some(e), Some(v), Some(s))
@@ -1971,17 +2098,30 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             .filter(|(v, _)| *v == variant)
             .map(|(_, s)| s)
             .collect();
-        // The same values (the first two columns); the simulation's checks may differ.
-        let values = |s: &Section| -> Vec<Vec<String>> {
-            s.tables
-                .iter()
-                .flat_map(|t| t.rows.iter().map(|r| r[..2].to_vec()))
+        // The same exact values, not only the same rounded figures (the simulation's checks
+        // may differ).
+        let values = |r: &Run| -> Vec<Option<u64>> {
+            let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
+            let metrics = r.report.metrics.iter().map(|m| m.exact);
+            outcomes
+                .chain(metrics)
+                .map(|x| x.map(f64::to_bits))
                 .collect()
         };
-        let exact = mine
+        let runs: Vec<&Run> = result
+            .runs
             .iter()
-            .all(|s| values(s).iter().all(|r| !r[1].contains("(simulation)")));
-        (mine.len() > 1 && exact && mine.iter().all(|s| values(s) == values(mine[0]))).then(|| {
+            .filter(|r| r.variant == variant)
+            .collect();
+        let exact = runs.iter().all(|r| {
+            r.report.outcomes.iter().all(|o| o.cell.exact.is_some())
+                && r.report
+                    .metrics
+                    .iter()
+                    .all(|m| m.exact.is_some() || !m.value.is_some_and(f64::is_finite))
+        });
+        let same = runs.iter().all(|r| values(r) == values(runs[0]));
+        (mine.len() > 1 && exact && same).then(|| {
             let nearest = mine
                 .iter()
                 .min_by_key(|s| s.intro.len())
@@ -2383,7 +2523,7 @@ mod tests {
                 "turns_to_recover",
                 "rally phases until back in good order, among units that recovered"
             ),
-            "rally phases to recover (among units that recovered)"
+            "turns to recover (among units that recovered)"
         );
         assert_eq!(
             with_condition("stands_lost", "stands lost by the end"),

@@ -221,7 +221,8 @@ pub fn run_until<S: Sim>(
         return run(sim, spec, control).map(|t| (t, 0));
     }
     let mut tally = vec![0u64; sim.tally_len()];
-    let mut done_chunks = 0;
+    let (mut done_chunks, mut used) = (0, 0);
+    // The last batch holds every trial: the loop ends there at the latest.
     for trials in batches(spec.trials) {
         let batch = RunSpec {
             trials,
@@ -232,12 +233,12 @@ pub fn run_until<S: Sim>(
             run_chunks(sim, &batch, done_chunks..chunks, control)
         })?;
         add_into(&mut tally, &part);
-        done_chunks = chunks;
+        (done_chunks, used) = (chunks, trials);
         if trials >= spec.trials || enough(&tally, trials) {
-            return Ok((tally, trials));
+            break;
         }
     }
-    unreachable!("the last batch holds every trial")
+    Ok((tally, used))
 }
 
 /// The trials after each batch of a run of `trials` in batches: 16 whole chunks, then doubling,

@@ -1255,6 +1255,16 @@ impl Balance {
         }
     }
 
+    /// The headline's value as the report's tables give it: a share as a percentage to one
+    /// decimal (never rounded to 0% or 100% when it is neither), a mean to two.
+    pub fn show_plain(&self, v: f64) -> String {
+        if self.is_share() {
+            crate::odds::never_certain(&format!("{:.1}", 100.0 * v), v)
+        } else {
+            format!("{v:.2}")
+        }
+    }
+
     /// A gap to the target as shown: percentage points for a share, the metric's unit else.
     pub fn show_gap(&self, d: f64) -> String {
         let sign = if d > 0.0 {
@@ -1396,10 +1406,7 @@ impl Balance {
         // Reached exactly everywhere: the target as the tables give a value (one decimal of a
         // percentage, two of a mean), one number for one quantity.
         let target = match self.crossings.iter().all(|c| c.hit) {
-            true if self.is_share() => {
-                crate::odds::never_certain(&format!("{:.1}", 100.0 * self.target), self.target)
-            }
-            true => format!("{:.2}", self.target),
+            true => self.show_plain(self.target),
             false => target,
         };
         let mut s = format!(
@@ -1783,31 +1790,32 @@ impl Balance {
                 }
             }
         };
+        let target = match self.target_from.strip_prefix("the same under ") {
+            Some(other) => format!("{other}'s {}", self.show_plain(self.target)),
+            None => format!("{} ({})", self.show_plain(self.target), self.target_from),
+        };
         let answer = match self.crossings.first() {
-            None => "no value reaches it".to_string(),
+            None => format!("no value reaches {target}"),
             Some(c) => match (c.hit, c.root) {
-                (true, _) => format!("{} {}", self.key_words(), c.below.value),
+                (true, _) if self.crossings.len() == 1 => {
+                    format!("{target} is reached at {}, exactly", c.below.value)
+                }
                 (false, Some(r)) if self.crossings.len() == 1 => format!(
-                    "{} {}{r:.4}",
-                    self.key_words(),
+                    "{target} is reached at {}{r:.2}",
                     if self.exact { "" } else { "about " }
                 ),
                 _ if self.crossings.len() == 1 => format!(
-                    "{} between {} and {}",
-                    self.key_words(),
-                    c.below.value,
-                    c.above.value
+                    "{target} lies between {} and {}",
+                    c.below.value, c.above.value
                 ),
-                _ => format!("{} crossings", self.crossings.len()),
+                _ => format!("{target} is reached {} times", self.crossings.len()),
             },
         };
         Chart::Lines {
             title: format!(
-                "{} against {}: the target {} ({}) — {answer}",
+                "{} at each {}: {answer}",
                 crate::labels::capitalised(&self.headline_label().head),
                 self.key_words(),
-                self.show(self.target),
-                self.target_from,
             ),
             x_label: format!("{} ({})", crate::params::label(&self.key), self.domain),
             x_values: ran.iter().map(|p| p.value.clone()).collect(),

@@ -28,26 +28,19 @@ pub const MAX_DICE: i64 = 1000;
 thread_local! {
     /// The dice of the turn being played, while a turn function runs.
     static ROLL: Cell<Option<*mut (dyn Roll + 'static)>> = const { Cell::new(None) };
-    /// Tables the dice primitives have built on this thread, by what they roll.
-    static TABLES: RefCell<HashMap<TableKey, Rc<Table>>> = RefCell::new(HashMap::new());
+    /// Hit tables `hits` has built on this thread, by their dice and the number to hit.
+    static HITS: RefCell<HashMap<(i64, i64), Rc<Hits>>> = RefCell::new(HashMap::new());
+    /// Tables `roll` and `pick` have built on this thread, by what they roll.
+    static WEIGHTS: RefCell<HashMap<TableKey, Rc<Weights>>> = RefCell::new(HashMap::new());
 }
 
-/// What a dice primitive rolls, as the key of its table.
+/// What `roll` or `pick` draws from, as the key of its table.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum TableKey {
-    /// The hits of `n` D6 on `t`+.
-    Hits(i64, i64),
     /// The total of `n` dice of `s` sides.
     Total(i64, i64),
     /// A pick from integer weights.
     Pick(Vec<u64>),
-}
-
-/// A built table.
-#[derive(Debug)]
-enum Table {
-    Hits(Hits),
-    Weights(Weights),
 }
 
 /// Run `f` with `r` as the dice of the dice primitives.
@@ -80,8 +73,12 @@ fn rolling<T>(f: impl FnOnce(&mut dyn Roll) -> T) -> Result<T, Box<EvalAltResult
 }
 
 /// The table for `key`, built on first use on this thread.
-fn table(key: TableKey, build: impl FnOnce() -> Table) -> Rc<Table> {
-    TABLES.with(|t| {
+fn table<K: Eq + std::hash::Hash, T>(
+    tables: &'static std::thread::LocalKey<RefCell<HashMap<K, Rc<T>>>>,
+    key: K,
+    build: impl FnOnce() -> T,
+) -> Rc<T> {
+    tables.with(|t| {
         let mut t = t.borrow_mut();
         if t.len() > 4096 {
             t.clear();
@@ -103,13 +100,10 @@ fn count(what: &str, n: i64) -> Result<u32, Box<EvalAltResult>> {
 fn hits(n: i64, t: i64) -> Result<i64, Box<EvalAltResult>> {
     let n = count("hits(n, t)", n)?;
     let t = t.clamp(1, 7);
-    let tab = table(TableKey::Hits(i64::from(n), t), || {
-        Table::Hits(Hits::dice(n, t as u8, crate::dice::MAX_TABLE_DICE))
+    let h = table(&HITS, (i64::from(n), t), || {
+        Hits::dice(n, t as u8, crate::dice::MAX_TABLE_DICE)
     });
-    let Table::Hits(h) = &*tab else {
-        unreachable!("a hits key holds hits")
-    };
-    rolling(|r| i64::from(r.hits(h)))
+    rolling(|r| i64::from(r.hits(&h)))
 }
 
 /// `roll(n, s)`: the total of `n` dice of `s` sides, as one draw.
@@ -125,7 +119,7 @@ fn total(n: i64, s: i64) -> Result<i64, Box<EvalAltResult>> {
         )
         .into());
     }
-    let tab = table(TableKey::Total(i64::from(n), s), || {
+    let w = table(&WEIGHTS, TableKey::Total(i64::from(n), s), || {
         // Ways of making each total, by convolution.
         let mut ways: Vec<u64> = vec![1];
         for _ in 0..n {
@@ -137,12 +131,9 @@ fn total(n: i64, s: i64) -> Result<i64, Box<EvalAltResult>> {
             }
             ways = next;
         }
-        Table::Weights(Weights::new(ways).expect("some total has a way"))
+        Weights::new(ways).expect("some total has a way")
     });
-    let Table::Weights(w) = &*tab else {
-        unreachable!("a total key holds weights")
-    };
-    rolling(|r| i64::from(n) + r.pick(w) as i64)
+    rolling(|r| i64::from(n) + r.pick(&w) as i64)
 }
 
 /// `pick(weights)`: an index of `weights`, index `i` with chance `weights[i] / sum`.
@@ -162,13 +153,10 @@ fn pick(weights: Array) -> Result<i64, Box<EvalAltResult>> {
             "pick(weights): the weights must add up to more than 0 (and fit 64 bits)".into(),
         );
     }
-    let tab = table(TableKey::Pick(w.clone()), || {
-        Table::Weights(Weights::new(w).expect("checked above"))
+    let t = table(&WEIGHTS, TableKey::Pick(w.clone()), || {
+        Weights::new(w).expect("checked above")
     });
-    let Table::Weights(t) = &*tab else {
-        unreachable!("a pick key holds weights")
-    };
-    rolling(|r| r.pick(t) as i64)
+    rolling(|r| r.pick(&t) as i64)
 }
 
 /// `chance(a, b)`: true with chance `a / b`.

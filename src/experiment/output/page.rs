@@ -1087,8 +1087,22 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
+    // A situation every variant sets in the file (a routing unit, 8 stands) is the question's
+    // own, not an assumption the answer rests on; the assumptions section still shows it.
+    let posed = |f: &crate::experiment::assumptions::Assumption| {
+        f.kind == "situation"
+            && result
+                .experiment
+                .variants
+                .iter()
+                .all(|v| v.set.iter().any(|(k, _)| *k == f.key))
+    };
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
-    for f in a.found.iter().filter(|f| !reference(&f.variant)) {
+    for f in a
+        .found
+        .iter()
+        .filter(|f| !reference(&f.variant) && !posed(f))
+    {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
             Some(k) => {
                 k.1 += 1;

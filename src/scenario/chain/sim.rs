@@ -394,28 +394,28 @@ impl<C: Chain> ChainSim<C> {
             },
             (_, Some(packed)) if first.turns > 0 => match (by_moves, packed.one_table()) {
                 (true, true) => Self::packed_tree_trials::<false, _>(
-                    &PickWalk::<true>(packed),
+                    packed.walk::<true>(),
                     first,
                     &mut d,
                     n,
                     tally,
                 ),
                 (true, false) => Self::packed_tree_trials::<false, _>(
-                    &PickWalk::<false>(packed),
+                    packed.walk::<false>(),
                     first,
                     &mut d,
                     n,
                     tally,
                 ),
                 (false, true) => Self::packed_tree_trials::<true, _>(
-                    &PickWalk::<true>(packed),
+                    packed.walk::<true>(),
                     first,
                     &mut d,
                     n,
                     tally,
                 ),
                 (false, false) => Self::packed_tree_trials::<true, _>(
-                    &PickWalk::<false>(packed),
+                    packed.walk::<false>(),
                     first,
                     &mut d,
                     n,
@@ -463,7 +463,7 @@ impl<C: Chain> ChainSim<C> {
     /// those of the trials one after another, as the rules code rolls them.
     #[inline(never)]
     fn packed_tree_trials<const EMPTY: bool, P: Packed>(
-        packed: &P,
+        packed: P,
         walk: Walk,
         dice: &mut Dice,
         n: u64,
@@ -477,31 +477,33 @@ impl<C: Chain> ChainSim<C> {
         // number so far.
         let mut empties = vec![0u64; if EMPTY { 2 * (turns + 1) } else { 0 }];
         let start = packed.start();
-        let (mut at, mut left, mut done, mut empty_turns) = (start, turns, 0u64, 0usize);
-        while done < n {
+        // Where the raw tally's moves of this turn start, the turns left, the trials left.
+        let (mut at, mut moves, mut left, mut trials, mut empty_turns) =
+            (start, walk.trans0, turns, n, 0usize);
+        while trials > 0 {
             let next = packed.turn(at, &mut d);
             let node = P::node(next);
-            // The raw tally's moves at this turn.
-            let moves = walk.trans0 + (turns - left) * cc;
             tally[moves + node.code()] += 1;
             ends[node.slot()] += 1;
             let absorbed = node.absorbing();
-            done += u64::from(absorbed);
+            trials -= u64::from(absorbed);
             if EMPTY {
                 let e = empty_turns + node.empty() * select_unpredictable(absorbed, left, 1);
                 empties[e + select_unpredictable(absorbed, 0, turns + 1)] += 1;
                 empty_turns = select_unpredictable(absorbed, 0, e);
             }
             at = next;
+            moves = select_unpredictable(absorbed, walk.trans0, moves + cc);
             left = select_unpredictable(absorbed, turns, left - 1);
             if left == 0 {
                 // The turn cap (rare: a branch the processor predicts): the trial ends live.
                 ends[node.slot() - states] += 1;
-                done += 1;
+                trials -= 1;
                 if EMPTY {
                     empties[empty_turns] += 1;
                 }
                 (at, left, empty_turns) = cap(start, turns);
+                moves = walk.trans0;
             }
         }
         for (t, e) in tally[walk.ended0..].iter_mut().zip(&ends[..states]) {

@@ -610,40 +610,10 @@ impl PickTrees {
         })
     }
 
-    /// How many states the trees lead to.
-    #[inline(always)]
-    pub(super) fn states(&self) -> usize {
-        self.states
-    }
-
-    /// The start's end node.
-    #[inline(always)]
-    pub(super) fn start(&self) -> PickNode {
-        self.start
-    }
-
     /// Whether every pick draws from one table.
     #[inline(always)]
     pub(super) fn one_table(&self) -> bool {
         self.one != 0
-    }
-
-    /// One turn from the end node `at`: a die or a pick as the node says, then the node of its
-    /// outcome, until a turn's end; that end node. With `ONE` every pick is from the one
-    /// table, whose word the loop holds, so that the pick waits on no node.
-    #[inline(always)]
-    pub(super) fn turn<const ONE: bool>(&self, at: PickNode, dice: &mut Dice) -> PickNode {
-        let mut n = at;
-        loop {
-            let i = match n.draw {
-                0 => usize::from(dice.d6()) - 1,
-                w => dice.pick_packed(if ONE { self.one } else { w }, &self.words),
-            };
-            n = self.nodes[n.node.at() + i];
-            if n.node.end() {
-                return n;
-            }
-        }
     }
 }
 
@@ -663,7 +633,7 @@ pub(super) trait Packed {
     fn node(at: Self::At) -> DieNode;
 }
 
-impl Packed for DiceTrees {
+impl Packed for &DiceTrees {
     type At = DieNode;
     #[inline(always)]
     fn start(&self) -> DieNode {
@@ -683,23 +653,57 @@ impl Packed for DiceTrees {
     }
 }
 
-/// [`PickTrees`] walked with every pick from their one table (`ONE`, see
-/// [`PickTrees::turn`]) or each from the table its node names.
-pub(super) struct PickWalk<'a, const ONE: bool>(pub(super) &'a PickTrees);
+/// [`PickTrees`] as a walk holds them, by value (so that the loop keeps them in registers,
+/// not behind a reference it must read again after every count it writes), with every pick
+/// from their one table (`ONE`, see [`PickTrees::turn`]) or each from the table its node names.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PickWalk<'a, const ONE: bool> {
+    nodes: &'a [PickNode],
+    words: &'a [u64],
+    one: u64,
+    start: PickNode,
+    states: usize,
+}
+
+impl PickTrees {
+    /// The trees as a walk holds them.
+    pub(super) fn walk<const ONE: bool>(&self) -> PickWalk<'_, ONE> {
+        PickWalk {
+            nodes: &self.nodes,
+            words: &self.words,
+            one: self.one,
+            start: self.start,
+            states: self.states,
+        }
+    }
+}
 
 impl<const ONE: bool> Packed for PickWalk<'_, ONE> {
     type At = PickNode;
     #[inline(always)]
     fn start(&self) -> PickNode {
-        self.0.start()
+        self.start
     }
     #[inline(always)]
     fn states(&self) -> usize {
-        self.0.states()
+        self.states
     }
+    /// One turn from the end node `at`: a die or a pick as the node says, then the node of its
+    /// outcome, until a turn's end; that end node. With `ONE` every pick is from the one
+    /// table, whose word the walk holds, so that the pick waits on no node.
     #[inline(always)]
     fn turn(&self, at: PickNode, dice: &mut Dice) -> PickNode {
-        self.0.turn::<ONE>(at, dice)
+        let mut n = at;
+        loop {
+            let i = match n.draw {
+                0 => usize::from(dice.d6()) - 1,
+                w => dice.pick_packed(if ONE { self.one } else { w }, self.words),
+            };
+            n = self.nodes[n.node.at() + i];
+            if n.node.end() {
+                return n;
+            }
+        }
     }
     #[inline(always)]
     fn node(at: PickNode) -> DieNode {

@@ -316,6 +316,45 @@ impl Weights {
     }
 }
 
+/// The most outcome bits (k) of a table packed for a loop of picks ([`Weights::packed_words`]).
+const PACKED_MAX_BITS: u32 = 16;
+/// The most words before a packed table's words (its place in a word, 18 bits).
+const PACKED_MAX_AT: usize = 1 << 18;
+/// A packed bucket's cut in its low bits, its alias above them.
+const PACKED_CUT_BITS: u32 = 40;
+
+impl Weights {
+    /// This table's words for [`Dice::pick_packed`], when it is narrow enough to pack: its
+    /// rejection threshold, then each bucket as `cut | alias · 2^40`. `None` for a table of one
+    /// outcome (which draws nothing), one whose unit takes 128 bits, a total of 2^40 or more, or
+    /// more than 2^16 buckets.
+    pub fn packed_words(&self) -> Option<Vec<u64>> {
+        if self.bits == 0 || self.wide || self.bits > PACKED_MAX_BITS {
+            return None;
+        }
+        if self.total >> PACKED_CUT_BITS != 0 {
+            return None;
+        }
+        let mut words = vec![u64::try_from(self.threshold).ok()?];
+        words.extend(
+            self.buckets
+                .iter()
+                .map(|&(cut, alias)| cut | u64::from(alias) << PACKED_CUT_BITS),
+        );
+        Some(words)
+    }
+
+    /// The word that names this table to [`Dice::pick_packed`] when its
+    /// [`Weights::packed_words`] start at `at` of the words passed: its bits k (bits 0 to 5),
+    /// `at` (bits 6 to 23) and its total (bits 24 to 63); never 0. `None` where
+    /// [`Weights::packed_words`] is, or `at` is 2^18 or more.
+    pub fn packed_word(&self, at: usize) -> Option<u64> {
+        self.packed_words()?;
+        (at < PACKED_MAX_AT)
+            .then(|| u64::from(self.bits) | (at as u64) << 6 | self.total << (64 - PACKED_CUT_BITS))
+    }
+}
+
 /// Vose's construction of the alias buckets in exact integers: outcome i owns `w_i · m` units
 /// (m buckets of `total` units each); a bucket is filled by one outcome short of `total` units
 /// and topped up from one with a surplus, until every bucket is full.
@@ -490,6 +529,59 @@ impl Roll for Dice {
             if let Some(i) = table.decide(hi, || rng.next_u64()) {
                 return i;
             }
+        }
+    }
+}
+
+impl Dice {
+    /// [`Roll::pick`] of the table that `word` names in `words` (see [`Weights::packed_word`]):
+    /// the same draws and the same outcome, with the table's numbers in one word (a loop that
+    /// holds it in a register, or reads it with its node, waits on no other load for them) and
+    /// a rejected draw drawn again out of line.
+    #[inline(always)]
+    pub fn pick_packed(&mut self, word: u64, words: &[u64]) -> usize {
+        let hi = self.rng.next_u64();
+        match packed_decide(word, words, hi) {
+            Some(i) => i,
+            None => {
+                let (rng, i) = repick_packed(self.rng.clone(), word, words);
+                self.rng = rng;
+                i
+            }
+        }
+    }
+}
+
+/// The outcome of the packed table `word` for the draw `hi`, as [`Weights::decide`] gives
+/// it; `None` when the draw is rejected.
+#[inline(always)]
+fn packed_decide(word: u64, words: &[u64], hi: u64) -> Option<usize> {
+    let k = (word & 63) as u32;
+    let at = (word >> 6) as usize & (PACKED_MAX_AT - 1);
+    let total = word >> (64 - PACKED_CUT_BITS);
+    let b = (hi >> (64 - k)) as usize;
+    let m = u128::from(hi << k) * u128::from(total);
+    if (m as u64) < words[at] {
+        return None;
+    }
+    let bucket = words[at + 1 + b];
+    let cut = bucket & ((1 << PACKED_CUT_BITS) - 1);
+    Some(std::hint::select_unpredictable(
+        ((m >> 64) as u64) < cut,
+        b,
+        (bucket >> PACKED_CUT_BITS) as usize,
+    ))
+}
+
+/// Draws again after a rejected draw of [`Dice::pick_packed`] until one is kept, out of line
+/// (about one draw in 2^8 or fewer); the generator passes by value, as in [`fresh_pool`].
+#[cold]
+#[inline(never)]
+fn repick_packed(mut rng: Pcg64Mcg, word: u64, words: &[u64]) -> (Pcg64Mcg, usize) {
+    loop {
+        let hi = rng.next_u64();
+        if let Some(i) = packed_decide(word, words, hi) {
+            return (rng, i);
         }
     }
 }
@@ -1106,6 +1198,60 @@ mod tests {
         assert_eq!(hi << t.bits, z);
         assert!(t.decide(hi, || 0).is_some());
         assert_eq!(want(&t, hi, 0), t.decide(hi, || 0));
+    }
+
+    /// A packed table picks as its table does, draw for draw: tables of hits and others, of
+    /// 2 to 25 outcomes, packed at other places in one array, with dice between the picks;
+    /// each draw is decided as the table decides it, rejected draws too (z = 0, below any
+    /// threshold but 0, and the largest totals that pack); tables too wide do not pack.
+    #[test]
+    fn packed_picks_are_the_tables_picks() {
+        let mut tables: Vec<Weights> = (1..=15).map(|n| Weights::hits(n, 4)).collect();
+        tables.push(Weights::hits(12, 6));
+        tables.push(Weights::new(vec![5, 1]).unwrap());
+        tables.push(Weights::new((1..=25).collect()).unwrap());
+        tables.push(Weights::new(vec![(1 << 39) - 12_345, (1 << 39) + 1]).unwrap());
+        let mut words = vec![0u64; 3];
+        let mut names = Vec::new();
+        for t in &tables {
+            names.push(t.packed_word(words.len()).expect("a narrow table packs"));
+            words.extend(t.packed_words().unwrap());
+        }
+        assert!(names.iter().all(|&w| w != 0));
+        let (mut a, mut b) = (Dice::for_chunk(3, 1, 4), Dice::for_chunk(3, 1, 4));
+        for i in 0..200_000 {
+            let k = i % tables.len();
+            assert_eq!(
+                a.pick_packed(names[k], &words),
+                b.pick(&tables[k]),
+                "pick {i}"
+            );
+            if i % 3 == 0 {
+                assert_eq!(a.d6(), b.d6());
+            }
+        }
+        assert_eq!(a.next_u64(), b.next_u64());
+        for (t, &name) in tables.iter().zip(&names) {
+            assert!(t.threshold > 0);
+            for bucket in 0..1u64 << t.bits {
+                let hi = bucket << (64 - t.bits);
+                assert_eq!(packed_decide(name, &words, hi), None);
+                assert_eq!(t.decide(hi, || 0), None);
+            }
+            for _ in 0..2_000 {
+                let hi = a.next_u64();
+                assert_eq!(packed_decide(name, &words, hi), t.decide(hi, || 0));
+            }
+        }
+        assert!(Weights::hits(16, 4).packed_word(0).is_none());
+        assert!(
+            Weights::new(vec![1 << 40, 0])
+                .unwrap()
+                .packed_word(0)
+                .is_none()
+        );
+        assert!(Weights::new(vec![1]).unwrap().packed_word(0).is_none());
+        assert!(Weights::hits(3, 4).packed_word(1 << 18).is_none());
     }
 
     /// Scripted dice replay their list, a pick taking the next value as an index, and count

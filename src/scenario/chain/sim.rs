@@ -81,7 +81,7 @@ pub const MIN_COMPILE_BUDGET: f64 = 10.0;
 /// next turn's die would wait on).
 #[cold]
 #[inline(never)]
-fn cap(start: DieNode, turns: usize) -> (DieNode, usize, usize) {
+fn cap<A>(start: A, turns: usize) -> (A, usize, usize) {
     (start, turns, 0)
 }
 
@@ -386,10 +386,41 @@ impl<C: Chain> ChainSim<C> {
             return;
         }
         let (start, first) = (trees.root(0), Walk::from(self, row, 1, 0));
-        match trees.dice() {
-            Some(packed) if first.turns > 0 => match self.empty_by_moves() {
-                Some(_) => Self::die_tree_trials::<false>(packed, first, &mut d, n, tally),
-                None => Self::die_tree_trials::<true>(packed, first, &mut d, n, tally),
+        let by_moves = self.empty_by_moves().is_some();
+        match (trees.dice(), trees.picks()) {
+            (Some(packed), _) if first.turns > 0 => match by_moves {
+                true => Self::packed_tree_trials::<false, _>(packed, first, &mut d, n, tally),
+                false => Self::packed_tree_trials::<true, _>(packed, first, &mut d, n, tally),
+            },
+            (_, Some(packed)) if first.turns > 0 => match (by_moves, packed.one_table()) {
+                (true, true) => Self::packed_tree_trials::<false, _>(
+                    packed.walk::<true>(),
+                    first,
+                    &mut d,
+                    n,
+                    tally,
+                ),
+                (true, false) => Self::packed_tree_trials::<false, _>(
+                    packed.walk::<false>(),
+                    first,
+                    &mut d,
+                    n,
+                    tally,
+                ),
+                (false, true) => Self::packed_tree_trials::<true, _>(
+                    packed.walk::<true>(),
+                    first,
+                    &mut d,
+                    n,
+                    tally,
+                ),
+                (false, false) => Self::packed_tree_trials::<true, _>(
+                    packed.walk::<false>(),
+                    first,
+                    &mut d,
+                    n,
+                    tally,
+                ),
             },
             _ => {
                 for _ in 0..n {
@@ -401,12 +432,14 @@ impl<C: Chain> ChainSim<C> {
     }
 
     /// When the dice sampler's walk leaves the empty turns to [`ChainSim::finish`], to be
-    /// read off the moves (`Some(all)`): it walks trees of dice only from a live start, and
+    /// read off the moves (`Some(all)`): it walks packed trees from a live start, and
     /// the live classes' places all stand empty (`all`) or none does, so that a trial's empty
     /// turns follow from the turn and class it was absorbed in.
     pub(super) fn empty_by_moves(&self) -> Option<bool> {
         let (table, trees) = (self.table.as_ref()?, self.trees.as_ref()?);
-        trees.dice()?;
+        if trees.dice().is_none() && trees.picks().is_none() {
+            return None;
+        }
         if table.rows[0].absorbing || self.layout.turns == 0 {
             return None;
         }
@@ -417,19 +450,20 @@ impl<C: Chain> ChainSim<C> {
         (all || !any).then_some(all)
     }
 
-    /// `n` trials by the replay trees when they are of dice only ([`DiceTrees`]), back to
-    /// back in one loop of turns (the dice in locals, so that the walk keeps its registers)
-    /// with no branch on the dice but a turn's further dice: an absorbing end node leads to
-    /// the start's first die, so that the next trial goes on from there with no branch, and
-    /// the counts are indexed, not chosen. Every turn counts its move from class to class, a
+    /// `n` trials by the replay trees when they are packed ([`DiceTrees`] of dice only, or
+    /// [`PickTrees`] of dice and picks), back to back in one loop of turns (the dice in locals,
+    /// so that the walk keeps its registers) with no branch on the dice but a turn's further
+    /// draws: an absorbing end node leads to the start's first draw, so that the next trial
+    /// goes on from there with no branch, and the counts are indexed, not chosen. Every turn
+    /// counts its move from class to class, a
     /// stay in the class too (in the raw tally's diagonal, which [`ChainSim::finish`] never
     /// reads: a stay is no move), and its end node's slot (a trial's end by its state, or a
     /// place for the turns that end none). With `EMPTY` it counts the empty turns (without,
     /// the fold reads them off the moves: see [`ChainSim::empty_by_moves`]). The dice are
     /// those of the trials one after another, as the rules code rolls them.
     #[inline(never)]
-    fn die_tree_trials<const EMPTY: bool>(
-        packed: &DiceTrees,
+    fn packed_tree_trials<const EMPTY: bool, P: Packed>(
+        packed: P,
         walk: Walk,
         dice: &mut Dice,
         n: u64,
@@ -443,30 +477,33 @@ impl<C: Chain> ChainSim<C> {
         // number so far.
         let mut empties = vec![0u64; if EMPTY { 2 * (turns + 1) } else { 0 }];
         let start = packed.start();
-        let (mut at, mut left, mut done, mut empty_turns) = (start, turns, 0u64, 0usize);
-        while done < n {
-            let node = packed.turn(at, &mut d);
-            // The raw tally's moves at this turn.
-            let moves = walk.trans0 + (turns - left) * cc;
+        // Where the raw tally's moves of this turn start, the turns left, the trials left.
+        let (mut at, mut moves, mut left, mut trials, mut empty_turns) =
+            (start, walk.trans0, turns, n, 0usize);
+        while trials > 0 {
+            let next = packed.turn(at, &mut d);
+            let node = P::node(next);
             tally[moves + node.code()] += 1;
             ends[node.slot()] += 1;
             let absorbed = node.absorbing();
-            done += u64::from(absorbed);
+            trials -= u64::from(absorbed);
             if EMPTY {
                 let e = empty_turns + node.empty() * select_unpredictable(absorbed, left, 1);
                 empties[e + select_unpredictable(absorbed, 0, turns + 1)] += 1;
                 empty_turns = select_unpredictable(absorbed, 0, e);
             }
-            at = node;
+            at = next;
+            moves = select_unpredictable(absorbed, walk.trans0, moves + cc);
             left = select_unpredictable(absorbed, turns, left - 1);
             if left == 0 {
                 // The turn cap (rare: a branch the processor predicts): the trial ends live.
                 ends[node.slot() - states] += 1;
-                done += 1;
+                trials -= 1;
                 if EMPTY {
                     empties[empty_turns] += 1;
                 }
                 (at, left, empty_turns) = cap(start, turns);
+                moves = walk.trans0;
             }
         }
         for (t, e) in tally[walk.ended0..].iter_mut().zip(&ends[..states]) {

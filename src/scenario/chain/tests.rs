@@ -106,18 +106,31 @@ fn block_and_turn_by_turn_samplers_agree_in_distribution() {
     }
 }
 
+/// Trees of dice and picks, packed, roll as the rules code does: with two tables (the fire's
+/// and the blocked retreat's) each pick from the table its node names, with one (no retreat
+/// blocked: our fire and the enemy's are the same table) from the one the walk holds; and a
+/// tree that leads one outcome elsewhere is caught.
 #[test]
 fn the_dice_samplers_trees_roll_as_the_rules_code_does() {
-    let sim = ChainSim::with_sampler(ef_under_fire(12), Sampler::Dice);
-    assert!(sim.trees.is_some(), "the chain has trees");
-    assert_eq!(sim.sampler(), Sampler::Dice);
-    sim.check_trees(1 << 16, 5).unwrap();
-    // A tree that leads one face of one die elsewhere is caught.
-    let mut off = sim.clone();
-    let trees = off.trees.as_mut().unwrap();
-    trees.mislead();
-    let err = off.check_trees(1 << 16, 5).unwrap_err();
-    assert!(err.contains("replay trees"), "{err}");
+    for (blocked, one) in [(true, false), (false, true)] {
+        let mut chain = ef_under_fire(12);
+        if !blocked {
+            chain.blocked = None;
+        }
+        let sim = ChainSim::with_sampler(chain, Sampler::Dice);
+        let trees = sim.trees.as_ref().expect("the chain has trees");
+        assert!(trees.dice().is_none());
+        let packed = trees.picks().expect("trees of dice and picks, packed");
+        assert_eq!(packed.one_table(), one);
+        assert_eq!(sim.sampler(), Sampler::Dice);
+        sim.check_trees(1 << 16, 5).unwrap();
+        // A tree that leads one face of one die elsewhere is caught.
+        let mut off = sim.clone();
+        let trees = off.trees.as_mut().unwrap();
+        trees.mislead();
+        let err = off.check_trees(1 << 16, 5).unwrap_err();
+        assert!(err.contains("replay trees"), "{err}");
+    }
 }
 
 /// A chain of one die a turn (two when `reroll` and the first shows a 1): steady (0) wavers on

@@ -100,6 +100,10 @@ pub(super) struct Trees {
     /// When every draw of every tree is a die and every live state's turn draws at least one
     /// (and the trees are small enough to pack): the trees packed for such dice.
     dice: Option<DiceTrees>,
+    /// Otherwise, when every live state's turn draws at least one and every table drawn from
+    /// is narrow enough (and the trees small enough) to pack: the trees packed for dice and
+    /// picks.
+    picks: Option<PickTrees>,
 }
 
 /// The replay trees of a chain whose every draw is a die, packed (see [`DieNode`]).
@@ -167,6 +171,41 @@ impl DieNode {
     #[inline(always)]
     pub(super) fn slot(self) -> usize {
         (self.0 >> 19 & 0x1F_FFFF) as usize
+    }
+}
+
+/// The replay trees of a chain whose draws are dice and picks from narrow tables, packed (see
+/// [`PickNode`]).
+#[derive(Debug, Clone)]
+pub(super) struct PickTrees {
+    /// The nodes, as [`Trees::nodes`].
+    nodes: Vec<PickNode>,
+    /// The start's end node.
+    start: PickNode,
+    /// How many states the trees lead to.
+    states: usize,
+    /// The tables' words for [`Dice::pick_packed`], one after another.
+    words: Vec<u64>,
+    /// The word of the one table every pick draws from, when they all draw from one (0 when
+    /// they do not).
+    one: u64,
+}
+
+/// A node of trees of dice and picks, packed in 16 bytes: the node as [`DieNode`] packs it, and
+/// what it draws next (for an end node, what its state's turn draws first): 0 for a die, else
+/// the word of the table to pick from ([`Weights::packed_word`]), so that a pick waits on no
+/// load but the node's for the table's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PickNode {
+    node: DieNode,
+    draw: u64,
+}
+
+impl PickNode {
+    /// The node, as trees of dice only pack it.
+    #[inline(always)]
+    pub(super) fn node(self) -> DieNode {
+        self.node
     }
 }
 
@@ -380,19 +419,20 @@ impl Trees {
                 },
             })
             .collect();
-        let dice_only =
-            nodes.iter().all(|n| n.kind != PICK) && roots.iter().all(|r| r.kind != NO_DRAW);
+        let every_turn_draws = roots.iter().all(|r| r.kind != NO_DRAW);
+        let dice_only = every_turn_draws && nodes.iter().all(|n| n.kind != PICK);
         let roots: Vec<Step> = (0..roots.len() as u32).map(end).collect();
-        let dice = if dice_only {
-            DiceTrees::pack(&nodes, &roots, classes)
-        } else {
-            None
+        let (dice, picks) = match (dice_only, every_turn_draws) {
+            (true, _) => (DiceTrees::pack(&nodes, &roots, &tables, classes), None),
+            (false, true) => (None, PickTrees::pack(&nodes, &roots, &tables, classes)),
+            (false, false) => (None, None),
         };
         Trees {
             roots,
             nodes,
             tables,
             dice,
+            picks,
         }
     }
 
@@ -401,6 +441,13 @@ impl Trees {
     #[inline(always)]
     pub(super) fn dice(&self) -> Option<&DiceTrees> {
         self.dice.as_ref()
+    }
+
+    /// The packed trees of dice and picks, when there are no trees of dice only and every
+    /// live state's turn draws one or more and every table packs.
+    #[inline(always)]
+    pub(super) fn picks(&self) -> Option<&PickTrees> {
+        self.picks.as_ref()
     }
 
     /// The end node of state `s` (where a trial in it stands).
@@ -428,38 +475,61 @@ impl Trees {
     }
 }
 
-impl DiceTrees {
-    /// Pack trees of dice only (`nodes`, and each state's end node in `roots`) for a chain of
-    /// `classes` classes: `None` when a node does not fit [`DieNode`].
-    fn pack(nodes: &[Step], roots: &[Step], classes: usize) -> Option<DiceTrees> {
-        // The class of the state whose tree each node is in.
-        let mut from = vec![0usize; nodes.len()];
-        let mut stack = Vec::new();
-        for r in roots.iter().filter(|r| !r.absorbing()) {
-            stack.push(r.at());
-            while let Some(at) = stack.pop() {
-                for i in at..at + 6 {
-                    from[i] = r.class();
-                    if !nodes[i].end {
-                        stack.push(nodes[i].at());
-                    }
+/// The packed nodes of linked trees (`nodes`, and each state's end node in `roots`) for a
+/// chain of `classes` classes (see [`DieNode`]): each node with the class of the state whose
+/// tree it is in; `None` when a node does not fit.
+fn pack_nodes(
+    nodes: &[Step],
+    roots: &[Step],
+    tables: &[Weights],
+    classes: usize,
+) -> Option<(Vec<DieNode>, DieNode)> {
+    // How many outcomes a node's draw has.
+    let arity = |n: &Step| match n.kind {
+        D6 => 6,
+        _ => tables[n.table as usize].len(),
+    };
+    // The class of the state whose tree each node is in.
+    let mut from = vec![0usize; nodes.len()];
+    let mut stack = Vec::new();
+    for r in roots.iter().filter(|r| !r.absorbing()) {
+        stack.push((r.at(), arity(r)));
+        while let Some((at, arity_at)) = stack.pop() {
+            for i in at..at + arity_at {
+                from[i] = r.class();
+                if !nodes[i].end {
+                    stack.push((nodes[i].at(), arity(&nodes[i])));
                 }
             }
         }
-        let states = roots.len();
-        // An absorbing end node leads where the start does: a walk of trials back to back
-        // goes on to the next trial's first die without a branch.
-        let lead = roots[0].at;
-        let packed = nodes
-            .iter()
-            .zip(&from)
-            .map(|(n, &c)| DieNode::of(n, c, classes, states, lead))
-            .collect::<Option<Vec<_>>>()?;
-        let start = DieNode::of(&roots[0], roots[0].class(), classes, states, lead)?;
+    }
+    let states = roots.len();
+    // An absorbing end node leads where the start does: a walk of trials back to back goes on
+    // to the next trial's first draw without a branch.
+    let lead = roots[0].at;
+    let packed = nodes
+        .iter()
+        .zip(&from)
+        .map(|(n, &c)| DieNode::of(n, c, classes, states, lead))
+        .collect::<Option<Vec<_>>>()?;
+    let start = DieNode::of(&roots[0], roots[0].class(), classes, states, lead)?;
+    Some((packed, start))
+}
+
+impl DiceTrees {
+    /// Pack trees of dice only (`nodes`, and each state's end node in `roots`) for a chain of
+    /// `classes` classes: `None` when a node does not fit [`DieNode`].
+    fn pack(
+        nodes: &[Step],
+        roots: &[Step],
+        tables: &[Weights],
+        classes: usize,
+    ) -> Option<DiceTrees> {
+        let (packed, start) = pack_nodes(nodes, roots, tables, classes)?;
         Some(DiceTrees {
             nodes: packed,
             start,
-            states,
+            states: roots.len(),
         })
     }
 
@@ -486,6 +556,158 @@ impl DiceTrees {
                 return n;
             }
         }
+    }
+}
+
+impl PickTrees {
+    /// Pack trees of dice and picks (`nodes`, and each state's end node in `roots`, drawing
+    /// from `tables`) for a chain of `classes` classes: `None` when a node does not fit
+    /// [`DieNode`] or a table does not pack ([`Weights::packed_words`]).
+    fn pack(
+        nodes: &[Step],
+        roots: &[Step],
+        tables: &[Weights],
+        classes: usize,
+    ) -> Option<PickTrees> {
+        let (packed, start) = pack_nodes(nodes, roots, tables, classes)?;
+        let mut words = Vec::new();
+        let mut names = Vec::with_capacity(tables.len());
+        for t in tables {
+            names.push(t.packed_word(words.len())?);
+            words.extend(t.packed_words()?);
+        }
+        // What a node draws next (an end node: its state's first draw).
+        let draw = |n: &Step| match n.kind {
+            PICK => names[n.table as usize],
+            _ => 0,
+        };
+        // An absorbing end node's next draw is the start's.
+        let lead = draw(&roots[0]);
+        let nodes: Vec<PickNode> = nodes
+            .iter()
+            .zip(packed)
+            .map(|(n, node)| PickNode {
+                node,
+                draw: match n.end && n.absorbing() {
+                    true => lead,
+                    false => draw(n),
+                },
+            })
+            .collect();
+        let one = match names.as_slice() {
+            [one] => *one,
+            _ => 0,
+        };
+        Some(PickTrees {
+            nodes,
+            start: PickNode {
+                node: start,
+                draw: lead,
+            },
+            states: roots.len(),
+            words,
+            one,
+        })
+    }
+
+    /// Whether every pick draws from one table.
+    #[inline(always)]
+    pub(super) fn one_table(&self) -> bool {
+        self.one != 0
+    }
+}
+
+/// Packed replay trees, as a walk of trials back to back runs them
+/// (`ChainSim::packed_tree_trials`).
+pub(super) trait Packed {
+    /// Where a walk stands: an end node.
+    type At: Copy;
+    /// The start's end node.
+    fn start(&self) -> Self::At;
+    /// How many states the trees lead to.
+    fn states(&self) -> usize;
+    /// One turn from the end node `at`, rolling the dice the rules code would: the end node
+    /// the turn ends at.
+    fn turn(&self, at: Self::At, dice: &mut Dice) -> Self::At;
+    /// The end node `at` as trees of dice only pack it.
+    fn node(at: Self::At) -> DieNode;
+}
+
+impl Packed for &DiceTrees {
+    type At = DieNode;
+    #[inline(always)]
+    fn start(&self) -> DieNode {
+        DiceTrees::start(self)
+    }
+    #[inline(always)]
+    fn states(&self) -> usize {
+        DiceTrees::states(self)
+    }
+    #[inline(always)]
+    fn turn(&self, at: DieNode, dice: &mut Dice) -> DieNode {
+        DiceTrees::turn(self, at, dice)
+    }
+    #[inline(always)]
+    fn node(at: DieNode) -> DieNode {
+        at
+    }
+}
+
+/// [`PickTrees`] as a walk holds them, by value (so that the loop keeps them in registers,
+/// not behind a reference it must read again after every count it writes), with every pick
+/// from their one table (`ONE`, see [`PickTrees::turn`]) or each from the table its node names.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PickWalk<'a, const ONE: bool> {
+    nodes: &'a [PickNode],
+    words: &'a [u64],
+    one: u64,
+    start: PickNode,
+    states: usize,
+}
+
+impl PickTrees {
+    /// The trees as a walk holds them.
+    pub(super) fn walk<const ONE: bool>(&self) -> PickWalk<'_, ONE> {
+        PickWalk {
+            nodes: &self.nodes,
+            words: &self.words,
+            one: self.one,
+            start: self.start,
+            states: self.states,
+        }
+    }
+}
+
+impl<const ONE: bool> Packed for PickWalk<'_, ONE> {
+    type At = PickNode;
+    #[inline(always)]
+    fn start(&self) -> PickNode {
+        self.start
+    }
+    #[inline(always)]
+    fn states(&self) -> usize {
+        self.states
+    }
+    /// One turn from the end node `at`: a die or a pick as the node says, then the node of its
+    /// outcome, until a turn's end; that end node. With `ONE` every pick is from the one
+    /// table, whose word the walk holds, so that the pick waits on no node.
+    #[inline(always)]
+    fn turn(&self, at: PickNode, dice: &mut Dice) -> PickNode {
+        let mut n = at;
+        loop {
+            let i = match n.draw {
+                0 => usize::from(dice.d6()) - 1,
+                w => dice.pick_packed(if ONE { self.one } else { w }, self.words),
+            };
+            n = self.nodes[n.node.at() + i];
+            if n.node.end() {
+                return n;
+            }
+        }
+    }
+    #[inline(always)]
+    fn node(at: PickNode) -> DieNode {
+        at.node()
     }
 }
 
@@ -531,6 +753,9 @@ impl Trees {
         self.nodes[at] = self.nodes[at + 1];
         if let Some(dice) = &mut self.dice {
             dice.nodes[at] = dice.nodes[at + 1];
+        }
+        if let Some(picks) = &mut self.picks {
+            picks.nodes[at] = picks.nodes[at + 1];
         }
     }
 }

@@ -794,7 +794,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}, no instead of yes | EF-5 | both | −13.9 points | exactly the same | removes |"
+        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}, no instead of yes | EF-5 | both | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),

@@ -1087,16 +1087,7 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
-    // A situation every variant sets in the file (a routing unit, 8 stands) is the question's
-    // own, not an assumption the answer rests on; the assumptions section still shows it.
-    let posed = |f: &crate::experiment::assumptions::Assumption| {
-        f.kind == "situation"
-            && result
-                .experiment
-                .variants
-                .iter()
-                .all(|v| v.set.iter().any(|(k, _)| *k == f.key))
-    };
+    let posed = |f: &crate::experiment::assumptions::Assumption| posed(result, f);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a
         .found
@@ -1319,7 +1310,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         }]);
     }
     intro += &format!(
-        " The table lists each setting that would change a difference from {base}: reverse it (flips), make it vanish (removes), make one where there was none (creates), or move it by more than {}% of its size, a chance by more than {} points (moves). Its gravest change is the first of these it makes, else its largest move.",
+        " The table lists each setting that would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size (a chance by more than {} points). Its gravest change is the first of these it makes, else its largest shift.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -1362,7 +1353,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
                 (Some(l), Some(h)) => format!("{} {}", diff(f.changed), head.diff_interval(l, h)),
                 _ => diff(f.changed),
             },
-            f.effect.clone(),
+            effect_words(&f.effect, 1).to_string(),
         ]);
     }
     let mut scale_only = 0;
@@ -1388,6 +1379,32 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             tables: vec![tab],
         },
     ])
+}
+
+/// A situation every variant sets in the file (a routing unit, 8 stands): the question's own
+/// setting, not an assumption the answer rests on; the assumptions section lists it last.
+fn posed(result: &ExperimentResult, f: &crate::experiment::assumptions::Assumption) -> bool {
+    f.kind == "situation"
+        && result
+            .experiment
+            .variants
+            .iter()
+            .all(|v| v.set.iter().any(|(k, _)| *k == f.key))
+}
+
+/// What a setting does to `n` differences (`flips`, `removes`, `creates`, `moves`, as the
+/// data name it), in a reader's words: "reverses", "vanish", "appears", "shift".
+fn effect_words(effect: &str, n: usize) -> &'static str {
+    match (effect, n == 1) {
+        ("flips", true) => "reverses",
+        ("flips", false) => "reverse",
+        ("removes", true) => "vanishes",
+        ("removes", false) => "vanish",
+        ("creates", true) => "appears",
+        ("creates", false) => "appear",
+        (_, true) => "shifts",
+        (_, false) => "shift",
+    }
 }
 
 /// How far an assumption moves its comparison, in shares of what counts as a move: half an
@@ -1449,9 +1466,11 @@ fn assumptions_by_setting(
     };
     keys.sort_by(|x, y| {
         let (gx, gy) = (gravest(&asked(result, &x.2)), gravest(&asked(result, &y.2)));
-        // Settings that change only a comparison shown for scale go last.
-        gx.is_none()
-            .cmp(&gy.is_none())
+        // The question's own settings after the assumptions; settings that change only a
+        // comparison shown for scale last.
+        posed(result, x.2[0])
+            .cmp(&posed(result, y.2[0]))
+            .then(gx.is_none().cmp(&gy.is_none()))
             .then_with(|| match (gx, gy) {
                 (Some(a), Some(b)) => a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)),
                 _ => std::cmp::Ordering::Equal,
@@ -1475,10 +1494,16 @@ fn assumptions_by_setting(
                 }
             }
             by.sort_by_key(|b| severity(&b.0));
-            by.iter()
-                .map(|(e, n)| format!("{e} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            match &by[..] {
+                // One kind of change: "all shift", or "shifts" for one.
+                [(e, 1)] => effect_words(e, 1).to_string(),
+                [(e, n)] => format!("all {}", effect_words(e, *n)),
+                _ => by
+                    .iter()
+                    .map(|(e, n)| format!("{n} {}", effect_words(e, *n)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
         };
         let scale = rows.len() - mine.len();
         // A setting that changes only a comparison shown for scale is left to the full table.
@@ -1520,10 +1545,15 @@ fn assumptions_by_setting(
         }
         tab.rows.push(vec![
             format!(
-                "{}, {} instead of {}",
+                "{}, {} instead of {}{}",
                 setting_words(&systems_of(result), &f.key, &f.kind),
                 steps_in_words(&steps),
-                value_words(&f.from)
+                value_words(&f.from),
+                if posed(result, f) {
+                    " (the question's own)"
+                } else {
+                    ""
+                }
             ),
             top.rule.clone(),
             changes,

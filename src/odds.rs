@@ -53,7 +53,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact: a fraction (1/6 is one chance in six) with its percentage, where its bottom number is 216 or less (up to three dice, or a few tests in a row, as 127/128); else the percentage alone. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
+pub const READING: &str = "Every chance is exact: a percentage, with its fraction where its bottom number is 216 or less (1/6 is one chance in six; up to three dice, or a few tests in a row, as 127/128). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -558,10 +558,11 @@ impl Odds {
         );
         let td = |c: &OddsCell| match (c.kind, &c.fraction) {
             (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+            // Every cell's bold line is its percentage; a simple fraction is beneath it.
             (_, Some(f)) => format!(
                 "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
-                esc(f),
-                esc(&percent(&c.text))
+                esc(&percent(&c.text)),
+                esc(f)
             ),
             (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
         };

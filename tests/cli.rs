@@ -397,8 +397,9 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
                                 let d: u64 = d.parse().unwrap();
                                 assert!(d <= 216, "{f}");
                                 assert!((n.parse::<f64>().unwrap() / d as f64 - p).abs() < 1e-12);
+                                // The percentage is the bold line, the fraction beneath.
                                 assert!(
-                                    html.contains(&format!("<span class=\"f\">{f}</span>")),
+                                    html.contains(&format!("</span><span class=\"p\">{f}</span>")),
                                     "{f}"
                                 );
                             }

@@ -606,7 +606,8 @@ fn draw_key<DB: DrawingBackend>(
             )?;
             marker(area, (kx(22.0), mid), i, col, s)
         }
-        Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, s),
+        // As large as the points it names (see the trade-off's points).
+        Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, Scale(s.0 * 1.6)),
     }
 }
 

@@ -1286,8 +1286,15 @@ where
             };
             let note = if with_exact == points.len() && !with_interval {
                 "Exact values.".to_string()
+            } else if with_exact == points.len() && narrow {
+                // In a reader's words: the simulation checks the exact line.
+                format!(
+                    "Lines: exact values; dots: the simulation's check of each ({level} sure to within ±{half})."
+                )
             } else if with_exact == points.len() {
-                format!("Lines: exact values; dots: the estimates with {intervals}.")
+                format!(
+                    "Lines: exact values; dots: the simulation's check of each, with its {level} interval."
+                )
             } else if with_exact > 0 {
                 format!(
                     "Lines: exact values where known, else estimates (shaded: {intervals}); dots: estimates beside exact values."

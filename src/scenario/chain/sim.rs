@@ -482,7 +482,11 @@ impl<C: Chain> ChainSim<C> {
         tally: &mut [u64],
     ) {
         let stride = |keys: &[DieNode]| keyed_stride::<EMPTY>(keys.len(), walk.turns);
-        if (packed.keys()).is_some_and(|keys| walk.turns * stride(keys) <= KEYED_COUNTS) {
+        if P::KEYED
+            && packed
+                .keys()
+                .is_some_and(|keys| walk.turns * stride(keys) <= KEYED_COUNTS)
+        {
             return Self::keyed_tree_trials::<EMPTY, _>(packed, walk, dice, n, tally);
         }
         let mut d = dice.clone();

@@ -673,6 +673,9 @@ impl PickTrees {
 pub(super) trait Packed {
     /// Where a walk stands: an end node.
     type At: Copy;
+    /// Whether a walk counts its turns by key where the counts fit
+    /// ([`ChainSim::keyed_tree_trials`]).
+    const KEYED: bool;
     /// The start's end node.
     fn start(&self) -> Self::At;
     /// How many states the trees lead to.
@@ -688,6 +691,10 @@ pub(super) trait Packed {
 
 impl Packed for &DiceTrees {
     type At = DieNode;
+    /// Not for trees of dice only: their trials (a rally's) mostly end within a turn or two,
+    /// so that each turn would add to the very count the turn before added to and wait on it
+    /// (the rally ran 1.52-1.55x its hand loop so, 1.57-1.61x by move and slot, 2026-11-30).
+    const KEYED: bool = false;
     #[inline(always)]
     fn start(&self) -> DieNode {
         DiceTrees::start(self)
@@ -738,6 +745,7 @@ impl PickTrees {
 
 impl<const ONE: bool> Packed for PickWalk<'_, ONE> {
     type At = PickNode;
+    const KEYED: bool = true;
     #[inline(always)]
     fn start(&self) -> PickNode {
         self.start

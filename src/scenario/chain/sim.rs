@@ -76,6 +76,18 @@ pub const MAX_COMPILE_BRANCHES: u64 = 1 << 24;
 /// `--exact-budget` skips a slow exact solve and still leaves the Monte Carlo its tables.
 pub const MIN_COMPILE_BUDGET: f64 = 10.0;
 
+/// The size of the array of counts by turn and key of [`ChainSim::keyed_tree_trials`]: 32 KiB.
+const KEYED_COUNTS: usize = 1 << 12;
+
+/// The counts of one turn in [`ChainSim::keyed_tree_trials`] for `k` keys and `turns` turns:
+/// with `EMPTY`, a row of keys for each number of empty turns before it.
+fn keyed_stride<const EMPTY: bool>(k: usize, turns: usize) -> usize {
+    match EMPTY {
+        true => (turns + 1) * k,
+        false => k,
+    }
+}
+
 /// Where a walk of trials back to back goes at the turn cap: back to the start, all the turns
 /// ahead (out of line, so that the compiler keeps the cap a branch and not a select that the
 /// next turn's die would wait on).
@@ -469,6 +481,14 @@ impl<C: Chain> ChainSim<C> {
         n: u64,
         tally: &mut [u64],
     ) {
+        let stride = |keys: &[DieNode]| keyed_stride::<EMPTY>(keys.len(), walk.turns);
+        if P::KEYED
+            && packed
+                .keys()
+                .is_some_and(|keys| walk.turns * stride(keys) <= KEYED_COUNTS)
+        {
+            return Self::keyed_tree_trials::<EMPTY, _>(packed, walk, dice, n, tally);
+        }
         let mut d = dice.clone();
         let (cc, turns, states) = (walk.classes * walk.classes, walk.turns, packed.states());
         // The trials that ended in each state, then the turns that ended live in each.
@@ -512,6 +532,73 @@ impl<C: Chain> ChainSim<C> {
         if EMPTY {
             for (t, e) in tally[walk.empty0..].iter_mut().zip(&empties[..turns + 1]) {
                 *t += e;
+            }
+        }
+        *dice = d;
+    }
+
+    /// [`ChainSim::packed_tree_trials`] when the trees have keys ([`DiceTrees::keys`]) and
+    /// the counts by turn and key fit [`KEYED_COUNTS`] (with `EMPTY`, by turn, empty turns so
+    /// far and key): a turn counts its key in its row of a small array (which stays in the
+    /// first-level cache), one count for its move, its slot and its empty turns, and the rows
+    /// are added to the tally's moves, ends and empty turns once at the end (a trial that lived
+    /// to the cap ended in the state of its last turn's key). The same dice, the same tally.
+    #[inline(never)]
+    fn keyed_tree_trials<const EMPTY: bool, P: Packed>(
+        packed: P,
+        walk: Walk,
+        dice: &mut Dice,
+        n: u64,
+        tally: &mut [u64],
+    ) {
+        let mut d = dice.clone();
+        let keys = packed.keys().unwrap_or_default();
+        let (k, turns, states) = (keys.len(), walk.turns, packed.states());
+        // The turns that ended at each key: turn `t` (from 0), `e` turns empty before it, key
+        // `i` at `t · s + e · k + i` (`e` 0 without `EMPTY`).
+        let s = keyed_stride::<EMPTY>(k, turns);
+        let mut counts = [0u64; KEYED_COUNTS];
+        let start = packed.start();
+        // Where this turn's row starts (at `last` or past it after the last turn), the trials
+        // left.
+        let last = turns * s;
+        let (mut at, mut row, mut trials) = (start, 0usize, n);
+        while trials > 0 {
+            let next = packed.turn(at, &mut d);
+            let node = P::node(next);
+            // Within the array by `last`'s bound: the mask only spares the check.
+            counts[(row + node.key()) % KEYED_COUNTS] += 1;
+            let absorbed = node.absorbing();
+            trials -= u64::from(absorbed);
+            at = next;
+            let step = match EMPTY {
+                true => s + (k & 0usize.wrapping_sub(node.empty())),
+                false => s,
+            };
+            row = select_unpredictable(absorbed, 0, row + step);
+            if row >= last {
+                // The turn cap (rare: a branch the processor predicts): the trial ends live.
+                trials -= 1;
+                (at, _, row) = cap(start, turns);
+            }
+        }
+        let cc = walk.classes * walk.classes;
+        for t in 0..turns {
+            for e in 0..if EMPTY { t + 1 } else { 1 } {
+                for (i, key) in keys.iter().enumerate() {
+                    let c = counts[t * s + e * k + i];
+                    tally[walk.trans0 + t * cc + key.code()] += c;
+                    // A trial's end: absorbed here, or at the cap.
+                    let (slot, left) = match key.absorbing() {
+                        true => (key.slot(), turns - t),
+                        false if t + 1 == turns => (key.slot() - states, 1),
+                        false => continue,
+                    };
+                    tally[walk.ended0 + slot] += c;
+                    if EMPTY {
+                        tally[walk.empty0 + e + key.empty() * left] += c;
+                    }
+                }
             }
         }
         *dice = d;

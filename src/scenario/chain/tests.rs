@@ -108,12 +108,14 @@ fn block_and_turn_by_turn_samplers_agree_in_distribution() {
 
 /// Trees of dice and picks, packed, roll as the rules code does: with two tables (the fire's
 /// and the blocked retreat's) each pick from the table its node names, with one (no retreat
-/// blocked: our fire and the enemy's are the same table) from the one the walk holds; and a
-/// tree that leads one outcome elsewhere is caught.
+/// blocked: our fire and the enemy's are the same table) from the one the walk holds, with
+/// the counts by turn and key in the walk's small array (12 turns) or not (40); and a tree
+/// that leads one outcome elsewhere is caught.
 #[test]
 fn the_dice_samplers_trees_roll_as_the_rules_code_does() {
-    for (blocked, one) in [(true, false), (false, true)] {
-        let mut chain = ef_under_fire(12);
+    let cases = [(true, false, 12), (false, true, 12), (false, true, 40)];
+    for (blocked, one, turns) in cases {
+        let mut chain = ef_under_fire(turns);
         if !blocked {
             chain.blocked = None;
         }
@@ -217,13 +219,14 @@ impl Chain for Toy {
 
 /// The walk of trees of dice only (moves counted by node, the empty turns counted per turn,
 /// at the end or not at all as the live classes stand empty, turns of one die or two, a turn
-/// cap of 1 and one no trial lives to) keeps the rules code's tally to the bit, and a tree
+/// cap of 1, one no trial lives to, and one whose counts by turn and key are too many for the
+/// walk's small array) keeps the rules code's tally to the bit, and a tree
 /// that leads a face elsewhere is caught.
 #[test]
 fn trees_of_dice_only_roll_as_the_rules_code_does() {
     for classes in [&TOY_NONE, &TOY_ALL, &TOY_SOME] {
         for reroll in [false, true] {
-            for turns in [1, 3, 40] {
+            for turns in [1, 3, 40, 1000] {
                 let toy = Toy {
                     classes,
                     reroll,

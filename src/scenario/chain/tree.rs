@@ -115,62 +115,79 @@ pub(super) struct DiceTrees {
     start: DieNode,
     /// How many states the trees lead to.
     states: usize,
+    /// The keys (see [`DiceTrees::keys`]).
+    keys: Option<Vec<DieNode>>,
 }
 
 /// A node of trees of dice only, packed in 8 bytes: the move its turn makes, from the class of
-/// the state whose tree it is in to its own, as `from · classes + to` (bits 0 to 15); an end
-/// node (bit 16), its class absorbing (bit 17), its place empty (bit 18); its slot (bits 19 to
-/// 39): an absorbing end node's state, a live end node's state plus the number of states; and
-/// where its faces' nodes start (bits 40 to 63), for an absorbing end node the start's.
+/// the state whose tree it is in to its own, as `from · classes + to` (bits 0 to 11); its key
+/// (bits 12 to 18: the place of its move and state among the trees' end nodes', see
+/// [`DiceTrees::keys`]); an end node (bit 19), its class absorbing (bit 20), its place empty
+/// (bit 21); its slot (bits 22 to 42): an absorbing end node's state, a live end node's state
+/// plus the number of states; and where its faces' nodes start (bits 43 to 63), for an
+/// absorbing end node the start's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct DieNode(u64);
 
 impl DieNode {
     /// The packed node of `s` in the tree of a state of class `from`, of `classes` classes and
-    /// `states` states, when its fields fit; an absorbing end node leads to `start`, where the
-    /// start's faces' nodes start.
-    fn of(s: &Step, from: usize, classes: usize, states: usize, start: u32) -> Option<DieNode> {
+    /// `states` states, with key `key`, when its fields fit; an absorbing end node leads to
+    /// `start`, where the start's faces' nodes start.
+    fn of(
+        s: &Step,
+        from: usize,
+        classes: usize,
+        states: usize,
+        start: u32,
+        key: usize,
+    ) -> Option<DieNode> {
         let code = from * classes + s.class();
         let slot = s.state as usize + usize::from(!s.absorbing()) * states;
         let at = if s.end && s.absorbing() { start } else { s.at };
-        (code < 1 << 16 && slot < 1 << 21 && at < 1 << 24).then_some(DieNode(
+        (code < 1 << 12 && key < 1 << 7 && slot < 1 << 21 && at < 1 << 21).then_some(DieNode(
             code as u64
-                | u64::from(s.end) << 16
-                | u64::from(s.flags & 3) << 17
-                | (slot as u64) << 19
-                | u64::from(at) << 40,
+                | (key as u64) << 12
+                | u64::from(s.end) << 19
+                | u64::from(s.flags & 3) << 20
+                | (slot as u64) << 22
+                | u64::from(at) << 43,
         ))
     }
     /// Where its faces' nodes start.
     #[inline(always)]
     pub(super) fn at(self) -> usize {
-        (self.0 >> 40) as usize
+        (self.0 >> 43) as usize
     }
     /// Whether a turn ends here.
     #[inline(always)]
     pub(super) fn end(self) -> bool {
-        self.0 >> 16 & 1 != 0
+        self.0 >> 19 & 1 != 0
     }
     /// Whether its class is absorbing.
     #[inline(always)]
     pub(super) fn absorbing(self) -> bool {
-        self.0 >> 17 & 1 != 0
+        self.0 >> 20 & 1 != 0
     }
     /// 1 when the unit's place stands empty in its class, else 0.
     #[inline(always)]
     pub(super) fn empty(self) -> usize {
-        (self.0 >> 18 & 1) as usize
+        (self.0 >> 21 & 1) as usize
     }
     /// The move its turn made (an end node's): `from · classes + to`.
     #[inline(always)]
     pub(super) fn code(self) -> usize {
-        self.0 as u16 as usize
+        (self.0 & 0xFFF) as usize
     }
     /// Its slot (an end node's): its state when absorbing, else its state plus the number of
     /// states.
     #[inline(always)]
     pub(super) fn slot(self) -> usize {
-        (self.0 >> 19 & 0x1F_FFFF) as usize
+        (self.0 >> 22 & 0x1F_FFFF) as usize
+    }
+    /// Its key (an end node's, when the trees have keys): see [`DiceTrees::keys`].
+    #[inline(always)]
+    pub(super) fn key(self) -> usize {
+        (self.0 >> 12 & 0x7F) as usize
     }
 }
 
@@ -189,6 +206,8 @@ pub(super) struct PickTrees {
     /// The word of the one table every pick draws from, when they all draw from one (0 when
     /// they do not).
     one: u64,
+    /// The keys, as [`DiceTrees::keys`].
+    keys: Option<Vec<DieNode>>,
 }
 
 /// A node of trees of dice and picks, packed in 16 bytes: the node as [`DieNode`] packs it, and
@@ -475,15 +494,22 @@ impl Trees {
     }
 }
 
+/// The most keys packed trees may have (see [`DiceTrees::keys`]).
+const MAX_KEYS: usize = 1 << 7;
+
+/// Packed trees: the nodes, the start's end node, and the keys when there are no more than
+/// [`MAX_KEYS`] (see [`DiceTrees::keys`]).
+type PackedNodes = (Vec<DieNode>, DieNode, Option<Vec<DieNode>>);
+
 /// The packed nodes of linked trees (`nodes`, and each state's end node in `roots`) for a
 /// chain of `classes` classes (see [`DieNode`]): each node with the class of the state whose
-/// tree it is in; `None` when a node does not fit.
+/// tree it is in, each end node with its key; `None` when a node does not fit.
 fn pack_nodes(
     nodes: &[Step],
     roots: &[Step],
     tables: &[Weights],
     classes: usize,
-) -> Option<(Vec<DieNode>, DieNode)> {
+) -> Option<PackedNodes> {
     // How many outcomes a node's draw has.
     let arity = |n: &Step| match n.kind {
         D6 => 6,
@@ -507,13 +533,28 @@ fn pack_nodes(
     // An absorbing end node leads where the start does: a walk of trials back to back goes on
     // to the next trial's first draw without a branch.
     let lead = roots[0].at;
-    let packed = nodes
+    let mut packed = nodes
         .iter()
         .zip(&from)
-        .map(|(n, &c)| DieNode::of(n, c, classes, states, lead))
+        .map(|(n, &c)| DieNode::of(n, c, classes, states, lead, 0))
         .collect::<Option<Vec<_>>>()?;
-    let start = DieNode::of(&roots[0], roots[0].class(), classes, states, lead)?;
-    Some((packed, start))
+    // Each end node's key: the place of its move and slot among the end nodes', in the order
+    // they first come.
+    let mut keys: Vec<DieNode> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for (p, n) in packed.iter_mut().zip(nodes) {
+        if !n.end {
+            continue;
+        }
+        let key = *index.entry((p.code(), p.slot())).or_insert_with(|| {
+            keys.push(*p);
+            keys.len() - 1
+        });
+        *p = DieNode(p.0 | (key.min(MAX_KEYS - 1) as u64) << 12);
+    }
+    let keys = (keys.len() <= MAX_KEYS).then_some(keys);
+    let start = DieNode::of(&roots[0], roots[0].class(), classes, states, lead, 0)?;
+    Some((packed, start, keys))
 }
 
 impl DiceTrees {
@@ -525,12 +566,21 @@ impl DiceTrees {
         tables: &[Weights],
         classes: usize,
     ) -> Option<DiceTrees> {
-        let (packed, start) = pack_nodes(nodes, roots, tables, classes)?;
+        let (packed, start, keys) = pack_nodes(nodes, roots, tables, classes)?;
         Some(DiceTrees {
             nodes: packed,
             start,
             states: roots.len(),
+            keys,
         })
+    }
+
+    /// The keys of the end nodes, when there are no more than [`MAX_KEYS`]: one end node for
+    /// each of their distinct moves and slots, in the order of their keys, so that a walk may
+    /// count a turn's move and slot as one count of its key.
+    #[inline(always)]
+    pub(super) fn keys(&self) -> Option<&[DieNode]> {
+        self.keys.as_deref()
     }
 
     /// How many states the trees lead to.
@@ -569,7 +619,7 @@ impl PickTrees {
         tables: &[Weights],
         classes: usize,
     ) -> Option<PickTrees> {
-        let (packed, start) = pack_nodes(nodes, roots, tables, classes)?;
+        let (packed, start, keys) = pack_nodes(nodes, roots, tables, classes)?;
         let mut words = Vec::new();
         let mut names = Vec::with_capacity(tables.len());
         for t in tables {
@@ -607,6 +657,7 @@ impl PickTrees {
             states: roots.len(),
             words,
             one,
+            keys,
         })
     }
 
@@ -622,6 +673,9 @@ impl PickTrees {
 pub(super) trait Packed {
     /// Where a walk stands: an end node.
     type At: Copy;
+    /// Whether a walk counts its turns by key where the counts fit
+    /// ([`ChainSim::keyed_tree_trials`]).
+    const KEYED: bool;
     /// The start's end node.
     fn start(&self) -> Self::At;
     /// How many states the trees lead to.
@@ -631,10 +685,16 @@ pub(super) trait Packed {
     fn turn(&self, at: Self::At, dice: &mut Dice) -> Self::At;
     /// The end node `at` as trees of dice only pack it.
     fn node(at: Self::At) -> DieNode;
+    /// The keys of the end nodes (see [`DiceTrees::keys`]).
+    fn keys(&self) -> Option<&[DieNode]>;
 }
 
 impl Packed for &DiceTrees {
     type At = DieNode;
+    /// Not for trees of dice only: their trials (a rally's) mostly end within a turn or two,
+    /// so that each turn would add to the very count the turn before added to and wait on it
+    /// (the rally ran 1.52-1.55x its hand loop so, 1.57-1.61x by move and slot, 2026-11-30).
+    const KEYED: bool = false;
     #[inline(always)]
     fn start(&self) -> DieNode {
         DiceTrees::start(self)
@@ -651,6 +711,9 @@ impl Packed for &DiceTrees {
     fn node(at: DieNode) -> DieNode {
         at
     }
+    fn keys(&self) -> Option<&[DieNode]> {
+        DiceTrees::keys(self)
+    }
 }
 
 /// [`PickTrees`] as a walk holds them, by value (so that the loop keeps them in registers,
@@ -663,6 +726,7 @@ pub(super) struct PickWalk<'a, const ONE: bool> {
     one: u64,
     start: PickNode,
     states: usize,
+    keys: Option<&'a [DieNode]>,
 }
 
 impl PickTrees {
@@ -674,12 +738,14 @@ impl PickTrees {
             one: self.one,
             start: self.start,
             states: self.states,
+            keys: self.keys.as_deref(),
         }
     }
 }
 
 impl<const ONE: bool> Packed for PickWalk<'_, ONE> {
     type At = PickNode;
+    const KEYED: bool = true;
     #[inline(always)]
     fn start(&self) -> PickNode {
         self.start
@@ -708,6 +774,9 @@ impl<const ONE: bool> Packed for PickWalk<'_, ONE> {
     #[inline(always)]
     fn node(at: PickNode) -> DieNode {
         at.node()
+    }
+    fn keys(&self) -> Option<&[DieNode]> {
+        self.keys
     }
 }
 

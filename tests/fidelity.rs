@@ -965,7 +965,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
             r.contains(&format!("| {head} |"))
                 && r.contains(was)
                 && r.contains(now)
-                && r.contains("moves")
+                && r.contains("shifts")
         })
     };
     assert!(row("side A wins", "−24.9", "−20.4"), "{summary}");

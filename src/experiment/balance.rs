@@ -1259,7 +1259,7 @@ impl Balance {
     /// decimal (never rounded to 0% or 100% when it is neither), a mean to two.
     pub fn show_plain(&self, v: f64) -> String {
         if self.is_share() {
-            crate::odds::never_certain(&format!("{:.1}", 100.0 * v), v)
+            crate::odds::percent_text(v)
         } else {
             format!("{v:.2}")
         }

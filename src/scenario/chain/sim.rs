@@ -400,39 +400,14 @@ impl<C: Chain> ChainSim<C> {
         let (start, first) = (trees.root(0), Walk::from(self, row, 1, 0));
         let by_moves = self.empty_by_moves().is_some();
         match (trees.dice(), trees.picks()) {
-            (Some(packed), _) if first.turns > 0 => match by_moves {
-                true => Self::packed_tree_trials::<false, _>(packed, first, &mut d, n, tally),
-                false => Self::packed_tree_trials::<true, _>(packed, first, &mut d, n, tally),
-            },
-            (_, Some(packed)) if first.turns > 0 => match (by_moves, packed.one_table()) {
-                (true, true) => Self::packed_tree_trials::<false, _>(
-                    packed.walk::<true>(),
-                    first,
-                    &mut d,
-                    n,
-                    tally,
-                ),
-                (true, false) => Self::packed_tree_trials::<false, _>(
-                    packed.walk::<false>(),
-                    first,
-                    &mut d,
-                    n,
-                    tally,
-                ),
-                (false, true) => Self::packed_tree_trials::<true, _>(
-                    packed.walk::<true>(),
-                    first,
-                    &mut d,
-                    n,
-                    tally,
-                ),
-                (false, false) => Self::packed_tree_trials::<true, _>(
-                    packed.walk::<false>(),
-                    first,
-                    &mut d,
-                    n,
-                    tally,
-                ),
+            (Some(packed), _) if first.turns > 0 => {
+                Self::run_packed(packed, by_moves, first, &mut d, n, tally)
+            }
+            (_, Some(packed)) if first.turns > 0 => match packed.one_table() {
+                true => Self::run_packed(packed.walk::<true>(), by_moves, first, &mut d, n, tally),
+                false => {
+                    Self::run_packed(packed.walk::<false>(), by_moves, first, &mut d, n, tally)
+                }
             },
             _ => {
                 for _ in 0..n {
@@ -441,6 +416,23 @@ impl<C: Chain> ChainSim<C> {
             }
         }
         *dice = d;
+    }
+
+    /// [`ChainSim::packed_tree_trials`] counting the empty turns, or leaving them to be read
+    /// off the moves where it may (`by_moves`, see [`ChainSim::empty_by_moves`]).
+    #[inline(always)]
+    fn run_packed<P: Packed>(
+        packed: P,
+        by_moves: bool,
+        walk: Walk,
+        dice: &mut Dice,
+        n: u64,
+        tally: &mut [u64],
+    ) {
+        match by_moves {
+            true => Self::packed_tree_trials::<false, _>(packed, walk, dice, n, tally),
+            false => Self::packed_tree_trials::<true, _>(packed, walk, dice, n, tally),
+        }
     }
 
     /// When the dice sampler's walk leaves the empty turns to [`ChainSim::finish`], to be

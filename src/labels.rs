@@ -609,6 +609,92 @@ pub fn is_measurement(key: &str) -> bool {
     key == "measure_strength"
 }
 
+/// What a setting is to a question about rules: a reading of the rules or one of their
+/// numbers (what a report's answer rests on), the situation the question is asked about, or a
+/// side's choice of play. A report tests all three, but tells them apart: a different unit or a
+/// different way of playing is another question, not a weakness of the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A reading of the rules, or a number of theirs: the answer's assumptions.
+    Reading,
+    /// Who, where and in what state: the units, their class, the enemy's fire, the turns.
+    Situation,
+    /// A choice a player makes (when to charge, to rout on, to re-roll, to follow up).
+    Play,
+}
+
+/// The situation's settings (every system's): the question's who, where and how long.
+const SITUATION: &[&str] = &[
+    "attacker",
+    "b_fire",
+    "charge_from",
+    "class",
+    "cover",
+    "defender",
+    "difference",
+    "elite",
+    "enemy_class",
+    "enemy_general",
+    "enemy_supported",
+    "era",
+    "exchange_fire",
+    "fire_dice",
+    "fire_from",
+    "fire_loss",
+    "fire_range",
+    "fire_to_hit",
+    "flanking",
+    "general",
+    "general_joins",
+    "in_buildings",
+    "kind",
+    "leader",
+    "lost",
+    "melee_dice",
+    "modifier",
+    "pips",
+    "range",
+    "range_band",
+    "rerolls",
+    "return_fire_dice",
+    "return_fire_to_hit",
+    "stands",
+    "state",
+    "support_type",
+    "supported",
+    "supports",
+    "test",
+    "turns",
+    "type",
+    "units",
+];
+
+/// The choices the sources leave to a player, and the enemy's choice of target.
+const PLAY: &[&str] = &[
+    "battery_stays",
+    "charge_at_turn",
+    "charge_when_shaken",
+    "fall_back_at",
+    "fire_on_shaken",
+    "follow_up",
+    "pursue",
+    "reroll_when",
+    "return_at",
+    "voluntary_rout",
+];
+
+/// What setting `key` is to a question (see [`Role`]); a key of neither list, a mechanic
+/// file's own included, is a reading.
+pub fn role(key: &str) -> Role {
+    if SITUATION.contains(&key) {
+        Role::Situation
+    } else if PLAY.contains(&key) {
+        Role::Play
+    } else {
+        Role::Reading
+    }
+}
+
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
 pub fn option(name: &str) -> String {
     name.replace('-', " ")
@@ -700,7 +786,7 @@ const LABELS: &[(&str, &str)] = &[
     ("hit_points_machine_gun", "Hits to lose a machine gun"),
     ("hit_points_wagon", "Hits to lose a wagon"),
     ("hits_per_stand", "Melee hits per stand lost"),
-    ("hits_per_step", "Hits per step lost"),
+    ("hits_per_step", "Hits per quarter lost"),
     ("in_buildings", "In buildings"),
     ("kind", "Formed unit or single stand"),
     ("last_pip_charges", "Charges on its last pip"),
@@ -749,7 +835,7 @@ const LABELS: &[(&str, &str)] = &[
     ("stampede_on", "Elephant stampedes on"),
     ("stands", "Stands"),
     ("state", "Starting state"),
-    ("steps", "Steps to eliminated"),
+    ("steps", "Quarters to elimination"),
     ("support_bonus", "Support bonus"),
     ("support_type", "Supports' troop type"),
     ("supported", "Supported from behind"),

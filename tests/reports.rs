@@ -853,6 +853,49 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
 }
 
+/// The assumptions an answer rests on are readings of the rules and their numbers; the
+/// situation (another unit, state or fire) and the sides' play are listed apart, under "Where
+/// the answer holds", and the answer does not cite them.
+#[test]
+fn the_situation_is_not_an_assumption() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file/summary.md"),
+    )
+    .unwrap();
+    let start = text.find("## Assumptions that matter\n").unwrap();
+    let holds = text.find("## Where the answer holds").unwrap();
+    let after = text[holds..].find("\n## ").unwrap() + holds;
+    let readings = &text[start..holds];
+    let situation = &text[holds..after + 1];
+    assert!(readings.contains("\u{201c}Retreating: out of range\u{201d}, no instead of yes"));
+    assert!(readings.contains("\u{201c}Return to action on\u{201d}"));
+    for s in [
+        "Starting state",
+        "Morale class",
+        "Enemy fire dice a turn",
+        "General attached",
+    ] {
+        assert!(!readings.contains(s), "{s} is the situation: {readings}");
+        assert!(situation.contains(s), "{s}: {situation}");
+    }
+    // The rally reports: another kind of unit and a player who keeps routing are not readings.
+    let rally = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/leaders-and-rerolls/summary.md"),
+    )
+    .unwrap();
+    let answer = rally
+        .lines()
+        .find(|l| l.starts_with("**Answer.**"))
+        .unwrap();
+    let start = rally.find("## Assumptions that matter\n").unwrap();
+    let holds = rally.find("## Where the answer holds").unwrap();
+    for s in ["Keep routing by choice", "Formed unit or single stand"] {
+        assert!(!answer.contains(s), "{answer}");
+        assert!(!rally[start..holds].contains(s));
+        assert!(rally[holds..].contains(s));
+    }
+}
+
 /// Every shipped experiment names the headlines its question is about.
 #[test]
 fn every_shipped_experiment_names_its_headlines() {
@@ -921,13 +964,18 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         summary.contains("| Green | Green base number 5 | 55.7% | −34.5 points | agrees |"),
         "{summary}"
     );
-    // The baseline the swept number does not touch takes one row and one section, not four.
+    // The baseline the swept number does not touch takes one row and one section, not four,
+    // and one check of its one value, with the trials of its four runs together (here the exact
+    // value falls just outside that interval, as 1 check in 20 does by chance).
     assert!(
         summary.contains(
-            "| Regular with a +1 leader | every setting | 90.1% | baseline | agrees at 3 of 4 settings; the other misses its 95% interval, as 1 check in 20 may by chance |"
+            "| Regular with a +1 leader | every setting | 90.1% | baseline | exact 90.149% outside its interval: 90.183% [90.152%, 90.214%] from its 4 runs together (chance alone puts 1 in 20 outside) |"
         ),
         "{summary}"
     );
+    assert!(summary.contains(
+        "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
+    ));
     assert_eq!(summary.matches("## Regular with a +1 leader").count(), 1);
     assert!(summary.contains("## Regular with a +1 leader (the same at every setting swept)"));
 }

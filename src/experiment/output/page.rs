@@ -215,10 +215,17 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 tab.rows.push(row.clone());
                 continue;
             }
-            done.push(name);
+            done.push(name.clone());
             let mut one = row.clone();
             one[1] = "every setting".into();
-            one[4] = checks_over_settings(mine.iter().map(|r| r[4].as_str()), exp.confidence);
+            // The simulation checks the one value once, with every setting's trials.
+            let cells: Vec<Cell> = result
+                .runs
+                .iter()
+                .filter(|r| exp.variants[r.variant].name == name)
+                .filter_map(|r| find(&r.report, &key))
+                .collect();
+            one[4] = pooled_check(&cells, !head.metric, exp.confidence);
             tab.rows.push(one);
         }
     }
@@ -226,27 +233,69 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
     (verdict, tab)
 }
 
-/// The simulation's checks of one value at every setting of a sweep, in one cell: "agrees", or
-/// at how many settings it fell outside its interval.
-fn checks_over_settings<'a>(checks: impl Iterator<Item = &'a str>, confidence: f64) -> String {
-    let (mut n, mut outside) = (0, 0);
-    for c in checks {
-        n += 1;
-        outside += usize::from(c != "agrees");
+/// One value's estimates from the runs of a sweep that do not touch it, as one: their trials
+/// added up, so the simulation checks the one exact value once, with all of them (a chance by
+/// the Wilson interval of the pooled counts, an average by its pooled standard error).
+fn pooled(cells: &[Cell], chance: bool, z: f64) -> Cell {
+    let n: u64 = cells.iter().map(|c| c.count.unwrap_or(0)).sum();
+    let weight = |c: &Cell| c.count.unwrap_or(0) as f64 / (n.max(1) as f64);
+    let p: f64 = cells.iter().map(|c| weight(c) * c.p).sum();
+    let (ci_low, ci_high) = if chance {
+        let k: u64 = cells
+            .iter()
+            .map(|c| (c.p * c.count.unwrap_or(0) as f64).round() as u64)
+            .sum();
+        let (l, h) = crate::stats::wilson(k, n, z);
+        (Some(l), Some(h))
+    } else {
+        let spread: Option<f64> = cells
+            .iter()
+            .map(|c| match (c.ci_low, c.ci_high) {
+                (Some(l), Some(h)) => Some((weight(c) * (h - l) / (2.0 * z)).powi(2)),
+                _ => None,
+            })
+            .sum();
+        let se = spread.map(f64::sqrt);
+        (se.map(|s| p - z * s), se.map(|s| p + z * s))
+    };
+    Cell {
+        count: Some(n),
+        p,
+        ci_low,
+        ci_high,
+        exact: cells.first().and_then(|c| c.exact),
     }
-    match outside {
-        0 => "agrees".into(),
-        1 => format!(
-            "agrees at {} of {n} settings; the other misses its {}% interval, as 1 check in {} may by chance",
-            n - 1,
-            crate::report::fmt_level(confidence),
-            (1.0 / (1.0 - confidence)).round()
-        ),
-        k => format!(
-            "agrees at {} of {n} settings; {k} miss their {}% intervals",
-            n - k,
-            crate::report::fmt_level(confidence)
-        ),
+}
+
+/// The check of a value pooled over the settings of a sweep (see [`pooled`]), in one cell.
+fn pooled_check(cells: &[Cell], chance: bool, confidence: f64) -> String {
+    let z = crate::stats::z_for_confidence(confidence);
+    let c = pooled(cells, chance, z);
+    let runs = cells.len();
+    match (c.exact, c.ci_low, c.ci_high) {
+        (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
+            format!("agrees (its {runs} runs together)")
+        }
+        (Some(e), Some(l), Some(h)) => {
+            // Enough decimals that the exact value and the interval's ends read apart.
+            let scale = if chance { 100.0 } else { 1.0 };
+            let d = apart(
+                scale * e,
+                &[scale * l, scale * h],
+                if chance { 2 } else { 4 },
+            );
+            let unit = if chance { "%" } else { "" };
+            let f = |x: f64| format!("{:.d$}{unit}", scale * x);
+            format!(
+                "exact {} outside its interval: {} [{}, {}] from its {runs} runs together ({})",
+                f(e),
+                f(c.p),
+                f(l),
+                f(h),
+                by_chance(confidence)
+            )
+        }
+        _ => "—".into(),
     }
 }
 
@@ -1087,12 +1136,11 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
-    let posed = |f: &crate::experiment::assumptions::Assumption| posed(result, f);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a
         .found
         .iter()
-        .filter(|f| !reference(&f.variant) && !posed(f))
+        .filter(|f| !reference(&f.variant) && !scope(f))
     {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
             Some(k) => {
@@ -1116,12 +1164,21 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
         }
     }
     if keys.is_empty() {
-        return Some(format!(
-            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
-            a.tried,
-            (100.0 * a.share).round(),
-            (100.0 * a.points).round()
-        ));
+        let situation = a.found.iter().any(|f| !reference(&f.variant) && scope(f));
+        return Some(if situation {
+            format!(
+                "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
+                (100.0 * a.share).round(),
+                (100.0 * a.points).round()
+            )
+        } else {
+            format!(
+                "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
+                a.tried,
+                (100.0 * a.share).round(),
+                (100.0 * a.points).round()
+            )
+        });
     }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
     // system's side only (a comparison across systems); then the largest move first (a reading
@@ -1356,40 +1413,65 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             effect_words(&f.effect, 1).to_string(),
         ]);
     }
-    let mut scale_only = 0;
-    let by_setting = assumptions_by_setting(result, a, &mut scale_only);
-    if scale_only > 0 {
+    let (mut scale_only, mut scale_situation) = (0, 0);
+    let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
+    let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
+    if by_setting.rows.is_empty() {
+        intro += " No reading of the rules, number of theirs or optional rule does.";
+    } else if scale_only > 0 {
         intro += &format!(
-            " Below, a row per setting that changes a comparison the question asks ({scale_only} more settings change only the variant there for scale)."
+            " Below, a row per reading of the rules, number of theirs or optional rule that changes a comparison the question asks ({scale_only} more change only the variant there for scale)."
         );
+    } else {
+        intro +=
+            " Below, a row per reading of the rules, number of theirs or optional rule that does.";
     }
-    Some(vec![
-        Section {
-            printed: true,
-            title: "Assumptions that matter".into(),
-            intro,
-            tables: vec![by_setting],
+    if !situation.rows.is_empty() {
+        intro += " Settings of the situation and choices of play are listed apart, under \u{201c}Where the answer holds\u{201d}.";
+    }
+    let mut out = vec![Section {
+        printed: true,
+        title: "Assumptions that matter".into(),
+        intro,
+        tables: if by_setting.rows.is_empty() {
+            Vec::new()
+        } else {
+            vec![by_setting]
         },
-        Section {
+    }];
+    if !situation.rows.is_empty() {
+        out.push(Section {
+            printed: true,
+            title: "Where the answer holds".into(),
+            intro: format!(
+                "The answer is for the situation the setup gives and for the sides' play in it. A different unit, state or fire, or another way of playing, is another question; these settings of it would change a difference from {base} (moved one step, as above){}.",
+                if scale_situation > 0 {
+                    format!(
+                        "; {scale_situation} more change only the variant there for scale"
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+            tables: vec![situation],
+        });
+    }
+    out.push(        Section {
             printed: false,
             title: "Assumptions that matter, comparison by comparison".into(),
             intro: format!(
                 "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting."
             ),
             tables: vec![tab],
-        },
-    ])
+        });
+    Some(out)
 }
 
-/// A situation every variant sets in the file (a routing unit, 8 stands): the question's own
-/// setting, not an assumption the answer rests on; the assumptions section lists it last.
-fn posed(result: &ExperimentResult, f: &crate::experiment::assumptions::Assumption) -> bool {
-    f.kind == "situation"
-        && result
-            .experiment
-            .variants
-            .iter()
-            .all(|v| v.set.iter().any(|(k, _)| *k == f.key))
+/// A setting of the situation the question is asked about, or a side's choice of play (a
+/// unit of elephants, a player who keeps routing by choice): another question, not an
+/// assumption the answer rests on. The report lists them apart, under "Where the answer holds".
+fn scope(f: &crate::experiment::assumptions::Assumption) -> bool {
+    f.kind != "option" && crate::labels::role(&f.key) != crate::labels::Role::Reading
 }
 
 /// What a setting does to `n` differences (`flips`, `removes`, `creates`, `moves`, as the
@@ -1433,6 +1515,7 @@ fn move_weight(
 fn assumptions_by_setting(
     result: &ExperimentResult,
     a: &crate::experiment::assumptions::Assumptions,
+    situation: bool,
     scale_only: &mut usize,
 ) -> Tab {
     use crate::experiment::assumptions::Assumption;
@@ -1446,7 +1529,7 @@ fn assumptions_by_setting(
     // How far a row moves its comparison, in shares of what counts as a move.
     let weight = |f: &Assumption| move_weight(a, base_report, f);
     let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
-    for f in &a.found {
+    for f in a.found.iter().filter(|f| scope(f) == situation) {
         match keys.iter_mut().find(|k| k.0 == f.key) {
             Some(k) => k.2.push(f),
             None => keys.push((&f.key, &f.to, vec![f])),
@@ -1466,11 +1549,9 @@ fn assumptions_by_setting(
     };
     keys.sort_by(|x, y| {
         let (gx, gy) = (gravest(&asked(result, &x.2)), gravest(&asked(result, &y.2)));
-        // The question's own settings after the assumptions; settings that change only a
-        // comparison shown for scale last.
-        posed(result, x.2[0])
-            .cmp(&posed(result, y.2[0]))
-            .then(gx.is_none().cmp(&gy.is_none()))
+        // Settings that change only a comparison shown for scale last.
+        gx.is_none()
+            .cmp(&gy.is_none())
             .then_with(|| match (gx, gy) {
                 (Some(a), Some(b)) => a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)),
                 _ => std::cmp::Ordering::Equal,
@@ -1545,15 +1626,10 @@ fn assumptions_by_setting(
         }
         tab.rows.push(vec![
             format!(
-                "{}, {} instead of {}{}",
+                "{}, {} instead of {}",
                 setting_words(&systems_of(result), &f.key, &f.kind),
                 steps_in_words(&steps),
                 value_words(&f.from),
-                if posed(result, f) {
-                    " (the question's own)"
-                } else {
-                    ""
-                }
             ),
             top.rule.clone(),
             changes,
@@ -1738,7 +1814,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             systems.push(&v.system);
         }
     }
-    let mut groups = Vec::new();
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for system in &systems {
         let said = |k: &str, x: &SetValue| said_under(system, k, x);
         let members: Vec<(usize, &crate::experiment::Variant)> = exp
@@ -1760,7 +1836,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x) && !measure(k))
             .map(|(k, x)| said(k, x))
             .collect();
-        let each: Vec<String> = members
+        let each: Vec<(String, String)> = members
             .iter()
             .map(|(i, v)| {
                 let mut own: Vec<String> = v
@@ -1788,15 +1864,9 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                         own.push(format!("the optional rules {} and {last}", rest.join(", ")))
                     }
                 }
-                format!(
-                    "{}{}{}",
-                    v.name,
-                    if *i == 0 { ", the baseline" } else { "" },
-                    if own.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", own.join(", "))
-                    }
+                (
+                    format!("{}{}", v.name, if *i == 0 { " (the baseline)" } else { "" }),
+                    own.join(", "),
                 )
             })
             .collect();
@@ -1809,18 +1879,25 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         // A system of one variant named as the system: said once ("Rank & File, with …: 6
         // enemy fire dice"), not "Under Rank & File: Rank & File (…)".
         let alone = match &each[..] {
-            [one] => one
-                .strip_prefix(label.as_str())
-                .and_then(|r| r.strip_prefix(" ("))
-                .and_then(|r| r.strip_suffix(')')),
+            [(name, own)] if name.as_str() == label.as_str() => Some(own.clone()),
             _ => None,
         };
+        let item = |(name, own): &(String, String)| {
+            if own.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}: {own}")
+            }
+        };
         groups.push(match alone {
-            Some(own) => format!("{label}{shared}: {own}"),
-            None => format!("Under {label}{shared}: {}", each.join("; ")),
+            Some(own) if own.is_empty() => (format!("{label}{shared}"), Vec::new()),
+            Some(own) => (format!("{label}{shared}: {own}"), Vec::new()),
+            None => (
+                format!("Under {label}{shared}:"),
+                each.iter().map(item).collect(),
+            ),
         });
     }
-    out += &format!(" {}.", groups.join(". "));
     if !exp.sweep.is_empty() {
         let axes: Vec<String> = exp
             .sweep
@@ -1839,7 +1916,40 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             .collect();
         out += &format!(" Swept: {}.", axes.join("; and "));
     }
+    // The variants as a list, a line each ("- name: what sets it apart"); under one system,
+    // the system is said before the list; under several, each system is an item with its
+    // variants beneath it.
+    match &groups[..] {
+        [(head, items)] if items.is_empty() => out += &format!(" {head}."),
+        // One variant: no baseline and no list.
+        [(head, items)] if items.len() == 1 => {
+            out += &format!(" {head} {}.", items[0].replacen(" (the baseline)", "", 1));
+        }
+        [(head, items)] => {
+            out += &format!(" The variants, {}", lower_first(head));
+            for i in items {
+                out += &format!("\n- {i}");
+            }
+        }
+        _ => {
+            out += " The variants:";
+            for (head, items) in &groups {
+                out += &format!("\n- {}", head.trim_end_matches(':'));
+                for i in items {
+                    out += &format!("\n  - {i}");
+                }
+            }
+        }
+    }
     out
+}
+
+/// `s` with its first letter in lower case ("under Rank & File:").
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// With a sweep of two axes: for each variant its (first) headline at every setting, a row per
@@ -2177,14 +2287,36 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 ),
                 ..(*nearest).clone()
             };
-            for (t, table) in one.tables.iter_mut().enumerate() {
-                for (r, row) in table.rows.iter_mut().enumerate() {
-                    row[2] = checks_over_settings(
-                        mine.iter().map(|s| s.tables[t].rows[r][2].as_str()),
-                        exp.confidence,
-                    );
+            // The simulation checks each value once, with every setting's trials: the
+            // outcomes' rows are the report's outcomes in order, the measures' its measures
+            // that have a value (the same in every run, whose exact values are the same).
+            let outcomes = &runs[0].report.outcomes;
+            if let Some(table) = one.tables.get_mut(0) {
+                for (row, o) in table.rows.iter_mut().zip(outcomes) {
+                    let cells: Vec<Cell> = runs
+                        .iter()
+                        .filter_map(|r| find(&r.report, &o.outcome))
+                        .collect();
+                    row[2] = pooled_check(&cells, true, exp.confidence);
                 }
             }
+            let measures = runs[0].report.metrics.iter().filter(|m| {
+                m.exact.is_some_and(f64::is_finite) || m.value.is_some_and(f64::is_finite)
+            });
+            if let Some(table) = one.tables.get_mut(1) {
+                for (row, m) in table.rows.iter_mut().zip(measures) {
+                    let cells: Vec<Cell> = runs
+                        .iter()
+                        .filter_map(|r| find(&r.report, &m.name))
+                        .collect();
+                    row[2] = pooled_check(&cells, false, exp.confidence);
+                }
+            }
+            one.intro += &format!(
+                " Its simulation's check takes the runs at the {} settings together ({} trials).",
+                runs.len(),
+                crate::report::thousands(exp.trials * runs.len() as u64)
+            );
             one
         })
     };
@@ -2527,10 +2659,10 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         && result.experiment.variants.len() > 1
         && result.experiment.sweep.is_empty()
     {
-        out += "![The first two headlines, a point per variant](tradeoff.png)\n\n";
+        out += "![A point per variant, one measure on each axis](tradeoff.png)\n\n";
     }
     if result.experiment.sweep.len() == 1 && result.experiment.balance.is_none() {
-        out += "![The headline along the setting swept, a line per variant](sweep.png)\n\n";
+        out += "![A line per variant along the setting swept](sweep.png)\n\n";
     }
     for (caption, tab) in &page.pivots {
         out += &format!("{caption}:\n\n{}\n", tab.markdown());
@@ -2572,6 +2704,53 @@ mod tests {
         assert_eq!(
             with_condition("stands_lost", "stands lost by the end"),
             "stands lost"
+        );
+    }
+
+    #[test]
+    fn runs_pooled_are_checked_with_all_their_trials() {
+        let z = crate::stats::z_for_confidence(0.95);
+        let cell = |k: u64| {
+            let (l, h) = crate::stats::wilson(k, 1000, z);
+            Cell {
+                count: Some(1000),
+                p: k as f64 / 1000.0,
+                ci_low: Some(l),
+                ci_high: Some(h),
+                exact: Some(0.5),
+            }
+        };
+        // A chance: the Wilson interval of the counts added up.
+        let c = pooled(&[cell(480), cell(530)], true, z);
+        assert_eq!(c.count, Some(2000));
+        assert!((c.p - 0.505).abs() < 1e-12);
+        assert_eq!((c.ci_low, c.ci_high), {
+            let (l, h) = crate::stats::wilson(1010, 2000, z);
+            (Some(l), Some(h))
+        });
+        // An average: its standard error shrinks as one over the square root of the runs.
+        let mean = |p: f64| Cell {
+            count: Some(100),
+            p,
+            ci_low: Some(p - z * 0.2),
+            ci_high: Some(p + z * 0.2),
+            exact: Some(3.0),
+        };
+        let m = pooled(&[mean(3.1), mean(2.9), mean(3.0), mean(3.0)], false, z);
+        assert!((m.p - 3.0).abs() < 1e-12);
+        assert!(((m.ci_high.unwrap() - m.p) / z - 0.1).abs() < 1e-12);
+        // Each run alone agrees; together they may not, and the cell says so with the figures.
+        assert_eq!(
+            pooled_check(&[cell(480), cell(530)], true, 0.95),
+            "agrees (its 2 runs together)"
+        );
+        let off = |k: u64| Cell {
+            exact: Some(0.47),
+            ..cell(k)
+        };
+        assert!(
+            pooled_check(&[off(495), off(500), off(505)], true, 0.95)
+                .starts_with("exact 47.00% outside its interval: 50.00% [48.21%, 51.79%] from its 3 runs together")
         );
     }
 

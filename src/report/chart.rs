@@ -1181,6 +1181,19 @@ where
                     hidden[a] = Some((b, rank));
                 }
             }
+            // The widest interval, on the canvas and in value, first: where every one is
+            // narrower than a mark, the simulation's checks are not drawn beside the exact
+            // values (a dot on a dot), and the note says how close they lie.
+            for values in series.iter().map(|x| &x.1) {
+                for (i, v) in values.iter().enumerate() {
+                    if let Some(v) = v {
+                        let lo = c.backend_coord(&(i as f64, v.low)).1;
+                        let hi = c.backend_coord(&(i as f64, v.high)).1;
+                        widest = (widest.0.max(lo - hi), widest.1.max((v.high - v.low) / 2.0));
+                    }
+                }
+            }
+            let narrow = widest.0 < s.px(10.0);
             for &si in &order {
                 let values = &series[si].1;
                 let col = colour(si);
@@ -1201,10 +1214,6 @@ where
                     } else {
                         line.push(at(x, y_of(&v)));
                     }
-                    let (lo, hi) = (at(x, v.low).1, at(x, v.high).1);
-                    // The tallest on the canvas and the widest in value, apart: pixels round, so the
-                    // tallest drawn need not be the widest interval.
-                    widest = (widest.0.max(lo - hi), widest.1.max((v.high - v.low) / 2.0));
                 }
                 // The band of the intervals, over each run of points without an exact value.
                 for run in pts.chunk_by(|a, b| a.1.exact.is_none() && b.1.exact.is_none()) {
@@ -1251,8 +1260,9 @@ where
                     if j % mark_every == 0 {
                         marker(root, at(i as f64 + aside, y_of(&v)), si, col, s)?;
                     }
-                    // Beside an exact value, the estimate: a dot with its interval.
-                    if v.exact.is_some() && v.high > v.low {
+                    // Beside an exact value, the estimate: a dot with its interval (not where
+                    // every interval is narrower than a mark).
+                    if v.exact.is_some() && v.high > v.low && !narrow {
                         let (x, _) = at(i as f64, v.p);
                         let x = x + s.px(9.0);
                         let (lo, hi) = (at(i as f64, v.low).1, at(i as f64, v.high).1);
@@ -1278,7 +1288,6 @@ where
             let points: Vec<&Estimate> = series.iter().flat_map(|x| x.1.iter().flatten()).collect();
             let with_exact = points.iter().filter(|v| v.exact.is_some()).count();
             let with_interval = points.iter().any(|v| v.high > v.low);
-            let narrow = widest.0 < s.px(10.0);
             let intervals = if narrow {
                 format!("their {level} intervals (the widest is ±{half})")
             } else {
@@ -1289,7 +1298,7 @@ where
             } else if with_exact == points.len() && narrow {
                 // In a reader's words: the simulation checks the exact line.
                 format!(
-                    "Lines: exact values; dots: the simulation's check of each ({level} sure to within ±{half})."
+                    "Lines: exact values. The simulation checks each to within ±{half} ({level} intervals), too close to draw; the tables give every check."
                 )
             } else if with_exact == points.len() {
                 format!(

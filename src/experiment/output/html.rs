@@ -34,6 +34,8 @@ figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.3rem; }
 pre { background: var(--band); padding: 0.75rem 1rem; overflow-x: auto; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.85rem; }
 p.folded { display: none; }
+ul.setup { margin: -0.6rem 0 1rem; padding-left: 1.4rem; }
+ul.setup ul { margin: 0; padding-left: 1.2rem; }
 p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
 .print-only { display: none; }
 @media print {
@@ -41,7 +43,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   body { max-width: none; padding: 0; font-size: 10pt; }
   h1 { font-size: 17pt; margin-bottom: 0.5rem; }
   h2 { break-after: avoid; margin-top: 1.2rem; }
-  p.question, p.answer, p.setup { font-size: 10pt; }
+  p.question, p.answer, p.setup, ul.setup { font-size: 10pt; }
+  ul.setup { margin: -0.5rem 0 0.4rem; font-size: 9pt !important; line-height: 1.25; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   th button::after { content: ""; }
@@ -292,9 +295,9 @@ pub(crate) fn index_html(
             inline(&page.question)
         );
     }
+    out += &setup_html(&page.setup);
     out += &format!(
-        "<p class=\"setup\"><strong>Setup.</strong> {}</p>\n<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
-        inline(&page.setup),
+        "<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
         inline(&page.answer),
     );
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
@@ -392,6 +395,53 @@ pub(crate) fn index_html(
     out
 }
 
+/// The setup: its sentence as a paragraph, and the variants beneath it as a list (a line
+/// "- item" each, "  - item" under a system), as the Markdown has them.
+fn setup_html(setup: &str) -> String {
+    let mut lines = setup.lines();
+    let mut out = format!(
+        "<p class=\"setup\"><strong>Setup.</strong> {}</p>\n",
+        inline(lines.next().unwrap_or(""))
+    );
+    let items: Vec<(bool, &str)> = lines
+        .filter_map(|l| {
+            l.strip_prefix("  - ")
+                .map(|i| (true, i))
+                .or_else(|| l.strip_prefix("- ").map(|i| (false, i)))
+        })
+        .collect();
+    if items.is_empty() {
+        return out;
+    }
+    out += "<ul class=\"setup\">";
+    let mut open = false;
+    for (i, (nested, text)) in items.iter().enumerate() {
+        match (nested, open) {
+            (true, false) => {
+                out += "<ul>";
+                open = true;
+            }
+            (false, true) => {
+                out += "</ul></li>";
+                open = false;
+            }
+            (false, false) if i > 0 => out += "</li>",
+            _ => {}
+        }
+        if *nested {
+            out += &format!("<li>{}</li>", inline(text));
+        } else {
+            out += &format!("<li>{}", inline(text));
+        }
+    }
+    out += if open {
+        "</ul></li></ul>\n"
+    } else {
+        "</li></ul>\n"
+    };
+    out
+}
+
 /// What a chart shows, by its kind (the file name's first word), for its caption.
 /// A figure's caption: what the chart shows ([`caption_of`]), and which variant or setting where
 /// several figures show the same kind of chart (read off the chart's own title).
@@ -418,13 +468,13 @@ fn caption_of(stem: &str) -> &'static str {
         "tradeoff" => {
             "a point per variant, one measure on each axis; the corner where both are better is marked"
         }
-        "sweep" => "the headline at each setting swept, a line per variant",
+        "sweep" => "a line per variant; where the lines meet, the variants are equal",
         "outcomes" => "the chance of each outcome, a bar per variant",
         "per" => "the state of the unit turn by turn, one variant",
-        "heatmap" => "the headline at every pair of settings swept",
-        "balance" => "the headline at each value tried, and the target it must reach",
-        "headline" => "the headline, a bar per variant",
-        "sensitivity" => "the change each setting makes to the headline, the largest first",
+        "heatmap" => "every pair of settings swept, a cell each",
+        "balance" => "where the line meets the target, the number is fair",
+        "headline" => "a bar per variant",
+        "sensitivity" => "the change each setting makes, the largest first",
         "lines" => "side A and side B turn by turn",
         _ => "the chart",
     }

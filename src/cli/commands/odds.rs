@@ -26,7 +26,8 @@ pub(crate) struct OddsArgs {
     /// and the unit size of the rally tables [default: 8 for the rally tables].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) stands: Option<String>,
-    /// Rank & File: the largest number of stands lost shown in the test table [default: 6].
+    /// Rank & File: the largest number of stands lost shown in the test table [default: 6; with
+    /// --stands N, N − 1].
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) max_lost: Option<String>,
     /// Rank & File: the rally tables for a unit that has already lost this many stands

@@ -72,7 +72,7 @@ pub(crate) struct RunArgs {
         allow_hyphen_values = true
     )]
     pub(crate) leader: Option<String>,
-    /// The unit is Elite (rank-and-file: a re-roll on every test).
+    /// The unit is Elite (rank-and-file: re-rolls a failed test, as many times a battle as the rule elite_rerolls allows: 1 unless set, the tool's reading, as the sources give no number).
     #[arg(help_heading = "The unit (test, rally, under-fire)", long)]
     pub(crate) elite: bool,
     /// A general is attached (effectiveness: +1 to tests and to the roll to return).

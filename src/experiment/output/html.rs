@@ -320,7 +320,7 @@ pub(crate) fn index_html(
     let number = |stem: &str| order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
-            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>Figure {}: {}.<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>Figure {}{}.<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),
             if printed.contains(stem) {
                 ""
@@ -329,7 +329,10 @@ pub(crate) fn index_html(
             },
             inline_svg(svg, title),
             number(stem),
-            escape(&caption(stem, title)),
+            match caption(stem, title) {
+                c if c.is_empty() => String::new(),
+                c => format!(": {}", escape(&c)),
+            },
             escape(stem),
             escape(stem)
         )
@@ -442,11 +445,16 @@ fn setup_html(setup: &str) -> String {
     out
 }
 
-/// What a chart shows, by its kind (the file name's first word), for its caption.
-/// A figure's caption: what the chart shows ([`caption_of`]), and which variant or setting where
-/// several figures show the same kind of chart (read off the chart's own title).
+/// A figure's caption after its number: empty where the chart's own title and note say what it
+/// shows; where a report shows several charts of a kind (a turn-by-turn chart per variant, the
+/// outcomes at each setting), which variant or setting this one is (read off its title).
 fn caption(stem: &str, title: &str) -> String {
+    // The chart's own note says how to read it: the caption only numbers it, and names the
+    // variant or setting where several charts of a kind are shown.
     let what = caption_of(stem);
+    if !stem.starts_with("per_turn_") && !stem.starts_with("outcomes_") {
+        return String::new();
+    }
     let title = title.split(" \u{2014} ").next().unwrap_or(title);
     if stem.starts_with("per_turn_")
         && let Some((variant, _)) = title.split_once(": ")
@@ -463,20 +471,12 @@ fn caption(stem: &str, title: &str) -> String {
     what.to_string()
 }
 
+/// What a chart of several of a kind shows, by its kind (the file name's first word).
 fn caption_of(stem: &str) -> &'static str {
     match stem.split('_').next().unwrap_or(stem) {
-        "tradeoff" => {
-            "a point per variant, one measure on each axis; the corner where both are better is marked"
-        }
-        "sweep" => "a line per variant; where the lines meet, the variants are equal",
         "outcomes" => "the chance of each outcome, a bar per variant",
         "per" => "the state of the unit turn by turn, one variant",
-        "heatmap" => "every pair of settings swept, a cell each",
-        "balance" => "where the line meets the target, the number is fair",
-        "headline" => "a bar per variant",
-        "sensitivity" => "the change each setting makes, the largest first",
-        "lines" => "side A and side B turn by turn",
-        _ => "the chart",
+        _ => "",
     }
 }
 

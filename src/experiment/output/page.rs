@@ -94,7 +94,6 @@ fn with_condition(name: &str, meaning: &str) -> String {
 /// explains it.
 fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
     let exp = &result.experiment;
-    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let head = Head::of(exp, &result.runs[0].report);
     let key = head.key.clone();
     let difference = format!("difference from {}", exp.variants[0].name);
@@ -106,7 +105,8 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         .runs
         .iter()
         .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
-    let check = format!("simulation's check ({level} interval)");
+    let check = "simulation's check".to_string();
+    let zf = super::answer::check_z(result);
     let mut cols = vec![("variant", false)];
     if swept {
         cols.push(("setting", false));
@@ -153,16 +153,8 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 Some(d) if super::answer::exactly_same(d) => "exactly the same".to_string(),
                 Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
             });
-            row.push(match (c.ci_low, c.ci_high) {
-                (Some(l), Some(h)) if l - 1e-9 <= x && x <= h + 1e-9 => "agrees".to_string(),
-                (Some(l), Some(h)) => format!(
-                    "{} [{}, {}], outside its interval",
-                    head.value(c.p),
-                    head.value(l),
-                    head.value(h)
-                ),
-                _ => "—".to_string(),
-            });
+            let _ = x;
+            row.push(check_cell(&c, !head.metric, exp.confidence, zf, ""));
         } else {
             row.push(match (c.exact, c.ci_low, c.ci_high) {
                 (Some(x), _, _) => format!("{}, exact", head.value(x)),
@@ -225,7 +217,7 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 .filter(|r| exp.variants[r.variant].name == name)
                 .filter_map(|r| find(&r.report, &key))
                 .collect();
-            one[4] = pooled_check(&cells, !head.metric, exp.confidence);
+            one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);
             tab.rows.push(one);
         }
     }
@@ -267,42 +259,74 @@ fn pooled(cells: &[Cell], chance: bool, z: f64) -> Cell {
     }
 }
 
-/// The check of a value pooled over the settings of a sweep (see [`pooled`]), in one cell.
-fn pooled_check(cells: &[Cell], chance: bool, confidence: f64) -> String {
-    let z = crate::stats::z_for_confidence(confidence);
-    let c = pooled(cells, chance, z);
+/// The check of a value pooled over the settings of a sweep (see [`pooled`]), in one cell, at
+/// normal quantile `z` (see [`super::answer::check_z`]).
+fn pooled_check(cells: &[Cell], chance: bool, confidence: f64, z: f64) -> String {
+    let c = pooled(cells, chance, crate::stats::z_for_confidence(confidence));
     let runs = cells.len();
-    match (c.exact, c.ci_low, c.ci_high) {
-        (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
-            format!("agrees (its {runs} runs together)")
-        }
-        (Some(e), Some(l), Some(h)) => {
-            // Enough decimals that the exact value and the interval's ends read apart.
-            let scale = if chance { 100.0 } else { 1.0 };
-            let d = apart(
-                scale * e,
-                &[scale * l, scale * h],
-                if chance { 2 } else { 4 },
-            );
-            let unit = if chance { "%" } else { "" };
-            let f = |x: f64| format!("{:.d$}{unit}", scale * x);
-            format!(
-                "exact {} outside its interval: {} [{}, {}] from its {runs} runs together ({})",
-                f(e),
-                f(c.p),
-                f(l),
-                f(h),
-                by_chance(confidence)
-            )
-        }
-        _ => "—".into(),
-    }
+    check_cell(
+        &c,
+        chance,
+        confidence,
+        z,
+        &format!(" from its {runs} runs together"),
+    )
+    .replacen("agrees", &format!("agrees (its {runs} runs together)"), 1)
 }
 
-/// How often chance alone puts an exact value outside its estimate's interval at `confidence`.
+/// The simulation's check of an exact value, in one cell: "agrees" where its interval at
+/// normal quantile `z` holds the exact value (see [`super::answer::check_interval`]); else the
+/// exact value, the estimate and the interval, with enough decimals to read them apart; "—"
+/// where there is nothing to check. `from` says what the estimate is taken from, if not its
+/// run.
+fn check_cell(c: &Cell, chance: bool, confidence: f64, z: f64, from: &str) -> String {
+    check_cell_as(c, chance, chance, confidence, z, from)
+}
+
+/// As [`check_cell`], with the figures in per cent where `percent` (a measure that is a share,
+/// a cause of removal, checked as an average but read as a chance).
+fn check_cell_as(
+    c: &Cell,
+    chance: bool,
+    percent: bool,
+    confidence: f64,
+    z: f64,
+    from: &str,
+) -> String {
+    let (Some(e), Some((l, h))) = (
+        c.exact,
+        super::answer::check_interval(c, chance, confidence, z),
+    ) else {
+        return "—".into();
+    };
+    if super::answer::check_holds(c, chance, confidence, z) == Some(true) {
+        return "agrees".into();
+    }
+    // Enough decimals that the exact value and the interval's ends read apart.
+    let scale = if percent { 100.0 } else { 1.0 };
+    let d = apart(
+        scale * e,
+        &[scale * l, scale * h],
+        if percent { 2 } else { 4 },
+    );
+    let unit = if percent { "%" } else { "" };
+    let f = |x: f64| format!("{:.d$}{unit}", scale * x);
+    format!(
+        "exact {} outside its interval: {} [{}, {}]{from} ({})",
+        f(e),
+        f(c.p),
+        f(l),
+        f(h),
+        by_chance(confidence)
+    )
+}
+
+/// What a miss means: the checks are sure at `confidence` taken together, so chance alone
+/// puts one outside in 1 report in 20 (at 95%), not 1 check in 20.
 fn by_chance(confidence: f64) -> String {
     format!(
-        "chance alone puts 1 in {} outside",
+        "the report's checks are {}% sure taken together: 1 report in {} has such a miss by chance",
+        crate::report::fmt_level(confidence),
         (1.0 / (1.0 - confidence)).round()
     )
 }
@@ -688,8 +712,23 @@ fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<String> {
             let values: Vec<String> = heads
                 .iter()
                 .filter_map(|h| {
+                    // In the variant's own words: Rank & File's units are "removed" where
+                    // the baseline's are "eliminated".
+                    let own = r
+                        .report
+                        .outcomes
+                        .iter()
+                        .find(|o| {
+                            !h.metric
+                                && o.outcome != h.key
+                                && super::answer::find_same(&o.outcome, &h.key)
+                        })
+                        .map_or_else(
+                            || h.label().head,
+                            |o| crate::labels::outcome(&o.outcome).head,
+                        );
                     find(&r.report, &h.key)
-                        .map(|c| format!("{} {}", h.label().head, h.value(c.exact.unwrap_or(c.p))))
+                        .map(|c| format!("{own} {}", h.value(c.exact.unwrap_or(c.p))))
                 })
                 .collect();
             format!("{}, {}", exp.variants[r.variant].name, values.join(", "))
@@ -1220,7 +1259,7 @@ fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
             } else {
                 String::new()
             },
-            if keys.len() == 1 { "it" } else { "them all" },
+            if keys.len() == 1 { "it" } else { "them" },
         )
     };
     // The longest form that fits the words left: the most telling setting and a silent
@@ -1319,10 +1358,10 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     let base_report = &result.runs.first()?.report;
     let base = &exp.variants[0].name;
     let how = if a.exact {
-        "every difference exact".to_string()
+        "each worked out exactly".to_string()
     } else {
         format!(
-            "both sides of every setting by Monte Carlo, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
             crate::report::thousands(a.trials),
             crate::report::fmt_level(exp.confidence),
             (100.0 * a.share).round(),
@@ -1331,7 +1370,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     let mut intro = format!(
-        "How firm is the answer? Every other setting, rule and optional rule the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule switched, a choice to each other value), and the answer worked out again{}: {} settings ({how}){}.",
+        "How firm is the answer? Every other rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each other value), and the answer worked out again{}: {} tries, {how}{}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -1343,7 +1382,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         crate::report::thousands(a.tried as u64),
         if a.refused > 0 {
             format!(
-                "; {} more combinations the rules do not allow were skipped",
+                " ({} combinations the rules do not allow were skipped)",
                 a.refused
             )
         } else {
@@ -1351,7 +1390,14 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         }
     );
     if !a.not_tried.is_empty() {
-        intro += &format!(" Left as they are: {}.", a.not_tried.join("; "));
+        intro += &format!(
+            " Not moved, having no single step: {}.",
+            a.not_tried
+                .iter()
+                .map(|t| t.split(" (").next().unwrap_or(t))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
     }
     if a.found.is_empty() {
         intro += &format!(
@@ -1367,7 +1413,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         }]);
     }
     intro += &format!(
-        " The table lists each setting that would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size (a chance by more than {} points). Its gravest change is the first of these it makes, else its largest shift.",
+        " A setting counts where it would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size (a chance by more than {} points). The last column gives the most serious change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -1417,17 +1463,16 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
     let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
     if by_setting.rows.is_empty() {
-        intro += " No reading of the rules, number of theirs or optional rule does.";
+        intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
         intro += &format!(
-            " Below, a row per reading of the rules, number of theirs or optional rule that changes a comparison the question asks ({scale_only} more change only the variant there for scale)."
+            " The table gives the rules, readings and optional rules that do (not counting the variant shown for scale, which {scale_only} more change)."
         );
     } else {
-        intro +=
-            " Below, a row per reading of the rules, number of theirs or optional rule that does.";
+        intro += " The table gives the rules, readings and optional rules that do.";
     }
     if !situation.rows.is_empty() {
-        intro += " Settings of the situation and choices of play are listed apart, under \u{201c}Where the answer holds\u{201d}.";
+        intro += " The settings of the situation and the players' choices that do are under \u{201c}Where the answer holds\u{201d}.";
     }
     let mut out = vec![Section {
         printed: true,
@@ -1444,10 +1489,10 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             printed: true,
             title: "Where the answer holds".into(),
             intro: format!(
-                "The answer is for the situation the setup gives and for the sides' play in it. A different unit, state or fire, or another way of playing, is another question; these settings of it would change a difference from {base} (moved one step, as above){}.",
+                "The answer is for the situation the setup describes, played as it says. Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
                 if scale_situation > 0 {
                     format!(
-                        "; {scale_situation} more change only the variant there for scale"
+                        " (not counting the variant shown for scale, which {scale_situation} more change)"
                     )
                 } else {
                     String::new()
@@ -1560,8 +1605,8 @@ fn assumptions_by_setting(
     let mut tab = Tab::new(&[
         ("setting", false),
         ("rule", false),
-        ("comparisons it changes", false),
-        ("its gravest change", false),
+        ("differences it changes", false),
+        ("its most serious change", false),
     ]);
     for (_, _, rows) in &keys {
         let f = rows[0];
@@ -1586,20 +1631,13 @@ fn assumptions_by_setting(
                     .join(", "),
             }
         };
-        let scale = rows.len() - mine.len();
         // A setting that changes only a comparison shown for scale is left to the full table.
         if mine.is_empty() {
             *scale_only += 1;
             continue;
         }
-        let changes = match scale {
-            0 => format!("{} ({})", mine.len(), counted(&mine)),
-            s => format!(
-                "{} ({}), besides {s} of the variant shown for scale",
-                mine.len(),
-                counted(&mine)
-            ),
-        };
+        // The variant shown for scale is left out of the count (the full table has it).
+        let changes = format!("{} ({})", mine.len(), counted(&mine));
         let top = mine
             .iter()
             .min_by(|x, y| {
@@ -2047,6 +2085,19 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         },
         exp.seed,
     );
+    // The checks' level, said once: sure taken together, not one by one.
+    let checks = super::answer::checks_made(result);
+    let method = if checks > 1 {
+        format!(
+            "{method} The simulation's {} checks of exact values are {level} sure taken together: each interval is wide enough to hold its exact value {} times in {} (so a value outside one would say something is wrong, not that 1 check in {:.0} misses).",
+            crate::report::thousands(checks as u64),
+            crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64 - 1),
+            crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64),
+            1.0 / (1.0 - exp.confidence)
+        )
+    } else {
+        method
+    };
     let method = if exp.overrides.is_empty() {
         method
     } else {
@@ -2076,6 +2127,8 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         }
     };
     let mut per_run: Vec<(usize, Section)> = Vec::new();
+    // Every check of the report at one level, sure at the experiment's taken together.
+    let zf = super::answer::check_z(result);
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let at = point_words(exp, &run.point);
@@ -2089,21 +2142,16 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         // The value is the exact one where there is one; the simulation beside it is its check.
         // One number per quantity: the exact value, the simulation's check beside it ("agrees",
         // or its estimate where it misses); where nothing is exact, the estimate and interval.
-        let check = format!("simulation's check ({level} interval)");
+        let exact_here = run.report.outcomes.iter().all(|o| o.cell.exact.is_some());
+        let check = if exact_here {
+            "simulation's check".to_string()
+        } else {
+            format!("simulation ({level} interval)")
+        };
         let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, false)]);
         for o in &run.report.outcomes {
             let c = &o.cell;
-            // Enough decimals that the exact value and the interval's ends read apart.
-            let d = c.exact.map_or(2, |e| {
-                apart(
-                    100.0 * e,
-                    &[
-                        100.0 * c.ci_low.unwrap_or(f64::NAN),
-                        100.0 * c.ci_high.unwrap_or(f64::NAN),
-                    ],
-                    2,
-                )
-            });
+            let d = 2;
             let interval = format!(
                 "{:.d$}% [{:.d$}%, {:.d$}%]",
                 100.0 * c.p,
@@ -2117,16 +2165,9 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     Some(e) => super::answer::pct(e),
                     None => format!("{} (simulation)", super::answer::pct(c.p)),
                 },
-                match (c.exact, c.ci_low, c.ci_high) {
-                    (Some(e), Some(l), Some(h)) if l - 1e-9 <= e && e <= h + 1e-9 => {
-                        "agrees".into()
-                    }
-                    (Some(e), _, _) => format!(
-                        "exact {:.d$}% outside its interval: {interval} ({})",
-                        100.0 * e,
-                        by_chance(exp.confidence)
-                    ),
-                    (None, _, _) => interval,
+                match c.exact {
+                    Some(_) => check_cell(c, true, exp.confidence, zf, ""),
+                    None => interval,
                 },
             ]);
         }
@@ -2149,7 +2190,6 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                     .map(|v| format!("{v:.2}"))
                     .unwrap_or("—".into())
             };
-            let z = crate::stats::z_for_confidence(exp.confidence);
             for m in &run.report.metrics {
                 // A measure taken among trials that never happen here (turns to removal where
                 // no unit is removed) has no value: it is left out, not shown as dashes.
@@ -2173,17 +2213,15 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         Some(e) => shown(Some(e)),
                         None => format!("{} (simulation)", shown(m.value)),
                     },
-                    match (m.exact.filter(|v| v.is_finite()), m.value, m.stderr) {
-                        (Some(e), Some(v), Some(s))
-                            if (e - v).abs() <= z * s + 1e-9 * e.abs().max(1.0) =>
-                        {
-                            "agrees".into()
+                    match (
+                        m.exact.filter(|v| v.is_finite()),
+                        find(&run.report, &m.name),
+                    ) {
+                        (Some(_), Some(c)) => {
+                            check_cell_as(&c, false, share, exp.confidence, zf, "")
                         }
-                        (Some(_), _, _) => format!(
-                            "outside its interval: {spread} ({})",
-                            by_chance(exp.confidence)
-                        ),
-                        (None, _, _) => spread,
+                        (Some(_), None) => "—".into(),
+                        (None, _) => spread,
                     },
                 ]);
             }
@@ -2297,7 +2335,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         .iter()
                         .filter_map(|r| find(&r.report, &o.outcome))
                         .collect();
-                    row[2] = pooled_check(&cells, true, exp.confidence);
+                    row[2] = pooled_check(&cells, true, exp.confidence, zf);
                 }
             }
             let measures = runs[0].report.metrics.iter().filter(|m| {
@@ -2309,7 +2347,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         .iter()
                         .filter_map(|r| find(&r.report, &m.name))
                         .collect();
-                    row[2] = pooled_check(&cells, false, exp.confidence);
+                    row[2] = pooled_check(&cells, false, exp.confidence, zf);
                 }
             }
             one.intro += &format!(
@@ -2404,24 +2442,41 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 signed(x, 4)
             }
         };
+        // The checks of exact differences are sure at the experiment's level taken together,
+        // as the values' are: each interval widened from the row's level to the table's.
+        let checked = comparisons
+            .iter()
+            .filter(|c| c.exact_difference.is_some())
+            .count()
+            .max(1);
+        let widen = crate::stats::z_for_confidence(1.0 - (1.0 - exp.confidence) / checked as f64)
+            / crate::stats::z_for_confidence(exp.confidence);
         for c in comparisons {
             let mut row = Vec::new();
             if !exp.sweep.is_empty() {
                 row.push(point_words(exp, &c.point));
             }
+            let (low, high) = match c.exact_difference {
+                Some(_) => (
+                    c.difference - widen * (c.difference - c.low),
+                    c.difference + widen * (c.high - c.difference),
+                ),
+                None => (c.low, c.high),
+            };
             let estimate = format!(
                 "{} [{}, {}]",
                 amount(c, c.difference),
-                amount(c, c.low).trim_end_matches(" points"),
-                amount(c, c.high).trim_end_matches(" points")
+                amount(c, low).trim_end_matches(" points"),
+                amount(c, high).trim_end_matches(" points")
             );
             let check = match c.exact_difference {
-                Some(e) if c.low - 1e-12 <= e && e <= c.high + 1e-12 => {
+                Some(e) if low - 1e-12 <= e && e <= high + 1e-12 => {
                     format!("agrees: {estimate}")
                 }
                 Some(_) => format!(
-                    "outside its interval: {estimate} ({})",
-                    by_chance(exp.confidence)
+                    "outside its interval: {estimate} (the table's checks are {}% sure taken together: 1 table in {} has such a miss by chance)",
+                    crate::report::fmt_level(exp.confidence),
+                    (1.0 / (1.0 - exp.confidence)).round()
                 ),
                 None => estimate,
             };
@@ -2459,7 +2514,8 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             title: format!("Differences from {}", exp.variants[0].name),
             intro: if all_exact {
                 format!(
-                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate, with its {level} interval, is its check (at that level about 1 in {} falls outside by chance alone).",
+                    "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
+                    checked,
                     (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
                 )
             } else {
@@ -2741,7 +2797,7 @@ mod tests {
         assert!(((m.ci_high.unwrap() - m.p) / z - 0.1).abs() < 1e-12);
         // Each run alone agrees; together they may not, and the cell says so with the figures.
         assert_eq!(
-            pooled_check(&[cell(480), cell(530)], true, 0.95),
+            pooled_check(&[cell(480), cell(530)], true, 0.95, z),
             "agrees (its 2 runs together)"
         );
         let off = |k: u64| Cell {
@@ -2749,8 +2805,15 @@ mod tests {
             ..cell(k)
         };
         assert!(
-            pooled_check(&[off(495), off(500), off(505)], true, 0.95)
+            pooled_check(&[off(495), off(500), off(505)], true, 0.95, z)
                 .starts_with("exact 47.00% outside its interval: 50.00% [48.21%, 51.79%] from its 3 runs together")
+        );
+        // At the level of 100 checks taken together the interval widens to hold it.
+        let z100 = crate::stats::z_for_confidence(1.0 - 0.05 / 100.0);
+        assert!(z100 > 3.4 && z100 < 3.5, "{z100}");
+        assert_eq!(
+            pooled_check(&[off(495), off(500), off(505)], true, 0.95, z100),
+            "agrees (its 3 runs together)"
         );
     }
 

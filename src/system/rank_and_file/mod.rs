@@ -133,14 +133,21 @@ impl RuleSystem for RankAndFile {
                     .to_string()
             }
             rules::EliteRerolls::Limited(1) => {
-                "an Elite unit with its one re-roll of the battle, spent on its first failed test (RF-6)"
+                "an Elite unit with one re-roll of the battle, spent on its first failed test (RF-6 gives Elite units re-rolls but no number: one is this sheet's reading)"
                     .to_string()
             }
             rules::EliteRerolls::Limited(n) => format!(
                 "an Elite unit with its {n} re-rolls of the battle, one on each failed test until they are spent (RF-6)"
             ),
         };
-        let mut sheet = odds::rank_and_file(ask.stands, ask.max_lost.unwrap_or(6), numbers);
+        let mut sheet = odds::rank_and_file(
+            ask.stands,
+            // A unit of N stands can have lost up to N − 1: the rows the 50% rule fails run to
+            // there (equal rows are folded into one).
+            ask.max_lost
+                .unwrap_or_else(|| ask.stands.map_or(6, |s| s.saturating_sub(1).max(1))),
+            numbers,
+        );
         let mut rally = odds::rally_sections(self, rules, ask)?;
         crate::odds::drop_zero_rows(&mut rally);
         sheet.sections.extend(rally);

@@ -143,7 +143,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
         });
         reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
         sections.push(OddsSection {
-            title: "A chance above, with a re-roll (Elite, or a commander's)".into(),
+            title: "With a re-roll: any chance above, after one re-roll (an Elite unit's or a commander's)".into(),
             row_header: "chance".into(),
             columns: vec!["with a re-roll".into()],
             rows: reroll

@@ -1465,8 +1465,14 @@ where
             let (x0, x1) = range(&|p| p.1, share.0);
             let (y0, y1) = range(&|p| p.2, share.1);
             let said = |label: &str, b: Option<bool>| match b {
-                Some(true) => format!("{label} (higher is better)"),
-                Some(false) => format!("{label} (lower is better)"),
+                // One bracket: "(among units that recovered; lower is better)".
+                Some(better) => {
+                    let way = if better { "higher" } else { "lower" };
+                    match label.strip_suffix(')') {
+                        Some(open) if open.contains(" (") => format!("{open}; {way} is better)"),
+                        _ => format!("{label} ({way} is better)"),
+                    }
+                }
                 None => label.to_string(),
             };
             let (x_desc, y_words) = (said(x_label, better.0), said(y_label, better.1));

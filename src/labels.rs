@@ -537,6 +537,8 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "class" if !v.contains(' ') => format!("{v} troops"),
         "leader" if v == "0" => "no leader's bonus".into(),
         "kind" => format!("a {} unit", v.replace('_', " ")),
+        // A unit spec in words: "attacking unit veteran infantry (6 stands, +1 to hit)".
+        "attacker" | "defender" => format!("{} {}", param_in_prose(key), spec_in_words(v)),
         "leader" if whole => format!("a +{v} leader"),
         // "routing at the start", not "starting state routing".
         "state" => format!("{} at the start", v.replace('_', " ")),
@@ -545,6 +547,50 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
             format!("{} base number {v}", capitalised(&k["base_".len()..]))
         }
         _ => format!("{} {v}", param_in_prose(key)),
+    }
+}
+
+/// A unit spec (`veteran infantry stands=6 hit=1`, `6 x regular`, `elite dice=5`) in a reader's
+/// words: "veteran infantry (6 stands, +1 to hit)", "6 × regular", "elite (5 dice)".
+pub fn spec_in_words(spec: &str) -> String {
+    let signed = |n: &str| match n.parse::<i64>() {
+        Ok(x) if x > 0 => format!("+{x}"),
+        Ok(x) if x < 0 => format!("\u{2212}{}", -x),
+        _ => n.to_string(),
+    };
+    let mut head: Vec<String> = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
+    let mut tokens = spec.split_whitespace().peekable();
+    while let Some(t) = tokens.next() {
+        // "6 x regular": the count and its sign.
+        if t.parse::<u32>().is_ok() && tokens.peek() == Some(&"x") {
+            tokens.next();
+            head.push(format!("{t} \u{d7}"));
+            continue;
+        }
+        let Some((k, n)) = t.split_once('=') else {
+            head.push(t.to_string());
+            continue;
+        };
+        parts.push(match k {
+            "stands" => format!("{n} stands"),
+            "lost" => format!("{n} lost"),
+            "dice" => format!("{n} dice"),
+            "hit" => format!("{} to hit", signed(n)),
+            "leader" => format!("a {} leader", signed(n)),
+            "rerolls" if n == "1" => "1 re-roll".to_string(),
+            "rerolls" => format!("{n} re-rolls"),
+            "modifier" => format!("{} on its tests", signed(n)),
+            "uncontrolled" => format!("uncontrolled on {n} or less"),
+            "state" => n.to_string(),
+            "pips" => format!("{n} pips"),
+            _ => format!("{} {n}", k.replace('_', " ")),
+        });
+    }
+    match (head.is_empty(), parts.is_empty()) {
+        (_, true) => head.join(" "),
+        (true, false) => parts.join(", "),
+        (false, false) => format!("{} ({})", head.join(" "), parts.join(", ")),
     }
 }
 
@@ -584,6 +630,14 @@ fn same_lost_unit(systems: &[&str]) -> Option<(&'static str, &'static str)> {
 /// "Quarters already lost" under the 25% rules, and for both "Already lost (stands, or
 /// quarters under the 25% rules)", so that one label never means two units unsaid.
 pub fn param_under(systems: &[&str], key: &str) -> String {
+    // Rank & File's `to_hit` is its melee die's roll; Linear Warfare's, its fire die's.
+    if key == "to_hit" && systems.contains(&"rank-and-file") {
+        return if systems.contains(&"linear-warfare") {
+            "Die hits on (in melee under Rank & File, in fire under Linear Warfare)".into()
+        } else {
+            "Melee die hits on".into()
+        };
+    }
     if key == "lost" {
         if let Some((_, many)) = same_lost_unit(systems) {
             return format!("{} already lost", capitalised(many));

@@ -536,7 +536,7 @@ impl Odds {
     fn html_read(&self) -> String {
         use crate::report::escape_html as esc;
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {}. Made by morale-lab {} for {}.</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}. Worked out exactly by morale-lab {}.</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -549,12 +549,15 @@ impl Odds {
             } else {
                 " changed"
             },
-            // A player's sheet: "as written", without the tool's word for its numbers.
+            // A player's sheet: "Rank & File as written", without the tool's word for its
+            // numbers.
+            esc(&crate::labels::capitalised(&crate::labels::system(
+                &self.system
+            ))),
             esc(&self
                 .rules_line()
                 .replace(" (no rule parameter changed)", "")),
             esc(&self.version),
-            esc(&crate::labels::system(&self.system)),
         );
         let td = |c: &OddsCell| match (c.kind, &c.fraction) {
             (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),

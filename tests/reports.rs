@@ -794,7 +794,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | \u{201c}Retreating: out of range\u{201d}, no instead of yes | EF-5 | both | −13.9 points | exactly the same | vanishes |"
+        "| 25% rules + amendment | eliminated | Retreating: out of range, no instead of yes | EF-5 | both | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
@@ -845,7 +845,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## Assumptions that matter").unwrap()..];
     assert!(
-        section.contains("\u{201c}Retreating: out of range\u{201d}, no instead of yes"),
+        section.contains("Retreating: out of range, no instead of yes"),
         "{section}"
     );
     assert!(line.contains(
@@ -867,7 +867,7 @@ fn the_situation_is_not_an_assumption() {
     let after = text[holds..].find("\n## ").unwrap() + holds;
     let readings = &text[start..holds];
     let situation = &text[holds..after + 1];
-    assert!(readings.contains("\u{201c}Retreating: out of range\u{201d}, no instead of yes"));
+    assert!(readings.contains("Retreating: out of range, no instead of yes"));
     assert!(readings.contains("\u{201c}Return to action on\u{201d}"));
     for s in [
         "Starting state",

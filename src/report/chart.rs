@@ -1298,7 +1298,7 @@ where
             } else if with_exact == points.len() && narrow {
                 // In a reader's words: the simulation checks the exact line.
                 format!(
-                    "Lines: exact values. The simulation checks each to within ±{half} ({level} intervals), too close to draw; the tables give every check."
+                    "Lines: exact values. The simulation checks each to within ±{half} ({level} intervals), too close to draw."
                 )
             } else if with_exact == points.len() {
                 format!(

@@ -320,7 +320,7 @@ pub(crate) fn index_html(
     let number = |stem: &str| order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
     let figure = |(stem, title, svg): &(String, String, String)| {
         format!(
-            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>Figure {}{}.<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),
             if printed.contains(stem) {
                 ""
@@ -328,10 +328,12 @@ pub(crate) fn index_html(
                 " class=\"screen\""
             },
             inline_svg(svg, title),
-            number(stem),
+            // A chart whose title and note say what it shows is not numbered on paper: the
+            // page refers to no figure by number, and a lone "Figure 1." says nothing.
             match caption(stem, title) {
-                c if c.is_empty() => String::new(),
-                c => format!(": {}", escape(&c)),
+                c if c.is_empty() =>
+                    format!("<span class=\"screen\">Figure {}.</span>", number(stem)),
+                c => format!("Figure {}: {}.", number(stem), escape(&c)),
             },
             escape(stem),
             escape(stem)

@@ -1143,6 +1143,16 @@ fn setting_words(systems: &[&str], key: &str, kind: &str) -> String {
     }
 }
 
+/// A setting as a table's row names it: its label as a heading, not quoted ("Elite re-rolls a
+/// battle"; "Optional rule retreat on fire").
+fn setting_in_table(systems: &[&str], key: &str, kind: &str) -> String {
+    if kind == "option" {
+        format!("Optional rule {}", key.replace('-', " "))
+    } else {
+        crate::labels::param_under(systems, key)
+    }
+}
+
 /// The assumptions that matter, in a sentence for the answer of at most `words_left` words where
 /// it can be: the most telling setting with its value, the most often listed first.
 fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
@@ -1441,7 +1451,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             head.labelled(),
             format!(
                 "{}, {} instead of {}",
-                setting_words(&systems_of(result), &f.key, &f.kind),
+                setting_in_table(&systems_of(result), &f.key, &f.kind),
                 value_words(&f.to),
                 value_words(&f.from)
             ),
@@ -1665,7 +1675,7 @@ fn assumptions_by_setting(
         tab.rows.push(vec![
             format!(
                 "{}, {} instead of {}",
-                setting_words(&systems_of(result), &f.key, &f.kind),
+                setting_in_table(&systems_of(result), &f.key, &f.kind),
                 steps_in_words(&steps),
                 value_words(&f.from),
             ),

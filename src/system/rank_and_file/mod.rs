@@ -133,7 +133,7 @@ impl RuleSystem for RankAndFile {
                     .to_string()
             }
             rules::EliteRerolls::Limited(1) => {
-                "an Elite unit with one re-roll of the battle, spent on its first failed test (RF-6 gives Elite units re-rolls but no number: one is this sheet's reading)"
+                "an Elite unit with one re-roll of the battle, spent on its first failed test (the rules give Elite units re-rolls but no number: one is this sheet's reading)"
                     .to_string()
             }
             rules::EliteRerolls::Limited(n) => format!(

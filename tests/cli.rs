@@ -1003,11 +1003,16 @@ fn bench_compares_with_a_saved_baseline() {
             && err.contains("rally RF veteran 7 stands 2 lost routing 100 turns (table)"),
         "{err}"
     );
-    // Within the allowed drop: passes.
-    bin()
+    // Within the allowed drop: passes, and says so in so many words.
+    let out = bin()
         .args(["bench", "--compare", o, "--to", o, "--fail-on-drop", "25"])
         .assert()
         .success();
+    assert!(
+        String::from_utf8_lossy(&out.get_output().stdout).contains(
+            "guard (--fail-on-drop 25%): every ratio to a hand-written loop held within 25% of the baseline's, beyond the noise: passes, exit 0"
+        )
+    );
     // The same slower figures, but its threads waited 38% of the time for a core: unreliable,
     // saying so, never slower; exit 3 (could not judge), with or without --fail-on-drop.
     let mut busy = slow.clone();

@@ -868,7 +868,7 @@ fn the_situation_is_not_an_assumption() {
     let readings = &text[start..holds];
     let situation = &text[holds..after + 1];
     assert!(readings.contains("Retreating: out of range, no instead of yes"));
-    assert!(readings.contains("\u{201c}Return to action on\u{201d}"));
+    assert!(readings.contains("Return to action on, 4 or 6 instead of 5"));
     for s in [
         "Starting state",
         "Morale class",

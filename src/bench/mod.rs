@@ -1099,7 +1099,7 @@ fn warnings(b: &Bench) -> Vec<String> {
         .collect();
     if !short.is_empty() {
         out.push(format!(
-            "{} run(s) shorter than {:.0} ms, where the timer and the start of the threads weigh as much as the loop: {}; give more --seconds (at least {:.2} for {} repeats)",
+            "{} case(s) timed in runs shorter than {:.0} ms, where the timer and the start of the threads weigh as much as the loop: {}; give more --seconds (at least {:.2} for {} repeats)",
             short.len(),
             SHORTEST_RUN * 1e3,
             short.join(", "),

@@ -560,7 +560,7 @@ pub fn compare(
         let find = |b: &Bench| b.exact.iter().find(|x| x.case == e.case).cloned();
         let (o, n) = (rows_of(old, find), rows_of(new, find));
         if o.is_empty() {
-            missing.push(e.case.clone());
+            missing.push(format!("{} (exact), in the new build only", e.case));
             continue;
         }
         let pooled = |v: &[super::ExactRow]| {
@@ -590,6 +590,15 @@ pub fn compare(
             change_text(ch.as_ref()),
             verdict.text(),
         ]);
+    }
+    // An exact solution the baseline timed and the new build did not is named too, never
+    // dropped in silence.
+    for b in old.iter().take(1) {
+        for x in &b.exact {
+            if !first.exact.iter().any(|y| y.case == x.case) {
+                missing.push(format!("{} (exact), in the baseline only", x.case));
+            }
+        }
     }
     for n in &notes {
         text += n;
@@ -781,6 +790,39 @@ mod tests {
             c.text
         );
         assert!(c.text.contains("verdict: every row judged"), "{}", c.text);
+    }
+
+    /// An exact solution timed on one side only is named, whichever side it is on (it was
+    /// dropped in silence when only the baseline had it).
+    #[test]
+    fn an_exact_row_on_one_side_only_is_named() {
+        let mut old = bench(0.004, &STEADY, &RATIOS);
+        old.exact.push(super::super::ExactRow {
+            case: "exact rally RF 12 stands 24 turns".into(),
+            command: String::new(),
+            ms: Spread::of(vec![1.0; 10], "ms"),
+            solves_a_run: 1,
+            runs: Vec::new(),
+            cpu: None,
+        });
+        let new = bench(0.004, &STEADY, &RATIOS);
+        for (a, b, side) in [(&old, &new, "baseline"), (&new, &old, "new build")] {
+            let c = compare(
+                std::slice::from_ref(a),
+                std::slice::from_ref(b),
+                (&[], &[]),
+                0.1,
+                None,
+            )
+            .unwrap();
+            assert!(
+                c.text.contains(&format!(
+                    "exact rally RF 12 stands 24 turns (exact), in the {side} only"
+                )),
+                "{}",
+                c.text
+            );
+        }
     }
 
     /// The case: a quiet baseline (0.4% waited), a run now with a busy core (38%) whose

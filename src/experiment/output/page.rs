@@ -153,7 +153,6 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
                 Some(d) if super::answer::exactly_same(d) => "exactly the same".to_string(),
                 Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
             });
-            let _ = x;
             row.push(check_cell(&c, !head.metric, exp.confidence, zf, ""));
         } else {
             row.push(match (c.exact, c.ci_low, c.ci_high) {
@@ -1974,7 +1973,7 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             out += &format!(" {head} {}.", items[0].replacen(" (the baseline)", "", 1));
         }
         [(head, items)] => {
-            out += &format!(" The variants, {}", lower_first(head));
+            out += &format!(" The variants, {}", crate::labels::lower_first(head));
             for i in items {
                 out += &format!("\n- {i}");
             }
@@ -1990,14 +1989,6 @@ fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         }
     }
     out
-}
-
-/// `s` with its first letter in lower case ("under Rank & File:").
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// With a sweep of two axes: for each variant its (first) headline at every setting, a row per

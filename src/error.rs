@@ -105,6 +105,18 @@ pub enum Error {
         /// The budget, in seconds.
         budget_s: f64,
     },
+    /// The exact solution takes more steps than a run allows it (an experiment's bound on work,
+    /// the same on every machine so that its report is too).
+    #[error(
+        "the exact solution of this {scenario} takes more than {} steps (branches of chance and chances carried between states), the most an experiment gives one so that its report is the same on every machine: run this setting alone (morale-lab run …, with --exact-budget), or by Monte Carlo",
+        crate::report::thousands(*steps)
+    )]
+    OverWork {
+        /// The scenario.
+        scenario: String,
+        /// The bound, in steps.
+        steps: u64,
+    },
     /// One turn of a scenario takes more branches of chance than an enumeration allows (a
     /// mechanic file that rolls dice one by one where it could roll them together).
     #[error(

@@ -85,6 +85,7 @@ pub fn run(
             sampler,
             precision: None,
             exact_budget: None,
+            exact_work: None,
         },
         &Control::new(),
     )

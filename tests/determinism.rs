@@ -179,6 +179,7 @@ fn a_trillion_trials_and_the_cap_report_exactly() {
         sampler: Sampler::Dice,
         precision: None,
         exact_budget: None,
+        exact_work: None,
     };
     const SMALL: u64 = 100_000;
     for (system, scenario, sets) in [

@@ -169,6 +169,7 @@ fn small_experiment_end_to_end() {
                 sampler: Sampler::Table,
                 precision: None,
                 exact_budget: None,
+                exact_work: None,
             },
             &Control::new(),
         )

@@ -25,7 +25,6 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::params::{Input, Kind, Source};
 use crate::report::Report;
-use crate::scenario::RunOptions;
 use crate::scenario::chain::Sampler;
 use crate::stats::z_for_confidence;
 use crate::system;
@@ -83,6 +82,10 @@ pub struct Assumptions {
     pub tried: usize,
     /// The settings a system refused (values that do not fit together), skipped.
     pub refused: usize,
+    /// The settings whose run failed (an exact solution past the experiment's bound on work,
+    /// [`crate::experiment::EXPERIMENT_WORK`]), skipped: the same on every machine.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unsolved: usize,
     /// The share of a difference that counts as a move.
     pub share: f64,
     /// The change of a chance's difference that counts as a move, whatever its size.
@@ -93,6 +96,18 @@ pub struct Assumptions {
     pub trials: u64,
     /// Parameters not tried, with why (a unit spec, a distribution), once each.
     pub not_tried: Vec<String>,
+}
+
+/// Why a try has no report: the system refused its values, or its run failed.
+#[derive(Debug, Clone, Copy)]
+enum Skipped {
+    Refused,
+    Unsolved,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A value of a headline in a report: exact where known, else an estimate.
@@ -397,15 +412,18 @@ impl Experiment {
                 .all(|h| matches!(exact_of(&r.report, h), Some(Some(_))))
         });
         let trials = self.trials.min(MOST_TRIALS);
-        let options = RunOptions::new(trials, self.seed)
+        let mut options = self
+            .run_options()
             .threads(threads)
             .confidence(self.confidence)
             .sampler(sampler)
             .exact_only(exact_all);
+        options.spec.trials = trials;
         let mut out = Assumptions {
             found: Vec::new(),
             tried: 0,
             refused: 0,
+            unsolved: 0,
             share: SHARE,
             points: POINTS,
             exact: exact_all,
@@ -449,8 +467,10 @@ impl Experiment {
             .clamp(1, jobs.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let one = options.clone().threads(None);
-        let results: Vec<std::sync::Mutex<Option<Report>>> =
-            jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let results: Vec<std::sync::Mutex<std::result::Result<Report, Skipped>>> = jobs
+            .iter()
+            .map(|_| std::sync::Mutex::new(Err(Skipped::Refused)))
+            .collect();
         let cancelled = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|scope| {
             for _ in 0..workers {
@@ -464,14 +484,14 @@ impl Experiment {
                         let (_, system, inputs, opts) = &jobs[i];
                         let r = match system::build(system, self.scenario, inputs, opts) {
                             Ok(job) => match job.run(&one, control) {
-                                Ok(r) => Some(r),
+                                Ok(r) => Ok(r),
                                 Err(Error::Cancelled) => {
                                     cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
                                     return;
                                 }
-                                Err(_) => None,
+                                Err(_) => Err(Skipped::Unsolved),
                             },
-                            Err(_) => None,
+                            Err(_) => Err(Skipped::Refused),
                         };
                         *results[i].lock().unwrap_or_else(|e| e.into_inner()) = r;
                     }
@@ -481,9 +501,12 @@ impl Experiment {
         if control.is_cancelled() || cancelled.into_inner() {
             return Err(Error::Cancelled);
         }
-        let ran = |system: &str, inputs: &[Input], opts: &[String]| -> Option<Report> {
+        let ran = |system: &str,
+                   inputs: &[Input],
+                   opts: &[String]|
+         -> std::result::Result<Report, Skipped> {
             let k = key(system, inputs, opts);
-            let i = jobs.iter().position(|j| j.0 == k)?;
+            let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
             results[i].lock().unwrap_or_else(|e| e.into_inner()).clone()
         };
         for (r, vv, list) in lists {
@@ -491,15 +514,22 @@ impl Experiment {
                 out.tried += 1;
                 let b = match &s.base {
                     Some((i, o)) => ran(&bv.system, i, o),
-                    None => Some(base.clone()),
+                    None => Ok(base.clone()),
                 };
                 let v = match &s.variant {
                     Some((i, o)) => ran(&vv.system, i, o),
-                    None => Some(r.report.clone()),
+                    None => Ok(r.report.clone()),
                 };
-                let (Some(b), Some(v)) = (b, v) else {
-                    out.refused += 1;
-                    continue;
+                let (b, v) = match (b, v) {
+                    (Ok(b), Ok(v)) => (b, v),
+                    (Err(Skipped::Refused), _) | (_, Err(Skipped::Refused)) => {
+                        out.refused += 1;
+                        continue;
+                    }
+                    _ => {
+                        out.unsolved += 1;
+                        continue;
+                    }
                 };
                 for h in &heads {
                     let Some((d, was)) = difference(&r.report, base, h, z) else {

@@ -150,6 +150,12 @@ pub const MOST_HEADLINES: usize = 4;
 /// printed lines).
 pub const MOST_TITLE: usize = 100;
 
+/// The most steps an experiment gives one exact solution (see [`crate::exact::Limit::work`]):
+/// about 67 million, some 25 times the largest solve of the committed experiments (a Rank &
+/// File engagement of 12 turns, 2.6 million steps, 0.7 s on 2 cores of 2026-11-30), so about
+/// 20 s at most of the built-in systems' turns before a setting is left to Monte Carlo.
+pub const EXPERIMENT_WORK: u64 = 1 << 26;
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExperimentFile {
@@ -847,7 +853,7 @@ impl Experiment {
                 continue;
             };
             let inputs = self.inputs(v, &point);
-            let run = RunOptions::new(self.trials, self.seed);
+            let run = self.run_options();
             balance::check(&self.balance_ask(&ask, v, &inputs, target, run)).map_err(|e| {
                 // In the file's words, not the command line's.
                 let said = e
@@ -1062,6 +1068,16 @@ impl Experiment {
         format!("morale-lab run {path}{}", self.override_flags)
     }
 
+    /// A run of this experiment from its seed and trials: its exact solutions bounded by
+    /// [`EXPERIMENT_WORK`] steps, not by seconds, so that what a report solves and what it
+    /// leaves to Monte Carlo is the same on every machine and under any load (a budget in
+    /// seconds once dropped a try from a report on a busy machine).
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions::new(self.trials, self.seed)
+            .exact_budget(None)
+            .exact_work(Some(EXPERIMENT_WORK))
+    }
+
     /// The number of runs (variants × sweep points).
     pub fn runs(&self) -> usize {
         self.variants.len() * self.points().len()
@@ -1121,7 +1137,8 @@ impl Experiment {
                     inputs: &inputs,
                     options: &v.options,
                     headline: self.headlines.first().map(String::as_str),
-                    run: RunOptions::new(self.trials, self.seed)
+                    run: self
+                        .run_options()
                         .threads(threads)
                         .confidence(self.confidence)
                         .sampler(sampler),
@@ -1153,7 +1170,8 @@ impl Experiment {
                 continue;
             };
             let inputs = self.inputs(v, &point);
-            let run = RunOptions::new(self.trials, self.seed)
+            let run = self
+                .run_options()
                 .threads(threads)
                 .confidence(self.confidence)
                 .sampler(sampler);
@@ -1178,7 +1196,8 @@ impl Experiment {
                     &v.options,
                 )?;
                 let stream = (pi * self.variants.len() + vi) as u64;
-                let options = RunOptions::new(self.trials, self.seed)
+                let options = self
+                    .run_options()
                     .stream(stream)
                     .threads(threads)
                     .confidence(self.confidence)
@@ -1359,6 +1378,21 @@ mod tests {
             "name = \"side\"\nquestion = \"Side by side?\"\nscenario = \"rally\"\nseed = 7\ntrials = {trials}\nset = {{ stands = 6, lost = 2, state = \"routing\" }}\n\n[[variant]]\nname = \"veteran\"\nsystem = \"rank-and-file\"\nset = {{ class = \"veteran\" }}\n\n[[variant]]\nname = \"green\"\nsystem = \"rank-and-file\"\nset = {{ class = \"green\" }}\n\n[[variant]]\nname = \"regular\"\nsystem = \"rank-and-file\"\nset = {{ class = \"regular\" }}\n"
         );
         Experiment::parse("side.toml", &text).unwrap()
+    }
+
+    /// An experiment's runs never read the clock to decide what to solve: a budget in seconds
+    /// once left a try out of a committed report on a busy machine (CI's), so every run of a
+    /// plan, and the runs its tries and balances make, are bounded by steps instead.
+    #[test]
+    fn an_experiment_bounds_its_exact_solutions_by_work_not_seconds() {
+        let exp = rally(1000);
+        let plan = exp.plan(Some(1), Sampler::Table).unwrap();
+        assert_eq!(plan.len(), 3);
+        for p in plan.iter().map(|p| &p.options).chain([&exp.run_options()]) {
+            assert_eq!(p.exact_budget, None);
+            assert_eq!(p.exact_work, Some(EXPERIMENT_WORK));
+            assert_eq!((p.spec.trials, p.spec.seed), (1000, 7));
+        }
     }
 
     /// A run's variant, trials, and each outcome's count and exact value.

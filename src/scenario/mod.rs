@@ -264,6 +264,10 @@ pub struct RunOptions {
     /// Seconds the exact solution may take (`None`: no limit); past it the report says so
     /// and gives Monte Carlo alone (an exact-only run fails instead).
     pub exact_budget: Option<f64>,
+    /// Steps the exact solution may take (`None`: no bound; see [`crate::exact::Limit::work`]):
+    /// an experiment's bound in place of seconds, so that what it solves and what it skips
+    /// are the same on every machine and under any load.
+    pub exact_work: Option<u64>,
 }
 
 impl RunOptions {
@@ -283,7 +287,13 @@ impl RunOptions {
             sampler: Sampler::Table,
             precision: None,
             exact_budget: Some(DEFAULT_EXACT_BUDGET),
+            exact_work: None,
         }
+    }
+    /// Steps the exact solution may take (`None`: no bound): see [`RunOptions::exact_work`].
+    pub fn exact_work(mut self, steps: Option<u64>) -> Self {
+        self.exact_work = steps;
+        self
     }
     /// Seconds the exact solution may take (`None`: no limit).
     pub fn exact_budget(mut self, seconds: Option<f64>) -> Self {
@@ -613,6 +623,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let limit = exact::Limit {
             budget_s: options.exact_budget,
             branches: None,
+            work: options.exact_work,
             cancelled: &cancelled,
             progress: &progress,
         };
@@ -623,6 +634,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             }),
             Err(
                 e @ (crate::error::Error::OverBudget { .. }
+                | crate::error::Error::OverWork { .. }
                 | crate::error::Error::TooManyStates { .. }),
             ) if !options.exact_only => Ok(Exact {
                 solution: None,
@@ -1291,6 +1303,7 @@ mod tests {
             sampler: Sampler::Table,
             precision: None,
             exact_budget: None,
+            exact_work: None,
         };
         let chunks = 0..options.spec.chunks();
         let a = job

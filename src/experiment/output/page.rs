@@ -1389,14 +1389,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             )
         },
         crate::report::thousands(a.tried as u64),
-        if a.refused > 0 {
-            format!(
-                " ({} combinations the rules do not allow were skipped)",
-                a.refused
-            )
-        } else {
-            String::new()
-        }
+        skipped_tries(a.refused, a.unsolved)
     );
     if !a.not_tried.is_empty() {
         intro += &format!(
@@ -2745,9 +2738,45 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     out
 }
 
+/// The tries an assumptions paragraph left out, in words: combinations the rules refuse, and
+/// settings too large to work out within an experiment's bound (the same on every machine).
+fn skipped_tries(refused: usize, unsolved: usize) -> String {
+    let mut parts = Vec::new();
+    if refused > 0 {
+        parts.push(format!(
+            "{refused} combinations the rules do not allow were skipped"
+        ));
+    }
+    if unsolved > 0 {
+        parts.push(format!(
+            "{unsolved} too large to work out within an experiment's bound {} left out",
+            if unsolved == 1 { "was" } else { "were" }
+        ));
+    }
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", parts.join("; ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A try skipped because the rules refuse it and one skipped because it was too large to
+    /// work out are told apart (both were "combinations the rules do not allow").
+    #[test]
+    fn skipped_tries_say_why() {
+        assert_eq!(skipped_tries(0, 0), "");
+        assert_eq!(
+            skipped_tries(2, 0),
+            " (2 combinations the rules do not allow were skipped)"
+        );
+        assert_eq!(
+            skipped_tries(2, 1),
+            " (2 combinations the rules do not allow were skipped; 1 too large to work out within an experiment's bound was left out)"
+        );
+    }
 
     #[test]
     fn a_conditional_mean_keeps_its_condition() {

@@ -214,10 +214,12 @@ pub(crate) fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
 
 /// Write `files` into a new folder beside `out`, then rename it into place, so an interrupted
 /// or failed run leaves no partial folder.
+/// Returns the files the folder it replaced held and the new one does not (a Parquet file a
+/// build without the `parquet` feature does not write), for the caller to say so.
 pub(crate) fn write_folder(
     out: &std::path::Path,
     files: &[morale_lab::experiment::output::OutputFile],
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let _writing = Writing::start();
     let fail = |what: &str, e: std::io::Error| write_error(what, out, &e);
     let parent = out
@@ -239,6 +241,14 @@ pub(crate) fn write_folder(
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(fail("write", e));
     }
+    let mut dropped: Vec<String> = std::fs::read_dir(out)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| !files.iter().any(|f| &f.name == n))
+        .collect();
+    dropped.sort();
     if out.exists() {
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
         std::fs::rename(out, &old).map_err(|e| fail("replace", e))?;
@@ -247,5 +257,28 @@ pub(crate) fn write_folder(
     } else {
         std::fs::rename(&tmp, out).map_err(|e| fail("write", e))?;
     }
-    Ok(())
+    Ok(dropped)
+}
+
+/// What a report folder's replacement left out, in a line after "wrote N files …" (empty when
+/// nothing was): a Parquet file is named with why (this build writes none).
+pub(crate) fn dropped_line(dropped: &[String]) -> String {
+    if dropped.is_empty() {
+        return String::new();
+    }
+    let parquet = dropped.iter().any(|n| n.ends_with(".parquet"));
+    format!(
+        "removed {}, which {} not write{}\n",
+        dropped.join(", "),
+        if parquet {
+            "this build does"
+        } else {
+            "this run does"
+        },
+        if parquet {
+            " (a build with --features parquet writes results.parquet)"
+        } else {
+            ""
+        }
+    )
 }

@@ -10,7 +10,7 @@ use morale_lab::error::{Error, Result};
 use crate::cli::files::load_experiment;
 use crate::cli::flags::{invalid, sampler_of, samplers, seed_of, threads_of, trials_of};
 use crate::cli::progress::Progress;
-use crate::cli::write::{OutArgs, write_file, write_folder};
+use crate::cli::write::{OutArgs, dropped_line, write_file, write_folder};
 
 #[derive(Debug, Args)]
 pub(crate) struct ExperimentArgs {
@@ -130,13 +130,14 @@ pub(crate) fn run_one(
     let result = result?;
     let command = exp.command(&file.display().to_string());
     let files = output::outputs_scaled(&result, &command, a.target.chart_scale()?)?;
-    write_folder(&out, &files)?;
+    let dropped = write_folder(&out, &files)?;
     Ok(format!(
-        "wrote {} files to {}/ ({} run{} of {} trials)\n",
+        "wrote {} files to {}/ ({} run{} of {} trials)\n{}",
         files.len(),
         out.display(),
         exp.runs(),
         if exp.runs() == 1 { "" } else { "s" },
-        morale_lab::report::thousands(exp.trials)
+        morale_lab::report::thousands(exp.trials),
+        dropped_line(&dropped)
     ))
 }

@@ -11,7 +11,7 @@ use morale_lab::report::Format;
 
 use crate::cli::flags::{invalid, shell_word};
 use crate::cli::progress::Progress;
-use crate::cli::write::{OutArgs, write_folder};
+use crate::cli::write::{OutArgs, dropped_line, write_folder};
 
 #[derive(Debug, Args)]
 pub(crate) struct MergeArgs {
@@ -83,9 +83,9 @@ pub(crate) fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
     if control.is_cancelled() {
         return Err(Error::Cancelled);
     }
-    write_folder(&out, &files)?;
+    let dropped = write_folder(&out, &files)?;
     Ok(format!(
-        "merged {} shards: wrote {} files to {}/ ({} run{} of {} trials)\n",
+        "merged {} shards: wrote {} files to {}/ ({} run{} of {} trials)\n{}",
         parts.len(),
         files.len(),
         out.display(),
@@ -95,7 +95,8 @@ pub(crate) fn run_merge(a: MergeArgs, control: Arc<Control>) -> Result<String> {
         } else {
             "s"
         },
-        morale_lab::report::thousands(result.experiment.trials)
+        morale_lab::report::thousands(result.experiment.trials),
+        dropped_line(&dropped)
     ))
 }
 

@@ -423,10 +423,12 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     for out in [&text, &md] {
         assert!(
             out.replace("\n  ", " ")
-                .contains("beneath it as a fraction where that is a simple one")
+                .contains("beneath it as a fraction where that is a simple one, with a bottom number of 216 or less")
         );
     }
-    assert!(html.contains("beneath it as a fraction where that is a simple one"));
+    assert!(html.contains(
+        "beneath it as a fraction where that is a simple one, with a bottom number of 216 or less"
+    ));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
         text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),

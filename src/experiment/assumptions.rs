@@ -86,6 +86,10 @@ pub struct Assumptions {
     /// [`crate::experiment::EXPERIMENT_WORK`]), skipped: the same on every machine.
     #[serde(skip_serializing_if = "is_zero")]
     pub unsolved: usize,
+    /// The settings skipped (refused or unsolved), once each, in the order tried, so that a
+    /// reader is told which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedSetting>,
     /// The share of a difference that counts as a move.
     pub share: f64,
     /// The change of a chance's difference that counts as a move, whatever its size.
@@ -96,6 +100,21 @@ pub struct Assumptions {
     pub trials: u64,
     /// Parameters not tried, with why (a unit spec, a distribution), once each.
     pub not_tried: Vec<String>,
+}
+
+/// A setting left out of the tries: the parameter, its kind, the step tried and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedSetting {
+    /// The parameter, rule or option.
+    pub key: String,
+    /// `rule`, `setting` or `option`, as [`Assumption::kind`].
+    pub kind: String,
+    /// The value as run.
+    pub from: String,
+    /// The value tried.
+    pub to: String,
+    /// True: the rules refuse the combination; false: too large to work out.
+    pub refused: bool,
 }
 
 /// Why a try has no report: the system refused its values, or its run failed.
@@ -424,6 +443,7 @@ impl Experiment {
             tried: 0,
             refused: 0,
             unsolved: 0,
+            skipped: Vec::new(),
             share: SHARE,
             points: POINTS,
             exact: exact_all,
@@ -522,12 +542,23 @@ impl Experiment {
                 };
                 let (b, v) = match (b, v) {
                     (Ok(b), Ok(v)) => (b, v),
-                    (Err(Skipped::Refused), _) | (_, Err(Skipped::Refused)) => {
-                        out.refused += 1;
-                        continue;
-                    }
-                    _ => {
-                        out.unsolved += 1;
+                    (b, v) => {
+                        let refused = matches!(b, Err(Skipped::Refused))
+                            || matches!(v, Err(Skipped::Refused));
+                        match refused {
+                            true => out.refused += 1,
+                            false => out.unsolved += 1,
+                        }
+                        let left = SkippedSetting {
+                            key: s.key.clone(),
+                            kind: s.kind.into(),
+                            from: s.from.clone(),
+                            to: s.to.clone(),
+                            refused,
+                        };
+                        if !out.skipped.contains(&left) {
+                            out.skipped.push(left);
+                        }
                         continue;
                     }
                 };

@@ -89,6 +89,41 @@ pub(super) fn checks_made(result: &ExperimentResult) -> usize {
         .sum()
 }
 
+/// The checks of [`checks_made`] whose interval (at [`check_z`]) misses its exact value, each
+/// as "variant: quantity" in a reader's words, in the runs' order; empty where all agree.
+pub(super) fn checks_missed(result: &ExperimentResult) -> Vec<String> {
+    let exp = &result.experiment;
+    let z = check_z(result);
+    let mut out = Vec::new();
+    for r in &result.runs {
+        let name = &exp.variants[r.variant].name;
+        let at = match exp.sweep.is_empty() {
+            true => String::new(),
+            false => format!(" at {}", point_words(exp, &r.point)),
+        };
+        for o in &r.report.outcomes {
+            if o.cell.count.is_some()
+                && check_holds(&o.cell, true, exp.confidence, z) == Some(false)
+            {
+                let head = crate::labels::outcome(&o.outcome).head;
+                out.push(format!("{name}{at}, {head}"));
+            }
+        }
+        for m in &r.report.metrics {
+            if !(m.exact.is_some_and(f64::is_finite) && m.stderr.is_some()) {
+                continue;
+            }
+            if let Some(c) = find(&r.report, &m.name)
+                && check_holds(&c, false, exp.confidence, z) == Some(false)
+            {
+                let head = crate::labels::metric(&m.name).head;
+                out.push(format!("{name}{at}, {head}"));
+            }
+        }
+    }
+    out
+}
+
 /// The normal quantile of every check of a report: its checks are a reader's to scan at once,
 /// so they are sure at the experiment's level taken together (Bonferroni's adjustment over the
 /// [`checks_made`]), not one by one: at 95% over 200 checks, each at 99.975%. A value outside
@@ -397,7 +432,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                     head.value(x)
                 ),
                 Some((x, b)) => format!(
-                    "Under {}, {noun} is {} against {} under {base}: {}, exactly. ",
+                    "Under {}, {noun} is {} against {} under {base}: {}. ",
                     v.name,
                     head.value(x),
                     head.value(b),
@@ -535,7 +570,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                         format!("{what} {x:.2} {unit} on average, exactly as under {base}. ")
                     }
                     Some((x, b)) => format!(
-                        "{what} {x:.2} {unit} on average against {b:.2} ({}, exactly). ",
+                        "{what} {x:.2} {unit} on average against {b:.2} ({}). ",
                         signed(x - b, 2)
                     ),
                     None => format!(

@@ -15,6 +15,7 @@ h2 { font-size: 1.25rem; margin: 2.2rem 0 0.6rem; border-bottom: 1px solid var(-
 p.question, p.answer { font-size: 1.08rem; }
 p.answer { background: var(--band); border-left: 4px solid var(--accent); padding: 0.75rem 1rem; }
 p.method, p.note { color: var(--muted); }
+span.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
@@ -60,6 +61,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   tr.zero { display: none; }
   p.folded { display: block; font-size: 8pt; color: var(--muted); margin-top: -0.6rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
+  span.rounding { font-size: 7.5pt; margin-top: 0.1rem; line-height: 1.2; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
   figcaption { font-size: 8.5pt; }
@@ -296,9 +298,16 @@ pub(crate) fn index_html(
         );
     }
     out += &setup_html(&page.setup);
+    // The rounding note closes the answer, where a reader first subtracts one figure from
+    // another (on paper too), in the answer's box: a paragraph of its own, with its margins,
+    // pushed a first page's chart off the page.
     out += &format!(
-        "<p class=\"answer\"><strong>Answer.</strong> {}</p>\n",
+        "<p class=\"answer\"><strong>Answer.</strong> {}{}</p>\n",
         inline(&page.answer),
+        page.rounding
+            .as_ref()
+            .map(|n| format!("<span class=\"rounding\">{}</span>", inline(n)))
+            .unwrap_or_default()
     );
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
     // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
@@ -339,6 +348,9 @@ pub(crate) fn index_html(
             escape(stem)
         )
     };
+    // The chart that answers the question shares the first page with the answer, its table
+    // after it: a chart placed after the table does not fit under it on most first pages, and
+    // (a chart never breaks across pages) would leave a third to a half of the page blank.
     let (first, rest) = order.split_at(order.len().min(1));
     for c in first {
         out += &figure(c);
@@ -352,10 +364,11 @@ pub(crate) fn index_html(
     if let Some(tab) = &page.headline {
         out += &table(tab, "The headline, variant by variant", every);
     }
-    // Why, after the numbers it explains (the answer and its chart share the first page).
+    // Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
+    // it says so.
     if let Some(why) = &page.why {
         out += &format!(
-            "<p class=\"answer why\"><strong>Why.</strong> {}</p>\n",
+            "<p class=\"answer why\"><strong>Why</strong> (the experiment author's explanation). {}</p>\n",
             inline(why)
         );
     }

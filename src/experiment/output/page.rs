@@ -69,6 +69,9 @@ pub(crate) struct Page {
     /// With variants: each variant's headline with its interval and its difference from the
     /// baseline, between the verdict and the detail.
     pub headline: Option<Tab>,
+    /// Under the answer, where a reader first does the arithmetic: that a change is worked out
+    /// before rounding (`None` without changes to read).
+    pub rounding: Option<String>,
     /// The rest of the answer (variants compared): each comparison in words.
     pub detail: String,
     pub method: String,
@@ -107,9 +110,15 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
     let check = "simulation's check".to_string();
     let zf = super::answer::check_z(result);
+    // One axis swept: its label heads the column and each cell is a value ("3"), not the
+    // label again in every row ("Green base number 3", wrapped on paper with the 3 alone).
+    let axis = match exp.sweep.as_slice() {
+        [one] => crate::labels::capitalised(&crate::params::label(&one.key)),
+        _ => "setting".to_string(),
+    };
     let mut cols = vec![("variant", false)];
     if swept {
-        cols.push(("setting", false));
+        cols.push((axis.as_str(), false));
     }
     if exact_all {
         cols.extend([
@@ -142,7 +151,10 @@ fn headline_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (Str
         }
         let mut row = vec![v.name.clone()];
         if swept {
-            row.push(super::answer::point_words(exp, &run.point));
+            row.push(match run.point.as_slice() {
+                [one] if exp.sweep.len() == 1 => value_words(&one.as_input()),
+                point => super::answer::point_words(exp, point),
+            });
         }
         if exact_all {
             let x = c.exact.unwrap_or(c.p);
@@ -1389,24 +1401,28 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             )
         },
         crate::report::thousands(a.tried as u64),
-        skipped_tries(a.refused, a.unsolved)
+        skipped_tries(result, a)
     );
-    if !a.not_tried.is_empty() {
-        intro += &format!(
+    // What was not moved is said on screen, beside the table of every comparison: on paper
+    // it would name a setting the page never introduces.
+    let not_moved = match a.not_tried.is_empty() {
+        true => String::new(),
+        false => format!(
             " Not moved, having no single step: {}.",
             a.not_tried
                 .iter()
                 .map(|t| t.split(" (").next().unwrap_or(t))
                 .collect::<Vec<_>>()
                 .join("; ")
-        );
-    }
+        ),
+    };
     if a.found.is_empty() {
         intro += &format!(
             " None of them reverses a difference from {base}, makes one vanish or appear, or moves one by more than {}% of its size (a chance by more than {} points).",
             (100.0 * a.share).round(),
             (100.0 * a.points).round()
         );
+        intro += &not_moved;
         return Some(vec![Section {
             printed: true,
             title: "Assumptions that matter".into(),
@@ -1467,9 +1483,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     if by_setting.rows.is_empty() {
         intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
-        intro += &format!(
-            " The table gives the rules, readings and optional rules that do (not counting the variant shown for scale, which {scale_only} more change)."
-        );
+        intro += " The table gives the rules, readings and optional rules that do, for the variants compared (the one shown for scale is left out).";
     } else {
         intro += " The table gives the rules, readings and optional rules that do.";
     }
@@ -1493,9 +1507,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             intro: format!(
                 "The answer is for the situation the setup describes, played as it says. Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
                 if scale_situation > 0 {
-                    format!(
-                        " (not counting the variant shown for scale, which {scale_situation} more change)"
-                    )
+                    " (the variant shown for scale is left out)".to_string()
                 } else {
                     String::new()
                 }
@@ -1507,7 +1519,14 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             printed: false,
             title: "Assumptions that matter, comparison by comparison".into(),
             intro: format!(
-                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting."
+                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}",
+                match scale_only + scale_situation {
+                    0 => String::new(),
+                    n => format!(
+                        "; the variant shown for scale is here too, with the {n} {} that change only it",
+                        if n == 1 { "setting" } else { "settings" }
+                    ),
+                }
             ),
             tables: vec![tab],
         });
@@ -1667,7 +1686,7 @@ fn assumptions_by_setting(
         tab.rows.push(vec![
             format!(
                 "{}, {} instead of {}",
-                setting_in_table(&systems_of(result), &f.key, &f.kind),
+                setting_in_table(&compared_systems(result), &f.key, &f.kind),
                 steps_in_words(&steps),
                 value_words(&f.from),
             ),
@@ -1692,6 +1711,22 @@ pub(super) fn systems_of(result: &ExperimentResult) -> Vec<&str> {
         if !out.contains(&v.system.as_str()) {
             out.push(&v.system);
         }
+    }
+    out
+}
+
+/// The systems of the variants compared, leaving out those only a variant shown for scale
+/// uses: a setting they share is labelled in their words ("Quarters already lost"), not in
+/// every system's.
+fn compared_systems(result: &ExperimentResult) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for v in result.experiment.variants.iter().filter(|v| !v.reference) {
+        if !out.contains(&v.system.as_str()) {
+            out.push(&v.system);
+        }
+    }
+    if out.is_empty() {
+        return systems_of(result);
     }
     out
 }
@@ -2050,6 +2085,10 @@ fn pivots(result: &ExperimentResult) -> Vec<(String, Tab)> {
     out
 }
 
+/// Said under the first table of changes: a change and the two rounded figures it compares
+/// need not subtract to the last digit (the change is the exact one, rounded once).
+const ROUNDING: &str = "A change is worked out before rounding, so it can differ by one in its last digit from the difference of the rounded figures.";
+
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
@@ -2062,7 +2101,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         .iter()
         .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
     let method = format!(
-        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a seeded simulation (seed {}, {level} intervals). Differences are worked out before rounding, so one may differ by 0.1 from the difference of the rounded figures.",
+        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a seeded simulation (seed {}, {level} intervals).",
         if exact_all {
             "every value is exact, worked out from the rules' dice; the simulation checks each one."
         } else if exact_any {
@@ -2081,16 +2120,30 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     );
     // The checks' level, said once: sure taken together, not one by one.
     let checks = super::answer::checks_made(result);
+    // How the checks came out, on paper too, where their tables are not printed.
+    let missed = super::answer::checks_missed(result);
+    let outcome = match missed.len() {
+        0 if checks > 1 => format!(" All {} agree.", crate::report::thousands(checks as u64)),
+        0 => String::new(),
+        n => format!(
+            " {} of {} agree; {} {}: {}.",
+            crate::report::thousands((checks - n.min(checks)) as u64),
+            crate::report::thousands(checks as u64),
+            n,
+            if n == 1 { "does not" } else { "do not" },
+            missed.join("; ")
+        ),
+    };
     let method = if checks > 1 {
         format!(
-            "{method} The simulation's {} checks of exact values are {level} sure taken together: each interval is wide enough to hold its exact value {} times in {} (so a value outside one would say something is wrong, not that 1 check in {:.0} misses).",
+            "{method} The simulation's {} checks of exact values are {level} sure taken together: each interval is wide enough to hold its exact value {} times in {} (so a value outside one would say something is wrong, not that 1 check in {:.0} misses).{outcome}",
             crate::report::thousands(checks as u64),
             crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64 - 1),
             crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64),
             1.0 / (1.0 - exp.confidence)
         )
     } else {
-        method
+        format!("{method}{outcome}")
     };
     let method = if exp.overrides.is_empty() {
         method
@@ -2436,6 +2489,13 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 signed(x, 4)
             }
         };
+        let shown = |c: &Comparison, x: f64| {
+            if as_chance(c) {
+                format!("{} points", signed(100.0 * x, 1))
+            } else {
+                signed(x, 2)
+            }
+        };
         // The checks of exact differences are sure at the experiment's level taken together,
         // as the values' are: each interval widened from the row's level to the table's.
         let checked = comparisons
@@ -2486,10 +2546,12 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 } else {
                     crate::labels::outcome(&c.name).head
                 },
+                // The exact difference as the headline table rounds it (one number per
+                // quantity); the estimate beside it, a check, keeps a digit more.
                 match c.exact_difference {
                     Some(_) if super::answer::exactly_same(c) => "exactly the same".to_string(),
-                    Some(e) if all_exact => amount(c, e),
-                    Some(e) => format!("{}, exactly", amount(c, e)),
+                    Some(e) if all_exact => shown(c, e),
+                    Some(e) => format!("{}, exact", shown(c, e)),
                     None => amount(c, c.difference),
                 },
                 check,
@@ -2685,6 +2747,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         pivots: pivots(result),
         answer,
         why: exp.why.clone(),
+        rounding: (!comparisons.is_empty()).then(|| ROUNDING.to_string()),
         headline,
         detail,
         method,
@@ -2704,6 +2767,9 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
     );
+    if let Some(note) = &page.rounding {
+        out += &format!("*{note}*\n\n");
+    }
     // The chart that answers the question comes with the answer, as on the page.
     if result.experiment.headlines.len() > 1
         && result.experiment.variants.len() > 1
@@ -2722,7 +2788,7 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         out += "\n";
     }
     if let Some(why) = &page.why {
-        out += &format!("**Why.** {why}\n\n");
+        out += &format!("**Why** (the experiment author's explanation). {why}\n\n");
     }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);
@@ -2739,18 +2805,62 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
 }
 
 /// The tries an assumptions paragraph left out, in words: combinations the rules refuse, and
-/// settings too large to work out within an experiment's bound (the same on every machine).
-fn skipped_tries(refused: usize, unsolved: usize) -> String {
+/// settings too large to work out within an experiment's bound (the same on every machine),
+/// each named ("Green base number, 1 instead of 2"), so that a reader on paper is told which.
+fn skipped_tries(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> String {
+    let systems = compared_systems(result);
+    let named = |refused: bool| -> Vec<String> {
+        a.skipped
+            .iter()
+            .filter(|s| s.refused == refused)
+            .map(|s| {
+                format!(
+                    "{}, {} instead of {}",
+                    setting_in_table(&systems, &s.key, &s.kind),
+                    value_words(&s.to),
+                    value_words(&s.from)
+                )
+            })
+            .collect()
+    };
+    // Counted as named (a setting refused for two variants is one combination), where named.
+    let (r, u) = (named(true), named(false));
+    let count = |n: &[String], c: usize| if n.is_empty() { c } else { n.len() };
+    skipped_words(count(&r, a.refused), &r, count(&u, a.unsolved), &u)
+}
+
+/// [`skipped_tries`]' words from the counts and the settings named.
+fn skipped_words(
+    refused: usize,
+    refused_named: &[String],
+    unsolved: usize,
+    unsolved_named: &[String],
+) -> String {
+    let list = |named: &[String]| match named.is_empty() {
+        true => String::new(),
+        false => format!(": {}", named.join("; ")),
+    };
     let mut parts = Vec::new();
     if refused > 0 {
         parts.push(format!(
-            "{refused} combinations the rules do not allow were skipped"
+            "{refused} {} the rules do not allow {} skipped{}",
+            if refused == 1 {
+                "combination"
+            } else {
+                "combinations"
+            },
+            if refused == 1 { "was" } else { "were" },
+            list(refused_named)
         ));
     }
     if unsolved > 0 {
         parts.push(format!(
-            "{unsolved} too large to work out within an experiment's bound {} left out",
-            if unsolved == 1 { "was" } else { "were" }
+            "{unsolved} too large to work out within an experiment's bound {} left out{}",
+            if unsolved == 1 { "was" } else { "were" },
+            list(unsolved_named)
         ));
     }
     match parts.is_empty() {
@@ -2767,14 +2877,14 @@ mod tests {
     /// work out are told apart (both were "combinations the rules do not allow").
     #[test]
     fn skipped_tries_say_why() {
-        assert_eq!(skipped_tries(0, 0), "");
+        assert_eq!(skipped_words(0, &[], 0, &[]), "");
         assert_eq!(
-            skipped_tries(2, 0),
+            skipped_words(2, &[], 0, &[]),
             " (2 combinations the rules do not allow were skipped)"
         );
         assert_eq!(
-            skipped_tries(2, 1),
-            " (2 combinations the rules do not allow were skipped; 1 too large to work out within an experiment's bound was left out)"
+            skipped_words(1, &["Green base number, 1 instead of 2".into()], 1, &[]),
+            " (1 combination the rules do not allow was skipped: Green base number, 1 instead of 2; 1 too large to work out within an experiment's bound was left out)"
         );
     }
 

@@ -277,7 +277,7 @@ pub fn rally_sections(
     let helps: [(&str, &[(&str, &str)]); 3] = [
         ("", &[]),
         (" +1 leader", &[("leader", "1")]),
-        (", Elite", &[("elite", "true")]),
+        (", elite", &[("elite", "true")]),
     ];
     let mut sections = Vec::new();
     for state in ["routing", "unsteady"] {

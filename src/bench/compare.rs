@@ -325,6 +325,86 @@ pub struct Compared {
     pub dropped: Vec<String>,
     /// How many hand-loop ratios were compared.
     pub guarded: usize,
+    /// Every row of the tables as data (`bench --compare --format json`), in their order.
+    pub rows: Vec<RowData>,
+    /// The notes printed above the tables (different processors, trials that differ …).
+    pub notes: Vec<String>,
+    /// What was in one side only, named.
+    pub not_compared: Vec<String>,
+}
+
+/// One row of a comparison as data: which table, the case, each side's figure in its unit,
+/// the ratio judged with its interval, and the verdict with why where it is `unreliable`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RowData {
+    /// `speed` (trials a second), `hand_loop` (the rate over its hand-written loop's) or
+    /// `exact` (an exact solution's time).
+    pub table: &'static str,
+    /// The case.
+    pub case: String,
+    /// The sampler (`None` for an exact solution).
+    pub sampler: Option<String>,
+    /// The unit of `old` and `new`: `trials/s`, `x hand loop` or `ms`.
+    pub unit: &'static str,
+    /// Timed runs a side (every file's, pooled).
+    pub runs_old: usize,
+    /// Timed runs of the new side.
+    pub runs_new: usize,
+    /// The baseline's median (`None`: too few runs).
+    pub old: Option<f64>,
+    /// The new side's median.
+    pub new: Option<f64>,
+    /// Speed new over old (for an exact solution, old time over new): the ratio judged.
+    pub ratio: Option<f64>,
+    /// The ratio's interval, lower end.
+    pub low: Option<f64>,
+    /// Its upper end.
+    pub high: Option<f64>,
+    /// The interval's confidence.
+    pub confidence: Option<f64>,
+    /// `faster`, `slower`, `same` or `unreliable`.
+    pub verdict: &'static str,
+    /// Why a row is `unreliable`.
+    pub why: Option<String>,
+}
+
+impl RowData {
+    fn of(
+        table: &'static str,
+        case: &str,
+        sampler: Option<&str>,
+        unit: &'static str,
+        runs: (usize, usize),
+        ch: Option<&Change>,
+        verdict: &Verdict,
+    ) -> RowData {
+        // An exact solution's change is of times with the sides swapped (see `compare`).
+        let swap = table == "exact";
+        RowData {
+            table,
+            case: case.to_string(),
+            sampler: sampler.map(str::to_string),
+            unit,
+            runs_old: runs.0,
+            runs_new: runs.1,
+            old: ch.map(|c| if swap { c.new } else { c.old }),
+            new: ch.map(|c| if swap { c.old } else { c.new }),
+            ratio: ch.map(|c| c.ratio),
+            low: ch.map(|c| c.low),
+            high: ch.map(|c| c.high),
+            confidence: ch.map(|c| c.confidence),
+            verdict: match verdict {
+                Verdict::Faster => "faster",
+                Verdict::Slower => "slower",
+                Verdict::Same => "same",
+                Verdict::Unreliable(_) => "unreliable",
+            },
+            why: match verdict {
+                Verdict::Unreliable(w) => Some(w.clone()),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// One side's figures for a row, file by file.
@@ -418,6 +498,9 @@ pub fn compare(
         unjudged_guarded: Vec::new(),
         dropped: Vec::new(),
         guarded: 0,
+        rows: Vec::new(),
+        notes: Vec::new(),
+        not_compared: Vec::new(),
     };
     let mut missing = Vec::new();
     let mut trials_differ = Vec::new();
@@ -474,6 +557,15 @@ pub fn compare(
             Verdict::Unreliable(w) => c.unjudged.push(format!("{name}: {w}")),
             _ => {}
         }
+        c.rows.push(RowData::of(
+            "speed",
+            &row.case,
+            Some(&row.sampler),
+            "trials/s",
+            (po.len(), pn.len()),
+            ch.as_ref(),
+            &verdict,
+        ));
         rows.push(vec![
             row.case.clone(),
             row.sampler.clone(),
@@ -521,6 +613,15 @@ pub fn compare(
                 ch.ratio
             ));
         }
+        c.rows.push(RowData::of(
+            "hand_loop",
+            &row.case,
+            Some(&row.sampler),
+            "x hand loop",
+            (ro.len(), rn.len()),
+            ch.as_ref(),
+            &verdict,
+        ));
         refs.push(vec![
             row.case.clone(),
             row.sampler.clone(),
@@ -570,7 +671,8 @@ pub fn compare(
         };
         // Speed is old time over new: the change of the times with the sides swapped, so
         // that the ratio is exactly that of the two medians shown.
-        let ch = change(&pooled(&n), &pooled(&o), threshold);
+        let (tn, to) = (pooled(&n), pooled(&o));
+        let ch = change(&tn, &to, threshold);
         let why = unreliable(
             Contention::of(old, &o.iter().map(|x| x.cpu).collect::<Vec<_>>()),
             Contention::of(new, &n.iter().map(|x| x.cpu).collect::<Vec<_>>()),
@@ -581,6 +683,15 @@ pub fn compare(
             Verdict::Unreliable(w) => c.unjudged.push(format!("{} (exact): {w}", e.case)),
             _ => {}
         }
+        c.rows.push(RowData::of(
+            "exact",
+            &e.case,
+            None,
+            "ms",
+            (to.len(), tn.len()),
+            ch.as_ref(),
+            &verdict,
+        ));
         exact.push(vec![
             e.case.clone(),
             ch.as_ref()
@@ -604,6 +715,8 @@ pub fn compare(
         text += n;
         text += "\n";
     }
+    c.notes = notes.clone();
+    c.not_compared = missing.clone();
     if rows.len() > 1 {
         text += "\n";
         text += &align(&rows);
@@ -969,6 +1082,54 @@ mod tests {
         assert!(c.unjudged.is_empty());
         assert!(c.text.contains("0.500 ("), "{}", c.text);
         assert!(c.text.contains("verdict: slower"), "{}", c.text);
+    }
+
+    /// The rows as data (`--format json`) are the tables' rows: each side's median in its unit,
+    /// the ratio judged and its interval, the verdict and why; an exact solution's old and new
+    /// are its own times (its ratio is a speed, old time over new).
+    #[test]
+    fn the_rows_as_data_are_the_rows_judged() {
+        let mut old = bench(0.004, &STEADY, &RATIOS);
+        let exact = |ms: f64| super::super::ExactRow {
+            case: "exact rally RF 12 stands 24 turns".into(),
+            command: String::new(),
+            ms: Spread::of(vec![ms; 10], "ms"),
+            solves_a_run: 1,
+            runs: Vec::new(),
+            cpu: None,
+        };
+        old.exact.push(exact(2.0));
+        let mut new = bench(0.006, &STEADY.map(|x| x / 2.0), &RATIOS.map(|x| x / 2.0));
+        new.exact.push(exact(1.0));
+        let c = compare(&[old], &[new], (&[], &[]), 0.1, None).unwrap();
+        let tables: Vec<&str> = c.rows.iter().map(|r| r.table).collect();
+        assert_eq!(tables, vec!["speed", "hand_loop", "exact"]);
+        let speed = &c.rows[0];
+        assert_eq!(
+            (speed.unit, speed.verdict, speed.why.as_deref()),
+            ("trials/s", "slower", None)
+        );
+        assert_eq!(speed.ratio, Some(speed.new.unwrap() / speed.old.unwrap()));
+        assert!(speed.low.unwrap() <= 0.5 && 0.5 <= speed.high.unwrap());
+        let ms = &c.rows[2];
+        assert_eq!((ms.unit, ms.old, ms.new), ("ms", Some(2.0), Some(1.0)));
+        assert_eq!((ms.ratio, ms.verdict), (Some(2.0), "faster"));
+        assert_eq!(ms.sampler, None);
+        // A busy side: unreliable, with why, in the data as in the text.
+        let busy = compare(
+            &[bench(0.004, &STEADY, &RATIOS)],
+            &[bench(0.38, &STEADY, &RATIOS)],
+            (&[], &[]),
+            0.1,
+            None,
+        )
+        .unwrap();
+        assert_eq!(busy.rows[0].verdict, "unreliable");
+        assert!(
+            busy.rows[0].why.as_deref().unwrap().contains("waited"),
+            "{:?}",
+            busy.rows[0]
+        );
     }
 
     /// Layout 3 (dirty as text, paired ratios as `ratio_samples`) is read and upgraded; an

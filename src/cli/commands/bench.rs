@@ -21,7 +21,8 @@ pub(crate) struct BenchArgs {
     pub(crate) only: Vec<String>,
     /// Output: text (aligned tables) or json (one object: the build, the machine and its load,
     /// each case's command line, median with its interval, every run's figure, its reference
-    /// and ratio).
+    /// and ratio; with --compare, every row of the comparison: each side's median, the ratio
+    /// with its interval, the verdict and why, and the exit status).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub(crate) format: String,
     /// The least timed runs of each case after its warm-up (default 10); more are run until the
@@ -204,13 +205,6 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
     if a.list {
         return bench::list(&plan);
     }
-    if !old.is_empty() && format == Format::Json {
-        return Err(invalid(
-            "--format",
-            &a.format,
-            "text with --compare (write the new result's JSON with --save)",
-        ));
-    }
     // Against a baseline, run now: refused before anything runs when the work would differ.
     if let (Some(b), true) = (old.first(), a.to.is_empty()) {
         let threads = plan.threads.unwrap_or_else(rayon::current_num_threads);
@@ -256,7 +250,26 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         threshold,
         drop,
     )?;
-    let out = c.text;
+    // The exit status the verdicts give (as below), for the JSON to say.
+    let exit = match drop {
+        Some(_) if c.guarded == 0 => 2,
+        Some(_) if !c.dropped.is_empty() => 1,
+        Some(_) if !c.unjudged_guarded.is_empty() => 3,
+        Some(_) => 0,
+        None if !c.regressions.is_empty() => 1,
+        None if !c.unjudged.is_empty() => 3,
+        None => 0,
+    };
+    let out = match format {
+        Format::Json => compare_json(
+            &c,
+            (&names(&a.compare), &names(&a.to)),
+            threshold,
+            drop,
+            exit,
+        )?,
+        _ => c.text.clone(),
+    };
     // Exit 1: a reliable regression past the threshold (with --fail-on-drop, a hand-loop ratio
     // fallen past its drop); exit 3: no regression, but a row could not be judged.
     match drop {
@@ -284,6 +297,7 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         // The guard passes: said in so many words, as the speed rows above may say "slower"
         // (CI's guard judges only the ratios to the hand loops, which a change of machine
         // speed does not move).
+        Some(_) if format == Format::Json => Ok(out),
         Some(d) => Ok(format!(
             "{out}guard (--fail-on-drop {:.0}%): every ratio to a hand-written loop held within {:.0}% of the baseline's, beyond the noise: passes, exit 0{}\n",
             d * 100.0,
@@ -316,4 +330,37 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         }),
         None => Ok(out),
     }
+}
+
+/// `bench --compare --format json`: the comparison as data, for a CI script or a dashboard:
+/// the files on each side, the threshold and guard, every row of the tables (each side's
+/// median in its unit, the ratio judged with its interval, the verdict and why), the notes,
+/// what was in one side only, the rows that fell or could not be judged, and the exit status
+/// the command gives.
+fn compare_json(
+    c: &crate::bench::compare::Compared,
+    names: (&[String], &[String]),
+    threshold: f64,
+    drop: Option<f64>,
+    exit: i32,
+) -> Result<String> {
+    let doc = serde_json::json!({
+        "schema": 1,
+        "kind": "bench-compare",
+        "baseline": names.0,
+        "new": if names.1.is_empty() { vec!["this run".to_string()] } else { names.1.to_vec() },
+        "threshold": threshold,
+        "fail_on_drop": drop,
+        "rows": c.rows,
+        "notes": c.notes,
+        "not_compared": c.not_compared,
+        "regressions": c.regressions,
+        "unjudged": c.unjudged,
+        "dropped": c.dropped,
+        "exit": exit,
+    });
+    let mut text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| Error::Conflict(format!("could not write the comparison as JSON: {e}")))?;
+    text.push('\n');
+    Ok(text)
 }

@@ -785,9 +785,9 @@ const LABELS: &[(&str, &str)] = &[
     ("attacker", "Attacking unit"),
     ("auto_rout_on_win", "Winner routs the loser"),
     ("b_fire", "Side B's fire, if other"),
-    ("base_green", "Green unit's base number"),
-    ("base_regular", "Regular unit's base number"),
-    ("base_veteran", "Veteran unit's base number"),
+    ("base_green", "Green base number"),
+    ("base_regular", "Regular base number"),
+    ("base_veteran", "Veteran base number"),
     ("battery_stays", "Unsteady battery stays"),
     ("blown_penalty", "Blown to-hit penalty"),
     ("break_fraction", "50% rule threshold"),
@@ -869,7 +869,7 @@ const LABELS: &[(&str, &str)] = &[
     ("range", "Range at start (moves)"),
     ("range_band", "Artillery range band"),
     ("reroll_when", "Re-roll spent on"),
-    ("rerolls", "Re-rolls left"),
+    ("rerolls", "Commander's re-rolls"),
     ("rerolls_per_test", "Re-rolls a test"),
     ("retreat_out_of_range", "Retreating: out of range"),
     ("retreat_turns", "Turns out of the line"),
@@ -924,8 +924,8 @@ pub fn param(key: &str) -> String {
 }
 
 /// A parameter's label inside a sentence: its first letter in lower case ("morale class"),
-/// except a side's letter ("A charges from turn") or a name ("Green unit's base number" stays
-/// "green unit's base number"; "Rank & File" would stay).
+/// except a side's letter ("A charges from turn") or a name ("Green base number" keeps its
+/// capital, as a troop class the rules capitalise; "Rank & File" would stay).
 pub fn param_in_prose(key: &str) -> String {
     let l = param(key);
     let first = l.split(' ').next().unwrap_or("");

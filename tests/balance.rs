@@ -693,7 +693,7 @@ fn an_experiments_balance_section_solves_each_variant_against_another() {
     assert!(
         regular
             .answer()
-            .starts_with("No value of Green unit's base number"),
+            .starts_with("No value of Green base number"),
         "{}",
         regular.answer()
     );
@@ -726,12 +726,12 @@ fn an_experiment_with_balance_reports_it_and_merges_from_shards() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.starts_with("**Answer.** For Green: the chance of recovering reaches 43.1% at Green unit's base number 4, exactly. For Green, 2 lost:"),
+        answer.starts_with("**Answer.** For Green: the chance of recovering reaches 43.1% at Green base number 4, exactly. For Green, 2 lost:"),
         "{answer}"
     );
     for section in [
-        "## What Green unit's base number makes it fair: Green\n",
-        "## What Green unit's base number makes it fair: Green, 2 lost\n",
+        "## What Green base number makes it fair: Green\n",
+        "## What Green base number makes it fair: Green, 2 lost\n",
     ] {
         assert!(summary.contains(section), "{section}");
     }

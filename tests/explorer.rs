@@ -1370,7 +1370,7 @@ fn the_page_solves_for_a_number() {
     let crossing = &want["crossings"][0];
     assert!(
         answer.contains(&format!(
-            "Veteran unit's base number {}",
+            "Veteran base number {}",
             crossing["below"]["value"].as_str().unwrap()
         )),
         "{answer} / {crossing}"
@@ -1430,7 +1430,7 @@ fn the_page_solves_for_a_number() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(heading, "What Green unit's base number makes it fair: B");
+    assert_eq!(heading, "What Green base number makes it fair: B");
     assert_eq!(
         b.eval("document.querySelectorAll('#solved h2').length")
             .as_u64(),
@@ -1443,7 +1443,7 @@ fn the_page_solves_for_a_number() {
         .unwrap()
         .to_string();
     assert!(
-        answer.contains("at Green unit's base number 3, exactly"),
+        answer.contains("at Green base number 3, exactly"),
         "{answer}"
     );
     // The link holds the solve: opened again, it solves again.
@@ -1460,7 +1460,7 @@ fn the_page_solves_for_a_number() {
         b.eval("[document.getElementById('solve-key').value, document.getElementById('solve-target').value, location.href]"),
         json!(["base_green", "A", link])
     );
-    // A number as the target: the green unit's base number cannot move A (a Veteran unit), so A
+    // A number as the target: the Green base number cannot move A (a Veteran unit), so A
     // is named in one line after B's answer, not searched in a table of its own.
     b.eval("document.getElementById('solve-target').value = '0.5'");
     b.eval("document.getElementById('solve-run').click()");
@@ -1470,13 +1470,13 @@ fn the_page_solves_for_a_number() {
         .unwrap()
         .to_string();
     assert!(
-        unmoved.starts_with("A (Veteran): Green unit's base number does not change it: ")
+        unmoved.starts_with("A (Veteran): Green base number does not change it: ")
             && unmoved.contains("at every value from"),
         "{unmoved}"
     );
     assert_eq!(
         b.eval("[[...document.querySelectorAll('#solved h2')].map((h) => h.textContent), document.querySelectorAll('#solved table').length, document.querySelector('#solved').lastElementChild.id]"),
-        json!([["What Green unit's base number makes it fair: B"], 1, "solve-unmoved"])
+        json!([["What Green base number makes it fair: B"], 1, "solve-unmoved"])
     );
     b.wait("location.search.includes('&solve=base_green&target=0.5')");
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {

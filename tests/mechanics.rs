@@ -606,7 +606,7 @@ fn a_mechanic_files_report_names_the_file_as_its_rules() {
     let changed = hash(
         &out(&["--rule", "base_regular=5"]),
         "rules: changed from the file mechanics/rank-and-file.rhai (sha256 ",
-        "): Regular unit's base number 5 (the file: 4)",
+        "): Regular base number 5 (the file: 4)",
     );
     assert_eq!(plain, changed);
 }

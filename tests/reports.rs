@@ -605,7 +605,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("Along the rule \u{201c}Green unit's base number\u{201d} (as written: 5)")
+        answer.contains("Along the rule \u{201c}Green base number\u{201d} (as written: 5)")
             && answer.contains("55.7% at 5 (as written; −34.5 points)")
             && answer.contains("at Green base number 3"),
         "{answer}"
@@ -969,7 +969,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | Green unit's base number | recovered | difference from Regular with a +1 leader | simulation's check |"
+        "| variant | Green base number | recovered | difference from Regular with a +1 leader | simulation's check |"
     ));
     assert!(
         summary.contains("| Green | 5 | 55.7% | −34.5 points | agrees |"),

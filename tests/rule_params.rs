@@ -113,7 +113,7 @@ fn a_rule_set_file_is_the_same_as_its_rules_on_the_command_line() {
     ]);
     assert!(
         text.contains(
-            "rules: changed from the source: Green unit's base number 6 (source: 5), stands lost on a failed rally 2 (source: 1)"
+            "rules: changed from the source: Green base number 6 (source: 5), stands lost on a failed rally 2 (source: 1)"
         ),
         "{text}"
     );

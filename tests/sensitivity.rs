@@ -127,9 +127,7 @@ fn text_names_the_rule_that_matters_most_and_the_ones_that_do_not() {
         .split("No change to the chance of recovering")
         .nth(1)
         .unwrap();
-    assert!(
-        none.contains("Green unit's base number") && none.contains("Veteran unit's base number")
-    );
+    assert!(none.contains("Green base number") && none.contains("Veteran base number"));
     for line in text.lines() {
         assert!(line.chars().count() <= 100, "too wide: {line}");
     }

@@ -105,6 +105,8 @@ pub struct Assumptions {
 /// A setting left out of the tries: the parameter, its kind, the step tried and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SkippedSetting {
+    /// The variant compared with the baseline when it was skipped.
+    pub variant: String,
     /// The parameter, rule or option.
     pub key: String,
     /// `rule`, `setting` or `option`, as [`Assumption::kind`].
@@ -550,6 +552,7 @@ impl Experiment {
                             false => out.unsolved += 1,
                         }
                         let left = SkippedSetting {
+                            variant: vv.name.clone(),
                             key: s.key.clone(),
                             kind: s.kind.into(),
                             from: s.from.clone(),

@@ -1241,7 +1241,7 @@ impl Balance {
         }
     }
 
-    /// The number solved for, in a sentence ("green unit's base number").
+    /// The number solved for, in a sentence ("Green base number").
     pub fn key_words(&self) -> String {
         crate::params::label_in_prose(&self.key)
     }

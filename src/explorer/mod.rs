@@ -2189,7 +2189,7 @@ mod tests {
             solved[0]["answer"]
                 .as_str()
                 .unwrap()
-                .contains("Green unit's base number 4, exactly")
+                .contains("Green base number 4, exactly")
         );
         assert!(
             solved[0]["chart"]["svg"]
@@ -2198,8 +2198,8 @@ mod tests {
                 .starts_with("<svg")
         );
         assert!(solved[0]["unmoved"].is_null());
-        assert_eq!(solved[0]["words"], "Green unit's base number");
-        // A number: both solved; without solve, no search. The green unit's base number does not
+        assert_eq!(solved[0]["words"], "Green base number");
+        // A number: both solved; without solve, no search. The Green base number does not
         // move A, a Regular unit: A's answer says so in one sentence.
         let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));
         let solved = v["balance"].as_array().unwrap();
@@ -2208,7 +2208,7 @@ mod tests {
         assert_eq!((&a["label"], &b["label"]), (&json!("A"), &json!("B")));
         let line = a["unmoved"].as_str().unwrap();
         assert!(
-            line.starts_with("Green unit's base number does not change it: the chance ")
+            line.starts_with("Green base number does not change it: the chance ")
                 && line.contains(" at every value from "),
             "{line}"
         );

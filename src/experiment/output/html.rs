@@ -38,7 +38,7 @@ p.folded { display: none; }
 ul.setup { margin: -0.6rem 0 1rem; padding-left: 1.4rem; }
 ul.setup ul { margin: 0; padding-left: 1.2rem; }
 p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
-.print-only { display: none; }
+.print-only, .print-only-inline { display: none; }
 @media print {
   @page { margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
@@ -48,6 +48,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   ul.setup { margin: -0.5rem 0 0.4rem; font-size: 9pt !important; line-height: 1.25; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
+  .print-only-inline { display: inline; }
+  p.print-only.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -364,6 +366,14 @@ pub(crate) fn index_html(
     if let Some(tab) = &page.headline {
         out += &table(tab, "The headline, variant by variant", every);
     }
+    // On paper the table may fall on the next page: the note the answer closes with is
+    // repeated under it there (on screen it is said once).
+    if let (Some(note), true) = (
+        &page.rounding,
+        page.headline.is_some() || !page.pivots.is_empty(),
+    ) {
+        out += &format!("<p class=\"print-only rounding\">{}</p>\n", inline(note));
+    }
     // Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
     // it says so.
     if let Some(why) = &page.why {
@@ -407,8 +417,10 @@ pub(crate) fn index_html(
     }
     out += &reproduce(result, page, command);
     out += &format!(
-        "</main>\n<footer>Written by morale-lab {}.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
-        escape(&result.version)
+        "</main>\n<footer>Written by morale-lab {}<span class=\"print-only-inline\">, from <code>{}</code> (seed {})</span>.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        escape(&result.version),
+        escape(command),
+        exp.seed
     );
     out
 }

@@ -1418,7 +1418,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
     };
     if a.found.is_empty() {
         intro += &format!(
-            " None of them reverses a difference from {base}, makes one vanish or appear, or moves one by more than {}% of its size (a chance by more than {} points).",
+            " None of them reverses a difference from {base}, makes one vanish or appear, or moves one by more than {}% of its size or, for a chance, by more than {} points.",
             (100.0 * a.share).round(),
             (100.0 * a.points).round()
         );
@@ -1431,7 +1431,7 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
         }]);
     }
     intro += &format!(
-        " A setting counts where it would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size (a chance by more than {} points). The last column gives the most serious change each makes.",
+        " A setting counts where it would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size or, for a chance, by more than {} points, whichever is less. The last column gives the most serious change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -2126,12 +2126,13 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         0 if checks > 1 => format!(" All {} agree.", crate::report::thousands(checks as u64)),
         0 => String::new(),
         n => format!(
-            " {} of {} agree; {} {}: {}.",
+            " {} of {} agree; {} {}: {}. At this level 1 report in {:.0} has such a miss by chance alone; a fault would miss again from another seed, chance would not.",
             crate::report::thousands((checks - n.min(checks)) as u64),
             crate::report::thousands(checks as u64),
             n,
             if n == 1 { "does not" } else { "do not" },
-            missed.join("; ")
+            missed.join("; "),
+            1.0 / (1.0 - exp.confidence)
         ),
     };
     let method = if checks > 1 {
@@ -2489,11 +2490,19 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                 signed(x, 4)
             }
         };
+        // A difference too small for the headline's digits keeps the finer ones ("+0.0028",
+        // not "0.00" beside rows that say "exactly the same").
         let shown = |c: &Comparison, x: f64| {
-            if as_chance(c) {
-                format!("{} points", signed(100.0 * x, 1))
-            } else {
-                signed(x, 2)
+            let (coarse, digits) = match as_chance(c) {
+                true => (100.0 * x, 1usize),
+                false => (x, 2usize),
+            };
+            if (coarse * 10f64.powi(digits as i32)).round() == 0.0 {
+                return amount(c, x);
+            }
+            match as_chance(c) {
+                true => format!("{} points", signed(coarse, digits)),
+                false => signed(coarse, digits),
             }
         };
         // The checks of exact differences are sure at the experiment's level taken together,
@@ -2804,6 +2813,10 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     out
 }
 
+/// Skipped tries of one setting from one value: (key, kind, value as run, the values tried,
+/// the variants they were skipped for).
+type SkipGroup<'a> = (&'a str, &'a str, &'a str, Vec<String>, Vec<&'a str>);
+
 /// The tries an assumptions paragraph left out, in words: combinations the rules refuse, and
 /// settings too large to work out within an experiment's bound (the same on every machine),
 /// each named ("Green base number, 1 instead of 2"), so that a reader on paper is told which.
@@ -2812,24 +2825,52 @@ fn skipped_tries(
     a: &crate::experiment::assumptions::Assumptions,
 ) -> String {
     let systems = compared_systems(result);
+    let compared: Vec<&str> = result.experiment.variants[1..]
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
+    // One line a setting and its value as run, its steps and the variants it was skipped
+    // for together: "artillery or wagon instead of formed, for every variant".
     let named = |refused: bool| -> Vec<String> {
-        a.skipped
-            .iter()
-            .filter(|s| s.refused == refused)
-            .map(|s| {
+        let mut groups: Vec<SkipGroup> = Vec::new();
+        for s in a.skipped.iter().filter(|s| s.refused == refused) {
+            let at = groups.iter().position(|g| {
+                (g.0, g.1, g.2) == (s.key.as_str(), s.kind.as_str(), s.from.as_str())
+            });
+            let g = match at {
+                Some(i) => &mut groups[i],
+                None => {
+                    groups.push((&s.key, &s.kind, &s.from, Vec::new(), Vec::new()));
+                    groups.last_mut().expect("pushed")
+                }
+            };
+            let to = value_words(&s.to);
+            if !g.3.contains(&to) {
+                g.3.push(to);
+            }
+            if !g.4.contains(&s.variant.as_str()) {
+                g.4.push(&s.variant);
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(key, kind, from, tos, variants)| {
+                let all = compared.iter().all(|v| variants.contains(v));
                 format!(
-                    "{}, {} instead of {}",
-                    setting_in_table(&systems, &s.key, &s.kind),
-                    value_words(&s.to),
-                    value_words(&s.from)
+                    "{}, {} instead of {}, for {}",
+                    setting_in_table(&systems, key, kind),
+                    tos.join(" or "),
+                    value_words(from),
+                    match all && compared.len() > 1 {
+                        true => "every variant".to_string(),
+                        false => variants.join(" and "),
+                    }
                 )
             })
             .collect()
     };
-    // Counted as named (a setting refused for two variants is one combination), where named.
     let (r, u) = (named(true), named(false));
-    let count = |n: &[String], c: usize| if n.is_empty() { c } else { n.len() };
-    skipped_words(count(&r, a.refused), &r, count(&u, a.unsolved), &u)
+    skipped_words(a.refused, &r, a.unsolved, &u)
 }
 
 /// [`skipped_tries`]' words from the counts and the settings named.

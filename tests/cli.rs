@@ -1115,6 +1115,12 @@ fn bench_refuses_bad_asks_and_warns_of_weak_figures() {
     }
     assert!(!missing.exists());
     bin().args(["bench", "--to", j]).assert().code(2);
+    // A round given twice on one side would be pooled twice: refused, naming it (exit 2).
+    let out = bin().args(["bench", "--compare", j, j]).assert().code(2);
+    assert!(
+        String::from_utf8_lossy(&out.get_output().stderr).contains("each round once"),
+        "{out:?}"
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = (cores + 1).to_string();
     let v = json_of(&[

@@ -64,6 +64,29 @@ pub fn parse(text: &str, name: &str) -> Result<Bench> {
             c.per_second.unit = "trials/s".into();
         }
     }
+    // A figure a bench could not have measured (a rate or a time of zero, below zero, or not
+    // a number) is an edited or damaged file, not a verdict to give.
+    let bad_sample = |x: &f64| !(x.is_finite() && *x > 0.0);
+    for c in &b.cases {
+        if c.per_second.samples.iter().any(bad_sample)
+            || c.to_reference
+                .as_ref()
+                .is_some_and(|r| r.samples.iter().any(bad_sample))
+        {
+            return Err(bad(format!(
+                "case '{}' ({}) has a run's figure that is not a positive number: an edited or damaged file",
+                c.case, c.sampler
+            )));
+        }
+    }
+    for e in &b.exact {
+        if e.ms.samples.iter().any(bad_sample) {
+            return Err(bad(format!(
+                "exact case '{}' has a run's time that is not a positive number: an edited or damaged file",
+                e.case
+            )));
+        }
+    }
     for e in &mut b.exact {
         if e.ms.unit.is_empty() {
             e.ms.unit = "ms".into();
@@ -524,7 +547,10 @@ pub fn compare(
         };
         let (o, n) = (rows_of(old, find), rows_of(new, find));
         if o.is_empty() {
-            missing.push(format!("{} ({})", row.case, row.sampler));
+            missing.push(format!(
+                "{} ({}), in the new build only",
+                row.case, row.sampler
+            ));
             continue;
         }
         let name = format!("{} ({})", row.case, row.sampler);
@@ -710,6 +736,12 @@ pub fn compare(
                 missing.push(format!("{} (exact), in the baseline only", x.case));
             }
         }
+    }
+    // Mechanic-file rows are measured, not compared (yet): said, never dropped in silence.
+    if old.iter().chain(new).any(|b| !b.mechanic.is_empty()) {
+        notes.push(
+            "NOTE: the mechanic-file rows are not compared (bench prints them; --compare judges the built-in cases only)".into(),
+        );
     }
     for n in &notes {
         text += n;
@@ -1130,6 +1162,21 @@ mod tests {
             "{:?}",
             busy.rows[0]
         );
+    }
+
+    /// A run's figure of zero, below zero or not a number is refused as a damaged file (it was
+    /// judged: a negative rate "slower", a zero time "faster" with no ratio).
+    #[test]
+    fn a_figure_no_bench_could_measure_is_refused() {
+        let good = bench(0.004, &STEADY, &RATIOS);
+        let text = serde_json::to_string(&good).unwrap();
+        assert!(parse(&text, "good.json").is_ok());
+        for bad in [-1.0, 0.0] {
+            let mut b = good.clone();
+            b.cases[0].per_second.samples[0] = bad;
+            let e = parse(&serde_json::to_string(&b).unwrap(), "bad.json").unwrap_err();
+            assert!(e.to_string().contains("not a positive number"), "{e}");
+        }
     }
 
     /// Layout 3 (dirty as text, paired ratios as `ratio_samples`) is read and upgraded; an

@@ -129,6 +129,34 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         })?;
         compare::parse(&text, &name)
     };
+    // A file given twice on one side (or the same result under two names) would be pooled as
+    // two rounds and narrow the intervals: a regression made of nothing. (A result compared
+    // with itself, one on each side, is a fair check: it reads "same".)
+    for side in [&a.compare, &a.to] {
+        let mut seen: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
+        for p in side {
+            let bytes = std::fs::read(p).unwrap_or_default();
+            let canon = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+            if let Some((first, _)) = seen
+                .iter()
+                .find(|(c, b)| *c == canon || (!b.is_empty() && *b == bytes))
+            {
+                return Err(invalid(
+                    if std::ptr::eq(side, &a.to) {
+                        "--to"
+                    } else {
+                        "--compare"
+                    },
+                    &p.display().to_string(),
+                    &format!(
+                        "each round once: it is the same result as {} (a round pooled twice would narrow the intervals)",
+                        first.display()
+                    ),
+                ));
+            }
+            seen.push((canon, bytes));
+        }
+    }
     let old = a.compare.iter().map(read).collect::<Result<Vec<_>>>()?;
     let mut set = a.set.clone();
     if let Some(t) = &a.turns {
@@ -306,7 +334,7 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
                 String::new()
             } else {
                 format!(
-                    "; the {} speed row(s) called slower above are shown, not judged by the guard",
+                    "; the {} row(s) called slower above are shown, not judged by the guard, which judges the hand-loop ratios only against its own limit",
                     c.regressions.len()
                 )
             }

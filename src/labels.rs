@@ -749,6 +749,119 @@ pub fn role(key: &str) -> Role {
     }
 }
 
+/// What an outcome counts, in a sentence's words, per scenario and rule system (`""`: any):
+/// the line under a report's answer table that tells a reader what "recovered" or "removed"
+/// takes. `None` where nothing is declared (the page then says nothing rather than guess).
+const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
+    (
+        "rally",
+        "rank-and-file",
+        "recovered",
+        "back in good order by the last turn (a unit that recovers is done)",
+    ),
+    (
+        "rally",
+        "rank-and-file",
+        "removed",
+        "gone before it recovered: dispersed by the 50% rule, every stand lost, or a failed test while routing",
+    ),
+    ("rally", "", "unsteady", "still unsteady at the last turn"),
+    ("rally", "", "routing", "still routing at the last turn"),
+    (
+        "rally",
+        "effectiveness",
+        "back_in_action",
+        "back in the line by the last turn",
+    ),
+    (
+        "rally",
+        "effectiveness",
+        "still_retreating",
+        "still retreating at the last turn",
+    ),
+    (
+        "under-fire",
+        "rank-and-file",
+        "removed",
+        "gone by the last turn, for any reason the rules give: every stand shot away, dispersed by the 50% rule, a failed test while routing, or a battery's guns lost",
+    ),
+    (
+        "under-fire",
+        "effectiveness",
+        "eliminated",
+        "lost to fire by the last turn, its last quarter gone",
+    ),
+    (
+        "under-fire",
+        "linear-warfare",
+        "removed",
+        "gone by the last turn",
+    ),
+    (
+        "under-fire",
+        "",
+        "good",
+        "in good order after the last turn",
+    ),
+    ("under-fire", "", "unsteady", "unsteady after the last turn"),
+    ("under-fire", "", "routing", "routing after the last turn"),
+    (
+        "under-fire",
+        "",
+        "in_line",
+        "in its place in the line after the last turn",
+    ),
+    (
+        "under-fire",
+        "",
+        "retreating",
+        "retreating after the last turn",
+    ),
+    (
+        "under-fire",
+        "",
+        "falling_back",
+        "falling back after the last turn",
+    ),
+    (
+        "melee",
+        "",
+        "attacker_wins",
+        "the melee ends with the defender beaten",
+    ),
+    (
+        "melee",
+        "",
+        "defender_wins",
+        "the melee ends with the attacker beaten",
+    ),
+    (
+        "melee",
+        "",
+        "mutual_destruction",
+        "both units are destroyed in the same round",
+    ),
+];
+
+/// What outcome `key` of `scenario` counts under `system` (a mechanic file reads as the
+/// built-in system it is named for, or not at all), in words: see [`OUTCOME_MEANINGS`].
+pub fn outcome_meaning(system: &str, scenario: &str, key: &str) -> Option<&'static str> {
+    OUTCOME_MEANINGS
+        .iter()
+        .find(|(sc, sy, k, _)| *sc == scenario && *k == key && (sy.is_empty() || *sy == system))
+        .map(|m| m.3)
+}
+
+/// What a setting's value means where the number alone would mislead a reader: a natural roll
+/// of 7 "always passes" means none does. `None` for a value that says what it is.
+pub fn value_note(key: &str, value: &str) -> Option<&'static str> {
+    match (key, value) {
+        ("always_passes", "7") => Some("no roll always passes"),
+        ("always_fails", "0") => Some("no roll always fails"),
+        _ => None,
+    }
+}
+
 /// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
 pub fn option(name: &str) -> String {
     name.replace('-', " ")
@@ -1055,6 +1168,34 @@ mod tests {
     }
 
     /// No head or noun carries a key's underscore.
+    #[test]
+    fn a_value_with_a_meaning_of_its_own_and_an_outcome_say_it() {
+        assert_eq!(
+            value_note("always_passes", "7"),
+            Some("no roll always passes")
+        );
+        assert_eq!(value_note("always_passes", "6"), None);
+        assert_eq!(
+            value_note("always_fails", "0"),
+            Some("no roll always fails")
+        );
+        // A system's own reading first, else the scenario's for any system; nothing guessed.
+        assert!(
+            outcome_meaning("rank-and-file", "under-fire", "removed")
+                .is_some_and(|m| m.contains("50% rule"))
+        );
+        assert_eq!(
+            outcome_meaning("linear-warfare", "under-fire", "removed"),
+            Some("gone by the last turn")
+        );
+        assert_eq!(
+            outcome_meaning("effectiveness", "melee", "attacker_wins"),
+            Some("the melee ends with the defender beaten")
+        );
+        assert_eq!(outcome_meaning("rank-and-file", "rally", "no_such"), None);
+        assert_eq!(outcome_meaning("effectiveness", "rally", "recovered"), None);
+    }
+
     #[test]
     fn no_label_is_a_key() {
         for (k, head, after, _) in OUTCOMES {

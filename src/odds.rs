@@ -559,8 +559,14 @@ impl Odds {
                 .replace(" (no rule parameter changed)", "")),
             esc(&self.version),
         );
-        let td = |c: &OddsCell| match (c.kind, &c.fraction) {
+        // In a table where some cells have a fraction beneath, a cell without one keeps the
+        // fraction's line empty: every row of the table is then as tall as the others.
+        let td = |c: &OddsCell, pad: bool| match (c.kind, &c.fraction) {
             (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+            (_, None) if pad => format!(
+                "<td><span class=\"f\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
+                esc(&c.text)
+            ),
             // Every cell's bold line is its percentage; a simple fraction is beneath it.
             (_, Some(f)) => format!(
                 "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
@@ -570,6 +576,10 @@ impl Odds {
             (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
         };
         for s in &self.sections {
+            let pad = s
+                .rows
+                .iter()
+                .any(|(_, cells)| cells.iter().any(|c| c.fraction.is_some()));
             // A table of one column and a few rows (a chance and the chance re-rolled) lies on
             // its side: two rows across the page, not a tall column down it.
             if s.columns.len() == 1 && (2..=8).contains(&s.rows.len()) {
@@ -583,7 +593,7 @@ impl Odds {
                 }
                 out += &format!("</tr>\n<tr><th scope=\"row\">{}</th>", esc(&s.columns[0]));
                 for (_, cells) in &s.rows {
-                    out += &cells.first().map(td).unwrap_or_default();
+                    out += &cells.first().map(|c| td(c, pad)).unwrap_or_default();
                 }
                 out += "</tr>\n</tbody>\n</table>\n";
                 for f in &s.foot {
@@ -641,7 +651,7 @@ impl Odds {
                 }
                 out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
                 for c in cells {
-                    out += &td(c);
+                    out += &td(c, pad);
                 }
                 out += "</tr>\n";
                 i += 1;

@@ -1279,3 +1279,53 @@ fn every_svg_chart_has_text_with_its_font_embedded() {
     }
     assert!(charts > 100, "{charts} charts");
 }
+
+/// A printed table is read as it was measured: under the answer's table, each headline's
+/// meaning, in words; where two systems count a headline differently, both.
+#[test]
+fn every_committed_answer_table_says_what_its_columns_count() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let read = |name: &str| std::fs::read_to_string(root.join(name).join("summary.md")).unwrap();
+    let green = read("green-rally-number");
+    assert!(
+        green.contains("What the columns count. Recovered: back in good order by the last turn"),
+        "{green}"
+    );
+    let retreat = read("retreat-vs-rank-and-file");
+    let line = retreat
+        .lines()
+        .find(|l| l.starts_with("What the columns count."))
+        .expect("the retreat report says what its columns count");
+    for words in [
+        "Eliminated: lost to fire by the last turn",
+        "under Rank & File, removed: gone by the last turn",
+        "dispersed by the 50% rule",
+        "Turns its place stood empty: turns (of all turns)",
+    ] {
+        assert!(line.contains(words), "{words:?} not in {line}");
+    }
+    // A meaning that says only its label again is left out ("attacker's stands lost:
+    // attacker's stands lost in the melee").
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let md = std::fs::read_to_string(entry.unwrap().path().join("summary.md")).unwrap();
+        if let Some(l) = md
+            .lines()
+            .find(|l| l.starts_with("What the columns count."))
+        {
+            assert!(!l.contains("stands lost: attacker's stands lost"), "{l}");
+            assert!(!l.contains("turns until decided"), "{l}");
+        }
+    }
+}
+
+/// A value the rules give a meaning of its own is said in words where a setting is stepped:
+/// "Always passes at or above, 5 or 7 (no roll always passes) instead of 6".
+#[test]
+fn a_setting_value_that_means_never_says_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let md = std::fs::read_to_string(root.join("leaders-and-rerolls/summary.md")).unwrap();
+    assert!(
+        md.contains("Always passes at or above, 5 or 7 (no roll always passes) instead of 6"),
+        "leaders-and-rerolls does not say what 7 means"
+    );
+}

@@ -14,8 +14,9 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-/// Chart size in pixels at scale 1: the width, and the least height (the canvas grows with
-/// the title, the legend and the caption).
+/// Chart size in pixels at scale 1: the width, and the height a chart is laid out for (the
+/// canvas ends where the drawing does: taller with a long title, legend or caption, shorter
+/// with none, so that no blank strip is printed under it).
 pub const SIZE: (u32, u32) = (960, 540);
 
 /// A canvas for a phone's width (about 390 px): the text stays near its size on screen.
@@ -1181,6 +1182,42 @@ where
                     hidden[a] = Some((b, rank));
                 }
             }
+            // Where two lines meet at a place or two (not all along: that is hidden above), one
+            // mark covers the other there: the caption names where, so the reader does not look
+            // for a missing mark ("Green and Regular meet at 3"). Only on short axes of a sweep,
+            // where every place has its mark, and not where turn-by-turn steps cross.
+            let mut meets: Vec<String> = Vec::new();
+            if x_values.len() <= 12 && !*steps {
+                for a in 0..k {
+                    for b in a + 1..k {
+                        if hidden[a].is_some_and(|h| h.0 == b)
+                            || hidden[b].is_some_and(|h| h.0 == a)
+                        {
+                            continue;
+                        }
+                        let (va, vb) = (&series[a].1, &series[b].1);
+                        let at: Vec<&str> = va
+                            .iter()
+                            .zip(vb)
+                            .enumerate()
+                            .filter_map(|(i, (x, y))| {
+                                let (x, y) = (x.as_ref()?, y.as_ref()?);
+                                let ya = c.backend_coord(&(i as f64, y_of(x))).1;
+                                let yb = c.backend_coord(&(i as f64, y_of(y))).1;
+                                ((ya - yb).abs() <= s.px(3.0)).then(|| x_values[i].as_str())
+                            })
+                            .collect();
+                        if !at.is_empty() && at.len() <= 2 {
+                            meets.push(format!(
+                                "{} and {} at {}",
+                                series[a].0,
+                                series[b].0,
+                                at.join(" and ")
+                            ));
+                        }
+                    }
+                }
+            }
             // The widest interval, on the canvas and in value, first: where every one is
             // narrower than a mark, the simulation's checks are not drawn beside the exact
             // values (a dot on a dot), and the note says how close they lie.
@@ -1324,7 +1361,13 @@ where
             } else {
                 note
             };
-            let note = format!("{note}{}", hidden_words(&names, &hidden));
+            let mut note = format!("{note}{}", hidden_words(&names, &hidden));
+            if !meets.is_empty() && meets.len() <= 3 {
+                note += &format!(
+                    " Where lines meet, one mark covers the other: {}.",
+                    meets.join("; ")
+                );
+            }
             caption(root, f.caption_top, f.setup.as_deref(), &note, s)?
         }
         Chart::Heat {
@@ -1872,14 +1915,14 @@ impl Chart {
     /// [`NARROW`]) keeps the text legible where the chart is shown small, on a phone (it is
     /// drawn at the scale of its width to [`SIZE`]'s, but never below 3/4, so its text is at
     /// least 14 px). Layouts follow the canvas (titles and legends wrap); the height follows
-    /// the content: at least `size.1`, more when the title, the legend or the caption need it.
+    /// the content: it ends where the drawing does (`size.1` is not a least height).
     ///
     /// # Errors
     /// As [`Chart::svg`].
     pub fn svg_sized(&self, size: (u32, u32)) -> Result<String, String> {
         register_font();
         let s = Scale((size.0 as f64 / SIZE.0 as f64).clamp(0.75, 1.0));
-        let height = self.height(size.0, s)?.max(size.1);
+        let height = self.height(size.0, s)?;
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, (size.0, height)).into_drawing_area();
@@ -1911,17 +1954,14 @@ impl Chart {
     }
 
     /// The chart as PNG bytes at `scale` × [`SIZE`]'s width (2 for print at about 200 dpi on
-    /// A4), every line, mark and letter scaled with it; the height follows the content (at
-    /// least `scale` × [`SIZE`]'s).
+    /// A4), every line, mark and letter scaled with it; the height follows the content.
     ///
     /// # Errors
     /// As [`Chart::png`].
     pub fn png_scaled(&self, scale: f64) -> Result<Vec<u8>, String> {
         register_font();
         let w = (SIZE.0 as f64 * scale).round() as u32;
-        let h = self
-            .height(w, Scale(scale))?
-            .max((SIZE.1 as f64 * scale).round() as u32);
+        let h = self.height(w, Scale(scale))?;
         let mut rgb = vec![0u8; (w * h * 3) as usize];
         {
             let root = super::typeset::Typeset(BitMapBackend::with_buffer(&mut rgb, (w, h)))
@@ -2104,10 +2144,11 @@ mod tests {
                 u32::from_be_bytes(p[20..24].try_into().unwrap()),
             )
         };
-        // As wide as SIZE, at least as high, taller where the legend and caption need it;
-        // the same layout at twice the scale (each length rounded to whole pixels).
+        // As wide as SIZE, as high as the drawing (here with a legend and a caption, more
+        // than the plot alone); the same layout at twice the scale (each length rounded to
+        // whole pixels).
         let (w, h) = dims(&png);
-        assert!(w == SIZE.0 && h >= SIZE.1, "{w}×{h}");
+        assert!(w == SIZE.0 && h >= 500, "{w}×{h}");
         let (w2, h2) = dims(&big);
         assert!(
             w2 == 2 * w && h2.abs_diff(2 * h) <= 8,
@@ -2172,6 +2213,49 @@ mod tests {
         // Exact values with estimates beside them: the caption says what the dots are.
         let png = chart.png().unwrap();
         assert_eq!(&png[1..4], b"PNG");
+    }
+
+    /// Two sweep lines that meet at one value: one mark covers the other there, and the
+    /// caption says where; steps over turns that cross say nothing (they cross often).
+    #[test]
+    fn where_sweep_lines_meet_the_caption_says_so() {
+        let exact = |e: f64| {
+            Some(Estimate {
+                p: e,
+                low: e,
+                high: e,
+                exact: Some(e),
+            })
+        };
+        let series = |steps: bool| Chart::Lines {
+            title: "Meet".into(),
+            x_label: "base green".into(),
+            x_values: (3..=6).map(|x| x.to_string()).collect(),
+            y_label: "chance".into(),
+            level: "95%".into(),
+            steps,
+            share: true,
+            series: vec![
+                ("Regular".into(), vec![exact(0.9); 4]),
+                (
+                    "Green".into(),
+                    vec![exact(0.9), exact(0.74), exact(0.56), exact(0.43)],
+                ),
+            ],
+        };
+        let texts = |c: &Chart| {
+            svg_texts(&c.svg().unwrap())
+                .into_iter()
+                .map(|t| t.content)
+                .collect::<Vec<String>>()
+                .join(" ")
+        };
+        let swept = texts(&series(false));
+        assert!(
+            swept.contains("Where lines meet, one mark covers the other: Regular and Green at 3."),
+            "{swept}"
+        );
+        assert!(!texts(&series(true)).contains("Where lines meet"));
     }
 
     #[test]

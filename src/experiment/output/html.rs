@@ -15,6 +15,7 @@ h2 { font-size: 1.25rem; margin: 2.2rem 0 0.6rem; border-bottom: 1px solid var(-
 p.question, p.answer { font-size: 1.08rem; }
 p.answer { background: var(--band); border-left: 4px solid var(--accent); padding: 0.75rem 1rem; }
 p.method, p.note { color: var(--muted); }
+p.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 span.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
@@ -50,12 +51,18 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   .print-only-inline { display: inline; }
   p.print-only.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
+  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
   table.keep, tr { break-inside: avoid; }
   /* Heads are not repeated on a page a table runs onto: chromium repeats the band without its words. */
   thead { display: table-row-group; }
+  /* A table's head stays with its first rows, and a section's heading and opening paragraph with
+     what they introduce: none is left alone at a page's foot. */
+  thead, thead tr { break-after: avoid; }
+  tbody tr:first-child, tbody tr:nth-child(2) { break-before: avoid; }
+  h2 + p { break-after: avoid; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   th, td { padding: 1px 4px; }
   td.num, th.num { white-space: normal; }
@@ -373,6 +380,10 @@ pub(crate) fn index_html(
         page.headline.is_some() || !page.pivots.is_empty(),
     ) {
         out += &format!("<p class=\"print-only rounding\">{}</p>\n", inline(note));
+    }
+    // What the table's columns count, under it, on screen and on paper.
+    if let Some(m) = &page.meanings {
+        out += &format!("<p class=\"meanings\">{}</p>\n", inline(m));
     }
     // Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
     // it says so.

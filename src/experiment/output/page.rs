@@ -72,6 +72,9 @@ pub(crate) struct Page {
     /// Under the answer, where a reader first does the arithmetic: that a change is worked out
     /// before rounding (`None` without changes to read).
     pub rounding: Option<String>,
+    /// Under the answer's table: what each headline counts ("Recovered: back in good order by
+    /// the last turn."), so that a printed table is read as it was measured.
+    pub meanings: Option<String>,
     /// The rest of the answer (variants compared): each comparison in words.
     pub detail: String,
     pub method: String,
@@ -1094,6 +1097,15 @@ fn value_words(v: &str) -> String {
     }
 }
 
+/// A setting's value in words, with what a value the rules give a meaning of its own does
+/// ("7 (no roll always passes)" for the natural roll that always passes).
+fn setting_value(key: &str, v: &str) -> String {
+    match crate::labels::value_note(key, v) {
+        Some(note) => format!("{} ({note})", value_words(v)),
+        None => value_words(v),
+    }
+}
+
 /// Values tried, joined with "or", a run of three or more whole numbers in a row said as a
 /// range: "2 to 9 or unlimited", not "2 or 3 or 4 or … or 9 or unlimited".
 fn steps_in_words(steps: &[String]) -> String {
@@ -1365,8 +1377,8 @@ fn named_assumption(
                 ""
             },
             setting_words(&systems_of(result), &f.key, &f.kind),
-            value_words(&f.from),
-            value_words(&f.to)
+            setting_value(&f.key, &f.from),
+            setting_value(&f.key, &f.to)
         ),
     }
 }
@@ -1460,8 +1472,8 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             format!(
                 "{}, {} instead of {}",
                 setting_in_table(&systems_of(result), &f.key, &f.kind),
-                value_words(&f.to),
-                value_words(&f.from)
+                setting_value(&f.key, &f.to),
+                setting_value(&f.key, &f.from)
             ),
             f.rule.clone(),
             match f.side.as_str() {
@@ -1678,7 +1690,7 @@ fn assumptions_by_setting(
         // Each step tried that changes a comparison, once ("0 or 2 instead of 1").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
-            let s = value_words(&r.to);
+            let s = setting_value(&f.key, &r.to);
             if !steps.contains(&s) {
                 steps.push(s);
             }
@@ -1688,7 +1700,7 @@ fn assumptions_by_setting(
                 "{}, {} instead of {}",
                 setting_in_table(&compared_systems(result), &f.key, &f.kind),
                 steps_in_words(&steps),
-                value_words(&f.from),
+                setting_value(&f.key, &f.from),
             ),
             top.rule.clone(),
             changes,
@@ -2757,6 +2769,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         answer,
         why: exp.why.clone(),
         rounding: (!comparisons.is_empty()).then(|| ROUNDING.to_string()),
+        meanings: meanings(result),
         headline,
         detail,
         method,
@@ -2796,6 +2809,9 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         out += &tab.markdown();
         out += "\n";
     }
+    if let Some(m) = &page.meanings {
+        out += &format!("{m}\n\n");
+    }
     if let Some(why) = &page.why {
         out += &format!("**Why** (the experiment author's explanation). {why}\n\n");
     }
@@ -2811,6 +2827,79 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     }
     out += &format!("## Reproduce\n\n{}\n", page.reproduce);
     out
+}
+
+/// What the headlines count, in a sentence each: an outcome's meaning as its system declares
+/// it for the scenario, a metric's as its report gives it. Where variants of several systems
+/// read a headline differently (Rank & File's "removed" beside the 25% rules' "eliminated"),
+/// each system's reading is named. `None` when no headline has a meaning declared.
+fn meanings(result: &ExperimentResult) -> Option<String> {
+    let exp = &result.experiment;
+    let per = exp.variants.len().max(1);
+    let first = result.runs.get(..per.min(result.runs.len()))?;
+    let base = &first.first()?.report;
+    let mut said: Vec<String> = Vec::new();
+    for head in Head::all(exp, base) {
+        // (system, the outcome or metric it counts, its head, its meaning), each once.
+        let mut readings: Vec<(String, String, String)> = Vec::new();
+        for run in first {
+            let r = &run.report;
+            let found = if head.metric {
+                r.metrics
+                    .iter()
+                    .find(|m| m.name == head.key)
+                    .map(|m| (head.labelled(), m.meaning.clone()))
+            } else {
+                r.outcomes
+                    .iter()
+                    .find(|o| o.outcome == head.key || same_outcome(&o.outcome, &head.key))
+                    .and_then(|o| {
+                        crate::labels::outcome_meaning(&r.system, &r.scenario, &o.outcome)
+                            .map(|m| (crate::labels::outcome(&o.outcome).head, m.to_string()))
+                    })
+            };
+            if let Some((label, meaning)) = found
+                && !readings.iter().any(|x| x.1 == label && x.2 == meaning)
+            {
+                readings.push((r.system.clone(), label, meaning));
+            }
+        }
+        // A meaning that only says its label again ("attacker's stands lost: attacker's
+        // stands lost in the melee") tells the reader nothing: it is left out.
+        readings.retain(|(_, label, meaning)| says_more(label, meaning));
+        let Some((_, label0, meaning0)) = readings.first() else {
+            continue;
+        };
+        let mut line = format!("{}: {meaning0}", crate::labels::capitalised(label0));
+        for (system, label, meaning) in &readings[1..] {
+            line += &format!(
+                "; under {}, {label}: {meaning}",
+                crate::labels::system(system)
+            );
+        }
+        said.push(line + ".");
+    }
+    (!said.is_empty()).then(|| format!("What the columns count. {}", said.join(" ")))
+}
+
+/// Whether `meaning` says at least three words its `label` does not (small words aside).
+fn says_more(label: &str, meaning: &str) -> bool {
+    const SMALL: &[&str] = &[
+        "a", "an", "the", "in", "of", "to", "its", "it", "by", "at", "and", "or", "on", "until",
+        "among", "that", "as",
+    ];
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let known = words(label);
+    words(meaning)
+        .iter()
+        .filter(|w| !SMALL.contains(&w.as_str()) && !known.contains(w))
+        .count()
+        >= 3
 }
 
 /// Skipped tries of one setting from one value: (key, kind, value as run, the values tried,
@@ -2844,7 +2933,7 @@ fn skipped_tries(
                     groups.last_mut().expect("pushed")
                 }
             };
-            let to = value_words(&s.to);
+            let to = setting_value(&s.key, &s.to);
             if !g.3.contains(&to) {
                 g.3.push(to);
             }
@@ -2860,7 +2949,7 @@ fn skipped_tries(
                     "{}, {} instead of {}, for {}",
                     setting_in_table(&systems, key, kind),
                     tos.join(" or "),
-                    value_words(from),
+                    setting_value(key, from),
                     match all && compared.len() > 1 {
                         true => "every variant".to_string(),
                         false => variants.join(" and "),
@@ -2927,6 +3016,26 @@ mod tests {
             skipped_words(1, &["Green base number, 1 instead of 2".into()], 1, &[]),
             " (1 combination the rules do not allow was skipped: Green base number, 1 instead of 2; 1 too large to work out within an experiment's bound was left out)"
         );
+    }
+
+    #[test]
+    fn a_meaning_that_says_its_label_again_is_not_said() {
+        assert!(!says_more(
+            "attacker's stands lost",
+            "attacker's stands lost in the melee"
+        ));
+        assert!(!says_more(
+            "turns to a decision (among fights decided)",
+            "turns until decided, among fights decided"
+        ));
+        assert!(says_more(
+            "turns its place stood empty",
+            "turns (of all turns) the unit's place in the line stood empty"
+        ));
+        assert!(says_more(
+            "recovered",
+            "back in good order by the last turn"
+        ));
     }
 
     #[test]

@@ -832,7 +832,7 @@ td.x { color: #555; font-style: italic; font-size: 7.5pt; }
 .rules ul { margin: 0; padding-left: 4mm; font-size: 7.5pt; line-height: 1.12; columns: 3; column-gap: 5mm; }
 .rules h2 { margin-top: 2mm; }
 section.rules { break-inside: auto; page-break-inside: auto; }
-.rules li { margin-bottom: 0.3mm; }
+.rules li { margin-bottom: 0.3mm; break-inside: avoid; page-break-inside: avoid; }
 code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
 @page { margin: 7mm 10mm; }
 @media print {

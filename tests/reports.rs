@@ -1329,3 +1329,25 @@ fn a_setting_value_that_means_never_says_so() {
         "leaders-and-rerolls does not say what 7 means"
     );
 }
+
+/// A reader reproduces the situation from the page: the settings the file leaves at the tool's
+/// defaults that would change the answer are said with their values, at the head of "Where the
+/// answer holds" (the retreat report's unit fires back; it moves the amendment's effect).
+#[test]
+fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.contains("The setup leaves these at the tool's defaults, in every variant:"))
+        .expect("the retreat report says its defaults");
+    for said in [
+        "fires back: yes",
+        "general attached: no",
+        "starting state: in line",
+    ] {
+        assert!(line.contains(said), "{said:?} not in {line}");
+    }
+    // A setting the file sets is in the setup, not repeated here.
+    assert!(!line.contains("morale class"), "{line}");
+}

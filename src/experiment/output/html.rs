@@ -51,7 +51,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   .print-only-inline { display: inline; }
   p.print-only.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
-  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; }
+  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; break-before: avoid; }
+  p.print-only.rounding { break-before: avoid; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -310,12 +311,18 @@ pub(crate) fn index_html(
     // The rounding note closes the answer, where a reader first subtracts one figure from
     // another (on paper too), in the answer's box: a paragraph of its own, with its margins,
     // pushed a first page's chart off the page.
+    // On paper it is said once, under the table, where the table has it (`screen`).
+    let under_table = page.headline.is_some() || !page.pivots.is_empty();
     out += &format!(
         "<p class=\"answer\"><strong>Answer.</strong> {}{}</p>\n",
         inline(&page.answer),
         page.rounding
             .as_ref()
-            .map(|n| format!("<span class=\"rounding\">{}</span>", inline(n)))
+            .map(|n| format!(
+                "<span class=\"rounding{}\">{}</span>",
+                if under_table { " screen" } else { "" },
+                inline(n)
+            ))
             .unwrap_or_default()
     );
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
@@ -375,10 +382,7 @@ pub(crate) fn index_html(
     }
     // On paper the table may fall on the next page: the note the answer closes with is
     // repeated under it there (on screen it is said once).
-    if let (Some(note), true) = (
-        &page.rounding,
-        page.headline.is_some() || !page.pivots.is_empty(),
-    ) {
+    if let (Some(note), true) = (&page.rounding, under_table) {
         out += &format!("<p class=\"print-only rounding\">{}</p>\n", inline(note));
     }
     // What the table's columns count, under it, on screen and on paper.

@@ -1517,7 +1517,8 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             printed: true,
             title: "Where the answer holds".into(),
             intro: format!(
-                "The answer is for the situation the setup describes, played as it says. Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
+                "The answer is for the situation the setup describes, played as it says.{} Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
+                defaults_that_matter(result).map(|d| format!(" {d}")).unwrap_or_default(),
                 if scale_situation > 0 {
                     " (the variant shown for scale is left out)".to_string()
                 } else {
@@ -1543,6 +1544,42 @@ fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
             tables: vec![tab],
         });
     Some(out)
+}
+
+/// The settings of the situation and of play that the file leaves at the tool's defaults but
+/// that would change the answer (those "Where the answer holds" lists), with their values, said
+/// at the head of that section: a reader can then reproduce the situation from the page
+/// ("fires back: yes", "general attached: no"), not only from the tool's list. (In the setup
+/// they pushed the first page's chart onto the second.)
+fn defaults_that_matter(result: &ExperimentResult) -> Option<String> {
+    let a = result.assumptions.as_ref()?;
+    let exp = &result.experiment;
+    let set_in_file = |k: &str| {
+        exp.variants
+            .iter()
+            .any(|v| v.set.iter().any(|(key, _)| key == k))
+            || exp.sweep.iter().any(|x| x.key == k)
+    };
+    let systems = compared_systems(result);
+    let mut said: Vec<String> = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
+    for f in a.found.iter().filter(|f| scope(f)) {
+        if keys.contains(&f.key.as_str()) || set_in_file(&f.key) {
+            continue;
+        }
+        keys.push(&f.key);
+        said.push(format!(
+            "{}: {}",
+            crate::labels::lower_first(&setting_in_table(&systems, &f.key, &f.kind)),
+            setting_value(&f.key, &f.from)
+        ));
+    }
+    (!said.is_empty()).then(|| {
+        format!(
+            "The setup leaves these at the tool's defaults, in every variant: {}.",
+            said.join("; ")
+        )
+    })
 }
 
 /// A setting of the situation the question is asked about, or a side's choice of play (a

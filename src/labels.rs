@@ -757,7 +757,7 @@ const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "rally",
         "rank-and-file",
         "recovered",
-        "back in good order by the last turn (a unit that recovers is done)",
+        "back in good order by the last turn",
     ),
     (
         "rally",

@@ -663,9 +663,12 @@ fn counts(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head])
                 (0, 0) => format!("none of the {others} variants changes {head}"),
                 (0, 2) if others == 2 => format!("both variants change {head}"),
                 (0, n) if n == others && n > 1 => format!("all {n} variants change {head}"),
+                // Of which variants: those compared with the baseline, not every one the
+                // setup lists (the baseline and one shown for scale are not counted).
                 (0, n) => format!(
-                    "{n} of {others} variant{} change{} {head}",
+                    "{n} of the {others} variant{} compared with {} change{} {head}",
                     if others == 1 { "" } else { "s" },
+                    exp.variants[0].name,
                     if n == 1 { "s" } else { "" }
                 ),
                 (_, 2) if others == 2 => format!("both {head}"),

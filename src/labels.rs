@@ -783,7 +783,7 @@ const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "under-fire",
         "rank-and-file",
         "removed",
-        "gone by the last turn, for any reason the rules give: every stand shot away, dispersed by the 50% rule, a failed test while routing, or a battery's guns lost",
+        "gone by the last turn, for any reason the rules give, such as every stand shot away, dispersal by the 50% rule or a failed test while routing",
     ),
     (
         "under-fire",

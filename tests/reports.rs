@@ -594,7 +594,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A sweep over a rule reads along the rule: every value against the source's, and the value
+/// A sweep over a rule reads along the rule ("as … runs over the values tried"): every value against the source's, and the value
 /// that meets the question's target named (issue 32's "how we will know").
 #[test]
 fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
@@ -606,8 +606,9 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("Along the rule \u{201c}Green base number\u{201d} (as written: 5)")
-            && answer.contains("55.7% at 5 (as written; −34.5 points)")
+        answer.contains(
+            "As \u{201c}Green base number\u{201d} runs over the values tried (the rules give 5)"
+        ) && answer.contains("55.7% at 5 (as written; −34.5 points)")
             && answer.contains("at Green base number 3"),
         "{answer}"
     );
@@ -986,7 +987,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         ),
         "{summary}"
     );
-    assert!(summary.contains("checks of exact values are 95% sure taken together"));
+    assert!(summary.contains("It checks all 88 exact values, with intervals wide enough that the checks are 95% sure taken together"));
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));
@@ -1300,7 +1301,7 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     for words in [
         "Eliminated: lost to fire by the last turn",
         "under Rank & File, removed: gone by the last turn",
-        "dispersed by the 50% rule",
+        "dispersal by the 50% rule",
         "Turns its place stood empty: turns, of all those played, in which no unit held its place",
     ] {
         assert!(line.contains(words), "{words:?} not in {line}");

@@ -790,19 +790,27 @@ fn along(
         .collect();
     Some(match target {
         Some((t, base)) => format!(
-            "Along the rule \u{201c}{}\u{201d} (as written: {source}{}), {} under {} is {}, against {} under {base} at every setting.",
+            "As \u{201c}{}\u{201d} runs over the values tried (the rules give {source}{}), {} under {} is {}, against {} under {base} at every one.",
             crate::params::label_in_prose(&axis.key),
-            if written.is_none() { ", not swept" } else { "" },
+            if written.is_none() {
+                ", not among them"
+            } else {
+                ""
+            },
             head.noun(),
             v.name,
             parts.join(", "),
             head.value(t)
         ),
         None => format!(
-            "Under {}, along the rule \u{201c}{}\u{201d} (as written: {source}{}), {} is {}.",
+            "Under {}, as \u{201c}{}\u{201d} runs over the values tried (the rules give {source}{}), {} is {}.",
             v.name,
             crate::params::label_in_prose(&axis.key),
-            if written.is_none() { ", not swept" } else { "" },
+            if written.is_none() {
+                ", not among them"
+            } else {
+                ""
+            },
             head.noun(),
             parts.join(", ")
         ),

@@ -2178,21 +2178,18 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         0 if checks > 1 => format!(" All {} agree.", crate::report::thousands(checks as u64)),
         0 => String::new(),
         n => format!(
-            " {} of {} agree; {} {}: {}. At this level 1 report in {:.0} has such a miss by chance alone; a fault would miss again from another seed, chance would not.",
+            " {} of {} agree; {} {}: {}. A fault would miss again from another seed; chance would not.",
             crate::report::thousands((checks - n.min(checks)) as u64),
             crate::report::thousands(checks as u64),
             n,
             if n == 1 { "does not" } else { "do not" },
             missed.join("; "),
-            1.0 / (1.0 - exp.confidence)
         ),
     };
     let method = if checks > 1 {
         format!(
-            "{method} The simulation's {} checks of exact values are {level} sure taken together: each interval is wide enough to hold its exact value {} times in {} (so a value outside one would say something is wrong, not that 1 check in {:.0} misses).{outcome}",
+            "{method} It checks all {} exact values, with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
             crate::report::thousands(checks as u64),
-            crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64 - 1),
-            crate::report::thousands(((checks as f64) / (1.0 - exp.confidence)).round() as u64),
             1.0 / (1.0 - exp.confidence)
         )
     } else {

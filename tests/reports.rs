@@ -1341,7 +1341,7 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
     let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
     let line = md
         .lines()
-        .find(|l| l.contains("The setup leaves these at the tool's defaults, in every variant:"))
+        .find(|l| l.contains("The setup leaves these as the program plays them unless told otherwise, in every variant:"))
         .expect("the retreat report says its defaults");
     for said in [
         "fires back: yes",

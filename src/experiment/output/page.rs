@@ -1579,7 +1579,7 @@ fn defaults_that_matter(result: &ExperimentResult) -> Option<String> {
     }
     (!said.is_empty()).then(|| {
         format!(
-            "The setup leaves these at the tool's defaults, in every variant: {}.",
+            "The setup leaves these as the program plays them unless told otherwise, in every variant: {}.",
             said.join("; ")
         )
     })

@@ -1157,6 +1157,12 @@ where
             // A series that lies on one drawn after it at every turn (within a mark's width) is
             // hidden by it: its marks move aside along the step, one place per series hidden
             // there, and the caption names it.
+            // Two values at place `i` drawn within a mark's reach of each other.
+            let close = |i: usize, x: &Estimate, y: &Estimate| {
+                let ya = c.backend_coord(&(i as f64, y_of(x))).1;
+                let yb = c.backend_coord(&(i as f64, y_of(y))).1;
+                (ya - yb).abs() <= s.px(3.0)
+            };
             let on = |a: usize, b: usize| {
                 let (va, vb) = (&series[a].1, &series[b].1);
                 va.len() == vb.len()
@@ -1166,11 +1172,7 @@ where
                         .zip(vb)
                         .enumerate()
                         .all(|(i, (x, y))| match (x, y) {
-                            (Some(x), Some(y)) => {
-                                let ya = c.backend_coord(&(i as f64, y_of(x))).1;
-                                let yb = c.backend_coord(&(i as f64, y_of(y))).1;
-                                (ya - yb).abs() <= s.px(3.0)
-                            }
+                            (Some(x), Some(y)) => close(i, x, y),
                             (None, None) => true,
                             _ => false,
                         })
@@ -1202,9 +1204,7 @@ where
                             .enumerate()
                             .filter_map(|(i, (x, y))| {
                                 let (x, y) = (x.as_ref()?, y.as_ref()?);
-                                let ya = c.backend_coord(&(i as f64, y_of(x))).1;
-                                let yb = c.backend_coord(&(i as f64, y_of(y))).1;
-                                ((ya - yb).abs() <= s.px(3.0)).then(|| x_values[i].as_str())
+                                close(i, x, y).then(|| x_values[i].as_str())
                             })
                             .collect();
                         if !at.is_empty() && at.len() <= 2 {

@@ -1,0 +1,427 @@
+//! Lines over a swept setting (or steps over turns): exact values as the line, estimates as
+//! bands or as dots beside it, the baseline drawn last, a series hidden under another set
+//! aside and named, and where two lines meet said in the caption.
+
+use plotters::prelude::*;
+
+use super::frame::*;
+use super::{Area, Estimate, Series, colour};
+
+/// A line chart's content, borrowed from [`Chart::Lines`](super::Chart::Lines).
+pub(super) struct Lines<'a> {
+    pub(super) title: &'a String,
+    pub(super) x_label: &'a String,
+    pub(super) x_values: &'a Vec<String>,
+    pub(super) y_label: &'a String,
+    pub(super) level: &'a String,
+    pub(super) steps: &'a bool,
+    pub(super) share: &'a bool,
+    pub(super) series: &'a Vec<Series>,
+}
+
+/// The value a line goes through: the exact one where it is known.
+fn y_of(v: &Estimate) -> f64 {
+    v.exact.unwrap_or(v.p)
+}
+
+/// The y axis's range, and whether it was fitted to the data: small effects are not flattened
+/// by a 0–100% axis: a chance axis fits the data (in steps of 5 points) when they span less
+/// than 30 points, and the caption says so.
+fn y_range(series: &[Series], probability: bool) -> (f64, f64, bool) {
+    let top = series
+        .iter()
+        .flat_map(|x| x.1.iter().flatten().map(|v| v.high.max(y_of(v))))
+        .fold(0.0f64, f64::max);
+    let bottom = series
+        .iter()
+        .flat_map(|x| x.1.iter().flatten().map(|v| v.low.min(y_of(v))))
+        .fold(1.0f64, f64::min);
+    let fitted = probability && top - bottom < 0.3;
+    let (y_min, y_max) = if fitted {
+        (
+            ((bottom - 0.02).max(0.0) * 20.0).floor() / 20.0,
+            ((top + 0.02).min(1.0) * 20.0).ceil() / 20.0,
+        )
+    } else if probability {
+        (0.0, 1.0)
+    } else {
+        (0.0, (top * 1.1).max(1e-9))
+    };
+    (y_min, y_max, fitted)
+}
+
+/// Two values at place `i` drawn within a mark's reach of each other.
+fn close<DB: DrawingBackend>(c: &Plot<DB>, i: usize, x: &Estimate, y: &Estimate, s: Scale) -> bool {
+    let ya = c.backend_coord(&(i as f64, y_of(x))).1;
+    let yb = c.backend_coord(&(i as f64, y_of(y))).1;
+    (ya - yb).abs() <= s.px(3.0)
+}
+
+/// A series that lies on one drawn after it (in `order`) at every place (within a mark's
+/// width) is hidden by it: its marks move aside along the step, one place per series hidden
+/// there, and the caption names it. `hidden[a]`: the series over `a`, and `a`'s place among
+/// those under it.
+fn hidden<DB: DrawingBackend>(
+    c: &Plot<DB>,
+    series: &[Series],
+    order: &[usize],
+    s: Scale,
+) -> Vec<Option<(usize, usize)>> {
+    let on = |a: usize, b: usize| {
+        let (va, vb) = (&series[a].1, &series[b].1);
+        va.len() == vb.len()
+            && va.iter().any(Option::is_some)
+            && va
+                .iter()
+                .zip(vb)
+                .enumerate()
+                .all(|(i, (x, y))| match (x, y) {
+                    (Some(x), Some(y)) => close(c, i, x, y, s),
+                    (None, None) => true,
+                    _ => false,
+                })
+    };
+    let mut hidden: Vec<Option<(usize, usize)>> = vec![None; series.len()];
+    for (pos, &a) in order.iter().enumerate() {
+        if let Some(&b) = order[pos + 1..].iter().rev().find(|&&b| on(a, b)) {
+            let rank = hidden.iter().flatten().filter(|h| h.0 == b).count() + 1;
+            hidden[a] = Some((b, rank));
+        }
+    }
+    hidden
+}
+
+/// Where two lines meet at a place or two (not all along: that is [`hidden`]), one mark
+/// covers the other there: the caption names where, so the reader does not look for a
+/// missing mark ("Green and Regular meet at 3"). Only on short axes of a sweep, where every
+/// place has its mark, and not where turn-by-turn steps cross.
+fn meets<DB: DrawingBackend>(
+    c: &Plot<DB>,
+    chart: &Lines,
+    hidden: &[Option<(usize, usize)>],
+    s: Scale,
+) -> Vec<String> {
+    let (series, x_values) = (chart.series, chart.x_values);
+    let k = series.len();
+    let mut meets: Vec<String> = Vec::new();
+    if x_values.len() <= 12 && !*chart.steps {
+        for a in 0..k {
+            for b in a + 1..k {
+                if hidden[a].is_some_and(|h| h.0 == b) || hidden[b].is_some_and(|h| h.0 == a) {
+                    continue;
+                }
+                let (va, vb) = (&series[a].1, &series[b].1);
+                let at: Vec<&str> = va
+                    .iter()
+                    .zip(vb)
+                    .enumerate()
+                    .filter_map(|(i, (x, y))| {
+                        let (x, y) = (x.as_ref()?, y.as_ref()?);
+                        close(c, i, x, y, s).then(|| x_values[i].as_str())
+                    })
+                    .collect();
+                if !at.is_empty() && at.len() <= 2 {
+                    meets.push(format!(
+                        "{} and {} at {}",
+                        series[a].0,
+                        series[b].0,
+                        at.join(" and ")
+                    ));
+                }
+            }
+        }
+    }
+    meets
+}
+
+/// The widest interval, on the canvas (pixels) and in value (half its width): where every
+/// one is narrower than a mark, the simulation's checks are not drawn beside the exact values
+/// (a dot on a dot), and the note says how close they lie.
+fn widest<DB: DrawingBackend>(c: &Plot<DB>, series: &[Series]) -> (i32, f64) {
+    let mut widest = (0, 0.0f64);
+    for values in series.iter().map(|x| &x.1) {
+        for (i, v) in values.iter().enumerate() {
+            if let Some(v) = v {
+                let lo = c.backend_coord(&(i as f64, v.low)).1;
+                let hi = c.backend_coord(&(i as f64, v.high)).1;
+                widest = (widest.0.max(lo - hi), widest.1.max((v.high - v.low) / 2.0));
+            }
+        }
+    }
+    widest
+}
+
+/// Draw series `si`: the band of its intervals over each run of estimates, its line, its
+/// marks (set `aside` along the x axis when it is hidden under another) and, beside each
+/// exact value, the estimate as a dot with its interval unless every interval is `narrow`.
+fn draw_series<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    chart: &Lines,
+    si: usize,
+    aside: f64,
+    narrow: bool,
+    s: Scale,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let steps = chart.steps;
+    let stroke = s.px(2.5).max(1) as u32;
+    let values = &chart.series[si].1;
+    let col = colour(si);
+    let pts: Vec<(usize, Estimate)> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
+        .collect();
+    // Every mark on its x value: series that coincide are told apart by drawing the
+    // baseline last and setting aside the marks of a series hidden under another.
+    let at = |x: f64, y: f64| c.backend_coord(&(x, y));
+    let mut line = Vec::new();
+    for &(i, v) in &pts {
+        let x = i as f64;
+        if *steps {
+            line.push(at(x - 0.5, y_of(&v)));
+            line.push(at(x + 0.5, y_of(&v)));
+        } else {
+            line.push(at(x, y_of(&v)));
+        }
+    }
+    // The band of the intervals, over each run of points without an exact value.
+    for run in pts.chunk_by(|a, b| a.1.exact.is_none() && b.1.exact.is_none()) {
+        if run[0].1.exact.is_some() {
+            continue;
+        }
+        let mut band = Vec::new();
+        for &(i, v) in run {
+            let x = i as f64;
+            if *steps {
+                band.push(at(x - 0.5, v.high));
+                band.push(at(x + 0.5, v.high));
+            } else {
+                band.push(at(x, v.high));
+            }
+        }
+        for &(i, v) in run.iter().rev() {
+            let x = i as f64;
+            if *steps {
+                band.push(at(x + 0.5, v.low));
+                band.push(at(x - 0.5, v.low));
+            } else {
+                band.push(at(x, v.low));
+            }
+        }
+        if band.len() > 2 {
+            root.draw(&Polygon::new(band, col.mix(0.18).filled()))
+                .map_err(e)?;
+        }
+    }
+    dashed(
+        root,
+        &line,
+        DASHES[si % DASHES.len()],
+        col.stroke_width(stroke),
+        s,
+    )?;
+    let mark_every = pts.len().div_ceil(24).max(1);
+    for (j, &(i, v)) in pts.iter().enumerate() {
+        if j % mark_every == 0 {
+            marker(root, at(i as f64 + aside, y_of(&v)), si, col, s)?;
+        }
+        // Beside an exact value, the estimate: a dot with its interval (not where
+        // every interval is narrower than a mark).
+        if v.exact.is_some() && v.high > v.low && !narrow {
+            let (x, _) = at(i as f64, v.p);
+            let x = x + s.px(9.0);
+            let (lo, hi) = (at(i as f64, v.low).1, at(i as f64, v.high).1);
+            root.draw(&PathElement::new(
+                vec![(x, lo), (x, hi)],
+                col.stroke_width(s.px(1.5).max(1) as u32),
+            ))
+            .map_err(e)?;
+            root.draw(&Circle::new(
+                (x, at(i as f64, v.p).1),
+                s.px(2.5).max(1) as u32,
+                col.filled(),
+            ))
+            .map_err(e)?;
+        }
+    }
+    Ok(())
+}
+
+/// The caption's note: what the lines, dots and shading are, how wide the widest interval is
+/// where they are too narrow to draw, a fitted axis, series hidden under others and where
+/// lines meet.
+fn note(
+    chart: &Lines,
+    widest: (i32, f64),
+    narrow: bool,
+    axis: (f64, f64, bool),
+    hidden: &[Option<(usize, usize)>],
+    meets: &[String],
+) -> String {
+    let (probability, level, series) = (*chart.share, chart.level, chart.series);
+    let (y_min, y_max, fitted) = axis;
+    let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
+    let half = if probability {
+        format!("{:.2} points", 100.0 * widest.1)
+    } else {
+        format!("{:.3}", widest.1)
+    };
+    let points: Vec<&Estimate> = series.iter().flat_map(|x| x.1.iter().flatten()).collect();
+    let with_exact = points.iter().filter(|v| v.exact.is_some()).count();
+    let with_interval = points.iter().any(|v| v.high > v.low);
+    let intervals = if narrow {
+        format!("their {level} intervals (the widest is ±{half})")
+    } else {
+        format!("their {level} intervals")
+    };
+    let note = if with_exact == points.len() && !with_interval {
+        "Exact values.".to_string()
+    } else if with_exact == points.len() && narrow {
+        // In a reader's words: the simulation checks the exact line.
+        format!(
+            "Lines: exact values. The simulation checks each to within ±{half} ({level} intervals), too close to draw."
+        )
+    } else if with_exact == points.len() {
+        format!(
+            "Lines: exact values; dots: the simulation's check of each, with its {level} interval."
+        )
+    } else if with_exact > 0 {
+        format!(
+            "Lines: exact values where known, else estimates (shaded: {intervals}); dots: estimates beside exact values."
+        )
+    } else if narrow {
+        format!("The {level} intervals are narrower than the marks (the widest is ±{half}).")
+    } else {
+        format!("Shaded: the {level} intervals.")
+    };
+    let note = if fitted {
+        format!(
+            "Axis {:.0}–{:.0}%, not 0–100%, to show small differences. {note}",
+            100.0 * y_min,
+            100.0 * y_max
+        )
+    } else {
+        note
+    };
+    let mut note = format!("{note}{}", hidden_words(&names, hidden));
+    if !meets.is_empty() && meets.len() <= 3 {
+        note += &format!(
+            " Where lines meet, one mark covers the other: {}.",
+            meets.join("; ")
+        );
+    }
+    note
+}
+
+/// The caption's words for series hidden under others (`hidden[i]`: the series over series
+/// `i`, and its place among those under it): " Within a mark of 25% rules at every point, so
+/// drawn under it: A, B (their marks set aside)."
+pub(super) fn hidden_words(names: &[String], hidden: &[Option<(usize, usize)>]) -> String {
+    let mut out = String::new();
+    let mut covers: Vec<usize> = hidden.iter().flatten().map(|h| h.0).collect();
+    covers.dedup();
+    covers.sort_unstable();
+    covers.dedup();
+    for b in covers {
+        let under: Vec<&str> = hidden
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.is_some_and(|h| h.0 == b))
+            .map(|(a, _)| names[a].as_str())
+            .collect();
+        out += &format!(
+            " Within a mark of {} at every point, so drawn under it: {} (marks set aside).",
+            names[b],
+            under.join(", ")
+        );
+    }
+    out
+}
+
+/// Draw a line chart on `root`; returns the height the drawing needs.
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &Area<DB>,
+    chart: &Lines,
+    s: Scale,
+) -> Result<i32, String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let Lines {
+        title,
+        x_label,
+        x_values,
+        y_label,
+        steps,
+        share,
+        series,
+        ..
+    } = *chart;
+    let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
+    let entries = series_entries(&names, Key::Line);
+    let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
+    let n = x_values.len().max(1);
+    let probability = *share;
+    let (y_min, y_max, fitted) = y_range(series, probability);
+    let mut c = axes(
+        &f.plot,
+        8.0,
+        y_area(y_label, s),
+        -0.5f64..n as f64 - 0.5,
+        y_min..y_max,
+        s,
+    )?;
+    // The x values are places (0, 1, 2 …) named by `x_values`: ticks and names are
+    // drawn at those places (see `x_axis`), not where the library would put its own.
+    mesh(&mut c, s, true)
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_label_formatter(&|v| {
+            if probability && y_max - y_min < 0.1 {
+                format!("{:.1}%", 100.0 * v)
+            } else if probability {
+                format!("{:.0}%", 100.0 * v)
+            } else {
+                tick(*v)
+            }
+        })
+        .draw()
+        .map_err(e)?;
+    y_desc(root, &f.plot, &c, y_label, s)?;
+    let ticks: Vec<(f64, String)> = x_values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as f64, v.clone()))
+        .collect();
+    x_axis(root, &c, &ticks, x_label, s)?;
+    let k = series.len();
+    // The first series is the baseline: drawn last, over the others, it stays visible
+    // where they coincide with it (their marks are nudged aside).
+    let order: Vec<usize> = (1..k).chain((k > 0).then_some(0)).collect();
+    let hidden = hidden(&c, series, &order, s);
+    let meets = meets(&c, chart, &hidden, s);
+    let widest = widest(&c, series);
+    let narrow = widest.0 < s.px(10.0);
+    for &si in &order {
+        // A hidden series' marks sit aside: along the step, or a little off the point.
+        let aside = hidden[si].map_or(0.0, |(_, rank)| {
+            rank as f64 * if *steps { 0.2 } else { 0.08 }
+        });
+        draw_series(root, &c, chart, si, aside, narrow, s)?;
+    }
+    let note = note(
+        chart,
+        widest,
+        narrow,
+        (y_min, y_max, fitted),
+        &hidden,
+        &meets,
+    );
+    caption(root, f.caption_top, f.setup.as_deref(), &note, s)
+}

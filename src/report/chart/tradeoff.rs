@@ -1,0 +1,272 @@
+//! A trade-off between two headlines: a point per variant, at its exact values where they
+//! are known, else at its estimates with their intervals both ways; the better way on each
+//! axis said, and an arrow into the better corner where both are known.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+
+use super::frame::*;
+use super::{Area, Estimate, colour};
+
+/// A variant's point: its name and its value on each axis.
+type Point = (String, Estimate, Estimate);
+
+/// A trade-off's content, borrowed from [`Chart::Tradeoff`](super::Chart::Tradeoff).
+pub(super) struct Tradeoff<'a> {
+    pub(super) title: &'a String,
+    pub(super) x_label: &'a String,
+    pub(super) y_label: &'a String,
+    pub(super) share: &'a (bool, bool),
+    pub(super) better: &'a (Option<bool>, Option<bool>),
+    pub(super) level: &'a String,
+    pub(super) points: &'a Vec<Point>,
+}
+
+/// Where a point sits: the exact value where known, else the estimate.
+fn at(v: &Estimate) -> f64 {
+    v.exact.unwrap_or(v.p)
+}
+
+/// Whether a value is drawn with its interval: an estimate whose interval has a width.
+fn whisker(v: &Estimate) -> bool {
+    v.exact.is_none() && (v.low != v.p || v.high != v.p)
+}
+
+/// An axis's range over the points' values `f` (with their intervals): a margin of an eighth
+/// of the span either side (a fixed one for a single value); a chance's axis stays within
+/// 0–100%, its margin taken inside.
+fn range(points: &[Point], f: &dyn Fn(&Point) -> Estimate, chance: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        let v = f(p);
+        let (l, h) = if whisker(&v) {
+            (v.low, v.high)
+        } else {
+            (at(&v), at(&v))
+        };
+        lo = lo.min(l.min(at(&v)));
+        hi = hi.max(h.max(at(&v)));
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) / 8.0).max(if hi.abs() > 0.0 {
+        hi.abs() * 0.02
+    } else {
+        0.01
+    });
+    if chance {
+        ((lo - pad).max(0.0), (hi + pad).min(1.0))
+    } else {
+        (lo - pad, hi + pad)
+    }
+}
+
+/// An axis's words with the better way, in one bracket: "(among units that recovered; lower
+/// is better)".
+fn said(label: &str, b: Option<bool>) -> String {
+    match b {
+        Some(better) => {
+            let way = if better { "higher" } else { "lower" };
+            match label.strip_suffix(')') {
+                Some(open) if open.contains(" (") => format!("{open}; {way} is better)"),
+                _ => format!("{label} ({way} is better)"),
+            }
+        }
+        None => label.to_string(),
+    }
+}
+
+/// Where both ways are known, an arrow into the better corner of the plot (`x` and `y`: its
+/// ranges), drawn under the points, with the word "better".
+fn arrow<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    (x, y): ((f64, f64), (f64, f64)),
+    (bx, by): (bool, bool),
+    s: Scale,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let ((x0, x1), (y0, y1)) = (x, y);
+    let (l, t) = c.backend_coord(&(x0, y1));
+    let (r, b) = c.backend_coord(&(x1, y0));
+    let (cx, sx) = if bx { (r, -1) } else { (l, 1) };
+    let (cy, sy) = if by { (t, 1) } else { (b, -1) };
+    let grey = RGBColor(110, 110, 110);
+    let tip = (cx + sx * s.px(10.0), cy + sy * s.px(10.0));
+    let tail = (cx + sx * s.px(52.0), cy + sy * s.px(52.0));
+    let pen = grey.stroke_width(s.px(2.5).max(1) as u32);
+    root.draw(&PathElement::new(vec![tail, tip], pen))
+        .map_err(e)?;
+    let head = s.px(10.0);
+    root.draw(&Polygon::new(
+        vec![
+            tip,
+            (tip.0 + sx * head, tip.1 + sy * head / 3),
+            (tip.0 + sx * head / 3, tip.1 + sy * head),
+        ],
+        grey.filled(),
+    ))
+    .map_err(e)?;
+    let h = if sx > 0 { HPos::Left } else { HPos::Right };
+    let v = if sy > 0 { VPos::Top } else { VPos::Bottom };
+    root.draw(&Text::new(
+        "better".to_string(),
+        (tail.0 + sx * s.px(2.0), tail.1 + sy * s.px(2.0)),
+        anchored(s.text(TEXT, grey), h, v),
+    ))
+    .map_err(e)?;
+    Ok(())
+}
+
+/// Draw each point with its whiskers, a point with later ones on its spot larger, so that it
+/// shows around them. Returns whether any value was an estimate drawn with its interval.
+fn draw_points<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    points: &[Point],
+    s: Scale,
+) -> Result<bool, String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
+    let cap_w = s.px(4.0);
+    let mut estimated = false;
+    for (i, (_, x, y)) in points.iter().enumerate() {
+        let centre = c.backend_coord(&(at(x), at(y)));
+        if whisker(x) {
+            estimated = true;
+            let l = c.backend_coord(&(x.low, at(y)));
+            let r = c.backend_coord(&(x.high, at(y)));
+            for seg in [
+                vec![l, r],
+                vec![(l.0, l.1 - cap_w), (l.0, l.1 + cap_w)],
+                vec![(r.0, r.1 - cap_w), (r.0, r.1 + cap_w)],
+            ] {
+                root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+            }
+        }
+        if whisker(y) {
+            estimated = true;
+            let b = c.backend_coord(&(at(x), y.low));
+            let t = c.backend_coord(&(at(x), y.high));
+            for seg in [
+                vec![b, t],
+                vec![(b.0 - cap_w, b.1), (b.0 + cap_w, b.1)],
+                vec![(t.0 - cap_w, t.1), (t.0 + cap_w, t.1)],
+            ] {
+                root.draw(&PathElement::new(seg, ink)).map_err(e)?;
+            }
+        }
+        // A point with later ones on its spot is drawn larger, so it shows around them.
+        let under = points[i + 1..]
+            .iter()
+            .filter(|b| {
+                let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
+                (centre.0 - pb.0).abs() < s.px(9.0) && (centre.1 - pb.1).abs() < s.px(9.0)
+            })
+            .count();
+        marker(
+            root,
+            centre,
+            i,
+            colour(i),
+            // Larger than a line's markers: a point is the whole datum here, and
+            // it must read at 16 cm.
+            Scale(s.0 * 1.6 * (1.0 + 0.9 * under as f64)),
+        )?;
+    }
+    Ok(estimated)
+}
+
+/// Points drawn on the same place, in words ("A and B"): said, since the later one covers the
+/// earlier.
+fn same_spot<DB: DrawingBackend>(c: &Plot<DB>, points: &[Point], s: Scale) -> Vec<String> {
+    let mut same: Vec<String> = Vec::new();
+    for (i, a) in points.iter().enumerate() {
+        let pa = c.backend_coord(&(at(&a.1), at(&a.2)));
+        let twins: Vec<&str> = points[i + 1..]
+            .iter()
+            .filter(|b| {
+                let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
+                (pa.0 - pb.0).abs() < s.px(9.0) && (pa.1 - pb.1).abs() < s.px(9.0)
+            })
+            .map(|b| b.0.as_str())
+            .collect();
+        if !twins.is_empty() && !same.iter().any(|x| x.contains(&a.0)) {
+            same.push(format!("{} and {}", a.0, twins.join(" and ")));
+        }
+    }
+    same
+}
+
+/// Draw a trade-off on `root`; returns the height the drawing needs.
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &Area<DB>,
+    chart: &Tradeoff,
+    s: Scale,
+) -> Result<i32, String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let Tradeoff {
+        title,
+        x_label,
+        y_label,
+        share,
+        better,
+        level,
+        points,
+    } = *chart;
+    let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
+    let entries = series_entries(&names, Key::Point);
+    let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
+    let (x0, x1) = range(points, &|p| p.1, share.0);
+    let (y0, y1) = range(points, &|p| p.2, share.1);
+    let (x_desc, y_words) = (said(x_label, better.0), said(y_label, better.1));
+    let mut c = axes(&f.plot, 12.0, y_area(&y_words, s), x0..x1, y0..y1, s)?;
+    // Whole per cents where the axis spans more than five points.
+    let fmt = |v: f64, pct: bool, span: f64| {
+        if pct && span > 0.05 {
+            format!("{:.0}%", 100.0 * v)
+        } else if pct {
+            format!("{:.1}%", 100.0 * v)
+        } else {
+            tick(v)
+        }
+    };
+    mesh(&mut c, s, true)
+        .x_desc(x_desc.as_str())
+        .x_labels(6)
+        .y_labels(6)
+        .x_label_formatter(&|v| fmt(*v, share.0, x1 - x0))
+        .y_label_formatter(&|v| fmt(*v, share.1, y1 - y0))
+        .draw()
+        .map_err(e)?;
+    y_desc(root, &f.plot, &c, &y_words, s)?;
+    if let (Some(bx), Some(by)) = *better {
+        arrow(root, &c, ((x0, x1), (y0, y1)), (bx, by), s)?;
+    }
+    let estimated = draw_points(root, &c, points, s)?;
+    let same = same_spot(&c, points, s);
+    let mut note = if estimated {
+        format!(
+            "A point per variant; whiskers: the {level} intervals of estimates (exact values have none)."
+        )
+    } else {
+        "A point per variant, at its exact values.".to_string()
+    };
+    if !same.is_empty() {
+        note += &format!(" On the same spot: {}.", same.join("; "));
+    }
+    if better.0.is_some() && better.1.is_some() {
+        note += " The arrow points to the better corner.";
+    }
+    caption(root, f.caption_top, f.setup.as_deref(), &note, s)
+}

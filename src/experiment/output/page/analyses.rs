@@ -1,0 +1,97 @@
+//! The sections of the analyses an experiment may ask for beside its variants: which rule
+//! matters most (sensitivity) and what value of a number makes it fair (balance).
+
+use super::*;
+
+/// A section per sensitivity analysis: every rule parameter moved a step each way, every
+/// optional rule switched, and the change each makes to the headline.
+pub(super) fn sensitivity_sections(result: &ExperimentResult) -> Vec<Section> {
+    let mut sections = Vec::new();
+    for (name, sens) in &result.sensitivity {
+        let rows = sens.rows(true);
+        let mut tab = Tab::new(
+            &rows[0]
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (h.as_str(), i >= 5 && h != "chance?"))
+                .collect::<Vec<_>>(),
+        );
+        tab.rows = rows[1..].to_vec();
+        let mut intro = format!(
+            "Every rule parameter moved one step each way from its value, every optional rule switched, and the change each makes to {}, as {}{}{}. {}",
+            sens.headline_noun(),
+            sens.show(sens.base.value),
+            if name.is_empty() {
+                String::new()
+            } else {
+                format!(" for {name}")
+            },
+            if sens.trials == 0 {
+                ", every value exact".to_string()
+            } else {
+                format!(
+                    ", by Monte Carlo ({} trials a setting, the experiment's seed; * an estimate)",
+                    crate::report::thousands(sens.trials)
+                )
+            },
+            sens.verdict()
+        );
+        intro += &format!(" {}", crate::experiment::sensitivity::SCALED);
+        if let Some(l) = sens.unmoved_line() {
+            intro += &format!(" {l}.");
+        }
+        for l in sens.refused_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        sections.push(Section {
+            printed: false,
+            title: format!("Which rule matters most: {name}"),
+            intro,
+            tables: vec![tab],
+        });
+    }
+    sections
+}
+
+/// A section per balance analysis: the value that makes it fair, and every value tried.
+pub(super) fn balance_sections(result: &ExperimentResult) -> Vec<Section> {
+    let mut sections = Vec::new();
+    for (name, b) in &result.balance {
+        let rows = b.rows();
+        let mut tab = Tab::new(
+            &rows[0]
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    let last = i + 1 == rows[0].len();
+                    (
+                        if last && h.is_empty() {
+                            "note"
+                        } else {
+                            h.as_str()
+                        },
+                        !last,
+                    )
+                })
+                .collect::<Vec<_>>(),
+        );
+        tab.rows = rows[1..].to_vec();
+        let mut intro = b.answer();
+        for l in b.context_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        for l in b.refused_lines() {
+            intro += &format!(" {}.", l.trim_end_matches('.'));
+        }
+        sections.push(Section {
+            printed: false,
+            title: format!(
+                "What {} makes it fair: {name}",
+                crate::params::label_in_prose(&b.key)
+            ),
+            intro,
+            tables: vec![tab],
+        });
+    }
+    sections
+}

@@ -1,0 +1,193 @@
+//! The answer's table with several headlines, and settings' values in words.
+
+use super::*;
+
+/// The answer table of an experiment with several headlines: a row per variant (and setting), a
+/// column per headline with its value (exact where known, else the estimate with its interval)
+/// and one with its difference from the baseline (judged in the one voice of every table); and
+/// a verdict sentence per headline.
+pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
+    let exp = &result.experiment;
+    let heads = Head::all(exp, &result.runs[0].report);
+    let base = &exp.variants[0].name;
+    let swept = !exp.sweep.is_empty();
+    let mut names: Vec<String> = vec!["variant".into()];
+    if swept {
+        names.push("setting".into());
+    }
+    let mut numeric = vec![false; names.len()];
+    for h in &heads {
+        names.push(h.labelled());
+        names.push(format!("{}: change from {base}", h.label().head));
+        numeric.extend([true, true]);
+    }
+    let mut tab = Tab {
+        head: names.into_iter().zip(numeric).collect(),
+        rows: Vec::new(),
+    };
+    // Where every value is exact (the method line says so) a change is not marked ", exact".
+    let exact_all = heads.iter().all(|h| {
+        result
+            .runs
+            .iter()
+            .all(|r| find(&r.report, &h.key).is_none_or(|c| c.exact.is_some()))
+    });
+    for run in &result.runs {
+        let v = &exp.variants[run.variant];
+        let mut row = vec![v.name.clone()];
+        if swept {
+            row.push(super::super::answer::point_words(exp, &run.point));
+        }
+        for h in &heads {
+            let Some(c) = find(&run.report, &h.key) else {
+                row.extend(["—".to_string(), "—".to_string()]);
+                continue;
+            };
+            // Another system's word for the same end is said in the cell: Rank & File's
+            // "removed" under "eliminated" reads "96.0% (removed)".
+            let own_word = run
+                .report
+                .outcomes
+                .iter()
+                .find(|o| o.outcome != h.key && same_outcome(&o.outcome, &h.key))
+                .filter(|_| !run.report.outcomes.iter().any(|o| o.outcome == h.key))
+                .map(|o| format!(" ({})", crate::labels::outcome(&o.outcome).head))
+                .unwrap_or_default();
+            let value = match (c.exact, c.ci_low, c.ci_high) {
+                (Some(x), _, _) => h.value(x),
+                (None, Some(l), Some(u)) => {
+                    format!("{} [{}, {}]", h.value(c.p), h.value(l), h.value(u))
+                }
+                _ => h.value(c.p),
+            };
+            row.push(format!("{value}{own_word}"));
+            let cmp = comparisons
+                .iter()
+                .find(|x| x.variant == v.name && x.point == run.point && h.is(x));
+            row.push(match cmp {
+                None if run.variant == 0 => "baseline".into(),
+                None => "not compared".into(),
+                // A variant shown for scale is not a change the question asks about.
+                Some(_) if v.reference => "for scale".into(),
+                Some(x) if super::super::answer::exactly_same(x) => "exactly the same".into(),
+                Some(x) => match x.exact_difference {
+                    Some(e) if exact_all => h.diff(e),
+                    Some(e) => format!("{}, exact", h.diff(e)),
+                    None => format!(
+                        "{} {}{}",
+                        h.diff(x.difference),
+                        h.diff_interval(x.low, x.high),
+                        match super::super::answer::chance_cell(x) {
+                            "no" => "",
+                            "could be" => ", could be chance",
+                            _ => ", no test",
+                        }
+                    ),
+                },
+            });
+        }
+        tab.rows.push(row);
+    }
+    let each = lead_each(result, comparisons, &heads);
+    let lead = each.clone().or_else(|| lead(result, comparisons, &heads));
+    // The variant the lead speaks of: its trade-off is said there, for the better and the worse
+    // (none where the lead speaks of every variant alike).
+    let led = match each {
+        Some(_) => None,
+        None => lead
+            .as_ref()
+            .and(exp.variants[1..].iter().find(|v| !v.reference)),
+    };
+    let mut verdicts: Vec<String> = Vec::new();
+    match lead {
+        // The lead gives the values; the counts follow in a sentence, the table the rest.
+        Some(l) => {
+            verdicts.push(l);
+            verdicts.push(counts(result, comparisons, &heads));
+        }
+        None => verdicts.extend(
+            heads
+                .iter()
+                .enumerate()
+                .map(|(i, h)| verdict(result, h, &moved(result, comparisons, h), i == 0)),
+        ),
+    }
+    // Where other variants pull the headlines apart, as long as the answer has room (the
+    // table below shows every variant's every headline).
+    let words = |v: &[String]| {
+        v.iter()
+            .map(|x| x.split_whitespace().count())
+            .sum::<usize>()
+    };
+    for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
+        if words(&verdicts) + p.split_whitespace().count() <= 110 {
+            verdicts.push(p);
+        }
+    }
+    // The variants shown for scale, where the answer has room for them (they are in the
+    // table just below in any case): an answer stays within 150 words.
+    let scale: Vec<String> = for_scale(result, &heads).into_iter().collect();
+    if words(&verdicts) + words(&scale) <= 110 {
+        verdicts.extend(scale);
+    }
+    (verdicts.join(" "), tab)
+}
+
+/// A setting's value as a reader reads it: a true minus sign, and a choice's words without
+/// their underscores ("in line" for `in_line`), a switch's yes or no (not true or false).
+pub(super) fn value_words(v: &str) -> String {
+    match v {
+        "true" => return "yes".into(),
+        "false" => return "no".into(),
+        _ => {}
+    }
+    // A choice in words ("to avoid rout", "machine gun"), a number with a true minus.
+    let v = if v.chars().any(char::is_alphabetic) {
+        v.replace(['_', '-'], " ")
+    } else {
+        v.replace('_', " ")
+    };
+    match v.strip_prefix('-') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("\u{2212}{rest}"),
+        _ => v,
+    }
+}
+
+/// A setting's value in words, with what a value the rules give a meaning of its own does
+/// ("7 (no roll always passes)" for the natural roll that always passes).
+pub(super) fn setting_value(key: &str, v: &str) -> String {
+    match crate::labels::value_note(key, v) {
+        Some(note) => format!("{} ({note})", value_words(v)),
+        None => value_words(v),
+    }
+}
+
+/// Values tried, joined with "or", a run of three or more whole numbers in a row said as a
+/// range: "2 to 9 or unlimited", not "2 or 3 or 4 or … or 9 or unlimited".
+pub(super) fn steps_in_words(steps: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<(i64, &str)> = Vec::new();
+    let flush = |run: &mut Vec<(i64, &str)>, out: &mut Vec<String>| {
+        if run.len() >= 3 {
+            out.push(format!("{} to {}", run[0].1, run[run.len() - 1].1));
+        } else {
+            out.extend(run.iter().map(|(_, s)| s.to_string()));
+        }
+        run.clear();
+    };
+    for s in steps {
+        match s.parse::<i64>() {
+            Ok(n) if run.last().is_none_or(|(m, _)| n == m + 1) => run.push((n, s)),
+            Ok(n) => {
+                flush(&mut run, &mut out);
+                run.push((n, s));
+            }
+            Err(_) => {
+                flush(&mut run, &mut out);
+                out.push(s.clone());
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out.join(" or ")
+}

@@ -1,0 +1,634 @@
+//! The assumptions that matter: the settings the sources leave open that would change the answer,
+//! said in the answer ("rests on"), in their own section and as defaults.
+
+use super::*;
+
+/// Whether rule parameter `key` is a reading the tool made where the sources are silent (its
+/// meaning says so, in any variant's system).
+pub(super) fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
+    result.experiment.variants.iter().any(|v| {
+        crate::system::find(&v.system).is_ok_and(|sys| {
+            sys.rule_params().iter().any(|d| {
+                d.key == key
+                    && (d.meaning.contains("does not say")
+                        || d.meaning.contains("silent")
+                        || d.meaning.contains("the tool's reading"))
+            })
+        })
+    })
+}
+
+/// A setting in a reader's words: a parameter's label, or an optional rule's name in words.
+pub(super) fn setting_words(systems: &[&str], key: &str, kind: &str) -> String {
+    if kind == "option" {
+        format!(
+            "the optional rule \u{201c}{}\u{201d}",
+            key.replace('-', " ")
+        )
+    } else {
+        format!(
+            "\u{201c}{}\u{201d}",
+            crate::labels::param_under(systems, key)
+        )
+    }
+}
+
+/// A setting as a table's row names it: its label as a heading, not quoted ("Elite re-rolls a
+/// battle"; "Optional rule retreat on fire").
+pub(super) fn setting_in_table(systems: &[&str], key: &str, kind: &str) -> String {
+    if kind == "option" {
+        format!("Optional rule {}", key.replace('-', " "))
+    } else {
+        crate::labels::param_under(systems, key)
+    }
+}
+
+/// The assumptions that matter, in a sentence for the answer of at most `words_left` words where
+/// it can be: the most telling setting with its value, the most often listed first.
+pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
+    let a = result.assumptions.as_ref()?;
+    // Each key once, with its most telling effect: a flipped sign first, then a difference
+    // removed or created, then one moved; then by how many rows name it.
+    let severity = |e: &str| match e {
+        "flips" => 0,
+        "removes" => 1,
+        "creates" => 2,
+        _ => 3,
+    };
+    // Only the comparisons the question asks: a variant shown for scale is left out here.
+    let reference = |name: &str| {
+        result
+            .experiment
+            .variants
+            .iter()
+            .any(|v| v.reference && v.name == name)
+    };
+    let base_report = &result.runs.first()?.report;
+    // The first variant the question asks about (the one the answer leads with, without a
+    // sweep).
+    let led = result
+        .experiment
+        .variants
+        .iter()
+        .skip(1)
+        .find(|v| !v.reference)
+        .filter(|_| result.experiment.sweep.is_empty())
+        .map(|v| v.name.as_str());
+    let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
+    let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
+    for f in a
+        .found
+        .iter()
+        .filter(|f| !reference(&f.variant) && !scope(f))
+    {
+        match keys.iter_mut().find(|k| k.0.key == f.key) {
+            Some(k) => {
+                k.1 += 1;
+                // The most telling row of the key: the gravest effect, on both sides, the
+                // largest move.
+                // The variant the answer leads with first: its comparison is the one the
+                // reader has just read.
+                let rank = |a: &crate::experiment::assumptions::Assumption| {
+                    (
+                        Some(a.variant.as_str()) != led,
+                        severity(&a.effect),
+                        a.side != "both",
+                    )
+                };
+                if rank(f) < rank(k.0) || (rank(f) == rank(k.0) && weight(f) > weight(k.0)) {
+                    k.0 = f;
+                }
+            }
+            None => keys.push((f, 1)),
+        }
+    }
+    if keys.is_empty() {
+        let situation = a.found.iter().any(|f| !reference(&f.variant) && scope(f));
+        return Some(if situation {
+            format!(
+                "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
+                (100.0 * a.share).round(),
+                (100.0 * a.points).round()
+            )
+        } else {
+            format!(
+                "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
+                a.tried,
+                (100.0 * a.share).round(),
+                (100.0 * a.points).round()
+            )
+        });
+    }
+    // A setting moved on both sides of a comparison (the same rules) before one moved on one
+    // system's side only (a comparison across systems); then the largest move first (a reading
+    // that moves a chance by ten points before a number that moves it by four).
+    let size = |x: &crate::experiment::assumptions::Assumption| {
+        a.found
+            .iter()
+            .filter(|f| f.key == x.key && !reference(&f.variant))
+            .map(weight)
+            .fold(0.0f64, f64::max)
+    };
+    keys.sort_by(|x, y| {
+        (Some(x.0.variant.as_str()) != led)
+            .cmp(&(Some(y.0.variant.as_str()) != led))
+            .then(severity(&x.0.effect).cmp(&severity(&y.0.effect)))
+            .then((x.0.side != "both").cmp(&(y.0.side != "both")))
+            .then(size(y.0).total_cmp(&size(x.0)))
+            .then(y.1.cmp(&x.1))
+    });
+    // The answer stays short (at most 150 words): the most telling setting, and one reading
+    // the tool made where the sources are silent (the tool's assumption, not the designer's)
+    // if that is another; the rest are counted and listed under the assumptions.
+    const SHOWN: usize = 1;
+    let silent = |f: &crate::experiment::assumptions::Assumption| {
+        f.kind == "rule" && silent_reading(result, &f.key)
+    };
+    let named =
+        |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
+    let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
+        let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
+        format!(
+            "The answer rests on {}{}; \u{201c}Assumptions that matter\u{201d} lists {}.",
+            names.join(" and on "),
+            if keys.len() > shown.len() {
+                match keys.len() - shown.len() {
+                    1 => " and on 1 more setting".to_string(),
+                    n => format!(" and on {n} more settings"),
+                }
+            } else {
+                String::new()
+            },
+            if keys.len() == 1 { "it" } else { "them" },
+        )
+    };
+    // The longest form that fits the words left: the most telling setting and a silent
+    // reading; the most telling alone; else the count.
+    let with_silent: Vec<&(&crate::experiment::assumptions::Assumption, usize)> = keys
+        .iter()
+        .take(SHOWN)
+        .chain(keys.iter().skip(SHOWN).filter(|k| silent(k.0)).take(1))
+        .collect();
+    let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
+        keys.iter().take(SHOWN).collect();
+    let fits = |s: &String| s.split_whitespace().count() <= words_left;
+    [said(&with_silent), said(&alone)]
+        .into_iter()
+        .find(fits)
+        .or_else(|| {
+            Some(format!(
+                "The answer rests on {} setting{} that change it (under \u{201c}Assumptions that matter\u{201d}).",
+                keys.len(),
+                if keys.len() == 1 { "" } else { "s" }
+            ))
+        })
+}
+
+/// One setting the answer rests on, in words: its label, its value, the value that changes
+/// the answer, and the comparison it changes, in the answer's own numbers.
+pub(super) fn named_assumption(
+    result: &ExperimentResult,
+    f: &crate::experiment::assumptions::Assumption,
+    silent: bool,
+) -> String {
+    let base_report = &result.runs[0].report;
+    // The comparison it changes, in the answer's own words and numbers.
+    let head = Head::named(f.headline.clone(), base_report);
+    let name = format!("\u{201c}{}\u{201d}", head.label().head);
+    let none = |d: f64| d.abs() < EXACTLY_ZERO;
+    // The difference between the two variants is what moves: said as the gap, not as if one
+    // variant's own chance changed.
+    let base = &result.experiment.variants[0].name;
+    let would = if none(f.changed) {
+        format!("{} would be no different from {base} in {name}", f.variant)
+    } else if none(f.difference) {
+        format!(
+            "{} would differ from {base} by {} in {name}, where now they are the same",
+            f.variant,
+            head.diff(f.changed)
+        )
+    } else {
+        format!(
+            "{} would differ from {base} by {} in {name}, not {}",
+            f.variant,
+            head.diff(f.changed),
+            head.diff(f.difference)
+        )
+    };
+    let reading = if silent {
+        "the tool's own reading where the sources are silent, that "
+    } else {
+        "the reading that "
+    };
+    let flag = |v: &str| match v {
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    };
+    let state = flag(&f.from)
+        .filter(|_| flag(&f.to).is_some())
+        .and_then(|on| crate::labels::state(&f.key, on));
+    match (f.kind.as_str(), flag(&f.from), state) {
+        ("option", Some(on), _) => format!(
+            "the optional rule \u{201c}{}\u{201d} being {} ({} it, {would})",
+            f.key.replace('-', " "),
+            if on { "in play" } else { "left out" },
+            if on { "without" } else { "with" }
+        ),
+        (_, _, Some(state)) => format!("{reading}{state} (if not, {would})"),
+        _ => format!(
+            "{}{} being {} (at {}, {would})",
+            if silent {
+                "the tool's own reading (the sources are silent), "
+            } else {
+                ""
+            },
+            setting_words(&systems_of(result), &f.key, &f.kind),
+            setting_value(&f.key, &f.from),
+            setting_value(&f.key, &f.to)
+        ),
+    }
+}
+
+/// Every setting that matters with each headline difference it changes (variant minus the
+/// baseline): the difference as the report gives it and under the setting, and its effect.
+fn comparison_table(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> Tab {
+    let base_report = &result.runs[0].report;
+    let base = &result.experiment.variants[0].name;
+    let mut tab = Tab::new(&[
+        ("variant", false),
+        ("headline", false),
+        ("setting", false),
+        ("rule", false),
+        ("stepped on", false),
+        ("difference", true),
+        ("under the setting", true),
+        ("effect", false),
+    ]);
+    for f in &a.found {
+        let head = Head::named(f.headline.clone(), base_report);
+        let diff = |d: f64| {
+            if d.abs() < EXACTLY_ZERO {
+                "exactly the same".to_string()
+            } else {
+                head.diff(d)
+            }
+        };
+        tab.rows.push(vec![
+            f.variant.clone(),
+            head.labelled(),
+            format!(
+                "{}, {} instead of {}",
+                setting_in_table(&systems_of(result), &f.key, &f.kind),
+                setting_value(&f.key, &f.to),
+                setting_value(&f.key, &f.from)
+            ),
+            f.rule.clone(),
+            match f.side.as_str() {
+                "both" => "both".to_string(),
+                "baseline" => base.clone(),
+                _ => f.variant.clone(),
+            },
+            diff(f.difference),
+            match (f.low, f.high) {
+                (Some(l), Some(h)) => format!("{} {}", diff(f.changed), head.diff_interval(l, h)),
+                _ => diff(f.changed),
+            },
+            effect_words(&f.effect, 1).to_string(),
+        ]);
+    }
+    tab
+}
+
+/// The assumptions that matter: every setting the variants share moved one step, and those that
+/// flip, remove, create or move a headline difference, in a table.
+pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Section>> {
+    let a = result.assumptions.as_ref()?;
+    let exp = &result.experiment;
+    // No runs, no section.
+    result.runs.first()?;
+    let base = &exp.variants[0].name;
+    let how = if a.exact {
+        "each worked out exactly".to_string()
+    } else {
+        format!(
+            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            crate::report::thousands(a.trials),
+            crate::report::fmt_level(exp.confidence),
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    };
+    // In a reader's words: what was moved, how far, and what the table lists.
+    let mut intro = format!(
+        "How firm is the answer? Every other rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each other value), and the answer worked out again{}: {} tries, {how}{}.",
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " at the first setting swept ({})",
+                super::super::answer::point_words(exp, &result.runs[0].point)
+            )
+        },
+        crate::report::thousands(a.tried as u64),
+        skipped_tries(result, a)
+    );
+    // What was not moved is said on screen, beside the table of every comparison: on paper
+    // it would name a setting the page never introduces.
+    let not_moved = match a.not_tried.is_empty() {
+        true => String::new(),
+        false => format!(
+            " Not moved, having no single step: {}.",
+            a.not_tried
+                .iter()
+                .map(|t| t.split(" (").next().unwrap_or(t))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    if a.found.is_empty() {
+        intro += &format!(
+            " None of them reverses a difference from {base}, makes one vanish or appear, or moves one by more than {}% of its size or, for a chance, by more than {} points.",
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        );
+        intro += &not_moved;
+        return Some(vec![Section {
+            printed: true,
+            title: "Assumptions that matter".into(),
+            intro,
+            tables: Vec::new(),
+        }]);
+    }
+    intro += &format!(
+        " A setting counts where it would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size or, for a chance, by more than {} points, whichever is less. The last column gives the most serious change each makes.",
+        (100.0 * a.share).round(),
+        (100.0 * a.points).round()
+    );
+    let tab = comparison_table(result, a);
+    let (mut scale_only, mut scale_situation) = (0, 0);
+    let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
+    let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
+    if by_setting.rows.is_empty() {
+        intro += " No rule, reading or optional rule does.";
+    } else if scale_only > 0 {
+        intro += " The table gives the rules, readings and optional rules that do, for the variants compared (the one shown for scale is left out).";
+    } else {
+        intro += " The table gives the rules, readings and optional rules that do.";
+    }
+    if !situation.rows.is_empty() {
+        intro += " The settings of the situation and the players' choices that do are under \u{201c}Where the answer holds\u{201d}.";
+    }
+    let mut out = vec![Section {
+        printed: true,
+        title: "Assumptions that matter".into(),
+        intro,
+        tables: if by_setting.rows.is_empty() {
+            Vec::new()
+        } else {
+            vec![by_setting]
+        },
+    }];
+    if !situation.rows.is_empty() {
+        out.push(Section {
+            printed: true,
+            title: "Where the answer holds".into(),
+            intro: format!(
+                "The answer is for the situation the setup describes, played as it says.{} Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
+                defaults_that_matter(result).map(|d| format!(" {d}")).unwrap_or_default(),
+                if scale_situation > 0 {
+                    " (the variant shown for scale is left out)".to_string()
+                } else {
+                    String::new()
+                }
+            ),
+            tables: vec![situation],
+        });
+    }
+    out.push(        Section {
+            printed: false,
+            title: "Assumptions that matter, comparison by comparison".into(),
+            intro: format!(
+                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}",
+                match scale_only + scale_situation {
+                    0 => String::new(),
+                    n => format!(
+                        "; the variant shown for scale is here too, with the {n} {} that change only it",
+                        if n == 1 { "setting" } else { "settings" }
+                    ),
+                }
+            ),
+            tables: vec![tab],
+        });
+    Some(out)
+}
+
+/// The settings of the situation and of play that the file leaves at the tool's defaults but
+/// that would change the answer (those "Where the answer holds" lists), with their values, said
+/// at the head of that section: a reader can then reproduce the situation from the page
+/// ("fires back: yes", "general attached: no"), not only from the tool's list. (In the setup
+/// they pushed the first page's chart onto the second.)
+pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<String> {
+    let a = result.assumptions.as_ref()?;
+    let exp = &result.experiment;
+    let set_in_file = |k: &str| {
+        exp.variants
+            .iter()
+            .any(|v| v.set.iter().any(|(key, _)| key == k))
+            || exp.sweep.iter().any(|x| x.key == k)
+    };
+    let systems = compared_systems(result);
+    let mut said: Vec<String> = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
+    for f in a.found.iter().filter(|f| scope(f)) {
+        if keys.contains(&f.key.as_str()) || set_in_file(&f.key) {
+            continue;
+        }
+        keys.push(&f.key);
+        said.push(format!(
+            "{}: {}",
+            crate::labels::lower_first(&setting_in_table(&systems, &f.key, &f.kind)),
+            setting_value(&f.key, &f.from)
+        ));
+    }
+    (!said.is_empty()).then(|| {
+        format!(
+            "The setup leaves these as the program plays them unless told otherwise, in every variant: {}.",
+            said.join("; ")
+        )
+    })
+}
+
+/// A setting of the situation the question is asked about, or a side's choice of play (a
+/// unit of elephants, a player who keeps routing by choice): another question, not an
+/// assumption the answer rests on. The report lists them apart, under "Where the answer holds".
+pub(super) fn scope(f: &crate::experiment::assumptions::Assumption) -> bool {
+    f.kind != "option" && crate::labels::role(&f.key) != crate::labels::Role::Reading
+}
+
+/// What a setting does to `n` differences (`flips`, `removes`, `creates`, `moves`, as the
+/// data name it), in a reader's words: "reverses", "vanish", "appears", "shift".
+pub(super) fn effect_words(effect: &str, n: usize) -> &'static str {
+    match (effect, n == 1) {
+        ("flips", true) => "reverses",
+        ("flips", false) => "reverse",
+        ("removes", true) => "vanishes",
+        ("removes", false) => "vanish",
+        ("creates", true) => "appears",
+        ("creates", false) => "appear",
+        (_, true) => "shifts",
+        (_, false) => "shift",
+    }
+}
+
+/// How far an assumption moves its comparison, in shares of what counts as a move: half an
+/// average's size (where there was no difference, half the baseline's value), and a chance's
+/// 3 points (or half its size, where that is less). A difference a setting creates is weighed
+/// like any other move, so a new 14-point chance outweighs a new 0.2 of a turn.
+pub(super) fn move_weight(
+    a: &crate::experiment::assumptions::Assumptions,
+    base_report: &crate::report::Report,
+    f: &crate::experiment::assumptions::Assumption,
+) -> f64 {
+    let moved = (f.changed - f.difference).abs();
+    if Head::named(f.headline.clone(), base_report).metric {
+        let base = find(base_report, &f.headline).map_or(0.0, |c| c.exact.unwrap_or(c.p).abs());
+        moved / (a.share * f.difference.abs().max(base)).max(1e-12)
+    } else if f.difference.abs() < EXACTLY_ZERO {
+        moved / a.points.max(1e-12)
+    } else {
+        moved / a.points.min(a.share * f.difference.abs()).max(1e-12)
+    }
+}
+
+/// The assumptions that matter, a row per setting (compact enough for paper): what it is
+/// stepped to, how many of the question's comparisons it changes and how, and its gravest
+/// change in the answer's numbers. A variant shown for scale is counted apart.
+pub(super) fn assumptions_by_setting(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    situation: bool,
+    scale_only: &mut usize,
+) -> Tab {
+    use crate::experiment::assumptions::Assumption;
+    let base_report = &result.runs[0].report;
+    let severity = |e: &str| match e {
+        "flips" => 0,
+        "removes" => 1,
+        "creates" => 2,
+        _ => 3,
+    };
+    // How far a row moves its comparison, in shares of what counts as a move.
+    let weight = |f: &Assumption| move_weight(a, base_report, f);
+    let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
+    for f in a.found.iter().filter(|f| scope(f) == situation) {
+        match keys.iter_mut().find(|k| k.0 == f.key) {
+            Some(k) => k.2.push(f),
+            None => keys.push((&f.key, &f.to, vec![f])),
+        }
+    }
+    // The rows of the comparisons the question asks (not those of a variant for scale).
+    fn asked<'a>(result: &ExperimentResult, rows: &[&'a Assumption]) -> Vec<&'a Assumption> {
+        rows.iter()
+            .copied()
+            .filter(|f| !is_reference(result, &f.variant))
+            .collect()
+    }
+    let gravest = |rows: &[&Assumption]| -> Option<(usize, f64)> {
+        rows.iter()
+            .map(|f| (severity(&f.effect), weight(f)))
+            .min_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)))
+    };
+    keys.sort_by(|x, y| {
+        let (gx, gy) = (gravest(&asked(result, &x.2)), gravest(&asked(result, &y.2)));
+        // Settings that change only a comparison shown for scale last.
+        gx.is_none()
+            .cmp(&gy.is_none())
+            .then_with(|| match (gx, gy) {
+                (Some(a), Some(b)) => a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)),
+                _ => std::cmp::Ordering::Equal,
+            })
+    });
+    let mut tab = Tab::new(&[
+        ("setting", false),
+        ("rule", false),
+        ("differences it changes", false),
+        ("its most serious change", false),
+    ]);
+    for (_, _, rows) in &keys {
+        let f = rows[0];
+        let mine = asked(result, rows);
+        let counted = |rows: &[&Assumption]| -> String {
+            let mut by: Vec<(String, usize)> = Vec::new();
+            for r in rows {
+                match by.iter_mut().find(|b| b.0 == r.effect) {
+                    Some(b) => b.1 += 1,
+                    None => by.push((r.effect.clone(), 1)),
+                }
+            }
+            by.sort_by_key(|b| severity(&b.0));
+            match &by[..] {
+                // One kind of change: "all shift", or "shifts" for one.
+                [(e, 1)] => effect_words(e, 1).to_string(),
+                [(e, n)] => format!("all {}", effect_words(e, *n)),
+                _ => by
+                    .iter()
+                    .map(|(e, n)| format!("{n} {}", effect_words(e, *n)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
+        };
+        // A setting that changes only a comparison shown for scale is left to the full table.
+        if mine.is_empty() {
+            *scale_only += 1;
+            continue;
+        }
+        // The variant shown for scale is left out of the count (the full table has it).
+        let changes = format!("{} ({})", mine.len(), counted(&mine));
+        let top = mine
+            .iter()
+            .min_by(|x, y| {
+                severity(&x.effect)
+                    .cmp(&severity(&y.effect))
+                    .then(weight(y).total_cmp(&weight(x)))
+            })
+            .expect("a setting listed has a row");
+        let head = Head::named(top.headline.clone(), base_report);
+        let diff = |d: f64| {
+            if d.abs() < EXACTLY_ZERO {
+                "no difference".to_string()
+            } else {
+                head.diff(d)
+            }
+        };
+        // Each step tried that changes a comparison, once ("0 or 2 instead of 1").
+        let mut steps: Vec<String> = Vec::new();
+        for r in rows.iter() {
+            let s = setting_value(&f.key, &r.to);
+            if !steps.contains(&s) {
+                steps.push(s);
+            }
+        }
+        tab.rows.push(vec![
+            format!(
+                "{}, {} instead of {}",
+                setting_in_table(&compared_systems(result), &f.key, &f.kind),
+                steps_in_words(&steps),
+                setting_value(&f.key, &f.from),
+            ),
+            top.rule.clone(),
+            changes,
+            format!(
+                "{}, {}: {} instead of {}",
+                top.variant,
+                head.label().head,
+                diff(top.changed),
+                diff(top.difference)
+            ),
+        ]);
+    }
+    tab
+}

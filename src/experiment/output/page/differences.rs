@@ -1,0 +1,200 @@
+//! The differences from the baseline, in a table: one number per difference (the exact one
+//! where it is known, the simulation's estimate and interval beside it as its check), and the
+//! tests of chance only for the rows that have no exact value.
+
+use super::*;
+
+/// Whether a difference reads as a chance's, in points: an outcome's, or a share measured as a
+/// metric (a cause of removal); else a mean's, in its own unit.
+fn as_chance(c: &Comparison) -> bool {
+    c.kind != "metric" || crate::labels::is_share(&c.name)
+}
+
+/// A chance's difference in points, a mean's in its own unit.
+fn amount(c: &Comparison, x: f64) -> String {
+    if as_chance(c) {
+        format!("{} points", signed(100.0 * x, 2))
+    } else {
+        signed(x, 4)
+    }
+}
+
+/// A difference at the headline's digits; one too small for them keeps the finer ones
+/// ("+0.0028", not "0.00" beside rows that say "exactly the same").
+fn shown(c: &Comparison, x: f64) -> String {
+    let (coarse, digits) = match as_chance(c) {
+        true => (100.0 * x, 1usize),
+        false => (x, 2usize),
+    };
+    if (coarse * 10f64.powi(digits as i32)).round() == 0.0 {
+        return amount(c, x);
+    }
+    match as_chance(c) {
+        true => format!("{} points", signed(coarse, digits)),
+        false => signed(coarse, digits),
+    }
+}
+
+/// The meaning of metric `name` as its runs give it, so that a conditional mean keeps its
+/// condition beside its name, here too.
+fn meaning<'a>(result: &'a ExperimentResult, name: &str) -> &'a str {
+    result
+        .runs
+        .iter()
+        .flat_map(|r| &r.report.metrics)
+        .find(|m| m.name == name)
+        .map_or("", |m| m.meaning.as_str())
+}
+
+/// The table's columns: the setting (over a sweep), what differs and by how much, its check
+/// or estimate, and the tests of chance where some difference is not exact (with Holm's
+/// adjustment where a reader scans several at once).
+fn columns(result: &ExperimentResult, all_exact: bool, adjusted: bool) -> Tab {
+    let exp = &result.experiment;
+    let mut head = Vec::new();
+    if !exp.sweep.is_empty() {
+        head.push(("setting", false));
+    }
+    head.extend([
+        ("variant", false),
+        ("of", false),
+        ("what", false),
+        ("difference", true),
+        (
+            if all_exact {
+                "simulation's check (interval)"
+            } else {
+                "simulation (interval)"
+            },
+            false,
+        ),
+    ]);
+    if !all_exact {
+        head.push(("p-value", true));
+        if adjusted {
+            head.push(("Holm", true));
+        }
+        head.push(("could chance explain it?", false));
+    }
+    Tab::new(&head)
+}
+
+/// A difference's row. `widen`: the factor from the row's level to the table's, so that the
+/// checks of exact differences are sure at the experiment's level taken together.
+fn difference_row(
+    result: &ExperimentResult,
+    c: &Comparison,
+    (all_exact, adjusted, widen): (bool, bool, f64),
+) -> Vec<String> {
+    let exp = &result.experiment;
+    let mut row = Vec::new();
+    if !exp.sweep.is_empty() {
+        row.push(point_words(exp, &c.point));
+    }
+    let (low, high) = match c.exact_difference {
+        Some(_) => (
+            c.difference - widen * (c.difference - c.low),
+            c.difference + widen * (c.high - c.difference),
+        ),
+        None => (c.low, c.high),
+    };
+    let estimate = format!(
+        "{} [{}, {}]",
+        amount(c, c.difference),
+        amount(c, low).trim_end_matches(" points"),
+        amount(c, high).trim_end_matches(" points")
+    );
+    let check = match c.exact_difference {
+        Some(e) if low - 1e-12 <= e && e <= high + 1e-12 => {
+            format!("agrees: {estimate}")
+        }
+        Some(_) => format!(
+            "outside its interval: {estimate} (the table's checks are {}% sure taken together: 1 table in {} has such a miss by chance)",
+            crate::report::fmt_level(exp.confidence),
+            (1.0 / (1.0 - exp.confidence)).round()
+        ),
+        None => estimate,
+    };
+    row.extend([
+        c.variant.clone(),
+        if as_chance(c) {
+            "chance".to_string()
+        } else {
+            "average".to_string()
+        },
+        if c.kind == "metric" {
+            with_condition(&c.name, meaning(result, &c.name))
+        } else {
+            crate::labels::outcome(&c.name).head
+        },
+        // The exact difference as the headline table rounds it (one number per
+        // quantity); the estimate beside it, a check, keeps a digit more.
+        match c.exact_difference {
+            Some(_) if super::super::answer::exactly_same(c) => "exactly the same".to_string(),
+            Some(e) if all_exact => shown(c, e),
+            Some(e) => format!("{}, exact", shown(c, e)),
+            None => amount(c, c.difference),
+        },
+        check,
+    ]);
+    if !all_exact {
+        row.push(p_cell(c.p_value));
+        if adjusted {
+            row.push(p_cell(c.p_adjusted));
+        }
+        row.push(super::super::answer::chance_cell(c).to_string());
+    }
+    row
+}
+
+/// The section of differences from the baseline (`None` without comparisons).
+pub(super) fn differences_section(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+) -> Option<Section> {
+    if comparisons.is_empty() {
+        return None;
+    }
+    let exp = &result.experiment;
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    // One number per difference: the exact one where it is known, the simulation's
+    // estimate and interval beside it as its check; the tests of chance only for the rows
+    // that have no exact value.
+    let all_exact = comparisons.iter().all(|c| c.exact_difference.is_some());
+    let adjusted = !all_exact && comparisons.iter().any(|c| c.family > 1);
+    let mut tab = columns(result, all_exact, adjusted);
+    // The checks of exact differences are sure at the experiment's level taken together,
+    // as the values' are: each interval widened from the row's level to the table's.
+    let checked = comparisons
+        .iter()
+        .filter(|c| c.exact_difference.is_some())
+        .count()
+        .max(1);
+    let widen = crate::stats::z_for_confidence(1.0 - (1.0 - exp.confidence) / checked as f64)
+        / crate::stats::z_for_confidence(exp.confidence);
+    for c in comparisons {
+        tab.rows
+            .push(difference_row(result, c, (all_exact, adjusted, widen)));
+    }
+    Some(Section {
+        printed: false,
+        title: format!("Differences from {}", exp.variants[0].name),
+        intro: if all_exact {
+            format!(
+                "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
+                checked,
+                (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
+            )
+        } else {
+            format!(
+                "Each variant minus the baseline at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                if adjusted {
+                    " (judged after Holm's adjustment of the p-values, column Holm, across every row of this table without an exact value, as a reader scans them at once)"
+                } else {
+                    ""
+                }
+            )
+        },
+        tables: vec![tab],
+    })
+}

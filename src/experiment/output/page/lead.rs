@@ -1,0 +1,514 @@
+//! The answer's opening words: the variant that moves the headlines most, how many variants change
+//! them, what is there for scale, and where the headlines pull apart over a sweep.
+
+use super::*;
+
+/// The answer in a sentence, first: what the first variant the question asks about does to
+/// every headline against the baseline, from and to (exact values where known), and whether that
+/// is for the better. `None` where it changes none of them (the counts say so).
+pub(super) fn lead(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+) -> Option<String> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() {
+        return None;
+    }
+    let v = exp.variants[1..].iter().find(|v| !v.reference)?;
+    let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
+    let vi = exp.variants.iter().position(|x| x.name == v.name)?;
+    let (mine, base) = (&run(vi)?.report, &run(0)?.report);
+    let (parts, ways): (Vec<String>, Vec<Option<bool>>) = heads
+        .iter()
+        .filter_map(|h| {
+            let c = comparisons
+                .iter()
+                .find(|c| c.variant == v.name && h.is(c) && c.distinguishable)?;
+            let (x, b) = (find(mine, &h.key)?, find(base, &h.key)?);
+            let (x, b) = (x.exact.unwrap_or(x.p), b.exact.unwrap_or(b.p));
+            let d = c.exact_difference.unwrap_or(c.difference);
+            Some((
+                format!(
+                    "{} {} from {} to {}{}",
+                    h.noun(),
+                    if d > 0.0 { "rises" } else { "falls" },
+                    h.value(b),
+                    h.value(x),
+                    better_said(h, d)
+                ),
+                better_way(h, d),
+            ))
+        })
+        .unzip();
+    // `verdict = true`: the question asks whether this variant does better; the answer opens
+    // with the plain word, from each headline's better direction.
+    let opener = if exp.verdict {
+        let better = ways.iter().filter(|w| **w == Some(true)).count();
+        let worse = ways.iter().filter(|w| **w == Some(false)).count();
+        let unchanged = heads.len().saturating_sub(parts.len());
+        match (better, worse, unchanged) {
+            (b, 0, 0) if b > 0 => "Yes. ",
+            (0, w, 0) if w > 0 => "No: the other way. ",
+            (0, 0, _) => "",
+            _ => "In part. ",
+        }
+    } else {
+        ""
+    };
+    if parts.is_empty() {
+        return exp.verdict.then(|| {
+            format!(
+                "No: under {}, no headline differs from {}.",
+                v.name, exp.variants[0].name
+            )
+        });
+    }
+    let said = match &parts[..] {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
+        [] => String::new(),
+    };
+    Some(format!(
+        "{opener}Under {}, against {}: {said}.",
+        v.name, exp.variants[0].name,
+    ))
+}
+
+/// The answer in a sentence or two, first, where the question asks about several variants
+/// each on its own (no verdict on one of them, no sweep): the first headline under the
+/// baseline, then under each variant with its change; each further headline's range where
+/// every variant moves it the same way. `None` with fewer than two such variants.
+pub(super) fn lead_each(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+) -> Option<String> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() || exp.verdict {
+        return None;
+    }
+    let asked: Vec<(usize, &str)> = exp
+        .variants
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, v)| !v.reference)
+        .map(|(i, v)| (i, v.name.as_str()))
+        .collect();
+    if asked.len() < 2 {
+        return None;
+    }
+    let base = &exp.variants[0].name;
+    let report = |i: usize| {
+        result
+            .runs
+            .iter()
+            .find(|r| r.variant == i)
+            .map(|r| &r.report)
+    };
+    let value = |i: usize, h: &Head| find(report(i)?, &h.key).map(|c| c.exact.unwrap_or(c.p));
+    // Each variant's value and change (exact where known), `None` for the change where chance
+    // could explain it.
+    let changes = |h: &Head| -> Option<Vec<(&str, f64, Option<f64>)>> {
+        asked
+            .iter()
+            .map(|&(i, name)| {
+                let c = comparisons.iter().find(|c| c.variant == name && h.is(c))?;
+                let d = match (exactly_same(c), c.distinguishable) {
+                    (true, _) | (_, false) => None,
+                    (false, true) => Some(c.exact_difference.unwrap_or(c.difference)),
+                };
+                Some((name, value(i, h)?, d))
+            })
+            .collect()
+    };
+    let way = |ds: &[(&str, f64, Option<f64>)]| {
+        if ds.iter().all(|x| x.2.is_some_and(|d| d > 0.0)) {
+            Some("rises")
+        } else if ds.iter().all(|x| x.2.is_some_and(|d| d < 0.0)) {
+            Some("falls")
+        } else {
+            None
+        }
+    };
+    let h0 = heads.first()?;
+    let first = changes(h0)?;
+    let b0 = value(0, h0)?;
+    // Said once where every variant moves it the same way; else beside each change.
+    let once = way(&first).is_some();
+    let each: Vec<String> = first
+        .iter()
+        .map(|&(name, x, d)| match d {
+            Some(d) if once => format!("{name}: {} ({})", h0.value(x), h0.diff(d)),
+            Some(d) => format!(
+                "{name}: {} ({}{})",
+                h0.value(x),
+                h0.diff(d),
+                better_said(h0, d).replace(" (", ", ").replace(')', "")
+            ),
+            None => format!("{name}: {} (the same)", h0.value(x)),
+        })
+        .collect();
+    let mut out = format!(
+        "With {base}, {} is {}; {} \u{2014} {}.",
+        h0.noun(),
+        h0.value(b0),
+        match way(&first) {
+            Some(w) => format!(
+                "it {w} under every variant{}",
+                better_said(h0, first[0].2.unwrap_or(0.0))
+            ),
+            None => "under each variant".to_string(),
+        },
+        each.join("; ")
+    );
+    for h in &heads[1..] {
+        let (Some(ds), Some(b)) = (changes(h), value(0, h)) else {
+            continue;
+        };
+        let Some(w) = way(&ds) else {
+            continue;
+        };
+        let lo = ds.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+        let hi = ds.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+        let d = ds[0].2.unwrap_or(0.0);
+        out += &format!(
+            " {} {w} under every variant too, from {} to between {} and {}{}.",
+            crate::labels::capitalised(&h.noun()),
+            h.value(b),
+            h.value(lo),
+            h.value(hi),
+            better_said(h, d)
+        );
+    }
+    Some(out)
+}
+
+/// How many of the variants the question asks about change each headline, in one sentence
+/// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
+pub(super) fn counts(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+) -> String {
+    let exp = &result.experiment;
+    let others = exp.variants[1..].iter().filter(|v| !v.reference).count();
+    let exact_all = heads.iter().all(|h| {
+        result
+            .runs
+            .iter()
+            .all(|r| find(&r.report, &h.key).is_some_and(|c| c.exact.is_some()))
+    });
+    let parts: Vec<String> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let n = moved(result, comparisons, h).len();
+            let head = format!("\u{201c}{}\u{201d}", h.label().head);
+            match (i, n) {
+                (0, 0) => format!("none of the {others} variants changes {head}"),
+                (0, 2) if others == 2 => format!("both variants change {head}"),
+                (0, n) if n == others && n > 1 => format!("all {n} variants change {head}"),
+                // Of which variants: those compared with the baseline, not every one the
+                // setup lists (the baseline and one shown for scale are not counted).
+                (0, n) => format!(
+                    "{n} of the {others} variant{} compared with {} change{} {head}",
+                    if others == 1 { "" } else { "s" },
+                    exp.variants[0].name,
+                    if n == 1 { "s" } else { "" }
+                ),
+                (_, 2) if others == 2 => format!("both {head}"),
+                (_, n) if n == others && n > 1 => format!("all {n} {head}"),
+                (_, 0) => format!("none {head}"),
+                (_, n) => format!("{n} of {others} {head}"),
+            }
+        })
+        .collect();
+    let joined = match &parts[..] {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    let scale: Vec<&str> = exp
+        .variants
+        .iter()
+        .filter(|v| v.reference)
+        .map(|v| v.name.as_str())
+        .collect();
+    crate::labels::capitalised(&format!(
+        "{joined}{}{}).",
+        if exact_all {
+            " (exact values"
+        } else {
+            " (by more than chance explains"
+        },
+        if scale.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} {} there for scale only",
+                scale.join(" and "),
+                if scale.len() == 1 { "is" } else { "are" }
+            )
+        }
+    ))
+}
+
+/// Whether the variant named `name` is there for scale (`reference = true`), not one the
+/// question asks about.
+pub(crate) fn is_reference(result: &ExperimentResult, name: &str) -> bool {
+    result
+        .experiment
+        .variants
+        .iter()
+        .any(|v| v.reference && v.name == name)
+}
+
+/// The variants shown for scale, in a sentence: each one's value of every headline.
+pub(super) fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<String> {
+    let exp = &result.experiment;
+    let said: Vec<String> = result
+        .runs
+        .iter()
+        .filter(|r| exp.variants[r.variant].reference && r.point == result.runs[0].point)
+        .map(|r| {
+            let values: Vec<String> = heads
+                .iter()
+                .filter_map(|h| {
+                    // In the variant's own words: Rank & File's units are "removed" where
+                    // the baseline's are "eliminated".
+                    let own = r
+                        .report
+                        .outcomes
+                        .iter()
+                        .find(|o| {
+                            !h.metric
+                                && o.outcome != h.key
+                                && super::super::answer::find_same(&o.outcome, &h.key)
+                        })
+                        .map_or_else(
+                            || h.label().head,
+                            |o| crate::labels::outcome(&o.outcome).head,
+                        );
+                    find(&r.report, &h.key)
+                        .map(|c| format!("{own} {}", h.value(c.exact.unwrap_or(c.p))))
+                })
+                .collect();
+            format!("{}, {}", exp.variants[r.variant].name, values.join(", "))
+        })
+        .collect();
+    (!said.is_empty()).then(|| format!("For scale: {}.", said.join("; ")))
+}
+
+/// A sweep point where headlines pull apart, with each headline's change there.
+pub(super) type Apart<'a> = (&'a Vec<SetValue>, Vec<(&'a Head, f64)>);
+
+/// At each point swept: the headlines that fall and those that rise under `variant`, where
+/// both do.
+fn apart_at<'a>(
+    comparisons: &[Comparison],
+    heads: &'a [Head],
+    variant: &str,
+    points: &[&'a Vec<SetValue>],
+) -> Vec<Apart<'a>> {
+    let mut apart: Vec<Apart> = Vec::new();
+    for p in points {
+        let change = |h: &Head| {
+            comparisons
+                .iter()
+                .find(|c| c.variant == variant && &&c.point == p && h.is(c) && c.distinguishable)
+                .map(|c| c.exact_difference.unwrap_or(c.difference))
+        };
+        let moves: Vec<(&Head, f64)> = heads
+            .iter()
+            .filter_map(|h| change(h).map(|d| (h, d)))
+            .collect();
+        // Where every headline says which way is better, they pull apart when one gets
+        // better and another worse (fewer rally phases and more recovered both improve);
+        // else when one rises and another falls.
+        use crate::labels::Better;
+        let directed = moves.iter().all(|m| m.0.label().better != Better::Neither);
+        let good = |m: &(&Head, f64)| (m.1 > 0.0) == (m.0.label().better == Better::Higher);
+        let apart_here = if directed {
+            moves.iter().any(good) && !moves.iter().all(good)
+        } else {
+            moves.iter().any(|m| m.1 > 0.0) && moves.iter().any(|m| m.1 < 0.0)
+        };
+        if apart_here {
+            apart.push((p, moves));
+        }
+    }
+    apart
+}
+
+/// Which side of the pull a move is on: for the better (true) or the worse where every
+/// headline says which way is better, else up (true) or down.
+fn side(moves: &[(&Head, f64)], m: &(&Head, f64)) -> bool {
+    use crate::labels::Better;
+    if moves.iter().all(|m| m.0.label().better != Better::Neither) {
+        (m.1 > 0.0) == (m.0.label().better == Better::Higher)
+    } else {
+        m.1 > 0.0
+    }
+}
+
+/// The moves on one side, each with its amount: "recovered falls by 2.5 points".
+fn said(moves: &[(&Head, f64)], up: bool) -> Vec<String> {
+    moves
+        .iter()
+        .filter(|m| side(moves, m) == up)
+        .map(|(h, d)| {
+            format!(
+                "{} {} by {}",
+                h.noun(),
+                if *d > 0.0 { "rises" } else { "falls" },
+                h.diff(d.abs()).trim_start_matches('+')
+            )
+        })
+        .collect()
+}
+
+/// "A falls", "A and B move for the better": the nouns on one side, with their verb.
+fn moving(moves: &[(&Head, f64)], up: bool) -> String {
+    let n: Vec<&(&Head, f64)> = moves.iter().filter(|m| side(moves, m) == up).collect();
+    let words: Vec<String> = n.iter().map(|m| m.0.noun()).collect();
+    format!("{} {}", words.join(" and "), verb_of(moves, &n, up))
+}
+
+/// The headlines on one side, quoted by their labels.
+fn nouns(moves: &[(&Head, f64)], up: bool) -> Vec<String> {
+    moves
+        .iter()
+        .filter(|m| side(moves, m) == up)
+        .map(|m| format!("\u{201c}{}\u{201d}", m.0.label().head))
+        .collect()
+}
+
+/// The variants under which two headlines move in opposite directions from the baseline (each
+/// change real: exact, or more than chance explains), in a sentence each: the trade-off a
+/// designer weighs. With a sweep, the settings where they do (every one, or which).
+pub(super) fn pull_apart(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+    led: Option<&str>,
+) -> Vec<String> {
+    let exp = &result.experiment;
+    // The points swept (one, empty, without a sweep), in the runs' order.
+    let mut points: Vec<&Vec<SetValue>> = Vec::new();
+    for r in &result.runs {
+        if !points.contains(&&r.point) {
+            points.push(&r.point);
+        }
+    }
+    let mut out = Vec::new();
+    // Variants that pull apart the same way with no sweep, said together: (names, the
+    // headlines that fall, those that rise).
+    type Said = (Vec<String>, &'static str);
+    let mut alike: Vec<(Vec<&str>, Said, Said)> = Vec::new();
+    for v in exp.variants[1..]
+        .iter()
+        .filter(|v| !v.reference && Some(v.name.as_str()) != led)
+    {
+        let apart = apart_at(comparisons, heads, &v.name, &points);
+        match &apart[..] {
+            [] => {}
+            [(p, moves)] if p.is_empty() => {
+                let down = nouns(moves, false);
+                let up = nouns(moves, true);
+                let on = |flag: bool| -> Vec<&(&Head, f64)> {
+                    moves.iter().filter(|m| side(moves, m) == flag).collect()
+                };
+                let down = (down, verb_of(moves, &on(false), false));
+                let up = (up, verb_of(moves, &on(true), true));
+                match alike.iter_mut().find(|a| a.1 == down && a.2 == up) {
+                    Some(a) => a.0.push(&v.name),
+                    None => alike.push((vec![&v.name], down, up)),
+                }
+            }
+            [(p, moves)] => out.push(format!(
+                "Under {}{}, {} while {}: the headlines pull apart.",
+                v.name,
+                if p.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", super::super::answer::point_words(exp, p))
+                },
+                said(moves, false).join(" and "),
+                said(moves, true).join(" and ")
+            )),
+            _ => {
+                let (_, first) = &apart[0];
+                let everywhere = apart.len() == points.len();
+                out.push(format!(
+                    "Under {}, the headlines pull apart {}: {} while {} (at {}: {} while {}).",
+                    v.name,
+                    if everywhere {
+                        format!("at every one of the {} settings swept", points.len())
+                    } else {
+                        format!(
+                            "at {} of the {} settings swept ({})",
+                            apart.len(),
+                            points.len(),
+                            apart
+                                .iter()
+                                .map(|(p, _)| super::super::answer::point_words(exp, p))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        )
+                    },
+                    moving(first, false),
+                    moving(first, true),
+                    super::super::answer::point_words(exp, apart[0].0),
+                    said(first, false).join(" and "),
+                    said(first, true).join(" and ")
+                ));
+            }
+        }
+    }
+    let alike: Vec<String> = alike
+        .into_iter()
+        .map(|(names, down, up)| {
+            let names = match &names[..] {
+                [one] => one.to_string(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            format!(
+                "Under {names}{}, the headlines pull apart: {} {}{} while {} {}.",
+                if led.is_some() { " too" } else { "" },
+                down.0.join(" and "),
+                down.1,
+                if down.1.contains(',') { "," } else { "" },
+                up.0.join(" and "),
+                up.1
+            )
+        })
+        .collect();
+    alike.into_iter().chain(out).collect()
+}
+
+/// The verb for the headlines `n` of `moves` on one side of a pull: "falls"/"rise" where all of
+/// `n` move one way and the pull is by direction, else "moves for the better" and the like.
+pub(super) fn verb_of(moves: &[(&Head, f64)], n: &[&(&Head, f64)], up: bool) -> &'static str {
+    use crate::labels::Better;
+    let directed = moves.iter().all(|m| m.0.label().better != Better::Neither);
+    let one = n.len() == 1;
+    let rising = n.iter().all(|m| m.1 > 0.0);
+    let falling = n.iter().all(|m| m.1 < 0.0);
+    match (directed, up, one) {
+        (false, true, true) => "rises",
+        (false, true, false) => "rise",
+        (false, false, true) => "falls",
+        (false, false, false) => "fall",
+        // By better and worse: the plain verb where the group moves one way, and which way
+        // it is for.
+        (true, true, true) if rising => "rises (better)",
+        (true, true, true) if falling => "falls (better)",
+        (true, false, true) if rising => "rises (worse)",
+        (true, false, true) if falling => "falls (worse)",
+        (true, true, _) => "move for the better",
+        (true, false, _) => "move for the worse",
+    }
+}

@@ -1,0 +1,474 @@
+//! The report's body (question, answer, method, sections, reproduce line) shared by
+//! `summary.md` and `index.html`, and `summary.md` itself.
+
+use super::*;
+use crate::experiment::compare::same_outcome;
+
+mod analyses;
+mod answer_table;
+mod assumptions;
+mod checks;
+mod differences;
+mod headline;
+mod lead;
+mod runs;
+mod setup;
+mod systems;
+
+use analyses::*;
+use answer_table::*;
+use assumptions::*;
+use checks::*;
+use differences::*;
+use headline::*;
+pub(super) use lead::is_reference;
+use lead::*;
+use runs::*;
+use setup::*;
+use systems::*;
+pub(super) use systems::{systems_of, unmatched};
+
+/// A table of the report, rendered to Markdown (`summary.md`) and HTML (`index.html`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tab {
+    /// Column heads, and whether each column holds numbers (right-aligned, sorted as numbers).
+    pub head: Vec<(String, bool)>,
+    /// The rows' cells, as text.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Tab {
+    pub(super) fn new(head: &[(&str, bool)]) -> Tab {
+        Tab {
+            head: head.iter().map(|&(h, n)| (h.to_string(), n)).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub(super) fn markdown(&self) -> String {
+        let heads: Vec<&str> = self.head.iter().map(|h| h.0.as_str()).collect();
+        let mut out = format!("| {} |\n|", heads.join(" | "));
+        for (_, numeric) in &self.head {
+            out += if *numeric { "---:|" } else { "---|" };
+        }
+        out += "\n";
+        // A `|` inside a cell would end it: escape it.
+        for r in &self.rows {
+            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+        }
+        out
+    }
+}
+
+/// A section of the report: a heading, a paragraph (Markdown with `code` spans) and tables.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Section {
+    /// The heading.
+    pub title: String,
+    /// The paragraph under it.
+    pub intro: String,
+    /// Its tables, in order.
+    pub tables: Vec<Tab>,
+    /// Printed with the article (the assumptions that matter); else on screen only.
+    pub printed: bool,
+}
+
+/// The report's body: the question, the answer, a line on how it was run, the sections (each
+/// variant, then the differences) and the reproduce line.
+pub(crate) struct Page {
+    /// The heading: the file's `title`, else its question.
+    pub title: String,
+    pub question: String,
+    /// What was played, in words: the scenario, the settings every variant shares, each
+    /// variant by what sets it apart, the sweep.
+    pub setup: String,
+    /// With a sweep of two axes: per variant the headline over both (a caption and a table,
+    /// rows the second axis, columns the first), the table a designer would print.
+    pub pivots: Vec<(String, Tab)>,
+    /// The verdict, one or two sentences (variants compared), else the whole answer.
+    pub answer: String,
+    /// The experiment author's account of why (the file's `why`), after the answer.
+    pub why: Option<String>,
+    /// With variants: each variant's headline with its interval and its difference from the
+    /// baseline, between the verdict and the detail.
+    pub headline: Option<Tab>,
+    /// Under the answer, where a reader first does the arithmetic: that a change is worked out
+    /// before rounding (`None` without changes to read).
+    pub rounding: Option<String>,
+    /// Under the answer's table: what each headline counts ("Recovered: back in good order by
+    /// the last turn."), so that a printed table is read as it was measured.
+    pub meanings: Option<String>,
+    /// The rest of the answer (variants compared): each comparison in words.
+    pub detail: String,
+    pub method: String,
+    pub sections: Vec<Section>,
+    pub reproduce: String,
+}
+
+/// A metric's name with the condition its mean is taken under, as its meaning words it (", among
+/// units that recovered"): `turns_to_recover (among units that recovered)`. A mean over some
+/// trials only must not be read as one over all: a harsher rule can shorten it by removing the
+/// slow units first.
+fn with_condition(name: &str, meaning: &str) -> String {
+    let head = crate::labels::metric(name).head;
+    match condition_of(meaning) {
+        Some(c) => format!("{head} ({c})"),
+        None => head,
+    }
+}
+
+/// Said under the first table of changes: a change and the two rounded figures it compares
+/// need not subtract to the last digit (the change is the exact one, rounded once).
+const ROUNDING: &str = "A change is worked out before rounding, so it can differ by one in its last digit from the difference of the rounded figures.";
+
+/// The answer, its table and the detail under it: the verdict (with the variant that moves the
+/// headlines most where the file asks for it), the assumptions it rests on within 150 words,
+/// and with a `[balance]` section the number solved for first.
+fn the_answer(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+) -> (String, Option<Tab>, String) {
+    let exp = &result.experiment;
+    let several = exp.headlines.len() > 1;
+    let (mut answer, headline, detail) = if exp.variants.len() > 1 && several {
+        let (verdicts, tab) = answer_table(result, comparisons);
+        (verdicts, Some(tab), answer(result, comparisons))
+    } else if exp.variants.len() > 1 && exp.sweep.is_empty() {
+        let (verdict, tab) = headline_table(result, comparisons);
+        // `verdict = true` opens with the plain word and the lead variant's change, as with
+        // several headlines.
+        let head = Head::of(exp, &result.runs[0].report);
+        let verdict = match lead(result, comparisons, &[head]).filter(|_| exp.verdict) {
+            Some(l) => format!("{l} {verdict}"),
+            None => verdict,
+        };
+        (verdict, Some(tab), answer(result, comparisons))
+    } else if exp.variants.len() > 1 {
+        // A sweep: the answer goes along the swept values; the table gives every setting.
+        let (_, tab) = headline_table(result, comparisons);
+        (answer(result, comparisons), Some(tab), String::new())
+    } else {
+        (answer(result, comparisons), None, String::new())
+    };
+    // The answer stays within 150 words: the sentence on the assumptions takes what is left.
+    const ANSWER_WORDS: usize = 150;
+    let used = answer.split_whitespace().count()
+        + result
+            .balance
+            .iter()
+            .map(|(n, b)| 2 + n.split_whitespace().count() + b.answer().split_whitespace().count())
+            .sum::<usize>();
+    if let Some(line) = rests_on(result, ANSWER_WORDS.saturating_sub(used)) {
+        answer += " ";
+        answer += &line;
+    }
+    // With a [balance] section the number solved for is the answer asked: it comes first.
+    if !result.balance.is_empty() {
+        let solved: Vec<String> = result
+            .balance
+            .iter()
+            .map(|(name, b)| {
+                let a = b.answer();
+                let mut c = a.chars();
+                let a = c
+                    .next()
+                    .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default();
+                format!("For {name}: {a}")
+            })
+            .collect();
+        // What follows compares the variants as the file sets them (the rules as written,
+        // unless it changes them), not at the number solved for.
+        let at = result
+            .balance
+            .first()
+            .map(|(_, b)| {
+                format!(
+                    "With \u{201c}{}\u{201d} as the file sets it ({})",
+                    crate::params::label(&b.key),
+                    b.as_set
+                )
+            })
+            .unwrap_or_default();
+        answer = format!(
+            "{} {at}: {}",
+            solved.join(" "),
+            crate::labels::lower_first(&answer)
+        );
+    }
+    (answer, headline, detail)
+}
+
+pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
+    let exp = &result.experiment;
+    let mut sections = run_sections(result);
+    sections.extend(differences_section(result, comparisons));
+    if let Some(section) = across_systems(result) {
+        sections.push(section);
+    }
+    if let Some(found) = assumptions_section(result) {
+        sections.extend(found);
+    }
+    sections.extend(sensitivity_sections(result));
+    sections.extend(balance_sections(result));
+    let (answer, headline, detail) = the_answer(result, comparisons);
+    Page {
+        title: exp.title.clone().unwrap_or_else(|| exp.question.clone()),
+        question: exp.question.clone(),
+        setup: setup_sentence(exp),
+        pivots: pivots(result),
+        answer,
+        why: exp.why.clone(),
+        rounding: (!comparisons.is_empty()).then(|| ROUNDING.to_string()),
+        meanings: meanings(result),
+        headline,
+        detail,
+        method: method(result),
+        sections,
+        reproduce: format!(
+            "`{command}` — morale-lab {}, seed {}, {} trials, {} threads (results do not depend on threads). The variant definitions are in `results.json`.",
+            result.version,
+            exp.seed,
+            crate::report::thousands(exp.trials),
+            result.threads
+        ),
+    }
+}
+
+pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
+    let mut out = format!(
+        "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
+        page.title, page.question, page.setup, page.answer
+    );
+    if let Some(note) = &page.rounding {
+        out += &format!("*{note}*\n\n");
+    }
+    // The chart that answers the question comes with the answer, as on the page.
+    if result.experiment.headlines.len() > 1
+        && result.experiment.variants.len() > 1
+        && result.experiment.sweep.is_empty()
+    {
+        out += "![A point per variant, one measure on each axis](tradeoff.png)\n\n";
+    }
+    if result.experiment.sweep.len() == 1 && result.experiment.balance.is_none() {
+        out += "![A line per variant along the setting swept](sweep.png)\n\n";
+    }
+    for (caption, tab) in &page.pivots {
+        out += &format!("{caption}:\n\n{}\n", tab.markdown());
+    }
+    if let Some(tab) = &page.headline {
+        out += &tab.markdown();
+        out += "\n";
+    }
+    if let Some(m) = &page.meanings {
+        out += &format!("{m}\n\n");
+    }
+    if let Some(why) = &page.why {
+        out += &format!("**Why** (the experiment author's explanation). {why}\n\n");
+    }
+    if !page.detail.is_empty() {
+        out += &format!("**Detail.** {}\n\n", page.detail);
+    }
+    out += &format!("{}\n\n", page.method);
+    for s in &page.sections {
+        out += &format!("## {}\n\n{}\n\n", s.title, s.intro);
+        let tables: Vec<String> = s.tables.iter().map(Tab::markdown).collect();
+        out += &tables.join("\n");
+        out += "\n";
+    }
+    out += &format!("## Reproduce\n\n{}\n", page.reproduce);
+    out
+}
+
+/// What the headlines count, in a sentence each: an outcome's meaning as its system declares
+/// it for the scenario, a metric's as its report gives it. Where variants of several systems
+/// read a headline differently (Rank & File's "removed" beside the 25% rules' "eliminated"),
+/// each system's reading is named. `None` when no headline has a meaning declared.
+fn meanings(result: &ExperimentResult) -> Option<String> {
+    let exp = &result.experiment;
+    let per = exp.variants.len().max(1);
+    let first = result.runs.get(..per.min(result.runs.len()))?;
+    let base = &first.first()?.report;
+    let mut said: Vec<String> = Vec::new();
+    for head in Head::all(exp, base) {
+        // (system, the outcome or metric it counts, its head, its meaning), each once.
+        let mut readings: Vec<(String, String, String)> = Vec::new();
+        for run in first {
+            let r = &run.report;
+            let found = if head.metric {
+                r.metrics
+                    .iter()
+                    .find(|m| m.name == head.key)
+                    .map(|m| (head.labelled(), m.meaning.clone()))
+            } else {
+                r.outcomes
+                    .iter()
+                    .find(|o| o.outcome == head.key || same_outcome(&o.outcome, &head.key))
+                    .and_then(|o| {
+                        crate::labels::outcome_meaning(&r.system, &r.scenario, &o.outcome)
+                            .map(|m| (crate::labels::outcome(&o.outcome).head, m.to_string()))
+                    })
+            };
+            if let Some((label, meaning)) = found
+                && !readings.iter().any(|x| x.1 == label && x.2 == meaning)
+            {
+                readings.push((r.system.clone(), label, meaning));
+            }
+        }
+        // A meaning that only says its label again ("attacker's stands lost: attacker's
+        // stands lost in the melee") tells the reader nothing: it is left out.
+        readings.retain(|(_, label, meaning)| says_more(label, meaning));
+        let Some((_, label0, meaning0)) = readings.first() else {
+            continue;
+        };
+        let mut line = format!("{}: {meaning0}", crate::labels::capitalised(label0));
+        for (system, label, meaning) in &readings[1..] {
+            line += &format!(
+                "; under {}, {label}: {meaning}",
+                crate::labels::system(system)
+            );
+        }
+        said.push(line + ".");
+    }
+    (!said.is_empty()).then(|| format!("What the columns count. {}", said.join(" ")))
+}
+
+/// Whether `meaning` says at least three words its `label` does not (small words aside).
+fn says_more(label: &str, meaning: &str) -> bool {
+    const SMALL: &[&str] = &[
+        "a", "an", "the", "in", "of", "to", "its", "it", "by", "at", "and", "or", "on", "until",
+        "among", "that", "as",
+    ];
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let known = words(label);
+    words(meaning)
+        .iter()
+        .filter(|w| !SMALL.contains(&w.as_str()) && !known.contains(w))
+        .count()
+        >= 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A try skipped because the rules refuse it and one skipped because it was too large to
+    /// work out are told apart (both were "combinations the rules do not allow").
+    #[test]
+    fn skipped_tries_say_why() {
+        assert_eq!(skipped_words(0, &[], 0, &[]), "");
+        assert_eq!(
+            skipped_words(2, &[], 0, &[]),
+            " (2 combinations the rules do not allow were skipped)"
+        );
+        assert_eq!(
+            skipped_words(1, &["Green base number, 1 instead of 2".into()], 1, &[]),
+            " (1 combination the rules do not allow was skipped: Green base number, 1 instead of 2; 1 too large to work out within an experiment's bound was left out)"
+        );
+    }
+
+    #[test]
+    fn a_meaning_that_says_its_label_again_is_not_said() {
+        assert!(!says_more(
+            "attacker's stands lost",
+            "attacker's stands lost in the melee"
+        ));
+        assert!(!says_more(
+            "turns to a decision (among fights decided)",
+            "turns until decided, among fights decided"
+        ));
+        assert!(says_more(
+            "turns its place stood empty",
+            "turns (of all turns) the unit's place in the line stood empty"
+        ));
+        assert!(says_more(
+            "recovered",
+            "back in good order by the last turn"
+        ));
+    }
+
+    #[test]
+    fn a_conditional_mean_keeps_its_condition() {
+        assert_eq!(
+            with_condition(
+                "turns_to_recover",
+                "rally phases until back in good order, among units that recovered"
+            ),
+            "turns to recover (among units that recovered)"
+        );
+        assert_eq!(
+            with_condition("stands_lost", "stands lost by the end"),
+            "stands lost"
+        );
+    }
+
+    #[test]
+    fn runs_pooled_are_checked_with_all_their_trials() {
+        let z = crate::stats::z_for_confidence(0.95);
+        let cell = |k: u64| {
+            let (l, h) = crate::stats::wilson(k, 1000, z);
+            Cell {
+                count: Some(1000),
+                p: k as f64 / 1000.0,
+                ci_low: Some(l),
+                ci_high: Some(h),
+                exact: Some(0.5),
+            }
+        };
+        // A chance: the Wilson interval of the counts added up.
+        let c = pooled(&[cell(480), cell(530)], true, z);
+        assert_eq!(c.count, Some(2000));
+        assert!((c.p - 0.505).abs() < 1e-12);
+        assert_eq!((c.ci_low, c.ci_high), {
+            let (l, h) = crate::stats::wilson(1010, 2000, z);
+            (Some(l), Some(h))
+        });
+        // An average: its standard error shrinks as one over the square root of the runs.
+        let mean = |p: f64| Cell {
+            count: Some(100),
+            p,
+            ci_low: Some(p - z * 0.2),
+            ci_high: Some(p + z * 0.2),
+            exact: Some(3.0),
+        };
+        let m = pooled(&[mean(3.1), mean(2.9), mean(3.0), mean(3.0)], false, z);
+        assert!((m.p - 3.0).abs() < 1e-12);
+        assert!(((m.ci_high.unwrap() - m.p) / z - 0.1).abs() < 1e-12);
+        // Each run alone agrees; together they may not, and the cell says so with the figures.
+        assert_eq!(
+            pooled_check(&[cell(480), cell(530)], true, 0.95, z),
+            "agrees (its 2 runs together)"
+        );
+        let off = |k: u64| Cell {
+            exact: Some(0.47),
+            ..cell(k)
+        };
+        assert!(
+            pooled_check(&[off(495), off(500), off(505)], true, 0.95, z)
+                .starts_with("exact 47.00% outside its interval: 50.00% [48.21%, 51.79%] from its 3 runs together")
+        );
+        // At the level of 100 checks taken together the interval widens to hold it.
+        let z100 = crate::stats::z_for_confidence(1.0 - 0.05 / 100.0);
+        assert!(z100 > 3.4 && z100 < 3.5, "{z100}");
+        assert_eq!(
+            pooled_check(&[off(495), off(500), off(505)], true, 0.95, z100),
+            "agrees (its 3 runs together)"
+        );
+    }
+
+    #[test]
+    fn a_bar_in_a_cell_does_not_end_it() {
+        let mut t = Tab::new(&[("variant", false), ("p", true)]);
+        t.rows.push(vec!["A | B".into(), "0.5".into()]);
+        assert_eq!(
+            t.markdown(),
+            "| variant | p |\n|---|---:|\n| A \\| B | 0.5 |\n"
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! The sections under the answer, one per run (a variant at a setting): its outcomes and
+//! measures, exact with the simulation's check beside them; a variant a sweep does not touch
+//! once; and the notes every run of a system shares, once.
+
+use super::*;
+
+/// The notes every run of `system` shares (said once, after the runs' sections; a section per
+/// system where the variants use several): none where the system has one run.
+pub(super) fn shared_notes<'a>(result: &'a ExperimentResult, system: &str) -> Vec<&'a String> {
+    let exp = &result.experiment;
+    let runs: Vec<&crate::experiment::Run> = result
+        .runs
+        .iter()
+        .filter(|r| exp.variants[r.variant].system == system)
+        .collect();
+    match runs.split_first() {
+        Some((first, rest)) if !rest.is_empty() => first
+            .report
+            .notes
+            .iter()
+            .filter(|n| rest.iter().all(|r| r.report.notes.contains(n)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A run's outcomes: each one's chance (the exact value where there is one, the simulation's
+/// check beside it: "agrees", or its estimate where it misses); where nothing is exact, the
+/// estimate and its interval.
+fn outcome_table(result: &ExperimentResult, run: &Run, zf: f64) -> Tab {
+    let exp = &result.experiment;
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let exact_here = run.report.outcomes.iter().all(|o| o.cell.exact.is_some());
+    let check = if exact_here {
+        "simulation's check".to_string()
+    } else {
+        format!("simulation ({level} interval)")
+    };
+    let mut outcomes = Tab::new(&[("outcome", false), ("chance", true), (&check, false)]);
+    for o in &run.report.outcomes {
+        let c = &o.cell;
+        let d = 2;
+        let interval = format!(
+            "{:.d$}% [{:.d$}%, {:.d$}%]",
+            100.0 * c.p,
+            100.0 * c.ci_low.unwrap_or(f64::NAN),
+            100.0 * c.ci_high.unwrap_or(f64::NAN)
+        );
+        outcomes.rows.push(vec![
+            crate::labels::outcome(&o.outcome).head,
+            // As the answer and its table give it (one number per quantity).
+            match c.exact {
+                Some(e) => super::super::answer::pct(e),
+                None => format!("{} (simulation)", super::super::answer::pct(c.p)),
+            },
+            match c.exact {
+                Some(_) => check_cell(c, true, exp.confidence, zf, ""),
+                None => interval,
+            },
+        ]);
+    }
+    outcomes
+}
+
+/// A run's measures (`None` where it has none): each one's average, exact where known, with the
+/// simulation's check (± its standard error); a measure with no value here is left out.
+fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
+    let exp = &result.experiment;
+    if run.report.metrics.is_empty() {
+        return None;
+    }
+    let mut metrics = Tab::new(&[
+        ("measure", false),
+        ("average", true),
+        ("simulation's check (± standard error)", false),
+    ]);
+    // Two decimals, as the answer and its table give a measure; the spread of a
+    // check keeps four, so that an estimate and its error read apart.
+    let f = |x: Option<f64>| {
+        x.filter(|v| v.is_finite())
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or("—".into())
+    };
+    let value = |x: Option<f64>| {
+        x.filter(|v| v.is_finite())
+            .map(|v| format!("{v:.2}"))
+            .unwrap_or("—".into())
+    };
+    for m in &run.report.metrics {
+        // A measure taken among trials that never happen here (turns to removal where
+        // no unit is removed) has no value: it is left out, not shown as dashes.
+        if !m.exact.is_some_and(f64::is_finite) && !m.value.is_some_and(f64::is_finite) {
+            continue;
+        }
+        // A measure that is a share (a cause of removal) reads as a chance.
+        let share = crate::labels::is_share(&m.name);
+        let g = |x: Option<f64>| match x.filter(|v| v.is_finite()) {
+            Some(v) if share => format!("{:.2}%", 100.0 * v),
+            other => f(other),
+        };
+        let shown = |x: Option<f64>| match x.filter(|v| v.is_finite()) {
+            Some(v) if share => super::super::answer::pct(v),
+            other => value(other),
+        };
+        let spread = format!("{} ± {}", g(m.value), g(m.stderr));
+        metrics.rows.push(vec![
+            with_condition(&m.name, &m.meaning),
+            match m.exact.filter(|v| v.is_finite()) {
+                Some(e) => shown(Some(e)),
+                None => format!("{} (simulation)", shown(m.value)),
+            },
+            match (
+                m.exact.filter(|v| v.is_finite()),
+                find(&run.report, &m.name),
+            ) {
+                (Some(_), Some(c)) => check_cell_as(&c, false, share, exp.confidence, zf, ""),
+                (Some(_), None) => "—".into(),
+                (None, _) => spread,
+            },
+        ]);
+    }
+    Some(metrics)
+}
+
+/// The notes line of a run's section: its own notes, and a pointer to those every variant (of
+/// its system, where there are several) shares.
+fn notes_words(own: &[&String], shared: &[&String], systems: usize, system: &str) -> String {
+    match (own.is_empty(), shared.is_empty()) {
+        (true, true) => String::new(),
+        (true, false) if systems > 1 => format!(
+            " Notes: those every variant of {} shares (below).",
+            crate::labels::system(system)
+        ),
+        (true, false) => " Notes: those every variant shares (below).".to_string(),
+        (false, true) => format!(
+            " Notes: {}.",
+            own.iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        (false, false) => format!(
+            " Notes, besides those every variant{} shares (below): {}.",
+            if systems > 1 {
+                format!(" of {}", crate::labels::system(system))
+            } else {
+                String::new()
+            },
+            own.iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
+}
+
+/// A run's section: the variant (at its setting), its rules and optional rules, its notes, and
+/// its tables.
+fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
+    let exp = &result.experiment;
+    let systems = systems_of(result);
+    let v = &exp.variants[run.variant];
+    let at = point_words(exp, &run.point);
+    let shared = shared_notes(result, &v.system);
+    let own: Vec<&String> = run
+        .report
+        .notes
+        .iter()
+        .filter(|n| !shared.contains(n))
+        .collect();
+    let mut tables = vec![outcome_table(result, run, zf)];
+    tables.extend(measure_table(result, run, zf));
+    Section {
+        printed: false,
+        title: if at.is_empty() {
+            v.name.clone()
+        } else {
+            format!("{} ({at})", v.name)
+        },
+        intro: format!(
+            "{}; rules: {}; optional rules: {}.{}",
+            crate::labels::capitalised(&crate::labels::system(&v.system)),
+            run.report.rules_line(),
+            if v.options.is_empty() {
+                "none".into()
+            } else {
+                v.options
+                    .iter()
+                    .map(|o| crate::labels::option(o))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            notes_words(&own, &shared, systems.len(), &v.system)
+        ),
+        tables,
+    }
+}
+
+/// Over a sweep, a variant the swept setting does not touch (the same numbers at every
+/// setting) gets one section, not one a setting: the one whose rules are nearest the source's,
+/// since its rules line names no other setting. `None` where the variant's runs differ.
+fn collapsed(
+    result: &ExperimentResult,
+    per_run: &[(usize, Section)],
+    variant: usize,
+    zf: f64,
+) -> Option<Section> {
+    let exp = &result.experiment;
+    let mine: Vec<&Section> = per_run
+        .iter()
+        .filter(|(v, _)| *v == variant)
+        .map(|(_, s)| s)
+        .collect();
+    // The same exact values, not only the same rounded figures (the simulation's checks
+    // may differ).
+    let values = |r: &Run| -> Vec<Option<u64>> {
+        let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
+        let metrics = r.report.metrics.iter().map(|m| m.exact);
+        outcomes
+            .chain(metrics)
+            .map(|x| x.map(f64::to_bits))
+            .collect()
+    };
+    let runs: Vec<&Run> = result
+        .runs
+        .iter()
+        .filter(|r| r.variant == variant)
+        .collect();
+    let exact = runs.iter().all(|r| {
+        r.report.outcomes.iter().all(|o| o.cell.exact.is_some())
+            && r.report
+                .metrics
+                .iter()
+                .all(|m| m.exact.is_some() || !m.value.is_some_and(f64::is_finite))
+    });
+    let same = runs.iter().all(|r| values(r) == values(runs[0]));
+    (mine.len() > 1 && exact && same).then(|| {
+        let nearest = mine
+            .iter()
+            .min_by_key(|s| s.intro.len())
+            .expect("a variant has runs");
+        let mut one = Section {
+            title: format!(
+                "{} (the same at every setting swept)",
+                exp.variants[variant].name
+            ),
+            ..(*nearest).clone()
+        };
+        // The simulation checks each value once, with every setting's trials: the
+        // outcomes' rows are the report's outcomes in order, the measures' its measures
+        // that have a value (the same in every run, whose exact values are the same).
+        let outcomes = &runs[0].report.outcomes;
+        if let Some(table) = one.tables.get_mut(0) {
+            for (row, o) in table.rows.iter_mut().zip(outcomes) {
+                let cells: Vec<Cell> = runs
+                    .iter()
+                    .filter_map(|r| find(&r.report, &o.outcome))
+                    .collect();
+                row[2] = pooled_check(&cells, true, exp.confidence, zf);
+            }
+        }
+        let measures =
+            runs[0].report.metrics.iter().filter(|m| {
+                m.exact.is_some_and(f64::is_finite) || m.value.is_some_and(f64::is_finite)
+            });
+        if let Some(table) = one.tables.get_mut(1) {
+            for (row, m) in table.rows.iter_mut().zip(measures) {
+                let cells: Vec<Cell> = runs
+                    .iter()
+                    .filter_map(|r| find(&r.report, &m.name))
+                    .collect();
+                row[2] = pooled_check(&cells, false, exp.confidence, zf);
+            }
+        }
+        one.intro += &format!(
+            " Its simulation's check takes the runs at the {} settings together ({} trials).",
+            runs.len(),
+            crate::report::thousands(exp.trials * runs.len() as u64)
+        );
+        one
+    })
+}
+
+/// The runs' sections, in order (a variant a sweep does not touch once), then a section of
+/// the notes every run of a system shares.
+pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
+    let mut sections = Vec::new();
+    let systems = systems_of(result);
+    // Every check of the report at one level, sure at the experiment's taken together.
+    let zf = super::super::answer::check_z(result);
+    let per_run: Vec<(usize, Section)> = result
+        .runs
+        .iter()
+        .map(|run| (run.variant, run_section(result, run, zf)))
+        .collect();
+    for (i, (variant, section)) in per_run.iter().enumerate() {
+        match collapsed(result, &per_run, *variant, zf) {
+            Some(_) if per_run[..i].iter().any(|(v, _)| v == variant) => {}
+            Some(one) => sections.push(one),
+            None => sections.push(section.clone()),
+        }
+    }
+    for system in &systems {
+        let shared = shared_notes(result, system);
+        if shared.is_empty() {
+            continue;
+        }
+        sections.push(Section {
+            printed: false,
+            title: if systems.len() > 1 {
+                format!(
+                    "Notes every variant of {} shares",
+                    crate::labels::system(system)
+                )
+            } else {
+                "Notes every variant shares".into()
+            },
+            intro: format!(
+                "{}.",
+                shared
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            tables: Vec::new(),
+        });
+    }
+    sections
+}

@@ -1,0 +1,386 @@
+//! What was played, in words (the setup sentence), the two-axis pivots a designer would print, and
+//! the tries a sweep skipped.
+
+use super::*;
+
+/// What was played, in words: the scenario and the settings every variant shares, each variant
+/// by its system and what sets it apart from the others, and the swept values.
+pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
+    let shared = super::super::charts::shared_settings(exp);
+    let mut out = exp.scenario.words().to_string();
+    if !shared.is_empty() {
+        out += &format!("; in every variant: {}", shared.join(", "));
+    }
+    out += ".";
+    let shared_set = |k: &str, v: &SetValue| super::super::charts::set_everywhere(exp, k, v);
+    let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
+    let said_under = |s: &str, k: &str, x: &SetValue| {
+        crate::labels::setting_in_words_under(&[s], k, &x.as_input())
+    };
+    let measure = |k: &str| crate::labels::is_measurement(k);
+    // The variants by system, in the order they first appear; the settings every variant of a
+    // system shares are said once, with the system.
+    let mut systems: Vec<&str> = Vec::new();
+    for v in &exp.variants {
+        if !systems.contains(&v.system.as_str()) {
+            systems.push(&v.system);
+        }
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for system in &systems {
+        let said = |k: &str, x: &SetValue| said_under(system, k, x);
+        let members: Vec<(usize, &crate::experiment::Variant)> = exp
+            .variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.system == *system)
+            .collect();
+        let in_all = |k: &str, x: &SetValue| {
+            members.len() > 1
+                && members
+                    .iter()
+                    .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
+        };
+        let group_shared: Vec<String> = members[0]
+            .1
+            .set
+            .iter()
+            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x) && !measure(k))
+            .map(|(k, x)| said(k, x))
+            .collect();
+        let each: Vec<(String, String)> = members
+            .iter()
+            .map(|(i, v)| {
+                let mut own: Vec<String> = v
+                    .set
+                    .iter()
+                    .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k))
+                    .map(|(k, x)| said(k, x))
+                    .collect();
+                own.extend(v.rules.iter().map(|(k, x)| {
+                    format!(
+                        "the rule \u{201c}{}\u{201d} at {}",
+                        crate::params::label_in_prose(k),
+                        x.as_input()
+                    )
+                }));
+                let options: Vec<String> = v
+                    .options
+                    .iter()
+                    .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
+                    .collect();
+                match &options[..] {
+                    [] => {}
+                    [one] => own.push(format!("the optional rule {one}")),
+                    [rest @ .., last] => {
+                        own.push(format!("the optional rules {} and {last}", rest.join(", ")))
+                    }
+                }
+                (
+                    format!("{}{}", v.name, if *i == 0 { " (the baseline)" } else { "" }),
+                    own.join(", "),
+                )
+            })
+            .collect();
+        let label = crate::labels::system(system);
+        let shared = match &group_shared[..] {
+            [] => String::new(),
+            [one] => format!(", with {one}"),
+            [rest @ .., last] => format!(", with {} and {last}", rest.join(", ")),
+        };
+        // A system of one variant named as the system: said once ("Rank & File, with …: 6
+        // enemy fire dice"), not "Under Rank & File: Rank & File (…)".
+        let alone = match &each[..] {
+            [(name, own)] if name.as_str() == label.as_str() => Some(own.clone()),
+            _ => None,
+        };
+        let item = |(name, own): &(String, String)| {
+            if own.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}: {own}")
+            }
+        };
+        groups.push(match alone {
+            Some(own) if own.is_empty() => (format!("{label}{shared}"), Vec::new()),
+            Some(own) => (format!("{label}{shared}: {own}"), Vec::new()),
+            None => (
+                format!("Under {label}{shared}:"),
+                each.iter().map(item).collect(),
+            ),
+        });
+    }
+    if !exp.sweep.is_empty() {
+        let axes: Vec<String> = exp
+            .sweep
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} over {}",
+                    super::super::charts::axis_words(exp, a),
+                    a.values
+                        .iter()
+                        .map(SetValue::as_input)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect();
+        out += &format!(" Swept: {}.", axes.join("; and "));
+    }
+    // The variants as a list, a line each ("- name: what sets it apart"); under one system,
+    // the system is said before the list; under several, each system is an item with its
+    // variants beneath it.
+    match &groups[..] {
+        [(head, items)] if items.is_empty() => out += &format!(" {head}."),
+        // One variant: no baseline and no list.
+        [(head, items)] if items.len() == 1 => {
+            out += &format!(" {head} {}.", items[0].replacen(" (the baseline)", "", 1));
+        }
+        [(head, items)] => {
+            out += &format!(" The variants, {}", crate::labels::lower_first(head));
+            for i in items {
+                out += &format!("\n- {i}");
+            }
+        }
+        _ => {
+            out += " The variants:";
+            for (head, items) in &groups {
+                out += &format!("\n- {}", head.trim_end_matches(':'));
+                for i in items {
+                    out += &format!("\n  - {i}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// With a sweep of two axes: for each variant its (first) headline at every setting, a row per
+/// value of the second axis and a column per value of the first, exact where known.
+pub(super) fn pivots(result: &ExperimentResult) -> Vec<(String, Tab)> {
+    let exp = &result.experiment;
+    let [x, y] = &exp.sweep[..] else {
+        return Vec::new();
+    };
+    let head = Head::of(exp, &result.runs[0].report);
+    let x_words = super::super::charts::axis_name(exp, x);
+    let y_words = super::super::charts::axis_name(exp, y);
+    let mut out = Vec::new();
+    for (vi, v) in exp.variants.iter().enumerate() {
+        let mut cols: Vec<(String, bool)> = vec![(y.key.clone(), false)];
+        cols.extend(
+            x.values
+                .iter()
+                .map(|xv| (format!("{} {}", x.key, xv.as_input()), true)),
+        );
+        let mut tab = Tab {
+            head: cols,
+            rows: Vec::new(),
+        };
+        let mut all_exact = true;
+        for yv in &y.values {
+            let mut row = vec![yv.as_input()];
+            for xv in &x.values {
+                let cell = result
+                    .runs
+                    .iter()
+                    .find(|r| {
+                        r.variant == vi && r.point.first() == Some(xv) && r.point.get(1) == Some(yv)
+                    })
+                    .and_then(|r| find(&r.report, &head.key));
+                row.push(match cell {
+                    Some(c) => {
+                        all_exact &= c.exact.is_some();
+                        head.value(c.exact.unwrap_or(c.p))
+                    }
+                    None => {
+                        all_exact = false;
+                        "—".into()
+                    }
+                });
+            }
+            tab.rows.push(row);
+        }
+        out.push((
+            format!(
+                "{}: the {} by {y_words} (rows) and {x_words} (columns), {}",
+                v.name,
+                head.axis(),
+                if all_exact {
+                    "exact".to_string()
+                } else {
+                    format!(
+                        "estimates from {} trials each (their intervals are in the table of every setting)",
+                        crate::report::thousands(exp.trials)
+                    )
+                }
+            ),
+            tab,
+        ));
+    }
+    out
+}
+
+/// Skipped tries of one setting from one value: (key, kind, value as run, the values tried,
+/// the variants they were skipped for).
+pub(super) type SkipGroup<'a> = (&'a str, &'a str, &'a str, Vec<String>, Vec<&'a str>);
+
+/// The tries an assumptions paragraph left out, in words: combinations the rules refuse, and
+/// settings too large to work out within an experiment's bound (the same on every machine),
+/// each named ("Green base number, 1 instead of 2"), so that a reader on paper is told which.
+pub(super) fn skipped_tries(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> String {
+    let systems = compared_systems(result);
+    let compared: Vec<&str> = result.experiment.variants[1..]
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
+    // One line a setting and its value as run, its steps and the variants it was skipped
+    // for together: "artillery or wagon instead of formed, for every variant".
+    let named = |refused: bool| -> Vec<String> {
+        let mut groups: Vec<SkipGroup> = Vec::new();
+        for s in a.skipped.iter().filter(|s| s.refused == refused) {
+            let at = groups.iter().position(|g| {
+                (g.0, g.1, g.2) == (s.key.as_str(), s.kind.as_str(), s.from.as_str())
+            });
+            let g = match at {
+                Some(i) => &mut groups[i],
+                None => {
+                    groups.push((&s.key, &s.kind, &s.from, Vec::new(), Vec::new()));
+                    groups.last_mut().expect("pushed")
+                }
+            };
+            let to = setting_value(&s.key, &s.to);
+            if !g.3.contains(&to) {
+                g.3.push(to);
+            }
+            if !g.4.contains(&s.variant.as_str()) {
+                g.4.push(&s.variant);
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(key, kind, from, tos, variants)| {
+                let all = compared.iter().all(|v| variants.contains(v));
+                format!(
+                    "{}, {} instead of {}, for {}",
+                    setting_in_table(&systems, key, kind),
+                    tos.join(" or "),
+                    setting_value(key, from),
+                    match all && compared.len() > 1 {
+                        true => "every variant".to_string(),
+                        false => variants.join(" and "),
+                    }
+                )
+            })
+            .collect()
+    };
+    let (r, u) = (named(true), named(false));
+    skipped_words(a.refused, &r, a.unsolved, &u)
+}
+
+/// [`skipped_tries`]' words from the counts and the settings named.
+pub(super) fn skipped_words(
+    refused: usize,
+    refused_named: &[String],
+    unsolved: usize,
+    unsolved_named: &[String],
+) -> String {
+    let list = |named: &[String]| match named.is_empty() {
+        true => String::new(),
+        false => format!(": {}", named.join("; ")),
+    };
+    let mut parts = Vec::new();
+    if refused > 0 {
+        parts.push(format!(
+            "{refused} {} the rules do not allow {} skipped{}",
+            if refused == 1 {
+                "combination"
+            } else {
+                "combinations"
+            },
+            if refused == 1 { "was" } else { "were" },
+            list(refused_named)
+        ));
+    }
+    if unsolved > 0 {
+        parts.push(format!(
+            "{unsolved} too large to work out within an experiment's bound {} left out{}",
+            if unsolved == 1 { "was" } else { "were" },
+            list(unsolved_named)
+        ));
+    }
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", parts.join("; ")),
+    }
+}
+
+/// How the numbers were found, in one paragraph: exact or the simulation's, the trials, seed
+/// and level, how the checks came out, and what the command line changed from the file.
+pub(super) fn method(result: &ExperimentResult) -> String {
+    let exp = &result.experiment;
+    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
+    let exact_all = result
+        .runs
+        .iter()
+        .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
+    let exact_any = result
+        .runs
+        .iter()
+        .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
+    let method = format!(
+        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a seeded simulation (seed {}, {level} intervals).",
+        if exact_all {
+            "every value is exact, worked out from the rules' dice; the simulation checks each one."
+        } else if exact_any {
+            "values are exact, worked out from the rules' dice, where the situation could be solved, and the simulation checks them; elsewhere they are the simulation's, with their intervals."
+        } else {
+            "this situation has no exact solution, so every value is the simulation's, with its interval."
+        },
+        exp.scenario.words().to_lowercase(),
+        crate::report::thousands(exp.trials),
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            " and setting".into()
+        },
+        exp.seed,
+    );
+    // The checks' level, said once: sure taken together, not one by one.
+    let checks = super::super::answer::checks_made(result);
+    // How the checks came out, on paper too, where their tables are not printed.
+    let missed = super::super::answer::checks_missed(result);
+    let outcome = match missed.len() {
+        0 if checks > 1 => format!(" All {} agree.", crate::report::thousands(checks as u64)),
+        0 => String::new(),
+        n => format!(
+            " {} of {} agree; {} {}: {}. A fault would miss again from another seed; chance would not.",
+            crate::report::thousands((checks - n.min(checks)) as u64),
+            crate::report::thousands(checks as u64),
+            n,
+            if n == 1 { "does not" } else { "do not" },
+            missed.join("; "),
+        ),
+    };
+    let method = if checks > 1 {
+        format!(
+            "{method} It checks all {} exact values, with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
+            crate::report::thousands(checks as u64),
+            1.0 / (1.0 - exp.confidence)
+        )
+    } else {
+        format!("{method}{outcome}")
+    };
+    if exp.overrides.is_empty() {
+        method
+    } else {
+        format!(
+            "{method} Not the file as written: {}.",
+            exp.overrides.join("; ")
+        )
+    }
+}

@@ -1,0 +1,166 @@
+//! Variants of several rule systems: which systems a report compares, the outcomes they do not
+//! share, and the section that sets them side by side.
+
+use super::*;
+
+/// The systems of an experiment's variants, each once, in variant order.
+pub(crate) fn systems_of(result: &ExperimentResult) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for v in &result.experiment.variants {
+        if !out.contains(&v.system.as_str()) {
+            out.push(&v.system);
+        }
+    }
+    out
+}
+
+/// The systems of the variants compared, leaving out those only a variant shown for scale
+/// uses: a setting they share is labelled in their words ("Quarters already lost"), not in
+/// every system's.
+pub(super) fn compared_systems(result: &ExperimentResult) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for v in result.experiment.variants.iter().filter(|v| !v.reference) {
+        if !out.contains(&v.system.as_str()) {
+            out.push(&v.system);
+        }
+    }
+    if out.is_empty() {
+        return systems_of(result);
+    }
+    out
+}
+
+/// The outcomes that have no counterpart in the baseline's system, per variant, as
+/// `variant: a, b` (empty when every outcome is matched).
+pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
+    let per = result.experiment.variants.len();
+    let first = &result.runs[..per];
+    let base = &first[0].report;
+    let mut out = Vec::new();
+    for run in &first[1..] {
+        let mine: Vec<&str> = run
+            .report
+            .outcomes
+            .iter()
+            .map(|o| o.outcome.as_str())
+            .filter(|o| !base.outcomes.iter().any(|b| same_outcome(&b.outcome, o)))
+            .collect();
+        let theirs: Vec<&str> = base
+            .outcomes
+            .iter()
+            .map(|b| b.outcome.as_str())
+            .filter(|b| {
+                !run.report
+                    .outcomes
+                    .iter()
+                    .any(|o| same_outcome(b, &o.outcome))
+            })
+            .collect();
+        if !mine.is_empty() || !theirs.is_empty() {
+            let all: Vec<String> = mine
+                .into_iter()
+                .map(|o| format!("{} (its own)", crate::labels::outcome(o).head))
+                .chain(
+                    theirs
+                        .into_iter()
+                        .map(|o| format!("{} (the baseline's)", crate::labels::outcome(o).head)),
+                )
+                .collect();
+            out.push(format!(
+                "{}: {}",
+                result.experiment.variants[run.variant].name,
+                all.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// When the variants use different rule systems: which outcomes are compared across them and
+/// how they are matched, and which have no counterpart and are not compared.
+pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
+    let systems = systems_of(result);
+    if systems.len() < 2 {
+        return None;
+    }
+    let exp = &result.experiment;
+    let per = exp.variants.len();
+    let first = &result.runs[..per];
+    let base = &first[0];
+    let base_name = &exp.variants[0].name;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for run in &first[1..] {
+        let v = &exp.variants[run.variant];
+        if v.system == exp.variants[0].system {
+            continue;
+        }
+        for b in &base.report.outcomes {
+            let counterpart = run
+                .report
+                .outcomes
+                .iter()
+                .find(|o| same_outcome(&b.outcome, &o.outcome));
+            rows.push(match counterpart {
+                Some(o) if o.outcome == b.outcome => vec![
+                    v.name.clone(),
+                    crate::labels::outcome(&b.outcome).head,
+                    crate::labels::outcome(&o.outcome).head,
+                    "the same end by name, each under its own system's rules: compared".into(),
+                ],
+                Some(o) => vec![
+                    v.name.clone(),
+                    crate::labels::outcome(&b.outcome).head,
+                    crate::labels::outcome(&o.outcome).head,
+                    "the unit gone from the table in both systems' words: compared".into(),
+                ],
+                None => vec![
+                    v.name.clone(),
+                    crate::labels::outcome(&b.outcome).head,
+                    "—".into(),
+                    format!(
+                        "no counterpart in {}: not compared",
+                        crate::labels::system(&v.system)
+                    ),
+                ],
+            });
+        }
+        for o in &run.report.outcomes {
+            if !base
+                .report
+                .outcomes
+                .iter()
+                .any(|b| same_outcome(&b.outcome, &o.outcome))
+            {
+                rows.push(vec![
+                    v.name.clone(),
+                    "—".into(),
+                    crate::labels::outcome(&o.outcome).head,
+                    format!(
+                        "no counterpart in {}: not compared",
+                        crate::labels::system(&exp.variants[0].system)
+                    ),
+                ]);
+            }
+        }
+    }
+    let mut tab = Tab::new(&[
+        ("variant", false),
+        (base_name.as_str(), false),
+        ("its outcome", false),
+        ("matched", false),
+    ]);
+    tab.rows = rows;
+    Some(Section {
+        printed: false,
+        title: "Outcomes across systems".into(),
+        intro: format!(
+            "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (one system's \u{201c}removed\u{201d} and another's \u{201c}eliminated\u{201d} both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. Metrics are compared only where both systems report one of the same name.",
+            systems
+                .iter()
+                .map(|s| crate::labels::system(s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        tables: vec![tab],
+    })
+}

@@ -1,0 +1,538 @@
+//! The explorer's runs: `/api/run`, from the request to its answer: the view and mode read,
+//! each profile's system found and checked, a sweep or a search asked, the answer kept or
+//! computed in a run lane, and a failure said at the field it is about.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::engine::Control;
+use crate::error::Error;
+use crate::params::{Input, Source};
+use crate::system;
+
+use super::response::{Failure, for_the_page, unedited};
+use super::view::{self, Profile, Setting, View};
+use super::written::{commands, experiment_toml, ruleset_toml};
+use super::{Explorer, sweep, value};
+
+pub(super) fn inputs_of(s: &Setting) -> Vec<Input> {
+    let mut inputs: Vec<Input> = s
+        .sets
+        .iter()
+        .map(|(k, v)| Input {
+            key: k.clone(),
+            value: v.clone(),
+            source: Source::Set,
+        })
+        .collect();
+    inputs.extend(s.rules.iter().map(|(k, v)| Input::rule(k, v.clone())));
+    inputs
+}
+
+/// A profile as the experiment runs it: its link prefix, the profile, and its system's name
+/// in the registry (an edited file's as the server loaded it).
+pub(super) struct Variant<'a> {
+    pub(super) prefix: String,
+    pub(super) profile: &'a Profile,
+    pub(super) name: String,
+}
+
+/// A failure of a profile other than the one the form edits says whose it is.
+pub(super) fn whose(mut f: Failure, v: &View, p: &Profile) -> Failure {
+    if v.compared() && p.label != v.profiles[v.edit].label {
+        f.message = format!("profile {}: {}", p.title(), f.message);
+    }
+    f
+}
+
+impl Explorer {
+    /// `/api/run`: the view's numbers, `mode=exact` (default) or `mode=mc`.
+    pub(super) fn run(&self, pairs: &[(String, String)]) -> std::result::Result<Vec<u8>, Failure> {
+        let started = Instant::now();
+        let v = View::parse(pairs, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
+        let mode = value(pairs, "mode").unwrap_or("exact");
+        let exact = match mode {
+            "exact" => true,
+            "mc" => false,
+            other => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("invalid value '{other}' for mode: allowed: exact, mc"),
+                    field: None,
+                    line: None,
+                });
+            }
+        };
+        // Each setting checked as the command line checks it.
+        // In the experiment's order (the base first), each with its link prefix.
+        let mut settings: Vec<Variant<'_>> = Vec::new();
+        // The edited files used are kept loaded until this answer is made.
+        let mut holds = Vec::new();
+        for i in v.in_order() {
+            let p = &v.profiles[i];
+            let prefix = v.prefix(i);
+            let (name, hold) = self
+                .system_of(&p.setting, &prefix)
+                .map_err(|f| whose(f, &v, p))?;
+            settings.push(Variant {
+                prefix,
+                profile: p,
+                name,
+            });
+            holds.push(hold);
+        }
+        let mut has_exact = true;
+        for s in &settings {
+            let inputs = inputs_of(&s.profile.setting);
+            let job = system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
+                .map_err(|e| whose(Failure::of(&e, &s.prefix), &v, s.profile))?;
+            has_exact &= job.has_exact();
+        }
+        // "Solve for": the view's settings as the variants of an experiment with a [balance]
+        // section (B against the pinned A, or both against a number), checked before it runs.
+        let solve = self.solve_section(pairs, &v)?;
+        // "Sweep": one numeric field at each of a list of values, every profile at each.
+        let sweep = match value(pairs, "sweep")
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        {
+            None => None,
+            Some(_) if solve.is_some() => {
+                return Err(Failure {
+                    status: 400,
+                    message: "a request sweeps or solves, not both: ask one, then the other".into(),
+                    field: Some("sweep.key".into()),
+                    line: None,
+                });
+            }
+            Some(key) => {
+                let edited = v.in_order().iter().position(|&i| i == v.edit).unwrap_or(0);
+                let of = value(pairs, "of").map(str::trim).filter(|o| !o.is_empty());
+                let refused = |(message, field): sweep::Refusal| Failure {
+                    status: 400,
+                    message: format!("sweep: {message}"),
+                    field: Some(field.into()),
+                    line: None,
+                };
+                let mut a = sweep::ask(
+                    &settings[edited].name,
+                    v.scenario,
+                    key,
+                    value(pairs, "values").unwrap_or(""),
+                    of,
+                )
+                .map_err(refused)?;
+                // A value some profile cannot take (3 stands lost of 3) is left out, and said.
+                let rule = a.rule;
+                // `fit=1`: the page's own range for the number, fitted to what it may be here.
+                a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
+                    settings.iter().find_map(|s| {
+                        let mut inputs = inputs_of(&s.profile.setting);
+                        inputs.push(if rule {
+                            Input::rule(key, x)
+                        } else {
+                            Input {
+                                key: key.to_string(),
+                                value: x.to_string(),
+                                source: Source::Set,
+                            }
+                        });
+                        let e =
+                            system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
+                                .err()?;
+                        // The reason alone (the value is said beside it): values left out
+                        // for one reason are listed together.
+                        let why = unedited(&for_the_page(&e));
+                        let why = why
+                            .strip_prefix(&format!("invalid value '{x}' for "))
+                            .and_then(|rest| rest.split_once(": "))
+                            .map_or(why.clone(), |(_, reason)| reason.to_string());
+                        Some(if v.compared() {
+                            format!("profile {}: {why}", s.profile.title())
+                        } else {
+                            why
+                        })
+                    })
+                })
+                .map_err(refused)?;
+                Some(a)
+            }
+        };
+        let key = format!(
+            "{}|{}{}{}",
+            mode,
+            solve.as_deref().unwrap_or(""),
+            // The values left out are part of the answer (a range typed says them, the same
+            // range fitted by the page does not).
+            sweep
+                .as_ref()
+                .map_or(String::new(), |a| format!("{}{:?}", a.toml(), a.left_out)),
+            if exact {
+                v.exact_key()
+            } else {
+                format!("{}&trials={}&seed={}", v.exact_key(), v.trials, v.seed)
+            }
+        );
+        if let Some(bytes) = self.cached(&key) {
+            return Ok(bytes);
+        }
+        if solve.is_some() && !(exact && has_exact) {
+            return Err(Failure {
+                status: 400,
+                message: "solve for runs on the exact answers here, and this setting has none (or Monte Carlo was asked): `morale-lab balance` searches it by Monte Carlo from the command line".into(),
+                field: Some("solve.key".into()),
+                line: None,
+            });
+        }
+        if exact && !has_exact {
+            let answer = json!({
+                "mode": "exact",
+                "has_exact": false,
+                "files_version": self.files_version(),
+                "query": v.query(),
+                "commands": commands(&v),
+                "ruleset": ruleset_toml(&v, v.current()),
+                "experiment": v.compared().then(|| experiment_toml(&v, &settings, false)),
+            });
+            return Ok(answer.to_string().into_bytes());
+        }
+        let _slot = self.slot(exact)?;
+        if let Some(bytes) = self.cached(&key) {
+            return Ok(bytes);
+        }
+        // Monte Carlo stopped part way keeps the trials it finished (a prefix: the numbers of a
+        // run of that many), the same for every profile and sweep value (they run side by side).
+        let control = Arc::new(if exact {
+            Control::new()
+        } else {
+            Control::keeping_partial()
+        });
+        let id = value(pairs, "run")
+            .filter(|id| !id.is_empty() && id.len() <= 64)
+            .map(str::to_string);
+        if let Some(id) = &id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            // The same page's earlier run gives way to its new one.
+            if let Some(old) = runs.insert(id.clone(), Arc::clone(&control)) {
+                old.cancel();
+            }
+        }
+        let (result, timed_out) = self.within_limit(&control, || match &sweep {
+            Some(a) => self.sweep(&v, &settings, exact, a, &control),
+            None => self.compute(&v, &settings, exact, solve.as_deref(), &control),
+        });
+        if let Some(id) = &id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            if runs.get(id).is_some_and(|c| Arc::ptr_eq(c, &control)) {
+                runs.remove(id);
+            }
+        }
+        let mut answer = match result {
+            Ok(a) => a,
+            Err(Error::Cancelled) if timed_out => {
+                return Err(Failure::busy(format!(
+                    "stopped after {} s, the server's limit for one run: ask for fewer trials",
+                    self.limits.max_seconds
+                )));
+            }
+            // A sweep value one of the profiles refuses (its system has no such parameter, or
+            // other bounds): the sweep's fault, beside its values.
+            Err(Error::File { key, message, .. }) if key.starts_with("sweep") => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("sweep: {}", unedited(&message)),
+                    field: Some("sweep.values".into()),
+                    line: None,
+                });
+            }
+            // A `[balance]` the experiment refused: the solve controls' fault, in their words.
+            Err(Error::File { key, message, .. }) if key.starts_with("balance") => {
+                return Err(Failure {
+                    status: 400,
+                    message: format!("solve for: {}", unedited(&message)),
+                    field: Some(
+                        match key.as_str() {
+                            "balance.range" => "solve.range",
+                            "balance.target" => "solve.target",
+                            _ => "solve.key",
+                        }
+                        .into(),
+                    ),
+                    line: None,
+                });
+            }
+            Err(e) => return Err(Failure::of(&e, "")),
+        };
+        answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
+        if let Some(partial) = answer.get_mut("partial").filter(|p| !p.is_null()) {
+            // Not the view's whole answer: said, and never kept for it.
+            partial["by"] = json!(if timed_out {
+                format!(
+                    "the server's limit of {} s for one run",
+                    self.limits.max_seconds
+                )
+            } else {
+                "Stop".to_string()
+            });
+            return Ok(answer.to_string().into_bytes());
+        }
+        let bytes = answer.to_string().into_bytes();
+        self.keep(key, &bytes);
+        Ok(bytes)
+    }
+
+    /// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
+    /// `solve`): a profile's letter (`target=A`) solves every other profile to reach that one's
+    /// headline, a number solves every profile to reach it.
+    fn solve_section(
+        &self,
+        pairs: &[(String, String)],
+        v: &View,
+    ) -> std::result::Result<Option<String>, Failure> {
+        let Some(key) = value(pairs, "solve")
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        else {
+            return Ok(None);
+        };
+        let bad = |field: &str, message: String| Failure {
+            status: 400,
+            message,
+            field: Some(field.to_string()),
+            line: None,
+        };
+        let target = value(pairs, "target").map(str::trim).unwrap_or("");
+        let mut out = format!("\n[balance]\nsolve = {}\n", view::toml_string(key));
+        let letters: Vec<String> = v.profiles.iter().map(|p| p.label.to_string()).collect();
+        if target.len() == 1 && target.chars().all(|c| c.is_ascii_alphabetic()) {
+            let l = target.to_ascii_uppercase();
+            if !v.compared() || !letters.contains(&l) {
+                return Err(bad(
+                    "solve.target",
+                    if v.compared() {
+                        format!(
+                            "target {l} is not a profile here: a number, or one of {}",
+                            letters.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "target {l} names a profile to match: keep one first (Pin as A), or give a number"
+                        )
+                    },
+                ));
+            }
+            let title = v
+                .profiles
+                .iter()
+                .find(|p| p.label.to_string() == l)
+                .map(Profile::title)
+                .unwrap_or(l);
+            out += &format!("against = {}\n", view::toml_string(&title));
+        } else {
+            match target.parse::<f64>() {
+                Ok(t) if t.is_finite() => out += &format!("target = {t:?}\n"),
+                _ => {
+                    return Err(bad(
+                        "solve.target",
+                        format!(
+                            "invalid value '{target}' for the target: a number (a share from 0 to 1 for an outcome, e.g. 0.5){}",
+                            if v.compared() {
+                                ", or a profile's letter (A: that profile's value)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(r) = value(pairs, "range")
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
+            out += &format!("range = {}\n", view::toml_string(r));
+        }
+        Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explorer::testing::*;
+    use crate::explorer::{BLANK, Limits};
+
+    /// "Solve for": the answer under `balance`, B against A or a number; bad asks at their field.
+    #[test]
+    fn solve_for_answers_with_the_search_and_refuses_at_its_field() {
+        let x = explorer();
+        let q = "/api/run?scenario=rally&set=class%3Dgreen&set=state%3Drouting&a.set=class%3Dregular&a.set=state%3Drouting";
+        let r = x.handle("POST", &format!("{q}&solve=base_green&target=A"), b"");
+        assert_eq!(r.status, 200);
+        let v = body(&r);
+        let solved = v["balance"].as_array().unwrap();
+        assert_eq!(solved.len(), 1, "B alone is solved against A");
+        assert_eq!(solved[0]["label"], "B");
+        assert!(
+            solved[0]["answer"]
+                .as_str()
+                .unwrap()
+                .contains("Green base number 4, exactly")
+        );
+        assert!(
+            solved[0]["chart"]["svg"]
+                .as_str()
+                .unwrap()
+                .starts_with("<svg")
+        );
+        assert!(solved[0]["unmoved"].is_null());
+        assert_eq!(solved[0]["words"], "Green base number");
+        // A number: both solved; without solve, no search. The Green base number does not
+        // move A, a Regular unit: A's answer says so in one sentence.
+        let v = body(&x.handle("POST", &format!("{q}&solve=base_green&target=0.5"), b""));
+        let solved = v["balance"].as_array().unwrap();
+        assert_eq!(solved.len(), 2);
+        let (a, b) = (&solved[0], &solved[1]);
+        assert_eq!((&a["label"], &b["label"]), (&json!("A"), &json!("B")));
+        let line = a["unmoved"].as_str().unwrap();
+        assert!(
+            line.starts_with("Green base number does not change it: the chance ")
+                && line.contains(" at every value from "),
+            "{line}"
+        );
+        assert!(b["unmoved"].is_null(), "{b}");
+        let v = body(&x.handle("POST", q, b""));
+        assert_eq!(v["balance"].as_array().unwrap().len(), 0);
+        for (ask, field) in [
+            ("solve=base_green&target=half", "solve.target"),
+            ("solve=base_greenn&target=0.5", "solve.key"),
+            ("solve=base_green&target=0.5&range=0..20", "solve.range"),
+            ("solve=base_green&target=1.5", "solve.target"),
+        ] {
+            let r = x.handle("POST", &format!("{q}&{ask}"), b"");
+            assert_eq!(r.status, 400, "{ask}");
+            let v = body(&r);
+            assert_eq!(v["field"], field, "{ask}: {v}");
+            assert!(
+                !v["error"].as_str().unwrap().contains("explorer.toml"),
+                "{v}"
+            );
+        }
+        let r = x.handle(
+            "POST",
+            "/api/run?scenario=rally&solve=base_green&target=A",
+            b"",
+        );
+        assert_eq!(body(&r)["field"], "solve.target");
+        // A line has no exact answer: solve for says so at its field rather than searching.
+        let r = x.handle(
+            "POST",
+            "/api/run?scenario=line&solve=break_fraction&target=0.5",
+            b"",
+        );
+        assert_eq!(r.status, 400);
+        assert_eq!(body(&r)["field"], "solve.key");
+        let r = x.handle(
+            "POST",
+            &format!("{q}&mode=mc&solve=base_green&target=0.5"),
+            b"",
+        );
+        assert_eq!(body(&r)["field"], "solve.key");
+    }
+
+    #[test]
+    fn an_exact_answer_is_the_command_lines() {
+        let x = explorer();
+        let r = x.handle(
+            "POST",
+            "/api/run",
+            b"system=rank-and-file&scenario=rally&set=class%3Dveteran&set=stands%3D7&set=lost%3D2&mode=exact",
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let job = crate::job(
+            "rank-and-file",
+            "rally",
+            &[("class", "veteran"), ("stands", "7"), ("lost", "2")],
+            &[],
+        )
+        .unwrap();
+        let want = job
+            .run(
+                &crate::RunOptions::new(1000, 1).exact_only(true),
+                &Control::new(),
+            )
+            .unwrap();
+        let got = &v["variants"][0]["report"]["outcomes"][0];
+        assert_eq!(got["outcome"], "recovered");
+        assert_eq!(got["exact"].as_f64(), want.outcomes[0].cell.exact);
+        assert!(
+            v["charts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["svg"].as_str().unwrap().starts_with("<svg"))
+        );
+        assert_eq!(
+            v["commands"][0]["command"],
+            "morale-lab rally --system rank-and-file --set class=veteran --set stands=7 --set lost=2 --trials 1000000 --seed 1"
+        );
+    }
+
+    #[test]
+    fn the_blank_template_runs_with_exact_fractions() {
+        let path = "mechanics/examples/first-rally.rhai";
+        let text = std::fs::read_to_string(path).unwrap();
+        let x = Explorer::new(vec![(path.into(), text)], Limits::default());
+        let q = format!(
+            "system={}&scenario=rally&code={}&mode=exact",
+            view::encode(path),
+            view::encode(BLANK)
+        );
+        let r = x.handle("POST", "/api/run", q.as_bytes());
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = body(&r);
+        let passed = &v["variants"][0]["report"]["outcomes"][0];
+        assert_eq!(passed["outcome"], "passed", "{v}");
+        // Six turns of a 4+ on a D6: all but (1/2)^6 pass.
+        assert_eq!(passed["exact"], 63.0 / 64.0);
+        assert_eq!(v["variants"][0]["fractions"]["passed"], "63/64");
+        assert_eq!(v["variants"][0]["fractions"]["turns_to_pass"], "40/21");
+        assert!(
+            passed.get("fraction").is_none(),
+            "the report stays the command line's"
+        );
+        // The page holds it as a JSON string that no `</` in it could end early.
+        let page = x.handle("GET", "/", b"");
+        let page = String::from_utf8(page.body).unwrap();
+        assert!(!page.contains("{{BLANK}}"));
+        let start = page.find("id=\"blank\">").unwrap() + "id=\"blank\">".len();
+        let json = &page[start..start + page[start..].find("</script>").unwrap()];
+        assert_eq!(serde_json::from_str::<String>(json).unwrap(), BLANK);
+    }
+
+    #[test]
+    fn an_engagement_is_exact_and_a_line_says_it_is_not() {
+        let x = explorer();
+        let v = body(&x.handle(
+            "POST",
+            "/api/run?system=linear-warfare&scenario=engagement&mode=exact",
+            b"",
+        ));
+        assert_eq!(v["has_exact"], true, "{v}");
+        let v = body(&x.handle(
+            "POST",
+            "/api/run?system=linear-warfare&scenario=line&mode=exact",
+            b"",
+        ));
+        assert_eq!(v["has_exact"], false, "{v}");
+        let r = x.handle(
+            "POST",
+            "/api/run?system=linear-warfare&scenario=line&mode=mc&trials=2000",
+            b"",
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    }
+}

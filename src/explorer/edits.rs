@@ -61,53 +61,12 @@ impl Explorer {
         s: &Setting,
         prefix: &str,
     ) -> std::result::Result<(String, Hold<'_>), Failure> {
-        let free = |name: String| {
-            (
-                name,
-                Hold {
-                    edits: &self.edited,
-                    path: None,
-                },
-            )
-        };
-        let is_file = crate::mechanic::is_file(&s.system);
-        let path = crate::paths::normalize(&s.system);
-        let offered = || {
-            let mut names: Vec<String> = system::systems()
-                .iter()
-                .map(|x| x.name().to_string())
-                .collect();
-            names.extend(self.offered().into_iter().map(|(p, _)| p));
-            names.join(", ")
-        };
-        let unknown = || Failure {
-            status: 400,
-            message: format!(
-                "invalid value '{}' for --system: allowed here: {}",
-                s.system,
-                offered()
-            ),
-            field: Some(format!("{prefix}system")),
-            line: None,
-        };
-        if !is_file {
-            if s.code.is_some() {
-                return Err(Failure {
-                    status: 400,
-                    message: format!(
-                        "code is only taken with a mechanic file (a system ending .rhai), not '{}'",
-                        s.system
-                    ),
-                    field: Some(format!("{prefix}code")),
-                    line: None,
-                });
-            }
-            return system::find(&s.system)
-                .map(|x| free(x.name().to_string()))
-                .map_err(|_| unknown());
+        if !crate::mechanic::is_file(&s.system) {
+            return self.built_in(s, prefix);
         }
+        let path = crate::paths::normalize(&s.system);
         let Some(start) = self.start_text(&path) else {
-            return Err(unknown());
+            return Err(self.unknown_system(s, prefix));
         };
         // A file changed on disk, or extending one that did, runs as it now is: loaded as an
         // edit of it would be, its bases read as they now are.
@@ -124,20 +83,97 @@ impl Explorer {
             (None, None) => (None, "edited"),
         };
         let Some(code) = code else {
-            let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
-            if let Some(why) = broken.get(&path) {
-                return Err(Failure {
-                    status: 400,
-                    message: why.clone(),
-                    field: Some(format!("{prefix}code")),
-                    line: line_in(why),
-                });
-            }
-            return Ok(free(path));
+            return self.as_loaded(path, prefix);
         };
         if *code == start && from_disk.is_none() {
-            return Ok(free(path));
+            return Ok(self.free(path));
         }
+        self.edit(&path, code, infix, prefix)
+    }
+
+    /// A system's name with no edit held.
+    fn free(&self, name: String) -> (String, Hold<'_>) {
+        (
+            name,
+            Hold {
+                edits: &self.edited,
+                path: None,
+            },
+        )
+    }
+
+    /// The failure of a system that is neither built in nor offered: the names allowed.
+    fn unknown_system(&self, s: &Setting, prefix: &str) -> Failure {
+        let offered = || {
+            let mut names: Vec<String> = system::systems()
+                .iter()
+                .map(|x| x.name().to_string())
+                .collect();
+            names.extend(self.offered().into_iter().map(|(p, _)| p));
+            names.join(", ")
+        };
+        Failure {
+            status: 400,
+            message: format!(
+                "invalid value '{}' for --system: allowed here: {}",
+                s.system,
+                offered()
+            ),
+            field: Some(format!("{prefix}system")),
+            line: None,
+        }
+    }
+
+    /// A built-in system's name (it takes no code).
+    fn built_in(
+        &self,
+        s: &Setting,
+        prefix: &str,
+    ) -> std::result::Result<(String, Hold<'_>), Failure> {
+        if s.code.is_some() {
+            return Err(Failure {
+                status: 400,
+                message: format!(
+                    "code is only taken with a mechanic file (a system ending .rhai), not '{}'",
+                    s.system
+                ),
+                field: Some(format!("{prefix}code")),
+                line: None,
+            });
+        }
+        system::find(&s.system)
+            .map(|x| self.free(x.name().to_string()))
+            .map_err(|_| self.unknown_system(s, prefix))
+    }
+
+    /// An offered file as it loaded at start: its path, or why it did not load, at its line.
+    fn as_loaded(
+        &self,
+        path: String,
+        prefix: &str,
+    ) -> std::result::Result<(String, Hold<'_>), Failure> {
+        let broken = self.broken.read().unwrap_or_else(|e| e.into_inner());
+        if let Some(why) = broken.get(&path) {
+            return Err(Failure {
+                status: 400,
+                message: why.clone(),
+                field: Some(format!("{prefix}code")),
+                line: line_in(why),
+            });
+        }
+        Ok(self.free(path))
+    }
+
+    /// An edited text `code` of the offered file at `path` (or its text now on disk: `infix`
+    /// `disk`), under the server's name for it, `dir/name.{infix}-HASH.rhai`: kept if it is,
+    /// else loaded, and held.
+    fn edit(
+        &self,
+        path: &str,
+        code: &str,
+        infix: &str,
+        prefix: &str,
+    ) -> std::result::Result<(String, Hold<'_>), Failure> {
         if code.len() > self.limits.max_edit_bytes {
             return Err(Failure {
                 status: 413,
@@ -153,51 +189,70 @@ impl Explorer {
         let hash = short_hash(&format!("{code}{}", self.disk_stamp()));
         let stem = path
             .strip_suffix(crate::mechanic::EXTENSION)
-            .unwrap_or(&path);
+            .unwrap_or(path);
         let edited_path = format!("{stem}.{infix}-{hash}{}", crate::mechanic::EXTENSION);
         let held = || Hold {
             edits: &self.edited,
             path: Some(edited_path.clone()),
         };
-        {
-            let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
-            e.tick += 1;
-            let tick = e.tick;
-            if let Some(edit) = e.kept.get_mut(&edited_path) {
-                edit.used = tick;
-                edit.holds += 1;
-                return Ok((edited_path.clone(), held()));
-            }
-            if e.taken >= self.limits.max_edits_ever {
-                return Err(Failure::busy(format!(
-                    "this server has taken {} edited files, its limit (each leaves some kilobytes loaded): restart it to edit more",
-                    e.taken
-                )));
-            }
-            // Room for one more: unload the least recently used edits that no request uses.
-            while e.kept.len() + e.loading >= self.limits.max_edits {
-                let oldest = e
-                    .kept
-                    .iter()
-                    .filter(|(_, x)| x.holds == 0)
-                    .min_by_key(|(_, x)| x.used)
-                    .map(|(k, _)| k.clone());
-                let Some(oldest) = oldest else {
-                    return Err(Failure::busy(format!(
-                        "all {} edited files this server keeps are in use by runs: try again in a moment",
-                        e.kept.len() + e.loading
-                    )));
-                };
-                e.kept.remove(&oldest);
-                crate::mechanic::unload(&oldest);
-            }
-            e.loading += 1;
-            e.taken += 1;
+        if self.kept_or_room(&edited_path)? {
+            return Ok((edited_path.clone(), held()));
         }
+        self.load_edit(&edited_path, code, prefix)?;
+        Ok((edited_path.clone(), held()))
+    }
+
+    /// Whether the edit at `edited_path` is kept (then held by one more request); if not, room
+    /// made for it, the least recently used edits that no request uses unloaded, and its load
+    /// counted as under way.
+    fn kept_or_room(&self, edited_path: &str) -> std::result::Result<bool, Failure> {
+        let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
+        e.tick += 1;
+        let tick = e.tick;
+        if let Some(edit) = e.kept.get_mut(edited_path) {
+            edit.used = tick;
+            edit.holds += 1;
+            return Ok(true);
+        }
+        if e.taken >= self.limits.max_edits_ever {
+            return Err(Failure::busy(format!(
+                "this server has taken {} edited files, its limit (each leaves some kilobytes loaded): restart it to edit more",
+                e.taken
+            )));
+        }
+        // Room for one more: unload the least recently used edits that no request uses.
+        while e.kept.len() + e.loading >= self.limits.max_edits {
+            let oldest = e
+                .kept
+                .iter()
+                .filter(|(_, x)| x.holds == 0)
+                .min_by_key(|(_, x)| x.used)
+                .map(|(k, _)| k.clone());
+            let Some(oldest) = oldest else {
+                return Err(Failure::busy(format!(
+                    "all {} edited files this server keeps are in use by runs: try again in a moment",
+                    e.kept.len() + e.loading
+                )));
+            };
+            e.kept.remove(&oldest);
+            crate::mechanic::unload(&oldest);
+        }
+        e.loading += 1;
+        e.taken += 1;
+        Ok(false)
+    }
+
+    /// Load the edit at `edited_path` (room made for it) and keep it, held by this request.
+    fn load_edit(
+        &self,
+        edited_path: &str,
+        code: &str,
+        prefix: &str,
+    ) -> std::result::Result<(), Failure> {
         // Loaded outside the lock: other requests go on meanwhile. An edit extends only the
         // files the server offers, as they now stand on disk.
         let mut read = |p: &str| self.read_now(p, None);
-        let loaded = crate::mechanic::load(&edited_path, code, &mut read);
+        let loaded = crate::mechanic::load(edited_path, code, &mut read);
         let mut e = self.edited.lock().unwrap_or_else(|e| e.into_inner());
         e.loading -= 1;
         // Shown by the path the page knows, not the server's name for the edit.
@@ -207,13 +262,13 @@ impl Explorer {
             f
         })?;
         let used = e.tick;
-        let edit = e.kept.entry(edited_path.clone()).or_insert(Edit {
-            text: code.clone(),
+        let edit = e.kept.entry(edited_path.to_string()).or_insert(Edit {
+            text: code.to_string(),
             used,
             holds: 0,
         });
         edit.holds += 1;
-        Ok((edited_path.clone(), held()))
+        Ok(())
     }
 }
 

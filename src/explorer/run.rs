@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::params::{Input, Source};
 use crate::system;
 
+use super::edits::Hold;
 use super::response::{Failure, for_the_page, unedited};
 use super::view::{self, Profile, Setting, View};
 use super::written::{commands, experiment_toml, ruleset_toml};
@@ -53,128 +54,15 @@ impl Explorer {
         let started = Instant::now();
         let v = View::parse(pairs, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
         let mode = value(pairs, "mode").unwrap_or("exact");
-        let exact = match mode {
-            "exact" => true,
-            "mc" => false,
-            other => {
-                return Err(Failure {
-                    status: 400,
-                    message: format!("invalid value '{other}' for mode: allowed: exact, mc"),
-                    field: None,
-                    line: None,
-                });
-            }
-        };
-        // Each setting checked as the command line checks it.
-        // In the experiment's order (the base first), each with its link prefix.
-        let mut settings: Vec<Variant<'_>> = Vec::new();
+        let exact = is_exact(mode)?;
         // The edited files used are kept loaded until this answer is made.
-        let mut holds = Vec::new();
-        for i in v.in_order() {
-            let p = &v.profiles[i];
-            let prefix = v.prefix(i);
-            let (name, hold) = self
-                .system_of(&p.setting, &prefix)
-                .map_err(|f| whose(f, &v, p))?;
-            settings.push(Variant {
-                prefix,
-                profile: p,
-                name,
-            });
-            holds.push(hold);
-        }
-        let mut has_exact = true;
-        for s in &settings {
-            let inputs = inputs_of(&s.profile.setting);
-            let job = system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
-                .map_err(|e| whose(Failure::of(&e, &s.prefix), &v, s.profile))?;
-            has_exact &= job.has_exact();
-        }
+        let (settings, _holds) = self.variants(&v)?;
+        let has_exact = has_exact(&v, &settings)?;
         // "Solve for": the view's settings as the variants of an experiment with a [balance]
         // section (B against the pinned A, or both against a number), checked before it runs.
         let solve = self.solve_section(pairs, &v)?;
-        // "Sweep": one numeric field at each of a list of values, every profile at each.
-        let sweep = match value(pairs, "sweep")
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-        {
-            None => None,
-            Some(_) if solve.is_some() => {
-                return Err(Failure {
-                    status: 400,
-                    message: "a request sweeps or solves, not both: ask one, then the other".into(),
-                    field: Some("sweep.key".into()),
-                    line: None,
-                });
-            }
-            Some(key) => {
-                let edited = v.in_order().iter().position(|&i| i == v.edit).unwrap_or(0);
-                let of = value(pairs, "of").map(str::trim).filter(|o| !o.is_empty());
-                let refused = |(message, field): sweep::Refusal| Failure {
-                    status: 400,
-                    message: format!("sweep: {message}"),
-                    field: Some(field.into()),
-                    line: None,
-                };
-                let mut a = sweep::ask(
-                    &settings[edited].name,
-                    v.scenario,
-                    key,
-                    value(pairs, "values").unwrap_or(""),
-                    of,
-                )
-                .map_err(refused)?;
-                // A value some profile cannot take (3 stands lost of 3) is left out, and said.
-                let rule = a.rule;
-                // `fit=1`: the page's own range for the number, fitted to what it may be here.
-                a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
-                    settings.iter().find_map(|s| {
-                        let mut inputs = inputs_of(&s.profile.setting);
-                        inputs.push(if rule {
-                            Input::rule(key, x)
-                        } else {
-                            Input {
-                                key: key.to_string(),
-                                value: x.to_string(),
-                                source: Source::Set,
-                            }
-                        });
-                        let e =
-                            system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
-                                .err()?;
-                        // The reason alone (the value is said beside it): values left out
-                        // for one reason are listed together.
-                        let why = unedited(&for_the_page(&e));
-                        let why = why
-                            .strip_prefix(&format!("invalid value '{x}' for "))
-                            .and_then(|rest| rest.split_once(": "))
-                            .map_or(why.clone(), |(_, reason)| reason.to_string());
-                        Some(if v.compared() {
-                            format!("profile {}: {why}", s.profile.title())
-                        } else {
-                            why
-                        })
-                    })
-                })
-                .map_err(refused)?;
-                Some(a)
-            }
-        };
-        let key = format!(
-            "{}|{}{}{}",
-            mode,
-            solve.as_deref().unwrap_or(""),
-            // The values left out are part of the answer (a range typed says them, the same
-            // range fitted by the page does not).
-            sweep
-                .as_ref()
-                .map_or(String::new(), |a| format!("{}{:?}", a.toml(), a.left_out)),
-            if exact {
-                v.exact_key()
-            } else {
-                format!("{}&trials={}&seed={}", v.exact_key(), v.trials, v.seed)
-            }
-        );
+        let sweep = sweep_asked(pairs, &v, &settings, solve.is_some())?;
+        let key = answer_key(mode, solve.as_deref(), sweep.as_ref(), &v, exact);
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
         }
@@ -187,16 +75,7 @@ impl Explorer {
             });
         }
         if exact && !has_exact {
-            let answer = json!({
-                "mode": "exact",
-                "has_exact": false,
-                "files_version": self.files_version(),
-                "query": v.query(),
-                "commands": commands(&v),
-                "ruleset": ruleset_toml(&v, v.current()),
-                "experiment": v.compared().then(|| experiment_toml(&v, &settings, false)),
-            });
-            return Ok(answer.to_string().into_bytes());
+            return Ok(self.without_exact(&v, &settings));
         }
         let _slot = self.slot(exact)?;
         if let Some(bytes) = self.cached(&key) {
@@ -209,62 +88,13 @@ impl Explorer {
         } else {
             Control::keeping_partial()
         });
-        let id = value(pairs, "run")
-            .filter(|id| !id.is_empty() && id.len() <= 64)
-            .map(str::to_string);
-        if let Some(id) = &id {
-            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-            // The same page's earlier run gives way to its new one.
-            if let Some(old) = runs.insert(id.clone(), Arc::clone(&control)) {
-                old.cancel();
-            }
-        }
+        let id = self.register(pairs, &control);
         let (result, timed_out) = self.within_limit(&control, || match &sweep {
             Some(a) => self.sweep(&v, &settings, exact, a, &control),
             None => self.compute(&v, &settings, exact, solve.as_deref(), &control),
         });
-        if let Some(id) = &id {
-            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
-            if runs.get(id).is_some_and(|c| Arc::ptr_eq(c, &control)) {
-                runs.remove(id);
-            }
-        }
-        let mut answer = match result {
-            Ok(a) => a,
-            Err(Error::Cancelled) if timed_out => {
-                return Err(Failure::busy(format!(
-                    "stopped after {} s, the server's limit for one run: ask for fewer trials",
-                    self.limits.max_seconds
-                )));
-            }
-            // A sweep value one of the profiles refuses (its system has no such parameter, or
-            // other bounds): the sweep's fault, beside its values.
-            Err(Error::File { key, message, .. }) if key.starts_with("sweep") => {
-                return Err(Failure {
-                    status: 400,
-                    message: format!("sweep: {}", unedited(&message)),
-                    field: Some("sweep.values".into()),
-                    line: None,
-                });
-            }
-            // A `[balance]` the experiment refused: the solve controls' fault, in their words.
-            Err(Error::File { key, message, .. }) if key.starts_with("balance") => {
-                return Err(Failure {
-                    status: 400,
-                    message: format!("solve for: {}", unedited(&message)),
-                    field: Some(
-                        match key.as_str() {
-                            "balance.range" => "solve.range",
-                            "balance.target" => "solve.target",
-                            _ => "solve.key",
-                        }
-                        .into(),
-                    ),
-                    line: None,
-                });
-            }
-            Err(e) => return Err(Failure::of(&e, "")),
-        };
+        self.unregister(id.as_deref(), &control);
+        let mut answer = result.map_err(|e| self.run_failure(e, timed_out))?;
         answer["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 1e4).round() / 10.0);
         if let Some(partial) = answer.get_mut("partial").filter(|p| !p.is_null()) {
             // Not the view's whole answer: said, and never kept for it.
@@ -281,6 +111,105 @@ impl Explorer {
         let bytes = answer.to_string().into_bytes();
         self.keep(key, &bytes);
         Ok(bytes)
+    }
+
+    /// Each setting checked as the command line checks it: in the experiment's order (the base
+    /// first), each with its link prefix and its system's name, and the holds that keep the
+    /// edited files used loaded.
+    fn variants<'v>(
+        &self,
+        v: &'v View,
+    ) -> std::result::Result<(Vec<Variant<'v>>, Vec<Hold<'_>>), Failure> {
+        let mut settings: Vec<Variant<'_>> = Vec::new();
+        let mut holds = Vec::new();
+        for i in v.in_order() {
+            let p = &v.profiles[i];
+            let prefix = v.prefix(i);
+            let (name, hold) = self
+                .system_of(&p.setting, &prefix)
+                .map_err(|f| whose(f, v, p))?;
+            settings.push(Variant {
+                prefix,
+                profile: p,
+                name,
+            });
+            holds.push(hold);
+        }
+        Ok((settings, holds))
+    }
+
+    /// The answer of an exact request for a setting that has no exact solution: its commands
+    /// and files, no numbers.
+    fn without_exact(&self, v: &View, settings: &[Variant<'_>]) -> Vec<u8> {
+        let answer = json!({
+            "mode": "exact",
+            "has_exact": false,
+            "files_version": self.files_version(),
+            "query": v.query(),
+            "commands": commands(v),
+            "ruleset": ruleset_toml(v, v.current()),
+            "experiment": v.compared().then(|| experiment_toml(v, settings, false)),
+        });
+        answer.to_string().into_bytes()
+    }
+
+    /// The run's `control` listed under the request's `run` id (if it has one, of at most 64
+    /// characters), for `/api/progress` and `/api/cancel`: the id, to unlist it by.
+    fn register(&self, pairs: &[(String, String)], control: &Arc<Control>) -> Option<String> {
+        let id = value(pairs, "run")
+            .filter(|id| !id.is_empty() && id.len() <= 64)
+            .map(str::to_string);
+        if let Some(id) = &id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            // The same page's earlier run gives way to its new one.
+            if let Some(old) = runs.insert(id.clone(), Arc::clone(control)) {
+                old.cancel();
+            }
+        }
+        id
+    }
+
+    /// The run's `control` unlisted from its `id`, unless a newer run took the id since.
+    fn unregister(&self, id: Option<&str>, control: &Arc<Control>) {
+        if let Some(id) = id {
+            let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+            if runs.get(id).is_some_and(|c| Arc::ptr_eq(c, control)) {
+                runs.remove(id);
+            }
+        }
+    }
+
+    /// Why a run failed, at the field it is about (`timed_out`: the server's limit stopped it).
+    fn run_failure(&self, e: Error, timed_out: bool) -> Failure {
+        match e {
+            Error::Cancelled if timed_out => Failure::busy(format!(
+                "stopped after {} s, the server's limit for one run: ask for fewer trials",
+                self.limits.max_seconds
+            )),
+            // A sweep value one of the profiles refuses (its system has no such parameter, or
+            // other bounds): the sweep's fault, beside its values.
+            Error::File { key, message, .. } if key.starts_with("sweep") => Failure {
+                status: 400,
+                message: format!("sweep: {}", unedited(&message)),
+                field: Some("sweep.values".into()),
+                line: None,
+            },
+            // A `[balance]` the experiment refused: the solve controls' fault, in their words.
+            Error::File { key, message, .. } if key.starts_with("balance") => Failure {
+                status: 400,
+                message: format!("solve for: {}", unedited(&message)),
+                field: Some(
+                    match key.as_str() {
+                        "balance.range" => "solve.range",
+                        "balance.target" => "solve.target",
+                        _ => "solve.key",
+                    }
+                    .into(),
+                ),
+                line: None,
+            },
+            e => Failure::of(&e, ""),
+        }
     }
 
     /// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
@@ -356,6 +285,135 @@ impl Explorer {
         }
         Ok(Some(out))
     }
+}
+
+/// Whether a request's `mode` asks for the exact answer (`exact`) or Monte Carlo (`mc`).
+fn is_exact(mode: &str) -> std::result::Result<bool, Failure> {
+    match mode {
+        "exact" => Ok(true),
+        "mc" => Ok(false),
+        other => Err(Failure {
+            status: 400,
+            message: format!("invalid value '{other}' for mode: allowed: exact, mc"),
+            field: None,
+            line: None,
+        }),
+    }
+}
+
+/// Whether every setting has an exact solution, each built as the command line builds it.
+fn has_exact(v: &View, settings: &[Variant<'_>]) -> std::result::Result<bool, Failure> {
+    let mut has_exact = true;
+    for s in settings {
+        let inputs = inputs_of(&s.profile.setting);
+        let job = system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options)
+            .map_err(|e| whose(Failure::of(&e, &s.prefix), v, s.profile))?;
+        has_exact &= job.has_exact();
+    }
+    Ok(has_exact)
+}
+
+/// "Sweep": what a request's `sweep`, `values`, `of` and `fit` ask for (`None` without
+/// `sweep`), one numeric field at each of a list of values, every profile at each; a request
+/// that also `solving` is refused.
+fn sweep_asked(
+    pairs: &[(String, String)],
+    v: &View,
+    settings: &[Variant<'_>],
+    solving: bool,
+) -> std::result::Result<Option<sweep::Ask>, Failure> {
+    let Some(key) = value(pairs, "sweep")
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    else {
+        return Ok(None);
+    };
+    if solving {
+        return Err(Failure {
+            status: 400,
+            message: "a request sweeps or solves, not both: ask one, then the other".into(),
+            field: Some("sweep.key".into()),
+            line: None,
+        });
+    }
+    let edited = v.in_order().iter().position(|&i| i == v.edit).unwrap_or(0);
+    let of = value(pairs, "of").map(str::trim).filter(|o| !o.is_empty());
+    let refused = |(message, field): sweep::Refusal| Failure {
+        status: 400,
+        message: format!("sweep: {message}"),
+        field: Some(field.into()),
+        line: None,
+    };
+    let mut a = sweep::ask(
+        &settings[edited].name,
+        v.scenario,
+        key,
+        value(pairs, "values").unwrap_or(""),
+        of,
+    )
+    .map_err(refused)?;
+    // A value some profile cannot take (3 stands lost of 3) is left out, and said.
+    let rule = a.rule;
+    // `fit=1`: the page's own range for the number, fitted to what it may be here.
+    a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
+        settings
+            .iter()
+            .find_map(|s| refused_value(v, s, key, rule, x))
+    })
+    .map_err(refused)?;
+    Ok(Some(a))
+}
+
+/// Why the setting `s` cannot take the value `x` of the swept field `key` (`rule`: a rule
+/// parameter), if it cannot: the reason alone, with the profile's name when compared.
+fn refused_value(v: &View, s: &Variant<'_>, key: &str, rule: bool, x: &str) -> Option<String> {
+    let mut inputs = inputs_of(&s.profile.setting);
+    inputs.push(if rule {
+        Input::rule(key, x)
+    } else {
+        Input {
+            key: key.to_string(),
+            value: x.to_string(),
+            source: Source::Set,
+        }
+    });
+    let e = system::build(&s.name, v.scenario, &inputs, &s.profile.setting.options).err()?;
+    // The reason alone (the value is said beside it): values left out
+    // for one reason are listed together.
+    let why = unedited(&for_the_page(&e));
+    let why = why
+        .strip_prefix(&format!("invalid value '{x}' for "))
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(why.clone(), |(_, reason)| reason.to_string());
+    Some(if v.compared() {
+        format!("profile {}: {why}", s.profile.title())
+    } else {
+        why
+    })
+}
+
+/// The key an answer is kept by: the mode, the search and the sweep asked, and the view's
+/// exact setting (with its trials and seed for Monte Carlo).
+fn answer_key(
+    mode: &str,
+    solve: Option<&str>,
+    sweep: Option<&sweep::Ask>,
+    v: &View,
+    exact: bool,
+) -> String {
+    format!(
+        "{}|{}{}{}",
+        mode,
+        solve.unwrap_or(""),
+        // The values left out are part of the answer (a range typed says them, the same
+        // range fitted by the page does not).
+        sweep.map_or(String::new(), |a| format!("{}{:?}", a.toml(), a.left_out)),
+        if exact {
+            v.exact_key()
+        } else {
+            format!("{}&trials={}&seed={}", v.exact_key(), v.trials, v.seed)
+        }
+    )
 }
 
 #[cfg(test)]

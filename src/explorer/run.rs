@@ -52,17 +52,16 @@ impl Explorer {
     /// `/api/run`: the view's numbers, `mode=exact` (default) or `mode=mc`.
     pub(super) fn run(&self, pairs: &[(String, String)]) -> std::result::Result<Vec<u8>, Failure> {
         let started = Instant::now();
-        let v = View::parse(pairs, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
-        let mode = value(pairs, "mode").unwrap_or("exact");
-        let exact = is_exact(mode)?;
+        let ask = RunAsk::parse(pairs, self.limits.max_trials)?;
+        let (v, exact) = (&ask.view, ask.exact);
         // The edited files used are kept loaded until this answer is made.
-        let (settings, _holds) = self.variants(&v)?;
-        let has_exact = has_exact(&v, &settings)?;
+        let (settings, _holds) = self.variants(v)?;
+        let has_exact = has_exact(v, &settings)?;
         // "Solve for": the view's settings as the variants of an experiment with a [balance]
         // section (B against the pinned A, or both against a number), checked before it runs.
-        let solve = self.solve_section(pairs, &v)?;
-        let sweep = sweep_asked(pairs, &v, &settings, solve.is_some())?;
-        let key = answer_key(mode, solve.as_deref(), sweep.as_ref(), &v, exact);
+        let solve = solve_section(&ask)?;
+        let sweep = sweep_asked(&ask, &settings, solve.is_some())?;
+        let key = answer_key(ask.mode, solve.as_deref(), sweep.as_ref(), v, exact);
         if let Some(bytes) = self.cached(&key) {
             return Ok(bytes);
         }
@@ -75,7 +74,7 @@ impl Explorer {
             });
         }
         if exact && !has_exact {
-            return Ok(self.without_exact(&v, &settings));
+            return Ok(self.without_exact(v, &settings));
         }
         let _slot = self.slot(exact)?;
         if let Some(bytes) = self.cached(&key) {
@@ -88,10 +87,10 @@ impl Explorer {
         } else {
             Control::keeping_partial()
         });
-        let id = self.register(pairs, &control);
+        let id = self.register(ask.id, &control);
         let (result, timed_out) = self.within_limit(&control, || match &sweep {
-            Some(a) => self.sweep(&v, &settings, exact, a, &control),
-            None => self.compute(&v, &settings, exact, solve.as_deref(), &control),
+            Some(a) => self.sweep(v, &settings, exact, a, &control),
+            None => self.compute(v, &settings, exact, solve.as_deref(), &control),
         });
         self.unregister(id.as_deref(), &control);
         let mut answer = result.map_err(|e| self.run_failure(e, timed_out))?;
@@ -155,10 +154,8 @@ impl Explorer {
 
     /// The run's `control` listed under the request's `run` id (if it has one, of at most 64
     /// characters), for `/api/progress` and `/api/cancel`: the id, to unlist it by.
-    fn register(&self, pairs: &[(String, String)], control: &Arc<Control>) -> Option<String> {
-        let id = value(pairs, "run")
-            .filter(|id| !id.is_empty() && id.len() <= 64)
-            .map(str::to_string);
+    fn register(&self, id: Option<&str>, control: &Arc<Control>) -> Option<String> {
+        let id = id.map(str::to_string);
         if let Some(id) = &id {
             let mut runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
             // The same page's earlier run gives way to its new one.
@@ -211,79 +208,125 @@ impl Explorer {
             e => Failure::of(&e, ""),
         }
     }
+}
 
-    /// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
-    /// `solve`): a profile's letter (`target=A`) solves every other profile to reach that one's
-    /// headline, a number solves every profile to reach it.
-    fn solve_section(
-        &self,
-        pairs: &[(String, String)],
-        v: &View,
-    ) -> std::result::Result<Option<String>, Failure> {
-        let Some(key) = value(pairs, "solve")
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-        else {
-            return Ok(None);
-        };
-        let bad = |field: &str, message: String| Failure {
-            status: 400,
-            message,
-            field: Some(field.to_string()),
-            line: None,
-        };
-        let target = value(pairs, "target").map(str::trim).unwrap_or("");
-        let mut out = format!("\n[balance]\nsolve = {}\n", view::toml_string(key));
-        let letters: Vec<String> = v.profiles.iter().map(|p| p.label.to_string()).collect();
-        if target.len() == 1 && target.chars().all(|c| c.is_ascii_alphabetic()) {
-            let l = target.to_ascii_uppercase();
-            if !v.compared() || !letters.contains(&l) {
+/// The `[balance]` section a request's `solve`, `target` and `range` ask for (`None` without
+/// `solve`): a profile's letter (`target=A`) solves every other profile to reach that one's
+/// headline, a number solves every profile to reach it.
+fn solve_section(ask: &RunAsk<'_>) -> std::result::Result<Option<String>, Failure> {
+    let Some(key) = ask.solve else {
+        return Ok(None);
+    };
+    let (v, target) = (&ask.view, ask.target);
+    let bad = |field: &str, message: String| Failure {
+        status: 400,
+        message,
+        field: Some(field.to_string()),
+        line: None,
+    };
+    let mut out = format!("\n[balance]\nsolve = {}\n", view::toml_string(key));
+    let letters: Vec<String> = v.profiles.iter().map(|p| p.label.to_string()).collect();
+    if target.len() == 1 && target.chars().all(|c| c.is_ascii_alphabetic()) {
+        let l = target.to_ascii_uppercase();
+        if !v.compared() || !letters.contains(&l) {
+            return Err(bad(
+                "solve.target",
+                if v.compared() {
+                    format!(
+                        "target {l} is not a profile here: a number, or one of {}",
+                        letters.join(", ")
+                    )
+                } else {
+                    format!(
+                        "target {l} names a profile to match: keep one first (Pin as A), or give a number"
+                    )
+                },
+            ));
+        }
+        let title = v
+            .profiles
+            .iter()
+            .find(|p| p.label.to_string() == l)
+            .map(Profile::title)
+            .unwrap_or(l);
+        out += &format!("against = {}\n", view::toml_string(&title));
+    } else {
+        match target.parse::<f64>() {
+            Ok(t) if t.is_finite() => out += &format!("target = {t:?}\n"),
+            _ => {
                 return Err(bad(
                     "solve.target",
-                    if v.compared() {
-                        format!(
-                            "target {l} is not a profile here: a number, or one of {}",
-                            letters.join(", ")
-                        )
-                    } else {
-                        format!(
-                            "target {l} names a profile to match: keep one first (Pin as A), or give a number"
-                        )
-                    },
+                    format!(
+                        "invalid value '{target}' for the target: a number (a share from 0 to 1 for an outcome, e.g. 0.5){}",
+                        if v.compared() {
+                            ", or a profile's letter (A: that profile's value)"
+                        } else {
+                            ""
+                        }
+                    ),
                 ));
             }
-            let title = v
-                .profiles
-                .iter()
-                .find(|p| p.label.to_string() == l)
-                .map(Profile::title)
-                .unwrap_or(l);
-            out += &format!("against = {}\n", view::toml_string(&title));
-        } else {
-            match target.parse::<f64>() {
-                Ok(t) if t.is_finite() => out += &format!("target = {t:?}\n"),
-                _ => {
-                    return Err(bad(
-                        "solve.target",
-                        format!(
-                            "invalid value '{target}' for the target: a number (a share from 0 to 1 for an outcome, e.g. 0.5){}",
-                            if v.compared() {
-                                ", or a profile's letter (A: that profile's value)"
-                            } else {
-                                ""
-                            }
-                        ),
-                    ));
-                }
-            }
         }
-        if let Some(r) = value(pairs, "range")
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-        {
-            out += &format!("range = {}\n", view::toml_string(r));
-        }
-        Ok(Some(out))
+    }
+    if let Some(r) = ask.range {
+        out += &format!("range = {}\n", view::toml_string(r));
+    }
+    Ok(Some(out))
+}
+
+/// A `/api/run` request, read once: its view, its mode, and what it asks beyond the view
+/// (a search, a sweep, the id the page follows the run by). Where a key is given twice, the
+/// last counts; the request's words are trimmed, and an empty one is not asked.
+struct RunAsk<'p> {
+    /// The view: its profiles, scenario, trials and seed.
+    view: View,
+    /// `mode` as given (`exact` when not): part of the key the answer is kept by.
+    mode: &'p str,
+    /// The exact answer (`mode=exact`), not Monte Carlo (`mode=mc`).
+    exact: bool,
+    /// `solve`: the field a search solves for.
+    solve: Option<&'p str>,
+    /// `target`: the search's number or a profile's letter ("" when not given).
+    target: &'p str,
+    /// `range`: the search's range.
+    range: Option<&'p str>,
+    /// `sweep`: the field swept.
+    sweep: Option<&'p str>,
+    /// `values`: the sweep's values, as typed ("" when not given).
+    values: &'p str,
+    /// `of`: the outcome or measure the sweep draws.
+    of: Option<&'p str>,
+    /// `fit=1`: the sweep's range is the page's own, fitted to what the setting allows.
+    fit: bool,
+    /// `run`: the id `/api/progress` and `/api/cancel` find the run by (at most 64
+    /// characters).
+    id: Option<&'p str>,
+}
+
+impl<'p> RunAsk<'p> {
+    /// Read a request's pairs: the view as [`View::parse`] reads it, then the mode (the
+    /// request's only refusals before its systems are found); the rest as given.
+    fn parse(
+        pairs: &'p [(String, String)],
+        max_trials: u64,
+    ) -> std::result::Result<RunAsk<'p>, Failure> {
+        let view = View::parse(pairs, max_trials).map_err(|e| Failure::of(&e, ""))?;
+        let mode = value(pairs, "mode").unwrap_or("exact");
+        let exact = is_exact(mode)?;
+        let asked = |key: &str| value(pairs, key).map(str::trim).filter(|x| !x.is_empty());
+        Ok(RunAsk {
+            view,
+            mode,
+            exact,
+            solve: asked("solve"),
+            target: value(pairs, "target").map(str::trim).unwrap_or(""),
+            range: asked("range"),
+            sweep: asked("sweep"),
+            values: value(pairs, "values").unwrap_or(""),
+            of: asked("of"),
+            fit: value(pairs, "fit") == Some("1"),
+            id: value(pairs, "run").filter(|id| !id.is_empty() && id.len() <= 64),
+        })
     }
 }
 
@@ -317,17 +360,14 @@ fn has_exact(v: &View, settings: &[Variant<'_>]) -> std::result::Result<bool, Fa
 /// `sweep`), one numeric field at each of a list of values, every profile at each; a request
 /// that also `solving` is refused.
 fn sweep_asked(
-    pairs: &[(String, String)],
-    v: &View,
+    ask: &RunAsk<'_>,
     settings: &[Variant<'_>],
     solving: bool,
 ) -> std::result::Result<Option<sweep::Ask>, Failure> {
-    let Some(key) = value(pairs, "sweep")
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    else {
+    let Some(key) = ask.sweep else {
         return Ok(None);
     };
+    let v = &ask.view;
     if solving {
         return Err(Failure {
             status: 400,
@@ -337,25 +377,18 @@ fn sweep_asked(
         });
     }
     let edited = v.in_order().iter().position(|&i| i == v.edit).unwrap_or(0);
-    let of = value(pairs, "of").map(str::trim).filter(|o| !o.is_empty());
     let refused = |(message, field): sweep::Refusal| Failure {
         status: 400,
         message: format!("sweep: {message}"),
         field: Some(field.into()),
         line: None,
     };
-    let mut a = sweep::ask(
-        &settings[edited].name,
-        v.scenario,
-        key,
-        value(pairs, "values").unwrap_or(""),
-        of,
-    )
-    .map_err(refused)?;
+    let mut a =
+        sweep::ask(&settings[edited].name, v.scenario, key, ask.values, ask.of).map_err(refused)?;
     // A value some profile cannot take (3 stands lost of 3) is left out, and said.
     let rule = a.rule;
     // `fit=1`: the page's own range for the number, fitted to what it may be here.
-    a.keep_allowed(value(pairs, "fit") == Some("1"), |x| {
+    a.keep_allowed(ask.fit, |x| {
         settings
             .iter()
             .find_map(|s| refused_value(v, s, key, rule, x))

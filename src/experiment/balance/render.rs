@@ -2,8 +2,9 @@
 
 use super::HIT;
 use super::{Balance, Point};
-use crate::experiment::sensitivity::{Value, csv_text};
+use crate::experiment::sensitivity::Value;
 use crate::frac::Frac;
+use crate::report::{align_left, csv_text};
 
 impl Balance {
     fn is_share(&self) -> bool {
@@ -438,7 +439,7 @@ impl Balance {
         out += "\n";
         out += &crate::odds::wrap(&format!("Answer: {}", self.answer()), 100);
         out += "\n";
-        out += &crate::experiment::sensitivity::align_left(&self.rows(), 1);
+        out += &align_left(&self.rows(), 1);
         let refused = self.refused_lines();
         if !refused.is_empty() {
             out += "\n";

@@ -354,7 +354,7 @@ impl Points {
         match format {
             Format::Text => self.to_text(),
             Format::Markdown => self.to_markdown(),
-            Format::Csv => crate::experiment::sensitivity::csv_text(self.csv_rows()),
+            Format::Csv => crate::report::csv_text(self.csv_rows()),
             Format::Json => {
                 let mut s = serde_json::to_string_pretty(self).expect("points serialise");
                 s.push('\n');
@@ -365,7 +365,7 @@ impl Points {
 
     /// Aligned plain text.
     pub fn to_text(&self) -> String {
-        use crate::experiment::sensitivity::align_left;
+        use crate::report::align_left;
         let wrap = |l: &str| crate::odds::wrap(l, 100);
         let mut out = self.header() + "\n";
         for l in self.context_lines() {

@@ -22,7 +22,7 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 use crate::frac::Frac;
 use crate::params::{Input, Kind, ParamDef, Source};
-use crate::report::{Report, align_left, csv_text, md_table, rule_changes};
+use crate::report::{MetricRow, Report, align_left, csv_text, md_table, rule_changes};
 use crate::scenario::{RunOptions, Scenario};
 use crate::stats::z_for_confidence;
 use crate::system;
@@ -394,6 +394,63 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
         m.meaning.clone()
     });
 
+    let (trials, not_stepped) = trials_of(sys, ask, &base);
+
+    let z = z_for_confidence(ask.run.confidence);
+    let measure = Measure {
+        ask,
+        control,
+        exact,
+        exact_run: &exact_run,
+        base: &base,
+        base_value,
+        headline: &headline,
+        metric,
+        z,
+    };
+    let mut effects = Vec::new();
+    for t in trials {
+        effects.push(measure.effect(t)?);
+    }
+    sort(&mut effects);
+    Ok(Sensitivity {
+        system: sys.name().into(),
+        source: sys.source_short(),
+        scenario: ask.scenario.name().into(),
+        situation: ask
+            .inputs
+            .iter()
+            .filter(|i| i.source != Source::Rule)
+            .map(|i| format!("{}={}", i.key, i.value))
+            .collect(),
+        headline_kind: if metric.is_some() {
+            "metric"
+        } else {
+            "outcome"
+        }
+        .into(),
+        headline,
+        meaning,
+        params: base.params.clone(),
+        rules_changed: rule_changes(&base.rules_changed, &base.rules_source),
+        options: ask.options.to_vec(),
+        base: base_value,
+        effects,
+        not_stepped,
+        trials: if exact { 0 } else { ask.run.spec.trials },
+        seed: ask.run.spec.seed,
+        confidence: ask.run.confidence,
+        why_estimates,
+    })
+}
+
+/// Every setting to try: each rule parameter a step each way, each optional rule switched;
+/// and the rule parameters that cannot be stepped, with why.
+fn trials_of(
+    sys: &dyn system::RuleSystem,
+    ask: &Ask,
+    base: &Report,
+) -> (Vec<Trial>, Vec<NotStepped>) {
     let mut trials: Vec<Trial> = Vec::new();
     let mut not_stepped = Vec::new();
     for p in sys.rule_params() {
@@ -440,10 +497,39 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
             options,
         });
     }
+    (trials, not_stepped)
+}
 
-    let z = z_for_confidence(ask.run.confidence);
-    let mut effects = Vec::new();
-    for t in trials {
+/// How a setting is measured: the run asked for, its headline, and how it ran.
+struct Measure<'s> {
+    ask: &'s Ask<'s>,
+    control: &'s Control,
+    /// Every run is exact.
+    exact: bool,
+    exact_run: &'s RunOptions,
+    /// The report of the run asked for.
+    base: &'s Report,
+    base_value: Value,
+    headline: &'s str,
+    /// The headline's metric, when it is one (else an outcome).
+    metric: Option<&'s MetricRow>,
+    z: f64,
+}
+
+impl Measure<'_> {
+    /// The headline's change under setting `t` (or why the setting did not run).
+    fn effect(&self, t: Trial) -> Result<Effect> {
+        let Measure {
+            ask,
+            control,
+            exact,
+            exact_run,
+            base,
+            base_value,
+            headline,
+            metric,
+            z,
+        } = *self;
         let mut effect = Effect {
             key: t.key,
             kind: t.kind.into(),
@@ -462,28 +548,25 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
             Ok(job) => job,
             Err(e) => {
                 effect.refused = Some(e.to_string());
-                effects.push(effect);
-                continue;
+                return Ok(effect);
             }
         };
         let report = if exact {
-            match job.run(&exact_run, control) {
+            match job.run(exact_run, control) {
                 Ok(r) => r,
                 Err(Error::Cancelled) => return Err(Error::Cancelled),
                 Err(e) if ask.run.exact_only => {
                     effect.refused = Some(format!("no exact solution: {e}"));
-                    effects.push(effect);
-                    continue;
+                    return Ok(effect);
                 }
                 Err(_) => job.run(&ask.run.clone().exact_only(false), control)?,
             }
         } else {
             job.run(&ask.run.clone().exact_only(false), control)?
         };
-        let Some(v) = headline_value(&report, &headline) else {
+        let Some(v) = headline_value(&report, headline) else {
             effect.refused = Some(format!("this setting has no outcome or metric {headline}"));
-            effects.push(effect);
-            continue;
+            return Ok(effect);
         };
         effect.value = Some(v);
         effect.change = Some(v.value - base_value.value);
@@ -509,38 +592,8 @@ pub fn analyse(ask: &Ask, control: &Control) -> Result<Sensitivity> {
                 effect.chance = Some(low <= 0.0 && high >= 0.0);
             }
         }
-        effects.push(effect);
+        Ok(effect)
     }
-    sort(&mut effects);
-    Ok(Sensitivity {
-        system: sys.name().into(),
-        source: sys.source_short(),
-        scenario: ask.scenario.name().into(),
-        situation: ask
-            .inputs
-            .iter()
-            .filter(|i| i.source != Source::Rule)
-            .map(|i| format!("{}={}", i.key, i.value))
-            .collect(),
-        headline_kind: if metric.is_some() {
-            "metric"
-        } else {
-            "outcome"
-        }
-        .into(),
-        headline,
-        meaning,
-        params: base.params.clone(),
-        rules_changed: rule_changes(&base.rules_changed, &base.rules_source),
-        options: ask.options.to_vec(),
-        base: base_value,
-        effects,
-        not_stepped,
-        trials: if exact { 0 } else { ask.run.spec.trials },
-        seed: ask.run.spec.seed,
-        confidence: ask.run.confidence,
-        why_estimates,
-    })
 }
 
 fn rule_trial(p: &ParamDef, current: &str, to: String, ask: &Ask) -> Trial {

@@ -748,6 +748,60 @@ fn align_free(rows: &[Vec<String>], free: usize) -> String {
     out
 }
 
+/// Rows as CSV text.
+pub(crate) fn csv_text(rows: Vec<Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(r).expect("in-memory CSV");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 in, UTF-8 out")
+}
+
+/// Rows as aligned text columns, the first `text` columns left-aligned, the others
+/// right-aligned, two spaces apart.
+pub(crate) fn align_left(rows: &[Vec<String>], text: usize) -> String {
+    let widths = widths(rows);
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            if i > 0 {
+                line += "  ";
+            }
+            if i < text {
+                line += cell;
+                line += &pad;
+            } else {
+                line += &pad;
+                line += cell;
+            }
+        }
+        out += line.trim_end();
+        out += "\n";
+    }
+    out
+}
+
+/// Rows as a Markdown table, the first row the header.
+pub(crate) fn md_table(rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+        out += &format!("| {} |\n", cells.join(" | "));
+        if i == 0 {
+            out += &format!(
+                "|{}\n",
+                r.iter()
+                    .enumerate()
+                    .map(|(j, _)| if j < 5 { " --- |" } else { " ---: |" })
+                    .collect::<String>()
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

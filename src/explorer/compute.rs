@@ -11,8 +11,8 @@ use crate::experiment::{Experiment, compare, output};
 use crate::report::chart;
 
 use super::response::as_saved;
-use super::run::Variant;
 use super::view::View;
+use super::written::Variant;
 use super::written::{commands, experiment_toml, ruleset_toml, solve_command};
 use super::{Explorer, sweep};
 

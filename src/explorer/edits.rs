@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use crate::system;
 
 use super::Explorer;
-use super::files::short_hash;
+use super::files::{Edit, short_hash};
 use super::response::{Failure, line_in};
 use super::view::Setting;
 
@@ -23,15 +23,6 @@ pub(super) struct Edits {
     loading: usize,
     /// Edits taken over the life of the server.
     taken: usize,
-}
-
-/// One edited file kept loaded.
-pub(super) struct Edit {
-    pub(super) text: String,
-    /// When it was last used (on the [`Edits`] clock).
-    used: u64,
-    /// Requests using it now: it is not unloaded while any is.
-    holds: usize,
 }
 
 /// A request's use of an edited file (none for a built-in system or an offered file): while it

@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 
 use super::Explorer;
 use super::cache::Cache;
-use super::edits::Edit;
 
 /// Mechanic files changed on disk since the server started.
 #[derive(Default)]
@@ -36,6 +35,15 @@ pub(super) fn read_from(
             key: String::new(),
             message: "is not one of the files this server offers (its --mechanics folder)".into(),
         })
+}
+
+/// One edited file kept loaded.
+pub(super) struct Edit {
+    pub(super) text: String,
+    /// When it was last used (on the [`Edits`](super::edits::Edits) clock).
+    pub(super) used: u64,
+    /// Requests using it now: it is not unloaded while any is.
+    pub(super) holds: usize,
 }
 
 pub(super) fn short_hash(text: &str) -> String {

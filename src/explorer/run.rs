@@ -15,7 +15,7 @@ use crate::system;
 use super::edits::Hold;
 use super::response::{Failure, for_the_page, unedited};
 use super::view::{self, Profile, Setting, View};
-use super::written::{commands, experiment_toml, ruleset_toml};
+use super::written::{Variant, commands, experiment_toml, ruleset_toml};
 use super::{Explorer, sweep, value};
 
 pub(super) fn inputs_of(s: &Setting) -> Vec<Input> {
@@ -30,14 +30,6 @@ pub(super) fn inputs_of(s: &Setting) -> Vec<Input> {
         .collect();
     inputs.extend(s.rules.iter().map(|(k, v)| Input::rule(k, v.clone())));
     inputs
-}
-
-/// A profile as the experiment runs it: its link prefix, the profile, and its system's name
-/// in the registry (an edited file's as the server loaded it).
-pub(super) struct Variant<'a> {
-    pub(super) prefix: String,
-    pub(super) profile: &'a Profile,
-    pub(super) name: String,
 }
 
 /// A failure of a profile other than the one the form edits says whose it is.

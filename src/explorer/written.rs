@@ -3,8 +3,15 @@
 
 use serde_json::{Value, json};
 
-use super::run::Variant;
-use super::view::{self, Setting, View};
+use super::view::{self, Profile, Setting, View};
+
+/// A profile as the experiment runs it: its link prefix, the profile, and its system's name
+/// in the registry (an edited file's as the server loaded it).
+pub(super) struct Variant<'a> {
+    pub(super) prefix: String,
+    pub(super) profile: &'a Profile,
+    pub(super) name: String,
+}
 
 /// Each profile's command line, in letter order, with its letter and name.
 pub(super) fn commands(v: &View) -> Value {

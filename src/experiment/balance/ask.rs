@@ -1,20 +1,12 @@
 //! What is asked: the parameter solved for (a situation's or a rule's number, or a field of a
 //! unit spec), checked before anything runs, and the inputs of a run with it set to a value.
 
-use super::domain::{Domain, domain};
+use super::domain::{Domain, domain, invalid};
 use super::{Ask, Target};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::params::{Input, Kind, ParamDef, Source};
 use crate::scenario::Scenario;
 use crate::system;
-
-pub(super) fn invalid(what: &str, value: &str, allowed: String) -> Error {
-    Error::Invalid {
-        what: what.into(),
-        value: value.into(),
-        allowed,
-    }
-}
 
 /// The parameter `key` of `sys` and whether it is a rule parameter.
 fn find_param(

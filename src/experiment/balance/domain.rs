@@ -1,10 +1,18 @@
 //! The values a search tries: a parameter's kind and the range asked, as a domain.
 
 use super::MAX_WHOLE_VALUES;
-use super::ask::invalid;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::frac::Frac;
 use crate::params::{Kind, ParamDef};
+
+/// A value refused: what, the value given, and what is allowed.
+pub(super) fn invalid(what: &str, value: &str, allowed: String) -> Error {
+    Error::Invalid {
+        what: what.into(),
+        value: value.into(),
+        allowed,
+    }
+}
 
 /// How the search treats the parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,8 +1,8 @@
 //! The search: the run asked for, the target, every value tried, the crossings bracketed and
 //! bisected (exact) or the confidence set (Monte Carlo), and the answer's numbers.
 
-use super::ask::{invalid, parameter, set_field, spec_field, with_value};
-use super::domain::Domain;
+use super::ask::{parameter, set_field, spec_field, with_value};
+use super::domain::{Domain, invalid};
 use super::{Ask, Balance, Crossing, FINE, GRID, HIT, Point, SEQUENTIAL, Target};
 use crate::engine::Control;
 use crate::error::{Error, Result};

@@ -84,51 +84,34 @@ pub(crate) struct BenchArgs {
     pub(crate) memory_limit: String,
 }
 
-/// `bench`: measure (or list, or compare with a saved result).
-pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
-    if a.edges {
-        return crate::bench::edges(
-            threads_of(&a.threads)?,
-            seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
-            int_in("--memory-limit", &a.memory_limit, 16, 1 << 20)?,
-            &a.only,
-        );
-    }
-    use crate::bench::{self, compare};
-    let format = Format::parse(&a.format)
-        .filter(|f| matches!(f, Format::Text | Format::Json))
-        .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
-    let percent = |what: &str, raw: &Option<String>, default: f64| -> Result<f64> {
-        raw.as_ref().map_or(Ok(default), |r| {
-            r.trim()
-                .trim_end_matches('%')
-                .parse::<f64>()
-                .ok()
-                .filter(|x| (0.0..100.0).contains(x))
-                .map(|x| x / 100.0)
-                .ok_or_else(|| invalid(what, r, "allowed: a percentage from 0 to 100, e.g. 10"))
-        })
-    };
-    let threshold = percent("--threshold", &a.threshold, 0.10)?;
-    let drop = a
-        .fail_on_drop
-        .as_ref()
-        .map(|_| percent("--fail-on-drop", &a.fail_on_drop, 0.0))
-        .transpose()?;
-    if let Some(s) = &a.sampler {
-        sampler_of(s)?;
-    }
-    let read = |p: &std::path::PathBuf| -> Result<bench::Bench> {
-        let name = p.display().to_string();
-        let text = std::fs::read_to_string(p).map_err(|e| {
-            invalid(
-                "--compare",
-                &name,
-                &format!("a file that can be read ({e})"),
-            )
-        })?;
-        compare::parse(&text, &name)
-    };
+/// A percentage flag (`10` or `10%`) as a share, `default` where it is not given.
+fn percent(what: &str, raw: &Option<String>, default: f64) -> Result<f64> {
+    raw.as_ref().map_or(Ok(default), |r| {
+        r.trim()
+            .trim_end_matches('%')
+            .parse::<f64>()
+            .ok()
+            .filter(|x| (0.0..100.0).contains(x))
+            .map(|x| x / 100.0)
+            .ok_or_else(|| invalid(what, r, "allowed: a percentage from 0 to 100, e.g. 10"))
+    })
+}
+
+/// A saved bench result, read and checked.
+fn read_result(p: &std::path::PathBuf) -> Result<crate::bench::Bench> {
+    let name = p.display().to_string();
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        invalid(
+            "--compare",
+            &name,
+            &format!("a file that can be read ({e})"),
+        )
+    })?;
+    crate::bench::compare::parse(&text, &name)
+}
+
+/// Refused: a file given twice on one side (or the same result under two names).
+fn each_round_once(a: &BenchArgs) -> Result<()> {
     // A file given twice on one side (or the same result under two names) would be pooled as
     // two rounds and narrow the intervals: a regression made of nothing. (A result compared
     // with itself, one on each side, is a fair check: it reads "same".)
@@ -157,14 +140,19 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
             seen.push((canon, bytes));
         }
     }
-    let old = a.compare.iter().map(read).collect::<Result<Vec<_>>>()?;
+    Ok(())
+}
+
+/// What to run: asked here, or the baseline's (`old`), or the defaults.
+fn plan_of(a: &BenchArgs, old: &[crate::bench::Bench]) -> Result<crate::bench::Plan> {
+    use crate::bench;
     let mut set = a.set.clone();
     if let Some(t) = &a.turns {
         set.push(format!("turns={}", int_in("--turns", t, 1, 100_000)?));
     }
     // Asked here, or the baseline's, or the defaults.
     let base = old.first().map(|b| &b.plan);
-    let plan = bench::Plan {
+    Ok(bench::Plan {
         seconds: match (&a.seconds, base) {
             (Some(s), _) => seconds_in("--seconds", s, 0.01, 600.0)?,
             (None, Some(b)) => b.seconds,
@@ -222,64 +210,12 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
                     .collect()
             })
             .unwrap_or_default(),
-    };
-    if !old.is_empty() && plan.exact_names.is_empty() {
-        return Err(invalid(
-            "--compare",
-            &a.compare[0].display().to_string(),
-            "a saved result with Monte Carlo or exact cases (matching the words given)",
-        ));
-    }
-    if a.list {
-        return bench::list(&plan);
-    }
-    // Against a baseline, run now: refused before anything runs when the work would differ.
-    if let (Some(b), true) = (old.first(), a.to.is_empty()) {
-        let threads = plan.threads.unwrap_or_else(rayon::current_num_threads);
-        if let Some(d) = compare::differs(b, threads, &plan) {
-            return Err(Error::Conflict(format!(
-                "bench --compare: cannot compare: this run would differ from {} ({d}); run it as the baseline ran, or save a new baseline with these settings",
-                a.compare[0].display()
-            )));
-        }
-    }
-    if let Some(path) = &a.save {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        if dir.is_some_and(|d| !d.is_dir()) || path.is_dir() {
-            return Err(invalid(
-                "--save",
-                &path.display().to_string(),
-                "a file in a folder that exists",
-            ));
-        }
-    }
-    let new = if a.to.is_empty() {
-        let b = bench::run(&plan)?;
-        if let Some(path) = &a.save {
-            write_file(path, bench::json(&b)?.as_bytes())?;
-        }
-        vec![b]
-    } else {
-        a.to.iter().map(read).collect::<Result<Vec<_>>>()?
-    };
-    if old.is_empty() {
-        return match format {
-            Format::Json => bench::json(&new[0]),
-            _ => Ok(bench::render(&new[0])),
-        };
-    }
-    let names = |v: &[std::path::PathBuf]| -> Vec<String> {
-        v.iter().map(|p| p.display().to_string()).collect()
-    };
-    let c = compare::compare(
-        &old,
-        &new,
-        (&names(&a.compare), &names(&a.to)),
-        threshold,
-        drop,
-    )?;
-    // The exit status the verdicts give (as below), for the JSON to say.
-    let exit = match drop {
+    })
+}
+
+/// The exit status the verdicts give, for the JSON to say (as [`verdict`] returns it).
+fn exit_of(c: &crate::bench::compare::Compared, drop: Option<f64>) -> i32 {
+    match drop {
         Some(_) if c.guarded == 0 => 2,
         Some(_) if !c.dropped.is_empty() => 1,
         Some(_) if !c.unjudged_guarded.is_empty() => 3,
@@ -287,17 +223,16 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         None if !c.regressions.is_empty() => 1,
         None if !c.unjudged.is_empty() => 3,
         None => 0,
-    };
-    let out = match format {
-        Format::Json => compare_json(
-            &c,
-            (&names(&a.compare), &names(&a.to)),
-            threshold,
-            drop,
-            exit,
-        )?,
-        _ => c.text.clone(),
-    };
+    }
+}
+
+/// The comparison's outcome: its text (`out`), or the error that sets the exit status.
+fn verdict(
+    c: &crate::bench::compare::Compared,
+    out: String,
+    (threshold, drop): (f64, Option<f64>),
+    format: Format,
+) -> Result<String> {
     // Exit 1: a reliable regression past the threshold (with --fail-on-drop, a hand-loop ratio
     // fallen past its drop); exit 3: no regression, but a row could not be judged.
     match drop {
@@ -358,6 +293,105 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         }),
         None => Ok(out),
     }
+}
+
+/// `bench`: measure (or list, or compare with a saved result).
+pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
+    if a.edges {
+        return crate::bench::edges(
+            threads_of(&a.threads)?,
+            seconds_in("--limit", &a.limit, 0.01, 3600.0)?,
+            int_in("--memory-limit", &a.memory_limit, 16, 1 << 20)?,
+            &a.only,
+        );
+    }
+    use crate::bench::{self, compare};
+    let format = Format::parse(&a.format)
+        .filter(|f| matches!(f, Format::Text | Format::Json))
+        .ok_or_else(|| invalid("--format", &a.format, "allowed: text, json"))?;
+    let threshold = percent("--threshold", &a.threshold, 0.10)?;
+    let drop = a
+        .fail_on_drop
+        .as_ref()
+        .map(|_| percent("--fail-on-drop", &a.fail_on_drop, 0.0))
+        .transpose()?;
+    if let Some(s) = &a.sampler {
+        sampler_of(s)?;
+    }
+    each_round_once(&a)?;
+    let old = a
+        .compare
+        .iter()
+        .map(read_result)
+        .collect::<Result<Vec<_>>>()?;
+    let plan = plan_of(&a, &old)?;
+    if !old.is_empty() && plan.exact_names.is_empty() {
+        return Err(invalid(
+            "--compare",
+            &a.compare[0].display().to_string(),
+            "a saved result with Monte Carlo or exact cases (matching the words given)",
+        ));
+    }
+    if a.list {
+        return bench::list(&plan);
+    }
+    // Against a baseline, run now: refused before anything runs when the work would differ.
+    if let (Some(b), true) = (old.first(), a.to.is_empty()) {
+        let threads = plan.threads.unwrap_or_else(rayon::current_num_threads);
+        if let Some(d) = compare::differs(b, threads, &plan) {
+            return Err(Error::Conflict(format!(
+                "bench --compare: cannot compare: this run would differ from {} ({d}); run it as the baseline ran, or save a new baseline with these settings",
+                a.compare[0].display()
+            )));
+        }
+    }
+    if let Some(path) = &a.save {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) || path.is_dir() {
+            return Err(invalid(
+                "--save",
+                &path.display().to_string(),
+                "a file in a folder that exists",
+            ));
+        }
+    }
+    let new = if a.to.is_empty() {
+        let b = bench::run(&plan)?;
+        if let Some(path) = &a.save {
+            write_file(path, bench::json(&b)?.as_bytes())?;
+        }
+        vec![b]
+    } else {
+        a.to.iter().map(read_result).collect::<Result<Vec<_>>>()?
+    };
+    if old.is_empty() {
+        return match format {
+            Format::Json => bench::json(&new[0]),
+            _ => Ok(bench::render(&new[0])),
+        };
+    }
+    let names = |v: &[std::path::PathBuf]| -> Vec<String> {
+        v.iter().map(|p| p.display().to_string()).collect()
+    };
+    let c = compare::compare(
+        &old,
+        &new,
+        (&names(&a.compare), &names(&a.to)),
+        threshold,
+        drop,
+    )?;
+    let exit = exit_of(&c, drop);
+    let out = match format {
+        Format::Json => compare_json(
+            &c,
+            (&names(&a.compare), &names(&a.to)),
+            threshold,
+            drop,
+            exit,
+        )?,
+        _ => c.text.clone(),
+    };
+    verdict(&c, out, (threshold, drop), format)
 }
 
 /// `bench --compare --format json`: the comparison as data, for a CI script or a dashboard:

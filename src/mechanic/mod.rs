@@ -21,6 +21,7 @@
 
 mod chain;
 mod decl;
+mod report;
 pub(crate) mod script;
 
 use std::collections::BTreeMap;

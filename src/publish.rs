@@ -383,6 +383,52 @@ fn options_at(ask: &Ask, pick: &[usize]) -> Vec<String> {
 /// More than [`MOST_ANSWERS`] answers (with the count and what to narrow); a setting whose
 /// scenario has no exact solution; a solve that fails; [`Error::Cancelled`] once `control` is.
 pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Result<Published> {
+    check_open(ask)?;
+    let start = start_values(ask);
+    let n = answer_count(ask)?;
+    let Solved {
+        answers,
+        names,
+        refused,
+        rules_lines,
+        in_force,
+    } = solve_all(ask, n, control)?;
+    // A value of an open field that every setting refuses (8 stands lost of 8) goes, and a
+    // field whose values change no answer (a melee number on a rally) is refused.
+    let (open, answers, refused) = prune(&ask.open, answers, refused);
+    if let Some(o) = inert(&open, &answers) {
+        return Err(Error::Invalid {
+            what: "--open".into(),
+            value: o.key.clone(),
+            allowed: format!(
+                "a field that changes an answer: every value of \u{201c}{}\u{201d} gives the same answers in {} (it does not apply here), so leave it out",
+                o.label,
+                ask.scenario.name()
+            ),
+        });
+    }
+    let fixed = in_force;
+    let data = page_data(
+        ask,
+        &open,
+        &start,
+        &names,
+        answers,
+        command,
+        version,
+        &rules_lines,
+        fixed,
+    );
+    let answers_n = data["answers"].as_array().map_or(0, Vec::len);
+    Ok(Published {
+        html: page_html(ask, &data),
+        answers: answers_n,
+        refused,
+    })
+}
+
+/// Refuse a field left open twice, or open without the value it is fixed at.
+fn check_open(ask: &Ask) -> Result<()> {
     for (i, o) in ask.open.iter().enumerate() {
         if ask.open[..i].iter().any(|p| p.key == o.key) {
             return Err(Error::Invalid {
@@ -405,6 +451,11 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             });
         }
     }
+    Ok(())
+}
+
+/// Where the page opens: each open field's value there.
+fn start_values(ask: &Ask) -> Vec<String> {
     // Where the page opens: each field at the value the setting fixes, else at the value in
     // force without it (the scenario's own default: a rally starts routing), else the
     // parameter's default.
@@ -445,12 +496,15 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             }
         })
         .collect();
-    let start: Vec<String> = ask
-        .open
+    ask.open
         .iter()
         .zip(&start)
         .map(|(o, &i)| o.values[i].clone())
-        .collect();
+        .collect()
+}
+
+/// How many answers the page holds, refused past [`MOST_ANSWERS`].
+fn answer_count(ask: &Ask) -> Result<usize> {
     let n = count(&ask.open);
     if n > MOST_ANSWERS as u128 {
         return Err(Error::Invalid {
@@ -467,7 +521,25 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             ),
         });
     }
-    let n = n as usize;
+    Ok(n as usize)
+}
+
+/// Every answer worked out, with what the page says beside them.
+struct Solved {
+    /// Each answer (or the reason its setting is refused), in the page's order.
+    answers: Vec<Value>,
+    /// Each outcome's and metric's key, head and whether it is a metric, in first-seen order.
+    names: Vec<(String, String, bool)>,
+    /// How many settings were refused.
+    refused: usize,
+    /// The distinct rules lines, each answer naming its own by index.
+    rules_lines: Vec<String>,
+    /// The settings in force that the page does not leave open, in words.
+    in_force: Vec<String>,
+}
+
+/// Solve each of the `n` settings exactly, the last open field turning fastest.
+fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
     let options = RunOptions::new(1000, 1).exact_only(true).threads(Some(1));
     let mut answers = Vec::with_capacity(n);
     let mut names: Vec<(String, String, bool)> = Vec::new();
@@ -506,92 +578,116 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
                 };
                 if in_force.is_empty() && !said_in_force {
                     said_in_force = true;
-                    // Every setting in force that the page does not leave open, in words.
-                    in_force = report
-                        .params
-                        .iter()
-                        .filter(|(k, _)| {
-                            !ask.open.iter().any(|o| &o.key == *k)
-                                && !crate::labels::is_measurement(k)
-                        })
-                        .filter_map(|(k, v)| match v {
-                            // A switch in force is said as what it means, else named; one off,
-                            // and a zero, go unsaid.
-                            Value::Bool(true) => Some(
-                                crate::labels::state(k, true)
-                                    .map_or_else(|| crate::params::label(k), str::to_string),
-                            ),
-                            Value::Bool(false) => None,
-                            Value::Number(n) if n.as_f64() == Some(0.0) && k != "lost" => None,
-                            _ => {
-                                let v = crate::report::json_text(v);
-                                (!v.is_empty()).then(|| {
-                                    crate::labels::setting_in_words_under(&[&ask.system], k, &v)
-                                })
-                            }
-                        })
-                        .collect();
+                    in_force = settings_in_force(ask, &report);
                 }
-                let mut values = serde_json::Map::new();
-                let cells = report
-                    .outcomes
-                    .iter()
-                    .map(|o| (o.outcome.clone(), o.cell.exact, None))
-                    .chain(
-                        report
-                            .metrics
-                            .iter()
-                            .map(|m| (m.name.clone(), m.exact, Some(m.meaning.clone()))),
-                    );
-                for (name, exact, meaning) in cells {
-                    let metric = meaning.is_some();
-                    if !names.iter().any(|x| x.0 == name) {
-                        let head = match &meaning {
-                            // An average taken among some trials says among which.
-                            Some(m) => match crate::report::among(m) {
-                                "" => crate::labels::metric(&name).head,
-                                among => {
-                                    format!("{} (among {among})", crate::labels::metric(&name).head)
-                                }
-                            },
-                            None => crate::labels::outcome(&name).head,
-                        };
-                        names.push((name.clone(), head, metric));
-                    }
-                    let fraction = exact
-                        .and_then(crate::report::simple_fraction)
-                        .map(|(a, b)| format!("{a}/{b}"));
-                    values.insert(name, json!([exact, fraction]));
-                }
-                values.insert("_rules".into(), json!(rules_at));
-                answers.push(Value::Object(values));
+                answers.push(answer_values(&report, &mut names, rules_at));
             }
         }
-        // The next pick, the last field turning fastest (the answers' order on the page).
-        for i in (0..pick.len()).rev() {
-            pick[i] += 1;
-            if pick[i] < ask.open[i].values.len() {
-                break;
-            }
-            pick[i] = 0;
-        }
+        next_pick(ask, &mut pick);
     }
-    // A value of an open field that every setting refuses (8 stands lost of 8) goes, and a
-    // field whose values change no answer (a melee number on a rally) is refused.
-    let (open, answers, refused) = prune(&ask.open, answers, refused);
-    if let Some(o) = inert(&open, &answers) {
-        return Err(Error::Invalid {
-            what: "--open".into(),
-            value: o.key.clone(),
-            allowed: format!(
-                "a field that changes an answer: every value of \u{201c}{}\u{201d} gives the same answers in {} (it does not apply here), so leave it out",
-                o.label,
-                ask.scenario.name()
+    Ok(Solved {
+        answers,
+        names,
+        refused,
+        rules_lines,
+        in_force,
+    })
+}
+
+/// The next pick, the last field turning fastest (the answers' order on the page).
+fn next_pick(ask: &Ask, pick: &mut [usize]) {
+    for i in (0..pick.len()).rev() {
+        pick[i] += 1;
+        if pick[i] < ask.open[i].values.len() {
+            break;
+        }
+        pick[i] = 0;
+    }
+}
+
+/// Every setting in force that the page does not leave open, in words.
+fn settings_in_force(ask: &Ask, report: &crate::report::Report) -> Vec<String> {
+    report
+        .params
+        .iter()
+        .filter(|(k, _)| {
+            !ask.open.iter().any(|o| &o.key == *k) && !crate::labels::is_measurement(k)
+        })
+        .filter_map(|(k, v)| match v {
+            // A switch in force is said as what it means, else named; one off,
+            // and a zero, go unsaid.
+            Value::Bool(true) => Some(
+                crate::labels::state(k, true)
+                    .map_or_else(|| crate::params::label(k), str::to_string),
             ),
-        });
+            Value::Bool(false) => None,
+            Value::Number(n) if n.as_f64() == Some(0.0) && k != "lost" => None,
+            _ => {
+                let v = crate::report::json_text(v);
+                (!v.is_empty())
+                    .then(|| crate::labels::setting_in_words_under(&[&ask.system], k, &v))
+            }
+        })
+        .collect()
+}
+
+/// One answer: each outcome's and metric's exact value (and as a fraction, where simple) and
+/// its rules line's index; each name not seen before added to `names` with its head.
+fn answer_values(
+    report: &crate::report::Report,
+    names: &mut Vec<(String, String, bool)>,
+    rules_at: usize,
+) -> Value {
+    let mut values = serde_json::Map::new();
+    let cells = report
+        .outcomes
+        .iter()
+        .map(|o| (o.outcome.clone(), o.cell.exact, None))
+        .chain(
+            report
+                .metrics
+                .iter()
+                .map(|m| (m.name.clone(), m.exact, Some(m.meaning.clone()))),
+        );
+    for (name, exact, meaning) in cells {
+        let metric = meaning.is_some();
+        if !names.iter().any(|x| x.0 == name) {
+            let head = match &meaning {
+                // An average taken among some trials says among which.
+                Some(m) => match crate::report::among(m) {
+                    "" => crate::labels::metric(&name).head,
+                    among => {
+                        format!("{} (among {among})", crate::labels::metric(&name).head)
+                    }
+                },
+                None => crate::labels::outcome(&name).head,
+            };
+            names.push((name.clone(), head, metric));
+        }
+        let fraction = exact
+            .and_then(crate::report::simple_fraction)
+            .map(|(a, b)| format!("{a}/{b}"));
+        values.insert(name, json!([exact, fraction]));
     }
-    let fixed = in_force;
-    let data = json!({
+    values.insert("_rules".into(), json!(rules_at));
+    Value::Object(values)
+}
+
+/// The page's data: the setting, the fields left open (each at the value it opens at), the
+/// outcomes' and metrics' names, the answers, and the command, build and rules that made it.
+#[allow(clippy::too_many_arguments)]
+fn page_data(
+    ask: &Ask,
+    open: &[Open],
+    start: &[String],
+    names: &[(String, String, bool)],
+    answers: Vec<Value>,
+    command: &str,
+    version: &str,
+    rules_lines: &[String],
+    fixed: Vec<String>,
+) -> Value {
+    json!({
         "system": crate::labels::system(&ask.system),
         "scenario": ask.scenario.words(),
         "fixed": fixed,
@@ -617,10 +713,13 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         "command": command,
         "version": version,
         "rules": rules_lines,
-    });
-    let answers_n = data["answers"].as_array().map_or(0, Vec::len);
+    })
+}
+
+/// The page's HTML: its title and subtitle, and `data` in its script element.
+fn page_html(ask: &Ask, data: &Value) -> String {
     // Inside a <script> element: no "</" may close it early.
-    let text = serde_json::to_string(&data)
+    let text = serde_json::to_string(data)
         .unwrap_or_default()
         .replace("</", "<\\/");
     let what = crate::labels::capitalised(&format!(
@@ -632,15 +731,9 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         Some(t) if !t.is_empty() => (t.to_string(), what),
         _ => (what, String::new()),
     };
-    let html = PAGE
-        .replace("{{TITLE}}", &crate::report::escape_html(&title))
+    PAGE.replace("{{TITLE}}", &crate::report::escape_html(&title))
         .replace("{{SUBTITLE}}", &crate::report::escape_html(&subtitle))
-        .replace("{{DATA}}", &text);
-    Ok(Published {
-        html,
-        answers: answers_n,
-        refused,
-    })
+        .replace("{{DATA}}", &text)
 }
 
 /// The page: the data in a script element, read by a few lines of script; nothing fetched.

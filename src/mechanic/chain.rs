@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use rhai::{Dynamic, Map};
 
 use super::Mechanic;
-use super::decl::{self, Layout, Report};
+use super::decl::{self, Layout};
+use super::report::Report;
 use super::script;
 use crate::chain::check::Check;
 use crate::chain::{Chain, ClassInfo, ValueInfo};

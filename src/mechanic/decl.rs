@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use rhai::{AST, Array, Dynamic, Engine, Map};
 
 use super::script;
-use crate::chain::{ClassInfo, ValueInfo};
 use crate::error::{Error, Result};
 use crate::params::{self, Kind, OptionDef, ParamDef};
 use crate::scenario::Scenario;
@@ -136,11 +135,11 @@ pub(super) fn opt_str(m: &Map, key: &str, path: &str) -> Result<Option<String>> 
     }
 }
 
-fn req_str(m: &Map, key: &str, path: &str, what: &str) -> Result<String> {
+pub(super) fn req_str(m: &Map, key: &str, path: &str, what: &str) -> Result<String> {
     opt_str(m, key, path)?.ok_or_else(|| bad(path, what, format!("needs `{key}` (text)")))
 }
 
-fn opt_int(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<i64>> {
+pub(super) fn opt_int(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<i64>> {
     match m.get(key) {
         None => Ok(None),
         Some(v) => v
@@ -150,7 +149,7 @@ fn opt_int(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<i64>> {
     }
 }
 
-fn opt_bool(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<bool>> {
+pub(super) fn opt_bool(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<bool>> {
     match m.get(key) {
         None => Ok(None),
         Some(v) => v
@@ -160,7 +159,7 @@ fn opt_bool(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<bool>> 
     }
 }
 
-fn str_list(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<Vec<String>>> {
+pub(super) fn str_list(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<Vec<String>>> {
     match m.get(key) {
         None => Ok(None),
         Some(v) => {
@@ -182,7 +181,7 @@ fn str_list(m: &Map, key: &str, path: &str, what: &str) -> Result<Option<Vec<Str
     }
 }
 
-fn only_keys(m: &Map, allowed: &[&str], path: &str, what: &str) -> Result<()> {
+pub(super) fn only_keys(m: &Map, allowed: &[&str], path: &str, what: &str) -> Result<()> {
     if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
         return Err(bad(
             path,
@@ -193,7 +192,7 @@ fn only_keys(m: &Map, allowed: &[&str], path: &str, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn as_map(v: &Dynamic, path: &str, what: &str) -> Result<Map> {
+pub(super) fn as_map(v: &Dynamic, path: &str, what: &str) -> Result<Map> {
     v.clone()
         .try_cast::<Map>()
         .ok_or_else(|| bad(path, what, format!("holds {v}, not an object map #{{ … }}")))
@@ -358,7 +357,43 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
     }
     scenarios.sort();
     scenarios.dedup();
-    for s in &scenarios {
+    has_turns(ast, &scenarios, path)?;
+    let all: &'static [Scenario] = keep_slice(scenarios.clone());
+    let params = combined(engine, levels, "params", "key")?
+        .iter()
+        .map(|v| param(v, path, "params()", all, true))
+        .collect::<Result<Vec<_>>>()?;
+    let rule_params = combined(engine, levels, "rules", "key")?
+        .iter()
+        .map(|v| param(v, path, "rules()", all, false))
+        .collect::<Result<Vec<_>>>()?;
+    keys_once(&params, &rule_params, path)?;
+    let options = combined(engine, levels, "options", "name")?
+        .iter()
+        .map(|v| option(v, path))
+        .collect::<Result<Vec<_>>>()?;
+    let sizes = match about.get("sizes") {
+        None => Vec::new(),
+        Some(v) => sizes_of(v, path)?,
+    };
+    let defaults = defaults_of(&about, &params, path)?;
+    Ok(Declared {
+        title,
+        rules,
+        holes,
+        specs,
+        scenarios,
+        params,
+        rule_params,
+        options,
+        sizes,
+        defaults,
+    })
+}
+
+/// Refuse a scenario of `about().scenarios` for which the file has no `<scenario>_turn(p, s)`.
+fn has_turns(ast: &AST, scenarios: &[Scenario], path: &str) -> Result<()> {
+    for s in scenarios {
         let turn = format!("{}_turn", s.name().replace('-', "_"));
         if !ast
             .iter_functions()
@@ -371,19 +406,15 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             ));
         }
     }
-    let all: &'static [Scenario] = keep_slice(scenarios.clone());
-    let params = combined(engine, levels, "params", "key")?
-        .iter()
-        .map(|v| param(v, path, "params()", all, true))
-        .collect::<Result<Vec<_>>>()?;
-    let rule_params = combined(engine, levels, "rules", "key")?
-        .iter()
-        .map(|v| param(v, path, "rules()", all, false))
-        .collect::<Result<Vec<_>>>()?;
-    for (i, d) in params.iter().chain(&rule_params).enumerate() {
+    Ok(())
+}
+
+/// Refuse a key declared twice among the parameters and rule parameters together.
+fn keys_once(params: &[ParamDef], rule_params: &[ParamDef], path: &str) -> Result<()> {
+    for (i, d) in params.iter().chain(rule_params).enumerate() {
         if params
             .iter()
-            .chain(&rule_params)
+            .chain(rule_params)
             .skip(i + 1)
             .any(|e| e.key == d.key)
         {
@@ -397,34 +428,38 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             ));
         }
     }
-    let options = combined(engine, levels, "options", "name")?
-        .iter()
-        .map(|v| {
-            let m = as_map(v, path, "options()")?;
-            only_keys(&m, &["name", "rule", "meaning"], path, "options()")?;
-            let name = req_str(&m, "name", path, "options()")?;
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            {
-                return Err(bad(
-                    path,
-                    "options()",
-                    format!("'{name}' is not an option name: lowercase letters, digits and '-'"),
-                ));
-            }
-            Ok(OptionDef {
-                name: intern(&name),
-                rule: intern(&opt_str(&m, "rule", path)?.unwrap_or_default()),
-                meaning: intern(&req_str(&m, "meaning", path, "options()")?),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let sizes = match about.get("sizes") {
-        None => Vec::new(),
-        Some(v) => sizes_of(v, path)?,
-    };
+    Ok(())
+}
+
+/// One optional rule of `options()`: `#{ name, rule, meaning }`.
+fn option(v: &Dynamic, path: &str) -> Result<OptionDef> {
+    let m = as_map(v, path, "options()")?;
+    only_keys(&m, &["name", "rule", "meaning"], path, "options()")?;
+    let name = req_str(&m, "name", path, "options()")?;
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(bad(
+            path,
+            "options()",
+            format!("'{name}' is not an option name: lowercase letters, digits and '-'"),
+        ));
+    }
+    Ok(OptionDef {
+        name: intern(&name),
+        rule: intern(&opt_str(&m, "rule", path)?.unwrap_or_default()),
+        meaning: intern(&req_str(&m, "meaning", path, "options()")?),
+    })
+}
+
+/// `about().defaults`: per scenario, defaults of `params` that differ from the table's.
+fn defaults_of(
+    about: &Map,
+    params: &[ParamDef],
+    path: &str,
+) -> Result<BTreeMap<Scenario, Vec<(&'static str, String)>>> {
     let mut defaults = BTreeMap::new();
     if let Some(d) = about.get("defaults") {
         let d = as_map(d, path, "about().defaults")?;
@@ -457,18 +492,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             defaults.insert(scenario, list);
         }
     }
-    Ok(Declared {
-        title,
-        rules,
-        holes,
-        specs,
-        scenarios,
-        params,
-        rule_params,
-        options,
-        sizes,
-        defaults,
-    })
+    Ok(defaults)
 }
 
 /// `about().sizes`: what a points budget may buy of a unit, each a whole-number keyword of the
@@ -874,289 +898,5 @@ impl Layout {
             })
             .collect();
         format!("{{{}}}", parts.join(", "))
-    }
-}
-
-/// A report's outcome, metric and table declarations, resolved against its classes.
-pub(super) struct Report {
-    pub classes: Vec<ClassInfo>,
-    pub values: Vec<ValueInfo>,
-    pub outcomes: Vec<crate::scenario::OutcomeDef>,
-    pub metrics: Vec<crate::scenario::MetricDef>,
-    pub tables: Vec<crate::scenario::TableDef>,
-    pub turns: u32,
-    pub must_finish: bool,
-    pub notes: Vec<String>,
-}
-
-impl Report {
-    /// The report declared by `decl` (the report function's map).
-    pub fn read(decl: &Map, path: &str, what: &str) -> Result<Report> {
-        use crate::scenario::{MetricDef, OutcomeDef, TableDef};
-        only_keys(
-            decl,
-            &[
-                "classes",
-                "values",
-                "outcomes",
-                "metrics",
-                "tables",
-                "turns",
-                "must_finish",
-                "notes",
-            ],
-            path,
-            what,
-        )?;
-        let list = |key: &str| -> Result<Array> {
-            match decl.get(key) {
-                None => Ok(Array::new()),
-                Some(v) => v
-                    .clone()
-                    .try_cast::<Array>()
-                    .ok_or_else(|| bad(path, what, format!("`{key}` is not a list [ … ]"))),
-            }
-        };
-        let mut classes = Vec::new();
-        for c in list("classes")? {
-            let m = as_map(&c, path, what)?;
-            only_keys(&m, &["name", "absorbing", "empty"], path, what)?;
-            let name = req_str(&m, "name", path, what)?;
-            if classes.iter().any(|x: &ClassInfo| x.name == name) {
-                return Err(bad(path, what, format!("class `{name}` twice")));
-            }
-            classes.push(ClassInfo {
-                name: intern(&name),
-                absorbing: opt_bool(&m, "absorbing", path, what)?.unwrap_or(false),
-                empty: opt_bool(&m, "empty", path, what)?.unwrap_or(false),
-            });
-        }
-        if classes.is_empty() || classes.len() > 64 {
-            return Err(bad(path, what, "needs 1 to 64 `classes`".into()));
-        }
-        let class = |name: &str| -> Result<usize> {
-            classes.iter().position(|c| c.name == name).ok_or_else(|| {
-                let names: Vec<&str> = classes.iter().map(|c| c.name).collect();
-                bad(
-                    path,
-                    what,
-                    format!("names class `{name}`; the classes are {}", names.join(", ")),
-                )
-            })
-        };
-        let mut values = Vec::new();
-        for v in list("values")? {
-            let m = as_map(&v, path, what)?;
-            only_keys(&m, &["name", "max"], path, what)?;
-            let name = req_str(&m, "name", path, what)?;
-            let max = opt_int(&m, "max", path, what)?.unwrap_or(1);
-            if !(0..=100_000).contains(&max) {
-                return Err(bad(
-                    path,
-                    what,
-                    format!("value `{name}`: max {max}; allowed: 0 to 100000"),
-                ));
-            }
-            values.push(ValueInfo {
-                name: intern(&name),
-                max: max as u32,
-            });
-        }
-        let mut outcomes = Vec::new();
-        for o in list("outcomes")? {
-            let (name, of) = if o.is_string() {
-                let n = o.to_string();
-                (n.clone(), vec![n])
-            } else {
-                let m = as_map(&o, path, what)?;
-                only_keys(&m, &["name", "classes"], path, what)?;
-                let name = req_str(&m, "name", path, what)?;
-                let of = str_list(&m, "classes", path, what)?.unwrap_or_else(|| vec![name.clone()]);
-                (name, of)
-            };
-            outcomes.push(OutcomeDef {
-                name: intern(&name),
-                classes: of.iter().map(|c| class(c)).collect::<Result<_>>()?,
-            });
-        }
-        if outcomes.is_empty() {
-            return Err(bad(
-                path,
-                what,
-                "needs `outcomes`: the classes (or groups of classes) the report shows".into(),
-            ));
-        }
-        let mut metrics = Vec::new();
-        for x in list("metrics")? {
-            let m = as_map(&x, path, what)?;
-            only_keys(
-                &m,
-                &[
-                    "kind", "name", "class", "classes", "value", "share", "meaning",
-                ],
-                path,
-                what,
-            )?;
-            let kind = req_str(&m, "kind", path, what)?;
-            let meaning = intern(&opt_str(&m, "meaning", path)?.unwrap_or_default());
-            let name = opt_str(&m, "name", path)?;
-            let named = || -> Result<&'static str> {
-                name.as_deref()
-                    .map(intern)
-                    .ok_or_else(|| bad(path, what, format!("a {kind} metric needs a `name`")))
-            };
-            metrics.push(match kind.as_str() {
-                "absorb_turn" => MetricDef::AbsorbTurn {
-                    name: named()?,
-                    class: class(&req_str(&m, "class", path, what)?)?,
-                    meaning,
-                },
-                "end_turn" => MetricDef::EndTurn {
-                    name: named()?,
-                    classes: str_list(&m, "classes", path, what)?
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|c| class(c))
-                        .collect::<Result<_>>()?,
-                    meaning,
-                },
-                "empty_turns" => crate::scenario::EMPTY_TURNS,
-                "value" => {
-                    let name = named()?;
-                    if !values.iter().any(|v| v.name == name) {
-                        return Err(bad(
-                            path,
-                            what,
-                            format!("metric `{name}` reads a value that `values` does not declare"),
-                        ));
-                    }
-                    MetricDef::Value { name, meaning }
-                }
-                // A value of the state added up over the turns (strength-turns held): the
-                // value after every turn, a finished trial's last one to the end.
-                "turns_sum" => {
-                    let name = named()?;
-                    let value = intern(&req_str(&m, "value", path, what).map_err(|_| {
-                        bad(
-                            path,
-                            what,
-                            format!("turns_sum metric `{name}` needs `value`: the name of one of the declared `values` to add up over the turns"),
-                        )
-                    })?);
-                    if !values.iter().any(|v| v.name == value) {
-                        let declared: Vec<&str> = values.iter().map(|v| v.name).collect();
-                        return Err(bad(
-                            path,
-                            what,
-                            format!(
-                                "metric `{name}` sums value `{value}`, which `values` does not declare; declared: {}",
-                                if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
-                            ),
-                        ));
-                    }
-                    MetricDef::SeriesTotal {
-                        name,
-                        series: value,
-                        // `share: true`: each turn as a share of the value's `max` (strength
-                        // in turns at full strength, as the built-in systems give it).
-                        share: opt_bool(&m, "share", path, what)?.unwrap_or(false),
-                        meaning,
-                    }
-                }
-                k => {
-                    return Err(bad(
-                        path,
-                        what,
-                        format!(
-                            "metric kind '{k}'; allowed: absorb_turn, end_turn, empty_turns, value, turns_sum"
-                        ),
-                    ));
-                }
-            });
-        }
-        for (i, m) in metrics.iter().enumerate() {
-            if metrics[..i].iter().any(|x| x.name() == m.name()) {
-                return Err(bad(
-                    path,
-                    what,
-                    format!("metric `{}` twice; each metric name once", m.name()),
-                ));
-            }
-        }
-        let mut tables = Vec::new();
-        for t in list("tables")? {
-            let m = as_map(&t, path, what)?;
-            only_keys(&m, &["kind", "name", "title", "columns"], path, what)?;
-            let kind = req_str(&m, "kind", path, what)?;
-            let name = intern(&opt_str(&m, "name", path)?.unwrap_or_else(|| kind.clone()));
-            let title = intern(&opt_str(&m, "title", path)?.unwrap_or_default());
-            tables.push(match kind.as_str() {
-                "per_turn" => TableDef::PerTurn { name, title },
-                "absorb" => {
-                    let cols = m
-                        .get("columns")
-                        .and_then(|c| c.clone().try_cast::<Array>())
-                        .ok_or_else(|| {
-                            bad(
-                                path,
-                                what,
-                                "an absorb table needs `columns`: [[name, class, cumulative], …]"
-                                    .into(),
-                            )
-                        })?;
-                    let mut columns = Vec::new();
-                    for c in cols {
-                        let parts = c.try_cast::<Array>().unwrap_or_default();
-                        match parts.as_slice() {
-                            [n, c, cum] if n.is_string() && c.is_string() && cum.is_bool() => {
-                                columns.push((
-                                    intern(&n.to_string()),
-                                    class(&c.to_string())?,
-                                    cum.as_bool().unwrap_or(false),
-                                ));
-                            }
-                            _ => {
-                                return Err(bad(
-                                    path,
-                                    what,
-                                    "a column is [name, class, cumulative (true/false)]".into(),
-                                ));
-                            }
-                        }
-                    }
-                    TableDef::Absorb {
-                        name,
-                        title,
-                        columns,
-                    }
-                }
-                k => {
-                    return Err(bad(
-                        path,
-                        what,
-                        format!("table kind '{k}'; allowed: per_turn, absorb"),
-                    ));
-                }
-            });
-        }
-        let turns = opt_int(&decl.clone(), "turns", path, what)?.unwrap_or(1);
-        if !(1..=10_000).contains(&turns) {
-            return Err(bad(
-                path,
-                what,
-                format!("turns {turns}; allowed: 1 to 10000"),
-            ));
-        }
-        let notes = str_list(decl, "notes", path, what)?.unwrap_or_default();
-        Ok(Report {
-            classes,
-            values,
-            outcomes,
-            metrics,
-            tables,
-            turns: turns as u32,
-            must_finish: opt_bool(decl, "must_finish", path, what)?.unwrap_or(false),
-            notes,
-        })
     }
 }

@@ -21,6 +21,7 @@
 
 mod chain;
 mod decl;
+mod report;
 pub(crate) mod script;
 
 use std::collections::BTreeMap;
@@ -155,6 +156,8 @@ pub fn load_unregistered(
     load_as(path, text, read, false)
 }
 
+/// Load (and with `register`, register) the file at `path` whose text is `text`: its size
+/// checked, the files it extends read, the levels merged, then the system found again or made.
 fn load_as(
     path: &str,
     text: &str,
@@ -173,13 +176,58 @@ fn load_as(
         ));
     }
     let engine = script::engine();
+    let (files, chain) = read_extends(&engine, &path, text, read)?;
+    let (levels, lines) = merge_levels(chain, &files);
+    let ast = levels.last().expect("the file itself").merged.clone();
+    let hash = digest(&files);
+    // One load at a time, from the check to the registration: two threads loading the same
+    // file get the same system.
+    let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    if register && let Some(m) = found_again(&mut map, &path, &hash)? {
+        return Ok(m);
+    }
+    let mut made = made().lock().unwrap_or_else(|e| e.into_inner());
+    let body = Arc::new(Body {
+        files,
+        engine,
+        ast,
+        lines,
+    });
+    let mechanic = make(&mut made, body, &levels, &path, hash)?;
+    drop(made);
+    let path = mechanic.path;
+    if register {
+        // Found by its path (`system::find`), not listed among the systems: the walks over
+        // every system (`list`, the benchmark cases) stay the built-in ones and those
+        // registered.
+        if crate::system::systems().iter().any(|x| x.name() == path) {
+            return Err(file_err(path, 0, "names a system already there".into()));
+        }
+        map.insert(path.to_string(), mechanic);
+        crate::system::add_file(path, mechanic);
+    }
+    Ok(mechanic)
+}
+
+/// Each file of an extends chain by its path: its text, or its script.
+type ByPath<T> = Vec<(String, T)>;
+
+/// A file and the files it extends: their texts, and each compiled on its own, this one
+/// first; an extension that loops or goes too deep refused.
+fn read_extends(
+    engine: &Engine,
+    path: &str,
+    text: &str,
+    read: &mut dyn FnMut(&str) -> Result<String>,
+) -> Result<(ByPath<String>, ByPath<AST>)> {
+    let path = path.to_string();
     let mut files = vec![(path.clone(), text.to_string())];
-    let ast = compile(&engine, &path, text)?;
+    let ast = compile(engine, &path, text)?;
     // The file and the files it extends, this one first, each compiled on its own.
     let mut chain: Vec<(String, AST)> = vec![(path.clone(), ast.clone())];
     let mut at = (path.clone(), ast);
     loop {
-        let about = decl::call_map(&engine, &at.1, &at.0, "about", ())?;
+        let about = decl::call_map(engine, &at.1, &at.0, "about", ())?;
         let Some(base) = decl::opt_str(&about, "extends", &at.0)? else {
             break;
         };
@@ -204,11 +252,19 @@ fn load_as(
         }
         let base_text =
             read(&base).map_err(|e| file_err(&at.0, 0, format!("extends {base}: {e}")))?;
-        let base_ast = compile(&engine, &base, &base_text)?;
+        let base_ast = compile(engine, &base, &base_text)?;
         files.push((base.clone(), base_text));
         chain.push((base.clone(), base_ast.clone()));
         at = (base, base_ast);
     }
+    Ok((files, chain))
+}
+
+/// The levels of an extends chain (read this file first) and where each function is defined.
+fn merge_levels(
+    mut chain: Vec<(String, AST)>,
+    files: &[(String, String)],
+) -> (Vec<decl::Level>, BTreeMap<String, (String, usize)>) {
     // The furthest base first; each file's functions replace its base's, name for name, and
     // each level is the files up to it, merged.
     chain.reverse();
@@ -229,47 +285,55 @@ fn load_as(
             merged,
         });
     }
-    let ast = levels.last().expect("the file itself").merged.clone();
-    let hash = digest(&files);
-    // One load at a time, from the check to the registration: two threads loading the same
-    // file get the same system.
-    let mut map = loaded().lock().unwrap_or_else(|e| e.into_inner());
-    if register {
-        if let Some(m) = map.get(&path) {
-            if m.hash == hash {
-                return Ok(*m);
-            }
-            return Err(file_err(
-                &path,
-                0,
-                format!(
-                    "was loaded earlier in this run with other text (sha256 {}…, now {}…): a run uses one version of a file",
-                    &m.hash[..12],
-                    &hash[..12]
-                ),
-            ));
+    (levels, lines)
+}
+
+/// The system already registered for this file (by `path`, or the same text by another path,
+/// registered under `path` too); other text under the same path refused.
+fn found_again(
+    map: &mut BTreeMap<String, &'static Mechanic>,
+    path: &str,
+    hash: &str,
+) -> Result<Option<&'static Mechanic>> {
+    if let Some(m) = map.get(path) {
+        if m.hash == hash {
+            return Ok(Some(*m));
         }
-        // The same file named another way (another path to it, a copy): the same system.
-        // It is also found by this path from now on (a run names it either way).
-        if let Some(m) = map
-            .values()
-            .find(|m| m.hash == hash && m.path != path)
-            .copied()
-        {
-            // (Not yet under this path: that was looked up just above.)
-            map.insert(path.clone(), m);
-            crate::system::add_file(&path, m);
-            return Ok(m);
-        }
+        return Err(file_err(
+            path,
+            0,
+            format!(
+                "was loaded earlier in this run with other text (sha256 {}…, now {}…): a run uses one version of a file",
+                &m.hash[..12],
+                &hash[..12]
+            ),
+        ));
     }
-    let mut made = made().lock().unwrap_or_else(|e| e.into_inner());
-    let body = Arc::new(Body {
-        files,
-        engine,
-        ast,
-        lines,
-    });
-    let mechanic = match made.get(&(path.clone(), hash.clone())).copied() {
+    // The same file named another way (another path to it, a copy): the same system.
+    // It is also found by this path from now on (a run names it either way).
+    if let Some(m) = map
+        .values()
+        .find(|m| m.hash == hash && m.path != path)
+        .copied()
+    {
+        // (Not yet under this path: that was looked up just above.)
+        map.insert(path.to_string(), m);
+        crate::system::add_file(path, m);
+        return Ok(Some(m));
+    }
+    Ok(None)
+}
+
+/// The system for this path and text: one made before given `body` again, or a new one made
+/// from the file's declarations.
+fn make(
+    made: &mut BTreeMap<(String, String), &'static Mechanic>,
+    body: Arc<Body>,
+    levels: &[decl::Level],
+    path: &str,
+    hash: String,
+) -> Result<&'static Mechanic> {
+    Ok(match made.get(&(path.to_string(), hash.clone())).copied() {
         // Loaded before (and perhaps freed since): the same system, running again.
         Some(m) => {
             m.body
@@ -279,8 +343,8 @@ fn load_as(
             m
         }
         None => {
-            let declared = decl::declare(&body.engine, &levels, &path)?;
-            let name = decl::intern(&path);
+            let declared = decl::declare(&body.engine, levels, path)?;
+            let name = decl::intern(path);
             let mechanic: &'static Mechanic = Box::leak(Box::new(Mechanic {
                 path: name,
                 hash: hash.clone(),
@@ -291,23 +355,10 @@ fn load_as(
                 me: OnceLock::new(),
             }));
             let _ = mechanic.me.set(mechanic);
-            made.insert((path.clone(), hash), mechanic);
+            made.insert((path.to_string(), hash), mechanic);
             mechanic
         }
-    };
-    drop(made);
-    let path = mechanic.path;
-    if register {
-        // Found by its path (`system::find`), not listed among the systems: the walks over
-        // every system (`list`, the benchmark cases) stay the built-in ones and those
-        // registered.
-        if crate::system::systems().iter().any(|x| x.name() == path) {
-            return Err(file_err(path, 0, "names a system already there".into()));
-        }
-        map.insert(path.to_string(), mechanic);
-        crate::system::add_file(path, mechanic);
-    }
-    Ok(mechanic)
+    })
 }
 
 /// Load the mechanic file at `path`, reading it (and the files it extends) through `read`

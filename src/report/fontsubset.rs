@@ -124,7 +124,87 @@ pub fn subset(
     let (glyf, loca) = (get(b"glyf")?, get(b"loca")?);
     let n_glyphs = u16_at(maxp, 4)? as usize;
     let long_loca = u16_at(head, 50)? == 1;
-    let glyph = |id: u16| -> Option<&[u8]> {
+    let glyphs = Glyphs {
+        glyf,
+        loca,
+        n_glyphs,
+        long_loca,
+    };
+    // The characters kept (those the font has, in the Basic Multilingual Plane) and their
+    // glyphs, with every part of a composite glyph and glyph 0 (shown for a missing letter).
+    let mapped: Vec<(u16, u16)> = chars
+        .iter()
+        .filter_map(|&c| {
+            let code = u16::try_from(c as u32).ok()?;
+            let id = glyph_of(c);
+            (id != 0 && (id as usize) < n_glyphs).then_some((code, id))
+        })
+        .collect();
+    let keep = kept_glyphs(&glyphs, &mapped)?;
+    let new_id: BTreeMap<u16, u16> = keep
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i as u16))
+        .collect();
+    let n = keep.len();
+
+    // glyf and loca (long offsets), each glyph padded to four bytes.
+    let (new_glyf, new_loca) = glyf_and_loca(&glyphs, &keep, &new_id)?;
+
+    // hmtx: a full metric for every glyph.
+    let new_hmtx = hmtx_of(hhea, hmtx, &keep)?;
+    let mut new_hhea = hhea.to_vec();
+    new_hhea[34..36].copy_from_slice(&(n as u16).to_be_bytes());
+    let mut new_maxp = maxp.to_vec();
+    new_maxp[4..6].copy_from_slice(&(n as u16).to_be_bytes());
+    if new_maxp.len() >= 32 {
+        // No instructions are kept.
+        new_maxp[26..28].copy_from_slice(&0u16.to_be_bytes());
+    }
+    let mut new_head = head.to_vec();
+    new_head[8..12].copy_from_slice(&[0; 4]);
+    new_head[50..52].copy_from_slice(&1u16.to_be_bytes());
+
+    // cmap: one format 4 subtable (Windows, Unicode BMP), a segment per run of characters
+    // whose glyph ids run alongside them.
+    let cmap = cmap_of(&mapped, &new_id);
+
+    // post, version 3: no glyph names.
+    let mut post = get(b"post")?.get(..32)?.to_vec();
+    post[..4].copy_from_slice(&0x0003_0000u32.to_be_bytes());
+
+    let mut out_tables: BTreeMap<[u8; 4], Vec<u8>> = BTreeMap::new();
+    if let Some(kern) = get(b"kern").and_then(|k| kern_subset(k, &new_id)) {
+        out_tables.insert(*b"kern", kern);
+    }
+    if let Some(name) = get(b"name").and_then(name_subset) {
+        out_tables.insert(*b"name", name);
+    }
+    out_tables.insert(*b"OS/2", get(b"OS/2")?.to_vec());
+    out_tables.insert(*b"cmap", cmap);
+    out_tables.insert(*b"glyf", new_glyf);
+    out_tables.insert(*b"head", new_head);
+    out_tables.insert(*b"hhea", new_hhea);
+    out_tables.insert(*b"hmtx", new_hmtx);
+    out_tables.insert(*b"loca", new_loca);
+    out_tables.insert(*b"maxp", new_maxp);
+    out_tables.insert(*b"post", post);
+    Some(assemble(&out_tables))
+}
+
+/// A font's glyph outlines: `glyf`, read through `loca` (long or short offsets).
+struct Glyphs<'a> {
+    glyf: &'a [u8],
+    loca: &'a [u8],
+    n_glyphs: usize,
+    long_loca: bool,
+}
+
+impl<'a> Glyphs<'a> {
+    /// Glyph `id`'s outline, `None` past the last glyph or where `loca` cannot be read.
+    fn glyph(&self, id: u16) -> Option<&'a [u8]> {
+        let (glyf, loca, n_glyphs, long_loca) =
+            (self.glyf, self.loca, self.n_glyphs, self.long_loca);
         let i = id as usize;
         if i >= n_glyphs {
             return None;
@@ -141,23 +221,17 @@ pub fn subset(
             )
         };
         glyf.get(a..b)
-    };
-    // The characters kept (those the font has, in the Basic Multilingual Plane) and their
-    // glyphs, with every part of a composite glyph and glyph 0 (shown for a missing letter).
-    let mapped: Vec<(u16, u16)> = chars
-        .iter()
-        .filter_map(|&c| {
-            let code = u16::try_from(c as u32).ok()?;
-            let id = glyph_of(c);
-            (id != 0 && (id as usize) < n_glyphs).then_some((code, id))
-        })
-        .collect();
+    }
+}
+
+/// The glyphs kept: glyph 0, those of `mapped`, and every part of a composite among them.
+fn kept_glyphs(glyphs: &Glyphs, mapped: &[(u16, u16)]) -> Option<BTreeSet<u16>> {
     let mut keep: BTreeSet<u16> = std::iter::once(0)
         .chain(mapped.iter().map(|m| m.1))
         .collect();
     let mut todo: Vec<u16> = keep.iter().copied().collect();
     while let Some(id) = todo.pop() {
-        if let Some((ids, _)) = parts(glyph(id)?) {
+        if let Some((ids, _)) = parts(glyphs.glyph(id)?) {
             for (_, part) in ids {
                 if keep.insert(part) {
                     todo.push(part);
@@ -165,28 +239,33 @@ pub fn subset(
             }
         }
     }
-    let new_id: BTreeMap<u16, u16> = keep
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| (id, i as u16))
-        .collect();
-    let n = keep.len();
+    Some(keep)
+}
 
-    // glyf and loca (long offsets), each glyph padded to four bytes.
+/// The new `glyf` and `loca` (long offsets) of the glyphs kept, renumbered by `new_id`, each
+/// glyph padded to four bytes.
+fn glyf_and_loca(
+    glyphs: &Glyphs,
+    keep: &BTreeSet<u16>,
+    new_id: &BTreeMap<u16, u16>,
+) -> Option<(Vec<u8>, Vec<u8>)> {
     let (mut new_glyf, mut new_loca) = (Vec::new(), Vec::new());
-    for &id in &keep {
+    for &id in keep {
         put32(&mut new_loca, new_glyf.len() as u32);
-        new_glyf.extend(strip(glyph(id)?, &new_id)?);
+        new_glyf.extend(strip(glyphs.glyph(id)?, new_id)?);
         while new_glyf.len() % 4 != 0 {
             new_glyf.push(0);
         }
     }
     put32(&mut new_loca, new_glyf.len() as u32);
+    Some((new_glyf, new_loca))
+}
 
-    // hmtx: a full metric for every glyph.
+/// The new `hmtx`: a full metric for every glyph kept.
+fn hmtx_of(hhea: &[u8], hmtx: &[u8], keep: &BTreeSet<u16>) -> Option<Vec<u8>> {
     let metrics = u16_at(hhea, 34)? as usize;
     let mut new_hmtx = Vec::new();
-    for &id in &keep {
+    for &id in keep {
         let i = id as usize;
         let advance = u16_at(hmtx, 4 * i.min(metrics - 1))?;
         let lsb = if i < metrics {
@@ -197,22 +276,14 @@ pub fn subset(
         put16(&mut new_hmtx, advance);
         put16(&mut new_hmtx, lsb);
     }
-    let mut new_hhea = hhea.to_vec();
-    new_hhea[34..36].copy_from_slice(&(n as u16).to_be_bytes());
-    let mut new_maxp = maxp.to_vec();
-    new_maxp[4..6].copy_from_slice(&(n as u16).to_be_bytes());
-    if new_maxp.len() >= 32 {
-        // No instructions are kept.
-        new_maxp[26..28].copy_from_slice(&0u16.to_be_bytes());
-    }
-    let mut new_head = head.to_vec();
-    new_head[8..12].copy_from_slice(&[0; 4]);
-    new_head[50..52].copy_from_slice(&1u16.to_be_bytes());
+    Some(new_hmtx)
+}
 
-    // cmap: one format 4 subtable (Windows, Unicode BMP), a segment per run of characters
-    // whose glyph ids run alongside them.
+/// The new `cmap`: one format 4 subtable (Windows, Unicode BMP), a segment per run of
+/// characters whose glyph ids run alongside them.
+fn cmap_of(mapped: &[(u16, u16)], new_id: &BTreeMap<u16, u16>) -> Vec<u8> {
     let mut segments: Vec<(u16, u16, u16)> = Vec::new(); // (start, end, first glyph)
-    for &(code, id) in &mapped {
+    for &(code, id) in mapped {
         let g = new_id[&id];
         match segments.last_mut() {
             Some((s, e, g0)) if *e + 1 == code && g0.wrapping_add(code - *s) == g => *e = code,
@@ -259,28 +330,7 @@ pub fn subset(
         put32(&mut cmap, 20);
     }
     cmap.extend(sub);
-
-    // post, version 3: no glyph names.
-    let mut post = get(b"post")?.get(..32)?.to_vec();
-    post[..4].copy_from_slice(&0x0003_0000u32.to_be_bytes());
-
-    let mut out_tables: BTreeMap<[u8; 4], Vec<u8>> = BTreeMap::new();
-    if let Some(kern) = get(b"kern").and_then(|k| kern_subset(k, &new_id)) {
-        out_tables.insert(*b"kern", kern);
-    }
-    if let Some(name) = get(b"name").and_then(name_subset) {
-        out_tables.insert(*b"name", name);
-    }
-    out_tables.insert(*b"OS/2", get(b"OS/2")?.to_vec());
-    out_tables.insert(*b"cmap", cmap);
-    out_tables.insert(*b"glyf", new_glyf);
-    out_tables.insert(*b"head", new_head);
-    out_tables.insert(*b"hhea", new_hhea);
-    out_tables.insert(*b"hmtx", new_hmtx);
-    out_tables.insert(*b"loca", new_loca);
-    out_tables.insert(*b"maxp", new_maxp);
-    out_tables.insert(*b"post", post);
-    Some(assemble(&out_tables))
+    cmap
 }
 
 /// The kerning pairs (a version 0 `kern` table, format 0 subtables) between kept glyphs,

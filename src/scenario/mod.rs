@@ -846,30 +846,37 @@ impl<C: Chain> ChainJob<C> {
                 &nans[..]
             }
         };
-        let cell = |k: Option<u64>, e: f64| -> Cell {
-            let e = e.is_finite().then_some(e);
-            match k {
-                Some(k) => {
-                    let (lo, hi) = stats::wilson(k, trials, z);
-                    Cell {
-                        count: Some(k),
-                        p: k as f64 / trials as f64,
-                        ci_low: Some(lo),
-                        ci_high: Some(hi),
-                        exact: e,
-                    }
-                }
-                None => Cell {
-                    count: None,
-                    p: e.unwrap_or(f64::NAN),
-                    ci_low: None,
-                    ci_high: None,
-                    exact: e,
-                },
-            }
-        };
-        let outcomes = self
-            .outcomes
+        let cell = |k: Option<u64>, e: f64| -> Cell { report_cell(k, e, trials, z) };
+        let outcomes = self.outcome_rows(layout, counts, exact, &cell);
+        let metrics = self
+            .metrics
+            .iter()
+            .map(|m| self.metric_row(m, layout, counts, exact, trials))
+            .collect();
+        let tables = self
+            .tables
+            .iter()
+            .map(|t| self.table(t, layout, counts, exact, &cell, (z, trials)))
+            .collect();
+        self.assemble(
+            options,
+            exact_solution,
+            layout,
+            trials,
+            elapsed_s,
+            (outcomes, metrics, tables),
+        )
+    }
+
+    /// Each outcome's row: its classes' final counts and exact chances, added up.
+    fn outcome_rows(
+        &self,
+        layout: &Layout,
+        counts: Option<&[u64]>,
+        exact: &[f64],
+        cell: &dyn Fn(Option<u64>, f64) -> Cell,
+    ) -> Vec<OutcomeRow> {
+        self.outcomes
             .iter()
             .map(|o| {
                 let idx = || o.classes.iter().map(|&c| layout.final_(c));
@@ -881,94 +888,81 @@ impl<C: Chain> ChainJob<C> {
                     ),
                 }
             })
-            .collect();
-        let metrics = self
-            .metrics
-            .iter()
-            .map(|m| {
-                if let MetricDef::EndTurn {
-                    name,
-                    classes,
-                    meaning,
-                } = m
-                {
-                    // Sum the classes' absorption histograms turn by turn.
-                    let merge = |get: &dyn Fn(usize) -> f64| -> Vec<f64> {
-                        (0..=layout.turns)
-                            .map(|t| classes.iter().map(|&c| get(layout.absorbed(c, t))).sum())
-                            .collect()
-                    };
-                    let ex = finite(stats::histogram_mean_exact(&merge(&|i| exact[i])));
-                    let (n, value, stderr) = match counts {
-                        Some(k) => {
-                            let hist: Vec<u64> = (0..=layout.turns)
-                                .map(|t| classes.iter().map(|&c| k[layout.absorbed(c, t)]).sum())
-                                .collect();
-                            let (n, mean, se) = stats::histogram_mean(&hist);
-                            (Some(n), finite(mean), finite(se))
-                        }
-                        None => (None, ex, None),
-                    };
-                    return MetricRow {
-                        name: name.to_string(),
-                        value,
-                        stderr,
-                        exact: ex,
-                        n,
-                        meaning: meaning.to_string(),
-                    };
-                }
-                if let MetricDef::SeriesTotal {
-                    name,
-                    series,
-                    share,
-                    meaning,
-                } = m
-                {
-                    let of = (*series, *share);
-                    return self.series_total(name, of, meaning, layout, counts, exact, trials);
-                }
-                let (name, meaning, range) = match m {
-                    MetricDef::AbsorbTurn {
-                        name,
-                        class,
-                        meaning,
-                    } => (name, meaning, layout.absorbed_range(*class)),
-                    MetricDef::EmptyTurns { name, meaning } => {
-                        (name, meaning, layout.empty_range())
-                    }
-                    MetricDef::Value { name, meaning } => {
-                        let range =
-                            value_index(&self.chain, name).map_or(0..0, |i| layout.value_range(i));
-                        (name, meaning, range)
-                    }
-                    MetricDef::EndTurn { .. } | MetricDef::SeriesTotal { .. } => {
-                        unreachable!("handled above")
-                    }
-                };
-                let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
-                let (n, value, stderr) = match counts {
-                    Some(t) => {
-                        let (n, mean, se) = stats::histogram_mean(&t[range]);
-                        (Some(n), finite(mean), finite(se))
-                    }
-                    None => (None, ex, None),
-                };
-                MetricRow {
-                    name: name.to_string(),
-                    value,
-                    stderr,
-                    exact: ex,
-                    n,
-                    meaning: meaning.to_string(),
-                }
-            })
-            .collect();
-        let tables = self
-            .tables
-            .iter()
-            .map(|t| self.table(t, layout, counts, exact, &cell, (z, trials)))
-            .collect();
+            .collect()
+    }
+
+    /// One metric's row, from the tally (if any) and the exact solution (if any).
+    fn metric_row(
+        &self,
+        m: &MetricDef,
+        layout: &Layout,
+        counts: Option<&[u64]>,
+        exact: &[f64],
+        trials: u64,
+    ) -> MetricRow {
+        if let MetricDef::EndTurn {
+            name,
+            classes,
+            meaning,
+        } = m
+        {
+            return end_turn_row(name, classes, meaning, layout, counts, exact);
+        }
+        if let MetricDef::SeriesTotal {
+            name,
+            series,
+            share,
+            meaning,
+        } = m
+        {
+            let of = (*series, *share);
+            return self.series_total(name, of, meaning, layout, counts, exact, trials);
+        }
+        let (name, meaning, range) = match m {
+            MetricDef::AbsorbTurn {
+                name,
+                class,
+                meaning,
+            } => (name, meaning, layout.absorbed_range(*class)),
+            MetricDef::EmptyTurns { name, meaning } => (name, meaning, layout.empty_range()),
+            MetricDef::Value { name, meaning } => {
+                let range = value_index(&self.chain, name).map_or(0..0, |i| layout.value_range(i));
+                (name, meaning, range)
+            }
+            MetricDef::EndTurn { .. } | MetricDef::SeriesTotal { .. } => {
+                unreachable!("handled above")
+            }
+        };
+        let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
+        let (n, value, stderr) = match counts {
+            Some(t) => {
+                let (n, mean, se) = stats::histogram_mean(&t[range]);
+                (Some(n), finite(mean), finite(se))
+            }
+            None => (None, ex, None),
+        };
+        MetricRow {
+            name: name.to_string(),
+            value,
+            stderr,
+            exact: ex,
+            n,
+            meaning: meaning.to_string(),
+        }
+    }
+
+    /// The report's table: the run's description, options and rows, with the exact solution's
+    /// mass and the rate of trials.
+    #[allow(clippy::type_complexity)]
+    fn assemble(
+        &self,
+        options: &RunOptions,
+        exact_solution: Option<&[f64]>,
+        layout: &Layout,
+        trials: u64,
+        elapsed_s: f64,
+        (outcomes, metrics, tables): (Vec<OutcomeRow>, Vec<MetricRow>, Vec<crate::report::Table>),
+    ) -> Report {
         Report {
             version: crate::report::VERSION.to_string(),
             scenario: self.describe.scenario.clone(),
@@ -1208,6 +1202,68 @@ fn series_cell(counts: Option<&[u64]>, at: usize, z: f64, n: u64) -> Cell {
         ci_low: Some(mean - half),
         ci_high: Some(mean + half),
         exact: None,
+    }
+}
+
+/// A report's cell: a tally's count `k` (with its Wilson interval at `z` over `trials`), or
+/// the exact chance `e` alone; `e` absent where it is not finite.
+fn report_cell(k: Option<u64>, e: f64, trials: u64, z: f64) -> Cell {
+    let e = e.is_finite().then_some(e);
+    match k {
+        Some(k) => {
+            let (lo, hi) = stats::wilson(k, trials, z);
+            Cell {
+                count: Some(k),
+                p: k as f64 / trials as f64,
+                ci_low: Some(lo),
+                ci_high: Some(hi),
+                exact: e,
+            }
+        }
+        None => Cell {
+            count: None,
+            p: e.unwrap_or(f64::NAN),
+            ci_low: None,
+            ci_high: None,
+            exact: e,
+        },
+    }
+}
+
+/// An end-turn metric's row: the classes' absorption histograms summed turn by turn, their
+/// mean turn from the tally (if any) and exactly.
+fn end_turn_row(
+    name: &str,
+    classes: &[usize],
+    meaning: &str,
+    layout: &Layout,
+    counts: Option<&[u64]>,
+    exact: &[f64],
+) -> MetricRow {
+    // Sum the classes' absorption histograms turn by turn.
+    let merge = |get: &dyn Fn(usize) -> f64| -> Vec<f64> {
+        (0..=layout.turns)
+            .map(|t| classes.iter().map(|&c| get(layout.absorbed(c, t))).sum())
+            .collect()
+    };
+    let ex = finite(stats::histogram_mean_exact(&merge(&|i| exact[i])));
+    let (n, value, stderr) = match counts {
+        Some(k) => {
+            let hist: Vec<u64> = (0..=layout.turns)
+                .map(|t| classes.iter().map(|&c| k[layout.absorbed(c, t)]).sum())
+                .collect();
+            let (n, mean, se) = stats::histogram_mean(&hist);
+            (Some(n), finite(mean), finite(se))
+        }
+        None => (None, ex, None),
+    };
+    MetricRow {
+        name: name.to_string(),
+        value,
+        stderr,
+        exact: ex,
+        n,
+        meaning: meaning.to_string(),
     }
 }
 

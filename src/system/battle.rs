@@ -357,46 +357,107 @@ pub(crate) fn battle_job<A: Army + 'static>(
     };
     let battle = Battle::new(army, shape);
     if line {
-        // Whose number the break point is: the source's, or the tool's where there is none.
-        let whose = match whose_number {
-            BreakPointSource::Source {
-                rule,
-                percent,
-                as_written,
-                ..
-            } if break_point == percent => format!("{rule}: {as_written}"),
-            BreakPointSource::Source { rule, says, .. } => {
-                format!(
-                    "an army breaks at {break_point}% gone (changed from the source: {rule} says {says})"
-                )
-            }
-            BreakPointSource::Assumed(why) => {
-                format!("an army breaks at {break_point}% gone, the tool's assumption: {why}")
-            }
-        };
-        let units = |n: usize| {
-            if n == 1 {
-                "1 unit".to_string()
-            } else {
-                format!("{n} units")
-            }
-        };
-        let behind = if supports[0] == supports[1] {
-            format!("{} with a support behind", supports[0])
-        } else {
-            format!(
-                "side A {} with a support behind, side B {}",
-                supports[0], supports[1]
-            )
-        };
-        notes.push(format!(
-            "{} a side ({behind}); a side breaks at {} gone (side A), {} (side B); {whose}",
-            units(files),
-            units(battle.break_at[0] as usize),
-            battle.break_at[1]
+        notes.push(line_note(
+            &battle,
+            whose_number,
+            break_point,
+            files,
+            supports,
         ));
     }
-    notes.push(format!(
+    notes.push(play_note(&battle, policy, line, files));
+    let names = if line {
+        LINE_OUTCOMES
+    } else {
+        ENGAGEMENT_OUTCOMES
+    };
+    // Three decisions, each its class; the last outcome is still fighting at the cap.
+    let c = battle.classes();
+    let [a, b, both, at_cap] = names;
+    let mut outcomes = OutcomeDef::each(c, &[a, b, both]);
+    outcomes.push(OutcomeDef::of(c, at_cap, &["fighting"]));
+    let metrics = battle_metrics(&battle, c, [a, b, both]);
+    debug_assert_eq!(battle.series().len(), SERIES.len());
+    Ok(Box::new(ChainJob::new(
+        battle,
+        resolved.describe(
+            system,
+            scenario,
+            options,
+            crate::system::with_omissions(not_modelled, notes, scenario),
+        ),
+        outcomes,
+        metrics,
+        vec![
+            TableDef::PerTurn {
+                name: "per_turn",
+                title: "Decided after each turn",
+            },
+            TableDef::Series {
+                name: "lines",
+                title: "Each line after each turn (means): positions empty (gaps), units gone (lost), units shaken",
+            },
+        ],
+    )))
+}
+
+/// A line battle's note: the units a side, the supports behind, where each side breaks and
+/// whose number the break point is.
+fn line_note<A: Army + 'static>(
+    battle: &Battle<A>,
+    whose_number: BreakPointSource,
+    break_point: u32,
+    files: usize,
+    supports: [usize; 2],
+) -> String {
+    // Whose number the break point is: the source's, or the tool's where there is none.
+    let whose = match whose_number {
+        BreakPointSource::Source {
+            rule,
+            percent,
+            as_written,
+            ..
+        } if break_point == percent => format!("{rule}: {as_written}"),
+        BreakPointSource::Source { rule, says, .. } => {
+            format!(
+                "an army breaks at {break_point}% gone (changed from the source: {rule} says {says})"
+            )
+        }
+        BreakPointSource::Assumed(why) => {
+            format!("an army breaks at {break_point}% gone, the tool's assumption: {why}")
+        }
+    };
+    let units = |n: usize| {
+        if n == 1 {
+            "1 unit".to_string()
+        } else {
+            format!("{n} units")
+        }
+    };
+    let behind = if supports[0] == supports[1] {
+        format!("{} with a support behind", supports[0])
+    } else {
+        format!(
+            "side A {} with a support behind, side B {}",
+            supports[0], supports[1]
+        )
+    };
+    format!(
+        "{} a side ({behind}); a side breaks at {} gone (side A), {} (side B); {whose}",
+        units(files),
+        units(battle.break_at[0] as usize),
+        battle.break_at[1]
+    )
+}
+
+/// The note on how side A charges and how the battle is solved (exactly, or Monte Carlo only).
+fn play_note<A: Army + 'static>(
+    battle: &Battle<A>,
+    policy: Policy,
+    line: bool,
+    files: usize,
+) -> String {
+    format!(
         "side A {}; {}",
         match (policy.charge_at_turn, policy.when_shaken) {
             (0, false) => "never charges".to_string(),
@@ -409,17 +470,16 @@ pub(crate) fn battle_job<A: Army + 'static>(
             (true, true) => format!("exact: the whole line ({files} file{} a side) solved as a chain over every unit's state, turn by turn, from the same rule code the dice play", if files == 1 { "" } else { "s" }),
             (true, false) => format!("Monte Carlo only: a line of {files} files a side has too many states to solve exactly ({})", battle.army.line_solves_words()),
         }
-    ));
-    let names = if line {
-        LINE_OUTCOMES
-    } else {
-        ENGAGEMENT_OUTCOMES
-    };
-    // Three decisions, each its class; the last outcome is still fighting at the cap.
-    let c = battle.classes();
-    let [a, b, both, at_cap] = names;
-    let mut outcomes = OutcomeDef::each(c, &[a, b, both]);
-    outcomes.push(OutcomeDef::of(c, at_cap, &["fighting"]));
+    )
+}
+
+/// The battle's metrics: turns to a decision, each value's share or count, and the strength
+/// and weak turns of each side's line after the hole-turns.
+fn battle_metrics<A: Army + 'static>(
+    battle: &Battle<A>,
+    c: &[crate::chain::ClassInfo],
+    [a, b, both]: [&'static str; 3],
+) -> Vec<MetricDef> {
     let mut metrics = vec![MetricDef::end_turn(
         c,
         "turns_to_decision",
@@ -498,28 +558,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
             },
         ],
     );
-    debug_assert_eq!(battle.series().len(), SERIES.len());
-    Ok(Box::new(ChainJob::new(
-        battle,
-        resolved.describe(
-            system,
-            scenario,
-            options,
-            crate::system::with_omissions(not_modelled, notes, scenario),
-        ),
-        outcomes,
-        metrics,
-        vec![
-            TableDef::PerTurn {
-                name: "per_turn",
-                title: "Decided after each turn",
-            },
-            TableDef::Series {
-                name: "lines",
-                title: "Each line after each turn (means): positions empty (gaps), units gone (lost), units shaken",
-            },
-        ],
-    )))
+    metrics
 }
 
 /// Each side's fire in a battle: `fire_dice` dice at full strength on `fire_to_hit`+, fewer as

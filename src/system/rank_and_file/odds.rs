@@ -13,52 +13,83 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
 /// parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
 pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> Odds {
-    let auto_fail = || {
-        OddsCell::note(if numbers.break_fraction == (1, 2) {
-            "fails (50% rule)"
-        } else {
-            "fails (RF-3)"
-        })
-    };
-    // The chance to pass, or None where the unit fails automatically (RF-3).
-    let chance = |class: rf::Class, lost: u8, leader: i8, reroll: bool, size: u8| {
-        let unit = rf::Unit {
-            class,
-            kind: rf::Kind::Formed,
-            stands: size,
-            elite: reroll,
-            leader,
-            in_buildings: false,
-            buildings_bonus: 0,
-            modifier: 0,
-            hit_points: 1,
-            numbers,
-        };
-        let need = unit.need(lost);
-        if need == rf::Need::AutoFail {
-            return None;
-        }
-        let mut p = 0.0;
-        enumerate(
-            |o| unit.test(need, &mut 0, o),
-            |pass, q| {
-                if pass {
-                    p += q
-                }
-            },
-        );
-        Some(to_frac(p, 36))
-    };
     let size = stands.unwrap_or(u8::MAX);
     // A re-roll's effect as a function of the chance alone (one row per chance), if it is one.
+    let (reroll, consistent) = reroll_by_chance(max_lost, numbers);
+    let sections = if consistent {
+        condensed_sections(stands, max_lost, numbers, size, reroll)
+    } else {
+        per_leader_sections(max_lost, numbers, size)
+    };
+    let notes = notes(stands, numbers, consistent);
+    Odds::new(
+        "rank-and-file",
+        "Rank & File odds: tests and rallies",
+        sections,
+        notes,
+    )
+}
+
+/// The cell of a unit that fails automatically (RF-3), named by the break share's rule.
+fn auto_fail(numbers: rf::Numbers) -> OddsCell {
+    OddsCell::note(if numbers.break_fraction == (1, 2) {
+        "fails (50% rule)"
+    } else {
+        "fails (RF-3)"
+    })
+}
+
+/// The chance to pass, or None where the unit fails automatically (RF-3).
+fn chance(
+    numbers: rf::Numbers,
+    class: rf::Class,
+    lost: u8,
+    leader: i8,
+    reroll: bool,
+    size: u8,
+) -> Option<crate::frac::Frac> {
+    let unit = rf::Unit {
+        class,
+        kind: rf::Kind::Formed,
+        stands: size,
+        elite: reroll,
+        leader,
+        in_buildings: false,
+        buildings_bonus: 0,
+        modifier: 0,
+        hit_points: 1,
+        numbers,
+    };
+    let need = unit.need(lost);
+    if need == rf::Need::AutoFail {
+        return None;
+    }
+    let mut p = 0.0;
+    enumerate(
+        |o| unit.test(need, &mut 0, o),
+        |pass, q| {
+            if pass {
+                p += q
+            }
+        },
+    );
+    Some(to_frac(p, 36))
+}
+
+/// Each chance with its chance after a re-roll (one row per chance), and whether a re-roll's
+/// effect is a function of the chance alone.
+fn reroll_by_chance(
+    max_lost: u8,
+    numbers: rf::Numbers,
+) -> (Vec<(crate::frac::Frac, crate::frac::Frac)>, bool) {
     let mut reroll: Vec<(crate::frac::Frac, crate::frac::Frac)> = Vec::new();
     let mut consistent = true;
     for class in rf::Class::ALL {
         for leader in 0..=2i8 {
             for lost in 0..=max_lost {
                 if let (Some(p), Some(r)) = (
-                    chance(class, lost, leader, false, u8::MAX),
-                    chance(class, lost, leader, true, u8::MAX),
+                    chance(numbers, class, lost, leader, false, u8::MAX),
+                    chance(numbers, class, lost, leader, true, u8::MAX),
                 ) {
                     match reroll.iter().find(|(q, _)| *q == p) {
                         Some((_, r0)) if *r0 != r => consistent = false,
@@ -69,117 +100,142 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
             }
         }
     }
+    (reroll, consistent)
+}
+
+/// The condensed sheet: one table by stands lost, class and leader bonus (with the break
+/// share's column where no unit size is given), and the table read with a re-roll.
+fn condensed_sections(
+    stands: Option<u8>,
+    max_lost: u8,
+    numbers: rf::Numbers,
+    size: u8,
+    mut reroll: Vec<(crate::frac::Frac, crate::frac::Frac)>,
+) -> Vec<OddsSection> {
     let mut sections = Vec::new();
-    if consistent {
-        let mut columns = Vec::new();
-        for c in rf::Class::ALL {
+    let mut columns = Vec::new();
+    for c in rf::Class::ALL {
+        for leader in 0..=2i8 {
+            columns.push(if leader == 0 {
+                c.name().to_string()
+            } else {
+                format!("{} {} leader", c.name(), crate::odds::signed(leader.into()))
+            });
+        }
+    }
+    let rule = if numbers.break_fraction == (1, 2) {
+        "50% rule".to_string()
+    } else {
+        format!(
+            "{}/{} rule",
+            numbers.break_fraction.0, numbers.break_fraction.1
+        )
+    };
+    // Without a unit size, a last column: at each loss, the units the break share fails
+    // outright, so that no cell above it is read for a unit that cannot pass.
+    if stands.is_none() {
+        columns.push(format!("{rule}: every test fails for"));
+    }
+    let mut rows = Vec::new();
+    for lost in 0..=max_lost {
+        let mut cells = Vec::new();
+        for class in rf::Class::ALL {
             for leader in 0..=2i8 {
-                columns.push(if leader == 0 {
-                    c.name().to_string()
-                } else {
-                    format!("{} {} leader", c.name(), crate::odds::signed(leader.into()))
-                });
+                cells.push(
+                    chance(numbers, class, lost, leader, false, size)
+                        .map_or_else(|| auto_fail(numbers), cell),
+                );
             }
         }
-        let rule = if numbers.break_fraction == (1, 2) {
-            "50% rule".to_string()
-        } else {
-            format!(
-                "{}/{} rule",
-                numbers.break_fraction.0, numbers.break_fraction.1
-            )
-        };
-        // Without a unit size, a last column: at each loss, the units the break share fails
-        // outright, so that no cell above it is read for a unit that cannot pass.
         if stands.is_none() {
-            columns.push(format!("{rule}: every test fails for"));
+            // The largest unit that has lost its break share at this loss (RF-3).
+            let largest = (1..=60u8)
+                .rev()
+                .find(|&s| chance(numbers, rf::Class::Veteran, lost, 0, false, s).is_none());
+            cells.push(OddsCell::note(&match largest {
+                Some(1) => "a unit of 1 stand".to_string(),
+                Some(s) => format!("units of {s} stands or fewer"),
+                None => "\u{2014}".to_string(),
+            }));
+        }
+        rows.push((lost.to_string(), cells));
+    }
+    let mut foot = Vec::new();
+    if stands.is_none() {
+        foot.push(format!(
+            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say; at each loss, the unit sizes it fails.",
+            if numbers.break_fraction == (1, 2) {
+                "half".to_string()
+            } else {
+                format!("{}/{}", numbers.break_fraction.0, numbers.break_fraction.1)
+            }
+        ));
+    }
+    sections.push(OddsSection {
+        title: match stands {
+            Some(n) => format!(
+                "Chance to pass for a unit of {}, by stands lost, class and leader bonus",
+                crate::labels::count(u32::from(n), "stand", "stands")
+            ),
+            None => "Chance to pass, by stands lost, class and leader bonus".into(),
+        },
+        row_header: "stands lost".into(),
+        columns,
+        rows,
+        foot,
+    });
+    reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
+    sections.push(OddsSection {
+        title:
+            "With a re-roll: any chance above, after one re-roll (an Elite unit's or a commander's)"
+                .into(),
+        row_header: "chance".into(),
+        columns: vec!["with a re-roll".into()],
+        rows: reroll
+            .into_iter()
+            .map(|(p, r)| (cell(p).text, vec![cell(r)]))
+            .collect(),
+        foot: Vec::new(),
+    });
+    sections
+}
+
+/// One table per leader bonus, each class with and without a re-roll, where a re-roll's
+/// effect is not a function of the chance alone.
+fn per_leader_sections(max_lost: u8, numbers: rf::Numbers, size: u8) -> Vec<OddsSection> {
+    let mut sections = Vec::new();
+    for leader in 0..=2i8 {
+        let mut columns = Vec::new();
+        for c in rf::Class::ALL {
+            columns.push(c.name().to_string());
+            columns.push(format!("{} + re-roll", c.name()));
         }
         let mut rows = Vec::new();
         for lost in 0..=max_lost {
             let mut cells = Vec::new();
             for class in rf::Class::ALL {
-                for leader in 0..=2i8 {
+                for reroll in [false, true] {
                     cells.push(
-                        chance(class, lost, leader, false, size).map_or_else(auto_fail, cell),
+                        chance(numbers, class, lost, leader, reroll, size)
+                            .map_or_else(|| auto_fail(numbers), cell),
                     );
                 }
             }
-            if stands.is_none() {
-                // The largest unit that has lost its break share at this loss (RF-3).
-                let largest = (1..=60u8)
-                    .rev()
-                    .find(|&s| chance(rf::Class::Veteran, lost, 0, false, s).is_none());
-                cells.push(OddsCell::note(&match largest {
-                    Some(1) => "a unit of 1 stand".to_string(),
-                    Some(s) => format!("units of {s} stands or fewer"),
-                    None => "\u{2014}".to_string(),
-                }));
-            }
             rows.push((lost.to_string(), cells));
         }
-        let mut foot = Vec::new();
-        if stands.is_none() {
-            foot.push(format!(
-                "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say; at each loss, the unit sizes it fails.",
-                if numbers.break_fraction == (1, 2) {
-                    "half".to_string()
-                } else {
-                    format!("{}/{}", numbers.break_fraction.0, numbers.break_fraction.1)
-                }
-            ));
-        }
         sections.push(OddsSection {
-            title: match stands {
-                Some(n) => format!(
-                    "Chance to pass for a unit of {}, by stands lost, class and leader bonus",
-                    crate::labels::count(u32::from(n), "stand", "stands")
-                ),
-                None => "Chance to pass, by stands lost, class and leader bonus".into(),
-            },
+            title: format!("Leader bonus {}", crate::odds::signed(leader.into())),
             row_header: "stands lost".into(),
             columns,
             rows,
-            foot,
-        });
-        reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
-        sections.push(OddsSection {
-            title: "With a re-roll: any chance above, after one re-roll (an Elite unit's or a commander's)".into(),
-            row_header: "chance".into(),
-            columns: vec!["with a re-roll".into()],
-            rows: reroll
-                .into_iter()
-                .map(|(p, r)| (cell(p).text, vec![cell(r)]))
-                .collect(),
             foot: Vec::new(),
         });
-    } else {
-        for leader in 0..=2i8 {
-            let mut columns = Vec::new();
-            for c in rf::Class::ALL {
-                columns.push(c.name().to_string());
-                columns.push(format!("{} + re-roll", c.name()));
-            }
-            let mut rows = Vec::new();
-            for lost in 0..=max_lost {
-                let mut cells = Vec::new();
-                for class in rf::Class::ALL {
-                    for reroll in [false, true] {
-                        cells.push(
-                            chance(class, lost, leader, reroll, size).map_or_else(auto_fail, cell),
-                        );
-                    }
-                }
-                rows.push((lost.to_string(), cells));
-            }
-            sections.push(OddsSection {
-                title: format!("Leader bonus {}", crate::odds::signed(leader.into())),
-                row_header: "stands lost".into(),
-                columns,
-                rows,
-                foot: Vec::new(),
-            });
-        }
     }
+    sections
+}
+
+/// The sheet's notes: RF-2's roll, RF-6's re-roll (as the tables read it) and RF-3's break share.
+fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<String> {
     let n = &numbers;
     let [vet, reg, green] = n.base;
     let (num, den) = n.break_fraction;
@@ -233,12 +289,7 @@ pub fn rank_and_file(stands: Option<u8>, max_lost: u8, numbers: rf::Numbers) -> 
             ))
         }
     }
-    Odds::new(
-        "rank-and-file",
-        "Rank & File odds: tests and rallies",
-        sections,
-        notes,
-    )
+    notes
 }
 
 /// The turns of the "rallies within k turns" tables.

@@ -646,24 +646,74 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
 }
 
 /// Variants of different systems: the report says which outcomes are matched and how, and an
-/// outcome with no counterpart (Linear Warfare's bounce) is never compared.
+/// outcome with no counterpart (the 25% rules' retreating) is never compared.
 #[test]
 fn systems_are_compared_only_where_their_outcomes_match() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/value-of-quality");
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let root = reports.join("retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains("## Outcomes across systems"));
-    assert!(summary.contains("| Linear Warfare, line v line | — | drawn push-back | no counterpart in Rank & File: not compared |"));
     assert!(summary.contains(
-        "not compared, having no counterpart: Linear Warfare, line v line: drawn push-back (its own)"
+        "| Rank & File | retreating | — | no counterpart in Rank & File: not compared |"
     ));
+    assert!(
+        summary
+            .contains("not compared, having no counterpart: Rank & File: in good order (its own)")
+    );
     let comparisons = std::fs::read_to_string(root.join("comparisons.csv")).unwrap();
-    assert!(!comparisons.contains(",bounce,") && comparisons.contains(",attacker_wins,"));
+    let across: Vec<&str> = comparisons
+        .lines()
+        .filter(|l| l.starts_with("Rank & File,"))
+        .collect();
+    assert!(across.iter().any(|l| l.contains(",outcome,removed,")));
+    assert!(
+        !across
+            .iter()
+            .any(|l| l.contains(",retreating,") || l.contains(",unsteady,"))
+    );
     // One system throughout: no such section.
-    let one = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number/summary.md"),
-    )
-    .unwrap();
+    let one = std::fs::read_to_string(reports.join("green-rally-number/summary.md")).unwrap();
     assert!(!one.contains("Outcomes across systems"));
+}
+
+/// A question asked within each system (`against`): each better unit is measured against
+/// the average pair of its own system, so no comparison crosses systems, and the answer gives
+/// each system's gain (Rank & File +24.2, the 25% rules +15.9, Linear Warfare +24.7 points).
+#[test]
+fn each_system_is_measured_against_its_own_baseline() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/value-of-quality");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    assert!(!summary.contains("Outcomes across systems"));
+    for said in [
+        "with Rank & File, veteran v regular, 73.1% (+24.2 points)",
+        "with 25% rules, elite v regular, 65.2% (+15.9 points)",
+        "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
+        "| variant | attacker wins | attacker wins: change from its baseline |",
+    ] {
+        assert!(summary.contains(said), "{said}");
+    }
+    let comparisons = std::fs::read_to_string(root.join("comparisons.csv")).unwrap();
+    let pairs: Vec<(String, String)> = comparisons
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split("\",\"").collect();
+            (
+                f[0].trim_start_matches('"').to_string(),
+                f[1].split('"').next().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(!pairs.is_empty());
+    for (variant, baseline) in &pairs {
+        let system = |n: &str| n.split(',').next().unwrap().to_string();
+        assert_eq!(
+            system(variant),
+            system(baseline),
+            "{variant} against {baseline}"
+        );
+        assert!(!baseline.ends_with("v regular") || baseline.contains("regular v regular"));
+    }
 }
 
 /// Variants side by side: a verdict of a sentence, then the headline table (each variant's

@@ -452,9 +452,13 @@ impl Experiment {
             trials: if exact_all { 0 } else { trials },
             not_tried: Vec::new(),
         };
-        let bv = &self.variants[0];
+        // Each variant compared with its baseline (the first, or its own `against`).
         let mut lists = Vec::new();
-        for r in &first[1..] {
+        for r in first {
+            let Some(b) = self.baseline_of(r.variant) else {
+                continue;
+            };
+            let (bv, base) = (&self.variants[b], &first[b].report);
             let vv = &self.variants[r.variant];
             let list = settings(
                 self,
@@ -462,16 +466,16 @@ impl Experiment {
                 [(bv, base), (vv, &r.report)],
                 &mut out.not_tried,
             )?;
-            lists.push((r, vv, list));
+            lists.push((r, (bv, base), vv, list));
         }
-        // Every side's run under a setting, once (the baseline's is shared by every variant),
+        // Every side's run under a setting, once (a baseline's is shared by its variants),
         // run on the threads asked for, one run a worker: a run's numbers do not depend on
         // its threads, so neither do these.
         let key = |system: &str, inputs: &[Input], opts: &[String]| {
             format!("{system}\u{1}{inputs:?}\u{1}{opts:?}")
         };
         let mut jobs: Vec<(String, &str, Vec<Input>, Vec<String>)> = Vec::new();
-        for (_, vv, list) in &lists {
+        for (_, (bv, _), vv, list) in &lists {
             for s in list {
                 for (system, side) in [(&bv.system, &s.base), (&vv.system, &s.variant)] {
                     if let Some((i, o)) = side {
@@ -531,7 +535,7 @@ impl Experiment {
             let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
             results[i].lock().unwrap_or_else(|e| e.into_inner()).clone()
         };
-        for (r, vv, list) in lists {
+        for (r, (bv, base), vv, list) in lists {
             for s in list {
                 out.tried += 1;
                 let b = match &s.base {

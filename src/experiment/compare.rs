@@ -1,4 +1,5 @@
-//! Comparisons of each variant with the baseline (the first variant) at the same sweep point:
+//! Comparisons of each variant with its baseline (the first variant, or the one it names in
+//! `against`) at the same sweep point:
 //! the difference of every outcome probability and metric, its interval, a p-value, and whether
 //! it can be told apart from chance.
 //!
@@ -119,7 +120,7 @@ pub fn holm(p: &[Option<f64>]) -> Vec<Option<f64>> {
     out
 }
 
-/// Every comparison of an experiment's variants with its first, point by point.
+/// Every comparison of an experiment's variants with their baselines, point by point.
 pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
     let exp = &result.experiment;
     let alpha = 1.0 - exp.confidence;
@@ -127,8 +128,13 @@ pub fn compare(result: &ExperimentResult) -> Vec<Comparison> {
     let per_point = exp.variants.len();
     let mut out = Vec::new();
     for chunk in result.runs.chunks(per_point) {
-        let base = &chunk[0];
-        for run in &chunk[1..] {
+        for run in chunk {
+            let Some(b) = exp.baseline_of(run.variant) else {
+                continue;
+            };
+            let Some(base) = chunk.iter().find(|r| r.variant == b) else {
+                continue;
+            };
             let row = |kind: &str,
                        name: &str,
                        est: f64,

@@ -23,6 +23,8 @@ struct VariantFile {
     /// assumptions stay out of the answer's first paragraph.
     #[serde(default)]
     reference: bool,
+    /// The earlier variant it is compared with, instead of the first (`against = "…"`).
+    against: Option<Spanned<String>>,
 }
 
 /// One swept parameter.
@@ -690,6 +692,7 @@ fn variant_of(
         set,
         rules,
         reference: v.reference,
+        against: against_of(place, v, before)?,
     })
 }
 
@@ -805,6 +808,39 @@ fn check_variant_name(
                 ));
     }
     Ok(())
+}
+
+/// A variant's `against`: an earlier variant (of `variants`) that is itself compared with
+/// none, so that every comparison is with a baseline.
+fn against_of(place: &Place, v: &VariantFile, variants: &[Variant]) -> Result<Option<String>> {
+    let Some(a) = &v.against else {
+        return Ok(None);
+    };
+    let line = place.line(a.span());
+    let name = a.get_ref();
+    let Some(w) = variants.iter().find(|w| w.name == *name) else {
+        let earlier: Vec<String> = variants.iter().map(|w| format!("'{}'", w.name)).collect();
+        return Err(place.err(
+            line,
+            "variant.against",
+            if earlier.is_empty() {
+                "the first variant is the baseline itself: it is compared with none".to_string()
+            } else {
+                format!(
+                    "'{name}' is not a variant before this one; against names one of {}",
+                    earlier.join(", ")
+                )
+            },
+        ));
+    };
+    if let Some(b) = &w.against {
+        return Err(place.err(
+            line,
+            "variant.against",
+            format!("'{name}' is itself compared with '{b}': against names a baseline, a variant compared with none"),
+        ));
+    }
+    Ok(Some(name.clone()))
 }
 
 /// The sweep axes (none, one or two), each naming one parameter and at least one value.

@@ -124,6 +124,11 @@ pub struct Variant {
     /// rest).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reference: bool,
+    /// The variant it is compared with (`against = "…"`), when not the first: a baseline of
+    /// its own, so that an experiment can ask one question within each of several systems or
+    /// units. `None`: the first variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
 }
 
 /// A swept parameter.
@@ -203,6 +208,58 @@ pub struct Experiment {
 }
 
 impl Experiment {
+    /// The variant that variant `v` is compared with: its `against`, else the first; `None`
+    /// for a baseline (the first variant, and any variant another names in `against`), which
+    /// is compared with none.
+    pub fn baseline_of(&self, v: usize) -> Option<usize> {
+        if self.is_baseline(v) {
+            return None;
+        }
+        match &self.variants[v].against {
+            Some(a) => self.variants.iter().position(|w| w.name == *a),
+            None => Some(0),
+        }
+    }
+
+    /// Whether variant `v` is a baseline: the first, or one another variant names in `against`.
+    pub fn is_baseline(&self, v: usize) -> bool {
+        v == 0
+            || self
+                .variants
+                .iter()
+                .any(|w| w.against.as_deref() == Some(self.variants[v].name.as_str()))
+    }
+
+    /// The name of the baseline of the variant named `name` (the first variant's name where
+    /// none is found).
+    pub fn baseline_name(&self, name: &str) -> &str {
+        self.variants
+            .iter()
+            .position(|v| v.name == name)
+            .and_then(|v| self.baseline_of(v))
+            .map_or(self.variants[0].name.as_str(), |b| {
+                self.variants[b].name.as_str()
+            })
+    }
+
+    /// The variants compared with a baseline (every one but the baselines), with their index.
+    pub fn compared(&self) -> impl Iterator<Item = (usize, &Variant)> {
+        self.variants
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.is_baseline(*i))
+    }
+
+    /// Whether any variant has a baseline of its own (`against`), so that the report names
+    /// each comparison's baseline rather than one for all.
+    pub fn several_baselines(&self) -> bool {
+        self.variants.iter().any(|v| {
+            v.against
+                .as_ref()
+                .is_some_and(|a| *a != self.variants[0].name)
+        })
+    }
+
     /// What `[balance]` asks of variant `v` (its inputs given), with `target` and `run`.
     fn balance_ask<'a>(
         &'a self,
@@ -708,6 +765,77 @@ mod tests {
             run_side_by_side(exp.plan(Some(2), Sampler::Table).unwrap(), &stopped),
             Err(Error::Cancelled)
         ));
+    }
+
+    /// Four rally variants: regular and veteran under Rank & File, regular and elite under
+    /// the 25% rules, with `against` lines (TOML) after the third and fourth variant.
+    fn groups(third: &str, fourth: &str) -> Result<Experiment> {
+        let text = format!(
+            "name = \"groups\"\nquestion = \"Within each?\"\nscenario = \"rally\"\nseed = 7\ntrials = 2000\n\n[[variant]]\nname = \"RF regular\"\nsystem = \"rank-and-file\"\nset = {{ class = \"regular\" }}\n\n[[variant]]\nname = \"RF veteran\"\nsystem = \"rank-and-file\"\nset = {{ class = \"veteran\" }}\n\n[[variant]]\nname = \"25% regular\"\nsystem = \"effectiveness\"\nset = {{ class = \"regular\" }}\n{third}\n[[variant]]\nname = \"25% elite\"\nsystem = \"effectiveness\"\nset = {{ class = \"elite\" }}\n{fourth}\n"
+        );
+        Experiment::parse("groups.toml", &text)
+    }
+
+    /// A variant compared with a baseline of its own (`against`): every comparison is with
+    /// its own baseline, the baselines are compared with none, and the report says so.
+    #[test]
+    fn a_variant_is_compared_with_the_baseline_it_names() {
+        let exp = groups("", "against = \"25% regular\"").unwrap();
+        assert_eq!(
+            (0..4).map(|v| exp.baseline_of(v)).collect::<Vec<_>>(),
+            [None, Some(0), None, Some(2)]
+        );
+        assert!(exp.several_baselines());
+        let result = exp.run(Some(1), Sampler::Table, &Control::new()).unwrap();
+        let cmp = compare::compare(&result);
+        let pairs: Vec<(&str, &str)> = cmp
+            .iter()
+            .map(|c| (c.variant.as_str(), c.baseline.as_str()))
+            .collect();
+        assert!(pairs.contains(&("RF veteran", "RF regular")));
+        assert!(pairs.contains(&("25% elite", "25% regular")));
+        assert!(
+            pairs
+                .iter()
+                .all(|p| *p == ("RF veteran", "RF regular") || *p == ("25% elite", "25% regular")),
+            "{pairs:?}"
+        );
+        // No comparison crosses the systems, so the report has no note on matching outcomes.
+        let files = output::outputs(&result, "test").unwrap();
+        let summary = files.iter().find(|f| f.name == "summary.md").unwrap();
+        let md = String::from_utf8(summary.bytes.clone()).unwrap();
+        assert!(md.contains("difference from its baseline"), "{md}");
+        assert!(!md.contains("different rule systems"), "{md}");
+        // Named explicitly, the first variant is a baseline as before.
+        let plain = groups("", "against = \"RF regular\"").unwrap();
+        assert!(!plain.several_baselines());
+        assert_eq!(plain.baseline_of(3), Some(0));
+    }
+
+    /// `against` names an earlier variant that is itself a baseline; anything else is one
+    /// clear error naming the key.
+    #[test]
+    fn against_names_an_earlier_baseline() {
+        for (third, fourth, said) in [
+            (
+                "",
+                "against = \"nobody\"",
+                "'nobody' is not a variant before this one",
+            ),
+            (
+                "against = \"25% elite\"",
+                "",
+                "'25% elite' is not a variant before this one",
+            ),
+            (
+                "against = \"RF veteran\"",
+                "against = \"25% regular\"",
+                "'25% regular' is itself compared with 'RF veteran'",
+            ),
+        ] {
+            let e = groups(third, fourth).unwrap_err().to_string();
+            assert!(e.contains("variant.against") && e.contains(said), "{e}");
+        }
     }
 
     #[test]

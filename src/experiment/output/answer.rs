@@ -363,8 +363,8 @@ pub(super) fn pct(x: f64) -> String {
 /// holes metric, with the interval of the difference and whether chance could explain it.
 pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
     let mut out = answer_runs(result, comparisons);
-    let systems = systems_of(result);
-    if systems.len() > 1 {
+    let systems = crossing_systems(result);
+    if !systems.is_empty() {
         let missing = unmatched(result);
         out += &format!(
             " The variants use different rule systems ({}): outcomes are compared only where both name the same end{}.",
@@ -396,7 +396,6 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
 
 fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String {
     let exp = &result.experiment;
-    let base = &exp.variants[0].name;
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let first = &result.runs[0].report;
     let head = Head::of(exp, first);
@@ -407,7 +406,11 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     }
     // Exact values quoted (each once), and how many of them the simulation's intervals hold.
     let mut checked = Checked::default();
-    for v in &exp.variants[1..] {
+    for (vi, v) in exp.variants.iter().enumerate() {
+        let Some(bi) = exp.baseline_of(vi) else {
+            continue;
+        };
+        let base = &exp.variants[bi].name;
         let rows: Vec<&Comparison> = comparisons
             .iter()
             .filter(|c| c.variant == v.name && head.is(c))
@@ -470,7 +473,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             match (along(result, v, &head, None), exp.sweep.len()) {
                 (Some(line), 1) => {
                     // The baseline along the rule too, once, unless it stays put (a target).
-                    let target = fixed_target(result, &key);
+                    let target = fixed_target(result, &key, bi);
                     match target {
                         // A target: the setting that meets it is the answer, said first; then
                         // each setting's gap to it, as the table gives it.
@@ -483,8 +486,8 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                             }
                         }
                         None => {
-                            if v.name == exp.variants[1].name
-                                && let Some(b) = along(result, &exp.variants[0], &head, None)
+                            if first_against(exp, bi) == Some(vi)
+                                && let Some(b) = along(result, &exp.variants[bi], &head, None)
                             {
                                 out += &b;
                                 out += " ";
@@ -611,8 +614,13 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         .filter(|c| c.family > 1 && comparisons.iter().any(|x| x.exact_difference.is_none()))
     {
         out += &format!(
-            "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {base}{}; where the exact difference is known, it decides.",
+            "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {}{}; where the exact difference is known, it decides.",
             c.family,
+            if exp.several_baselines() {
+                "its baseline"
+            } else {
+                exp.variants[0].name.as_str()
+            },
             if exp.sweep.is_empty() {
                 ""
             } else {
@@ -621,6 +629,11 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         );
     }
     out.trim_end().to_string()
+}
+
+/// The first variant compared with baseline `b` (by index), if any.
+pub(super) fn first_against(exp: &crate::experiment::Experiment, b: usize) -> Option<usize> {
+    (0..exp.variants.len()).find(|&i| exp.baseline_of(i) == Some(b))
 }
 
 /// The exact values the answer quotes, each once (its variant, point and quantity), with
@@ -867,11 +880,12 @@ fn best_match(
 
 /// The baseline's exact headline when it is the same at every sweep point (a target the other
 /// variants are swept to meet, as a Regular's chance is when only Green's number moves).
-fn fixed_target(result: &ExperimentResult, key: &str) -> Option<f64> {
+fn fixed_target(result: &ExperimentResult, key: &str, base: usize) -> Option<f64> {
     let per = result.experiment.variants.len();
     let values: Vec<f64> = result
         .runs
         .iter()
+        .skip(base)
         .step_by(per)
         .map(|r| find(&r.report, key).and_then(|c| c.exact))
         .collect::<Option<_>>()?;

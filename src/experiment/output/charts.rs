@@ -253,13 +253,19 @@ pub(super) fn telling_outcomes(result: &ExperimentResult) -> String {
             .map_or(0.0, |o| o.cell.exact.unwrap_or(o.cell.p))
     };
     let spread = |runs: &[Run]| -> f64 {
-        runs[1..]
-            .iter()
-            .flat_map(|r| {
+        runs.iter()
+            .filter_map(|r| {
+                Some((
+                    r,
+                    runs.iter()
+                        .find(|b| Some(b.variant) == exp.baseline_of(r.variant))?,
+                ))
+            })
+            .flat_map(|(r, b)| {
                 r.report
                     .outcomes
                     .iter()
-                    .map(|o| (chance(r, &o.outcome) - chance(&runs[0], &o.outcome)).abs())
+                    .map(|o| (chance(r, &o.outcome) - chance(b, &o.outcome)).abs())
             })
             .sum()
     };
@@ -431,8 +437,19 @@ pub(crate) fn point_charts(
         // against the baseline; where every variant moves both the same way, the chart says
         // only what it plots.
         let value = |e: &Estimate| e.exact.unwrap_or(e.p);
-        let traded = match (higher(hx), higher(hy), points.first()) {
-            (Some(bx), Some(by), Some((_, x0, y0))) => points.iter().skip(1).any(|(_, x, y)| {
+        let at = |v: usize| {
+            points
+                .iter()
+                .find(|(name, ..)| *name == exp.variants[v].name)
+        };
+        let traded = match (higher(hx), higher(hy)) {
+            (Some(bx), Some(by)) => first.iter().any(|r| {
+                let Some(((_, x, y), (_, x0, y0))) = exp
+                    .baseline_of(r.variant)
+                    .and_then(|b| at(r.variant).zip(at(b)))
+                else {
+                    return false;
+                };
                 let gx = (value(x) - value(x0)) * if bx { 1.0 } else { -1.0 };
                 let gy = (value(y) - value(y0)) * if by { 1.0 } else { -1.0 };
                 gx * gy < 0.0

@@ -9,7 +9,10 @@ use super::*;
 pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
     let exp = &result.experiment;
     let heads = Head::all(exp, &result.runs[0].report);
-    let base = &exp.variants[0].name;
+    let base = match exp.several_baselines() {
+        true => "its baseline",
+        false => exp.variants[0].name.as_str(),
+    };
     let swept = !exp.sweep.is_empty();
     let mut names: Vec<String> = vec!["variant".into()];
     if swept {
@@ -65,7 +68,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 .iter()
                 .find(|x| x.variant == v.name && x.point == run.point && h.is(x));
             row.push(match cmp {
-                None if run.variant == 0 => "baseline".into(),
+                None if exp.is_baseline(run.variant) => "baseline".into(),
                 None => "not compared".into(),
                 // A variant shown for scale is not a change the question asks about.
                 Some(_) if v.reference => "for scale".into(),
@@ -96,7 +99,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         Some(_) => None,
         None => lead
             .as_ref()
-            .and(exp.variants[1..].iter().find(|v| !v.reference)),
+            .and(exp.compared().map(|(_, v)| v).find(|v| !v.reference)),
     };
     let mut verdicts: Vec<String> = Vec::new();
     match lead {

@@ -68,9 +68,8 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
     // sweep).
     let led = result
         .experiment
-        .variants
-        .iter()
-        .skip(1)
+        .compared()
+        .map(|(_, v)| v)
         .find(|v| !v.reference)
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
@@ -198,7 +197,7 @@ pub(super) fn named_assumption(
     let none = |d: f64| d.abs() < EXACTLY_ZERO;
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
-    let base = &result.experiment.variants[0].name;
+    let base = result.experiment.baseline_name(&f.variant);
     let would = if none(f.changed) {
         format!("{} would be no different from {base} in {name}", f.variant)
     } else if none(f.difference) {
@@ -257,7 +256,7 @@ fn comparison_table(
     a: &crate::experiment::assumptions::Assumptions,
 ) -> Tab {
     let base_report = &result.runs[0].report;
-    let base = &result.experiment.variants[0].name;
+    let exp = &result.experiment;
     let mut tab = Tab::new(&[
         ("variant", false),
         ("headline", false),
@@ -289,7 +288,7 @@ fn comparison_table(
             f.rule.clone(),
             match f.side.as_str() {
                 "both" => "both".to_string(),
-                "baseline" => base.clone(),
+                "baseline" => exp.baseline_name(&f.variant).to_string(),
                 _ => f.variant.clone(),
             },
             diff(f.difference),
@@ -310,7 +309,10 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let exp = &result.experiment;
     // No runs, no section.
     result.runs.first()?;
-    let base = &exp.variants[0].name;
+    let base = match exp.several_baselines() {
+        true => "their baselines",
+        false => exp.variants[0].name.as_str(),
+    };
     let how = if a.exact {
         "each worked out exactly".to_string()
     } else {

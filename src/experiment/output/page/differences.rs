@@ -55,8 +55,11 @@ fn columns(result: &ExperimentResult, all_exact: bool, adjusted: bool) -> Tab {
     if !exp.sweep.is_empty() {
         head.push(("setting", false));
     }
+    head.push(("variant", false));
+    if exp.several_baselines() {
+        head.push(("against", false));
+    }
     head.extend([
-        ("variant", false),
         ("of", false),
         ("what", false),
         ("difference", true),
@@ -115,8 +118,11 @@ fn difference_row(
         ),
         None => estimate,
     };
+    row.push(c.variant.clone());
+    if exp.several_baselines() {
+        row.push(c.baseline.clone());
+    }
     row.extend([
-        c.variant.clone(),
         if as_chance(c) {
             "chance".to_string()
         } else {
@@ -145,6 +151,14 @@ fn difference_row(
         row.push(super::super::answer::chance_cell(c).to_string());
     }
     row
+}
+
+/// "the baseline", or "its baseline" where each group of variants has its own.
+fn the_baseline(exp: &crate::experiment::Experiment) -> &'static str {
+    match exp.several_baselines() {
+        true => "its baseline (column against)",
+        false => "the baseline",
+    }
 }
 
 /// The section of differences from the baseline (`None` without comparisons).
@@ -178,16 +192,21 @@ pub(super) fn differences_section(
     }
     Some(Section {
         printed: false,
-        title: format!("Differences from {}", exp.variants[0].name),
+        title: match exp.several_baselines() {
+            true => "Differences, each from its baseline".to_string(),
+            false => format!("Differences from {}", exp.variants[0].name),
+        },
         intro: if all_exact {
             format!(
-                "Each variant minus the baseline at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
+                "Each variant minus {} at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
+                the_baseline(exp),
                 checked,
                 (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
             )
         } else {
             format!(
-                "Each variant minus the baseline at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                "Each variant minus {} at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                the_baseline(exp),
                 if adjusted {
                     " (judged after Holm's adjustment of the p-values, column Holm, across every row of this table without an exact value, as a reader scans them at once)"
                 } else {

@@ -14,7 +14,10 @@ pub(super) fn headline_table(
     let exp = &result.experiment;
     let head = Head::of(exp, &result.runs[0].report);
     let key = head.key.clone();
-    let difference = format!("difference from {}", exp.variants[0].name);
+    let difference = match exp.several_baselines() {
+        true => "difference from its baseline".to_string(),
+        false => format!("difference from {}", exp.variants[0].name),
+    };
     let title = head.labelled();
     let swept = !exp.sweep.is_empty();
     // One number per quantity: where every value is exact, the table gives the exact values and
@@ -75,7 +78,7 @@ pub(super) fn headline_table(
             let x = c.exact.unwrap_or(c.p);
             row.push(head.value(x));
             row.push(match cmp {
-                None if run.variant == 0 => "baseline".to_string(),
+                None if exp.is_baseline(run.variant) => "baseline".to_string(),
                 None => "not compared".to_string(),
                 Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
                 Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
@@ -90,7 +93,7 @@ pub(super) fn headline_table(
                 _ => head.value(c.p),
             });
             let (diff, chance) = match cmp {
-                None if run.variant == 0 => ("baseline".to_string(), String::new()),
+                None if exp.is_baseline(run.variant) => ("baseline".to_string(), String::new()),
                 None => ("not compared".to_string(), String::new()),
                 Some(d) => match d.exact_difference {
                     Some(_) if super::super::answer::exactly_same(d) => {
@@ -172,17 +175,24 @@ pub(super) fn verdict(
 ) -> String {
     let exp = &result.experiment;
     let key = &head.key;
+    // The baseline of the variant named `name`, its run at the first setting.
+    let base_run = |name: &str| {
+        let v = exp.variants.iter().position(|v| v.name == name)?;
+        let b = exp.baseline_of(v)?;
+        result.runs.iter().find(|r| r.variant == b)
+    };
     let base = &exp.variants[0].name;
     let base_value = find(&result.runs[0].report, key)
         .map(|c| head.value(c.exact.unwrap_or(c.p)))
         .unwrap_or_default();
-    // The baseline is named once in an answer: a second headline's value stands alone.
-    let base_value = if name_base {
-        format!("{base_value} under {base}")
-    } else {
-        base_value
+    // The baseline is named once in an answer: a second headline's value stands alone. With
+    // a baseline for each group of variants, each is measured against its own.
+    let base_value = match (exp.several_baselines(), name_base) {
+        (true, _) => "each against its baseline".to_string(),
+        (false, true) => format!("{base_value} under {base}"),
+        (false, false) => base_value,
     };
-    let others = exp.variants[1..].iter().filter(|v| !v.reference).count();
+    let others = exp.compared().filter(|(_, v)| !v.reference).count();
     let exact_all = result
         .runs
         .iter()
@@ -208,10 +218,22 @@ pub(super) fn verdict(
                 (1, 1) => {
                     // Its own value against the baseline's, then the change: "Under Green, the
                     // chance of recovering is 20.4% against 43.1% under Regular: −22.7 points".
-                    let own = find(&result.runs[0].report, key)
+                    let from = base_run(name).and_then(|r| find(&r.report, key));
+                    let own = from
+                        .as_ref()
                         .map(|c| head.value(c.exact.unwrap_or(c.p) + d))
                         .unwrap_or_default();
-                    format!("Under {name}, {noun} is {own} against {base_value}: {change}{how}.")
+                    let against = match (exp.several_baselines(), from) {
+                        (true, Some(c)) => format!(
+                            "{} under {}",
+                            head.value(c.exact.unwrap_or(c.p)),
+                            base_run(name)
+                                .map(|r| exp.variants[r.variant].name.as_str())
+                                .unwrap_or_default()
+                        ),
+                        _ => base_value.clone(),
+                    };
+                    format!("Under {name}, {noun} is {own} against {against}: {change}{how}.")
                 }
                 (1, _) => format!(
                     "1 of {others} variants changes {noun} ({base_value}){how}: {name}, {change}."

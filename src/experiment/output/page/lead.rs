@@ -15,10 +15,10 @@ pub(super) fn lead(
     if !exp.sweep.is_empty() {
         return None;
     }
-    let v = exp.variants[1..].iter().find(|v| !v.reference)?;
+    let (vi, v) = exp.compared().find(|(_, v)| !v.reference)?;
+    let bi = exp.baseline_of(vi)?;
     let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
-    let vi = exp.variants.iter().position(|x| x.name == v.name)?;
-    let (mine, base) = (&run(vi)?.report, &run(0)?.report);
+    let (mine, base) = (&run(vi)?.report, &run(bi)?.report);
     let (parts, ways): (Vec<String>, Vec<Option<bool>>) = heads
         .iter()
         .filter_map(|h| {
@@ -60,7 +60,7 @@ pub(super) fn lead(
         return exp.verdict.then(|| {
             format!(
                 "No: under {}, no headline differs from {}.",
-                v.name, exp.variants[0].name
+                v.name, exp.variants[bi].name
             )
         });
     }
@@ -71,7 +71,7 @@ pub(super) fn lead(
     };
     Some(format!(
         "{opener}Under {}, against {}: {said}.",
-        v.name, exp.variants[0].name,
+        v.name, exp.variants[bi].name,
     ))
 }
 
@@ -89,17 +89,22 @@ pub(super) fn lead_each(
         return None;
     }
     let asked: Vec<(usize, &str)> = exp
-        .variants
-        .iter()
-        .enumerate()
-        .skip(1)
+        .compared()
         .filter(|(_, v)| !v.reference)
         .map(|(i, v)| (i, v.name.as_str()))
         .collect();
     if asked.len() < 2 {
         return None;
     }
-    let base = &exp.variants[0].name;
+    // Each baseline with the variants asked about against it, in the file's order.
+    let mut groups: Vec<(usize, Vec<(usize, &str)>)> = Vec::new();
+    for &(i, name) in &asked {
+        let b = exp.baseline_of(i)?;
+        match groups.iter_mut().find(|g| g.0 == b) {
+            Some(g) => g.1.push((i, name)),
+            None => groups.push((b, vec![(i, name)])),
+        }
+    }
     let report = |i: usize| {
         result
             .runs
@@ -110,7 +115,7 @@ pub(super) fn lead_each(
     let value = |i: usize, h: &Head| find(report(i)?, &h.key).map(|c| c.exact.unwrap_or(c.p));
     // Each variant's value and change (exact where known), `None` for the change where chance
     // could explain it.
-    let changes = |h: &Head| -> Option<Vec<(&str, f64, Option<f64>)>> {
+    let changes = |h: &Head, asked: &[(usize, &str)]| -> Option<Vec<(String, f64, Option<f64>)>> {
         asked
             .iter()
             .map(|&(i, name)| {
@@ -119,11 +124,11 @@ pub(super) fn lead_each(
                     (true, _) | (_, false) => None,
                     (false, true) => Some(c.exact_difference.unwrap_or(c.difference)),
                 };
-                Some((name, value(i, h)?, d))
+                Some((name.to_string(), value(i, h)?, d))
             })
             .collect()
     };
-    let way = |ds: &[(&str, f64, Option<f64>)]| {
+    let way = |ds: &[(String, f64, Option<f64>)]| {
         if ds.iter().all(|x| x.2.is_some_and(|d| d > 0.0)) {
             Some("rises")
         } else if ds.iter().all(|x| x.2.is_some_and(|d| d < 0.0)) {
@@ -133,25 +138,121 @@ pub(super) fn lead_each(
         }
     };
     let h0 = heads.first()?;
-    let first = changes(h0)?;
-    let b0 = value(0, h0)?;
+    if let [(b, group)] = &groups[..] {
+        return lead_group(
+            (*b, &exp.variants[*b].name),
+            group,
+            heads,
+            &changes,
+            &value,
+            &way,
+        );
+    }
+    // Several baselines (a question asked within each of several systems or units): a
+    // sentence for each, its further headlines said only where every variant moves them the
+    // same way, from one baseline or another.
+    let mut out: Vec<String> = Vec::new();
+    let mut gains: Vec<(&str, f64)> = Vec::new();
+    for (b, group) in &groups {
+        let first = changes(h0, group)?;
+        let each: Vec<String> = match &first[..] {
+            [(name, x, d)] => vec![match d {
+                Some(d) => format!("with {name}, {} ({})", h0.value(*x), h0.diff(*d)),
+                None => format!("with {name}, {} (the same)", h0.value(*x)),
+            }],
+            _ => first
+                .iter()
+                .map(|(name, x, d)| change_said(h0, name, *x, *d, true))
+                .collect(),
+        };
+        gains.extend(
+            group
+                .iter()
+                .zip(&first)
+                .filter_map(|((_, n), c)| Some((*n, c.2?))),
+        );
+        out.push(format!(
+            "With {}, {} is {}; {}.",
+            exp.variants[*b].name,
+            h0.noun(),
+            h0.value(value(*b, h0)?),
+            each.join("; ")
+        ));
+    }
+    // Which change is largest and which smallest, where they all go one way.
+    let by_size = |a: &&(&str, f64), b: &&(&str, f64)| a.1.abs().total_cmp(&b.1.abs());
+    if gains.len() == asked.len()
+        && gains.len() > 1
+        && (gains.iter().all(|g| g.1 > 0.0) || gains.iter().all(|g| g.1 < 0.0))
+        && let (Some(big), Some(small)) =
+            (gains.iter().max_by(by_size), gains.iter().min_by(by_size))
+    {
+        out.push(format!(
+            "The change is largest under {} ({}) and smallest under {} ({}).",
+            big.0,
+            h0.diff(big.1),
+            small.0,
+            h0.diff(small.1)
+        ));
+    }
+    for h in &heads[1..] {
+        let Some(ds) = changes(h, &asked) else {
+            continue;
+        };
+        if let Some(w) = way(&ds) {
+            out.push(format!(
+                "{} {w} under every one of them{}.",
+                crate::labels::capitalised(&h.noun()),
+                better_said(h, ds[0].2.unwrap_or(0.0))
+            ));
+        }
+    }
+    Some(out.join(" "))
+}
+
+/// A variant's name, its value, and its change (`None`: the same, or chance could explain it).
+type Change = (String, f64, Option<f64>);
+
+/// Each of a group's variants (index, name) with its [`Change`] on a headline.
+type Changes<'a> = dyn Fn(&Head, &[(usize, &'a str)]) -> Option<Vec<Change>> + 'a;
+
+/// A variant's value and its change, or "the same" where it has none: "Green: 74.4%
+/// (−15.8 points)"; `once`: which way is better is said elsewhere.
+fn change_said(h: &Head, name: &str, x: f64, d: Option<f64>, once: bool) -> String {
+    match d {
+        Some(d) if once => format!("{name}: {} ({})", h.value(x), h.diff(d)),
+        Some(d) => format!(
+            "{name}: {} ({}{})",
+            h.value(x),
+            h.diff(d),
+            better_said(h, d).replace(" (", ", ").replace(')', "")
+        ),
+        None => format!("{name}: {} (the same)", h.value(x)),
+    }
+}
+
+/// [`lead_each`] with one baseline (`b`): its value, each variant's, and each further
+/// headline's range where every variant moves it the same way.
+fn lead_group<'a>(
+    (b, base): (usize, &str),
+    group: &[(usize, &'a str)],
+    heads: &[Head],
+    changes: &Changes<'a>,
+    value: &dyn Fn(usize, &Head) -> Option<f64>,
+    way: &dyn Fn(&[Change]) -> Option<&'static str>,
+) -> Option<String> {
+    let h0 = heads.first()?;
+    let first = changes(h0, group)?;
+    let b0 = value(b, h0)?;
     // Said once where every variant moves it the same way; else beside each change.
     let once = way(&first).is_some();
     let each: Vec<String> = first
         .iter()
-        .map(|&(name, x, d)| match d {
-            Some(d) if once => format!("{name}: {} ({})", h0.value(x), h0.diff(d)),
-            Some(d) => format!(
-                "{name}: {} ({}{})",
-                h0.value(x),
-                h0.diff(d),
-                better_said(h0, d).replace(" (", ", ").replace(')', "")
-            ),
-            None => format!("{name}: {} (the same)", h0.value(x)),
-        })
+        .map(|(name, x, d)| change_said(h0, name, *x, *d, once))
         .collect();
     let mut out = format!(
-        "With {base}, {} is {}; {} \u{2014} {}.",
+        "With {}, {} is {}; {} \u{2014} {}.",
+        base,
         h0.noun(),
         h0.value(b0),
         match way(&first) {
@@ -164,7 +265,7 @@ pub(super) fn lead_each(
         each.join("; ")
     );
     for h in &heads[1..] {
-        let (Some(ds), Some(b)) = (changes(h), value(0, h)) else {
+        let (Some(ds), Some(bv)) = (changes(h, group), value(b, h)) else {
             continue;
         };
         let Some(w) = way(&ds) else {
@@ -176,7 +277,7 @@ pub(super) fn lead_each(
         out += &format!(
             " {} {w} under every variant too, from {} to between {} and {}{}.",
             crate::labels::capitalised(&h.noun()),
-            h.value(b),
+            h.value(bv),
             h.value(lo),
             h.value(hi),
             better_said(h, d)
@@ -193,7 +294,7 @@ pub(super) fn counts(
     heads: &[Head],
 ) -> String {
     let exp = &result.experiment;
-    let others = exp.variants[1..].iter().filter(|v| !v.reference).count();
+    let others = exp.compared().filter(|(_, v)| !v.reference).count();
     let exact_all = heads.iter().all(|h| {
         result
             .runs
@@ -215,7 +316,11 @@ pub(super) fn counts(
                 (0, n) => format!(
                     "{n} of the {others} variant{} compared with {} change{} {head}",
                     if others == 1 { "" } else { "s" },
-                    exp.variants[0].name,
+                    if exp.several_baselines() {
+                        "their baselines"
+                    } else {
+                        exp.variants[0].name.as_str()
+                    },
                     if n == 1 { "s" } else { "" }
                 ),
                 (_, 2) if others == 2 => format!("both {head}"),
@@ -407,9 +512,9 @@ pub(super) fn pull_apart(
     // headlines that fall, those that rise).
     type Said = (Vec<String>, &'static str);
     let mut alike: Vec<(Vec<&str>, Said, Said)> = Vec::new();
-    for v in exp.variants[1..]
-        .iter()
-        .filter(|v| !v.reference && Some(v.name.as_str()) != led)
+    for (_, v) in exp
+        .compared()
+        .filter(|(_, v)| !v.reference && Some(v.name.as_str()) != led)
     {
         let apart = apart_at(comparisons, heads, &v.name, &points);
         match &apart[..] {

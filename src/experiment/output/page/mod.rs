@@ -26,7 +26,7 @@ use lead::*;
 use runs::*;
 use setup::*;
 use systems::*;
-pub(super) use systems::{systems_of, unmatched};
+pub(super) use systems::{crossing_systems, systems_of, unmatched};
 
 /// A table of the report, rendered to Markdown (`summary.md`) and HTML (`index.html`).
 #[derive(Debug, Clone, PartialEq)]

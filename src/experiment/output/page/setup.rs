@@ -77,7 +77,15 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     }
                 }
                 (
-                    format!("{}{}", v.name, if *i == 0 { " (the baseline)" } else { "" }),
+                    format!(
+                        "{}{}",
+                        v.name,
+                        if exp.is_baseline(*i) {
+                            " (the baseline)"
+                        } else {
+                            ""
+                        }
+                    ),
                     own.join(", "),
                 )
             })
@@ -234,9 +242,10 @@ pub(super) fn skipped_tries(
     a: &crate::experiment::assumptions::Assumptions,
 ) -> String {
     let systems = compared_systems(result);
-    let compared: Vec<&str> = result.experiment.variants[1..]
-        .iter()
-        .map(|v| v.name.as_str())
+    let compared: Vec<&str> = result
+        .experiment
+        .compared()
+        .map(|(_, v)| v.name.as_str())
         .collect();
     // One line a setting and its value as run, its steps and the variants it was skipped
     // for together: "artillery or wagon instead of formed, for every variant".

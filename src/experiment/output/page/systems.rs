@@ -30,14 +30,42 @@ pub(super) fn compared_systems(result: &ExperimentResult) -> Vec<&str> {
     out
 }
 
-/// The outcomes that have no counterpart in the baseline's system, per variant, as
-/// `variant: a, b` (empty when every outcome is matched).
+/// The comparisons that cross systems, as (variant's run, its baseline's run) at the first
+/// sweep point: a variant whose baseline is under another rule system.
+pub(crate) fn crossings(result: &ExperimentResult) -> Vec<(&Run, &Run)> {
+    let exp = &result.experiment;
+    let first = &result.runs[..exp.variants.len().min(result.runs.len())];
+    first
+        .iter()
+        .filter_map(|run| {
+            let b = exp.baseline_of(run.variant)?;
+            let base = first.iter().find(|r| r.variant == b)?;
+            (exp.variants[b].system != exp.variants[run.variant].system).then_some((run, base))
+        })
+        .collect()
+}
+
+/// The systems of the comparisons that cross systems (see [`crossings`]), baselines' first.
+pub(crate) fn crossing_systems(result: &ExperimentResult) -> Vec<&str> {
+    let exp = &result.experiment;
+    let mut out: Vec<&str> = Vec::new();
+    for (run, base) in crossings(result) {
+        for v in [base.variant, run.variant] {
+            let s = exp.variants[v].system.as_str();
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The outcomes that have no counterpart in the baseline's system, per variant compared
+/// across systems, as `variant: a, b` (empty when every outcome is matched).
 pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
-    let per = result.experiment.variants.len();
-    let first = &result.runs[..per];
-    let base = &first[0].report;
     let mut out = Vec::new();
-    for run in &first[1..] {
+    for (run, base) in crossings(result) {
+        let base = &base.report;
         let mine: Vec<&str> = run
             .report
             .outcomes
@@ -76,24 +104,25 @@ pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
     out
 }
 
-/// When the variants use different rule systems: which outcomes are compared across them and
-/// how they are matched, and which have no counterpart and are not compared.
+/// When compared variants use different rule systems: which outcomes are compared across them
+/// and how they are matched, and which have no counterpart and are not compared.
 pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
-    let systems = systems_of(result);
-    if systems.len() < 2 {
+    let pairs = crossings(result);
+    if pairs.is_empty() {
         return None;
     }
+    let systems = crossing_systems(result);
     let exp = &result.experiment;
-    let per = exp.variants.len();
-    let first = &result.runs[..per];
-    let base = &first[0];
-    let base_name = &exp.variants[0].name;
+    let bases: Vec<usize> = pairs.iter().map(|(_, b)| b.variant).collect();
+    let base_name = if bases.iter().all(|b| *b == bases[0]) {
+        exp.variants[bases[0]].name.clone()
+    } else {
+        "its baseline's outcome".to_string()
+    };
     let mut rows: Vec<Vec<String>> = Vec::new();
-    for run in &first[1..] {
+    for (run, base) in pairs {
         let v = &exp.variants[run.variant];
-        if v.system == exp.variants[0].system {
-            continue;
-        }
+        let base_system = &exp.variants[base.variant].system;
         for b in &base.report.outcomes {
             let counterpart = run
                 .report
@@ -137,7 +166,7 @@ pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
                     crate::labels::outcome(&o.outcome).head,
                     format!(
                         "no counterpart in {}: not compared",
-                        crate::labels::system(&exp.variants[0].system)
+                        crate::labels::system(base_system)
                     ),
                 ]);
             }

@@ -309,6 +309,11 @@ fn note(
         note
     };
     let mut note = format!("{note}{}", hidden_words(&names, hidden));
+    // Settings swept (not turns) that have nothing between them: whole numbers, or words.
+    let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
+    if !*chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {
+        note += " Lines only join the settings tried: there are none between them.";
+    }
     if !meets.is_empty() && meets.len() <= 3 {
         note += &format!(
             " Where lines meet, one mark covers the other: {}.",

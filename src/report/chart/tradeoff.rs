@@ -268,5 +268,14 @@ where
     if better.0.is_some() && better.1.is_some() {
         note += " The arrow points to the better corner.";
     }
+    // Axes drawn where the points are, not from zero: said, so that a gap is not read as a
+    // ratio.
+    let from_zero = |lo: f64| lo <= 0.0;
+    note += match (from_zero(x0), from_zero(y0)) {
+        (true, true) => "",
+        (false, false) => " Neither axis starts at zero.",
+        (true, false) => " The upright axis does not start at zero.",
+        (false, true) => " The axis across does not start at zero.",
+    };
     caption(root, f.caption_top, f.setup.as_deref(), &note, s)
 }

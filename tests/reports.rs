@@ -724,7 +724,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). 2 of the 4 variants compared with 25% rules change \u{201c}eliminated\u{201d}, 3 of 4 \u{201c}turns its place stood empty\u{201d} and 3 of 4 \u{201c}full-strength turns held\u{201d} (exact values; Rank & File is there for scale only).").unwrap();
+    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). So does 25% rules + amendment, 1 in 6 blocked; 25% rules + retreat on fire only changes only \u{201c}turns its place stood empty\u{201d} and \u{201c}full-strength turns held\u{201d}; 25% rules + return roll only changes none of the three (exact values; Rank & File is there for scale only).").unwrap();
     let table = summary
         .find(
             "| variant | eliminated | eliminated: change from 25% rules | turns its place stood empty | turns its place stood empty: change from 25% rules |",
@@ -752,7 +752,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.4% to between 90.1% and 98.1% (better). Both variants change \u{201c}turns to recover\u{201d} and both \u{201c}recovered\u{201d} (exact values)."),
+        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.4% to between 90.1% and 98.1% (better). Both variants change both headlines (exact values)."),
         "{summary}"
     );
     assert!(summary.contains(
@@ -850,7 +850,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| 25% rules + amendment | eliminated | Retreating: out of range, no instead of yes | EF-5 | both | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("The answer rests on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
+        summary.contains("The answer depends on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -896,7 +896,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
             .join("reports/line-retreat-vs-rank-and-file/summary.md"),
     )
     .unwrap();
-    let section = &line[line.find("## Assumptions that matter").unwrap()..];
+    let section = &line[line.find("## What changes the answer").unwrap()..];
     assert!(
         section.contains("Retreating: out of range, no instead of yes"),
         "{section}"
@@ -915,7 +915,7 @@ fn the_situation_is_not_an_assumption() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file/summary.md"),
     )
     .unwrap();
-    let start = text.find("## Assumptions that matter\n").unwrap();
+    let start = text.find("## What changes the answer\n").unwrap();
     let holds = text.find("## Where the answer holds").unwrap();
     let after = text[holds..].find("\n## ").unwrap() + holds;
     // The table's rows (its intro may name a combination the rules refused to try).
@@ -946,7 +946,7 @@ fn the_situation_is_not_an_assumption() {
         .lines()
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
-    let start = rally.find("## Assumptions that matter\n").unwrap();
+    let start = rally.find("## What changes the answer\n").unwrap();
     let holds = rally.find("## Where the answer holds").unwrap();
     for s in ["Keep routing by choice", "Formed unit or single stand"] {
         assert!(!answer.contains(s), "{answer}");

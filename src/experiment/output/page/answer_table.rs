@@ -106,7 +106,12 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         // The lead gives the values; the counts follow in a sentence, the table the rest.
         Some(l) => {
             verdicts.push(l);
-            verdicts.push(counts(result, comparisons, &heads));
+            verdicts.push(counts(
+                result,
+                comparisons,
+                &heads,
+                led.map(|v| v.name.as_str()),
+            ));
         }
         None => verdicts.extend(
             heads

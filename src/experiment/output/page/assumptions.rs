@@ -148,7 +148,7 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
     let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "The answer rests on {}{}; \u{201c}Assumptions that matter\u{201d} lists {}.",
+            "The answer depends on {}{}; \u{201c}What changes the answer\u{201d} lists {}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
@@ -176,7 +176,7 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
         .find(fits)
         .or_else(|| {
             Some(format!(
-                "The answer rests on {} setting{} that change it (under \u{201c}Assumptions that matter\u{201d}).",
+                "The answer depends on {} setting{} that change it (under \u{201c}What changes the answer\u{201d}).",
                 keys.len(),
                 if keys.len() == 1 { "" } else { "s" }
             ))
@@ -360,7 +360,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         intro += &not_moved;
         return Some(vec![Section {
             printed: true,
-            title: "Assumptions that matter".into(),
+            title: "What changes the answer".into(),
             intro,
             tables: Vec::new(),
         }]);
@@ -386,7 +386,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     }
     let mut out = vec![Section {
         printed: true,
-        title: "Assumptions that matter".into(),
+        title: "What changes the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
             Vec::new()
@@ -412,7 +412,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     }
     out.push(        Section {
             printed: false,
-            title: "Assumptions that matter, comparison by comparison".into(),
+            title: "What changes the answer, comparison by comparison".into(),
             intro: format!(
                 "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}",
                 match scale_only + scale_situation {

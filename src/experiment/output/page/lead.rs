@@ -286,61 +286,138 @@ fn lead_group<'a>(
     Some(out)
 }
 
-/// How many of the variants the question asks about change each headline, in one sentence
-/// ("2 of 4 variants change “eliminated” and 3 of 4 “turns its place stood empty”, exactly").
+/// Which headlines each variant the question asks about changes, in one sentence, the
+/// variants that change the same ones said together: "25% rules + amendment changes all
+/// three; 25% rules + return roll only changes none of them" (and whether exactly). `led`: the
+/// variant the answer has just spoken of; where it changes every headline, the others that do
+/// are said as "so does …".
 pub(super) fn counts(
     result: &ExperimentResult,
     comparisons: &[Comparison],
     heads: &[Head],
+    led: Option<&str>,
 ) -> String {
     let exp = &result.experiment;
-    let others = exp.compared().filter(|(_, v)| !v.reference).count();
+    let asked: Vec<&str> = exp
+        .compared()
+        .filter(|(_, v)| !v.reference)
+        .map(|(_, v)| v.name.as_str())
+        .collect();
     let exact_all = heads.iter().all(|h| {
         result
             .runs
             .iter()
             .all(|r| find(&r.report, &h.key).is_some_and(|c| c.exact.is_some()))
     });
-    let parts: Vec<String> = heads
+    let moved: Vec<Vec<String>> = heads
         .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let n = moved(result, comparisons, h).len();
-            let head = format!("\u{201c}{}\u{201d}", h.label().head);
-            match (i, n) {
-                (0, 0) => format!("none of the {others} variants changes {head}"),
-                (0, 2) if others == 2 => format!("both variants change {head}"),
-                (0, n) if n == others && n > 1 => format!("all {n} variants change {head}"),
-                // Of which variants: those compared with the baseline, not every one the
-                // setup lists (the baseline and one shown for scale are not counted).
-                (0, n) => format!(
-                    "{n} of the {others} variant{} compared with {} change{} {head}",
-                    if others == 1 { "" } else { "s" },
-                    if exp.several_baselines() {
-                        "their baselines"
-                    } else {
-                        exp.variants[0].name.as_str()
-                    },
-                    if n == 1 { "s" } else { "" }
-                ),
-                (_, 2) if others == 2 => format!("both {head}"),
-                (_, n) if n == others && n > 1 => format!("all {n} {head}"),
-                (_, 0) => format!("none {head}"),
-                (_, n) => format!("{n} of {others} {head}"),
-            }
+        .map(|h| {
+            moved(result, comparisons, h)
+                .into_iter()
+                .map(|m| m.0)
+                .collect()
         })
         .collect();
-    let joined = match &parts[..] {
-        [one] => one.clone(),
+    // The variants that change the same headlines, together, in the file's order.
+    let mut groups: Vec<(Vec<usize>, Vec<&str>)> = Vec::new();
+    for name in &asked {
+        let changed: Vec<usize> = (0..heads.len())
+            .filter(|&i| moved[i].iter().any(|m| m == name))
+            .collect();
+        match groups.iter_mut().find(|g| g.0 == changed) {
+            Some(g) => g.1.push(name),
+            None => groups.push((changed, vec![name])),
+        }
+    }
+    let every = match heads.len() {
+        1 => format!("\u{201c}{}\u{201d}", heads[0].label().head),
+        2 => "both headlines".to_string(),
+        3 => "all three headlines".to_string(),
+        4 => "all four headlines".to_string(),
+        n => format!("all {n} headlines"),
+    };
+    let listed = |names: &[&str]| match names {
+        [one] => one.to_string(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
         [] => String::new(),
     };
+    let parts: Vec<String> = groups
+        .iter()
+        .filter_map(|(changed, names)| {
+            // The variant just spoken of changes every headline: the others that do too
+            // follow it ("so does …"), and it is not said again.
+            if let Some(l) = led.filter(|l| names.contains(l) && changed.len() == heads.len()) {
+                let rest: Vec<&str> = names.iter().copied().filter(|n| *n != l).collect();
+                return (!rest.is_empty()).then(|| {
+                    format!(
+                        "so {} {}",
+                        if rest.len() == 1 { "does" } else { "do" },
+                        listed(&rest)
+                    )
+                });
+            }
+            let verb = if names.len() == 1 {
+                "changes"
+            } else {
+                "change"
+            };
+            let who = match (names.len(), asked.len()) {
+                (2, 2) => "both variants".to_string(),
+                (n, a) if n == a && n > 2 => format!("all {n} variants"),
+                _ => listed(names),
+            };
+            let what = match changed.len() {
+                0 => match heads.len() {
+                    2 => "neither headline".to_string(),
+                    3 => "none of the three".to_string(),
+                    4 => "none of the four".to_string(),
+                    _ => "none of them".to_string(),
+                },
+                n if n == heads.len() => every.clone(),
+                _ => {
+                    let quoted: Vec<String> = changed
+                        .iter()
+                        .map(|&i| format!("\u{201c}{}\u{201d}", heads[i].label().head))
+                        .collect();
+                    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+                    format!("only {}", listed(&quoted))
+                }
+            };
+            Some(match (changed.len(), heads.len(), names.len()) {
+                (0, 1, 1) => format!("{who} does not change {every}"),
+                (0, 1, _) => format!("{who} do not change {every}"),
+                _ => format!("{who} {verb} {what}"),
+            })
+        })
+        .collect();
+    let joined = parts.join("; ");
     let scale: Vec<&str> = exp
         .variants
         .iter()
         .filter(|v| v.reference)
         .map(|v| v.name.as_str())
         .collect();
+    if joined.is_empty() {
+        // The variant just spoken of is the only one asked about: how sure, and what is for
+        // scale, alone.
+        return format!(
+            "{}{}.",
+            if exact_all {
+                "These are exact values"
+            } else {
+                "Each change is more than chance explains"
+            },
+            if scale.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} {} there for scale only",
+                    scale.join(" and "),
+                    if scale.len() == 1 { "is" } else { "are" }
+                )
+            }
+        );
+    }
     crate::labels::capitalised(&format!(
         "{joined}{}{}).",
         if exact_all {

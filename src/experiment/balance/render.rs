@@ -590,7 +590,7 @@ impl Balance {
                 _ => format!("{target} is reached {} times", self.crossings.len()),
             },
         };
-        Chart::Lines {
+        Chart::Lines(crate::report::chart::Lines {
             title: format!(
                 "{} at each {}: {answer}",
                 crate::labels::capitalised(&self.headline_label().head),
@@ -625,7 +625,7 @@ impl Balance {
                     ran.iter().map(|_| Some(est(self.target))).collect(),
                 ),
             ],
-        }
+        })
     }
 
     /// The CSV table ([`Balance::csv_rows`]).

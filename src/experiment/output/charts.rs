@@ -354,7 +354,7 @@ pub(crate) fn point_charts(
         .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
     out.push((
         format!("outcomes{suffix}"),
-        Chart::Bars {
+        Chart::Bars(crate::report::chart::Bars {
             title: with_setup(format!("How each variant ends{at_words}"), exp),
             y_label: if exact {
                 "chance".into()
@@ -381,7 +381,7 @@ pub(crate) fn point_charts(
             categories,
             share: true,
             left_out,
-        },
+        }),
     ));
     // A metric as the headline ("how much faster?"): its mean, variant by variant, with
     // intervals, where the outcome bars cannot show it.
@@ -394,7 +394,7 @@ pub(crate) fn point_charts(
         let what = head.axis();
         out.push((
             format!("headline{suffix}"),
-            Chart::Bars {
+            Chart::Bars(crate::report::chart::Bars {
                 title: with_setup(format!("{}{at_words}", exp.question), exp),
                 y_label: if cells
                     .iter()
@@ -413,7 +413,7 @@ pub(crate) fn point_charts(
                     .map(|(r, c)| (exp.variants[r.variant].name.clone(), vec![c]))
                     .collect(),
                 left_out: Vec::new(),
-            },
+            }),
         ));
     }
     // Two headlines or more: the trade-off between the first two, a point per variant.
@@ -458,7 +458,7 @@ pub(crate) fn point_charts(
         };
         out.push((
             format!("tradeoff{suffix}"),
-            Chart::Tradeoff {
+            Chart::Tradeoff(crate::report::chart::Tradeoff {
                 title: with_setup(
                     format!(
                         "{}{} against {}{at_words}",
@@ -478,7 +478,7 @@ pub(crate) fn point_charts(
                 better: (higher(hx), higher(hy)),
                 level: level.clone(),
                 points,
-            },
+            }),
         ));
     }
     for r in first {
@@ -551,7 +551,7 @@ pub(crate) fn point_charts(
             let title = with_setup(format!("{title}{at_words}"), exp);
             out.push((
                 format!("lines_{col}{suffix}"),
-                Chart::Lines {
+                Chart::Lines(crate::report::chart::Lines {
                     title,
                     x_label: "after turn".into(),
                     x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
@@ -560,7 +560,7 @@ pub(crate) fn point_charts(
                     steps: true,
                     share: crate::scenario::strength::as_share(col),
                     series,
-                },
+                }),
             ));
         }
     }
@@ -605,7 +605,7 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
                 .collect();
             (
                 format!("per_turn_{}", slug(col)),
-                Chart::Lines {
+                Chart::Lines(crate::report::chart::Lines {
                     title: with_setup(
                         format!(
                             "The chance of being {} after each turn",
@@ -620,7 +620,7 @@ pub(crate) fn per_turn_overlaid(result: &ExperimentResult, first: &[Run]) -> Vec
                     steps: true,
                     share: true,
                     series,
-                },
+                }),
             )
         })
         .collect()
@@ -674,7 +674,7 @@ pub(super) fn sweep_charts(
         }
         out.push((
             "sweep".to_string(),
-            Chart::Lines {
+            Chart::Lines(crate::report::chart::Lines {
                 // What the chart shows, not the question again: the headline along the rule.
                 title: with_setup(
                     format!(
@@ -695,7 +695,7 @@ pub(super) fn sweep_charts(
                 steps: false,
                 share: !head.metric,
                 series,
-            },
+            }),
         ));
         if let Some(y) = exp.sweep.get(1) {
             for (vi, v) in exp.variants.iter().enumerate() {

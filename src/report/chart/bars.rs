@@ -7,15 +7,24 @@ use plotters::style::text_anchor::{HPos, VPos};
 use super::frame::*;
 use super::{Area, Series, colour};
 
-/// A bar chart's content, borrowed from [`Chart::Bars`](super::Chart::Bars).
-pub(super) struct Bars<'a> {
-    pub(super) title: &'a String,
-    pub(super) y_label: &'a String,
-    pub(super) level: &'a String,
-    pub(super) categories: &'a Vec<String>,
-    pub(super) share: &'a bool,
-    pub(super) series: &'a Vec<Series>,
-    pub(super) left_out: &'a Vec<String>,
+/// Grouped bars with interval whiskers: categories × series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bars {
+    /// Title: the question, or a sentence.
+    pub title: String,
+    /// What the bars measure (y axis).
+    pub y_label: String,
+    /// The level of the intervals, e.g. "95%".
+    pub level: String,
+    /// Category labels (x axis), in words.
+    pub categories: Vec<String>,
+    /// The bars are chances (a 0–100% axis), not means (an axis from 0 to the largest).
+    pub share: bool,
+    /// The series.
+    pub series: Vec<Series>,
+    /// Categories left out because they (almost) never happen, in words: the caption
+    /// names them.
+    pub left_out: Vec<String>,
 }
 
 /// Draw a bar chart on `root`; returns the height the drawing needs.
@@ -35,7 +44,7 @@ where
         share,
         series,
         left_out,
-    } = *chart;
+    } = chart;
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
     let entries = series_entries(&names, Key::Bar);

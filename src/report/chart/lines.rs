@@ -7,16 +7,25 @@ use plotters::prelude::*;
 use super::frame::*;
 use super::{Area, Estimate, Series, colour};
 
-/// A line chart's content, borrowed from [`Chart::Lines`](super::Chart::Lines).
-pub(super) struct Lines<'a> {
-    pub(super) title: &'a String,
-    pub(super) x_label: &'a String,
-    pub(super) x_values: &'a Vec<String>,
-    pub(super) y_label: &'a String,
-    pub(super) level: &'a String,
-    pub(super) steps: &'a bool,
-    pub(super) share: &'a bool,
-    pub(super) series: &'a Vec<Series>,
+/// Lines with interval bands over a swept parameter, or steps over turns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lines {
+    /// Title.
+    pub title: String,
+    /// The x axis: what and in which unit.
+    pub x_label: String,
+    /// Its values (labels on the x axis).
+    pub x_values: Vec<String>,
+    /// The y axis: what and in which unit.
+    pub y_label: String,
+    /// The level of the intervals, e.g. "95%".
+    pub level: String,
+    /// The x values are turns: draw steps.
+    pub steps: bool,
+    /// The values are chances (a 0–100% axis, fitted where effects are small), not means.
+    pub share: bool,
+    /// The series.
+    pub series: Vec<Series>,
 }
 
 /// The value a line goes through: the exact one where it is known.
@@ -101,10 +110,10 @@ fn meets<DB: DrawingBackend>(
     hidden: &[Option<(usize, usize)>],
     s: Scale,
 ) -> Vec<String> {
-    let (series, x_values) = (chart.series, chart.x_values);
+    let (series, x_values) = (&chart.series, &chart.x_values);
     let k = series.len();
     let mut meets: Vec<String> = Vec::new();
-    if x_values.len() <= 12 && !*chart.steps {
+    if x_values.len() <= 12 && !chart.steps {
         for a in 0..k {
             for b in a + 1..k {
                 if hidden[a].is_some_and(|h| h.0 == b) || hidden[b].is_some_and(|h| h.0 == a) {
@@ -182,7 +191,7 @@ where
     let mut line = Vec::new();
     for &(i, v) in &pts {
         let x = i as f64;
-        if *steps {
+        if steps {
             line.push(at(x - 0.5, y_of(&v)));
             line.push(at(x + 0.5, y_of(&v)));
         } else {
@@ -197,7 +206,7 @@ where
         let mut band = Vec::new();
         for &(i, v) in run {
             let x = i as f64;
-            if *steps {
+            if steps {
                 band.push(at(x - 0.5, v.high));
                 band.push(at(x + 0.5, v.high));
             } else {
@@ -206,7 +215,7 @@ where
         }
         for &(i, v) in run.iter().rev() {
             let x = i as f64;
-            if *steps {
+            if steps {
                 band.push(at(x + 0.5, v.low));
                 band.push(at(x - 0.5, v.low));
             } else {
@@ -263,7 +272,7 @@ fn note(
     hidden: &[Option<(usize, usize)>],
     meets: &[String],
 ) -> String {
-    let (probability, level, series) = (*chart.share, chart.level, chart.series);
+    let (probability, level, series) = (chart.share, &chart.level, &chart.series);
     let (y_min, y_max, fitted) = axis;
     let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
     let half = if probability {
@@ -311,7 +320,7 @@ fn note(
     let mut note = format!("{note}{}", hidden_words(&names, hidden));
     // Settings swept (not turns) that have nothing between them: whole numbers, or words.
     let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
-    if !*chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {
+    if !chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {
         note += " Lines only join the settings tried: there are none between them.";
     }
     if !meets.is_empty() && meets.len() <= 3 {
@@ -367,7 +376,7 @@ where
         share,
         series,
         ..
-    } = *chart;
+    } = chart;
     let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
     let entries = series_entries(&names, Key::Line);
     let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;

@@ -25,7 +25,10 @@ mod stacked;
 mod tornado;
 mod tradeoff;
 
+pub use bars::Bars;
 use frame::{FONT, Scale};
+pub use lines::Lines;
+pub use tradeoff::Tradeoff;
 
 /// Chart size in pixels at scale 1: the width, and the height a chart is laid out for (the
 /// canvas ends where the drawing does: taller with a long title, legend or caption, shorter
@@ -118,23 +121,7 @@ pub type Series = (String, Vec<Option<Estimate>>);
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chart {
     /// Grouped bars with interval whiskers: categories × series.
-    Bars {
-        /// Title: the question, or a sentence.
-        title: String,
-        /// What the bars measure (y axis).
-        y_label: String,
-        /// The level of the intervals, e.g. "95%".
-        level: String,
-        /// Category labels (x axis), in words.
-        categories: Vec<String>,
-        /// The bars are chances (a 0–100% axis), not means (an axis from 0 to the largest).
-        share: bool,
-        /// The series.
-        series: Vec<Series>,
-        /// Categories left out because they (almost) never happen, in words: the caption
-        /// names them.
-        left_out: Vec<String>,
-    },
+    Bars(Bars),
     /// The share of trials in each state, turn by turn, stacked as steps.
     Stacked {
         /// Title.
@@ -145,24 +132,7 @@ pub enum Chart {
         shares: Vec<Vec<f64>>,
     },
     /// Lines with interval bands over a swept parameter, or steps over turns.
-    Lines {
-        /// Title.
-        title: String,
-        /// The x axis: what and in which unit.
-        x_label: String,
-        /// Its values (labels on the x axis).
-        x_values: Vec<String>,
-        /// The y axis: what and in which unit.
-        y_label: String,
-        /// The level of the intervals, e.g. "95%".
-        level: String,
-        /// The x values are turns: draw steps.
-        steps: bool,
-        /// The values are chances (a 0–100% axis, fitted where effects are small), not means.
-        share: bool,
-        /// The series.
-        series: Vec<Series>,
-    },
+    Lines(Lines),
     /// A heat map of probabilities over two swept parameters, with a colour bar.
     Heat {
         /// Title (it says whether the cells are exact values or estimates).
@@ -191,23 +161,7 @@ pub enum Chart {
     },
     /// A trade-off between two headlines: a point per variant at (first, second), at the exact
     /// values where they are known, else at the estimates with their intervals both ways.
-    Tradeoff {
-        /// Title.
-        title: String,
-        /// The x axis (the first headline): what and in which unit.
-        x_label: String,
-        /// The y axis (the second headline).
-        y_label: String,
-        /// Whether each axis is a chance (drawn in per cent, within 0–100%), not a mean.
-        share: (bool, bool),
-        /// Which way is better on each axis, where it is known: `Some(true)` higher,
-        /// `Some(false)` lower. The axes say so, and an arrow points to the better corner.
-        better: (Option<bool>, Option<bool>),
-        /// The level of the intervals, e.g. "95%".
-        level: String,
-        /// The points: the variant's name and its value on each axis.
-        points: Vec<(String, Estimate, Estimate)>,
-    },
+    Tradeoff(Tradeoff),
 }
 
 type Area<DB> = DrawingArea<DB, Shift>;
@@ -222,53 +176,13 @@ where
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
     let height = match chart {
-        Chart::Bars {
-            title,
-            y_label,
-            level,
-            categories,
-            share,
-            series,
-            left_out,
-        } => {
-            let bars = bars::Bars {
-                title,
-                y_label,
-                level,
-                categories,
-                share,
-                series,
-                left_out,
-            };
-            bars::draw(root, &bars, s)?
-        }
+        Chart::Bars(bars) => bars::draw(root, bars, s)?,
         Chart::Stacked {
             title,
             layers,
             shares,
         } => stacked::draw(root, title, layers, shares, s)?,
-        Chart::Lines {
-            title,
-            x_label,
-            x_values,
-            y_label,
-            level,
-            steps,
-            share,
-            series,
-        } => {
-            let lines = lines::Lines {
-                title,
-                x_label,
-                x_values,
-                y_label,
-                level,
-                steps,
-                share,
-                series,
-            };
-            lines::draw(root, &lines, s)?
-        }
+        Chart::Lines(lines) => lines::draw(root, lines, s)?,
         Chart::Heat {
             title,
             x,
@@ -276,26 +190,7 @@ where
             cells,
             range,
         } => heat::draw(root, title, x, y, cells, range, s)?,
-        Chart::Tradeoff {
-            title,
-            x_label,
-            y_label,
-            share,
-            better,
-            level,
-            points,
-        } => {
-            let tradeoff = tradeoff::Tradeoff {
-                title,
-                x_label,
-                y_label,
-                share,
-                better,
-                level,
-                points,
-            };
-            tradeoff::draw(root, &tradeoff, s)?
-        }
+        Chart::Tradeoff(tradeoff) => tradeoff::draw(root, tradeoff, s)?,
         Chart::Tornado {
             title,
             x_label,
@@ -311,12 +206,12 @@ impl Chart {
     /// The chart's title.
     pub fn title(&self) -> &str {
         match self {
-            Chart::Bars { title, .. }
+            Chart::Bars(Bars { title, .. })
             | Chart::Stacked { title, .. }
-            | Chart::Lines { title, .. }
+            | Chart::Lines(Lines { title, .. })
             | Chart::Heat { title, .. }
             | Chart::Tornado { title, .. }
-            | Chart::Tradeoff { title, .. } => title,
+            | Chart::Tradeoff(Tradeoff { title, .. }) => title,
         }
     }
 
@@ -481,7 +376,7 @@ mod tests {
                 exact: None,
             })
         };
-        Chart::Bars {
+        Chart::Bars(Bars {
             title: "Outcomes & more".into(),
             y_label: "chance".into(),
             level: "95%".into(),
@@ -489,7 +384,7 @@ mod tests {
             share: true,
             series: vec![("A".into(), vec![est(0.6), est(0.4)])],
             left_out: vec!["routed".into()],
-        }
+        })
     }
 
     #[test]
@@ -506,14 +401,16 @@ mod tests {
             high: v + 0.05,
             exact: None,
         };
-        let chart = |points| Chart::Tradeoff {
-            title: "Trade-off".into(),
-            x_label: "chance of eliminated".into(),
-            y_label: "mean empty turns".into(),
-            share: (true, false),
-            better: (Some(false), Some(false)),
-            level: "95%".into(),
-            points,
+        let chart = |points| {
+            Chart::Tradeoff(Tradeoff {
+                title: "Trade-off".into(),
+                x_label: "chance of eliminated".into(),
+                y_label: "mean empty turns".into(),
+                share: (true, false),
+                better: (Some(false), Some(false)),
+                level: "95%".into(),
+                points,
+            })
         };
         let apart = chart(vec![
             ("A".into(), exact(0.85), exact(3.05)),
@@ -593,7 +490,7 @@ mod tests {
                 (format!("Regular, +1 leader, base regular {i}"), v)
             })
             .collect();
-        let chart = Chart::Lines {
+        let chart = Chart::Lines(Lines {
             title: "Many series".into(),
             x_label: "base green".into(),
             x_values: (1..=6).map(|x| x.to_string()).collect(),
@@ -602,7 +499,7 @@ mod tests {
             steps: false,
             share: true,
             series,
-        };
+        });
         let svg = chart.svg().unwrap();
         let (w, h) = svg_size(&svg);
         let mut texts = 0;
@@ -637,21 +534,23 @@ mod tests {
                 exact: Some(e),
             })
         };
-        let series = |steps: bool| Chart::Lines {
-            title: "Meet".into(),
-            x_label: "base green".into(),
-            x_values: (3..=6).map(|x| x.to_string()).collect(),
-            y_label: "chance".into(),
-            level: "95%".into(),
-            steps,
-            share: true,
-            series: vec![
-                ("Regular".into(), vec![exact(0.9); 4]),
-                (
-                    "Green".into(),
-                    vec![exact(0.9), exact(0.74), exact(0.56), exact(0.43)],
-                ),
-            ],
+        let series = |steps: bool| {
+            Chart::Lines(Lines {
+                title: "Meet".into(),
+                x_label: "base green".into(),
+                x_values: (3..=6).map(|x| x.to_string()).collect(),
+                y_label: "chance".into(),
+                level: "95%".into(),
+                steps,
+                share: true,
+                series: vec![
+                    ("Regular".into(), vec![exact(0.9); 4]),
+                    (
+                        "Green".into(),
+                        vec![exact(0.9), exact(0.74), exact(0.56), exact(0.43)],
+                    ),
+                ],
+            })
         };
         let texts = |c: &Chart| {
             svg_texts(&c.svg().unwrap())

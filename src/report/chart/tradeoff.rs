@@ -11,15 +11,25 @@ use super::{Area, Estimate, colour};
 /// A variant's point: its name and its value on each axis.
 type Point = (String, Estimate, Estimate);
 
-/// A trade-off's content, borrowed from [`Chart::Tradeoff`](super::Chart::Tradeoff).
-pub(super) struct Tradeoff<'a> {
-    pub(super) title: &'a String,
-    pub(super) x_label: &'a String,
-    pub(super) y_label: &'a String,
-    pub(super) share: &'a (bool, bool),
-    pub(super) better: &'a (Option<bool>, Option<bool>),
-    pub(super) level: &'a String,
-    pub(super) points: &'a Vec<Point>,
+/// A trade-off between two headlines: a point per variant at (first, second), at the exact
+/// values where they are known, else at the estimates with their intervals both ways.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tradeoff {
+    /// Title.
+    pub title: String,
+    /// The x axis (the first headline): what and in which unit.
+    pub x_label: String,
+    /// The y axis (the second headline).
+    pub y_label: String,
+    /// Whether each axis is a chance (drawn in per cent, within 0–100%), not a mean.
+    pub share: (bool, bool),
+    /// Which way is better on each axis, where it is known: `Some(true)` higher,
+    /// `Some(false)` lower. The axes say so, and an arrow points to the better corner.
+    pub better: (Option<bool>, Option<bool>),
+    /// The level of the intervals, e.g. "95%".
+    pub level: String,
+    /// The points: the variant's name and its value on each axis.
+    pub points: Vec<(String, Estimate, Estimate)>,
 }
 
 /// Where a point sits: the exact value where known, else the estimate.
@@ -223,7 +233,7 @@ where
         better,
         level,
         points,
-    } = *chart;
+    } = chart;
     let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
     let entries = series_entries(&names, Key::Point);
     let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;

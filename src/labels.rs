@@ -167,15 +167,39 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
         Neither,
     ),
     (
+        "loser_unsteady",
+        "loser unsteady",
+        "the chance of the melee's loser ending unsteady",
+        Neither,
+    ),
+    (
+        "loser_routing",
+        "loser routing",
+        "the chance of the melee's loser ending routing",
+        Neither,
+    ),
+    (
+        "loser_removed",
+        "loser removed",
+        "the chance of the melee's loser ending removed",
+        Neither,
+    ),
+    (
+        "loser_removed_by_fifty_percent",
+        "loser removed by the 50% rule",
+        "the chance of the melee's loser being removed by the 50% rule",
+        Neither,
+    ),
+    (
         "loser_removed_destroyed",
         "loser removed, every stand lost",
-        "the share of melees whose loser ended removed, every stand lost",
+        "the chance of the melee's loser being removed, every stand lost",
         Neither,
     ),
     (
         "loser_removed_failed_while_routing",
         "loser removed, failing a test while routing",
-        "the share of melees whose loser ended removed, failing a test while routing",
+        "the chance of the melee's loser being removed, failing a test while routing",
         Neither,
     ),
     (

@@ -685,8 +685,8 @@ fn each_system_is_measured_against_its_own_baseline() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(!summary.contains("Outcomes across systems"));
     for said in [
-        "with Rank & File, veteran v regular, 73.1% (+24.2 points)",
-        "with 25% rules, elite v regular, 65.2% (+15.9 points)",
+        "with Rank & File, veteran (+1 to hit) v regular, 73.1% (+24.2 points)",
+        "with 25% rules, elite (5 dice) v regular, 65.2% (+15.9 points)",
         "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
         "| variant | attacker wins | attacker wins: change from its baseline |",
     ] {
@@ -1391,10 +1391,12 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
     let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
     let line = md
         .lines()
-        .find(|l| l.contains("The setup leaves these as the program plays them unless told otherwise, in every variant:"))
+        .find(|l| l.contains("The setup leaves these as the program plays them unless told otherwise:"))
         .expect("the retreat report says its defaults");
+    // A setting one system lacks is said with the system it is played under.
+    assert!(line.contains("fire kept on shaken units: all (under Rank & File)"), "{line}");
     for said in [
-        "fires back: yes",
+        "fires back: yes (under the 25% effectiveness rules)",
         "general attached: no",
         "starting state: in line",
     ] {

@@ -454,7 +454,9 @@ pub(crate) fn point_charts(
                 let gy = (value(y) - value(y0)) * if by { 1.0 } else { -1.0 };
                 gx * gy < 0.0
             }),
-            _ => true,
+            // A headline with no better way (a win for one side is a loss for the other):
+            // no trade-off to speak of.
+            _ => false,
         };
         out.push((
             format!("tradeoff{suffix}"),

@@ -443,22 +443,50 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<String> 
             || exp.sweep.iter().any(|x| x.key == k)
     };
     let systems = compared_systems(result);
+    // The systems (of every variant) that have a setting: one some systems lack is said with
+    // the systems it is played under, not as if every variant had it.
+    let all: Vec<&str> = systems_of(result);
+    let under = |key: &str| -> Vec<&str> {
+        all.iter()
+            .copied()
+            .filter(|s| {
+                crate::system::find(s)
+                    .is_ok_and(|sys| crate::system::all_params(sys).iter().any(|p| p.key == key))
+            })
+            .collect()
+    };
     let mut said: Vec<String> = Vec::new();
+    let mut everywhere = true;
     let mut keys: Vec<&str> = Vec::new();
     for f in a.found.iter().filter(|f| scope(f)) {
         if keys.contains(&f.key.as_str()) || set_in_file(&f.key) {
             continue;
         }
         keys.push(&f.key);
+        let within = under(&f.key);
+        let only = if f.kind != "option" && !within.is_empty() && within.len() < all.len() {
+            everywhere = false;
+            format!(
+                " (under {})",
+                within
+                    .iter()
+                    .map(|s| crate::labels::system(s))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )
+        } else {
+            String::new()
+        };
         said.push(format!(
-            "{}: {}",
+            "{}: {}{only}",
             crate::labels::lower_first(&setting_in_table(&systems, &f.key, &f.kind)),
             setting_value(&f.key, &f.from)
         ));
     }
     (!said.is_empty()).then(|| {
         format!(
-            "The setup leaves these as the program plays them unless told otherwise, in every variant: {}.",
+            "The setup leaves these as the program plays them unless told otherwise{}: {}.",
+            if everywhere { ", in every variant" } else { "" },
             said.join("; ")
         )
     })

@@ -361,9 +361,16 @@ pub(super) fn counts(
             } else {
                 "change"
             };
+            // "All 3 variants compared" where the setup lists more (baselines, a variant for
+            // scale): the count is of those compared.
+            let compared = if exp.variants.len() - 1 > asked.len() {
+                " compared"
+            } else {
+                ""
+            };
             let who = match (names.len(), asked.len()) {
-                (2, 2) => "both variants".to_string(),
-                (n, a) if n == a && n > 2 => format!("all {n} variants"),
+                (2, 2) => format!("both variants{compared}"),
+                (n, a) if n == a && n > 2 => format!("all {n} variants{compared}"),
                 _ => listed(names),
             };
             let what = match changed.len() {

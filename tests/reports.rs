@@ -847,7 +847,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | Retreating: out of range, no instead of yes | EF-5 | both | −13.9 points | exactly the same | vanishes |"
+        "| 25% rules + amendment | eliminated | Retreating: out of range \u{2014} no (the report: yes) | EF-5 | both | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer depends on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
@@ -898,7 +898,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## What changes the answer").unwrap()..];
     assert!(
-        section.contains("Retreating: out of range, no instead of yes"),
+        section.contains("Retreating: out of range \u{2014} no (the report: yes)"),
         "{section}"
     );
     assert!(line.contains(
@@ -926,8 +926,8 @@ fn the_situation_is_not_an_assumption() {
         .join("\n");
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
-    assert!(readings.contains("Retreating: out of range, no instead of yes"));
-    assert!(readings.contains("Return to action on, 4 or 6 instead of 5"));
+    assert!(readings.contains("Retreating: out of range \u{2014} no (the report: yes)"));
+    assert!(readings.contains("Return to action on: 4 or 6 (the report: 5)"));
     for s in [
         "Starting state",
         "Morale class",
@@ -1371,13 +1371,13 @@ fn every_committed_answer_table_says_what_its_columns_count() {
 }
 
 /// A value the rules give a meaning of its own is said in words where a setting is stepped:
-/// "Always passes at or above, 5 or 7 (no roll always passes) instead of 6".
+/// "Always passes at or above: 5 or 7 (no roll always passes) (the report: 6)".
 #[test]
 fn a_setting_value_that_means_never_says_so() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
     let md = std::fs::read_to_string(root.join("leaders-and-rerolls/summary.md")).unwrap();
     assert!(
-        md.contains("Always passes at or above, 5 or 7 (no roll always passes) instead of 6"),
+        md.contains("Always passes at or above: 5 or 7 (no roll always passes) (the report: 6)"),
         "leaders-and-rerolls does not say what 7 means"
     );
 }
@@ -1391,10 +1391,15 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
     let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
     let line = md
         .lines()
-        .find(|l| l.contains("The setup leaves these as the program plays them unless told otherwise:"))
+        .find(|l| {
+            l.contains("The setup leaves these as the program plays them unless told otherwise:")
+        })
         .expect("the retreat report says its defaults");
     // A setting one system lacks is said with the system it is played under.
-    assert!(line.contains("fire kept on shaken units: all (under Rank & File)"), "{line}");
+    assert!(
+        line.contains("fire kept on shaken units: all (under Rank & File)"),
+        "{line}"
+    );
     for said in [
         "fires back: yes (under the 25% effectiveness rules)",
         "general attached: no",

@@ -279,11 +279,10 @@ fn comparison_table(
         tab.rows.push(vec![
             f.variant.clone(),
             head.labelled(),
-            format!(
-                "{}, {} instead of {}",
-                setting_in_table(&systems_of(result), &f.key, &f.kind),
-                setting_value(&f.key, &f.to),
-                setting_value(&f.key, &f.from)
+            stepped(
+                &setting_in_table(&systems_of(result), &f.key, &f.kind),
+                &setting_value(&f.key, &f.to),
+                &setting_value(&f.key, &f.from),
             ),
             f.rule.clone(),
             match f.side.as_str() {
@@ -426,6 +425,18 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             tables: vec![tab],
         });
     Some(out)
+}
+
+/// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 (the report: 1)"; a
+/// label that has a colon of its own takes a dash ("Retreating: out of range — no (the
+/// report: yes)").
+pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
+    let sep = if label.contains(':') {
+        " \u{2014} "
+    } else {
+        ": "
+    };
+    format!("{label}{sep}{to} (the report: {from})")
 }
 
 /// The settings of the situation and of play that the file leaves at the tool's defaults but
@@ -634,7 +645,7 @@ pub(super) fn assumptions_by_setting(
                 head.diff(d)
             }
         };
-        // Each step tried that changes a comparison, once ("0 or 2 instead of 1").
+        // Each step tried that changes a comparison, once ("0 or 2 (the report: 1)").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
             let s = setting_value(&f.key, &r.to);
@@ -643,16 +654,15 @@ pub(super) fn assumptions_by_setting(
             }
         }
         tab.rows.push(vec![
-            format!(
-                "{}, {} instead of {}",
-                setting_in_table(&compared_systems(result), &f.key, &f.kind),
-                steps_in_words(&steps),
-                setting_value(&f.key, &f.from),
+            stepped(
+                &setting_in_table(&compared_systems(result), &f.key, &f.kind),
+                &steps_in_words(&steps),
+                &setting_value(&f.key, &f.from),
             ),
             top.rule.clone(),
             changes,
             format!(
-                "{}, {}: {} instead of {}",
+                "{}, {}: {} (the report: {})",
                 top.variant,
                 head.label().head,
                 diff(top.changed),

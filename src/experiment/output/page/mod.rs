@@ -368,8 +368,8 @@ mod tests {
             " (2 combinations the rules do not allow were skipped)"
         );
         assert_eq!(
-            skipped_words(1, &["Green base number, 1 instead of 2".into()], 1, &[]),
-            " (1 combination the rules do not allow was skipped: Green base number, 1 instead of 2; 1 too large to work out within an experiment's bound was left out)"
+            skipped_words(1, &["Green base number: 1 (the report: 2)".into()], 1, &[]),
+            " (1 combination the rules do not allow was skipped: Green base number: 1 (the report: 2); 1 too large to work out within an experiment's bound was left out)"
         );
     }
 

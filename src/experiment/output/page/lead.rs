@@ -309,6 +309,60 @@ pub(super) fn counts(
             .iter()
             .all(|r| find(&r.report, &h.key).is_some_and(|c| c.exact.is_some()))
     });
+    let every = every_headline(heads);
+    // "All 3 variants compared" where the setup lists more (baselines, a variant for scale):
+    // the count is of those compared.
+    let compared = if exp.variants.len() - 1 > asked.len() {
+        " compared"
+    } else {
+        ""
+    };
+    let parts: Vec<String> = alike(result, comparisons, heads, &asked)
+        .iter()
+        .filter_map(|(changed, names)| {
+            // The variant just spoken of changes every headline: the others that do too
+            // follow it ("so does …"), and it is not said again.
+            if let Some(l) = led.filter(|l| names.contains(l) && changed.len() == heads.len()) {
+                let rest: Vec<&str> = names.iter().copied().filter(|n| *n != l).collect();
+                let verb = if rest.len() == 1 { "does" } else { "do" };
+                return (!rest.is_empty()).then(|| format!("so {verb} {}", listed(&rest)));
+            }
+            let who = match (names.len(), asked.len()) {
+                (2, 2) => format!("both variants{compared}"),
+                (n, a) if n == a && n > 2 => format!("all {n} variants{compared}"),
+                _ => listed(names),
+            };
+            Some(match (changed.len(), heads.len(), names.len()) {
+                (0, 1, 1) => format!("{who} does not change {every}"),
+                (0, 1, _) => format!("{who} do not change {every}"),
+                (_, _, 1) => format!("{who} changes {}", what_changed(heads, changed)),
+                _ => format!("{who} change {}", what_changed(heads, changed)),
+            })
+        })
+        .collect();
+    let sure = match (parts.is_empty(), exact_all) {
+        // The variant just spoken of is the only one asked about: how sure, and what is for
+        // scale, alone.
+        (true, true) => "These are exact values",
+        (true, false) => "Each change is more than chance explains",
+        (false, true) => " (exact values",
+        (false, false) => " (by more than chance explains",
+    };
+    let scale = scale_said(exp);
+    if parts.is_empty() {
+        return format!("{sure}{scale}.");
+    }
+    crate::labels::capitalised(&format!("{}{sure}{scale}).", parts.join("; ")))
+}
+
+/// The variants asked about (`asked`) that change the same headlines, together, in the
+/// file's order: (the headlines' indices, the variants).
+fn alike<'a>(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+    asked: &[&'a str],
+) -> Vec<(Vec<usize>, Vec<&'a str>)> {
     let moved: Vec<Vec<String>> = heads
         .iter()
         .map(|h| {
@@ -318,9 +372,8 @@ pub(super) fn counts(
                 .collect()
         })
         .collect();
-    // The variants that change the same headlines, together, in the file's order.
     let mut groups: Vec<(Vec<usize>, Vec<&str>)> = Vec::new();
-    for name in &asked {
+    for name in asked {
         let changed: Vec<usize> = (0..heads.len())
             .filter(|&i| moved[i].iter().any(|m| m == name))
             .collect();
@@ -329,119 +382,65 @@ pub(super) fn counts(
             None => groups.push((changed, vec![name])),
         }
     }
-    let every = match heads.len() {
+    groups
+}
+
+/// Every headline, in words: "both headlines", "all three headlines"; one by its label.
+fn every_headline(heads: &[Head]) -> String {
+    match heads.len() {
         1 => format!("\u{201c}{}\u{201d}", heads[0].label().head),
         2 => "both headlines".to_string(),
         3 => "all three headlines".to_string(),
         4 => "all four headlines".to_string(),
         n => format!("all {n} headlines"),
-    };
-    let listed = |names: &[&str]| match names {
+    }
+}
+
+/// The headlines `changed` (indices into `heads`) in words: "neither headline", "all three
+/// headlines", "only “eliminated” and “turns its place stood empty”".
+fn what_changed(heads: &[Head], changed: &[usize]) -> String {
+    match changed.len() {
+        0 => match heads.len() {
+            2 => "neither headline".to_string(),
+            3 => "none of the three".to_string(),
+            4 => "none of the four".to_string(),
+            _ => "none of them".to_string(),
+        },
+        n if n == heads.len() => every_headline(heads),
+        _ => {
+            let quoted: Vec<String> = changed
+                .iter()
+                .map(|&i| format!("\u{201c}{}\u{201d}", heads[i].label().head))
+                .collect();
+            let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+            format!("only {}", listed(&quoted))
+        }
+    }
+}
+
+/// Names in a list: "A", "A and B", "A, B and C".
+fn listed(names: &[&str]) -> String {
+    match names {
         [one] => one.to_string(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
         [] => String::new(),
-    };
-    let parts: Vec<String> = groups
-        .iter()
-        .filter_map(|(changed, names)| {
-            // The variant just spoken of changes every headline: the others that do too
-            // follow it ("so does …"), and it is not said again.
-            if let Some(l) = led.filter(|l| names.contains(l) && changed.len() == heads.len()) {
-                let rest: Vec<&str> = names.iter().copied().filter(|n| *n != l).collect();
-                return (!rest.is_empty()).then(|| {
-                    format!(
-                        "so {} {}",
-                        if rest.len() == 1 { "does" } else { "do" },
-                        listed(&rest)
-                    )
-                });
-            }
-            let verb = if names.len() == 1 {
-                "changes"
-            } else {
-                "change"
-            };
-            // "All 3 variants compared" where the setup lists more (baselines, a variant for
-            // scale): the count is of those compared.
-            let compared = if exp.variants.len() - 1 > asked.len() {
-                " compared"
-            } else {
-                ""
-            };
-            let who = match (names.len(), asked.len()) {
-                (2, 2) => format!("both variants{compared}"),
-                (n, a) if n == a && n > 2 => format!("all {n} variants{compared}"),
-                _ => listed(names),
-            };
-            let what = match changed.len() {
-                0 => match heads.len() {
-                    2 => "neither headline".to_string(),
-                    3 => "none of the three".to_string(),
-                    4 => "none of the four".to_string(),
-                    _ => "none of them".to_string(),
-                },
-                n if n == heads.len() => every.clone(),
-                _ => {
-                    let quoted: Vec<String> = changed
-                        .iter()
-                        .map(|&i| format!("\u{201c}{}\u{201d}", heads[i].label().head))
-                        .collect();
-                    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
-                    format!("only {}", listed(&quoted))
-                }
-            };
-            Some(match (changed.len(), heads.len(), names.len()) {
-                (0, 1, 1) => format!("{who} does not change {every}"),
-                (0, 1, _) => format!("{who} do not change {every}"),
-                _ => format!("{who} {verb} {what}"),
-            })
-        })
-        .collect();
-    let joined = parts.join("; ");
+    }
+}
+
+/// The variants shown for scale, as the end of a bracket: "; Rank & File is there for scale
+/// only" (empty without one).
+fn scale_said(exp: &crate::experiment::Experiment) -> String {
     let scale: Vec<&str> = exp
         .variants
         .iter()
         .filter(|v| v.reference)
         .map(|v| v.name.as_str())
         .collect();
-    if joined.is_empty() {
-        // The variant just spoken of is the only one asked about: how sure, and what is for
-        // scale, alone.
-        return format!(
-            "{}{}.",
-            if exact_all {
-                "These are exact values"
-            } else {
-                "Each change is more than chance explains"
-            },
-            if scale.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; {} {} there for scale only",
-                    scale.join(" and "),
-                    if scale.len() == 1 { "is" } else { "are" }
-                )
-            }
-        );
+    match scale.len() {
+        0 => String::new(),
+        1 => format!("; {} is there for scale only", scale[0]),
+        _ => format!("; {} are there for scale only", scale.join(" and ")),
     }
-    crate::labels::capitalised(&format!(
-        "{joined}{}{}).",
-        if exact_all {
-            " (exact values"
-        } else {
-            " (by more than chance explains"
-        },
-        if scale.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} {} there for scale only",
-                scale.join(" and "),
-                if scale.len() == 1 { "is" } else { "are" }
-            )
-        }
-    ))
 }
 
 /// Whether the variant named `name` is there for scale (`reference = true`), not one the

@@ -118,28 +118,40 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             ),
         });
     }
-    if !exp.sweep.is_empty() {
-        let axes: Vec<String> = exp
-            .sweep
-            .iter()
-            .map(|a| {
-                format!(
-                    "{} over {}",
-                    super::super::charts::axis_words(exp, a),
-                    a.values
-                        .iter()
-                        .map(SetValue::as_input)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
-            .collect();
-        out += &format!(" Swept: {}.", axes.join("; and "));
+    out += &swept_words(exp);
+    out += &variants_list(&groups);
+    out
+}
+
+/// The sweep in a sentence (" Swept: Green base number over 3, 4, 5, 6."), empty without one.
+fn swept_words(exp: &crate::experiment::Experiment) -> String {
+    if exp.sweep.is_empty() {
+        return String::new();
     }
-    // The variants as a list, a line each ("- name: what sets it apart"); under one system,
-    // the system is said before the list; under several, each system is an item with its
-    // variants beneath it.
-    match &groups[..] {
+    let axes: Vec<String> = exp
+        .sweep
+        .iter()
+        .map(|a| {
+            format!(
+                "{} over {}",
+                super::super::charts::axis_words(exp, a),
+                a.values
+                    .iter()
+                    .map(SetValue::as_input)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    format!(" Swept: {}.", axes.join("; and "))
+}
+
+/// The variants as a list, a line each ("- name: what sets it apart"), from `groups` (each
+/// system's heading and its variants): under one system, the system is said before the list;
+/// under several, each system is an item with its variants beneath it.
+fn variants_list(groups: &[(String, Vec<String>)]) -> String {
+    let mut out = String::new();
+    match groups {
         [(head, items)] if items.is_empty() => out += &format!(" {head}."),
         // One variant: no baseline and no list.
         [(head, items)] if items.len() == 1 => {
@@ -153,7 +165,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         }
         _ => {
             out += " The variants:";
-            for (head, items) in &groups {
+            for (head, items) in groups {
                 out += &format!("\n- {}", head.trim_end_matches(':'));
                 for i in items {
                     out += &format!("\n  - {i}");

@@ -102,8 +102,14 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             [(name, own)] if name.as_str() == label.as_str() => Some(own.clone()),
             _ => None,
         };
+        // A variant whose name already says what sets it apart ("Green: green troops") is
+        // named alone.
         let item = |(name, own): &(String, String)| {
-            if own.is_empty() {
+            let says = |n: &str| {
+                let n = n.trim_end_matches(" (the baseline)").to_lowercase();
+                !n.is_empty() && own.to_lowercase().split(", ").all(|part| part.starts_with(&n))
+            };
+            if own.is_empty() || says(name) {
                 name.clone()
             } else {
                 format!("{name}: {own}")
@@ -123,7 +129,8 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out
 }
 
-/// The sweep in a sentence (" Swept: Green base number over 3, 4, 5, 6."), empty without one.
+/// The sweep in a sentence (" The base number a Green unit's test must reach … is tried at 3,
+/// 4, 5 and 6."), empty without one.
 fn swept_words(exp: &crate::experiment::Experiment) -> String {
     if exp.sweep.is_empty() {
         return String::new();
@@ -132,18 +139,22 @@ fn swept_words(exp: &crate::experiment::Experiment) -> String {
         .sweep
         .iter()
         .map(|a| {
+            let values: Vec<String> = a.values.iter().map(SetValue::as_input).collect();
+            let values = match &values[..] {
+                [one] => one.clone(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
             format!(
-                "{} over {}",
-                super::super::charts::axis_words(exp, a),
-                a.values
-                    .iter()
-                    .map(SetValue::as_input)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "{} is tried at {values}",
+                super::super::charts::axis_words(exp, a)
             )
         })
         .collect();
-    format!(" Swept: {}.", axes.join("; and "))
+    format!(
+        " {}.",
+        crate::labels::capitalised(&axes.join("; and "))
+    )
 }
 
 /// The variants as a list, a line each ("- name: what sets it apart"), from `groups` (each

@@ -102,16 +102,21 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
             .and(exp.compared().map(|(_, v)| v).find(|v| !v.reference)),
     };
     let mut verdicts: Vec<String> = Vec::new();
+    let words = |v: &[String]| {
+        v.iter()
+            .map(|x| x.split_whitespace().count())
+            .sum::<usize>()
+    };
     match lead {
-        // The lead gives the values; the counts follow in a sentence, the table the rest.
+        // The lead gives the values; the counts follow in a sentence where the answer has room
+        // for them (a lead of every variant's change, by baseline, already says which change),
+        // the table the rest.
         Some(l) => {
             verdicts.push(l);
-            verdicts.push(counts(
-                result,
-                comparisons,
-                &heads,
-                led.map(|v| v.name.as_str()),
-            ));
+            let c = counts(result, comparisons, &heads, led.map(|v| v.name.as_str()));
+            if words(&verdicts) + c.split_whitespace().count() <= 120 {
+                verdicts.push(c);
+            }
         }
         None => verdicts.extend(
             heads
@@ -122,11 +127,6 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     }
     // Where other variants pull the headlines apart, as long as the answer has room (the
     // table below shows every variant's every headline).
-    let words = |v: &[String]| {
-        v.iter()
-            .map(|x| x.split_whitespace().count())
-            .sum::<usize>()
-    };
     for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
         if words(&verdicts) + p.split_whitespace().count() <= 110 {
             verdicts.push(p);

@@ -107,7 +107,11 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         let item = |(name, own): &(String, String)| {
             let says = |n: &str| {
                 let n = n.trim_end_matches(" (the baseline)").to_lowercase();
-                !n.is_empty() && own.to_lowercase().split(", ").all(|part| part.starts_with(&n))
+                !n.is_empty()
+                    && own
+                        .to_lowercase()
+                        .split(", ")
+                        .all(|part| part.starts_with(&n))
             };
             if own.is_empty() || says(name) {
                 name.clone()
@@ -151,10 +155,7 @@ fn swept_words(exp: &crate::experiment::Experiment) -> String {
             )
         })
         .collect();
-    format!(
-        " {}.",
-        crate::labels::capitalised(&axes.join("; and "))
-    )
+    format!(" {}.", crate::labels::capitalised(&axes.join("; and ")))
 }
 
 /// The variants as a list, a line each ("- name: what sets it apart"), from `groups` (each

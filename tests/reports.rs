@@ -1041,7 +1041,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         ),
         "{summary}"
     );
-    assert!(summary.contains("It checks all 88 exact values (every outcome and measure of every variant, in each variant's own tables), with intervals wide enough that the checks are 95% sure taken together"));
+    assert!(summary.contains("It checks all 88 exact values (every outcome and measure of every variant, not only the headlines), with intervals wide enough that the checks are 95% sure taken together"));
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));

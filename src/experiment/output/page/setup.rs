@@ -403,7 +403,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     };
     let method = if checks > 1 {
         format!(
-            "{method} It checks all {} exact values (every outcome and measure of every variant, in each variant's own tables), with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
+            "{method} It checks all {} exact values (every outcome and measure of every variant, not only the headlines), with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
             crate::report::thousands(checks as u64),
             1.0 / (1.0 - exp.confidence)
         )

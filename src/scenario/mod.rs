@@ -933,22 +933,11 @@ impl<C: Chain> ChainJob<C> {
                 unreachable!("handled above")
             }
         };
-        let ex = finite(stats::histogram_mean_exact(&exact[range.clone()]));
-        let (n, value, stderr) = match counts {
-            Some(t) => {
-                let (n, mean, se) = stats::histogram_mean(&t[range]);
-                (Some(n), finite(mean), finite(se))
-            }
-            None => (None, ex, None),
-        };
-        MetricRow {
-            name: name.to_string(),
-            value,
-            stderr,
-            exact: ex,
-            n,
-            meaning: meaning.to_string(),
-        }
+        histogram_row(
+            (name, meaning),
+            &exact[range.clone()],
+            counts.map(|t| &t[range]),
+        )
     }
 
     /// The report's table: the run's description, options and rows, with the exact solution's
@@ -1246,13 +1235,26 @@ fn end_turn_row(
             .map(|t| classes.iter().map(|&c| get(layout.absorbed(c, t))).sum())
             .collect()
     };
-    let ex = finite(stats::histogram_mean_exact(&merge(&|i| exact[i])));
+    let counted: Option<Vec<u64>> = counts.map(|k| {
+        (0..=layout.turns)
+            .map(|t| classes.iter().map(|&c| k[layout.absorbed(c, t)]).sum())
+            .collect()
+    });
+    histogram_row((name, meaning), &merge(&|i| exact[i]), counted.as_deref())
+}
+
+/// A mean's row from its histogram by turn: the exact mean of `exact` and, where trials were
+/// run, the counted histogram's mean with its standard error (else the exact value stands as
+/// the estimate).
+fn histogram_row(
+    (name, meaning): (&str, &str),
+    exact: &[f64],
+    counts: Option<&[u64]>,
+) -> MetricRow {
+    let ex = finite(stats::histogram_mean_exact(exact));
     let (n, value, stderr) = match counts {
-        Some(k) => {
-            let hist: Vec<u64> = (0..=layout.turns)
-                .map(|t| classes.iter().map(|&c| k[layout.absorbed(c, t)]).sum())
-                .collect();
-            let (n, mean, se) = stats::histogram_mean(&hist);
+        Some(t) => {
+            let (n, mean, se) = stats::histogram_mean(t);
             (Some(n), finite(mean), finite(se))
         }
         None => (None, ex, None),

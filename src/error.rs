@@ -172,6 +172,15 @@ pub enum Error {
         /// Why it could not judge, in one line.
         message: String,
     },
+    /// An error that also gives data for standard output (`bench --format json` refusing: its
+    /// JSON object), with the exit status and message of the error it carries.
+    #[error("{error}")]
+    Refused {
+        /// What standard output gets.
+        report: String,
+        /// The error itself.
+        error: Box<Error>,
+    },
     /// An exact solution whose probability mass does not add up to 1: a bug, never bad input.
     #[error("exact solution of {scenario} lost probability mass: total {total} (expected 1)")]
     Mass {
@@ -186,13 +195,18 @@ impl Error {
     /// The report a comparison's verdict carries for standard output, when it has one.
     pub fn report(&self) -> Option<&str> {
         match self {
-            Error::Regression { report, .. } | Error::Unjudged { report, .. } => Some(report),
+            Error::Regression { report, .. }
+            | Error::Unjudged { report, .. }
+            | Error::Refused { report, .. } => Some(report),
             _ => None,
         }
     }
 
     /// True for errors caused by the user's input (exit code 2); false for failures (exit 1).
     pub fn is_bad_input(&self) -> bool {
+        if let Error::Refused { error, .. } = self {
+            return error.is_bad_input();
+        }
         !matches!(
             self,
             Error::Cancelled

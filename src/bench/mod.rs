@@ -37,7 +37,7 @@ use spread::*;
 
 pub use edges::edges;
 pub use pick::list;
-pub use render::{json, render};
+pub use render::{contended, json, render};
 
 /// The least timed runs of each case (after its warm-up), alternated with its reference's,
 /// unless `--repeats` says otherwise.
@@ -61,7 +61,7 @@ pub const FENCE: f64 = 1.5;
 const SHORTEST_RUN: f64 = 0.05;
 
 /// Threads waiting for a core longer than this share of their time: the machine was busy.
-const CONTENDED: f64 = 0.05;
+pub const CONTENDED: f64 = 0.05;
 
 /// The confidence of a median's interval (where the repeats allow it; see [`Spread::of`]).
 const CONFIDENCE: f64 = 0.95;

@@ -34,12 +34,7 @@ pub(super) fn warnings(b: &Bench) -> Vec<String> {
             b.repeats
         ));
     }
-    let waited: Vec<String> = b
-        .cases
-        .iter()
-        .filter_map(|c| c.cpu.filter(|u| u.waited > CONTENDED).map(|u| (c, u)))
-        .map(|(c, u)| format!("{} {:.0}%", c.case, u.waited * 100.0))
-        .collect();
+    let waited = contended(b);
     if !waited.is_empty() {
         out.push(format!(
             "the machine was busy: the threads waited for a core more than {:.0}% of the time in {}",
@@ -199,6 +194,16 @@ pub(super) fn header(b: &Bench) -> String {
         load(m.load_before),
         load(m.load_after),
     )
+}
+
+/// The cases whose threads waited for a core more than [`CONTENDED`] of their time, each with
+/// its sampler and share (`case (table) 38%`): the machine was busy while they ran.
+pub fn contended(b: &Bench) -> Vec<String> {
+    b.cases
+        .iter()
+        .filter_map(|c| c.cpu.filter(|u| u.waited > CONTENDED).map(|u| (c, u)))
+        .map(|(c, u)| format!("{} ({}) {:.0}%", c.case, c.sampler, u.waited * 100.0))
+        .collect()
 }
 
 /// The bench as aligned tables.

@@ -89,8 +89,8 @@ enum Command {
     #[command(after_help = "Exit status:\n  \
         0  measured; with --compare: every row judged and none slower beyond the noise and --threshold\n  \
         1  with --compare: a row reliably slower past --threshold (with --fail-on-drop: a hand-loop ratio fallen past it); or a failure\n  \
-        2  bad input, or --compare refused: the two ran different threads, sampler or settings (--set, --turns), or a file of an unknown layout\n  \
-        3  with --compare: none slower, but a row could not be judged (unreliable: threads waited for a core more than 5% of their time on a side, or the two shares differ by more than 2 points)\n\n\
+        2  bad input, or --compare refused: the two ran different threads, sampler or settings (--set, --turns), or a file of an unknown layout (with --format json, also as a JSON object on standard output)\n  \
+        3  with --compare: none slower, but a row could not be judged (unreliable: threads waited for a core more than 5% of their time on a side, or the two shares differ by more than 2 points, or too few runs; the JSON counts each cause); with --save: saved, but measured on a busy machine (threads waited more than 5% of their time)\n\n\
         Examples:\n  \
         morale-lab bench rally --save q.json     # a baseline\n  \
         morale-lab bench --compare q.json        # run it again, judged against the baseline\n  \

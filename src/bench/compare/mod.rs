@@ -389,6 +389,10 @@ pub struct RowData {
     pub verdict: &'static str,
     /// Why a row is `unreliable`.
     pub why: Option<String>,
+    /// Of an `unreliable` row, which kind of reason: `busy` (a side's threads waited for a
+    /// core, or the two sides' shares differ) or `too_few_runs` (a side has too few timed runs
+    /// to give a median with an interval); a script tells contention from missing data by it.
+    pub cause: Option<&'static str>,
 }
 
 impl RowData {
@@ -424,6 +428,13 @@ impl RowData {
             },
             why: match verdict {
                 Verdict::Unreliable(w) => Some(w.clone()),
+                _ => None,
+            },
+            // `judge` calls a row with no change "too few runs"; any other unreliable row was
+            // judged so for contention.
+            cause: match (verdict, ch) {
+                (Verdict::Unreliable(_), None) => Some("too_few_runs"),
+                (Verdict::Unreliable(_), Some(_)) => Some("busy"),
                 _ => None,
             },
         }

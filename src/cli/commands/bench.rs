@@ -295,8 +295,21 @@ fn verdict(
     }
 }
 
-/// `bench`: measure (or list, or compare with a saved result).
+/// `bench`: measure (or list, or compare with a saved result). With `--format json`, a refusal
+/// (exit 2) also gives its JSON object on standard output, as every other outcome does.
 pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
+    let json = a.format.trim().eq_ignore_ascii_case("json");
+    bench_steps(a).map_err(|e| match e {
+        e if json && e.is_bad_input() => Error::Refused {
+            report: refusal_json(&e),
+            error: Box::new(e),
+        },
+        e => e,
+    })
+}
+
+/// The steps of `bench`, in the order of their checks.
+fn bench_steps(a: BenchArgs) -> Result<String> {
     if a.edges {
         return crate::bench::edges(
             threads_of(&a.threads)?,
@@ -359,6 +372,23 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
         let b = bench::run(&plan)?;
         if let Some(path) = &a.save {
             write_file(path, bench::json(&b)?.as_bytes())?;
+            // A baseline measured on a busy machine is saved (it is what was measured) but
+            // said to be one: every comparison against it would be judged unreliable.
+            let busy = bench::contended(&b);
+            if old.is_empty() && !busy.is_empty() {
+                return Err(Error::Unjudged {
+                    report: match format {
+                        Format::Json => bench::json(&b)?,
+                        _ => bench::render(&b),
+                    },
+                    message: format!(
+                        "saved {}, but the machine was busy while it ran (threads waited for a core more than {:.0}% of their time in {}): a comparison against it will be judged unreliable; save it again on a quiet machine (exit 3)",
+                        path.display(),
+                        bench::CONTENDED * 100.0,
+                        busy.join(", ")
+                    ),
+                });
+            }
         }
         vec![b]
     } else {
@@ -394,6 +424,34 @@ pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
     verdict(&c, out, (threshold, drop), format)
 }
 
+/// What an exit status of `bench` means, in words (for the JSON).
+fn exit_meaning(exit: i32) -> &'static str {
+    match exit {
+        0 => "judged: nothing slower beyond the noise and the threshold",
+        1 => {
+            "a regression: a row reliably slower past the threshold (or, with --fail-on-drop, a hand-loop ratio fallen past it)"
+        }
+        2 => "refused: bad input, or the two sides ran different work",
+        3 => "could not judge: no row slower, but a row could not be judged (see unjudged_causes)",
+        _ => "a failure",
+    }
+}
+
+/// A refusal as JSON (`--format json`), so a script reading standard output gets an object
+/// on every exit: the error's line, the flag or file it names, and the exit status.
+fn refusal_json(e: &Error) -> String {
+    let doc = serde_json::json!({
+        "schema": 1,
+        "kind": "bench-refused",
+        "error": e.to_string(),
+        "exit": 2,
+        "exit_means": exit_meaning(2),
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// `bench --compare --format json`: the comparison as data, for a CI script or a dashboard:
 /// the files on each side, the threshold and guard, every row of the tables (each side's
 /// median in its unit, the ratio judged with its interval, the verdict and why), the notes,
@@ -419,7 +477,14 @@ fn compare_json(
         "regressions": c.regressions,
         "unjudged": c.unjudged,
         "dropped": c.dropped,
+        // Why rows could not be judged, counted by kind: contention on a side (`busy`) or a
+        // side with too few timed runs (`too_few_runs`), so exit 3 can be told apart.
+        "unjudged_causes": {
+            "busy": c.rows.iter().filter(|r| r.cause == Some("busy")).count(),
+            "too_few_runs": c.rows.iter().filter(|r| r.cause == Some("too_few_runs")).count(),
+        },
         "exit": exit,
+        "exit_means": exit_meaning(exit),
     });
     let mut text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Conflict(format!("could not write the comparison as JSON: {e}")))?;

@@ -158,6 +158,11 @@ impl Chain for EfUnderFire {
         &VALUES[usize::from(self.unit.numbers.steps).min(8)]
     }
     fn value_of(&self, s: ef::UnitState, _i: usize) -> u32 {
+        // An eliminated unit has lost every quarter it had, whether the fire took the last one
+        // (EF-1) or its retreat was blocked with quarters left (EF-4).
+        if s.status == ef::Status::Eliminated {
+            return u32::from(self.start.quarters);
+        }
         u32::from(self.start.quarters - s.quarters)
     }
 }
@@ -248,7 +253,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             turn_eliminated,
             MetricDef::Value {
                 name: "quarters_lost",
-                meaning: "quarters of effectiveness lost during the turns",
+                meaning: "quarters of effectiveness lost during the turns (all it had, once eliminated)",
             },
         ],
         vec![TableDef::PerTurn {

@@ -813,7 +813,7 @@ const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "under-fire",
         "effectiveness",
         "eliminated",
-        "lost to fire by the last turn, its last quarter gone",
+        "gone by the last turn: its last quarter lost to fire, or its retreat blocked",
     ),
     (
         "under-fire",

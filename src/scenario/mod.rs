@@ -159,7 +159,7 @@ impl TableDef {
 /// The holes-in-the-line metric of `under-fire`, for every system.
 pub const EMPTY_TURNS: MetricDef = MetricDef::EmptyTurns {
     name: "empty_turns",
-    meaning: "turns, of all those played, in which no unit held its place: it had left the line (retreating, falling back, routing or retiring) or was gone, which leaves the place empty every turn after",
+    meaning: "turns, of all those played, in which no unit held its place: it had left the line or was gone (once gone, it leaves the place empty every turn after)",
 };
 
 /// An average the report shows.

@@ -88,7 +88,7 @@ pub fn metrics() -> [super::MetricDef; 2] {
             name: STRENGTH_TURNS,
             series: STRENGTH,
             share: true,
-            meaning: "strength its place in the line held, in turns at full strength (each turn the share of its full stands, quarters or pips it held)",
+            meaning: "the strength held in its place, summed over the turns: each turn adds the share of its full strength it held there, so a unit at full strength in its place every turn scores the number of turns",
         },
         super::MetricDef::SeriesTotal {
             name: WEAK_TURNS,

@@ -536,7 +536,7 @@ fn battle_metrics<A: Army + 'static>(
                 name: "a_strength_turns",
                 series: "strength_a",
                 share: true,
-                meaning: "strength side A's front line held, in turns at full strength (each turn the share of its full stands, quarters or pips it held)",
+                meaning: "the strength side A's front line held, summed over the turns: each turn adds the share of the line's full strength it held there, so a line at full strength every turn scores the number of turns",
             },
             MetricDef::SeriesTotal {
                 name: "b_strength_turns",

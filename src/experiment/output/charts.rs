@@ -421,8 +421,21 @@ pub(crate) fn point_charts(
     if let [hx, hy, ..] = &heads[..]
         && first.len() > 1
     {
+        // A variant shown for scale is left out where two or more others remain: it is not
+        // a choice the question weighs, and it would stretch the axes away from those that are.
+        let asked = first
+            .iter()
+            .filter(|r| !exp.variants[r.variant].reference)
+            .count();
+        let drawn = |r: &&Run| asked < 2 || !exp.variants[r.variant].reference;
+        let left_out: Vec<String> = first
+            .iter()
+            .filter(|r| !drawn(r))
+            .map(|r| exp.variants[r.variant].name.clone())
+            .collect();
         let points: Vec<(String, Estimate, Estimate)> = first
             .iter()
+            .filter(drawn)
             .filter_map(|r| {
                 let x = find(&r.report, &hx.key)?;
                 let y = find(&r.report, &hy.key)?;
@@ -480,6 +493,7 @@ pub(crate) fn point_charts(
                 better: (higher(hx), higher(hy)),
                 level: level.clone(),
                 points,
+                left_out,
             }),
         ));
     }

@@ -12,8 +12,10 @@ const STYLE: &str = r#"
 body { margin: 0 auto; max-width: 68rem; padding: 1.5rem 1.25rem 4rem; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: var(--ink); background: #fff; }
 h1 { font-size: 1.8rem; margin: 0 0 1rem; }
 h2 { font-size: 1.25rem; margin: 2.2rem 0 0.6rem; border-bottom: 1px solid var(--rule); padding-bottom: 0.2rem; }
-p.question, p.answer { font-size: 1.08rem; }
-p.answer { background: var(--band); border-left: 4px solid var(--accent); padding: 0.75rem 1rem; }
+p.question, p.answer, div.answer { font-size: 1.08rem; }
+p.answer, div.answer { background: var(--band); border-left: 4px solid var(--accent); padding: 0.75rem 1rem; }
+div.answer p { margin: 0 0 0.6rem; }
+div.answer p:last-child { margin-bottom: 0; }
 p.method, p.note { color: var(--muted); }
 p.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 span.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
@@ -45,7 +47,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   body { max-width: none; padding: 0; font-size: 10pt; }
   h1 { font-size: 17pt; margin-bottom: 0.5rem; }
   h2 { break-after: avoid; margin-top: 1.2rem; }
-  p.question, p.answer, p.setup, ul.setup { font-size: 10pt; }
+  p.question, p.answer, div.answer, p.setup, ul.setup { font-size: 10pt; }
   ul.setup { margin: -0.5rem 0 0.4rem; font-size: 9pt !important; line-height: 1.25; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
@@ -391,10 +393,17 @@ pub(crate) fn index_html(
     }
     // Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
     // it says so.
+    // The author's paragraphs (a blank line apart in the file), in one box.
     if let Some(why) = &page.why {
+        let paras: Vec<String> = why
+            .split("\n\n")
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(inline)
+            .collect();
         out += &format!(
-            "<p class=\"answer why\"><strong>Why</strong> (the experiment author's explanation). {}</p>\n",
-            inline(why)
+            "<div class=\"answer why\"><p><strong>Why</strong> (the experiment author's explanation). {}</p></div>\n",
+            paras.join("</p><p>")
         );
     }
     if !page.detail.is_empty() {

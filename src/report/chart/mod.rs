@@ -410,6 +410,7 @@ mod tests {
                 better: (Some(false), Some(false)),
                 level: "95%".into(),
                 points,
+                left_out: Vec::new(),
             })
         };
         let apart = chart(vec![

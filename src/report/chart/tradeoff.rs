@@ -30,6 +30,9 @@ pub struct Tradeoff {
     pub level: String,
     /// The points: the variant's name and its value on each axis.
     pub points: Vec<(String, Estimate, Estimate)>,
+    /// Variants not drawn (shown for scale in the report's table, not asked about), named in
+    /// the caption.
+    pub left_out: Vec<String>,
 }
 
 /// Where a point sits: the exact value where known, else the estimate.
@@ -233,6 +236,7 @@ where
         better,
         level,
         points,
+        left_out,
     } = chart;
     let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
     let entries = series_entries(&names, Key::Point);
@@ -287,5 +291,11 @@ where
         (true, false) => " The upright axis does not start at zero.",
         (false, true) => " The axis across does not start at zero.",
     };
+    if !left_out.is_empty() {
+        note += &format!(
+            " Not drawn, as it is in the table for scale only: {}.",
+            left_out.join(", ")
+        );
+    }
     caption(root, f.caption_top, f.setup.as_deref(), &note, s)
 }

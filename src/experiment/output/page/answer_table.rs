@@ -9,20 +9,17 @@ use super::*;
 pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
     let exp = &result.experiment;
     let heads = Head::all(exp, &result.runs[0].report);
-    let base = match exp.several_baselines() {
-        true => "its baseline",
-        false => exp.variants[0].name.as_str(),
-    };
     let swept = !exp.sweep.is_empty();
     let mut names: Vec<String> = vec!["variant".into()];
     if swept {
         names.push("setting".into());
     }
     let mut numeric = vec![false; names.len()];
+    // A column a headline: its value, and in brackets its change from the baseline (said
+    // under the table), so that an article's column holds the table.
     for h in &heads {
         names.push(h.labelled());
-        names.push(format!("{}: change from {base}", h.label().head));
-        numeric.extend([true, true]);
+        numeric.push(true);
     }
     let mut tab = Tab {
         head: names.into_iter().zip(numeric).collect(),
@@ -37,13 +34,17 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     });
     for run in &result.runs {
         let v = &exp.variants[run.variant];
-        let mut row = vec![v.name.clone()];
+        let mut row = vec![match (exp.is_baseline(run.variant), v.reference) {
+            (true, _) => format!("{} (baseline)", v.name),
+            (_, true) => format!("{} (for scale)", v.name),
+            _ => v.name.clone(),
+        }];
         if swept {
             row.push(super::super::answer::point_words(exp, &run.point));
         }
         for h in &heads {
             let Some(c) = find(&run.report, &h.key) else {
-                row.extend(["—".to_string(), "—".to_string()]);
+                row.push("—".to_string());
                 continue;
             };
             // Another system's word for the same end is said in the cell: Rank & File's
@@ -54,8 +55,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 .iter()
                 .find(|o| o.outcome != h.key && same_outcome(&o.outcome, &h.key))
                 .filter(|_| !run.report.outcomes.iter().any(|o| o.outcome == h.key))
-                .map(|o| format!(" ({})", crate::labels::outcome(&o.outcome).head))
-                .unwrap_or_default();
+                .map(|o| crate::labels::outcome(&o.outcome).head);
             let value = match (c.exact, c.ci_low, c.ci_high) {
                 (Some(x), _, _) => h.value(x),
                 (None, Some(l), Some(u)) => {
@@ -63,17 +63,16 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 }
                 _ => h.value(c.p),
             };
-            row.push(format!("{value}{own_word}"));
             let cmp = comparisons
                 .iter()
                 .find(|x| x.variant == v.name && x.point == run.point && h.is(x));
-            row.push(match cmp {
-                None if exp.is_baseline(run.variant) => "baseline".into(),
-                None => "not compared".into(),
+            let change = match cmp {
+                None if exp.is_baseline(run.variant) => None,
+                None => Some("not compared".to_string()),
                 // A variant shown for scale is not a change the question asks about.
-                Some(_) if v.reference => "for scale".into(),
-                Some(x) if super::super::answer::exactly_same(x) => "exactly the same".into(),
-                Some(x) => match x.exact_difference {
+                Some(_) if v.reference => None,
+                Some(x) if super::super::answer::exactly_same(x) => Some("the same".to_string()),
+                Some(x) => Some(match x.exact_difference {
                     Some(e) if exact_all => h.diff(e),
                     Some(e) => format!("{}, exact", h.diff(e)),
                     None => format!(
@@ -86,7 +85,12 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                             _ => ", no test",
                         }
                     ),
-                },
+                }),
+            };
+            let bracket: Vec<String> = own_word.into_iter().chain(change).collect();
+            row.push(match bracket.is_empty() {
+                true => value,
+                false => format!("{value} ({})", bracket.join("; ")),
             });
         }
         tab.rows.push(row);
@@ -173,6 +177,12 @@ pub(super) fn setting_value(key: &str, v: &str) -> String {
 /// Values tried, joined with "or", a run of three or more whole numbers in a row said as a
 /// range: "2 to 9 or unlimited", not "2 or 3 or 4 or … or 9 or unlimited".
 pub(super) fn steps_in_words(steps: &[String]) -> String {
+    // Numbers in their order ("2 or 4", not the order they were stepped in: "4 or 2").
+    let mut sorted = steps.to_vec();
+    if sorted.iter().all(|s| s.parse::<i64>().is_ok()) {
+        sorted.sort_by_key(|s| s.parse::<i64>().unwrap_or_default());
+    }
+    let steps = &sorted[..];
     let mut out: Vec<String> = Vec::new();
     let mut run: Vec<(i64, &str)> = Vec::new();
     let flush = |run: &mut Vec<(i64, &str)>, out: &mut Vec<String>| {

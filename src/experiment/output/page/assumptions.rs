@@ -267,7 +267,8 @@ fn comparison_table(
         ("under the setting", true),
         ("effect", false),
     ]);
-    for f in &a.found {
+    // A variant shown for scale is no comparison the question asks about: left out here too.
+    for f in a.found.iter().filter(|f| !is_reference(result, &f.variant)) {
         let head = Head::named(f.headline.clone(), base_report);
         let diff = |d: f64| {
             if d.abs() < EXACTLY_ZERO {
@@ -409,21 +410,20 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             tables: vec![situation],
         });
     }
-    out.push(        Section {
+    if !tab.rows.is_empty() {
+        out.push(        Section {
             printed: false,
             title: "What changes the answer, comparison by comparison".into(),
             intro: format!(
                 "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}",
                 match scale_only + scale_situation {
-                    0 => String::new(),
-                    n => format!(
-                        "; the variant shown for scale is here too, with the {n} {} that change only it",
-                        if n == 1 { "setting" } else { "settings" }
-                    ),
+                    0 => "",
+                    _ => " (the variant shown for scale is left out)",
                 }
             ),
             tables: vec![tab],
         });
+    }
     Some(out)
 }
 

@@ -70,9 +70,55 @@ pub(super) fn lead(
         [] => String::new(),
     };
     Some(format!(
-        "{opener}Under {}, against {}: {said}.",
-        v.name, exp.variants[bi].name,
+        "{opener}Under {}, against {}: {said}.{}",
+        v.name,
+        exp.variants[bi].name,
+        still(mine, base, heads, &exp.variants[bi].name)
     ))
+}
+
+/// Where a variant's units end in a state its baseline's never reach (the amendment's units
+/// still retreating at the last turn), in a sentence: part of a change in the headline
+/// outcomes is units not yet at any end. Empty where there is none of at least 1%.
+fn still(
+    mine: &crate::report::Report,
+    base: &crate::report::Report,
+    heads: &[Head],
+    b: &str,
+) -> String {
+    let value = |c: &crate::report::Cell| c.exact.unwrap_or(c.p);
+    let new: Vec<(String, String)> = mine
+        .outcomes
+        .iter()
+        .filter(|o| !heads.iter().any(|h| h.key == o.outcome))
+        .filter(|o| value(&o.cell) >= 0.01)
+        .filter(|o| {
+            base.outcomes
+                .iter()
+                .find(|x| x.outcome == o.outcome)
+                .is_none_or(|x| value(&x.cell) == 0.0)
+        })
+        .map(|o| {
+            (
+                crate::experiment::output::answer::pct(value(&o.cell)),
+                crate::labels::outcome(&o.outcome).head,
+            )
+        })
+        .collect();
+    match &new[..] {
+        [] => String::new(),
+        [(p, what)] => {
+            format!(" At the last turn, {p} of its units are still {what} (none under {b}).")
+        }
+        _ => {
+            let each: Vec<String> = new.iter().map(|(p, w)| format!("{p} {w}")).collect();
+            let each: Vec<&str> = each.iter().map(String::as_str).collect();
+            format!(
+                " At the last turn, some of its units are where none are under {b}: {}.",
+                listed(&each)
+            )
+        }
+    }
 }
 
 /// The answer in a sentence or two, first, where the question asks about several variants
@@ -290,7 +336,7 @@ fn lead_group<'a>(
 /// variants that change the same ones said together: "25% rules + amendment changes all
 /// three; 25% rules + return roll only changes none of them" (and whether exactly). `led`: the
 /// variant the answer has just spoken of; where it changes every headline, the others that do
-/// are said as "so does …".
+/// are said as "… changes all three headlines too".
 pub(super) fn counts(
     result: &ExperimentResult,
     comparisons: &[Comparison],
@@ -321,11 +367,12 @@ pub(super) fn counts(
         .iter()
         .filter_map(|(changed, names)| {
             // The variant just spoken of changes every headline: the others that do too
-            // follow it ("so does …"), and it is not said again.
+            // follow it ("… changes all three headlines too"), and it is not said again.
             if let Some(l) = led.filter(|l| names.contains(l) && changed.len() == heads.len()) {
                 let rest: Vec<&str> = names.iter().copied().filter(|n| *n != l).collect();
-                let verb = if rest.len() == 1 { "does" } else { "do" };
-                return (!rest.is_empty()).then(|| format!("so {verb} {}", listed(&rest)));
+                let verb = if rest.len() == 1 { "changes" } else { "change" };
+                return (!rest.is_empty())
+                    .then(|| format!("{} {verb} {} too", listed(&rest), every_headline(heads)));
             }
             let who = match (names.len(), asked.len()) {
                 (2, 2) => format!("both variants{compared}"),
@@ -340,19 +387,19 @@ pub(super) fn counts(
             })
         })
         .collect();
-    let sure = match (parts.is_empty(), exact_all) {
-        // The variant just spoken of is the only one asked about: how sure, and what is for
-        // scale, alone.
-        (true, true) => "These are exact values",
-        (true, false) => "Each change is more than chance explains",
-        (false, true) => " (exact values",
-        (false, false) => " (by more than chance explains",
+    // How sure, and what is for scale, in a sentence of its own after them.
+    let sure = match exact_all {
+        true => "These are exact values",
+        false => "Each change said is more than chance explains",
     };
     let scale = scale_said(exp);
     if parts.is_empty() {
         return format!("{sure}{scale}.");
     }
-    crate::labels::capitalised(&format!("{}{sure}{scale}).", parts.join("; ")))
+    format!(
+        "{}. {sure}{scale}.",
+        crate::labels::capitalised(&parts.join("; "))
+    )
 }
 
 /// The variants asked about (`asked`) that change the same headlines, together, in the

@@ -219,8 +219,20 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         setup: setup_sentence(exp),
         pivots: pivots(result),
         answer,
-        why: exp.why.clone(),
-        rounding: (!comparisons.is_empty()).then(|| ROUNDING.to_string()),
+        why: exp.why.as_ref().map(|w| w.trim().to_string()),
+        rounding: (!comparisons.is_empty()).then(|| {
+            // The answer table of several headlines gives each change in brackets.
+            match exp.headlines.len() > 1 && exp.variants.len() > 1 {
+                true => format!(
+                    "In brackets: each variant\u{2019}s change from {}. {ROUNDING}",
+                    match exp.several_baselines() {
+                        true => "its baseline",
+                        false => exp.variants[0].name.as_str(),
+                    }
+                ),
+                false => ROUNDING.to_string(),
+            }
+        }),
         meanings: meanings(result),
         headline,
         detail,
@@ -241,7 +253,8 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
     );
-    if let Some(note) = &page.rounding {
+    // The note on changes goes under the table that gives them, or here without one.
+    if let (Some(note), None) = (&page.rounding, &page.headline) {
         out += &format!("*{note}*\n\n");
     }
     // The chart that answers the question comes with the answer, as on the page.
@@ -260,6 +273,9 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     if let Some(tab) = &page.headline {
         out += &tab.markdown();
         out += "\n";
+        if let Some(note) = &page.rounding {
+            out += &format!("*{note}*\n\n");
+        }
     }
     if let Some(m) = &page.meanings {
         out += &format!("{m}\n\n");

@@ -423,11 +423,11 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     for out in [&text, &md] {
         assert!(
             out.replace("\n  ", " ")
-                .contains("beneath it as a fraction where that is a simple one, with a bottom number of 216 or less")
+                .contains("beneath it as a fraction where that is a simple one (1/6: one chance in six).")
         );
     }
     assert!(html.contains(
-        "beneath it as a fraction where that is a simple one, with a bottom number of 216 or less"
+        "beneath it as a fraction where that is a simple one (1/6: one chance in six)."
     ));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(

@@ -421,14 +421,15 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     assert!(rows.next().is_none(), "a CSV row without a cell");
     // The reading rule is on the sheet in every format but the data ones.
     for out in [&text, &md] {
-        assert!(
-            out.replace("\n  ", " ")
-                .contains("beneath it as a fraction where that is a simple one (1/6: one chance in six).")
-        );
+        assert!(out.replace("\n  ", " ").contains(
+            "beneath it as a fraction where that is a simple one (1/6: one chance in six)."
+        ));
     }
-    assert!(html.contains(
-        "beneath it as a fraction where that is a simple one (1/6: one chance in six)."
-    ));
+    assert!(
+        html.contains(
+            "beneath it as a fraction where that is a simple one (1/6: one chance in six)."
+        )
+    );
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
         text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),

@@ -594,7 +594,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A sweep over a rule reads along the rule ("as … runs over the values tried"): every value against the source's, and the value
+/// A sweep over a rule reads along the rule ("at the other values … tried"): every value against the source's, and the value
 /// that meets the question's target named (issue 32's "how we will know").
 #[test]
 fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
@@ -607,7 +607,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .unwrap();
     assert!(
         answer.contains(
-            "As \u{201c}Green base number\u{201d} runs over the values tried (the rules give 5)"
+            "At the other values of \u{201c}Green base number\u{201d} tried (the rules give 5)"
         ) && answer.contains("55.7% at 5 (as written; −34.5 points)")
             && answer.contains("at Green base number 3"),
         "{answer}"

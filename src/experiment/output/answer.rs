@@ -600,7 +600,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     if quoted > 0 {
         out += &if held == quoted {
             format!(
-                "The simulation agrees: each of the {quoted} exact values above lies within its estimate's interval. "
+                "The simulation agrees: each exact value above lies within its estimate's interval. "
             )
         } else {
             format!(
@@ -776,11 +776,16 @@ fn along(
     let exact = cells.iter().all(|c| c.exact.is_some());
     let value = |c: &Cell| if exact { c.exact.unwrap_or(c.p) } else { c.p };
     let written = axis.values.iter().position(|x| x.as_input() == source);
+    // Against a target, the settings that meet it exactly are the answer said just before
+    // (`best_match`): not said again.
+    let met = |c: &Cell| target.is_some_and(|(t, _)| (value(c) - t).abs() < EXACTLY_ZERO);
+    let omitted = cells.iter().filter(|c| met(c)).count();
     let parts: Vec<String> = axis
         .values
         .iter()
         .zip(&cells)
         .enumerate()
+        .filter(|(_, (_, c))| omitted == cells.len() || !met(c))
         .map(|(i, (x, c))| {
             let here = format!("{} at {}", head.value(value(c)), x.as_input());
             // Against a target (the baseline, the same at every setting), each value's gap to
@@ -801,7 +806,24 @@ fn along(
             }
         })
         .collect();
+    let listed = |parts: &[String]| match parts {
+        [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(", "),
+    };
     Some(match target {
+        Some((t, base)) if omitted > 0 && omitted < cells.len() => format!(
+            "At the other values of \u{201c}{}\u{201d} tried (the rules give {source}{}), {} under {} is {}, against {} under {base}.",
+            crate::params::label_in_prose(&axis.key),
+            if written.is_none() {
+                ", not among them"
+            } else {
+                ""
+            },
+            head.noun(),
+            v.name,
+            listed(&parts),
+            head.value(t)
+        ),
         Some((t, base)) => format!(
             "As \u{201c}{}\u{201d} runs over the values tried (the rules give {source}{}), {} under {} is {}, against {} under {base} at every one.",
             crate::params::label_in_prose(&axis.key),

@@ -2,7 +2,7 @@
 //! plain-words answer, every table (sortable by any column), the charts inline as SVG and the
 //! reproducibility block. No network: no scripts, styles or fonts from elsewhere.
 
-use super::{Page, Tab};
+use super::{Page, Section, Tab};
 use crate::experiment::ExperimentResult;
 
 /// The page's style: readable on screen and on paper, no web fonts.
@@ -163,6 +163,59 @@ fn inline(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// On paper only: what the printout leaves off and where it is, so a reader of the paper knows
+/// more exists (the charts not printed, the detail, each variant's tables, the sections kept
+/// to the screen). Empty where nothing is left off.
+fn left_off_paper(result: &ExperimentResult, page: &Page, charts: usize) -> String {
+    let exp = &result.experiment;
+    let is_variant = |t: &str| exp.variants.iter().any(|v| t.starts_with(v.name.as_str()));
+    let off: Vec<&Section> = page.sections.iter().filter(|s| !s.printed).collect();
+    let mut parts: Vec<String> = Vec::new();
+    match charts {
+        0 => {}
+        1 => parts.push("1 more chart".into()),
+        n => parts.push(format!("{n} more charts")),
+    }
+    if !page.detail.is_empty() {
+        parts.push("the detail, sentence by sentence".into());
+    }
+    if off.iter().any(|s| is_variant(&s.title)) {
+        parts.push("each variant's own tables".into());
+    }
+    let named: Vec<String> = off
+        .iter()
+        .filter(|s| !is_variant(&s.title))
+        .map(|s| format!("\u{201c}{}\u{201d}", s.title))
+        .collect();
+    if !named.is_empty() {
+        parts.push(format!(
+            "{} {}",
+            if named.len() == 1 {
+                "the section"
+            } else {
+                "the sections"
+            },
+            match &named[..] {
+                [one] => one.clone(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            }
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    let listed = match &parts[..] {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
+        [] => String::new(),
+    };
+    format!(
+        "<p class=\"print-only more\">Left off this printout, on screen (index.html) and in the report's folder: {}; with the command that reproduces every number.</p>\n",
+        escape(&listed)
+    )
 }
 
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
@@ -440,6 +493,7 @@ pub(crate) fn index_html(
         out += "</section>\n";
     }
     out += &reproduce(result, page, command);
+    out += &left_off_paper(result, page, charts.len().saturating_sub(printed.len()));
     out += &format!(
         "</main>\n<footer>Written by morale-lab {}<span class=\"print-only-inline\">, from <code>{}</code> (seed {})</span>.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         escape(&result.version),

@@ -33,6 +33,20 @@ fn y_of(v: &Estimate) -> f64 {
     v.exact.unwrap_or(v.p)
 }
 
+/// Whether series `si` is exactly the same at every setting of a sweep (the setting does not
+/// touch it): drawn as a plain line across without marks, a level to read the others against,
+/// not a value measured at each setting.
+fn flat(chart: &Lines, si: usize) -> bool {
+    let values = &chart.series[si].1;
+    !chart.steps
+        && values.len() > 1
+        && values.iter().all(|v| v.is_some_and(|v| v.exact.is_some()))
+        && values
+            .iter()
+            .flatten()
+            .all(|v| (y_of(v) - values[0].map_or(0.0, |f| y_of(&f))).abs() < 1e-12)
+}
+
 /// The y axis's range, and whether it was fitted to the data: small effects are not flattened
 /// by a 0–100% axis: a chance axis fits the data (in steps of 5 points) when they span less
 /// than 30 points, and the caption says so.
@@ -116,7 +130,11 @@ fn meets<DB: DrawingBackend>(
     if x_values.len() <= 12 && !chart.steps {
         for a in 0..k {
             for b in a + 1..k {
-                if hidden[a].is_some_and(|h| h.0 == b) || hidden[b].is_some_and(|h| h.0 == a) {
+                if hidden[a].is_some_and(|h| h.0 == b)
+                    || hidden[b].is_some_and(|h| h.0 == a)
+                    || flat(chart, a)
+                    || flat(chart, b)
+                {
                     continue;
                 }
                 let (va, vb) = (&series[a].1, &series[b].1);
@@ -189,6 +207,17 @@ where
     // baseline last and setting aside the marks of a series hidden under another.
     let at = |x: f64, y: f64| c.backend_coord(&(x, y));
     let mut line = Vec::new();
+    if flat(chart, si) {
+        let y = pts.first().map_or(0.0, |p| y_of(&p.1));
+        let last = (chart.x_values.len().max(1) - 1) as f64;
+        return dashed(
+            root,
+            &[at(-0.3, y), at(last + 0.3, y)],
+            DASHES[si % DASHES.len()],
+            col.stroke_width(stroke),
+            s,
+        );
+    }
     for &(i, v) in &pts {
         let x = i as f64;
         if steps {
@@ -318,6 +347,20 @@ fn note(
         note
     };
     let mut note = format!("{note}{}", hidden_words(&names, hidden));
+    // A level flat by its definition (a balance chart's "target") needs no saying.
+    let level: Vec<&str> = (0..series.len())
+        .filter(|&i| flat(chart, i) && series[i].0 != "target")
+        .map(|i| series[i].0.as_str())
+        .collect();
+    if !level.is_empty() {
+        note += &format!(
+            " {} the same at every setting: a line without marks.",
+            match &level[..] {
+                [one] => format!("{one} is"),
+                more => format!("{} are", more.join(", ")),
+            }
+        );
+    }
     // Settings swept (not turns) that have nothing between them: whole numbers, or words.
     let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
     if !chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {

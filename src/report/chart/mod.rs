@@ -545,7 +545,10 @@ mod tests {
                 steps,
                 share: true,
                 series: vec![
-                    ("Regular".into(), vec![exact(0.9); 4]),
+                    (
+                        "Regular".into(),
+                        vec![exact(0.9), exact(0.8), exact(0.7), exact(0.6)],
+                    ),
                     (
                         "Green".into(),
                         vec![exact(0.9), exact(0.74), exact(0.56), exact(0.43)],
@@ -566,6 +569,46 @@ mod tests {
             "{swept}"
         );
         assert!(!texts(&series(true)).contains("Where lines meet"));
+    }
+
+    /// A series the same at every setting of a sweep is a level, drawn without marks and said
+    /// so; where another line meets it, no mark covers another, so nothing is said of that.
+    #[test]
+    fn a_series_the_same_at_every_setting_is_a_line_without_marks() {
+        let exact = |e: f64| {
+            Some(Estimate {
+                p: e,
+                low: e,
+                high: e,
+                exact: Some(e),
+            })
+        };
+        let chart = Chart::Lines(Lines {
+            title: "Level".into(),
+            x_label: "base green".into(),
+            x_values: (3..=6).map(|x| x.to_string()).collect(),
+            y_label: "chance".into(),
+            level: "95%".into(),
+            steps: false,
+            share: true,
+            series: vec![
+                ("Regular".into(), vec![exact(0.9); 4]),
+                (
+                    "Green".into(),
+                    vec![exact(0.9), exact(0.74), exact(0.56), exact(0.43)],
+                ),
+            ],
+        });
+        let texts: String = svg_texts(&chart.svg().unwrap())
+            .into_iter()
+            .map(|t| t.content)
+            .collect::<Vec<String>>()
+            .join(" ");
+        assert!(
+            texts.contains("Regular is the same at every setting: a line without marks.")
+                && !texts.contains("Where lines meet"),
+            "{texts}"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// rulebook: by stands lost (rows) and class with a leader bonus of 0, +1 and +2 (columns), then
 /// a small table that turns any of its chances into the chance with a re-roll. Without `stands`,
 /// a last column marks each row's 50% rule for the usual unit sizes ("every test fails for units
-/// of 4 stands or fewer"); with `stands`, the rows at that loss show the automatic failure. Where
+/// of" ≤ 4 stands); with `stands`, the rows at that loss show the automatic failure. Where
 /// the rule parameters make a re-roll's effect depend on more than the chance it re-rolls, the
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
 /// parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
@@ -134,7 +134,7 @@ fn condensed_sections(
     // Without a unit size, a last column: at each loss, the units the break share fails
     // outright, so that no cell above it is read for a unit that cannot pass.
     if stands.is_none() {
-        columns.push(format!("{rule}: every test fails for"));
+        columns.push(format!("{rule}: every test fails for units of"));
     }
     let mut rows = Vec::new();
     for lost in 0..=max_lost {
@@ -154,7 +154,7 @@ fn condensed_sections(
                 .find(|&s| chance(numbers, rf::Class::Veteran, lost, 0, false, s).is_none());
             cells.push(OddsCell::note(&match largest {
                 Some(1) => "a unit of 1 stand".to_string(),
-                Some(s) => format!("units of {s} stands or fewer"),
+                Some(s) => format!("\u{2264} {s} stands"),
                 None => "\u{2014}".to_string(),
             }));
         }
@@ -454,15 +454,15 @@ mod tests {
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
         assert_eq!(t.columns.len(), 10);
-        assert_eq!(t.columns[9], "50% rule: every test fails for");
+        assert_eq!(t.columns[9], "50% rule: every test fails for units of");
         let last: Vec<&str> = t.rows.iter().map(|r| r.1[9].text.as_str()).collect();
         assert_eq!(
             last[..4],
             [
                 "\u{2014}",
-                "units of 2 stands or fewer",
-                "units of 4 stands or fewer",
-                "units of 6 stands or fewer"
+                "\u{2264} 2 stands",
+                "\u{2264} 4 stands",
+                "\u{2264} 6 stands"
             ]
         );
         assert!(

@@ -236,7 +236,7 @@ pub(super) fn named_assumption(
         ),
         (_, _, Some(state)) => format!("{reading}{state} (if not, {would})"),
         _ => format!(
-            "{}{} being {} (at {}, {would})",
+            "{}{} being {}{} (at {}, {would})",
             if silent {
                 "the tool's own reading (the sources are silent), "
             } else {
@@ -244,6 +244,13 @@ pub(super) fn named_assumption(
             },
             setting_words(&systems_of(result), &f.key, &f.kind),
             setting_value(&f.key, &f.from),
+            // A number only the baseline plays under moves the mark the variant is held
+            // against, not the variant: said, so the caveat does not read as circular.
+            if f.side == "baseline" {
+                format!(", a number only {base} plays under")
+            } else {
+                String::new()
+            },
             setting_value(&f.key, &f.to)
         ),
     }

@@ -711,7 +711,7 @@ pub(super) fn pull_apart(
                 [] => String::new(),
             };
             format!(
-                "Under {names}{}, the headlines pull apart: {} {}{} while {} {}.",
+                "The headlines pull apart under {names}{}: {} {}{} while {} {}.",
                 if led.is_some() { " too" } else { "" },
                 down.0.join(" and "),
                 down.1,

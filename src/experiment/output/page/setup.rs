@@ -82,6 +82,8 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                         v.name,
                         if exp.is_baseline(*i) {
                             " (the baseline)"
+                        } else if v.reference {
+                            " (for scale)"
                         } else {
                             ""
                         }
@@ -99,14 +101,24 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         // A system of one variant named as the system: said once ("Rank & File, with …: 6
         // enemy fire dice"), not "Under Rank & File: Rank & File (…)".
         let alone = match &each[..] {
-            [(name, own)] if name.as_str() == label.as_str() => Some(own.clone()),
+            [(name, own)]
+                if name
+                    .trim_end_matches(" (for scale)")
+                    .trim_end_matches(" (the baseline)")
+                    == label.as_str() =>
+            {
+                Some(own.clone())
+            }
             _ => None,
         };
         // A variant whose name already says what sets it apart ("Green: green troops") is
         // named alone.
         let item = |(name, own): &(String, String)| {
             let says = |n: &str| {
-                let n = n.trim_end_matches(" (the baseline)").to_lowercase();
+                let n = n
+                    .trim_end_matches(" (the baseline)")
+                    .trim_end_matches(" (for scale)")
+                    .to_lowercase();
                 !n.is_empty()
                     && own
                         .to_lowercase()
@@ -119,9 +131,14 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                 format!("{name}: {own}")
             }
         };
+        // A variant shown for scale is said to be one, here as in the table.
+        let scale = match &members[..] {
+            [(_, v)] if v.reference => " (for scale)",
+            _ => "",
+        };
         groups.push(match alone {
-            Some(own) if own.is_empty() => (format!("{label}{shared}"), Vec::new()),
-            Some(own) => (format!("{label}{shared}: {own}"), Vec::new()),
+            Some(own) if own.is_empty() => (format!("{label}{scale}{shared}"), Vec::new()),
+            Some(own) => (format!("{label}{scale}{shared}: {own}"), Vec::new()),
             None => (
                 format!("Under {label}{shared}:"),
                 each.iter().map(item).collect(),

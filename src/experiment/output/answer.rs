@@ -599,9 +599,8 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     );
     if quoted > 0 {
         out += &if held == quoted {
-            format!(
-                "The simulation agrees: each exact value above lies within its estimate's interval. "
-            )
+            "The simulation agrees: each exact value above lies within its estimate's interval. "
+                .to_string()
         } else {
             format!(
                 "The simulation agrees with {held} of the {quoted} exact values above; the others lie outside their estimates' intervals, which are {level} sure taken together (1 report in {:.0} has such a miss by chance alone). ",

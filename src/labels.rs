@@ -953,7 +953,7 @@ const LABELS: &[(&str, &str)] = &[
     ("era", "Period"),
     ("exchange_fire", "Fires back"),
     ("fall_back_at", "Fall back at pips"),
-    ("fall_back_out_of_range", "Falling back: out of range"),
+    ("fall_back_out_of_range", "Falling-back unit out of range"),
     ("fire_at_routing", "Fire at routers"),
     ("fire_dice", "Enemy fire dice a turn"),
     ("fire_from", "Who fires"),
@@ -1008,7 +1008,7 @@ const LABELS: &[(&str, &str)] = &[
     ("reroll_when", "Re-roll spent on"),
     ("rerolls", "Commander's re-rolls"),
     ("rerolls_per_test", "Re-rolls a test"),
-    ("retreat_out_of_range", "Retreating: out of range"),
+    ("retreat_out_of_range", "Retreating unit out of range"),
     ("retreat_turns", "Turns out of the line"),
     ("return_at", "Rejoin at pips"),
     ("return_fire_dice", "Its fire dice a turn"),
@@ -1081,7 +1081,7 @@ pub fn param_in_prose(key: &str) -> String {
 }
 
 /// A yes-or-no setting's two states as clauses a sentence can carry ("retreating units are out
-/// of the enemy's range"), where plain words say it better than "“Retreating: out of range”
+/// of the enemy's range"), where plain words say it better than "“Retreating unit out of range”
 /// being true"; `None` for other settings.
 pub fn state(key: &str, on: bool) -> Option<&'static str> {
     STATES

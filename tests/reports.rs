@@ -852,7 +852,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | Retreating: out of range \u{2014} no (the report: yes) | EF-5 | both | −13.9 points | exactly the same | vanishes |"
+        "| 25% rules + amendment | eliminated | Retreating unit out of range: no (the report: yes) | EF-5 | both | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer depends on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
@@ -903,7 +903,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## What changes the answer").unwrap()..];
     assert!(
-        section.contains("Retreating: out of range \u{2014} no (the report: yes)"),
+        section.contains("Retreating unit out of range: no (the report: yes)"),
         "{section}"
     );
     assert!(
@@ -931,7 +931,7 @@ fn the_situation_is_not_an_assumption() {
         .join("\n");
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
-    assert!(readings.contains("Retreating: out of range \u{2014} no (the report: yes)"));
+    assert!(readings.contains("Retreating unit out of range: no (the report: yes)"));
     assert!(readings.contains("Return to action on: 4 or 6 (the report: 5)"));
     for s in [
         "Starting state",

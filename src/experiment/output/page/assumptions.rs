@@ -333,7 +333,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     let mut intro = format!(
-        "How firm is the answer? Every other rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each other value), and the answer worked out again{}: {} tries, {how}{}.",
+        "How firm is the answer? Every other rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each other value), and the answer worked out again{}: {} tries, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -343,8 +343,9 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             )
         },
         crate::report::thousands(a.tried as u64),
-        skipped_tries(result, a)
     );
+    // The combinations skipped are said beside the full table, on screen.
+    let skipped = skipped_tries(result, a);
     // What was not moved is said on screen, beside the table of every comparison: on paper
     // it would name a setting the page never introduces.
     let not_moved = match a.not_tried.is_empty() {
@@ -365,6 +366,9 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             (100.0 * a.points).round()
         );
         intro += &not_moved;
+        if let Some(said) = skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
+            intro += &format!(" {}.", crate::labels::capitalised(said));
+        }
         return Some(vec![Section {
             printed: true,
             title: "What changes the answer".into(),
@@ -373,7 +377,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " A setting counts where it would change a difference from {base}: reverse it, make it vanish, make one appear where there was none, or shift it by more than {}% of its size or, for a chance, by more than {} points, whichever is less. The last column gives the most serious change each makes.",
+        " The table lists those that would change a difference from {base}: reverse it, remove it, create one where there was none, or shift it by more than {}% of its size (a chance's by more than {} points, if that is less); and the most serious change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -384,9 +388,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     if by_setting.rows.is_empty() {
         intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
-        intro += " The table gives the rules, readings and optional rules that do, for the variants compared (the one shown for scale is left out).";
-    } else {
-        intro += " The table gives the rules, readings and optional rules that do.";
+        intro += " The variant shown for scale is left out.";
     }
     if !situation.rows.is_empty() {
         intro += " The settings of the situation and the players' choices that do are under \u{201c}Where the answer holds\u{201d}.";
@@ -422,10 +424,14 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             printed: false,
             title: "What changes the answer, comparison by comparison".into(),
             intro: format!(
-                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}",
+                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}{}",
                 match scale_only + scale_situation {
                     0 => "",
                     _ => " (the variant shown for scale is left out)",
+                },
+                match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
+                    Some(said) => format!(" {}.", crate::labels::capitalised(said)),
+                    None => String::new(),
                 }
             ),
             tables: vec![tab],
@@ -435,8 +441,8 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
 }
 
 /// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 (the report: 1)"; a
-/// label that has a colon of its own takes a dash ("Retreating: out of range — no (the
-/// report: yes)").
+/// label that has a colon of its own takes a dash ("Label: its detail — no (the report:
+/// yes)").
 pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
     let sep = if label.contains(':') {
         " \u{2014} "
@@ -603,7 +609,7 @@ pub(super) fn assumptions_by_setting(
     let mut tab = Tab::new(&[
         ("setting", false),
         ("rule", false),
-        ("differences it changes", false),
+        ("what it does to the differences", false),
         ("its most serious change", false),
     ]);
     for (_, _, rows) in &keys {
@@ -618,16 +624,19 @@ pub(super) fn assumptions_by_setting(
                 }
             }
             by.sort_by_key(|b| severity(&b.0));
-            match &by[..] {
-                // One kind of change: "all shift", or "shifts" for one.
-                [(e, 1)] => effect_words(e, 1).to_string(),
-                [(e, n)] => format!("all {}", effect_words(e, *n)),
-                _ => by
-                    .iter()
-                    .map(|(e, n)| format!("{n} {}", effect_words(e, *n)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }
+            // In active words, gravest first: "reverses 1, removes 1", "shifts 10".
+            by.iter()
+                .map(|(e, n)| {
+                    let verb = match e.as_str() {
+                        "flips" => "reverses",
+                        "removes" => "removes",
+                        "creates" => "creates",
+                        _ => "shifts",
+                    };
+                    format!("{verb} {n}")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         // A setting that changes only a comparison shown for scale is left to the full table.
         if mine.is_empty() {
@@ -635,7 +644,7 @@ pub(super) fn assumptions_by_setting(
             continue;
         }
         // The variant shown for scale is left out of the count (the full table has it).
-        let changes = format!("{} ({})", mine.len(), counted(&mine));
+        let changes = counted(&mine);
         let top = mine
             .iter()
             .min_by(|x, y| {
@@ -647,7 +656,7 @@ pub(super) fn assumptions_by_setting(
         let head = Head::named(top.headline.clone(), base_report);
         let diff = |d: f64| {
             if d.abs() < EXACTLY_ZERO {
-                "no difference".to_string()
+                "none".to_string()
             } else {
                 head.diff(d)
             }
@@ -669,7 +678,7 @@ pub(super) fn assumptions_by_setting(
             top.rule.clone(),
             changes,
             format!(
-                "{}, {}: {} (the report: {})",
+                "{}, {}: {} instead of {}",
                 top.variant,
                 head.label().head,
                 diff(top.changed),

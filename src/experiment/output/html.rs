@@ -18,7 +18,7 @@ div.answer p { margin: 0 0 0.6rem; }
 div.answer p:last-child { margin-bottom: 0; }
 p.method, p.note { color: var(--muted); }
 p.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
-span.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
+span.rounding, p.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
@@ -52,9 +52,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   .print-only-inline { display: inline; }
-  p.print-only.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
+  p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; break-before: avoid; }
-  p.print-only.rounding { break-before: avoid; }
+  p.rounding { break-before: avoid; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -363,21 +363,17 @@ pub(crate) fn index_html(
         );
     }
     out += &setup_html(&page.setup);
-    // The rounding note closes the answer, where a reader first subtracts one figure from
-    // another (on paper too), in the answer's box: a paragraph of its own, with its margins,
-    // pushed a first page's chart off the page.
-    // On paper it is said once, under the table, where the table has it (`screen`).
+    // The note on changes goes under the table that gives them, on screen and on paper; the
+    // answer's box closes with it only where there is no such table (a paragraph of its own,
+    // with its margins, pushed a first page's chart off the page).
     let under_table = page.headline.is_some() || !page.pivots.is_empty();
     out += &format!(
         "<p class=\"answer\"><strong>Answer.</strong> {}{}</p>\n",
         inline(&page.answer),
         page.rounding
             .as_ref()
-            .map(|n| format!(
-                "<span class=\"rounding{}\">{}</span>",
-                if under_table { " screen" } else { "" },
-                inline(n)
-            ))
+            .filter(|_| !under_table)
+            .map(|n| format!("<span class=\"rounding\">{}</span>", inline(n)))
             .unwrap_or_default()
     );
     // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
@@ -435,10 +431,9 @@ pub(crate) fn index_html(
     if let Some(tab) = &page.headline {
         out += &table(tab, "The headline, variant by variant", every);
     }
-    // On paper the table may fall on the next page: the note the answer closes with is
-    // repeated under it there (on screen it is said once).
+    // Under the table it explains (the brackets, the rounding).
     if let (Some(note), true) = (&page.rounding, under_table) {
-        out += &format!("<p class=\"print-only rounding\">{}</p>\n", inline(note));
+        out += &format!("<p class=\"rounding\">{}</p>\n", inline(note));
     }
     // What the table's columns count, under it, on screen and on paper.
     if let Some(m) = &page.meanings {

@@ -103,11 +103,27 @@ pub(super) fn reference_rate(
         stream: 0,
         threads,
     };
-    let started = Instant::now();
-    let tally = (r.run)(&spec, &Control::new())?;
-    let secs = started.elapsed().as_secs_f64();
-    r.check(&tally, tool)?;
-    Ok(trials as f64 / secs.max(1e-9))
+    Ok(reference_measured(r, &spec, 1, tool)?.value)
+}
+
+/// A timed run of a reference loop on `threads` threads: its rate over the loop alone (the
+/// check of its outcomes after it is not timed), with its wall and processor time.
+pub(super) fn reference_measured(
+    r: &Reference,
+    spec: &RunSpec,
+    threads: usize,
+    tool: Option<&Report>,
+) -> Result<Measured> {
+    let mut tally = None;
+    let mut m = measured(threads, || {
+        tally = Some((r.run)(spec, &Control::new())?);
+        Ok(0.0)
+    })?;
+    m.value = spec.trials as f64 / m.run.wall_s;
+    if let Some(t) = &tally {
+        r.check(t, tool)?;
+    }
+    Ok(m)
 }
 
 /// The peak resident memory of this process since the last [`reset_peak_memory`], in bytes,

@@ -200,6 +200,13 @@ pub struct ReferenceRow {
     pub trials: u64,
     /// Trials per second over the runs.
     pub per_second: Spread,
+    /// Every timed run's wall and processor time, in the order of `per_second.samples` (none
+    /// in a file saved before 2026-12-01).
+    #[serde(default)]
+    pub runs: Vec<Run>,
+    /// Processor use over its runs.
+    #[serde(default)]
+    pub cpu: Option<CpuUse>,
     /// What its outcomes were checked against on every run (a bench whose reference disagrees
     /// fails): `exact solution`, or `Monte Carlo` (the case's own run beside it, for a battle).
     pub checked_against: String,
@@ -296,7 +303,7 @@ struct TrialsPlan {
 /// stall made them be calibrated again.
 struct Rounds {
     runs: Vec<Vec<Measured>>,
-    ref_runs: Vec<f64>,
+    ref_runs: Vec<Measured>,
     recalibrated: bool,
 }
 
@@ -374,7 +381,12 @@ fn trials_plan(
 /// After three rounds: a stall during calibration (a run slowed by other work) leaves the
 /// trials too few for the time asked, so a series whose median run is under half of it is
 /// calibrated again from its runs. Whether any was.
-fn recalibrate(each: f64, p: &mut TrialsPlan, runs: &[Vec<Measured>], ref_runs: &[f64]) -> bool {
+fn recalibrate(
+    each: f64,
+    p: &mut TrialsPlan,
+    runs: &[Vec<Measured>],
+    ref_runs: &[Measured],
+) -> bool {
     let short = |wall: Vec<f64>| Spread::of(wall, "s").median < each / 2.0;
     let mut redo = false;
     // One series a sampler.
@@ -385,7 +397,7 @@ fn recalibrate(each: f64, p: &mut TrialsPlan, runs: &[Vec<Measured>], ref_runs: 
             redo = true;
         }
     }
-    let ref_wall: Vec<f64> = ref_runs.iter().map(|r| p.ref_trials as f64 / r).collect();
+    let ref_wall: Vec<f64> = ref_runs.iter().map(|r| r.run.wall_s).collect();
     if !p.ref_fixed && !ref_wall.is_empty() && short(ref_wall.clone()) {
         p.ref_trials = rescaled(p.ref_trials, Spread::of(ref_wall, "s").median, each);
         redo = true;
@@ -395,15 +407,19 @@ fn recalibrate(each: f64, p: &mut TrialsPlan, runs: &[Vec<Measured>], ref_runs: 
 
 /// Whether every median's interval (the series', the reference's and each ratio to it) is
 /// within SETTLED of it.
-fn settled(runs: &[Vec<Measured>], ref_runs: &[f64]) -> bool {
+fn settled(runs: &[Vec<Measured>], ref_runs: &[Measured]) -> bool {
     let mut widths: Vec<f64> = runs
         .iter()
         .map(|r| Spread::of(r.iter().map(|m| m.value).collect(), "trials/s").width())
         .collect();
     if !ref_runs.is_empty() {
-        widths.push(Spread::of(ref_runs.to_vec(), "trials/s").width());
+        widths.push(Spread::of(ref_runs.iter().map(|m| m.value).collect(), "trials/s").width());
         for r in runs {
-            let paired = r.iter().zip(ref_runs).map(|(m, x)| m.value / x).collect();
+            let paired = r
+                .iter()
+                .zip(ref_runs)
+                .map(|(m, x)| m.value / x.value)
+                .collect();
             widths.push(Spread::of(paired, "ratio").width());
         }
     }
@@ -420,7 +436,7 @@ fn rounds(
     last: &mut Option<Report>,
 ) -> Result<Rounds> {
     let mut runs: Vec<Vec<Measured>> = vec![Vec::new(); t.samplers.len()];
-    let mut ref_runs: Vec<f64> = Vec::new();
+    let mut ref_runs: Vec<Measured> = Vec::new();
     let mut recalibrated = false;
     let mut started = Instant::now();
     loop {
@@ -430,7 +446,13 @@ fn rounds(
             })?);
         }
         if let Some(r) = t.reference {
-            ref_runs.push(reference_rate(r, p.ref_trials, t.threads, last.as_ref())?);
+            let spec = RunSpec {
+                trials: p.ref_trials,
+                seed: 1,
+                stream: 0,
+                threads: t.threads,
+            };
+            ref_runs.push(reference_measured(r, &spec, t.n_threads, last.as_ref())?);
         }
         let done = runs[0].len();
         if done == 3 && !recalibrated && recalibrate(t.each, p, &runs, &ref_runs) {
@@ -496,7 +518,8 @@ fn case_rows(
         ref_runs,
         recalibrated,
     } = rounds(&timing, &mut planned, (plan.repeats, cap), &mut last)?;
-    let ref_spread = reference.map(|_| Spread::of(ref_runs.clone(), "trials/s"));
+    let ref_spread =
+        reference.map(|_| Spread::of(ref_runs.iter().map(|m| m.value).collect(), "trials/s"));
     for ((((sampler, name), runs), &trials), &setup) in
         used.into_iter().zip(runs).zip(&planned.trials).zip(&setup)
     {
@@ -517,7 +540,7 @@ fn case_rows(
                 Spread::of(
                     runs.iter()
                         .zip(&ref_runs)
-                        .map(|(m, r)| m.value / r)
+                        .map(|(m, r)| m.value / r.value)
                         .collect(),
                     "ratio",
                 )
@@ -535,6 +558,8 @@ fn case_rows(
             case: r.case.to_string(),
             trials: planned.ref_trials,
             per_second,
+            runs: ref_runs.iter().map(|m| m.run).collect(),
+            cpu: cpu_of(&ref_runs),
             checked_against: match r.against {
                 Against::Exact => "exact solution",
                 Against::MonteCarlo => "Monte Carlo",

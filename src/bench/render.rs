@@ -203,6 +203,12 @@ pub fn contended(b: &Bench) -> Vec<String> {
         .iter()
         .filter_map(|c| c.cpu.filter(|u| u.waited > CONTENDED).map(|u| (c, u)))
         .map(|(c, u)| format!("{} ({}) {:.0}%", c.case, c.sampler, u.waited * 100.0))
+        .chain(
+            b.references
+                .iter()
+                .filter_map(|r| r.cpu.filter(|u| u.waited > CONTENDED).map(|u| (r, u)))
+                .map(|(r, u)| format!("{} {:.0}%", r.reference, u.waited * 100.0)),
+        )
         .collect()
 }
 
@@ -252,7 +258,10 @@ pub fn render(b: &Bench) -> String {
                     morale_lab::report::thousands(r.trials),
                     r.per_second.samples.len().to_string(),
                     spread_text(&r.per_second),
-                    "—".into(),
+                    r.cpu.map_or_else(
+                        || "—".into(),
+                        |u| format!("{:.0}% ({:.1}%)", u.busy * 100.0, u.waited * 100.0),
+                    ),
                     "1.00×".into(),
                 ]);
             }

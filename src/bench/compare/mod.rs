@@ -628,6 +628,23 @@ fn case_row(
         return;
     }
     c.guarded += 1;
+    // A ratio is as reliable as both its loops: the hand loop's own processor use counts too,
+    // where the file recorded it (files saved before 2026-12-01 did not).
+    let with_loop = |side: &[Bench], v: &[super::CaseRow]| -> Vec<Option<CpuUse>> {
+        v.iter()
+            .map(|x| x.cpu)
+            .chain(
+                side.iter()
+                    .filter_map(|b| b.references.iter().find(|r| r.case == row.case))
+                    .filter_map(|r| r.cpu)
+                    .map(Some),
+            )
+            .collect()
+    };
+    let why = unreliable(
+        Contention::of(old, &with_loop(old, &o)),
+        Contention::of(new, &with_loop(new, &n)),
+    );
     let ch = change(&ro, &rn, threshold);
     let verdict = judge(ch.as_ref(), why);
     match &verdict {

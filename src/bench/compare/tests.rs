@@ -1,7 +1,7 @@
 //! `bench --compare`'s tests: verdicts, refusals and the ratio's interval.
 
 use super::*;
-use crate::bench::{Build, CaseRow, Machine, Run};
+use crate::bench::{Build, CaseRow, Machine, ReferenceRow, Run};
 
 #[test]
 fn a_change_is_called_only_beyond_the_noise_and_the_threshold() {
@@ -415,4 +415,40 @@ fn an_older_layout_is_read_and_an_unknown_one_refused() {
     assert_eq!(e.to_string().lines().count(), 1);
     let e = parse("not json", "x.json").unwrap_err();
     assert_eq!(e.to_string().lines().count(), 1);
+}
+
+/// A hand loop whose own threads waited for a core (its file records it) makes the ratio to it
+/// unreliable, though the case's runs were quiet: the speed row is judged, the ratio is not.
+#[test]
+fn a_busy_hand_loop_makes_its_ratio_unreliable() {
+    let old = bench(0.004, &STEADY, &RATIOS);
+    let mut new = bench(0.004, &STEADY, &RATIOS);
+    new.references.push(ReferenceRow {
+        reference: "hand loop: rally RF".into(),
+        case: "rally RF".into(),
+        trials: 1 << 20,
+        per_second: Spread::of(STEADY.to_vec(), "trials/s"),
+        runs: Vec::new(),
+        cpu: Some(CpuUse {
+            busy: 0.62,
+            waited: 0.38,
+        }),
+        checked_against: "exact solution".into(),
+    });
+    let c = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&new),
+        (&[], &[]),
+        0.1,
+        None,
+    )
+    .unwrap();
+    let v = verdicts(&c);
+    assert_eq!(v[0], "same", "{}", c.text);
+    assert!(
+        v[1].starts_with("unreliable: threads waited 38% now"),
+        "{}",
+        c.text
+    );
+    assert_eq!(c.unjudged_guarded.len(), 1, "{}", c.text);
 }

@@ -55,6 +55,10 @@ pub const MOST_DENOMINATOR: u64 = 216;
 /// How to read a sheet's cells, said on every sheet in every format.
 pub const READING: &str = "Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction where that is a simple one (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
 
+/// [`READING`] for the plain-text and Markdown sheets, which have no bold and no second line:
+/// the fraction first, the percentage in brackets.
+pub const READING_PLAIN: &str = "Every chance is exact. Each cell gives it as a fraction where that is a simple one (1/6: one chance in six), with its percentage in brackets, else as a percentage alone. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
+
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -434,7 +438,7 @@ impl Odds {
                 if let Some(sub) = &self.subtitle {
                     out += &format!("_{sub}_\n\n");
                 }
-                out += &format!("Rules: {}\n\n{READING}\n\n", self.rules_line());
+                out += &format!("Rules: {}\n\n{READING_PLAIN}\n\n", self.rules_line());
                 for s in &self.sections {
                     out += &format!("### {}\n\n| {} |", s.title, s.row_header);
                     for c in &s.columns {
@@ -466,7 +470,7 @@ impl Odds {
                     out += &wrap(sub, TEXT_WIDTH);
                 }
                 out += &format!("rules: {}\n", self.rules_line());
-                out += &wrap(READING, TEXT_WIDTH);
+                out += &wrap(READING_PLAIN, TEXT_WIDTH);
                 for s in &self.sections {
                     out += &format!("\n{}\n", s.title);
                     let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())

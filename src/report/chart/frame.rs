@@ -298,6 +298,8 @@ pub(super) enum Key {
     Point(usize, RGBColor),
     /// Series `i`'s dash and marker (lines).
     Line(usize, RGBColor),
+    /// Series `i`'s dash alone (a line without marks: a level the same at every setting).
+    Level(usize, RGBColor),
 }
 
 /// Where a chart's legend goes.
@@ -417,6 +419,13 @@ pub(super) fn draw_key<DB: DrawingBackend>(
             )?;
             marker(area, (kx(22.0), mid), i, col, s)
         }
+        Key::Level(i, col) => dashed(
+            area,
+            &[(kx(2.0), mid), (kx(42.0), mid)],
+            DASHES[i % DASHES.len()],
+            col.stroke_width(s.px(2.5).max(1) as u32),
+            s,
+        ),
         // As large as the points it names (see the trade-off's points).
         Key::Point(i, col) => marker(area, (kx(22.0), mid), i, col, Scale(s.0 * 1.6)),
     }

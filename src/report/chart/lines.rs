@@ -421,7 +421,15 @@ where
         ..
     } = chart;
     let names: Vec<String> = series.iter().map(|x| x.0.clone()).collect();
-    let entries = series_entries(&names, Key::Line);
+    // A level (the same at every setting) is keyed as it is drawn: a line without marks.
+    let entries: Vec<(String, Key)> = series_entries(&names, Key::Line)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (n, k))| match k {
+            Key::Line(j, col) if flat(chart, i) => (n, Key::Level(j, col)),
+            k => (n, k),
+        })
+        .collect();
     let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
     let n = x_values.len().max(1);
     let probability = *share;

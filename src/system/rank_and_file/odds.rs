@@ -328,7 +328,7 @@ pub fn rally_sections(
     let helps: [(&str, &[(&str, &str)]); 3] = [
         ("", &[]),
         (" +1 leader", &[("leader", "1")]),
-        (", elite", &[("elite", "true")]),
+        (", elite (1 re-roll)", &[("elite", "true")]),
     ];
     let mut sections = Vec::new();
     for state in ["routing", "unsteady"] {

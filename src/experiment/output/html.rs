@@ -66,6 +66,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   thead, thead tr { break-after: avoid; }
   tbody tr:first-child, tbody tr:nth-child(2) { break-before: avoid; }
   h2 + p { break-after: avoid; }
+  /* No line of a paragraph alone at a page's foot or head. */
+  p { orphans: 3; widows: 3; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   th, td { padding: 1px 4px; }
   td.num, th.num { white-space: normal; }

@@ -75,10 +75,11 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 Some(x) => Some(match x.exact_difference {
                     Some(e) if exact_all => h.diff(e),
                     Some(e) => format!("{}, exact", h.diff(e)),
+                    // The change's own interval is in the differences table: beside a
+                    // value with its interval, the cell would not fit a printed column.
                     None => format!(
-                        "{} {}{}",
+                        "{}{}",
                         h.diff(x.difference),
-                        h.diff_interval(x.low, x.high),
                         match super::super::answer::chance_cell(x) {
                             "no" => "",
                             "could be" => ", could be chance",

@@ -96,7 +96,7 @@ fn a_mechanic_file_sums_a_value_over_the_turns() {
         "/mechanics/effectiveness.rhai"
     ))
     .unwrap();
-    let values_of = "fn values_of(p, s) { #{ quarters_lost: p.steps - p.lost - s.quarters } }";
+    let values_of = "fn values_of(p, s) { #{ quarters_lost: p.steps - p.lost - if s.status == \"eliminated\" { 0 } else { s.quarters } } }";
     assert!(src.contains(values_of));
     let declared = r#"values: [#{ name: "quarters_lost", max: p.steps }],
         outcomes: ["in_line", "retreating", "eliminated"],"#;
@@ -104,7 +104,7 @@ fn a_mechanic_file_sums_a_value_over_the_turns() {
     let src = src
         .replace(
             values_of,
-            "fn values_of(p, s) { #{ quarters_lost: p.steps - p.lost - s.quarters, \
+            "fn values_of(p, s) { #{ quarters_lost: p.steps - p.lost - if s.status == \"eliminated\" { 0 } else { s.quarters }, \
              held: if s.status == \"in_line\" { s.quarters } else { 0 } } }",
         )
         .replace(

@@ -805,10 +805,6 @@ fn along(
             }
         })
         .collect();
-    let listed = |parts: &[String]| match parts {
-        [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => parts.join(", "),
-    };
     Some(match target {
         Some((t, base)) if omitted > 0 && omitted < cells.len() => format!(
             "At the other values of \u{201c}{}\u{201d} tried (the rules give {source}{}), {} under {} is {}, against {} under {base}.",
@@ -820,7 +816,7 @@ fn along(
             },
             head.noun(),
             v.name,
-            listed(&parts),
+            crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>()),
             head.value(t)
         ),
         Some((t, base)) => format!(

@@ -115,7 +115,7 @@ fn still(
             let each: Vec<&str> = each.iter().map(String::as_str).collect();
             format!(
                 " At the last turn, some of its units are where none are under {b}: {}.",
-                listed(&each)
+                crate::labels::listed(&each)
             )
         }
     }
@@ -371,13 +371,18 @@ pub(super) fn counts(
             if let Some(l) = led.filter(|l| names.contains(l) && changed.len() == heads.len()) {
                 let rest: Vec<&str> = names.iter().copied().filter(|n| *n != l).collect();
                 let verb = if rest.len() == 1 { "changes" } else { "change" };
-                return (!rest.is_empty())
-                    .then(|| format!("{} {verb} {} too", listed(&rest), every_headline(heads)));
+                return (!rest.is_empty()).then(|| {
+                    format!(
+                        "{} {verb} {} too",
+                        crate::labels::listed(&rest),
+                        every_headline(heads)
+                    )
+                });
             }
             let who = match (names.len(), asked.len()) {
                 (2, 2) => format!("both variants{compared}"),
                 (n, a) if n == a && n > 2 => format!("all {n} variants{compared}"),
-                _ => listed(names),
+                _ => crate::labels::listed(names),
             };
             Some(match (changed.len(), heads.len(), names.len()) {
                 (0, 1, 1) => format!("{who} does not change {every}"),
@@ -460,17 +465,8 @@ fn what_changed(heads: &[Head], changed: &[usize]) -> String {
                 .map(|&i| format!("\u{201c}{}\u{201d}", heads[i].label().head))
                 .collect();
             let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
-            format!("only {}", listed(&quoted))
+            format!("only {}", crate::labels::listed(&quoted))
         }
-    }
-}
-
-/// Names in a list: "A", "A and B", "A, B and C".
-fn listed(names: &[&str]) -> String {
-    match names {
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        [] => String::new(),
     }
 }
 

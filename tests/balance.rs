@@ -525,6 +525,39 @@ fn a_target_under_another_system_is_that_systems_own_run() {
     }
 }
 
+/// `--against` takes a rule parameter as it takes the situation's: the target is the run with
+/// that rule number (Regular at base number 5 recovers as Green does at its own 5).
+#[test]
+fn against_takes_a_rule_parameter() {
+    let j = json_of(&[
+        "balance",
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--class",
+        "green",
+        "--solve",
+        "base_green",
+        "--against",
+        "class=regular",
+        "--against",
+        "base_regular=5",
+        "--format",
+        "json",
+    ]);
+    let theirs = exact(
+        "rank-and-file",
+        Scenario::Rally,
+        &["class=green", "rule:base_green=5"],
+        &[],
+    );
+    assert!(
+        (j["target"].as_f64().unwrap() - theirs).abs() < 1e-12,
+        "{j}"
+    );
+    assert_eq!(j["crossings"][0]["root"], serde_json::json!(5.0), "{j}");
+}
+
 /// The sequential search (question 3 by Monte Carlo at 160,000 trials): every value first runs
 /// a sixteenth of the trials; those still undecided run more, up to the full count. The ends of
 /// the crossing run it all, a value left at the first stage is decided there (its interval

@@ -1446,6 +1446,30 @@ fn the_page_solves_for_a_number() {
         answer.contains("at Green base number 3, exactly"),
         "{answer}"
     );
+    // Its command line names A by its setting (`--against`), not by A's value as a number, and
+    // gives the same answer.
+    let command = b
+        .eval("document.querySelector('#solved pre').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.contains(" --against class=veteran") && !command.contains("--target"),
+        "{command}"
+    );
+    let words: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("morale-lab"))
+        .args(&words)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{command}");
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&cli["crossings"][0]["root"], &cli["crossings"][0]["hit"]),
+        (&json!(3.0), &json!(true)),
+        "{cli}"
+    );
     // The link holds the solve: opened again, it solves again.
     b.wait("location.search.includes('&solve=base_green&target=A')");
     let link = b.eval("location.href").as_str().unwrap().to_string();

@@ -201,6 +201,16 @@ impl Explorer {
         };
         let headline = output::headline(&result);
         let mut solved = Vec::new();
+        // Solved to meet a profile: the balance names it ("the same under A (Veteran)").
+        let against = |from: &str| {
+            let name = from.strip_prefix("the same under ")?;
+            settings
+                .iter()
+                .map(|s| s.profile)
+                .filter(|p| name.starts_with(&p.title()))
+                .max_by_key(|p| p.title().len())
+                .map(|p| &p.setting)
+        };
         for (name, b) in exp.balances(self.limits.threads, Sampler::Table, control)? {
             let chart = b.chart();
             let draw = |size| {
@@ -226,7 +236,7 @@ impl Explorer {
                 "rows": b.rows(),
                 "exact": b.exact,
                 "chart": { "title": chart.title(), "svg": svg, "narrow": narrow },
-                "command": solve_command(v, &p.setting, &b),
+                "command": solve_command(v, &p.setting, &b, against(&b.target_from)),
             }));
         }
         Ok(json!({

@@ -140,10 +140,15 @@ pub(super) fn experiment_toml(v: &View, settings: &[Variant<'_>], to_run: bool) 
 }
 
 /// The `balance` command line that gives a search's numbers (setting `s`, as the view runs it).
+/// Solved to meet another profile (`against`), it names that profile's setting with
+/// `--against` flags, so the command measures the target as the page did; a number's target,
+/// or a profile the flags cannot name (an edited file, a value its system cannot take), is given
+/// as `--target`.
 pub(super) fn solve_command(
     v: &View,
     s: &Setting,
     b: &crate::experiment::balance::Balance,
+    against: Option<&Setting>,
 ) -> String {
     let run = v.command(s);
     let run = run
@@ -160,10 +165,168 @@ pub(super) fn solve_command(
             view::shell(&format!("{}..{}", b.range.0, b.range.1))
         );
     }
-    out += &format!(
-        " --headline {} --target {}",
-        view::shell(&b.headline),
-        b.target
-    );
+    out += &format!(" --headline {}", view::shell(&b.headline));
+    match against.and_then(|a| against_flags(v.scenario, s, a)) {
+        Some(flags) => out += &flags,
+        None => out += &format!(" --target {}", b.target),
+    }
     out
+}
+
+/// The `--against` flags that make setting `a` from setting `s` on the command line: each
+/// value `a` gives that `s` does not, each value `s` gives that `a` leaves at its default (that
+/// default), its optional rules where they differ, its system where it differs (then its rule
+/// numbers and optional rules in full, as `s`'s do not go along). `None` where they cannot say
+/// it: an edited file, or the same setting.
+fn against_flags(scenario: crate::Scenario, s: &Setting, a: &Setting) -> Option<String> {
+    if s.code.is_some() || a.code.is_some() {
+        return None;
+    }
+    let sys = crate::system::find(&a.system).ok()?;
+    let across = a.system != s.system;
+    let inputs = super::run::inputs_of(a);
+    let defaults = sys.defaults(scenario, &inputs);
+    let default_of = |key: &str, defs: &[crate::params::ParamDef]| -> Option<String> {
+        defaults
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+            .or_else(|| {
+                defs.iter()
+                    .find(|p| p.key == key)
+                    .map(|p| p.default.to_string())
+            })
+    };
+    let situation: Vec<crate::params::ParamDef> = crate::system::all_params(sys)
+        .into_iter()
+        .cloned()
+        .collect();
+    let mut flags: Vec<(String, String)> = Vec::new();
+    // The situation goes along across systems too; the rule numbers only within one.
+    type Pairs = [(String, String)];
+    let none: &Pairs = &[];
+    let pairs: [(&Pairs, &Pairs, &[crate::params::ParamDef]); 2] = [
+        (&s.sets, &a.sets, &situation),
+        (
+            if across { none } else { &s.rules },
+            &a.rules,
+            sys.rule_params(),
+        ),
+    ];
+    for (mine, theirs, defs) in pairs {
+        for (k, v) in theirs {
+            if mine.iter().all(|(mk, mv)| mk != k || mv != v) {
+                flags.push((k.clone(), v.clone()));
+            }
+        }
+        for (k, _) in mine {
+            // Across systems, a setting the other system lacks does not go along.
+            if across && defs.iter().all(|p| p.key != *k) {
+                continue;
+            }
+            if theirs.iter().all(|(tk, _)| tk != k) {
+                flags.push((k.clone(), default_of(k, defs)?));
+            }
+        }
+    }
+    let mut out = String::new();
+    if across {
+        out += &format!(" --against-system {}", view::shell(&a.system));
+    }
+    for (k, v) in &flags {
+        out += &format!(" --against {}", view::shell(&format!("{k}={v}")));
+    }
+    let mut mine = s.options.clone();
+    let mut theirs = a.options.clone();
+    mine.sort();
+    theirs.sort();
+    if across || mine != theirs {
+        let list = match theirs.is_empty() {
+            true => "none".to_string(),
+            false => a.options.join(","),
+        };
+        out += &format!(" --against-options {}", view::shell(&list));
+    }
+    // Nothing differs: the same setting is its own target, which the flags cannot say.
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setting(
+        system: &str,
+        sets: &[(&str, &str)],
+        rules: &[(&str, &str)],
+        options: &[&str],
+    ) -> Setting {
+        let pairs = |l: &[(&str, &str)]| {
+            l.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        Setting {
+            system: system.into(),
+            code: None,
+            sets: pairs(sets),
+            rules: pairs(rules),
+            options: options.iter().map(|o| o.to_string()).collect(),
+        }
+    }
+
+    /// A solve to meet another profile names that profile with `--against` flags: what it
+    /// gives that differs, what it leaves at its default (the default), its optional rules where
+    /// they differ, its system where it differs (with its own rule numbers only).
+    #[test]
+    fn against_flags_name_the_other_profile() {
+        use crate::Scenario;
+        let green = setting(
+            "rank-and-file",
+            &[("class", "green"), ("stands", "6")],
+            &[],
+            &[],
+        );
+        let regular = setting(
+            "rank-and-file",
+            &[("class", "regular"), ("leader", "1")],
+            &[("base_regular", "5")],
+            &["waiver-tests"],
+        );
+        assert_eq!(
+            against_flags(Scenario::Rally, &green, &regular).as_deref(),
+            Some(
+                " --against class=regular --against leader=1 --against stands=8 --against base_regular=5 --against-options waiver-tests"
+            )
+        );
+        // The other way: the rule number it leaves is back at the source's 4, no optional rules.
+        assert_eq!(
+            against_flags(Scenario::Rally, &regular, &green).as_deref(),
+            Some(
+                " --against class=green --against stands=6 --against leader=0 --against base_regular=4 --against-options none"
+            )
+        );
+        // Across systems the situation goes along; the rule numbers and optional rules do not.
+        let theirs = setting("effectiveness", &[("class", "regular")], &[], &[]);
+        assert_eq!(
+            against_flags(Scenario::UnderFire, &regular, &theirs).as_deref(),
+            Some(" --against-system effectiveness --against-options none"),
+            "the class goes along; effectiveness has no leader, which does not"
+        );
+        let plain = setting(
+            "rank-and-file",
+            &[("class", "green")],
+            &[("base_green", "4")],
+            &[],
+        );
+        assert_eq!(
+            against_flags(Scenario::UnderFire, &plain, &theirs).as_deref(),
+            Some(" --against-system effectiveness --against class=regular --against-options none")
+        );
+        // An edited file, or the same setting, cannot be said by flags.
+        let mut edited = green.clone();
+        edited.code = Some(String::new());
+        assert_eq!(against_flags(Scenario::Rally, &edited, &regular), None);
+        assert_eq!(against_flags(Scenario::Rally, &green, &green.clone()), None);
+    }
 }

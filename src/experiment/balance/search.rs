@@ -458,7 +458,13 @@ impl Runs<'_> {
             .filter(|i| theirs(i))
             .cloned()
             .collect();
-        other.extend(inputs.iter().cloned());
+        // `--against` takes a rule parameter as it takes the situation's (KEY=VALUE either way).
+        other.extend(inputs.iter().map(|i| match i.source {
+            Source::Set if target_sys.rule_params().iter().any(|p| p.key == i.key) => {
+                Input::rule(&i.key, i.value.clone())
+            }
+            _ => i.clone(),
+        }));
         let opts = options.clone().unwrap_or_else(|| {
             if across.is_some() {
                 Vec::new()

@@ -34,6 +34,10 @@ fn main() -> ExitCode {
                 }
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
+            if let Some(text) = cli::ON_INTERRUPT.get() {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            }
             eprintln!(
                 "error: interrupted: the run was stopped before it finished; nothing was written"
             );
@@ -59,7 +63,13 @@ fn main() -> ExitCode {
                 let mut out = std::io::stdout().lock();
                 let _ = out.write_all(report.as_bytes()).and_then(|()| out.flush());
             }
-            eprintln!("error: {e}");
+            // Exit 3 is not a failure of the command: it measured, and says what it could not
+            // judge (or that the baseline it saved was measured on a busy machine).
+            let kind = match e {
+                morale_lab::Error::Unjudged { .. } => "warning",
+                _ => "error",
+            };
+            eprintln!("{kind}: {e}");
             ExitCode::from(match e {
                 morale_lab::Error::Cancelled => 130,
                 morale_lab::Error::Unjudged { .. } => 3,

@@ -53,6 +53,11 @@ pub const SETTLED: f64 = 0.05;
 /// ...or until it has taken this many times the least time (`--seconds` for each series).
 pub const CAP: f64 = 3.0;
 
+/// ...and however few runs it has, a case stops once it has taken this many times its cap
+/// (a starved process would otherwise run a baseline's fixed trials for as long as it takes):
+/// its figures are then from fewer runs than asked, which the warnings say.
+pub const LIMIT: f64 = 4.0;
+
 /// Tukey's fences: a run more than this many interquartile ranges below the lower quartile or
 /// above the upper is an outlier (flagged and reported, still counted: the median is robust).
 pub const FENCE: f64 = 1.5;
@@ -464,7 +469,11 @@ fn rounds(
             started = Instant::now();
             continue;
         }
-        if done >= repeats && (settled(&runs, &ref_runs) || started.elapsed().as_secs_f64() > cap) {
+        let took = started.elapsed().as_secs_f64();
+        if done >= repeats && (settled(&runs, &ref_runs) || took > cap) {
+            break;
+        }
+        if done >= 2 && took > LIMIT * cap {
             break;
         }
     }
@@ -597,10 +606,14 @@ fn exact_row(plan: &Plan, case: &Planned, job: &dyn morale_lab::Job) -> Result<E
             }
             Ok(t.elapsed().as_secs_f64() * 1e3 / f64::from(k))
         })?);
+        let took = started.elapsed().as_secs_f64();
         if batches.len() >= plan.repeats
             && (Spread::of(batches.iter().map(|m| m.value).collect(), "ms").width() <= SETTLED
-                || started.elapsed().as_secs_f64() > CAP * plan.seconds)
+                || took > CAP * plan.seconds)
         {
+            break;
+        }
+        if batches.len() >= 2 && took > LIMIT * CAP * plan.seconds {
             break;
         }
     }

@@ -34,6 +34,28 @@ pub(super) fn warnings(b: &Bench) -> Vec<String> {
             b.repeats
         ));
     }
+    let cut: Vec<String> = b
+        .cases
+        .iter()
+        .map(|c| {
+            (
+                format!("{} ({})", c.case, c.sampler),
+                c.per_second.samples.len(),
+            )
+        })
+        .chain(b.exact.iter().map(|e| (e.case.clone(), e.ms.samples.len())))
+        .filter(|(_, n)| *n < b.repeats)
+        .map(|(name, n)| format!("{name}: {n} of {}", b.repeats))
+        .collect();
+    if !cut.is_empty() {
+        out.push(format!(
+            "{} case(s) stopped at the time limit ({:.0}× the time asked) before their {} runs: the machine was too slow or busy, and their figures rest on fewer runs: {}",
+            cut.len(),
+            LIMIT * CAP,
+            b.repeats,
+            cut.join("; ")
+        ));
+    }
     let waited = contended(b);
     if !waited.is_empty() {
         out.push(format!(
@@ -311,7 +333,7 @@ pub fn render(b: &Bench) -> String {
         out += "\n";
         out += &align(&rows);
     }
-    out += "\n(setup: a fresh job's first, empty run with that sampler: compiling what it needs from the rules code and starting the threads; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median of each round's rate over that of a plain hand-written loop of the same rules run in the same round (alternately, in this process, on the same threads), its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it — bench --compare compares this same median; exact: a solve and its report; noisy: the interval is wider than 10% of the median; outliers: runs beyond Tukey's fences, counted; bench --list gives each case's command line, --format json every run's figure, wall and processor time)\n";
+    out += "\n(setup: a fresh job's first, empty run with that sampler: compiling what it needs from the rules code and starting the threads; per second: trials, or battles for engagement and line, Monte Carlo only, setup and the exact solution's time excluded; cpu: the processor time the threads had over the run's wall time, and in brackets the time they waited for a core; × reference: the median of each round's rate over that of a plain hand-written loop of the same rules run in the same round (alternately, in this process, on the same threads; so not the ratio of the two medians shown, as pairing within a round cancels a change of the machine's speed between rounds), its outcomes checked on every run against the exact solution, or for a battle against the case's own Monte Carlo run beside it — bench --compare compares this same median; exact: a solve and its report; noisy: the interval is wider than 10% of the median; outliers: runs beyond Tukey's fences, counted; bench --list gives each case's command line, --format json every run's figure, wall and processor time)\n";
     if !b.api.is_empty() {
         let mut rows = vec![vec![
             "explorer over loopback HTTP, nothing kept".to_string(),

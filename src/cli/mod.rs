@@ -35,7 +35,7 @@ use commands::scenario::{RunArgs, run_scenario};
 use commands::sensitivity::{SensitivityArgs, run_sensitivity};
 use commands::serve::{ServeArgs, run_serve};
 
-pub(crate) use write::WRITING;
+pub(crate) use write::{ON_INTERRUPT, WRITING};
 
 /// Monte Carlo and exact odds for horse-and-musket wargame morale, rally and melee rules.
 ///

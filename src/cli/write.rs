@@ -177,6 +177,10 @@ fn write_error(action: &str, path: &std::path::Path, e: &std::io::Error) -> Erro
 /// it ends the process, so that a forced end never leaves a half-written file behind.
 pub(crate) static WRITING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// What an interrupt prints on standard output before the process ends, where the command
+/// promised a script an object on every exit (`bench --format json`).
+pub(crate) static ON_INTERRUPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 /// Counts one write under way while it lives.
 pub(crate) struct Writing;
 

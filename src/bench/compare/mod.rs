@@ -12,7 +12,7 @@
 use morale_lab::error::{Error, Result};
 use morale_lab::report::align;
 
-use super::{Bench, CpuUse, Plan, Spread, median_interval, median_of_sorted, provenance};
+use super::{Bench, CpuUse, Plan, Run, Spread, median_interval, median_of_sorted, provenance};
 
 /// Threads that waited for a core more than this share of their time (on either side): the
 /// machine's other work, not the code, may be what the figures show. 5%: on a quiet machine
@@ -37,8 +37,18 @@ pub const CONFIDENCE: f64 = 0.95;
 ///
 /// # Errors
 /// Not JSON of a bench, or of a layout not read.
+#[cfg(test)]
 pub fn parse(text: &str, name: &str) -> Result<Bench> {
-    let bad = |why: String| Error::Conflict(format!("--compare {name}: {why}"));
+    parse_as(text, "--compare", name)
+}
+
+/// A saved bench given with `flag` (`--compare` or `--to`), which its errors name: read as
+/// [`parse`] reads it, and refused where its figures disagree with the runs it recorded.
+///
+/// # Errors
+/// Not JSON of a bench, of a layout not read, or an edited one.
+pub fn parse_as(text: &str, flag: &str, name: &str) -> Result<Bench> {
+    let bad = |why: String| Error::Conflict(format!("{flag} {name}: {why}"));
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| bad(format!("not a file written by bench --save ({e})")))?;
     let schema = v.get("schema").and_then(serde_json::Value::as_u64);
@@ -92,7 +102,126 @@ pub fn parse(text: &str, name: &str) -> Result<Bench> {
             e.ms.unit = "ms".into();
         }
     }
+    if let Some(why) = disagrees_with_itself(&b) {
+        return Err(bad(format!(
+            "{why}: an edited or damaged file, not a verdict to give; save it again with bench --save"
+        )));
+    }
     Ok(b)
+}
+
+/// Where a saved result's figures disagree with the runs it recorded beside them (a file
+/// from 2026-12-01 on records every run's wall, processor and waiting time): a rate that is
+/// not the run's trials over its wall time, a solve's time that is not its batch's, a run
+/// count that is not the figures', or processor use that is not the runs' medians. A hand edit
+/// of one of them would otherwise give a verdict of its own making.
+fn disagrees_with_itself(b: &Bench) -> Option<String> {
+    let threads = b.machine.threads.max(1) as f64;
+    // A figure's own timing may leave out a little of the run's wall time (the threads'
+    // start), never more than it.
+    let off = |figure_s: f64, wall_s: f64| !(0.99..=1.5).contains(&(wall_s / figure_s));
+    let use_of = |runs: &[Run], threads: f64| -> Option<CpuUse> {
+        let of = |f: fn(&Run) -> Option<f64>| -> Option<Vec<f64>> {
+            runs.iter()
+                .map(|r| f(r).map(|x| x / (r.wall_s * threads)))
+                .collect()
+        };
+        Some(CpuUse {
+            busy: Spread::of(of(|r| r.cpu_s)?, "share").median,
+            waited: Spread::of(of(|r| r.waited_s)?, "share").median,
+        })
+    };
+    let use_off =
+        |said: Option<CpuUse>, runs: &[Run], threads: f64| match (said, use_of(runs, threads)) {
+            (Some(s), Some(r)) => {
+                (s.busy - r.busy).abs() > 1e-6 || (s.waited - r.waited).abs() > 1e-6
+            }
+            _ => false,
+        };
+    let series = b
+        .cases
+        .iter()
+        .map(|c| {
+            (
+                format!("case '{}' ({})", c.case, c.sampler),
+                c.trials,
+                &c.per_second,
+                &c.runs,
+                c.cpu,
+            )
+        })
+        .chain(b.references.iter().map(|r| {
+            (
+                format!("'{}'", r.reference),
+                r.trials,
+                &r.per_second,
+                &r.runs,
+                r.cpu,
+            )
+        }));
+    for (name, trials, rate, runs, cpu) in series {
+        if runs.is_empty() {
+            continue;
+        }
+        if runs.len() != rate.samples.len() {
+            return Some(format!(
+                "{name} has {} runs' figures and {} runs' times",
+                rate.samples.len(),
+                runs.len()
+            ));
+        }
+        if let Some(i) =
+            (0..runs.len()).find(|&i| off(trials as f64 / rate.samples[i], runs[i].wall_s))
+        {
+            return Some(format!(
+                "{name}: run {} of {} gives {:.4e} trials/s, but its {} trials took {:.4} s",
+                i + 1,
+                runs.len(),
+                rate.samples[i],
+                trials,
+                runs[i].wall_s
+            ));
+        }
+        if use_off(cpu, runs, threads) {
+            return Some(format!(
+                "{name}: its processor use is not that of the runs it recorded"
+            ));
+        }
+    }
+    for e in &b.exact {
+        if e.runs.is_empty() || e.solves_a_run == 0 {
+            continue;
+        }
+        if e.runs.len() != e.ms.samples.len() {
+            return Some(format!(
+                "exact case '{}' has {} runs' figures and {} runs' times",
+                e.case,
+                e.ms.samples.len(),
+                e.runs.len()
+            ));
+        }
+        let k = f64::from(e.solves_a_run);
+        if let Some(i) =
+            (0..e.runs.len()).find(|&i| off(e.ms.samples[i] * k / 1e3, e.runs[i].wall_s))
+        {
+            return Some(format!(
+                "exact case '{}': batch {} of {} gives {:.4} ms a solve, but its {} solves took {:.4} s",
+                e.case,
+                i + 1,
+                e.runs.len(),
+                e.ms.samples[i],
+                e.solves_a_run,
+                e.runs[i].wall_s
+            ));
+        }
+        if use_off(e.cpu, &e.runs, 1.0) {
+            return Some(format!(
+                "exact case '{}': its processor use is not that of the runs it recorded",
+                e.case
+            ));
+        }
+    }
+    None
 }
 
 /// What a comparison called a row.
@@ -517,6 +646,14 @@ fn side_notes(old: &[Bench], new: &[Bench]) -> Vec<String> {
             cpus(old),
             cpus(new)
         ));
+    }
+    // The same measurement on both sides compares nothing: every row reads "same" by
+    // construction (a fair check of the tool, not of a build).
+    let text = |b: &Bench| serde_json::to_string(b).unwrap_or_default();
+    if old.iter().any(|o| new.iter().any(|n| text(o) == text(n))) {
+        notes.push(
+            "NOTE: the same saved result is on both sides: every row reads \"same\" by construction; it compares no build with another".into(),
+        );
     }
     if old.iter().chain(new).any(|b| b.schema < provenance::SCHEMA) {
         notes.push(format!(

@@ -46,12 +46,16 @@ fn the_ratio_shown_is_the_ratio_of_the_medians_shown() {
 }
 
 fn bench(waited: f64, samples: &[f64], ratios: &[f64]) -> Bench {
+    // Each run's times as its figure and the processor use say (2 threads, 2^20 trials).
     let runs = samples
         .iter()
-        .map(|_| Run {
-            wall_s: 0.1,
-            cpu_s: Some(0.2),
-            waited_s: Some(0.2 * waited),
+        .map(|x| {
+            let wall_s = f64::from(1 << 20) / x;
+            Run {
+                wall_s,
+                cpu_s: Some(2.0 * wall_s * (1.0 - waited)),
+                waited_s: Some(2.0 * wall_s * waited),
+            }
         })
         .collect();
     Bench {
@@ -388,6 +392,41 @@ fn a_figure_no_bench_could_measure_is_refused() {
         let e = parse(&serde_json::to_string(&b).unwrap(), "bad.json").unwrap_err();
         assert!(e.to_string().contains("not a positive number"), "{e}");
     }
+}
+
+/// A saved result whose figures disagree with the runs it recorded beside them (a rate
+/// halved, processor use set quiet, a run dropped) is refused as an edited file: each would
+/// give a verdict of its own making.
+#[test]
+fn a_file_that_disagrees_with_its_own_runs_is_refused() {
+    let good = bench(0.38, &STEADY, &RATIOS);
+    assert!(parse(&serde_json::to_string(&good).unwrap(), "good.json").is_ok());
+    let refused = |b: &Bench| {
+        parse_as(&serde_json::to_string(b).unwrap(), "--to", "edited.json")
+            .unwrap_err()
+            .to_string()
+    };
+    let mut halved = good.clone();
+    halved.cases[0].per_second.samples[3] /= 2.0;
+    let e = refused(&halved);
+    assert!(
+        e.starts_with("--to edited.json: ") && e.contains("run 4 of 10"),
+        "{e}"
+    );
+    let mut quiet = good.clone();
+    quiet.cases[0].cpu = Some(CpuUse {
+        busy: 1.0,
+        waited: 0.0,
+    });
+    assert!(refused(&quiet).contains("processor use"));
+    let mut dropped = good.clone();
+    dropped.cases[0].runs.pop();
+    assert!(refused(&dropped).contains("10 runs' figures and 9 runs' times"));
+    // A file without runs' times (saved before they were recorded) is read as it was.
+    let mut old = good;
+    old.cases[0].runs.clear();
+    old.cases[0].per_second.samples[3] /= 2.0;
+    assert!(parse(&serde_json::to_string(&old).unwrap(), "old.json").is_ok());
 }
 
 /// Layout 3 (dirty as text, paired ratios as `ratio_samples`) is read and upgraded; an

@@ -55,7 +55,9 @@ pub(crate) struct BenchArgs {
     /// more than 5% of their time, or the two shares differ by more than 2 points). Different
     /// threads, sampler or settings are refused (exit 2). Exit 1: a row reliably slower past
     /// --threshold; exit 3: none slower, but a row could not be judged. Several files are
-    /// rounds of one baseline; filter words go before it (`bench rally --compare a.json`).
+    /// rounds of one baseline; filter words go before it (`bench rally --compare a.json`) and
+    /// narrow it. A case stops at 12× the time asked however few its runs (a warning says so);
+    /// a saved file whose figures disagree with the runs it recorded is refused (exit 2).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub(crate) compare: Vec<std::path::PathBuf>,
     /// With --compare: instead of running, compare with these saved results (rounds of the
@@ -98,16 +100,11 @@ fn percent(what: &str, raw: &Option<String>, default: f64) -> Result<f64> {
 }
 
 /// A saved bench result, read and checked.
-fn read_result(p: &std::path::PathBuf) -> Result<crate::bench::Bench> {
+fn read_result(flag: &str, p: &std::path::PathBuf) -> Result<crate::bench::Bench> {
     let name = p.display().to_string();
-    let text = std::fs::read_to_string(p).map_err(|e| {
-        invalid(
-            "--compare",
-            &name,
-            &format!("a file that can be read ({e})"),
-        )
-    })?;
-    crate::bench::compare::parse(&text, &name)
+    let text = std::fs::read_to_string(p)
+        .map_err(|e| invalid(flag, &name, &format!("a file that can be read ({e})")))?;
+    crate::bench::compare::parse_as(&text, flag, &name)
 }
 
 /// Refused: a file given twice on one side (or the same result under two names).
@@ -299,6 +296,14 @@ fn verdict(
 /// (exit 2) also gives its JSON object on standard output, as every other outcome does.
 pub(crate) fn run_bench(a: BenchArgs) -> Result<String> {
     let json = a.format.trim().eq_ignore_ascii_case("json");
+    if json {
+        // Interrupted (Ctrl-C, a CI job's time limit), it still ends with an object.
+        let _ = crate::cli::ON_INTERRUPT.set(exit_json(
+            "bench-interrupted",
+            "interrupted: the run was stopped before it finished; nothing was written",
+            130,
+        ));
+    }
     bench_steps(a).map_err(|e| match e {
         e if json && e.is_bad_input() => Error::Refused {
             report: refusal_json(&e),
@@ -332,11 +337,21 @@ fn bench_steps(a: BenchArgs) -> Result<String> {
         sampler_of(s)?;
     }
     each_round_once(&a)?;
-    let old = a
+    let mut old = a
         .compare
         .iter()
-        .map(read_result)
+        .map(|p| read_result("--compare", p))
         .collect::<Result<Vec<_>>>()?;
+    // Filter words narrow the baseline to the cases asked for, so the rest are not listed as
+    // "in the baseline only" (a hand loop goes by its case's name, which it contains).
+    if !a.only.is_empty() {
+        let asked = |n: &str| a.only.iter().any(|w| n.contains(w.as_str()));
+        for b in &mut old {
+            b.cases.retain(|c| asked(&c.case));
+            b.references.retain(|r| asked(&r.case));
+            b.exact.retain(|e| asked(&e.case));
+        }
+    }
     let plan = plan_of(&a, &old)?;
     if !old.is_empty() && plan.exact_names.is_empty() {
         return Err(invalid(
@@ -392,7 +407,9 @@ fn bench_steps(a: BenchArgs) -> Result<String> {
         }
         vec![b]
     } else {
-        a.to.iter().map(read_result).collect::<Result<Vec<_>>>()?
+        a.to.iter()
+            .map(|p| read_result("--to", p))
+            .collect::<Result<Vec<_>>>()?
     };
     if old.is_empty() {
         return match format {
@@ -433,6 +450,7 @@ fn exit_meaning(exit: i32) -> &'static str {
         }
         2 => "refused: bad input, or the two sides ran different work",
         3 => "could not judge: no row slower, but a row could not be judged (see unjudged_causes)",
+        130 => "interrupted: stopped before it finished (Ctrl-C or a signal); nothing was judged",
         _ => "a failure",
     }
 }
@@ -440,12 +458,18 @@ fn exit_meaning(exit: i32) -> &'static str {
 /// A refusal as JSON (`--format json`), so a script reading standard output gets an object
 /// on every exit: the error's line, the flag or file it names, and the exit status.
 fn refusal_json(e: &Error) -> String {
+    exit_json("bench-refused", &e.to_string(), 2)
+}
+
+/// The object a script reads on an exit without a result: its kind, the error's line and the
+/// exit status with its meaning.
+fn exit_json(kind: &str, error: &str, exit: i32) -> String {
     let doc = serde_json::json!({
         "schema": 1,
-        "kind": "bench-refused",
-        "error": e.to_string(),
-        "exit": 2,
-        "exit_means": exit_meaning(2),
+        "kind": kind,
+        "error": error,
+        "exit": exit,
+        "exit_means": exit_meaning(exit),
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');

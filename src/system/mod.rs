@@ -11,6 +11,7 @@ pub mod cases;
 pub mod edges;
 pub(crate) mod effectiveness;
 pub(crate) mod linear_warfare;
+pub(crate) mod named;
 pub(crate) mod rank_and_file;
 
 use crate::error::{Error, Result};

@@ -5,21 +5,23 @@ use std::hint::select_unpredictable;
 
 use crate::dice::{Roll, Weights};
 use crate::params::choice_value;
+use crate::system::named::named_enum;
 
-/// EF-2: a unit's class, which sets the score its test must reach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Class {
-    /// Passes on 3 or more.
-    Elite,
-    /// Passes on 4 or more.
-    Regular,
-    /// Poor or militia: passes on 5 or more.
-    Poor,
+named_enum! {
+    /// EF-2: a unit's class, which sets the score its test must reach. Declared best first, as
+    /// [`Class::ALL`] lists them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Class {
+        /// Passes on 3 or more.
+        Elite => "elite",
+        /// Passes on 4 or more.
+        Regular => "regular",
+        /// Poor or militia: passes on 5 or more.
+        Poor => "poor",
+    }
 }
 
 impl Class {
-    /// Every class, best first.
-    pub const ALL: [Class; 3] = [Class::Elite, Class::Regular, Class::Poor];
     /// EF-2: the score (die plus modifiers) a test must reach, as the source gives it (a
     /// run reads [`Numbers::scores`]).
     pub fn target(self) -> i32 {
@@ -29,56 +31,26 @@ impl Class {
             Class::Poor => 5,
         }
     }
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Elite => "elite",
-            Class::Regular => "regular",
-            Class::Poor => "poor",
-        }
-    }
-    /// Parse a command-line name.
-    pub fn parse(s: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| c.name() == s)
-    }
 }
 
-/// EF-2 / EF-4: a unit's troop type, which decides whether it can support the unit in front,
-/// whether it blocks a retreat into it, and whether it tests when retreated into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Troop {
-    /// Line infantry (the default).
-    #[default]
-    Infantry,
-    /// Cavalry.
-    Cavalry,
-    /// Light infantry.
-    Light,
-    /// Artillery.
-    Artillery,
+named_enum! {
+    /// EF-2 / EF-4: a unit's troop type, which decides whether it can support the unit in
+    /// front, whether it blocks a retreat into it, and whether it tests when retreated into.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    pub enum Troop {
+        /// Line infantry (the default).
+        #[default]
+        Infantry => "infantry",
+        /// Cavalry.
+        Cavalry => "cavalry",
+        /// Light infantry.
+        Light => "light",
+        /// Artillery.
+        Artillery => "artillery",
+    }
 }
 
 impl Troop {
-    /// Every type.
-    pub const ALL: [Troop; 4] = [
-        Troop::Infantry,
-        Troop::Cavalry,
-        Troop::Light,
-        Troop::Artillery,
-    ];
-    /// The name used in unit specs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Troop::Infantry => "infantry",
-            Troop::Cavalry => "cavalry",
-            Troop::Light => "light",
-            Troop::Artillery => "artillery",
-        }
-    }
-    /// Parse a name.
-    pub fn parse(s: &str) -> Option<Troop> {
-        Self::ALL.into_iter().find(|t| t.name() == s)
-    }
     /// EF-2: "light infantry and artillery units cannot give support".
     pub fn gives_support(self) -> bool {
         !matches!(self, Troop::Light | Troop::Artillery)

@@ -3,29 +3,26 @@
 
 use crate::dice::{Roll, Weights};
 use crate::params::choice_value;
+use crate::system::named::named_enum;
 
-/// LW-1: a unit's type, which sets its pips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum UnitType {
-    /// Line infantry: 6 pips.
-    Line,
-    /// Guards: 7 pips (the extra "seventh" pip), +1 in melee (LW-4).
-    Guards,
-    /// Light infantry: 4 pips.
-    Light,
-    /// Line cavalry: 6 pips, a 40 cm move; cavalry do not shoot (LW-2), so no fire and no
-    /// closing fire.
-    Cavalry,
+named_enum! {
+    /// LW-1: a unit's type, which sets its pips. [`UnitType::ALL`] lists them in the order of
+    /// [`Numbers::pips`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum UnitType {
+        /// Line infantry: 6 pips.
+        Line => "line",
+        /// Guards: 7 pips (the extra "seventh" pip), +1 in melee (LW-4).
+        Guards => "guards",
+        /// Light infantry: 4 pips.
+        Light => "light",
+        /// Line cavalry: 6 pips, a 40 cm move; cavalry do not shoot (LW-2), so no fire and no
+        /// closing fire.
+        Cavalry => "cavalry",
+    }
 }
 
 impl UnitType {
-    /// Every type.
-    pub const ALL: [UnitType; 4] = [
-        UnitType::Line,
-        UnitType::Guards,
-        UnitType::Light,
-        UnitType::Cavalry,
-    ];
     /// LW-1: the pips a unit of this type starts with, as the source gives them (a run reads
     /// [`Numbers::pips`]).
     pub fn pips(self) -> u8 {
@@ -39,19 +36,6 @@ impl UnitType {
     /// phase and as a charge goes in).
     pub fn shoots(self) -> bool {
         self != UnitType::Cavalry
-    }
-    /// The name used on the command line and in unit specs.
-    pub fn name(self) -> &'static str {
-        match self {
-            UnitType::Line => "line",
-            UnitType::Guards => "guards",
-            UnitType::Light => "light",
-            UnitType::Cavalry => "cavalry",
-        }
-    }
-    /// Parse a name.
-    pub fn parse(s: &str) -> Option<UnitType> {
-        UnitType::ALL.into_iter().find(|t| t.name() == s)
     }
 }
 
@@ -269,32 +253,19 @@ impl FallBack {
     }
 }
 
-/// LW-6: how often the coin is flipped when a unit with a general attached is attacked. The
-/// source says the unit "must flip a coin to see which of them bears any pip loss", but not
-/// whether one attack is one flip.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum GeneralCoin {
-    /// One flip for one attack (a volley, the closing fire, one melee round): the whole loss of
-    /// that attack goes to the one it picks (a general who falls passes the rest to the unit).
-    #[default]
-    PerAttack,
-    /// One flip for every pip lost.
-    PerPip,
-}
-
-impl GeneralCoin {
-    /// Every choice, in the order `list` shows them.
-    pub const ALL: [GeneralCoin; 2] = [GeneralCoin::PerAttack, GeneralCoin::PerPip];
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            GeneralCoin::PerAttack => "per-attack",
-            GeneralCoin::PerPip => "per-pip",
-        }
-    }
-    /// Parse a name.
-    pub fn parse(s: &str) -> Option<GeneralCoin> {
-        Self::ALL.into_iter().find(|x| x.name() == s)
+named_enum! {
+    /// LW-6: how often the coin is flipped when a unit with a general attached is attacked. The
+    /// source says the unit "must flip a coin to see which of them bears any pip loss", but not
+    /// whether one attack is one flip.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub enum GeneralCoin {
+        /// One flip for one attack (a volley, the closing fire, one melee round): the whole
+        /// loss of that attack goes to the one it picks (a general who falls passes the rest to
+        /// the unit).
+        #[default]
+        PerAttack => "per-attack",
+        /// One flip for every pip lost.
+        PerPip => "per-pip",
     }
 }
 

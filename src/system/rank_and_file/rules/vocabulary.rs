@@ -4,21 +4,23 @@
 
 use super::{Unit, UnitState};
 use crate::params::choice_value;
+use crate::system::named::named_enum;
 
-/// RF-1: a unit's morale class, which sets the base number its tests must reach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Class {
-    /// Base number 3.
-    Veteran,
-    /// Base number 4.
-    Regular,
-    /// Base number 5.
-    Green,
+named_enum! {
+    /// RF-1: a unit's morale class, which sets the base number its tests must reach. Declared
+    /// best first, as [`Class::ALL`] lists them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Class {
+        /// Base number 3.
+        Veteran => "veteran",
+        /// Base number 4.
+        Regular => "regular",
+        /// Base number 5.
+        Green => "green",
+    }
 }
 
 impl Class {
-    /// Every class, best first.
-    pub const ALL: [Class; 3] = [Class::Veteran, Class::Regular, Class::Green];
     /// RF-1: the base number a modified die must reach.
     pub fn base(self) -> i32 {
         match self {
@@ -27,58 +29,26 @@ impl Class {
             Class::Green => 5,
         }
     }
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Veteran => "veteran",
-            Class::Regular => "regular",
-            Class::Green => "green",
-        }
-    }
-    /// Parse a command-line name.
-    pub fn parse(s: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| c.name() == s)
-    }
 }
 
-/// RF-7: what the unit is — a formed unit of stands, or a single stand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// A formed unit of several stands (infantry or cavalry).
-    Formed,
-    /// An artillery battery of one or more gun models (RF-7 special morale and hit points).
-    Artillery,
-    /// An elephant stand.
-    Elephant,
-    /// A wagon, caisson or cart.
-    Wagon,
-    /// A machine gun.
-    MachineGun,
+named_enum! {
+    /// RF-7: what the unit is — a formed unit of stands, or a single stand.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Kind {
+        /// A formed unit of several stands (infantry or cavalry).
+        Formed => "formed",
+        /// An artillery battery of one or more gun models (RF-7 special morale and hit points).
+        Artillery => "artillery",
+        /// An elephant stand.
+        Elephant => "elephant",
+        /// A wagon, caisson or cart.
+        Wagon => "wagon",
+        /// A machine gun.
+        MachineGun => "machine-gun",
+    }
 }
 
 impl Kind {
-    /// Every kind.
-    pub const ALL: [Kind; 5] = [
-        Kind::Formed,
-        Kind::Artillery,
-        Kind::Elephant,
-        Kind::Wagon,
-        Kind::MachineGun,
-    ];
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Formed => "formed",
-            Kind::Artillery => "artillery",
-            Kind::Elephant => "elephant",
-            Kind::Wagon => "wagon",
-            Kind::MachineGun => "machine-gun",
-        }
-    }
-    /// Parse a command-line name.
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s)
-    }
     /// RF-7: single stands get no casualty modifier and ignore the 50% rule.
     pub fn is_single_stand(self) -> bool {
         self != Kind::Formed
@@ -116,37 +86,18 @@ impl Status {
     }
 }
 
-/// RF-4 (the sources are silent): what a Routing unit that fails a morale test does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum RoutingFail {
-    /// It routs on and loses another stand, then the 50% rule applies: what RF-5 says of a
-    /// routing unit that fails its rally test.
-    #[default]
-    RoutAgain,
-    /// It is removed (the next level down).
-    Removed,
-    /// Nothing more happens: it keeps routing.
-    NoEffect,
-}
-
-impl RoutingFail {
-    /// Every choice, in the order `list` shows them.
-    pub const ALL: [RoutingFail; 3] = [
-        RoutingFail::RoutAgain,
-        RoutingFail::Removed,
-        RoutingFail::NoEffect,
-    ];
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            RoutingFail::RoutAgain => "rout-again",
-            RoutingFail::Removed => "removed",
-            RoutingFail::NoEffect => "no-effect",
-        }
-    }
-    /// Parse a name.
-    pub fn parse(s: &str) -> Option<RoutingFail> {
-        Self::ALL.into_iter().find(|x| x.name() == s)
+named_enum! {
+    /// RF-4 (the sources are silent): what a Routing unit that fails a morale test does.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+    pub enum RoutingFail {
+        /// It routs on and loses another stand, then the 50% rule applies: what RF-5 says of a
+        /// routing unit that fails its rally test.
+        #[default]
+        RoutAgain => "rout-again",
+        /// It is removed (the next level down).
+        Removed => "removed",
+        /// Nothing more happens: it keeps routing.
+        NoEffect => "no-effect",
     }
 }
 
@@ -240,69 +191,37 @@ pub struct Options {
     pub battery_stays: bool,
 }
 
-/// RF-9: what kind of troops fight a melee (for hit chances and RF-10's triggers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Troop {
-    /// Formed foot.
-    Infantry,
-    /// Formed horse.
-    Cavalry,
-    /// An elephant stand.
-    Elephant,
-    /// Skirmishers (foot).
-    Skirmisher,
+named_enum! {
+    /// RF-9: what kind of troops fight a melee (for hit chances and RF-10's triggers).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Troop {
+        /// Formed foot.
+        Infantry => "infantry",
+        /// Formed horse.
+        Cavalry => "cavalry",
+        /// An elephant stand.
+        Elephant => "elephant",
+        /// Skirmishers (foot).
+        Skirmisher => "skirmisher",
+    }
 }
 
 impl Troop {
-    /// Every troop type.
-    pub const ALL: [Troop; 4] = [
-        Troop::Infantry,
-        Troop::Cavalry,
-        Troop::Elephant,
-        Troop::Skirmisher,
-    ];
-    /// The name used in unit specs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Troop::Infantry => "infantry",
-            Troop::Cavalry => "cavalry",
-            Troop::Elephant => "elephant",
-            Troop::Skirmisher => "skirmisher",
-        }
-    }
-    /// Parse a spec keyword.
-    pub fn parse(s: &str) -> Option<Troop> {
-        Troop::ALL.into_iter().find(|t| t.name() == s)
-    }
     /// Foot troops (RF-10's second trigger).
     pub fn is_foot(self) -> bool {
         matches!(self, Troop::Infantry | Troop::Skirmisher)
     }
 }
 
-/// RF-10: the period of the battle, for the supplement's period-specific waiver rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Era {
-    /// The horse-and-musket era (the default): every waiver rule applies.
-    #[default]
-    HorseAndMusket,
-    /// The Industrial Age: shock cavalry do not cause waiver tests when charging frontally.
-    Industrial,
-}
-
-impl Era {
-    /// Every choice, in the order `list` shows them.
-    pub const ALL: [Era; 2] = [Era::HorseAndMusket, Era::Industrial];
-    /// The name used on the command line and in outputs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Era::HorseAndMusket => "horse-and-musket",
-            Era::Industrial => "industrial",
-        }
-    }
-    /// Parse a name.
-    pub fn parse(s: &str) -> Option<Era> {
-        Self::ALL.into_iter().find(|x| x.name() == s)
+named_enum! {
+    /// RF-10: the period of the battle, for the supplement's period-specific waiver rule.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub enum Era {
+        /// The horse-and-musket era (the default): every waiver rule applies.
+        #[default]
+        HorseAndMusket => "horse-and-musket",
+        /// The Industrial Age: shock cavalry do not cause waiver tests when charging frontally.
+        Industrial => "industrial",
     }
 }
 

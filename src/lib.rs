@@ -45,6 +45,7 @@ pub mod mechanic;
 pub mod odds;
 pub mod params;
 pub mod paths;
+pub mod play;
 pub mod publish;
 pub mod report;
 pub mod ruleset;

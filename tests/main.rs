@@ -11,6 +11,7 @@ mod exact_vs_mc;
 mod explorer;
 mod fidelity;
 mod interrupt;
+mod play;
 mod points;
 mod properties;
 mod publish;

@@ -166,6 +166,44 @@ pub trait Chain: Sync {
     fn solve_in_state_order(&self) -> bool {
         true
     }
+    /// The choices a player has at the start of each turn, by name (side A's charge in an
+    /// engagement: `hold`, `charge`), which `crate::play` solves; none (the default) where the
+    /// chain's rules leave no choice or play does not solve it.
+    fn choices(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// One turn from `s` as turn `turn` (from 1) with choice `choice` of [`Chain::choices`]
+    /// made, or the chain's own policy (its parameters) where it is `None`.
+    fn step_choosing<R: Roll>(
+        &self,
+        s: Self::State,
+        turn: u32,
+        choice: Option<usize>,
+        r: &mut R,
+    ) -> Self::State {
+        let _ = (turn, choice);
+        self.step(s, r)
+    }
+    /// What play tells states apart by: `s` without what only accumulates and without its turn
+    /// count (the solve counts turns). By default its core.
+    fn play_state(&self, s: Self::State) -> Self::State {
+        self.core(s)
+    }
+    /// The turn as the chain's own policy reads it: turns that play alike give one number (a
+    /// policy that reads no turn: 0).
+    fn own_turn(&self, turn: u32) -> u32 {
+        turn
+    }
+    /// What a rule of thumb may read of a state, as named whole numbers (own and enemy
+    /// strength left, whether the enemy is shaken …).
+    fn play_features(&self, s: Self::State) -> Vec<(String, i64)> {
+        let _ = s;
+        Vec::new()
+    }
+    /// A state in words for a policy's table: the deciding side's unit, then the other's.
+    fn play_words(&self, s: Self::State) -> [String; 2] {
+        [format!("{s:?}"), String::new()]
+    }
     /// Series `i` of state `s` (at most `series()[i].max`).
     fn series_of(&self, _s: Self::State, _i: usize) -> u32 {
         0

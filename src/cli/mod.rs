@@ -29,6 +29,7 @@ use commands::list::{ListArgs, run_list};
 use commands::merge::{MergeArgs, run_merge};
 use commands::new::{NewArgs, run_new};
 use commands::odds::{OddsArgs, run_odds};
+use commands::play::{PlayArgs, run_play};
 use commands::points::{PointsArgs, run_points};
 use commands::publish::{PublishArgs, run_publish};
 use commands::scenario::{RunArgs, run_scenario};
@@ -159,12 +160,23 @@ pub fn command() -> clap::Command {
         .after_help(
             "Examples:\n  morale-lab balance rally --system rank-and-file --class green --stands 8 --state routing --solve base_green --against class=regular --against leader=1\n  morale-lab balance under-fire --system effectiveness --class regular --turns 8 --set fire_dice=3 --set fire_to_hit=5 --option retreat-on-fire --option return-roll --solve p_blocked --headline eliminated --against-options none\n  morale-lab balance engagement --system rank-and-file --attacker \"green stands=6\" --defender \"regular stands=6\" --solve attacker.leader --range 0..3 --headline side_a_holds --target 0.5",
         );
+    let play = clap::Command::new("play")
+        .about("Play solved: the best choices the rules leave side A (hold or charge, each turn of an engagement), exactly, beside every fixed way of playing; whether one choice is dominant, what good play is worth, and the simplest rule of thumb that comes close")
+        .subcommand_required(true)
+        .display_order(Scenario::ALL.len() + 2)
+        .after_help(
+            "Example:
+  morale-lab play engagement --system rank-and-file --attacker \"regular cavalry\" --defender regular",
+        )
+        .subcommand(scenario_command(Scenario::Engagement, 0, Extra::Play));
     for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
         cmd = cmd.subcommand(scenario_command(scenario, i, Extra::None));
         sensitivity = sensitivity.subcommand(scenario_command(scenario, i, Extra::Sensitivity));
         balance = balance.subcommand(scenario_command(scenario, i, Extra::Balance));
     }
-    cmd.subcommand(sensitivity).subcommand(balance)
+    cmd.subcommand(sensitivity)
+        .subcommand(balance)
+        .subcommand(play)
 }
 
 /// Which command a scenario's subcommand sits under, for the flags it adds.
@@ -176,6 +188,8 @@ enum Extra {
     Sensitivity,
     /// `balance SCENARIO`.
     Balance,
+    /// `play SCENARIO`.
+    Play,
 }
 
 /// A scenario's subcommand: its flags ([`RunArgs`], those no system uses in it hidden), the
@@ -206,6 +220,11 @@ fn scenario_command(scenario: Scenario, order: usize, extra: Extra) -> clap::Com
                 &format!("morale-lab balance {}", scenario.name()),
                 1,
             )
+        ),
+        Extra::Play => example.replacen(
+            &format!("morale-lab {}", scenario.name()),
+            &format!("morale-lab play {}", scenario.name()),
+            1,
         ),
     };
     let names: Vec<&str> = has.iter().map(|s| s.name()).collect();
@@ -239,6 +258,14 @@ fn scenario_command(scenario: Scenario, order: usize, extra: Extra) -> clap::Com
             .mut_arg("precision", |a| a.hide(true))
             .about(format!(
                 "Solve for the number that makes it fair: {}",
+                sentence_inside(scenario.about().help)
+            ));
+    }
+    if extra == Extra::Play {
+        sub = PlayArgs::augment_args(sub)
+            .mut_arg("precision", |a| a.hide(true))
+            .about(format!(
+                "The best choices of side A, solved exactly: {}",
                 sentence_inside(scenario.about().help)
             ));
     }
@@ -357,6 +384,14 @@ pub fn run(control: Arc<Control>) -> Result<String> {
         let s = SensitivityArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
         return run_sensitivity(scenario, a, s, control);
     }
+    if let Some(("play", sub)) = matches.subcommand()
+        && let Some((name, sub)) = sub.subcommand()
+        && let Some(scenario) = Scenario::from_name(name)
+    {
+        let a = RunArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        let p = PlayArgs::from_arg_matches(sub).unwrap_or_else(|e| exit_on(e));
+        return run_play(scenario, a, p, control);
+    }
     if let Some(("balance", sub)) = matches.subcommand()
         && let Some((name, sub)) = sub.subcommand()
         && let Some(scenario) = Scenario::from_name(name)
@@ -401,7 +436,9 @@ mod tests {
         let scenarios: Vec<&str> = names
             .iter()
             .copied()
-            .filter(|n| !derived.iter().any(|d| d == n) && *n != "sensitivity" && *n != "balance")
+            .filter(|n| {
+                !derived.iter().any(|d| d == n) && !["sensitivity", "balance", "play"].contains(n)
+            })
             .collect();
         let all: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
         assert_eq!(scenarios, all);

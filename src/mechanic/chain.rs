@@ -354,6 +354,11 @@ impl Job for MechanicJob {
         let out = self.inner.audit(trials, seed);
         self.checked(out)
     }
+
+    fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution> {
+        let out = self.inner.play(ask, control);
+        self.checked(out)
+    }
 }
 
 /// The job of `scenario` of mechanic file `m` with parameters `r` and optional rules `options`.

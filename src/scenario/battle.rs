@@ -278,6 +278,9 @@ pub const ENGAGEMENT_CLASSES: [ClassInfo; 4] = [
     },
 ];
 
+/// Side A's choices in an engagement's play ([`Chain::choices`]).
+const PLAY_CHOICES: [&str; 2] = ["hold", "charge"];
+
 /// The outcome classes of a line.
 pub const LINE_CLASSES: [ClassInfo; 4] = [
     ClassInfo {
@@ -631,6 +634,68 @@ impl<A: Army> Battle<A> {
     }
 }
 
+impl<A: Army> Battle<A> {
+    /// One turn of the battle with side A's charges as `policy` says (its own, or a choice
+    /// made in play).
+    #[inline(always)]
+    fn step_under<R: Roll>(&self, s: &mut BattleState<A::Unit>, policy: Policy, r: &mut R) {
+        if s.end != 0 {
+            return;
+        }
+        s.turn += 1;
+        let f = &mut s.field;
+        let start_range = f.range;
+        // Movement: side A closes to contact when it means to charge.
+        if policy.active() && f.range > 1 {
+            f.range -= 1;
+        }
+        let ctx = TurnContext {
+            turn: u32::from(s.turn),
+            files: self.files,
+            policy,
+            fire_range: self.fire_range,
+            start_range,
+        };
+        self.army.turn(f, &ctx, r);
+        // Supports step up into the places of units that are gone.
+        for side in 0..2 {
+            for i in 0..self.supports[side] {
+                let back = self.army.standing(&f.back[side][i]);
+                if self.army.standing(&f.front[side][i]) == Standing::Gone
+                    && matches!(back, Standing::InLine | Standing::Shaken)
+                {
+                    s.replaced[side] += 1;
+                    // What the gone unit lost, as if it were still in its place (a unit gone
+                    // with stands, quarters or pips left counts only those it lost).
+                    let gone = &f.front[side][i];
+                    s.spent[side] += self.army.strength_lost(side, i, gone) as u16;
+                    s.spent_apart[side] += self.army.apart_of(gone) as u16;
+                    f.front[side][i] = f.back[side][i];
+                    f.back[side][i] = self.army.absent();
+                }
+            }
+        }
+        // One pass over the files for the holes, the decision and the per-turn series.
+        s.counts = self.counts_of(&s.field);
+        for side in 0..2 {
+            s.holes[side] += u16::from(s.counts[side].gaps);
+        }
+        let gone = if self.line {
+            [0, 1].map(|side| {
+                u32::from(s.replaced[side]) + u32::from(s.counts[side].gone) >= self.break_at[side]
+            })
+        } else {
+            [0, 1].map(|side| self.army.standing(&s.field.front[side][0]) == Standing::Gone)
+        };
+        s.end = match gone {
+            [true, true] => 3,
+            [false, true] => 1,
+            [true, false] => 2,
+            [false, false] => 0,
+        };
+    }
+}
+
 impl<A: Army> Chain for Battle<A> {
     type State = BattleState<A::Unit>;
     /// A decided battle stays decided; turns count up; holes and replacements only add up
@@ -730,60 +795,82 @@ impl<A: Army> Chain for Battle<A> {
         s
     }
     fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
-        if s.end != 0 {
-            return;
-        }
-        s.turn += 1;
-        let f = &mut s.field;
-        let start_range = f.range;
-        // Movement: side A closes to contact when it means to charge.
-        if self.policy.active() && f.range > 1 {
-            f.range -= 1;
-        }
-        let ctx = TurnContext {
-            turn: u32::from(s.turn),
-            files: self.files,
-            policy: self.policy,
-            fire_range: self.fire_range,
-            start_range,
+        self.step_under(s, self.policy, r);
+    }
+    /// Side A's charge in an engagement (RF-13, EF-3, LW-3: it may charge a target in reach, or
+    /// hold and trade fire): hold or charge, chosen at the start of each turn. A line's charges
+    /// are chosen file by file, which play does not solve (yet): it has none.
+    fn choices(&self) -> &'static [&'static str] {
+        if self.line { &[] } else { &PLAY_CHOICES }
+    }
+    fn step_choosing<R: Roll>(
+        &self,
+        mut s: Self::State,
+        turn: u32,
+        choice: Option<usize>,
+        r: &mut R,
+    ) -> Self::State {
+        s.turn = turn.saturating_sub(1).min(u32::from(u16::MAX)) as u16;
+        let policy = match choice {
+            None => self.policy,
+            // Hold: no charge this turn, whatever the target's state.
+            Some(0) => Policy {
+                charge_at_turn: 0,
+                when_shaken: false,
+            },
+            // Charge: advance and charge whenever able this turn.
+            Some(_) => Policy {
+                charge_at_turn: 1,
+                when_shaken: true,
+            },
         };
-        self.army.turn(f, &ctx, r);
-        // Supports step up into the places of units that are gone.
-        for side in 0..2 {
-            for i in 0..self.supports[side] {
-                let back = self.army.standing(&f.back[side][i]);
-                if self.army.standing(&f.front[side][i]) == Standing::Gone
-                    && matches!(back, Standing::InLine | Standing::Shaken)
-                {
-                    s.replaced[side] += 1;
-                    // What the gone unit lost, as if it were still in its place (a unit gone
-                    // with stands, quarters or pips left counts only those it lost).
-                    let gone = &f.front[side][i];
-                    s.spent[side] += self.army.strength_lost(side, i, gone) as u16;
-                    s.spent_apart[side] += self.army.apart_of(gone) as u16;
-                    f.front[side][i] = f.back[side][i];
-                    f.back[side][i] = self.army.absent();
-                }
-            }
-        }
-        // One pass over the files for the holes, the decision and the per-turn series.
-        s.counts = self.counts_of(&s.field);
-        for side in 0..2 {
-            s.holes[side] += u16::from(s.counts[side].gaps);
-        }
-        let gone = if self.line {
-            [0, 1].map(|side| {
-                u32::from(s.replaced[side]) + u32::from(s.counts[side].gone) >= self.break_at[side]
-            })
-        } else {
-            [0, 1].map(|side| self.army.standing(&s.field.front[side][0]) == Standing::Gone)
+        self.step_under(&mut s, policy, r);
+        s
+    }
+    /// A battle as play knows it: no hole-turns (they only add up) and no turn count (the
+    /// solve counts turns, and a chosen charge does not read it).
+    fn play_state(&self, mut s: Self::State) -> Self::State {
+        s.holes = [0, 0];
+        s.turn = 0;
+        s
+    }
+    fn own_turn(&self, turn: u32) -> u32 {
+        // Side A's own policy reads the turn only up to `charge_at_turn`.
+        turn.min(self.policy.charge_at_turn)
+    }
+    /// Each side's strength left, whether the enemy is shaken, the range, and each side's
+    /// state by name (`enemy routing` 1).
+    fn play_features(&self, s: Self::State) -> Vec<(String, i64)> {
+        let (a, b) = (&s.field.front[0][0], &s.field.front[1][0]);
+        let left = |side: usize, u: &A::Unit| {
+            i64::from(self.army.strength(side, 0)) - i64::from(self.army.strength_lost(side, 0, u))
         };
-        s.end = match gone {
-            [true, true] => 3,
-            [false, true] => 1,
-            [true, false] => 2,
-            [false, false] => 0,
-        };
+        let mut out = vec![
+            ("own strength".to_string(), left(0, a)),
+            ("enemy strength".to_string(), left(1, b)),
+            (
+                "enemy shaken".to_string(),
+                i64::from(self.army.standing(b) == Standing::Shaken),
+            ),
+            ("range".to_string(), i64::from(s.field.range)),
+        ];
+        let names = self.army.statuses();
+        for (i, name) in names.iter().enumerate() {
+            out.push((format!("enemy {name}"), i64::from(self.army.status(b) == i)));
+        }
+        out
+    }
+    fn play_words(&self, s: Self::State) -> [String; 2] {
+        [0, 1].map(|side| {
+            let u = &s.field.front[side][0];
+            format!(
+                "{} {}/{}",
+                self.army.statuses()[self.army.status(u)],
+                i64::from(self.army.strength(side, 0))
+                    - i64::from(self.army.strength_lost(side, 0, u)),
+                self.army.strength(side, 0)
+            )
+        })
     }
     fn classes(&self) -> &[ClassInfo] {
         if self.line {

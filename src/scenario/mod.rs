@@ -440,6 +440,13 @@ pub trait Job: Send + Sync {
     /// # Errors
     /// [`crate::error::Error::Invariant`] naming what broke.
     fn audit(&self, trials: u64, seed: u64) -> Result<()>;
+    /// Play solved ([`crate::play`]): the best choices the rules leave a side, exactly, beside
+    /// every fixed way of playing.
+    ///
+    /// # Errors
+    /// The setting leaves no choice; an objective naming no outcome of it; too many states;
+    /// `control` cancelled.
+    fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution>;
 }
 
 /// A [`Chain`] with the report that goes with it.
@@ -673,6 +680,26 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
                 .map_err(broke)?;
         }
         Ok(())
+    }
+
+    fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution> {
+        let outcomes: Vec<(&str, &[usize])> = self
+            .outcomes
+            .iter()
+            .map(|o| (o.name, o.classes.as_slice()))
+            .collect();
+        let pay = crate::play::payoff(ask, &outcomes, self.chain.classes().len())?;
+        let cancelled = || control.is_cancelled();
+        let watch = crate::exact::Watch {
+            scenario: &self.describe.scenario,
+            cancelled: &cancelled,
+            budget: None,
+            max_branches: crate::exact::MAX_TURN_BRANCHES,
+            max_moves: usize::MAX,
+            max_total: u64::MAX,
+            taken: std::cell::Cell::new(0),
+        };
+        crate::play::solve(&self.chain, ask, &pay, &watch)
     }
 }
 

@@ -9,6 +9,7 @@ pub(crate) mod list;
 pub(crate) mod merge;
 pub(crate) mod new;
 pub(crate) mod odds;
+pub(crate) mod play;
 pub(crate) mod points;
 pub(crate) mod publish;
 pub(crate) mod scenario;

@@ -1,0 +1,764 @@
+//! Play solved: the best choices a side can make under a rule system, found exactly by backward
+//! induction over the turn cap on the chain the exact solver walks, beside every fixed way of
+//! playing; what good play is worth, whether one choice is (nearly) always right, and the
+//! simplest rule of thumb that comes close (in the spirit of Neller and Presser's optimal and
+//! practical play of Pig, 2004 and 2010).
+//!
+//! A chain offers its choices ([`Chain::choices`]: side A's charge in an engagement, hold or
+//! charge, made at the start of each turn). The other side has no choice in these models (only
+//! side A charges), so the game is one player's decision process and needs no mixed
+//! strategies. The objective is a value per outcome class (by default side A holding the field
+//! counts 1, side B holding it −1: the chance to hold the field minus the enemy's); the solve
+//! maximises its expectation at the turn cap.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::chain::Chain;
+use crate::error::{Error, Result};
+use crate::exact::{Watch, enumerate_within};
+
+/// Two values closer than this are the same (a choice between them is no choice).
+pub const TIE: f64 = 1e-12;
+
+/// The most states play keeps: past it the solve is refused (a line's field is far beyond).
+pub const MAX_STATES: usize = 200_000;
+
+/// What to solve for.
+#[derive(Debug, Clone)]
+pub struct Ask {
+    /// The objective: outcomes with their weights (`side_a_holds` 1 and `side_b_holds` −1:
+    /// the chance to hold the field minus the enemy's), its value the weighted sum of the
+    /// outcomes' chances at the turn cap.
+    pub weights: Vec<(String, f64)>,
+    /// A rule of thumb is reported when it comes within this of the optimal value (in the
+    /// objective's unit: 0.005 is half a point of a chance).
+    pub within: f64,
+}
+
+impl Ask {
+    /// The objective in words: "the chance side A holds − the chance side B holds".
+    pub fn words(&self) -> String {
+        let mut out = String::new();
+        for (i, (key, w)) in self.weights.iter().enumerate() {
+            let name = crate::labels::outcome(key).noun;
+            let sign = if *w < 0.0 { "−" } else { "+" };
+            let size = if (w.abs() - 1.0).abs() < TIE {
+                String::new()
+            } else {
+                format!("{} × ", w.abs())
+            };
+            out += &match (i, *w < 0.0) {
+                (0, false) => format!("{size}{name}"),
+                (0, true) => format!("−{size}{name}"),
+                _ => format!(" {sign} {size}{name}"),
+            };
+        }
+        out
+    }
+}
+
+/// The objective as a value per class of a chain whose outcomes are `outcomes` (each gathering
+/// classes), for `classes` classes.
+///
+/// # Errors
+/// An outcome the objective names that the scenario does not have.
+pub(crate) fn payoff(ask: &Ask, outcomes: &[(&str, &[usize])], classes: usize) -> Result<Vec<f64>> {
+    let mut pay = vec![0.0; classes];
+    for (name, w) in &ask.weights {
+        let (_, of) = outcomes
+            .iter()
+            .find(|(n, _)| n == name)
+            .ok_or_else(|| Error::Invalid {
+                what: "--objective".into(),
+                value: name.clone(),
+                allowed: format!(
+                    "an outcome of this scenario: {}",
+                    outcomes
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })?;
+        for &c in *of {
+            pay[c] += w;
+        }
+    }
+    Ok(pay)
+}
+
+/// A way of playing and its exact value.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Valued {
+    /// The way of playing in words.
+    pub name: String,
+    /// Its expected objective at the turn cap, exact.
+    pub value: f64,
+    /// Its loss against optimal play.
+    pub loss: f64,
+}
+
+/// One row of the optimal policy: a state the deciding side can face, the turns at which the
+/// choice is the same, the best choice and what each choice is worth there.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PolicyRow {
+    /// The first and last turn (from 1) the row covers.
+    pub turns: (u32, u32),
+    /// The deciding side's unit in words.
+    pub own: String,
+    /// The other side's unit in words.
+    pub enemy: String,
+    /// The best choice (`either` where both are worth the same).
+    pub choice: String,
+    /// What the best choice gains over the other, at the row's first turn.
+    pub margin: f64,
+    /// How many of these turns side A can expect to face this state under optimal play (the
+    /// chances of facing it at each, added up).
+    pub reached: f64,
+}
+
+/// How often each choice is the best one, weighted by how likely its states are under optimal
+/// play.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Share {
+    /// The choice.
+    pub choice: String,
+    /// Its share of the decisions met (the decisions where the choices differ in worth).
+    pub share: f64,
+}
+
+/// Play solved.
+#[derive(Debug, Clone, Serialize)]
+pub struct Solution {
+    /// The objective in words.
+    pub objective: String,
+    /// The choices, in the chain's order.
+    pub choices: Vec<String>,
+    /// Turns solved.
+    pub turns: u32,
+    /// States play told apart.
+    pub states: usize,
+    /// The value under optimal play (exact).
+    pub optimal: f64,
+    /// The chain's own policy (its parameters), always each choice, and the rules of thumb
+    /// tried, each with its exact value.
+    pub fixed: Vec<Valued>,
+    /// The simplest rule of thumb within [`Ask::within`] of optimal, if any.
+    pub thumb: Option<Valued>,
+    /// How often each choice is best in the decisions met under optimal play (the choices
+    /// worth the same are left out).
+    pub shares: Vec<Share>,
+    /// Of the decisions met under optimal play, the share where the choices are worth the same.
+    pub indifferent: f64,
+    /// Decisions met under optimal play (the expected number of turns with a real choice).
+    pub decisions_met: f64,
+    /// The optimal policy, a row per state and run of turns alike, most often met first.
+    pub policy: Vec<PolicyRow>,
+}
+
+impl Solution {
+    /// The chain's own policy's row.
+    pub fn own(&self) -> &Valued {
+        &self.fixed[0]
+    }
+    /// The best single choice made every turn.
+    pub fn best_always(&self) -> Option<&Valued> {
+        self.fixed
+            .iter()
+            .filter(|f| f.name.starts_with("always "))
+            .max_by(|a, b| a.value.total_cmp(&b.value))
+    }
+}
+
+/// The states play tells apart, with each one's moves under every choice (and under the
+/// chain's own policy at each turn it reads), kept as indices.
+struct Graph<S> {
+    states: Vec<S>,
+    index: HashMap<S, usize>,
+    absorbing: Vec<bool>,
+    class: Vec<usize>,
+    /// `moves[k][a]`: the next states of state `k` under choice `a`, with their chances.
+    moves: Vec<Vec<Vec<(usize, f64)>>>,
+    /// The chain's own policy's moves, by (state, own turn).
+    own: HashMap<(usize, u32), Vec<(usize, f64)>>,
+}
+
+impl<S: Copy + Eq + std::hash::Hash> Graph<S> {
+    fn id(&mut self, s: S, absorbing: bool, class: usize) -> usize {
+        if let Some(&k) = self.index.get(&s) {
+            return k;
+        }
+        let k = self.states.len();
+        self.states.push(s);
+        self.index.insert(s, k);
+        self.absorbing.push(absorbing);
+        self.class.push(class);
+        self.moves.push(Vec::new());
+        k
+    }
+}
+
+/// One turn's next states from `s` (as turn `turn`, with `choice`), as play tells them apart.
+fn moves_of<C: Chain>(
+    chain: &C,
+    g: &mut Graph<C::State>,
+    s: C::State,
+    turn: u32,
+    choice: Option<usize>,
+    watch: &Watch,
+) -> Result<Vec<(usize, f64)>> {
+    let mut next: Vec<(C::State, f64)> = Vec::new();
+    let mut at: HashMap<C::State, usize> = HashMap::new();
+    enumerate_within(
+        |o| chain.play_state(chain.step_choosing(s, turn, choice, o)),
+        |n, p, _| match at.get(&n) {
+            Some(&i) => next[i].1 += p,
+            None => {
+                at.insert(n, next.len());
+                next.push((n, p));
+            }
+        },
+        watch,
+    )?;
+    let classes = chain.classes();
+    Ok(next
+        .into_iter()
+        .map(|(n, p)| {
+            let c = chain.class_of(n);
+            (g.id(n, classes[c].absorbing, c), p)
+        })
+        .collect())
+}
+
+/// Every state reachable from the start under any choice or the chain's own policy, with its
+/// moves.
+fn graph<C: Chain>(chain: &C, watch: &Watch) -> Result<Graph<C::State>> {
+    let classes = chain.classes();
+    let mut g = Graph {
+        states: Vec::new(),
+        index: HashMap::new(),
+        absorbing: Vec::new(),
+        class: Vec::new(),
+        moves: Vec::new(),
+        own: HashMap::new(),
+    };
+    let start = chain.play_state(chain.start());
+    let c = chain.class_of(start);
+    g.id(start, classes[c].absorbing, c);
+    // The own policy's turns that play differently: 1, 2, … up to where it stops reading.
+    let turns = chain.turns();
+    let mut own_turns: Vec<u32> = (1..=turns).map(|t| chain.own_turn(t)).collect();
+    own_turns.dedup();
+    let mut k = 0;
+    while k < g.states.len() {
+        watch.check(None)?;
+        if g.states.len() > MAX_STATES {
+            return Err(Error::Conflict(format!(
+                "play: more than {MAX_STATES} states to tell apart; solve a smaller engagement (fewer stands or pips)"
+            )));
+        }
+        if !g.absorbing[k] {
+            let s = g.states[k];
+            let mut by_choice = Vec::new();
+            for a in 0..chain.choices().len() {
+                by_choice.push(moves_of(chain, &mut g, s, 1, Some(a), watch)?);
+            }
+            g.moves[k] = by_choice;
+            for &t in &own_turns {
+                let m = moves_of(chain, &mut g, s, t.max(1), None, watch)?;
+                g.own.insert((k, t), m);
+            }
+        }
+        k += 1;
+    }
+    Ok(g)
+}
+
+/// A way of playing: the choice at turn `t` (from 1) in state `k` (`None`: the chain's own).
+type Rule<'a> = dyn Fn(u32, usize) -> Option<usize> + 'a;
+
+/// The value of playing by `rule` from the start, exact (backward over the turns).
+fn value_of<C: Chain>(chain: &C, g: &Graph<C::State>, pay: &[f64], rule: &Rule) -> f64 {
+    let n = g.states.len();
+    let end: Vec<f64> = (0..n).map(|k| pay[g.class[k]]).collect();
+    let mut v = end.clone();
+    for t in (1..=chain.turns()).rev() {
+        let mut before = end.clone();
+        for k in (0..n).filter(|&k| !g.absorbing[k]) {
+            let m = match rule(t, k) {
+                Some(a) => &g.moves[k][a],
+                None => &g.own[&(k, chain.own_turn(t))],
+            };
+            before[k] = m.iter().map(|&(j, p)| p * v[j]).sum();
+        }
+        v = before;
+    }
+    v[0]
+}
+
+/// Solve play: the optimal policy and value, every fixed way of playing's value, how dominant
+/// each choice is, and the simplest rule of thumb close to optimal.
+///
+/// # Errors
+/// The chain has no choices; too many states; the watch's cancel flag, budget or bounds.
+pub(crate) fn solve<C: Chain>(
+    chain: &C,
+    ask: &Ask,
+    pay: &[f64],
+    watch: &Watch,
+) -> Result<Solution> {
+    let names = chain.choices();
+    if names.is_empty() {
+        return Err(Error::Conflict(
+            "play: this setting leaves no choice to solve (play solves side A's charge in an engagement)".into(),
+        ));
+    }
+    if pay.len() != chain.classes().len() {
+        return Err(Error::Conflict(
+            "play: the objective does not fit this scenario's outcomes".into(),
+        ));
+    }
+    let g = graph(chain, watch)?;
+    let n = g.states.len();
+    let turns = chain.turns();
+    // Backward: q[t][k][a], the value of choice a at turn t in state k, then playing optimally.
+    let end: Vec<f64> = (0..n).map(|k| pay[g.class[k]]).collect();
+    let mut v = end.clone();
+    let mut q: Vec<Vec<Vec<f64>>> = vec![Vec::new(); turns as usize + 1];
+    for t in (1..=turns).rev() {
+        watch.check(None)?;
+        let mut before = end.clone();
+        let mut qt = vec![Vec::new(); n];
+        for k in (0..n).filter(|&k| !g.absorbing[k]) {
+            let values: Vec<f64> = g.moves[k]
+                .iter()
+                .map(|m| m.iter().map(|&(j, p)| p * v[j]).sum())
+                .collect();
+            before[k] = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            qt[k] = values;
+        }
+        q[t as usize] = qt;
+        v = before;
+    }
+    let optimal = v[0];
+    let best = |t: u32, k: usize| -> usize {
+        let qs = &q[t as usize][k];
+        (0..qs.len())
+            .max_by(|&a, &b| qs[a].total_cmp(&qs[b]).then(b.cmp(&a)))
+            .unwrap_or(0)
+    };
+    // Forward under optimal play: how likely each (turn, state) is met.
+    let mut reach = vec![0.0; n];
+    reach[0] = 1.0;
+    let mut met: Vec<Vec<f64>> = vec![Vec::new(); turns as usize + 1];
+    for t in 1..=turns {
+        met[t as usize] = reach.clone();
+        let mut next = vec![0.0; n];
+        for k in 0..n {
+            if reach[k] == 0.0 {
+                continue;
+            }
+            if g.absorbing[k] {
+                next[k] += reach[k];
+                continue;
+            }
+            for &(j, p) in &g.moves[k][best(t, k)] {
+                next[j] += reach[k] * p;
+            }
+        }
+        reach = next;
+    }
+    // A state where every choice moves alike (a unit that may not charge) is no decision.
+    let alike = |k: usize| {
+        let sorted = |m: &Vec<(usize, f64)>| {
+            let mut m = m.clone();
+            m.sort_by_key(|x| x.0);
+            m
+        };
+        let first = sorted(&g.moves[k][0]);
+        g.moves[k][1..].iter().all(|m| sorted(m) == first)
+    };
+    // Dominance: each decision met (the choices differ in worth), weighted by its chance.
+    let mut shares = vec![0.0; names.len()];
+    let (mut tied, mut decided) = (0.0, 0.0);
+    let choosing: Vec<bool> = (0..n).map(|k| !g.absorbing[k] && !alike(k)).collect();
+    for t in 1..=turns {
+        for k in (0..n).filter(|&k| choosing[k]) {
+            let w = met[t as usize][k];
+            if w == 0.0 {
+                continue;
+            }
+            let qs = &q[t as usize][k];
+            let hi = qs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lo = qs.iter().copied().fold(f64::INFINITY, f64::min);
+            if hi - lo <= TIE {
+                tied += w;
+            } else {
+                decided += w;
+                shares[best(t, k)] += w;
+            }
+        }
+    }
+    let all = tied + decided;
+    // The policy's table: a row per state and run of turns with the same best choice, for the
+    // states with a decision.
+    let mut policy = Vec::new();
+    for k in (0..n).filter(|&k| choosing[k]) {
+        let mut t = 1;
+        while t <= turns {
+            let choice_at = |t: u32| -> (String, f64) {
+                let qs = &q[t as usize][k];
+                let hi = qs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lo = qs.iter().copied().fold(f64::INFINITY, f64::min);
+                match hi - lo <= TIE {
+                    true => ("either".to_string(), 0.0),
+                    false => (names[best(t, k)].to_string(), hi - lo),
+                }
+            };
+            let (choice, margin) = choice_at(t);
+            let mut last = t;
+            let mut reached = met[t as usize][k];
+            while last < turns && choice_at(last + 1).0 == choice {
+                last += 1;
+                reached += met[last as usize][k];
+            }
+            if reached > 0.0 {
+                let [own, enemy] = chain.play_words(g.states[k]);
+                policy.push(PolicyRow {
+                    turns: (t, last),
+                    own,
+                    enemy,
+                    choice,
+                    margin,
+                    reached,
+                });
+            }
+            t = last + 1;
+        }
+    }
+    policy.sort_by(|a, b| b.reached.total_cmp(&a.reached).then(a.turns.cmp(&b.turns)));
+    // Fixed ways of playing: the chain's own, each choice always, and rules of thumb.
+    let mut fixed = vec![Valued {
+        name: "as the parameters set it".into(),
+        value: value_of(chain, &g, pay, &|_, _| None),
+        loss: 0.0,
+    }];
+    for (a, name) in names.iter().enumerate() {
+        fixed.push(Valued {
+            name: format!("always {name}"),
+            value: value_of(chain, &g, pay, &|_, _| Some(a)),
+            loss: 0.0,
+        });
+    }
+    let thumbs = thumbs(chain, &g, names);
+    let mut thumb = None;
+    for (words, rule) in &thumbs {
+        let value = value_of(chain, &g, pay, rule.as_ref());
+        let row = Valued {
+            name: words.clone(),
+            value,
+            loss: optimal - value,
+        };
+        if thumb.is_none() && optimal - value <= ask.within {
+            thumb = Some(row.clone());
+        }
+        fixed.push(row);
+    }
+    for f in &mut fixed {
+        f.loss = optimal - f.value;
+    }
+    // A fixed way that is itself within reach is the simplest rule (always X first).
+    if let Some(f) = fixed[1..=names.len()]
+        .iter()
+        .filter(|f| f.loss <= ask.within)
+        .max_by(|a, b| a.value.total_cmp(&b.value))
+    {
+        thumb = Some(f.clone());
+    }
+    Ok(Solution {
+        objective: ask.words(),
+        choices: names.iter().map(|s| s.to_string()).collect(),
+        turns,
+        states: n,
+        optimal,
+        fixed,
+        thumb,
+        shares: names
+            .iter()
+            .zip(&shares)
+            .map(|(c, w)| Share {
+                choice: c.to_string(),
+                share: if decided > 0.0 { w / decided } else { 0.0 },
+            })
+            .collect(),
+        indifferent: if all > 0.0 { tied / all } else { 0.0 },
+        decisions_met: decided,
+        policy,
+    })
+}
+
+/// The rules of thumb tried, simplest first: one feature against a threshold (charge when the
+/// enemy is shaken; when the enemy has `k` or less left; when we have `k` or more), then the
+/// shaken rule or a threshold, in the order a player would learn them.
+#[allow(clippy::type_complexity)]
+fn thumbs<'a, C: Chain>(
+    chain: &'a C,
+    g: &'a Graph<C::State>,
+    names: &'a [&'a str],
+) -> Vec<(String, Box<Rule<'a>>)> {
+    let (hold, charge) = match names {
+        [h, c] => (*h, *c),
+        _ => return Vec::new(),
+    };
+    let features: Vec<Vec<(String, i64)>> =
+        g.states.iter().map(|s| chain.play_features(*s)).collect();
+    let state_names: Vec<String> = features
+        .first()
+        .map(|f| {
+            f.iter()
+                .filter_map(|(n, _)| n.strip_prefix("enemy ").map(str::to_string))
+                .filter(|n| !["strength", "shaken"].contains(&n.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let feature = move |k: usize, name: &str| -> Option<i64> {
+        features[k].iter().find(|(n, _)| n == name).map(|f| f.1)
+    };
+    let feature = std::sync::Arc::new(feature);
+    let range = |name: &str| -> Vec<i64> {
+        let mut v: Vec<i64> = (0..g.states.len())
+            .filter_map(|k| feature(k, name))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let mut out: Vec<(String, Box<Rule<'a>>)> = Vec::new();
+    // A state of the enemy's by name (`enemy routing`), where some state met has it.
+    let mut states = state_names;
+    states.retain(|st| (0..g.states.len()).any(|k| feature(k, &format!("enemy {st}")) == Some(1)));
+    for st in &states {
+        let f = feature.clone();
+        let name = format!("enemy {st}");
+        out.push((
+            format!(
+                "{charge} when the enemy is {}, else {hold}",
+                st.replace('_', " ")
+            ),
+            Box::new(move |_, k| Some(usize::from(f(k, &name) == Some(1)))),
+        ));
+    }
+    let f = feature.clone();
+    out.push((
+        format!("{charge} when the enemy is shaken, else {hold}"),
+        Box::new(move |_, k| Some(usize::from(f(k, "enemy shaken") == Some(1)))),
+    ));
+    for x in range("enemy strength") {
+        let f = feature.clone();
+        out.push((
+            format!("{charge} when the enemy has {x} or less left, else {hold}"),
+            Box::new(move |_, k| Some(usize::from(f(k, "enemy strength").is_some_and(|v| v <= x)))),
+        ));
+    }
+    for x in range("own strength") {
+        let f = feature.clone();
+        out.push((
+            format!("{charge} while we have {x} or more left, else {hold}"),
+            Box::new(move |_, k| Some(usize::from(f(k, "own strength").is_some_and(|v| v >= x)))),
+        ));
+    }
+    for x in range("enemy strength") {
+        let f = feature.clone();
+        out.push((
+            format!("{charge} when the enemy is shaken or has {x} or less left, else {hold}"),
+            Box::new(move |_, k| {
+                Some(usize::from(
+                    f(k, "enemy shaken") == Some(1)
+                        || f(k, "enemy strength").is_some_and(|v| v <= x),
+                ))
+            }),
+        ));
+    }
+    for x in 1..=chain.turns() {
+        out.push((
+            format!("{hold} until turn {x}, then {charge}"),
+            Box::new(move |t, _| Some(usize::from(t >= x))),
+        ));
+    }
+    // Two parts: an enemy's state, or from a turn on (the last turns play for the cap).
+    for st in &states {
+        for x in 2..=chain.turns() {
+            let f = feature.clone();
+            let name = format!("enemy {st}");
+            out.push((
+                format!(
+                    "{charge} when the enemy is {} or from turn {x} on, else {hold}",
+                    st.replace('_', " ")
+                ),
+                Box::new(move |t, k| Some(usize::from(t >= x || f(k, &name) == Some(1)))),
+            ));
+        }
+    }
+    out
+}
+
+/// A chance difference or a chance in points, signed: `+12.34 points`.
+fn points(x: f64) -> String {
+    let v = 100.0 * x;
+    let v = if v.abs() < 0.005 { 0.0 } else { v };
+    format!("{}{:.2} points", if v < 0.0 { "−" } else { "+" }, v.abs())
+}
+
+impl Solution {
+    /// The answer in a few sentences: the value of optimal play beside the parameters' policy
+    /// and the best single choice, whether a choice is dominant, and the rule of thumb.
+    pub fn answer(&self) -> String {
+        let own = self.own();
+        let mut out = format!(
+            "Measured as {} (in points): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
+            self.objective,
+            points(self.optimal),
+            points(own.value),
+            points(own.loss).trim_start_matches('+')
+        );
+        if let Some(best) = self.best_always() {
+            out += &format!(
+                " The best choice made every turn alike, {}, scores {}: choosing turn by turn is worth {}.",
+                best.name,
+                points(best.value),
+                points(best.loss).trim_start_matches('+')
+            );
+        }
+        let top = self
+            .shares
+            .iter()
+            .max_by(|a, b| a.share.total_cmp(&b.share));
+        match top {
+            _ if self.decisions_met <= TIE => {
+                out += " No decision met under optimal play changes the outcome: the choice is no choice here.";
+            }
+            Some(t) if t.share >= 0.95 => {
+                out += &format!(
+                    " {} is the better choice in {:.1}% of the decisions met that matter: nearly dominant.",
+                    capital(&t.choice),
+                    100.0 * t.share
+                )
+            }
+            Some(_) => {
+                let parts: Vec<String> = self
+                    .shares
+                    .iter()
+                    .map(|s| format!("{} {:.1}%", s.choice, 100.0 * s.share))
+                    .collect();
+                out += &format!(
+                    " Neither choice dominates: of the decisions met that matter, {}.",
+                    parts.join(", ")
+                );
+            }
+            None => {}
+        }
+        match &self.thumb {
+            Some(t) => {
+                out += &format!(
+                    " Rule of thumb: {}; it scores {}, {} short of the best.",
+                    t.name,
+                    points(t.value),
+                    points(t.loss).trim_start_matches('+')
+                )
+            }
+            None => out += " No simple rule tried comes within reach of the best.",
+        }
+        out
+    }
+
+    /// Aligned plain text: the answer, the ways of playing and the policy's most met rows.
+    pub fn to_text(&self, rows: usize) -> String {
+        let mut out = crate::odds::wrap(&self.answer(), 100);
+        out += &format!(
+            "\n{} turns, {} states told apart; side B has no choice in this model (only side A charges), so no mixed strategy is needed.\n\n",
+            self.turns, self.states
+        );
+        let mut table = vec![vec![
+            "way of playing".to_string(),
+            "value".to_string(),
+            "short of the best".to_string(),
+        ]];
+        table.push(vec![
+            "optimal play".into(),
+            points(self.optimal),
+            "—".into(),
+        ]);
+        let shown: Vec<&Valued> = {
+            let mut v: Vec<&Valued> = self.fixed.iter().take(1 + self.choices.len()).collect();
+            if let Some(t) = &self.thumb
+                && !v.iter().any(|f| f.name == t.name)
+            {
+                v.push(t);
+            }
+            v
+        };
+        for f in shown {
+            table.push(vec![
+                f.name.clone(),
+                points(f.value),
+                points(f.loss).trim_start_matches('+').to_string(),
+            ]);
+        }
+        out += &crate::report::align_left(&table, 1);
+        out += &format!(
+            "\nThe best choice by state (the {} most often met under optimal play, of {}):\n",
+            rows.min(self.policy.len()),
+            self.policy.len()
+        );
+        let mut t = vec![vec![
+            "turns".to_string(),
+            "side A".to_string(),
+            "side B".to_string(),
+            "best".to_string(),
+            "gains".to_string(),
+            "turns met".to_string(),
+        ]];
+        for r in self.policy.iter().take(rows) {
+            t.push(vec![
+                match r.turns.0 == r.turns.1 {
+                    true => r.turns.0.to_string(),
+                    false => format!("{}–{}", r.turns.0, r.turns.1),
+                },
+                r.own.clone(),
+                r.enemy.clone(),
+                r.choice.clone(),
+                match r.choice.as_str() {
+                    "either" => "—".into(),
+                    _ => points(r.margin),
+                },
+                format!("{:.3}", r.reached),
+            ]);
+        }
+        out += &crate::report::align_left(&t, 3);
+        out += "(gains: what the best choice adds over the other at the first of those turns, played well after; turns met: how many of those turns side A can expect to face that state under optimal play; states where side A may not charge, or where charging changes nothing, are left out)\n";
+        out
+    }
+
+    /// Render in `format` (text or JSON).
+    pub fn render(&self, format: crate::report::Format, rows: usize) -> String {
+        match format {
+            crate::report::Format::Json => {
+                let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+                s.push('\n');
+                s
+            }
+            _ => self.to_text(rows),
+        }
+    }
+}
+
+/// `s` with its first letter capital.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -381,11 +381,7 @@ impl Odds {
 
     fn render_read(&self, format: Format) -> String {
         match format {
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(self).expect("odds serialise");
-                s.push('\n');
-                s
-            }
+            Format::Json => crate::report::pretty_json(self),
             Format::Csv => {
                 let mut w = csv::Writer::from_writer(Vec::new());
                 w.write_record([

@@ -2,7 +2,7 @@
 
 use morale_lab::Sampler;
 use morale_lab::engine::{self, CHUNK, Control, RunSpec, Sim};
-use morale_lab::report::Report;
+use morale_lab::report::{Rendered, Report};
 
 use crate::common::{Plan, run};
 

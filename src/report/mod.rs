@@ -227,9 +227,32 @@ pub fn rules_line(
     }
 }
 
-impl Report {
+/// `value` as one pretty-printed JSON object and a newline (NaN becomes null).
+pub fn pretty_json<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("reports serialise");
+    s.push('\n');
+    s
+}
+
+/// A result that renders in every [`Format`]: its own text, Markdown and CSV, and JSON from
+/// its serialisation.
+pub trait Rendered: Serialize {
+    /// Aligned plain text.
+    fn to_text(&self) -> String;
+
+    /// Markdown.
+    fn to_markdown(&self) -> String;
+
+    /// CSV.
+    fn to_csv(&self) -> String;
+
+    /// One pretty-printed JSON object (NaN becomes null).
+    fn to_json(&self) -> String {
+        pretty_json(self)
+    }
+
     /// Render in `format`.
-    pub fn render(&self, format: Format) -> String {
+    fn render(&self, format: Format) -> String {
         match format {
             Format::Text => self.to_text(),
             Format::Csv => self.to_csv(),
@@ -237,14 +260,9 @@ impl Report {
             Format::Json => self.to_json(),
         }
     }
+}
 
-    /// One pretty-printed JSON object (NaN becomes null).
-    pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("reports serialise");
-        s.push('\n');
-        s
-    }
-
+impl Report {
     fn params_line(&self) -> String {
         self.params
             .iter()
@@ -311,8 +329,15 @@ impl Report {
         }
     }
 
+    /// Whether this is an exact-only run (no trials: no estimates, counts or intervals).
+    fn exact_only(&self) -> bool {
+        self.trials == 0
+    }
+}
+
+impl Rendered for Report {
     /// Aligned plain text.
-    pub fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         let pct = format!("{}% interval", fmt_level(self.confidence));
         let mut out = String::new();
         out += &self.header();
@@ -414,13 +439,8 @@ impl Report {
         out
     }
 
-    /// Whether this is an exact-only run (no trials: no estimates, counts or intervals).
-    fn exact_only(&self) -> bool {
-        self.trials == 0
-    }
-
     /// Markdown: a heading, the parameters, and one table per section.
-    pub fn to_markdown(&self) -> String {
+    fn to_markdown(&self) -> String {
         let pct = format!("{}% interval", fmt_level(self.confidence));
         let mut out = format!("### {}\n\n", self.header_without_time());
         out += &format!(
@@ -517,7 +537,7 @@ impl Report {
 
     /// Tidy CSV: `section,name,turn,count,estimate,ci_low,ci_high,stderr,exact`, one estimate a
     /// row (outcomes, metrics, then every cell of every table).
-    pub fn to_csv(&self) -> String {
+    fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let opt = |x: Option<f64>| {
             x.filter(|v| v.is_finite())

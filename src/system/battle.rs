@@ -6,10 +6,11 @@
 
 use crate::chain::Chain;
 use crate::error::{Error, Result};
-use crate::params::{How, Kind, Resolved};
+use crate::params::{How, Kind};
 use crate::scenario::battle::{Army, Battle, Policy, SERIES, Shape, Volley};
 use crate::scenario::fire::{FireParams, fire_model};
 use crate::scenario::{ChainJob, Job, MetricDef, OutcomeDef, Scenario, TableDef};
+use crate::system::Setup;
 
 const ENGAGEMENT_OUTCOMES: [&str; 4] = [
     "side_a_holds",
@@ -271,27 +272,20 @@ pub(crate) fn battle_specs(
     Ok([a, b])
 }
 
-/// What every system's battle job takes besides its army: the scenario, the parameters in
-/// force (for the report), the battle parameters, the turn cap, the optional rules and notes.
+/// What every system's battle job takes besides its army: the system's [`Setup`] (its
+/// scenario, `engagement` or `line`, the parameters in force and the optional rules), the battle
+/// parameters, the turn cap, whose number the break point is and each side's supports.
 pub(crate) struct BattleSetup<'a> {
-    /// The system's name.
-    pub system: &'static str,
-    /// `engagement` or `line`.
-    pub scenario: Scenario,
-    /// Every parameter in force, for the report.
-    pub resolved: &'a Resolved,
+    /// The system, the scenario, every parameter in force and the optional rules' names.
+    pub setup: Setup<'a>,
     /// The battle parameters.
     pub battle: &'a BattleParams,
     /// The turn cap.
     pub turns: u32,
-    /// Optional rules switched on.
-    pub options: &'a [String],
     /// Whose number the army break point is (`line`), in the system's words.
     pub break_point: BreakPointSource,
     /// Each side's supports ([`side_supports`]).
     pub supports: [usize; 2],
-    /// What the system's sources hold that the tool leaves out.
-    pub not_modelled: &'static [crate::system::Omission],
 }
 
 /// Whose number a system's army break point is: its source's, or the tool's where the source
@@ -321,16 +315,13 @@ pub(crate) fn battle_job<A: Army + 'static>(
     mut notes: Vec<String>,
 ) -> Result<Box<dyn Job>> {
     let BattleSetup {
-        system,
-        scenario,
+        setup,
         break_point: whose_number,
-        resolved,
         battle: p,
         turns,
-        options,
-        not_modelled,
         supports,
     } = setup;
+    let (scenario, resolved) = (setup.scenario, setup.resolved);
     let line = scenario == Scenario::Line;
     // The army break point is a rule parameter of every system (LW-7's number, the tool's
     // assumption elsewhere).
@@ -380,12 +371,7 @@ pub(crate) fn battle_job<A: Army + 'static>(
     debug_assert_eq!(battle.series().len(), SERIES.len());
     Ok(Box::new(ChainJob::new(
         battle,
-        resolved.describe(
-            system,
-            scenario,
-            options,
-            crate::system::with_omissions(not_modelled, notes, scenario),
-        ),
+        setup.describe(notes),
         outcomes,
         metrics,
         vec![

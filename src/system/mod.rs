@@ -17,7 +17,7 @@ pub(crate) mod rank_and_file;
 use crate::error::{Error, Result};
 use crate::odds::Odds;
 use crate::params::{self, Input, OptionDef, ParamDef, Resolved};
-use crate::scenario::{Job, Scenario};
+use crate::scenario::{Describe, Job, Scenario};
 
 pub use battle::BATTLE_PARAMS;
 
@@ -71,14 +71,32 @@ pub struct Omission {
     pub scenarios: &'static [Scenario],
 }
 
-/// `notes` with the line of what `omissions` leaves out of `scenario`, if anything.
-pub(crate) fn with_omissions(
-    omissions: &[Omission],
-    mut notes: Vec<String>,
-    scenario: Scenario,
-) -> Vec<String> {
-    notes.extend(not_modelled_line(omissions, &[scenario]));
-    notes
+/// What every job of a system is built from, whatever the system: its name and what its
+/// sources hold that the tool leaves out, the scenario, every parameter in force and the
+/// optional rules switched on. Each system's `Ctx` holds one beside its typed parameters, and
+/// a battle job gets it in its [`BattleSetup`](battle::BattleSetup).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Setup<'a> {
+    /// The system's name.
+    pub system: &'static str,
+    /// What the system's sources hold that the tool leaves out.
+    pub not_modelled: &'static [Omission],
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Every parameter in force, for the report and for the tables read later.
+    pub resolved: &'a Resolved,
+    /// The optional rules switched on, by name, for the report.
+    pub options: &'a [String],
+}
+
+impl Setup<'_> {
+    /// The report's description of this run, with `notes` and the line of what the system
+    /// leaves out of the scenario.
+    pub fn describe(&self, mut notes: Vec<String>) -> Describe {
+        notes.extend(not_modelled_line(self.not_modelled, &[self.scenario]));
+        self.resolved
+            .describe(self.system, self.scenario, self.options, notes)
+    }
 }
 
 /// The line a report or sheet gives what `omissions` leaves out of `scenarios` (any of them):

@@ -8,6 +8,7 @@ use morale_lab::Scenario;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
 use morale_lab::params::Input;
+use morale_lab::report::Rendered;
 
 use crate::cli::commands::scenario::{RunArgs, asked};
 use crate::cli::files::load_mechanic;

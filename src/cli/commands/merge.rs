@@ -7,7 +7,7 @@ use clap::Args;
 use morale_lab::RunOptions;
 use morale_lab::engine::Control;
 use morale_lab::error::{Error, Result};
-use morale_lab::report::Format;
+use morale_lab::report::{Format, Rendered};
 
 use crate::cli::flags::{invalid, shell_word};
 use crate::cli::progress::Progress;

@@ -7,6 +7,7 @@ use clap::Args;
 use morale_lab::RunOptions;
 use morale_lab::engine::Control;
 use morale_lab::error::Result;
+use morale_lab::report::Rendered;
 
 use crate::cli::files::{read_named, read_text};
 use crate::cli::flags::{

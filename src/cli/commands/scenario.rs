@@ -8,7 +8,7 @@ use clap::Args;
 use morale_lab::engine::Control;
 use morale_lab::error::Result;
 use morale_lab::params::Input;
-use morale_lab::report::Format;
+use morale_lab::report::{Format, Rendered};
 use morale_lab::system;
 use morale_lab::{RunOptions, Scenario};
 

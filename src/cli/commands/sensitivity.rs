@@ -7,6 +7,7 @@ use clap::Args;
 use morale_lab::Scenario;
 use morale_lab::engine::Control;
 use morale_lab::error::Result;
+use morale_lab::report::Rendered;
 
 use crate::cli::commands::scenario::{RunArgs, asked};
 use crate::cli::flags::invalid;

@@ -4,7 +4,7 @@ use super::HIT;
 use super::{Balance, Point};
 use crate::experiment::sensitivity::Value;
 use crate::frac::Frac;
-use crate::report::{align_left, csv_text};
+use crate::report::{Rendered, align_left, csv_text};
 
 impl Balance {
     fn is_share(&self) -> bool {
@@ -415,41 +415,6 @@ impl Balance {
         rows
     }
 
-    /// Render in `format`.
-    pub fn render(&self, format: crate::report::Format) -> String {
-        use crate::report::Format;
-        match format {
-            Format::Text => self.to_text(),
-            Format::Markdown => self.to_markdown(),
-            Format::Csv => self.to_csv(),
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(self).expect("balance serialises");
-                s.push('\n');
-                s
-            }
-        }
-    }
-
-    /// Aligned plain text.
-    pub fn to_text(&self) -> String {
-        let mut out = self.header() + "\n";
-        for l in self.context_lines() {
-            out += &crate::odds::wrap(&l, 100);
-        }
-        out += "\n";
-        out += &crate::odds::wrap(&format!("Answer: {}", self.answer()), 100);
-        out += "\n";
-        out += &align_left(&self.rows(), 1);
-        let refused = self.refused_lines();
-        if !refused.is_empty() {
-            out += "\n";
-            for l in refused {
-                out += &crate::odds::wrap(&l, 100);
-            }
-        }
-        out
-    }
-
     /// One line per value the system refused, with why.
     pub fn refused_lines(&self) -> Vec<String> {
         self.points
@@ -460,31 +425,6 @@ impl Balance {
                     .map(|why| format!("Refused {} = {}: {why}", self.key, p.value))
             })
             .collect()
-    }
-
-    /// Markdown: the answer, the context and the table.
-    pub fn to_markdown(&self) -> String {
-        let mut out = format!("### {}\n\n", self.header());
-        out += &format!("**Answer.** {}\n\n", self.answer());
-        for l in self.context_lines() {
-            out += &format!("- {}\n", l.replace('|', "\\|"));
-        }
-        out += "\n";
-        let rows = self.rows();
-        for (i, r) in rows.iter().enumerate() {
-            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
-            out += &format!("| {} |\n", cells.join(" | "));
-            if i == 0 {
-                let marks: Vec<&str> = (0..r.len())
-                    .map(|k| if k + 1 == r.len() { "---" } else { "---:" })
-                    .collect();
-                out += &format!("| {} |\n", marks.join(" | "));
-            }
-        }
-        for l in self.refused_lines() {
-            out += &format!("\n- {}", l.replace('|', "\\|"));
-        }
-        out
     }
 
     /// The CSV rows, header first: every value tried (the grid, the crossings' last brackets,
@@ -627,9 +567,56 @@ impl Balance {
             ],
         })
     }
+}
+
+impl Rendered for Balance {
+    /// Aligned plain text.
+    fn to_text(&self) -> String {
+        let mut out = self.header() + "\n";
+        for l in self.context_lines() {
+            out += &crate::odds::wrap(&l, 100);
+        }
+        out += "\n";
+        out += &crate::odds::wrap(&format!("Answer: {}", self.answer()), 100);
+        out += "\n";
+        out += &align_left(&self.rows(), 1);
+        let refused = self.refused_lines();
+        if !refused.is_empty() {
+            out += "\n";
+            for l in refused {
+                out += &crate::odds::wrap(&l, 100);
+            }
+        }
+        out
+    }
+
+    /// Markdown: the answer, the context and the table.
+    fn to_markdown(&self) -> String {
+        let mut out = format!("### {}\n\n", self.header());
+        out += &format!("**Answer.** {}\n\n", self.answer());
+        for l in self.context_lines() {
+            out += &format!("- {}\n", l.replace('|', "\\|"));
+        }
+        out += "\n";
+        let rows = self.rows();
+        for (i, r) in rows.iter().enumerate() {
+            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+            if i == 0 {
+                let marks: Vec<&str> = (0..r.len())
+                    .map(|k| if k + 1 == r.len() { "---" } else { "---:" })
+                    .collect();
+                out += &format!("| {} |\n", marks.join(" | "));
+            }
+        }
+        for l in self.refused_lines() {
+            out += &format!("\n- {}", l.replace('|', "\\|"));
+        }
+        out
+    }
 
     /// The CSV table ([`Balance::csv_rows`]).
-    pub fn to_csv(&self) -> String {
+    fn to_csv(&self) -> String {
         csv_text(self.csv_rows())
     }
 }

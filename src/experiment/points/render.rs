@@ -2,6 +2,7 @@
 //! markdown and csv.
 
 use super::{Buys, Matrix, Points, Term, a_one, count, money, pct, plural};
+use crate::report::Rendered;
 use crate::scenario::Scenario;
 
 impl Points {
@@ -348,91 +349,6 @@ impl Points {
         }
     }
 
-    /// Render in `format`.
-    pub fn render(&self, format: crate::report::Format) -> String {
-        use crate::report::Format;
-        match format {
-            Format::Text => self.to_text(),
-            Format::Markdown => self.to_markdown(),
-            Format::Csv => crate::report::csv_text(self.csv_rows()),
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(self).expect("points serialise");
-                s.push('\n');
-                s
-            }
-        }
-    }
-
-    /// Aligned plain text.
-    pub fn to_text(&self) -> String {
-        use crate::report::align_left;
-        let wrap = |l: &str| crate::odds::wrap(l, 100);
-        let mut out = self.header() + "\n";
-        for l in self.context_lines() {
-            out += &wrap(&l);
-        }
-        out += "\n";
-        out += &wrap(&format!("Answer: {}.", self.answer()));
-        out += "\n";
-        out += &align_left(&self.cost_rows(), 2);
-        out += "\n";
-        out += &wrap(&self.matrix_line(&self.at_file, "At the file's costs"));
-        out += &align_left(&self.matrix_rows(&self.at_file), 1);
-        out += "\n";
-        out += &wrap(&self.check_line());
-        if let Some(m) = &self.at_fitted {
-            out += &align_left(&self.matrix_rows(m), 1);
-        }
-        if !self.command.is_empty() {
-            out += "\n";
-            out += &wrap(&format!("The same from the command line: {}", self.command));
-        }
-        out
-    }
-
-    /// Markdown.
-    pub fn to_markdown(&self) -> String {
-        let esc = |s: &str| s.replace('|', "\\|");
-        let table = |rows: Vec<Vec<String>>, text: usize| {
-            let mut out = String::new();
-            for (i, r) in rows.iter().enumerate() {
-                let cells: Vec<String> = r.iter().map(|c| esc(c)).collect();
-                out += &format!("| {} |\n", cells.join(" | "));
-                if i == 0 {
-                    let marks: Vec<&str> = (0..r.len())
-                        .map(|k| if k < text { "---" } else { "---:" })
-                        .collect();
-                    out += &format!("| {} |\n", marks.join(" | "));
-                }
-            }
-            out
-        };
-        let mut out = format!(
-            "### {}\n\n**Answer.** {}.\n\n",
-            self.header(),
-            esc(&self.answer())
-        );
-        for l in self.context_lines() {
-            out += &format!("- {}\n", esc(&l));
-        }
-        out += "\n";
-        out += &table(self.cost_rows(), 2);
-        out += &format!(
-            "\n{}\n\n",
-            esc(&self.matrix_line(&self.at_file, "At the file's costs"))
-        );
-        out += &table(self.matrix_rows(&self.at_file), 1);
-        out += &format!("\n{}\n", esc(&self.check_line()));
-        if let Some(m) = &self.at_fitted {
-            out += "\n";
-            out += &table(self.matrix_rows(m), 1);
-        }
-        if !self.command.is_empty() {
-            out += &format!("\nThe same from the command line: `{}`\n", self.command);
-        }
-        out
-    }
-
     /// CSV rows, header first: each cost, then each matrix cell (the file's costs, then the
     /// fitted ones).
     pub fn csv_rows(&self) -> Vec<Vec<String>> {
@@ -478,5 +394,82 @@ impl Points {
             }
         }
         rows
+    }
+}
+
+impl Rendered for Points {
+    /// Aligned plain text.
+    fn to_text(&self) -> String {
+        use crate::report::align_left;
+        let wrap = |l: &str| crate::odds::wrap(l, 100);
+        let mut out = self.header() + "\n";
+        for l in self.context_lines() {
+            out += &wrap(&l);
+        }
+        out += "\n";
+        out += &wrap(&format!("Answer: {}.", self.answer()));
+        out += "\n";
+        out += &align_left(&self.cost_rows(), 2);
+        out += "\n";
+        out += &wrap(&self.matrix_line(&self.at_file, "At the file's costs"));
+        out += &align_left(&self.matrix_rows(&self.at_file), 1);
+        out += "\n";
+        out += &wrap(&self.check_line());
+        if let Some(m) = &self.at_fitted {
+            out += &align_left(&self.matrix_rows(m), 1);
+        }
+        if !self.command.is_empty() {
+            out += "\n";
+            out += &wrap(&format!("The same from the command line: {}", self.command));
+        }
+        out
+    }
+
+    /// Markdown.
+    fn to_markdown(&self) -> String {
+        let esc = |s: &str| s.replace('|', "\\|");
+        let table = |rows: Vec<Vec<String>>, text: usize| {
+            let mut out = String::new();
+            for (i, r) in rows.iter().enumerate() {
+                let cells: Vec<String> = r.iter().map(|c| esc(c)).collect();
+                out += &format!("| {} |\n", cells.join(" | "));
+                if i == 0 {
+                    let marks: Vec<&str> = (0..r.len())
+                        .map(|k| if k < text { "---" } else { "---:" })
+                        .collect();
+                    out += &format!("| {} |\n", marks.join(" | "));
+                }
+            }
+            out
+        };
+        let mut out = format!(
+            "### {}\n\n**Answer.** {}.\n\n",
+            self.header(),
+            esc(&self.answer())
+        );
+        for l in self.context_lines() {
+            out += &format!("- {}\n", esc(&l));
+        }
+        out += "\n";
+        out += &table(self.cost_rows(), 2);
+        out += &format!(
+            "\n{}\n\n",
+            esc(&self.matrix_line(&self.at_file, "At the file's costs"))
+        );
+        out += &table(self.matrix_rows(&self.at_file), 1);
+        out += &format!("\n{}\n", esc(&self.check_line()));
+        if let Some(m) = &self.at_fitted {
+            out += "\n";
+            out += &table(self.matrix_rows(m), 1);
+        }
+        if !self.command.is_empty() {
+            out += &format!("\nThe same from the command line: `{}`\n", self.command);
+        }
+        out
+    }
+
+    /// The CSV table ([`Points::csv_rows`]).
+    fn to_csv(&self) -> String {
+        crate::report::csv_text(self.csv_rows())
     }
 }

@@ -2,7 +2,7 @@
 //! markdown and csv.
 
 use super::{Effect, SCALED, Sensitivity, weight};
-use crate::report::{align_left, csv_text, md_table};
+use crate::report::{Rendered, align_left, csv_text, md_table};
 
 impl Sensitivity {
     fn is_share(&self) -> bool {
@@ -447,83 +447,6 @@ impl Sensitivity {
         s
     }
 
-    /// Render in `format`.
-    pub fn render(&self, format: crate::report::Format) -> String {
-        use crate::report::Format;
-        match format {
-            Format::Text => self.to_text(),
-            Format::Markdown => self.to_markdown(),
-            Format::Csv => self.to_csv(),
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(self).expect("sensitivity serialises");
-                s.push('\n');
-                s
-            }
-        }
-    }
-
-    /// Aligned plain text.
-    pub fn to_text(&self) -> String {
-        let mut out = self.header() + "\n";
-        for l in self.context_lines() {
-            out += &crate::odds::wrap(&l, 100);
-        }
-        out += "\n";
-        out += &crate::odds::wrap(&self.verdict(), 100);
-        out += "\n";
-        out += &align_left(&self.rows_named(true, true), 5);
-        out += &crate::odds::wrap(SCALED, 100);
-        if !self.exact() {
-            out += "* an estimate\n";
-        }
-        if let Some(l) = self.unmoved_line() {
-            out += "\n";
-            out += &crate::odds::wrap(&l, 100);
-        }
-        let refused = self.refused_lines();
-        if !refused.is_empty() {
-            out += "\n";
-            for l in refused {
-                out += &l;
-                out += "\n";
-            }
-        }
-        out
-    }
-
-    /// The table and notes as Markdown (for a report's summary).
-    pub fn to_markdown(&self) -> String {
-        let mut out = format!(
-            "### Which rule matters most: {} in {}{} ({})\n\n",
-            self.headline_label().head,
-            self.scenario_words().to_lowercase(),
-            if self.situation.is_empty() {
-                String::new()
-            } else {
-                format!(", {}", self.situation_words())
-            },
-            crate::labels::system(&self.system)
-        );
-        for l in self.context_lines() {
-            out += &format!("- {}\n", l.replace('|', "\\|"));
-        }
-        out += &format!("\n{}\n\n", self.verdict());
-        let rows = self.rows(true);
-        out += &md_table(&rows);
-        out += &format!("\n{SCALED}\n");
-        if !self.exact() {
-            out += "\n\\* an estimate\n";
-        }
-        if let Some(l) = self.unmoved_line() {
-            out += &format!("\n{l}\n");
-        }
-        for l in self.refused_lines() {
-            out += &format!("\n- {l}");
-        }
-        out += "\n";
-        out
-    }
-
     /// The CSV table's rows, header first: the run asked for, then one row per setting tried
     /// (refused ones included, with why).
     pub fn csv_rows(&self) -> Vec<Vec<String>> {
@@ -589,11 +512,6 @@ impl Sensitivity {
         rows
     }
 
-    /// The CSV table ([`Sensitivity::csv_rows`]).
-    pub fn to_csv(&self) -> String {
-        csv_text(self.csv_rows())
-    }
-
     /// The tornado chart: a bar per parameter that moves the headline, from its smallest to its
     /// largest change, biggest first.
     pub fn chart(&self) -> crate::report::chart::Chart {
@@ -649,5 +567,74 @@ impl Sensitivity {
             share: self.is_share(),
             rows,
         }
+    }
+}
+
+impl Rendered for Sensitivity {
+    /// Aligned plain text.
+    fn to_text(&self) -> String {
+        let mut out = self.header() + "\n";
+        for l in self.context_lines() {
+            out += &crate::odds::wrap(&l, 100);
+        }
+        out += "\n";
+        out += &crate::odds::wrap(&self.verdict(), 100);
+        out += "\n";
+        out += &align_left(&self.rows_named(true, true), 5);
+        out += &crate::odds::wrap(SCALED, 100);
+        if !self.exact() {
+            out += "* an estimate\n";
+        }
+        if let Some(l) = self.unmoved_line() {
+            out += "\n";
+            out += &crate::odds::wrap(&l, 100);
+        }
+        let refused = self.refused_lines();
+        if !refused.is_empty() {
+            out += "\n";
+            for l in refused {
+                out += &l;
+                out += "\n";
+            }
+        }
+        out
+    }
+
+    /// The table and notes as Markdown (for a report's summary).
+    fn to_markdown(&self) -> String {
+        let mut out = format!(
+            "### Which rule matters most: {} in {}{} ({})\n\n",
+            self.headline_label().head,
+            self.scenario_words().to_lowercase(),
+            if self.situation.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", self.situation_words())
+            },
+            crate::labels::system(&self.system)
+        );
+        for l in self.context_lines() {
+            out += &format!("- {}\n", l.replace('|', "\\|"));
+        }
+        out += &format!("\n{}\n\n", self.verdict());
+        let rows = self.rows(true);
+        out += &md_table(&rows);
+        out += &format!("\n{SCALED}\n");
+        if !self.exact() {
+            out += "\n\\* an estimate\n";
+        }
+        if let Some(l) = self.unmoved_line() {
+            out += &format!("\n{l}\n");
+        }
+        for l in self.refused_lines() {
+            out += &format!("\n- {l}");
+        }
+        out += "\n";
+        out
+    }
+
+    /// The CSV table ([`Sensitivity::csv_rows`]).
+    fn to_csv(&self) -> String {
+        csv_text(self.csv_rows())
     }
 }

@@ -3,7 +3,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Ctx;
-use super::params::{ChargeFire, LockedFire, NAME, Rules};
+use super::params::{ChargeFire, LockedFire, Rules};
 use super::rules as ef;
 use super::unit::{blocked_table, fire_params, return_words};
 use crate::dice::{Roll, Weights};
@@ -320,7 +320,7 @@ impl Army for EfArmy {
 
 /// `engagement` and `line`: the units of both sides from their specs.
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
-    let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
+    let (scenario, r, p, on) = (ctx.setup.scenario, ctx.setup.resolved, &ctx.p, &ctx.on);
     let battle = BattleParams::read(r)?;
     let sides = SideSpec::pair(
         (&p.attacker, &p.how.attacker),
@@ -390,14 +390,10 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         locked_fire: rules.q.locked_fire,
     };
     let setup = BattleSetup {
-        system: NAME,
-        scenario,
-        resolved: r,
+        setup: ctx.setup,
         battle: &battle,
         turns: p.turns,
-        options: ctx.options,
         break_point: BreakPointSource::Assumed("the effectiveness rules have no army morale rule"),
-        not_modelled: super::NOT_MODELLED,
         supports: battle::side_supports(sides, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)

@@ -191,7 +191,7 @@ impl Chain for EfFight {
 /// hits and retreats (EF-3, EF-4).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let (p, on) = (&ctx.p, &ctx.on);
-    let rules = Rules::read(ctx.resolved)?;
+    let rules = Rules::read(ctx.setup.resolved)?;
     let (a, a_start, a_dice) = rules.unit(&p.how.attacker.what, &p.attacker, on)?;
     let (d, d_start, d_dice) = rules.unit(&p.how.defender.what, &p.defender, on)?;
     let dice = p.melee_dice;
@@ -218,7 +218,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let rounds = MetricDef::end_turn(c, "rounds", &decided, "rounds (turns) fought");
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         vec![
             rounds,

@@ -19,9 +19,9 @@ mod unit;
 use crate::error::Result;
 use crate::odds::Odds;
 use crate::params::{Input, Resolved};
-use crate::scenario::{Describe, Job, Scenario};
+use crate::scenario::{Job, Scenario};
 
-use super::{About, RuleSystem};
+use super::{About, RuleSystem, Setup};
 use params::Rules;
 pub use params::{
     HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, SCENARIOS, SPEC_KEYWORDS, Switches,
@@ -30,28 +30,12 @@ pub use params::{
 /// What every effectiveness job is built from: the scenario, every parameter in force (typed
 /// in `p`), the optional rules switched on.
 pub(super) struct Ctx<'a> {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// Every parameter in force, for the report and for the tables read later.
-    pub resolved: &'a Resolved,
+    /// The system, the scenario, every parameter in force and the optional rules' names.
+    pub setup: Setup<'a>,
     /// The parameters, typed.
     pub p: Params,
     /// The optional rules switched on.
     pub on: Switches,
-    /// Their names, for the report.
-    pub options: &'a [String],
-}
-
-impl Ctx<'_> {
-    /// The report's description of this run, with `notes`.
-    pub fn describe(&self, notes: Vec<String>) -> Describe {
-        self.resolved.describe(
-            NAME,
-            self.scenario,
-            self.options,
-            super::with_omissions(NOT_MODELLED, notes, self.scenario),
-        )
-    }
 }
 
 /// The 25% effectiveness house rule (EF-1 to EF-5), with its retreat amendment as an option.
@@ -95,11 +79,15 @@ impl RuleSystem for Effectiveness {
     }
     fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         let ctx = Ctx {
-            scenario,
-            resolved: p,
+            setup: Setup {
+                system: NAME,
+                not_modelled: NOT_MODELLED,
+                scenario,
+                resolved: p,
+                options,
+            },
             p: Params::read(p)?,
             on: Switches::read(options),
-            options,
         };
         match scenario {
             Scenario::Test => test::job(&ctx),

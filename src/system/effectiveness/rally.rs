@@ -109,7 +109,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     );
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         metrics,
         vec![

@@ -64,7 +64,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let outcomes = OutcomeDef::each(chain.classes(), &["pass", "fail"]);
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         vec![],
         vec![],

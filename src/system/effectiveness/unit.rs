@@ -208,7 +208,7 @@ fn need_note(u: &ef::Unit) -> String {
 /// A start its parameters cannot make.
 pub(super) fn single(ctx: &Ctx) -> Result<(Rules, ef::Unit, ef::UnitState, Vec<String>)> {
     let p = &ctx.p;
-    let rules = Rules::read(ctx.resolved)?;
+    let rules = Rules::read(ctx.setup.resolved)?;
     let u = unit(p, &rules, &ctx.on);
     let s = start(p, &u)?;
     let notes = vec![need_note(&u)];

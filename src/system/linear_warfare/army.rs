@@ -4,7 +4,6 @@
 
 use super::Ctx;
 use super::melee::{LwMelee, MeleeState, Phase};
-use super::params::NAME;
 use super::rules as lw;
 use super::rules::{FollowUp, LwState, LwStatus};
 use super::unit::{coin_words, parse_side};
@@ -374,7 +373,8 @@ impl Army for LwArmy {
 /// `engagement` and `line`: the units of both sides from their specs (the `charging` and
 /// `double-move` keywords are ignored: side A's policy and the distance decide its charges).
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
-    let (scenario, r, p, q, n) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.q, ctx.n);
+    let (scenario, r) = (ctx.setup.scenario, ctx.setup.resolved);
+    let (p, q, n) = (&ctx.p, &ctx.q, ctx.n);
     let dice_follow_pips = ctx.on.dice_follow_pips;
     let battle = BattleParams::read(r)?;
     if battle.how.b_fire.given {
@@ -453,19 +453,15 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     )
     .with_last_pip_charges(q.last_pip_charges);
     let setup = BattleSetup {
-        system: NAME,
-        scenario,
-        resolved: r,
+        setup: ctx.setup,
         battle: &battle,
         turns: p.turns,
-        options: ctx.options,
         break_point: BreakPointSource::Source {
             rule: "LW-7",
             percent: 50,
             as_written: "an army breaks at half its units",
             says: "half the army",
         },
-        not_modelled: super::NOT_MODELLED,
         supports: battle::side_supports(given, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)

@@ -425,7 +425,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     );
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         vec![
             MetricDef::Value {

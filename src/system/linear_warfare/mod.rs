@@ -17,9 +17,9 @@ mod unit;
 use crate::error::Result;
 use crate::odds::Odds;
 use crate::params::{Input, Resolved, Source};
-use crate::scenario::{Describe, Job, Scenario};
+use crate::scenario::{Job, Scenario};
 
-use super::{About, RuleSystem, Size};
+use super::{About, RuleSystem, Setup, Size};
 use params::{FIRE_RANGE, numbers};
 pub use params::{
     HOLES, NAME, NOT_MODELLED, OPTIONS, PARAMS, Params, RULES, RuleParams, SCENARIOS,
@@ -30,10 +30,8 @@ use rules::{self as lw, UnitType};
 /// What every Linear Warfare job is built from: the scenario, every parameter in force (typed
 /// in `p` and `q`), the rules' numbers, the optional rules switched on.
 pub(super) struct Ctx<'a> {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// Every parameter in force, for the report and for the tables read later.
-    pub resolved: &'a Resolved,
+    /// The system, the scenario, every parameter in force and the optional rules' names.
+    pub setup: Setup<'a>,
     /// The parameters, typed.
     pub p: Params,
     /// The rule parameters, typed.
@@ -42,20 +40,6 @@ pub(super) struct Ctx<'a> {
     pub n: lw::Numbers,
     /// The optional rules switched on.
     pub on: Switches,
-    /// Their names, for the report.
-    pub options: &'a [String],
-}
-
-impl Ctx<'_> {
-    /// The report's description of this run, with `notes`.
-    pub fn describe(&self, notes: Vec<String>) -> Describe {
-        self.resolved.describe(
-            NAME,
-            self.scenario,
-            self.options,
-            super::with_omissions(NOT_MODELLED, notes, self.scenario),
-        )
-    }
 }
 
 /// The Age of Linear Warfare (LW-1 to LW-7): pips, fire, the opposed-roll melee with follow-up, falling back, generals.
@@ -140,13 +124,17 @@ impl RuleSystem for LinearWarfare {
     fn build(&self, scenario: Scenario, p: &Resolved, options: &[String]) -> Result<Box<dyn Job>> {
         let q = RuleParams::read(p)?;
         let ctx = Ctx {
-            scenario,
-            resolved: p,
+            setup: Setup {
+                system: NAME,
+                not_modelled: NOT_MODELLED,
+                scenario,
+                resolved: p,
+                options,
+            },
             p: Params::read(p)?,
             n: numbers(&q),
             q,
             on: Switches::read(options),
-            options,
         };
         match scenario {
             Scenario::Test => test::job(&ctx),

@@ -241,7 +241,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     );
     Ok(crate::scenario::strength::job(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         vec![
             EMPTY_TURNS,

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::melee::{Charge, FightState, MeleeSetup, RfFight};
-use super::params::{NAME, Player, Rules};
+use super::params::{Player, Rules};
 use super::rules as rf;
 use super::unit::{fighter_of, fire_params};
 use crate::dice::Roll;
@@ -621,7 +621,7 @@ fn target_of(targets: u32, file: usize) -> Option<usize> {
 
 /// `engagement` and `line` (RF-13): the units of both sides from their specs.
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
-    let (scenario, r, p, on) = (ctx.scenario, ctx.resolved, &ctx.p, &ctx.on);
+    let (scenario, r, p, on) = (ctx.setup.scenario, ctx.setup.resolved, &ctx.p, &ctx.on);
     let battle = BattleParams::read(r)?;
     let sides = SideSpec::pair(
         (&p.attacker, &p.how.attacker),
@@ -676,16 +676,12 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         rules_in_force,
     );
     let setup = BattleSetup {
-        system: NAME,
-        scenario,
-        resolved: r,
+        setup: ctx.setup,
         battle: &battle,
         turns: p.turns,
-        options: ctx.options,
         break_point: BreakPointSource::Assumed(
             "the Rank & File sources give the army break point no number (RF-13)",
         ),
-        not_modelled: super::NOT_MODELLED,
         supports: battle::side_supports(sides, &battle, scenario, files)?,
     };
     battle::battle_job(army, files, setup, notes)

@@ -359,8 +359,8 @@ impl Chain for RfFight {
 /// The job of `melee` and `charge`: two units from their specs fight (RF-9 to RF-12), a charge
 /// with its waiver test and the winner's uncontrolled test.
 pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
-    let (scenario, p, on) = (ctx.scenario, &ctx.p, &ctx.on);
-    let rule_params = Rules::read(ctx.resolved)?;
+    let (scenario, p, on) = (ctx.setup.scenario, &ctx.p, &ctx.on);
+    let rule_params = Rules::read(ctx.setup.resolved)?;
     let (attacker, a_start) = fighter_of(&rule_params, &p.how.attacker.what, &p.attacker, on)?;
     let (mut defender, d_start) = fighter_of(&rule_params, &p.how.defender.what, &p.defender, on)?;
     // RF-11: a marker comes off at the end of a charge phase in which the unit did not charge
@@ -501,7 +501,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     }
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         metrics,
         vec![],

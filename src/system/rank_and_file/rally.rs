@@ -215,7 +215,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     .collect();
     Ok(Box::new(ChainJob::new(
         chain,
-        ctx.describe(notes),
+        ctx.setup.describe(notes),
         outcomes,
         metrics,
         vec![

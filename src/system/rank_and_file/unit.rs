@@ -132,7 +132,7 @@ fn need_note(b: &Built) -> String {
 /// Rule parameters that do not fit together, and a unit its parameters cannot make.
 pub(super) fn single(ctx: &Ctx) -> Result<(Built, Vec<String>)> {
     let p = &ctx.p;
-    let rules = Rules::read(ctx.resolved)?;
+    let rules = Rules::read(ctx.setup.resolved)?;
     let b = build_unit(p, &rules, &ctx.on)?;
     let mut notes = vec![need_note(&b)];
     if p.elite {

@@ -117,9 +117,10 @@ pub fn parse_as(text: &str, flag: &str, name: &str) -> Result<Bench> {
 /// of one of them would otherwise give a verdict of its own making.
 fn disagrees_with_itself(b: &Bench) -> Option<String> {
     let threads = b.machine.threads.max(1) as f64;
-    // A figure's own timing may leave out a little of the run's wall time (the threads'
-    // start), never more than it.
-    let off = |figure_s: f64, wall_s: f64| !(0.99..=1.5).contains(&(wall_s / figure_s));
+    // A figure's own timing is part of the run's wall time, never more than it; it may leave
+    // out much of it (a scenario's run also solves it exactly and writes its report, which
+    // under load or in short runs can take longer than the trials).
+    let off = |figure_s: f64, wall_s: f64| wall_s / figure_s < 0.99;
     let use_of = |runs: &[Run], threads: f64| -> Option<CpuUse> {
         let of = |f: fn(&Run) -> Option<f64>| -> Option<Vec<f64>> {
             runs.iter()

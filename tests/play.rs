@@ -13,6 +13,7 @@ fn ask() -> Ask {
     Ask {
         weights: vec![("side_a_holds".into(), 1.0), ("side_b_holds".into(), -1.0)],
         within: 0.005,
+        budget: None,
     }
 }
 
@@ -154,13 +155,75 @@ fn a_held_turn_of_two_like_units_is_even_and_objectives_are_checked() {
     let only_a = Ask {
         weights: vec![("side_a_holds".into(), 1.0)],
         within: 0.005,
+        budget: None,
     };
     let a = job.play(&only_a, &Control::new()).unwrap();
     assert!(a.objective.contains("side A holds") && !a.objective.contains('_'));
     let bad = Ask {
         weights: vec![("victory".into(), 1.0)],
         within: 0.005,
+        budget: None,
     };
     let e = job.play(&bad, &Control::new()).unwrap_err().to_string();
     assert!(e.contains("victory") && e.contains("side_a_holds"), "{e}");
+}
+
+/// The command: what it solved heads every format; Markdown and CSV are their own formats; a
+/// line, an outcome named twice or one the scenario lacks are refused in one line (exit 2).
+#[test]
+fn the_command_says_what_it_solved_in_each_format_and_refuses_what_it_cannot() {
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("morale-lab")
+            .unwrap()
+            .args([
+                "play",
+                "engagement",
+                "--system",
+                "linear-warfare",
+                "--turns",
+                "3",
+            ])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let text = String::from_utf8(run(&[]).stdout).unwrap();
+    assert!(
+        text.starts_with("morale-lab play · engagement · linear-warfare\nparams: turns=3")
+            && text.contains("rules: as written")
+            && text.contains(" pp")
+            && text.contains("way of playing"),
+        "{text}"
+    );
+    let md = String::from_utf8(run(&["--format", "md"]).stdout).unwrap();
+    assert!(
+        md.contains("| way of playing |") && md.contains("- params: turns=3"),
+        "{md}"
+    );
+    let csv = String::from_utf8(run(&["--format", "csv"]).stdout).unwrap();
+    assert!(
+        csv.starts_with("first_turn,last_turn,side_a,side_b,best,gain,turns_met\n"),
+        "{csv}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["--format", "json"]).stdout).unwrap();
+    assert_eq!(
+        json["setting"][0],
+        "morale-lab play · engagement · linear-warfare"
+    );
+    for bad in [
+        vec!["--objective", "side_a_holds+side_a_holds"],
+        vec!["--objective", "victory"],
+    ] {
+        let out = run(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
+    let line = assert_cmd::Command::cargo_bin("morale-lab")
+        .unwrap()
+        .args(["play", "line", "--system", "rank-and-file"])
+        .output()
+        .unwrap();
+    assert_eq!(line.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&line.stderr).contains("file by file"));
 }

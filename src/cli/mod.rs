@@ -168,7 +168,8 @@ pub fn command() -> clap::Command {
             "Example:
   morale-lab play engagement --system rank-and-file --attacker \"regular cavalry\" --defender regular",
         )
-        .subcommand(scenario_command(Scenario::Engagement, 0, Extra::Play));
+        .subcommand(scenario_command(Scenario::Engagement, 0, Extra::Play))
+        .subcommand(scenario_command(Scenario::Line, 1, Extra::Play).hide(true));
     for (i, scenario) in Scenario::ALL.into_iter().enumerate() {
         cmd = cmd.subcommand(scenario_command(scenario, i, Extra::None));
         sensitivity = sensitivity.subcommand(scenario_command(scenario, i, Extra::Sensitivity));

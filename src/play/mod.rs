@@ -35,6 +35,8 @@ pub struct Ask {
     /// A rule of thumb is reported when it comes within this of the optimal value (in the
     /// objective's unit: 0.005 is half a point of a chance).
     pub within: f64,
+    /// The seconds the solve may take (`None`: no limit).
+    pub budget: Option<f64>,
 }
 
 impl Ask {
@@ -132,6 +134,9 @@ pub struct Share {
 /// Play solved.
 #[derive(Debug, Clone, Serialize)]
 pub struct Solution {
+    /// What was solved: the system, scenario, parameters, rules and options, one line each
+    /// (as a scenario's report heads them).
+    pub setting: Vec<String>,
     /// The objective in words.
     pub objective: String,
     /// The choices, in the chain's order.
@@ -145,8 +150,11 @@ pub struct Solution {
     /// The chain's own policy (its parameters), always each choice, and the rules of thumb
     /// tried, each with its exact value.
     pub fixed: Vec<Valued>,
-    /// The simplest rule of thumb within [`Ask::within`] of optimal, if any.
+    /// The simplest rule of thumb within [`Ask::within`] of optimal, if any (the best of the
+    /// simplest kind that has one).
     pub thumb: Option<Valued>,
+    /// The fixed way of playing tried that comes closest to optimal, whatever its kind.
+    pub closest: Option<Valued>,
     /// How often each choice is best in the decisions met under optimal play (the choices
     /// worth the same are left out).
     pub shares: Vec<Share>,
@@ -198,6 +206,43 @@ impl<S: Copy + Eq + std::hash::Hash> Graph<S> {
         self.moves.push(Vec::new());
         k
     }
+}
+
+/// What was solved, as a scenario's report heads it: the system and scenario, every
+/// parameter, the rules (as written, or what changed) and the optional rules.
+pub(crate) fn setting_of(d: &crate::scenario::Describe) -> Vec<String> {
+    let params: Vec<String> = d
+        .params
+        .iter()
+        .map(|(k, v)| match v {
+            serde_json::Value::String(s) => format!("{k}={s}"),
+            v => format!("{k}={v}"),
+        })
+        .collect();
+    let rules = match d.rules_changed.as_slice() {
+        [] => match &d.source {
+            Some(f) => format!("as the file {f} writes them (no rule parameter changed)"),
+            None => "as written (no rule parameter changed)".into(),
+        },
+        changed => changed
+            .iter()
+            .map(|(k, v, from)| format!("{k}={v} (the source: {from})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    vec![
+        format!("morale-lab play · {} · {}", d.scenario, d.system),
+        format!("params: {}", params.join(" ")),
+        format!("rules: {rules}"),
+        format!(
+            "options: {}",
+            if d.options.is_empty() {
+                "none".to_string()
+            } else {
+                d.options.join(", ")
+            }
+        ),
+    ]
 }
 
 /// One turn's next states from `s` (as turn `turn`, with `choice`), as play tells them apart.
@@ -424,7 +469,7 @@ pub(crate) fn solve<C: Chain>(
                 last += 1;
                 reached += met[last as usize][k];
             }
-            if reached > 0.0 {
+            if reached > 0.0 && choice != "either" {
                 let [own, enemy] = chain.play_words(g.states[k]);
                 policy.push(PolicyRow {
                     turns: (t, last),
@@ -452,32 +497,42 @@ pub(crate) fn solve<C: Chain>(
             loss: 0.0,
         });
     }
-    let thumbs = thumbs(chain, &g, names);
-    let mut thumb = None;
-    for (words, rule) in &thumbs {
-        let value = value_of(chain, &g, pay, rule.as_ref());
-        let row = Valued {
-            name: words.clone(),
-            value,
-            loss: optimal - value,
-        };
-        if thumb.is_none() && optimal - value <= ask.within {
-            thumb = Some(row.clone());
-        }
-        fixed.push(row);
-    }
     for f in &mut fixed {
         f.loss = optimal - f.value;
     }
-    // A fixed way that is itself within reach is the simplest rule (always X first).
-    if let Some(f) = fixed[1..=names.len()]
-        .iter()
-        .filter(|f| f.loss <= ask.within)
-        .max_by(|a, b| a.value.total_cmp(&b.value))
-    {
-        thumb = Some(f.clone());
+    // Rules of thumb by how much a player must hold in mind (a class each): the simplest class
+    // with a rule within reach gives the best rule of that class. Each choice made always is the
+    // simplest class of all.
+    let mut classes: Vec<Vec<Valued>> = vec![fixed[1..=names.len()].to_vec()];
+    for (class, words, rule) in thumbs(chain, &g, names) {
+        let value = value_of(chain, &g, pay, rule.as_ref());
+        let row = Valued {
+            name: words,
+            value,
+            loss: optimal - value,
+        };
+        while classes.len() <= class {
+            classes.push(Vec::new());
+        }
+        classes[class].push(row.clone());
+        fixed.push(row);
     }
+    let best_of = |rows: &[Valued]| {
+        rows.iter()
+            .max_by(|a, b| {
+                a.value
+                    .total_cmp(&b.value)
+                    .then(b.name.len().cmp(&a.name.len()))
+            })
+            .cloned()
+    };
+    let thumb = classes
+        .iter()
+        .find(|c| c.iter().any(|r| r.loss <= ask.within))
+        .and_then(|c| best_of(c));
+    let closest = best_of(&fixed[1..]);
     Ok(Solution {
+        setting: Vec::new(),
         objective: ask.words(),
         choices: names.iter().map(|s| s.to_string()).collect(),
         turns,
@@ -485,6 +540,7 @@ pub(crate) fn solve<C: Chain>(
         optimal,
         fixed,
         thumb,
+        closest,
         shares: names
             .iter()
             .zip(&shares)
@@ -507,7 +563,7 @@ fn thumbs<'a, C: Chain>(
     chain: &'a C,
     g: &'a Graph<C::State>,
     names: &'a [&'a str],
-) -> Vec<(String, Box<Rule<'a>>)> {
+) -> Vec<(usize, String, Box<Rule<'a>>)> {
     let (hold, charge) = match names {
         [h, c] => (*h, *c),
         _ => return Vec::new(),
@@ -535,7 +591,9 @@ fn thumbs<'a, C: Chain>(
         v.dedup();
         v
     };
-    let mut out: Vec<(String, Box<Rule<'a>>)> = Vec::new();
+    // Classes: 1 one state of the enemy's or one number; 2 two parts; 3 and 4 the same with a
+    // turn (a timing the turn limit makes, offered last).
+    let mut out: Vec<(usize, String, Box<Rule<'a>>)> = Vec::new();
     // A state of the enemy's by name (`enemy routing`), where some state met has it.
     let mut states = state_names;
     states.retain(|st| (0..g.states.len()).any(|k| feature(k, &format!("enemy {st}")) == Some(1)));
@@ -543,6 +601,7 @@ fn thumbs<'a, C: Chain>(
         let f = feature.clone();
         let name = format!("enemy {st}");
         out.push((
+            1,
             format!(
                 "{charge} when the enemy is {}, else {hold}",
                 st.replace('_', " ")
@@ -552,12 +611,14 @@ fn thumbs<'a, C: Chain>(
     }
     let f = feature.clone();
     out.push((
+        1,
         format!("{charge} when the enemy is shaken, else {hold}"),
         Box::new(move |_, k| Some(usize::from(f(k, "enemy shaken") == Some(1)))),
     ));
     for x in range("enemy strength") {
         let f = feature.clone();
         out.push((
+            1,
             format!("{charge} when the enemy has {x} or less left, else {hold}"),
             Box::new(move |_, k| Some(usize::from(f(k, "enemy strength").is_some_and(|v| v <= x)))),
         ));
@@ -565,6 +626,7 @@ fn thumbs<'a, C: Chain>(
     for x in range("own strength") {
         let f = feature.clone();
         out.push((
+            1,
             format!("{charge} while we have {x} or more left, else {hold}"),
             Box::new(move |_, k| Some(usize::from(f(k, "own strength").is_some_and(|v| v >= x)))),
         ));
@@ -572,6 +634,7 @@ fn thumbs<'a, C: Chain>(
     for x in range("enemy strength") {
         let f = feature.clone();
         out.push((
+            2,
             format!("{charge} when the enemy is shaken or has {x} or less left, else {hold}"),
             Box::new(move |_, k| {
                 Some(usize::from(
@@ -583,7 +646,8 @@ fn thumbs<'a, C: Chain>(
     }
     for x in 1..=chain.turns() {
         out.push((
-            format!("{hold} until turn {x}, then {charge}"),
+            3,
+            format!("{hold} before turn {x}, {charge} from turn {x} on"),
             Box::new(move |t, _| Some(usize::from(t >= x))),
         ));
     }
@@ -593,6 +657,7 @@ fn thumbs<'a, C: Chain>(
             let f = feature.clone();
             let name = format!("enemy {st}");
             out.push((
+                4,
                 format!(
                     "{charge} when the enemy is {} or from turn {x} on, else {hold}",
                     st.replace('_', " ")
@@ -604,11 +669,21 @@ fn thumbs<'a, C: Chain>(
     out
 }
 
-/// A chance difference or a chance in points, signed: `+12.34 points`.
+/// A value of the objective in percentage points, signed: `+12.34 pp`.
 fn points(x: f64) -> String {
     let v = 100.0 * x;
     let v = if v.abs() < 0.005 { 0.0 } else { v };
-    format!("{}{:.2} points", if v < 0.0 { "−" } else { "+" }, v.abs())
+    format!("{}{:.2} pp", if v < 0.0 { "−" } else { "+" }, v.abs())
+}
+
+/// A share as a percentage that does not round a trace away: 100% only when it is all.
+fn share(x: f64) -> String {
+    match x {
+        x if x >= 1.0 => "100%".into(),
+        x if x <= 0.0 => "0%".into(),
+        x if x > 0.999 => format!("{:.3}%", 100.0 * x).replace("100.000%", "99.999%"),
+        x => format!("{:.1}%", 100.0 * x),
+    }
 }
 
 impl Solution {
@@ -617,7 +692,7 @@ impl Solution {
     pub fn answer(&self) -> String {
         let own = self.own();
         let mut out = format!(
-            "Measured as {} (in points): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
+            "Measured as {} (in percentage points, pp, from −100 to +100): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
             self.objective,
             points(self.optimal),
             points(own.value),
@@ -637,20 +712,26 @@ impl Solution {
             .max_by(|a, b| a.share.total_cmp(&b.share));
         match top {
             _ if self.decisions_met <= TIE => {
-                out += " No decision met under optimal play changes the outcome: the choice is no choice here.";
+                out += " No decision met under the best play changes the outcome: the choice is no choice here.";
+            }
+            Some(t) if t.share >= 1.0 => {
+                out += &format!(
+                    " {} is the better choice in every decision met that matters: it is dominant.",
+                    capital(&t.choice)
+                )
             }
             Some(t) if t.share >= 0.95 => {
                 out += &format!(
-                    " {} is the better choice in {:.1}% of the decisions met that matter: nearly dominant.",
+                    " {} is the better choice in {} of the decisions met that matter: nearly dominant.",
                     capital(&t.choice),
-                    100.0 * t.share
+                    share(t.share)
                 )
             }
             Some(_) => {
                 let parts: Vec<String> = self
                     .shares
                     .iter()
-                    .map(|s| format!("{} {:.1}%", s.choice, 100.0 * s.share))
+                    .map(|s| format!("{} {}", s.choice, share(s.share)))
                     .collect();
                 out += &format!(
                     " Neither choice dominates: of the decisions met that matter, {}.",
@@ -659,59 +740,74 @@ impl Solution {
             }
             None => {}
         }
-        match &self.thumb {
-            Some(t) => {
+        match (&self.thumb, &self.closest) {
+            (Some(t), _) => {
                 out += &format!(
                     " Rule of thumb: {}; it scores {}, {} short of the best.",
                     t.name,
                     points(t.value),
                     points(t.loss).trim_start_matches('+')
-                )
+                );
+                if t.name.contains("turn ") {
+                    out += &format!(
+                        " Its turn is a timing the turn limit ({} turns) makes: a fight is scored where it stands at the last turn.",
+                        self.turns
+                    );
+                    if let Some(w) = self
+                        .fixed
+                        .iter()
+                        .skip(1)
+                        .filter(|f| !f.name.contains("turn "))
+                        .max_by(|a, b| a.value.total_cmp(&b.value))
+                    {
+                        out += &format!(
+                            " Without a turn in it, the best rule tried is: {}, {} short.",
+                            w.name,
+                            points(w.loss).trim_start_matches('+')
+                        );
+                    }
+                }
             }
-            None => out += " No simple rule tried comes within reach of the best.",
+            (None, Some(c)) => {
+                out += &format!(
+                    " No simple rule tried comes within reach of the best; the closest, {}, is {} short.",
+                    c.name,
+                    points(c.loss).trim_start_matches('+')
+                );
+            }
+            (None, None) => {}
         }
         out
     }
 
-    /// Aligned plain text: the answer, the ways of playing and the policy's most met rows.
-    pub fn to_text(&self, rows: usize) -> String {
-        let mut out = crate::odds::wrap(&self.answer(), 100);
-        out += &format!(
-            "\n{} turns, {} states told apart; side B has no choice in this model (only side A charges), so no mixed strategy is needed.\n\n",
-            self.turns, self.states
-        );
-        let mut table = vec![vec![
+    /// The ways of playing shown: optimal play, the parameters' own, each choice always, the
+    /// rule of thumb (or the closest tried).
+    fn ways(&self) -> Vec<Vec<String>> {
+        let mut rows = vec![vec![
             "way of playing".to_string(),
             "value".to_string(),
             "short of the best".to_string(),
         ]];
-        table.push(vec![
-            "optimal play".into(),
-            points(self.optimal),
-            "—".into(),
-        ]);
-        let shown: Vec<&Valued> = {
-            let mut v: Vec<&Valued> = self.fixed.iter().take(1 + self.choices.len()).collect();
-            if let Some(t) = &self.thumb
-                && !v.iter().any(|f| f.name == t.name)
-            {
-                v.push(t);
+        rows.push(vec!["best play".into(), points(self.optimal), "—".into()]);
+        let mut shown: Vec<&Valued> = self.fixed.iter().take(1 + self.choices.len()).collect();
+        for extra in [&self.thumb, &self.closest].into_iter().flatten() {
+            if !shown.iter().any(|f| f.name == extra.name) {
+                shown.push(extra);
             }
-            v
-        };
+        }
         for f in shown {
-            table.push(vec![
+            rows.push(vec![
                 f.name.clone(),
                 points(f.value),
                 points(f.loss).trim_start_matches('+').to_string(),
             ]);
         }
-        out += &crate::report::align_left(&table, 1);
-        out += &format!(
-            "\nThe best choice by state (the {} most often met under optimal play, of {}):\n",
-            rows.min(self.policy.len()),
-            self.policy.len()
-        );
+        rows
+    }
+
+    /// The best choice by state: the `rows` most met, of those met in at least a thousandth
+    /// of a turn.
+    fn states(&self, rows: usize) -> (Vec<Vec<String>>, usize) {
         let mut t = vec![vec![
             "turns".to_string(),
             "side A".to_string(),
@@ -720,7 +816,8 @@ impl Solution {
             "gains".to_string(),
             "turns met".to_string(),
         ]];
-        for r in self.policy.iter().take(rows) {
+        let met: Vec<&PolicyRow> = self.policy.iter().filter(|r| r.reached >= 1e-3).collect();
+        for r in met.iter().take(rows) {
             t.push(vec![
                 match r.turns.0 == r.turns.1 {
                     true => r.turns.0.to_string(),
@@ -729,27 +826,107 @@ impl Solution {
                 r.own.clone(),
                 r.enemy.clone(),
                 r.choice.clone(),
-                match r.choice.as_str() {
-                    "either" => "—".into(),
-                    _ => points(r.margin),
-                },
+                points(r.margin),
                 format!("{:.3}", r.reached),
             ]);
         }
+        (t, met.len())
+    }
+
+    /// What the state table's columns mean.
+    fn states_note(&self) -> String {
+        format!(
+            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 pp, so a gain can pass 100); turns met: how many of those turns side A can expect to face that state under the best play. Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            self.turns
+        )
+    }
+
+    fn turns_words(&self) -> String {
+        format!(
+            "{} turn{}, {} states told apart; side B has no choice in this model (only side A charges), so no mixed strategy is needed.",
+            self.turns,
+            if self.turns == 1 { "" } else { "s" },
+            self.states
+        )
+    }
+
+    /// Aligned plain text: what was solved, the answer, the ways of playing and the policy's
+    /// most met rows.
+    pub fn to_text(&self, rows: usize) -> String {
+        let mut out = String::new();
+        for l in &self.setting {
+            out += &crate::odds::wrap(l, 100);
+        }
+        if !self.setting.is_empty() {
+            out += "\n";
+        }
+        out += &crate::odds::wrap(&self.answer(), 100);
+        out += &format!("\n{}\n\n", self.turns_words());
+        out += &crate::report::align_left(&self.ways(), 1);
+        let (t, met) = self.states(rows);
+        out += &format!(
+            "\nThe best choice by state (the {} most often met under the best play, of {}):\n",
+            (t.len() - 1).min(met),
+            met
+        );
         out += &crate::report::align_left(&t, 3);
-        out += "(gains: what the best choice adds over the other at the first of those turns, played well after; turns met: how many of those turns side A can expect to face that state under optimal play; states where side A may not charge, or where charging changes nothing, are left out)\n";
+        out += &crate::odds::wrap(&format!("({})", self.states_note()), 100);
         out
     }
 
-    /// Render in `format` (text or JSON).
+    /// Markdown: the answer, the ways of playing and the best choice by state as tables.
+    pub fn to_markdown(&self, rows: usize) -> String {
+        let mut out = String::from("# Play solved\n\n");
+        for l in &self.setting {
+            out += &format!("- {l}\n");
+        }
+        out += &format!("\n{}\n\n{}\n\n", self.answer(), self.turns_words());
+        out += &crate::report::md_table(&self.ways());
+        let (t, met) = self.states(rows);
+        out += &format!(
+            "\n**The best choice by state** (the {} most often met under the best play, of {})\n\n",
+            (t.len() - 1).min(met),
+            met
+        );
+        out += &crate::report::md_table(&t);
+        out += &format!("\n*{}*\n", self.states_note());
+        out
+    }
+
+    /// CSV: every row of the best choice by state (`reached` is the turns met).
+    pub fn to_csv(&self) -> String {
+        let mut rows = vec![vec![
+            "first_turn".to_string(),
+            "last_turn".to_string(),
+            "side_a".to_string(),
+            "side_b".to_string(),
+            "best".to_string(),
+            "gain".to_string(),
+            "turns_met".to_string(),
+        ]];
+        for r in &self.policy {
+            rows.push(vec![
+                r.turns.0.to_string(),
+                r.turns.1.to_string(),
+                r.own.clone(),
+                r.enemy.clone(),
+                r.choice.clone(),
+                r.margin.to_string(),
+                r.reached.to_string(),
+            ]);
+        }
+        crate::report::csv_text(rows)
+    }
+
+    /// Render in `format`, with at most `rows` rows of the best choice by state in text and
+    /// Markdown (CSV and JSON have them all).
     pub fn render(&self, format: crate::report::Format, rows: usize) -> String {
+        use crate::report::Format;
         match format {
-            crate::report::Format::Json => {
-                let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-                s.push('\n');
-                s
-            }
-            _ => self.to_text(rows),
+            Format::Json => crate::report::pretty_json(self),
+            Format::Markdown => self.to_markdown(rows),
+            Format::Csv => self.to_csv(),
+            Format::Text => self.to_text(rows),
         }
     }
 }

@@ -192,6 +192,16 @@ pub trait Army: Clone + Debug + Send + Sync {
     fn status(&self, u: &Self::Unit) -> usize;
     /// Full strength (stands, quarters, pips) of the unit of `side` in `file`.
     fn strength(&self, side: usize, file: usize) -> u32;
+    /// A unit in words for a table of play (`good 7/8`): its state and the strength it has
+    /// left of its full strength; a system adds what else tells its states apart.
+    fn unit_words(&self, side: usize, file: usize, u: &Self::Unit) -> String {
+        format!(
+            "{} {}/{}",
+            self.statuses()[self.status(u)].replace('_', " "),
+            i64::from(self.strength(side, file)) - i64::from(self.strength_lost(side, file, u)),
+            self.strength(side, file)
+        )
+    }
     /// Strength lost by a unit of `side` in `file`.
     fn strength_lost(&self, side: usize, file: usize, u: &Self::Unit) -> u32;
     /// The strength unit `u` of `side` in `file` has left (stands, quarters, pips): what it
@@ -861,16 +871,11 @@ impl<A: Army> Chain for Battle<A> {
         out
     }
     fn play_words(&self, s: Self::State) -> [String; 2] {
-        [0, 1].map(|side| {
-            let u = &s.field.front[side][0];
-            format!(
-                "{} {}/{}",
-                self.army.statuses()[self.army.status(u)],
-                i64::from(self.army.strength(side, 0))
-                    - i64::from(self.army.strength_lost(side, 0, u)),
-                self.army.strength(side, 0)
-            )
-        })
+        let range = match s.field.range {
+            0 | 1 => String::new(),
+            r => format!(", {r} moves off"),
+        };
+        [0, 1].map(|side| self.army.unit_words(side, 0, &s.field.front[side][0]) + range.as_str())
     }
     fn classes(&self) -> &[ClassInfo] {
         if self.line {

@@ -693,13 +693,15 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let watch = crate::exact::Watch {
             scenario: &self.describe.scenario,
             cancelled: &cancelled,
-            budget: None,
+            budget: ask.budget.map(|b| (std::time::Instant::now(), b)),
             max_branches: crate::exact::MAX_TURN_BRANCHES,
             max_moves: usize::MAX,
             max_total: u64::MAX,
             taken: std::cell::Cell::new(0),
         };
-        crate::play::solve(&self.chain, ask, &pay, &watch)
+        let mut solved = crate::play::solve(&self.chain, ask, &pay, &watch)?;
+        solved.setting = crate::play::setting_of(&self.describe);
+        Ok(solved)
     }
 }
 

@@ -16,7 +16,12 @@ use crate::cli::flags::{int_in, invalid};
 pub(crate) struct PlayArgs {
     /// What side A plays for: outcomes added or taken away, e.g. side_a_holds-side_b_holds
     /// (the default: the chance to hold the field minus the enemy's) or side_a_holds.
-    #[arg(help_heading = "Play", long, value_name = "OUTCOMES")]
+    #[arg(
+        help_heading = "Play",
+        long,
+        value_name = "OUTCOMES",
+        allow_hyphen_values = true
+    )]
     pub(crate) objective: Option<String>,
     /// A rule of thumb is named when it comes within this many points of the best (default
     /// 0.5).
@@ -59,6 +64,18 @@ fn weights(raw: &str) -> Result<Vec<(String, f64)>> {
     if out.is_empty() {
         return Err(bad());
     }
+    if let Some((name, _)) = out
+        .iter()
+        .enumerate()
+        .find(|(i, (n, _))| out[..*i].iter().any(|(m, _)| m == n))
+        .map(|(_, o)| o)
+    {
+        return Err(invalid(
+            "--objective",
+            raw,
+            &format!("each outcome once ({name} is named twice)"),
+        ));
+    }
     Ok(out)
 }
 
@@ -71,7 +88,7 @@ pub(crate) fn run_play(
 ) -> Result<String> {
     if scenario != Scenario::Engagement {
         return Err(Error::Conflict(format!(
-            "play solves side A's charge in an engagement; {scenario} leaves no choice it solves (try: morale-lab play engagement --system rank-and-file)"
+            "play solves side A's charge in an engagement, one unit a side; a {scenario}'s charges are chosen file by file, which it does not solve yet (try: morale-lab play engagement --system rank-and-file)"
         )));
     }
     let within = match &p.within {
@@ -88,6 +105,7 @@ pub(crate) fn run_play(
         None => 20,
         Some(r) => int_in("--rows", r, 0, 100_000)? as usize,
     };
+    let asked = asked(&a)?;
     let ask = morale_lab::play::Ask {
         weights: weights(
             p.objective
@@ -95,8 +113,8 @@ pub(crate) fn run_play(
                 .unwrap_or("side_a_holds-side_b_holds"),
         )?,
         within,
+        budget: asked.run.exact_budget,
     };
-    let asked = asked(&a)?;
     let job = morale_lab::system::build(&asked.system, scenario, &asked.inputs, &asked.options)?;
     let solution = job.play(&ask, &control)?;
     Ok(solution.render(asked.format, rows))
@@ -119,7 +137,7 @@ mod tests {
             weights("-side_b_holds").unwrap(),
             vec![("side_b_holds".to_string(), -1.0)]
         );
-        for bad in ["", "+", "a--b", "a+"] {
+        for bad in ["", "+", "a--b", "a+", "a+a", "a-b+a"] {
             assert!(weights(bad).is_err(), "{bad}");
         }
     }

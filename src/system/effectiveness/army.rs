@@ -155,6 +155,24 @@ impl Army for EfArmy {
     fn status(&self, u: &EfSlot) -> usize {
         u.s.status as usize
     }
+    /// With the hits it carries towards its next quarter (EF-3) and whether it is in a melee
+    /// that goes on.
+    fn unit_words(&self, side: usize, file: usize, u: &EfSlot) -> String {
+        let full = self.strength(side, file);
+        let mut out = format!(
+            "{} {}/{}",
+            EF_STATUSES[self.status(u)].replace('_', " "),
+            i64::from(full) - i64::from(self.strength_lost(side, file, u)),
+            full
+        );
+        if u.s.hits > 0 {
+            out += &format!(" +{} hit{}", u.s.hits, if u.s.hits == 1 { "" } else { "s" });
+        }
+        if u.contact {
+            out += ", in melee";
+        }
+        out
+    }
     fn strength(&self, side: usize, file: usize) -> u32 {
         u32::from(self.units[side][file][0].numbers.steps)
     }

@@ -351,6 +351,23 @@ impl Army for RfArmy {
     fn status(&self, u: &RfSlot) -> usize {
         u.s.status as usize
     }
+    /// With its Blown marker (RF-11) and an uncontrolled charge it must make (RF-12).
+    fn unit_words(&self, side: usize, file: usize, u: &RfSlot) -> String {
+        let full = self.strength(side, file);
+        let mut out = format!(
+            "{} {}/{}",
+            self.statuses()[self.status(u)],
+            i64::from(full) - i64::from(self.strength_lost(side, file, u)),
+            full
+        );
+        if u.blown {
+            out += ", blown";
+        }
+        if u.must_charge {
+            out += ", must charge";
+        }
+        out
+    }
     fn strength(&self, side: usize, file: usize) -> u32 {
         // Stands, or a single stand's models (RF-7).
         u32::from(self.fighters[side][file].unit.stands)

@@ -220,25 +220,7 @@ fn column_groups(widths: &[usize], width: usize) -> Vec<std::ops::Range<usize>> 
     (0..cols).map(|i| i..i + 1).collect()
 }
 
-/// `text` in lines of at most `width` characters, broken at spaces (a longer word stands on a
-/// line of its own), later lines indented by two spaces; each line ends with a newline.
-pub(crate) fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > width {
-            out += &line;
-            out += "\n";
-            line = "  ".into();
-        } else if len > 0 && line != "  " {
-            line.push(' ');
-        }
-        line += word;
-    }
-    out += &line;
-    out + "\n"
-}
+pub(crate) use crate::report::wrap;
 
 /// A chance as a percentage to one decimal, rounded half away from zero as a rulebook reader
 /// expects (1/16 is 6.3%, not the 6.2% of rounding half to even). Exact where it matters: a

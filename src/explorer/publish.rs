@@ -9,8 +9,9 @@ use crate::engine::Control;
 use crate::error::{Error, Result};
 
 use super::response::{Failure, for_the_page};
-use super::run::{inputs_of, whose};
+use super::run::whose;
 use super::view::View;
+use super::view::inputs_of;
 use super::{Explorer, value};
 
 impl Explorer {

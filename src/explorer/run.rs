@@ -14,23 +14,9 @@ use crate::system;
 
 use super::edits::Hold;
 use super::response::{Failure, for_the_page, unedited};
-use super::view::{self, Profile, Setting, View};
+use super::view::{self, Profile, View, inputs_of};
 use super::written::{Variant, commands, experiment_toml, ruleset_toml};
 use super::{Explorer, sweep, value};
-
-pub(super) fn inputs_of(s: &Setting) -> Vec<Input> {
-    let mut inputs: Vec<Input> = s
-        .sets
-        .iter()
-        .map(|(k, v)| Input {
-            key: k.clone(),
-            value: v.clone(),
-            source: Source::Set,
-        })
-        .collect();
-    inputs.extend(s.rules.iter().map(|(k, v)| Input::rule(k, v.clone())));
-    inputs
-}
 
 /// A failure of a profile other than the one the form edits says whose it is.
 pub(super) fn whose(mut f: Failure, v: &View, p: &Profile) -> Failure {

@@ -3,6 +3,7 @@
 //! setting A to compare with, all in the command line's words.
 
 use crate::error::{Error, Result};
+use crate::params::{Input, Source};
 use crate::scenario::Scenario;
 
 /// One setting of the rules and the situation: what one command line asks for.
@@ -512,6 +513,21 @@ fn bare_key(k: &str) -> String {
     } else {
         toml_string(k)
     }
+}
+
+/// A setting's values as the command line's inputs (`--set`, `--rule`).
+pub(super) fn inputs_of(s: &Setting) -> Vec<Input> {
+    let mut inputs: Vec<Input> = s
+        .sets
+        .iter()
+        .map(|(k, v)| Input {
+            key: k.clone(),
+            value: v.clone(),
+            source: Source::Set,
+        })
+        .collect();
+    inputs.extend(s.rules.iter().map(|(k, v)| Input::rule(k, v.clone())));
+    inputs
 }
 
 #[cfg(test)]

@@ -184,7 +184,7 @@ fn against_flags(scenario: crate::Scenario, s: &Setting, a: &Setting) -> Option<
     }
     let sys = crate::system::find(&a.system).ok()?;
     let across = a.system != s.system;
-    let inputs = super::run::inputs_of(a);
+    let inputs = view::inputs_of(a);
     let defaults = sys.defaults(scenario, &inputs);
     let default_of = |key: &str, defs: &[crate::params::ParamDef]| -> Option<String> {
         defaults

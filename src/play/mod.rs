@@ -208,43 +208,6 @@ impl<S: Copy + Eq + std::hash::Hash> Graph<S> {
     }
 }
 
-/// What was solved, as a scenario's report heads it: the system and scenario, every
-/// parameter, the rules (as written, or what changed) and the optional rules.
-pub(crate) fn setting_of(d: &crate::scenario::Describe) -> Vec<String> {
-    let params: Vec<String> = d
-        .params
-        .iter()
-        .map(|(k, v)| match v {
-            serde_json::Value::String(s) => format!("{k}={s}"),
-            v => format!("{k}={v}"),
-        })
-        .collect();
-    let rules = match d.rules_changed.as_slice() {
-        [] => match &d.source {
-            Some(f) => format!("as the file {f} writes them (no rule parameter changed)"),
-            None => "as written (no rule parameter changed)".into(),
-        },
-        changed => changed
-            .iter()
-            .map(|(k, v, from)| format!("{k}={v} (the source: {from})"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
-    vec![
-        format!("morale-lab play · {} · {}", d.scenario, d.system),
-        format!("params: {}", params.join(" ")),
-        format!("rules: {rules}"),
-        format!(
-            "options: {}",
-            if d.options.is_empty() {
-                "none".to_string()
-            } else {
-                d.options.join(", ")
-            }
-        ),
-    ]
-}
-
 /// One turn's next states from `s` (as turn `turn`, with `choice`), as play tells them apart.
 fn moves_of<C: Chain>(
     chain: &C,
@@ -855,12 +818,12 @@ impl Solution {
     pub fn to_text(&self, rows: usize) -> String {
         let mut out = String::new();
         for l in &self.setting {
-            out += &crate::odds::wrap(l, 100);
+            out += &crate::report::wrap(l, 100);
         }
         if !self.setting.is_empty() {
             out += "\n";
         }
-        out += &crate::odds::wrap(&self.answer(), 100);
+        out += &crate::report::wrap(&self.answer(), 100);
         out += &format!("\n{}\n\n", self.turns_words());
         out += &crate::report::align_left(&self.ways(), 1);
         let (t, met) = self.states(rows);
@@ -870,7 +833,7 @@ impl Solution {
             met
         );
         out += &crate::report::align_left(&t, 3);
-        out += &crate::odds::wrap(&format!("({})", self.states_note()), 100);
+        out += &crate::report::wrap(&format!("({})", self.states_note()), 100);
         out
     }
 

@@ -822,6 +822,26 @@ pub(crate) fn md_table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word stands on a
+/// line of its own), later lines indented by two spaces; each line ends with a newline.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out += &line;
+            out += "\n";
+            line = "  ".into();
+        } else if len > 0 && line != "  " {
+            line.push(' ');
+        }
+        line += word;
+    }
+    out += &line;
+    out + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

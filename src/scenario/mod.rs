@@ -48,6 +48,46 @@ pub struct Describe {
     pub source: Option<String>,
 }
 
+impl Describe {
+    /// What a run solved, as a scenario's report heads it: `morale-lab COMMAND · scenario ·
+    /// system`, every parameter, the rules (as written, or what changed) and the optional rules,
+    /// one line each.
+    pub fn lines(&self, command: &str) -> Vec<String> {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                v => format!("{k}={v}"),
+            })
+            .collect();
+        let rules = match self.rules_changed.as_slice() {
+            [] => match &self.source {
+                Some(f) => format!("as the file {f} writes them (no rule parameter changed)"),
+                None => "as written (no rule parameter changed)".into(),
+            },
+            changed => changed
+                .iter()
+                .map(|(k, v, from)| format!("{k}={v} (the source: {from})"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        vec![
+            format!("morale-lab {command} · {} · {}", self.scenario, self.system),
+            format!("params: {}", params.join(" ")),
+            format!("rules: {rules}"),
+            format!(
+                "options: {}",
+                if self.options.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.options.join(", ")
+                }
+            ),
+        ]
+    }
+}
+
 /// An outcome of the report: the trials that ended in any of these classes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutcomeDef {
@@ -700,7 +740,7 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
             taken: std::cell::Cell::new(0),
         };
         let mut solved = crate::play::solve(&self.chain, ask, &pay, &watch)?;
-        solved.setting = crate::play::setting_of(&self.describe);
+        solved.setting = self.describe.lines("play");
         Ok(solved)
     }
 }

@@ -608,7 +608,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     assert!(
         answer.contains(
             "At the other values of \u{201c}Green base number\u{201d} tried (the rules give 5)"
-        ) && answer.contains("55.7% at 5 (as written; −34.5 points)")
+        ) && answer.contains("55.7% at 5 (as written; −34.50 points)")
             && answer.contains("at Green base number 3"),
         "{answer}"
     );
@@ -628,7 +628,9 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
                 .unwrap();
             // The baseline, which the sweep does not touch, has one turn-by-turn chart for
             // every setting, and its title names none.
-            if stem == "per_turn_regular-with-a-1-leader" {
+            if stem == "per_turn_regular-with-a-1-leader"
+                || stem == "per_turn_regular-without-a-leader"
+            {
                 assert!(!title.contains("(at "), "{name}: {title}");
                 continue;
             }
@@ -688,12 +690,12 @@ fn each_system_is_measured_against_its_own_baseline() {
     for said in [
         // As written, class is worth nothing in these two systems' melees; the edge is said.
         "Rank & File, veteran as written v regular: 48.8% (the same)",
-        "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.2 points)",
+        "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.25 points)",
         "25% rules, elite as written v regular: 49.3% (the same)",
         "25% rules, elite (5 dice) v regular: 65.2% (+15.9 points)",
         "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
         "| variant | attacker wins | defender wins |",
-        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.2 points) | 23.2% (−25.6 points) |",
+        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.25 points) | 23.2% (−25.6 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
     }
@@ -1029,7 +1031,21 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         "| variant | Green base number | recovered | difference from Regular with a +1 leader | simulation's check |"
     ));
     assert!(
-        summary.contains("| Green | 5 | 55.7% | −34.5 points | agrees |"),
+        summary.contains("| Green | 5 | 55.7% | −34.50 points | agrees |"),
+        "{summary}"
+    );
+    // The plain Regular, there for scale, takes its row as such, and its one sentence after
+    // the answer names where Green meets it.
+    assert!(
+        summary.contains(
+            "| Regular without a leader (for scale) | every setting | 74.4% | −15.76 points | agrees (its 4 runs together) |"
+        ),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "For scale, Regular without a leader: 74.4%, exactly as Green at Green base number 4."
+        ),
         "{summary}"
     );
     // The baseline the swept number does not touch takes one row and one section, not four,
@@ -1042,7 +1058,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         ),
         "{summary}"
     );
-    assert!(summary.contains("it agrees with all 88 exact values (every outcome and measure, not only the headlines), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
+    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure, not only the headlines), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));

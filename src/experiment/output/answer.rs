@@ -250,6 +250,18 @@ impl Head {
             format!("{} points", signed(100.0 * d, 1))
         }
     }
+    /// The change `d` of a value shown as `shown` (so from `shown - d`), said beside the two
+    /// rounded figures: to the table's digits where it equals their difference, else one digit
+    /// finer, so that 85.4% and 71.4% read "−13.94 points", not a "−13.9" that looks like a
+    /// slip. The change stays the exact one; only its digits follow what the reader can check.
+    pub fn change(&self, shown: f64, d: f64) -> String {
+        let scale = if self.metric { 100.0 } else { 1000.0 };
+        let steps = |x: f64| (x * scale).round();
+        match steps(shown) - steps(shown - d) == steps(d) {
+            true => self.diff(d),
+            false => self.diff_fine(d),
+        }
+    }
     /// A difference one digit finer.
     pub fn diff_fine(&self, d: f64) -> String {
         if self.metric {
@@ -410,6 +422,11 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         let Some(bi) = exp.baseline_of(vi) else {
             continue;
         };
+        // A variant there for scale is not a comparison the question asks about: the table
+        // gives its value, and one sentence after the answer sets it against the sweep.
+        if v.reference {
+            continue;
+        }
         let base = &exp.variants[bi].name;
         let rows: Vec<&Comparison> = comparisons
             .iter()
@@ -439,7 +456,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                     v.name,
                     head.value(x),
                     head.value(b),
-                    head.diff(x - b)
+                    head.change(x, x - b)
                 ),
                 None => {
                     let (lo, hi) = if head.metric {
@@ -574,7 +591,12 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                     }
                     Some((x, b)) => format!(
                         "{what} {x:.2} {unit} on average against {b:.2} ({}). ",
-                        signed(x - b, 2)
+                        Head {
+                            key: name.to_string(),
+                            metric: true,
+                            condition: None,
+                        }
+                        .change(x, x - b)
                     ),
                     None => format!(
                         "{what} {:.2} {unit} on average against {:.2} (simulation; {}, {level} interval {} to {}{}). ",
@@ -593,6 +615,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             }
         }
     }
+    out += &for_scale(result, &head);
     let (held, quoted) = (
         checked.seen.iter().filter(|s| s.1).count(),
         checked.seen.len(),
@@ -798,9 +821,14 @@ fn along(
                 (Some((t, _)), _) if (value(c) - t).abs() < EXACTLY_ZERO => {
                     format!("{here} ({mark}the same)")
                 }
-                (Some((t, _)), _) => format!("{here} ({mark}{})", head.diff(value(c) - t)),
+                (Some((t, _)), _) => {
+                    format!("{here} ({mark}{})", head.change(value(c), value(c) - t))
+                }
                 (None, Some(w)) if w == i => format!("{here} (as written)"),
-                (None, Some(w)) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),
+                (None, Some(w)) => format!(
+                    "{here} ({})",
+                    head.change(value(c), value(c) - value(&cells[w]))
+                ),
                 (None, None) => here,
             }
         })
@@ -845,6 +873,64 @@ fn along(
             parts.join(", ")
         ),
     })
+}
+
+/// With one rule swept, each variant there for scale whose value stays put (exact), set against
+/// the swept variants: "For scale, Regular, no leader: 74.4%, as Green at Green base number 4."
+/// Empty where there is none, or nothing swept meets it exactly.
+fn for_scale(result: &ExperimentResult, head: &Head) -> String {
+    let exp = &result.experiment;
+    let [axis] = &exp.sweep[..] else {
+        return String::new();
+    };
+    let per = exp.variants.len();
+    let mut out = String::new();
+    for (ri, r) in exp.variants.iter().enumerate() {
+        let Some(t) = r
+            .reference
+            .then(|| fixed_target(result, &head.key, ri))
+            .flatten()
+        else {
+            continue;
+        };
+        let met: Vec<String> = exp
+            .variants
+            .iter()
+            .enumerate()
+            .filter(|(vi, v)| !v.reference && fixed_target(result, &head.key, *vi).is_none())
+            .filter_map(|(vi, v)| {
+                let at: Vec<String> = axis
+                    .values
+                    .iter()
+                    .enumerate()
+                    .filter(|(xi, _)| {
+                        find(&result.runs[xi * per + vi].report, &head.key)
+                            .and_then(|c| c.exact)
+                            .is_some_and(|x| (x - t).abs() < EXACTLY_ZERO)
+                    })
+                    .map(|(_, x)| x.as_input())
+                    .collect();
+                (!at.is_empty()).then(|| {
+                    format!(
+                        "{} at {} {}",
+                        v.name,
+                        crate::params::label(&axis.key),
+                        crate::labels::listed(&at.iter().map(String::as_str).collect::<Vec<_>>())
+                    )
+                })
+            })
+            .collect();
+        if met.is_empty() {
+            continue;
+        }
+        out += &format!(
+            "For scale, {}: {}, exactly as {}. ",
+            r.name,
+            head.value(t),
+            met.join("; ")
+        );
+    }
+    out
 }
 
 /// The swept value at which `variant` comes nearest the baseline on the headline, from the

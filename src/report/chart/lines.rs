@@ -352,12 +352,12 @@ fn note(
         .filter(|&i| flat(chart, i) && series[i].0 != "target")
         .map(|i| series[i].0.as_str())
         .collect();
-    if !level.is_empty() {
+    if let Some((last, rest)) = level.split_last() {
         note += &format!(
             " {} the same at every setting: a line without marks.",
-            match &level[..] {
-                [one] => format!("{one} is"),
-                more => format!("{} are", more.join(", ")),
+            match rest {
+                [] => format!("{last} is"),
+                _ => format!("{} and {last} are", rest.join(", ")),
             }
         );
     }

@@ -73,8 +73,8 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 Some(_) if v.reference => None,
                 Some(x) if super::super::answer::exactly_same(x) => Some("the same".to_string()),
                 Some(x) => Some(match x.exact_difference {
-                    Some(e) if exact_all => h.diff(e),
-                    Some(e) => format!("{}, exact", h.diff(e)),
+                    Some(e) if exact_all => h.change(c.exact.unwrap_or(c.p), e),
+                    Some(e) => format!("{}, exact", h.change(c.exact.unwrap_or(c.p), e)),
                     // The change's own interval is in the differences table: beside a
                     // value with its interval, the cell would not fit a printed column.
                     None => format!(

@@ -176,9 +176,11 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
         .find(fits)
         .or_else(|| {
             Some(format!(
-                "The answer depends on {} setting{} that change it (under \u{201c}What changes the answer\u{201d}).",
-                keys.len(),
-                if keys.len() == 1 { "" } else { "s" }
+                "The answer depends on {} (under \u{201c}What changes the answer\u{201d}).",
+                match keys.len() {
+                    1 => "1 setting that changes it".to_string(),
+                    n => format!("{n} settings that change it"),
+                }
             ))
         })
 }

@@ -67,7 +67,10 @@ pub(super) fn headline_table(
         {
             moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
         }
-        let mut row = vec![v.name.clone()];
+        let mut row = vec![match v.reference {
+            true => format!("{} (for scale)", v.name),
+            false => v.name.clone(),
+        }];
         if swept {
             row.push(match run.point.as_slice() {
                 [one] if exp.sweep.len() == 1 => value_words(&one.as_input()),
@@ -81,7 +84,7 @@ pub(super) fn headline_table(
                 None if exp.is_baseline(run.variant) => "baseline".to_string(),
                 None => "not compared".to_string(),
                 Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
-                Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
+                Some(d) => head.change(x, d.exact_difference.unwrap_or(d.difference)),
             });
             row.push(check_cell(&c, !head.metric, exp.confidence, zf, ""));
         } else {
@@ -143,7 +146,7 @@ pub(super) fn headline_table(
             let cells: Vec<Cell> = result
                 .runs
                 .iter()
-                .filter(|r| exp.variants[r.variant].name == name)
+                .filter(|r| exp.variants[r.variant].name == name.trim_end_matches(" (for scale)"))
                 .filter_map(|r| find(&r.report, &key))
                 .collect();
             one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);
@@ -223,6 +226,13 @@ pub(super) fn verdict(
                         .as_ref()
                         .map(|c| head.value(c.exact.unwrap_or(c.p) + d))
                         .unwrap_or_default();
+                    // Beside the two rounded figures, the change to the digits that agree with them.
+                    let change = match &from {
+                        Some(c) => {
+                            head.change(c.exact.unwrap_or(c.p) + d, *d) + better_said(head, *d)
+                        }
+                        None => change,
+                    };
                     let against = match (exp.several_baselines(), from) {
                         (true, Some(c)) => format!(
                             "{} under {}",

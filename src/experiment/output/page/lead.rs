@@ -203,7 +203,7 @@ pub(super) fn lead_each(
         let first = changes(h0, group)?;
         let each: Vec<String> = match &first[..] {
             [(name, x, d)] => vec![match d {
-                Some(d) => format!("with {name}, {} ({})", h0.value(*x), h0.diff(*d)),
+                Some(d) => format!("with {name}, {} ({})", h0.value(*x), h0.change(*x, *d)),
                 None => format!("with {name}, {} (the same)", h0.value(*x)),
             }],
             _ => first
@@ -263,14 +263,14 @@ type Change = (String, f64, Option<f64>);
 type Changes<'a> = dyn Fn(&Head, &[(usize, &'a str)]) -> Option<Vec<Change>> + 'a;
 
 /// A variant's value and its change, or "the same" where it has none: "Green: 74.4%
-/// (−15.8 points)"; `once`: which way is better is said elsewhere.
+/// (−15.76 points)"; `once`: which way is better is said elsewhere.
 fn change_said(h: &Head, name: &str, x: f64, d: Option<f64>, once: bool) -> String {
     match d {
-        Some(d) if once => format!("{name}: {} ({})", h.value(x), h.diff(d)),
+        Some(d) if once => format!("{name}: {} ({})", h.value(x), h.change(x, d)),
         Some(d) => format!(
             "{name}: {} ({}{})",
             h.value(x),
-            h.diff(d),
+            h.change(x, d),
             better_said(h, d).replace(" (", ", ").replace(')', "")
         ),
         None => format!("{name}: {} (the same)", h.value(x)),

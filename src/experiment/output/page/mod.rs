@@ -118,9 +118,10 @@ fn with_condition(name: &str, meaning: &str) -> String {
     }
 }
 
-/// Said under the first table of changes: a change and the two rounded figures it compares
-/// need not subtract to the last digit (the change is the exact one, rounded once).
-const ROUNDING: &str = "A change is worked out before rounding, so it can differ by one in its last digit from the difference of the rounded figures.";
+/// Said under the first table of changes: a change is the exact one, rounded once; where the
+/// two rounded figures it compares would subtract to another last digit, it carries one digit
+/// more ([`super::answer::Head::change`]).
+const ROUNDING: &str = "A change is worked out before rounding; where the rounded figures would give a different last digit, it is given to one digit more.";
 
 /// The answer, its table and the detail under it: the verdict (with the variant that moves the
 /// headlines most where the file asks for it), the assumptions it rests on within 150 words,

@@ -227,3 +227,143 @@ fn the_command_says_what_it_solved_in_each_format_and_refuses_what_it_cannot() {
     assert_eq!(line.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&line.stderr).contains("file by file"));
 }
+
+/// A job that plays the solved table scores exactly the value play found, and its simulation,
+/// table sampler or dice, agrees with it within its interval; the states a played job tells
+/// apart carry the turn, so a choice that changes with the turn is made at its turn.
+#[test]
+fn a_played_job_scores_the_solved_value_exactly_and_by_simulation() {
+    let cases = [
+        (
+            "rank-and-file",
+            vec!["attacker=veteran cavalry", "defender=green stands=6"],
+        ),
+        ("effectiveness", vec!["turns=5"]),
+        ("linear-warfare", vec!["turns=6"]),
+    ];
+    for (sys, pairs) in cases {
+        let job = system::build(sys, Scenario::Engagement, &inputs(&pairs), &[]).unwrap();
+        let (played, s) = job.played(&ask(), &Control::new()).unwrap();
+        let r = played
+            .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
+            .unwrap();
+        let exact = exact_outcome(&r, "side_a_holds") - exact_outcome(&r, "side_b_holds");
+        assert!(
+            (exact - s.optimal).abs() < 1e-12,
+            "{sys} {pairs:?}: the played job {exact}, play {}",
+            s.optimal
+        );
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.starts_with("side A plays its best choices")),
+            "{:?}",
+            r.notes
+        );
+        for sampler in [morale_lab::Sampler::Table, morale_lab::Sampler::Dice] {
+            let trials = 200_000;
+            let r = played
+                .run(
+                    &RunOptions::new(trials, 7).sampler(sampler),
+                    &Control::new(),
+                )
+                .unwrap();
+            let o = r
+                .outcomes
+                .iter()
+                .find(|o| o.outcome == "side_a_holds")
+                .unwrap();
+            let p = o.cell.exact.unwrap();
+            // Five standard errors: a miss by chance about once in two million.
+            let se = (p * (1.0 - p) / trials as f64).sqrt();
+            assert!(
+                (o.cell.p - p).abs() <= 5.0 * se + 1e-9,
+                "{sys} {sampler:?}: estimate {} exact {p}",
+                o.cell.p
+            );
+        }
+    }
+    // A setting with no choice (a line) is refused in words, not played as it stands.
+    let line = system::build("rank-and-file", Scenario::Line, &inputs(&[]), &[]).unwrap();
+    let e = line
+        .played(&ask(), &Control::new())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("no choice"), "{e}");
+}
+
+/// An experiment's variant may play its best choices (`play = "optimal"`): its exact headline
+/// is play's optimal value; a way of playing that is not one, or play beside a sensitivity
+/// section, is refused at its line.
+#[test]
+fn an_experiment_variant_plays_optimally_and_bad_play_is_refused_at_its_line() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-play-exp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |play: &str, extra: &str| {
+        format!(
+            "name = \"p\"\nquestion = \"q?\"\nscenario = \"engagement\"\nheadline = \"side_a_holds\"\ntrials = 20000\n{extra}\n[[variant]]\nname = \"as set\"\nsystem = \"linear-warfare\"\nset = {{ turns = 6 }}\n\n[[variant]]\nname = \"best\"\nsystem = \"linear-warfare\"\nset = {{ turns = 6 }}\nplay = \"{play}\"\n"
+        )
+    };
+    let run = |text: String| {
+        let path = dir.join("p.toml");
+        std::fs::write(&path, text).unwrap();
+        assert_cmd::Command::cargo_bin("morale-lab")
+            .unwrap()
+            .args([
+                "run",
+                path.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--quiet",
+                "--force",
+                "--out",
+            ])
+            .arg(dir.join("out"))
+            .output()
+            .unwrap()
+    };
+    let out = run(file("optimal", ""));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
+            .unwrap();
+    let margin = |run: &serde_json::Value| {
+        let of = |name: &str| {
+            run["report"]["outcomes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["outcome"] == name)
+                .unwrap()["exact"]
+                .as_f64()
+                .unwrap()
+        };
+        of("side_a_holds") - of("side_b_holds")
+    };
+    let runs = json["runs"].as_array().unwrap();
+    let s = solved("linear-warfare", &["turns=6"]);
+    assert!((margin(&runs[0]) - value(&s, "as the parameters set it")).abs() < 1e-12);
+    assert!((margin(&runs[1]) - s.optimal).abs() < 1e-12);
+    assert_eq!(json["experiment"]["variants"][1]["optimal_play"], true);
+    let bad = run(file("cleverly", ""));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("p.toml:16: variant.play")
+            && err.contains("play = \"cleverly\" is no way of playing; allowed: \"optimal\""),
+        "{err}"
+    );
+    let with_sens = run(file("optimal", "sensitivity = true"));
+    let err = String::from_utf8(with_sens.stderr).unwrap();
+    assert_eq!(with_sens.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("does not go with [balance] or sensitivity"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,6 +25,28 @@ pub struct ClassInfo {
     pub empty: bool,
 }
 
+/// A way of playing solved by `crate::play`: the choice of [`Chain::choices`] to make in each
+/// state (as [`Chain::play_state`] tells states apart) at each turn, which a chain built with it
+/// ([`Chain::with_play`]) plays in place of its own policy, exactly and in every sampler.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played<S: Eq + Hash> {
+    /// By state: the choice at turn 1, 2, … (a state missing, or a turn past its list: the
+    /// chain's own policy, where every choice moves alike).
+    pub by_state: std::collections::HashMap<S, Vec<u8>>,
+}
+
+impl<S: Eq + Hash> Played<S> {
+    /// The choice in play state `s` at turn `turn` (from 1), if the table makes one.
+    #[inline]
+    pub fn choice(&self, s: &S, turn: u32) -> Option<usize> {
+        let at = turn.checked_sub(1)? as usize;
+        self.by_state
+            .get(s)
+            .and_then(|v| v.get(at))
+            .map(|&c| usize::from(c))
+    }
+}
+
 /// An integer read off a trial's final state (e.g. stands lost), tallied as a histogram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValueInfo {
@@ -183,6 +205,15 @@ pub trait Chain: Sync {
     ) -> Self::State {
         let _ = (turn, choice);
         self.step(s, r)
+    }
+    /// This chain with side A playing `table` (solved by `crate::play`) in place of its own
+    /// policy; `None` where the chain offers no choice.
+    fn with_play(&self, table: std::sync::Arc<Played<Self::State>>) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = table;
+        None
     }
     /// What play tells states apart by: `s` without what only accumulates and without its turn
     /// count (the solve counts turns). By default its core.

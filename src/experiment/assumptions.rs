@@ -471,17 +471,19 @@ impl Experiment {
         // Every side's run under a setting, once (a baseline's is shared by its variants),
         // run on the threads asked for, one run a worker: a run's numbers do not depend on
         // its threads, so neither do these.
-        let key = |system: &str, inputs: &[Input], opts: &[String]| {
-            format!("{system}\u{1}{inputs:?}\u{1}{opts:?}")
+        // A variant that plays its best choices (`play = "optimal"`) solves play under each
+        // setting too: its runs are its own.
+        let key = |system: &str, inputs: &[Input], opts: &[String], play: bool| {
+            format!("{system}\u{1}{inputs:?}\u{1}{opts:?}\u{1}{play}")
         };
-        let mut jobs: Vec<(String, &str, Vec<Input>, Vec<String>)> = Vec::new();
+        let mut jobs: Vec<(String, &str, Vec<Input>, Vec<String>, bool)> = Vec::new();
         for (_, (bv, _), vv, list) in &lists {
             for s in list {
-                for (system, side) in [(&bv.system, &s.base), (&vv.system, &s.variant)] {
+                for (v, side) in [(bv, &s.base), (vv, &s.variant)] {
                     if let Some((i, o)) = side {
-                        let k = key(system, i, o);
+                        let k = key(&v.system, i, o, v.optimal_play);
                         if !jobs.iter().any(|j| j.0 == k) {
-                            jobs.push((k, system, i.clone(), o.clone()));
+                            jobs.push((k, &v.system, i.clone(), o.clone(), v.optimal_play));
                         }
                     }
                 }
@@ -507,8 +509,15 @@ impl Experiment {
                             return;
                         }
                         control.set_checking(i as u32, of);
-                        let (_, system, inputs, opts) = &jobs[i];
-                        let r = match system::build(system, self.scenario, inputs, opts) {
+                        let (_, system, inputs, opts, play) = &jobs[i];
+                        let built =
+                            system::build(system, self.scenario, inputs, opts).and_then(|job| {
+                                match play {
+                                    true => job.played(&super::play_ask(), control).map(|(j, _)| j),
+                                    false => Ok(job),
+                                }
+                            });
+                        let r = match built {
                             Ok(job) => match job.run(&one, control) {
                                 Ok(r) => Ok(r),
                                 Err(Error::Cancelled) => {
@@ -527,11 +536,11 @@ impl Experiment {
         if control.is_cancelled() || cancelled.into_inner() {
             return Err(Error::Cancelled);
         }
-        let ran = |system: &str,
+        let ran = |v: &Variant,
                    inputs: &[Input],
                    opts: &[String]|
          -> std::result::Result<Report, Skipped> {
-            let k = key(system, inputs, opts);
+            let k = key(&v.system, inputs, opts, v.optimal_play);
             let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
             results[i].lock().unwrap_or_else(|e| e.into_inner()).clone()
         };
@@ -539,11 +548,11 @@ impl Experiment {
             for s in list {
                 out.tried += 1;
                 let b = match &s.base {
-                    Some((i, o)) => ran(&bv.system, i, o),
+                    Some((i, o)) => ran(bv, i, o),
                     None => Ok(base.clone()),
                 };
                 let v = match &s.variant {
-                    Some((i, o)) => ran(&vv.system, i, o),
+                    Some((i, o)) => ran(vv, i, o),
                     None => Ok(r.report.clone()),
                 };
                 let (b, v) = match (b, v) {

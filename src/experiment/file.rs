@@ -25,6 +25,9 @@ struct VariantFile {
     reference: bool,
     /// The earlier variant it is compared with, instead of the first (`against = "…"`).
     against: Option<Spanned<String>>,
+    /// How side A plays its choices: `"optimal"` (the best choices, solved by play) or
+    /// `"as set"` (its parameters' policy, the default).
+    play: Option<Spanned<String>>,
 }
 
 /// One swept parameter.
@@ -645,6 +648,21 @@ fn variants_of(
             &mut rule_files,
             read,
         )?;
+        // A sensitivity or balance section would vary the rules under the parameters' policy,
+        // not under the best play: refused, not answered for another way of playing.
+        if variant.optimal_play
+            && let Some(p) = &v.play
+            && (f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()) || f.balance.is_some())
+        {
+            return Err(place.err(
+                place.line(p.span()),
+                "variant.play",
+                format!(
+                    "variant '{}': play = \"optimal\" does not go with [balance] or sensitivity = true yet (they would play the parameters' policy); allowed: a plain comparison or sweep, or `morale-lab play` for the choice itself",
+                    variant.name
+                ),
+            ));
+        }
         variants.push(variant);
     }
     Ok((variants, rule_files))
@@ -693,7 +711,24 @@ fn variant_of(
         rules,
         reference: v.reference,
         against: against_of(place, v, before)?,
+        optimal_play: play_of(place, v)?,
     })
+}
+
+/// A variant's `play`: whether side A makes the best choices play solves.
+fn play_of(place: &Place, v: &VariantFile) -> Result<bool> {
+    match v.play.as_ref().map(|p| (p, p.get_ref().as_str())) {
+        None | Some((_, "as set")) => Ok(false),
+        Some((_, "optimal")) => Ok(true),
+        Some((p, other)) => Err(place.err(
+            place.line(p.span()),
+            "variant.play",
+            format!(
+                "variant '{}': play = \"{other}\" is no way of playing; allowed: \"optimal\" (side A makes the best choices, solved exactly) or \"as set\" (its parameters' policy, the default)",
+                v.name.get_ref()
+            ),
+        )),
+    }
 }
 
 /// A variant's system: a built-in one by its name, or a mechanic file, relative to this one,
@@ -892,8 +927,18 @@ fn built_names(
     let mut metrics: Vec<&str> = Vec::new();
     for (vi, v) in exp.variants.iter().enumerate() {
         let fv = &f.variants[vi];
+        let mut first = true;
         for point in exp.points() {
-            match system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options) {
+            let built = system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options)
+                .and_then(|job| match v.optimal_play && first {
+                    // Whether this setting has a choice to play, once (each run solves its own).
+                    true => job
+                        .played(&super::play_ask(), &crate::engine::Control::default())
+                        .map(|(job, _)| job),
+                    false => Ok(job),
+                });
+            first = false;
+            match built {
                 Ok(job) => {
                     for o in job.outcome_names() {
                         if !known.contains(&o) {

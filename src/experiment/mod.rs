@@ -129,6 +129,21 @@ pub struct Variant {
     /// units. `None`: the first variant.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub against: Option<String>,
+    /// Side A makes the best choices play solves (`play = "optimal"`), in place of its
+    /// parameters' policy: every run of it solves play first and plays the solved table.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub optimal_play: bool,
+}
+
+/// What a variant with `play = "optimal"` plays for: the chance side A holds the field minus
+/// the chance side B holds it (play's default objective), with no time limit (the states are
+/// bounded).
+pub(crate) fn play_ask() -> crate::play::Ask {
+    crate::play::Ask {
+        weights: vec![("side_a_holds".into(), 1.0), ("side_b_holds".into(), -1.0)],
+        within: 0.005,
+        budget: None,
+    }
 }
 
 /// A swept parameter.
@@ -495,12 +510,17 @@ impl Experiment {
         let mut out = Vec::new();
         for (pi, point) in self.points().into_iter().enumerate() {
             for (vi, v) in self.variants.iter().enumerate() {
-                let job = system::build(
+                let mut job = system::build(
                     &v.system,
                     self.scenario,
                     &self.inputs(v, &point),
                     &v.options,
                 )?;
+                if v.optimal_play {
+                    job = job
+                        .played(&play_ask(), &crate::engine::Control::default())?
+                        .0;
+                }
                 let stream = (pi * self.variants.len() + vi) as u64;
                 let options = self
                     .run_options()

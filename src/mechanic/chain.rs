@@ -359,6 +359,14 @@ impl Job for MechanicJob {
         let out = self.inner.play(ask, control);
         self.checked(out)
     }
+    fn played(
+        &self,
+        ask: &crate::play::Ask,
+        control: &Control,
+    ) -> Result<(Box<dyn Job>, crate::play::Solution)> {
+        let out = self.inner.played(ask, control);
+        self.checked(out)
+    }
 }
 
 /// The job of `scenario` of mechanic file `m` with parameters `r` and optional rules `options`.

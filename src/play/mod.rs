@@ -317,6 +317,21 @@ pub(crate) fn solve<C: Chain>(
     pay: &[f64],
     watch: &Watch,
 ) -> Result<Solution> {
+    solve_with(chain, ask, pay, watch, true).map(|(solution, _)| solution)
+}
+
+/// [`solve`], with the optimal policy as a table a chain can play ([`Chain::with_play`]);
+/// `thumbs`: whether to try the rules of thumb (a chain that only plays the table needs none).
+///
+/// # Errors
+/// As [`solve`].
+pub(crate) fn solve_with<C: Chain>(
+    chain: &C,
+    ask: &Ask,
+    pay: &[f64],
+    watch: &Watch,
+    thumbs_too: bool,
+) -> Result<(Solution, crate::chain::Played<C::State>)> {
     let names = chain.choices();
     if names.is_empty() {
         return Err(Error::Conflict(
@@ -467,7 +482,11 @@ pub(crate) fn solve<C: Chain>(
     // with a rule within reach gives the best rule of that class. Each choice made always is the
     // simplest class of all.
     let mut classes: Vec<Vec<Valued>> = vec![fixed[1..=names.len()].to_vec()];
-    for (class, words, rule) in thumbs(chain, &g, names) {
+    let tried = match thumbs_too {
+        true => thumbs(chain, &g, names),
+        false => Vec::new(),
+    };
+    for (class, words, rule) in tried {
         let value = value_of(chain, &g, pay, rule.as_ref());
         let row = Valued {
             name: words,
@@ -494,7 +513,18 @@ pub(crate) fn solve<C: Chain>(
         .find(|c| c.iter().any(|r| r.loss <= ask.within))
         .and_then(|c| best_of(c));
     let closest = best_of(&fixed[1..]);
-    Ok(Solution {
+    // The table a chain plays: the best choice at every turn in each state with a decision
+    // (elsewhere every choice moves alike, and the chain's own policy stands).
+    let table = crate::chain::Played {
+        by_state: (0..n)
+            .filter(|&k| choosing[k])
+            .map(|k| {
+                let at: Vec<u8> = (1..=turns).map(|t| best(t, k) as u8).collect();
+                (g.states[k], at)
+            })
+            .collect(),
+    };
+    let solution = Solution {
         setting: Vec::new(),
         objective: ask.words(),
         choices: names.iter().map(|s| s.to_string()).collect(),
@@ -515,7 +545,8 @@ pub(crate) fn solve<C: Chain>(
         indifferent: if all > 0.0 { tied / all } else { 0.0 },
         decisions_met: decided,
         policy,
-    })
+    };
+    Ok((solution, table))
 }
 
 /// The rules of thumb tried, simplest first: one feature against a threshold (charge when the

@@ -387,6 +387,8 @@ pub struct Battle<A: Army> {
     pub fire_range: u8,
     /// Side A's charges.
     pub policy: Policy,
+    /// Side A's charges as play solved them, in place of `policy` (`None`: the policy).
+    pub played: Option<std::sync::Arc<crate::chain::Played<BattleState<A::Unit>>>>,
     /// Solved exactly: an engagement, or a line small enough ([`Army::line_solves`]).
     solves: bool,
     values: Vec<ValueInfo>,
@@ -576,6 +578,7 @@ impl<A: Army> Battle<A> {
             break_at,
             fire_range,
             policy,
+            played: None,
             values,
             series,
             full,
@@ -645,6 +648,22 @@ impl<A: Army> Battle<A> {
 }
 
 impl<A: Army> Battle<A> {
+    /// The charge policy of choice `c` of [`PLAY_CHOICES`] for one turn.
+    #[inline]
+    fn chosen(c: usize) -> Policy {
+        match c {
+            // Hold: no charge this turn, whatever the target's state.
+            0 => Policy {
+                charge_at_turn: 0,
+                when_shaken: false,
+            },
+            // Charge: advance and charge whenever able this turn.
+            _ => Policy {
+                charge_at_turn: 1,
+                when_shaken: true,
+            },
+        }
+    }
     /// One turn of the battle with side A's charges as `policy` says (its own, or a choice
     /// made in play).
     #[inline(always)]
@@ -762,9 +781,13 @@ impl<A: Army> Chain for Battle<A> {
     /// `charge_at_turn` (every later turn charges alike).
     fn core(&self, mut s: Self::State) -> Self::State {
         s.holes = [0, 0];
-        s.turn = s
-            .turn
-            .min(self.policy.charge_at_turn.min(u32::from(u16::MAX)) as u16);
+        // A solved play reads the turn (its choice may change with it); the own policy only
+        // up to `charge_at_turn`.
+        if self.played.is_none() {
+            s.turn = s
+                .turn
+                .min(self.policy.charge_at_turn.min(u32::from(u16::MAX)) as u16);
+        }
         s
     }
     fn accumulated(&self, s: Self::State) -> u64 {
@@ -805,7 +828,20 @@ impl<A: Army> Chain for Battle<A> {
         s
     }
     fn step_in_place<R: Roll>(&self, s: &mut Self::State, r: &mut R) {
-        self.step_under(s, self.policy, r);
+        let policy = match &self.played {
+            None => self.policy,
+            Some(table) => match table.choice(&self.play_state(*s), u32::from(s.turn) + 1) {
+                Some(c) => Self::chosen(c),
+                None => self.policy,
+            },
+        };
+        self.step_under(s, policy, r);
+    }
+    fn with_play(&self, table: std::sync::Arc<crate::chain::Played<Self::State>>) -> Option<Self> {
+        (!self.choices().is_empty()).then(|| Battle {
+            played: Some(table),
+            ..self.clone()
+        })
     }
     /// Side A's charge in an engagement (RF-13, EF-3, LW-3: it may charge a target in reach, or
     /// hold and trade fire): hold or charge, chosen at the start of each turn. A line's charges
@@ -823,16 +859,7 @@ impl<A: Army> Chain for Battle<A> {
         s.turn = turn.saturating_sub(1).min(u32::from(u16::MAX)) as u16;
         let policy = match choice {
             None => self.policy,
-            // Hold: no charge this turn, whatever the target's state.
-            Some(0) => Policy {
-                charge_at_turn: 0,
-                when_shaken: false,
-            },
-            // Charge: advance and charge whenever able this turn.
-            Some(_) => Policy {
-                charge_at_turn: 1,
-                when_shaken: true,
-            },
+            Some(c) => Self::chosen(c),
         };
         self.step_under(&mut s, policy, r);
         s

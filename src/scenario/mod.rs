@@ -487,6 +487,16 @@ pub trait Job: Send + Sync {
     /// The setting leaves no choice; an objective naming no outcome of it; too many states;
     /// `control` cancelled.
     fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution>;
+    /// This scenario with side A making the best choices play solves for `ask` in place of its
+    /// own policy (exactly and in every sampler), with what play found.
+    ///
+    /// # Errors
+    /// As [`Job::play`].
+    fn played(
+        &self,
+        ask: &crate::play::Ask,
+        control: &Control,
+    ) -> Result<(Box<dyn Job>, crate::play::Solution)>;
 }
 
 /// A [`Chain`] with the report that goes with it.
@@ -554,7 +564,7 @@ impl<C: Chain> ChainJob<C> {
     }
 }
 
-impl<C: Chain + Clone + Send> Job for ChainJob<C> {
+impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
     fn describe(&self) -> &Describe {
         &self.describe
     }
@@ -742,6 +752,58 @@ impl<C: Chain + Clone + Send> Job for ChainJob<C> {
         let mut solved = crate::play::solve(&self.chain, ask, &pay, &watch)?;
         solved.setting = self.describe.lines("play");
         Ok(solved)
+    }
+
+    fn played(
+        &self,
+        ask: &crate::play::Ask,
+        control: &Control,
+    ) -> Result<(Box<dyn Job>, crate::play::Solution)> {
+        let no_choice = || {
+            crate::error::Error::Conflict(
+                "play: this setting leaves no choice to play (play solves side A's charge in an engagement)".into(),
+            )
+        };
+        if self.chain.choices().is_empty() {
+            return Err(no_choice());
+        }
+        let outcomes: Vec<(&str, &[usize])> = self
+            .outcomes
+            .iter()
+            .map(|o| (o.name, o.classes.as_slice()))
+            .collect();
+        let pay = crate::play::payoff(ask, &outcomes, self.chain.classes().len())?;
+        let cancelled = || control.is_cancelled();
+        let watch = crate::exact::Watch {
+            scenario: &self.describe.scenario,
+            cancelled: &cancelled,
+            budget: ask.budget.map(|b| (std::time::Instant::now(), b)),
+            max_branches: crate::exact::MAX_TURN_BRANCHES,
+            max_moves: usize::MAX,
+            max_total: u64::MAX,
+            taken: std::cell::Cell::new(0),
+        };
+        let (mut solved, table) = crate::play::solve_with(&self.chain, ask, &pay, &watch, false)?;
+        solved.setting = self.describe.lines("play");
+        let chain = self
+            .chain
+            .with_play(std::sync::Arc::new(table))
+            .ok_or_else(no_choice)?;
+        let mut describe = self.describe.clone();
+        describe.notes.push(format!(
+            "side A plays its best choices, solved exactly for {} ({:+.2} points; its own policy {:+.2})",
+            solved.objective,
+            100.0 * solved.optimal,
+            100.0 * solved.own().value
+        ));
+        let job = ChainJob::new(
+            chain,
+            describe,
+            self.outcomes.clone(),
+            self.metrics.clone(),
+            self.tables.clone(),
+        );
+        Ok((Box::new(job), solved))
     }
 }
 

@@ -287,7 +287,7 @@ fn odds_table_is_exact() {
     // Without --stands, the 50% rule's first failing loss for the usual unit sizes.
     let notes = v["notes"].to_string();
     assert!(
-        notes.contains("6 stands from 3 lost, 8 stands from 4 lost"),
+        notes.contains("a 6-stand unit once 3 are lost, an 8-stand unit once 4 are lost"),
         "{notes}"
     );
     // The rally tables are the rally scenario's exact values: a routing Regular of 8 stands is

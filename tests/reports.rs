@@ -692,10 +692,10 @@ fn each_system_is_measured_against_its_own_baseline() {
         "Rank & File, veteran as written v regular: 48.8% (the same)",
         "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.25 points)",
         "25% rules, elite as written v regular: 49.3% (the same)",
-        "25% rules, elite (5 dice) v regular: 65.2% (+15.9 points)",
-        "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
+        "25% rules, elite (5 dice) v regular: 65.2% (+15.91 points)",
+        "with Linear Warfare, guards v line, 59.0% (+24.72 points)",
         "| variant | attacker wins | defender wins |",
-        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.25 points) | 23.2% (−25.6 points) |",
+        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.25 points) | 23.2% (−25.62 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
     }
@@ -731,7 +731,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). At the last turn, 9.4% of its units are still retreating (none under 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). At the last turn, 9.4% of units are still retreating (none under 25% rules).").unwrap();
     let table = summary
         .find("| variant | eliminated | turns its place stood empty | full-strength turns held |")
         .unwrap();
@@ -838,7 +838,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| 25% rules + amendment, 1 in 6 blocked | 74.7% (−10.7 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
+        "| 25% rules + amendment, 1 in 6 blocked | 74.7% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
     assert!(summary.contains("| Rank & File (for scale) | 96.0% (removed) | 6.81 | 1.05 |"));
@@ -854,7 +854,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | Retreating unit out of range: no (the report: yes) | EF-5 | both | −13.9 points | exactly the same | vanishes |"
+        "| 25% rules + amendment | eliminated | Retreating unit out of range: no (the report: yes) | EF-5 | both | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer depends on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),

@@ -242,12 +242,14 @@ impl Head {
             pct2(x)
         }
     }
-    /// A difference: in points of a chance, or in the metric's unit.
+    /// A difference: in points of a chance, to two decimals (one more than the chances it
+    /// compares, so that a reader sees it was worked out before rounding: 85.4% against 71.4%
+    /// is −13.94 points), or in the metric's unit.
     pub fn diff(&self, d: f64) -> String {
         if self.metric {
             signed(d, 2)
         } else {
-            format!("{} points", signed(100.0 * d, 1))
+            format!("{} points", signed(100.0 * d, 2))
         }
     }
     /// The change `d` of a value shown as `shown` (so from `shown - d`), said beside the two
@@ -255,8 +257,11 @@ impl Head {
     /// finer, so that 85.4% and 71.4% read "−13.94 points", not a "−13.9" that looks like a
     /// slip. The change stays the exact one; only its digits follow what the reader can check.
     pub fn change(&self, shown: f64, d: f64) -> String {
-        let scale = if self.metric { 100.0 } else { 1000.0 };
-        let steps = |x: f64| (x * scale).round();
+        // A chance's change has its digit more already.
+        if !self.metric {
+            return self.diff(d);
+        }
+        let steps = |x: f64| (x * 100.0).round();
         match steps(shown) - steps(shown - d) == steps(d) {
             true => self.diff(d),
             false => self.diff_fine(d),
@@ -267,7 +272,7 @@ impl Head {
         if self.metric {
             signed(d, 3)
         } else {
-            format!("{} points", signed(100.0 * d, 2))
+            format!("{} points", signed(100.0 * d, 3))
         }
     }
     /// An interval of differences, `[lo, hi]` in the unit of [`Head::diff`] (without it).
@@ -275,7 +280,7 @@ impl Head {
         if self.metric {
             format!("[{}, {}]", signed(lo, 2), signed(hi, 2))
         } else {
-            format!("[{}, {}]", signed(100.0 * lo, 1), signed(100.0 * hi, 1))
+            format!("[{}, {}]", signed(100.0 * lo, 2), signed(100.0 * hi, 2))
         }
     }
     /// The headline's plain words ([`crate::labels`]).
@@ -462,7 +467,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                     let (lo, hi) = if head.metric {
                         (signed(c.low, 2), signed(c.high, 2))
                     } else {
-                        (signed(100.0 * c.low, 1), signed(100.0 * c.high, 1))
+                        (signed(100.0 * c.low, 2), signed(100.0 * c.high, 2))
                     };
                     format!(
                         "Under {}, {noun} is {} against {} under {base} (simulation): a difference of {} ({level} interval {lo} to {hi}), {}. ",

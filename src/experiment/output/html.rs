@@ -452,7 +452,7 @@ pub(crate) fn index_html(
             .map(inline)
             .collect();
         out += &format!(
-            "<div class=\"answer why\"><p><strong>Why</strong> (the experiment author's explanation). {}</p></div>\n",
+            "<div class=\"answer why\"><p><strong>Why.</strong> {}</p></div>\n",
             paras.join("</p><p>")
         );
     }

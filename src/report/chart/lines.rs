@@ -353,13 +353,15 @@ fn note(
         .map(|i| series[i].0.as_str())
         .collect();
     if let Some((last, rest)) = level.split_last() {
-        note += &format!(
-            " {} the same at every setting: a line without marks.",
-            match rest {
-                [] => format!("{last} is"),
-                _ => format!("{} and {last} are", rest.join(", ")),
-            }
-        );
+        note += &match rest {
+            [] => format!(
+                " {last} does not change with the setting swept: a flat line without marks."
+            ),
+            _ => format!(
+                " {} and {last} do not change with the setting swept: flat lines without marks.",
+                rest.join(", ")
+            ),
+        };
     }
     // Settings swept (not turns) that have nothing between them: whole numbers, or words.
     let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();

@@ -605,8 +605,9 @@ mod tests {
             .collect::<Vec<String>>()
             .join(" ");
         assert!(
-            texts.contains("Regular is the same at every setting: a line without marks.")
-                && !texts.contains("Where lines meet"),
+            texts.contains(
+                "Regular does not change with the setting swept: a flat line without marks."
+            ) && !texts.contains("Where lines meet"),
             "{texts}"
         );
     }

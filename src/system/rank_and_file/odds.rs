@@ -163,7 +163,7 @@ fn condensed_sections(
     let mut foot = Vec::new();
     if stands.is_none() {
         foot.push(format!(
-            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say; at each loss, the unit sizes it fails.",
+            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail (\u{201c}\u{2264} 4 stands\u{201d}: a unit of 4 stands or fewer).",
             if numbers.break_fraction == (1, 2) {
                 "half".to_string()
             } else {
@@ -280,11 +280,16 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
                     };
                     (0..=size)
                         .find(|&lost| unit.need(lost) == rf::Need::AutoFail)
-                        .map(|lost| format!("{size} stands from {lost} lost"))
+                        .map(|lost| {
+                            // "an 8-stand", "an 11-stand", "an 18-stand": said with a vowel.
+                            let an = matches!(size, 8 | 11 | 18) || (80..90).contains(&size);
+                            let a = if an { "an" } else { "a" };
+                            format!("{a} {size}-stand unit once {lost} are lost")
+                        })
                 })
                 .collect();
             notes.push(format!(
-                "RF-3: a unit with {share} or more of its starting stands lost fails every test automatically: {} (under the first table).",
+                "RF-3: a unit that has lost {share} or more of its starting stands fails every test automatically: {} (the first table's last column).",
                 at.join(", ")
             ))
         }

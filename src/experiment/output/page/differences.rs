@@ -23,7 +23,7 @@ fn amount(c: &Comparison, x: f64) -> String {
 /// ("+0.0028", not "0.00" beside rows that say "exactly the same").
 fn shown(c: &Comparison, x: f64) -> String {
     let (coarse, digits) = match as_chance(c) {
-        true => (100.0 * x, 1usize),
+        true => (100.0 * x, 2usize),
         false => (x, 2usize),
     };
     if (coarse * 10f64.powi(digits as i32)).round() == 0.0 {

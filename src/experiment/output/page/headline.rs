@@ -153,6 +153,8 @@ pub(super) fn headline_table(
             tab.rows.push(one);
         }
     }
+    // A variant shown for scale comes last, below the rows the question compares.
+    tab.rows.sort_by_key(|r| r[0].ends_with(" (for scale)"));
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
 }

@@ -108,13 +108,13 @@ fn still(
     match &new[..] {
         [] => String::new(),
         [(p, what)] => {
-            format!(" At the last turn, {p} of its units are still {what} (none under {b}).")
+            format!(" At the last turn, {p} of units are still {what} (none under {b}).")
         }
         _ => {
             let each: Vec<String> = new.iter().map(|(p, w)| format!("{p} {w}")).collect();
             let each: Vec<&str> = each.iter().map(String::as_str).collect();
             format!(
-                " At the last turn, some of its units are where none are under {b}: {}.",
+                " At the last turn, some units are where none are under {b}: {}.",
                 crate::labels::listed(&each)
             )
         }
@@ -701,14 +701,22 @@ pub(super) fn pull_apart(
     let alike: Vec<String> = alike
         .into_iter()
         .map(|(names, down, up)| {
+            let many = names.len() > 1;
             let names = match &names[..] {
                 [one] => one.to_string(),
                 [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
                 [] => String::new(),
             };
+            // After the lead's own variant: the same split, said of the others in a sentence of
+            // their own ("Under X, the headlines split the same way"), not a clause hung on a
+            // long name.
+            let opening = match (led.is_some(), many) {
+                (true, false) => format!("Under {names}, the headlines split the same way"),
+                (true, true) => format!("Under {names} alike, the headlines split the same way"),
+                (false, _) => format!("The headlines pull apart under {names}"),
+            };
             format!(
-                "The headlines pull apart under {names}{}: {} {}{} while {} {}.",
-                if led.is_some() { " too" } else { "" },
+                "{opening}: {} {}{} while {} {}.",
                 down.0.join(" and "),
                 down.1,
                 if down.1.contains(',') { "," } else { "" },

@@ -121,7 +121,7 @@ fn with_condition(name: &str, meaning: &str) -> String {
 /// Said under the first table of changes: a change is the exact one, rounded once; where the
 /// two rounded figures it compares would subtract to another last digit, it carries one digit
 /// more ([`super::answer::Head::change`]).
-const ROUNDING: &str = "A change is worked out before rounding; where the rounded figures would give a different last digit, it is given to one digit more.";
+const ROUNDING: &str = "A change is worked out before rounding, and a change of a chance is given in points to two decimals, one more than the chances: it need not be the difference of the rounded figures.";
 
 /// The answer, its table and the detail under it: the verdict (with the variant that moves the
 /// headlines most where the file asks for it), the assumptions it rests on within 150 words,
@@ -282,7 +282,7 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         out += &format!("{m}\n\n");
     }
     if let Some(why) = &page.why {
-        out += &format!("**Why** (the experiment author's explanation). {why}\n\n");
+        out += &format!("**Why.** {why}\n\n");
     }
     if !page.detail.is_empty() {
         out += &format!("**Detail.** {}\n\n", page.detail);

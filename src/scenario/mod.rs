@@ -791,7 +791,7 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
             .ok_or_else(no_choice)?;
         let mut describe = self.describe.clone();
         describe.notes.push(format!(
-            "side A plays its best choices, solved exactly for {} ({:+.2} points; its own policy {:+.2})",
+            "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {:+.2} points on that measure, against {:+.2} for the parameters' own policy",
             solved.objective,
             100.0 * solved.optimal,
             100.0 * solved.own().value

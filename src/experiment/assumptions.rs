@@ -29,6 +29,10 @@ use crate::scenario::chain::Sampler;
 use crate::stats::z_for_confidence;
 use crate::system;
 
+/// One side's run under a setting, to build once: its key, system, inputs, optional rules, and
+/// whether it plays its best choices (`play = "optimal"`).
+type SideJob<'a> = (String, &'a str, Vec<Input>, Vec<String>, bool);
+
 /// A difference moved by more than this share of its size counts as moved.
 pub const SHARE: f64 = 0.5;
 
@@ -476,7 +480,7 @@ impl Experiment {
         let key = |system: &str, inputs: &[Input], opts: &[String], play: bool| {
             format!("{system}\u{1}{inputs:?}\u{1}{opts:?}\u{1}{play}")
         };
-        let mut jobs: Vec<(String, &str, Vec<Input>, Vec<String>, bool)> = Vec::new();
+        let mut jobs: Vec<SideJob> = Vec::new();
         for (_, (bv, _), vv, list) in &lists {
             for s in list {
                 for (v, side) in [(bv, &s.base), (vv, &s.variant)] {

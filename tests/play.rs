@@ -290,7 +290,7 @@ fn a_played_job_scores_the_solved_value_exactly_and_by_simulation() {
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("no choice"), "{e}");
+    assert!(e.contains("a line's charges, chosen file by file, are not solved yet"), "{e}");
 }
 
 /// An experiment's variant may play its best choices (`play = "optimal"`): its exact headline

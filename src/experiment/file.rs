@@ -929,14 +929,18 @@ fn built_names(
         let fv = &f.variants[vi];
         let mut first = true;
         for point in exp.points() {
-            let built = system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options)
-                .and_then(|job| match v.optimal_play && first {
-                    // Whether this setting has a choice to play, once (each run solves its own).
-                    true => job
-                        .played(&super::play_ask(), &crate::engine::Control::default())
-                        .map(|(job, _)| job),
-                    false => Ok(job),
-                });
+            let built = system::build(&v.system, exp.scenario, &exp.inputs(v, &point), &v.options);
+            // Whether this setting has a choice to play, once (each run solves its own); a
+            // refusal belongs to the variant's `play` line.
+            if let (Ok(job), Some(p), true) = (&built, &fv.play, v.optimal_play && first)
+                && let Err(e) = job.played(&super::play_ask(), &crate::engine::Control::default())
+            {
+                return Err(place.err(
+                    place.line(p.span()),
+                    "variant.play",
+                    format!("variant '{}': {e}", v.name),
+                ));
+            }
             first = false;
             match built {
                 Ok(job) => {

@@ -91,6 +91,17 @@ pub(crate) fn payoff(ask: &Ask, outcomes: &[(&str, &[usize])], classes: usize) -
     Ok(pay)
 }
 
+/// Why `scenario` has nothing for play to solve, in words: a line's charges are not solved
+/// yet; every other scenario but an engagement leaves side A no choice.
+pub(crate) fn no_choice(scenario: &str) -> Error {
+    Error::Conflict(match scenario {
+        "line" => "play: a line's charges, chosen file by file, are not solved yet; play solves side A's charge in an engagement (scenario engagement)".into(),
+        other => format!(
+            "play: the {other} scenario leaves side A no choice to solve; play solves side A's charge in an engagement (scenario engagement)"
+        ),
+    })
+}
+
 /// A way of playing and its exact value.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Valued {

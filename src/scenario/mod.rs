@@ -733,6 +733,9 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
     }
 
     fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution> {
+        if self.chain.choices().is_empty() {
+            return Err(crate::play::no_choice(&self.describe.scenario));
+        }
         let outcomes: Vec<(&str, &[usize])> = self
             .outcomes
             .iter()
@@ -759,11 +762,7 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
         ask: &crate::play::Ask,
         control: &Control,
     ) -> Result<(Box<dyn Job>, crate::play::Solution)> {
-        let no_choice = || {
-            crate::error::Error::Conflict(
-                "play: this setting leaves no choice to play (play solves side A's charge in an engagement)".into(),
-            )
-        };
+        let no_choice = || crate::play::no_choice(&self.describe.scenario);
         if self.chain.choices().is_empty() {
             return Err(no_choice());
         }
@@ -790,12 +789,29 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
             .with_play(std::sync::Arc::new(table))
             .ok_or_else(no_choice)?;
         let mut describe = self.describe.clone();
-        describe.notes.push(format!(
+        let note = format!(
             "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {:+.2} points on that measure, against {:+.2} for the parameters' own policy",
             solved.objective,
             100.0 * solved.optimal,
             100.0 * solved.own().value
-        ));
+        );
+        // In place of the note on the parameters' policy ("side A charges a shaken target;
+        // exact: …"), which this job no longer plays.
+        let policy = describe.notes.iter().position(|n| {
+            ["side A charges", "side A never charges"]
+                .iter()
+                .any(|p| n.starts_with(p))
+        });
+        match policy {
+            Some(i) => {
+                let rest = describe.notes[i]
+                    .split_once("; ")
+                    .map(|(_, rest)| format!("; {rest}"))
+                    .unwrap_or_default();
+                describe.notes[i] = format!("{note}{rest}");
+            }
+            None => describe.notes.push(note),
+        }
         let job = ChainJob::new(
             chain,
             describe,

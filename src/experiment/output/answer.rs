@@ -148,6 +148,15 @@ pub(super) fn check_interval(
         Some(crate::stats::wilson(k, n, z))
     } else {
         let (l, h) = (c.ci_low?, c.ci_high?);
+        // A mean with no spread at 0 or 1 (every trial the same: a share no trial reached, or
+        // every trial reached): its interval is a chance's of n trials without one the other
+        // way, not the estimate alone, which a value met once in a million trials would miss.
+        if h - l <= 0.0
+            && (c.p == 0.0 || c.p == 1.0)
+            && let Some(n) = c.count
+        {
+            return Some(crate::stats::wilson((c.p * n as f64).round() as u64, n, z));
+        }
         let se = (h - l) / (2.0 * crate::stats::z_for_confidence(confidence));
         Some((c.p - z * se, c.p + z * se))
     }

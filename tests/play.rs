@@ -264,7 +264,11 @@ fn a_played_job_scores_the_solved_value_exactly_and_by_simulation() {
             let trials = 200_000;
             let r = played
                 .run(
-                    &RunOptions::new(trials, 7).sampler(sampler),
+                    // A minute for the exact solve: it is compared, not timed, and a loaded
+                    // test run can pass the 5 s default.
+                    &RunOptions::new(trials, 7)
+                        .sampler(sampler)
+                        .exact_budget(Some(60.0)),
                     &Control::new(),
                 )
                 .unwrap();
@@ -290,7 +294,10 @@ fn a_played_job_scores_the_solved_value_exactly_and_by_simulation() {
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("a line's charges, chosen file by file, are not solved yet"), "{e}");
+    assert!(
+        e.contains("a line's charges, chosen file by file, are not solved yet"),
+        "{e}"
+    );
 }
 
 /// An experiment's variant may play its best choices (`play = "optimal"`): its exact headline

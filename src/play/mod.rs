@@ -184,10 +184,17 @@ impl Solution {
     }
     /// The best single choice made every turn.
     pub fn best_always(&self) -> Option<&Valued> {
+        // Ties go as the rule of thumb's do (the shorter name, then the first): a setting
+        // where the choices are worth the same names one choice in both sentences.
         self.fixed
             .iter()
             .filter(|f| f.name.starts_with("always "))
-            .max_by(|a, b| a.value.total_cmp(&b.value))
+            .rev()
+            .max_by(|a, b| {
+                a.value
+                    .total_cmp(&b.value)
+                    .then(b.name.len().cmp(&a.name.len()))
+            })
     }
 }
 

@@ -324,25 +324,13 @@ fn value_of<C: Chain>(chain: &C, g: &Graph<C::State>, pay: &[f64], rule: &Rule) 
     v[0]
 }
 
-/// Solve play: the optimal policy and value, every fixed way of playing's value, how dominant
-/// each choice is, and the simplest rule of thumb close to optimal.
+/// Solve play: the optimal policy and value (and the policy as a table a chain can play,
+/// [`Chain::with_play`]), every fixed way of playing's value, how dominant each choice is, and
+/// with `thumbs_too` the simplest rule of thumb close to optimal (a chain that only plays the
+/// table needs none).
 ///
 /// # Errors
 /// The chain has no choices; too many states; the watch's cancel flag, budget or bounds.
-pub(crate) fn solve<C: Chain>(
-    chain: &C,
-    ask: &Ask,
-    pay: &[f64],
-    watch: &Watch,
-) -> Result<Solution> {
-    solve_with(chain, ask, pay, watch, true).map(|(solution, _)| solution)
-}
-
-/// [`solve`], with the optimal policy as a table a chain can play ([`Chain::with_play`]);
-/// `thumbs`: whether to try the rules of thumb (a chain that only plays the table needs none).
-///
-/// # Errors
-/// As [`solve`].
 pub(crate) fn solve_with<C: Chain>(
     chain: &C,
     ask: &Ask,

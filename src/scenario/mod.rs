@@ -733,28 +733,8 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
     }
 
     fn play(&self, ask: &crate::play::Ask, control: &Control) -> Result<crate::play::Solution> {
-        if self.chain.choices().is_empty() {
-            return Err(crate::play::no_choice(&self.describe.scenario));
-        }
-        let outcomes: Vec<(&str, &[usize])> = self
-            .outcomes
-            .iter()
-            .map(|o| (o.name, o.classes.as_slice()))
-            .collect();
-        let pay = crate::play::payoff(ask, &outcomes, self.chain.classes().len())?;
-        let cancelled = || control.is_cancelled();
-        let watch = crate::exact::Watch {
-            scenario: &self.describe.scenario,
-            cancelled: &cancelled,
-            budget: ask.budget.map(|b| (std::time::Instant::now(), b)),
-            max_branches: crate::exact::MAX_TURN_BRANCHES,
-            max_moves: usize::MAX,
-            max_total: u64::MAX,
-            taken: std::cell::Cell::new(0),
-        };
-        let mut solved = crate::play::solve(&self.chain, ask, &pay, &watch)?;
-        solved.setting = self.describe.lines("play");
-        Ok(solved)
+        self.solve_play(ask, control, true)
+            .map(|(solved, _)| solved)
     }
 
     fn played(
@@ -763,27 +743,7 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
         control: &Control,
     ) -> Result<(Box<dyn Job>, crate::play::Solution)> {
         let no_choice = || crate::play::no_choice(&self.describe.scenario);
-        if self.chain.choices().is_empty() {
-            return Err(no_choice());
-        }
-        let outcomes: Vec<(&str, &[usize])> = self
-            .outcomes
-            .iter()
-            .map(|o| (o.name, o.classes.as_slice()))
-            .collect();
-        let pay = crate::play::payoff(ask, &outcomes, self.chain.classes().len())?;
-        let cancelled = || control.is_cancelled();
-        let watch = crate::exact::Watch {
-            scenario: &self.describe.scenario,
-            cancelled: &cancelled,
-            budget: ask.budget.map(|b| (std::time::Instant::now(), b)),
-            max_branches: crate::exact::MAX_TURN_BRANCHES,
-            max_moves: usize::MAX,
-            max_total: u64::MAX,
-            taken: std::cell::Cell::new(0),
-        };
-        let (mut solved, table) = crate::play::solve_with(&self.chain, ask, &pay, &watch, false)?;
-        solved.setting = self.describe.lines("play");
+        let (solved, table) = self.solve_play(ask, control, false)?;
         let chain = self
             .chain
             .with_play(std::sync::Arc::new(table))
@@ -824,6 +784,39 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
 }
 
 impl<C: Chain + Clone> ChainJob<C> {
+    /// Play solved for `ask` on this job's chain, headed by what it solved, with the optimal
+    /// policy as a table (`thumbs`: with the rules of thumb, which only the report of play
+    /// needs).
+    fn solve_play(
+        &self,
+        ask: &crate::play::Ask,
+        control: &Control,
+        thumbs: bool,
+    ) -> Result<(crate::play::Solution, crate::chain::Played<C::State>)> {
+        if self.chain.choices().is_empty() {
+            return Err(crate::play::no_choice(&self.describe.scenario));
+        }
+        let outcomes: Vec<(&str, &[usize])> = self
+            .outcomes
+            .iter()
+            .map(|o| (o.name, o.classes.as_slice()))
+            .collect();
+        let pay = crate::play::payoff(ask, &outcomes, self.chain.classes().len())?;
+        let cancelled = || control.is_cancelled();
+        let watch = crate::exact::Watch {
+            scenario: &self.describe.scenario,
+            cancelled: &cancelled,
+            budget: ask.budget.map(|b| (std::time::Instant::now(), b)),
+            max_branches: crate::exact::MAX_TURN_BRANCHES,
+            max_moves: usize::MAX,
+            max_total: u64::MAX,
+            taken: std::cell::Cell::new(0),
+        };
+        let (mut solved, table) = crate::play::solve_with(&self.chain, ask, &pay, &watch, thumbs)?;
+        solved.setting = self.describe.lines("play");
+        Ok((solved, table))
+    }
+
     /// The simulator: the requested sampler, or dice for chains with no exact solution; built
     /// on the first call for each sampler and kept in the job.
     fn sim(&self, sampler: Sampler) -> &ChainSim<C> {

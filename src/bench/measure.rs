@@ -23,7 +23,14 @@ pub(super) fn measured(threads: usize, work: impl FnOnce() -> Result<f64>) -> Re
         .map(|((on0, w0), (on1, w1))| (on1 - on0, w1 - w0));
     let cpu = used.map(|(on, waited)| CpuUse {
         busy: on / (wall_s * threads as f64),
-        waited: waited / (wall_s * threads as f64),
+        // Of the time the threads were ready to run, the share they waited for a core: the
+        // same as a share of wall × threads while every thread is always ready, and never
+        // above 100% when the process has more threads than it was asked for.
+        waited: if on + waited > 0.0 {
+            waited / (on + waited)
+        } else {
+            0.0
+        },
     });
     Ok(Measured {
         value,

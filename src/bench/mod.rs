@@ -147,8 +147,8 @@ pub struct CpuUse {
     /// Processor time the process had over wall time × threads: 1 when every thread ran all
     /// the time.
     pub busy: f64,
-    /// Time its threads spent ready but waiting for a core, over wall time × threads: the
-    /// machine's other work, measured.
+    /// Of the time its threads were ready to run, the share they spent waiting for a core
+    /// (the machine's other work, measured): at most 1 however many threads the process has.
     pub waited: f64,
 }
 

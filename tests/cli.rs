@@ -336,6 +336,15 @@ fn odds_table_is_exact() {
         .position(|c| c == "green +1 leader")
         .unwrap();
     assert_eq!(unsteady["rows"][0][1][led]["value"].as_f64().unwrap(), 0.5);
+    // With a +2 leader, as the pass table has: 3+, 2/3.
+    let led2 = unsteady["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == "green +2 leader")
+        .unwrap();
+    let two = unsteady["rows"][0][1][led2]["value"].as_f64().unwrap();
+    assert!((two - 2.0 / 3.0).abs() < 1e-12, "{two}");
     // Regular, no leader, no loss: 4+ = 1/2; with a re-roll 3/4.
     let row0 = &v["sections"][0]["rows"][0][1];
     assert_eq!(row0[3]["fraction"], "1/2");

@@ -301,8 +301,8 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
 pub const RALLY_TURNS: u32 = 8;
 
 /// RF-4, RF-5: the chance a shaken unit is back in good order within k rally phases, from
-/// routing and from unsteady (one table each), by class without help, with a +1 leader, and as
-/// an Elite unit with its re-roll: a unit of `ask.stands` (default 8) that has already lost
+/// routing and from unsteady (one table each), by class without help, with a +1 or +2 leader (as
+/// the pass table has), and as an Elite unit with its re-roll: a unit of `ask.stands` (default 8) that has already lost
 /// `ask.lost` (default none). Solved exactly by the rally scenario under the rule parameters of
 /// `rules` (the sheet's).
 ///
@@ -330,9 +330,10 @@ pub fn rally_sections(
         .iter()
         .map(|(k, v)| Input::rule(k, crate::report::json_text(v)))
         .collect();
-    let helps: [(&str, &[(&str, &str)]); 3] = [
+    let helps: [(&str, &[(&str, &str)]); 4] = [
         ("", &[]),
         (" +1 leader", &[("leader", "1")]),
+        (" +2 leader", &[("leader", "2")]),
         (", elite (1 re-roll)", &[("elite", "true")]),
     ];
     let mut sections = Vec::new();

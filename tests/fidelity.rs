@@ -953,7 +953,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     let rows: Vec<&str> = summary
         .lines()
-        .filter(|l| l.contains("Last pip still shoots: all (the report: closing only)"))
+        .filter(|l| l.contains("| Last pip still shoots | closing only | all |"))
         .collect();
     // side A wins: 0.042956 − 0.292327 = −24.94 points, at all 0.043046 − 0.246608 = −20.36;
     // both broken: 0 − 0.255151 = −25.52, at all 0.005634 − 0.356854 = −35.12 (−35.3 before a

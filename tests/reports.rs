@@ -838,7 +838,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| 25% rules + amendment, 1 in 6 blocked | 74.7% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
+        "| 25% rules + amendment (1 in 6 blocked) | 74.7% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
     assert!(summary.contains("| Rank & File (for scale) | 96.0% (removed) | 6.81 | 1.05 |"));
@@ -854,7 +854,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| 25% rules + amendment | eliminated | Retreating unit out of range: no (the report: yes) | EF-5 | both | −13.94 points | exactly the same | vanishes |"
+        "| 25% rules + amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("The answer depends on the reading that a retreating unit is out of the enemy's range (if not, 25% rules + amendment would be no different from 25% rules in \u{201c}eliminated\u{201d})"),
@@ -905,7 +905,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     .unwrap();
     let section = &line[line.find("## What changes the answer").unwrap()..];
     assert!(
-        section.contains("Retreating unit out of range: no (the report: yes)"),
+        section.contains("| Retreating unit out of range | yes | no |"),
         "{section}"
     );
     assert!(
@@ -933,8 +933,8 @@ fn the_situation_is_not_an_assumption() {
         .join("\n");
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
-    assert!(readings.contains("Retreating unit out of range: no (the report: yes)"));
-    assert!(readings.contains("Return to action on: 4 or 6 (the report: 5)"));
+    assert!(readings.contains("| Retreating unit out of range | yes | no |"));
+    assert!(readings.contains("| Return to action on | 5 | 4 or 6 |"));
     for s in [
         "Starting state",
         "Morale class",
@@ -1361,7 +1361,9 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     let read = |name: &str| std::fs::read_to_string(root.join(name).join("summary.md")).unwrap();
     let green = read("green-rally-number");
     assert!(
-        green.contains("What the columns count. Recovered: back in good order by the last turn"),
+        green.contains(
+            "What the columns count. Recovered \u{2014} back in good order by the last turn"
+        ),
         "{green}"
     );
     let retreat = read("retreat-vs-rank-and-file");
@@ -1370,10 +1372,10 @@ fn every_committed_answer_table_says_what_its_columns_count() {
         .find(|l| l.starts_with("What the columns count."))
         .expect("the retreat report says what its columns count");
     for words in [
-        "Eliminated: gone by the last turn: its last quarter lost to fire, or its retreat blocked",
-        "under Rank & File, removed: gone by the last turn",
+        "Eliminated \u{2014} gone by the last turn: its last quarter lost to fire, or its retreat blocked",
+        "Under Rank & File, the column counts \u{201c}removed\u{201d} \u{2014} gone by the last turn",
         "dispersal by the 50% rule",
-        "Turns its place stood empty: turns, of all those played, in which no unit held its place",
+        "Turns its place stood empty \u{2014} turns, of all those played, in which no unit held its place",
     ] {
         assert!(line.contains(words), "{words:?} not in {line}");
     }
@@ -1385,7 +1387,10 @@ fn every_committed_answer_table_says_what_its_columns_count() {
             .lines()
             .find(|l| l.starts_with("What the columns count."))
         {
-            assert!(!l.contains("stands lost: attacker's stands lost"), "{l}");
+            assert!(
+                !l.contains("stands lost \u{2014} attacker's stands lost"),
+                "{l}"
+            );
             assert!(!l.contains("turns until decided"), "{l}");
         }
     }

@@ -484,6 +484,13 @@ pub(crate) fn index_html(
             inline(&s.title),
             inline(&s.intro)
         );
+        if !s.list.is_empty() {
+            out += "<ul class=\"notes\">\n";
+            for item in &s.list {
+                out += &format!("<li>{}</li>\n", inline(item));
+            }
+            out += "</ul>\n";
+        }
         for tab in &s.tables {
             out += &table(tab, &s.title, "");
         }

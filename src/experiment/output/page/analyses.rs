@@ -45,6 +45,7 @@ pub(super) fn sensitivity_sections(result: &ExperimentResult) -> Vec<Section> {
         }
         sections.push(Section {
             printed: false,
+            list: Vec::new(),
             title: format!("Which rule matters most: {name}"),
             intro,
             tables: vec![tab],
@@ -85,6 +86,7 @@ pub(super) fn balance_sections(result: &ExperimentResult) -> Vec<Section> {
         }
         sections.push(Section {
             printed: false,
+            list: Vec::new(),
             title: format!(
                 "What {} makes it fair: {name}",
                 crate::params::label_in_prose(&b.key)

@@ -266,18 +266,32 @@ fn comparison_table(
 ) -> Tab {
     let base_report = &result.runs[0].report;
     let exp = &result.experiment;
-    let mut tab = Tab::new(&[
+    let shown: Vec<&crate::experiment::assumptions::Assumption> = a
+        .found
+        .iter()
+        .filter(|f| !is_reference(result, &f.variant))
+        .collect();
+    // Which side a setting was moved on, only where some setting was moved on one side alone.
+    let sides = shown.iter().any(|f| f.side != "both");
+    let mut head: Vec<(&str, bool)> = vec![
         ("variant", false),
         ("headline", false),
         ("setting", false),
+        ("in this report", false),
+        ("changed to", false),
         ("rule", false),
-        ("stepped on", false),
+    ];
+    if sides {
+        head.push(("changed for", false));
+    }
+    head.extend([
         ("difference", true),
-        ("under the setting", true),
+        ("under the change", true),
         ("effect", false),
     ]);
+    let mut tab = Tab::new(&head);
     // A variant shown for scale is no comparison the question asks about: left out here too.
-    for f in a.found.iter().filter(|f| !is_reference(result, &f.variant)) {
+    for f in shown {
         let head = Head::named(f.headline.clone(), base_report);
         let diff = |d: f64| {
             if d.abs() < EXACTLY_ZERO {
@@ -286,20 +300,22 @@ fn comparison_table(
                 head.diff(d)
             }
         };
-        tab.rows.push(vec![
+        let mut row = vec![
             f.variant.clone(),
             head.labelled(),
-            stepped(
-                &setting_in_table(&systems_of(result), &f.key, &f.kind),
-                &setting_value(&f.key, &f.to),
-                &setting_value(&f.key, &f.from),
-            ),
+            setting_in_table(&systems_of(result), &f.key, &f.kind),
+            setting_value(&f.key, &f.from),
+            setting_value(&f.key, &f.to),
             f.rule.clone(),
-            match f.side.as_str() {
+        ];
+        if sides {
+            row.push(match f.side.as_str() {
                 "both" => "both".to_string(),
                 "baseline" => exp.baseline_name(&f.variant).to_string(),
                 _ => f.variant.clone(),
-            },
+            });
+        }
+        row.extend([
             diff(f.difference),
             match (f.low, f.high) {
                 (Some(l), Some(h)) => format!("{} {}", diff(f.changed), head.diff_interval(l, h)),
@@ -307,6 +323,7 @@ fn comparison_table(
             },
             effect_words(&f.effect, 1).to_string(),
         ]);
+        tab.rows.push(row);
     }
     tab
 }
@@ -373,6 +390,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }
         return Some(vec![Section {
             printed: true,
+            list: Vec::new(),
             title: "What changes the answer".into(),
             intro,
             tables: Vec::new(),
@@ -397,6 +415,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     }
     let mut out = vec![Section {
         printed: true,
+        list: Vec::new(),
         title: "What changes the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
@@ -408,6 +427,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     if !situation.rows.is_empty() {
         out.push(Section {
             printed: true,
+            list: Vec::new(),
             title: "Where the answer holds".into(),
             intro: format!(
                 "The answer is for the situation the setup describes, played as it says.{} Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
@@ -424,9 +444,10 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     if !tab.rows.is_empty() {
         out.push(        Section {
             printed: false,
+            list: Vec::new(),
             title: "What changes the answer, comparison by comparison".into(),
             intro: format!(
-                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the setting{}.{not_moved}{}",
+                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
                 match scale_only + scale_situation {
                     0 => "",
                     _ => " (the variant shown for scale is left out)",
@@ -451,7 +472,33 @@ pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
     } else {
         ": "
     };
-    format!("{label}{sep}{to} (the report: {from})")
+    format!("{label}{sep}{to} instead of {from}")
+}
+
+/// What a setting does to the differences, gravest first, in a sentence's words: "reverses 1
+/// difference and removes 1", "shifts 10 differences".
+pub(super) fn changes_in_words(by: &[(String, usize)]) -> String {
+    let parts: Vec<String> = by
+        .iter()
+        .enumerate()
+        .map(|(i, (e, n))| {
+            let verb = match e.as_str() {
+                "flips" => "reverses",
+                "removes" => "removes",
+                "creates" => "creates",
+                _ => "shifts",
+            };
+            match (i, *n) {
+                (0, 1) => format!("{verb} 1 difference"),
+                (0, n) => format!("{verb} {n} differences"),
+                (_, n) => format!("{verb} {n}"),
+            }
+        })
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
 }
 
 /// The settings of the situation and of play that the file leaves at the tool's defaults but
@@ -610,6 +657,8 @@ pub(super) fn assumptions_by_setting(
     });
     let mut tab = Tab::new(&[
         ("setting", false),
+        ("in this report", false),
+        ("changed to", false),
         ("rule", false),
         ("what it does to the differences", false),
         ("its most serious change", false),
@@ -626,19 +675,7 @@ pub(super) fn assumptions_by_setting(
                 }
             }
             by.sort_by_key(|b| severity(&b.0));
-            // In active words, gravest first: "reverses 1, removes 1", "shifts 10".
-            by.iter()
-                .map(|(e, n)| {
-                    let verb = match e.as_str() {
-                        "flips" => "reverses",
-                        "removes" => "removes",
-                        "creates" => "creates",
-                        _ => "shifts",
-                    };
-                    format!("{verb} {n}")
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+            changes_in_words(&by)
         };
         // A setting that changes only a comparison shown for scale is left to the full table.
         if mine.is_empty() {
@@ -663,7 +700,7 @@ pub(super) fn assumptions_by_setting(
                 head.diff(d)
             }
         };
-        // Each step tried that changes a comparison, once ("0 or 2 (the report: 1)").
+        // Each step tried that changes a comparison, once ("0 or 2").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
             let s = setting_value(&f.key, &r.to);
@@ -672,17 +709,15 @@ pub(super) fn assumptions_by_setting(
             }
         }
         tab.rows.push(vec![
-            stepped(
-                &setting_in_table(&compared_systems(result), &f.key, &f.kind),
-                &steps_in_words(&steps),
-                &setting_value(&f.key, &f.from),
-            ),
+            setting_in_table(&compared_systems(result), &f.key, &f.kind),
+            setting_value(&f.key, &f.from),
+            steps_in_words(&steps),
             top.rule.clone(),
             changes,
             format!(
-                "{}, {}: {} instead of {}",
-                top.variant,
+                "\u{201c}{}\u{201d} under {}: {} instead of {}",
                 head.label().head,
+                top.variant,
                 diff(top.changed),
                 diff(top.difference)
             ),

@@ -19,15 +19,22 @@ fn amount(c: &Comparison, x: f64) -> String {
     }
 }
 
-/// A difference at the headline's digits; one too small for them keeps the finer ones
-/// ("+0.0028", not "0.00" beside rows that say "exactly the same").
+/// A difference at the headline's digits; one too small for them says so, with one
+/// significant digit ("nearly none (+0.003)", not a "0.00" beside rows that say "exactly the
+/// same", nor a "+0.0028" in a column of two decimals).
 fn shown(c: &Comparison, x: f64) -> String {
     let (coarse, digits) = match as_chance(c) {
         true => (100.0 * x, 2usize),
         false => (x, 2usize),
     };
     if (coarse * 10f64.powi(digits as i32)).round() == 0.0 {
-        return amount(c, x);
+        // One significant digit: the first place where it is not zero.
+        let places = (-coarse.abs().log10()).ceil().max(digits as f64 + 1.0) as usize;
+        let places = places.min(6);
+        return match as_chance(c) {
+            true => format!("nearly none ({} points)", signed(coarse, places)),
+            false => format!("nearly none ({})", signed(coarse, places)),
+        };
     }
     match as_chance(c) {
         true => format!("{} points", signed(coarse, digits)),
@@ -92,7 +99,10 @@ fn difference_row(
     let exp = &result.experiment;
     let mut row = Vec::new();
     if !exp.sweep.is_empty() {
-        row.push(point_words(exp, &c.point));
+        row.push(match swept_past(result, c) {
+            true => "every setting".to_string(),
+            false => point_words(exp, &c.point),
+        });
     }
     let (low, high) = match c.exact_difference {
         Some(_) => (
@@ -153,6 +163,38 @@ fn difference_row(
     row
 }
 
+/// Whether variant `name` gives the same exact values at every setting of a sweep (the setting
+/// swept does not touch it), over more than one setting.
+fn untouched(result: &ExperimentResult, name: &str) -> bool {
+    let Some(index) = result
+        .experiment
+        .variants
+        .iter()
+        .position(|v| v.name == name)
+    else {
+        return false;
+    };
+    let values = |r: &Run| -> Option<Vec<u64>> {
+        let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
+        let metrics = r.report.metrics.iter().map(|m| m.exact);
+        outcomes
+            .chain(metrics)
+            .map(|x| x.map(f64::to_bits))
+            .collect()
+    };
+    let runs: Vec<&Run> = result.runs.iter().filter(|r| r.variant == index).collect();
+    runs.len() > 1 && values(runs[0]).is_some() && runs.iter().all(|r| values(r) == values(runs[0]))
+}
+
+/// A difference the sweep does not touch (neither its variant nor its baseline changes with
+/// the setting swept): said once, as at "every setting", not once a setting.
+fn swept_past(result: &ExperimentResult, c: &Comparison) -> bool {
+    !result.experiment.sweep.is_empty()
+        && c.exact_difference.is_some()
+        && untouched(result, &c.variant)
+        && untouched(result, &c.baseline)
+}
+
 /// "the baseline", or "its baseline" where each group of variants has its own.
 fn the_baseline(exp: &crate::experiment::Experiment) -> &'static str {
     match exp.several_baselines() {
@@ -170,6 +212,18 @@ pub(super) fn differences_section(
         return None;
     }
     let exp = &result.experiment;
+    // A difference the sweep does not touch once, at the first setting (its check too).
+    let first = comparisons.first().map(|c| c.point.clone());
+    let comparisons: Vec<Comparison> = comparisons
+        .iter()
+        .filter(|c| !swept_past(result, c) || Some(&c.point) == first.as_ref())
+        .cloned()
+        .collect();
+    let comparisons = &comparisons[..];
+    let once = match comparisons.iter().any(|c| swept_past(result, c)) {
+        true => " A difference the setting swept does not touch is given once, for every setting.",
+        false => "",
+    };
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     // One number per difference: the exact one where it is known, the simulation's
     // estimate and interval beside it as its check; the tests of chance only for the rows
@@ -192,6 +246,7 @@ pub(super) fn differences_section(
     }
     Some(Section {
         printed: false,
+        list: Vec::new(),
         title: match exp.several_baselines() {
             true => "Differences, each from its baseline".to_string(),
             false => format!("Differences from {}", exp.variants[0].name),
@@ -202,7 +257,7 @@ pub(super) fn differences_section(
                 the_baseline(exp),
                 checked,
                 (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
-            )
+            ) + once
         } else {
             format!(
                 "Each variant minus {} at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",

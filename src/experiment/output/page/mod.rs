@@ -72,6 +72,8 @@ pub(crate) struct Section {
     pub tables: Vec<Tab>,
     /// Printed with the article (the assumptions that matter); else on screen only.
     pub printed: bool,
+    /// Items said one to a line under the paragraph (notes), in order.
+    pub list: Vec<String>,
 }
 
 /// The report's body: the question, the answer, a line on how it was run, the sections (each
@@ -347,6 +349,12 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
     out += &format!("{}\n\n", page.method);
     for s in &page.sections {
         out += &format!("## {}\n\n{}\n\n", s.title, s.intro);
+        if !s.list.is_empty() {
+            for item in &s.list {
+                out += &format!("- {item}\n");
+            }
+            out += "\n";
+        }
         let tables: Vec<String> = s.tables.iter().map(Tab::markdown).collect();
         out += &tables.join("\n");
         out += "\n";
@@ -396,14 +404,18 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         let Some((_, label0, meaning0)) = readings.first() else {
             continue;
         };
-        let mut line = format!("{}: {meaning0}", crate::labels::capitalised(label0));
+        // A dash, not a colon, after the label: a meaning often has a colon of its own.
+        let mut line = format!(
+            "{} \u{2014} {meaning0}.",
+            crate::labels::capitalised(label0)
+        );
         for (system, label, meaning) in &readings[1..] {
             line += &format!(
-                "; under {}, {label}: {meaning}",
+                " Under {}, the column counts \u{201c}{label}\u{201d} \u{2014} {meaning}.",
                 crate::labels::system(system)
             );
         }
-        said.push(line + ".");
+        said.push(line);
     }
     (!said.is_empty()).then(|| format!("What the columns count. {}", said.join(" ")))
 }

@@ -172,6 +172,7 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
     tables.extend(measure_table(result, run, zf));
     Section {
         printed: false,
+        list: Vec::new(),
         title: if at.is_empty() {
             v.name.clone()
         } else {
@@ -307,6 +308,10 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
         }
         sections.push(Section {
             printed: false,
+            list: shared
+                .iter()
+                .map(|n| format!("{}.", crate::labels::capitalised(n)))
+                .collect(),
             title: if systems.len() > 1 {
                 format!(
                     "Notes every variant of {} shares",
@@ -316,12 +321,8 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
                 "Notes every variant shares".into()
             },
             intro: format!(
-                "{}.",
-                shared
-                    .iter()
-                    .map(|n| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                "Every variant of {} here plays under these notes, said once:",
+                crate::labels::system(system)
             ),
             tables: Vec::new(),
         });

@@ -596,7 +596,9 @@ impl Odds {
                 esc(&s.row_header)
             );
             for c in &s.columns {
-                out += &format!("<th scope=\"col\">{}</th>", esc(c));
+                // A head wraps at its spaces only: "veteran, elite (1 re-roll)" never breaks
+                // before its comma or inside "re-roll" (a non-breaking hyphen).
+                out += &format!("<th scope=\"col\">{}</th>", esc(c).replace('-', "\u{2011}"));
             }
             out += "</tr></thead>\n<tbody>\n";
             // Rows in a row whose every cell says the same words (a unit the 50% rule fails
@@ -804,7 +806,7 @@ td.x.all { font-size: 8.5pt; }
 section { break-inside: avoid; page-break-inside: avoid; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }
 th, td { border: 0.25mm solid var(--rule); padding: 0.3mm 0.5mm; line-height: 1.12; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
-thead th { background: var(--head); font-weight: 600; }
+thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; }
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }

@@ -215,7 +215,7 @@ fn left_off_paper(result: &ExperimentResult, page: &Page, charts: usize) -> Stri
         [] => String::new(),
     };
     format!(
-        "<p class=\"print-only more\">Left off this printout, on screen (index.html) and in the report's folder: {}; with the command that reproduces every number.</p>\n",
+        "<p class=\"print-only more\">Not printed here: {}. They are in the report's folder, on screen, with the command that reproduces every number.</p>\n",
         escape(&listed)
     )
 }

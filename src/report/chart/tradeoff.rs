@@ -293,8 +293,18 @@ where
     };
     if !left_out.is_empty() {
         note += &format!(
-            " Not drawn, as it is in the table for scale only: {}.",
-            left_out.join(", ")
+            " {} {} off the chart; {} in the table for scale.",
+            left_out.join(" and "),
+            if left_out.len() == 1 {
+                "is left"
+            } else {
+                "are left"
+            },
+            if left_out.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            }
         );
     }
     caption(root, f.caption_top, f.setup.as_deref(), &note, s)

@@ -144,7 +144,7 @@ impl RuleSystem for RankAndFile {
             1 => "loses a stand".to_string(),
             n => format!("loses {n} stands"),
         };
-        sheet.notes.push(format!("Rallies: a shaken unit tests in each rally phase, with only its leader's bonus, stands lost and the bonus for buildings changing the roll (RF-5). A routing unit must pass twice, first to unsteady, then to good order (RF-4); each time a routing unit fails, it {lose}, and once half its stands are lost it is removed (the 50% rule); an unsteady unit that fails loses nothing. The \u{201c}Elite\u{201d} columns are for {elite}. Each cell is the exact chance of being back in good order by that turn."));
+        sheet.notes.push(format!("Rallies: an unsteady or routing unit tests in each rally phase, with only its leader's bonus, stands lost and the bonus for buildings changing the roll (RF-5). A routing unit must pass twice, first to unsteady, then to good order (RF-4); each time a routing unit fails, it {lose}, and once half its stands are lost it is removed (the 50% rule); an unsteady unit that fails loses nothing. The \u{201c}Elite\u{201d} columns are for {elite}. Each cell is the exact chance of being back in good order by that turn."));
         Ok(sheet)
     }
 }

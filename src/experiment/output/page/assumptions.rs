@@ -145,10 +145,17 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
     };
     let named =
         |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
-    let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)]| {
+    // Settings of the situation that would change it too: pointed to, so that the count does
+    // not read as all there is.
+    let situation = match a.found.iter().any(|f| !reference(&f.variant) && scope(f)) {
+        true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
+        false => "",
+    };
+    let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)],
+                situation: &str| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "The answer depends on {}{}; \u{201c}What changes the answer\u{201d} lists {}.",
+            "The answer depends on {}{}; \u{201c}What changes the answer\u{201d} lists {}{situation}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
@@ -171,18 +178,24 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
     let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
         keys.iter().take(SHOWN).collect();
     let fits = |s: &String| s.split_whitespace().count() <= words_left;
-    [said(&with_silent), said(&alone)]
-        .into_iter()
-        .find(fits)
-        .or_else(|| {
-            Some(format!(
-                "The answer depends on {} (under \u{201c}What changes the answer\u{201d}).",
-                match keys.len() {
-                    1 => "1 setting that changes it".to_string(),
-                    n => format!("{n} settings that change it"),
-                }
-            ))
-        })
+    // The pointer to the situations only where the words allow: the reading comes first.
+    [
+        said(&with_silent, situation),
+        said(&alone, situation),
+        said(&with_silent, ""),
+        said(&alone, ""),
+    ]
+    .into_iter()
+    .find(fits)
+    .or_else(|| {
+        Some(format!(
+            "The answer depends on {} (under \u{201c}What changes the answer\u{201d}).",
+            match keys.len() {
+                1 => "1 setting that changes it".to_string(),
+                n => format!("{n} settings that change it"),
+            }
+        ))
+    })
 }
 
 /// One setting the answer rests on, in words: its label, its value, the value that changes
@@ -357,7 +370,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             String::new()
         } else {
             format!(
-                " at the first setting swept ({})",
+                " with {}",
                 super::super::answer::point_words(exp, &result.runs[0].point)
             )
         },
@@ -412,6 +425,9 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     }
     if !situation.rows.is_empty() {
         intro += " The settings of the situation and the players' choices that do are under \u{201c}Where the answer holds\u{201d}.";
+    } else {
+        // Said, so that a reader does not wonder whether the situation was tried at all.
+        intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
     }
     let mut out = vec![Section {
         printed: true,
@@ -463,9 +479,9 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     Some(out)
 }
 
-/// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 (the report: 1)"; a
-/// label that has a colon of its own takes a dash ("Label: its detail — no (the report:
-/// yes)").
+/// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 instead of 1"; a
+/// label that has a colon of its own takes a dash ("Label: its detail — no instead of
+/// yes").
 pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
     let sep = if label.contains(':') {
         " \u{2014} "
@@ -558,7 +574,7 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<String> 
     }
     (!said.is_empty()).then(|| {
         format!(
-            "The setup leaves these as the program plays them unless told otherwise{}: {}.",
+            "The setup also assumes{}: {}.",
             if everywhere { ", in every variant" } else { "" },
             said.join("; ")
         )
@@ -715,7 +731,12 @@ pub(super) fn assumptions_by_setting(
             top.rule.clone(),
             changes,
             format!(
-                "\u{201c}{}\u{201d} under {}: {} instead of {}",
+                "{}\u{201c}{}\u{201d} under {}: {} instead of {}",
+                // Which of the values tried, where there were two.
+                match steps.len() {
+                    1 => String::new(),
+                    _ => format!("At {}, ", setting_value(&f.key, &top.to)),
+                },
                 head.label().head,
                 top.variant,
                 diff(top.changed),

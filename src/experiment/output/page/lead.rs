@@ -659,7 +659,7 @@ pub(super) fn pull_apart(
                 }
             }
             [(p, moves)] => out.push(format!(
-                "Under {}{}, {} while {}: the headlines pull apart.",
+                "Under {}{}, {} while {}: the measures pull apart.",
                 v.name,
                 if p.is_empty() {
                     String::new()
@@ -673,7 +673,7 @@ pub(super) fn pull_apart(
                 let (_, first) = &apart[0];
                 let everywhere = apart.len() == points.len();
                 out.push(format!(
-                    "Under {}, the headlines pull apart {}: {} while {} (at {}: {} while {}).",
+                    "Under {}, the measures pull apart {}: {} while {} (at {}: {} while {}).",
                     v.name,
                     if everywhere {
                         format!("at every one of the {} settings swept", points.len())
@@ -711,9 +711,9 @@ pub(super) fn pull_apart(
             // their own ("Under X, the headlines split the same way"), not a clause hung on a
             // long name.
             let opening = match (led.is_some(), many) {
-                (true, false) => format!("Under {names}, the headlines split the same way"),
-                (true, true) => format!("Under {names} alike, the headlines split the same way"),
-                (false, _) => format!("The headlines pull apart under {names}"),
+                (true, false) => format!("Under {names}, the measures split the same way"),
+                (true, true) => format!("Under {names} alike, the measures split the same way"),
+                (false, _) => format!("The measures pull apart under {names}"),
             };
             format!(
                 "{opening}: {} {}{} while {} {}.",

@@ -454,8 +454,8 @@ mod tests {
             " (2 combinations the rules do not allow were skipped)"
         );
         assert_eq!(
-            skipped_words(1, &["Green base number: 1 (the report: 2)".into()], 1, &[]),
-            " (1 combination the rules do not allow was skipped: Green base number: 1 (the report: 2); 1 too large to work out within an experiment's bound was left out)"
+            skipped_words(1, &["Green base number: 1 instead of 2".into()], 1, &[]),
+            " (1 combination the rules do not allow was skipped: Green base number: 1 instead of 2; 1 too large to work out within an experiment's bound was left out)"
         );
     }
 
@@ -529,7 +529,7 @@ mod tests {
         // Each run alone agrees; together they may not, and the cell says so with the figures.
         assert_eq!(
             pooled_check(&[cell(480), cell(530)], true, 0.95, z),
-            "agrees (its 2 runs together)"
+            "agrees"
         );
         let off = |k: u64| Cell {
             exact: Some(0.47),
@@ -544,7 +544,7 @@ mod tests {
         assert!(z100 > 3.4 && z100 < 3.5, "{z100}");
         assert_eq!(
             pooled_check(&[off(495), off(500), off(505)], true, 0.95, z100),
-            "agrees (its 3 runs together)"
+            "agrees"
         );
     }
 

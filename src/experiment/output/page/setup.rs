@@ -277,7 +277,7 @@ pub(super) type SkipGroup<'a> = (&'a str, &'a str, &'a str, Vec<String>, Vec<&'a
 
 /// The tries an assumptions paragraph left out, in words: combinations the rules refuse, and
 /// settings too large to work out within an experiment's bound (the same on every machine),
-/// each named ("Green base number: 1 (the report: 2)"), so that a reader on paper is told which.
+/// each named ("Green base number: 1 instead of 2"), so that a reader on paper is told which.
 pub(super) fn skipped_tries(
     result: &ExperimentResult,
     a: &crate::experiment::assumptions::Assumptions,
@@ -289,7 +289,7 @@ pub(super) fn skipped_tries(
         .map(|(_, v)| v.name.as_str())
         .collect();
     // One line a setting and its value as run, its steps and the variants it was skipped
-    // for together: "artillery or wagon (the report: formed), for every variant".
+    // for together: "artillery or wagon instead of formed, for every variant".
     let named = |refused: bool| -> Vec<String> {
         let mut groups: Vec<SkipGroup> = Vec::new();
         for s in a.skipped.iter().filter(|s| s.refused == refused) {

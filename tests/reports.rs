@@ -934,7 +934,7 @@ fn the_situation_is_not_an_assumption() {
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
     assert!(readings.contains("| Retreating unit out of range | yes | no |"));
-    assert!(readings.contains("| Return to action on | 5 | 4 or 6 |"));
+    assert!(readings.contains("| Returns to action on a roll of | 5 | 4 or 6 |"));
     for s in [
         "Starting state",
         "Morale class",
@@ -1420,7 +1420,9 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
         .expect("the retreat report says its defaults");
     // A setting one system lacks is said with the system it is played under.
     assert!(
-        line.contains("fire kept on shaken units: all (under Rank & File)"),
+        line.contains(
+            "enemy fires at shaken units: all (unsteady and routing alike) (under Rank & File)"
+        ),
         "{line}"
     );
     for said in [

@@ -316,7 +316,7 @@ fn comparison_table(
         let mut row = vec![
             f.variant.clone(),
             head.labelled(),
-            setting_in_table(&systems_of(result), &f.key, &f.kind),
+            setting_in_table(&compared_systems(result), &f.key, &f.kind),
             setting_value(&f.key, &f.from),
             setting_value(&f.key, &f.to),
             f.rule.clone(),
@@ -383,7 +383,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let not_moved = match a.not_tried.is_empty() {
         true => String::new(),
         false => format!(
-            " Not moved, having no single step: {}.",
+            " Left as set, having no single step to take (a list of values, not one number): {}.",
             a.not_tried
                 .iter()
                 .map(|t| t.split(" (").next().unwrap_or(t))

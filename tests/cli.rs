@@ -969,6 +969,11 @@ fn bench_compares_with_a_saved_baseline() {
         r["cpu"] = serde_json::json!({"busy": 1.0, "waited": 0.001});
         r["runs"] = serde_json::json!([]);
     }
+    // And a mechanic file's runs (the name "rally RF" picks its case too): quiet.
+    for m in steady["mechanic"].as_array_mut().into_iter().flatten() {
+        m["per_second_file"]["samples"] = serde_json::json!([100e6, 101e6, 99e6, 100.5e6]);
+        m["cpu_file"] = serde_json::json!({"busy": 1.0, "waited": 0.001});
+    }
     let write = |name: &str, v: &Value| {
         let path = dir.join(name);
         std::fs::write(&path, serde_json::to_string(v).unwrap()).unwrap();
@@ -1049,6 +1054,10 @@ fn bench_compares_with_a_saved_baseline() {
     }
     for e in busy["exact"].as_array_mut().unwrap() {
         e["cpu"]["waited"] = 0.38.into();
+    }
+    // A mechanic file's row is judged like a case's: busy too.
+    for m in busy["mechanic"].as_array_mut().into_iter().flatten() {
+        m["cpu_file"] = serde_json::json!({ "busy": 0.62, "waited": 0.38 });
     }
     busy["warnings"] = serde_json::json!(["the machine was busy: a warning of the loaded file"]);
     let b = &write("busy.json", &busy);

@@ -82,15 +82,17 @@ pub(super) fn mechanic_rows(
             })?;
             jobs.push((job, setup, trials, Vec::new()));
         }
+        let n_threads = bench.machine.threads.max(1);
+        let mut file_runs = Vec::new();
         for _ in 0..REPEATS {
-            for (job, _, trials, rates) in &mut jobs {
-                rates.push(rate(
-                    job.as_ref(),
-                    *trials,
-                    threads,
-                    Sampler::Table,
-                    &mut None,
-                )?);
+            for (i, (job, _, trials, rates)) in jobs.iter_mut().enumerate() {
+                let m = measured(n_threads, || {
+                    rate(job.as_ref(), *trials, threads, Sampler::Table, &mut None)
+                })?;
+                rates.push(m.value);
+                if i == 0 {
+                    file_runs.push(m);
+                }
             }
         }
         let file = Spread::of(std::mem::take(&mut jobs[0].3), "trials/s");
@@ -102,6 +104,7 @@ pub(super) fn mechanic_rows(
             ratio: file.median / built.median,
             per_second_file: file,
             per_second_built_in: built,
+            cpu_file: cpu_of(&file_runs),
         });
     }
     Ok(())

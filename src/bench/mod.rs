@@ -246,6 +246,10 @@ pub struct MechanicRow {
     per_second_file: Spread,
     per_second_built_in: Spread,
     ratio: f64,
+    /// The processor's use over the file's timed runs (medians), so that `--compare` can tell
+    /// a busy machine from a slower file (files saved before 2026-12-01 have none).
+    #[serde(default)]
+    cpu_file: Option<CpuUse>,
 }
 
 /// Everything a bench measured, and where.

@@ -842,6 +842,64 @@ fn case_row(
     ]);
 }
 
+/// A mechanic file's row: its trials a second, judged as a built-in case's speed is (the
+/// built-in it is timed beside is a case of its own).
+fn mechanic_row(
+    t: &mut Tables,
+    (old, new): (&[Bench], &[Bench]),
+    m: &super::MechanicRow,
+    threshold: f64,
+) {
+    let c = &mut t.c;
+    let find = |b: &Bench| b.mechanic.iter().find(|x| x.case == m.case).cloned();
+    let (o, n) = (rows_of(old, find), rows_of(new, find));
+    if o.is_empty() {
+        t.missing
+            .push(format!("{} (mechanic file), in the new build only", m.case));
+        return;
+    }
+    let sampler = "mechanic file";
+    let name = format!("{} ({sampler})", m.case);
+    let why = unreliable(
+        Contention::of(old, &o.iter().map(|x| x.cpu_file).collect::<Vec<_>>()),
+        Contention::of(new, &n.iter().map(|x| x.cpu_file).collect::<Vec<_>>()),
+    );
+    let pooled = |v: &[super::MechanicRow]| {
+        v.iter()
+            .flat_map(|x| x.per_second_file.samples.iter().copied())
+            .collect::<Vec<f64>>()
+    };
+    let (po, pn) = (pooled(&o), pooled(&n));
+    let ch = change(&po, &pn, threshold);
+    let verdict = judge(ch.as_ref(), why);
+    match &verdict {
+        Verdict::Slower => c.regressions.push(format!("{name} speed")),
+        Verdict::Unreliable(w) => c.unjudged.push(format!("{name}: {w}")),
+        _ => {}
+    }
+    c.rows.push(RowData::of(
+        "speed",
+        &m.case,
+        Some(sampler),
+        "trials/s",
+        (po.len(), pn.len()),
+        ch.as_ref(),
+        &verdict,
+    ));
+    t.rows.push(vec![
+        m.case.clone(),
+        sampler.to_string(),
+        "\u{2014}".to_string(),
+        format!("{} | {}", po.len(), pn.len()),
+        ch.as_ref()
+            .map_or_else(|| "—".into(), |ch| super::rate_text(ch.old)),
+        ch.as_ref()
+            .map_or_else(|| "—".into(), |ch| super::rate_text(ch.new)),
+        change_text(ch.as_ref()),
+        verdict.text(),
+    ]);
+}
+
 /// An exact solution's row: speed is old time over new.
 fn exact_row(
     t: &mut Tables,
@@ -1033,11 +1091,18 @@ pub fn compare(
             }
         }
     }
-    // Mechanic-file rows are measured, not compared (yet): said, never dropped in silence.
-    if old.iter().chain(new).any(|b| !b.mechanic.is_empty()) {
-        notes.push(
-            "NOTE: the mechanic-file rows are not compared (bench prints them; --compare judges the built-in cases only)".into(),
-        );
+    // A mechanic file's speed is judged as a built-in case's is; one only one side ran is
+    // named, never dropped in silence.
+    for m in &first.mechanic {
+        mechanic_row(&mut t, (old, new), m, threshold);
+    }
+    for b in old.iter().take(1) {
+        for x in &b.mechanic {
+            if !first.mechanic.iter().any(|y| y.case == x.case) {
+                t.missing
+                    .push(format!("{} (mechanic file), in the baseline only", x.case));
+            }
+        }
     }
     let text = text(head, &t, &notes, threshold);
     let mut c = t.c;

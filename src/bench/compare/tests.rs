@@ -491,3 +491,73 @@ fn a_busy_hand_loop_makes_its_ratio_unreliable() {
     );
     assert_eq!(c.unjudged_guarded.len(), 1, "{}", c.text);
 }
+
+/// A mechanic file's speed is judged as a built-in case's is: the same figures are the same, a
+/// file at half its speed is slower, and one measured while the machine was busy is
+/// unreliable; a file on one side only is named.
+#[test]
+fn a_mechanic_file_row_is_judged_like_a_case() {
+    let with = |waited: f64, samples: &[f64]| {
+        let mut b = bench(0.004, &STEADY, &RATIOS);
+        b.mechanic.push(super::super::MechanicRow {
+            case: "first rally".into(),
+            setup_ms_file: 1.0,
+            setup_ms_built_in: 1.0,
+            per_second_file: Spread::of(samples.to_vec(), "trials/s"),
+            per_second_built_in: Spread::of(STEADY.to_vec(), "trials/s"),
+            ratio: 1.0,
+            cpu_file: Some(CpuUse {
+                busy: 1.0 - waited,
+                waited,
+            }),
+        });
+        b
+    };
+    let row = |c: &Compared| {
+        c.rows
+            .iter()
+            .find(|r| r.sampler.as_deref() == Some("mechanic file"))
+            .cloned()
+            .expect("a mechanic row")
+    };
+    let old = with(0.004, &STEADY);
+    let same = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&old),
+        (&[], &[]),
+        0.1,
+        None,
+    )
+    .unwrap();
+    assert_eq!(row(&same).verdict, "same", "{}", same.text);
+    assert!(same.text.contains("first rally"), "{}", same.text);
+    let half = with(0.004, &STEADY.map(|x| x / 2.0));
+    let slower = compare(
+        std::slice::from_ref(&old),
+        std::slice::from_ref(&half),
+        (&[], &[]),
+        0.1,
+        None,
+    )
+    .unwrap();
+    assert_eq!(row(&slower).verdict, "slower", "{}", slower.text);
+    assert!(
+        slower
+            .regressions
+            .iter()
+            .any(|r| r.contains("first rally (mechanic file)"))
+    );
+    let busy = with(0.40, &STEADY.map(|x| x / 2.0));
+    let judged = compare(std::slice::from_ref(&old), &[busy], (&[], &[]), 0.1, None).unwrap();
+    assert_eq!(row(&judged).verdict, "unreliable", "{}", judged.text);
+    // Run by one side only: named.
+    let plain = bench(0.004, &STEADY, &RATIOS);
+    let c = compare(&[old], &[plain], (&[], &[]), 0.1, None).unwrap();
+    assert!(
+        c.not_compared
+            .iter()
+            .any(|m| m == "first rally (mechanic file), in the baseline only"),
+        "{:?}",
+        c.not_compared
+    );
+}

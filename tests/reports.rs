@@ -1057,7 +1057,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
             .contains("| Regular with a +1 leader | every setting | 90.1% | baseline | agrees |"),
         "{summary}"
     );
-    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure, not only the headlines), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
+    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure, not only those in the table above), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));

@@ -167,9 +167,9 @@ fn inline(s: &str) -> String {
         .collect()
 }
 
-/// On paper only: what the printout leaves off and where it is, so a reader of the paper knows
-/// more exists (the charts not printed, the detail, each variant's tables, the sections kept
-/// to the screen). Empty where nothing is left off.
+/// On paper only: one line saying that more exists and where (where the printout leaves off
+/// charts, the detail, each variant's tables or sections kept to the screen). Empty where
+/// nothing is left off.
 fn left_off_paper(result: &ExperimentResult, page: &Page, charts: usize) -> String {
     let exp = &result.experiment;
     let is_variant = |t: &str| exp.variants.iter().any(|v| t.starts_with(v.name.as_str()));
@@ -209,15 +209,9 @@ fn left_off_paper(result: &ExperimentResult, page: &Page, charts: usize) -> Stri
     if parts.is_empty() {
         return String::new();
     }
-    let listed = match &parts[..] {
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
-        [] => String::new(),
-    };
-    format!(
-        "<p class=\"print-only more\">Not printed here: {}. They are in the report's folder, on screen, with the command that reproduces every number.</p>\n",
-        escape(&listed)
-    )
+    // One line on paper: a magazine's reader cannot turn to a section by name, only to where
+    // the rest is kept.
+    "<p class=\"print-only more\">Full tables and charts: in the report's folder, with the command that reproduces every number.</p>\n".to_string()
 }
 
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
@@ -499,7 +493,7 @@ pub(crate) fn index_html(
     out += &reproduce(result, page, command);
     out += &left_off_paper(result, page, charts.len().saturating_sub(printed.len()));
     out += &format!(
-        "</main>\n<footer>Written by morale-lab {}<span class=\"print-only-inline\">, from <code>{}</code> (seed {})</span>.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "</main>\n<footer>Figures: morale-lab {}<span class=\"print-only-inline\">; to reproduce them, <code>{}</code> (seed {})</span>.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         escape(&result.version),
         escape(command),
         exp.seed

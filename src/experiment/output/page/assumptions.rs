@@ -424,7 +424,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         intro += " The variant shown for scale is left out.";
     }
     if !situation.rows.is_empty() {
-        intro += " The settings of the situation and the players' choices that do are under \u{201c}Where the answer holds\u{201d}.";
+        intro += " Settings of the situation, and choices of play, that would change it are under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
@@ -446,7 +446,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             list: Vec::new(),
             title: "Where the answer holds".into(),
             intro: format!(
-                "The answer is for the situation the setup describes, played as it says.{} Another unit, state or fire, or another way of playing, is another question; moved one step as above, these would change a difference from {base}{}.",
+                "The answer is for the situation the setup describes, played as it says.{} Each setting below, moved one step as above, would change a difference from {base}{}: with it, the question itself changes (another unit, state or fire, or another way of playing).",
                 defaults_that_matter(result).map(|d| format!(" {d}")).unwrap_or_default(),
                 if scale_situation > 0 {
                     " (the variant shown for scale is left out)".to_string()
@@ -683,8 +683,21 @@ pub(super) fn assumptions_by_setting(
         let f = rows[0];
         let mine = asked(result, rows);
         let counted = |rows: &[&Assumption]| -> String {
-            let mut by: Vec<(String, usize)> = Vec::new();
+            // Each comparison once, with its gravest effect over the steps tried (Green
+            // matching at 4 is one difference, whether the step is to 3 or to 5).
+            let mut each: Vec<&Assumption> = Vec::new();
             for r in rows {
+                match each
+                    .iter_mut()
+                    .find(|e| e.variant == r.variant && e.headline == r.headline)
+                {
+                    Some(e) if severity(&r.effect) < severity(&e.effect) => *e = r,
+                    Some(_) => {}
+                    None => each.push(r),
+                }
+            }
+            let mut by: Vec<(String, usize)> = Vec::new();
+            for r in &each {
                 match by.iter_mut().find(|b| b.0 == r.effect) {
                     Some(b) => b.1 += 1,
                     None => by.push((r.effect.clone(), 1)),

@@ -139,12 +139,13 @@ impl RuleSystem for RankAndFile {
         let mut rally = odds::rally_sections(self, rules, ask)?;
         crate::odds::drop_zero_rows(&mut rally);
         sheet.sections.extend(rally);
+        let buildings = read.q.buildings_bonus;
         let lose = match numbers.rally_loss {
             0 => "loses no stand".to_string(),
             1 => "loses a stand".to_string(),
             n => format!("loses {n} stands"),
         };
-        sheet.notes.push(format!("Rallies: an unsteady or routing unit tests in each rally phase, with only its leader's bonus, stands lost and the bonus for buildings changing the roll (RF-5). A routing unit must pass twice, first to unsteady, then to good order (RF-4); each time a routing unit fails, it {lose}, and once half its stands are lost it is removed (the 50% rule); an unsteady unit that fails loses nothing. The \u{201c}Elite\u{201d} columns are for {elite}. Each cell is the exact chance of being back in good order by that turn."));
+        sheet.notes.push(format!("Rallies: an unsteady or routing unit tests in each rally phase, with only its leader's bonus, stands lost and, in buildings, a bonus changing the roll (RF-5; the rules give that bonus no number, this sheet reads it as {buildings:+}, and its tables are for units in the open: add it as a leader's bonus). A routing unit must pass twice, first to unsteady, then to good order (RF-4); each time a routing unit fails, it {lose}, and once half its stands are lost it is removed (the 50% rule); an unsteady unit that fails loses nothing. The \u{201c}Elite\u{201d} columns are for {elite}. Each cell is the exact chance of being back in good order by that turn."));
         Ok(sheet)
     }
 }

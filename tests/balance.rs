@@ -77,7 +77,7 @@ fn a_chance_is_solved_to_the_root_the_plain_runs_give() {
     assert_eq!(b.simple.len(), 1);
     assert_eq!(b.simple[0].value, "23/32");
     assert!(
-        b.answer().contains("chance retreat is blocked 0.71803"),
+        b.answer().contains("chance a retreat is blocked 0.71803"),
         "{}",
         b.answer()
     );

@@ -1702,7 +1702,7 @@ fn new_template_and_quick_look_overrides() {
     let report = dir.join("reports/my-question");
     let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
     assert!(
-        summary.contains("played out 2,000 times for each variant by a seeded simulation (seed 9,")
+        summary.contains("played out 2,000 times for each variant by a simulation (from a fixed random sequence, seed 9,")
             && summary.contains(
                 "Not the file as written: trials 2,000 from the command line (the file says 1,000,000); seed 9 from the command line (the file says 1)."
             )

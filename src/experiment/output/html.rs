@@ -2,7 +2,7 @@
 //! plain-words answer, every table (sortable by any column), the charts inline as SVG and the
 //! reproducibility block. No network: no scripts, styles or fonts from elsewhere.
 
-use super::{Page, Section, Tab};
+use super::{Page, Tab};
 use crate::experiment::ExperimentResult;
 
 /// The page's style: readable on screen and on paper, no web fonts.
@@ -41,7 +41,7 @@ p.folded { display: none; }
 ul.setup { margin: -0.6rem 0 1rem; padding-left: 1.4rem; }
 ul.setup ul { margin: 0; padding-left: 1.2rem; }
 p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
-.print-only, .print-only-inline { display: none; }
+.print-only { display: none; }
 @media print {
   @page { margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
@@ -51,7 +51,6 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   ul.setup { margin: -0.5rem 0 0.4rem; font-size: 9pt !important; line-height: 1.25; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
-  .print-only-inline { display: inline; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; break-before: avoid; }
   p.rounding { break-before: avoid; }
@@ -165,53 +164,6 @@ fn inline(s: &str) -> String {
             }
         })
         .collect()
-}
-
-/// On paper only: one line saying that more exists and where (where the printout leaves off
-/// charts, the detail, each variant's tables or sections kept to the screen). Empty where
-/// nothing is left off.
-fn left_off_paper(result: &ExperimentResult, page: &Page, charts: usize) -> String {
-    let exp = &result.experiment;
-    let is_variant = |t: &str| exp.variants.iter().any(|v| t.starts_with(v.name.as_str()));
-    let off: Vec<&Section> = page.sections.iter().filter(|s| !s.printed).collect();
-    let mut parts: Vec<String> = Vec::new();
-    match charts {
-        0 => {}
-        1 => parts.push("1 more chart".into()),
-        n => parts.push(format!("{n} more charts")),
-    }
-    if !page.detail.is_empty() {
-        parts.push("the detail, sentence by sentence".into());
-    }
-    if off.iter().any(|s| is_variant(&s.title)) {
-        parts.push("each variant's own tables".into());
-    }
-    let named: Vec<String> = off
-        .iter()
-        .filter(|s| !is_variant(&s.title))
-        .map(|s| format!("\u{201c}{}\u{201d}", s.title))
-        .collect();
-    if !named.is_empty() {
-        parts.push(format!(
-            "{} {}",
-            if named.len() == 1 {
-                "the section"
-            } else {
-                "the sections"
-            },
-            match &named[..] {
-                [one] => one.clone(),
-                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-                [] => String::new(),
-            }
-        ));
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    // One line on paper: a magazine's reader cannot turn to a section by name, only to where
-    // the rest is kept.
-    "<p class=\"print-only more\">Full tables and charts: in the report's folder, with the command that reproduces every number.</p>\n".to_string()
 }
 
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
@@ -491,9 +443,8 @@ pub(crate) fn index_html(
         out += "</section>\n";
     }
     out += &reproduce(result, page, command);
-    out += &left_off_paper(result, page, charts.len().saturating_sub(printed.len()));
     out += &format!(
-        "</main>\n<footer>Figures: morale-lab {}<span class=\"print-only-inline\">; to reproduce them, <code>{}</code> (seed {})</span>.<span class=\"screen\"> Tables sort by any column: click its head.</span></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "</main>\n<footer>Figures worked out with morale-lab {}<span class=\"screen\">, from <code>{}</code> (seed {}). Tables sort by any column: click its head</span>.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         escape(&result.version),
         escape(command),
         exp.seed

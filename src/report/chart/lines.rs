@@ -355,10 +355,10 @@ fn note(
     if let Some((last, rest)) = level.split_last() {
         note += &match rest {
             [] => format!(
-                " {last} does not change with the setting swept: a flat line without marks."
+                " {last} does not change from one setting to the next: a flat line without marks."
             ),
             _ => format!(
-                " {} and {last} do not change with the setting swept: flat lines without marks.",
+                " {} and {last} do not change from one setting to the next: flat lines without marks.",
                 rest.join(", ")
             ),
         };

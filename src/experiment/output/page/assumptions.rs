@@ -365,7 +365,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     let mut intro = format!(
-        "How firm is the answer? Every other rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each other value), and the answer worked out again{}: {} tries, {how}.",
+        "How firm is the answer? Each other rule, reading of the rules and setting of the situation that the variants share with {base} was changed by one step, one at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options), and the answer worked out again{}: {} tries, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -410,7 +410,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " The table lists those that would change a difference from {base}: reverse it, remove it, create one where there was none, or shift it by more than {}% of its size (a chance's by more than {} points, if that is less); and the most serious change each makes.",
+        " The table lists those that would change a difference from {base}: reverse it, remove it, create one where there was none, or move it by more than {}% of its size or, for a chance, by more than {} points; and the most serious change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -737,9 +737,24 @@ pub(super) fn assumptions_by_setting(
                 steps.push(s);
             }
         }
+        // A variant of the question that sets this setting to another value of its own (the
+        // amendment blocked 1 in 6, where the others block none) is said, so that the value
+        // here does not read as contradicting it.
+        let own = result.experiment.variants.iter().any(|v| {
+            !v.reference
+                && v.set
+                    .iter()
+                    .any(|(k, val)| *k == f.key && val.as_input() != f.from)
+        });
         tab.rows.push(vec![
             setting_in_table(&compared_systems(result), &f.key, &f.kind),
-            setting_value(&f.key, &f.from),
+            match own {
+                true => format!(
+                    "{} (where a variant does not set its own)",
+                    setting_value(&f.key, &f.from)
+                ),
+                false => setting_value(&f.key, &f.from),
+            },
             steps_in_words(&steps),
             top.rule.clone(),
             changes,

@@ -385,7 +385,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
         .iter()
         .any(|r| r.report.outcomes.iter().any(|o| o.cell.exact.is_some()));
     let method = format!(
-        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a simulation (seed {}, so that anyone can repeat it; {level} intervals).",
+        "How the numbers were found: {} The situation ({}) was also played out {} times for each variant{} by a simulation (from a fixed random sequence, seed {}, so that it can be repeated; {level} intervals).",
         if exact_all {
             "every value is exact, worked out from the rules' dice; the simulation checks each one."
         } else if exact_any {
@@ -421,7 +421,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     // Every value exact and every check agreeing: said in two sentences.
     if exact_all && checks > 1 && missed.is_empty() && exp.overrides.is_empty() {
         return format!(
-            "How the numbers were found: every value is exact, worked out from the rules' dice. A separate simulation, {1} random trials for each variant{2} (seed {0}, so that anyone can repeat it), checks them: it agrees with all {3} exact values (every outcome and measure, not only those in the table above), within intervals set so that a miss anywhere in the report would come by chance only 1 time in {4:.0}.",
+            "How the numbers were found: every value is exact, worked out from the rules' dice. A separate simulation, {1} random trials for each variant{2} (from a fixed random sequence, seed {0}, so that it can be repeated), checks them: it agrees with all {3} exact values (every outcome and measure, not only those in the table above), within intervals set so that a miss anywhere in the report would come by chance only 1 time in {4:.0}.",
             exp.seed,
             crate::report::thousands(exp.trials),
             if exp.sweep.is_empty() {

@@ -441,19 +441,23 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         },
     }];
     if !situation.rows.is_empty() {
+        let defaults = defaults_that_matter(result);
         out.push(Section {
             printed: true,
-            list: Vec::new(),
             title: "Where the answer holds".into(),
             intro: format!(
-                "The answer is for the situation the setup describes, played as it says.{} Each setting below, moved one step as above, would change a difference from {base}{}: with it, the question itself changes (another unit, state or fire, or another way of playing).",
-                defaults_that_matter(result).map(|d| format!(" {d}")).unwrap_or_default(),
+                "The answer is for the situation the setup describes, played as it says. Each setting in the table, moved one step as above, would change a difference from {base}{}: with it, the question itself changes (another unit, state or fire, or another way of playing).{}",
                 if scale_situation > 0 {
                     " (the variant shown for scale is left out)".to_string()
                 } else {
                     String::new()
-                }
+                },
+                defaults
+                    .as_ref()
+                    .map(|d| format!(" {}", d.0))
+                    .unwrap_or_default(),
             ),
+            list: defaults.map(|d| d.1).unwrap_or_default(),
             tables: vec![situation],
         });
     }
@@ -522,7 +526,7 @@ pub(super) fn changes_in_words(by: &[(String, usize)]) -> String {
 /// at the head of that section: a reader can then reproduce the situation from the page
 /// ("fires back: yes", "general attached: no"), not only from the tool's list. (In the setup
 /// they pushed the first page's chart onto the second.)
-pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<String> {
+pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<(String, Vec<String>)> {
     let a = result.assumptions.as_ref()?;
     let exp = &result.experiment;
     let set_in_file = |k: &str| {
@@ -573,10 +577,14 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<String> 
         ));
     }
     (!said.is_empty()).then(|| {
-        format!(
-            "The setup also assumes{}: {}.",
-            if everywhere { ", in every variant" } else { "" },
-            said.join("; ")
+        (
+            format!(
+                "Besides what the setup says, it also assumes{}:",
+                if everywhere { ", in every variant" } else { "" }
+            ),
+            said.into_iter()
+                .map(|s| crate::labels::capitalised(&s))
+                .collect(),
         )
     })
 }

@@ -432,14 +432,12 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     // (Text and Markdown have no bold and no second line: the fraction first there.)
     for out in [&text, &md] {
         assert!(out.replace("\n  ", " ").contains(
-            "as a fraction where that is a simple one (1/6: one chance in six), with its percentage in brackets"
+            "as a fraction where its bottom number is 216 or less (1/6: one chance in six), with its percentage in brackets"
         ));
     }
-    assert!(
-        html.contains(
-            "beneath it as a fraction where that is a simple one (1/6: one chance in six)."
-        )
-    );
+    assert!(html.contains(
+        "beneath it as a fraction where its bottom number is 216 or less (1/6: one chance in six)."
+    ));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
         text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),

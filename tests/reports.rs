@@ -1057,7 +1057,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
             .contains("| Regular with a +1 leader | every setting | 90.1% | baseline | agrees |"),
         "{summary}"
     );
-    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure, not only those in the table above), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
+    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure of every variant, the table's among them), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));
@@ -1428,13 +1428,13 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
     // A setting one system lacks is said with the system it is played under.
     assert!(
         line.contains(
-            "- Enemy fires at shaken units: all (unsteady and routing alike) (under Rank & File)"
+            "- Enemy fires at shaken units (under Rank & File): all (unsteady and routing alike)"
         ),
         "{line}"
     );
     for said in [
-        "- Fires back: yes (under the 25% effectiveness rules)",
-        "- General attached: no",
+        "- Fires back (under the 25% effectiveness rules): yes",
+        "- General attached (under the 25% effectiveness rules): no",
         "- Starting state: in line",
     ] {
         assert!(line.contains(said), "{said:?} not in {line}");

@@ -401,7 +401,7 @@ fn odds_sheets_follow_the_rules_they_say() {
     }
     let text = stdout_of(&["odds", "linear-warfare", "--rule", "to_hit=5"]);
     assert!(
-        text.contains("rules: changed from the source: fire die hits on 5 (source: 4)"),
+        text.contains("rules: changed from the source: fire dice hit on 5 (source: 4)"),
         "{text}"
     );
     assert!(text.contains("modifier 0 (5+)"), "{text}");

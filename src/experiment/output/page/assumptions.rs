@@ -570,8 +570,9 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<(String,
         } else {
             String::new()
         };
+        // The system beside the label, not after a value that may have brackets of its own.
         said.push(format!(
-            "{}: {}{only}",
+            "{}{only}: {}",
             crate::labels::lower_first(&setting_in_table(&systems, &f.key, &f.kind)),
             setting_value(&f.key, &f.from)
         ));

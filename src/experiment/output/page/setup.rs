@@ -421,7 +421,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     // Every value exact and every check agreeing: said in two sentences.
     if exact_all && checks > 1 && missed.is_empty() && exp.overrides.is_empty() {
         return format!(
-            "How the numbers were found: every value is exact, worked out from the rules' dice. A separate simulation, {1} random trials for each variant{2} (from a fixed random sequence, seed {0}, so that it can be repeated), checks them: it agrees with all {3} exact values (every outcome and measure, not only those in the table above), within intervals set so that a miss anywhere in the report would come by chance only 1 time in {4:.0}.",
+            "How the numbers were found: every value is exact, worked out from the rules' dice. A separate simulation, {1} random trials for each variant{2} (from a fixed random sequence, seed {0}, so that it can be repeated), checks them: it agrees with all {3} exact values (every outcome and measure of every variant, the table's among them), within intervals set so that a miss anywhere in the report would come by chance only 1 time in {4:.0}.",
             exp.seed,
             crate::report::thousands(exp.trials),
             if exp.sweep.is_empty() {
@@ -435,7 +435,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     }
     let method = if checks > 1 {
         format!(
-            "{method} It checks all {} exact values (every outcome and measure of every variant, not only those in the table above), with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
+            "{method} It checks all {} exact values (every outcome and measure of every variant, the table's among them), with intervals wide enough that the checks are {level} sure taken together: a miss anywhere in the report comes by chance in only 1 report in {:.0}.{outcome}",
             crate::report::thousands(checks as u64),
             1.0 / (1.0 - exp.confidence)
         )

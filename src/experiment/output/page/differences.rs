@@ -174,14 +174,8 @@ fn untouched(result: &ExperimentResult, name: &str) -> bool {
     else {
         return false;
     };
-    let values = |r: &Run| -> Option<Vec<u64>> {
-        let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
-        let metrics = r.report.metrics.iter().map(|m| m.exact);
-        outcomes
-            .chain(metrics)
-            .map(|x| x.map(f64::to_bits))
-            .collect()
-    };
+    // Every value exact, else nothing to compare.
+    let values = |r: &Run| -> Option<Vec<u64>> { exact_bits(r).into_iter().collect() };
     let runs: Vec<&Run> = result.runs.iter().filter(|r| r.variant == index).collect();
     runs.len() > 1 && values(runs[0]).is_some() && runs.iter().all(|r| values(r) == values(runs[0]))
 }

@@ -197,6 +197,17 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
     }
 }
 
+/// A run's exact values, outcomes then metrics, bit for bit (`None` where one has none): two
+/// runs with the same are the same numbers, whatever their simulations' checks.
+pub(super) fn exact_bits(r: &Run) -> Vec<Option<u64>> {
+    let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
+    let metrics = r.report.metrics.iter().map(|m| m.exact);
+    outcomes
+        .chain(metrics)
+        .map(|x| x.map(f64::to_bits))
+        .collect()
+}
+
 /// Over a sweep, a variant the swept setting does not touch (the same numbers at every
 /// setting) gets one section, not one a setting: the one whose rules are nearest the source's,
 /// since its rules line names no other setting. `None` where the variant's runs differ.
@@ -214,14 +225,7 @@ fn collapsed(
         .collect();
     // The same exact values, not only the same rounded figures (the simulation's checks
     // may differ).
-    let values = |r: &Run| -> Vec<Option<u64>> {
-        let outcomes = r.report.outcomes.iter().map(|o| o.cell.exact);
-        let metrics = r.report.metrics.iter().map(|m| m.exact);
-        outcomes
-            .chain(metrics)
-            .map(|x| x.map(f64::to_bits))
-            .collect()
-    };
+    let values = exact_bits;
     let runs: Vec<&Run> = result
         .runs
         .iter()

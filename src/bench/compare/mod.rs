@@ -703,7 +703,6 @@ fn case_row(
     threshold: f64,
     drop: Option<f64>,
 ) {
-    let c = &mut t.c;
     let find = |b: &Bench| {
         b.cases
             .iter()
@@ -741,38 +740,19 @@ fn case_row(
             .collect::<Vec<f64>>()
     };
     let (po, pn) = (pooled(&o), pooled(&n));
-    let ch = change(&po, &pn, threshold);
-    let verdict = judge(ch.as_ref(), why.clone());
-    match &verdict {
-        Verdict::Slower => c.regressions.push(format!("{name} speed")),
-        Verdict::Unreliable(w) => c.unjudged.push(format!("{name}: {w}")),
-        _ => {}
-    }
-    c.rows.push(RowData::of(
-        "speed",
-        &row.case,
-        Some(&row.sampler),
-        "trials/s",
-        (po.len(), pn.len()),
-        ch.as_ref(),
-        &verdict,
-    ));
-    t.rows.push(vec![
-        row.case.clone(),
-        row.sampler.clone(),
-        if to == tn {
-            to
-        } else {
-            format!("{to} → {tn} (differ)")
-        },
-        format!("{} | {}", po.len(), pn.len()),
-        ch.as_ref()
-            .map_or_else(|| "—".into(), |ch| super::rate_text(ch.old)),
-        ch.as_ref()
-            .map_or_else(|| "—".into(), |ch| super::rate_text(ch.new)),
-        change_text(ch.as_ref()),
-        verdict.text(),
-    ]);
+    let trials = if to == tn {
+        to
+    } else {
+        format!("{to} → {tn} (differ)")
+    };
+    speed_row(
+        t,
+        (&row.case, &row.sampler, trials),
+        (&po, &pn),
+        why.clone(),
+        threshold,
+    );
+    let c = &mut t.c;
     let ratios = |v: &[super::CaseRow]| {
         v.iter()
             .filter_map(|x| x.to_reference.as_ref())
@@ -850,7 +830,6 @@ fn mechanic_row(
     m: &super::MechanicRow,
     threshold: f64,
 ) {
-    let c = &mut t.c;
     let find = |b: &Bench| b.mechanic.iter().find(|x| x.case == m.case).cloned();
     let (o, n) = (rows_of(old, find), rows_of(new, find));
     if o.is_empty() {
@@ -859,7 +838,6 @@ fn mechanic_row(
         return;
     }
     let sampler = "mechanic file";
-    let name = format!("{} ({sampler})", m.case);
     let why = unreliable(
         Contention::of(old, &o.iter().map(|x| x.cpu_file).collect::<Vec<_>>()),
         Contention::of(new, &n.iter().map(|x| x.cpu_file).collect::<Vec<_>>()),
@@ -870,7 +848,28 @@ fn mechanic_row(
             .collect::<Vec<f64>>()
     };
     let (po, pn) = (pooled(&o), pooled(&n));
-    let ch = change(&po, &pn, threshold);
+    speed_row(
+        t,
+        (&m.case, sampler, "\u{2014}".into()),
+        (&po, &pn),
+        why,
+        threshold,
+    );
+}
+
+/// A speed row (trials a second, higher faster), judged and written to the table and the
+/// data: `(case, sampler, trials a run as the table says it)`, each side's pooled runs, and
+/// why it cannot be judged, if it cannot.
+fn speed_row(
+    t: &mut Tables,
+    (case, sampler, trials): (&str, &str, String),
+    (po, pn): (&[f64], &[f64]),
+    why: Option<String>,
+    threshold: f64,
+) {
+    let c = &mut t.c;
+    let name = format!("{case} ({sampler})");
+    let ch = change(po, pn, threshold);
     let verdict = judge(ch.as_ref(), why);
     match &verdict {
         Verdict::Slower => c.regressions.push(format!("{name} speed")),
@@ -879,7 +878,7 @@ fn mechanic_row(
     }
     c.rows.push(RowData::of(
         "speed",
-        &m.case,
+        case,
         Some(sampler),
         "trials/s",
         (po.len(), pn.len()),
@@ -887,9 +886,9 @@ fn mechanic_row(
         &verdict,
     ));
     t.rows.push(vec![
-        m.case.clone(),
+        case.to_string(),
         sampler.to_string(),
-        "\u{2014}".to_string(),
+        trials,
         format!("{} | {}", po.len(), pn.len()),
         ch.as_ref()
             .map_or_else(|| "—".into(), |ch| super::rate_text(ch.old)),

@@ -547,6 +547,7 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         return clause.to_string();
     }
     match key {
+        "rerolls" if v == "0" => "no commander's re-rolls".into(),
         "rerolls" if v == "1" => "a commander's re-roll".into(),
         "rerolls" if whole => format!("{v} commander's re-rolls"),
         "turns" | "stands" if v == "1" => format!("1 {}", key.trim_end_matches('s')),
@@ -560,6 +561,9 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
         "leader" if v == "0" => "no leader's bonus".into(),
+        "supports" if v == "0" => "no supports behind the line".into(),
+        "supports" if v == "1" => "1 supporting unit behind the line".into(),
+        "supports" if whole => format!("{v} supporting units behind the line"),
         "kind" => format!("a {} unit", v.replace('_', " ")),
         // A unit spec in words: "attacking unit veteran infantry (6 stands, +1 to hit)".
         "attacker" | "defender" => format!("{} {}", param_in_prose(key), spec_in_words(v)),

@@ -278,7 +278,7 @@ fn odds_table_is_exact() {
     let out = String::from_utf8(out).unwrap();
     assert!(
         out.contains(
-            "Chance to pass for a unit of 7 stands, by stands lost, class and leader bonus"
+            "Chance to pass a test (morale, rally or waiver) for a unit of 7 stands, by stands lost, class and leader bonus"
         ) && out.contains("green +2 leader")
     );
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));

@@ -609,7 +609,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         answer.contains(
             "At the other values of \u{201c}Green base number\u{201d} tried (the rules give 5)"
         ) && answer.contains("55.7% at 5 (as written; −34.50 points)")
-            && answer.contains("at Green base number 3"),
+            && answer.contains("At Green base number 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.1% under both."),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -733,13 +733,15 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     // first, then the lead.
     let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). At the last turn, 9.4% of units are still retreating (none under 25% rules).").unwrap();
     let table = summary
-        .find("| variant | eliminated | turns its place stood empty | full-strength turns held |")
+        .find("| variant | eliminated | turns its place stood empty | full-strength turns held | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
+    // The answer's "9.4% … still retreating" is a number of the table too.
+    assert!(summary[table..detail].contains("| 9.4% (+9.40 points) |"));
     // Two variants whose rules cannot change `eliminated` are exactly the baseline there, and
-    // one of them in `empty_turns` and `strength_turns` too.
-    assert_eq!(summary[table..detail].matches(" (the same) |").count(), 4);
+    // one of them in `empty_turns`, `strength_turns` and units still retreating too.
+    assert_eq!(summary[table..detail].matches(" (the same) |").count(), 5);
     let page = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(page.contains("<caption hidden>The headline, variant by variant</caption>"));
 }

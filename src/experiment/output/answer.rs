@@ -967,14 +967,18 @@ fn best_match(
     // Where the exact values are known they decide, alone: one number for one quantity.
     let how = match best.exact_difference {
         Some(_) if exactly_same(best) => {
-            return format!(
-                "{variant} matches {base} on {noun} at {at}: exactly the same{}.",
-                target.map_or(String::new(), |t| format!(" ({})", head.value(t)))
-            );
+            // The setting first, as a designer asks it ("at which number?").
+            return match target {
+                Some(t) => format!(
+                    "At {at}, {variant} matches {base} exactly: {noun} is {} under both.",
+                    head.value(t)
+                ),
+                None => format!("At {at}, {variant} matches {base} exactly on {noun}."),
+            };
         }
         Some(e) => {
             return format!(
-                "{variant} comes nearest {base} on {noun} at {at}: {}, exactly.",
+                "At {at}, {variant} comes nearest {base} on {noun}: {}, exactly.",
                 head.diff(e)
             );
         }
@@ -991,7 +995,7 @@ fn best_match(
     };
     let (mine, theirs) = (head.fine(best.estimate), head.fine(best.baseline_estimate));
     format!(
-        "{variant} comes nearest {base} on {noun} at {at} (estimates {mine} against {theirs}; {how})."
+        "At {at}, {variant} comes nearest {base} on {noun} (estimates {mine} against {theirs}; {how})."
     )
 }
 

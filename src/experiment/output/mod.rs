@@ -177,7 +177,12 @@ pub const EXPORTERS: &[Exporter] = &[
         write: |c| {
             Ok(vec![OutputFile::new(
                 "summary.md",
-                summary_md(c.result, &c.page),
+                summary_md(c.result, &c.page, |stem| {
+                    c.charts
+                        .iter()
+                        .find(|d| d.name == stem)
+                        .map(|d| d.title.clone())
+                }),
             )])
         },
     },

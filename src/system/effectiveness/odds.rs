@@ -64,7 +64,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
         })
         .collect();
     let test = OddsSection {
-        title: "Chance to pass the test".into(),
+        title: "Chance to pass the test (after a quarter lost to fire, or a lost melee)".into(),
         row_header: "modifiers".into(),
         columns,
         rows,

@@ -174,10 +174,11 @@ fn condensed_sections(
     sections.push(OddsSection {
         title: match stands {
             Some(n) => format!(
-                "Chance to pass for a unit of {}, by stands lost, class and leader bonus",
+                "Chance to pass a test (morale, rally or waiver) for a unit of {}, by stands lost, class and leader bonus",
                 crate::labels::count(u32::from(n), "stand", "stands")
             ),
-            None => "Chance to pass, by stands lost, class and leader bonus".into(),
+            None => "Chance to pass a test (morale, rally or waiver), by stands lost, class and leader bonus"
+                .into(),
         },
         row_header: "stands lost".into(),
         columns,

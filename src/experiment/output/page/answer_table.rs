@@ -21,12 +21,19 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         names.push(h.labelled());
         numeric.push(true);
     }
+    // An end the answer says units are still in at the last turn ("9.4% still retreating")
+    // has a column too: every number of the answer is in its table.
+    let still = still_heads(result, &heads);
+    for h in &still {
+        names.push(format!("still {} at the last turn", h.label().head));
+        numeric.push(true);
+    }
     let mut tab = Tab {
         head: names.into_iter().zip(numeric).collect(),
         rows: Vec::new(),
     };
     // Where every value is exact (the method line says so) a change is not marked ", exact".
-    let exact_all = heads.iter().all(|h| {
+    let exact_all = heads.iter().chain(&still).all(|h| {
         result
             .runs
             .iter()
@@ -42,7 +49,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         if swept {
             row.push(super::super::answer::point_words(exp, &run.point));
         }
-        for h in &heads {
+        for h in heads.iter().chain(&still) {
             let Some(c) = find(&run.report, &h.key) else {
                 row.push("—".to_string());
                 continue;

@@ -86,22 +86,12 @@ fn still(
     heads: &[Head],
     b: &str,
 ) -> String {
-    let value = |c: &crate::report::Cell| c.exact.unwrap_or(c.p);
-    let new: Vec<(String, String)> = mine
-        .outcomes
-        .iter()
-        .filter(|o| !heads.iter().any(|h| h.key == o.outcome))
-        .filter(|o| value(&o.cell) >= 0.01)
-        .filter(|o| {
-            base.outcomes
-                .iter()
-                .find(|x| x.outcome == o.outcome)
-                .is_none_or(|x| value(&x.cell) == 0.0)
-        })
-        .map(|o| {
+    let new: Vec<(String, String)> = still_outcomes(mine, base, heads)
+        .into_iter()
+        .map(|(key, x)| {
             (
-                crate::experiment::output::answer::pct(value(&o.cell)),
-                crate::labels::outcome(&o.outcome).head,
+                crate::experiment::output::answer::pct(x),
+                crate::labels::outcome(&key).head,
             )
         })
         .collect();
@@ -119,6 +109,53 @@ fn still(
             )
         }
     }
+}
+
+/// The outcomes, besides the headlines, that a variant's units end in at least 1% of the time
+/// where its baseline's never do (the amendment's "retreating"), with their chances (exact where
+/// known): what [`still`] says and the answer's table shows in a column of its own.
+fn still_outcomes(
+    mine: &crate::report::Report,
+    base: &crate::report::Report,
+    heads: &[Head],
+) -> Vec<(String, f64)> {
+    let value = |c: &crate::report::Cell| c.exact.unwrap_or(c.p);
+    mine.outcomes
+        .iter()
+        .filter(|o| !heads.iter().any(|h| h.key == o.outcome))
+        .filter(|o| value(&o.cell) >= 0.01)
+        .filter(|o| {
+            base.outcomes
+                .iter()
+                .find(|x| x.outcome == o.outcome)
+                .is_none_or(|x| value(&x.cell) == 0.0)
+        })
+        .map(|o| (o.outcome.clone(), value(&o.cell)))
+        .collect()
+}
+
+/// The outcomes the answer's opening says units are "still" in at the last turn, for the
+/// variant it leads with (no sweep): the answer's table gives each a column, so that a number
+/// in the answer is a number in the table.
+pub(super) fn still_heads(result: &ExperimentResult, heads: &[Head]) -> Vec<Head> {
+    let exp = &result.experiment;
+    if !exp.sweep.is_empty() {
+        return Vec::new();
+    }
+    let Some((vi, _)) = exp.compared().find(|(_, v)| !v.reference) else {
+        return Vec::new();
+    };
+    let Some(bi) = exp.baseline_of(vi) else {
+        return Vec::new();
+    };
+    let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
+    let (Some(mine), Some(base)) = (run(vi), run(bi)) else {
+        return Vec::new();
+    };
+    still_outcomes(&mine.report, &base.report, heads)
+        .into_iter()
+        .map(|(key, _)| Head::named(key, &mine.report))
+        .collect()
 }
 
 /// The answer in a sentence or two, first, where the question asks about several variants

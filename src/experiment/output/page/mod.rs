@@ -308,7 +308,18 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
     }
 }
 
-pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
+/// The article in Markdown; `title` gives a chart's title by its file stem, for the text a
+/// reader sees in place of the picture (a renderer's alt text, a screen reader).
+pub(super) fn summary_md(
+    result: &ExperimentResult,
+    page: &Page,
+    title: impl Fn(&str) -> Option<String>,
+) -> String {
+    let alt = |stem: &str, or: &str| {
+        title(stem)
+            .map(|t| t.replace(['[', ']'], ""))
+            .unwrap_or_else(|| or.to_string())
+    };
     let mut out = format!(
         "# {}\n\n**Question.** {}\n\n**Setup.** {}\n\n**Answer.** {}\n\n",
         page.title, page.question, page.setup, page.answer
@@ -322,10 +333,16 @@ pub(super) fn summary_md(result: &ExperimentResult, page: &Page) -> String {
         && result.experiment.variants.len() > 1
         && result.experiment.sweep.is_empty()
     {
-        out += "![A point per variant, one measure on each axis](tradeoff.png)\n\n";
+        out += &format!(
+            "![{}](tradeoff.png)\n\n",
+            alt("tradeoff", "A point per variant, one measure on each axis")
+        );
     }
     if result.experiment.sweep.len() == 1 && result.experiment.balance.is_none() {
-        out += "![A line per variant along the setting swept](sweep.png)\n\n";
+        out += &format!(
+            "![{}](sweep.png)\n\n",
+            alt("sweep", "A line per variant along the setting swept")
+        );
     }
     for (caption, tab) in &page.pivots {
         out += &format!("{caption}:\n\n{}\n", tab.markdown());

@@ -57,6 +57,46 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k))
                     .map(|(k, x)| said(k, x))
                     .collect();
+                // A variant that would be named alone (nothing of its own, or only what its
+                // name says) says the settings of the situation another variant here sets and
+                // it leaves at their defaults: "Green: green troops, no leader's bonus" beside
+                // "Regular with a +1 leader: regular troops, a +1 leader", not a bare "Green".
+                let bare = v.rules.is_empty()
+                    && v.options.is_empty()
+                    && (own.is_empty() || names_itself(&v.name, &own.join(", ")));
+                let mut others: Vec<&str> = Vec::new();
+                for (_, o) in members.iter().filter(|(j, _)| j != i) {
+                    for (k, x) in &o.set {
+                        if bare
+                            && !others.contains(&k.as_str())
+                            && !v.set.iter().any(|(k2, _)| k2 == k)
+                            && !shared_set(k, x)
+                            && !swept(k)
+                            && !measure(k)
+                            && crate::labels::role(k) == crate::labels::Role::Situation
+                        {
+                            others.push(k);
+                        }
+                    }
+                }
+                if let Ok(sys) = crate::system::find(system) {
+                    let defaults = sys.defaults(exp.scenario, &[]);
+                    for k in others {
+                        let value = defaults
+                            .iter()
+                            .find(|(d, _)| *d == k)
+                            .map(|(_, x)| x.clone())
+                            .or_else(|| {
+                                crate::system::all_params(sys)
+                                    .iter()
+                                    .find(|p| p.key == k)
+                                    .map(|p| p.default.to_string())
+                            });
+                        if let Some(x) = value {
+                            own.push(crate::labels::setting_in_words_under(&[system], k, &x));
+                        }
+                    }
+                }
                 own.extend(v.rules.iter().map(|(k, x)| {
                     format!(
                         "the rule \u{201c}{}\u{201d} at {}",
@@ -114,18 +154,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         // A variant whose name already says what sets it apart ("Green: green troops") is
         // named alone.
         let item = |(name, own): &(String, String)| {
-            let says = |n: &str| {
-                let n = n
-                    .trim_end_matches(" (the baseline)")
-                    .trim_end_matches(" (for scale)")
-                    .to_lowercase();
-                !n.is_empty()
-                    && own
-                        .to_lowercase()
-                        .split(", ")
-                        .all(|part| part.starts_with(&n))
-            };
-            if own.is_empty() || says(name) {
+            if own.is_empty() || names_itself(name, own) {
                 name.clone()
             } else {
                 format!("{name}: {own}")
@@ -148,6 +177,21 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += &swept_words(exp);
     out += &variants_list(&groups);
     out
+}
+
+/// Whether a variant's `name` already says everything of its settings in words `own` ("Green"
+/// and "green troops"): each part of them starts with the name.
+fn names_itself(name: &str, own: &str) -> bool {
+    let n = name
+        .trim_end_matches(" (the baseline)")
+        .trim_end_matches(" (for scale)")
+        .to_lowercase();
+    !n.is_empty()
+        && !own.is_empty()
+        && own
+            .to_lowercase()
+            .split(", ")
+            .all(|part| part.starts_with(&n))
 }
 
 /// The sweep in a sentence (" The base number a Green unit's test must reach … is tried at 3,

@@ -557,7 +557,16 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "return_fire_to_hit" if whole => format!("its fire hitting on {v}+"),
         "enemy_class" => format!("{v} enemy troops"),
         "p_blocked" if v == "0" => "no retreat blocked".into(),
-        "p_blocked" => format!("a retreat blocked with chance {v}, which eliminates the unit"),
+        // "1 retreat in 6 blocked", as a player says a chance of 1/6.
+        "p_blocked" => match v.split_once('/') {
+            Some(("1", b)) if b.parse::<u32>().is_ok() => {
+                format!("1 retreat in {b} blocked (a blocked unit is eliminated)")
+            }
+            Some((a, b)) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok() => {
+                format!("{a} retreats in {b} blocked (a blocked unit is eliminated)")
+            }
+            _ => format!("a retreat blocked with chance {v} (a blocked unit is eliminated)"),
+        },
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
         "leader" if v == "0" => "no leader's bonus".into(),
@@ -576,6 +585,18 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         }
         _ => format!("{} {v}", param_in_prose(key)),
     }
+}
+
+/// An ordinal in figures: 1st, 2nd, 3rd, 4th, 11th, 12th, 21st.
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// A unit spec (`veteran infantry stands=6 hit=1`, `6 x regular`, `elite dice=5`) in a reader's
@@ -1186,6 +1207,20 @@ pub fn listed(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordinals_read_as_written() {
+        let got: Vec<String> = [1, 2, 3, 4, 8, 11, 12, 13, 21, 22, 112]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "8th", "11th", "12th", "13th", "21st", "22nd", "112th"
+            ]
+        );
+    }
 
     #[test]
     fn outcomes_and_metrics_read_in_words() {

@@ -504,7 +504,7 @@ impl Odds {
     /// A print-ready quick-reference page: one self-contained HTML file (no script, nothing
     /// fetched) whose tables fit the printable width of both A4 and US Letter (180 mm), each
     /// cell the exact fraction above its percentage, each table kept on one page where it fits,
-    /// and the rules in force (the sheet's notes) under the tables.
+    /// and the rules in force (the sheet's notes) before the tables.
     pub fn html(&self) -> String {
         // On the printed sheet the rules box ends with the rules themselves: the ids' line
         // is for the text and Markdown forms, beside the data.
@@ -557,6 +557,13 @@ impl Odds {
             ),
             (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
         };
+        // The rules in force before the tables: a player reads how a test is rolled, and what
+        // the sheet reads the rules as, on the first page, before the odds that follow from it.
+        out += "<section class=\"rules\">\n<h2>The rules in force</h2>\n<ul>\n";
+        for n in &self.notes {
+            out += &format!("<li>{}</li>\n", esc(n));
+        }
+        out += "</ul>\n</section>\n";
         for s in &self.sections {
             let pad = s
                 .rows
@@ -646,11 +653,7 @@ impl Odds {
             }
             out += "</section>\n";
         }
-        out += "<section class=\"rules\">\n<h2>The rules in force</h2>\n<ul>\n";
-        for n in &self.notes {
-            out += &format!("<li>{}</li>\n", esc(n));
-        }
-        out += "</ul>\n</section>\n</main>\n</body>\n</html>\n";
+        out += "</main>\n</body>\n</html>\n";
         out
     }
 }

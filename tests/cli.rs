@@ -308,7 +308,11 @@ fn odds_table_is_exact() {
         .iter()
         .find(|r| r[0] == "3")
         .unwrap();
-    assert!(routing["foot"].to_string().contains("Turn 1 is left out"));
+    assert!(
+        routing["foot"]
+            .to_string()
+            .contains("Rally phase 1 is left out")
+    );
     let p = row3[1][regular]["value"].as_f64().unwrap();
     let by3 = json_of(&[
         "rally",
@@ -440,7 +444,9 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     ));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
-        text.contains("Back in good order by each turn, from routing (6 stands, 1 already lost)"),
+        text.contains(
+            "Back in good order by each rally phase, from routing (6 stands, 1 already lost)"
+        ),
         "{text}"
     );
     assert!(text.contains("fails (50% rule)"));

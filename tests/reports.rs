@@ -607,7 +607,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
         .unwrap();
     assert!(
         answer.contains(
-            "At the other values of \u{201c}Green base number\u{201d} tried (the rules give 5)"
+            "At the other values tried (the rules give 5)"
         ) && answer.contains("55.7% at 5 (as written; −34.50 points)")
             && answer.contains("At Green base number 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.1% under both."),
         "{answer}"
@@ -731,7 +731,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** In part. Under 25% rules + amendment, against 25% rules: the chance of being eliminated falls from 85.4% to 71.4% (better); the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). At the last turn, 9.4% of units are still retreating (none under 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No: it does worse. Under 25% rules + amendment, against 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Beside those, the chance of being eliminated falls from 85.4% to 71.4% (better). At the last turn, 9.4% of units are still retreating (none under 25% rules).").unwrap();
     let table = summary
         .find("| variant | eliminated | turns its place stood empty | full-strength turns held | still retreating at the last turn |")
         .unwrap();
@@ -1022,6 +1022,58 @@ fn a_list_of_headlines_is_checked() {
         assert!(!dir.join("out").exists());
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `verdict = [...]` names the headlines the question asks about: each must be one of the
+/// file's headlines, once; the answer judges by them and says the others beside them.
+#[test]
+fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
+    let dir = std::env::temp_dir().join(format!("morale-lab-verdict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/retreat-vs-rank-and-file.toml"),
+    )
+    .unwrap();
+    let verdict = text
+        .lines()
+        .find(|l| l.starts_with("verdict = "))
+        .unwrap()
+        .to_string();
+    for (list, says) in [
+        (
+            r#"["empty_turns", "empty_turns"]"#,
+            "verdict: 'empty_turns' is named twice",
+        ),
+        (
+            "[]",
+            "verdict: no headline named; allowed: true, false, or a list of the headlines (eliminated, empty_turns, strength_turns)",
+        ),
+        (
+            r#"["holes"]"#,
+            "verdict: 'holes' is not one of the headlines; allowed: eliminated, empty_turns, strength_turns",
+        ),
+    ] {
+        let file = dir.join("bad.toml");
+        std::fs::write(&file, text.replace(&verdict, &format!("verdict = {list}"))).unwrap();
+        let out = bin()
+            .args(["run", file.to_str().unwrap(), "--out"])
+            .arg(dir.join("out"))
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains(says), "{list}: {err}");
+        assert!(!dir.join("out").exists());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    // The committed report: the two measures of holes judge ("No"), "eliminated" is beside.
+    let summary = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file/summary.md"),
+    )
+    .unwrap();
+    assert!(
+        summary.contains("**Answer.** No: it does worse. Under 25% rules + amendment, against 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Beside those, the chance of being eliminated falls from 85.4% to 71.4% (better)."),
+        "{summary}"
+    );
 }
 
 /// Variants over a sweep get the headline table too, a row per variant and setting.

@@ -73,6 +73,15 @@ enum Headlines {
     Many(Vec<String>),
 }
 
+/// `verdict = true`, or `verdict = ["empty_turns", "strength_turns"]`: the headlines the
+/// question asks about, where the others are shown beside them but judge nothing.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Verdict {
+    Asked(bool),
+    On(Vec<String>),
+}
+
 impl Headlines {
     fn names(&self) -> Vec<String> {
         match self {
@@ -97,7 +106,7 @@ struct ExperimentFile {
     headline: Option<Spanned<Headlines>>,
     sensitivity: Option<Spanned<bool>>,
     assumptions: Option<bool>,
-    verdict: Option<bool>,
+    verdict: Option<Spanned<Verdict>>,
     #[serde(default)]
     set: toml::map::Map<String, toml::Value>,
     #[serde(default)]
@@ -237,7 +246,14 @@ impl Experiment {
                 .unwrap_or_default(),
             sensitivity: f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()),
             assumptions: f.assumptions.unwrap_or(true),
-            verdict: f.verdict.unwrap_or(false),
+            verdict: f.verdict.as_ref().is_some_and(|v| match v.get_ref() {
+                Verdict::Asked(b) => *b,
+                Verdict::On(_) => true,
+            }),
+            verdict_on: match f.verdict.as_ref().map(Spanned::get_ref) {
+                Some(Verdict::On(names)) => names.clone(),
+                _ => Vec::new(),
+            },
             variants,
             sweep,
             balance: None,
@@ -247,6 +263,7 @@ impl Experiment {
         };
         let (known, metrics) = built_names(&place, &f, &exp)?;
         check_headlines(&place, &f, &exp, &known, &metrics)?;
+        check_verdict(&place, &f, &exp)?;
         let mut exp = exp;
         if let Some(b) = &f.balance {
             exp.balance = Some(exp.check_balance(
@@ -963,6 +980,45 @@ fn built_names(
         }
     }
     Ok((known, metrics))
+}
+
+/// `verdict = [...]`: at least one name, each once, each one of the file's headlines.
+fn check_verdict(place: &Place, f: &ExperimentFile, exp: &Experiment) -> Result<()> {
+    let Some(v) = &f.verdict else { return Ok(()) };
+    let Verdict::On(names) = v.get_ref() else {
+        return Ok(());
+    };
+    let line = place.line(v.span());
+    let heads = match exp.headlines.is_empty() {
+        true => "none: name them with headline = [...]".to_string(),
+        false => exp.headlines.join(", "),
+    };
+    if names.is_empty() {
+        return Err(place.err(
+            line,
+            "verdict",
+            format!(
+                "no headline named; allowed: true, false, or a list of the headlines ({heads})"
+            ),
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(place.err(
+                line,
+                "verdict",
+                format!("'{name}' is named twice; each headline once"),
+            ));
+        }
+        if !exp.headlines.contains(name) {
+            return Err(place.err(
+                line,
+                "verdict",
+                format!("'{name}' is not one of the headlines; allowed: {heads}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The headlines, when given: 1 to [`MOST_HEADLINES`], each once, each an outcome (`known`) or

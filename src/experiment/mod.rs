@@ -202,6 +202,10 @@ pub struct Experiment {
     /// the answer opens with a plain Yes, No or In part.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub verdict: bool,
+    /// `verdict = [...]`: the headlines the verdict judges (the question's own measures); the
+    /// others are shown beside them. Empty: every headline.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub verdict_on: Vec<String>,
     /// The variants; the first is the baseline of comparisons.
     pub variants: Vec<Variant>,
     /// The sweep axes (none, one or two).

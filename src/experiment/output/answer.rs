@@ -848,9 +848,9 @@ fn along(
         })
         .collect();
     Some(match target {
+        // The setting was just named, with the value that meets the target.
         Some((t, base)) if omitted > 0 && omitted < cells.len() => format!(
-            "At the other values of \u{201c}{}\u{201d} tried (the rules give {source}{}), {} under {} is {}, against {} under {base}.",
-            crate::params::label_in_prose(&axis.key),
+            "At the other values tried (the rules give {source}{}), {} under {} is {}, against {} under {base}.",
             if written.is_none() {
                 ", not among them"
             } else {

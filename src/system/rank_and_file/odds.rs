@@ -7,8 +7,8 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, condensed to one table for a
 /// rulebook: by stands lost (rows) and class with a leader bonus of 0, +1 and +2 (columns), then
 /// a small table that turns any of its chances into the chance with a re-roll. Without `stands`,
-/// a last column marks each row's 50% rule for the usual unit sizes ("all fail for
-/// ≤ 4 stands"); with `stands`, the rows at that loss show the automatic failure. Where
+/// a last column marks each row's 50% rule for the usual unit sizes ("fails units of 4 stands
+/// or fewer"); with `stands`, the rows at that loss show the automatic failure. Where
 /// the rule parameters make a re-roll's effect depend on more than the chance it re-rolls, the
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
 /// parameters' (`numbers`; [`rf::Numbers::default`] for the source's).
@@ -134,7 +134,7 @@ fn condensed_sections(
     // Without a unit size, a last column: at each loss, the units the break share fails
     // outright, so that no cell above it is read for a unit that cannot pass.
     if stands.is_none() {
-        columns.push(format!("{rule}: all fail for"));
+        columns.push(format!("{rule} fails units of"));
     }
     let mut rows = Vec::new();
     for lost in 0..=max_lost {
@@ -154,7 +154,7 @@ fn condensed_sections(
                 .find(|&s| chance(numbers, rf::Class::Veteran, lost, 0, false, s).is_none());
             cells.push(OddsCell::note(&match largest {
                 Some(1) => "a unit of 1 stand".to_string(),
-                Some(s) => format!("\u{2264} {s} stands"),
+                Some(s) => format!("{s} stands or fewer"),
                 None => "\u{2014}".to_string(),
             }));
         }
@@ -163,7 +163,7 @@ fn condensed_sections(
     let mut foot = Vec::new();
     if stands.is_none() {
         foot.push(format!(
-            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail (\u{201c}\u{2264} 4 stands\u{201d}: a unit of 4 stands or fewer).",
+            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail.",
             if numbers.break_fraction == (1, 2) {
                 "half".to_string()
             } else {
@@ -401,17 +401,24 @@ pub fn rally_sections(
             .collect();
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by each turn, from {state} ({stands} stands, {})",
+                "Back in good order by each rally phase, from {state} ({stands} stands, {})",
                 match lost {
                     0 => "none lost".to_string(),
                     1 => "1 already lost".to_string(),
                     n => format!("{n} already lost"),
                 }
             ),
-            row_header: "turn".into(),
+            row_header: "rally phase".into(),
             columns,
             rows,
-            foot: Vec::new(),
+            // Why the first rows of the routing table are nought (RF-5).
+            foot: match state {
+                "routing" => vec![
+                    "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
+                        .to_string(),
+                ],
+                _ => Vec::new(),
+            },
         });
     }
     Ok(sections)
@@ -461,15 +468,15 @@ mod tests {
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
         assert_eq!(t.columns.len(), 10);
-        assert_eq!(t.columns[9], "50% rule: all fail for");
+        assert_eq!(t.columns[9], "50% rule fails units of");
         let last: Vec<&str> = t.rows.iter().map(|r| r.1[9].text.as_str()).collect();
         assert_eq!(
             last[..4],
             [
                 "\u{2014}",
-                "\u{2264} 2 stands",
-                "\u{2264} 4 stands",
-                "\u{2264} 6 stands"
+                "2 stands or fewer",
+                "4 stands or fewer",
+                "6 stands or fewer"
             ]
         );
         assert!(

@@ -138,16 +138,20 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         ),
     }
     // Where other variants pull the headlines apart, as long as the answer has room (the
-    // table below shows every variant's every headline).
+    // table below shows every variant's every headline), keeping room for the sentence that
+    // names what the answer rests on: an answer stays within 150 words.
+    let reserve = 150usize.saturating_sub(rests_on_reserve(result));
     for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
-        if words(&verdicts) + p.split_whitespace().count() <= 110 {
+        let n = words(&verdicts) + p.split_whitespace().count();
+        if n <= 110 && n <= reserve {
             verdicts.push(p);
         }
     }
     // The variants shown for scale, where the answer has room for them (they are in the
-    // table just below in any case): an answer stays within 150 words.
+    // table just below in any case).
     let scale: Vec<String> = for_scale(result, &heads).into_iter().collect();
-    if words(&verdicts) + words(&scale) <= 110 {
+    let n = words(&verdicts) + words(&scale);
+    if n <= 110 && n <= reserve {
         verdicts.extend(scale);
     }
     (verdicts.join(" "), tab)

@@ -46,6 +46,27 @@ pub(super) fn setting_in_table(systems: &[&str], key: &str, kind: &str) -> Strin
 /// The assumptions that matter, in a sentence for the answer of at most `words_left` words where
 /// it can be: the most telling setting with its value, the most often listed first.
 pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<String> {
+    let forms = rests_on_forms(result)?;
+    let fits = |s: &&String| s.split_whitespace().count() <= words_left;
+    forms.iter().find(fits).or(forms.last()).cloned()
+}
+
+/// The words the answer keeps for [`rests_on`]'s shortest sentence that still names what the
+/// answer rests on (not only counts it): the other sentences of an answer give way to it.
+pub(super) fn rests_on_reserve(result: &ExperimentResult) -> usize {
+    let Some(forms) = rests_on_forms(result) else {
+        return 0;
+    };
+    let named = match forms.len() {
+        0 => return 0,
+        1 => &forms[0],
+        n => &forms[n - 2],
+    };
+    named.split_whitespace().count()
+}
+
+/// [`rests_on`]'s sentences, longest first, the last a count that always fits.
+fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let a = result.assumptions.as_ref()?;
     // Each key once, with its most telling effect: a flipped sign first, then a difference
     // removed or created, then one moved; then by how many rows name it.
@@ -103,7 +124,7 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
     }
     if keys.is_empty() {
         let situation = a.found.iter().any(|f| !reference(&f.variant) && scope(f));
-        return Some(if situation {
+        return Some(vec![if situation {
             format!(
                 "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
                 (100.0 * a.share).round(),
@@ -116,7 +137,7 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
                 (100.0 * a.share).round(),
                 (100.0 * a.points).round()
             )
-        });
+        }]);
     }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
     // system's side only (a comparison across systems); then the largest move first (a reading
@@ -159,8 +180,9 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
-                    1 => " and on 1 more setting".to_string(),
-                    n => format!(" and on {n} more settings"),
+                    // Rules' numbers and readings: the situations are counted apart.
+                    1 => " and on 1 more of the rules' numbers or readings".to_string(),
+                    n => format!(" and on {n} more of the rules' numbers and readings"),
                 }
             } else {
                 String::new()
@@ -177,25 +199,20 @@ pub(super) fn rests_on(result: &ExperimentResult, words_left: usize) -> Option<S
         .collect();
     let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
         keys.iter().take(SHOWN).collect();
-    let fits = |s: &String| s.split_whitespace().count() <= words_left;
     // The pointer to the situations only where the words allow: the reading comes first.
-    [
+    Some(vec![
         said(&with_silent, situation),
         said(&alone, situation),
         said(&with_silent, ""),
         said(&alone, ""),
-    ]
-    .into_iter()
-    .find(fits)
-    .or_else(|| {
-        Some(format!(
+        format!(
             "The answer depends on {} (under \u{201c}What changes the answer\u{201d}).",
             match keys.len() {
                 1 => "1 setting that changes it".to_string(),
                 n => format!("{n} settings that change it"),
             }
-        ))
-    })
+        ),
+    ])
 }
 
 /// One setting the answer rests on, in words: its label, its value, the value that changes
@@ -365,7 +382,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     let mut intro = format!(
-        "How firm is the answer? Each other rule, reading of the rules and setting of the situation that the variants share with {base} was changed by one step, one at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options), and the answer worked out again{}: {} tries, {how}.",
+        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -410,7 +427,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " The table lists those that would change a difference from {base}: reverse it, remove it, create one where there was none, or move it by more than {}% of its size or, for a chance, by more than {} points; and the most serious change each makes.",
+        " Only these matter: each would reverse a difference from {base}, remove it, create one, or move it by more than {}% of its size (for a chance, by more than {} points). The table gives the most serious change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );

@@ -19,7 +19,10 @@ pub(super) fn lead(
     let bi = exp.baseline_of(vi)?;
     let run = |i: usize| result.runs.iter().find(|r| r.variant == i);
     let (mine, base) = (&run(vi)?.report, &run(bi)?.report);
-    let (parts, ways): (Vec<String>, Vec<Option<bool>>) = heads
+    // `verdict = [...]`: the headlines the question asks about judge; the others are said
+    // after them, beside the verdict.
+    let judged = |h: &Head| exp.verdict_on.is_empty() || exp.verdict_on.contains(&h.key);
+    let (parts, ways): (Vec<(bool, String)>, Vec<Option<bool>>) = heads
         .iter()
         .filter_map(|h| {
             let c = comparisons
@@ -29,15 +32,19 @@ pub(super) fn lead(
             let (x, b) = (x.exact.unwrap_or(x.p), b.exact.unwrap_or(b.p));
             let d = c.exact_difference.unwrap_or(c.difference);
             Some((
-                format!(
-                    "{} {} from {} to {}{}",
-                    h.noun(),
-                    if d > 0.0 { "rises" } else { "falls" },
-                    h.value(b),
-                    h.value(x),
-                    better_said(h, d)
+                (
+                    judged(h),
+                    format!(
+                        "{} {} from {} to {}{}",
+                        h.noun(),
+                        if d > 0.0 { "rises" } else { "falls" },
+                        h.value(b),
+                        h.value(x),
+                        better_said(h, d)
+                    ),
                 ),
-                better_way(h, d),
+                // A headline beside the verdict does not judge.
+                better_way(h, d).filter(|_| judged(h)),
             ))
         })
         .unzip();
@@ -46,10 +53,11 @@ pub(super) fn lead(
     let opener = if exp.verdict {
         let better = ways.iter().filter(|w| **w == Some(true)).count();
         let worse = ways.iter().filter(|w| **w == Some(false)).count();
-        let unchanged = heads.len().saturating_sub(parts.len());
+        let asked = heads.iter().filter(|h| judged(h)).count();
+        let unchanged = asked.saturating_sub(parts.iter().filter(|(j, _)| *j).count());
         match (better, worse, unchanged) {
             (b, 0, 0) if b > 0 => "Yes. ",
-            (0, w, 0) if w > 0 => "No: the other way. ",
+            (0, w, 0) if w > 0 => "No: it does worse. ",
             (0, 0, _) => "",
             _ => "In part. ",
         }
@@ -64,13 +72,27 @@ pub(super) fn lead(
             )
         });
     }
-    let said = match &parts[..] {
+    let join = |p: &[String]| match p {
         [one] => one.clone(),
         [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
         [] => String::new(),
     };
+    let (asked, beside): (Vec<(bool, String)>, Vec<(bool, String)>) =
+        parts.into_iter().partition(|(j, _)| *j);
+    let text = |p: Vec<(bool, String)>| p.into_iter().map(|(_, t)| t).collect::<Vec<_>>();
+    let (asked, beside) = (text(asked), text(beside));
+    let said = match (asked.is_empty(), beside.is_empty()) {
+        (_, true) => format!("{}.", join(&asked)),
+        (true, false) => format!("{}.", join(&beside)),
+        (false, false) => format!(
+            "{}. Beside {}, {}.",
+            join(&asked),
+            if asked.len() == 1 { "it" } else { "those" },
+            join(&beside)
+        ),
+    };
     Some(format!(
-        "{opener}Under {}, against {}: {said}.{}",
+        "{opener}Under {}, against {}: {said}{}",
         v.name,
         exp.variants[bi].name,
         still(mine, base, heads, &exp.variants[bi].name)

@@ -123,7 +123,7 @@ fn with_condition(name: &str, meaning: &str) -> String {
 /// Said under the first table of changes: a change is the exact one, rounded once; where the
 /// two rounded figures it compares would subtract to another last digit, it carries one digit
 /// more ([`super::answer::Head::change`]).
-const ROUNDING: &str = "A change is worked out before rounding, and a change of a chance is given in points to two decimals, one more than the chances: it need not be the difference of the rounded figures.";
+const ROUNDING: &str = "A change is worked out before rounding, so it need not be the difference of the rounded figures; a change of a chance is in percentage points (\u{201c}points\u{201d}), to two decimals.";
 
 /// The answer, its table and the detail under it: the verdict (with the variant that moves the
 /// headlines most where the file asks for it), the assumptions it rests on within 150 words,
@@ -418,6 +418,10 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         // A meaning that only says its label again ("attacker's stands lost: attacker's
         // stands lost in the melee") tells the reader nothing: it is left out.
         readings.retain(|(_, label, meaning)| says_more(label, meaning));
+        // "By the last turn" says which turn where every variant plays the same number.
+        for r in &mut readings {
+            r.2 = last_turn_named(exp, &r.2);
+        }
         let Some((_, label0, meaning0)) = readings.first() else {
             continue;
         };
@@ -435,6 +439,32 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         said.push(line);
     }
     (!said.is_empty()).then(|| format!("What the columns count. {}", said.join(" ")))
+}
+
+/// `meaning` with its "the last turn" naming the turn ("the last turn (the 12th)") where every
+/// variant plays the same number of turns and none is swept; else as it is.
+fn last_turn_named(exp: &crate::experiment::Experiment, meaning: &str) -> String {
+    let turns: Vec<String> = exp
+        .variants
+        .iter()
+        .filter_map(|v| {
+            v.set
+                .iter()
+                .find(|(k, _)| k == "turns")
+                .map(|(_, x)| x.as_input())
+        })
+        .collect();
+    let same = turns.len() == exp.variants.len()
+        && turns.windows(2).all(|w| w[0] == w[1])
+        && !exp.sweep.iter().any(|a| a.key == "turns");
+    match (same, turns.first().and_then(|t| t.parse::<u32>().ok())) {
+        (true, Some(n)) if n > 1 => meaning.replacen(
+            "the last turn",
+            &format!("the last turn (the {})", crate::labels::ordinal(n)),
+            1,
+        ),
+        _ => meaning.to_string(),
+    }
 }
 
 /// Whether `meaning` says at least three words its `label` does not (small words aside).

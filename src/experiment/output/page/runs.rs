@@ -69,10 +69,37 @@ fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
     if run.report.metrics.is_empty() {
         return None;
     }
+    // A measure that is exactly nought in every run here (elephant stampedes in a report with
+    // no elephants, re-rolls where none are given) tells the reader nothing: left out of the
+    // tables (it is still checked, and in the data).
+    let nought = |name: &str| {
+        result.runs.iter().all(|r| {
+            r.report
+                .metrics
+                .iter()
+                .find(|m| m.name == name)
+                .is_none_or(|m| m.exact == Some(0.0))
+        })
+    };
+    let kept: Vec<&crate::report::MetricRow> = run
+        .report
+        .metrics
+        .iter()
+        .filter(|m| !nought(&m.name))
+        .collect();
+    // Where every measure shown is exact, the check column holds verdicts only: no spread.
+    let all_exact = kept.iter().all(|m| m.exact.is_some_and(f64::is_finite));
     let mut metrics = Tab::new(&[
         ("measure", false),
         ("average", true),
-        ("simulation's check (± standard error)", false),
+        (
+            if all_exact {
+                "simulation's check"
+            } else {
+                "simulation's check (± standard error)"
+            },
+            false,
+        ),
     ]);
     // Two decimals, as the answer and its table give a measure; the spread of a
     // check keeps four, so that an estimate and its error read apart.
@@ -86,7 +113,7 @@ fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
             .map(|v| format!("{v:.2}"))
             .unwrap_or("—".into())
     };
-    for m in &run.report.metrics {
+    for m in kept {
         // A measure taken among trials that never happen here (turns to removal where
         // no unit is removed) has no value: it is left out, not shown as dashes.
         if !m.exact.is_some_and(f64::is_finite) && !m.value.is_some_and(f64::is_finite) {

@@ -58,44 +58,19 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     .map(|(k, x)| said(k, x))
                     .collect();
                 // A variant that would be named alone (nothing of its own, or only what its
-                // name says) says the settings of the situation another variant here sets and
-                // it leaves at their defaults: "Green: green troops, no leader's bonus" beside
-                // "Regular with a +1 leader: regular troops, a +1 leader", not a bare "Green".
+                // name says) says what it leaves at the defaults that another variant here sets.
                 let bare = v.rules.is_empty()
                     && v.options.is_empty()
                     && (own.is_empty() || names_itself(&v.name, &own.join(", ")));
-                let mut others: Vec<&str> = Vec::new();
-                for (_, o) in members.iter().filter(|(j, _)| j != i) {
-                    for (k, x) in &o.set {
-                        if bare
-                            && !others.contains(&k.as_str())
-                            && !v.set.iter().any(|(k2, _)| k2 == k)
-                            && !shared_set(k, x)
-                            && !swept(k)
-                            && !measure(k)
-                            && crate::labels::role(k) == crate::labels::Role::Situation
-                        {
-                            others.push(k);
-                        }
-                    }
-                }
-                if let Ok(sys) = crate::system::find(system) {
-                    let defaults = sys.defaults(exp.scenario, &[]);
-                    for k in others {
-                        let value = defaults
-                            .iter()
-                            .find(|(d, _)| *d == k)
-                            .map(|(_, x)| x.clone())
-                            .or_else(|| {
-                                crate::system::all_params(sys)
-                                    .iter()
-                                    .find(|p| p.key == k)
-                                    .map(|p| p.default.to_string())
-                            });
-                        if let Some(x) = value {
-                            own.push(crate::labels::setting_in_words_under(&[system], k, &x));
-                        }
-                    }
+                if bare {
+                    let others: Vec<&crate::experiment::Variant> = members
+                        .iter()
+                        .filter(|(j, _)| j != i)
+                        .map(|(_, o)| *o)
+                        .collect();
+                    own.extend(left_at_default(exp, system, v, &others, |k, x| {
+                        !shared_set(k, x) && !swept(k) && !measure(k)
+                    }));
                 }
                 own.extend(v.rules.iter().map(|(k, x)| {
                     format!(
@@ -109,12 +84,14 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     .iter()
                     .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
                     .collect();
+                // The optional rules first: what the variant is, then how it is played.
                 match &options[..] {
                     [] => {}
-                    [one] => own.push(format!("the optional rule {one}")),
-                    [rest @ .., last] => {
-                        own.push(format!("the optional rules {} and {last}", rest.join(", ")))
-                    }
+                    [one] => own.insert(0, format!("the optional rule {one}")),
+                    [rest @ .., last] => own.insert(
+                        0,
+                        format!("the optional rules {} and {last}", rest.join(", ")),
+                    ),
                 }
                 (
                     format!(
@@ -177,6 +154,48 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += &swept_words(exp);
     out += &variants_list(&groups);
     out
+}
+
+/// The settings of the situation that `others` (variants of `system`) set and `v` leaves at
+/// their defaults, in words: "Green: green troops, no leader's bonus" beside "Regular with a +1
+/// leader: regular troops, a +1 leader", not a bare "Green". `said_apart` keeps out what the
+/// setup says elsewhere (settings shared by every variant, swept or measured).
+fn left_at_default(
+    exp: &crate::experiment::Experiment,
+    system: &str,
+    v: &crate::experiment::Variant,
+    others: &[&crate::experiment::Variant],
+    said_apart: impl Fn(&str, &SetValue) -> bool,
+) -> Vec<String> {
+    let mut keys: Vec<&str> = Vec::new();
+    for (k, x) in others.iter().flat_map(|o| &o.set) {
+        if !keys.contains(&k.as_str())
+            && !v.set.iter().any(|(k2, _)| k2 == k)
+            && said_apart(k, x)
+            && crate::labels::role(k) == crate::labels::Role::Situation
+        {
+            keys.push(k);
+        }
+    }
+    let Ok(sys) = crate::system::find(system) else {
+        return Vec::new();
+    };
+    let defaults = sys.defaults(exp.scenario, &[]);
+    keys.into_iter()
+        .filter_map(|k| {
+            let x = defaults
+                .iter()
+                .find(|(d, _)| *d == k)
+                .map(|(_, x)| x.clone())
+                .or_else(|| {
+                    crate::system::all_params(sys)
+                        .iter()
+                        .find(|p| p.key == k)
+                        .map(|p| p.default.to_string())
+                })?;
+            Some(crate::labels::setting_in_words_under(&[system], k, &x))
+        })
+        .collect()
 }
 
 /// Whether a variant's `name` already says everything of its settings in words `own` ("Green"

@@ -1741,11 +1741,7 @@ fn the_stream_reproduces_an_experiments_second_variant() {
     .unwrap();
     let count = |outcome: &str| -> u64 {
         csv.lines()
-            .find(|l| {
-                l.starts_with(&format!(
-                    "25% rules + amendment,effectiveness,outcome,{outcome},"
-                ))
-            })
+            .find(|l| l.starts_with(&format!("the amendment,effectiveness,outcome,{outcome},")))
             .and_then(|l| l.split(',').nth(5))
             .and_then(|c| c.parse().ok())
             .unwrap_or_else(|| panic!("no count of {outcome}"))

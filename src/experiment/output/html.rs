@@ -431,15 +431,24 @@ pub(crate) fn index_html(
             inline(&s.title),
             inline(&s.intro)
         );
-        if !s.list.is_empty() {
-            out += "<ul class=\"notes\">\n";
-            for item in &s.list {
-                out += &format!("<li>{}</li>\n", inline(item));
+        let list = |out: &mut String| {
+            if !s.list.is_empty() {
+                *out += "<ul class=\"notes\">\n";
+                for item in &s.list {
+                    *out += &format!("<li>{}</li>\n", inline(item));
+                }
+                *out += "</ul>\n";
             }
-            out += "</ul>\n";
+        };
+        if s.closing.is_empty() {
+            list(&mut out);
         }
         for tab in &s.tables {
             out += &table(tab, &s.title, "");
+        }
+        if !s.closing.is_empty() {
+            out += &format!("<p>{}</p>\n", inline(&s.closing));
+            list(&mut out);
         }
         out += "</section>\n";
     }

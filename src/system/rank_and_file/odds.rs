@@ -161,6 +161,13 @@ fn condensed_sections(
         rows.push((lost.to_string(), cells));
     }
     let mut foot = Vec::new();
+    // Why neighbouring columns agree: the natural 1 and 6 cap every chance (RF-2), where the
+    // rules are as written.
+    if (numbers.always_fails, numbers.always_passes) == (1, 6) {
+        foot.push(format!(
+            "A 1 always fails and a 6 always passes, so no bonus lifts a chance above 5/6 and, short of the {rule}, no loss drops it below 1/6: that is why neighbouring cells often agree."
+        ));
+    }
     if stands.is_none() {
         foot.push(format!(
             "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail.",
@@ -480,7 +487,7 @@ mod tests {
             ]
         );
         assert!(
-            t.foot[0].contains("has lost half of its starting stands or more fails every test"),
+            t.foot[1].contains("has lost half of its starting stands or more fails every test"),
             "{:?}",
             t.foot
         );

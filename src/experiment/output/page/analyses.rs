@@ -46,6 +46,7 @@ pub(super) fn sensitivity_sections(result: &ExperimentResult) -> Vec<Section> {
         sections.push(Section {
             printed: false,
             list: Vec::new(),
+            closing: String::new(),
             title: format!("Which rule matters most: {name}"),
             intro,
             tables: vec![tab],
@@ -87,6 +88,7 @@ pub(super) fn balance_sections(result: &ExperimentResult) -> Vec<Section> {
         sections.push(Section {
             printed: false,
             list: Vec::new(),
+            closing: String::new(),
             title: format!(
                 "What {} makes it fair: {name}",
                 crate::params::label_in_prose(&b.key)

@@ -180,6 +180,16 @@ pub(super) fn value_words(v: &str) -> String {
 /// A setting's value in words, with what a value the rules give a meaning of its own does
 /// ("7 (no roll always passes)" for the natural roll that always passes).
 pub(super) fn setting_value(key: &str, v: &str) -> String {
+    // A chance of a blocked retreat as a player says it: "none", "1 in 6".
+    if key == "p_blocked" {
+        match v.split_once('/') {
+            _ if v == "0" => return "none".into(),
+            Some((a, b)) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok() => {
+                return format!("{a} in {b}");
+            }
+            _ => {}
+        }
+    }
     match crate::labels::value_note(key, v) {
         Some(note) => format!("{} ({note})", value_words(v)),
         None => value_words(v),

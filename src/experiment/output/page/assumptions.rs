@@ -65,6 +65,35 @@ pub(super) fn rests_on_reserve(result: &ExperimentResult) -> usize {
     named.split_whitespace().count()
 }
 
+/// Whether assumption `f` could change the verdict of a `verdict = [...]` question: it
+/// reverses, removes or creates a difference in a headline the verdict judges.
+fn changes_verdict(
+    result: &ExperimentResult,
+    f: &crate::experiment::assumptions::Assumption,
+) -> bool {
+    result.experiment.verdict_on.contains(&f.headline)
+        && matches!(f.effect.as_str(), "flips" | "removes" | "creates")
+}
+
+/// For a `verdict = [...]` question: whether no rule or reading tried changes the verdict
+/// (`.0`), and whether some does, so that what the answer rests on is those only (`.1`).
+pub(super) fn verdict_holds(result: &ExperimentResult) -> (bool, bool) {
+    let exp = &result.experiment;
+    let Some(a) = result.assumptions.as_ref() else {
+        return (false, false);
+    };
+    if exp.verdict_on.is_empty() {
+        return (false, false);
+    }
+    let reference = |name: &str| exp.variants.iter().any(|v| v.reference && v.name == name);
+    let some = a
+        .found
+        .iter()
+        .filter(|f| !reference(&f.variant) && !scope(f))
+        .any(|f| changes_verdict(result, f));
+    (!some, some)
+}
+
 /// [`rests_on`]'s sentences, longest first, the last a count that always fits.
 fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let a = result.assumptions.as_ref()?;
@@ -95,11 +124,16 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
+    // With `verdict = [...]`, what could change the verdict comes first: a setting that
+    // reverses, removes or creates a difference in a headline the verdict judges. Where none
+    // does, the sentence says the verdict holds and names what the rest of the answer rests on.
+    let (holds, only_verdict) = verdict_holds(result);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a
         .found
         .iter()
         .filter(|f| !reference(&f.variant) && !scope(f))
+        .filter(|f| !only_verdict || changes_verdict(result, f))
     {
         match keys.iter_mut().find(|k| k.0.key == f.key) {
             Some(k) => {
@@ -172,11 +206,17 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
         false => "",
     };
+    let opening = match holds {
+        true => {
+            "No rule or reading tried, moved one step, changes the verdict; the rest of the answer depends on "
+        }
+        false => "The answer depends on ",
+    };
     let said = |shown: &[&(&crate::experiment::assumptions::Assumption, usize)],
                 situation: &str| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "The answer depends on {}{}; \u{201c}What changes the answer\u{201d} lists {}{situation}.",
+            "{opening}{}{}; \u{201c}What changes the answer\u{201d} lists {}{situation}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match keys.len() - shown.len() {
@@ -206,7 +246,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         said(&with_silent, ""),
         said(&alone, ""),
         format!(
-            "The answer depends on {} (under \u{201c}What changes the answer\u{201d}).",
+            "{opening}{} (under \u{201c}What changes the answer\u{201d}).",
             match keys.len() {
                 1 => "1 setting that changes it".to_string(),
                 n => format!("{n} settings that change it"),
@@ -421,6 +461,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         return Some(vec![Section {
             printed: true,
             list: Vec::new(),
+            closing: String::new(),
             title: "What changes the answer".into(),
             intro,
             tables: Vec::new(),
@@ -440,6 +481,23 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     } else if scale_only > 0 {
         intro += " The variant shown for scale is left out.";
     }
+    // A `verdict = [...]` question: whether any of them touches the verdict itself.
+    if !by_setting.rows.is_empty() && verdict_holds(result).0 {
+        let heads: Vec<String> = exp
+            .verdict_on
+            .iter()
+            .map(|k| {
+                format!(
+                    "\u{201c}{}\u{201d}",
+                    Head::named(k.clone(), &result.runs[0].report).label().head
+                )
+            })
+            .collect();
+        intro += &format!(
+            " None of them changes the verdict: under every one, {} still move the same way.",
+            crate::labels::listed(&heads.iter().map(String::as_str).collect::<Vec<_>>())
+        );
+    }
     if !situation.rows.is_empty() {
         intro += " Settings of the situation, and choices of play, that would change it are under \u{201c}Where the answer holds\u{201d}.";
     } else {
@@ -449,6 +507,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let mut out = vec![Section {
         printed: true,
         list: Vec::new(),
+        closing: String::new(),
         title: "What changes the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
@@ -463,17 +522,15 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             printed: true,
             title: "Where the answer holds".into(),
             intro: format!(
-                "The answer is for the situation the setup describes, played as it says. Each setting in the table, moved one step as above, would change a difference from {base}{}: with it, the question itself changes (another unit, state or fire, or another way of playing).{}",
+                "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
                 if scale_situation > 0 {
                     " (the variant shown for scale is left out)".to_string()
                 } else {
                     String::new()
                 },
-                defaults
-                    .as_ref()
-                    .map(|d| format!(" {}", d.0))
-                    .unwrap_or_default(),
             ),
+            // The table first, under the sentence that introduces it; then the defaults.
+            closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
             list: defaults.map(|d| d.1).unwrap_or_default(),
             tables: vec![situation],
         });
@@ -482,6 +539,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         out.push(        Section {
             printed: false,
             list: Vec::new(),
+            closing: String::new(),
             title: "What changes the answer, comparison by comparison".into(),
             intro: format!(
                 "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",

@@ -241,6 +241,7 @@ pub(super) fn differences_section(
     Some(Section {
         printed: false,
         list: Vec::new(),
+        closing: String::new(),
         title: match exp.several_baselines() {
             true => "Differences, each from its baseline".to_string(),
             false => format!("Differences from {}", exp.variants[0].name),

@@ -72,8 +72,12 @@ pub(crate) struct Section {
     pub tables: Vec<Tab>,
     /// Printed with the article (the assumptions that matter); else on screen only.
     pub printed: bool,
-    /// Items said one to a line under the paragraph (notes), in order.
+    /// Items said one to a line under the paragraph (notes), in order; under `closing` where
+    /// there is one.
     pub list: Vec<String>,
+    /// A paragraph after the tables (the defaults a situation table assumes), which the list
+    /// then follows; empty for none.
+    pub closing: String,
 }
 
 /// The report's body: the question, the answer, a line on how it was run, the sections (each
@@ -366,15 +370,24 @@ pub(super) fn summary_md(
     out += &format!("{}\n\n", page.method);
     for s in &page.sections {
         out += &format!("## {}\n\n{}\n\n", s.title, s.intro);
-        if !s.list.is_empty() {
-            for item in &s.list {
-                out += &format!("- {item}\n");
+        let list = |out: &mut String| {
+            if !s.list.is_empty() {
+                for item in &s.list {
+                    *out += &format!("- {item}\n");
+                }
+                *out += "\n";
             }
-            out += "\n";
+        };
+        if s.closing.is_empty() {
+            list(&mut out);
         }
         let tables: Vec<String> = s.tables.iter().map(Tab::markdown).collect();
         out += &tables.join("\n");
         out += "\n";
+        if !s.closing.is_empty() {
+            out += &format!("{}\n\n", s.closing);
+            list(&mut out);
+        }
     }
     out += &format!("## Reproduce\n\n{}\n", page.reproduce);
     out

@@ -200,6 +200,7 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
     Section {
         printed: false,
         list: Vec::new(),
+        closing: String::new(),
         title: if at.is_empty() {
             v.name.clone()
         } else {
@@ -339,6 +340,7 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
         }
         sections.push(Section {
             printed: false,
+            closing: String::new(),
             list: shared
                 .iter()
                 .map(|n| format!("{}.", crate::labels::capitalised(n)))

@@ -182,6 +182,7 @@ pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
     Some(Section {
         printed: false,
         list: Vec::new(),
+        closing: String::new(),
         title: "Outcomes across systems".into(),
         intro: format!(
             "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (one system's \u{201c}removed\u{201d} and another's \u{201c}eliminated\u{201d} both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. Metrics are compared only where both systems report one of the same name.",

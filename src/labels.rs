@@ -661,6 +661,10 @@ pub fn setting_in_words_under(systems: &[&str], key: &str, v: &str) -> String {
         && let Ok(n) = v.parse::<u32>()
         && let Some(unit) = same_lost_unit(systems)
     {
+        // "no stands lost yet", not "0 stands already lost".
+        if n == 0 {
+            return format!("no {} lost yet", unit.1);
+        }
         return format!("{} already lost", count(n, unit.0, unit.1));
     }
     setting_in_words(key, v)

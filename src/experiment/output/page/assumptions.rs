@@ -208,7 +208,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     };
     let opening = match holds {
         true => {
-            "No rule or reading tried, moved one step, changes the verdict; the rest of the answer depends on "
+            "The verdict holds under every other number and reading of the rules tried, one step each; the rest of the answer depends on "
         }
         false => "The answer depends on ",
     };

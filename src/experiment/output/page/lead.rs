@@ -77,17 +77,22 @@ pub(super) fn lead(
         [rest @ .., last] => format!("{}; and {last}", rest.join("; ")),
         [] => String::new(),
     };
-    let (asked, beside): (Vec<(bool, String)>, Vec<(bool, String)>) =
-        parts.into_iter().partition(|(j, _)| *j);
-    let text = |p: Vec<(bool, String)>| p.into_iter().map(|(_, t)| t).collect::<Vec<_>>();
-    let (asked, beside) = (text(asked), text(beside));
+    let asked: Vec<String> = parts
+        .iter()
+        .filter(|(j, _)| *j)
+        .map(|(_, t)| t.clone())
+        .collect();
+    let beside: Vec<String> = parts
+        .iter()
+        .filter(|(j, _)| !*j)
+        .map(|(_, t)| t.clone())
+        .collect();
     let said = match (asked.is_empty(), beside.is_empty()) {
         (_, true) => format!("{}.", join(&asked)),
         (true, false) => format!("{}.", join(&beside)),
         (false, false) => format!(
-            "{}. Beside {}, {}.",
+            "{}. Outside the question's measures, {}.",
             join(&asked),
-            if asked.len() == 1 { "it" } else { "those" },
             join(&beside)
         ),
     };

@@ -506,13 +506,27 @@ impl Odds {
     /// cell the exact fraction above its percentage, each table kept on one page where it fits,
     /// and the rules in force (the sheet's notes) before the tables.
     pub fn html(&self) -> String {
+        self.html_on(None)
+    }
+
+    /// [`Odds::html`] for a paper size the page asks the printer for (`@page size`); `None`
+    /// leaves it to the browser's print dialog.
+    pub fn html_on(&self, paper: Option<Paper>) -> String {
         // On the printed sheet the rules box ends with the rules themselves: the ids' line
         // is for the text and Markdown forms, beside the data.
         let mut o = self.for_players();
         if !self.notes.is_empty() && o.notes.len() > self.notes.len() {
             o.notes.pop();
         }
-        o.html_read()
+        let page = match paper {
+            None => String::new(),
+            Some(p) => format!("\n@page {{ size: {}; }}", p.css()),
+        };
+        o.html_read().replacen(
+            "</style>",
+            &format!("{page}</style>"),
+            usize::from(paper.is_some()),
+        )
     }
 
     fn html_read(&self) -> String {
@@ -784,6 +798,33 @@ fn percent(text: &str) -> String {
     match (text.rfind('('), text.rfind(')')) {
         (Some(a), Some(b)) if a < b => text[a + 1..b].to_string(),
         _ => text.to_string(),
+    }
+}
+
+/// A paper size for the printed sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Its name as the command line takes it.
+    pub fn parse(s: &str) -> Option<Paper> {
+        match s {
+            "a4" => Some(Paper::A4),
+            "letter" => Some(Paper::Letter),
+            _ => None,
+        }
+    }
+    /// Its CSS `size`.
+    pub fn css(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "letter",
+        }
     }
 }
 

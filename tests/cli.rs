@@ -266,6 +266,30 @@ fn text_csv_and_markdown_render() {
     );
 }
 
+/// The printed sheet asks for its paper: A4 unless `--paper letter`; any other size is refused
+/// in one line, exit 2, with what is allowed.
+#[test]
+fn an_odds_sheet_asks_for_its_paper() {
+    let a4 = stdout_of(&["odds", "rank-and-file", "--format", "html"]);
+    assert!(a4.contains("@page { size: A4; }"));
+    let letter = stdout_of(&[
+        "odds",
+        "effectiveness",
+        "--format",
+        "html",
+        "--paper",
+        "letter",
+    ]);
+    assert!(letter.contains("@page { size: letter; }") && !letter.contains("size: A4"));
+    let out = bin()
+        .args(["odds", "rank-and-file", "--format", "html", "--paper", "a5"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("'a5'") && err.contains("a4, letter"), "{err}");
+    assert!(out.get_output().stdout.is_empty());
+}
+
 #[test]
 fn odds_table_is_exact() {
     let out = bin()

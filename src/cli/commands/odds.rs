@@ -37,6 +37,10 @@ pub(crate) struct OddsArgs {
     /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
     pub(crate) format: String,
+    /// With --format html: the paper the printed sheet asks for (a4 or letter); the tables fit
+    /// both.
+    #[arg(long, value_name = "SIZE", default_value = "a4", value_parser = ["a4", "letter"])]
+    pub(crate) paper: String,
     /// The sheet's title (default: the system's; with --rules, the rule set's name, with its
     /// description under it).
     #[arg(long, value_name = "TEXT")]
@@ -98,7 +102,7 @@ pub(crate) fn run_odds(a: OddsArgs) -> Result<String> {
         sheet.set_title(&title, description);
     }
     Ok(if html {
-        sheet.html()
+        sheet.html_on(morale_lab::odds::Paper::parse(&a.paper))
     } else {
         sheet.render(format)
     })

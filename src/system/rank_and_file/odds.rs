@@ -419,8 +419,14 @@ pub fn rally_sections(
             columns,
             rows,
             // Why the first rows of the routing table are nought (RF-5).
-            foot: match state {
-                "routing" => vec![
+            foot: match (state, lost) {
+                ("routing", 0) => vec![
+                    "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
+                        .to_string(),
+                    "For a unit that has already lost stands, every chance here is lower: use the sheet made for that loss."
+                        .to_string(),
+                ],
+                ("routing", _) => vec![
                     "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
                         .to_string(),
                 ],

@@ -558,14 +558,12 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "enemy_class" => format!("{v} enemy troops"),
         "p_blocked" if v == "0" => "no retreat blocked".into(),
         // "1 retreat in 6 blocked", as a player says a chance of 1/6.
-        "p_blocked" => match v.split_once('/') {
-            Some(("1", b)) if b.parse::<u32>().is_ok() => {
-                format!("1 retreat in {b} blocked (a blocked unit is eliminated)")
-            }
-            Some((a, b)) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok() => {
-                format!("{a} retreats in {b} blocked (a blocked unit is eliminated)")
-            }
-            _ => format!("a retreat blocked with chance {v} (a blocked unit is eliminated)"),
+        "p_blocked" => match in_every(v) {
+            Some((a, b)) => format!(
+                "{a} {} in {b} blocked (a blocked unit is eliminated)",
+                if a == 1 { "retreat" } else { "retreats" }
+            ),
+            None => format!("a retreat blocked with chance {v} (a blocked unit is eliminated)"),
         },
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{v} troops"),
@@ -585,6 +583,13 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         }
         _ => format!("{} {v}", param_in_prose(key)),
     }
+}
+
+/// A chance written as a fraction of whole numbers ("1/6"), as a player says it: (1, 6) for
+/// "1 in 6". `None` for any other form.
+pub fn in_every(v: &str) -> Option<(u32, u32)> {
+    let (a, b) = v.split_once('/')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
 /// An ordinal in figures: 1st, 2nd, 3rd, 4th, 11th, 12th, 21st.

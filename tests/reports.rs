@@ -985,32 +985,37 @@ fn every_shipped_experiment_names_its_headlines() {
 /// A list of headlines is checked like one: each must be an outcome or metric, once, 1 to 4.
 #[test]
 fn a_list_of_headlines_is_checked() {
-    let dir = std::env::temp_dir().join(format!("morale-lab-headlines-{}", std::process::id()));
+    refused_lists(
+        "headlines",
+        r#"headline = ["eliminated", "empty_turns", "strength_turns"]"#,
+        "headline",
+        &[
+            (
+                r#"["eliminated", "eliminated"]"#,
+                "headline: 'eliminated' is named twice",
+            ),
+            ("[]", "headline: 0 names given; allowed: 1 to 4"),
+            (
+                r#"["eliminated", "holes"]"#,
+                "headline: 'holes' is not an outcome or a metric of under-fire",
+            ),
+        ],
+    );
+}
+
+/// The retreat experiment with its line `line` replaced by `key = LIST` for each list: each run
+/// is refused, exit 2, saying `says`, and writes nothing.
+fn refused_lists(tag: &str, line: &str, key: &str, lists: &[(&str, &str)]) {
+    let dir = std::env::temp_dir().join(format!("morale-lab-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/retreat-vs-rank-and-file.toml"),
     )
     .unwrap();
-    for (list, says) in [
-        (
-            r#"["eliminated", "eliminated"]"#,
-            "headline: 'eliminated' is named twice",
-        ),
-        ("[]", "headline: 0 names given; allowed: 1 to 4"),
-        (
-            r#"["eliminated", "holes"]"#,
-            "headline: 'holes' is not an outcome or a metric of under-fire",
-        ),
-    ] {
+    assert!(text.contains(line), "{line}");
+    for (list, says) in lists {
         let file = dir.join("bad.toml");
-        std::fs::write(
-            &file,
-            text.replace(
-                r#"headline = ["eliminated", "empty_turns", "strength_turns"]"#,
-                &format!("headline = {list}"),
-            ),
-        )
-        .unwrap();
+        std::fs::write(&file, text.replace(line, &format!("{key} = {list}"))).unwrap();
         let out = bin()
             .args(["run", file.to_str().unwrap(), "--out"])
             .arg(dir.join("out"))
@@ -1027,8 +1032,6 @@ fn a_list_of_headlines_is_checked() {
 /// file's headlines, once; the answer judges by them and says the others beside them.
 #[test]
 fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
-    let dir = std::env::temp_dir().join(format!("morale-lab-verdict-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/retreat-vs-rank-and-file.toml"),
     )
@@ -1038,32 +1041,25 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
         .find(|l| l.starts_with("verdict = "))
         .unwrap()
         .to_string();
-    for (list, says) in [
-        (
-            r#"["empty_turns", "empty_turns"]"#,
-            "verdict: 'empty_turns' is named twice",
-        ),
-        (
-            "[]",
-            "verdict: no headline named; allowed: true, false, or a list of the headlines (eliminated, empty_turns, strength_turns)",
-        ),
-        (
-            r#"["holes"]"#,
-            "verdict: 'holes' is not one of the headlines; allowed: eliminated, empty_turns, strength_turns",
-        ),
-    ] {
-        let file = dir.join("bad.toml");
-        std::fs::write(&file, text.replace(&verdict, &format!("verdict = {list}"))).unwrap();
-        let out = bin()
-            .args(["run", file.to_str().unwrap(), "--out"])
-            .arg(dir.join("out"))
-            .assert()
-            .code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert!(err.contains(says), "{list}: {err}");
-        assert!(!dir.join("out").exists());
-    }
-    std::fs::remove_dir_all(&dir).ok();
+    refused_lists(
+        "verdict",
+        &verdict,
+        "verdict",
+        &[
+            (
+                r#"["empty_turns", "empty_turns"]"#,
+                "verdict: 'empty_turns' is named twice",
+            ),
+            (
+                "[]",
+                "verdict: no headline named; allowed: true, false, or a list of the headlines (eliminated, empty_turns, strength_turns)",
+            ),
+            (
+                r#"["holes"]"#,
+                "verdict: 'holes' is not one of the headlines; allowed: eliminated, empty_turns, strength_turns",
+            ),
+        ],
+    );
     // The committed report: the two measures of holes judge ("No"), "eliminated" is beside.
     let summary = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file/summary.md"),

@@ -182,12 +182,11 @@ pub(super) fn value_words(v: &str) -> String {
 pub(super) fn setting_value(key: &str, v: &str) -> String {
     // A chance of a blocked retreat as a player says it: "none", "1 in 6".
     if key == "p_blocked" {
-        match v.split_once('/') {
-            _ if v == "0" => return "none".into(),
-            Some((a, b)) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok() => {
-                return format!("{a} in {b}");
-            }
-            _ => {}
+        if v == "0" {
+            return "none".into();
+        }
+        if let Some((a, b)) = crate::labels::in_every(v) {
+            return format!("{a} in {b}");
         }
     }
     match crate::labels::value_note(key, v) {

@@ -392,6 +392,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         refused,
         rules_lines,
         in_force,
+        layers,
     } = solve_all(ask, n, control)?;
     // A value of an open field that every setting refuses (8 stands lost of 8) goes, and a
     // field whose values change no answer (a melee number on a rally) is refused.
@@ -419,6 +420,10 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         &rules_lines,
         fixed,
     );
+    let mut data = data;
+    if !layers.is_empty() {
+        data["layers"] = turn_layers(&layers, &names);
+    }
     let answers_n = data["answers"].as_array().map_or(0, Vec::len);
     Ok(Published {
         html: page_html(ask, &data),
@@ -536,6 +541,9 @@ struct Solved {
     rules_lines: Vec<String>,
     /// The settings in force that the page does not leave open, in words.
     in_force: Vec<String>,
+    /// The states of the table of each state after each turn (the first answer's), where the
+    /// scenario has one: each answer whose table has these states carries its rows.
+    layers: Vec<String>,
 }
 
 /// Solve each of the `n` settings exactly, the last open field turning fastest.
@@ -548,6 +556,7 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
     let mut rules_lines: Vec<String> = Vec::new();
     let mut said_in_force = false;
     let mut in_force: Vec<String> = Vec::new();
+    let mut layers: Vec<String> = Vec::new();
     for _ in 0..n {
         if control.is_cancelled() {
             return Err(Error::Cancelled);
@@ -580,7 +589,11 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
                     said_in_force = true;
                     in_force = settings_in_force(ask, &report);
                 }
-                answers.push(answer_values(&report, &mut names, rules_at));
+                let mut answer = answer_values(&report, &mut names, rules_at);
+                if let Some(rows) = turn_rows(&report, &mut layers) {
+                    answer["_turns"] = rows;
+                }
+                answers.push(answer);
             }
         }
         next_pick(ask, &mut pick);
@@ -591,7 +604,57 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
         refused,
         rules_lines,
         in_force,
+        layers,
     })
+}
+
+/// The exact chance of each state after each turn, a row a turn (to six decimals: the page
+/// shows two of a percentage), where `report` has that table and its states are `layers` (set
+/// by the first answer that has one).
+fn turn_rows(report: &crate::report::Report, layers: &mut Vec<String>) -> Option<Value> {
+    let t = report.tables.iter().find(|t| t.name == "per_turn")?;
+    if layers.is_empty() {
+        layers.clone_from(&t.columns);
+    }
+    if t.columns != *layers {
+        return None;
+    }
+    let rows: Option<Vec<Vec<f64>>> = t
+        .rows
+        .iter()
+        .map(|row| {
+            row.cells
+                .iter()
+                .map(|c| c.exact.map(|x| (x * 1e6).round() / 1e6))
+                .collect()
+        })
+        .collect();
+    Some(json!(rows?))
+}
+
+/// The page's chart of each state after each turn: its states in words and colours, the
+/// colours every chart of the tool gives them (a rally's end in good order is its outcome,
+/// recovered).
+fn turn_layers(layers: &[String], names: &[(String, String, bool)]) -> Value {
+    let rally = names.iter().any(|n| n.0 == "recovered");
+    let layers: Vec<Value> = layers
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let key = if key == "good" && rally {
+                "recovered"
+            } else {
+                key.as_str()
+            };
+            let c = crate::report::chart::outcome_colour(key, i);
+            json!({
+                "key": key,
+                "head": crate::labels::outcome(key).head,
+                "colour": format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2),
+            })
+        })
+        .collect();
+    json!(layers)
 }
 
 /// The next pick, the last field turning fastest (the answers' order on the page).
@@ -631,6 +694,19 @@ fn settings_in_force(ask: &Ask, report: &crate::report::Report) -> Vec<String> {
         .collect()
 }
 
+/// An outcome's or an average's head in a table, in a reader's words: an average (one with a
+/// `meaning`) taken among some trials says among which ("turns to recover (among units that
+/// recovered)"). The published page and the explorer head their rows with it.
+pub fn measure_head(name: &str, meaning: Option<&str>) -> String {
+    match meaning {
+        Some(m) => match crate::report::among(m) {
+            "" => crate::labels::metric(name).head,
+            among => format!("{} (among {among})", crate::labels::metric(name).head),
+        },
+        None => crate::labels::outcome(name).head,
+    }
+}
+
 /// One answer: each outcome's and metric's exact value (and as a fraction, where simple) and
 /// its rules line's index; each name not seen before added to `names` with its head.
 fn answer_values(
@@ -652,16 +728,7 @@ fn answer_values(
     for (name, exact, meaning) in cells {
         let metric = meaning.is_some();
         if !names.iter().any(|x| x.0 == name) {
-            let head = match &meaning {
-                // An average taken among some trials says among which.
-                Some(m) => match crate::report::among(m) {
-                    "" => crate::labels::metric(&name).head,
-                    among => {
-                        format!("{} (among {among})", crate::labels::metric(&name).head)
-                    }
-                },
-                None => crate::labels::outcome(&name).head,
-            };
+            let head = measure_head(&name, meaning.as_deref());
             names.push((name.clone(), head, metric));
         }
         let fraction = exact

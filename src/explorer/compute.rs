@@ -173,8 +173,21 @@ impl Explorer {
                         Some((name.clone(), json!(format!("{a}/{b}"))))
                     })
                     .collect();
+                // Each outcome's and average's name in a reader's words, as the published page
+                // heads its rows (`heads`), and short, for a sentence or a menu (`names`).
+                let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, None));
+                let metrics = r.report.metrics.iter().map(|m| (&m.name, Some(m.meaning.as_str())));
+                let (mut heads, mut names) = (serde_json::Map::new(), serde_json::Map::new());
+                for (name, meaning) in outcomes.chain(metrics) {
+                    heads.insert(name.clone(), json!(crate::publish::measure_head(name, meaning)));
+                    let short = match meaning {
+                        Some(_) => crate::labels::metric(name).head,
+                        None => crate::labels::outcome(name).head,
+                    };
+                    names.insert(name.clone(), json!(short));
+                }
                 let p = settings[r.variant].profile;
-                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions })
+                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions, "heads": heads, "names": names })
             })
             .collect();
         let comparisons = if v.compared() {

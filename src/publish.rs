@@ -40,6 +40,8 @@ pub struct Open {
     pub rule: bool,
     /// An optional rule (`--option`), left out or in play: its values are `off` and `on`.
     pub option: bool,
+    /// The page's profiles (its values are their names): each is a whole setting of its own.
+    pub profile: bool,
     /// Its values, in order.
     pub values: Vec<String>,
     /// The value the page opens at: the parameter's default where it is among the values, else
@@ -64,6 +66,55 @@ pub struct Ask {
     pub open: Vec<Open>,
     /// The page's title, in the author's words (default: the system and the situation).
     pub title: Option<String>,
+    /// Profiles compared on the page (none, or two or more): each a whole setting of its own
+    /// (system, settings, optional rules), read by the page as one more field, "Profile", set
+    /// side by side at first. The fields left open apply to each; `system`, `inputs` and
+    /// `options` are then the first profile's.
+    pub profiles: Vec<Profile>,
+}
+
+/// One profile of a page that compares several (the explorer's A, B …).
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// Its name as the explorer shows it ("A (Veteran)").
+    pub name: String,
+    /// The system's registry name, or a mechanic file.
+    pub system: String,
+    /// Its settings and rule parameters.
+    pub inputs: Vec<Input>,
+    /// Its optional rules in play.
+    pub options: Vec<String>,
+    /// The command line of its fixed settings (each answer adds the open fields' values).
+    pub command: String,
+}
+
+impl Ask {
+    /// The fields of the page: "Profile" first where it compares profiles, then those left open.
+    fn fields(&self) -> Vec<Open> {
+        let mut out = Vec::new();
+        if !self.profiles.is_empty() {
+            out.push(Open {
+                key: "profile".into(),
+                label: "Profile".into(),
+                rule: false,
+                option: false,
+                profile: true,
+                values: self.profiles.iter().map(|p| p.name.clone()).collect(),
+                start: 0,
+            });
+        }
+        out.extend(self.open.iter().cloned());
+        out
+    }
+
+    /// The system, settings and optional rules of the answer at `pick` before its open fields
+    /// are applied: its profile's, else the page's own.
+    fn base(&self, pick: &[usize]) -> (&str, &[Input], &[String]) {
+        match self.profiles.get(pick.first().copied().unwrap_or(0)) {
+            Some(p) if !self.profiles.is_empty() => (&p.system, &p.inputs, &p.options),
+            _ => (&self.system, &self.inputs, &self.options),
+        }
+    }
 }
 
 /// A page made: its HTML and what it holds.
@@ -119,6 +170,7 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
             ),
             rule: false,
             option: true,
+            profile: false,
             values: vec!["off".into(), "on".into()],
             start: 0,
         });
@@ -174,6 +226,7 @@ pub fn open_field(system: &str, scenario: Scenario, spec: &str) -> Result<Open> 
         label: crate::params::label(key),
         rule,
         option: false,
+        profile: false,
         values,
         start,
     })
@@ -338,14 +391,19 @@ pub fn count(open: &[Open]) -> u128 {
 
 /// The inputs of the answer at `pick` (each open field's value index): the fixed ones but those
 /// the page leaves open, then the open fields' values.
-fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
+fn inputs_at(ask: &Ask, fields: &[Open], pick: &[usize]) -> Vec<Input> {
     let mut inputs: Vec<Input> = ask
-        .inputs
+        .base(pick)
+        .1
         .iter()
         .filter(|i| !ask.open.iter().any(|o| o.key == i.key))
         .cloned()
         .collect();
-    for (o, &i) in ask.open.iter().zip(pick).filter(|(o, _)| !o.option) {
+    for (o, &i) in fields
+        .iter()
+        .zip(pick)
+        .filter(|(o, _)| !o.option && !o.profile)
+    {
         inputs.push(if o.rule {
             Input::rule(&o.key, o.values[i].clone())
         } else {
@@ -361,14 +419,15 @@ fn inputs_at(ask: &Ask, pick: &[usize]) -> Vec<Input> {
 
 /// The optional rules of the answer at `pick`: those in play but the ones the page leaves open,
 /// then each open one that is on there.
-fn options_at(ask: &Ask, pick: &[usize]) -> Vec<String> {
+fn options_at(ask: &Ask, fields: &[Open], pick: &[usize]) -> Vec<String> {
     let mut options: Vec<String> = ask
-        .options
+        .base(pick)
+        .2
         .iter()
         .filter(|o| !ask.open.iter().any(|f| f.option && f.covers(o)))
         .cloned()
         .collect();
-    for (o, &i) in ask.open.iter().zip(pick) {
+    for (o, &i) in fields.iter().zip(pick) {
         if o.option && o.values[i] == "on" {
             options.extend(o.rules_switched().into_iter().map(str::to_string));
         }
@@ -384,8 +443,9 @@ fn options_at(ask: &Ask, pick: &[usize]) -> Vec<String> {
 /// scenario has no exact solution; a solve that fails; [`Error::Cancelled`] once `control` is.
 pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Result<Published> {
     check_open(ask)?;
+    let fields = ask.fields();
     let start = start_values(ask);
-    let n = answer_count(ask)?;
+    let n = answer_count(&fields)?;
     let Solved {
         answers,
         names,
@@ -393,10 +453,11 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         rules_lines,
         in_force,
         layers,
-    } = solve_all(ask, n, control)?;
+        profile_words,
+    } = solve_all(ask, &fields, n, control)?;
     // A value of an open field that every setting refuses (8 stands lost of 8) goes, and a
     // field whose values change no answer (a melee number on a rally) is refused.
-    let (open, answers, refused) = prune(&ask.open, answers, refused);
+    let (open, answers, refused) = prune(&fields, answers, refused);
     if let Some(o) = inert(&open, &answers) {
         return Err(Error::Invalid {
             what: "--open".into(),
@@ -411,6 +472,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
     let fixed = in_force;
     let data = page_data(
         ask,
+        &fields,
         &open,
         &start,
         &names,
@@ -421,6 +483,29 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
         fixed,
     );
     let mut data = data;
+    if !ask.profiles.is_empty() {
+        // The "Profile" field: each profile's words, and its command line for the page to add
+        // the open fields' values to.
+        let kept = &data["open"][0]["values"].clone();
+        let at = |v: &Value| {
+            ask.profiles
+                .iter()
+                .position(|p| Some(p.name.as_str()) == v.as_str())
+        };
+        let kept: Vec<usize> = kept
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(at)
+            .collect();
+        data["open"][0]["words"] =
+            json!(kept.iter().map(|&i| &profile_words[i]).collect::<Vec<_>>());
+        data["commands"] = json!(
+            kept.iter()
+                .map(|&i| &ask.profiles[i].command)
+                .collect::<Vec<_>>()
+        );
+    }
     if !layers.is_empty() {
         data["layers"] = turn_layers(&layers, &names);
     }
@@ -501,21 +586,27 @@ fn start_values(ask: &Ask) -> Vec<String> {
             }
         })
         .collect();
-    ask.open
-        .iter()
-        .zip(&start)
-        .map(|(o, &i)| o.values[i].clone())
+    // A page of profiles opens at the first (the profile field is shown side by side).
+    ask.profiles
+        .first()
+        .map(|p| p.name.clone())
+        .into_iter()
+        .chain(
+            ask.open
+                .iter()
+                .zip(&start)
+                .map(|(o, &i)| o.values[i].clone()),
+        )
         .collect()
 }
 
 /// How many answers the page holds, refused past [`MOST_ANSWERS`].
-fn answer_count(ask: &Ask) -> Result<usize> {
-    let n = count(&ask.open);
+fn answer_count(fields: &[Open]) -> Result<usize> {
+    let n = count(fields);
     if n > MOST_ANSWERS as u128 {
         return Err(Error::Invalid {
             what: "--open".into(),
-            value: ask
-                .open
+            value: fields
                 .iter()
                 .map(|o| format!("{} ({} values)", o.key, o.values.len()))
                 .collect::<Vec<_>>()
@@ -544,25 +635,33 @@ struct Solved {
     /// The states of the table of each state after each turn (the first answer's), where the
     /// scenario has one: each answer whose table has these states carries its rows.
     layers: Vec<String>,
+    /// Each profile's name and the settings it alone has, for the page's "Profile" field.
+    profile_words: Vec<String>,
 }
 
 /// Solve each of the `n` settings exactly, the last open field turning fastest.
-fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
+fn solve_all(ask: &Ask, fields: &[Open], n: usize, control: &Control) -> Result<Solved> {
     let options = RunOptions::new(1000, 1).exact_only(true).threads(Some(1));
     let mut answers = Vec::with_capacity(n);
     let mut names: Vec<(String, String, bool)> = Vec::new();
     let mut refused = 0;
-    let mut pick = vec![0usize; ask.open.len()];
+    let mut pick = vec![0usize; fields.len()];
     let mut rules_lines: Vec<String> = Vec::new();
-    let mut said_in_force = false;
-    let mut in_force: Vec<String> = Vec::new();
+    // The settings in force of each profile's first answer (of the page's, without profiles).
+    let mut in_force_of: Vec<Option<Vec<String>>> = vec![None; ask.profiles.len().max(1)];
     let mut layers: Vec<String> = Vec::new();
     for _ in 0..n {
         if control.is_cancelled() {
             return Err(Error::Cancelled);
         }
-        let inputs = inputs_at(ask, &pick);
-        match system::build(&ask.system, ask.scenario, &inputs, &options_at(ask, &pick)) {
+        let inputs = inputs_at(ask, fields, &pick);
+        let system = ask.base(&pick).0;
+        match system::build(
+            system,
+            ask.scenario,
+            &inputs,
+            &options_at(ask, fields, &pick),
+        ) {
             Err(e) => {
                 refused += 1;
                 answers.push(json!({ "refused": why_refused(&e) }));
@@ -585,9 +684,13 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
                         rules_lines.len() - 1
                     }
                 };
-                if in_force.is_empty() && !said_in_force {
-                    said_in_force = true;
-                    in_force = settings_in_force(ask, &report);
+                let at = if ask.profiles.is_empty() { 0 } else { pick[0] };
+                if in_force_of[at].is_none() {
+                    let mut said = settings_in_force(ask, &report);
+                    if !ask.profiles.is_empty() {
+                        said.extend(report.options.iter().map(|o| crate::labels::option(o)));
+                    }
+                    in_force_of[at] = Some(said);
                 }
                 let mut answer = answer_values(&report, &mut names, rules_at);
                 if let Some(rows) = turn_rows(&report, &mut layers) {
@@ -596,8 +699,9 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
                 answers.push(answer);
             }
         }
-        next_pick(ask, &mut pick);
+        next_pick(fields, &mut pick);
     }
+    let (in_force, profile_words) = shared_settings(ask, &in_force_of);
     Ok(Solved {
         answers,
         names,
@@ -605,7 +709,45 @@ fn solve_all(ask: &Ask, n: usize, control: &Control) -> Result<Solved> {
         rules_lines,
         in_force,
         layers,
+        profile_words,
     })
+}
+
+/// The settings in force every answer shares, in words, and each profile's name with the
+/// settings it alone has ("B (Veteran): veteran troops"): a page of profiles says what they
+/// share once and what sets each apart in its name.
+fn shared_settings(ask: &Ask, in_force_of: &[Option<Vec<String>>]) -> (Vec<String>, Vec<String>) {
+    let known: Vec<&Vec<String>> = in_force_of.iter().flatten().collect();
+    let Some(first) = known.first() else {
+        return (
+            Vec::new(),
+            ask.profiles.iter().map(|p| p.name.clone()).collect(),
+        );
+    };
+    let shared: Vec<String> = first
+        .iter()
+        .filter(|s| known.iter().all(|k| k.contains(s)))
+        .cloned()
+        .collect();
+    let words = ask
+        .profiles
+        .iter()
+        .zip(in_force_of)
+        .map(|(p, own)| {
+            let own: Vec<&str> = own
+                .iter()
+                .flatten()
+                .filter(|s| !shared.contains(s))
+                .map(String::as_str)
+                .collect();
+            if own.is_empty() {
+                p.name.clone()
+            } else {
+                format!("{}: {}", p.name, own.join(", "))
+            }
+        })
+        .collect();
+    (shared, words)
 }
 
 /// The exact chance of each state after each turn, a row a turn (to six decimals: the page
@@ -658,10 +800,10 @@ fn turn_layers(layers: &[String], names: &[(String, String, bool)]) -> Value {
 }
 
 /// The next pick, the last field turning fastest (the answers' order on the page).
-fn next_pick(ask: &Ask, pick: &mut [usize]) {
+fn next_pick(fields: &[Open], pick: &mut [usize]) {
     for i in (0..pick.len()).rev() {
         pick[i] += 1;
-        if pick[i] < ask.open[i].values.len() {
+        if pick[i] < fields[i].values.len() {
             break;
         }
         pick[i] = 0;
@@ -745,6 +887,7 @@ fn answer_values(
 #[allow(clippy::too_many_arguments)]
 fn page_data(
     ask: &Ask,
+    fields: &[Open],
     open: &[Open],
     start: &[String],
     names: &[(String, String, bool)],
@@ -758,18 +901,20 @@ fn page_data(
         "system": crate::labels::system(&ask.system),
         "scenario": ask.scenario.words(),
         "fixed": fixed,
+        // A page of profiles names each one's optional rules with its settings.
         "options": ask
             .options
             .iter()
+            .filter(|_| ask.profiles.is_empty())
             .filter(|o| !open.iter().any(|f| f.option && f.covers(o)))
             .map(|o| crate::labels::option(o))
             .collect::<Vec<_>>(),
-        "open": open.iter().zip(&ask.open).map(|(o, asked)| {
-            let at = ask.open.iter().position(|a| a.key == asked.key).unwrap_or(0);
+        "open": open.iter().zip(fields).map(|(o, asked)| {
+            let at = fields.iter().position(|a| a.key == asked.key).unwrap_or(0);
             json!({
                 "key": o.key,
                 "label": o.label,
-                "flag": if o.option { "--option" } else if o.rule { "--rule" } else { "--set" },
+                "flag": if o.profile { "profile" } else if o.option { "--option" } else if o.rule { "--rule" } else { "--set" },
                 "values": o.values,
                 "words": o.values.iter().map(|v| value_words(v)).collect::<Vec<_>>(),
                 "start": o.values.iter().position(|v| *v == start[at]).unwrap_or(0),
@@ -789,9 +934,19 @@ fn page_html(ask: &Ask, data: &Value) -> String {
     let text = serde_json::to_string(data)
         .unwrap_or_default()
         .replace("</", "<\\/");
+    // Profiles of more than one system are named as such, not by the first one's system.
+    let systems = ask
+        .profiles
+        .iter()
+        .filter(|p| p.system != ask.system)
+        .count();
+    let system = if systems > 0 {
+        "Rule systems compared".to_string()
+    } else {
+        crate::labels::system(&ask.system)
+    };
     let what = crate::labels::capitalised(&format!(
-        "{}: {}",
-        crate::labels::system(&ask.system),
+        "{system}: {}",
         ask.scenario.words().to_lowercase()
     ));
     let (title, subtitle) = match ask.title.as_deref().map(str::trim) {

@@ -1102,6 +1102,109 @@ fn the_page_publishes_a_page_that_needs_no_server() {
     assert!(html.contains("<h1 id=\"title\">Green at 2 lost?</h1>"));
 }
 
+/// With profiles pinned, the page holds every profile side by side (the explorer's A against
+/// B), the fields left open applying to each: each profile's answers are the command line's,
+/// its own command line is on the page, and each state's chance after each turn rides along.
+#[test]
+fn the_page_publishes_every_profile_side_by_side() {
+    let Some(chromium) = crate::browser::chromium("the_page_publishes_every_profile_side_by_side")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "publish-profiles");
+    b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=class%3Dgreen&name=Green&a.system=rank-and-file&a.name=Regular"));
+    b.wait("document.getElementById('publish-add').options.length > 2 && !document.getElementById('publish-all-row').hidden");
+    // Every profile side by side is a page even with no field left open.
+    assert_eq!(
+        b.eval("document.getElementById('publish-run').disabled"),
+        Value::Bool(false)
+    );
+    b.eval("(() => { const s = document.getElementById('publish-add'); s.value = 'lost'; s.dispatchEvent(new Event('change')); })()");
+    b.eval("(() => { const e = document.getElementById('open-lost'); e.value = '0..1'; e.dispatchEvent(new Event('input')); })()");
+    let got = downloaded(&mut b, "publish-run");
+    let html = got[1].as_str().unwrap();
+    let data = html
+        .split("<script type=\"application/json\" id=\"data\">")
+        .nth(1)
+        .and_then(|r| r.split("</script>").next())
+        .unwrap()
+        .replace("<\\/", "</");
+    let data: Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(data["open"][0]["flag"], "profile");
+    assert_eq!(
+        data["open"][0]["values"],
+        serde_json::json!(["A (Regular)", "B (Green)"])
+    );
+    // What sets a profile apart is said with its name.
+    assert!(
+        data["open"][0]["words"][1]
+            .as_str()
+            .unwrap()
+            .contains("green"),
+        "{}",
+        data["open"][0]["words"]
+    );
+    assert!(
+        data["commands"][1]
+            .as_str()
+            .unwrap()
+            .contains("--set class=green")
+    );
+    assert!(
+        !data["commands"][0]
+            .as_str()
+            .unwrap()
+            .contains("class=green")
+    );
+    // B (Green) with 1 lost: profile-major, the last field turning fastest.
+    let answer = &data["answers"][3];
+    let want = crate::common::json_of(&[
+        "rally",
+        "--system",
+        "rank-and-file",
+        "--set",
+        "class=green",
+        "--set",
+        "lost=1",
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        answer["recovered"][0].as_f64(),
+        want["outcomes"][0]["exact"].as_f64()
+    );
+    // The last turn's states, to the six decimals the page keeps.
+    let table = want["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "per_turn")
+        .unwrap();
+    let last = table["rows"].as_array().unwrap().last().unwrap()["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["exact"].as_f64().unwrap())
+        .collect::<Vec<_>>();
+    let page_last = answer["_turns"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(last.len(), page_last.len());
+    for (x, y) in last.iter().zip(&page_last) {
+        assert!((x - y).abs() <= 5e-7, "{last:?} against {page_last:?}");
+    }
+    assert_eq!(data["layers"][0]["head"], "recovered");
+}
+
 /// The README's permalink of its quick-start example opens the numbers the README prints.
 #[test]
 fn the_readmes_permalink_opens_the_readmes_numbers() {

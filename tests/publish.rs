@@ -122,6 +122,51 @@ fn a_published_page_shows_the_command_lines_exact_values_from_a_file() {
             )),
             "{hash}"
         );
+        // Each state's chance after each turn is drawn (a bar a turn and state) and tabled:
+        // the table's last turn is the command line's, as a percentage to two decimals.
+        assert!(
+            dom.contains("aria-label=\"The chance of each state after each turn\""),
+            "{hash}: no chart by turn"
+        );
+        assert!(dom.matches("<rect ").count() >= 12, "{hash}");
+        let json = crate::common::json_of(&[
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--set",
+            sets[0],
+            "--set",
+            sets[1],
+            "--exact-only",
+            "--format",
+            "json",
+        ]);
+        let rows = json["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "per_turn")
+            .unwrap()["rows"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let last: Vec<String> = rows.last().unwrap()["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| format!("{:.2}%", 100.0 * c["exact"].as_f64().unwrap()))
+            .collect();
+        let tables = &dom[dom.find("id=\"turn-tables\"").unwrap()..];
+        let row = tables
+            .split("<tr>")
+            .find(|r| r.starts_with(&format!("<td>{}</td>", rows.len())))
+            .unwrap_or_else(|| panic!("{hash}: no row for the last turn"));
+        for cell in &last {
+            assert!(
+                row.contains(&format!(">{cell}<")),
+                "{hash}: {cell} not in {row}"
+            );
+        }
     }
 }
 

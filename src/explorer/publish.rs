@@ -25,7 +25,7 @@ impl Explorer {
         // The view is the link's keys; the fields left open are the page's own.
         let view: Vec<(String, String)> = pairs
             .iter()
-            .filter(|(k, _)| k != "open" && k != "title")
+            .filter(|(k, _)| k != "open" && k != "title" && k != "profiles")
             .cloned()
             .collect();
         let v = View::parse(&view, self.limits.max_trials).map_err(|e| Failure::of(&e, ""))?;
@@ -46,7 +46,10 @@ impl Explorer {
             .map(|(_, o)| crate::publish::open_field(&name, v.scenario, o))
             .collect::<Result<Vec<_>>>()
             .map_err(|e| refused(for_the_page(&e)))?;
-        if open.is_empty() {
+        // Every profile side by side (`profiles=all`, with two or more): each a setting of its
+        // own on the page, the fields left open applying to each.
+        let compared = value(pairs, "profiles") == Some("all") && v.profiles.len() > 1;
+        if open.is_empty() && !compared {
             return Err(refused(
                 "add a field the reader may change (the page holds its answers at each value)"
                     .into(),
@@ -66,6 +69,57 @@ impl Explorer {
                 line: None,
             });
         }
+        // A command line carries what the page fixes; each open field's value is the page's to
+        // add (the form's value of it is where the page opens). It solves exactly: the view's
+        // trials and seed are not the page's.
+        let command_of = |s: &super::view::Setting| {
+            let mut fixed = s.clone();
+            fixed
+                .sets
+                .retain(|(k, _)| !open.iter().any(|o| &o.key == k));
+            fixed
+                .rules
+                .retain(|(k, _)| !open.iter().any(|o| &o.key == k));
+            fixed
+                .options
+                .retain(|n| !open.iter().any(|o| o.option && o.covers(n)));
+            let full = v.command(&fixed);
+            let mut words = Vec::new();
+            let mut skip = false;
+            for w in full.split(' ') {
+                if skip {
+                    skip = false;
+                } else if w == "--trials" || w == "--seed" {
+                    skip = true;
+                } else {
+                    words.push(w);
+                }
+            }
+            words.join(" ")
+        };
+        let command = command_of(&p.setting);
+        // Each profile's system (an edited file is held while the page is made), in the order
+        // the explorer lists them.
+        let mut holds = Vec::new();
+        let mut profiles = Vec::new();
+        if compared {
+            let mut order: Vec<usize> = (0..v.profiles.len()).collect();
+            order.sort_by_key(|&i| v.profiles[i].label);
+            for i in order {
+                let q = &v.profiles[i];
+                let (system, hold) = self
+                    .system_of(&q.setting, &v.prefix(i))
+                    .map_err(|f| whose(f, &v, q))?;
+                holds.push(hold);
+                profiles.push(crate::publish::Profile {
+                    name: q.title(),
+                    system,
+                    inputs: inputs_of(&q.setting),
+                    options: q.setting.options.clone(),
+                    command: command_of(&q.setting),
+                });
+            }
+        }
         let ask = crate::publish::Ask {
             system: name,
             scenario: v.scenario,
@@ -73,37 +127,14 @@ impl Explorer {
             options: p.setting.options.clone(),
             title: title.map(str::to_string),
             open,
+            profiles,
         };
-        // The page's command line carries what the page fixes; each open field's value is the
-        // page's to add (the form's value of it is where the page opens).
-        let mut fixed = p.setting.clone();
-        fixed
-            .sets
-            .retain(|(k, _)| !ask.open.iter().any(|o| &o.key == k));
-        fixed
-            .rules
-            .retain(|(k, _)| !ask.open.iter().any(|o| &o.key == k));
-        fixed
-            .options
-            .retain(|n| !ask.open.iter().any(|o| o.option && o.covers(n)));
         let _slot = self.slot(true)?;
         let control = Arc::new(Control::new());
-        // The page's command line solves exactly: the view's trials and seed are not its.
-        let mut words = Vec::new();
-        let mut skip = false;
-        let full = v.command(&fixed);
-        for w in full.split(' ') {
-            if skip {
-                skip = false;
-            } else if w == "--trials" || w == "--seed" {
-                skip = true;
-            } else {
-                words.push(w);
-            }
-        }
         let (made, timed_out) = self.within_limit(&control, || {
-            crate::publish::publish(&ask, &words.join(" "), env!("CARGO_PKG_VERSION"), &control)
+            crate::publish::publish(&ask, &command, env!("CARGO_PKG_VERSION"), &control)
         });
+        drop(holds);
         let page = match made {
             Ok(page) => page,
             Err(Error::Cancelled) if timed_out => {

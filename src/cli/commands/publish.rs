@@ -90,6 +90,7 @@ pub(crate) fn run_publish(a: PublishArgs, control: &Control) -> Result<String> {
         options: a.options.clone(),
         title: a.title.clone(),
         open,
+        profiles: Vec::new(),
     };
     // The page's command line: what it fixes; each open field's value is the page's to add.
     let is_open = |key: &str| ask.open.iter().any(|o| o.covers(key));

@@ -463,7 +463,7 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             what: "--open".into(),
             value: o.key.clone(),
             allowed: format!(
-                "a field that changes an answer: every value of \u{201c}{}\u{201d} gives the same answers in {} (it does not apply here), so leave it out",
+                "a field that changes an answer: every value of \u{201c}{}\u{201d} gives the same answers in {} as set (it makes no difference here), so leave it out, or open with it a field it works with",
                 o.label,
                 ask.scenario.name()
             ),
@@ -500,6 +500,17 @@ pub fn publish(ask: &Ask, command: &str, version: &str, control: &Control) -> Re
             .collect();
         data["open"][0]["words"] =
             json!(kept.iter().map(|&i| &profile_words[i]).collect::<Vec<_>>());
+        // A column is headed by the profile's name; a profile named only by its letter, by
+        // what sets it apart ("A: regular troops").
+        data["open"][0]["heads"] = json!(
+            kept.iter()
+                .map(|&i| if ask.profiles[i].name.chars().count() <= 1 {
+                    &profile_words[i]
+                } else {
+                    &ask.profiles[i].name
+                })
+                .collect::<Vec<_>>()
+        );
         data["commands"] = json!(
             kept.iter()
                 .map(|&i| &ask.profiles[i].command)

@@ -236,7 +236,7 @@ fn a_page_holds_only_values_that_answer_and_says_when_a_link_misses() {
             && html.contains("12 turns")
     );
     for (open, why) in [
-        (vec!["--open", "to_hit"], "does not apply here"),
+        (vec!["--open", "to_hit"], "makes no difference here"),
         (
             vec!["--open", "class", "--open", "class"],
             "each field once",

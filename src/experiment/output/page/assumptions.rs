@@ -97,23 +97,48 @@ pub(super) fn verdict_holds(result: &ExperimentResult) -> (bool, bool) {
 /// [`rests_on`]'s sentences, longest first, the last a count that always fits.
 fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let a = result.assumptions.as_ref()?;
-    // Each key once, with its most telling effect: a flipped sign first, then a difference
-    // removed or created, then one moved; then by how many rows name it.
-    let severity = |e: &str| match e {
+    let base_report = &result.runs.first()?.report;
+    // With `verdict = [...]`, what could change the verdict comes first: a setting that
+    // reverses, removes or creates a difference in a headline the verdict judges. Where none
+    // does, the sentence says the verdict holds and names what the rest of the answer rests on.
+    let (holds, only_verdict) = verdict_holds(result);
+    let keys = telling_keys(result, a, base_report, only_verdict);
+    if keys.is_empty() {
+        return Some(vec![nothing_changes_it(result, a)]);
+    }
+    Some(rests_on_sentences(result, a, &keys, holds))
+}
+
+/// Only the comparisons the question asks: whether `name` is a variant shown for scale.
+fn shown_for_scale(result: &ExperimentResult, name: &str) -> bool {
+    result
+        .experiment
+        .variants
+        .iter()
+        .any(|v| v.reference && v.name == name)
+}
+
+/// How telling an effect is: a flipped sign first, then a difference removed or created, then
+/// one moved.
+fn severity(e: &str) -> u8 {
+    match e {
         "flips" => 0,
         "removes" => 1,
         "creates" => 2,
         _ => 3,
-    };
-    // Only the comparisons the question asks: a variant shown for scale is left out here.
-    let reference = |name: &str| {
-        result
-            .experiment
-            .variants
-            .iter()
-            .any(|v| v.reference && v.name == name)
-    };
-    let base_report = &result.runs.first()?.report;
+    }
+}
+
+/// The settings the answer rests on, most telling first: each key once (with `only_verdict`,
+/// only those that could change the verdict), with its most telling row and how many rows
+/// name it.
+fn telling_keys<'a>(
+    result: &ExperimentResult,
+    a: &'a crate::experiment::assumptions::Assumptions,
+    base_report: &crate::report::Report,
+    only_verdict: bool,
+) -> Vec<(&'a crate::experiment::assumptions::Assumption, usize)> {
+    let reference = |name: &str| shown_for_scale(result, name);
     // The first variant the question asks about (the one the answer leads with, without a
     // sweep).
     let led = result
@@ -124,10 +149,6 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
-    // With `verdict = [...]`, what could change the verdict comes first: a setting that
-    // reverses, removes or creates a difference in a headline the verdict judges. Where none
-    // does, the sentence says the verdict holds and names what the rest of the answer rests on.
-    let (holds, only_verdict) = verdict_holds(result);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a
         .found
@@ -156,23 +177,6 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
             None => keys.push((f, 1)),
         }
     }
-    if keys.is_empty() {
-        let situation = a.found.iter().any(|f| !reference(&f.variant) && scope(f));
-        return Some(vec![if situation {
-            format!(
-                "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
-                (100.0 * a.share).round(),
-                (100.0 * a.points).round()
-            )
-        } else {
-            format!(
-                "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
-                a.tried,
-                (100.0 * a.share).round(),
-                (100.0 * a.points).round()
-            )
-        }]);
-    }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
     // system's side only (a comparison across systems); then the largest move first (a reading
     // that moves a chance by ten points before a number that moves it by four).
@@ -191,6 +195,42 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
             .then(size(y.0).total_cmp(&size(x.0)))
             .then(y.1.cmp(&x.1))
     });
+    keys
+}
+
+/// The sentence where no setting the answer rests on changes it.
+fn nothing_changes_it(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> String {
+    let situation = a
+        .found
+        .iter()
+        .any(|f| !shown_for_scale(result, &f.variant) && scope(f));
+    if situation {
+        format!(
+            "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    } else {
+        format!(
+            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
+            a.tried,
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    }
+}
+
+/// The sentences naming what the answer rests on (`keys`, most telling first), longest first,
+/// the last a count; with `holds`, after saying that the verdict holds.
+fn rests_on_sentences(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    keys: &[(&crate::experiment::assumptions::Assumption, usize)],
+    holds: bool,
+) -> Vec<String> {
     // The answer stays short (at most 150 words): the most telling setting, and one reading
     // the tool made where the sources are silent (the tool's assumption, not the designer's)
     // if that is another; the rest are counted and listed under the assumptions.
@@ -202,7 +242,11 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
     // Settings of the situation that would change it too: pointed to, so that the count does
     // not read as all there is.
-    let situation = match a.found.iter().any(|f| !reference(&f.variant) && scope(f)) {
+    let situation = match a
+        .found
+        .iter()
+        .any(|f| !shown_for_scale(result, &f.variant) && scope(f))
+    {
         true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
         false => "",
     };
@@ -240,7 +284,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
         keys.iter().take(SHOWN).collect();
     // The pointer to the situations only where the words allow: the reading comes first.
-    Some(vec![
+    vec![
         said(&with_silent, situation),
         said(&alone, situation),
         said(&with_silent, ""),
@@ -252,7 +296,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
                 n => format!("{n} settings that change it"),
             }
         ),
-    ])
+    ]
 }
 
 /// One setting the answer rests on, in words: its label, its value, the value that changes

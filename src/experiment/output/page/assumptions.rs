@@ -453,30 +453,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         true => "their baselines",
         false => exp.variants[0].name.as_str(),
     };
-    let how = if a.exact {
-        "each worked out exactly".to_string()
-    } else {
-        format!(
-            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
-            crate::report::thousands(a.trials),
-            crate::report::fmt_level(exp.confidence),
-            (100.0 * a.share).round(),
-            (100.0 * a.points).round()
-        )
-    };
-    // In a reader's words: what was moved, how far, and what the table lists.
-    let mut intro = format!(
-        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
-        if exp.sweep.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " with {}",
-                super::super::answer::point_words(exp, &result.runs[0].point)
-            )
-        },
-        crate::report::thousands(a.tried as u64),
-    );
+    let mut intro = tries_intro(result, a, base);
     // The combinations skipped are said beside the full table, on screen.
     let skipped = skipped_tries(result, a);
     // What was not moved is said on screen, beside the table of every comparison: on paper
@@ -520,6 +497,83 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let (mut scale_only, mut scale_situation) = (0, 0);
     let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
     let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
+    intro += &what_they_touch(result, &by_setting, scale_only, &situation);
+    let mut out = vec![Section {
+        printed: true,
+        list: Vec::new(),
+        closing: String::new(),
+        title: "What changes the answer".into(),
+        intro,
+        tables: if by_setting.rows.is_empty() {
+            Vec::new()
+        } else {
+            vec![by_setting]
+        },
+    }];
+    if !situation.rows.is_empty() {
+        out.push(where_the_answer_holds(
+            result,
+            base,
+            situation,
+            scale_situation,
+        ));
+    }
+    if !tab.rows.is_empty() {
+        out.push(comparison_by_comparison(
+            base,
+            tab,
+            scale_only + scale_situation,
+            &not_moved,
+            &skipped,
+        ));
+    }
+    Some(out)
+}
+
+/// The section's opening in a reader's words: what was moved, how far, and how each try was
+/// worked out.
+fn tries_intro(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    base: &str,
+) -> String {
+    let exp = &result.experiment;
+    let how = if a.exact {
+        "each worked out exactly".to_string()
+    } else {
+        format!(
+            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            crate::report::thousands(a.trials),
+            crate::report::fmt_level(exp.confidence),
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    };
+    // In a reader's words: what was moved, how far, and what the table lists.
+    format!(
+        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " with {}",
+                super::super::answer::point_words(exp, &result.runs[0].point)
+            )
+        },
+        crate::report::thousands(a.tried as u64),
+    )
+}
+
+/// What the settings found touch: the rules and readings (`by_setting`, the variant shown for
+/// scale left out where `scale_only`), the verdict, and the situation (`situation`).
+fn what_they_touch(
+    result: &ExperimentResult,
+    by_setting: &Tab,
+    scale_only: usize,
+    situation: &Tab,
+) -> String {
+    let exp = &result.experiment;
+    let mut intro = String::new();
     if by_setting.rows.is_empty() {
         intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
@@ -548,58 +602,64 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
     }
-    let mut out = vec![Section {
+    intro
+}
+
+/// The settings of the situation (and choices of play) that would change a difference from
+/// `base`, with the defaults that matter.
+fn where_the_answer_holds(
+    result: &ExperimentResult,
+    base: &str,
+    situation: Tab,
+    scale_situation: usize,
+) -> Section {
+    let defaults = defaults_that_matter(result);
+    Section {
         printed: true,
+        title: "Where the answer holds".into(),
+        intro: format!(
+            "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
+            if scale_situation > 0 {
+                " (the variant shown for scale is left out)".to_string()
+            } else {
+                String::new()
+            },
+        ),
+        // The table first, under the sentence that introduces it; then the defaults.
+        closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
+        list: defaults.map(|d| d.1).unwrap_or_default(),
+        tables: vec![situation],
+    }
+}
+
+/// Every headline difference each setting changes, on screen only, with what was left as set
+/// (`not_moved`) and the tries skipped (`skipped`); `scale` counts the variant shown for scale
+/// left out.
+fn comparison_by_comparison(
+    base: &str,
+    tab: Tab,
+    scale: usize,
+    not_moved: &str,
+    skipped: &str,
+) -> Section {
+    Section {
+        printed: false,
         list: Vec::new(),
         closing: String::new(),
-        title: "What changes the answer".into(),
-        intro,
-        tables: if by_setting.rows.is_empty() {
-            Vec::new()
-        } else {
-            vec![by_setting]
-        },
-    }];
-    if !situation.rows.is_empty() {
-        let defaults = defaults_that_matter(result);
-        out.push(Section {
-            printed: true,
-            title: "Where the answer holds".into(),
-            intro: format!(
-                "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
-                if scale_situation > 0 {
-                    " (the variant shown for scale is left out)".to_string()
-                } else {
-                    String::new()
-                },
-            ),
-            // The table first, under the sentence that introduces it; then the defaults.
-            closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
-            list: defaults.map(|d| d.1).unwrap_or_default(),
-            tables: vec![situation],
-        });
+        title: "What changes the answer, comparison by comparison".into(),
+        intro: format!(
+            "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
+            match scale {
+                0 => "",
+                _ => " (the variant shown for scale is left out)",
+            },
+            match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
+                Some(said) => format!(" {}.", crate::labels::capitalised(said)),
+                None => String::new(),
+            }
+        ),
+        tables: vec![tab],
     }
-    if !tab.rows.is_empty() {
-        out.push(        Section {
-            printed: false,
-            list: Vec::new(),
-            closing: String::new(),
-            title: "What changes the answer, comparison by comparison".into(),
-            intro: format!(
-                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
-                match scale_only + scale_situation {
-                    0 => "",
-                    _ => " (the variant shown for scale is left out)",
-                },
-                match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
-                    Some(said) => format!(" {}.", crate::labels::capitalised(said)),
-                    None => String::new(),
-                }
-            ),
-            tables: vec![tab],
-        });
-    }
-    Some(out)
 }
 
 /// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 instead of 1"; a

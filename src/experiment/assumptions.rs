@@ -456,7 +456,34 @@ impl Experiment {
             trials: if exact_all { 0 } else { trials },
             not_tried: Vec::new(),
         };
-        // Each variant compared with its baseline (the first, or its own `against`).
+        let lists = self.pairs_to_try(first, &point, &mut out.not_tried)?;
+        let jobs = side_jobs(&lists);
+        let of = jobs.len() as u32;
+        let results = self.run_sides(&jobs, &options, threads, control)?;
+        let ran = |v: &Variant,
+                   inputs: &[Input],
+                   opts: &[String]|
+         -> std::result::Result<Report, Skipped> {
+            let k = job_key(&v.system, inputs, opts, v.optimal_play);
+            let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
+            results[i].clone()
+        };
+        out.weigh(lists, &ran, &heads, z);
+        control.set_checking(of, of);
+        Ok(Some(out))
+    }
+
+    /// Each variant compared with its baseline (the first, or its own `against`): the settings
+    /// to try for the pair.
+    ///
+    /// # Errors
+    /// As [`settings`].
+    fn pairs_to_try<'a>(
+        &'a self,
+        first: &'a [Run],
+        point: &[super::SetValue],
+        not_tried: &mut Vec<String>,
+    ) -> Result<Vec<Compared<'a>>> {
         let mut lists = Vec::new();
         for r in first {
             let Some(b) = self.baseline_of(r.variant) else {
@@ -464,35 +491,25 @@ impl Experiment {
             };
             let (bv, base) = (&self.variants[b], &first[b].report);
             let vv = &self.variants[r.variant];
-            let list = settings(
-                self,
-                &point,
-                [(bv, base), (vv, &r.report)],
-                &mut out.not_tried,
-            )?;
+            let list = settings(self, point, [(bv, base), (vv, &r.report)], not_tried)?;
             lists.push((r, (bv, base), vv, list));
         }
-        // Every side's run under a setting, once (a baseline's is shared by its variants),
-        // run on the threads asked for, one run a worker: a run's numbers do not depend on
-        // its threads, so neither do these.
-        // A variant that plays its best choices (`play = "optimal"`) solves play under each
-        // setting too: its runs are its own.
-        let key = |system: &str, inputs: &[Input], opts: &[String], play: bool| {
-            format!("{system}\u{1}{inputs:?}\u{1}{opts:?}\u{1}{play}")
-        };
-        let mut jobs: Vec<SideJob> = Vec::new();
-        for (_, (bv, _), vv, list) in &lists {
-            for s in list {
-                for (v, side) in [(bv, &s.base), (vv, &s.variant)] {
-                    if let Some((i, o)) = side {
-                        let k = key(&v.system, i, o, v.optimal_play);
-                        if !jobs.iter().any(|j| j.0 == k) {
-                            jobs.push((k, &v.system, i.clone(), o.clone(), v.optimal_play));
-                        }
-                    }
-                }
-            }
-        }
+        Ok(lists)
+    }
+
+    /// Every side's run under a setting (`jobs`), run on the threads asked for, one run a
+    /// worker: a run's numbers do not depend on its threads, so neither do these. Each job's
+    /// report, or why it has none.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled.
+    fn run_sides(
+        &self,
+        jobs: &[SideJob],
+        options: &crate::scenario::RunOptions,
+        threads: Option<usize>,
+        control: &Control,
+    ) -> Result<Vec<std::result::Result<Report, Skipped>>> {
         let of = jobs.len() as u32;
         let workers = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -540,17 +557,56 @@ impl Experiment {
         if control.is_cancelled() || cancelled.into_inner() {
             return Err(Error::Cancelled);
         }
-        let ran = |v: &Variant,
-                   inputs: &[Input],
-                   opts: &[String]|
-         -> std::result::Result<Report, Skipped> {
-            let k = key(&v.system, inputs, opts, v.optimal_play);
-            let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
-            results[i].lock().unwrap_or_else(|e| e.into_inner()).clone()
-        };
+        Ok(results
+            .into_iter()
+            .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect())
+    }
+}
+
+/// A variant's run against its baseline's (its variant and report), with the settings to try.
+type Compared<'a> = (
+    &'a Run,
+    (&'a Variant, &'a Report),
+    &'a Variant,
+    Vec<Setting>,
+);
+
+/// A side's report under a setting (its variant, inputs and optional rules), or why it has none.
+type Ran<'a> = dyn Fn(&Variant, &[Input], &[String]) -> std::result::Result<Report, Skipped> + 'a;
+
+/// One side's run under a setting, as a key: the same key, the same run.
+fn job_key(system: &str, inputs: &[Input], opts: &[String], play: bool) -> String {
+    format!("{system}\u{1}{inputs:?}\u{1}{opts:?}\u{1}{play}")
+}
+
+/// Every side's run under a setting, once (a baseline's is shared by its variants). A variant
+/// that plays its best choices (`play = "optimal"`) solves play under each setting too: its
+/// runs are its own.
+fn side_jobs<'a>(lists: &[Compared<'a>]) -> Vec<SideJob<'a>> {
+    let mut jobs: Vec<SideJob> = Vec::new();
+    for &(_, (bv, _), vv, ref list) in lists {
+        for s in list {
+            for (v, side) in [(bv, &s.base), (vv, &s.variant)] {
+                if let Some((i, o)) = side {
+                    let k = job_key(&v.system, i, o, v.optimal_play);
+                    if !jobs.iter().any(|j| j.0 == k) {
+                        jobs.push((k, &v.system, i.clone(), o.clone(), v.optimal_play));
+                    }
+                }
+            }
+        }
+    }
+    jobs
+}
+
+impl Assumptions {
+    /// Each setting tried, weighed: the tries with no report counted and named, and for every
+    /// headline the assumptions the runs found (see [`judge`]).
+    fn weigh(&mut self, lists: Vec<Compared>, ran: &Ran<'_>, heads: &[String], z: f64) {
         for (r, (bv, base), vv, list) in lists {
             for s in list {
-                out.tried += 1;
+                self.tried += 1;
                 let b = match &s.base {
                     Some((i, o)) => ran(bv, i, o),
                     None => Ok(base.clone()),
@@ -565,8 +621,8 @@ impl Experiment {
                         let refused = matches!(b, Err(Skipped::Refused))
                             || matches!(v, Err(Skipped::Refused));
                         match refused {
-                            true => out.refused += 1,
-                            false => out.unsolved += 1,
+                            true => self.refused += 1,
+                            false => self.unsolved += 1,
                         }
                         let left = SkippedSetting {
                             variant: vv.name.clone(),
@@ -576,13 +632,13 @@ impl Experiment {
                             to: s.to.clone(),
                             refused,
                         };
-                        if !out.skipped.contains(&left) {
-                            out.skipped.push(left);
+                        if !self.skipped.contains(&left) {
+                            self.skipped.push(left);
                         }
                         continue;
                     }
                 };
-                for h in &heads {
+                for h in heads {
                     let Some((d, was)) = difference(&r.report, base, h, z) else {
                         continue;
                     };
@@ -592,7 +648,7 @@ impl Experiment {
                     let chance = base.outcomes.iter().any(|o| same_outcome(&o.outcome, h));
                     let floor = if chance { POINTS } else { f64::INFINITY };
                     if let Some(effect) = judge(d, was, d2, interval, floor) {
-                        out.found.push(Assumption {
+                        self.found.push(Assumption {
                             variant: vv.name.clone(),
                             headline: h.clone(),
                             key: s.key.clone(),
@@ -611,8 +667,6 @@ impl Experiment {
                 }
             }
         }
-        control.set_checking(of, of);
-        Ok(Some(out))
     }
 }
 

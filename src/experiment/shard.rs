@@ -150,115 +150,234 @@ pub fn merge_with(
     control: &Control,
     progress: &dyn Fn(usize),
 ) -> Result<ExperimentResult> {
-    let conflict = |m: String| Err(Error::Conflict(m));
     let Some(first) = parts.first() else {
-        return conflict("merge needs the shard files of one experiment".into());
+        return Err(Error::Conflict(
+            "merge needs the shard files of one experiment".into(),
+        ));
     };
-    let name = |i: usize| {
-        names
+    let given = Given { parts, names };
+    given.of_one_run(first)?;
+    let n = first.of;
+    given.every_shard_once(n)?;
+    let (exp, sampler) = experiment_of(first)?;
+    let plan = exp.plan(None, sampler)?;
+    let mut runs = Vec::new();
+    for (r, planned) in plan.into_iter().enumerate() {
+        if control.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let sum = given.summed(r, &planned, n, sampler)?;
+        let report = planned.job.report_tally(&sum, &planned.options, control)?;
+        runs.push(Run {
+            point: planned.point,
+            variant: planned.variant,
+            report,
+        });
+        progress(runs.len());
+    }
+    let mut result = exp.result(Some(first.threads), runs);
+    as_one_run(&mut result, parts, first.threads);
+    result.timing_parts = Some(n);
+    result.sensitivity = exp.sensitivities(None, sampler, control)?;
+    result.balance = exp.balances(None, sampler, control)?;
+    result.assumptions = exp.assumptions(&result.runs, None, sampler, control)?;
+    Ok(result)
+}
+
+/// The shards given to a merge, with the names that name them in messages.
+struct Given<'a> {
+    parts: &'a [Shard],
+    names: &'a [String],
+}
+
+impl Given<'_> {
+    /// The name of part `i` in messages.
+    fn name(&self, i: usize) -> String {
+        self.names
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("part {}", i + 1))
-    };
-    for (i, p) in parts.iter().enumerate() {
-        if p.format != FORMAT {
-            return conflict(format!("{} is not a morale-lab shard file", name(i)));
+    }
+
+    /// Every part a shard file of the same run as `first` (experiment, files, seed, trials,
+    /// sampler, split, version), made by this version.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] naming the first part that differs, and how.
+    fn of_one_run(&self, first: &Shard) -> Result<()> {
+        let conflict = |m: String| Err(Error::Conflict(m));
+        for (i, p) in self.parts.iter().enumerate() {
+            if p.format != FORMAT {
+                return conflict(format!("{} is not a morale-lab shard file", self.name(i)));
+            }
+            let differs = if p.version != first.version {
+                Some(format!("version {} against {}", p.version, first.version))
+            } else if p.source != first.source || p.path != first.path {
+                Some(format!(
+                    "experiment {} against {} (or its text differs)",
+                    p.path, first.path
+                ))
+            } else if p.rule_files != first.rule_files {
+                let differ: Vec<String> = p
+                    .rule_files
+                    .iter()
+                    .filter(|f| !first.rule_files.contains(f))
+                    .map(|(f, text)| format!("{f} (sha256 {}…)", &digest(text)[..12]))
+                    .collect();
+                Some(format!(
+                    "the files its variants name differ: {}",
+                    if differ.is_empty() {
+                        "some are missing".to_string()
+                    } else {
+                        differ.join(", ")
+                    }
+                ))
+            } else if p.seed != first.seed {
+                Some(format!("seed {} against {}", p.seed, first.seed))
+            } else if p.trials != first.trials {
+                Some(format!("trials {} against {}", p.trials, first.trials))
+            } else if p.sampler != first.sampler {
+                Some(format!("sampler {} against {}", p.sampler, first.sampler))
+            } else if p.of != first.of {
+                Some(format!("a split into {} parts against {}", p.of, first.of))
+            } else {
+                None
+            };
+            if let Some(d) = differs {
+                return conflict(format!(
+                    "{} and {} are not parts of the same run: {d}",
+                    self.name(i),
+                    self.name(0)
+                ));
+            }
         }
-        let differs = if p.version != first.version {
-            Some(format!("version {} against {}", p.version, first.version))
-        } else if p.source != first.source || p.path != first.path {
-            Some(format!(
-                "experiment {} against {} (or its text differs)",
-                p.path, first.path
-            ))
-        } else if p.rule_files != first.rule_files {
-            let differ: Vec<String> = p
-                .rule_files
-                .iter()
-                .filter(|f| !first.rule_files.contains(f))
-                .map(|(f, text)| format!("{f} (sha256 {}…)", &digest(text)[..12]))
-                .collect();
-            Some(format!(
-                "the files its variants name differ: {}",
-                if differ.is_empty() {
-                    "some are missing".to_string()
-                } else {
-                    differ.join(", ")
-                }
-            ))
-        } else if p.seed != first.seed {
-            Some(format!("seed {} against {}", p.seed, first.seed))
-        } else if p.trials != first.trials {
-            Some(format!("trials {} against {}", p.trials, first.trials))
-        } else if p.sampler != first.sampler {
-            Some(format!("sampler {} against {}", p.sampler, first.sampler))
-        } else if p.of != first.of {
-            Some(format!("a split into {} parts against {}", p.of, first.of))
-        } else {
-            None
-        };
-        if let Some(d) = differs {
+        if first.version != crate::VERSION {
             return conflict(format!(
-                "{} and {} are not parts of the same run: {d}",
-                name(i),
-                name(0)
+                "the shards were made by morale-lab {} and this is {}: merge with the version that made them",
+                first.version,
+                crate::VERSION
             ));
         }
+        Ok(())
     }
-    if first.version != crate::VERSION {
-        return conflict(format!(
-            "the shards were made by morale-lab {} and this is {}: merge with the version that made them",
-            first.version,
-            crate::VERSION
-        ));
-    }
-    let n = first.of;
-    let mut seen = vec![None; n as usize];
-    let mut twice = Vec::new();
-    for (i, p) in parts.iter().enumerate() {
-        if p.shard == 0 || p.shard > n {
-            return conflict(format!("{} says shard {} of {n}", name(i), p.shard));
+
+    /// Each of the `n` shards given once: none out of range, twice or missing.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] naming the shards given twice or missing, and how to run the missing.
+    fn every_shard_once(&self, n: u64) -> Result<()> {
+        let conflict = |m: String| Err(Error::Conflict(m));
+        let mut seen = vec![None; n as usize];
+        let mut twice = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            if p.shard == 0 || p.shard > n {
+                return conflict(format!("{} says shard {} of {n}", self.name(i), p.shard));
+            }
+            if let Some(j) = seen[(p.shard - 1) as usize].replace(i) {
+                twice.push(format!(
+                    "{}/{n} ({} and {})",
+                    p.shard,
+                    self.name(j),
+                    self.name(i)
+                ));
+            }
         }
-        if let Some(j) = seen[(p.shard - 1) as usize].replace(i) {
-            twice.push(format!("{}/{n} ({} and {})", p.shard, name(j), name(i)));
+        if !twice.is_empty() {
+            return conflict(format!(
+                "shard{} given twice: {}",
+                if twice.len() > 1 { "s" } else { "" },
+                twice.join(", ")
+            ));
         }
-    }
-    if !twice.is_empty() {
-        return conflict(format!(
-            "shard{} given twice: {}",
-            if twice.len() > 1 { "s" } else { "" },
-            twice.join(", ")
-        ));
-    }
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| seen[(*k - 1) as usize].is_none())
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        let ks: Vec<String> = (1..=n)
+        let missing: Vec<String> = (1..=n)
             .filter(|k| seen[(*k - 1) as usize].is_none())
-            .map(|k| k.to_string())
+            .map(|k| format!("{k}/{n}"))
             .collect();
-        let again = if ks.len() == 1 {
-            format!(
-                "run it again as the others were, with `--shard {}/{n}`",
-                ks[0]
-            )
-        } else {
-            format!(
-                "run them again as the others were, with `--shard K/{n}` for K = {}",
-                ks.join(", ")
-            )
-        };
-        return conflict(format!(
-            "shard{} {} missing: merge needs all {n}; {again} (a Slurm array counting from 1: `sbatch --array={}`)",
-            if missing.len() > 1 { "s" } else { "" },
-            missing.join(", ") + if missing.len() > 1 { " are" } else { " is" },
-            ks.join(",")
-        ));
+        if !missing.is_empty() {
+            let ks: Vec<String> = (1..=n)
+                .filter(|k| seen[(*k - 1) as usize].is_none())
+                .map(|k| k.to_string())
+                .collect();
+            let again = if ks.len() == 1 {
+                format!(
+                    "run it again as the others were, with `--shard {}/{n}`",
+                    ks[0]
+                )
+            } else {
+                format!(
+                    "run them again as the others were, with `--shard K/{n}` for K = {}",
+                    ks.join(", ")
+                )
+            };
+            return conflict(format!(
+                "shard{} {} missing: merge needs all {n}; {again} (a Slurm array counting from 1: `sbatch --array={}`)",
+                if missing.len() > 1 { "s" } else { "" },
+                missing.join(", ") + if missing.len() > 1 { " are" } else { " is" },
+                ks.join(",")
+            ));
+        }
+        Ok(())
     }
-    // The shards may have run other trials or another seed than the file's (`run --trials
-    // --seed`): they are recorded in the shards.
+
+    /// Run `r`'s tallies of every part (of `n`), added.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] for a part with no tally for the run, a tally of the wrong shape or
+    /// count, or counts that overflow when added.
+    fn summed(
+        &self,
+        r: usize,
+        planned: &super::Planned,
+        n: u64,
+        sampler: Sampler,
+    ) -> Result<Vec<u64>> {
+        let conflict = |m: String| Err(Error::Conflict(m));
+        let mut sum: Option<Vec<u64>> = None;
+        for (i, p) in self.parts.iter().enumerate() {
+            let Some(t) = p.tallies.get(r) else {
+                return conflict(format!("{} has no tally for run {}", self.name(i), r + 1));
+            };
+            // Each part must count exactly the trials of its own chunks, so a damaged or
+            // edited file is named, not only noticed in the sum.
+            let spec = &planned.options.spec;
+            let ran = spec.range_trials(chunk_range(spec.chunks(), p.shard, n));
+            let counted = planned
+                .job
+                .tally_trials(t, sampler)
+                .map_err(|e| Error::Conflict(format!("{}: run {}: {e}", self.name(i), r + 1)))?;
+            if counted != ran {
+                return conflict(format!(
+                    "{}: run {} counts {counted} trials where shard {}/{n} ran {ran}: a damaged or edited shard file",
+                    self.name(i),
+                    r + 1,
+                    p.shard
+                ));
+            }
+            // Every part's tally has the scenario's shape (checked just above), so they add.
+            match &mut sum {
+                None => sum = Some(t.clone()),
+                Some(s) => {
+                    if !crate::engine::try_add_into(s, t) {
+                        return conflict(format!(
+                            "{}: run {} has counts that overflow 64 bits when added: a damaged or edited shard file",
+                            self.name(i),
+                            r + 1
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(sum.unwrap_or_default())
+    }
+}
+
+/// The experiment the shards ran, and their sampler. The shards may have run other trials or
+/// another seed than the file's (`run --trials --seed`): they are recorded in the shards.
+///
+/// # Errors
+/// [`Error::Conflict`] for a file the shards do not hold or an unknown sampler; the
+/// experiment file's errors.
+fn experiment_of(first: &Shard) -> Result<(Experiment, Sampler)> {
     let exp = Experiment::parse_with(&first.path, &first.source, &mut |p| {
         first
             .rule_files
@@ -271,62 +390,13 @@ pub fn merge_with(
     let sampler = Sampler::parse(&first.sampler).ok_or_else(|| {
         Error::Conflict(format!("unknown sampler {} in the shards", first.sampler))
     })?;
-    let plan = exp.plan(None, sampler)?;
-    let mut runs = Vec::new();
-    for (r, planned) in plan.into_iter().enumerate() {
-        if control.is_cancelled() {
-            return Err(Error::Cancelled);
-        }
-        let mut sum: Option<Vec<u64>> = None;
-        for (i, p) in parts.iter().enumerate() {
-            let Some(t) = p.tallies.get(r) else {
-                return conflict(format!("{} has no tally for run {}", name(i), r + 1));
-            };
-            // Each part must count exactly the trials of its own chunks, so a damaged or
-            // edited file is named, not only noticed in the sum.
-            let spec = &planned.options.spec;
-            let ran = spec.range_trials(chunk_range(spec.chunks(), p.shard, n));
-            let counted = planned
-                .job
-                .tally_trials(t, sampler)
-                .map_err(|e| Error::Conflict(format!("{}: run {}: {e}", name(i), r + 1)))?;
-            if counted != ran {
-                return conflict(format!(
-                    "{}: run {} counts {counted} trials where shard {}/{n} ran {ran}: a damaged or edited shard file",
-                    name(i),
-                    r + 1,
-                    p.shard
-                ));
-            }
-            // Every part's tally has the scenario's shape (checked just above), so they add.
-            match &mut sum {
-                None => sum = Some(t.clone()),
-                Some(s) => {
-                    if !crate::engine::try_add_into(s, t) {
-                        return conflict(format!(
-                            "{}: run {} has counts that overflow 64 bits when added: a damaged or edited shard file",
-                            name(i),
-                            r + 1
-                        ));
-                    }
-                }
-            }
-        }
-        let report =
-            planned
-                .job
-                .report_tally(&sum.unwrap_or_default(), &planned.options, control)?;
-        runs.push(Run {
-            point: planned.point,
-            variant: planned.variant,
-            report,
-        });
-        progress(runs.len());
-    }
-    let mut result = exp.result(Some(first.threads), runs);
-    // The merged run stands for one run of all the trials; its time is the parts' summed.
+    Ok((exp, sampler))
+}
+
+/// The merged run stands for one run of all the trials; its time is the parts' summed.
+fn as_one_run(result: &mut ExperimentResult, parts: &[Shard], threads: usize) {
     for (r, run) in result.runs.iter_mut().enumerate() {
-        run.report.threads = first.threads;
+        run.report.threads = threads;
         let spent: f64 = parts.iter().filter_map(|p| p.elapsed_s.get(r)).sum();
         run.report.elapsed_s = spent;
         run.report.trials_per_s = if spent > 0.0 {
@@ -335,11 +405,6 @@ pub fn merge_with(
             0.0
         };
     }
-    result.timing_parts = Some(n);
-    result.sensitivity = exp.sensitivities(None, sampler, control)?;
-    result.balance = exp.balances(None, sampler, control)?;
-    result.assumptions = exp.assumptions(&result.runs, None, sampler, control)?;
-    Ok(result)
 }
 
 #[cfg(test)]

@@ -425,7 +425,6 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
     let level = format!("{}%", crate::report::fmt_level(exp.confidence));
     let first = &result.runs[0].report;
     let head = Head::of(exp, first);
-    let key = head.key.clone();
     let mut out = String::new();
     if exp.variants.len() == 1 {
         return one_variant(result, &head, &level);
@@ -441,7 +440,6 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         if v.reference {
             continue;
         }
-        let base = &exp.variants[bi].name;
         let rows: Vec<&Comparison> = comparisons
             .iter()
             .filter(|c| c.variant == v.name && head.is(c))
@@ -449,129 +447,180 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
         if rows.is_empty() {
             continue;
         }
-        if rows.len() == 1 {
-            let c = rows[0];
-            // The variant's own word for the same end (`removed` against `eliminated`).
-            let noun = if head.metric {
-                head.noun()
-            } else {
-                crate::labels::outcome(&c.name).noun
-            };
-            out += &match exact_pair(result, c, &head.key, &mut checked) {
-                // One number per quantity: the exact values, the simulation as their check
-                // (said once, at the paragraph's end).
-                Some((x, _)) if exactly_same(c) => format!(
-                    "Under {}, {noun} is exactly the same as under {base}: {}. ",
-                    v.name,
-                    head.value(x)
-                ),
-                Some((x, b)) => format!(
-                    "Under {}, {noun} is {} against {} under {base}: {}. ",
-                    v.name,
-                    head.value(x),
-                    head.value(b),
-                    head.change(x, x - b)
-                ),
-                None => {
-                    let (lo, hi) = if head.metric {
-                        (signed(c.low, 2), signed(c.high, 2))
-                    } else {
-                        (signed(100.0 * c.low, 2), signed(100.0 * c.high, 2))
-                    };
-                    format!(
-                        "Under {}, {noun} is {} against {} under {base} (simulation): a difference of {} ({level} interval {lo} to {hi}), {}. ",
-                        v.name,
-                        head.value(c.estimate),
-                        head.value(c.baseline_estimate),
-                        head.diff(c.difference),
-                        if c.distinguishable {
-                            format!("which chance does not explain ({})", p_said(c))
-                        } else {
-                            format!("which chance could explain ({})", p_said(c))
-                        }
-                    )
-                }
-            };
+        let said = AgainstBaseline {
+            result,
+            head: &head,
+            level: &level,
+            v,
+            vi,
+            bi,
+            base: &exp.variants[bi].name,
+        };
+        if let [c] = rows[..] {
+            out += &said.one_setting(c, &mut checked);
         } else {
-            // The exact differences where known: settings that are exactly the same add no
-            // range of their own estimates' noise.
-            let shown = |c: &&Comparison| c.exact_difference.unwrap_or(c.difference);
-            let lo = rows.iter().map(shown).fold(f64::INFINITY, f64::min);
-            let hi = rows.iter().map(shown).fold(f64::NEG_INFINITY, f64::max);
-            let clear = rows.iter().filter(|c| c.distinguishable).count();
-            let same = rows.iter().filter(|c| exactly_same(c)).count();
-            let exact = rows.iter().all(|c| c.exact_difference.is_some());
-            match (along(result, v, &head, None), exp.sweep.len()) {
-                (Some(line), 1) => {
-                    // The baseline along the rule too, once, unless it stays put (a target).
-                    let target = fixed_target(result, &key, bi);
-                    match target {
-                        // A target: the setting that meets it is the answer, said first; then
-                        // each setting's gap to it, as the table gives it.
-                        Some(t) => {
-                            out += &best_match(exp, &rows, &head, &v.name, base, Some(t));
-                            out += " ";
-                            if let Some(l) = along(result, v, &head, Some((t, base))) {
-                                out += &l;
-                                out += " ";
-                            }
-                        }
-                        None => {
-                            if first_against(exp, bi) == Some(vi)
-                                && let Some(b) = along(result, &exp.variants[bi], &head, None)
-                            {
-                                out += &b;
-                                out += " ";
-                            }
-                            out += &line;
+            out += &said.across_settings(&rows);
+        }
+        out += &said.holes(comparisons, &mut checked);
+    }
+    out += &for_scale(result, &head);
+    out += &simulation_agrees(exp, &checked, &level);
+    out += &holm_note(exp, comparisons);
+    out.trim_end().to_string()
+}
+
+/// One variant (`v`, index `vi`) set against its baseline (index `bi`, named `base`) in the
+/// answer on the runs.
+struct AgainstBaseline<'a> {
+    result: &'a ExperimentResult,
+    head: &'a Head,
+    level: &'a str,
+    v: &'a crate::experiment::Variant,
+    vi: usize,
+    bi: usize,
+    base: &'a str,
+}
+
+impl AgainstBaseline<'_> {
+    /// The headline's sentence where the variant has one comparison (no sweep).
+    fn one_setting(&self, c: &Comparison, checked: &mut Checked) -> String {
+        let (result, head, level, v, base) =
+            (self.result, self.head, self.level, self.v, self.base);
+        // The variant's own word for the same end (`removed` against `eliminated`).
+        let noun = if head.metric {
+            head.noun()
+        } else {
+            crate::labels::outcome(&c.name).noun
+        };
+        match exact_pair(result, c, &head.key, checked) {
+            // One number per quantity: the exact values, the simulation as their check
+            // (said once, at the paragraph's end).
+            Some((x, _)) if exactly_same(c) => format!(
+                "Under {}, {noun} is exactly the same as under {base}: {}. ",
+                v.name,
+                head.value(x)
+            ),
+            Some((x, b)) => format!(
+                "Under {}, {noun} is {} against {} under {base}: {}. ",
+                v.name,
+                head.value(x),
+                head.value(b),
+                head.change(x, x - b)
+            ),
+            None => {
+                let (lo, hi) = if head.metric {
+                    (signed(c.low, 2), signed(c.high, 2))
+                } else {
+                    (signed(100.0 * c.low, 2), signed(100.0 * c.high, 2))
+                };
+                format!(
+                    "Under {}, {noun} is {} against {} under {base} (simulation): a difference of {} ({level} interval {lo} to {hi}), {}. ",
+                    v.name,
+                    head.value(c.estimate),
+                    head.value(c.baseline_estimate),
+                    head.diff(c.difference),
+                    if c.distinguishable {
+                        format!("which chance does not explain ({})", p_said(c))
+                    } else {
+                        format!("which chance could explain ({})", p_said(c))
+                    }
+                )
+            }
+        }
+    }
+
+    /// The headline's sentences where the variant has a comparison at each setting swept:
+    /// along the rule where one setting is swept, else the range of differences.
+    fn across_settings(&self, rows: &[&Comparison]) -> String {
+        let (result, head, v, vi, bi, base) =
+            (self.result, self.head, self.v, self.vi, self.bi, self.base);
+        let exp = &result.experiment;
+        let mut out = String::new();
+        // The exact differences where known: settings that are exactly the same add no
+        // range of their own estimates' noise.
+        let shown = |c: &&Comparison| c.exact_difference.unwrap_or(c.difference);
+        let lo = rows.iter().map(shown).fold(f64::INFINITY, f64::min);
+        let hi = rows.iter().map(shown).fold(f64::NEG_INFINITY, f64::max);
+        let clear = rows.iter().filter(|c| c.distinguishable).count();
+        let same = rows.iter().filter(|c| exactly_same(c)).count();
+        let exact = rows.iter().all(|c| c.exact_difference.is_some());
+        match (along(result, v, head, None), exp.sweep.len()) {
+            (Some(line), 1) => {
+                // The baseline along the rule too, once, unless it stays put (a target).
+                let target = fixed_target(result, &head.key, bi);
+                match target {
+                    // A target: the setting that meets it is the answer, said first; then
+                    // each setting's gap to it, as the table gives it.
+                    Some(t) => {
+                        out += &best_match(exp, rows, head, &v.name, base, Some(t));
+                        out += " ";
+                        if let Some(l) = along(result, v, head, Some((t, base))) {
+                            out += &l;
                             out += " ";
                         }
                     }
-                }
-                _ if same == rows.len() => {
-                    out += &format!(
-                        "At every one of the {} settings swept, {} gives exactly the same {} as {base} (exact values). ",
-                        rows.len(),
-                        v.name,
-                        head.noun(),
-                    );
-                }
-                _ => {
-                    let range = if (hi - lo).abs() < EXACTLY_ZERO {
-                        head.diff(lo)
-                    } else {
-                        format!(
-                            "{} to {}",
-                            head.diff(lo).trim_end_matches(" points"),
-                            head.diff(hi)
-                        )
-                    };
-                    let verdict = match (exact, same) {
-                        (true, 0) => "exact values".to_string(),
-                        (true, k) => format!("exact values; exactly the same in {k}"),
-                        (false, 0) => format!(
-                            "the difference is real (exact, or distinguishable from chance) in {clear} of them"
-                        ),
-                        (false, k) => format!(
-                            "the difference is real (exact, or distinguishable from chance) in {clear} of them, exactly the same in {k}"
-                        ),
-                    };
-                    out += &format!(
-                        "Across the {} settings swept, {} changes {} by {range} against {base} ({verdict}). ",
-                        rows.len(),
-                        v.name,
-                        head.noun(),
-                    );
+                    None => {
+                        if first_against(exp, bi) == Some(vi)
+                            && let Some(b) = along(result, &exp.variants[bi], head, None)
+                        {
+                            out += &b;
+                            out += " ";
+                        }
+                        out += &line;
+                        out += " ";
+                    }
                 }
             }
+            _ if same == rows.len() => {
+                out += &format!(
+                    "At every one of the {} settings swept, {} gives exactly the same {} as {base} (exact values). ",
+                    rows.len(),
+                    v.name,
+                    head.noun(),
+                );
+            }
+            _ => {
+                let range = if (hi - lo).abs() < EXACTLY_ZERO {
+                    head.diff(lo)
+                } else {
+                    format!(
+                        "{} to {}",
+                        head.diff(lo).trim_end_matches(" points"),
+                        head.diff(hi)
+                    )
+                };
+                let verdict = match (exact, same) {
+                    (true, 0) => "exact values".to_string(),
+                    (true, k) => format!("exact values; exactly the same in {k}"),
+                    (false, 0) => format!(
+                        "the difference is real (exact, or distinguishable from chance) in {clear} of them"
+                    ),
+                    (false, k) => format!(
+                        "the difference is real (exact, or distinguishable from chance) in {clear} of them, exactly the same in {k}"
+                    ),
+                };
+                out += &format!(
+                    "Across the {} settings swept, {} changes {} by {range} against {base} ({verdict}). ",
+                    rows.len(),
+                    v.name,
+                    head.noun(),
+                );
+            }
         }
+        out
+    }
+
+    /// The holes metrics: of one unit under fire, or of side A's line in a battle.
+    fn holes(&self, comparisons: &[Comparison], checked: &mut Checked) -> String {
+        let (result, head, level, v, base) =
+            (self.result, self.head, self.level, self.v, self.base);
+        let mut out = String::new();
         let metric = |name: &str| -> Vec<&Comparison> {
             comparisons
                 .iter()
                 .filter(|c| c.variant == v.name && c.kind == "metric" && c.name == name)
                 .collect()
         };
-        // The holes metrics: of one unit under fire, or of side A's line in a battle.
         for (name, what, unit) in [
             // (Not again where the headline is one of them.)
             (
@@ -599,7 +648,7 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
             if let [c] = metric(name)[..]
                 && !(head.metric && head.key == name)
             {
-                out += &match exact_pair(result, c, name, &mut checked) {
+                out += &match exact_pair(result, c, name, checked) {
                     Some((x, _)) if exactly_same(c) => {
                         format!("{what} {x:.2} {unit} on average, exactly as under {base}. ")
                     }
@@ -628,43 +677,58 @@ fn answer_runs(result: &ExperimentResult, comparisons: &[Comparison]) -> String 
                 };
             }
         }
+        out
     }
-    out += &for_scale(result, &head);
+}
+
+/// How many of the exact values quoted the simulation's intervals hold, after the answer (none
+/// quoted: nothing said).
+fn simulation_agrees(
+    exp: &crate::experiment::Experiment,
+    checked: &Checked,
+    level: &str,
+) -> String {
     let (held, quoted) = (
         checked.seen.iter().filter(|s| s.1).count(),
         checked.seen.len(),
     );
-    if quoted > 0 {
-        out += &if held == quoted {
-            "The simulation agrees: each exact value above lies within its estimate's interval. "
-                .to_string()
-        } else {
-            format!(
-                "The simulation agrees with {held} of the {quoted} exact values above; the others lie outside their estimates' intervals, which are {level} sure taken together (1 report in {:.0} has such a miss by chance alone). ",
-                1.0 / (1.0 - exp.confidence)
-            )
-        };
+    if quoted == 0 {
+        return String::new();
     }
-    if let Some(c) = comparisons
+    if held == quoted {
+        "The simulation agrees: each exact value above lies within its estimate's interval. "
+            .to_string()
+    } else {
+        format!(
+            "The simulation agrees with {held} of the {quoted} exact values above; the others lie outside their estimates' intervals, which are {level} sure taken together (1 report in {:.0} has such a miss by chance alone). ",
+            1.0 / (1.0 - exp.confidence)
+        )
+    }
+}
+
+/// Where the estimates decide a family of comparisons: that Holm's method adjusts their
+/// p-values together.
+fn holm_note(exp: &crate::experiment::Experiment, comparisons: &[Comparison]) -> String {
+    let Some(c) = comparisons
         .first()
         .filter(|c| c.family > 1 && comparisons.iter().any(|x| x.exact_difference.is_none()))
-    {
-        out += &format!(
-            "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {}{}; where the exact difference is known, it decides.",
-            c.family,
-            if exp.several_baselines() {
-                "its baseline"
-            } else {
-                exp.variants[0].name.as_str()
-            },
-            if exp.sweep.is_empty() {
-                ""
-            } else {
-                " at every setting"
-            }
-        );
-    }
-    out.trim_end().to_string()
+    else {
+        return String::new();
+    };
+    format!(
+        "The p-values are adjusted together by Holm's method: the {} comparisons decided by the estimates, every outcome and metric of each variant against {}{}; where the exact difference is known, it decides.",
+        c.family,
+        if exp.several_baselines() {
+            "its baseline"
+        } else {
+            exp.variants[0].name.as_str()
+        },
+        if exp.sweep.is_empty() {
+            ""
+        } else {
+            " at every setting"
+        }
+    )
 }
 
 /// The first variant compared with baseline `b` (by index), if any.

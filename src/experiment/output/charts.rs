@@ -302,97 +302,134 @@ pub(crate) fn point_charts(
     once: &dyn Fn(usize) -> Option<bool>,
 ) -> Vec<(String, Chart)> {
     let exp = &result.experiment;
-    let level = format!("{}%", crate::report::fmt_level(exp.confidence));
-    let trials = crate::report::thousands(exp.trials);
-    let mut out = Vec::new();
-    // Outcome bars at this setting: every variant's outcomes, the systems' words for the same
-    // end in one category.
-    let mut classes: Vec<Vec<&str>> = Vec::new();
-    for r in first {
-        for o in &r.report.outcomes {
-            let class = class_of(&o.outcome);
-            if !classes.contains(&class) {
-                classes.push(class);
+    let at = point_words(exp, &first[0].point);
+    let point = AtPoint {
+        exp,
+        first,
+        suffix,
+        level: format!("{}%", crate::report::fmt_level(exp.confidence)),
+        trials: crate::report::thousands(exp.trials),
+        at_words: if at.is_empty() {
+            String::new()
+        } else {
+            format!(" (at {at})")
+        },
+    };
+    let mut out = vec![point.outcome_bars()];
+    out.extend(point.headline_bars());
+    out.extend(point.tradeoff());
+    out.extend(point.per_turn(once));
+    out.extend(point.lines());
+    out
+}
+
+/// What every chart at one sweep point shares: the variants' runs there, the file names'
+/// suffix, and the words the titles and axes repeat (the confidence level, the trial count,
+/// the setting shown).
+struct AtPoint<'a> {
+    exp: &'a crate::experiment::Experiment,
+    first: &'a [Run],
+    suffix: &'a str,
+    level: String,
+    trials: String,
+    at_words: String,
+}
+
+impl AtPoint<'_> {
+    /// Outcome bars at this setting: every variant's outcomes, the systems' words for the same
+    /// end in one category.
+    fn outcome_bars(&self) -> (String, Chart) {
+        let (exp, first, suffix) = (self.exp, self.first, self.suffix);
+        let at_words = &self.at_words;
+        let trials = &self.trials;
+        let mut classes: Vec<Vec<&str>> = Vec::new();
+        for r in first {
+            for o in &r.report.outcomes {
+                let class = class_of(&o.outcome);
+                if !classes.contains(&class) {
+                    classes.push(class);
+                }
             }
         }
-    }
-    // An outcome that (almost) never happens takes no group of bars: under 0.05% (or none)
-    // in every variant; the caption names it.
-    let chance = |r: &Run, class: &Vec<&str>| {
-        r.report
-            .outcomes
-            .iter()
-            .find(|o| class.contains(&o.outcome.as_str()))
-            .map_or(0.0, |o| o.cell.exact.unwrap_or(o.cell.p))
-    };
-    let (classes, never): (Vec<Vec<&str>>, Vec<Vec<&str>>) = classes
-        .into_iter()
-        .partition(|class| first.iter().any(|r| chance(r, class) >= 0.0005));
-    let class_words = |class: &Vec<&str>| -> String {
-        class
-            .iter()
-            .filter(|n| {
-                first
-                    .iter()
-                    .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
-            })
-            .map(|n| crate::labels::outcome(n).head)
-            .collect::<Vec<_>>()
-            .join(" / ")
-    };
-    let left_out: Vec<String> = never.iter().map(class_words).collect();
-    let categories: Vec<String> = classes.iter().map(class_words).collect();
-    let at = point_words(exp, &first[0].point);
-    let at_words = if at.is_empty() {
-        String::new()
-    } else {
-        format!(" (at {at})")
-    };
-    // Exact values need no trial count on the axis (the caption says how they were checked).
-    let exact = first
-        .iter()
-        .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
-    out.push((
-        format!("outcomes{suffix}"),
-        Chart::Bars(crate::report::chart::Bars {
-            title: with_setup(format!("How each variant ends{at_words}"), exp),
-            y_label: if exact {
-                "chance".into()
-            } else {
-                format!("chance, {trials} trials per variant")
-            },
-            level: level.clone(),
-            series: first
+        // An outcome that (almost) never happens takes no group of bars: under 0.05% (or none)
+        // in every variant; the caption names it.
+        let chance = |r: &Run, class: &Vec<&str>| {
+            r.report
+                .outcomes
                 .iter()
-                .map(|r| {
-                    let vals = classes
+                .find(|o| class.contains(&o.outcome.as_str()))
+                .map_or(0.0, |o| o.cell.exact.unwrap_or(o.cell.p))
+        };
+        let (classes, never): (Vec<Vec<&str>>, Vec<Vec<&str>>) = classes
+            .into_iter()
+            .partition(|class| first.iter().any(|r| chance(r, class) >= 0.0005));
+        let class_words = |class: &Vec<&str>| -> String {
+            class
+                .iter()
+                .filter(|n| {
+                    first
                         .iter()
-                        .map(|class| {
-                            r.report
-                                .outcomes
-                                .iter()
-                                .find(|o| class.contains(&o.outcome.as_str()))
-                                .map(|o| estimate(&o.cell))
-                        })
-                        .collect();
-                    (exp.variants[r.variant].name.clone(), vals)
+                        .any(|r| r.report.outcomes.iter().any(|o| o.outcome == **n))
                 })
-                .collect(),
-            categories,
-            share: true,
-            left_out,
-        }),
-    ));
-    // A metric as the headline ("how much faster?"): its mean, variant by variant, with
-    // intervals, where the outcome bars cannot show it.
-    let head = Head::of(exp, &first[0].report);
-    if head.metric {
+                .map(|n| crate::labels::outcome(n).head)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let left_out: Vec<String> = never.iter().map(class_words).collect();
+        let categories: Vec<String> = classes.iter().map(class_words).collect();
+        // Exact values need no trial count on the axis (the caption says how they were checked).
+        let exact = first
+            .iter()
+            .all(|r| r.report.outcomes.iter().all(|o| o.cell.exact.is_some()));
+        (
+            format!("outcomes{suffix}"),
+            Chart::Bars(crate::report::chart::Bars {
+                title: with_setup(format!("How each variant ends{at_words}"), exp),
+                y_label: if exact {
+                    "chance".into()
+                } else {
+                    format!("chance, {trials} trials per variant")
+                },
+                level: self.level.clone(),
+                series: first
+                    .iter()
+                    .map(|r| {
+                        let vals = classes
+                            .iter()
+                            .map(|class| {
+                                r.report
+                                    .outcomes
+                                    .iter()
+                                    .find(|o| class.contains(&o.outcome.as_str()))
+                                    .map(|o| estimate(&o.cell))
+                            })
+                            .collect();
+                        (exp.variants[r.variant].name.clone(), vals)
+                    })
+                    .collect(),
+                categories,
+                share: true,
+                left_out,
+            }),
+        )
+    }
+
+    /// A metric as the headline ("how much faster?"): its mean, variant by variant, with
+    /// intervals, where the outcome bars cannot show it.
+    fn headline_bars(&self) -> Option<(String, Chart)> {
+        let (exp, first, suffix) = (self.exp, self.first, self.suffix);
+        let at_words = &self.at_words;
+        let trials = &self.trials;
+        let head = Head::of(exp, &first[0].report);
+        if !head.metric {
+            return None;
+        }
         let cells: Vec<Option<Estimate>> = first
             .iter()
             .map(|r| find(&r.report, &head.key).map(|c| estimate(&c)))
             .collect();
         let what = head.axis();
-        out.push((
+        Some((
             format!("headline{suffix}"),
             Chart::Bars(crate::report::chart::Bars {
                 title: with_setup(format!("{}{at_words}", exp.question), exp),
@@ -404,7 +441,7 @@ pub(crate) fn point_charts(
                 } else {
                     format!("{what}, {trials} trials per variant")
                 },
-                level: level.clone(),
+                level: self.level.clone(),
                 categories: vec![what.clone()],
                 share: false,
                 series: first
@@ -414,13 +451,20 @@ pub(crate) fn point_charts(
                     .collect(),
                 left_out: Vec::new(),
             }),
-        ));
+        ))
     }
-    // Two headlines or more: the trade-off between the first two, a point per variant.
-    let heads = Head::all(exp, &first[0].report);
-    if let [hx, hy, ..] = &heads[..]
-        && first.len() > 1
-    {
+
+    /// Two headlines or more: the trade-off between the first two, a point per variant.
+    fn tradeoff(&self) -> Option<(String, Chart)> {
+        let (exp, first, suffix) = (self.exp, self.first, self.suffix);
+        let at_words = &self.at_words;
+        let heads = Head::all(exp, &first[0].report);
+        let [hx, hy, ..] = &heads[..] else {
+            return None;
+        };
+        if first.len() <= 1 {
+            return None;
+        }
         // A variant shown for scale is left out where two or more others remain: it is not
         // a choice the question weighs, and it would stretch the axes away from those that are.
         let asked = first
@@ -471,7 +515,7 @@ pub(crate) fn point_charts(
             // no trade-off to speak of.
             _ => false,
         };
-        out.push((
+        Some((
             format!("tradeoff{suffix}"),
             Chart::Tradeoff(crate::report::chart::Tradeoff {
                 title: with_setup(
@@ -491,55 +535,73 @@ pub(crate) fn point_charts(
                 y_label: hy.axis(),
                 share: (!hx.metric, !hy.metric),
                 better: (higher(hx), higher(hy)),
-                level: level.clone(),
+                level: self.level.clone(),
                 points,
                 left_out,
             }),
-        ));
+        ))
     }
-    for r in first {
-        let (suffix, at_words) = match once(r.variant) {
-            Some(false) => continue,
-            Some(true) => ("", ""),
-            None => (suffix, at_words.as_str()),
-        };
-        if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
-            out.push((
-                format!("per_turn_{}{suffix}", slug(&exp.variants[r.variant].name)),
-                Chart::Stacked {
-                    title: with_setup(
-                        format!(
-                            "{}{at_words}: the chance of each state after each turn",
-                            exp.variants[r.variant].name
+
+    /// Each variant's chance of each state after each turn (see `once` on
+    /// [`point_charts`]).
+    fn per_turn(&self, once: &dyn Fn(usize) -> Option<bool>) -> Vec<(String, Chart)> {
+        let exp = self.exp;
+        let mut out = Vec::new();
+        for r in self.first {
+            let (suffix, at_words) = match once(r.variant) {
+                Some(false) => continue,
+                Some(true) => ("", ""),
+                None => (self.suffix, self.at_words.as_str()),
+            };
+            if let Some(t) = r.report.tables.iter().find(|t| t.name == "per_turn") {
+                out.push((
+                    format!("per_turn_{}{suffix}", slug(&exp.variants[r.variant].name)),
+                    Chart::Stacked {
+                        title: with_setup(
+                            format!(
+                                "{}{at_words}: the chance of each state after each turn",
+                                exp.variants[r.variant].name
+                            ),
+                            exp,
                         ),
-                        exp,
-                    ),
-                    // A rally's end in good order is its outcome "recovered": the chart
-                    // calls the state what the tables call the outcome.
-                    layers: t
-                        .columns
-                        .iter()
-                        .map(|c| match c.as_str() {
-                            "good"
-                                if r.report.outcomes.iter().any(|o| o.outcome == "recovered") =>
-                            {
-                                "recovered".to_string()
-                            }
-                            _ => c.clone(),
-                        })
-                        .collect(),
-                    shares: t
-                        .rows
-                        .iter()
-                        .map(|row| row.cells.iter().map(|c| c.p).collect())
-                        .collect(),
-                },
-            ));
+                        // A rally's end in good order is its outcome "recovered": the chart
+                        // calls the state what the tables call the outcome.
+                        layers: t
+                            .columns
+                            .iter()
+                            .map(|c| match c.as_str() {
+                                "good"
+                                    if r.report
+                                        .outcomes
+                                        .iter()
+                                        .any(|o| o.outcome == "recovered") =>
+                                {
+                                    "recovered".to_string()
+                                }
+                                _ => c.clone(),
+                            })
+                            .collect(),
+                        shares: t
+                            .rows
+                            .iter()
+                            .map(|row| row.cells.iter().map(|c| c.p).collect())
+                            .collect(),
+                    },
+                ));
+            }
         }
+        out
     }
-    // Per-turn means of a battle's lines (gaps, units lost, shaken): one chart per measure,
-    // a line per variant.
-    if let Some(t0) = first[0].report.tables.iter().find(|t| t.name == "lines") {
+
+    /// Per-turn means of a battle's lines (gaps, units lost, shaken): one chart per measure,
+    /// a line per variant.
+    fn lines(&self) -> Vec<(String, Chart)> {
+        let (exp, first, suffix) = (self.exp, self.first, self.suffix);
+        let at_words = &self.at_words;
+        let mut out = Vec::new();
+        let Some(t0) = first[0].report.tables.iter().find(|t| t.name == "lines") else {
+            return out;
+        };
         for (ci, col) in t0.columns.iter().enumerate() {
             // A weakly held turn is a share, read in the table and the metrics: no chart.
             if col.starts_with("weak_") {
@@ -563,7 +625,7 @@ pub(crate) fn point_charts(
                     (exp.variants[r.variant].name.clone(), vals)
                 })
                 .collect();
-            let (title, y_label) = line_words(col, &trials);
+            let (title, y_label) = line_words(col, &self.trials);
             let title = with_setup(format!("{title}{at_words}"), exp);
             out.push((
                 format!("lines_{col}{suffix}"),
@@ -572,15 +634,15 @@ pub(crate) fn point_charts(
                     x_label: "after turn".into(),
                     x_values: t0.rows.iter().map(|row| row.turn.to_string()).collect(),
                     y_label,
-                    level: level.clone(),
+                    level: self.level.clone(),
                     steps: true,
                     share: crate::scenario::strength::as_share(col),
                     series,
                 }),
             ));
         }
+        out
     }
-    out
 }
 
 /// With two variants or more: each state's share of trials after each turn as one chart, a line

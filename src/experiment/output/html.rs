@@ -298,6 +298,55 @@ pub(crate) fn index_html(
     charts: &[(String, String, String)],
 ) -> String {
     let exp = &result.experiment;
+    // The note on changes goes under the table that gives them, on screen and on paper; the
+    // answer's box closes with it only where there is no such table (a paragraph of its own,
+    // with its margins, pushed a first page's chart off the page).
+    let under_table = page.headline.is_some() || !page.pivots.is_empty();
+    let mut out = opening_html(result, page, under_table);
+    let figures = Figures::new(result, page, charts);
+    // The chart that answers the question shares the first page with the answer, its table
+    // after it: a chart placed after the table does not fit under it on most first pages, and
+    // (a chart never breaks across pages) would leave a third to a half of the page blank.
+    let (first, rest) = figures.order.split_at(figures.order.len().min(1));
+    for c in first {
+        out += &figures.figure(c);
+    }
+    out += &tables_html(page, under_table);
+    out += &why_html(page);
+    if !page.detail.is_empty() {
+        out += &format!(
+            "<p class=\"detail screen\"><strong>Detail.</strong> {}</p>\n",
+            inline(&page.detail)
+        );
+    }
+    out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
+    if !rest.is_empty() {
+        let any_printed = rest.iter().any(|c| figures.printed.contains(&c.0));
+        out += &format!(
+            "<h2 id=\"charts\"{}>Charts</h2>\n",
+            if any_printed { "" } else { " class=\"screen\"" }
+        );
+        for c in rest {
+            out += &figures.figure(c);
+        }
+    }
+    for (i, s) in page.sections.iter().enumerate() {
+        out += &section_html(i, s);
+    }
+    out += &reproduce(result, page, command);
+    out += &format!(
+        "</main>\n<footer>Figures worked out with morale-lab {}<span class=\"screen\">, from <code>{}</code> (seed {}). Tables sort by any column: click its head</span>.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        escape(&result.version),
+        escape(command),
+        exp.seed
+    );
+    out
+}
+
+/// The page's head and heading, the question (where the title is not it), the setup and the
+/// answer (closing with the note on changes unless `under_table`).
+fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> String {
+    let exp = &result.experiment;
     let mut out = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
         escape(&result.version),
@@ -312,10 +361,6 @@ pub(crate) fn index_html(
         );
     }
     out += &setup_html(&page.setup);
-    // The note on changes goes under the table that gives them, on screen and on paper; the
-    // answer's box closes with it only where there is no such table (a paragraph of its own,
-    // with its margins, pushed a first page's chart off the page).
-    let under_table = page.headline.is_some() || !page.pivots.is_empty();
     out += &format!(
         "<p class=\"answer\"><strong>Answer.</strong> {}{}</p>\n",
         inline(&page.answer),
@@ -325,29 +370,45 @@ pub(crate) fn index_html(
             .map(|n| format!("<span class=\"rounding\">{}</span>", inline(n)))
             .unwrap_or_default()
     );
-    // On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
-    // metric headline's bars, else the outcomes; the rest stay on screen and in the files.
-    // The page gives the printed ones first, in that order, so figures are numbered alike on
-    // screen and on paper; the first is the chart that answers the question and comes with
-    // the answer, before the tables (on paper it then shares the first page with the answer,
-    // and the tables flow on).
-    let printed = printed_charts(
-        charts,
-        !page.pivots.is_empty(),
-        &super::charts::telling_outcomes(result),
-    );
-    let order: Vec<&(String, String, String)> = printed
-        .iter()
-        .filter_map(|p| charts.iter().find(|c| &c.0 == p))
-        .chain(charts.iter().filter(|c| !printed.contains(&c.0)))
-        .collect();
-    // A caption says what the chart shows without repeating its title.
-    let number = |stem: &str| order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
-    let figure = |(stem, title, svg): &(String, String, String)| {
+    out
+}
+
+/// The charts in the page's order, and which of them print.
+///
+/// On paper, a few charts at a readable size: the trade-off, the sweep, the heat maps, a
+/// metric headline's bars, else the outcomes; the rest stay on screen and in the files.
+/// The page gives the printed ones first, in that order, so figures are numbered alike on
+/// screen and on paper; the first is the chart that answers the question and comes with
+/// the answer, before the tables (on paper it then shares the first page with the answer,
+/// and the tables flow on).
+struct Figures<'a> {
+    printed: Vec<String>,
+    order: Vec<&'a (String, String, String)>,
+}
+
+impl<'a> Figures<'a> {
+    fn new(result: &ExperimentResult, page: &Page, charts: &'a [(String, String, String)]) -> Self {
+        let printed = printed_charts(
+            charts,
+            !page.pivots.is_empty(),
+            &super::charts::telling_outcomes(result),
+        );
+        let order: Vec<&(String, String, String)> = printed
+            .iter()
+            .filter_map(|p| charts.iter().find(|c| &c.0 == p))
+            .chain(charts.iter().filter(|c| !printed.contains(&c.0)))
+            .collect();
+        Figures { printed, order }
+    }
+
+    /// The chart's figure, numbered by its place in the order. A caption says what the chart
+    /// shows without repeating its title.
+    fn figure(&self, (stem, title, svg): &(String, String, String)) -> String {
+        let number = |stem: &str| self.order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
         format!(
             "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),
-            if printed.contains(stem) {
+            if self.printed.contains(stem) {
                 ""
             } else {
                 " class=\"screen\""
@@ -363,14 +424,13 @@ pub(crate) fn index_html(
             escape(stem),
             escape(stem)
         )
-    };
-    // The chart that answers the question shares the first page with the answer, its table
-    // after it: a chart placed after the table does not fit under it on most first pages, and
-    // (a chart never breaks across pages) would leave a third to a half of the page blank.
-    let (first, rest) = order.split_at(order.len().min(1));
-    for c in first {
-        out += &figure(c);
     }
+}
+
+/// The pivots, the headline table, and under it the note on changes (where `under_table`) and
+/// what its columns count.
+fn tables_html(page: &Page, under_table: bool) -> String {
+    let mut out = String::new();
     for (caption, tab) in &page.pivots {
         out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
         out += &table(tab, caption, "pivot");
@@ -388,77 +448,59 @@ pub(crate) fn index_html(
     if let Some(m) = &page.meanings {
         out += &format!("<p class=\"meanings\">{}</p>\n", inline(m));
     }
-    // Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
-    // it says so.
-    // The author's paragraphs (a blank line apart in the file), in one box.
-    if let Some(why) = &page.why {
-        let paras: Vec<String> = why
-            .split("\n\n")
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .map(inline)
-            .collect();
-        out += &format!(
-            "<div class=\"answer why\"><p><strong>Why.</strong> {}</p></div>\n",
-            paras.join("</p><p>")
-        );
-    }
-    if !page.detail.is_empty() {
-        out += &format!(
-            "<p class=\"detail screen\"><strong>Detail.</strong> {}</p>\n",
-            inline(&page.detail)
-        );
-    }
-    out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
-    if !rest.is_empty() {
-        let any_printed = rest.iter().any(|c| printed.contains(&c.0));
-        out += &format!(
-            "<h2 id=\"charts\"{}>Charts</h2>\n",
-            if any_printed { "" } else { " class=\"screen\"" }
-        );
-        for c in rest {
-            out += &figure(c);
-        }
-    }
-    for (i, s) in page.sections.iter().enumerate() {
-        out += &format!(
-            "<section{}>\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
-            if s.printed {
-                " class=\"printed\""
-            } else {
-                " class=\"screen\""
-            },
-            inline(&s.title),
-            inline(&s.intro)
-        );
-        let list = |out: &mut String| {
-            if !s.list.is_empty() {
-                *out += "<ul class=\"notes\">\n";
-                for item in &s.list {
-                    *out += &format!("<li>{}</li>\n", inline(item));
-                }
-                *out += "</ul>\n";
-            }
-        };
-        if s.closing.is_empty() {
-            list(&mut out);
-        }
-        for tab in &s.tables {
-            out += &table(tab, &s.title, "");
-        }
-        if !s.closing.is_empty() {
-            out += &format!("<p>{}</p>\n", inline(&s.closing));
-            list(&mut out);
-        }
-        out += "</section>\n";
-    }
-    out += &reproduce(result, page, command);
-    out += &format!(
-        "</main>\n<footer>Figures worked out with morale-lab {}<span class=\"screen\">, from <code>{}</code> (seed {}). Tables sort by any column: click its head</span>.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
-        escape(&result.version),
-        escape(command),
-        exp.seed
+    out
+}
+
+/// Why, after the numbers it explains; the experiment's author wrote it, not the tool, and
+/// it says so. The author's paragraphs (a blank line apart in the file), in one box.
+fn why_html(page: &Page) -> String {
+    let Some(why) = &page.why else {
+        return String::new();
+    };
+    let paras: Vec<String> = why
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(inline)
+        .collect();
+    format!(
+        "<div class=\"answer why\"><p><strong>Why.</strong> {}</p></div>\n",
+        paras.join("</p><p>")
+    )
+}
+
+/// Section `i` of the page: its heading, paragraph, list and tables.
+fn section_html(i: usize, s: &super::Section) -> String {
+    let mut out = format!(
+        "<section{}>\n<h2 id=\"section-{i}\">{}</h2>\n<p>{}</p>\n",
+        if s.printed {
+            " class=\"printed\""
+        } else {
+            " class=\"screen\""
+        },
+        inline(&s.title),
+        inline(&s.intro)
     );
+    let list = |out: &mut String| {
+        if !s.list.is_empty() {
+            *out += "<ul class=\"notes\">\n";
+            for item in &s.list {
+                *out += &format!("<li>{}</li>\n", inline(item));
+            }
+            *out += "</ul>\n";
+        }
+    };
+    if s.closing.is_empty() {
+        list(&mut out);
+    }
+    for tab in &s.tables {
+        out += &table(tab, &s.title, "");
+    }
+    if !s.closing.is_empty() {
+        out += &format!("<p>{}</p>\n", inline(&s.closing));
+        list(&mut out);
+    }
+    out += "</section>\n";
     out
 }
 

@@ -97,23 +97,48 @@ pub(super) fn verdict_holds(result: &ExperimentResult) -> (bool, bool) {
 /// [`rests_on`]'s sentences, longest first, the last a count that always fits.
 fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let a = result.assumptions.as_ref()?;
-    // Each key once, with its most telling effect: a flipped sign first, then a difference
-    // removed or created, then one moved; then by how many rows name it.
-    let severity = |e: &str| match e {
+    let base_report = &result.runs.first()?.report;
+    // With `verdict = [...]`, what could change the verdict comes first: a setting that
+    // reverses, removes or creates a difference in a headline the verdict judges. Where none
+    // does, the sentence says the verdict holds and names what the rest of the answer rests on.
+    let (holds, only_verdict) = verdict_holds(result);
+    let keys = telling_keys(result, a, base_report, only_verdict);
+    if keys.is_empty() {
+        return Some(vec![nothing_changes_it(result, a)]);
+    }
+    Some(rests_on_sentences(result, a, &keys, holds))
+}
+
+/// Only the comparisons the question asks: whether `name` is a variant shown for scale.
+fn shown_for_scale(result: &ExperimentResult, name: &str) -> bool {
+    result
+        .experiment
+        .variants
+        .iter()
+        .any(|v| v.reference && v.name == name)
+}
+
+/// How telling an effect is: a flipped sign first, then a difference removed or created, then
+/// one moved.
+fn severity(e: &str) -> u8 {
+    match e {
         "flips" => 0,
         "removes" => 1,
         "creates" => 2,
         _ => 3,
-    };
-    // Only the comparisons the question asks: a variant shown for scale is left out here.
-    let reference = |name: &str| {
-        result
-            .experiment
-            .variants
-            .iter()
-            .any(|v| v.reference && v.name == name)
-    };
-    let base_report = &result.runs.first()?.report;
+    }
+}
+
+/// The settings the answer rests on, most telling first: each key once (with `only_verdict`,
+/// only those that could change the verdict), with its most telling row and how many rows
+/// name it.
+fn telling_keys<'a>(
+    result: &ExperimentResult,
+    a: &'a crate::experiment::assumptions::Assumptions,
+    base_report: &crate::report::Report,
+    only_verdict: bool,
+) -> Vec<(&'a crate::experiment::assumptions::Assumption, usize)> {
+    let reference = |name: &str| shown_for_scale(result, name);
     // The first variant the question asks about (the one the answer leads with, without a
     // sweep).
     let led = result
@@ -124,10 +149,6 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         .filter(|_| result.experiment.sweep.is_empty())
         .map(|v| v.name.as_str());
     let weight = |f: &crate::experiment::assumptions::Assumption| move_weight(a, base_report, f);
-    // With `verdict = [...]`, what could change the verdict comes first: a setting that
-    // reverses, removes or creates a difference in a headline the verdict judges. Where none
-    // does, the sentence says the verdict holds and names what the rest of the answer rests on.
-    let (holds, only_verdict) = verdict_holds(result);
     let mut keys: Vec<(&crate::experiment::assumptions::Assumption, usize)> = Vec::new();
     for f in a
         .found
@@ -156,23 +177,6 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
             None => keys.push((f, 1)),
         }
     }
-    if keys.is_empty() {
-        let situation = a.found.iter().any(|f| !reference(&f.variant) && scope(f));
-        return Some(vec![if situation {
-            format!(
-                "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
-                (100.0 * a.share).round(),
-                (100.0 * a.points).round()
-            )
-        } else {
-            format!(
-                "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
-                a.tried,
-                (100.0 * a.share).round(),
-                (100.0 * a.points).round()
-            )
-        }]);
-    }
     // A setting moved on both sides of a comparison (the same rules) before one moved on one
     // system's side only (a comparison across systems); then the largest move first (a reading
     // that moves a chance by ten points before a number that moves it by four).
@@ -191,6 +195,42 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
             .then(size(y.0).total_cmp(&size(x.0)))
             .then(y.1.cmp(&x.1))
     });
+    keys
+}
+
+/// The sentence where no setting the answer rests on changes it.
+fn nothing_changes_it(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> String {
+    let situation = a
+        .found
+        .iter()
+        .any(|f| !shown_for_scale(result, &f.variant) && scope(f));
+    if situation {
+        format!(
+            "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    } else {
+        format!(
+            "No assumption the variants share changes it: one step of each of the {} settings tried keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points).",
+            a.tried,
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    }
+}
+
+/// The sentences naming what the answer rests on (`keys`, most telling first), longest first,
+/// the last a count; with `holds`, after saying that the verdict holds.
+fn rests_on_sentences(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    keys: &[(&crate::experiment::assumptions::Assumption, usize)],
+    holds: bool,
+) -> Vec<String> {
     // The answer stays short (at most 150 words): the most telling setting, and one reading
     // the tool made where the sources are silent (the tool's assumption, not the designer's)
     // if that is another; the rest are counted and listed under the assumptions.
@@ -202,7 +242,11 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
         |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
     // Settings of the situation that would change it too: pointed to, so that the count does
     // not read as all there is.
-    let situation = match a.found.iter().any(|f| !reference(&f.variant) && scope(f)) {
+    let situation = match a
+        .found
+        .iter()
+        .any(|f| !shown_for_scale(result, &f.variant) && scope(f))
+    {
         true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
         false => "",
     };
@@ -240,7 +284,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
     let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
         keys.iter().take(SHOWN).collect();
     // The pointer to the situations only where the words allow: the reading comes first.
-    Some(vec![
+    vec![
         said(&with_silent, situation),
         said(&alone, situation),
         said(&with_silent, ""),
@@ -252,7 +296,7 @@ fn rests_on_forms(result: &ExperimentResult) -> Option<Vec<String>> {
                 n => format!("{n} settings that change it"),
             }
         ),
-    ])
+    ]
 }
 
 /// One setting the answer rests on, in words: its label, its value, the value that changes
@@ -409,30 +453,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         true => "their baselines",
         false => exp.variants[0].name.as_str(),
     };
-    let how = if a.exact {
-        "each worked out exactly".to_string()
-    } else {
-        format!(
-            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
-            crate::report::thousands(a.trials),
-            crate::report::fmt_level(exp.confidence),
-            (100.0 * a.share).round(),
-            (100.0 * a.points).round()
-        )
-    };
-    // In a reader's words: what was moved, how far, and what the table lists.
-    let mut intro = format!(
-        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
-        if exp.sweep.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " with {}",
-                super::super::answer::point_words(exp, &result.runs[0].point)
-            )
-        },
-        crate::report::thousands(a.tried as u64),
-    );
+    let mut intro = tries_intro(result, a, base);
     // The combinations skipped are said beside the full table, on screen.
     let skipped = skipped_tries(result, a);
     // What was not moved is said on screen, beside the table of every comparison: on paper
@@ -476,6 +497,83 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let (mut scale_only, mut scale_situation) = (0, 0);
     let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
     let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
+    intro += &what_they_touch(result, &by_setting, scale_only, &situation);
+    let mut out = vec![Section {
+        printed: true,
+        list: Vec::new(),
+        closing: String::new(),
+        title: "What changes the answer".into(),
+        intro,
+        tables: if by_setting.rows.is_empty() {
+            Vec::new()
+        } else {
+            vec![by_setting]
+        },
+    }];
+    if !situation.rows.is_empty() {
+        out.push(where_the_answer_holds(
+            result,
+            base,
+            situation,
+            scale_situation,
+        ));
+    }
+    if !tab.rows.is_empty() {
+        out.push(comparison_by_comparison(
+            base,
+            tab,
+            scale_only + scale_situation,
+            &not_moved,
+            &skipped,
+        ));
+    }
+    Some(out)
+}
+
+/// The section's opening in a reader's words: what was moved, how far, and how each try was
+/// worked out.
+fn tries_intro(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    base: &str,
+) -> String {
+    let exp = &result.experiment;
+    let how = if a.exact {
+        "each worked out exactly".to_string()
+    } else {
+        format!(
+            "each by simulation, {} trials a side from the experiment's seed; a setting is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            crate::report::thousands(a.trials),
+            crate::report::fmt_level(exp.confidence),
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        )
+    };
+    // In a reader's words: what was moved, how far, and what the table lists.
+    format!(
+        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
+        if exp.sweep.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " with {}",
+                super::super::answer::point_words(exp, &result.runs[0].point)
+            )
+        },
+        crate::report::thousands(a.tried as u64),
+    )
+}
+
+/// What the settings found touch: the rules and readings (`by_setting`, the variant shown for
+/// scale left out where `scale_only`), the verdict, and the situation (`situation`).
+fn what_they_touch(
+    result: &ExperimentResult,
+    by_setting: &Tab,
+    scale_only: usize,
+    situation: &Tab,
+) -> String {
+    let exp = &result.experiment;
+    let mut intro = String::new();
     if by_setting.rows.is_empty() {
         intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
@@ -504,58 +602,64 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
     }
-    let mut out = vec![Section {
+    intro
+}
+
+/// The settings of the situation (and choices of play) that would change a difference from
+/// `base`, with the defaults that matter.
+fn where_the_answer_holds(
+    result: &ExperimentResult,
+    base: &str,
+    situation: Tab,
+    scale_situation: usize,
+) -> Section {
+    let defaults = defaults_that_matter(result);
+    Section {
         printed: true,
+        title: "Where the answer holds".into(),
+        intro: format!(
+            "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
+            if scale_situation > 0 {
+                " (the variant shown for scale is left out)".to_string()
+            } else {
+                String::new()
+            },
+        ),
+        // The table first, under the sentence that introduces it; then the defaults.
+        closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
+        list: defaults.map(|d| d.1).unwrap_or_default(),
+        tables: vec![situation],
+    }
+}
+
+/// Every headline difference each setting changes, on screen only, with what was left as set
+/// (`not_moved`) and the tries skipped (`skipped`); `scale` counts the variant shown for scale
+/// left out.
+fn comparison_by_comparison(
+    base: &str,
+    tab: Tab,
+    scale: usize,
+    not_moved: &str,
+    skipped: &str,
+) -> Section {
+    Section {
+        printed: false,
         list: Vec::new(),
         closing: String::new(),
-        title: "What changes the answer".into(),
-        intro,
-        tables: if by_setting.rows.is_empty() {
-            Vec::new()
-        } else {
-            vec![by_setting]
-        },
-    }];
-    if !situation.rows.is_empty() {
-        let defaults = defaults_that_matter(result);
-        out.push(Section {
-            printed: true,
-            title: "Where the answer holds".into(),
-            intro: format!(
-                "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
-                if scale_situation > 0 {
-                    " (the variant shown for scale is left out)".to_string()
-                } else {
-                    String::new()
-                },
-            ),
-            // The table first, under the sentence that introduces it; then the defaults.
-            closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
-            list: defaults.map(|d| d.1).unwrap_or_default(),
-            tables: vec![situation],
-        });
+        title: "What changes the answer, comparison by comparison".into(),
+        intro: format!(
+            "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
+            match scale {
+                0 => "",
+                _ => " (the variant shown for scale is left out)",
+            },
+            match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
+                Some(said) => format!(" {}.", crate::labels::capitalised(said)),
+                None => String::new(),
+            }
+        ),
+        tables: vec![tab],
     }
-    if !tab.rows.is_empty() {
-        out.push(        Section {
-            printed: false,
-            list: Vec::new(),
-            closing: String::new(),
-            title: "What changes the answer, comparison by comparison".into(),
-            intro: format!(
-                "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
-                match scale_only + scale_situation {
-                    0 => "",
-                    _ => " (the variant shown for scale is left out)",
-                },
-                match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
-                    Some(said) => format!(" {}.", crate::labels::capitalised(said)),
-                    None => String::new(),
-                }
-            ),
-            tables: vec![tab],
-        });
-    }
-    Some(out)
 }
 
 /// A setting stepped, in a table's words: "Guards' melee bonus: 0 or 2 instead of 1"; a

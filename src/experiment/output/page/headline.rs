@@ -14,11 +14,6 @@ pub(super) fn headline_table(
     let exp = &result.experiment;
     let head = Head::of(exp, &result.runs[0].report);
     let key = head.key.clone();
-    let difference = match exp.several_baselines() {
-        true => "difference from its baseline".to_string(),
-        false => format!("difference from {}", exp.variants[0].name),
-    };
-    let title = head.labelled();
     let swept = !exp.sweep.is_empty();
     // One number per quantity: where every value is exact, the table gives the exact values and
     // the simulation only as their check; else the estimates with their intervals.
@@ -26,32 +21,8 @@ pub(super) fn headline_table(
         .runs
         .iter()
         .all(|r| find(&r.report, &key).is_some_and(|c| c.exact.is_some()));
-    let check = "simulation's check".to_string();
     let zf = super::super::answer::check_z(result);
-    // One axis swept: its label heads the column and each cell is a value ("3"), not the
-    // label again in every row ("Green base number 3", wrapped on paper with the 3 alone).
-    let axis = match exp.sweep.as_slice() {
-        [one] => crate::labels::capitalised(&crate::params::label(&one.key)),
-        _ => "setting".to_string(),
-    };
-    let mut cols = vec![("variant", false)];
-    if swept {
-        cols.push((axis.as_str(), false));
-    }
-    if exact_all {
-        cols.extend([
-            (title.as_str(), true),
-            (difference.as_str(), true),
-            (check.as_str(), false),
-        ]);
-    } else {
-        cols.extend([
-            (title.as_str(), true),
-            (difference.as_str(), true),
-            ("chance alone could explain it", false),
-        ]);
-    }
-    let mut tab = Tab::new(&cols);
+    let mut tab = headline_columns(exp, &head, exact_all);
     let mut moved = Vec::new();
     for run in &result.runs {
         let v = &exp.variants[run.variant];
@@ -78,85 +49,154 @@ pub(super) fn headline_table(
             });
         }
         if exact_all {
-            let x = c.exact.unwrap_or(c.p);
-            row.push(head.value(x));
-            row.push(match cmp {
-                None if exp.is_baseline(run.variant) => "baseline".to_string(),
-                None => "not compared".to_string(),
-                Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
-                Some(d) => head.change(x, d.exact_difference.unwrap_or(d.difference)),
-            });
-            row.push(check_cell(&c, !head.metric, exp.confidence, zf, ""));
+            row.extend(exact_cells(exp, &head, run.variant, &c, cmp, zf));
         } else {
-            row.push(match (c.exact, c.ci_low, c.ci_high) {
-                (Some(x), _, _) => format!("{}, exact", head.value(x)),
-                (None, Some(l), Some(h)) => {
-                    format!("{} [{}, {}]", head.value(c.p), head.value(l), head.value(h))
-                }
-                _ => head.value(c.p),
-            });
-            let (diff, chance) = match cmp {
-                None if exp.is_baseline(run.variant) => ("baseline".to_string(), String::new()),
-                None => ("not compared".to_string(), String::new()),
-                Some(d) => match d.exact_difference {
-                    Some(_) if super::super::answer::exactly_same(d) => {
-                        ("exactly the same".to_string(), "—".to_string())
-                    }
-                    Some(e) => (format!("{}, exact", head.diff(e)), "—".to_string()),
-                    None => (
-                        format!(
-                            "{} {}",
-                            head.diff(d.difference),
-                            head.diff_interval(d.low, d.high)
-                        ),
-                        match super::super::answer::chance_cell(d) {
-                            "no" => "no".to_string(),
-                            "could be" => "yes".to_string(),
-                            other => other.to_string(),
-                        },
-                    ),
-                },
-            };
-            row.push(diff);
-            row.push(chance);
+            row.extend(estimate_cells(exp, &head, run.variant, &c, cmp));
         }
         tab.rows.push(row);
     }
     // Over a sweep with every value exact, a variant with the same value at every setting (the
     // swept setting does not touch it) takes one row, not one a setting.
     if swept && exact_all {
-        let name_of = |r: &Vec<String>| r[0].clone();
-        let rows = std::mem::take(&mut tab.rows);
-        let mut done: Vec<String> = Vec::new();
-        for row in &rows {
-            let name = name_of(row);
-            if done.contains(&name) {
-                continue;
-            }
-            let mine: Vec<&Vec<String>> = rows.iter().filter(|r| name_of(r) == name).collect();
-            let same = mine.len() > 1 && mine.iter().all(|r| r[2..4] == row[2..4]);
-            if !same {
-                tab.rows.push(row.clone());
-                continue;
-            }
-            done.push(name.clone());
-            let mut one = row.clone();
-            one[1] = "every setting".into();
-            // The simulation checks the one value once, with every setting's trials.
-            let cells: Vec<Cell> = result
-                .runs
-                .iter()
-                .filter(|r| exp.variants[r.variant].name == name.trim_end_matches(" (for scale)"))
-                .filter_map(|r| find(&r.report, &key))
-                .collect();
-            one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);
-            tab.rows.push(one);
-        }
+        one_row_where_unmoved(result, &head, &mut tab, zf);
     }
     // A variant shown for scale comes last, below the rows the question compares.
     tab.rows.sort_by_key(|r| r[0].ends_with(" (for scale)"));
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
+}
+
+/// The headline table's columns: the variant, the setting swept (if any), the headline and
+/// the difference, then the simulation's check (`exact_all`) or whether chance explains it.
+fn headline_columns(exp: &crate::experiment::Experiment, head: &Head, exact_all: bool) -> Tab {
+    let difference = match exp.several_baselines() {
+        true => "difference from its baseline".to_string(),
+        false => format!("difference from {}", exp.variants[0].name),
+    };
+    let title = head.labelled();
+    let swept = !exp.sweep.is_empty();
+    let check = "simulation's check".to_string();
+    // One axis swept: its label heads the column and each cell is a value ("3"), not the
+    // label again in every row ("Green base number 3", wrapped on paper with the 3 alone).
+    let axis = match exp.sweep.as_slice() {
+        [one] => crate::labels::capitalised(&crate::params::label(&one.key)),
+        _ => "setting".to_string(),
+    };
+    let mut cols = vec![("variant", false)];
+    if swept {
+        cols.push((axis.as_str(), false));
+    }
+    if exact_all {
+        cols.extend([
+            (title.as_str(), true),
+            (difference.as_str(), true),
+            (check.as_str(), false),
+        ]);
+    } else {
+        cols.extend([
+            (title.as_str(), true),
+            (difference.as_str(), true),
+            ("chance alone could explain it", false),
+        ]);
+    }
+    Tab::new(&cols)
+}
+
+/// A row's cells where every value is exact: variant `variant`'s value `c`, its difference
+/// (`cmp`) and the simulation's check of it.
+fn exact_cells(
+    exp: &crate::experiment::Experiment,
+    head: &Head,
+    variant: usize,
+    c: &Cell,
+    cmp: Option<&Comparison>,
+    zf: f64,
+) -> [String; 3] {
+    let x = c.exact.unwrap_or(c.p);
+    [
+        head.value(x),
+        match cmp {
+            None if exp.is_baseline(variant) => "baseline".to_string(),
+            None => "not compared".to_string(),
+            Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
+            Some(d) => head.change(x, d.exact_difference.unwrap_or(d.difference)),
+        },
+        check_cell(c, !head.metric, exp.confidence, zf, ""),
+    ]
+}
+
+/// A row's cells where some value is estimated: variant `variant`'s value `c` (exact, or with
+/// its interval), its difference (`cmp`) and whether chance alone could explain it.
+fn estimate_cells(
+    exp: &crate::experiment::Experiment,
+    head: &Head,
+    variant: usize,
+    c: &Cell,
+    cmp: Option<&Comparison>,
+) -> [String; 3] {
+    let value = match (c.exact, c.ci_low, c.ci_high) {
+        (Some(x), _, _) => format!("{}, exact", head.value(x)),
+        (None, Some(l), Some(h)) => {
+            format!("{} [{}, {}]", head.value(c.p), head.value(l), head.value(h))
+        }
+        _ => head.value(c.p),
+    };
+    let (diff, chance) = match cmp {
+        None if exp.is_baseline(variant) => ("baseline".to_string(), String::new()),
+        None => ("not compared".to_string(), String::new()),
+        Some(d) => match d.exact_difference {
+            Some(_) if super::super::answer::exactly_same(d) => {
+                ("exactly the same".to_string(), "—".to_string())
+            }
+            Some(e) => (format!("{}, exact", head.diff(e)), "—".to_string()),
+            None => (
+                format!(
+                    "{} {}",
+                    head.diff(d.difference),
+                    head.diff_interval(d.low, d.high)
+                ),
+                match super::super::answer::chance_cell(d) {
+                    "no" => "no".to_string(),
+                    "could be" => "yes".to_string(),
+                    other => other.to_string(),
+                },
+            ),
+        },
+    };
+    [value, diff, chance]
+}
+
+/// Over a sweep with every value exact: a variant's rows with the same value at every setting
+/// made one ("every setting"), its check made once with every setting's trials.
+fn one_row_where_unmoved(result: &ExperimentResult, head: &Head, tab: &mut Tab, zf: f64) {
+    let exp = &result.experiment;
+    let name_of = |r: &Vec<String>| r[0].clone();
+    let rows = std::mem::take(&mut tab.rows);
+    let mut done: Vec<String> = Vec::new();
+    for row in &rows {
+        let name = name_of(row);
+        if done.contains(&name) {
+            continue;
+        }
+        let mine: Vec<&Vec<String>> = rows.iter().filter(|r| name_of(r) == name).collect();
+        let same = mine.len() > 1 && mine.iter().all(|r| r[2..4] == row[2..4]);
+        if !same {
+            tab.rows.push(row.clone());
+            continue;
+        }
+        done.push(name.clone());
+        let mut one = row.clone();
+        one[1] = "every setting".into();
+        // The simulation checks the one value once, with every setting's trials.
+        let cells: Vec<Cell> = result
+            .runs
+            .iter()
+            .filter(|r| exp.variants[r.variant].name == name.trim_end_matches(" (for scale)"))
+            .filter_map(|r| find(&r.report, &head.key))
+            .collect();
+        one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);
+        tab.rows.push(one);
+    }
 }
 
 /// The fewest decimals, from `least` up to 6, at which `x` reads apart from each of `others`.

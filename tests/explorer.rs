@@ -1281,12 +1281,17 @@ fn the_page_works_in_a_real_browser() {
     type_into(&mut b, "rule.base_veteran", "");
     let exact_diff = recovered - want4;
     b.wait(&format!(
-        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7 && Math.abs(Number(tr.cells[3].dataset.value) - {exact_diff:?}) < 1e-12; }})()"
+        "(() => {{ const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 5 && Math.abs(Number(tr.cells[3].dataset.value) - {exact_diff:?}) < 1e-12; }})()"
     ));
-    // The exact difference is known, so it decides, in the reports' words.
+    // Every difference is exact, so it decides: no test is asked of the estimates (no p-value
+    // or "chance?" column), and the note says so; the interval stays as the simulation's check.
     assert_eq!(
-        b.eval("document.querySelector('tr[data-compare=\"recovered\"]').cells[6].textContent"),
-        json!("no (the exact values differ)")
+        b.eval("[...document.querySelector('tr[data-compare=\"recovered\"]').closest('table').tHead.rows[0].cells].map((c) => c.textContent).slice(4)"),
+        json!(["estimate's 95% interval"])
+    );
+    assert!(
+        b.eval("[...document.querySelectorAll('#tables p.small')].some((p) => p.textContent.includes('Every difference here is exact and decides'))")
+            == json!(true)
     );
     // Exact first: in A's, B's and the difference's cells the exact value is the number, in
     // bold, and the estimate its check beneath it.
@@ -1317,7 +1322,7 @@ fn the_page_works_in_a_real_browser() {
         .unwrap()
         .to_string();
     b.goto(&link);
-    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 5; })()");
     assert_eq!(
         b.eval("document.getElementById('tables').textContent")
             .as_str()
@@ -2370,7 +2375,7 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     b.goto(&server.url(&format!(
         "/?{RALLY}&trials=20000&seed=5&a.system=rank-and-file&a.set=class%3Dregular&a.set=stands%3D7&a.set=lost%3D2&a.set=state%3Drouting"
     )));
-    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 7; })()");
+    b.wait("(() => { const tr = document.querySelector('tr[data-compare=\"recovered\"]'); return tr && tr.cells.length === 5; })()");
     b.wait("document.querySelectorAll('#charts svg').length > 0");
     let at = |b: &mut Browser, js: &str| b.eval(js).as_f64().unwrap();
     // The charts are drawn for the phone's width: their text, 14 to 15 px on the canvas, is at
@@ -2467,7 +2472,7 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     // Each value column is two in the file: the exact value, then the estimate.
     assert!(
         text.starts_with(
-            ",A,A estimate,B,B estimate,B − A,B − A estimate,95% interval,p (Holm),chance?\r\n"
+            ",A,A estimate,B,B estimate,B − A,B − A estimate,estimate's 95% interval\r\n"
         ),
         "{text}"
     );

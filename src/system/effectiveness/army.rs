@@ -109,6 +109,23 @@ impl EfArmy {
             .is_some_and(|t| t.gives_support());
         &self.units[side][file][usize::from(supported)]
     }
+
+    /// EF-5: each retreating unit of the first `files` rolls to return at the start of its
+    /// move. A step of the turn, inlined into it as it was written there.
+    #[inline(always)]
+    fn returns<R: Roll>(&self, f: &mut Field<EfSlot>, files: usize, r: &mut R) {
+        for side in 0..2 {
+            for i in 0..files {
+                let u = &mut f.front[side][i];
+                if u.present
+                    && u.s.status == ef::Status::Retreating
+                    && self.units[side][i][0].back_in_action(&mut u.s, r)
+                {
+                    u.s.status = ef::Status::InLine;
+                }
+            }
+        }
+    }
 }
 
 impl Army for EfArmy {
@@ -185,18 +202,7 @@ impl Army for EfArmy {
         // Never more than the field holds (so the compiler drops the bounds checks).
         let files = ctx.files.min(MAX_FILES);
         let hpq = self.hits_per_quarter;
-        // EF-5: retreating units roll to return at the start of their move.
-        for side in 0..2 {
-            for i in 0..files {
-                let u = &mut f.front[side][i];
-                if u.present
-                    && u.s.status == Retreating
-                    && self.units[side][i][0].back_in_action(&mut u.s, r)
-                {
-                    u.s.status = InLine;
-                }
-            }
-        }
+        self.returns(f, files, r);
         // Side A charges a unit within a move at the start of the turn (a charge is a move:
         // a unit further off advances this turn and may charge the next). The two are in melee
         // from the fire phase on (`charge_fire = none`) or after it (`exchange`, EF-3: they

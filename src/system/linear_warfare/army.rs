@@ -120,6 +120,25 @@ impl LwArmy {
                 LwStatus::Removed => false,
             }
     }
+
+    /// LW-5: falling back and recovering, at the start of the turn, for the first `files` of
+    /// each side: a unit that fell back last turn is recovering; a recovering one regains its
+    /// pips, and rejoins the turn after the one it regains its last. A step of the turn,
+    /// inlined into it as it was written there.
+    #[inline(always)]
+    fn recover(&self, f: &mut Field<LwSlot>, files: usize) {
+        for side in 0..2 {
+            for i in 0..files {
+                let start = self.sides[side][i].pips;
+                let u = &mut f.front[side][i];
+                match u.s.status {
+                    LwStatus::Retiring => u.s.status = LwStatus::Recovering,
+                    LwStatus::Recovering => u.s = self.fall_back.recover(u.s, start),
+                    _ => {}
+                }
+            }
+        }
+    }
 }
 
 /// End states of an Age of Linear Warfare unit.
@@ -233,19 +252,7 @@ impl Army for LwArmy {
                 && self.targetable(&b)
                 && ctx.policy.charges(ctx.turn, b.s.status != LwStatus::InLine);
         }
-        // LW-5: falling back and recovering.
-        for side in 0..2 {
-            for i in 0..files {
-                let start = self.sides[side][i].pips;
-                let u = &mut f.front[side][i];
-                match u.s.status {
-                    LwStatus::Retiring => u.s.status = LwStatus::Recovering,
-                    // LW-5: it rejoins the turn after the one it regains its last pip.
-                    LwStatus::Recovering => u.s = self.fall_back.recover(u.s, start),
-                    _ => {}
-                }
-            }
-        }
+        self.recover(f, files);
         // LW-2: fire, simultaneous.
         let mut volleys = [[([0u32; 3], 0usize); MAX_FILES]; 2];
         if f.range <= ctx.fire_range {

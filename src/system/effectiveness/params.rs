@@ -133,7 +133,7 @@ crate::params::param_table! {
             flag: Some("--class"),
             kind: Kind::Choice(&["elite", "regular", "poor"]),
             default: "regular",
-            meaning: "class: the score a test must reach (elite 3, regular 4, poor/militia 5)",
+            meaning: "the score a test must reach by class (elite 3, regular 4, poor/militia 5)",
             rule: "EF-2",
             scenarios: ALL,
     },

@@ -24,8 +24,9 @@ pub(crate) struct ServeArgs {
     /// loopback addresses only.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub(crate) allow_host: Vec<String>,
-    /// The folder of mechanic files offered as systems (read once at start; the server writes
-    /// nothing).
+    /// The folder of mechanic files offered as systems (default: mechanics/ where the server
+    /// starts). It is watched: a file saved or added there is offered from then on; the server
+    /// writes nothing.
     #[arg(long, value_name = "DIR")]
     pub(crate) mechanics: Option<std::path::PathBuf>,
     /// Open the page in the desktop's browser.

@@ -420,6 +420,23 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
     let (x, command) = shown("");
     assert_eq!(x, eliminated(&["--set", "turns=8"]));
     assert_eq!(command.lines().count(), 2, "{command}");
+    // Side by side, one state's chance after each turn is a line a column on one chart (the
+    // first state, still in the line, at first), each point the exact value of its turn.
+    {
+        let url = format!("file://{}", page.display());
+        let (dom, _) = headless(&browser, &dir, &["--dump-dom".to_string()], &url);
+        let i = dom
+            .find("<figure class=\"lines\">")
+            .expect("a line chart side by side");
+        let chart = &dom[i..i + dom[i..].find("</figure>").unwrap()];
+        assert_eq!(chart.matches("<polyline ").count(), 2, "{chart}");
+        assert_eq!(
+            chart.matches("<circle ").count(),
+            16,
+            "8 turns a line: {chart}"
+        );
+        assert!(chart.contains("after turn 1: "), "{chart}");
+    }
     let (x, command) = shown("#return-roll=off&turns=12&beside=");
     assert_eq!(x, eliminated(&["--set", "turns=12"]));
     assert!(!command.contains("return-roll"), "{command}");

@@ -2362,6 +2362,79 @@ fn a_click_lands_where_it_went_down_while_a_help_is_open() {
     b.wait("document.querySelector('[data-field=\"set.elite\"]').classList.contains('helping') && !document.querySelector('[data-field=\"set.stands\"]').classList.contains('helping')");
 }
 
+/// With two profiles, one table gives a state after each turn, a column a profile and B less A
+/// (issue 76: a designer asked how much worse, turn by turn, and had to subtract); its values are
+/// the command line's, and its state is picked in its heading.
+#[test]
+fn profiles_compare_turn_by_turn_in_one_table() {
+    let Some(chromium) = crate::browser::chromium("profiles_compare_turn_by_turn_in_one_table")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "turns-side");
+    b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=class%3Dgreen&name=Green&a.system=rank-and-file&a.name=Regular"));
+    b.wait("document.querySelectorAll('table[data-table=\"per_turn_side_by_side\"] tbody tr').length === 12");
+    let state = |class: &str| -> Vec<f64> {
+        let v = crate::common::json_of(&[
+            "rally",
+            "--system",
+            "rank-and-file",
+            "--set",
+            &format!("class={class}"),
+            "--exact-only",
+            "--format",
+            "json",
+        ]);
+        let t = v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "per_turn")
+            .unwrap()
+            .clone();
+        t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["cells"][0]["exact"].as_f64().unwrap())
+            .collect()
+    };
+    let (regular, green) = (state("regular"), state("green"));
+    let shown = b.eval("[...document.querySelectorAll('table[data-table=\"per_turn_side_by_side\"] tbody tr')].map((tr) => [Number(tr.cells[1].dataset.value), Number(tr.cells[2].dataset.value), Number(tr.cells[3].dataset.value)])");
+    for (t, row) in shown.as_array().unwrap().iter().enumerate() {
+        let (a, bb, d) = (
+            row[0].as_f64().unwrap(),
+            row[1].as_f64().unwrap(),
+            row[2].as_f64().unwrap(),
+        );
+        assert_eq!((a, bb), (regular[t], green[t]), "turn {}", t + 1);
+        assert!(
+            (d - (green[t] - regular[t])).abs() < 1e-15,
+            "turn {}",
+            t + 1
+        );
+    }
+    // Every state but the first, together: not recovered.
+    b.eval("(() => { const s = document.getElementById('turn-state'); s.value = String(s.options.length - 1); s.dispatchEvent(new Event('change')); })()");
+    let head = b.wait("(() => { const h = document.querySelector('table[data-table=\"per_turn_side_by_side\"]').closest('.scroll').previousElementSibling.previousElementSibling.textContent; return h.includes('not recovered') ? h : null; })()");
+    assert!(
+        head.as_str()
+            .unwrap()
+            .contains("unsteady, routing or removed")
+            || head
+                .as_str()
+                .unwrap()
+                .contains("unsteady or routing or removed"),
+        "{head}"
+    );
+    let last = b.eval("Number(document.querySelector('table[data-table=\"per_turn_side_by_side\"] tbody tr:last-child').cells[1].dataset.value)");
+    assert!(
+        (last.as_f64().unwrap() - (1.0 - regular[11])).abs() < 1e-12,
+        "{last}"
+    );
+}
+
 /// An estimate whose interval misses the exact value is marked on its row and named in a note
 /// (issue 76): exactly the rows whose interval leaves the exact value out, no others. Seed 1's
 /// rally misses on its headline (by 2.7 standard errors), so the test sees both kinds of row.

@@ -2362,6 +2362,56 @@ fn a_click_lands_where_it_went_down_while_a_help_is_open() {
     b.wait("document.querySelector('[data-field=\"set.elite\"]').classList.contains('helping') && !document.querySelector('[data-field=\"set.stands\"]').classList.contains('helping')");
 }
 
+/// The same on a phone, by taps: a tap focuses a field with the mouse events that follow the
+/// touch, after the finger is up, and must still land (a designer lost two taps of four).
+#[test]
+fn a_tap_lands_where_it_went_down_while_a_help_is_open() {
+    let Some(chromium) =
+        crate::browser::chromium("a_tap_lands_where_it_went_down_while_a_help_is_open")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "help-tap");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.call(
+        "Emulation.setTouchEmulationEnabled",
+        json!({ "enabled": true, "maxTouchPoints": 1 }),
+    );
+    b.goto(&server.url("/?system=rank-and-file&scenario=rally"));
+    b.wait("document.querySelectorAll('[data-field=\"set.elite\"] input').length === 1");
+    b.eval(
+        "document.querySelector('[data-field=\"set.stands\"]').scrollIntoView({ block: 'center' })",
+    );
+    let tap = |b: &mut Browser, sel: &str| {
+        let v = b.eval(&format!("(() => {{ const r = document.querySelector('{sel}').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, innerHeight]; }})()"));
+        let (x, y) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+        assert!(
+            y > 0.0 && y < v[2].as_f64().unwrap(),
+            "{sel} is off the screen: {v}"
+        );
+        b.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": [{ "x": x, "y": y }] }),
+        );
+        b.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        );
+    };
+    tap(&mut b, "[data-field=\"set.stands\"] input");
+    b.wait("document.querySelector('[data-field=\"set.stands\"]').classList.contains('helping') && document.querySelector('[data-field=\"set.stands\"] .help').offsetHeight > 0");
+    tap(&mut b, "[data-field=\"set.elite\"] input");
+    assert_eq!(
+        b.wait("document.querySelector('[data-field=\"set.elite\"] input').checked || null"),
+        json!(true),
+        "the tick box below an open help took the tap"
+    );
+}
+
 /// With two profiles, one table gives a state after each turn, a column a profile and B less A
 /// (issue 76: a designer asked how much worse, turn by turn, and had to subtract); its values are
 /// the command line's, and its state is picked in its heading.

@@ -1020,6 +1020,28 @@ fn shown_exact(b: &mut Browser, outcome: &str) -> f64 {
     .unwrap()
 }
 
+/// A published page's data: the JSON in its script element.
+fn page_data(html: &str) -> Value {
+    let text = html
+        .split("<script type=\"application/json\" id=\"data\">")
+        .nth(1)
+        .and_then(|r| r.split("</script>").next())
+        .unwrap()
+        .replace("<\\/", "</");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The centre of the element `sel` on the screen, which must be within it.
+fn centre_on_screen(b: &mut Browser, sel: &str) -> (f64, f64) {
+    let v = b.eval(&format!("(() => {{ const r = document.querySelector('{sel}').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, innerHeight]; }})()"));
+    let (x, y) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+    assert!(
+        y > 0.0 && y < v[2].as_f64().unwrap(),
+        "{sel} is off the screen: {v}"
+    );
+    (x, y)
+}
+
 /// Type `value` into the field `field` (`set.stands`, `rule.base_veteran`) as a person would.
 fn type_into(b: &mut Browser, field: &str, value: &str) {
     b.eval(&format!(
@@ -1065,13 +1087,7 @@ fn the_page_publishes_a_page_that_needs_no_server() {
         "{said}"
     );
     // The page's data: green with 2 lost is the command line's.
-    let data = html
-        .split("<script type=\"application/json\" id=\"data\">")
-        .nth(1)
-        .and_then(|r| r.split("</script>").next())
-        .unwrap()
-        .replace("<\\/", "</");
-    let data: Value = serde_json::from_str(&data).unwrap();
+    let data = page_data(html);
     let values = data["open"][0]["values"].as_array().unwrap();
     let green = values.iter().position(|v| v == "green").unwrap();
     let answer = &data["answers"][green * 3 + 2];
@@ -1124,13 +1140,7 @@ fn the_page_publishes_every_profile_side_by_side() {
     b.eval("(() => { const e = document.getElementById('open-lost'); e.value = '0..1'; e.dispatchEvent(new Event('input')); })()");
     let got = downloaded(&mut b, "publish-run");
     let html = got[1].as_str().unwrap();
-    let data = html
-        .split("<script type=\"application/json\" id=\"data\">")
-        .nth(1)
-        .and_then(|r| r.split("</script>").next())
-        .unwrap()
-        .replace("<\\/", "</");
-    let data: Value = serde_json::from_str(&data).unwrap();
+    let data = page_data(html);
     assert_eq!(data["open"][0]["flag"], "profile");
     assert_eq!(
         data["open"][0]["values"],
@@ -2339,19 +2349,10 @@ fn a_click_lands_where_it_went_down_while_a_help_is_open() {
     b.eval(
         "document.querySelector('[data-field=\"set.stands\"]').scrollIntoView({ block: 'center' })",
     );
-    let centre = |b: &mut Browser, sel: &str| -> (f64, f64) {
-        let v = b.eval(&format!("(() => {{ const r = document.querySelector('{sel}').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, innerHeight]; }})()"));
-        let (x, y) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
-        assert!(
-            y > 0.0 && y < v[2].as_f64().unwrap(),
-            "{sel} is off the screen: {v}"
-        );
-        (x, y)
-    };
-    let (x, y) = centre(&mut b, "[data-field=\"set.stands\"] input");
+    let (x, y) = centre_on_screen(&mut b, "[data-field=\"set.stands\"] input");
     click_at(&mut b, x, y);
     b.wait("document.querySelector('[data-field=\"set.stands\"]').classList.contains('helping') && document.querySelector('[data-field=\"set.stands\"] .help').offsetHeight > 0");
-    let (x, y) = centre(&mut b, "[data-field=\"set.elite\"] input");
+    let (x, y) = centre_on_screen(&mut b, "[data-field=\"set.elite\"] input");
     click_at(&mut b, x, y);
     assert_eq!(
         b.wait("document.querySelector('[data-field=\"set.elite\"] input').checked || null"),
@@ -2387,12 +2388,7 @@ fn a_tap_lands_where_it_went_down_while_a_help_is_open() {
         "document.querySelector('[data-field=\"set.stands\"]').scrollIntoView({ block: 'center' })",
     );
     let tap = |b: &mut Browser, sel: &str| {
-        let v = b.eval(&format!("(() => {{ const r = document.querySelector('{sel}').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, innerHeight]; }})()"));
-        let (x, y) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
-        assert!(
-            y > 0.0 && y < v[2].as_f64().unwrap(),
-            "{sel} is off the screen: {v}"
-        );
+        let (x, y) = centre_on_screen(b, sel);
         b.call(
             "Input.dispatchTouchEvent",
             json!({ "type": "touchStart", "touchPoints": [{ "x": x, "y": y }] }),

@@ -1101,7 +1101,11 @@ pub fn param(key: &str) -> String {
 /// except a side's letter ("A charges from turn") or a name ("Green base number" keeps its
 /// capital, as a troop class the rules capitalise; "Rank & File" would stay).
 pub fn param_in_prose(key: &str) -> String {
-    let l = param(key);
+    label_in_prose(&param(key))
+}
+
+/// A label inside a sentence, as [`param_in_prose`] says it.
+pub fn label_in_prose(l: &str) -> String {
     let first = l.split(' ').next().unwrap_or("");
     // A one-letter word (A, B), a word with capitals inside, or a troop class the rules
     // capitalise (a Green unit) keeps its capital.
@@ -1109,12 +1113,26 @@ pub fn param_in_prose(key: &str) -> String {
         .iter()
         .any(|c| first == *c || first.strip_suffix("'s") == Some(c));
     if first.len() == 1 && first != "a" || first.chars().skip(1).any(char::is_uppercase) || class {
-        return l;
+        return l.to_string();
     }
     let mut c = l.chars();
     c.next()
         .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
+}
+
+/// A setting's label as a sentence names it: "the Regular base number", "the quarters to
+/// elimination"; a label that ends where its value would follow ("Fire dice hit on", "Returns
+/// to action on a roll of") cannot take "the" and "being", and stays quoted as a name.
+pub fn setting_in_prose(label: &str) -> String {
+    let last = label.rsplit(' ').next().unwrap_or("");
+    let open = [
+        "on", "of", "to", "at", "by", "in", "for", "from", "with", "a", "as",
+    ];
+    match open.contains(&last) {
+        true => format!("\u{201c}{label}\u{201d}"),
+        false => format!("the {}", label_in_prose(label)),
+    }
 }
 
 /// A yes-or-no setting's two states as clauses a sentence can carry ("retreating units are out

@@ -608,8 +608,8 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     assert!(
         answer.contains(
             "At the other values tried (the rules give 5)"
-        ) && answer.contains("55.7% at 5 (as written; −34.50 points)")
-            && answer.contains("At Green base number 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.1% under both."),
+        ) && answer.contains("55.7% at 5 (as written; −34.5 points)")
+            && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.1% under both."),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -690,12 +690,12 @@ fn each_system_is_measured_against_its_own_baseline() {
     for said in [
         // As written, class is worth nothing in these two systems' melees; the edge is said.
         "Rank & File, veteran as written v regular: 48.8% (the same)",
-        "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.25 points)",
+        "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.2 points)",
         "25% rules, elite as written v regular: 49.3% (the same)",
-        "25% rules, elite (5 dice) v regular: 65.2% (+15.91 points)",
-        "with Linear Warfare, guards v line, 59.0% (+24.72 points)",
+        "25% rules, elite (5 dice) v regular: 65.2% (+15.9 points)",
+        "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
         "| variant | attacker wins | defender wins |",
-        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.25 points) | 23.2% (−25.62 points) |",
+        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.2 points) | 23.2% (−25.6 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
     }
@@ -738,7 +738,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
     // The answer's "9.4% … still retreating" is a number of the table too.
-    assert!(summary[table..detail].contains("| 9.4% (+9.40 points) |"));
+    assert!(summary[table..detail].contains("| 9.4% (+9.4 points) |"));
     // Two variants whose rules cannot change `eliminated` are exactly the baseline there, and
     // one of them in `empty_turns`, `strength_turns` and units still retreating too.
     assert_eq!(summary[table..detail].matches(" (the same) |").count(), 5);
@@ -839,10 +839,10 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| the amendment, 1 retreat in 6 blocked | 74.7% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
+        "| the amendment, 1 retreat in 6 blocked | 74.7% (−10.7 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
-    assert!(summary.contains("| Rank & File (for scale) | 96.0% (removed) | 6.81 | 1.05 |"));
+    assert!(summary.contains("| Rank & File (for scale) | 96.0% removed | 6.81 | 1.05 |"));
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -855,7 +855,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
+        "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.9 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
         summary.contains("the rest of the answer depends on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in \u{201c}eliminated\u{201d})"),
@@ -1080,20 +1080,20 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         "| variant | Green base number | recovered | difference from Regular with a +1 leader | simulation's check |"
     ));
     assert!(
-        summary.contains("| Green | 5 | 55.7% | −34.50 points | agrees |"),
+        summary.contains("| Green | 5 | 55.7% | −34.5 points | agrees |"),
         "{summary}"
     );
     // The plain Regular, there for scale, takes its row as such, and its one sentence after
     // the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| Regular without a leader (for scale) | every setting | 74.4% | −15.76 points | agrees |"
+            "| Regular without a leader (for scale) | every setting | 74.4% | −15.8 points | agrees |"
         ),
         "{summary}"
     );
     assert!(
         summary.contains(
-            "For scale, Regular without a leader: 74.4%, exactly as Green at Green base number 4."
+            "For scale, Regular without a leader: 74.4%, exactly as Green with the Green base number at 4."
         ),
         "{summary}"
     );
@@ -1106,7 +1106,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
             .contains("| Regular with a +1 leader | every setting | 90.1% | baseline | agrees |"),
         "{summary}"
     );
-    assert!(summary.contains("it agrees with all 132 exact values (every outcome and measure of every variant, the table's among them), within intervals set so that a miss anywhere in the report would come by chance only 1 time in 20"));
+    assert!(summary.contains("all 132 exact values lie within its intervals, set so that a chance miss anywhere in the report would come only 1 time in 20"), "{summary}");
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));
@@ -1464,9 +1464,9 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
     let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
     let start = md
-        .find("Besides what the setup says, it also assumes:")
+        .find("Besides what the setup and the table say, it also assumes:")
         .expect("the retreat report says its defaults");
-    // One to a line, before the section's table.
+    // One to a line.
     let line: String = md[start..]
         .lines()
         .skip(1)
@@ -1481,12 +1481,17 @@ fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
         ),
         "{line}"
     );
-    for said in [
-        "- Fires back (under the 25% effectiveness rules): yes",
-        "- General attached (under the 25% effectiveness rules): no",
-        "- Starting state: in line",
+    // A setting the table above gives with its value is not said again in the list.
+    for (listed, row) in [
+        ("Fires back", "| Fires back | yes | no |"),
+        ("General attached", "| General attached | no | yes |"),
+        (
+            "Starting state",
+            "| Starting state | in line | retreating |",
+        ),
     ] {
-        assert!(line.contains(said), "{said:?} not in {line}");
+        assert!(!line.contains(listed), "{listed:?} said twice: {line}");
+        assert!(md.contains(row), "{row:?} not in the table");
     }
     // A setting the file sets is in the setup, not repeated here.
     assert!(!line.to_lowercase().contains("morale class"), "{line}");

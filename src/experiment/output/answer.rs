@@ -13,6 +13,26 @@ pub(super) fn point_words(exp: &crate::experiment::Experiment, point: &[SetValue
         .join(", ")
 }
 
+/// A sweep point as a sentence says it after "with": a number's setting as "the Green base
+/// number at 3", any other as [`point_words`] says it ("routing at the start").
+pub(super) fn point_said(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
+    exp.sweep
+        .iter()
+        .zip(point)
+        .map(|(a, v)| {
+            let v = v.as_input();
+            let label = crate::params::label(&a.key);
+            match v.parse::<f64>() {
+                Ok(_) if crate::labels::setting_in_words(&a.key, &v) == format!("{label} {v}") => {
+                    format!("{} at {v}", crate::labels::setting_in_prose(&label))
+                }
+                _ => crate::labels::setting_in_words(&a.key, &v),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A sweep point as `key=value` pairs (file names, the data's columns).
 pub(super) fn point_label(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
     exp.sweep
@@ -251,29 +271,21 @@ impl Head {
             pct2(x)
         }
     }
-    /// A difference: in points of a chance, to two decimals (one more than the chances it
-    /// compares, so that a reader sees it was worked out before rounding: 85.4% against 71.4%
-    /// is −13.94 points), or in the metric's unit.
+    /// A difference: in points of a chance to one decimal, as the chances it compares, or in
+    /// the metric's unit to two, as its means; a difference that would round to nought gets
+    /// the digits that show it ("+0.04 points"). It is worked out before rounding, so its last
+    /// digit may differ from the difference of the rounded figures (85.4% against 71.4% is
+    /// −13.9 points): the tables' note says so.
     pub fn diff(&self, d: f64) -> String {
-        if self.metric {
-            signed(d, 2)
-        } else {
-            format!("{} points", signed(100.0 * d, 2))
+        let (scale, digits) = if self.metric { (1.0, 2) } else { (100.0, 1) };
+        let x = scale * d;
+        let mut k = digits;
+        while k < digits + 3 && x != 0.0 && (x * 10f64.powi(k as i32)).round() == 0.0 {
+            k += 1;
         }
-    }
-    /// The change `d` of a value shown as `shown` (so from `shown - d`), said beside the two
-    /// rounded figures: to the table's digits where it equals their difference, else one digit
-    /// finer, so that 85.4% and 71.4% read "−13.94 points", not a "−13.9" that looks like a
-    /// slip. The change stays the exact one; only its digits follow what the reader can check.
-    pub fn change(&self, shown: f64, d: f64) -> String {
-        // A chance's change has its digit more already.
-        if !self.metric {
-            return self.diff(d);
-        }
-        let steps = |x: f64| (x * 100.0).round();
-        match steps(shown) - steps(shown - d) == steps(d) {
-            true => self.diff(d),
-            false => self.diff_fine(d),
+        match self.metric {
+            true => signed(x, k),
+            false => format!("{} points", signed(x, k)),
         }
     }
     /// A difference one digit finer.
@@ -505,7 +517,7 @@ impl AgainstBaseline<'_> {
                 v.name,
                 head.value(x),
                 head.value(b),
-                head.change(x, x - b)
+                head.diff(x - b)
             ),
             None => {
                 let (lo, hi) = if head.metric {
@@ -659,7 +671,7 @@ impl AgainstBaseline<'_> {
                             metric: true,
                             condition: None,
                         }
-                        .change(x, x - b)
+                        .diff(x - b)
                     ),
                     None => format!(
                         "{what} {:.2} {unit} on average against {:.2} (simulation; {}, {level} interval {} to {}{}). ",
@@ -900,13 +912,10 @@ fn along(
                     format!("{here} ({mark}the same)")
                 }
                 (Some((t, _)), _) => {
-                    format!("{here} ({mark}{})", head.change(value(c), value(c) - t))
+                    format!("{here} ({mark}{})", head.diff(value(c) - t))
                 }
                 (None, Some(w)) if w == i => format!("{here} (as written)"),
-                (None, Some(w)) => format!(
-                    "{here} ({})",
-                    head.change(value(c), value(c) - value(&cells[w]))
-                ),
+                (None, Some(w)) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),
                 (None, None) => here,
             }
         })
@@ -990,9 +999,9 @@ fn for_scale(result: &ExperimentResult, head: &Head) -> String {
                     .collect();
                 (!at.is_empty()).then(|| {
                     format!(
-                        "{} at {} {}",
+                        "{} with {} at {}",
                         v.name,
-                        crate::params::label(&axis.key),
+                        crate::labels::setting_in_prose(&crate::params::label(&axis.key)),
                         crate::labels::listed(&at.iter().map(String::as_str).collect::<Vec<_>>())
                     )
                 })
@@ -1027,22 +1036,23 @@ fn best_match(
     let Some(best) = rows.iter().min_by(|a, b| gap(a).total_cmp(&gap(b))) else {
         return String::new();
     };
-    let at = point_words(exp, &best.point);
+    // The setting first, as a designer asks it ("at which number?"), in a sentence's words:
+    // "With the Green base number at 3, Green matches …".
+    let with = point_said(exp, &best.point);
     // Where the exact values are known they decide, alone: one number for one quantity.
     let how = match best.exact_difference {
         Some(_) if exactly_same(best) => {
-            // The setting first, as a designer asks it ("at which number?").
             return match target {
                 Some(t) => format!(
-                    "At {at}, {variant} matches {base} exactly: {noun} is {} under both.",
+                    "With {with}, {variant} matches {base} exactly: {noun} is {} under both.",
                     head.value(t)
                 ),
-                None => format!("At {at}, {variant} matches {base} exactly on {noun}."),
+                None => format!("With {with}, {variant} matches {base} exactly on {noun}."),
             };
         }
         Some(e) => {
             return format!(
-                "At {at}, {variant} comes nearest {base} on {noun}: {}, exactly.",
+                "With {with}, {variant} comes nearest {base} on {noun}: {}, exactly.",
                 head.diff(e)
             );
         }
@@ -1059,7 +1069,7 @@ fn best_match(
     };
     let (mine, theirs) = (head.fine(best.estimate), head.fine(best.baseline_estimate));
     format!(
-        "At {at}, {variant} comes nearest {base} on {noun} (estimates {mine} against {theirs}; {how})."
+        "With {with}, {variant} comes nearest {base} on {noun} (estimates {mine} against {theirs}; {how})."
     )
 }
 

@@ -170,8 +170,14 @@ fn inline(s: &str) -> String {
 /// A table; `extra` adds classes to its box (`screen`: left out of print).
 fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     let class = |numeric: bool| if numeric { " class=\"num\"" } else { "" };
-    // A short table is kept whole on paper; a long one breaks between rows.
-    let keep = if tab.rows.len() <= 8 { " keep" } else { "" };
+    // A short table is kept whole on paper; a long one breaks between rows. A row of sentences
+    // runs to two or three printed lines, so such a table counts as long sooner: kept whole,
+    // it would leave a third of a page blank above it.
+    let sentences = tab.rows.iter().flatten().any(|c| c.chars().count() > 80);
+    let keep = match (tab.rows.len(), sentences) {
+        (0..=8, false) | (0..=3, true) => " keep",
+        _ => "",
+    };
     let mut out = format!(
         "<div class=\"scroll{}{extra}\"><table class=\"sortable{keep}\">\n<caption hidden>{}</caption>\n<thead><tr>",
         if extra.is_empty() { "" } else { " " },

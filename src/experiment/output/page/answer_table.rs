@@ -55,7 +55,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 continue;
             };
             // Another system's word for the same end is said in the cell: Rank & File's
-            // "removed" under "eliminated" reads "96.0% (removed)".
+            // "removed" under "eliminated" reads "96.0% removed".
             let own_word = run
                 .report
                 .outcomes
@@ -80,8 +80,8 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                 Some(_) if v.reference => None,
                 Some(x) if super::super::answer::exactly_same(x) => Some("the same".to_string()),
                 Some(x) => Some(match x.exact_difference {
-                    Some(e) if exact_all => h.change(c.exact.unwrap_or(c.p), e),
-                    Some(e) => format!("{}, exact", h.change(c.exact.unwrap_or(c.p), e)),
+                    Some(e) if exact_all => h.diff(e),
+                    Some(e) => format!("{}, exact", h.diff(e)),
                     // The change's own interval is in the differences table: beside a
                     // value with its interval, the cell would not fit a printed column.
                     None => format!(
@@ -95,10 +95,15 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
                     ),
                 }),
             };
-            let bracket: Vec<String> = own_word.into_iter().chain(change).collect();
-            row.push(match bracket.is_empty() {
-                true => value,
-                false => format!("{value} ({})", bracket.join("; ")),
+            // Brackets hold a change and nothing else: another system's word follows the
+            // value ("96.0% removed"), so that one mark never means two things in a table.
+            let value = match own_word {
+                Some(w) => format!("{value} {w}"),
+                None => value,
+            };
+            row.push(match change {
+                Some(c) => format!("{value} ({c})"),
+                None => value,
             });
         }
         tab.rows.push(row);

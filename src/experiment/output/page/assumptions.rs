@@ -358,7 +358,15 @@ pub(super) fn named_assumption(
             } else {
                 ""
             },
-            setting_words(&systems_of(result), &f.key, &f.kind),
+            // A number's setting is named as a sentence would ("the Regular base number
+            // being 4"); another's label stays quoted as a name ("“Last pip still shoots”
+            // being closing only").
+            match f.from.parse::<f64>() {
+                Ok(_) if f.kind != "option" => crate::labels::setting_in_prose(
+                    &crate::labels::param_under(&systems_of(result), &f.key)
+                ),
+                _ => setting_words(&systems_of(result), &f.key, &f.kind),
+            },
             setting_value(&f.key, &f.from),
             // A number only the baseline plays under moves the mark the variant is held
             // against, not the variant: said, so the caveat does not read as circular.
@@ -489,7 +497,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " Only these matter: each would reverse a difference from {base}, remove it, create one, or move it by more than {}% of its size (for a chance, by more than {} points). The table gives the most serious change each makes.",
+        " Only these matter: each would reverse a difference from {base}, remove it, create one, or move it by more than {}% of its size (for a chance, by more than {} points). The last column says the most serious change each makes, in the answer\u{2019}s numbers, and how many more differences it changes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -613,7 +621,8 @@ fn where_the_answer_holds(
     situation: Tab,
     scale_situation: usize,
 ) -> Section {
-    let defaults = defaults_that_matter(result);
+    let in_table: Vec<&str> = situation.rows.iter().map(|r| r[0].as_str()).collect();
+    let defaults = defaults_that_matter(result, &in_table);
     Section {
         printed: true,
         title: "Where the answer holds".into(),
@@ -674,38 +683,15 @@ pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
     format!("{label}{sep}{to} instead of {from}")
 }
 
-/// What a setting does to the differences, gravest first, in a sentence's words: "reverses 1
-/// difference and removes 1", "shifts 10 differences".
-pub(super) fn changes_in_words(by: &[(String, usize)]) -> String {
-    let parts: Vec<String> = by
-        .iter()
-        .enumerate()
-        .map(|(i, (e, n))| {
-            let verb = match e.as_str() {
-                "flips" => "reverses",
-                "removes" => "removes",
-                "creates" => "creates",
-                _ => "shifts",
-            };
-            match (i, *n) {
-                (0, 1) => format!("{verb} 1 difference"),
-                (0, n) => format!("{verb} {n} differences"),
-                (_, n) => format!("{verb} {n}"),
-            }
-        })
-        .collect();
-    match parts.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => parts.join(""),
-    }
-}
-
 /// The settings of the situation and of play that the file leaves at the tool's defaults but
 /// that would change the answer (those "Where the answer holds" lists), with their values, said
 /// at the head of that section: a reader can then reproduce the situation from the page
 /// ("fires back: yes", "general attached: no"), not only from the tool's list. (In the setup
 /// they pushed the first page's chart onto the second.)
-pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<(String, Vec<String>)> {
+pub(super) fn defaults_that_matter(
+    result: &ExperimentResult,
+    in_table: &[&str],
+) -> Option<(String, Vec<String>)> {
     let a = result.assumptions.as_ref()?;
     let exp = &result.experiment;
     let set_in_file = |k: &str| {
@@ -731,7 +717,9 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<(String,
     let mut everywhere = true;
     let mut keys: Vec<&str> = Vec::new();
     for f in a.found.iter().filter(|f| scope(f)) {
-        if keys.contains(&f.key.as_str()) || set_in_file(&f.key) {
+        // A setting the table above already gives with its value is not said twice.
+        let row = setting_in_table(&systems, &f.key, &f.kind);
+        if keys.contains(&f.key.as_str()) || set_in_file(&f.key) || in_table.contains(&&*row) {
             continue;
         }
         keys.push(&f.key);
@@ -759,7 +747,7 @@ pub(super) fn defaults_that_matter(result: &ExperimentResult) -> Option<(String,
     (!said.is_empty()).then(|| {
         (
             format!(
-                "Besides what the setup says, it also assumes{}:",
+                "Besides what the setup and the table say, it also assumes{}:",
                 if everywhere { ", in every variant" } else { "" }
             ),
             said.into_iter()
@@ -811,6 +799,145 @@ pub(super) fn move_weight(
     }
 }
 
+/// Each comparison of `rows` once, with its gravest effect over the steps tried (Green matching
+/// at 4 is one difference, whether the step is to 3 or to 5).
+fn each_once<'a>(
+    rows: &[&'a crate::experiment::assumptions::Assumption],
+) -> Vec<&'a crate::experiment::assumptions::Assumption> {
+    let mut each: Vec<&crate::experiment::assumptions::Assumption> = Vec::new();
+    for r in rows {
+        match each
+            .iter_mut()
+            .find(|e| e.variant == r.variant && e.headline == r.headline)
+        {
+            Some(e) if effect_rank(&r.effect) < effect_rank(&e.effect) => *e = r,
+            Some(_) => {}
+            None => each.push(r),
+        }
+    }
+    each
+}
+
+/// How grave an effect is: a reversal first, then a difference removed, one created, a shift.
+fn effect_rank(effect: &str) -> usize {
+    match effect {
+        "flips" => 0,
+        "removes" => 1,
+        "creates" => 2,
+        _ => 3,
+    }
+}
+
+/// What a setting's step would do, in a sentence a reader can quote: its gravest change in the
+/// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.5
+/// points in “eliminated”, not −13.9 points."), then how many more differences it changes.
+fn change_sentence(
+    result: &ExperimentResult,
+    top: &crate::experiment::assumptions::Assumption,
+    at: Option<String>,
+    others: &[&crate::experiment::assumptions::Assumption],
+) -> String {
+    let head = Head::named(top.headline.clone(), &result.runs[0].report);
+    let name = format!("\u{201c}{}\u{201d}", head.label().head);
+    let base = result.experiment.baseline_name(&top.variant);
+    let none = |d: f64| d.abs() < EXACTLY_ZERO;
+    // A name with a comma of its own closes with one ("the amendment, 1 retreat in 6 blocked,
+    // would …").
+    let closed = |name: &str| match name.contains(',') {
+        true => format!("{name},"),
+        false => name.to_string(),
+    };
+    let variant = closed(&top.variant);
+    let base = closed(base);
+    let would = if none(top.changed) {
+        format!(
+            "{} would be no different from {base} in {name}, where now it differs by {}",
+            variant,
+            head.diff(top.difference)
+        )
+    } else if none(top.difference) {
+        format!(
+            "{} would differ from {base} by {} in {name}, where now they are the same",
+            variant,
+            head.diff(top.changed)
+        )
+    } else {
+        format!(
+            "{} would differ from {base} by {} in {name}, not {}{}",
+            variant,
+            head.diff(top.changed),
+            head.diff(top.difference),
+            match top.effect.as_str() {
+                "flips" => ": the difference turns round",
+                _ => "",
+            }
+        )
+    };
+    let mut out = match at {
+        Some(v) => format!("At {v}, {would}."),
+        None => format!("{}.", crate::labels::capitalised(&would)),
+    };
+    // The others, counted by effect: "One more difference vanishes." "Five more change: one
+    // reverses and four shift."
+    let mut by: Vec<(&str, usize)> = Vec::new();
+    for o in others {
+        match by.iter_mut().find(|b| b.0 == o.effect) {
+            Some(b) => b.1 += 1,
+            None => by.push((o.effect.as_str(), 1)),
+        }
+    }
+    by.sort_by_key(|b| effect_rank(b.0));
+    let n = others.len();
+    let more = |n: usize| crate::labels::capitalised(&number_word(n));
+    match &by[..] {
+        [] => {}
+        [(e, k)] => {
+            out += &format!(
+                " {} more {} {}.",
+                more(*k),
+                if *k == 1 { "difference" } else { "differences" },
+                moves(e, *k)
+            )
+        }
+        _ => {
+            let parts: Vec<String> = by
+                .iter()
+                .map(|(e, k)| format!("{} {}", number_word(*k), moves(e, *k)))
+                .collect();
+            out += &format!(
+                " {} more change: {}.",
+                more(n),
+                crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>())
+            );
+        }
+    }
+    out
+}
+
+/// An effect's verb in a sentence's words, for `n` differences: "vanishes", "move".
+fn moves(effect: &str, n: usize) -> &'static str {
+    match (effect, n == 1) {
+        ("flips", true) => "reverses",
+        ("flips", false) => "reverse",
+        ("removes", true) => "vanishes",
+        ("removes", false) => "vanish",
+        ("creates", true) => "appears",
+        ("creates", false) => "appear",
+        (_, true) => "moves",
+        (_, false) => "move",
+    }
+}
+
+/// A count in words up to ten ("one", "four"), else in figures.
+fn number_word(n: usize) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| (*w).to_string())
+}
+
 /// The assumptions that matter, a row per setting (compact enough for paper): what it is
 /// stepped to, how many of the question's comparisons it changes and how, and its gravest
 /// change in the answer's numbers. A variant shown for scale is counted apart.
@@ -822,12 +949,7 @@ pub(super) fn assumptions_by_setting(
 ) -> Tab {
     use crate::experiment::assumptions::Assumption;
     let base_report = &result.runs[0].report;
-    let severity = |e: &str| match e {
-        "flips" => 0,
-        "removes" => 1,
-        "creates" => 2,
-        _ => 3,
-    };
+    let severity = effect_rank;
     // How far a row moves its comparison, in shares of what counts as a move.
     let weight = |f: &Assumption| move_weight(a, base_report, f);
     let mut keys: Vec<(&str, &str, Vec<&Assumption>)> = Vec::new();
@@ -864,59 +986,30 @@ pub(super) fn assumptions_by_setting(
         ("in this report", false),
         ("changed to", false),
         ("rule", false),
-        ("what it does to the differences", false),
-        ("its most serious change", false),
+        ("what it would do", false),
     ]);
     for (_, _, rows) in &keys {
         let f = rows[0];
         let mine = asked(result, rows);
-        let counted = |rows: &[&Assumption]| -> String {
-            // Each comparison once, with its gravest effect over the steps tried (Green
-            // matching at 4 is one difference, whether the step is to 3 or to 5).
-            let mut each: Vec<&Assumption> = Vec::new();
-            for r in rows {
-                match each
-                    .iter_mut()
-                    .find(|e| e.variant == r.variant && e.headline == r.headline)
-                {
-                    Some(e) if severity(&r.effect) < severity(&e.effect) => *e = r,
-                    Some(_) => {}
-                    None => each.push(r),
-                }
-            }
-            let mut by: Vec<(String, usize)> = Vec::new();
-            for r in &each {
-                match by.iter_mut().find(|b| b.0 == r.effect) {
-                    Some(b) => b.1 += 1,
-                    None => by.push((r.effect.clone(), 1)),
-                }
-            }
-            by.sort_by_key(|b| severity(&b.0));
-            changes_in_words(&by)
-        };
         // A setting that changes only a comparison shown for scale is left to the full table.
         if mine.is_empty() {
             *scale_only += 1;
             continue;
         }
         // The variant shown for scale is left out of the count (the full table has it).
-        let changes = counted(&mine);
         let top = mine
             .iter()
+            .copied()
             .min_by(|x, y| {
                 severity(&x.effect)
                     .cmp(&severity(&y.effect))
                     .then(weight(y).total_cmp(&weight(x)))
             })
             .expect("a setting listed has a row");
-        let head = Head::named(top.headline.clone(), base_report);
-        let diff = |d: f64| {
-            if d.abs() < EXACTLY_ZERO {
-                "none".to_string()
-            } else {
-                head.diff(d)
-            }
-        };
+        let others: Vec<&Assumption> = each_once(&mine)
+            .into_iter()
+            .filter(|e| !(e.variant == top.variant && e.headline == top.headline))
+            .collect();
         // Each step tried that changes a comparison, once ("0 or 2").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
@@ -945,18 +1038,12 @@ pub(super) fn assumptions_by_setting(
             },
             steps_in_words(&steps),
             top.rule.clone(),
-            changes,
-            format!(
-                "{}\u{201c}{}\u{201d} under {}: {} instead of {}",
+            change_sentence(
+                result,
+                top,
                 // Which of the values tried, where there were two.
-                match steps.len() {
-                    1 => String::new(),
-                    _ => format!("At {}, ", setting_value(&f.key, &top.to)),
-                },
-                head.label().head,
-                top.variant,
-                diff(top.changed),
-                diff(top.difference)
+                (steps.len() > 1).then(|| setting_value(&f.key, &top.to)),
+                &others,
             ),
         ]);
     }

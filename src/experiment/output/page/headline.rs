@@ -119,7 +119,7 @@ fn exact_cells(
             None if exp.is_baseline(variant) => "baseline".to_string(),
             None => "not compared".to_string(),
             Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
-            Some(d) => head.change(x, d.exact_difference.unwrap_or(d.difference)),
+            Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
         },
         check_cell(c, !head.metric, exp.confidence, zf, ""),
     ]
@@ -268,11 +268,8 @@ pub(super) fn verdict(
                         .as_ref()
                         .map(|c| head.value(c.exact.unwrap_or(c.p) + d))
                         .unwrap_or_default();
-                    // Beside the two rounded figures, the change to the digits that agree with them.
                     let change = match &from {
-                        Some(c) => {
-                            head.change(c.exact.unwrap_or(c.p) + d, *d) + better_said(head, *d)
-                        }
+                        Some(_) => head.diff(*d) + better_said(head, *d),
                         None => change,
                     };
                     let against = match (exp.several_baselines(), from) {

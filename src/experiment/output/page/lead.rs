@@ -267,7 +267,7 @@ pub(super) fn lead_each(
         let first = changes(h0, group)?;
         let each: Vec<String> = match &first[..] {
             [(name, x, d)] => vec![match d {
-                Some(d) => format!("with {name}, {} ({})", h0.value(*x), h0.change(*x, *d)),
+                Some(d) => format!("with {name}, {} ({})", h0.value(*x), h0.diff(*d)),
                 None => format!("with {name}, {} (the same)", h0.value(*x)),
             }],
             _ => first
@@ -330,11 +330,11 @@ type Changes<'a> = dyn Fn(&Head, &[(usize, &'a str)]) -> Option<Vec<Change>> + '
 /// (−15.76 points)"; `once`: which way is better is said elsewhere.
 fn change_said(h: &Head, name: &str, x: f64, d: Option<f64>, once: bool) -> String {
     match d {
-        Some(d) if once => format!("{name}: {} ({})", h.value(x), h.change(x, d)),
+        Some(d) if once => format!("{name}: {} ({})", h.value(x), h.diff(d)),
         Some(d) => format!(
             "{name}: {} ({}{})",
             h.value(x),
-            h.change(x, d),
+            h.diff(d),
             better_said(h, d).replace(" (", ", ").replace(')', "")
         ),
         None => format!("{name}: {} (the same)", h.value(x)),

@@ -127,7 +127,7 @@ fn with_condition(name: &str, meaning: &str) -> String {
 /// Said under the first table of changes: a change is the exact one, rounded once; where the
 /// two rounded figures it compares would subtract to another last digit, it carries one digit
 /// more ([`super::answer::Head::change`]).
-const ROUNDING: &str = "A change is worked out before rounding, so it need not be the difference of the rounded figures; a change of a chance is in percentage points (\u{201c}points\u{201d}), to two decimals.";
+const ROUNDING: &str = "A change is worked out before rounding, so its last digit may differ from the difference of the rounded figures; a change of a chance is in percentage points (\u{201c}points\u{201d}).";
 
 /// The answer, its table and the detail under it: the verdict (with the variant that moves the
 /// headlines most where the file asks for it), the assumptions it rests on within 150 words,

@@ -307,7 +307,8 @@ fn odds_table_is_exact() {
     );
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
-    assert_eq!(v["sections"].as_array().unwrap().len(), 4);
+    // Tests, re-rolls, rallies from routing and from unsteady, and from routing by stands lost.
+    assert_eq!(v["sections"].as_array().unwrap().len(), 5);
     // Without --stands, the 50% rule's first failing loss for the usual unit sizes.
     let notes = v["notes"].to_string();
     assert!(
@@ -474,6 +475,33 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
         "{text}"
     );
     assert!(text.contains("fails (50% rule)"));
+    // A routing unit that has lost stands has its own table, a row per loss short of the 50%
+    // rule (3 of 6 is half: removed).
+    let by_loss = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| {
+            s["title"].as_str().unwrap()
+                == "Back in good order by the 8th rally phase, from routing with stands lost (6 stands)"
+        })
+        .expect("the table by stands lost");
+    let rows = by_loss["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.iter()
+            .map(|r| r[0].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["0", "1", "2"]
+    );
+    // By hand: a veteran (3+) routing with 2 of 6 lost rallies on 5+ (a third); one failure
+    // costs a stand and the 50% rule removes it, so it has two tries: the first pass, then
+    // unsteady passes on 5+ in the phases left; or a fail (3 lost = half: removed).
+    // P = 1/3 × (1 − (2/3)^7), the unsteady unit having phases 2..8.
+    let veteran = rows[2][1][0]["value"].as_f64().unwrap();
+    assert!(
+        (veteran - (1.0 / 3.0) * (1.0 - (2.0f64 / 3.0).powi(7))).abs() < 1e-12,
+        "{veteran}"
+    );
     // One minus sign, and no tool keys in a player's words.
     for key in [
         "rally_loss",

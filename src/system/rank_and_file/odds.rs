@@ -330,7 +330,7 @@ pub fn rally_sections(
             allowed: format!("fewer stands lost than the unit's {stands} (--stands)"),
         });
     }
-    let (stands_text, lost_text) = (stands.to_string(), lost.to_string());
+    let stands_text = stands.to_string();
     use crate::params::Input;
     use crate::scenario::{RunOptions, Scenario};
     let rule_inputs: Vec<Input> = rules
@@ -344,13 +344,13 @@ pub fn rally_sections(
         (" +2 leader", &[("leader", "2")]),
         (", elite (1 re-roll)", &[("elite", "true")]),
     ];
-    let mut sections = Vec::new();
-    for state in ["routing", "unsteady"] {
-        let mut columns = Vec::new();
+    // The chance of being back in good order by each rally phase, a column per class and help,
+    // for a unit in `state` that has already lost `lost` stands.
+    let recovered_by = |state: &str, lost: u8| -> crate::error::Result<Vec<Vec<f64>>> {
+        let lost_text = lost.to_string();
         let mut by_column: Vec<Vec<f64>> = Vec::new();
         for class in rf::Class::ALL {
-            for (label, extra) in helps {
-                columns.push(format!("{}{label}", class.name()));
+            for (_, extra) in helps {
                 let mut inputs = rule_inputs.clone();
                 for (k, v) in [
                     ("class", class.name()),
@@ -394,6 +394,20 @@ pub fn rally_sections(
                 by_column.push(by);
             }
         }
+        Ok(by_column)
+    };
+    let columns: Vec<String> = rf::Class::ALL
+        .iter()
+        .flat_map(|class| {
+            helps
+                .iter()
+                .map(move |(label, _)| format!("{}{label}", class.name()))
+        })
+        .collect();
+    let mut sections = Vec::new();
+    for state in ["routing", "unsteady"] {
+        let columns = columns.clone();
+        let by_column = recovered_by(state, lost)?;
         let rows = (0..RALLY_TURNS as usize)
             .map(|k| {
                 let cells = by_column
@@ -423,7 +437,7 @@ pub fn rally_sections(
                 ("routing", 0) => vec![
                     "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
                         .to_string(),
-                    "For a unit that has already lost stands, every chance here is lower: use the sheet made for that loss."
+                    "For a unit that has already lost stands, every chance is lower: the last table gives it by the last rally phase shown, for each loss."
                         .to_string(),
                 ],
                 ("routing", _) => vec![
@@ -432,6 +446,36 @@ pub fn rally_sections(
                 ],
                 _ => Vec::new(),
             },
+        });
+    }
+    // A routing unit that has already lost stands, as a player meets one mid-game: its chance by
+    // the last rally phase shown, a row per loss short of the 50% rule (RF-3, RF-5).
+    let losses = 0..stands.div_ceil(2);
+    if losses.len() > 1 {
+        let mut rows = Vec::new();
+        for k in losses {
+            let by = recovered_by("routing", k)?;
+            let cells = by
+                .iter()
+                .map(|col| match col.last().copied() {
+                    Some(p) if p.is_finite() => OddsCell::chance(p),
+                    _ => OddsCell::note("—"),
+                })
+                .collect();
+            rows.push((k.to_string(), cells));
+        }
+        sections.push(OddsSection {
+            title: format!(
+                "Back in good order by the {} rally phase, from routing with stands lost ({stands} stands)",
+                crate::labels::ordinal(RALLY_TURNS)
+            ),
+            row_header: "stands already lost".into(),
+            columns,
+            rows,
+            foot: vec![
+                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder."
+                    .to_string(),
+            ],
         });
     }
     Ok(sections)

@@ -326,7 +326,7 @@ fn odds_table_is_exact() {
         .iter()
         .position(|c| c == "regular")
         .unwrap();
-    // Turn 1's row of zeros is left out (a note says so): turn 3 is found by its label.
+    // Phase 1's row of zeros is left out (a note says why): phase 3 is found by its label.
     let row3 = routing["rows"]
         .as_array()
         .unwrap()
@@ -336,8 +336,9 @@ fn odds_table_is_exact() {
     assert!(
         routing["foot"]
             .to_string()
-            .contains("Rally phase 1 is left out")
+            .contains("so none is back at its first rally phase: the table starts at the second")
     );
+    assert_eq!(routing["rows"][0][0], "2");
     let p = row3[1][regular]["value"].as_f64().unwrap();
     let by3 = json_of(&[
         "rally",

@@ -966,15 +966,15 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
                 && r.contains("shifts")
         })
     };
-    assert!(row("side A wins", "−24.9", "−20.4"), "{summary}");
-    assert!(row("both sides break", "−25.5", "−35.1"), "{summary}");
+    assert!(row("side A wins", "−24.94", "−20.36"), "{summary}");
+    assert!(row("both sides break", "−25.52", "−35.12"), "{summary}");
     // The answer names it in words, with the comparison it moves, and never by its key.
     let answer = summary
         .lines()
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing only (at all, Charges would differ from Waits by −35.1 points in \u{201c}both sides break\u{201d}, not −25.5 points)"),
+        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing only (at all, Charges would differ from Waits by −35.12 points in \u{201c}both sides break\u{201d}, not −25.52 points)"),
         "{answer}"
     );
     assert!(!answer.contains("last_pip_fires"), "{answer}");

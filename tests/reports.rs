@@ -249,7 +249,7 @@ fn the_same_experiment_twice_is_the_same_to_the_byte() {
         let y = String::from_utf8(std::fs::read(b.join(n)).unwrap()).unwrap();
         let norm = |s: &str| {
             s.replace("\"threads\": 2", "\"threads\": 1")
-                .replace("2 threads", "1 threads")
+                .replace("2 threads", "1 thread")
                 .replace("<td>2 (results", "<td>1 (results")
         };
         assert!(norm(&x) == norm(&y), "{n} differs beyond the thread count");
@@ -608,8 +608,8 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     assert!(
         answer.contains(
             "At the other values tried (the rules give 5)"
-        ) && answer.contains("55.7% at 5 (as written; −34.5 points)")
-            && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.1% under both."),
+        ) && answer.contains("55.65% at 5 (as written; −34.50 points)")
+            && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.15% under both."),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -689,13 +689,13 @@ fn each_system_is_measured_against_its_own_baseline() {
     assert!(!summary.contains("Outcomes across systems"));
     for said in [
         // As written, class is worth nothing in these two systems' melees; the edge is said.
-        "Rank & File, veteran as written v regular: 48.8% (the same)",
-        "Rank & File, veteran (+1 to hit) v regular: 73.1% (+24.2 points)",
-        "25% rules, elite as written v regular: 49.3% (the same)",
-        "25% rules, elite (5 dice) v regular: 65.2% (+15.9 points)",
-        "with Linear Warfare, guards v line, 59.0% (+24.7 points)",
+        "Rank & File, veteran as written v regular: 48.84% (the same)",
+        "Rank & File, veteran (+1 to hit) v regular: 73.08% (+24.25 points)",
+        "25% rules, elite as written v regular: 49.32% (the same)",
+        "25% rules, elite (5 dice) v regular: 65.23% (+15.91 points)",
+        "with Linear Warfare, guards v line, 59.00% (+24.72 points)",
         "| variant | attacker wins | defender wins |",
-        "| Rank & File, veteran (+1 to hit) v regular | 73.1% (+24.2 points) | 23.2% (−25.6 points) |",
+        "| Rank & File, veteran (+1 to hit) v regular | 73.08% (+24.25 points) | 23.21% (−25.62 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
     }
@@ -731,14 +731,14 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.4% to 71.4% (better). At the last turn, 9.4% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     let table = summary
         .find("| variant | eliminated | turns its place stood empty | full-strength turns held | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
     // The answer's "9.4% … still retreating" is a number of the table too.
-    assert!(summary[table..detail].contains("| 9.4% (+9.4 points) |"));
+    assert!(summary[table..detail].contains("| 9.40% (+9.40 points) |"));
     // Two variants whose rules cannot change `eliminated` are exactly the baseline there, and
     // one of them in `empty_turns`, `strength_turns` and units still retreating too.
     assert_eq!(summary[table..detail].matches(" (the same) |").count(), 5);
@@ -754,7 +754,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.4% to between 90.1% and 98.1% (better). Both variants change both headlines. These are exact values."),
+        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.39% to between 90.15% and 98.11% (better). Both variants change both headlines. These are exact values."),
         "{summary}"
     );
     assert!(
@@ -782,7 +782,7 @@ fn a_metric_can_be_an_experiments_headline() {
             .lines()
             .find(|l| {
                 l.starts_with(&format!("| {name} | "))
-                    || l.starts_with(&format!("| {name} (baseline) | "))
+                    || l.starts_with(&format!("| {name} \u{2014} baseline | "))
             })
             .unwrap();
         assert!(
@@ -831,18 +831,19 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| variant | eliminated | turns its place stood empty | full-strength turns held |"
     ));
     assert!(
-        summary
-            .contains("| retreat on fire alone | 85.4% (the same) | 3.63 (+0.58) | 2.86 (−0.24) |"),
+        summary.contains(
+            "| retreat on fire alone | 85.37% (the same) | 3.63 (+0.58) | 2.86 (−0.24) |"
+        ),
         "{summary}"
     );
     // Another variant pulling the headlines apart is in the table (the answer keeps to 150
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| the amendment, 1 retreat in 6 blocked | 74.7% (−10.7 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
+        "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
-    assert!(summary.contains("| Rank & File (for scale) | 96.0% removed | 6.81 | 1.05 |"));
+    assert!(summary.contains("| Rank & File \u{2014} for scale | 95.96% removed | 6.81 | 1.05 |"));
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -855,10 +856,10 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     assert!(fig < charts, "the trade-off comes with the answer");
     assert!(summary.contains(
-        "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.9 points | exactly the same | vanishes |"
+        "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("the rest of the answer depends on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in \u{201c}eliminated\u{201d})"),
+        summary.contains("the sizes of the differences depend on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in \u{201c}eliminated\u{201d})"),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1066,7 +1067,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.4% to 71.4% (better). At the last turn, 9.4% of units are still retreating (none under the plain 25% rules). The verdict holds under every other number and reading of the rules tried, one step each;"),
+        summary.contains("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No one-step change to the rules' numbers or readings reverses the verdict;"),
         "{summary}"
     );
 }
@@ -1080,20 +1081,20 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         "| variant | Green base number | recovered | difference from Regular with a +1 leader | simulation's check |"
     ));
     assert!(
-        summary.contains("| Green | 5 | 55.7% | −34.5 points | agrees |"),
+        summary.contains("| Green | 5 | 55.65% | −34.50 points | agrees |"),
         "{summary}"
     );
     // The plain Regular, there for scale, takes its row as such, and its one sentence after
     // the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| Regular without a leader (for scale) | every setting | 74.4% | −15.8 points | agrees |"
+            "| Regular without a leader \u{2014} for scale | every setting | 74.39% | −15.76 points | agrees |"
         ),
         "{summary}"
     );
     assert!(
         summary.contains(
-            "For scale, Regular without a leader: 74.4%, exactly as Green with the Green base number at 4."
+            "For scale, Regular without a leader: 74.39%, exactly as Green with the Green base number at 4."
         ),
         "{summary}"
     );
@@ -1103,10 +1104,10 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // errors off the exact 90.149%) agrees, as 1 check in 20 would not.
     assert!(
         summary
-            .contains("| Regular with a +1 leader | every setting | 90.1% | baseline | agrees |"),
+            .contains("| Regular with a +1 leader | every setting | 90.15% | baseline | agrees |"),
         "{summary}"
     );
-    assert!(summary.contains("all 132 exact values lie within its intervals, set so that a chance miss anywhere in the report would come only 1 time in 20"), "{summary}");
+    assert!(summary.contains("all 132 exact values (those printed and those on screen) lie within its intervals, set so that a chance miss anywhere in the report would come only 1 time in 20"), "{summary}");
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));

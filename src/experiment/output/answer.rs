@@ -271,13 +271,12 @@ impl Head {
             pct2(x)
         }
     }
-    /// A difference: in points of a chance to one decimal, as the chances it compares, or in
-    /// the metric's unit to two, as its means; a difference that would round to nought gets
-    /// the digits that show it ("+0.04 points"). It is worked out before rounding, so its last
-    /// digit may differ from the difference of the rounded figures (85.4% against 71.4% is
-    /// −13.9 points): the tables' note says so.
+    /// A difference: in points of a chance, or in the metric's unit, to two decimals as the
+    /// values it compares; a difference that would round to nought gets the digits that show it
+    /// ("+0.004 points"). It is worked out before rounding, so its last digit may now and then
+    /// differ from the difference of the rounded figures: the tables' note says so.
     pub fn diff(&self, d: f64) -> String {
-        let (scale, digits) = if self.metric { (1.0, 2) } else { (100.0, 1) };
+        let (scale, digits) = if self.metric { (1.0, 2) } else { (100.0, 2) };
         let x = scale * d;
         let mut k = digits;
         while k < digits + 3 && x != 0.0 && (x * 10f64.powi(k as i32)).round() == 0.0 {
@@ -387,13 +386,19 @@ pub(super) fn chance_cell(c: &Comparison) -> &'static str {
     }
 }
 
-/// A chance to one decimal, never rounded to 0% or 100% when it is neither ("<0.1%",
-/// ">99.9%"); a chance of exactly none or all is "0%" or "100%".
+/// A chance to two decimals, as its changes in points are given, so that the figures a reader
+/// sets side by side subtract to the change printed beside them (85.37% against 71.43% is
+/// −13.94 points); never rounded to 0% or 100% when it is neither ("<0.01%", ">99.99%"); a
+/// chance of exactly none or all is "0%" or "100%".
 pub(super) fn pct(x: f64) -> String {
     match x {
         0.0 => "0%".into(),
         1.0 => "100%".into(),
-        _ => crate::odds::never_certain(&format!("{:.1}", 100.0 * x), x),
+        _ => match format!("{:.2}", 100.0 * x).as_str() {
+            "100.00" => ">99.99%".into(),
+            "0.00" => "<0.01%".into(),
+            t => format!("{t}%"),
+        },
     }
 }
 
@@ -854,9 +859,9 @@ fn one_variant(result: &ExperimentResult, head: &Head, level: &str) -> String {
     }
 }
 
-/// A chance to two decimals of a percent (a match is judged finer than the tables' one).
+/// A chance to three decimals of a percent (a match is judged finer than the tables' two).
 fn pct2(x: f64) -> String {
-    format!("{:.2}%", 100.0 * x)
+    format!("{:.3}%", 100.0 * x)
 }
 
 /// The headline's value of variant `v` at each value of a one-axis sweep over a rule parameter,

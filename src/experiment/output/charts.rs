@@ -140,6 +140,23 @@ pub(super) fn axis_words(
     }
 }
 
+/// A sweep axis as a chart names it, in a few words: a rule parameter by its label with the
+/// source's value ("Green base number (as written: 5)"; the setup explains it in full), any
+/// other as [`axis_words`] says it.
+pub(super) fn axis_label(
+    exp: &crate::experiment::Experiment,
+    axis: &crate::experiment::Axis,
+) -> String {
+    match (axis_def(exp, axis), axis.rule) {
+        (Some(d), true) => format!(
+            "{} (as written: {})",
+            crate::params::label(&axis.key),
+            d.default
+        ),
+        _ => axis_words(exp, axis),
+    }
+}
+
 /// What a battle's per-turn line measures, in words: (title, axis) for a column such as
 /// `gaps_a`.
 fn line_words(column: &str, trials: &str) -> (String, String) {
@@ -762,7 +779,7 @@ pub(super) fn sweep_charts(
                     ),
                     exp,
                 ),
-                x_label: axis_words(exp, x),
+                x_label: axis_label(exp, x),
                 x_values: x.values.iter().map(SetValue::as_input).collect(),
                 y_label: if exact {
                     what.clone()
@@ -806,11 +823,11 @@ pub(super) fn sweep_charts(
                             exp,
                         ),
                         x: (
-                            axis_words(exp, x),
+                            axis_label(exp, x),
                             x.values.iter().map(SetValue::as_input).collect(),
                         ),
                         y: (
-                            axis_words(exp, y),
+                            axis_label(exp, y),
                             y.values.iter().map(SetValue::as_input).collect(),
                         ),
                         range: head.metric.then(|| {

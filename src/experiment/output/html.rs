@@ -59,8 +59,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
   table.keep, tr { break-inside: avoid; }
-  /* Heads are not repeated on a page a table runs onto: chromium repeats the band without its words. */
-  thead { display: table-row-group; }
+  /* A table that runs onto another page repeats its head there: the sorting button gives way
+     to its words (chromium repeats a head's band without a button's text). */
+  th button { display: contents; }
   /* A table's head stays with its first rows, and a section's heading and opening paragraph with
      what they introduce: none is left alone at a page's foot. */
   thead, thead tr { break-after: avoid; }

@@ -69,7 +69,7 @@ where
             if *share {
                 format!("{:.0}%", 100.0 * v)
             } else {
-                tick(*v)
+                tick(*v, top)
             }
         })
         .draw()

@@ -685,14 +685,20 @@ pub(super) fn y_desc<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A tick's number as a reader writes it: no trailing zeros ("7", "6.5", "0.25", not "7.00"),
-/// at most two decimals.
-pub(super) fn tick(v: f64) -> String {
-    let t = format!("{v:.2}");
-    let t = t.trim_end_matches('0').trim_end_matches('.');
-    match t {
-        "-0" | "" => "0".into(),
-        t => t.replacen('-', "\u{2212}", 1),
+/// A tick's number on an axis spanning `span`, every tick with the same decimals, as many as
+/// the ticks' step needs ("3.0", "3.2", … not "3" beside "3.2"; "2", "4" on a whole-number
+/// axis), at most two.
+pub(super) fn tick(v: f64, span: f64) -> String {
+    // The library puts about six ticks at steps of 1, 2 or 5 times a power of ten.
+    let step = (span.abs() / 6.0).max(1e-9);
+    let decimals = (-step.log10().floor()).clamp(0.0, 2.0) as usize;
+    let t = format!("{v:.decimals$}");
+    match t
+        .trim_start_matches('-')
+        .trim_matches(|c| c == '0' || c == '.')
+    {
+        "" => format!("{:.decimals$}", 0.0),
+        _ => t.replacen('-', "\u{2212}", 1),
     }
 }
 

@@ -455,7 +455,7 @@ where
             } else if probability {
                 format!("{:.0}%", 100.0 * v)
             } else {
-                tick(*v)
+                tick(*v, y_max - y_min)
             }
         })
         .draw()

@@ -252,7 +252,7 @@ where
         } else if pct {
             format!("{:.1}%", 100.0 * v)
         } else {
-            tick(v)
+            tick(v, span)
         }
     };
     mesh(&mut c, s, true)

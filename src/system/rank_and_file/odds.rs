@@ -187,7 +187,8 @@ fn condensed_sections(
             None => "Chance to pass a test (morale, rally or waiver), by stands lost, class and leader bonus"
                 .into(),
         },
-        row_header: "stands lost".into(),
+        // A test taken for fire follows the stand just lost: it counts.
+        row_header: "stands lost (counting any just lost)".into(),
         columns,
         rows,
         foot,
@@ -267,7 +268,7 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
     ];
     match stands {
         Some(s) => notes.push(format!(
-            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (shown as \u{201c}fails\u{201d})."
+            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (the rows marked \u{201c}fails\u{201d})."
         )),
         None => {
             // The usual unit sizes, with the first loss at which each fails every test.
@@ -304,6 +305,9 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
     }
     notes
 }
+
+/// Why a routing unit's table starts at its second rally phase (RF-5).
+const TWICE: &str = "A routing unit must pass twice, first to unsteady, then to good order, so none is back at its first rally phase: the table starts at the second.";
 
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
@@ -408,7 +412,13 @@ pub fn rally_sections(
     for state in ["routing", "unsteady"] {
         let columns = columns.clone();
         let by_column = recovered_by(state, lost)?;
-        let rows = (0..RALLY_TURNS as usize)
+        // A routing unit needs two passes, so no chance in its first rally phase is above 0:
+        // that row is left out, and the note under the table says why in one sentence.
+        let first = match state {
+            "routing" => 1,
+            _ => 0,
+        };
+        let rows = (first..RALLY_TURNS as usize)
             .map(|k| {
                 let cells = by_column
                     .iter()
@@ -435,15 +445,11 @@ pub fn rally_sections(
             // Why the first rows of the routing table are nought (RF-5).
             foot: match (state, lost) {
                 ("routing", 0) => vec![
-                    "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
-                        .to_string(),
+                    TWICE.to_string(),
                     "For a unit that has already lost stands, every chance is lower: the last table gives it by the last rally phase shown, for each loss."
                         .to_string(),
                 ],
-                ("routing", _) => vec![
-                    "A routing unit that passes a rally test becomes unsteady, and needs another pass to be back in good order: never at its first rally phase."
-                        .to_string(),
-                ],
+                ("routing", _) => vec![TWICE.to_string()],
                 _ => Vec::new(),
             },
         });

@@ -27,7 +27,7 @@ pub const SCENARIOS: &[Scenario] = &[
 /// scenarios it bears on.
 pub const NOT_MODELLED: &[Omission] = &[
     Omission {
-        what: "distances and the tabletop: rout, retire and retreat distances, push-backs, the tabletop's edge (a router never leaves the tabletop)",
+        what: "distances and the tabletop: rout, retire and retreat distances, push-backs and the tabletop's edge (so a routing unit never leaves the table)",
         rules: "RF-4, RF-5, RF-13",
         scenarios: &[
             Scenario::Rally,

@@ -42,8 +42,9 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let mut row = vec![match (exp.is_baseline(run.variant), v.reference) {
-            (true, _) => format!("{} (baseline)", v.name),
-            (_, true) => format!("{} (for scale)", v.name),
+            // A row's role after a dash: brackets in this table hold changes only.
+            (true, _) => format!("{} \u{2014} baseline", v.name),
+            (_, true) => format!("{}{}", v.name, super::headline::FOR_SCALE),
             _ => v.name.clone(),
         }];
         if swept {

@@ -252,7 +252,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "The verdict holds under every other number and reading of the rules tried, one step each; the rest of the answer depends on "
+            "No one-step change to the rules' numbers or readings reverses the verdict; the sizes of the differences depend on "
         }
         false => "The answer depends on ",
     };
@@ -314,18 +314,24 @@ pub(super) fn named_assumption(
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
     let base = result.experiment.baseline_name(&f.variant);
+    // A name with a comma of its own closes with one ("Regular, alone, by +0.31 points").
+    let closed = |name: &str| match name.contains(',') {
+        true => format!("{name},"),
+        false => name.to_string(),
+    };
+    let (variant, base) = (closed(&f.variant), closed(base));
     let would = if none(f.changed) {
-        format!("{} would be no different from {base} in {name}", f.variant)
+        format!("{} would be no different from {base} in {name}", variant)
     } else if none(f.difference) {
         format!(
             "{} would differ from {base} by {} in {name}, where now they are the same",
-            f.variant,
+            variant,
             head.diff(f.changed)
         )
     } else {
         format!(
             "{} would differ from {base} by {} in {name}, not {}",
-            f.variant,
+            variant,
             head.diff(f.changed),
             head.diff(f.difference)
         )
@@ -497,7 +503,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " Only these matter: each would reverse a difference from {base}, remove it, create one, or move it by more than {}% of its size (for a chance, by more than {} points). The last column says the most serious change each makes, in the answer\u{2019}s numbers, and how many more differences it changes.",
+        " These change it: each would reverse a difference from {base}, remove one, create one, or move one by more than {}% of its size (a chance, by more than {} points). The last column gives the gravest change each makes.",
         (100.0 * a.share).round(),
         (100.0 * a.points).round()
     );
@@ -559,7 +565,7 @@ fn tries_intro(
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     format!(
-        "Would the answer survive other readings of the rules? Each rule, reading and setting the variants share with {base} was moved one step at a time (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
+        "Each rule, reading and setting the variants share with {base} was moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -623,11 +629,27 @@ fn where_the_answer_holds(
 ) -> Section {
     let in_table: Vec<&str> = situation.rows.iter().map(|r| r[0].as_str()).collect();
     let defaults = defaults_that_matter(result, &in_table);
+    // With `verdict = [...]`, whether a situation moved one step would turn the verdict round.
+    let exp = &result.experiment;
+    let verdict = match result.assumptions.as_ref() {
+        Some(a) if !exp.verdict_on.is_empty() => {
+            match a
+                .found
+                .iter()
+                .filter(|f| scope(f) && !is_reference(result, &f.variant))
+                .any(|f| changes_verdict(result, f))
+            {
+                false => " None of them changes the verdict.",
+                true => "",
+            }
+        }
+        _ => "",
+    };
     Section {
         printed: true,
         title: "Where the answer holds".into(),
         intro: format!(
-            "The answer is for the situation the setup describes, played as it says. Each setting in this table, moved one step as above, would change a difference from {base}{}; but then the question is another one (another unit, state or fire, or another way of playing).",
+            "These settings describe the situation and how it is played, not the rules: the answer is for the situation the setup describes. Each, moved one step as above, would change a difference from {base}{}, as its row says.{verdict}",
             if scale_situation > 0 {
                 " (the variant shown for scale is left out)".to_string()
             } else {

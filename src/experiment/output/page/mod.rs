@@ -303,11 +303,11 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         method: method(result),
         sections,
         reproduce: format!(
-            "`{command}` — morale-lab {}, seed {}, {} trials, {} threads (results do not depend on threads). The variant definitions are in `results.json`.",
+            "`{command}` — morale-lab {}, seed {}, {} trials, {} (results do not depend on threads). The variant definitions are in `results.json`.",
             result.version,
             exp.seed,
             crate::report::thousands(exp.trials),
-            result.threads
+            crate::labels::count(result.threads as u32, "thread", "threads")
         ),
     }
 }

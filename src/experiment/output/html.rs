@@ -66,6 +66,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
      what they introduce: none is left alone at a page's foot. */
   thead, thead tr { break-after: avoid; }
   tbody tr:first-child, tbody tr:nth-child(2) { break-before: avoid; }
+  /* Nor is a table's last row left alone on the page it runs onto. */
+  tbody tr:last-child { break-before: avoid; }
   h2 + p { break-after: avoid; }
   /* No line of a paragraph alone at a page's foot or head. */
   p { orphans: 3; widows: 3; }

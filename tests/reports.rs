@@ -936,7 +936,7 @@ fn the_situation_is_not_an_assumption() {
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
     assert!(readings.contains("| Retreating unit out of range | yes | no |"));
-    assert!(readings.contains("| Returns to action on a roll of | 5 | 4 or 6 |"));
+    assert!(readings.contains("| Returns to action on a roll of | 5+ | 4+ or 6+ |"));
     for s in [
         "Starting state",
         "Morale class",
@@ -1107,7 +1107,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
             .contains("| Regular with a +1 leader | every setting | 90.15% | baseline | agrees |"),
         "{summary}"
     );
-    assert!(summary.contains("all 132 exact values (those printed and those on screen) lie within its intervals, set so that a chance miss anywhere in the report would come only 1 time in 20"), "{summary}");
+    assert!(summary.contains("every simulated value agrees with the exact one (132 checks, within intervals that allow a chance miss anywhere in the report only 1 time in 20)"), "{summary}");
     assert!(summary.contains(
         "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
     ));

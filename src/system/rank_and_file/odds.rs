@@ -160,7 +160,12 @@ fn condensed_sections(
         }
         rows.push((lost.to_string(), cells));
     }
-    let mut foot = Vec::new();
+    // A test taken for fire follows the stand just lost: it counts (said under the table, so
+    // that the row head stays two words on paper).
+    let mut foot = vec![
+        "Stands lost include any lost this turn: a test for losses is taken after the stand has gone."
+            .to_string(),
+    ];
     // Why neighbouring columns agree: the natural 1 and 6 cap every chance (RF-2), where the
     // rules are as written.
     if (numbers.always_fails, numbers.always_passes) == (1, 6) {
@@ -187,8 +192,7 @@ fn condensed_sections(
             None => "Chance to pass a test (morale, rally or waiver), by stands lost, class and leader bonus"
                 .into(),
         },
-        // A test taken for fire follows the stand just lost: it counts.
-        row_header: "stands lost (counting any just lost)".into(),
+        row_header: "stands lost".into(),
         columns,
         rows,
         foot,

@@ -201,6 +201,27 @@ pub(super) fn setting_value(key: &str, v: &str) -> String {
     }
 }
 
+/// A roll's number as a player writes it ("5+"), where the setting's label names a roll to
+/// reach ("Fire dice hit on", "Returns to action on a roll of"); `text` is a value or values in
+/// words ("4 or 6", "2 to 5"), every whole number in it marked; any other setting's as it is.
+pub(super) fn as_roll(key: &str, text: &str) -> String {
+    let label = crate::params::label(key);
+    if !(label.ends_with(" on") || label.ends_with(" roll of")) {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        out.push(*c);
+        let next = chars.get(i + 1);
+        if c.is_ascii_digit() && !next.is_some_and(|n| n.is_ascii_digit() || *n == '.' || *n == '/')
+        {
+            out.push('+');
+        }
+    }
+    out
+}
+
 /// Values tried, joined with "or", a run of three or more whole numbers in a row said as a
 /// range: "2 to 9 or unlimited", not "2 or 3 or 4 or … or 9 or unlimited".
 pub(super) fn steps_in_words(steps: &[String]) -> String {

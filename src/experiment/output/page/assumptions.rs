@@ -821,25 +821,6 @@ pub(super) fn move_weight(
     }
 }
 
-/// Each comparison of `rows` once, with its gravest effect over the steps tried (Green matching
-/// at 4 is one difference, whether the step is to 3 or to 5).
-fn each_once<'a>(
-    rows: &[&'a crate::experiment::assumptions::Assumption],
-) -> Vec<&'a crate::experiment::assumptions::Assumption> {
-    let mut each: Vec<&crate::experiment::assumptions::Assumption> = Vec::new();
-    for r in rows {
-        match each
-            .iter_mut()
-            .find(|e| e.variant == r.variant && e.headline == r.headline)
-        {
-            Some(e) if effect_rank(&r.effect) < effect_rank(&e.effect) => *e = r,
-            Some(_) => {}
-            None => each.push(r),
-        }
-    }
-    each
-}
-
 /// How grave an effect is: a reversal first, then a difference removed, one created, a shift.
 fn effect_rank(effect: &str) -> usize {
     match effect {
@@ -852,12 +833,11 @@ fn effect_rank(effect: &str) -> usize {
 
 /// What a setting's step would do, in a sentence a reader can quote: its gravest change in the
 /// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.5
-/// points in “eliminated”, not −13.9 points."), then how many more differences it changes.
+/// points in “eliminated”, not −13.9 points.").
 fn change_sentence(
     result: &ExperimentResult,
     top: &crate::experiment::assumptions::Assumption,
     at: Option<String>,
-    others: &[&crate::experiment::assumptions::Assumption],
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
     let name = format!("\u{201c}{}\u{201d}", head.label().head);
@@ -895,69 +875,10 @@ fn change_sentence(
             }
         )
     };
-    let mut out = match at {
+    match at {
         Some(v) => format!("At {v}, {would}."),
         None => format!("{}.", crate::labels::capitalised(&would)),
-    };
-    // The others, counted by effect: "One more difference vanishes." "Five more change: one
-    // reverses and four shift."
-    let mut by: Vec<(&str, usize)> = Vec::new();
-    for o in others {
-        match by.iter_mut().find(|b| b.0 == o.effect) {
-            Some(b) => b.1 += 1,
-            None => by.push((o.effect.as_str(), 1)),
-        }
     }
-    by.sort_by_key(|b| effect_rank(b.0));
-    let n = others.len();
-    let more = |n: usize| crate::labels::capitalised(&number_word(n));
-    match &by[..] {
-        [] => {}
-        [(e, k)] => {
-            out += &format!(
-                " {} more {} {}.",
-                more(*k),
-                if *k == 1 { "difference" } else { "differences" },
-                moves(e, *k)
-            )
-        }
-        _ => {
-            let parts: Vec<String> = by
-                .iter()
-                .map(|(e, k)| format!("{} {}", number_word(*k), moves(e, *k)))
-                .collect();
-            out += &format!(
-                " {} more change: {}.",
-                more(n),
-                crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>())
-            );
-        }
-    }
-    out
-}
-
-/// An effect's verb in a sentence's words, for `n` differences: "vanishes", "move".
-fn moves(effect: &str, n: usize) -> &'static str {
-    match (effect, n == 1) {
-        ("flips", true) => "reverses",
-        ("flips", false) => "reverse",
-        ("removes", true) => "vanishes",
-        ("removes", false) => "vanish",
-        ("creates", true) => "appears",
-        ("creates", false) => "appear",
-        (_, true) => "moves",
-        (_, false) => "move",
-    }
-}
-
-/// A count in words up to ten ("one", "four"), else in figures.
-fn number_word(n: usize) -> String {
-    const WORDS: [&str; 11] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    ];
-    WORDS
-        .get(n)
-        .map_or_else(|| n.to_string(), |w| (*w).to_string())
 }
 
 /// The assumptions that matter, a row per setting (compact enough for paper): what it is
@@ -1028,10 +949,6 @@ pub(super) fn assumptions_by_setting(
                     .then(weight(y).total_cmp(&weight(x)))
             })
             .expect("a setting listed has a row");
-        let others: Vec<&Assumption> = each_once(&mine)
-            .into_iter()
-            .filter(|e| !(e.variant == top.variant && e.headline == top.headline))
-            .collect();
         // Each step tried that changes a comparison, once ("0 or 2").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
@@ -1056,16 +973,15 @@ pub(super) fn assumptions_by_setting(
                     "{} (where a variant does not set its own)",
                     setting_value(&f.key, &f.from)
                 ),
-                false => setting_value(&f.key, &f.from),
+                false => as_roll(&f.key, &setting_value(&f.key, &f.from)),
             },
-            steps_in_words(&steps),
+            as_roll(&f.key, &steps_in_words(&steps)),
             top.rule.clone(),
             change_sentence(
                 result,
                 top,
                 // Which of the values tried, where there were two.
-                (steps.len() > 1).then(|| setting_value(&f.key, &top.to)),
-                &others,
+                (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
             ),
         ]);
     }

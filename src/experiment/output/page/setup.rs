@@ -484,7 +484,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     // Every value exact and every check agreeing: said in two sentences.
     if exact_all && checks > 1 && missed.is_empty() && exp.overrides.is_empty() {
         return format!(
-            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, a simulation played each variant{2} {1} times: all {3} exact values (those printed and those on screen) lie within its intervals, set so that a chance miss anywhere in the report would come only 1 time in {4:.0}. It repeats exactly from its seed ({0}).",
+            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, each variant{2} was also played out {1} times by simulation, and every simulated value agrees with the exact one ({3} checks, within intervals that allow a chance miss anywhere in the report only 1 time in {4:.0}). The simulation repeats exactly from its seed ({0}).",
             exp.seed,
             crate::report::thousands(exp.trials),
             if exp.sweep.is_empty() {

@@ -759,7 +759,7 @@ fn an_experiment_with_balance_reports_it_and_merges_from_shards() {
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.starts_with("**Answer.** For Green: the chance of recovering reaches 43.1% at Green base number 4, exactly. For Green, 2 lost:"),
+        answer.starts_with("**Answer.** For Green: the chance of recovering reaches 43.06% at Green base number 4, exactly. For Green, 2 lost:"),
         "{answer}"
     );
     for section in [

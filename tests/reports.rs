@@ -731,7 +731,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Against that, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     let table = summary
         .find("| variant | eliminated | turns its place stood empty | full-strength turns held | still retreating at the last turn |")
         .unwrap();
@@ -1067,7 +1067,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Outside the question's measures, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No one-step change to the rules' numbers or readings reverses the verdict;"),
+        summary.contains("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Against that, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No one-step change to the rules' numbers or readings reverses the verdict;"),
         "{summary}"
     );
 }

@@ -34,13 +34,18 @@ impl Balance {
         }
     }
 
-    /// The headline's value as the report's tables give it: a share as a percentage to one
-    /// decimal (never rounded to 0% or 100% when it is neither), a mean to two.
+    /// The headline's value as the report's tables give it: a share as a percentage to two
+    /// decimals (never rounded to 0% or 100% when it is neither), a mean to two.
     pub fn show_plain(&self, v: f64) -> String {
-        if self.is_share() {
-            crate::odds::percent_text(v)
-        } else {
-            format!("{v:.2}")
+        if !self.is_share() {
+            return format!("{v:.2}");
+        }
+        match (v, format!("{:.2}", 100.0 * v).as_str()) {
+            (0.0, _) => "0%".into(),
+            (1.0, _) => "100%".into(),
+            (_, "100.00") => ">99.99%".into(),
+            (_, "0.00") => "<0.01%".into(),
+            (_, t) => format!("{t}%"),
         }
     }
 

@@ -178,6 +178,34 @@ fn widest<DB: DrawingBackend>(c: &Plot<DB>, series: &[Series]) -> (i32, f64) {
     widest
 }
 
+/// Draw series `si`'s marks alone, as [`draw_series`] places them.
+fn draw_marks<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    chart: &Lines,
+    si: usize,
+    aside: f64,
+    s: Scale,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let pts: Vec<(usize, Estimate)> = chart.series[si]
+        .1
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
+        .collect();
+    let mark_every = pts.len().div_ceil(24).max(1);
+    for (j, &(i, v)) in pts.iter().enumerate() {
+        if j % mark_every == 0 {
+            let at = c.backend_coord(&(i as f64 + aside, y_of(&v)));
+            marker(root, at, si, colour(si), s)?;
+        }
+    }
+    Ok(())
+}
+
 /// Draw series `si`: the band of its intervals over each run of estimates, its line, its
 /// marks (set `aside` along the x axis when it is hidden under another) and, beside each
 /// exact value, the estimate as a dot with its interval unless every interval is `narrow`.
@@ -481,6 +509,17 @@ where
             rank as f64 * if *steps { 0.2 } else { 0.08 }
         });
         draw_series(root, &c, chart, si, aside, narrow, s)?;
+    }
+    // A flat line runs across every place, over the marks of the series drawn before it: those
+    // marks are drawn again on top, so that the point a sweep's answer is about (Green meeting
+    // the led Regular at 3) stays in sight.
+    if (0..k).any(|si| flat(chart, si)) {
+        for &si in order.iter().filter(|&&si| !flat(chart, si)) {
+            let aside = hidden[si].map_or(0.0, |(_, rank)| {
+                rank as f64 * if *steps { 0.2 } else { 0.08 }
+            });
+            draw_marks(root, &c, chart, si, aside, s)?;
+        }
     }
     let note = note(
         chart,

@@ -547,7 +547,9 @@ mod tests {
             ]
         );
         assert!(
-            t.foot[1].contains("has lost half of its starting stands or more fails every test"),
+            t.foot.iter().any(
+                |f| f.contains("has lost half of its starting stands or more fails every test")
+            ),
             "{:?}",
             t.foot
         );

@@ -90,11 +90,22 @@ pub(super) fn lead(
     let said = match (asked.is_empty(), beside.is_empty()) {
         (_, true) => format!("{}.", join(&asked)),
         (true, false) => format!("{}.", join(&beside)),
-        (false, false) => format!(
-            "{}. Outside the question's measures, {}.",
-            join(&asked),
-            join(&beside)
-        ),
+        // A measure outside the question that moves the other way is set against it, as a
+        // writer would ("Against that, fewer units are eliminated"); else said beside it.
+        (false, false) => {
+            let all = |p: &[String], mark: &str| p.iter().all(|t| t.ends_with(mark));
+            let against = (all(&asked, "(worse)") && all(&beside, "(better)"))
+                || (all(&asked, "(better)") && all(&beside, "(worse)"));
+            format!(
+                "{}. {}, {}.",
+                join(&asked),
+                match against {
+                    true => "Against that",
+                    false => "Outside the question's measures",
+                },
+                join(&beside)
+            )
+        }
     };
     Some(format!(
         "{opener}Under {}, against {}: {said}{}",

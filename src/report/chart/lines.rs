@@ -291,11 +291,8 @@ where
         col.stroke_width(stroke),
         s,
     )?;
-    let mark_every = pts.len().div_ceil(24).max(1);
-    for (j, &(i, v)) in pts.iter().enumerate() {
-        if j % mark_every == 0 {
-            marker(root, at(i as f64 + aside, y_of(&v)), si, col, s)?;
-        }
+    draw_marks(root, c, chart, si, aside, s)?;
+    for &(i, v) in &pts {
         // Beside an exact value, the estimate: a dot with its interval (not where
         // every interval is narrower than a mark).
         if v.exact.is_some() && v.high > v.low && !narrow {

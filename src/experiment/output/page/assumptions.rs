@@ -309,32 +309,14 @@ pub(super) fn named_assumption(
     let base_report = &result.runs[0].report;
     // The comparison it changes, in the answer's own words and numbers.
     let head = Head::named(f.headline.clone(), base_report);
-    let name = format!("\u{201c}{}\u{201d}", head.label().head);
-    let none = |d: f64| d.abs() < EXACTLY_ZERO;
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
     let base = result.experiment.baseline_name(&f.variant);
-    // A name with a comma of its own closes with one ("Regular, alone, by +0.31 points").
-    let closed = |name: &str| match name.contains(',') {
-        true => format!("{name},"),
-        false => name.to_string(),
-    };
-    let (variant, base) = (closed(&f.variant), closed(base));
-    let would = if none(f.changed) {
-        format!("{} would be no different from {base} in {name}", variant)
-    } else if none(f.difference) {
-        format!(
-            "{} would differ from {base} by {} in {name}, where now they are the same",
-            variant,
-            head.diff(f.changed)
-        )
-    } else {
-        format!(
-            "{} would differ from {base} by {} in {name}, not {}",
-            variant,
-            head.diff(f.changed),
-            head.diff(f.difference)
-        )
+    let would = would_differ(&head, &f.variant, base, f, false);
+    // A name with a comma of its own closes with one here too ("only Regular, alone, plays").
+    let base = match base.contains(',') {
+        true => format!("{base},"),
+        false => base.to_string(),
     };
     let reading = if silent {
         "the tool's own reading where the sources are silent, that "
@@ -831,6 +813,49 @@ fn effect_rank(effect: &str) -> usize {
     }
 }
 
+/// How the difference between `variant` and `base` in `head` would read under the step `f`:
+/// "the amendment would differ from the plain 25% rules by −27.51 points in “eliminated”, not
+/// −13.94 points"; `full` says the difference a vanishing one had and that a reversal turns it
+/// round (a table's row), where the answer's sentence is shorter. A name with a comma of its
+/// own closes with one ("the amendment, 1 retreat in 6 blocked, would …").
+fn would_differ(
+    head: &Head,
+    variant: &str,
+    base: &str,
+    f: &crate::experiment::assumptions::Assumption,
+    full: bool,
+) -> String {
+    let name = format!("\u{201c}{}\u{201d}", head.label().head);
+    let none = |d: f64| d.abs() < EXACTLY_ZERO;
+    let closed = |name: &str| match name.contains(',') {
+        true => format!("{name},"),
+        false => name.to_string(),
+    };
+    let (variant, base) = (closed(variant), closed(base));
+    if none(f.changed) {
+        let was = match full {
+            true => format!(", where now it differs by {}", head.diff(f.difference)),
+            false => String::new(),
+        };
+        format!("{variant} would be no different from {base} in {name}{was}")
+    } else if none(f.difference) {
+        format!(
+            "{variant} would differ from {base} by {} in {name}, where now they are the same",
+            head.diff(f.changed)
+        )
+    } else {
+        format!(
+            "{variant} would differ from {base} by {} in {name}, not {}{}",
+            head.diff(f.changed),
+            head.diff(f.difference),
+            match (full, f.effect.as_str()) {
+                (true, "flips") => ": the difference turns round",
+                _ => "",
+            }
+        )
+    }
+}
+
 /// What a setting's step would do, in a sentence a reader can quote: its gravest change in the
 /// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.5
 /// points in “eliminated”, not −13.9 points.").
@@ -840,41 +865,8 @@ fn change_sentence(
     at: Option<String>,
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
-    let name = format!("\u{201c}{}\u{201d}", head.label().head);
     let base = result.experiment.baseline_name(&top.variant);
-    let none = |d: f64| d.abs() < EXACTLY_ZERO;
-    // A name with a comma of its own closes with one ("the amendment, 1 retreat in 6 blocked,
-    // would …").
-    let closed = |name: &str| match name.contains(',') {
-        true => format!("{name},"),
-        false => name.to_string(),
-    };
-    let variant = closed(&top.variant);
-    let base = closed(base);
-    let would = if none(top.changed) {
-        format!(
-            "{} would be no different from {base} in {name}, where now it differs by {}",
-            variant,
-            head.diff(top.difference)
-        )
-    } else if none(top.difference) {
-        format!(
-            "{} would differ from {base} by {} in {name}, where now they are the same",
-            variant,
-            head.diff(top.changed)
-        )
-    } else {
-        format!(
-            "{} would differ from {base} by {} in {name}, not {}{}",
-            variant,
-            head.diff(top.changed),
-            head.diff(top.difference),
-            match top.effect.as_str() {
-                "flips" => ": the difference turns round",
-                _ => "",
-            }
-        )
-    };
+    let would = would_differ(&head, &top.variant, base, top, true);
     match at {
         Some(v) => format!("At {v}, {would}."),
         None => format!("{}.", crate::labels::capitalised(&would)),

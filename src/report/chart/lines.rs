@@ -178,6 +178,16 @@ fn widest<DB: DrawingBackend>(c: &Plot<DB>, series: &[Series]) -> (i32, f64) {
     widest
 }
 
+/// Series `si`'s points with a value, by place.
+fn points(chart: &Lines, si: usize) -> Vec<(usize, Estimate)> {
+    chart.series[si]
+        .1
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
+        .collect()
+}
+
 /// Draw series `si`'s marks alone, as [`draw_series`] places them.
 fn draw_marks<DB: DrawingBackend>(
     root: &Area<DB>,
@@ -190,12 +200,7 @@ fn draw_marks<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let pts: Vec<(usize, Estimate)> = chart.series[si]
-        .1
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.map(|v| (i, v)))
-        .collect();
+    let pts = points(chart, si);
     let mark_every = pts.len().div_ceil(24).max(1);
     for (j, &(i, v)) in pts.iter().enumerate() {
         if j % mark_every == 0 {
@@ -224,13 +229,8 @@ where
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let steps = chart.steps;
     let stroke = s.px(2.5).max(1) as u32;
-    let values = &chart.series[si].1;
     let col = colour(si);
-    let pts: Vec<(usize, Estimate)> = values
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.map(|v| (i, v)))
-        .collect();
+    let pts = points(chart, si);
     // Every mark on its x value: series that coincide are told apart by drawing the
     // baseline last and setting aside the marks of a series hidden under another.
     let at = |x: f64, y: f64| c.backend_coord(&(x, y));

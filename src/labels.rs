@@ -535,7 +535,7 @@ pub fn settings_in_words(settings: &[String]) -> String {
 }
 
 /// One setting as a phrase: a count before its noun ("8 turns", "3 enemy fire dice a turn"), a
-/// class as troops ("regular troops"), a roll to hit with its plus ("fire die hits on 5+"),
+/// class as troops ("Regular troops"), a roll to hit with its plus ("fire die hits on 5+"),
 /// a starting state ("routing at the start"), else the label and the value.
 pub fn setting_in_words(key: &str, v: &str) -> String {
     let whole = v.parse::<i64>().is_ok();
@@ -555,7 +555,8 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         "fire_dice" if whole => format!("{v} enemy fire dice a turn"),
         "return_fire_dice" if whole => format!("{v} dice of its own fire back"),
         "return_fire_to_hit" if whole => format!("its fire hitting on {v}+"),
-        "enemy_class" => format!("{v} enemy troops"),
+        // A class by its name in the rules, capitalised as they write it ("Regular troops").
+        "enemy_class" => format!("{} enemy troops", capitalised(v)),
         "p_blocked" if v == "0" => "no retreat blocked".into(),
         // "1 retreat in 6 blocked", as a player says a chance of 1/6.
         "p_blocked" => match in_every(v) {
@@ -566,7 +567,7 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
             None => format!("a retreat blocked with chance {v} (a blocked unit is eliminated)"),
         },
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
-        "class" if !v.contains(' ') => format!("{v} troops"),
+        "class" if !v.contains(' ') => format!("{} troops", capitalised(v)),
         "leader" if v == "0" => "no leader's bonus".into(),
         "supports" if v == "0" => "no supports behind the line".into(),
         "supports" if v == "1" => "1 supporting unit behind the line".into(),
@@ -1215,6 +1216,64 @@ const STATES: &[(&str, &str, &str)] = &[
 /// holds it).
 pub fn has_param_label(key: &str) -> bool {
     LABELS.iter().any(|(k, _)| *k == key)
+}
+
+/// What a rule does to an outcome or a metric, said of the rule in a few words, for each way
+/// it moves: key, when it rises, when it falls. An answer opens with these ("the amendment
+/// saves units but leaves its place in the line empty longer") before it gives the numbers.
+const GISTS: &[(&str, &str, &str)] = &[
+    ("eliminated", "loses more units", "saves units"),
+    ("removed", "loses more units", "saves units"),
+    ("recovered", "rallies more units", "rallies fewer units"),
+    (
+        "empty_turns",
+        "leaves its place in the line empty longer",
+        "leaves its place in the line empty for less time",
+    ),
+    (
+        "strength_turns",
+        "holds more strength in its place",
+        "holds less strength in its place",
+    ),
+    (
+        "a_hole_turns",
+        "leaves more holes in side A's line",
+        "leaves fewer holes in side A's line",
+    ),
+    (
+        "a_strength_turns",
+        "keeps side A's front line stronger",
+        "leaves side A's front line weaker",
+    ),
+    (
+        "a_units_lost",
+        "loses more of side A's units",
+        "saves side A's units",
+    ),
+];
+
+/// What a rule that moves `key` up (`up`) or down does, in a few words said of the rule
+/// ("saves units"); `None` for a key with no such words.
+pub fn gist(key: &str, up: bool) -> Option<&'static str> {
+    GISTS
+        .iter()
+        .find(|g| g.0 == key)
+        .map(|g| if up { g.1 } else { g.2 })
+}
+
+/// A chance in per cent to two decimals (what reports, charts and their tables print), never
+/// rounded to 0% or 100% when it is neither ("<0.01%", ">99.99%"); a chance of exactly none or
+/// all is "0%" or "100%".
+pub fn percent(x: f64) -> String {
+    match x {
+        0.0 => "0%".into(),
+        1.0 => "100%".into(),
+        _ => match format!("{:.2}", 100.0 * x).as_str() {
+            "100.00" => ">99.99%".into(),
+            "0.00" => "<0.01%".into(),
+            t => format!("{t}%"),
+        },
+    }
 }
 
 /// `n` with its noun in the right number: "1 hit", "2 hits".

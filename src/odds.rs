@@ -617,8 +617,8 @@ impl Odds {
                 esc(&s.row_header)
             );
             for c in &s.columns {
-                // A head wraps at its spaces only: "veteran, elite (1 re-roll)" never breaks
-                // before its comma or inside "re-roll" (a non-breaking hyphen).
+                // A head wraps at its spaces only: "Regular + re-roll" never breaks inside
+                // "re-roll" (a non-breaking hyphen).
                 out += &format!("<th scope=\"col\">{}</th>", esc(c).replace('-', "\u{2011}"));
             }
             out += "</tr></thead>\n<tbody>\n";

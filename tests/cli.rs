@@ -303,7 +303,7 @@ fn odds_table_is_exact() {
     assert!(
         out.contains(
             "Chance to pass a test (morale, rally or waiver) for a unit of 7 stands, by stands lost, class and leader bonus"
-        ) && out.contains("green +2 leader")
+        ) && out.contains("Green +2 leader")
     );
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
@@ -324,7 +324,7 @@ fn odds_table_is_exact() {
         .as_array()
         .unwrap()
         .iter()
-        .position(|c| c == "regular")
+        .position(|c| c == "Regular")
         .unwrap();
     // Phase 1's row of zeros is left out (a note says why): phase 3 is found by its label.
     let row3 = routing["rows"]
@@ -363,7 +363,7 @@ fn odds_table_is_exact() {
         .as_array()
         .unwrap()
         .iter()
-        .position(|c| c == "green +1 leader")
+        .position(|c| c == "Green +1 leader")
         .unwrap();
     assert_eq!(unsteady["rows"][0][1][led]["value"].as_f64().unwrap(), 0.5);
     // With a +2 leader, as the pass table has: 3+, 2/3.
@@ -371,7 +371,7 @@ fn odds_table_is_exact() {
         .as_array()
         .unwrap()
         .iter()
-        .position(|c| c == "green +2 leader")
+        .position(|c| c == "Green +2 leader")
         .unwrap();
     let two = unsteady["rows"][0][1][led2]["value"].as_f64().unwrap();
     assert!((two - 2.0 / 3.0).abs() < 1e-12, "{two}");

@@ -125,6 +125,7 @@ fn small_experiment_end_to_end() {
     ] {
         let svg = std::fs::read_to_string(out.join(format!("per_turn_led_{point}.svg"))).unwrap();
         let (lost, class) = (&point[5..6], &point[13..]);
+        let class = format!("{}{}", class[..1].to_uppercase(), &class[1..]);
         let title = format!("(at already lost {lost}, {class} troops)");
         assert!(
             svg.contains(&title),
@@ -689,13 +690,13 @@ fn each_system_is_measured_against_its_own_baseline() {
     assert!(!summary.contains("Outcomes across systems"));
     for said in [
         // As written, class is worth nothing in these two systems' melees; the edge is said.
-        "Rank & File, veteran as written v regular: 48.84% (the same)",
-        "Rank & File, veteran (+1 to hit) v regular: 73.08% (+24.25 points)",
-        "25% rules, elite as written v regular: 49.32% (the same)",
-        "25% rules, elite (5 dice) v regular: 65.23% (+15.91 points)",
-        "with Linear Warfare, guards v line, 59.00% (+24.72 points)",
+        "Rank & File, Veteran as written v Regular: 48.84% (the same)",
+        "Rank & File, Veteran (+1 to hit) v Regular: 73.08% (+24.25 points)",
+        "25% rules, Elite as written v Regular: 49.32% (the same)",
+        "25% rules, Elite (5 dice) v Regular: 65.23% (+15.91 points)",
+        "with Linear Warfare, Guards v Line, 59.00% (+24.72 points)",
         "| variant | attacker wins | defender wins |",
-        "| Rank & File, veteran (+1 to hit) v regular | 73.08% (+24.25 points) | 23.21% (−25.62 points) |",
+        "| Rank & File, Veteran (+1 to hit) v Regular | 73.08% (+24.25 points) | 23.21% (−25.62 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
     }
@@ -731,9 +732,11 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
-    let answer = summary.find("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Against that, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    // What the amendment does comes first in a few words, the numbers after it.
+    let answer = summary.find("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
-        .find("| variant | eliminated | turns its place stood empty | full-strength turns held | still retreating at the last turn |")
+        .find("| variant | eliminated by turn 8 | turns its place stood empty (of 8) | full-strength turns held (of 8) | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
@@ -782,7 +785,7 @@ fn a_metric_can_be_an_experiments_headline() {
             .lines()
             .find(|l| {
                 l.starts_with(&format!("| {name} | "))
-                    || l.starts_with(&format!("| {name} \u{2014} baseline | "))
+                    || l.starts_with(&format!("| baseline: {name} | "))
             })
             .unwrap();
         assert!(
@@ -828,7 +831,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated | turns its place stood empty | full-strength turns held |"
+        "| variant | eliminated by turn 8 | turns its place stood empty (of 8) | full-strength turns held (of 8) |"
     ));
     assert!(
         summary.contains(
@@ -843,7 +846,11 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
     // Rank & File is there for scale: out of the counts, said apart.
-    assert!(summary.contains("| Rank & File \u{2014} for scale | 95.96% removed | 6.81 | 1.05 |"));
+    assert!(
+        summary.contains(
+            "| for scale: Rank & File | 95.96% removed | 6.81 | 1.05 | not in its rules |"
+        )
+    );
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -859,7 +866,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("the sizes of the differences depend on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in \u{201c}eliminated\u{201d})"),
+        summary.contains("the sizes of the differences, most of all the reading that a retreating unit is out of the enemy's range;"),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1067,7 +1074,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No: it does worse. Under the amendment, against the plain 25% rules: the average number of turns its place in the line stood empty rises from 3.05 to 3.83 (worse); and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79 (worse). Against that, the chance of being eliminated falls from 85.37% to 71.43% (better). At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No one-step change to the rules' numbers or readings reverses the verdict;"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No one-step change to the rules' numbers or readings reverses the verdict,"),
         "{summary}"
     );
 }
@@ -1088,7 +1095,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| Regular without a leader \u{2014} for scale | every setting | 74.39% | −15.76 points | agrees |"
+            "| for scale: Regular without a leader | every setting | 74.39% | −15.76 points | agrees |"
         ),
         "{summary}"
     );

@@ -391,15 +391,7 @@ pub(super) fn chance_cell(c: &Comparison) -> &'static str {
 /// −13.94 points); never rounded to 0% or 100% when it is neither ("<0.01%", ">99.99%"); a
 /// chance of exactly none or all is "0%" or "100%".
 pub(super) fn pct(x: f64) -> String {
-    match x {
-        0.0 => "0%".into(),
-        1.0 => "100%".into(),
-        _ => match format!("{:.2}", 100.0 * x).as_str() {
-            "100.00" => ">99.99%".into(),
-            "0.00" => "<0.01%".into(),
-            t => format!("{t}%"),
-        },
-    }
+    crate::labels::percent(x)
 }
 
 /// The plain-words answer: each variant against the baseline on the headline outcome and the

@@ -57,6 +57,11 @@ pub(super) const TITLE: f64 = 22.0;
 /// The drawing library's text size is 1.24 × the em (what its SVG backend writes as
 /// `font-size` is the size ÷ 1.24).
 pub(super) const SIZE_PER_EM: f64 = 1.24;
+/// A sweep line's marks against the base marker (radius 5 px): 7.5 px, a mark 15 px across,
+/// 2.5 mm on a chart printed 16 cm wide, large enough to find a point by eye (turn-by-turn
+/// steps keep the base size: their lines run close and their marks would cover each other).
+pub(super) const LINE_MARK: f64 = 1.5;
+
 /// The plot's height with its axes, at scale 1 (the canvas grows with the title, the legend
 /// and the caption).
 pub(super) const PLOT_H: f64 = 430.0;
@@ -296,8 +301,11 @@ pub(super) enum Key {
     Bar(usize, RGBColor),
     /// Series `i`'s marker alone (points).
     Point(usize, RGBColor),
-    /// Series `i`'s dash and marker (lines).
+    /// Series `i`'s dash and marker (lines over a sweep: marks at [`LINE_MARK`]).
     Line(usize, RGBColor),
+    /// Series `i`'s dash and a smaller marker (steps over turns, where the marks of lines a
+    /// little apart would cover each other).
+    Step(usize, RGBColor),
     /// Series `i`'s dash alone (a line without marks: a level the same at every setting).
     Level(usize, RGBColor),
 }
@@ -409,7 +417,7 @@ pub(super) fn draw_key<DB: DrawingBackend>(
             .map_err(e)?;
             marker(area, (kx(22.0), mid), i, ink_on(col), s)
         }
-        Key::Line(i, col) => {
+        Key::Line(i, col) | Key::Step(i, col) => {
             dashed(
                 area,
                 &[(kx(2.0), mid), (kx(42.0), mid)],
@@ -417,7 +425,11 @@ pub(super) fn draw_key<DB: DrawingBackend>(
                 col.stroke_width(s.px(2.5).max(1) as u32),
                 s,
             )?;
-            marker(area, (kx(22.0), mid), i, col, s)
+            let mark = match key {
+                Key::Line(..) => LINE_MARK,
+                _ => 1.0,
+            };
+            marker(area, (kx(22.0), mid), i, col, Scale(s.0 * mark))
         }
         Key::Level(i, col) => dashed(
             area,

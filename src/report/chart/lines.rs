@@ -3,6 +3,7 @@
 //! aside and named, and where two lines meet said in the caption.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
 use super::frame::*;
 use super::{Area, Estimate, Series, colour};
@@ -188,6 +189,14 @@ fn points(chart: &Lines, si: usize) -> Vec<(usize, Estimate)> {
         .collect()
 }
 
+/// The size of a line's marks: [`LINE_MARK`] over a sweep, the base size on steps.
+fn mark_scale(chart: &Lines, s: Scale) -> Scale {
+    match chart.steps {
+        true => s,
+        false => Scale(s.0 * LINE_MARK),
+    }
+}
+
 /// Draw series `si`'s marks alone, as [`draw_series`] places them.
 fn draw_marks<DB: DrawingBackend>(
     root: &Area<DB>,
@@ -205,7 +214,7 @@ where
     for (j, &(i, v)) in pts.iter().enumerate() {
         if j % mark_every == 0 {
             let at = c.backend_coord(&(i as f64 + aside, y_of(&v)));
-            marker(root, at, si, colour(si), s)?;
+            marker(root, at, si, colour(si), mark_scale(chart, s))?;
         }
     }
     Ok(())
@@ -297,7 +306,7 @@ where
         // every interval is narrower than a mark).
         if v.exact.is_some() && v.high > v.low && !narrow {
             let (x, _) = at(i as f64, v.p);
-            let x = x + s.px(9.0);
+            let x = x + s.px(if chart.steps { 9.0 } else { 13.0 });
             let (lo, hi) = (at(i as f64, v.low).1, at(i as f64, v.high).1);
             root.draw(&PathElement::new(
                 vec![(x, lo), (x, hi)],
@@ -454,6 +463,7 @@ where
         .enumerate()
         .map(|(i, (n, k))| match k {
             Key::Line(j, col) if flat(chart, i) => (n, Key::Level(j, col)),
+            Key::Line(j, col) if chart.steps => (n, Key::Step(j, col)),
             k => (n, k),
         })
         .collect();
@@ -518,6 +528,7 @@ where
             draw_marks(root, &c, chart, si, aside, s)?;
         }
     }
+    values_at_points(root, &c, chart, &order, (y_min, y_max), s)?;
     let note = note(
         chart,
         widest,
@@ -527,4 +538,85 @@ where
         &meets,
     );
     caption(root, f.caption_top, f.setup.as_deref(), &note, s)
+}
+
+/// The value of each point written beside it, where a sweep has few of them (at most 8
+/// settings and one series that moves: two would set their labels on each other), so that a reader quotes the chart without reading it off
+/// the axis: above the point, or below it near the top; a flat line's value once, at its right
+/// end. Turn-by-turn steps and crowded charts are left to their tables.
+fn values_at_points<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    chart: &Lines,
+    order: &[usize],
+    (_, y_max): (f64, f64),
+    s: Scale,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let moving = (0..chart.series.len())
+        .filter(|&si| !flat(chart, si))
+        .count();
+    if chart.steps || chart.x_values.len() > 8 || moving > 1 {
+        return Ok(());
+    }
+    let said = |v: f64| match chart.share {
+        true => crate::labels::percent(v),
+        // As the tables give a mean.
+        false => format!("{v:.2}").replacen('-', "\u{2212}", 1),
+    };
+    let top = c.backend_coord(&(0.0, y_max)).1;
+    let reach = s.px(5.0 * LINE_MARK) + s.px(6.0);
+    for &si in order {
+        let col = colour(si);
+        let style = |v: VPos, h: HPos| anchored(s.text(TEXT, col), h, v);
+        if flat(chart, si) {
+            let Some(&(_, v)) = points(chart, si).first() else {
+                continue;
+            };
+            // At the right end, or the left where a moving series' label is near there; left
+            // out where both ends are taken (the caption and the tables have it).
+            let last = chart.x_values.len().max(1) - 1;
+            let y = c.backend_coord(&(0.0, y_of(&v))).1;
+            let taken = |i: usize| {
+                (0..chart.series.len())
+                    .filter(|&o| !flat(chart, o))
+                    .filter_map(|o| chart.series[o].1.get(i).copied().flatten())
+                    .any(|p| {
+                        (c.backend_coord(&(0.0, y_of(&p))).1 - y).abs() < 2 * reach + s.line(TEXT)
+                    })
+            };
+            let end = match (taken(last), taken(0)) {
+                (false, _) => Some((last as f64 + 0.3, HPos::Right)),
+                (true, false) => Some((-0.3, HPos::Left)),
+                (true, true) => None,
+            };
+            if let Some((at, h)) = end {
+                let x = c.backend_coord(&(at, 0.0)).0;
+                root.draw(&Text::new(
+                    said(y_of(&v)),
+                    (x, y - s.px(5.0)),
+                    style(VPos::Bottom, h),
+                ))
+                .map_err(e)?;
+            }
+            continue;
+        }
+        for (i, v) in points(chart, si) {
+            let (x, y) = c.backend_coord(&(i as f64, y_of(&v)));
+            let (at, v_pos) = match y - reach - s.line(TEXT) < top {
+                true => (y + reach, VPos::Top),
+                false => (y - reach, VPos::Bottom),
+            };
+            root.draw(&Text::new(
+                said(y_of(&v)),
+                (x, at),
+                style(v_pos, HPos::Center),
+            ))
+            .map_err(e)?;
+        }
+    }
+    Ok(())
 }

@@ -15,8 +15,10 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
     let (g, sup) = (i32::from(n.general_bonus), i32::from(n.support_bonus));
     let mut columns = Vec::new();
     for c in ef::Class::ALL {
-        columns.push(c.name().to_string());
-        columns.push(format!("{} (natural 1 fails)", c.name()));
+        // A class by its name in the rules, capitalised as they write it ("Elite").
+        let class = crate::labels::capitalised(c.name());
+        columns.push(format!("{class} (natural 1 fails)"));
+        columns.insert(columns.len() - 1, class);
     }
     let mods = [
         ("none".to_string(), false, false),

@@ -116,10 +116,12 @@ fn condensed_sections(
     let mut columns = Vec::new();
     for c in rf::Class::ALL {
         for leader in 0..=2i8 {
+            // A class by its name in the rules, capitalised as they write it ("Veteran").
+            let class = crate::labels::capitalised(c.name());
             columns.push(if leader == 0 {
-                c.name().to_string()
+                class
             } else {
-                format!("{} {} leader", c.name(), crate::odds::signed(leader.into()))
+                format!("{class} {} leader", crate::odds::signed(leader.into()))
             });
         }
     }
@@ -220,8 +222,9 @@ fn per_leader_sections(max_lost: u8, numbers: rf::Numbers, size: u8) -> Vec<Odds
     for leader in 0..=2i8 {
         let mut columns = Vec::new();
         for c in rf::Class::ALL {
-            columns.push(c.name().to_string());
-            columns.push(format!("{} + re-roll", c.name()));
+            let class = crate::labels::capitalised(c.name());
+            columns.push(format!("{class} + re-roll"));
+            columns.insert(columns.len() - 1, class);
         }
         let mut rows = Vec::new();
         for lost in 0..=max_lost {
@@ -346,11 +349,30 @@ pub fn rally_sections(
         .iter()
         .map(|(k, v)| Input::rule(k, crate::report::json_text(v)))
         .collect();
+    // What an Elite column counts, under the first rally table, from the rules' number of
+    // re-rolls being Elite gives (RF-6; one unless the rules here say otherwise).
+    let elite = match rules
+        .rules_json()
+        .iter()
+        .find(|(k, _)| k.as_str() == "elite_rerolls")
+        .map(|(_, v)| crate::report::json_text(v))
+        .as_deref()
+    {
+        None | Some("1") => {
+            "An Elite column counts the unit's one re-roll for the battle (RF-6), spent on its first failed rally.".to_string()
+        }
+        Some("unlimited") => {
+            "An Elite column re-rolls every failed rally once (RF-6, with unlimited re-rolls for being Elite).".to_string()
+        }
+        Some(n) => format!(
+            "An Elite column counts the unit's {n} re-rolls for the battle (RF-6), spent on its first failed rallies."
+        ),
+    };
     let helps: [(&str, &[(&str, &str)]); 4] = [
         ("", &[]),
         (" +1 leader", &[("leader", "1")]),
         (" +2 leader", &[("leader", "2")]),
-        (", elite (1 re-roll)", &[("elite", "true")]),
+        ("Elite ", &[("elite", "true")]),
     ];
     // The chance of being back in good order by each rally phase, a column per class and help,
     // for a unit in `state` that has already lost `lost` stands.
@@ -407,9 +429,15 @@ pub fn rally_sections(
     let columns: Vec<String> = rf::Class::ALL
         .iter()
         .flat_map(|class| {
-            helps
-                .iter()
-                .map(move |(label, _)| format!("{}{label}", class.name()))
+            helps.iter().map(move |(label, _)| {
+                // "Veteran +1 leader", and the Elite column "Elite Veteran" as a player
+                // says it (its re-roll is in the note under the first table).
+                let class = crate::labels::capitalised(class.name());
+                match label.strip_suffix(' ') {
+                    Some(before) => format!("{before} {class}"),
+                    None => format!("{class}{label}"),
+                }
+            })
         })
         .collect();
     let mut sections = Vec::new();
@@ -450,10 +478,11 @@ pub fn rally_sections(
             foot: match (state, lost) {
                 ("routing", 0) => vec![
                     TWICE.to_string(),
+                    elite.clone(),
                     "For a unit that has already lost stands, every chance is lower: the last table gives it by the last rally phase shown, for each loss."
                         .to_string(),
                 ],
-                ("routing", _) => vec![TWICE.to_string()],
+                ("routing", _) => vec![TWICE.to_string(), elite.clone()],
                 _ => Vec::new(),
             },
         });
@@ -503,8 +532,8 @@ mod tests {
         // the re-roll table.
         assert_eq!(o.sections.len(), 2);
         let t = &o.sections[0];
-        assert_eq!(t.columns[0], "veteran");
-        assert_eq!(t.columns[4], "regular +1 leader");
+        assert_eq!(t.columns[0], "Veteran");
+        assert_eq!(t.columns[4], "Regular +1 leader");
         assert_eq!(t.columns.len(), 9, "no 50% column with --stands");
         // Leader 0, veteran, 2 lost: 5+ = 1/3.
         assert_eq!(t.rows[2].1[0].fraction.as_deref(), Some("1/3"));

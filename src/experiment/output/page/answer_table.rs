@@ -17,8 +17,14 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     let mut numeric = vec![false; names.len()];
     // A column a headline: its value, and in brackets its change from the baseline (said
     // under the table), so that an article's column holds the table.
+    // A column head says the game's length where every variant plays the same one, so that a
+    // printed column quoted alone still says what it counts ("eliminated by turn 8").
+    let turns = super::common_turns(exp).filter(|n| *n > 1);
     for h in &heads {
-        names.push(h.labelled());
+        names.push(match turns {
+            Some(n) => with_horizon(h, n),
+            None => h.labelled(),
+        });
         numeric.push(true);
     }
     // An end the answer says units are still in at the last turn ("9.4% still retreating")
@@ -42,17 +48,19 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     for run in &result.runs {
         let v = &exp.variants[run.variant];
         let mut row = vec![match (exp.is_baseline(run.variant), v.reference) {
-            // A row's role after a dash: brackets in this table hold changes only.
-            (true, _) => format!("{} \u{2014} baseline", v.name),
-            (_, true) => format!("{}{}", v.name, super::headline::FOR_SCALE),
+            // A row's role before its name: brackets in this table hold changes only, and a
+            // dash stands for a value a variant's rules do not have.
+            (true, _) => format!("baseline: {}", v.name),
+            (_, true) => format!("{}{}", super::headline::FOR_SCALE, v.name),
             _ => v.name.clone(),
         }];
         if swept {
             row.push(super::super::answer::point_words(exp, &run.point));
         }
         for h in heads.iter().chain(&still) {
+            // Said in words: a dash would be one more mark for a reader to look up.
             let Some(c) = find(&run.report, &h.key) else {
-                row.push("—".to_string());
+                row.push("not in its rules".to_string());
                 continue;
             };
             // Another system's word for the same end is said in the cell: Rank & File's
@@ -186,6 +194,10 @@ pub(super) fn value_words(v: &str) -> String {
 /// A setting's value in words, with what a value the rules give a meaning of its own does
 /// ("7 (no roll always passes)" for the natural roll that always passes).
 pub(super) fn setting_value(key: &str, v: &str) -> String {
+    // A class by its name in the rules, capitalised as they write it ("Veteran").
+    if matches!(key, "class" | "enemy_class") {
+        return crate::labels::capitalised(&value_words(v));
+    }
     // A chance of a blocked retreat as a player says it: "none", "1 in 6".
     if key == "p_blocked" {
         if v == "0" {
@@ -256,4 +268,18 @@ pub(super) fn steps_in_words(steps: &[String]) -> String {
     }
     flush(&mut run, &mut out);
     out.join(" or ")
+}
+
+/// A column's head with the game's length of `turns`: an end by that turn ("eliminated by turn
+/// 8"), a count of turns out of them ("turns its place stood empty (of 8)"); other heads as
+/// they are.
+fn with_horizon(h: &Head, turns: u32) -> String {
+    const ENDS: &[&str] = &["eliminated", "removed"];
+    const OF_TURNS: &[&str] = &["empty_turns", "strength_turns", "weak_turns"];
+    let head = h.labelled();
+    match (h.metric, h.key.as_str()) {
+        (false, k) if ENDS.contains(&k) => format!("{head} by turn {turns}"),
+        (true, k) if OF_TURNS.contains(&k) => format!("{head} (of {turns})"),
+        _ => head,
+    }
 }

@@ -238,8 +238,9 @@ fn rests_on_sentences(
     let silent = |f: &crate::experiment::assumptions::Assumption| {
         f.kind == "rule" && silent_reading(result, &f.key)
     };
-    let named =
-        |f: &crate::experiment::assumptions::Assumption| named_assumption(result, f, silent(f));
+    let named = |f: &crate::experiment::assumptions::Assumption| {
+        named_assumption(result, f, silent(f), false)
+    };
     // Settings of the situation that would change it too: pointed to, so that the count does
     // not read as all there is.
     let situation = match a
@@ -283,20 +284,53 @@ fn rests_on_sentences(
         .collect();
     let alone: Vec<&(&crate::experiment::assumptions::Assumption, usize)> =
         keys.iter().take(SHOWN).collect();
+    // The most telling setting by its name alone, for the shortest forms.
+    let top = keys
+        .first()
+        .map(|(f, _)| named_assumption(result, f, silent(f), true));
     // The pointer to the situations only where the words allow: the reading comes first.
     vec![
         said(&with_silent, situation),
         said(&alone, situation),
         said(&with_silent, ""),
         said(&alone, ""),
-        format!(
-            "{opening}{} (under \u{201c}What changes the answer\u{201d}).",
-            match keys.len() {
-                1 => "1 setting that changes it".to_string(),
-                n => format!("{n} settings that change it"),
+        counted(keys.len(), holds, situation, top.as_deref()),
+        counted(keys.len(), holds, "", top.as_deref()),
+        counted(keys.len(), holds, situation, None),
+        counted(keys.len(), holds, "", None),
+    ]
+}
+
+/// The shortest forms of what the answer rests on: how many of the rules' numbers and
+/// readings change it, the most telling by name (`top`) where there is room, and where they
+/// are listed.
+fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String {
+    let (them, listed) = match n {
+        1 => (
+            "1 of the rules' numbers or readings".to_string(),
+            "gives it",
+        ),
+        _ => (
+            format!("{n} of the rules' numbers and readings"),
+            "lists them",
+        ),
+    };
+    let list = format!("\u{201c}What changes the answer\u{201d} {listed}{situation}");
+    let most = match (top, n) {
+        (Some(t), 1) => format!(": {t}"),
+        (Some(t), _) => format!(", most of all {t}"),
+        (None, _) => String::new(),
+    };
+    match holds {
+        true => format!(
+            "No one-step change to the rules' numbers or readings reverses the verdict, though {} the sizes of the differences{most}; {list}.",
+            match n {
+                1 => "one of them changes".to_string(),
+                n => format!("{n} of them change"),
             }
         ),
-    ]
+        false => format!("The answer changes with {them}{most}; {list}."),
+    }
 }
 
 /// One setting the answer rests on, in words: its label, its value, the value that changes
@@ -305,6 +339,7 @@ pub(super) fn named_assumption(
     result: &ExperimentResult,
     f: &crate::experiment::assumptions::Assumption,
     silent: bool,
+    brief: bool,
 ) -> String {
     let base_report = &result.runs[0].report;
     // The comparison it changes, in the answer's own words and numbers.
@@ -331,16 +366,21 @@ pub(super) fn named_assumption(
     let state = flag(&f.from)
         .filter(|_| flag(&f.to).is_some())
         .and_then(|on| crate::labels::state(&f.key, on));
+    // What the step would do, in brackets after the name; `brief` names it alone.
+    let effect = |when: String| match brief {
+        true => String::new(),
+        false => format!(" ({when}, {would})"),
+    };
     match (f.kind.as_str(), flag(&f.from), state) {
         ("option", Some(on), _) => format!(
-            "the optional rule \u{201c}{}\u{201d} being {} ({} it, {would})",
+            "the optional rule \u{201c}{}\u{201d} being {}{}",
             f.key.replace('-', " "),
             if on { "in play" } else { "left out" },
-            if on { "without" } else { "with" }
+            effect(format!("{} it", if on { "without" } else { "with" }))
         ),
-        (_, _, Some(state)) => format!("{reading}{state} (if not, {would})"),
+        (_, _, Some(state)) => format!("{reading}{state}{}", effect("if not".into())),
         _ => format!(
-            "{}{} being {}{} (at {}, {would})",
+            "{}{} being {}{}{}",
             if silent {
                 "the tool's own reading (the sources are silent), "
             } else {
@@ -363,7 +403,7 @@ pub(super) fn named_assumption(
             } else {
                 String::new()
             },
-            setting_value(&f.key, &f.to)
+            effect(format!("at {}", setting_value(&f.key, &f.to)))
         ),
     }
 }
@@ -814,8 +854,8 @@ fn effect_rank(effect: &str) -> usize {
 }
 
 /// How the difference between `variant` and `base` in `head` would read under the step `f`:
-/// "the amendment would differ from the plain 25% rules by −27.51 points in “eliminated”, not
-/// −13.94 points"; `full` says the difference a vanishing one had and that a reversal turns it
+/// "the amendment would differ from the plain 25% rules by −27.51 points in the chance of being
+/// eliminated, not −13.94 points"; `full` says the difference a vanishing one had and that a reversal turns it
 /// round (a table's row), where the answer's sentence is shorter. A name with a comma of its
 /// own closes with one ("the amendment, 1 retreat in 6 blocked, would …").
 fn would_differ(
@@ -825,7 +865,8 @@ fn would_differ(
     f: &crate::experiment::assumptions::Assumption,
     full: bool,
 ) -> String {
-    let name = format!("\u{201c}{}\u{201d}", head.label().head);
+    // In its noun, as a sentence says it: a column's head in quotes read as the tool's word.
+    let name = head.noun();
     let none = |d: f64| d.abs() < EXACTLY_ZERO;
     let closed = |name: &str| match name.contains(',') {
         true => format!("{name},"),
@@ -857,8 +898,8 @@ fn would_differ(
 }
 
 /// What a setting's step would do, in a sentence a reader can quote: its gravest change in the
-/// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.5
-/// points in “eliminated”, not −13.9 points.").
+/// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.51
+/// points in the chance of being eliminated, not −13.94 points.").
 fn change_sentence(
     result: &ExperimentResult,
     top: &crate::experiment::assumptions::Assumption,

@@ -39,7 +39,7 @@ pub(super) fn headline_table(
             moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
         }
         let mut row = vec![match v.reference {
-            true => format!("{}{FOR_SCALE}", v.name),
+            true => format!("{FOR_SCALE}{}", v.name),
             false => v.name.clone(),
         }];
         if swept {
@@ -61,13 +61,13 @@ pub(super) fn headline_table(
         one_row_where_unmoved(result, &head, &mut tab, zf);
     }
     // A variant shown for scale comes last, below the rows the question compares.
-    tab.rows.sort_by_key(|r| r[0].ends_with(FOR_SCALE));
+    tab.rows.sort_by_key(|r| r[0].starts_with(FOR_SCALE));
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
 }
 
-/// A row's role after its name in a table whose brackets hold changes only.
-pub(super) const FOR_SCALE: &str = " \u{2014} for scale";
+/// A row's role before its name in a table whose brackets hold changes only.
+pub(super) const FOR_SCALE: &str = "for scale: ";
 
 /// The headline table's columns: the variant, the setting swept (if any), the headline and
 /// the difference, then the simulation's check (`exact_all`) or whether chance explains it.
@@ -194,7 +194,7 @@ fn one_row_where_unmoved(result: &ExperimentResult, head: &Head, tab: &mut Tab, 
         let cells: Vec<Cell> = result
             .runs
             .iter()
-            .filter(|r| exp.variants[r.variant].name == name.trim_end_matches(FOR_SCALE))
+            .filter(|r| exp.variants[r.variant].name == name.trim_start_matches(FOR_SCALE))
             .filter_map(|r| find(&r.report, &head.key))
             .collect();
         one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);

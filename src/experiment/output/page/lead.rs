@@ -22,7 +22,15 @@ pub(super) fn lead(
     // `verdict = [...]`: the headlines the question asks about judge; the others are said
     // after them, beside the verdict.
     let judged = |h: &Head| exp.verdict_on.is_empty() || exp.verdict_on.contains(&h.key);
-    let (parts, ways): (Vec<(bool, String)>, Vec<Option<bool>>) = heads
+    // Each headline that moves: whether the question asks about it, its sentence, which way is
+    // better, and what the rule does to it in a few words where there are some.
+    struct Part {
+        judged: bool,
+        said: String,
+        better: Option<bool>,
+        gist: Option<&'static str>,
+    }
+    let moves: Vec<Part> = heads
         .iter()
         .filter_map(|h| {
             let c = comparisons
@@ -31,23 +39,40 @@ pub(super) fn lead(
             let (x, b) = (find(mine, &h.key)?, find(base, &h.key)?);
             let (x, b) = (x.exact.unwrap_or(x.p), b.exact.unwrap_or(b.p));
             let d = c.exact_difference.unwrap_or(c.difference);
-            Some((
-                (
-                    judged(h),
-                    format!(
-                        "{} {} from {} to {}{}",
-                        h.noun(),
-                        if d > 0.0 { "rises" } else { "falls" },
-                        h.value(b),
-                        h.value(x),
-                        better_said(h, d)
-                    ),
+            Some(Part {
+                judged: judged(h),
+                said: format!(
+                    "{} {} from {} to {}",
+                    h.noun(),
+                    if d > 0.0 { "rises" } else { "falls" },
+                    h.value(b),
+                    h.value(x),
                 ),
-                // A headline beside the verdict does not judge.
-                better_way(h, d).filter(|_| judged(h)),
-            ))
+                better: better_way(h, d),
+                gist: h
+                    .condition
+                    .is_none()
+                    .then(|| crate::labels::gist(&h.key, d > 0.0))
+                    .flatten(),
+            })
         })
-        .unzip();
+        .collect();
+    // A headline beside the verdict does not judge.
+    let ways: Vec<Option<bool>> = moves
+        .iter()
+        .map(|p| p.better.filter(|_| p.judged))
+        .collect();
+    let parts: Vec<(bool, String)> = moves
+        .iter()
+        .map(|p| {
+            let mark = match p.better {
+                Some(true) => " (better)",
+                Some(false) => " (worse)",
+                None => "",
+            };
+            (p.judged, format!("{}{mark}", p.said))
+        })
+        .collect();
     // `verdict = true`: the question asks whether this variant does better; the answer opens
     // with the plain word, from each headline's better direction.
     let opener = if exp.verdict {
@@ -71,6 +96,49 @@ pub(super) fn lead(
                 v.name, exp.variants[bi].name
             )
         });
+    }
+    // With a verdict and a few words for every headline that moves, the answer says what the
+    // rule does first, as a writer would ("No. The amendment saves units but leaves its place
+    // in the line empty longer …"), the numbers after: what goes against the verdict, then
+    // what decides it.
+    if exp.verdict
+        && !opener.is_empty()
+        && moves.iter().all(|p| p.gist.is_some() && p.better.is_some())
+    {
+        let yes = opener.starts_with("Yes");
+        let (point, against): (Vec<&Part>, Vec<&Part>) = moves.iter().partition(|p| match yes {
+            true => p.better == Some(true),
+            false => p.better == Some(false),
+        });
+        // "In part" and "No" lead with what the rule gains, "Yes" with what it costs.
+        let (first, last) = (against, point);
+        let words = |ps: &[&Part]| {
+            let g: Vec<&str> = ps.iter().filter_map(|p| p.gist).collect();
+            crate::labels::listed(&g)
+        };
+        let numbers = |ps: &[&Part]| {
+            let g: Vec<&str> = ps.iter().map(|p| p.said.as_str()).collect();
+            crate::labels::listed(&g)
+        };
+        let name = crate::labels::capitalised(&v.name);
+        let (gist, said) = match (first.is_empty(), last.is_empty()) {
+            (false, false) => (
+                format!("{name} {} but {}.", words(&first), words(&last)),
+                format!("{}, while {}", numbers(&first), numbers(&last)),
+            ),
+            (true, _) => (format!("{name} {}.", words(&last)), numbers(&last)),
+            (false, true) => (format!("{name} {}.", words(&first)), numbers(&first)),
+        };
+        let verdict = match opener {
+            o if o.starts_with("Yes") => "Yes.",
+            o if o.starts_with("No") => "No.",
+            _ => "In part.",
+        };
+        return Some(format!(
+            "{verdict} {gist} Against {}, {said}.{}",
+            exp.variants[bi].name,
+            still(mine, base, heads, &exp.variants[bi].name)
+        ));
     }
     let join = |p: &[String]| match p {
         [one] => one.clone(),
@@ -571,7 +639,8 @@ pub(crate) fn is_reference(result: &ExperimentResult, name: &str) -> bool {
         .any(|v| v.reference && v.name == name)
 }
 
-/// The variants shown for scale, in a sentence: each one's value of every headline.
+/// The variants shown for scale, in a sentence: each one's value of every headline ("For
+/// scale, under Rank & File, the chance of being removed is 95.96%, …").
 pub(super) fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<String> {
     let exp = &result.experiment;
     let said: Vec<String> = result
@@ -593,18 +662,20 @@ pub(super) fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<Str
                                 && o.outcome != h.key
                                 && super::super::answer::find_same(&o.outcome, &h.key)
                         })
-                        .map_or_else(
-                            || h.label().head,
-                            |o| crate::labels::outcome(&o.outcome).head,
-                        );
+                        .map_or_else(|| h.noun(), |o| crate::labels::outcome(&o.outcome).noun);
                     find(&r.report, &h.key)
-                        .map(|c| format!("{own} {}", h.value(c.exact.unwrap_or(c.p))))
+                        .map(|c| format!("{own} is {}", h.value(c.exact.unwrap_or(c.p))))
                 })
                 .collect();
-            format!("{}, {}", exp.variants[r.variant].name, values.join(", "))
+            let values: Vec<&str> = values.iter().map(String::as_str).collect();
+            format!(
+                "under {}, {}",
+                exp.variants[r.variant].name,
+                crate::labels::listed(&values)
+            )
         })
         .collect();
-    (!said.is_empty()).then(|| format!("For scale: {}.", said.join("; ")))
+    (!said.is_empty()).then(|| format!("For scale, {}.", said.join("; ")))
 }
 
 /// A sweep point where headlines pull apart, with each headline's change there.

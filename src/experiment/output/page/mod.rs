@@ -457,6 +457,18 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
 /// `meaning` with its "the last turn" naming the turn ("the last turn (the 12th)") where every
 /// variant plays the same number of turns and none is swept; else as it is.
 fn last_turn_named(exp: &crate::experiment::Experiment, meaning: &str) -> String {
+    match common_turns(exp) {
+        Some(n) if n > 1 => meaning.replacen(
+            "the last turn",
+            &format!("the last turn (the {})", crate::labels::ordinal(n)),
+            1,
+        ),
+        _ => meaning.to_string(),
+    }
+}
+
+/// The number of turns every variant plays, where each sets the same one and no sweep moves it.
+pub(super) fn common_turns(exp: &crate::experiment::Experiment) -> Option<u32> {
     let turns: Vec<String> = exp
         .variants
         .iter()
@@ -470,14 +482,8 @@ fn last_turn_named(exp: &crate::experiment::Experiment, meaning: &str) -> String
     let same = turns.len() == exp.variants.len()
         && turns.windows(2).all(|w| w[0] == w[1])
         && !exp.sweep.iter().any(|a| a.key == "turns");
-    match (same, turns.first().and_then(|t| t.parse::<u32>().ok())) {
-        (true, Some(n)) if n > 1 => meaning.replacen(
-            "the last turn",
-            &format!("the last turn (the {})", crate::labels::ordinal(n)),
-            1,
-        ),
-        _ => meaning.to_string(),
-    }
+    same.then(|| turns.first().and_then(|t| t.parse::<u32>().ok()))
+        .flatten()
 }
 
 /// Whether `meaning` says at least three words its `label` does not (small words aside).

@@ -361,6 +361,21 @@ fn the_linear_warfare_file_is_the_built_in_system() {
     }
 }
 
+/// A scenario's help says what one trial is under the system: Linear Warfare's test is an
+/// opposed round or a volley, in the built-in system and in its file alike (the explorer's form
+/// said "One morale, rally or waiver test"), and a file declares its own in `about().helps`.
+#[test]
+fn a_scenario_help_is_the_systems_own() {
+    let built_in = system::find("linear-warfare")
+        .unwrap()
+        .scenario_help(Scenario::Test);
+    let from_file = file("linear-warfare.rhai").scenario_help(Scenario::Test);
+    assert!(built_in.starts_with("One opposed melee round (LW-4) or one volley (LW-2)"));
+    assert_eq!(built_in, from_file);
+    let rank_and_file = file("rank-and-file.rhai").scenario_help(Scenario::Test);
+    assert!(rank_and_file.starts_with("One morale, rally or waiver test"));
+}
+
 /// The broken files of `tests/corpus/mechanics/`: each is refused with exit code 2 and one line
 /// naming the file (with its line, and column where the compiler gives one, wherever the fault
 /// has a place) and what is wrong — the fragment its first line gives after `// refused:` —

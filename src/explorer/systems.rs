@@ -35,7 +35,7 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
                 .collect();
             json!({
                 "name": sc.name(),
-                "help": sc.about().help,
+                "help": s.scenario_help(*sc),
                 "params": ps,
             })
         })

@@ -288,6 +288,8 @@ pub(super) struct Declared {
     params: Vec<ParamDef>,
     rule_params: Vec<ParamDef>,
     options: Vec<OptionDef>,
+    /// What one trial of a scenario is under the file (`about().helps`).
+    helps: Vec<(Scenario, String)>,
     /// What a points budget may buy of a unit (`about().sizes`).
     pub sizes: Vec<Size>,
     /// Per scenario, defaults that differ from the table's.
@@ -310,6 +312,12 @@ impl Declared {
             bench: &[],
             exact_bench: &[],
             references: &[],
+            helps: keep_slice(
+                self.helps
+                    .iter()
+                    .map(|(sc, h)| (*sc, intern(h)))
+                    .collect::<Vec<_>>(),
+            ),
             edge_specs: &[],
             not_modelled: &[],
         })
@@ -336,6 +344,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
             "extends",
             "defaults",
             "sizes",
+            "helps",
         ],
         path,
         "about()",
@@ -377,6 +386,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
         Some(v) => sizes_of(v, path)?,
     };
     let defaults = defaults_of(&about, &params, path)?;
+    let helps = helps_of(&about, &scenarios, path)?;
     Ok(Declared {
         title,
         rules,
@@ -386,6 +396,7 @@ pub(super) fn declare(engine: &Engine, levels: &[Level], path: &str) -> Result<D
         params,
         rule_params,
         options,
+        helps,
         sizes,
         defaults,
     })
@@ -493,6 +504,34 @@ fn defaults_of(
         }
     }
     Ok(defaults)
+}
+
+/// `about().helps`: what one trial of a scenario is under the file, in a line, by scenario
+/// (`helps: #{ test: "One opposed round: …" }`); each scenario one of the file's.
+fn helps_of(about: &Map, scenarios: &[Scenario], path: &str) -> Result<Vec<(Scenario, String)>> {
+    let mut helps = Vec::new();
+    if let Some(h) = about.get("helps") {
+        for (sc, text) in as_map(h, path, "about().helps")? {
+            let scenario =
+                scenario_list(&[sc.to_string().replace('_', "-")], path, "about().helps")?[0];
+            if !scenarios.contains(&scenario) {
+                return Err(bad(
+                    path,
+                    "about().helps",
+                    format!("`{sc}` is not one of the file's scenarios"),
+                ));
+            }
+            let text = text.into_string().map_err(|_| {
+                bad(
+                    path,
+                    "about().helps",
+                    format!("`{sc}` needs a line of text, e.g. \"One opposed round\""),
+                )
+            })?;
+            helps.push((scenario, text));
+        }
+    }
+    Ok(helps)
 }
 
 /// `about().sizes`: what a points budget may buy of a unit, each a whole-number keyword of the

@@ -51,6 +51,9 @@ pub struct About {
     pub exact_bench: &'static [cases::BenchCase],
     /// Plain hand-written loops of some of its benchmark cases, for `bench`'s ratios.
     pub references: &'static [cases::Reference],
+    /// What one trial of a scenario is under this system, where it differs from the scenario's
+    /// own words (Linear Warfare's test is an opposed round or a volley, not a morale test).
+    pub helps: &'static [(Scenario, &'static str)],
     /// (Attacker, defender) unit specs at the edges of what its specs allow (the largest and
     /// the smallest), for the edge test ([`edges`]).
     pub edge_specs: &'static [(&'static str, &'static str)],
@@ -178,6 +181,14 @@ pub trait RuleSystem: Sync {
     /// Its optional rules.
     fn options(&self) -> &'static [OptionDef] {
         self.about().options
+    }
+    /// What one trial of `scenario` is under this system, in a line (the explorer's form).
+    fn scenario_help(&self, scenario: Scenario) -> &'static str {
+        self.about()
+            .helps
+            .iter()
+            .find(|(sc, _)| *sc == scenario)
+            .map_or(scenario.about().help, |(_, h)| h)
     }
     /// Which states leave a hole in the line, and why.
     fn holes(&self) -> &'static str {

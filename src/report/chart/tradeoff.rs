@@ -63,17 +63,114 @@ fn range(points: &[Point], f: &dyn Fn(&Point) -> Estimate, chance: bool) -> (f64
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
+    let least = lo;
     let pad = ((hi - lo) / 8.0).max(if hi.abs() > 0.0 {
         hi.abs() * 0.02
     } else {
         0.01
     });
-    if chance {
+    let (lo, hi) = if chance {
         ((lo - pad).max(0.0), (hi + pad).min(1.0))
     } else {
         (lo - pad, hi + pad)
-    }
+    };
+    // Out to whole ticks, so that no point lies past the last labelled one.
+    let step = nice_step((hi - lo) / 5.0);
+    let (lo, hi) = ((lo / step).floor() * step, (hi / step).ceil() * step);
+    // A count or a chance never runs below nought: the axis does not either.
+    let lo = if least >= 0.0 { lo.max(0.0) } else { lo };
+    if chance { (lo, hi.min(1.0)) } else { (lo, hi) }
 }
+
+/// A tick step of 1, 2 or 5 times a power of ten, the nearest at or above `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let raw = raw.max(1e-9);
+    let ten = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * ten)
+        .find(|v| *v >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * ten)
+}
+
+/// The number of labels an axis from `lo` to `hi` needs for a label at every tick.
+fn labels_of(lo: f64, hi: f64) -> usize {
+    ((hi - lo) / nice_step((hi - lo) / 5.0)).round() as usize + 1
+}
+
+/// Each point's values written beside it ("71.43%, 3.83"): to its right, else its left,
+/// above or below, wherever the words cover no other point, label or the arrow (`keep_off`),
+/// once for points on the same spot; left to the table where no place is free. A reader
+/// quotes the chart without reading it off the axes.
+fn values_beside<DB: DrawingBackend>(
+    root: &Area<DB>,
+    c: &Plot<DB>,
+    points: &[Point],
+    share: (bool, bool),
+    keep_off: Option<Boxed>,
+    s: Scale,
+) -> Result<usize, String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let value = |v: &Estimate, chance: bool| match chance {
+        true => crate::labels::percent(at(v)),
+        false => format!("{:.2}", at(v)).replacen('-', "\u{2212}", 1),
+    };
+    let (xs, ys) = c.plotting_area().get_pixel_range();
+    let inside = |b: &Boxed| b.0 >= xs.start && b.2 <= xs.end && b.1 >= ys.start && b.3 <= ys.end;
+    let meets = |a: &Boxed, b: &Boxed| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    let centres: Vec<(i32, i32)> = points
+        .iter()
+        .map(|(_, x, y)| c.backend_coord(&(at(x), at(y))))
+        .collect();
+    let mark = s.px(11.0);
+    let mut taken: Vec<Boxed> = centres
+        .iter()
+        .map(|&(x, y)| (x - mark, y - mark, x + mark, y + mark))
+        .chain(keep_off)
+        .collect();
+    let mut said: Vec<(i32, i32)> = Vec::new();
+    let mut unsaid = 0;
+    for (i, (_, x, y)) in points.iter().enumerate() {
+        let (px, py) = centres[i];
+        if said
+            .iter()
+            .any(|(qx, qy)| (qx - px).abs() < s.px(9.0) && (qy - py).abs() < s.px(9.0))
+        {
+            continue;
+        }
+        said.push((px, py));
+        let text = format!("{}, {}", value(x, share.0), value(y, share.1));
+        let (w, h, gap) = (text_w(&text, s.em(TEXT)), s.line(TEXT), s.px(14.0));
+        let candidates: [Boxed; 4] = [
+            (px + gap, py - h / 2, px + gap + w, py + h / 2),
+            (px - gap - w, py - h / 2, px - gap, py + h / 2),
+            (px - w / 2, py - gap - h, px + w / 2, py - gap),
+            (px - w / 2, py + gap, px + w / 2, py + gap + h),
+        ];
+        let own = (px - mark, py - mark, px + mark, py + mark);
+        let Some(b) = candidates
+            .into_iter()
+            .find(|b| inside(b) && !taken.iter().any(|t| *t != own && meets(t, b)))
+        else {
+            unsaid += 1;
+            continue;
+        };
+        taken.push(b);
+        root.draw(&Text::new(
+            text,
+            (b.0, b.1 + h / 2),
+            anchored(s.text(TEXT, colour(i)), HPos::Left, VPos::Center),
+        ))
+        .map_err(e)?;
+    }
+    Ok(unsaid)
+}
+
+/// A box on the canvas: left, top, right, bottom (pixels).
+type Boxed = (i32, i32, i32, i32);
 
 /// An axis's words with the better way, in one bracket: "(among units that recovered; lower
 /// is better)".
@@ -98,7 +195,7 @@ fn arrow<DB: DrawingBackend>(
     (x, y): ((f64, f64), (f64, f64)),
     (bx, by): (bool, bool),
     s: Scale,
-) -> Result<(), String>
+) -> Result<Boxed, String>
 where
     DB::ErrorType: 'static,
 {
@@ -132,7 +229,12 @@ where
         anchored(s.text(TEXT, grey), h, v),
     ))
     .map_err(e)?;
-    Ok(())
+    // What it covers, its word included, for the values written beside the points.
+    let far = (
+        tail.0 + sx * (s.px(4.0) + text_w("better", s.em(TEXT))),
+        tail.1 + sy * (s.px(4.0) + s.line(TEXT)),
+    );
+    Ok((cx.min(far.0), cy.min(far.1), cx.max(far.0), cy.max(far.1)))
 }
 
 /// Draw each point with its whiskers, a point with later ones on its spot larger, so that it
@@ -244,7 +346,8 @@ where
     let (x0, x1) = range(points, &|p| p.1, share.0);
     let (y0, y1) = range(points, &|p| p.2, share.1);
     let (x_desc, y_words) = (said(x_label, better.0), said(y_label, better.1));
-    let mut c = axes(&f.plot, 12.0, y_area(&y_words, s), x0..x1, y0..y1, s)?;
+    // Room at the right for the last tick's label, which now sits at the edge.
+    let mut c = axes(&f.plot, 26.0, y_area(&y_words, s), x0..x1, y0..y1, s)?;
     // Whole per cents where the axis spans more than five points.
     let fmt = |v: f64, pct: bool, span: f64| {
         if pct && span > 0.05 {
@@ -257,17 +360,19 @@ where
     };
     mesh(&mut c, s, true)
         .x_desc(x_desc.as_str())
-        .x_labels(6)
-        .y_labels(6)
+        .x_labels(labels_of(x0, x1))
+        .y_labels(labels_of(y0, y1))
         .x_label_formatter(&|v| fmt(*v, share.0, x1 - x0))
         .y_label_formatter(&|v| fmt(*v, share.1, y1 - y0))
         .draw()
         .map_err(e)?;
     y_desc(root, &f.plot, &c, &y_words, s)?;
-    if let (Some(bx), Some(by)) = *better {
-        arrow(root, &c, ((x0, x1), (y0, y1)), (bx, by), s)?;
-    }
+    let arrowed = match *better {
+        (Some(bx), Some(by)) => Some(arrow(root, &c, ((x0, x1), (y0, y1)), (bx, by), s)?),
+        _ => None,
+    };
     let estimated = draw_points(root, &c, points, s)?;
+    let unsaid = values_beside(root, &c, points, *share, arrowed, s)?;
     let same = same_spot(&c, points, s);
     let mut note = if estimated {
         format!(
@@ -279,8 +384,14 @@ where
     if !same.is_empty() {
         note += &format!(" On the same spot: {}.", same.join("; "));
     }
+    if unsaid > 0 {
+        note += match unsaid {
+            1 => " One point has no room for its values: they are in the table.",
+            _ => " Points with no room for their values have them in the table.",
+        };
+    }
     if better.0.is_some() && better.1.is_some() {
-        note += " The arrow points to the better corner.";
+        note += " The arrow points the way both measures get better.";
     }
     // Axes drawn where the points are, not from zero: said, so that a gap is not read as a
     // ratio.

@@ -56,6 +56,7 @@ static ABOUT: About = About {
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
     references: &[reference::UNDER_FIRE, reference::MELEE],
+    helps: &[],
     edge_specs: &[
         (
             "elite general supported dice=20",

@@ -60,6 +60,7 @@ static ABOUT: About = About {
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
     references: &[reference::UNDER_FIRE, reference::MELEE, reference::LINE],
+    helps: &[(Scenario::Test, TEST_HELP)],
     edge_specs: &[
         (
             "guards pips=12 stands=24 double-move general",
@@ -73,6 +74,10 @@ static ABOUT: About = About {
     ],
     not_modelled: NOT_MODELLED,
 };
+
+/// What one test is under Linear Warfare: no morale test, an opposed round or a volley.
+pub const TEST_HELP: &str =
+    "One opposed melee round (LW-4) or one volley (LW-2): the chance of each result";
 
 /// What a points budget buys of a Linear Warfare unit: stands, a fire die each (LW-2), or pips
 /// (LW-1), the type's number otherwise.

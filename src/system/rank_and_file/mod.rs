@@ -55,6 +55,7 @@ static ABOUT: About = About {
     bench: cases::CASES,
     exact_bench: cases::EXACT_CASES,
     references: &[reference::RALLY, reference::UNDER_FIRE, reference::MELEE],
+    helps: &[],
     edge_specs: &[
         (
             "veteran cavalry stands=40 elite leader=3 rerolls=9 frontage=40 hit=3 shock uncontrolled=6",

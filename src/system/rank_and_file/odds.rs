@@ -359,13 +359,13 @@ pub fn rally_sections(
         .as_deref()
     {
         None | Some("1") => {
-            "An Elite column counts the unit's one re-roll for the battle (RF-6), spent on its first failed rally.".to_string()
+            "An Elite column counts the unit's one re-roll for the battle (RF-6), spent on its first failed test, here a rally.".to_string()
         }
         Some("unlimited") => {
-            "An Elite column re-rolls every failed rally once (RF-6, with unlimited re-rolls for being Elite).".to_string()
+            "An Elite column re-rolls every failed test once, here each failed rally (RF-6, with unlimited re-rolls for being Elite).".to_string()
         }
         Some(n) => format!(
-            "An Elite column counts the unit's {n} re-rolls for the battle (RF-6), spent on its first failed rallies."
+            "An Elite column counts the unit's {n} re-rolls for the battle (RF-6), spent on its first failed tests, here rallies."
         ),
     };
     let helps: [(&str, &[(&str, &str)]); 4] = [

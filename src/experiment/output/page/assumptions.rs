@@ -906,8 +906,18 @@ fn change_sentence(
     at: Option<String>,
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
-    let base = result.experiment.baseline_name(&top.variant);
-    let would = would_differ(&head, &top.variant, base, top, true);
+    let exp = &result.experiment;
+    let base = exp.baseline_name(&top.variant);
+    let mut would = would_differ(&head, &top.variant, base, top, true);
+    // A reversal of a measure the verdict does not judge is said to leave the verdict be, so
+    // that the row does not read as contradicting "no change reverses the verdict".
+    if top.effect == "flips"
+        && exp.verdict
+        && !exp.verdict_on.is_empty()
+        && !exp.verdict_on.contains(&head.key)
+    {
+        would += ", though not the verdict, which rests on the other measures";
+    }
     match at {
         Some(v) => format!("At {v}, {would}."),
         None => format!("{}.", crate::labels::capitalised(&would)),
@@ -917,9 +927,9 @@ fn change_sentence(
 /// The assumptions that matter, a row per setting (compact enough for paper): what it is
 /// stepped to, how many of the question's comparisons it changes and how, and its gravest
 /// change in the answer's numbers. A variant shown for scale is counted apart.
-pub(super) fn assumptions_by_setting(
+pub(super) fn assumptions_by_setting<'a>(
     result: &ExperimentResult,
-    a: &crate::experiment::assumptions::Assumptions,
+    a: &'a crate::experiment::assumptions::Assumptions,
     situation: bool,
     scale_only: &mut usize,
 ) -> Tab {
@@ -972,16 +982,30 @@ pub(super) fn assumptions_by_setting(
             *scale_only += 1;
             continue;
         }
-        // The variant shown for scale is left out of the count (the full table has it).
-        let top = mine
-            .iter()
-            .copied()
-            .min_by(|x, y| {
+        // The variant shown for scale is left out of the count (the full table has it). The
+        // variant the question leads with is said where the step reverses or removes one of its
+        // differences (a reader asked about the amendment, not its blocked variant); else the
+        // gravest change of any.
+        let led = result
+            .experiment
+            .compared()
+            .find(|(_, v)| !v.reference)
+            .map(|(_, v)| v.name.as_str());
+        let gravest_of = |rows: Vec<&'a Assumption>| -> Option<&'a Assumption> {
+            rows.into_iter().min_by(|x, y| {
                 severity(&x.effect)
                     .cmp(&severity(&y.effect))
                     .then(weight(y).total_cmp(&weight(x)))
             })
-            .expect("a setting listed has a row");
+        };
+        let top = gravest_of(
+            mine.iter()
+                .copied()
+                .filter(|f| Some(f.variant.as_str()) == led && severity(&f.effect) <= 1)
+                .collect(),
+        )
+        .or_else(|| gravest_of(mine.clone()))
+        .expect("a setting listed has a row");
         // Each step tried that changes a comparison, once ("0 or 2").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {

@@ -1464,43 +1464,33 @@ fn a_setting_value_that_means_never_says_so() {
     );
 }
 
-/// A reader reproduces the situation from the page: the settings the file leaves at the tool's
-/// defaults that would change the answer are said with their values, at the head of "Where the
-/// answer holds" (the retreat report's unit fires back; it moves the amendment's effect).
+/// A reader reproduces the situation from the page: the settings of the situation that would
+/// change the answer are in "Where the answer holds" with their values ("| Fires back | yes |
+/// no |"), and what would change only the variant shown for scale (Rank & File's fire at shaken
+/// units) is left out, as the section says: it is not an assumption of the answer.
 #[test]
-fn the_defaults_that_would_change_the_answer_are_said_with_their_values() {
+fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
     let md = std::fs::read_to_string(root.join("retreat-vs-rank-and-file/summary.md")).unwrap();
-    let start = md
-        .find("Besides what the setup and the table say, it also assumes:")
-        .expect("the retreat report says its defaults");
-    // One to a line.
-    let line: String = md[start..]
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.starts_with('|'))
-        .filter(|l| l.starts_with("- "))
-        .collect::<Vec<_>>()
-        .join("\n");
-    // A setting one system lacks is said with the system it is played under.
-    assert!(
-        line.contains(
-            "- Enemy fires at shaken units (under Rank & File): all (unsteady and routing alike)"
-        ),
-        "{line}"
-    );
-    // A setting the table above gives with its value is not said again in the list.
-    for (listed, row) in [
-        ("Fires back", "| Fires back | yes | no |"),
-        ("General attached", "| General attached | no | yes |"),
-        (
-            "Starting state",
-            "| Starting state | in line | retreating |",
-        ),
+    let start = md.find("## Where the answer holds").unwrap();
+    let end = md[start..]
+        .find("\n## ")
+        .map_or(md.len(), |e| start + 1 + e);
+    let section = &md[start..end];
+    for row in [
+        "| Fires back | yes | no |",
+        "| General attached | no | yes |",
+        "| Starting state | in line | retreating |",
     ] {
-        assert!(!line.contains(listed), "{listed:?} said twice: {line}");
-        assert!(md.contains(row), "{row:?} not in the table");
+        assert!(section.contains(row), "{row:?} not in the table: {section}");
     }
-    // A setting the file sets is in the setup, not repeated here.
-    assert!(!line.to_lowercase().contains("morale class"), "{line}");
+    assert!(
+        section.contains("(what would change only Rank & File, shown for scale, is left out)"),
+        "{section}"
+    );
+    for scale_only in ["Enemy fires at shaken units", "Formed unit or single stand"] {
+        assert!(!section.contains(scale_only), "{scale_only}: {section}");
+    }
+    // A setting the file sets is in the setup, not repeated as an assumption.
+    assert!(!section.contains("Besides what the setup"), "{section}");
 }

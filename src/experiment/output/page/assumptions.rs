@@ -525,8 +525,8 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " These change it: each would reverse a difference from {base}, remove one, create one, or move one by more than {}% of its size (a chance, by more than {} points). The last column gives the gravest change each makes.",
-        (100.0 * a.share).round(),
+        " The table lists those that change it, that is, reverse a difference from {base}, remove one, create one, or move one by more than {} (a chance's, by more than {} points); its last column says what each would do, in the answer's numbers.",
+        share_words(a.share),
         (100.0 * a.points).round()
     );
     let tab = comparison_table(result, a);
@@ -566,6 +566,27 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     Some(out)
 }
 
+/// The variants shown for scale, by name: "Rank & File", "A and B".
+fn scale_names(result: &ExperimentResult) -> String {
+    let scale: Vec<&str> = result
+        .experiment
+        .variants
+        .iter()
+        .filter(|v| v.reference)
+        .map(|v| v.name.as_str())
+        .collect();
+    crate::labels::listed(&scale)
+}
+
+/// A share of a difference's size in words: "half its size", else "40% of its size".
+fn share_words(share: f64) -> String {
+    match (100.0 * share).round() as i64 {
+        50 => "half its size".into(),
+        25 => "a quarter of its size".into(),
+        n => format!("{n}% of its size"),
+    }
+}
+
 /// The section's opening in a reader's words: what was moved, how far, and how each try was
 /// worked out.
 fn tries_intro(
@@ -587,7 +608,7 @@ fn tries_intro(
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     format!(
-        "Each rule, reading and setting the variants share with {base} was moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options) and the answer worked out again{}: {} tries, {how}.",
+        "The answer was worked out again with each rule, reading and setting the variants share with {base} moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options){}: {} changes in all, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -613,7 +634,10 @@ fn what_they_touch(
     if by_setting.rows.is_empty() {
         intro += " No rule, reading or optional rule does.";
     } else if scale_only > 0 {
-        intro += " The variant shown for scale is left out.";
+        intro += &format!(
+            " What would change only {}, shown for scale, is left out.",
+            scale_names(result)
+        );
     }
     // A `verdict = [...]` question: whether any of them touches the verdict itself.
     if !by_setting.rows.is_empty() && verdict_holds(result).0 {
@@ -622,7 +646,7 @@ fn what_they_touch(
             .iter()
             .map(|k| {
                 format!(
-                    "\u{201c}{}\u{201d}",
+                    "the {}",
                     Head::named(k.clone(), &result.runs[0].report).label().head
                 )
             })
@@ -642,15 +666,14 @@ fn what_they_touch(
 }
 
 /// The settings of the situation (and choices of play) that would change a difference from
-/// `base`, with the defaults that matter.
+/// `base`. (What would change only a variant shown for scale is left out, as under "What
+/// changes the answer": it is not an assumption of the answer.)
 fn where_the_answer_holds(
     result: &ExperimentResult,
     base: &str,
     situation: Tab,
     scale_situation: usize,
 ) -> Section {
-    let in_table: Vec<&str> = situation.rows.iter().map(|r| r[0].as_str()).collect();
-    let defaults = defaults_that_matter(result, &in_table);
     // With `verdict = [...]`, whether a situation moved one step would turn the verdict round.
     let exp = &result.experiment;
     let verdict = match result.assumptions.as_ref() {
@@ -673,14 +696,16 @@ fn where_the_answer_holds(
         intro: format!(
             "These settings describe the situation and how it is played, not the rules: the answer is for the situation the setup describes. Each, moved one step as above, would change a difference from {base}{}, as its row says.{verdict}",
             if scale_situation > 0 {
-                " (the variant shown for scale is left out)".to_string()
+                format!(
+                    " (what would change only {}, shown for scale, is left out)",
+                    scale_names(result)
+                )
             } else {
                 String::new()
             },
         ),
-        // The table first, under the sentence that introduces it; then the defaults.
-        closing: defaults.as_ref().map(|d| d.0.clone()).unwrap_or_default(),
-        list: defaults.map(|d| d.1).unwrap_or_default(),
+        closing: String::new(),
+        list: Vec::new(),
         tables: vec![situation],
     }
 }
@@ -725,80 +750,6 @@ pub(super) fn stepped(label: &str, to: &str, from: &str) -> String {
         ": "
     };
     format!("{label}{sep}{to} instead of {from}")
-}
-
-/// The settings of the situation and of play that the file leaves at the tool's defaults but
-/// that would change the answer (those "Where the answer holds" lists), with their values, said
-/// at the head of that section: a reader can then reproduce the situation from the page
-/// ("fires back: yes", "general attached: no"), not only from the tool's list. (In the setup
-/// they pushed the first page's chart onto the second.)
-pub(super) fn defaults_that_matter(
-    result: &ExperimentResult,
-    in_table: &[&str],
-) -> Option<(String, Vec<String>)> {
-    let a = result.assumptions.as_ref()?;
-    let exp = &result.experiment;
-    let set_in_file = |k: &str| {
-        exp.variants
-            .iter()
-            .any(|v| v.set.iter().any(|(key, _)| key == k))
-            || exp.sweep.iter().any(|x| x.key == k)
-    };
-    let systems = compared_systems(result);
-    // The systems (of every variant) that have a setting: one some systems lack is said with
-    // the systems it is played under, not as if every variant had it.
-    let all: Vec<&str> = systems_of(result);
-    let under = |key: &str| -> Vec<&str> {
-        all.iter()
-            .copied()
-            .filter(|s| {
-                crate::system::find(s)
-                    .is_ok_and(|sys| crate::system::all_params(sys).iter().any(|p| p.key == key))
-            })
-            .collect()
-    };
-    let mut said: Vec<String> = Vec::new();
-    let mut everywhere = true;
-    let mut keys: Vec<&str> = Vec::new();
-    for f in a.found.iter().filter(|f| scope(f)) {
-        // A setting the table above already gives with its value is not said twice.
-        let row = setting_in_table(&systems, &f.key, &f.kind);
-        if keys.contains(&f.key.as_str()) || set_in_file(&f.key) || in_table.contains(&&*row) {
-            continue;
-        }
-        keys.push(&f.key);
-        let within = under(&f.key);
-        let only = if f.kind != "option" && !within.is_empty() && within.len() < all.len() {
-            everywhere = false;
-            format!(
-                " (under {})",
-                within
-                    .iter()
-                    .map(|s| crate::labels::system(s))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            )
-        } else {
-            String::new()
-        };
-        // The system beside the label, not after a value that may have brackets of its own.
-        said.push(format!(
-            "{}{only}: {}",
-            crate::labels::lower_first(&setting_in_table(&systems, &f.key, &f.kind)),
-            setting_value(&f.key, &f.from)
-        ));
-    }
-    (!said.is_empty()).then(|| {
-        (
-            format!(
-                "Besides what the setup and the table say, it also assumes{}:",
-                if everywhere { ", in every variant" } else { "" }
-            ),
-            said.into_iter()
-                .map(|s| crate::labels::capitalised(&s))
-                .collect(),
-        )
-    })
 }
 
 /// A setting of the situation the question is asked about, or a side's choice of play (a

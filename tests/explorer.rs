@@ -1151,7 +1151,7 @@ fn the_page_publishes_every_profile_side_by_side() {
         data["open"][0]["words"][1]
             .as_str()
             .unwrap()
-            .contains("green"),
+            .contains("Green troops"),
         "{}",
         data["open"][0]["words"]
     );

@@ -82,7 +82,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
   figcaption { font-size: 8.5pt; }
-  footer { margin-top: 0.3rem; font-size: 7.5pt; break-before: avoid; }
+  /* The page's foot says it on paper (the colophon), on every page. */
+  footer { display: none; }
   figcaption a { color: inherit; text-decoration: none; }
 }
 "#;
@@ -311,7 +312,7 @@ pub(crate) fn index_html(
     // answer's box closes with it only where there is no such table (a paragraph of its own,
     // with its margins, pushed a first page's chart off the page).
     let under_table = page.headline.is_some() || !page.pivots.is_empty();
-    let mut out = opening_html(result, page, under_table);
+    let mut out = opening_html(result, page, under_table, command);
     let figures = Figures::new(result, page, charts);
     // The chart that answers the question shares the first page with the answer, its table
     // after it: a chart placed after the table does not fit under it on most first pages, and
@@ -354,12 +355,18 @@ pub(crate) fn index_html(
 
 /// The page's head and heading, the question (where the title is not it), the setup and the
 /// answer (closing with the note on changes unless `under_table`).
-fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> String {
+fn opening_html(
+    result: &ExperimentResult,
+    page: &Page,
+    under_table: bool,
+    command: &str,
+) -> String {
     let exp = &result.experiment;
     let mut out = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n<style>{}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
         escape(&result.version),
         escape(&page.title),
+        colophon(&result.version, command),
         escape(&page.title)
     );
     // Without a title the question is the heading, and is not said twice.
@@ -380,6 +387,25 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
             .unwrap_or_default()
     );
     out
+}
+
+/// On paper, the foot of every page: what made the figures, the command line that reproduces
+/// them, where the tables the paper leaves out are, and the page's number. (A closing line
+/// printed after the last table could fall alone onto a page of its own.)
+fn colophon(version: &str, command: &str) -> String {
+    // A CSS string: its quotes and backslashes escaped, no line breaks.
+    let quoted = |t: &str| {
+        t.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace(['\n', '\r'], " ")
+            .replace('<', "\\3c ")
+    };
+    format!(
+        "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
+        quoted(&format!(
+            "Worked out with morale-lab {version}: {command}. Every table is in the report's summary.md."
+        ))
+    )
 }
 
 /// The charts in the page's order, and which of them print.

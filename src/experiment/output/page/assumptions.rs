@@ -253,7 +253,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "No one-step change to the rules' numbers or readings reverses the verdict; the sizes of the differences depend on "
+            "No single change to the rules reverses the verdict; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -264,10 +264,12 @@ fn rests_on_sentences(
             "{opening}{}{}; \u{201c}What changes the answer\u{201d} lists {}{situation}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
-                match keys.len() - shown.len() {
+                match (keys.len() - shown.len(), holds) {
                     // Rules' numbers and readings: the situations are counted apart.
-                    1 => " and on 1 more of the rules' numbers or readings".to_string(),
-                    n => format!(" and on {n} more of the rules' numbers and readings"),
+                    (1, true) => " and 1 more".to_string(),
+                    (n, true) => format!(" and {n} more"),
+                    (1, false) => " and on 1 more of the rules' numbers or readings".to_string(),
+                    (n, false) => format!(" and on {n} more of the rules' numbers and readings"),
                 }
             } else {
                 String::new()
@@ -323,7 +325,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No one-step change to the rules' numbers or readings reverses the verdict, though {} the sizes of the differences{most}; {list}.",
+            "No single change to the rules reverses the verdict, though {} the sizes of the differences{most}; {list}.",
             match n {
                 1 => "one of them changes".to_string(),
                 n => format!("{n} of them change"),
@@ -985,12 +987,31 @@ pub(super) fn assumptions_by_setting<'a>(
             },
             as_roll(&f.key, &steps_in_words(&steps)),
             top.rule.clone(),
-            change_sentence(
-                result,
-                top,
-                // Which of the values tried, where there were two.
-                (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
-            ),
+            {
+                let mut said = change_sentence(
+                    result,
+                    top,
+                    // Which of the values tried, where there were two.
+                    (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
+                );
+                // The other step of two, where it moves the same comparison, in a few words:
+                // a row that lists "4+ or 6+" says what each does.
+                if let Some(other) = rows.iter().find(|r| {
+                    r.to != top.to && r.variant == top.variant && r.headline == top.headline
+                }) {
+                    let head = Head::named(other.headline.clone(), &result.runs[0].report);
+                    said = format!(
+                        "{} (at {}, {}).",
+                        said.trim_end_matches('.'),
+                        as_roll(&f.key, &setting_value(&f.key, &other.to)),
+                        match other.changed.abs() < EXACTLY_ZERO {
+                            true => "no difference".to_string(),
+                            false => format!("by {}", head.diff(other.changed)),
+                        }
+                    );
+                }
+                said
+            },
         ]);
     }
     tab

@@ -951,14 +951,18 @@ pub(super) fn assumptions_by_setting<'a>(
                     .then(weight(y).total_cmp(&weight(x)))
             })
         };
+        // The led variant's gravest row stands for the setting unless another variant's is of
+        // a graver kind (a reversal beside a shift): a reader set every row against the
+        // amendment's −13.94, and rows that slipped to its blocked variant misled (trial 41).
+        let gravest = gravest_of(mine.clone()).expect("a setting listed has a row");
         let top = gravest_of(
             mine.iter()
                 .copied()
-                .filter(|f| Some(f.variant.as_str()) == led && severity(&f.effect) <= 1)
+                .filter(|f| Some(f.variant.as_str()) == led)
                 .collect(),
         )
-        .or_else(|| gravest_of(mine.clone()))
-        .expect("a setting listed has a row");
+        .filter(|l| severity(&l.effect) <= 1 || severity(&l.effect) <= severity(&gravest.effect))
+        .unwrap_or(gravest);
         // Each step tried that changes a comparison, once ("0 or 2").
         let mut steps: Vec<String> = Vec::new();
         for r in rows.iter() {
@@ -996,17 +1000,32 @@ pub(super) fn assumptions_by_setting<'a>(
                 );
                 // The other step of two, where it moves the same comparison, in a few words:
                 // a row that lists "4+ or 6+" says what each does.
-                if let Some(other) = rows.iter().find(|r| {
-                    r.to != top.to && r.variant == top.variant && r.headline == top.headline
-                }) {
+                // Of the same comparison where it moves, else the variant's gravest other.
+                let same_variant = |r: &&&Assumption| r.to != top.to && r.variant == top.variant;
+                let other = rows
+                    .iter()
+                    .filter(same_variant)
+                    .find(|r| r.headline == top.headline)
+                    .or_else(|| {
+                        rows.iter().filter(same_variant).min_by(|x, y| {
+                            severity(&x.effect)
+                                .cmp(&severity(&y.effect))
+                                .then(weight(y).total_cmp(&weight(x)))
+                        })
+                    });
+                if let Some(other) = other {
                     let head = Head::named(other.headline.clone(), &result.runs[0].report);
+                    let of = match other.headline == top.headline {
+                        true => String::new(),
+                        false => format!(" in {}", head.labelled()),
+                    };
                     said = format!(
                         "{} (at {}, {}).",
                         said.trim_end_matches('.'),
                         as_roll(&f.key, &setting_value(&f.key, &other.to)),
                         match other.changed.abs() < EXACTLY_ZERO {
-                            true => "no difference".to_string(),
-                            false => format!("by {}", head.diff(other.changed)),
+                            true => format!("no difference{of}"),
+                            false => format!("by {}{of}", head.diff(other.changed)),
                         }
                     );
                 }

@@ -714,6 +714,15 @@ pub(super) fn tick(v: f64, span: f64) -> String {
     }
 }
 
+/// A value written on a chart as the report's tables give it: a chance in per cent to two
+/// decimals ([`crate::labels::percent`]), a mean to two decimals with a true minus.
+pub(super) fn value_text(v: f64, chance: bool) -> String {
+    match chance {
+        true => crate::labels::percent(v),
+        false => format!("{v:.2}").replacen('-', "\u{2212}", 1),
+    }
+}
+
 /// A chart's plot: pixel coordinates over two ranges of numbers.
 pub(super) type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 

@@ -562,11 +562,7 @@ where
     if chart.steps || chart.x_values.len() > 8 || moving > 1 {
         return Ok(());
     }
-    let said = |v: f64| match chart.share {
-        true => crate::labels::percent(v),
-        // As the tables give a mean.
-        false => format!("{v:.2}").replacen('-', "\u{2212}", 1),
-    };
+    let said = |v: f64| value_text(v, chart.share);
     let top = c.backend_coord(&(0.0, y_max)).1;
     let reach = s.px(5.0 * LINE_MARK) + s.px(6.0);
     for &si in order {

@@ -114,10 +114,7 @@ where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    let value = |v: &Estimate, chance: bool| match chance {
-        true => crate::labels::percent(at(v)),
-        false => format!("{:.2}", at(v)).replacen('-', "\u{2212}", 1),
-    };
+    let value = |v: &Estimate, chance: bool| value_text(at(v), chance);
     let (xs, ys) = c.plotting_area().get_pixel_range();
     let inside = |b: &Boxed| b.0 >= xs.start && b.2 <= xs.end && b.1 >= ys.start && b.3 <= ys.end;
     let meets = |a: &Boxed, b: &Boxed| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;

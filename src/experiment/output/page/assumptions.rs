@@ -1006,13 +1006,8 @@ pub(super) fn assumptions_by_setting<'a>(
                     .iter()
                     .filter(same_variant)
                     .find(|r| r.headline == top.headline)
-                    .or_else(|| {
-                        rows.iter().filter(same_variant).min_by(|x, y| {
-                            severity(&x.effect)
-                                .cmp(&severity(&y.effect))
-                                .then(weight(y).total_cmp(&weight(x)))
-                        })
-                    });
+                    .copied()
+                    .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()));
                 if let Some(other) = other {
                     let head = Head::named(other.headline.clone(), &result.runs[0].report);
                     let of = match other.headline == top.headline {

@@ -836,28 +836,28 @@ const ODDS_CSS: &str = r#"
 body { margin: 0; color: #111; background: #fff; font: 9.5pt/1.3 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; }
 main { max-width: 180mm; margin: 8mm auto; padding: 0 3mm; }
 h1 { font-size: 14pt; margin: 0 0 1.2mm; }
-h2 { font-size: 10.5pt; margin: 2.5mm 0 1mm; }
-.meta { color: #444; font-size: 8pt; margin: 0 0 1.5mm; }
-.howto { font-size: 8.5pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+h2 { font-size: 11.5pt; margin: 3.5mm 0 1.2mm; }
+.meta { color: #444; font-size: 8.5pt; margin: 0 0 1.5mm; }
+.howto { font-size: 9.5pt; margin: 0 0 2mm; padding: 1.5mm 2.5mm; border: 0.3mm solid var(--rule); background: var(--alt); -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 table.narrow { width: 50%; }
 table.across { width: auto; table-layout: auto; }
 table.across th, table.across td { padding: 0.5mm 2.5mm; }
 td.h { background: var(--head); font-weight: 600; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-td.x.all { font-size: 8.5pt; }
-.foot { font-size: 8pt; color: #333; margin: 1mm 0 0; }
+td.x.all { font-size: 9pt; }
+.foot { font-size: 8.5pt; color: #333; margin: 1mm 0 0; }
 .subtitle { font-size: 10.5pt; margin: 0 0 2mm; }
 .rules.changed { color: #000; border-left: 1mm solid #b00; padding-left: 2mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
-table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 8.5pt; }
-th, td { border: 0.25mm solid var(--rule); padding: 0.3mm 0.5mm; line-height: 1.12; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
-thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 9pt; }
+th, td { border: 0.25mm solid var(--rule); padding: 0.5mm 0.5mm; line-height: 1.15; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
+thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; font-size: 8.3pt; }
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }
-td .p { display: block; color: #444; font-size: 7pt; line-height: 1.1; white-space: nowrap; }
+td .p { display: block; color: #444; font-size: 7.5pt; line-height: 1.1; white-space: nowrap; }
 tbody th { text-align: left; }
-td.x { color: #555; font-style: italic; font-size: 7.5pt; }
-.rules ul { margin: 0; padding-left: 4mm; font-size: 7.5pt; line-height: 1.12; columns: 3; column-gap: 5mm; }
+td.x { color: #555; font-style: italic; font-size: 8pt; }
+.rules ul { margin: 0; padding-left: 4mm; font-size: 8.5pt; line-height: 1.18; columns: 3; column-gap: 5mm; }
 .rules h2 { margin-top: 2mm; }
 section.rules { break-inside: auto; page-break-inside: auto; }
 .rules li { margin-bottom: 0.3mm; break-inside: avoid; page-break-inside: avoid; }

@@ -7,7 +7,7 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, condensed to one table for a
 /// rulebook: by stands lost (rows) and class with a leader bonus of 0, +1 and +2 (columns), then
 /// a small table that turns any of its chances into the chance with a re-roll. Without `stands`,
-/// a last column marks each row's 50% rule for the usual unit sizes ("fails units of 4 stands
+/// a last column marks each row's 50% rule for the usual unit sizes ("always fails if it began with 4 stands
 /// or fewer"); with `stands`, the rows at that loss show the automatic failure. Where
 /// the rule parameters make a re-roll's effect depend on more than the chance it re-rolls, the
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
@@ -136,7 +136,7 @@ fn condensed_sections(
     // Without a unit size, a last column: at each loss, the units the break share fails
     // outright, so that no cell above it is read for a unit that cannot pass.
     if stands.is_none() {
-        columns.push(format!("{rule} fails units of"));
+        columns.push(format!("{rule}: always fails if it began with"));
     }
     let mut rows = Vec::new();
     for lost in 0..=max_lost {
@@ -155,7 +155,7 @@ fn condensed_sections(
                 .rev()
                 .find(|&s| chance(numbers, rf::Class::Veteran, lost, 0, false, s).is_none());
             cells.push(OddsCell::note(&match largest {
-                Some(1) => "a unit of 1 stand".to_string(),
+                Some(1) => "1 stand".to_string(),
                 Some(s) => format!("{s} stands or fewer"),
                 None => "\u{2014}".to_string(),
             }));
@@ -564,7 +564,7 @@ mod tests {
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
         assert_eq!(t.columns.len(), 10);
-        assert_eq!(t.columns[9], "50% rule fails units of");
+        assert_eq!(t.columns[9], "50% rule: always fails if it began with");
         let last: Vec<&str> = t.rows.iter().map(|r| r.1[9].text.as_str()).collect();
         assert_eq!(
             last[..4],

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::frame::*;
-use super::{Area, Series, colour};
+use super::{Area, Series, series_colours};
 
 /// Grouped bars with interval whiskers: categories × series.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,8 +78,9 @@ where
     let k = series.len().max(1) as f64;
     let width = 0.8 / k;
     let mut widest = (0, 0.0f64);
+    let colours = series_colours(&names);
     for (si, (_, values)) in series.iter().enumerate() {
-        let col = colour(si);
+        let col = colours[si];
         for (ci, v) in values.iter().enumerate() {
             let Some(v) = v else { continue };
             let x0 = ci as f64 + 0.1 + si as f64 * width;

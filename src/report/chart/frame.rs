@@ -9,7 +9,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Area, colour};
+use super::{Area, series_colours};
 
 pub(super) const FONT: &str = "sans-serif";
 
@@ -573,8 +573,9 @@ pub(super) fn series_entries(
 ) -> Vec<(String, Key)> {
     names
         .iter()
+        .zip(series_colours(names))
         .enumerate()
-        .map(|(i, n)| (n.clone(), key(i, colour(i))))
+        .map(|(i, (n, col))| (n.clone(), key(i, col)))
         .collect()
 }
 

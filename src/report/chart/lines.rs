@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::frame::*;
-use super::{Area, Estimate, Series, colour};
+use super::{Area, Estimate, Series, series_colours};
 
 /// Lines with interval bands over a swept parameter, or steps over turns.
 #[derive(Debug, Clone, PartialEq)]
@@ -197,6 +197,12 @@ fn mark_scale(chart: &Lines, s: Scale) -> Scale {
     }
 }
 
+/// Series `si`'s colour, as the legend gives it.
+fn colour_of(chart: &Lines, si: usize) -> RGBColor {
+    let names: Vec<&str> = chart.series.iter().map(|x| x.0.as_str()).collect();
+    series_colours(&names)[si]
+}
+
 /// Draw series `si`'s marks alone, as [`draw_series`] places them.
 fn draw_marks<DB: DrawingBackend>(
     root: &Area<DB>,
@@ -214,7 +220,7 @@ where
     for (j, &(i, v)) in pts.iter().enumerate() {
         if j % mark_every == 0 {
             let at = c.backend_coord(&(i as f64 + aside, y_of(&v)));
-            marker(root, at, si, colour(si), mark_scale(chart, s))?;
+            marker(root, at, si, colour_of(chart, si), mark_scale(chart, s))?;
         }
     }
     Ok(())
@@ -238,7 +244,7 @@ where
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let steps = chart.steps;
     let stroke = s.px(2.5).max(1) as u32;
-    let col = colour(si);
+    let col = colour_of(chart, si);
     let pts = points(chart, si);
     // Every mark on its x value: series that coincide are told apart by drawing the
     // baseline last and setting aside the marks of a series hidden under another.
@@ -566,7 +572,7 @@ where
     let top = c.backend_coord(&(0.0, y_max)).1;
     let reach = s.px(5.0 * LINE_MARK) + s.px(6.0);
     for &si in order {
-        let col = colour(si);
+        let col = colour_of(chart, si);
         let style = |v: VPos, h: HPos| anchored(s.text(TEXT, col), h, v);
         if flat(chart, si) {
             let Some(&(_, v)) = points(chart, si).first() else {

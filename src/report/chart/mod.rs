@@ -55,6 +55,52 @@ pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// Colour words a series' name may carry ("Green" troops), each with its place in the palette.
+const COLOUR_WORDS: [(&str, usize); 6] = [
+    ("blue", 0),
+    ("red", 1),
+    ("green", 2),
+    ("orange", 3),
+    ("black", 6),
+    ("yellow", 7),
+];
+
+/// The palette place a name's colour word asks for: "Green" drawn in green.
+fn colour_word(name: &str) -> Option<usize> {
+    name.split(|c: char| !c.is_alphanumeric()).find_map(|w| {
+        COLOUR_WORDS
+            .iter()
+            .find(|(word, _)| w.eq_ignore_ascii_case(word))
+            .map(|&(_, at)| at)
+    })
+}
+
+/// The colours of series named `names`, in order. A series whose name carries a colour word
+/// ("Green") is drawn in that colour, and no other series takes it, so that "Regular" is
+/// never the green line beside "Green"; the rest take the palette in order. Without colour
+/// words this is [`colour`] by place.
+pub fn series_colours<S: AsRef<str>>(names: &[S]) -> Vec<RGBColor> {
+    let mut taken = [false; PALETTE.len()];
+    let claims: Vec<Option<usize>> = names
+        .iter()
+        .map(|n| {
+            let at = colour_word(n.as_ref())?;
+            (!std::mem::replace(&mut taken[at], true)).then_some(at)
+        })
+        .collect();
+    let free: Vec<usize> = (0..PALETTE.len()).filter(|&c| !taken[c]).collect();
+    let mut next = 0;
+    claims
+        .into_iter()
+        .map(|claim| {
+            PALETTE[claim.unwrap_or_else(|| {
+                next += 1;
+                free[(next - 1) % free.len()]
+            })]
+        })
+        .collect()
+}
+
 /// The colour of an outcome or state, the same in every chart and system: in action (good, in
 /// line, and a rally's end there, recovered) green, shaken (unsteady, retreating, falling back)
 /// orange, routing vermillion, gone (removed, eliminated) dark grey; others by their place `i`.
@@ -610,6 +656,51 @@ mod tests {
             ) && !texts.contains("Where lines meet"),
             "{texts}"
         );
+    }
+
+    #[test]
+    fn a_series_named_for_a_colour_is_drawn_in_it_and_no_other_takes_it() {
+        let plain = ["Regular with a +1 leader", "Guards", "Line", "Militia"];
+        assert_eq!(
+            series_colours(&plain),
+            (0..4).map(colour).collect::<Vec<_>>(),
+            "without colour words, colours go by place"
+        );
+        let c = series_colours(&[
+            "Regular with a +1 leader",
+            "Green",
+            "Regular without a leader",
+        ]);
+        assert_eq!(c[1], PALETTE[2], "Green is green");
+        assert_eq!(c[0], PALETTE[0]);
+        assert_ne!(c[2], PALETTE[2], "Regular is not the green line");
+        assert_ne!(c[2], c[0]);
+        // "Greenish" is not the word; two Greens: the first takes green, the second another.
+        let c = series_colours(&["Greenish", "Green", "Green, +1 leader"]);
+        assert_eq!(c[1], PALETTE[2]);
+        assert_ne!(c[0], PALETTE[2]);
+        assert_ne!(c[2], PALETTE[2]);
+        assert_ne!(c[0], c[2]);
+        // Many series: every colour but green is used before any comes round again.
+        let names: Vec<String> = (0..9)
+            .map(|i| {
+                if i == 4 {
+                    "Green".into()
+                } else {
+                    format!("v{i}")
+                }
+            })
+            .collect();
+        let c = series_colours(&names);
+        assert_eq!(c[4], PALETTE[2]);
+        let others: Vec<_> = c
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 4)
+            .map(|x| *x.1)
+            .collect();
+        assert!(others[..7].iter().all(|x| *x != PALETTE[2]));
+        assert_eq!(others[0], others[7], "colours come round again after seven");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::frame::*;
-use super::{Area, Estimate, colour};
+use super::{Area, Estimate, series_colours};
 
 /// A variant's point: its name and its value on each axis.
 type Point = (String, Estimate, Estimate);
@@ -122,6 +122,7 @@ where
         .iter()
         .map(|(_, x, y)| c.backend_coord(&(at(x), at(y))))
         .collect();
+    let colours = point_colours(points);
     let mark = s.px(11.0);
     let mut taken: Vec<Boxed> = centres
         .iter()
@@ -159,7 +160,7 @@ where
         root.draw(&Text::new(
             text,
             (b.0, b.1 + h / 2),
-            anchored(s.text(TEXT, colour(i)), HPos::Left, VPos::Center),
+            anchored(s.text(TEXT, colours[i]), HPos::Left, VPos::Center),
         ))
         .map_err(e)?;
     }
@@ -234,6 +235,12 @@ where
     Ok((cx.min(far.0), cy.min(far.1), cx.max(far.0), cy.max(far.1)))
 }
 
+/// The points' colours, as the legend gives them.
+fn point_colours(points: &[Point]) -> Vec<RGBColor> {
+    let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
+    series_colours(&names)
+}
+
 /// Draw each point with its whiskers, a point with later ones on its spot larger, so that it
 /// shows around them. Returns whether any value was an estimate drawn with its interval.
 fn draw_points<DB: DrawingBackend>(
@@ -249,6 +256,7 @@ where
     let ink = BLACK.stroke_width(s.px(1.5).max(1) as u32);
     let cap_w = s.px(4.0);
     let mut estimated = false;
+    let colours = point_colours(points);
     for (i, (_, x, y)) in points.iter().enumerate() {
         let centre = c.backend_coord(&(at(x), at(y)));
         if whisker(x) {
@@ -287,7 +295,7 @@ where
             root,
             centre,
             i,
-            colour(i),
+            colours[i],
             // Larger than a line's markers: a point is the whole datum here, and
             // it must read at 16 cm.
             Scale(s.0 * 1.6 * (1.0 + 0.9 * under as f64)),

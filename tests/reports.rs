@@ -733,10 +733,10 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
     // What the amendment does comes first in a few words, the numbers after it.
-    let answer = summary.find("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
-        .find("| variant | eliminated by turn 8 | turns its place stood empty (of 8) | full-strength turns held (of 8) | still retreating at the last turn |")
+        .find("| variant | eliminated by turn 8 | turns its place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
@@ -831,7 +831,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated by turn 8 | turns its place stood empty (of 8) | full-strength turns held (of 8) |"
+        "| variant | eliminated by turn 8 | turns its place stood empty (of 8) | strength held, in turns at full strength (of 8) |"
     ));
     assert!(
         summary.contains(
@@ -918,7 +918,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{section}"
     );
     assert!(
-        line.contains("| variant | side A's empty places × turns | side A's full-strength turns |")
+        line.contains("| variant | side A's empty places × turns | side A's strength held, in turns at full strength |")
     );
 }
 
@@ -1074,7 +1074,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in full-strength turns) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict;"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict;"),
         "{summary}"
     );
 }
@@ -1120,6 +1120,19 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     ));
     assert_eq!(summary.matches("## Regular with a +1 leader").count(), 1);
     assert!(summary.contains("## Regular with a +1 leader (the same at every setting swept)"));
+    // The assumptions were stepped at the first setting: "where now they are the same" is
+    // said of Green at 3, not of every setting.
+    assert!(
+        summary.contains("(at 5, Green with the Green base number at 3 would differ from Regular with a +1 leader by +15.76 points in the chance of recovering, where now they are the same)"),
+        "{summary}"
+    );
+    // Where the setting swept moves both sides, the measure says where ("with 4 turns").
+    let length =
+        std::fs::read_to_string(root.join("../retreat-over-game-length/summary.md")).unwrap();
+    assert!(
+        length.contains("in the chance of being eliminated with 4 turns, not −10.09 points"),
+        "{length}"
+    );
 }
 
 /// One voice for "exactly the same" (issue 50): in every committed report a difference whose
@@ -1493,4 +1506,9 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     }
     // A setting the file sets is in the setup, not repeated as an assumption.
     assert!(!section.contains("Besides what the setup"), "{section}");
+    // A setting one variant sets for itself names that variant where its value is given.
+    assert!(
+        md.contains("| Chance a retreat is blocked | none (1 in 6 for the amendment, 1 retreat in 6 blocked) | 1 in 6 |"),
+        "{md}"
+    );
 }

@@ -16,21 +16,29 @@ pub(super) fn point_words(exp: &crate::experiment::Experiment, point: &[SetValue
 /// A sweep point as a sentence says it after "with": a number's setting as "the Green base
 /// number at 3", any other as [`point_words`] says it ("routing at the start").
 pub(super) fn point_said(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
-    exp.sweep
+    let mut systems: Vec<&str> = Vec::new();
+    for v in &exp.variants {
+        if !systems.contains(&v.system.as_str()) {
+            systems.push(&v.system);
+        }
+    }
+    let parts = exp
+        .sweep
         .iter()
         .zip(point)
         .map(|(a, v)| {
             let v = v.as_input();
             let label = crate::params::label(&a.key);
+            let words = crate::labels::setting_in_words_under(&systems, &a.key, &v);
             match v.parse::<f64>() {
-                Ok(_) if crate::labels::setting_in_words(&a.key, &v) == format!("{label} {v}") => {
+                Ok(_) if words == format!("{label} {v}") => {
                     format!("{} at {v}", crate::labels::setting_in_prose(&label))
                 }
-                _ => crate::labels::setting_in_words(&a.key, &v),
+                _ => words,
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect::<Vec<_>>();
+    crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// A sweep point as `key=value` pairs (file names, the data's columns).
@@ -646,12 +654,12 @@ impl AgainstBaseline<'_> {
             (
                 "strength_turns",
                 "The strength it held in its place comes to",
-                "full-strength turns",
+                "turns at full strength",
             ),
             (
                 "a_strength_turns",
                 "The strength side A's front line held comes to",
-                "full-strength turns",
+                "turns at full strength",
             ),
         ] {
             if let [c] = metric(name)[..]

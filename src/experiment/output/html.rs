@@ -72,7 +72,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* No line of a paragraph alone at a page's foot or head. */
   p { orphans: 3; widows: 3; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  th, td { padding: 1px 4px; }
+  th, td { padding: 1px 4px; line-height: 1.25; }
   td.num, th.num { white-space: normal; }
   td.num .n { white-space: nowrap; }
   tr.zero { display: none; }
@@ -403,7 +403,7 @@ fn colophon(version: &str, command: &str) -> String {
     format!(
         "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
         quoted(&format!(
-            "Worked out with morale-lab {version}: {command}. Every table is in the report's summary.md."
+            "Numbers by morale-lab {version}; to repeat them: {command}. Tables left off paper are in the full report."
         ))
     )
 }
@@ -763,5 +763,21 @@ mod tests {
         assert_eq!(inline("the `x<y` rule"), "the <code>x&lt;y</code> rule");
         let svg = inline_svg("<?xml version=\"1.0\"?>\n<svg width=\"1\">x</svg>", "A & B");
         assert!(svg.starts_with("<svg role=\"img\" aria-label=\"A &amp; B\" width"));
+    }
+
+    #[test]
+    fn the_printed_colophon_gives_the_command_in_a_css_string_and_no_file_names() {
+        let c = colophon("1.2.3", "morale-lab run \"a b.toml\"\n--seed 1");
+        assert!(
+            c.contains("@bottom-left") && c.contains("counter(pages)"),
+            "{c}"
+        );
+        assert!(
+            c.contains(
+                "Numbers by morale-lab 1.2.3; to repeat them: morale-lab run \\\"a b.toml\\\" --seed 1. Tables left off paper are in the full report."
+            ),
+            "{c}"
+        );
+        assert!(!c.contains(".md"), "{c}");
     }
 }

@@ -349,7 +349,7 @@ pub(super) fn named_assumption(
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
     let base = result.experiment.baseline_name(&f.variant);
-    let would = would_differ(&head, &f.variant, base, f, false);
+    let would = would_differ_here(result, &head, f, false);
     // A name with a comma of its own closes with one here too ("only Regular, alone, plays").
     let base = match base.contains(',') {
         true => format!("{base},"),
@@ -646,12 +646,7 @@ fn what_they_touch(
         let heads: Vec<String> = exp
             .verdict_on
             .iter()
-            .map(|k| {
-                format!(
-                    "the {}",
-                    Head::named(k.clone(), &result.runs[0].report).label().head
-                )
-            })
+            .map(|k| Head::named(k.clone(), &result.runs[0].report).noun())
             .collect();
         intro += &format!(
             " None of them changes the verdict: under every one, {} still move the same way.",
@@ -817,9 +812,11 @@ fn would_differ(
     base: &str,
     f: &crate::experiment::assumptions::Assumption,
     full: bool,
+    with: &str,
 ) -> String {
-    // In its noun, as a sentence says it: a column's head in quotes read as the tool's word.
-    let name = head.noun();
+    // In its noun, as a sentence says it: a column's head in quotes read as the tool's word;
+    // then where the comparison was made, if a sweep moved both sides ("with 4 turns").
+    let name = format!("{}{with}", head.noun());
     let none = |d: f64| d.abs() < EXACTLY_ZERO;
     let closed = |name: &str| match name.contains(',') {
         true => format!("{name},"),
@@ -850,6 +847,37 @@ fn would_differ(
     }
 }
 
+/// [`would_differ`] for `f`'s comparison as it was made: at a sweep's first setting, said
+/// where the setting moves a side ("Green with the Green base number at 3 would differ from
+/// Regular with a +1 leader …"; where it moves both, or takes a list to say, after the
+/// measure: "in the chance of being eliminated with 4 turns"), so that "where now they are the same" is not read of every
+/// setting.
+fn would_differ_here(
+    result: &ExperimentResult,
+    head: &Head,
+    f: &crate::experiment::assumptions::Assumption,
+    full: bool,
+) -> String {
+    let exp = &result.experiment;
+    let base = exp.baseline_name(&f.variant);
+    let point = match (exp.sweep.is_empty(), result.runs.first()) {
+        (false, Some(r)) => super::super::answer::point_said(exp, &r.point),
+        _ => return would_differ(head, &f.variant, base, f, full, ""),
+    };
+    let moved = |name: &str| !untouched(result, name);
+    let with = format!(" with {point}");
+    match (moved(&f.variant), moved(base)) {
+        (false, false) => would_differ(head, &f.variant, base, f, full, ""),
+        (true, false) if !point.contains(',') => {
+            would_differ(head, &format!("{}{with}", f.variant), base, f, full, "")
+        }
+        (false, true) if !point.contains(',') => {
+            would_differ(head, &f.variant, &format!("{base}{with}"), f, full, "")
+        }
+        _ => would_differ(head, &f.variant, base, f, full, &with),
+    }
+}
+
 /// What a setting's step would do, in a sentence a reader can quote: its gravest change in the
 /// answer's own numbers ("At 6, the amendment would differ from the plain 25% rules by −27.51
 /// points in the chance of being eliminated, not −13.94 points.").
@@ -860,8 +888,7 @@ fn change_sentence(
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
     let exp = &result.experiment;
-    let base = exp.baseline_name(&top.variant);
-    let mut would = would_differ(&head, &top.variant, base, top, true);
+    let mut would = would_differ_here(result, &head, top, true);
     // A reversal of a measure the verdict does not judge is said to leave the verdict be, so
     // that the row does not read as contradicting "no change reverses the verdict".
     if top.effect == "flips"
@@ -974,20 +1001,34 @@ pub(super) fn assumptions_by_setting<'a>(
         // A variant of the question that sets this setting to another value of its own (the
         // amendment blocked 1 in 6, where the others block none) is said, so that the value
         // here does not read as contradicting it.
-        let own = result.experiment.variants.iter().any(|v| {
-            !v.reference
-                && v.set
+        let own: Vec<String> = result
+            .experiment
+            .variants
+            .iter()
+            .filter(|v| !v.reference)
+            .filter_map(|v| {
+                let (_, val) = v
+                    .set
                     .iter()
-                    .any(|(k, val)| *k == f.key && val.as_input() != f.from)
-        });
+                    .find(|(k, val)| *k == f.key && val.as_input() != f.from)?;
+                Some(format!(
+                    "{} for {}",
+                    as_roll(&f.key, &setting_value(&f.key, &val.as_input())),
+                    v.name
+                ))
+            })
+            .collect();
+        let value = as_roll(&f.key, &setting_value(&f.key, &f.from));
         tab.rows.push(vec![
             setting_in_table(&compared_systems(result), &f.key, &f.kind),
-            match own {
-                true => format!(
-                    "{} (where a variant does not set its own)",
-                    setting_value(&f.key, &f.from)
+            match own.len() {
+                0 => value,
+                1 | 2 => format!("{value} ({})", own.join("; ")),
+                n => format!(
+                    "{value} ({}; and {} more set their own)",
+                    own[..2].join("; "),
+                    n - 2
                 ),
-                false => as_roll(&f.key, &setting_value(&f.key, &f.from)),
             },
             as_roll(&f.key, &steps_in_words(&steps)),
             top.rule.clone(),

@@ -165,7 +165,7 @@ fn difference_row(
 
 /// Whether variant `name` gives the same exact values at every setting of a sweep (the setting
 /// swept does not touch it), over more than one setting.
-fn untouched(result: &ExperimentResult, name: &str) -> bool {
+pub(super) fn untouched(result: &ExperimentResult, name: &str) -> bool {
     let Some(index) = result
         .experiment
         .variants

@@ -20,11 +20,14 @@ pub struct OddsAsk {
     pub max_lost: Option<u8>,
     /// Stands the rallying unit has already lost (default none).
     pub lost: Option<u8>,
+    /// The rally tables' last rally phase (default 8): a sheet to set beside a report of
+    /// another game length (12 turns) gives the chances by its last turn.
+    pub phases: Option<u8>,
 }
 
 impl OddsAsk {
     /// Refuse what `system`'s sheet does not take: `takes` lists the flags it does
-    /// (`--stands`, `--max-lost`, `--lost`), `why` says what its sheet is instead.
+    /// (`--stands`, `--max-lost`, `--lost`, `--phases`), `why` says what its sheet is instead.
     ///
     /// # Errors
     /// [`crate::Error::Invalid`] naming the first flag given that `takes` lacks.
@@ -33,6 +36,7 @@ impl OddsAsk {
             ("--stands", self.stands),
             ("--max-lost", self.max_lost),
             ("--lost", self.lost),
+            ("--phases", self.phases),
         ] {
             if let Some(v) = value
                 && !takes.contains(&flag)

@@ -236,6 +236,14 @@ fn effectiveness_bad_input() {
         &["odds", "effectiveness", "--stands", "4"],
         &["--stands", "quarters"],
     );
+    rejects(
+        &["odds", "rank-and-file", "--phases", "21"],
+        &["--phases", "2 to 20"],
+    );
+    rejects(
+        &["odds", "linear-warfare", "--phases", "12"],
+        &["--phases", "linear-warfare"],
+    );
 }
 
 #[test]

@@ -385,6 +385,54 @@ fn odds_table_is_exact() {
         .find(|r| r[0] == "1/2 (50.0%)")
         .unwrap();
     assert_eq!(reroll[1][0]["fraction"], "3/4");
+    // `--phases 12` sets the sheet beside a report of 12 turns: the routing table runs to the
+    // 12th phase, whose Regular +1 leader cell is the rally scenario's 12 turns (90.15%, the
+    // green-rally-number report's), and the last table is by the 12th phase.
+    let v = json_of(&[
+        "odds",
+        "rank-and-file",
+        "--phases",
+        "12",
+        "--format",
+        "json",
+    ]);
+    let routing = &v["sections"][2];
+    let rows = routing["rows"].as_array().unwrap();
+    assert_eq!(
+        (rows.len(), rows[rows.len() - 1][0].as_str()),
+        (11, Some("12"))
+    );
+    let led = routing["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == "Regular +1 leader")
+        .unwrap();
+    let by12 = json_of(&[
+        "rally",
+        "--class",
+        "regular",
+        "--leader",
+        "1",
+        "--stands",
+        "8",
+        "--state",
+        "routing",
+        "--turns",
+        "12",
+        "--exact-only",
+        "--format",
+        "json",
+    ]);
+    let want = by12["outcomes"][0]["exact"].as_f64().unwrap();
+    assert!((rows[10][1][led]["value"].as_f64().unwrap() - want).abs() < 1e-12);
+    assert!((want - 0.9015).abs() < 5e-5, "{want}");
+    assert!(
+        v["sections"][4]["title"]
+            .as_str()
+            .unwrap()
+            .contains("by the 12th rally phase")
+    );
 }
 
 /// Every format of an odds sheet carries the same cells under one rule for fractions (shown

@@ -34,6 +34,10 @@ pub(crate) struct OddsArgs {
     /// [default: 0].
     #[arg(long, value_name = "K", allow_hyphen_values = true)]
     pub(crate) lost: Option<String>,
+    /// Rank & File: the last rally phase of the rally tables, to set the sheet beside a report
+    /// of that many turns (2 to 20) [default: 8].
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub(crate) phases: Option<String>,
     /// Output format; `html` is a print-ready quick-reference page (A4 or Letter).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = odds_formats())]
     pub(crate) format: String,
@@ -74,6 +78,11 @@ pub(crate) fn run_odds(a: OddsArgs) -> Result<String> {
             .lost
             .as_deref()
             .map(|m| int_in("--lost", m, 0, 39).map(|v| v as u8))
+            .transpose()?,
+        phases: a
+            .phases
+            .as_deref()
+            .map(|m| int_in("--phases", m, 2, 20).map(|v| v as u8))
             .transpose()?,
     };
     // A rule set's optional rules do not change these tables: only its rule parameters count.

@@ -113,7 +113,11 @@ impl RuleSystem for RankAndFile {
         }
     }
     fn odds(&self, ask: &crate::odds::OddsAsk, rules: &Resolved) -> Result<Odds> {
-        ask.only("rank-and-file", &["--stands", "--max-lost", "--lost"], "")?;
+        ask.only(
+            "rank-and-file",
+            &["--stands", "--max-lost", "--lost", "--phases"],
+            "",
+        )?;
         let read = Rules::read(rules)?;
         let numbers = read.numbers;
         let elite = match read.q.elite_rerolls {

@@ -334,6 +334,7 @@ pub fn rally_sections(
 ) -> crate::error::Result<Vec<OddsSection>> {
     let stands = ask.stands.unwrap_or(8);
     let lost = ask.lost.unwrap_or(0);
+    let phases = ask.phases.map_or(RALLY_TURNS, u32::from);
     if lost >= stands {
         return Err(crate::error::Error::Invalid {
             what: "--lost".into(),
@@ -387,7 +388,7 @@ pub fn rally_sections(
                     ("state", state),
                     ("stands", stands_text.as_str()),
                     ("lost", lost_text.as_str()),
-                    ("turns", &RALLY_TURNS.to_string()),
+                    ("turns", &phases.to_string()),
                 ]
                 .into_iter()
                 .chain(extra.iter().copied())
@@ -450,7 +451,7 @@ pub fn rally_sections(
             "routing" => 1,
             _ => 0,
         };
-        let rows = (first..RALLY_TURNS as usize)
+        let rows = (first..phases as usize)
             .map(|k| {
                 let cells = by_column
                     .iter()
@@ -506,7 +507,7 @@ pub fn rally_sections(
         sections.push(OddsSection {
             title: format!(
                 "Back in good order by the {} rally phase, from routing with stands lost ({stands} stands)",
-                crate::labels::ordinal(RALLY_TURNS)
+                crate::labels::ordinal(phases)
             ),
             row_header: "stands already lost".into(),
             columns,

@@ -866,7 +866,7 @@ td.x { color: #555; font-style: italic; font-size: 8pt; }
 section.rules { break-inside: auto; page-break-inside: auto; }
 .rules li { margin-bottom: 0.3mm; break-inside: avoid; page-break-inside: avoid; }
 code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
-@page { margin: 7mm 10mm; }
+@page { margin: 7mm 10mm 9mm; @bottom-right { content: "page " counter(page) " of " counter(pages); font: 7pt "DejaVu Sans", sans-serif; color: #666; } }
 @media print {
   main { max-width: none; margin: 0; padding: 0 0.6mm; }
   thead th, tbody th, tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }

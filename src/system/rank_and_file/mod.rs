@@ -155,7 +155,7 @@ impl RuleSystem for RankAndFile {
             "Rallies: an unsteady or routing unit tests in each rally phase, with only its leader's bonus and stands lost changing the roll (RF-5).".to_string(),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is this sheet's reading): read it as a leader's bonus {buildings} higher."),
-            format!("The \u{201c}Elite\u{201d} columns are for {elite}. Each cell is the exact chance of being back in good order by that rally phase."),
+            format!("In the rally tables, the Elite columns are for {elite}."),
         ]);
         Ok(sheet)
     }

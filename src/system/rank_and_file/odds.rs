@@ -506,7 +506,7 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from routing with stands lost ({stands} stands)",
+                "Back in good order by the {} rally phase, from routing ({stands} stands, some already lost)",
                 crate::labels::ordinal(phases)
             ),
             row_header: "stands already lost".into(),

@@ -1506,6 +1506,18 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     }
     // A setting the file sets is in the setup, not repeated as an assumption.
     assert!(!section.contains("Besides what the setup"), "{section}");
+    // A setting a variant's name says is not said twice in the setup; only its note stays.
+    assert!(
+        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules “retreat on fire” and “return roll”, a blocked unit is eliminated\n"),
+        "{md}"
+    );
+    // A row's other step that moves another measure sets it against that measure now.
+    assert!(
+        md.contains("(at 3, by +1.19 in turns its place stood empty, not +0.78)."),
+        "{md}"
+    );
+    // "reverses" in the full table is said not to touch the verdict's own measures.
+    assert!(md.contains("The verdict rests on the average number of turns its place in the line stood empty and the strength it held in its place (in turns at full strength) alone: a row that reverses another measure leaves it be."), "{md}");
     // A setting one variant sets for itself names that variant where its value is given.
     assert!(
         md.contains("| Chance a retreat is blocked | none (1 in 6 for the amendment, 1 retreat in 6 blocked) | 1 in 6 |"),

@@ -557,6 +557,21 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         ));
     }
     if !tab.rows.is_empty() {
+        // With `verdict = [...]`, a row that reverses a measure the verdict does not judge is
+        // said to leave it be, so that "reverses" does not read as contradicting "none of
+        // them changes the verdict".
+        let judged: Vec<String> = exp
+            .verdict_on
+            .iter()
+            .map(|k| Head::named(k.clone(), &result.runs[0].report).noun())
+            .collect();
+        let not_moved = match judged.is_empty() {
+            true => not_moved,
+            false => format!(
+                "{not_moved} The verdict rests on {} alone: a row that reverses another measure leaves it be.",
+                crate::labels::listed(&judged.iter().map(String::as_str).collect::<Vec<_>>())
+            ),
+        };
         out.push(comparison_by_comparison(
             base,
             tab,
@@ -1051,9 +1066,18 @@ pub(super) fn assumptions_by_setting<'a>(
                     .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()));
                 if let Some(other) = other {
                     let head = Head::named(other.headline.clone(), &result.runs[0].report);
+                    // Another measure's change is set against its difference now ("by +1.19
+                    // in turns its place stood empty, not +0.78"): the reader has not met it.
                     let of = match other.headline == top.headline {
                         true => String::new(),
-                        false => format!(" in {}", head.labelled()),
+                        false if other.difference.abs() < EXACTLY_ZERO => {
+                            format!(" in {}, where now there is none", head.labelled())
+                        }
+                        false => format!(
+                            " in {}, not {}",
+                            head.labelled(),
+                            head.diff(other.difference)
+                        ),
                     };
                     said = format!(
                         "{} (at {}, {}).",

@@ -84,6 +84,23 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     .iter()
                     .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
                     .collect();
+                // A setting the variant's name already says ("the amendment, 1 retreat in 6
+                // blocked") is not said twice: only its note stays ("a blocked unit is
+                // eliminated").
+                let name = v.name.to_lowercase();
+                own = own
+                    .into_iter()
+                    .filter_map(|part| {
+                        let (said, note) = match part.split_once(" (") {
+                            Some((said, note)) => (said, Some(note.trim_end_matches(')'))),
+                            None => (part.as_str(), None),
+                        };
+                        match name.contains(&said.to_lowercase()) && !said.is_empty() {
+                            true => note.map(str::to_string),
+                            false => Some(part),
+                        }
+                    })
+                    .collect();
                 // The optional rules first: what the variant is, then how it is played.
                 match &options[..] {
                     [] => {}

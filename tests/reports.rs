@@ -866,7 +866,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("the sizes of the differences rest on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in the chance of being eliminated)"),
+        summary.contains("No single change to the rules reverses the verdict, though 6 of them change the sizes of the differences, most of all the reading that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1074,7 +1074,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict;"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict,"),
         "{summary}"
     );
 }

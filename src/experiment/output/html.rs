@@ -53,7 +53,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   ul.notes { columns: 2; column-gap: 8mm; margin: 0.1rem 0 0.5rem; font-size: 9pt; line-height: 1.25; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
-  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8pt; break-before: avoid; }
+  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
   p.rounding { break-before: avoid; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }

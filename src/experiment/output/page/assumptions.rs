@@ -266,8 +266,8 @@ fn rests_on_sentences(
             if keys.len() > shown.len() {
                 match (keys.len() - shown.len(), holds) {
                     // Rules' numbers and readings: the situations are counted apart.
-                    (1, true) => " and 1 more".to_string(),
-                    (n, true) => format!(" and {n} more"),
+                    (1, true) => " and on 1 more of the rules' numbers or readings".to_string(),
+                    (n, true) => format!(" and on {n} more of the rules' numbers and readings"),
                     (1, false) => " and on 1 more of the rules' numbers or readings".to_string(),
                     (n, false) => format!(" and on {n} more of the rules' numbers and readings"),
                 }
@@ -527,7 +527,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         }]);
     }
     intro += &format!(
-        " The table lists those that change it, that is, reverse a difference from {base}, remove one, create one, or move one by more than {} (a chance's, by more than {} points); its last column says what each would do, in the answer's numbers.",
+        " The table lists those that change it: that turn a difference from {base} round, remove one, create one, or move one by more than {} (a chance's, by more than {} points). Its last column says what each would do, in the answer's numbers.",
         share_words(a.share),
         (100.0 * a.points).round()
     );
@@ -625,7 +625,7 @@ fn tries_intro(
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     format!(
-        "The answer was worked out again with each rule, reading and setting the variants share with {base} moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options){}: {} changes in all, {how}.",
+        "Each rule, reading and setting the variants share with {base} was moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options){}, and the answer worked out again: {} changes in all, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -1063,24 +1063,41 @@ pub(super) fn assumptions_by_setting<'a>(
                     .filter(same_variant)
                     .find(|r| r.headline == top.headline)
                     .copied()
-                    .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()));
+                    .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()))
+                    // Else another variant's, named: a row that lists "2 or 4" says what
+                    // each does.
+                    .or_else(|| {
+                        gravest_of(
+                            rows.iter()
+                                .filter(|r| r.to != top.to && !is_reference(result, &r.variant))
+                                .copied()
+                                .collect(),
+                        )
+                    });
                 if let Some(other) = other {
                     let head = Head::named(other.headline.clone(), &result.runs[0].report);
+                    let same = other.variant == top.variant;
+                    let who = match (same, other.variant.contains(',')) {
+                        (true, _) => String::new(),
+                        (false, false) => format!("{} ", other.variant),
+                        (false, true) => format!("{}, ", other.variant),
+                    };
+                    // Another variant's comparison in its noun, as a sentence says it.
+                    let measure = match same {
+                        true => head.labelled(),
+                        false => head.noun(),
+                    };
                     // Another measure's change is set against its difference now ("by +1.19
                     // in turns its place stood empty, not +0.78"): the reader has not met it.
-                    let of = match other.headline == top.headline {
+                    let of = match same && other.headline == top.headline {
                         true => String::new(),
                         false if other.difference.abs() < EXACTLY_ZERO => {
-                            format!(" in {}, where now there is none", head.labelled())
+                            format!(" in {measure}, where now there is none")
                         }
-                        false => format!(
-                            " in {}, not {}",
-                            head.labelled(),
-                            head.diff(other.difference)
-                        ),
+                        false => format!(" in {measure}, not {}", head.diff(other.difference)),
                     };
                     said = format!(
-                        "{} (at {}, {}).",
+                        "{} (at {}, {who}{}).",
                         said.trim_end_matches('.'),
                         as_roll(&f.key, &setting_value(&f.key, &other.to)),
                         match other.changed.abs() < EXACTLY_ZERO {

@@ -473,6 +473,11 @@ fn tables_html(page: &Page, under_table: bool) -> String {
     // With a pivot, the table of every setting stays on screen: the pivot prints.
     let every = if page.pivots.is_empty() { "" } else { "screen" };
     if let Some(tab) = &page.headline {
+        // A title over the table, so that on paper, where it may open a page, it does not
+        // stand cut off from the answer it gives the numbers of.
+        if page.pivots.is_empty() {
+            out += "<p class=\"caption\">The answer's numbers</p>\n";
+        }
         out += &table(tab, "The headline, variant by variant", every);
     }
     // Under the table it explains (the brackets, the rounding).

@@ -1227,13 +1227,13 @@ const GISTS: &[(&str, &str, &str)] = &[
     ("recovered", "rallies more units", "rallies fewer units"),
     (
         "empty_turns",
-        "leaves its place in the line empty longer",
-        "leaves its place in the line empty for less time",
+        "leaves places in the line empty longer",
+        "leaves places in the line empty for less time",
     ),
     (
         "strength_turns",
-        "holds more strength in its place",
-        "holds less strength in its place",
+        "keeps more strength in the line",
+        "keeps less strength in the line",
     ),
     (
         "a_hole_turns",

@@ -559,8 +559,8 @@ impl Odds {
                 .replace(" (no rule parameter changed)", "")),
             esc(&self.version),
         );
-        // In a table where some cells have a fraction beneath, a cell without one keeps the
-        // fraction's line empty: every row of the table is then as tall as the others.
+        // In a row where some cells have a fraction beneath, a cell without one keeps the
+        // fraction's line empty: every cell of the row is then as tall as the others.
         let td = |c: &OddsCell, pad: bool| match (c.kind, &c.fraction) {
             (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
             (_, None) if pad => format!(
@@ -659,8 +659,12 @@ impl Odds {
                     continue;
                 }
                 out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
+                // A row keeps a fraction's line only where one of its cells has a fraction: the
+                // rows past the first phases (no fraction of 216 or less) take one line, so that
+                // a 12-phase sheet keeps to two pages.
+                let row_pad = pad && cells.iter().any(|c| c.fraction.is_some());
                 for c in cells {
-                    out += &td(c, pad);
+                    out += &td(c, row_pad);
                 }
                 out += "</tr>\n";
                 i += 1;

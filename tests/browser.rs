@@ -251,6 +251,42 @@ fn the_odds_pages_print_within_a4_and_letter() {
         let bytes = std::fs::read(&pdf).unwrap();
         assert!(bytes.starts_with(b"%PDF"), "{system}: not a PDF");
         assert!(bytes.len() > 5_000, "{system}: an empty PDF");
+        // Two sheets of paper at most, Rank & File's set beside a 12-turn report too (its
+        // rally tables to the 12th phase: rows without a fraction take one line).
+        assert!(
+            pdf_pages(&bytes) <= 2,
+            "{system}: {} pages",
+            pdf_pages(&bytes)
+        );
+        if system == "rank-and-file" {
+            let o = crate::common::bin()
+                .args([
+                    "odds", system, "--stands", "8", "--phases", "12", "--format", "html",
+                ])
+                .assert()
+                .success()
+                .get_output()
+                .clone();
+            let twelve = dir.join("rank-and-file-12.html");
+            std::fs::write(&twelve, &o.stdout).unwrap();
+            let pdf12 = dir.join("rank-and-file-12.pdf");
+            headless(
+                &browser,
+                &dir,
+                &[
+                    format!("--print-to-pdf={}", pdf12.display()),
+                    "--no-pdf-header-footer".into(),
+                ],
+                &format!("file://{}", twelve.display()),
+            );
+            let bytes = std::fs::read(&pdf12).unwrap();
+            assert_eq!(
+                pdf_pages(&bytes),
+                2,
+                "12 phases: {} pages",
+                pdf_pages(&bytes)
+            );
+        }
         // At the printable width, nothing sticks out sideways.
         let probe = dir.join(format!("{system}-probe.html"));
         std::fs::write(

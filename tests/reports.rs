@@ -733,7 +733,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
     // What the amendment does comes first in a few words, the numbers after it.
-    let answer = summary.find("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
         .find("| variant | eliminated by turn 8 | turns its place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
@@ -866,7 +866,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("No single change to the rules reverses the verdict, though 6 of them change the sizes of the differences, most of all the reading that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
+        summary.contains("No single change to the rules reverses the verdict; the sizes of the differences rest on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in the chance of being eliminated) and on 5 more of the rules' numbers and readings; “What changes the answer” lists them."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1074,7 +1074,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves its place in the line empty longer and holds less strength in its place. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict,"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict"),
         "{summary}"
     );
 }

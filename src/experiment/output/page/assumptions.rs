@@ -325,7 +325,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No single change to the rules reverses the verdict, though {} the sizes of the differences{most}; {list}.",
+            "No single change to the rules reverses the verdict, though {} the differences{most}; {list}.",
             match n {
                 1 => "one of them changes".to_string(),
                 n => format!("{n} of them change"),
@@ -456,8 +456,8 @@ fn comparison_table(
             f.variant.clone(),
             head.labelled(),
             setting_in_table(&compared_systems(result), &f.key, &f.kind),
-            setting_value(&f.key, &f.from),
-            setting_value(&f.key, &f.to),
+            as_roll(&f.key, &setting_value(&f.key, &f.from)),
+            as_roll(&f.key, &setting_value(&f.key, &f.to)),
             f.rule.clone(),
         ];
         if sides {
@@ -669,7 +669,7 @@ fn what_they_touch(
         );
     }
     if !situation.rows.is_empty() {
-        intro += " Settings of the situation, and choices of play, that would change it are under \u{201c}Where the answer holds\u{201d}.";
+        intro += " Settings of the situation, and choices of play, that would change a difference are under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";

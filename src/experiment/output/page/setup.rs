@@ -9,7 +9,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     let shared = super::super::charts::shared_settings(exp);
     let mut out = exp.scenario.words().to_string();
     if !shared.is_empty() {
-        out += &format!("; in every variant: {}", shared.join(", "));
+        out += &format!("; in each case: {}", shared.join(", "));
     }
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::super::charts::set_everywhere(exp, k, v);
@@ -267,13 +267,13 @@ fn variants_list(groups: &[(String, Vec<String>)]) -> String {
             out += &format!(" {head} {}.", items[0].replacen(" (the baseline)", "", 1));
         }
         [(head, items)] => {
-            out += &format!(" The variants, {}", crate::labels::lower_first(head));
+            out += &format!(" Compared, {}", crate::labels::lower_first(head));
             for i in items {
                 out += &format!("\n- {i}");
             }
         }
         _ => {
-            out += " The variants:";
+            out += " Compared:";
             for (head, items) in groups {
                 out += &format!("\n- {}", head.trim_end_matches(':'));
                 for i in items {

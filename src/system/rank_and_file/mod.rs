@@ -152,7 +152,7 @@ impl RuleSystem for RankAndFile {
         };
         // The rally rules a player needs at the table, one to a line.
         sheet.notes.extend([
-            "Rallies: an unsteady or routing unit tests in each rally phase, with only its leader's bonus and stands lost changing the roll (RF-5).".to_string(),
+            "Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so 12 rally phases are 12 turns), with only its leader's bonus and stands lost changing the roll (RF-5).".to_string(),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is the reading used here): read it as a leader's bonus {buildings} higher."),
             format!("In the rally tables, the Elite columns are for {elite}."),

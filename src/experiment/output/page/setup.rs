@@ -222,12 +222,13 @@ fn names_itself(name: &str, own: &str) -> bool {
         .trim_end_matches(" (the baseline)")
         .trim_end_matches(" (for scale)")
         .to_lowercase();
+    // Each part starts with the name ("green troops" of "Green"), or the name holds it, a
+    // class by its word ("regular troops" of "Regular with a +1 leader").
     !n.is_empty()
         && !own.is_empty()
-        && own
-            .to_lowercase()
-            .split(", ")
-            .all(|part| part.starts_with(&n))
+        && own.to_lowercase().split(", ").all(|part| {
+            part.starts_with(&n) || n.contains(part) || n.contains(part.trim_end_matches(" troops"))
+        })
 }
 
 /// The sweep in a sentence (" The base number a Green unit's test must reach … is tried at 3,

@@ -535,8 +535,19 @@ impl Odds {
 
     fn html_read(&self) -> String {
         use crate::report::escape_html as esc;
+        // Every printed page names the sheet at its foot, beside its number: a loose second
+        // page is still read as what it is. (A CSS string: quotes, backslashes and `<`
+        // escaped, no line breaks.)
+        let named = format!(
+            "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
+            self.title
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"")
+                .replace(['\n', '\r'], " ")
+                .replace('<', "\\3c ")
+        );
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}. Worked out exactly by morale-lab {}.</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}. Worked out exactly by morale-lab {}.</p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle

@@ -526,6 +526,23 @@ mod tests {
     use super::*;
     use crate::report::Format;
 
+    /// A loose printed page says which sheet it is: the title at every page's foot, as a CSS
+    /// string that a title's quotes, backslashes and `<` cannot leave.
+    #[test]
+    fn every_printed_page_names_its_sheet() {
+        let mut o = rank_and_file(None, 6, rf::Numbers::default());
+        o.set_title("Green \"rally\" \\ </style><odds>", None);
+        let html = o.html();
+        assert!(
+            html.contains(
+                "@page { @bottom-left { content: \"Green \\\"rally\\\" \\\\ \\3c /style>\\3c odds>\";"
+            ),
+            "{html}"
+        );
+        assert_eq!(html.matches("</style>").count(), 1);
+        assert!(html.contains("counter(page)"));
+    }
+
     #[test]
     fn rank_and_file_table_values() {
         let o = rank_and_file(Some(7), 4, rf::Numbers::default());

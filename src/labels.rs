@@ -659,6 +659,46 @@ fn lost_unit(system: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// Settings as phrases under `systems`, in their order, a number of dice and the roll they hit on
+/// said together where both are set: "3 enemy fire dice a turn hitting on 5+", "the unit firing
+/// back with 4 dice hitting on 5+" (not two phrases, the second without its dice).
+pub fn settings_in_words_under(systems: &[&str], pairs: &[(&str, String)]) -> Vec<String> {
+    let whole = |k: &str| {
+        pairs
+            .iter()
+            .find(|(k2, _)| *k2 == k)
+            .filter(|(_, v)| v.parse::<u32>().is_ok())
+            .map(|(_, v)| v.as_str())
+    };
+    let mut out = Vec::new();
+    for (k, v) in pairs {
+        let merged = match *k {
+            "fire_dice" => whole("fire_to_hit")
+                .filter(|_| whole(k).is_some())
+                .map(|h| Some(format!("{v} enemy fire dice a turn hitting on {h}+"))),
+            "fire_to_hit" => whole("fire_dice")
+                .filter(|_| whole(k).is_some())
+                .map(|_| None),
+            "return_fire_dice" => whole("return_fire_to_hit")
+                .filter(|_| whole(k).is_some())
+                .map(|h| {
+                    Some(format!(
+                        "the unit firing back with {v} dice hitting on {h}+"
+                    ))
+                }),
+            "return_fire_to_hit" => whole("return_fire_dice")
+                .filter(|_| whole(k).is_some())
+                .map(|_| None),
+            _ => None,
+        };
+        match merged {
+            Some(said) => out.extend(said),
+            None => out.push(setting_in_words_under(systems, k, v)),
+        }
+    }
+    out
+}
+
 /// One setting as a phrase under `systems` (the systems it is said of): as
 /// [`setting_in_words`], but what was already lost in the systems' own unit ("2 stands already
 /// lost") where they count it alike.

@@ -783,10 +783,7 @@ fn a_metric_can_be_an_experiments_headline() {
                 .to_string();
         let row = summary
             .lines()
-            .find(|l| {
-                l.starts_with(&format!("| {name} | "))
-                    || l.starts_with(&format!("| baseline: {name} | "))
-            })
+            .find(|l| l.starts_with(&format!("| {name} | ")))
             .unwrap();
         assert!(
             row.contains(&format!("| {exact:.2} |")) || row.contains(&format!("| {exact:.2} (")),
@@ -845,12 +842,13 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(summary.contains(
         "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
     ), "{summary}");
-    // Rank & File is there for scale: out of the counts, said apart.
+    // Rank & File is there for comparison: out of the counts, said apart; a dash where its
+    // rules have no such state, said under the table.
     assert!(
-        summary.contains(
-            "| for scale: Rank & File | 95.96% removed | 6.81 | 1.05 | not in its rules |"
-        )
+        summary.contains("| Rank & File (for comparison) | 95.96% removed | 6.81 | 1.05 | — |"),
+        "{summary}"
     );
+    assert!(summary.contains("A dash: that row’s rules have no such state."));
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -1085,23 +1083,26 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | Green base number | recovered | difference from Regular with a +1 leader | simulation's check |"
+        "| variant | Green base number | recovered | difference from Regular with a +1 leader |\n"
     ));
+    // One number per quantity: the simulation agrees with every value, said once in the
+    // method paragraph, not in a column of "agrees".
+    assert!(!summary.contains("| agrees |"), "{summary}");
     assert!(
-        summary.contains("| Green | 5 | 55.65% | −34.50 points | agrees |"),
+        summary.contains("| Green | 5 | 55.65% | −34.50 points |\n"),
         "{summary}"
     );
-    // The plain Regular, there for scale, takes its row as such, and its one sentence after
-    // the answer names where Green meets it.
+    // The plain Regular, there for comparison, takes its row as such, and its one sentence
+    // after the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| for scale: Regular without a leader | every setting | 74.39% | −15.76 points | agrees |"
+            "| Regular without a leader (for comparison) | any | 74.39% | −15.76 points |\n"
         ),
         "{summary}"
     );
     assert!(
         summary.contains(
-            "For scale, Regular without a leader: 74.39%, exactly as Green with the Green base number at 4."
+            "For comparison, Regular without a leader: 74.39%, exactly as Green with the Green base number at 4."
         ),
         "{summary}"
     );
@@ -1110,13 +1111,12 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // checks are 95% sure taken together, so the 90.183% of its 4,000,000 trials (2.3 standard
     // errors off the exact 90.149%) agrees, as 1 check in 20 would not.
     assert!(
-        summary
-            .contains("| Regular with a +1 leader | every setting | 90.15% | baseline | agrees |"),
+        summary.contains("| Regular with a +1 leader | any | 90.15% | — |\n"),
         "{summary}"
     );
     assert!(summary.contains("every simulated value agrees with the exact one (132 checks, within intervals that allow a chance miss anywhere in the report only 1 time in 20)"), "{summary}");
     assert!(summary.contains(
-        "Its simulation's check takes the runs at the 4 settings together (4,000,000 trials)."
+        "The simulation checks it with the runs at the 4 settings together (4,000,000 trials)."
     ));
     assert_eq!(summary.matches("## Regular with a +1 leader").count(), 1);
     assert!(summary.contains("## Regular with a +1 leader (the same at every setting swept)"));
@@ -1498,7 +1498,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
         assert!(section.contains(row), "{row:?} not in the table: {section}");
     }
     assert!(
-        section.contains("(what would change only Rank & File, shown for scale, is left out)"),
+        section.contains("(what would change only Rank & File, shown for comparison, is left out)"),
         "{section}"
     );
     for scale_only in ["Enemy fires at shaken units", "Formed unit or single stand"] {

@@ -856,7 +856,7 @@ fn check_variant_name(
         return Err(place.err(
                     place.line(v.name.span()),
                     "variant.reference",
-                    "the first variant is the baseline every other is compared with; a reference for scale is one of the others".to_string(),
+                    "the first variant is the baseline every other is compared with; a reference shown for comparison is one of the others".to_string(),
                 ));
     }
     Ok(())

@@ -41,7 +41,7 @@ system = "rank-and-file"
 set = {{ leader = 1 }}        # this variant's own parameters, over the shared ones
 options = []                  # optional rules to switch on, e.g. ["waiver-tests"]
 # rules = {{ base_green = 4 }}  # rule numbers changed for this variant (`morale-lab list`)
-# reference = true            # shown for scale, kept out of the answer
+# reference = true            # shown for comparison, kept out of the answer
 # play = "optimal"            # in an engagement: side A makes the best choices, solved exactly
 
 # A sweep runs every variant at each value (one axis: a chart of lines; two: a heat map).

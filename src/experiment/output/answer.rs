@@ -1016,7 +1016,7 @@ fn for_scale(result: &ExperimentResult, head: &Head) -> String {
             continue;
         }
         out += &format!(
-            "For scale, {}: {}, exactly as {}. ",
+            "For comparison, {}: {}, exactly as {}. ",
             r.name,
             head.value(t),
             met.join("; ")

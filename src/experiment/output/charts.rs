@@ -27,7 +27,7 @@ pub(super) fn set_everywhere(
 pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String> {
     let systems: Vec<&str> = exp.variants.iter().map(|v| v.system.as_str()).collect();
     exp.variants.first().map_or_else(Vec::new, |first| {
-        first
+        let pairs: Vec<(&str, String)> = first
             .set
             .iter()
             .filter(|(k, v)| {
@@ -35,8 +35,9 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
                     && !exp.sweep.iter().any(|a| &a.key == k)
                     && !crate::labels::is_measurement(k)
             })
-            .map(|(k, v)| crate::labels::setting_in_words_under(&systems, k, &v.as_input()))
-            .collect()
+            .map(|(k, v)| (k.as_str(), v.as_input()))
+            .collect();
+        crate::labels::settings_in_words_under(&systems, &pairs)
     })
 }
 

@@ -164,14 +164,11 @@ pub(super) fn balanced(text: &str, em: f64, width: i32) -> Vec<String> {
     wrap(text, em, hi)
 }
 
-/// A title in at most two balanced lines at `em`. A title too long for two lines keeps its
-/// question (the part before " — ") and gives up the setup after it, returned for the caption;
-/// a question still too long is cut at a word, with an ellipsis.
+/// A title in at most two balanced lines at `em`: its question (the part before " — "), the
+/// setup after it returned for the caption, so that a chart printed under the report's own
+/// setup does not say it again in large type; a question too long for two lines is cut at a
+/// word, with an ellipsis.
 pub(super) fn title_lines(title: &str, em: f64, width: i32) -> (Vec<String>, Option<String>) {
-    let lines = balanced(title, em, width);
-    if lines.len() <= 2 {
-        return (lines, None);
-    }
     let (head, setup) = match title.split_once(" — ") {
         Some((h, rest)) => (h, Some(rest.to_string())),
         None => (title, None),
@@ -327,6 +324,8 @@ pub(super) struct Frame<DB: DrawingBackend> {
     pub(super) legend: Option<Area<DB>>,
     pub(super) caption_top: i32,
     pub(super) setup: Option<String>,
+    /// The canvas under the plot.
+    pub(super) below: Area<DB>,
 }
 
 /// The legend's key's width at scale 1, and the gap before its name.
@@ -350,6 +349,8 @@ where
     let (w, _) = root.dim_in_pixel();
     let w = w as i32;
     let (lines, setup) = title_lines(title, s.em(TITLE), w - s.px(40.0));
+    // The room under the plot, for a legend drawn once the plot is (see the trade-off).
+    let under = s.px(18.0) + lines.len() as i32 * s.line(TITLE) + s.px(plot_h);
     let line_h = s.line(TITLE);
     for (i, line) in lines.iter().enumerate() {
         root.draw(&Text::new(
@@ -389,6 +390,7 @@ where
         legend,
         caption_top,
         setup,
+        below: root.split_vertically(under).1,
     })
 }
 

@@ -98,23 +98,22 @@ fn labels_of(lo: f64, hi: f64) -> usize {
     ((hi - lo) / nice_step((hi - lo) / 5.0)).round() as usize + 1
 }
 
-/// Each point's values written beside it ("71.43%, 3.83"): to its right, else its left,
-/// above or below, wherever the words cover no other point, label or the arrow (`keep_off`),
-/// once for points on the same spot; left to the table where no place is free. A reader
-/// quotes the chart without reading it off the axes.
-fn values_beside<DB: DrawingBackend>(
+/// Each point's name written beside it, in its colour (the names of points on the same spot
+/// one under another): to its right, else its left, above or below, wherever the words cover
+/// no other point, name or the arrow (`keep_off`). A reader matches a point to its row by its
+/// name, not by a colour looked up in a key. Returns the points left unnamed for want of room
+/// (the legend under the plot keys them).
+fn names_beside<DB: DrawingBackend>(
     root: &Area<DB>,
     c: &Plot<DB>,
     points: &[Point],
-    share: (bool, bool),
     keep_off: Option<Boxed>,
     s: Scale,
-) -> Result<usize, String>
+) -> Result<Vec<usize>, String>
 where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    let value = |v: &Estimate, chance: bool| value_text(at(v), chance);
     let (xs, ys) = c.plotting_area().get_pixel_range();
     let inside = |b: &Boxed| b.0 >= xs.start && b.2 <= xs.end && b.1 >= ys.start && b.3 <= ys.end;
     let meets = |a: &Boxed, b: &Boxed| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
@@ -123,48 +122,97 @@ where
         .map(|(_, x, y)| c.backend_coord(&(at(x), at(y))))
         .collect();
     let colours = point_colours(points);
-    let mark = s.px(11.0);
+    let near = |a: (i32, i32), b: (i32, i32)| {
+        (a.0 - b.0).abs() < s.px(9.0) && (a.1 - b.1).abs() < s.px(9.0)
+    };
+    // A point's mark, as large as `draw_points` draws it with others on its spot.
+    let mark_of = |i: usize| {
+        let under = centres[i + 1..]
+            .iter()
+            .filter(|q| near(**q, centres[i]))
+            .count();
+        s.px(11.0 * (1.0 + 0.9 * under as f64))
+    };
+    // Names keep off the marks, the whiskers of estimates and the arrow.
     let mut taken: Vec<Boxed> = centres
         .iter()
-        .map(|&(x, y)| (x - mark, y - mark, x + mark, y + mark))
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            let m = mark_of(i);
+            (x - m, y - m, x + m, y + m)
+        })
+        .chain(points.iter().flat_map(|(_, x, y)| {
+            let mut w = Vec::new();
+            if whisker(x) {
+                let (l, r) = (
+                    c.backend_coord(&(x.low, at(y))),
+                    c.backend_coord(&(x.high, at(y))),
+                );
+                w.push((l.0, l.1 - s.px(5.0), r.0, r.1 + s.px(5.0)));
+            }
+            if whisker(y) {
+                let (b, t) = (
+                    c.backend_coord(&(at(x), y.low)),
+                    c.backend_coord(&(at(x), y.high)),
+                );
+                w.push((t.0 - s.px(5.0), t.1, b.0 + s.px(5.0), b.1));
+            }
+            w
+        }))
         .chain(keep_off)
         .collect();
-    let mut said: Vec<(i32, i32)> = Vec::new();
-    let mut unsaid = 0;
-    for (i, (_, x, y)) in points.iter().enumerate() {
-        let (px, py) = centres[i];
-        if said
-            .iter()
-            .any(|(qx, qy)| (qx - px).abs() < s.px(9.0) && (qy - py).abs() < s.px(9.0))
-        {
+    let mut done: Vec<usize> = Vec::new();
+    let mut unnamed = Vec::new();
+    for (i, &(px, py)) in centres.iter().enumerate() {
+        if done.contains(&i) {
             continue;
         }
-        said.push((px, py));
-        let text = format!("{}, {}", value(x, share.0), value(y, share.1));
-        let (w, h, gap) = (text_w(&text, s.em(TEXT)), s.line(TEXT), s.px(14.0));
+        // This point and any later ones on its spot, named together.
+        let group: Vec<usize> = (i..points.len())
+            .filter(|&j| near(centres[j], (px, py)))
+            .collect();
+        done.extend(&group);
+        let line = s.line(TEXT);
+        let w = group
+            .iter()
+            .map(|&j| text_w(&points[j].0, s.em(TEXT)))
+            .max()
+            .unwrap_or(0);
+        let mark = mark_of(i);
+        let (h, gap) = (line * group.len() as i32, mark + s.px(4.0));
         let candidates: [Boxed; 4] = [
             (px + gap, py - h / 2, px + gap + w, py + h / 2),
             (px - gap - w, py - h / 2, px - gap, py + h / 2),
             (px - w / 2, py - gap - h, px + w / 2, py - gap),
             (px - w / 2, py + gap, px + w / 2, py + gap + h),
         ];
-        let own = (px - mark, py - mark, px + mark, py + mark);
+        // Its own mark and whiskers aside, the names cover nothing drawn.
         let Some(b) = candidates
             .into_iter()
-            .find(|b| inside(b) && !taken.iter().any(|t| *t != own && meets(t, b)))
+            .find(|b| inside(b) && !taken.iter().any(|t| meets(t, b)))
         else {
-            unsaid += 1;
+            unnamed.extend(group);
             continue;
         };
         taken.push(b);
-        root.draw(&Text::new(
-            text,
-            (b.0, b.1 + h / 2),
-            anchored(s.text(TEXT, colours[i]), HPos::Left, VPos::Center),
-        ))
-        .map_err(e)?;
+        // Right of the point the names start at its side; left of it they end there.
+        let (x, pos) = if b.2 <= px {
+            (b.2, HPos::Right)
+        } else if b.0 >= px {
+            (b.0, HPos::Left)
+        } else {
+            (px, HPos::Center)
+        };
+        for (k, &j) in group.iter().enumerate() {
+            root.draw(&Text::new(
+                points[j].0.clone(),
+                (x, b.1 + k as i32 * line + line / 2),
+                anchored(s.text(TEXT, colours[j]), pos, VPos::Center),
+            ))
+            .map_err(e)?;
+        }
     }
-    Ok(unsaid)
+    Ok(unnamed)
 }
 
 /// A box on the canvas: left, top, right, bottom (pixels).
@@ -347,7 +395,9 @@ where
     } = chart;
     let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
     let entries = series_entries(&names, Key::Point);
-    let f = frame(root, title, Place::Below(&entries), PLOT_H, s)?;
+    // The points are named beside them; a legend keys only those left unnamed (drawn under
+    // the plot once the names are placed).
+    let f = frame(root, title, Place::Below(&[]), PLOT_H, s)?;
     let (x0, x1) = range(points, &|p| p.1, share.0);
     let (y0, y1) = range(points, &|p| p.2, share.1);
     let (x_desc, y_words) = (said(x_label, better.0), said(y_label, better.1));
@@ -377,7 +427,9 @@ where
         _ => None,
     };
     let estimated = draw_points(root, &c, points, s)?;
-    let unsaid = values_beside(root, &c, points, *share, arrowed, s)?;
+    let unnamed = names_beside(root, &c, points, arrowed, s)?;
+    let keyed: Vec<(String, Key)> = unnamed.iter().map(|&i| entries[i].clone()).collect();
+    let legend_h = legend_below(&f.below, &keyed, s)?;
     let same = same_spot(&c, points, s);
     let mut note = if estimated {
         format!(
@@ -389,12 +441,14 @@ where
     if !same.is_empty() {
         note += &format!(" On the same spot: {}.", same.join("; "));
     }
-    if unsaid > 0 {
-        note += match unsaid {
-            1 => " One point has no room for its values: they are in the table.",
-            _ => " Points with no room for their values have them in the table.",
+    if !unnamed.is_empty() {
+        note += match unnamed.len() {
+            1 => " The key above names the point with no room for its name.",
+            _ => " The key above names the points with no room for theirs.",
         };
     }
+    // Where the values are: the chart shows where each variant lies, the table what it is.
+    note += " The values are in the report's table.";
     if better.0.is_some() && better.1.is_some() {
         note += " The arrow points the way both measures get better.";
     }
@@ -409,7 +463,7 @@ where
     };
     if !left_out.is_empty() {
         note += &format!(
-            " {} {} off the chart; {} in the table for scale.",
+            " {} {} off the chart; {} in the table for comparison.",
             left_out.join(" and "),
             if left_out.len() == 1 {
                 "is left"
@@ -423,5 +477,5 @@ where
             }
         );
     }
-    caption(root, f.caption_top, f.setup.as_deref(), &note, s)
+    caption(root, f.caption_top + legend_h, f.setup.as_deref(), &note, s)
 }

@@ -50,17 +50,16 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         let mut row = vec![match (exp.is_baseline(run.variant), v.reference) {
             // A row's role before its name: brackets in this table hold changes only, and a
             // dash stands for a value a variant's rules do not have.
-            (true, _) => format!("baseline: {}", v.name),
-            (_, true) => format!("{}{}", super::headline::FOR_SCALE, v.name),
+            (_, true) => format!("{}{}", v.name, super::headline::FOR_SCALE),
             _ => v.name.clone(),
         }];
         if swept {
             row.push(super::super::answer::point_words(exp, &run.point));
         }
         for h in heads.iter().chain(&still) {
-            // Said in words: a dash would be one more mark for a reader to look up.
+            // A dash, as a magazine's table has it, said once in the note under it.
             let Some(c) = find(&run.report, &h.key) else {
-                row.push("not in its rules".to_string());
+                row.push("\u{2014}".to_string());
                 continue;
             };
             // Another system's word for the same end is said in the cell: Rank & File's

@@ -526,16 +526,18 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             tables: Vec::new(),
         }]);
     }
-    intro += &format!(
-        " The table lists those that change it: that turn a difference from {base} round, remove one, create one, or move one by more than {} (a chance's, by more than {} points). Its last column says what each would do, in the answer's numbers.",
-        share_words(a.share),
-        (100.0 * a.points).round()
-    );
     let tab = comparison_table(result, a);
     let (mut scale_only, mut scale_situation) = (0, 0);
     let by_setting = assumptions_by_setting(result, a, false, &mut scale_only);
     let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
-    intro += &what_they_touch(result, &by_setting, scale_only, &situation);
+    // The conclusion first, as an article has it; then what a row is, and how many were tried.
+    let (verdict, touch) = what_they_touch(result, &by_setting, scale_only, &situation);
+    let intro = match by_setting.rows.is_empty() {
+        true => format!("{intro}{touch}"),
+        false => format!("{verdict}{}{touch}", rows_are(result, a, base))
+            .trim_start()
+            .to_string(),
+    };
     let mut out = vec![Section {
         printed: true,
         list: Vec::new(),
@@ -638,21 +640,56 @@ fn tries_intro(
     )
 }
 
-/// What the settings found touch: the rules and readings (`by_setting`, the variant shown for
-/// scale left out where `scale_only`), the verdict, and the situation (`situation`).
+/// What a row of the table is, in a reader's words, and how many such steps were tried: the
+/// opening of "What changes the answer" where some step changes it.
+fn rows_are(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+    base: &str,
+) -> String {
+    let exp = &result.experiment;
+    let at = match exp.sweep.is_empty() {
+        true => String::new(),
+        false => format!(
+            " (with {})",
+            super::super::answer::point_words(exp, &result.runs[0].point)
+        ),
+    };
+    let how = match a.exact {
+        true => "each worked out exactly".to_string(),
+        false => format!(
+            "each by simulation, {} trials a side from the experiment's seed, and listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            crate::report::thousands(a.trials),
+            crate::report::fmt_level(exp.confidence),
+            (100.0 * a.share).round(),
+            (100.0 * a.points).round()
+        ),
+    };
+    format!(
+        " Each row moves one rule or reading of this report{at} by one step (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to another of its options) and would turn a difference from {base} round, remove one, create one, or move one by more than {} (a chance's, by more than {} points). They are all such steps among the {} tried, {how}; the last column says what each would do, in the answer's numbers.",
+        share_words(a.share),
+        (100.0 * a.points).round(),
+        crate::report::thousands(a.tried as u64),
+    )
+}
+
+/// What the settings found touch, as (the verdict, the rest): the verdict that holds under
+/// every one, then the variant shown for comparison left out (`scale_only`) and where the
+/// situation's settings are (`situation`). The rules and readings are `by_setting`.
 fn what_they_touch(
     result: &ExperimentResult,
     by_setting: &Tab,
     scale_only: usize,
     situation: &Tab,
-) -> String {
+) -> (String, String) {
     let exp = &result.experiment;
     let mut intro = String::new();
+    let mut verdict = String::new();
     if by_setting.rows.is_empty() {
-        intro += " No rule, reading or optional rule does.";
+        intro += " No rule, reading or optional rule changes a difference the question asks about.";
     } else if scale_only > 0 {
         intro += &format!(
-            " What would change only {}, shown for scale, is left out.",
+            " What would change only {}, shown for comparison, is left out.",
             scale_names(result)
         );
     }
@@ -663,8 +700,8 @@ fn what_they_touch(
             .iter()
             .map(|k| Head::named(k.clone(), &result.runs[0].report).noun())
             .collect();
-        intro += &format!(
-            " None of them changes the verdict: under every one, {} still move the same way.",
+        verdict += &format!(
+            " None of these changes the verdict: under every one, {} still move the same way.",
             crate::labels::listed(&heads.iter().map(String::as_str).collect::<Vec<_>>())
         );
     }
@@ -674,7 +711,7 @@ fn what_they_touch(
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
     }
-    intro
+    (verdict, intro)
 }
 
 /// The settings of the situation (and choices of play) that would change a difference from
@@ -709,7 +746,7 @@ fn where_the_answer_holds(
             "These settings describe the situation and how it is played, not the rules: the answer is for the situation the setup describes. Each, moved one step as above, would change a difference from {base}{}, as its row says.{verdict}",
             if scale_situation > 0 {
                 format!(
-                    " (what would change only {}, shown for scale, is left out)",
+                    " (what would change only {}, shown for comparison, is left out)",
                     scale_names(result)
                 )
             } else {
@@ -741,7 +778,7 @@ fn comparison_by_comparison(
             "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
             match scale {
                 0 => "",
-                _ => " (the variant shown for scale is left out)",
+                _ => " (the variant shown for comparison is left out)",
             },
             match skipped.strip_prefix(" (").and_then(|x| x.strip_suffix(')')) {
                 Some(said) => format!(" {}.", crate::labels::capitalised(said)),

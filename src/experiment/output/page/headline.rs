@@ -39,7 +39,7 @@ pub(super) fn headline_table(
             moved.push((v.name.clone(), x.exact_difference.unwrap_or(x.difference)));
         }
         let mut row = vec![match v.reference {
-            true => format!("{FOR_SCALE}{}", v.name),
+            true => format!("{}{FOR_SCALE}", v.name),
             false => v.name.clone(),
         }];
         if swept {
@@ -61,13 +61,14 @@ pub(super) fn headline_table(
         one_row_where_unmoved(result, &head, &mut tab, zf);
     }
     // A variant shown for scale comes last, below the rows the question compares.
-    tab.rows.sort_by_key(|r| r[0].starts_with(FOR_SCALE));
+    tab.rows.sort_by_key(|r| r[0].ends_with(FOR_SCALE));
     let verdict = verdict(result, &head, &moved, true);
     (verdict, tab)
 }
 
-/// A row's role before its name in a table whose brackets hold changes only.
-pub(super) const FOR_SCALE: &str = "for scale: ";
+/// A row's role after its name: the variant is there for comparison, not a change the
+/// question asks about ("Rank & File (for comparison)").
+pub(super) const FOR_SCALE: &str = " (for comparison)";
 
 /// The headline table's columns: the variant, the setting swept (if any), the headline and
 /// the difference, then the simulation's check (`exact_all`) or whether chance explains it.
@@ -119,7 +120,7 @@ fn exact_cells(
     [
         head.value(x),
         match cmp {
-            None if exp.is_baseline(variant) => "baseline".to_string(),
+            None if exp.is_baseline(variant) => "\u{2014}".to_string(),
             None => "not compared".to_string(),
             Some(d) if super::super::answer::exactly_same(d) => "exactly the same".to_string(),
             Some(d) => head.diff(d.exact_difference.unwrap_or(d.difference)),
@@ -145,7 +146,7 @@ fn estimate_cells(
         _ => head.value(c.p),
     };
     let (diff, chance) = match cmp {
-        None if exp.is_baseline(variant) => ("baseline".to_string(), String::new()),
+        None if exp.is_baseline(variant) => ("\u{2014}".to_string(), String::new()),
         None => ("not compared".to_string(), String::new()),
         Some(d) => match d.exact_difference {
             Some(_) if super::super::answer::exactly_same(d) => {
@@ -189,12 +190,12 @@ fn one_row_where_unmoved(result: &ExperimentResult, head: &Head, tab: &mut Tab, 
         }
         done.push(name.clone());
         let mut one = row.clone();
-        one[1] = "every setting".into();
+        one[1] = "any".into();
         // The simulation checks the one value once, with every setting's trials.
         let cells: Vec<Cell> = result
             .runs
             .iter()
-            .filter(|r| exp.variants[r.variant].name == name.trim_start_matches(FOR_SCALE))
+            .filter(|r| exp.variants[r.variant].name == name.trim_end_matches(FOR_SCALE))
             .filter_map(|r| find(&r.report, &head.key))
             .collect();
         one[4] = pooled_check(&cells, !head.metric, exp.confidence, zf);

@@ -624,8 +624,8 @@ fn scale_said(exp: &crate::experiment::Experiment) -> String {
         .collect();
     match scale.len() {
         0 => String::new(),
-        1 => format!("; {} is there for scale only", scale[0]),
-        _ => format!("; {} are there for scale only", scale.join(" and ")),
+        1 => format!("; {} is there for comparison only", scale[0]),
+        _ => format!("; {} are there for comparison only", scale.join(" and ")),
     }
 }
 
@@ -675,7 +675,7 @@ pub(super) fn for_scale(result: &ExperimentResult, heads: &[Head]) -> Option<Str
             )
         })
         .collect();
-    (!said.is_empty()).then(|| format!("For scale, {}.", said.join("; ")))
+    (!said.is_empty()).then(|| format!("For comparison, {}.", said.join("; ")))
 }
 
 /// A sweep point where headlines pull apart, with each headline's change there.

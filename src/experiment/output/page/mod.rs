@@ -45,6 +45,29 @@ impl Tab {
         }
     }
 
+    /// One number per quantity: where the simulation agrees with every exact value of the
+    /// table, its column of "agrees" is left out (the method paragraph says so once, with the
+    /// count of checks); a column with any miss, or any value with nothing to check, stays.
+    pub(super) fn without_agreeing_checks(mut self) -> Tab {
+        let col = self
+            .head
+            .iter()
+            .position(|(h, _)| h == "simulation's check");
+        if let Some(i) = col
+            && !self.rows.is_empty()
+            && self
+                .rows
+                .iter()
+                .all(|r| r.get(i).is_some_and(|c| c == "agrees"))
+        {
+            self.head.remove(i);
+            for r in &mut self.rows {
+                r.remove(i);
+            }
+        }
+        self
+    }
+
     pub(super) fn markdown(&self) -> String {
         let heads: Vec<&str> = self.head.iter().map(|h| h.0.as_str()).collect();
         let mut out = format!("| {} |\n|", heads.join(" | "));
@@ -138,26 +161,27 @@ fn the_answer(
 ) -> (String, Option<Tab>, String) {
     let exp = &result.experiment;
     let several = exp.headlines.len() > 1;
-    let (mut answer, headline, detail) = if exp.variants.len() > 1 && several {
-        let (verdicts, tab) = answer_table(result, comparisons);
-        (verdicts, Some(tab), answer(result, comparisons))
-    } else if exp.variants.len() > 1 && exp.sweep.is_empty() {
-        let (verdict, tab) = headline_table(result, comparisons);
-        // `verdict = true` opens with the plain word and the lead variant's change, as with
-        // several headlines.
-        let head = Head::of(exp, &result.runs[0].report);
-        let verdict = match lead(result, comparisons, &[head]).filter(|_| exp.verdict) {
-            Some(l) => format!("{l} {verdict}"),
-            None => verdict,
+    let (mut answer, headline, detail): (String, Option<Tab>, String) =
+        if exp.variants.len() > 1 && several {
+            let (verdicts, tab) = answer_table(result, comparisons);
+            (verdicts, Some(tab), answer(result, comparisons))
+        } else if exp.variants.len() > 1 && exp.sweep.is_empty() {
+            let (verdict, tab) = headline_table(result, comparisons);
+            // `verdict = true` opens with the plain word and the lead variant's change, as with
+            // several headlines.
+            let head = Head::of(exp, &result.runs[0].report);
+            let verdict = match lead(result, comparisons, &[head]).filter(|_| exp.verdict) {
+                Some(l) => format!("{l} {verdict}"),
+                None => verdict,
+            };
+            (verdict, Some(tab), answer(result, comparisons))
+        } else if exp.variants.len() > 1 {
+            // A sweep: the answer goes along the swept values; the table gives every setting.
+            let (_, tab) = headline_table(result, comparisons);
+            (answer(result, comparisons), Some(tab), String::new())
+        } else {
+            (answer(result, comparisons), None, String::new())
         };
-        (verdict, Some(tab), answer(result, comparisons))
-    } else if exp.variants.len() > 1 {
-        // A sweep: the answer goes along the swept values; the table gives every setting.
-        let (_, tab) = headline_table(result, comparisons);
-        (answer(result, comparisons), Some(tab), String::new())
-    } else {
-        (answer(result, comparisons), None, String::new())
-    };
     // A variant that plays its best choices is judged on what play maximises, beside the
     // headlines: what good play is worth against its baseline.
     if let Some(worth) = play_worth(result) {
@@ -210,7 +234,7 @@ fn the_answer(
             crate::labels::lower_first(&answer)
         );
     }
-    (answer, headline, detail)
+    (answer, headline.map(Tab::without_agreeing_checks), detail)
 }
 
 /// For each variant that plays its best choices (`play = "optimal"`), at the first setting,
@@ -285,13 +309,23 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         answer,
         why: exp.why.as_ref().map(|w| w.trim().to_string()),
         rounding: (!comparisons.is_empty()).then(|| {
-            // The answer table of several headlines gives each change in brackets.
+            // The answer table of several headlines gives each change in brackets, and a
+            // dash where a row's rules have no such end.
+            let dash = headline.as_ref().is_some_and(|t| {
+                t.rows
+                    .iter()
+                    .any(|r| r.iter().skip(1).any(|c| c == "\u{2014}"))
+            });
             match exp.headlines.len() > 1 && exp.variants.len() > 1 {
                 true => format!(
-                    "In brackets: each variant\u{2019}s change from {}. {ROUNDING}",
+                    "In brackets: each variant\u{2019}s change from {}.{} {ROUNDING}",
                     match exp.several_baselines() {
                         true => "its baseline",
                         false => exp.variants[0].name.as_str(),
+                    },
+                    match dash {
+                        true => " A dash: that row\u{2019}s rules have no such state.",
+                        false => "",
                     }
                 ),
                 false => ROUNDING.to_string(),

@@ -306,7 +306,7 @@ fn collapsed(
             }
         }
         one.intro += &format!(
-            " Its simulation's check takes the runs at the {} settings together ({} trials).",
+            " The simulation checks it with the runs at the {} settings together ({} trials).",
             runs.len(),
             crate::report::thousands(exp.trials * runs.len() as u64)
         );
@@ -327,11 +327,17 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
         .map(|run| (run.variant, run_section(result, run, zf)))
         .collect();
     for (i, (variant, section)) in per_run.iter().enumerate() {
-        match collapsed(result, &per_run, *variant, zf) {
-            Some(_) if per_run[..i].iter().any(|(v, _)| v == variant) => {}
-            Some(one) => sections.push(one),
-            None => sections.push(section.clone()),
-        }
+        let mut one = match collapsed(result, &per_run, *variant, zf) {
+            Some(_) if per_run[..i].iter().any(|(v, _)| v == variant) => continue,
+            Some(one) => one,
+            None => section.clone(),
+        };
+        one.tables = one
+            .tables
+            .into_iter()
+            .map(Tab::without_agreeing_checks)
+            .collect();
+        sections.push(one);
     }
     for system in &systems {
         let shared = shared_notes(result, system);

@@ -14,9 +14,6 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += ".";
     let shared_set = |k: &str, v: &SetValue| super::super::charts::set_everywhere(exp, k, v);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
-    let said_under = |s: &str, k: &str, x: &SetValue| {
-        crate::labels::setting_in_words_under(&[s], k, &x.as_input())
-    };
     let measure = |k: &str| crate::labels::is_measurement(k);
     // The variants by system, in the order they first appear; the settings every variant of a
     // system shares are said once, with the system.
@@ -28,7 +25,6 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     }
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for system in &systems {
-        let said = |k: &str, x: &SetValue| said_under(system, k, x);
         let members: Vec<(usize, &crate::experiment::Variant)> = exp
             .variants
             .iter()
@@ -41,22 +37,29 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                     .iter()
                     .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
         };
-        let group_shared: Vec<String> = members[0]
-            .1
-            .set
-            .iter()
-            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x) && !measure(k))
-            .map(|(k, x)| said(k, x))
-            .collect();
+        let said_all =
+            |pairs: Vec<(&str, String)>| crate::labels::settings_in_words_under(&[system], &pairs);
+        let group_shared: Vec<String> = said_all(
+            members[0]
+                .1
+                .set
+                .iter()
+                .filter(|(k, x)| !shared_set(k, x) && !swept(k) && in_all(k, x) && !measure(k))
+                .map(|(k, x)| (k.as_str(), x.as_input()))
+                .collect(),
+        );
         let each: Vec<(String, String)> = members
             .iter()
             .map(|(i, v)| {
-                let mut own: Vec<String> = v
-                    .set
-                    .iter()
-                    .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k))
-                    .map(|(k, x)| said(k, x))
-                    .collect();
+                let mut own: Vec<String> = said_all(
+                    v.set
+                        .iter()
+                        .filter(|(k, x)| {
+                            !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k)
+                        })
+                        .map(|(k, x)| (k.as_str(), x.as_input()))
+                        .collect(),
+                );
                 // A variant that would be named alone (nothing of its own, or only what its
                 // name says) says what it leaves at the defaults that another variant here sets.
                 let bare = v.rules.is_empty()
@@ -115,9 +118,9 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
                         "{}{}",
                         v.name,
                         if exp.is_baseline(*i) {
-                            " (the baseline)"
+                            " (the others are measured against it)"
                         } else if v.reference {
-                            " (for scale)"
+                            " (for comparison)"
                         } else {
                             ""
                         }
@@ -137,8 +140,8 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         let alone = match &each[..] {
             [(name, own)]
                 if name
-                    .trim_end_matches(" (for scale)")
-                    .trim_end_matches(" (the baseline)")
+                    .trim_end_matches(" (for comparison)")
+                    .trim_end_matches(" (the others are measured against it)")
                     == label.as_str() =>
             {
                 Some(own.clone())
@@ -156,7 +159,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         };
         // A variant shown for scale is said to be one, here as in the table.
         let scale = match &members[..] {
-            [(_, v)] if v.reference => " (for scale)",
+            [(_, v)] if v.reference => " (for comparison)",
             _ => "",
         };
         groups.push(match alone {
@@ -219,8 +222,8 @@ fn left_at_default(
 /// and "green troops"): each part of them starts with the name.
 fn names_itself(name: &str, own: &str) -> bool {
     let n = name
-        .trim_end_matches(" (the baseline)")
-        .trim_end_matches(" (for scale)")
+        .trim_end_matches(" (the others are measured against it)")
+        .trim_end_matches(" (for comparison)")
         .to_lowercase();
     // Each part starts with the name ("green troops" of "Green"), or the name holds it, a
     // class by its word ("regular troops" of "Regular with a +1 leader").
@@ -265,7 +268,10 @@ fn variants_list(groups: &[(String, Vec<String>)]) -> String {
         [(head, items)] if items.is_empty() => out += &format!(" {head}."),
         // One variant: no baseline and no list.
         [(head, items)] if items.len() == 1 => {
-            out += &format!(" {head} {}.", items[0].replacen(" (the baseline)", "", 1));
+            out += &format!(
+                " {head} {}.",
+                items[0].replacen(" (the others are measured against it)", "", 1)
+            );
         }
         [(head, items)] => {
             out += &format!(" Compared, {}", crate::labels::lower_first(head));

@@ -805,6 +805,7 @@ const SITUATION: &[&str] = &[
     "lost",
     "melee_dice",
     "modifier",
+    "p_blocked",
     "pips",
     "range",
     "range_band",

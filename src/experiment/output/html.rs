@@ -43,7 +43,7 @@ ul.setup ul { margin: 0; padding-left: 1.2rem; }
 p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
 .print-only { display: none; }
 @media print {
-  @page { margin: 14mm 12mm; }
+  @page { size: A4; margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
   h1 { font-size: 17pt; margin-bottom: 0.5rem; }
   h2 { break-after: avoid; margin-top: 1.2rem; }

@@ -442,6 +442,40 @@ pub fn rally_sections(
         })
         .collect();
     let mut sections = Vec::new();
+    // A routing unit that has already lost stands, as a player meets one mid-game: its chance by
+    // the last rally phase shown, a row per loss short of the 50% rule (RF-3, RF-5). It comes
+    // first: the short table a player looks up most, and the one that fills a printed page
+    // under the test tables, where the long tables by phase would leave it a third blank.
+    let losses = 0..stands.div_ceil(2);
+    let summary = losses.len() > 1;
+    if summary {
+        let mut rows = Vec::new();
+        for k in losses {
+            let by = recovered_by("routing", k)?;
+            let cells = by
+                .iter()
+                .map(|col| match col.last().copied() {
+                    Some(p) if p.is_finite() => OddsCell::chance(p),
+                    _ => OddsCell::note("—"),
+                })
+                .collect();
+            rows.push((k.to_string(), cells));
+        }
+        sections.push(OddsSection {
+            title: format!(
+                "Back in good order by the {} rally phase, from routing ({stands} stands, some already lost)",
+                crate::labels::ordinal(phases)
+            ),
+            row_header: "stands already lost".into(),
+            columns: columns.clone(),
+            rows,
+            foot: vec![
+                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder. The tables below give each rally phase."
+                    .to_string(),
+                elite.clone(),
+            ],
+        });
+    }
     for state in ["routing", "unsteady"] {
         let columns = columns.clone();
         let by_column = recovered_by(state, lost)?;
@@ -475,47 +509,13 @@ pub fn rally_sections(
             row_header: "rally phase".into(),
             columns,
             rows,
-            // Why the first rows of the routing table are nought (RF-5).
-            foot: match (state, lost) {
-                ("routing", 0) => vec![
-                    TWICE.to_string(),
-                    elite.clone(),
-                    "For a unit that has already lost stands, every chance is lower: the last table gives it by the last rally phase shown, for each loss."
-                        .to_string(),
-                ],
-                ("routing", _) => vec![TWICE.to_string(), elite.clone()],
+            // Why the first rows of the routing table are nought (RF-5); what an Elite column
+            // counts, under the first table that has one.
+            foot: match (state, summary) {
+                ("routing", true) => vec![TWICE.to_string()],
+                ("routing", false) => vec![TWICE.to_string(), elite.clone()],
                 _ => Vec::new(),
             },
-        });
-    }
-    // A routing unit that has already lost stands, as a player meets one mid-game: its chance by
-    // the last rally phase shown, a row per loss short of the 50% rule (RF-3, RF-5).
-    let losses = 0..stands.div_ceil(2);
-    if losses.len() > 1 {
-        let mut rows = Vec::new();
-        for k in losses {
-            let by = recovered_by("routing", k)?;
-            let cells = by
-                .iter()
-                .map(|col| match col.last().copied() {
-                    Some(p) if p.is_finite() => OddsCell::chance(p),
-                    _ => OddsCell::note("—"),
-                })
-                .collect();
-            rows.push((k.to_string(), cells));
-        }
-        sections.push(OddsSection {
-            title: format!(
-                "Back in good order by the {} rally phase, from routing ({stands} stands, some already lost)",
-                crate::labels::ordinal(phases)
-            ),
-            row_header: "stands already lost".into(),
-            columns,
-            rows,
-            foot: vec![
-                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder."
-                    .to_string(),
-            ],
         });
     }
     Ok(sections)

@@ -318,8 +318,20 @@ fn odds_table_is_exact() {
     // The rally tables are the rally scenario's exact values: a routing Regular of 8 stands is
     // back in good order by its 3rd rally phase 43.1% of the time (31/72), an unsteady Green
     // with a +1 leader within one phase 1/2.
-    let routing = &v["sections"][2];
-    assert!(routing["title"].as_str().unwrap().contains("from routing"));
+    // The short table by stands already lost comes first; then the tables by rally phase.
+    assert!(
+        v["sections"][2]["title"]
+            .as_str()
+            .unwrap()
+            .contains("some already lost")
+    );
+    let routing = &v["sections"][3];
+    assert!(
+        routing["title"]
+            .as_str()
+            .unwrap()
+            .contains("by each rally phase, from routing")
+    );
     let regular = routing["columns"]
         .as_array()
         .unwrap()
@@ -358,7 +370,8 @@ fn odds_table_is_exact() {
     assert_eq!(by3["outcomes"][0]["outcome"], "recovered");
     assert!((p - want).abs() < 1e-12, "{p} against {want}");
     assert!((p - 31.0 / 72.0).abs() < 1e-12);
-    let unsteady = &v["sections"][3];
+    let unsteady = &v["sections"][4];
+    assert!(unsteady["title"].as_str().unwrap().contains("from unsteady"));
     let led = unsteady["columns"]
         .as_array()
         .unwrap()
@@ -396,7 +409,7 @@ fn odds_table_is_exact() {
         "--format",
         "json",
     ]);
-    let routing = &v["sections"][2];
+    let routing = &v["sections"][3];
     let rows = routing["rows"].as_array().unwrap();
     assert_eq!(
         (rows.len(), rows[rows.len() - 1][0].as_str()),
@@ -428,7 +441,7 @@ fn odds_table_is_exact() {
     assert!((rows[10][1][led]["value"].as_f64().unwrap() - want).abs() < 1e-12);
     assert!((want - 0.9015).abs() < 5e-5, "{want}");
     assert!(
-        v["sections"][4]["title"]
+        v["sections"][2]["title"]
             .as_str()
             .unwrap()
             .contains("by the 12th rally phase")

@@ -1315,6 +1315,24 @@ fn the_page_works_in_a_real_browser() {
             .as_u64()
             >= Some(3)
     );
+    // A long table's head stays in sight: scrolled past its top, the head sits under the
+    // header and the action bar, not off the screen.
+    let stuck = b.eval(
+        "(() => { const t = [...document.querySelectorAll('#results .scroll.fits table')].filter((t) => t.tHead).sort((a, b) => b.offsetHeight - a.offsetHeight)[0]; if (!t) return 'no table that fits'; const cover = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cover')); const th = t.tHead.rows[0].cells[0]; const into = Math.min(60, t.offsetHeight - 3 * th.offsetHeight); if (into < 10) return 'table too short: ' + t.offsetHeight; window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY - cover + into); const r = [th.getBoundingClientRect().top, cover, t.getBoundingClientRect().top]; window.scrollTo(0, 0); return r; })()",
+    );
+    let s: Vec<f64> = stuck
+        .as_array()
+        .unwrap_or_else(|| panic!("{stuck}"))
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(
+        s[2] < s[1] - 5.0 && (s[0] - s[1]).abs() < 2.0,
+        "head at {}, cover {}, table top {}",
+        s[0],
+        s[1],
+        s[2]
+    );
     let link: String = b.eval("location.href").as_str().unwrap().to_string();
     let q = b.eval("query()");
     assert!(link.ends_with(q.as_str().unwrap()), "{link} vs {q}");

@@ -3011,6 +3011,11 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
         json!(["lost", "0..6", false])
     );
     assert_eq!(rows, 7);
+    // The profiles do not differ in stands lost: no warning.
+    assert_eq!(
+        b.eval("!!document.getElementById('sweep-differs')"),
+        json!(false)
+    );
     assert!(
         b.wait("location.search.includes('sweep=lost&values=0..6')")
             .as_bool()
@@ -3153,6 +3158,19 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
     assert!(
         msg.contains("'99' is not allowed for lost: a whole number from"),
         "{msg}"
+    );
+    // Swept over the very number A and B differ in, the sweep erases their difference: the
+    // page says so, naming each profile's own value.
+    b.eval("document.getElementById('sweep-key').value = 'base_veteran'; document.getElementById('sweep-values').value = '2..5'; document.getElementById('sweep-run').click()");
+    let differs = b.wait(
+        "(() => { const w = document.getElementById('sweep-differs'); return w && w.textContent; })()",
+    );
+    assert!(
+        differs
+            .as_str()
+            .unwrap()
+            .contains("(A: as written, B: 5), and the sweep gives each of them every value in turn"),
+        "{differs}"
     );
     // Clear the sweep: gone from the page and the link.
     b.eval("document.getElementById('sweep-clear').click()");

@@ -371,7 +371,12 @@ fn odds_table_is_exact() {
     assert!((p - want).abs() < 1e-12, "{p} against {want}");
     assert!((p - 31.0 / 72.0).abs() < 1e-12);
     let unsteady = &v["sections"][4];
-    assert!(unsteady["title"].as_str().unwrap().contains("from unsteady"));
+    assert!(
+        unsteady["title"]
+            .as_str()
+            .unwrap()
+            .contains("from unsteady")
+    );
     let led = unsteady["columns"]
         .as_array()
         .unwrap()

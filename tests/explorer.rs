@@ -2787,6 +2787,13 @@ fn three_profiles_side_by_side_with_exact_fractions() {
     // wait for the heads to carry it, then check all of them.
     let heads = b.wait("(() => { const h = [...document.querySelector('tr[data-side]').closest('table').querySelectorAll('th')].map((th) => th.textContent); return h.some((t) => t.includes('Hard rally')) ? h : null; })()");
     assert_eq!(heads, json!(["", "A · base", "B", "C (Hard rally)"]));
+    // Beside B's and C's values, their exact change from A in points; none beside A's.
+    let changes = b.eval("[...document.querySelector('tr[data-side=\"recovered\"]').querySelectorAll('td[data-profile]')].map((td) => { const d = td.querySelector('.dif'); return d ? d.textContent : null; })");
+    let pts = |x: f64| {
+        let t = format!("{:.2}", 100.0 * x);
+        format!(" ({}{t})", if x > 0.0 { "+" } else { "" })
+    };
+    assert_eq!(changes, json!([null, pts(four - three), pts(five - three)]));
     // Exact fractions beside the values, each the value it stands beside.
     let fractions = b.eval("[...document.querySelectorAll('tr[data-side] td[data-profile]')].map((td) => [/\\((\\d+)\\/(\\d+)\\)/.exec(td.textContent), Number(td.dataset.exact)]).filter(([m]) => m).map(([m, x]) => [Number(m[1]) / Number(m[2]), x])");
     let fractions = fractions.as_array().unwrap();
@@ -3166,10 +3173,9 @@ fn a_sweep_draws_the_exact_curve_and_reproduces_from_the_command_line() {
         "(() => { const w = document.getElementById('sweep-differs'); return w && w.textContent; })()",
     );
     assert!(
-        differs
-            .as_str()
-            .unwrap()
-            .contains("(A: as written, B: 5), and the sweep gives each of them every value in turn"),
+        differs.as_str().unwrap().contains(
+            "(A: as written, B: 5), and the sweep gives each of them every value in turn"
+        ),
         "{differs}"
     );
     // Clear the sweep: gone from the page and the link.

@@ -204,8 +204,8 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     ),
     (
         "empty_turns",
-        "turns its place stood empty",
-        "the average number of turns its place in the line stood empty",
+        "turns the unit's place stood empty",
+        "the average number of turns the unit's place in the line stood empty",
         Lower,
     ),
     (
@@ -223,7 +223,7 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     (
         "strength_turns",
         "strength held, in turns at full strength",
-        "the strength it held in its place (in turns at full strength)",
+        "the strength the unit held in its place (in turns at full strength)",
         Higher,
     ),
     (
@@ -1358,7 +1358,7 @@ mod tests {
         assert_eq!(outcome("hits_4").noun, "the chance of 4 hits");
         assert_eq!(
             metric("empty_turns").noun,
-            "the average number of turns its place in the line stood empty"
+            "the average number of turns the unit's place in the line stood empty"
         );
         assert_eq!(
             metric("a_ends_in_line").head,

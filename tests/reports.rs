@@ -733,10 +733,10 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
     // What the amendment does comes first in a few words, the numbers after it.
-    let answer = summary.find("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
-        .find("| variant | eliminated by turn 8 | turns its place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
+        .find("| variant | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
@@ -828,7 +828,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated by turn 8 | turns its place stood empty (of 8) | strength held, in turns at full strength (of 8) |"
+        "| variant | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) |"
     ));
     assert!(
         summary.contains(
@@ -852,7 +852,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
-        "<title>The trade-off: average turns its place stood empty against chance of being eliminated"
+        "<title>The trade-off: average turns the unit&#39;s place stood empty against chance of being eliminated"
     ));
     let html = std::fs::read_to_string(root.join("index.html")).unwrap();
     let (fig, charts) = (
@@ -864,7 +864,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("No single change to the rules reverses the verdict; the sizes of the differences rest on the reading that a retreating unit is out of the enemy's range (if not, the amendment would be no different from the plain 25% rules in the chance of being eliminated) and on 5 more of the rules' numbers and readings; “What changes the answer” lists them."),
+        summary.contains("No single change to the rules reverses the verdict, though 5 of them change the differences, most of all the reading that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1072,7 +1072,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns its place in the line stood empty rises from 3.05 to 3.83 and the strength it held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict"),
         "{summary}"
     );
 }
@@ -1114,7 +1114,12 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         summary.contains("| Regular with a +1 leader | any | 90.15% | — |\n"),
         "{summary}"
     );
-    assert!(summary.contains("every simulated value agrees with the exact one (132 checks, within intervals that allow a chance miss anywhere in the report only 1 time in 20)"), "{summary}");
+    assert!(
+        summary.contains(
+            "and all 132 simulated values agree with the exact ones, as closely as chance allows."
+        ),
+        "{summary}"
+    );
     assert!(summary.contains(
         "The simulation checks it with the runs at the 4 settings together (4,000,000 trials)."
     ));
@@ -1444,7 +1449,7 @@ fn every_committed_answer_table_says_what_its_columns_count() {
         "Eliminated \u{2014} gone by the last turn (the 8th): its last quarter lost to fire, or its retreat blocked",
         "Under Rank & File, the column counts \u{201c}removed\u{201d} \u{2014} gone by the last turn",
         "dispersal by the 50% rule",
-        "Turns its place stood empty \u{2014} turns, of all those played, in which no unit held its place",
+        "Turns the unit's place stood empty \u{2014} turns, of all those played, in which no unit held its place",
     ] {
         assert!(line.contains(words), "{words:?} not in {line}");
     }
@@ -1498,7 +1503,9 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
         assert!(section.contains(row), "{row:?} not in the table: {section}");
     }
     assert!(
-        section.contains("(what would change only Rank & File, shown for comparison, is left out)"),
+        section.contains(
+            "Steps that would change only Rank & File's row, shown for comparison, are left out."
+        ),
         "{section}"
     );
     for scale_only in ["Enemy fires at shaken units", "Formed unit or single stand"] {
@@ -1513,14 +1520,16 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     );
     // A row's other step that moves another measure sets it against that measure now.
     assert!(
-        md.contains("(at 3, by +1.19 in turns its place stood empty, not +0.78)."),
+        md.contains(
+            "At 3, it would differ by +1.19 in turns the unit's place stood empty, not +0.78."
+        ),
         "{md}"
     );
     // "reverses" in the full table is said not to touch the verdict's own measures.
-    assert!(md.contains("The verdict rests on the average number of turns its place in the line stood empty and the strength it held in its place (in turns at full strength) alone: a row that reverses another measure leaves it be."), "{md}");
+    assert!(md.contains("The verdict rests on the average number of turns the unit's place in the line stood empty and the strength the unit held in its place (in turns at full strength) alone: a row that reverses another measure leaves it be."), "{md}");
     // A setting one variant sets for itself names that variant where its value is given.
     assert!(
-        md.contains("| Chance a retreat is blocked | none (1 in 6 for the amendment, 1 retreat in 6 blocked) | 1 in 6 |"),
+        md.contains("| Chance a retreat is blocked | none (except the amendment, 1 retreat in 6 blocked) | 1 in 6 |"),
         "{md}"
     );
 }

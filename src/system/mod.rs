@@ -119,12 +119,19 @@ pub fn not_modelled_line(omissions: &[Omission], scenarios: &[Scenario]) -> Opti
 }
 
 /// On a player's sheet, in a player's words: what its tables (of `scenarios`) leave out, by rule,
-/// with no pointer into the project's docs; `None` when nothing bears on them.
+/// each by its heading alone ("distances and the tabletop", not the modelling detail after its
+/// colon), with no pointer into the project's docs; `None` when nothing bears on them.
 pub(crate) fn sheet_left_out(omissions: &[Omission], scenarios: &[Scenario]) -> Option<String> {
     let items: Vec<String> = omissions
         .iter()
         .filter(|o| o.scenarios.iter().any(|s| scenarios.contains(s)))
-        .map(|o| format!("{} ({})", o.what, o.rules))
+        .map(|o| {
+            format!(
+                "{} ({})",
+                o.what.split(": ").next().unwrap_or(o.what),
+                o.rules
+            )
+        })
         .collect();
     (!items.is_empty()).then(|| format!("These tables leave out {}.", items.join("; ")))
 }

@@ -82,7 +82,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
   figcaption { font-size: 8.5pt; }
-  /* The page's foot says it on paper (the colophon), on every page. */
+  /* The page's foot names the report on paper, on every page (the colophon). */
   footer { display: none; }
   figcaption a { color: inherit; text-decoration: none; }
 }
@@ -312,7 +312,7 @@ pub(crate) fn index_html(
     // answer's box closes with it only where there is no such table (a paragraph of its own,
     // with its margins, pushed a first page's chart off the page).
     let under_table = page.headline.is_some() || !page.pivots.is_empty();
-    let mut out = opening_html(result, page, under_table, command);
+    let mut out = opening_html(result, page, under_table);
     let figures = Figures::new(result, page, charts);
     // The chart that answers the question shares the first page with the answer, its table
     // after it: a chart placed after the table does not fit under it on most first pages, and
@@ -355,18 +355,13 @@ pub(crate) fn index_html(
 
 /// The page's head and heading, the question (where the title is not it), the setup and the
 /// answer (closing with the note on changes unless `under_table`).
-fn opening_html(
-    result: &ExperimentResult,
-    page: &Page,
-    under_table: bool,
-    command: &str,
-) -> String {
+fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> String {
     let exp = &result.experiment;
     let mut out = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n<style>{}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
         escape(&result.version),
         escape(&page.title),
-        colophon(&result.version, command),
+        colophon(&page.title),
         escape(&page.title)
     );
     // Without a title the question is the heading, and is not said twice.
@@ -389,10 +384,10 @@ fn opening_html(
     out
 }
 
-/// On paper, the foot of every page: what made the figures, the command line that reproduces
-/// them, where the tables the paper leaves out are, and the page's number. (A closing line
-/// printed after the last table could fall alone onto a page of its own.)
-fn colophon(version: &str, command: &str) -> String {
+/// On paper, the foot of every page: the report's title, so that a loose page says what it is
+/// part of, and the page's number. The command line that reproduces the figures is the
+/// screen's (the Reproduce box) and `summary.md`'s: a printed article does not carry it.
+fn colophon(title: &str) -> String {
     // A CSS string: its quotes and backslashes escaped, no line breaks.
     let quoted = |t: &str| {
         t.replace('\\', "\\\\")
@@ -402,9 +397,7 @@ fn colophon(version: &str, command: &str) -> String {
     };
     format!(
         "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
-        quoted(&format!(
-            "Numbers by morale-lab {version}; to repeat them: {command}. Tables left off paper are in the full report."
-        ))
+        quoted(title)
     )
 }
 
@@ -771,18 +764,20 @@ mod tests {
     }
 
     #[test]
-    fn the_printed_colophon_gives_the_command_in_a_css_string_and_no_file_names() {
-        let c = colophon("1.2.3", "morale-lab run \"a b.toml\"\n--seed 1");
+    fn the_printed_foot_names_the_report_in_a_css_string() {
+        let c = colophon("Does \"A\" beat B?\n</style>");
         assert!(
             c.contains("@bottom-left") && c.contains("counter(pages)"),
             "{c}"
         );
         assert!(
-            c.contains(
-                "Numbers by morale-lab 1.2.3; to repeat them: morale-lab run \\\"a b.toml\\\" --seed 1. Tables left off paper are in the full report."
-            ),
+            c.contains("content: \"Does \\\"A\\\" beat B? \\3c /style>\""),
             "{c}"
         );
-        assert!(!c.contains(".md"), "{c}");
+        // No command line and nothing a paper reader cannot turn to.
+        assert!(
+            !c.contains("morale-lab") && !c.contains("full report"),
+            "{c}"
+        );
     }
 }

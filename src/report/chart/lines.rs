@@ -362,7 +362,7 @@ fn note(
     } else if with_exact == points.len() && narrow {
         // In a reader's words: the simulation checks the exact line.
         format!(
-            "Lines: exact values. The simulation checks each to within ±{half} ({level} intervals), too close to draw."
+            "Lines: exact values. The simulation's check of each (±{half}) is too close to draw."
         )
     } else if with_exact == points.len() {
         format!(

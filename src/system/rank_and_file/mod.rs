@@ -151,8 +151,10 @@ impl RuleSystem for RankAndFile {
             n => format!("loses {n} stands"),
         };
         // The rally rules a player needs at the table, one to a line.
+        // The sheet's own last phase, so the note counts what its tables show.
+        let phases = ask.phases.map_or(odds::RALLY_TURNS, u32::from);
         sheet.notes.extend([
-            "Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so 12 rally phases are 12 turns), with only its leader's bonus and stands lost changing the roll (RF-5).".to_string(),
+            format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll (RF-5)."),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is the reading used here): read it as a leader's bonus {buildings} higher."),
             format!("In the rally tables, the Elite columns are for {elite}."),

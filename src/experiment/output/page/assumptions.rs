@@ -551,12 +551,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         },
     }];
     if !situation.rows.is_empty() {
-        out.push(where_the_answer_holds(
-            result,
-            base,
-            situation,
-            scale_situation,
-        ));
+        out.push(where_the_answer_holds(result, situation, scale_situation));
     }
     if !tab.rows.is_empty() {
         // With `verdict = [...]`, a row that reverses a measure the verdict does not judge is
@@ -606,6 +601,17 @@ fn share_words(share: f64) -> String {
     }
 }
 
+/// Whether `name` says `value` already: the value's words appear in it, in order ("1 retreat
+/// in 6 blocked" says "1 in 6").
+fn says_value(name: &str, value: &str) -> bool {
+    let name = name.to_lowercase();
+    let mut words = name.split(|c: char| !c.is_alphanumeric() && c != '+');
+    value
+        .to_lowercase()
+        .split_whitespace()
+        .all(|w| words.any(|n| n == w))
+}
+
 /// The section's opening in a reader's words: what was moved, how far, and how each try was
 /// worked out.
 fn tries_intro(
@@ -651,7 +657,7 @@ fn rows_are(
     let at = match exp.sweep.is_empty() {
         true => String::new(),
         false => format!(
-            " (with {})",
+            " With {},",
             super::super::answer::point_words(exp, &result.runs[0].point)
         ),
     };
@@ -666,7 +672,11 @@ fn rows_are(
         ),
     };
     format!(
-        " Each row moves one rule or reading of this report{at} by one step (a number up or down by one, a chance to the next simple fraction, an optional rule in or out, a choice to another of its options) and would turn a difference from {base} round, remove one, create one, or move one by more than {} (a chance's, by more than {} points). They are all such steps among the {} tried, {how}; the last column says what each would do, in the answer's numbers.",
+        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} (for a chance, by more than {} points); no other of the {} steps tried ({how}) does.",
+        match at.is_empty() {
+            true => " Each".to_string(),
+            false => format!("{at} each"),
+        },
         share_words(a.share),
         (100.0 * a.points).round(),
         crate::report::thousands(a.tried as u64),
@@ -689,7 +699,7 @@ fn what_they_touch(
         intro += " No rule, reading or optional rule changes a difference the question asks about.";
     } else if scale_only > 0 {
         intro += &format!(
-            " What would change only {}, shown for comparison, is left out.",
+            " Steps that would change only {}'s row, shown for comparison, are left out.",
             scale_names(result)
         );
     }
@@ -706,20 +716,19 @@ fn what_they_touch(
         );
     }
     if !situation.rows.is_empty() {
-        intro += " Settings of the situation, and choices of play, that would change a difference are under \u{201c}Where the answer holds\u{201d}.";
+        intro += " Steps in the situation, and in how it is played, are under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
-        intro += " No setting of the situation (the unit, its state and what it faces) or of the players' choices, moved the same way, changes a difference the question asks about.";
+        intro += " No step in the situation (the unit, its state and what it faces) or in how it is played changes a difference the question asks about.";
     }
     (verdict, intro)
 }
 
 /// The settings of the situation (and choices of play) that would change a difference from
-/// `base`. (What would change only a variant shown for scale is left out, as under "What
-/// changes the answer": it is not an assumption of the answer.)
+/// the baseline. (What would change only a variant shown for comparison is left out, as under
+/// "What changes the answer": it is not an assumption of the answer.)
 fn where_the_answer_holds(
     result: &ExperimentResult,
-    base: &str,
     situation: Tab,
     scale_situation: usize,
 ) -> Section {
@@ -743,10 +752,10 @@ fn where_the_answer_holds(
         printed: true,
         title: "Where the answer holds".into(),
         intro: format!(
-            "These settings describe the situation and how it is played, not the rules: the answer is for the situation the setup describes. Each, moved one step as above, would change a difference from {base}{}, as its row says.{verdict}",
+            "These settings describe the situation and how it is played, not the rules, so the answer is for the situation in the setup. Each row changes one of them by a single step, as above, and says what the answer would then be.{}{verdict}",
             if scale_situation > 0 {
                 format!(
-                    " (what would change only {}, shown for comparison, is left out)",
+                    " Steps that would change only {}'s row, shown for comparison, are left out.",
                     scale_names(result)
                 )
             } else {
@@ -1063,11 +1072,13 @@ pub(super) fn assumptions_by_setting<'a>(
                     .set
                     .iter()
                     .find(|(k, val)| *k == f.key && val.as_input() != f.from)?;
-                Some(format!(
-                    "{} for {}",
-                    as_roll(&f.key, &setting_value(&f.key, &val.as_input())),
-                    v.name
-                ))
+                let theirs = as_roll(&f.key, &setting_value(&f.key, &val.as_input()));
+                // A name that already says its value ("1 retreat in 6 blocked" of "1 in
+                // 6") is not followed by it again.
+                Some(match says_value(&v.name, &theirs) {
+                    true => format!("except {}", v.name),
+                    false => format!("{theirs} for {}", v.name),
+                })
             })
             .collect();
         let value = as_roll(&f.key, &setting_value(&f.key, &f.from));
@@ -1133,15 +1144,34 @@ pub(super) fn assumptions_by_setting<'a>(
                         }
                         false => format!(" in {measure}, not {}", head.diff(other.difference)),
                     };
-                    said = format!(
-                        "{} (at {}, {who}{}).",
-                        said.trim_end_matches('.'),
-                        as_roll(&f.key, &setting_value(&f.key, &other.to)),
-                        match other.changed.abs() < EXACTLY_ZERO {
-                            true => format!("no difference{of}"),
-                            false => format!("by {}{of}", head.diff(other.changed)),
+                    let at = as_roll(&f.key, &setting_value(&f.key, &other.to));
+                    said = match of.is_empty() && who.is_empty() {
+                        // The same comparison at the other step, in a few words.
+                        true => format!(
+                            "{} (at {at}, {}).",
+                            said.trim_end_matches('.'),
+                            match other.changed.abs() < EXACTLY_ZERO {
+                                true => "no difference".to_string(),
+                                false => format!("by {}", head.diff(other.changed)),
+                            }
+                        ),
+                        // Another measure or variant: a sentence of its own, so that one
+                        // bracket never holds two measures.
+                        false => {
+                            let subject = match who.trim_end() {
+                                "" => "it".to_string(),
+                                w => w.to_string(),
+                            };
+                            format!(
+                                "{} At {at}, {subject} would {}.",
+                                said.trim_end(),
+                                match other.changed.abs() < EXACTLY_ZERO {
+                                    true => format!("be no different{of}"),
+                                    false => format!("differ by {}{of}", head.diff(other.changed)),
+                                }
+                            )
                         }
-                    );
+                    };
                 }
                 said
             },

@@ -505,11 +505,11 @@ pub(super) fn method(result: &ExperimentResult) -> String {
             missed.join("; "),
         ),
     };
-    // Every value exact and every check agreeing: said in two sentences.
+    // Every value exact and every check agreeing: said in two sentences, in a reader's words
+    // (the checks' level and the seed are the Reproduce box's and the data's).
     if exact_all && checks > 1 && missed.is_empty() && exp.overrides.is_empty() {
         return format!(
-            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, each variant{2} was also played out {1} times by simulation, and every simulated value agrees with the exact one ({3} checks, within intervals that allow a chance miss anywhere in the report only 1 time in {4:.0}). The simulation repeats exactly from its seed ({0}).",
-            exp.seed,
+            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, each variant{1} was also played out {0} times by simulation, and all {2} simulated values agree with the exact ones, as closely as chance allows.",
             crate::report::thousands(exp.trials),
             if exp.sweep.is_empty() {
                 ""
@@ -517,7 +517,6 @@ pub(super) fn method(result: &ExperimentResult) -> String {
                 " and setting"
             },
             crate::report::thousands(checks as u64),
-            1.0 / (1.0 - exp.confidence)
         );
     }
     let method = if checks > 1 {

@@ -17,7 +17,9 @@ p.answer, div.answer { background: var(--band); border-left: 4px solid var(--acc
 div.answer p { margin: 0 0 0.6rem; }
 div.answer p:last-child { margin-bottom: 0; }
 p.method, p.note { color: var(--muted); }
-p.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
+p.meanings, div.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
+div.meanings p { margin: 0; }
+div.meanings ul { margin: 0.1rem 0 0.4rem; padding-left: 1.2rem; }
 span.rounding, p.rounding { display: block; font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 code { font: 0.92em ui-monospace, "DejaVu Sans Mono", monospace; background: var(--band); padding: 0 0.2em; border-radius: 3px; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-variant-numeric: tabular-nums; }
@@ -53,7 +55,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   ul.notes { columns: 2; column-gap: 8mm; margin: 0.1rem 0 0.5rem; font-size: 9pt; line-height: 1.25; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
-  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
+  p.meanings, div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
   p.rounding { break-before: avoid; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
@@ -479,7 +481,18 @@ fn tables_html(page: &Page, under_table: bool) -> String {
     }
     // What the table's columns count, under it, on screen and on paper.
     if let Some(m) = &page.meanings {
-        out += &format!("<p class=\"meanings\">{}</p>\n", inline(m));
+        // A glossary of several columns, a line each; one column's reading in a sentence.
+        out += &match m.split_once("\n\n") {
+            Some((head, items)) => format!(
+                "<div class=\"meanings\"><p>{}</p><ul>{}</ul></div>\n",
+                inline(head),
+                items
+                    .lines()
+                    .map(|l| format!("<li>{}</li>", inline(l.trim_start_matches("- "))))
+                    .collect::<String>()
+            ),
+            None => format!("<p class=\"meanings\">{}</p>\n", inline(m)),
+        };
     }
     out
 }

@@ -485,7 +485,18 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         }
         said.push(line);
     }
-    (!said.is_empty()).then(|| format!("What the columns count. {}", said.join(" ")))
+    // One column's reading in a sentence; several as a short glossary, a line each.
+    match said.len() {
+        0 => None,
+        1 => Some(format!("What the column counts. {}", said[0])),
+        _ => Some(format!(
+            "What the columns count:\n\n{}",
+            said.iter()
+                .map(|s| format!("- {s}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )),
+    }
 }
 
 /// `meaning` with its "the last turn" naming the turn ("the last turn (the 12th)") where every

@@ -974,7 +974,7 @@ set = { attacker = "1 x line", defender = "1 x line", turns = 2, charge_at_turn 
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
     assert!(
-        answer.contains("the tool's own reading (the sources are silent), \u{201c}Last pip still shoots\u{201d} being closing only (at all, Charges would differ from Waits by −35.12 points in the chance that both sides break, not −25.52 points)"),
+        answer.contains("an assumption where the sources are silent, \u{201c}Last pip still shoots\u{201d} being closing only (at all, Charges would differ from Waits by −35.12 points in the chance that both sides break, not −25.52 points)"),
         "{answer}"
     );
     assert!(!answer.contains("last_pip_fires"), "{answer}");

@@ -691,7 +691,7 @@ fn each_system_is_measured_against_its_own_baseline() {
     for said in [
         // As written, class is worth nothing in these two systems' melees; the edge is said.
         "Rank & File, Veteran as written v Regular: 48.84% (the same)",
-        "Rank & File, Veteran (+1 to hit) v Regular: 73.08% (+24.25 points)",
+        "Rank & File, Veteran (+1 to hit) v Regular: 73.08% (+24.25 percentage points)",
         "25% rules, Elite as written v Regular: 49.32% (the same)",
         "25% rules, Elite (5 dice) v Regular: 65.23% (+15.91 points)",
         "with Linear Warfare, Guards v Line, 59.00% (+24.72 points)",
@@ -864,7 +864,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("No single change to the rules reverses the verdict, though 5 of them change the differences, most of all the reading that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change the differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1072,7 +1072,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules reverses the verdict"),
+        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules turns the answer round"),
         "{summary}"
     );
 }
@@ -1096,13 +1096,13 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // after the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| Regular without a leader (for comparison) | any | 74.39% | −15.76 points |\n"
+            "| Regular without a leader (for comparison) | not affected | 74.39% | −15.76 points |\n"
         ),
         "{summary}"
     );
     assert!(
         summary.contains(
-            "For comparison, Regular without a leader: 74.39%, exactly as Green with the Green base number at 4."
+            "For comparison, Regular without a leader: 74.39%, exactly as Green with its base number at 4."
         ),
         "{summary}"
     );
@@ -1111,7 +1111,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // checks are 95% sure taken together, so the 90.183% of its 4,000,000 trials (2.3 standard
     // errors off the exact 90.149%) agrees, as 1 check in 20 would not.
     assert!(
-        summary.contains("| Regular with a +1 leader | any | 90.15% | — |\n"),
+        summary.contains("| Regular with a +1 leader | not affected | 90.15% | — |\n"),
         "{summary}"
     );
     assert!(
@@ -1128,7 +1128,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The assumptions were stepped at the first setting: "where now they are the same" is
     // said of Green at 3, not of every setting.
     assert!(
-        summary.contains("(at 5, Green with the Green base number at 3 would differ from Regular with a +1 leader by +15.76 points in the chance of recovering, where now they are the same)"),
+        summary.contains("(at 5, Green with its base number at 3 would differ from Regular with a +1 leader by +15.76 points in the chance of recovering, where now they are the same)"),
         "{summary}"
     );
     // Where the setting swept moves both sides, the measure says where ("with 4 turns").
@@ -1457,7 +1457,10 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     );
     let retreat = read("retreat-vs-rank-and-file");
     let line = glossary(&retreat).expect("the retreat report says what its columns count");
-    assert!(line.starts_with("What the columns count:\n- Eliminated"), "{line}");
+    assert!(
+        line.starts_with("What the columns count:\n- Eliminated"),
+        "{line}"
+    );
     for words in [
         "- Eliminated \u{2014} gone by the last turn (the 8th): its last quarter lost to fire, or its retreat blocked",
         "Under Rank & File, the column counts \u{201c}removed\u{201d} \u{2014} gone by the last turn",

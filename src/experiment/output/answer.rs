@@ -41,6 +41,19 @@ pub(super) fn point_said(exp: &crate::experiment::Experiment, point: &[SetValue]
     crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
+/// A variant `name` at setting `point` (as [`point_said`] says it), its name not said twice:
+/// "Green with its base number at 3", not "Green with the Green base number at 3".
+pub(super) fn named_with(name: &str, point: &str) -> String {
+    match point
+        .strip_prefix("the ")
+        .and_then(|p| p.strip_prefix(name))
+        .and_then(|p| p.strip_prefix(' '))
+    {
+        Some(rest) => format!("{name} with its {rest}"),
+        None => format!("{name} with {point}"),
+    }
+}
+
 /// A sweep point as `key=value` pairs (file names, the data's columns).
 pub(super) fn point_label(exp: &crate::experiment::Experiment, point: &[SetValue]) -> String {
     exp.sweep
@@ -1003,11 +1016,15 @@ fn for_scale(result: &ExperimentResult, head: &Head) -> String {
                     .map(|(_, x)| x.as_input())
                     .collect();
                 (!at.is_empty()).then(|| {
-                    format!(
-                        "{} with {} at {}",
-                        v.name,
-                        crate::labels::setting_in_prose(&crate::params::label(&axis.key)),
-                        crate::labels::listed(&at.iter().map(String::as_str).collect::<Vec<_>>())
+                    named_with(
+                        &v.name,
+                        &format!(
+                            "{} at {}",
+                            crate::labels::setting_in_prose(&crate::params::label(&axis.key)),
+                            crate::labels::listed(
+                                &at.iter().map(String::as_str).collect::<Vec<_>>()
+                            )
+                        ),
                     )
                 })
             })

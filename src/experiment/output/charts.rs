@@ -128,7 +128,11 @@ pub(super) fn axis_words(
     axis: &crate::experiment::Axis,
 ) -> String {
     match (axis_def(exp, axis), axis.rule) {
-        (Some(d), true) => format!("{} (as written: {})", meaning_phrase(d.meaning), d.default),
+        (Some(d), true) => format!(
+            "{} (the rules give {})",
+            meaning_phrase(d.meaning),
+            d.default
+        ),
         // A meaning that speaks of several scenarios at once ("turn cap (rally) or turns of
         // fire (under-fire)") gives way to the label.
         (Some(d), false)
@@ -142,7 +146,7 @@ pub(super) fn axis_words(
 }
 
 /// A sweep axis as a chart names it, in a few words: a rule parameter by its label with the
-/// source's value ("Green base number (as written: 5)"; the setup explains it in full), any
+/// source's value ("Green base number (the rules give 5)"; the setup explains it in full), any
 /// other as [`axis_words`] says it.
 pub(super) fn axis_label(
     exp: &crate::experiment::Experiment,
@@ -150,7 +154,7 @@ pub(super) fn axis_label(
 ) -> String {
     match (axis_def(exp, axis), axis.rule) {
         (Some(d), true) => format!(
-            "{} (as written: {})",
+            "{} (the rules give {})",
             crate::params::label(&axis.key),
             d.default
         ),

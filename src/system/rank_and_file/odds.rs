@@ -470,8 +470,7 @@ pub fn rally_sections(
             columns: columns.clone(),
             rows,
             foot: vec![
-                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder. The tables below give each rally phase."
-                    .to_string(),
+                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder.".to_string(),
                 elite.clone(),
             ],
         });

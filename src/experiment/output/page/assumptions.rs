@@ -253,7 +253,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "No single change to the rules reverses the verdict; the sizes of the differences rest on "
+            "No single change to the rules turns the answer round; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -325,7 +325,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No single change to the rules reverses the verdict, though {} the differences{most}; {list}.",
+            "No single change to the rules turns the answer round, though {} the differences{most}; {list}.",
             match n {
                 1 => "one of them changes".to_string(),
                 n => format!("{n} of them change"),
@@ -356,9 +356,9 @@ pub(super) fn named_assumption(
         false => base.to_string(),
     };
     let reading = if silent {
-        "the tool's own reading where the sources are silent, that "
+        "the assumption, where the sources are silent, that "
     } else {
-        "the reading that "
+        "the assumption that "
     };
     let flag = |v: &str| match v {
         "true" | "on" => Some(true),
@@ -384,7 +384,7 @@ pub(super) fn named_assumption(
         _ => format!(
             "{}{} being {}{}{}",
             if silent {
-                "the tool's own reading (the sources are silent), "
+                "an assumption where the sources are silent, "
             } else {
                 ""
             },
@@ -929,12 +929,22 @@ fn would_differ_here(
     let with = format!(" with {point}");
     match (moved(&f.variant), moved(base)) {
         (false, false) => would_differ(head, &f.variant, base, f, full, ""),
-        (true, false) if !point.contains(',') => {
-            would_differ(head, &format!("{}{with}", f.variant), base, f, full, "")
-        }
-        (false, true) if !point.contains(',') => {
-            would_differ(head, &f.variant, &format!("{base}{with}"), f, full, "")
-        }
+        (true, false) if !point.contains(',') => would_differ(
+            head,
+            &super::super::answer::named_with(&f.variant, &point),
+            base,
+            f,
+            full,
+            "",
+        ),
+        (false, true) if !point.contains(',') => would_differ(
+            head,
+            &f.variant,
+            &super::super::answer::named_with(base, &point),
+            f,
+            full,
+            "",
+        ),
         _ => would_differ(head, &f.variant, base, f, full, &with),
     }
 }

@@ -190,7 +190,10 @@ fn the_answer(
     }
     // The answer stays within 150 words: the sentence on the assumptions takes what is left.
     const ANSWER_WORDS: usize = 150;
-    let used = answer.split_whitespace().count()
+    // One word kept for "percentage" before the first "points" (see
+    // `first_points_said_in_full`).
+    let used = 1
+        + answer.split_whitespace().count()
         + result
             .balance
             .iter()
@@ -234,7 +237,25 @@ fn the_answer(
             crate::labels::lower_first(&answer)
         );
     }
-    (answer, headline.map(Tab::without_agreeing_checks), detail)
+    (
+        first_points_said_in_full(&answer),
+        headline.map(Tab::without_agreeing_checks),
+        detail,
+    )
+}
+
+/// The answer's first change of a chance in "percentage points", the rest in "points": a
+/// reader meets the unit in full before its short form (the note under the table says so
+/// again).
+fn first_points_said_in_full(answer: &str) -> String {
+    let at = answer
+        .match_indices(" points")
+        .map(|(i, _)| i)
+        .find(|&i| answer[..i].ends_with(|c: char| c.is_ascii_digit()));
+    match at {
+        Some(i) => format!("{} percentage{}", &answer[..i], &answer[i..]),
+        None => answer.to_string(),
+    }
 }
 
 /// For each variant that plays its best choices (`play = "optimal"`), at the first setting,

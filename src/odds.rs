@@ -572,19 +572,27 @@ impl Odds {
         );
         // In a row where some cells have a fraction beneath, a cell without one keeps the
         // fraction's line empty: every cell of the row is then as tall as the others.
+        // A chance that rounds to a certainty (">99.9%", "<0.1%") is set lighter than the
+        // others: a table's run of them reads as a plain band, not a wall of bold.
+        let f = |c: &OddsCell| match c.text.starts_with(['>', '<']) {
+            true => "f edge",
+            false => "f",
+        };
         let td = |c: &OddsCell, pad: bool| match (c.kind, &c.fraction) {
             (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
             (_, None) if pad => format!(
-                "<td><span class=\"f\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
+                "<td><span class=\"{}\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
+                f(c),
                 esc(&c.text)
             ),
             // Every cell's bold line is its percentage; a simple fraction is beneath it.
-            (_, Some(f)) => format!(
-                "<td><span class=\"f\">{}</span><span class=\"p\">{}</span></td>",
+            (_, Some(fr)) => format!(
+                "<td><span class=\"{}\">{}</span><span class=\"p\">{}</span></td>",
+                f(c),
                 esc(&percent(&c.text)),
-                esc(f)
+                esc(fr)
             ),
-            (_, None) => format!("<td><span class=\"f\">{}</span></td>", esc(&c.text)),
+            (_, None) => format!("<td><span class=\"{}\">{}</span></td>", f(c), esc(&c.text)),
         };
         // The rules in force before the tables: a player reads how a test is rolled, and what
         // the sheet reads the rules as, on the first page, before the odds that follow from it.
@@ -873,6 +881,7 @@ thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; fon
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }
+td .f.edge { font-weight: 400; color: #444; }
 td .p { display: block; color: #444; font-size: 7.5pt; line-height: 1.1; white-space: nowrap; }
 tbody th { text-align: left; }
 td.x { color: #555; font-style: italic; font-size: 8pt; }

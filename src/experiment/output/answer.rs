@@ -921,7 +921,7 @@ fn along(
             // Against a target (the baseline, the same at every setting), each value's gap to
             // it, as the table gives it; else against the rules as written.
             let mark = if written == Some(i) {
-                "as written; "
+                "the rules' own; "
             } else {
                 ""
             };

@@ -433,10 +433,10 @@ where
     let same = same_spot(&c, points, s);
     let mut note = if estimated {
         format!(
-            "A point per variant; whiskers: the {level} intervals of estimates (exact values have none)."
+            "A point for each row of the table; whiskers: the {level} intervals of estimates (exact values have none)."
         )
     } else {
-        "A point per variant, at its exact values.".to_string()
+        "A point for each row of the table, at its exact values.".to_string()
     };
     if !same.is_empty() {
         note += &format!(" On the same spot: {}.", same.join("; "));

@@ -661,10 +661,11 @@ fn rows_are(
             super::super::answer::point_words(exp, &result.runs[0].point)
         ),
     };
+    // Worked out exactly, a step needs no word on how; by simulation, what a listing takes.
     let how = match a.exact {
-        true => "each worked out exactly".to_string(),
+        true => String::new(),
         false => format!(
-            "each by simulation, {} trials a side from the experiment's seed, and listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference (a chance's: ±{} points where that is narrower)",
+            " (each step was worked out by simulation, {} trials a side from the experiment's seed, and is listed only where the new difference's {}% interval lies wholly on the other side of zero, or wholly outside ±{}% of the report's difference; a chance's: ±{} points where that is narrower)",
             crate::report::thousands(a.trials),
             crate::report::fmt_level(exp.confidence),
             (100.0 * a.share).round(),
@@ -672,14 +673,13 @@ fn rows_are(
         ),
     };
     format!(
-        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} (for a chance, by more than {} points); no other of the {} steps tried ({how}) does.",
+        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} (for a chance, by more than {} points); no other single step does{how}.",
         match at.is_empty() {
             true => " Each".to_string(),
             false => format!("{at} each"),
         },
         share_words(a.share),
         (100.0 * a.points).round(),
-        crate::report::thousands(a.tried as u64),
     )
 }
 

@@ -122,9 +122,7 @@ where
         .map(|(_, x, y)| c.backend_coord(&(at(x), at(y))))
         .collect();
     let colours = point_colours(points);
-    let near = |a: (i32, i32), b: (i32, i32)| {
-        (a.0 - b.0).abs() < s.px(9.0) && (a.1 - b.1).abs() < s.px(9.0)
-    };
+    let near = |a: (i32, i32), b: (i32, i32)| same_spot_px(a, b, s);
     // A point's mark, as large as `draw_points` draws it with others on its spot.
     let mark_of = |i: usize| {
         let under = centres[i + 1..]
@@ -213,6 +211,12 @@ where
         }
     }
     Ok(unnamed)
+}
+
+/// Whether two points' centres (pixels) are drawn on one spot: the later mark covers the
+/// earlier, so both are drawn, named and said together.
+fn same_spot_px(a: (i32, i32), b: (i32, i32), s: Scale) -> bool {
+    (a.0 - b.0).abs() < s.px(9.0) && (a.1 - b.1).abs() < s.px(9.0)
 }
 
 /// A box on the canvas: left, top, right, bottom (pixels).
@@ -336,7 +340,7 @@ where
             .iter()
             .filter(|b| {
                 let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
-                (centre.0 - pb.0).abs() < s.px(9.0) && (centre.1 - pb.1).abs() < s.px(9.0)
+                same_spot_px(centre, pb, s)
             })
             .count();
         marker(
@@ -362,7 +366,7 @@ fn same_spot<DB: DrawingBackend>(c: &Plot<DB>, points: &[Point], s: Scale) -> Ve
             .iter()
             .filter(|b| {
                 let pb = c.backend_coord(&(at(&b.1), at(&b.2)));
-                (pa.0 - pb.0).abs() < s.px(9.0) && (pa.1 - pb.1).abs() < s.px(9.0)
+                same_spot_px(pa, pb, s)
             })
             .map(|b| b.0.as_str())
             .collect();

@@ -837,6 +837,16 @@ const PLAY: &[&str] = &[
     "voluntary_rout",
 ];
 
+/// The optional rule without which setting `key` does nothing (a retreat can be blocked, or
+/// taken out of range, only where a failed fire test retreats), so that a variant without it
+/// is not said to have "no retreat blocked".
+pub fn needs_option(key: &str) -> Option<&'static str> {
+    match key {
+        "p_blocked" | "retreat_out_of_range" => Some("retreat-on-fire"),
+        _ => None,
+    }
+}
+
 /// What setting `key` is to a question (see [`Role`]); a key of neither list, a mechanic
 /// file's own included, is a reading.
 pub fn role(key: &str) -> Role {

@@ -695,7 +695,7 @@ fn each_system_is_measured_against_its_own_baseline() {
         "25% rules, Elite as written v Regular: 49.32% (the same)",
         "25% rules, Elite (5 dice) v Regular: 65.23% (+15.91 points)",
         "with Linear Warfare, Guards v Line, 59.00% (+24.72 points)",
-        "| variant | attacker wins | defender wins |",
+        "|  | attacker wins | defender wins |",
         "| Rank & File, Veteran (+1 to hit) v Regular | 73.08% (+24.25 points) | 23.21% (−25.62 points) |",
     ] {
         assert!(summary.contains(said), "{said}");
@@ -736,7 +736,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     let answer = summary.find("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
-        .find("| variant | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
+        .find("|  | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
         .unwrap();
     let detail = summary.find("**Detail.** ").unwrap();
     assert!(answer < table && table < detail);
@@ -761,7 +761,7 @@ fn a_metric_can_be_an_experiments_headline() {
         "{summary}"
     );
     assert!(
-        summary.contains("| variant | turns to recover (among units that recovered) | recovered |"),
+        summary.contains("|  | turns to recover (among units that recovered) | recovered |"),
         "{summary}"
     );
     // Each row's exact column is the run's exact mean, to the digits shown.
@@ -828,7 +828,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) |"
+        "|  | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) |"
     ));
     assert!(
         summary.contains(
@@ -915,9 +915,9 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         section.contains("| Retreating unit out of range | yes | no |"),
         "{section}"
     );
-    assert!(
-        line.contains("| variant | side A's empty places × turns | side A's strength held, in turns at full strength |")
-    );
+    assert!(line.contains(
+        "|  | side A's empty places × turns | side A's strength held, in turns at full strength |"
+    ));
 }
 
 /// The assumptions an answer rests on are readings of the rules and their numbers; the
@@ -942,12 +942,7 @@ fn the_situation_is_not_an_assumption() {
     let situation = &text[holds..after + 1];
     assert!(readings.contains("| Retreating unit out of range | yes | no |"));
     assert!(readings.contains("| Returns to action on a roll of | 5+ | 4+ or 6+ |"));
-    for s in [
-        "Starting state",
-        "Morale class",
-        "Enemy fire dice a turn",
-        "General attached",
-    ] {
+    for s in ["Morale class", "Enemy fire dice a turn", "General attached"] {
         assert!(!readings.contains(s), "{s} is the situation: {readings}");
         assert!(situation.contains(s), "{s}: {situation}");
     }
@@ -1083,7 +1078,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/green-rally-number");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(summary.contains(
-        "| variant | Green base number | recovered | difference from Regular with a +1 leader |\n"
+        "|  | Green base number | recovered | difference from Regular with a +1 leader |\n"
     ));
     // One number per quantity: the simulation agrees with every value, said once in the
     // method paragraph, not in a column of "agrees".
@@ -1512,7 +1507,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     for row in [
         "| Fires back | yes | no |",
         "| General attached | no | yes |",
-        "| Starting state | in line | retreating |",
+        "| Morale class | Regular | Elite |",
     ] {
         assert!(section.contains(row), "{row:?} not in the table: {section}");
     }

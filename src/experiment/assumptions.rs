@@ -255,7 +255,11 @@ fn settings(
             // moves only the weakly held turns, stepped where a headline counts them.
             let weak_headline = exp.headlines.iter().any(|h| h.ends_with("weak_turns"));
             // The number a [balance] section solves for is the answer, not an assumption.
+            // The starting state is the question itself (a unit holding its place, a routing
+            // unit rallying), not a situation around it: a unit that starts in good order has
+            // nothing to recover from, so a step there answers another question.
             if swept(p.key)
+                || p.key == "state"
                 || exp.balance.as_ref().is_some_and(|b| b.solve == p.key)
                 || crate::labels::is_measurement(p.key)
                 || (p.key == "weak_share" && !weak_headline)

@@ -406,11 +406,14 @@ impl AtPoint<'_> {
         (
             format!("outcomes{suffix}"),
             Chart::Bars(crate::report::chart::Bars {
-                title: with_setup(format!("How each variant ends{at_words}"), exp),
+                title: with_setup(
+                    format!("How it ends, for each row of the table{at_words}"),
+                    exp,
+                ),
                 y_label: if exact {
                     "chance".into()
                 } else {
-                    format!("chance, {trials} trials per variant")
+                    format!("chance, {trials} trials each")
                 },
                 level: self.level.clone(),
                 series: first
@@ -461,7 +464,7 @@ impl AtPoint<'_> {
                 {
                     what.clone()
                 } else {
-                    format!("{what}, {trials} trials per variant")
+                    format!("{what}, {trials} trials each")
                 },
                 level: self.level.clone(),
                 categories: vec![what.clone()],

@@ -581,6 +581,33 @@ pub(super) fn series_entries(
         .collect()
 }
 
+/// Words in a series' colour `col`, dark enough to read on white: the colour itself where its
+/// contrast with white is already 4.5:1 (the WCAG bar for text), else the same hue darkened
+/// until it is. Okabe–Ito's orange, pink and sky blue are marks' colours, too pale for a name
+/// printed beside a point (trial 46).
+pub(super) fn text_ink(col: RGBColor) -> RGBColor {
+    let lin = |c: f64| {
+        let c = c / 255.0;
+        if c <= 0.03928 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let contrast = |c: RGBColor| {
+        let l = 0.2126 * lin(c.0 as f64) + 0.7152 * lin(c.1 as f64) + 0.0722 * lin(c.2 as f64);
+        1.05 / (l + 0.05)
+    };
+    let mut k = 1.0;
+    let mut out = col;
+    while contrast(out) < 4.5 && k > 0.0 {
+        k -= 0.05;
+        let f = |v: u8| (v as f64 * k).round() as u8;
+        out = RGBColor(f(col.0), f(col.1), f(col.2));
+    }
+    out
+}
+
 /// The marker colour on a bar of colour `col`: white, or black on the lightest bars.
 pub(super) fn ink_on(col: RGBColor) -> RGBColor {
     let lum = 0.299 * col.0 as f64 + 0.587 * col.1 as f64 + 0.114 * col.2 as f64;

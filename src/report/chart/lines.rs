@@ -573,7 +573,7 @@ where
     let reach = s.px(5.0 * LINE_MARK) + s.px(6.0);
     for &si in order {
         let col = colour_of(chart, si);
-        let style = |v: VPos, h: HPos| anchored(s.text(TEXT, col), h, v);
+        let style = |v: VPos, h: HPos| anchored(s.text(TEXT, text_ink(col)), h, v);
         if flat(chart, si) {
             let Some(&(_, v)) = points(chart, si).first() else {
                 continue;

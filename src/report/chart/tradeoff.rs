@@ -205,7 +205,7 @@ where
             root.draw(&Text::new(
                 points[j].0.clone(),
                 (x, b.1 + k as i32 * line + line / 2),
-                anchored(s.text(TEXT, colours[j]), pos, VPos::Center),
+                anchored(s.text(TEXT, text_ink(colours[j])), pos, VPos::Center),
             ))
             .map_err(e)?;
         }

@@ -10,7 +10,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     let exp = &result.experiment;
     let heads = Head::all(exp, &result.runs[0].report);
     let swept = !exp.sweep.is_empty();
-    let mut names: Vec<String> = vec!["variant".into()];
+    let mut names: Vec<String> = vec![String::new()];
     if swept {
         names.push("setting".into());
     }

@@ -426,7 +426,7 @@ fn comparison_table(
     // Which side a setting was moved on, only where some setting was moved on one side alone.
     let sides = shown.iter().any(|f| f.side != "both");
     let mut head: Vec<(&str, bool)> = vec![
-        ("variant", false),
+        ("", false),
         ("headline", false),
         ("setting", false),
         ("in this report", false),
@@ -1180,6 +1180,27 @@ pub(super) fn assumptions_by_setting<'a>(
                                     false => format!("differ by {}{of}", head.diff(other.changed)),
                                 }
                             )
+                        }
+                    };
+                }
+                // A reversal of another comparison the question asks is never hidden behind
+                // the led variant's row: "out of range" removing the amendment's saving also
+                // turns the blocked amendment's round (−10.70 to +0.91), and a reader set the
+                // row against the first only (trial 46).
+                if gravest.variant != top.variant
+                    && severity(&gravest.effect) == 0
+                    && severity(&top.effect) > 0
+                {
+                    let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
+                    let also = would_differ_here(result, &head, gravest, true);
+                    said = match steps.len() > 1 {
+                        true => format!(
+                            "{} At {}, {also}.",
+                            said.trim_end(),
+                            as_roll(&f.key, &setting_value(&f.key, &gravest.to))
+                        ),
+                        false => {
+                            format!("{} {}.", said.trim_end(), crate::labels::capitalised(&also))
                         }
                     };
                 }

@@ -62,7 +62,8 @@ fn columns(result: &ExperimentResult, all_exact: bool, adjusted: bool) -> Tab {
     if !exp.sweep.is_empty() {
         head.push(("setting", false));
     }
-    head.push(("variant", false));
+    // The rows' names: unheaded where they come first, as in print; after a setting, "compared".
+    head.push((if exp.sweep.is_empty() { "" } else { "compared" }, false));
     if exp.several_baselines() {
         head.push(("against", false));
     }
@@ -248,14 +249,14 @@ pub(super) fn differences_section(
         },
         intro: if all_exact {
             format!(
-                "Each variant minus {} at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
+                "Each row's rules minus {} at the same setting, a chance's difference in percentage points. Every difference is exact; the simulation's estimate is its check, with an interval wide enough that the table's {} checks are {level} sure taken together (1 table in {} has a miss by chance alone).",
                 the_baseline(exp),
                 checked,
                 (1.0 / (1.0 - exp.confidence).max(1e-9)).round()
             ) + once
         } else {
             format!(
-                "Each variant minus {} at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
+                "Each row's rules minus {} at the same setting, a chance's difference in percentage points: the exact difference where it is known, which then decides; else the simulation's, with its {level} interval and whether chance could explain it at that level{}. A mean with no spread on either side (every trial the same) has no test.",
                 the_baseline(exp),
                 if adjusted {
                     " (judged after Holm's adjustment of the p-values, column Holm, across every row of this table without an exact value, as a reader scans them at once)"

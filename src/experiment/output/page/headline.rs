@@ -86,7 +86,9 @@ fn headline_columns(exp: &crate::experiment::Experiment, head: &Head, exact_all:
         [one] => crate::labels::capitalised(&crate::params::label(&one.key)),
         _ => "setting".to_string(),
     };
-    let mut cols = vec![("variant", false)];
+    // The rows name themselves: a column head of "variant" is the tool's word, not the
+    // reader's, so the names' column goes unheaded, as in print.
+    let mut cols = vec![("", false)];
     if swept {
         cols.push((axis.as_str(), false));
     }

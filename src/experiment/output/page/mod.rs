@@ -339,7 +339,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
             });
             match exp.headlines.len() > 1 && exp.variants.len() > 1 {
                 true => format!(
-                    "In brackets: each variant\u{2019}s change from {}.{} {ROUNDING}",
+                    "In brackets: each row\u{2019}s change from {}.{} {ROUNDING}",
                     match exp.several_baselines() {
                         true => "its baseline",
                         false => exp.variants[0].name.as_str(),

@@ -193,6 +193,7 @@ fn left_at_default(
             && !v.set.iter().any(|(k2, _)| k2 == k)
             && said_apart(k, x)
             && crate::labels::role(k) == crate::labels::Role::Situation
+            && crate::labels::needs_option(k).is_none_or(|o| v.options.iter().any(|x| x == o))
         {
             keys.push(k);
         }

@@ -173,7 +173,7 @@ pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
         }
     }
     let mut tab = Tab::new(&[
-        ("variant", false),
+        ("", false),
         (base_name.as_str(), false),
         ("its outcome", false),
         ("matched", false),

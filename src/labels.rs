@@ -228,7 +228,7 @@ const METRICS: &[(&str, &str, &str, Better)] = &[
     ),
     (
         "weak_turns",
-        "turns held at under half strength",
+        "turns its place held under half strength",
         "the average number of turns its place held less than half its full strength",
         Lower,
     ),
@@ -837,6 +837,35 @@ const PLAY: &[&str] = &[
     "voluntary_rout",
 ];
 
+/// A weakly-held metric's words at the weak share a run used (`weak_share`): the labels say
+/// "half", the default; at another share they say it ("turns held at under a third of full
+/// strength"), so that a run with `weak_share = 1/3` is not labelled as if it were a half.
+pub fn at_weak_share(words: &str, share: Option<&str>) -> String {
+    let Some(share) = share
+        .map(str::trim)
+        .filter(|s| !matches!(*s, "1/2" | "0.5" | "0.50"))
+    else {
+        return words.to_string();
+    };
+    let said = match share {
+        "1/3" => "a third".to_string(),
+        "2/3" => "two thirds".to_string(),
+        "1/4" => "a quarter".to_string(),
+        "3/4" => "three quarters".to_string(),
+        "1/5" => "a fifth".to_string(),
+        s => match s.parse::<f64>() {
+            Ok(x) if s.contains('.') => format!("{}%", crate::report::fmt_level(x)),
+            _ => s.to_string(),
+        },
+    };
+    words
+        .replace(
+            "under half strength",
+            &format!("under {said} of full strength"),
+        )
+        .replace("less than half its", &format!("less than {said} of its"))
+}
+
 /// The optional rule without which setting `key` does nothing (a retreat can be blocked, or
 /// taken out of range, only where a failed fire test retreats), so that a variant without it
 /// is not said to have "no retreat blocked".
@@ -1098,7 +1127,7 @@ const LABELS: &[(&str, &str)] = &[
     ("rerolls", "Commander's re-rolls"),
     ("rerolls_per_test", "Re-rolls a test"),
     ("retreat_out_of_range", "Retreating unit out of range"),
-    ("retreat_turns", "Turns away (no return roll)"),
+    ("retreat_turns", "Turns a retreat lasts"),
     ("return_at", "Rejoin at pips"),
     ("return_fire_dice", "Its fire dice a turn"),
     ("return_fire_to_hit", "Its fire die hits on"),

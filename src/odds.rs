@@ -57,7 +57,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction where its bottom number is 216 or less (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
+pub const READING: &str = "Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction where its bottom number is 216 or less (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
 
 /// [`READING`] for the plain-text and Markdown sheets, which have no bold and no second line:
 /// the fraction first, the percentage in brackets.
@@ -565,9 +565,19 @@ impl Odds {
             esc(&crate::labels::capitalised(&crate::labels::system(
                 &self.system
             ))),
-            esc(&self
-                .rules_line()
-                .replace(" (no rule parameter changed)", "")),
+            esc(&{
+                let line = self
+                    .rules_line()
+                    .replace(" (no rule parameter changed)", "");
+                // "As written" is not the whole truth where the sheet reads a silence of the
+                // sources its own way: the notes say where, and the line points to them.
+                match self.notes.iter().any(|n| n.contains("assumed here")) {
+                    true => {
+                        format!("{line}; where the rules are silent, as the notes below assume")
+                    }
+                    false => line,
+                }
+            }),
             esc(&self.version),
         );
         // In a row where some cells have a fraction beneath, a cell without one keeps the

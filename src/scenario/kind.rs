@@ -78,7 +78,7 @@ impl Scenario {
     pub const fn words(self) -> &'static str {
         match self {
             Scenario::Test => "One test",
-            Scenario::Rally => "A unit rallying turn by turn",
+            Scenario::Rally => "A unit out of the fight, rallying turn by turn",
             Scenario::UnderFire => "A unit holding its place in the line under fire",
             Scenario::Melee => "A melee fought to its end",
             Scenario::Charge => "A whole charge",

@@ -94,7 +94,7 @@ pub fn metrics() -> [super::MetricDef; 2] {
             name: WEAK_TURNS,
             series: WEAK,
             share: false,
-            meaning: "turns the place held less than half its full strength (the share counted as weak, a half unless a run sets another)",
+            meaning: "turns the place held less than half its full strength, an empty place included (the share counted as weak, a half unless a run sets another)",
         },
     ]
 }

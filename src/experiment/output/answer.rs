@@ -222,6 +222,14 @@ pub(super) fn is_outcome(report: &Report, key: &str) -> bool {
         .any(|o| o.outcome == key || find_same(&o.outcome, key))
 }
 
+/// The share of full strength a run counted as weakly held (`weak_share`), as its file gave it.
+pub(super) fn weak_share(report: &Report) -> Option<String> {
+    report.params.get("weak_share").map(|v| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    })
+}
+
 /// The headline as the answer speaks of it: an outcome's chance (in per cent, differences in
 /// points) or a metric's mean (in its own unit, with the condition it is taken under).
 pub(super) struct Head {
@@ -231,6 +239,8 @@ pub(super) struct Head {
     pub metric: bool,
     /// A conditional mean's condition ("among units that recovered").
     pub condition: Option<String>,
+    /// The weak share the run counted (`weak_share`), said in a weakly-held metric's words.
+    pub weak: Option<String>,
 }
 
 impl Head {
@@ -265,6 +275,7 @@ impl Head {
             key,
             metric,
             condition,
+            weak: weak_share(report),
         }
     }
     /// The comparisons' kind of the headline.
@@ -327,7 +338,10 @@ impl Head {
     /// The headline's plain words ([`crate::labels`]).
     pub fn label(&self) -> crate::labels::Label {
         if self.metric {
-            crate::labels::metric(&self.key)
+            let mut l = crate::labels::metric(&self.key);
+            l.head = crate::labels::at_weak_share(&l.head, self.weak.as_deref());
+            l.noun = crate::labels::at_weak_share(&l.noun, self.weak.as_deref());
+            l
         } else {
             crate::labels::outcome(&self.key)
         }
@@ -688,6 +702,7 @@ impl AgainstBaseline<'_> {
                             key: name.to_string(),
                             metric: true,
                             condition: None,
+                            weak: None,
                         }
                         .diff(x - b)
                     ),

@@ -585,7 +585,7 @@ impl AtPoint<'_> {
                         title: with_setup(
                             format!(
                                 "{}{at_words}: the chance of each state after each turn",
-                                exp.variants[r.variant].name
+                                crate::labels::capitalised(&exp.variants[r.variant].name)
                             ),
                             exp,
                         ),

@@ -7,7 +7,7 @@ use crate::odds::{Odds, OddsCell, OddsSection, cell, to_frac};
 /// RF-2, RF-3, RF-6: the chance a Rank & File unit passes a test, condensed to one table for a
 /// rulebook: by stands lost (rows) and class with a leader bonus of 0, +1 and +2 (columns), then
 /// a small table that turns any of its chances into the chance with a re-roll. Without `stands`,
-/// a last column marks each row's 50% rule for the usual unit sizes ("always fails if it began with 4 stands
+/// a first column marks each row's 50% rule for the usual unit sizes ("always fails if it began with 4 stands
 /// or fewer"); with `stands`, the rows at that loss show the automatic failure. Where
 /// the rule parameters make a re-roll's effect depend on more than the chance it re-rolls, the
 /// sheet keeps one table per leader bonus with the re-roll columns. The numbers are the rule
@@ -114,6 +114,20 @@ fn condensed_sections(
 ) -> Vec<OddsSection> {
     let mut sections = Vec::new();
     let mut columns = Vec::new();
+    let rule = if numbers.break_fraction == (1, 2) {
+        "50% rule".to_string()
+    } else {
+        format!(
+            "{}/{} rule",
+            numbers.break_fraction.0, numbers.break_fraction.1
+        )
+    };
+    // Without a unit size, a first column: at each loss, the units the break share fails
+    // outright, read before any cell of its row, so that "Regular, 4 lost: 1/6" is not read
+    // for a unit of 8 that cannot pass (a writer's trial read it so when it came last).
+    if stands.is_none() {
+        columns.push(format!("{rule} fails units of"));
+    }
     for c in rf::Class::ALL {
         for leader in 0..=2i8 {
             // A class by its name in the rules, capitalised as they write it ("Veteran").
@@ -125,30 +139,9 @@ fn condensed_sections(
             });
         }
     }
-    let rule = if numbers.break_fraction == (1, 2) {
-        "50% rule".to_string()
-    } else {
-        format!(
-            "{}/{} rule",
-            numbers.break_fraction.0, numbers.break_fraction.1
-        )
-    };
-    // Without a unit size, a last column: at each loss, the units the break share fails
-    // outright, so that no cell above it is read for a unit that cannot pass.
-    if stands.is_none() {
-        columns.push(format!("{rule}: always fails if it began with"));
-    }
     let mut rows = Vec::new();
     for lost in 0..=max_lost {
         let mut cells = Vec::new();
-        for class in rf::Class::ALL {
-            for leader in 0..=2i8 {
-                cells.push(
-                    chance(numbers, class, lost, leader, false, size)
-                        .map_or_else(|| auto_fail(numbers), cell),
-                );
-            }
-        }
         if stands.is_none() {
             // The largest unit that has lost its break share at this loss (RF-3).
             let largest = (1..=60u8)
@@ -159,6 +152,14 @@ fn condensed_sections(
                 Some(s) => format!("{s} stands or fewer"),
                 None => "\u{2014}".to_string(),
             }));
+        }
+        for class in rf::Class::ALL {
+            for leader in 0..=2i8 {
+                cells.push(
+                    chance(numbers, class, lost, leader, false, size)
+                        .map_or_else(|| auto_fail(numbers), cell),
+                );
+            }
         }
         rows.push((lost.to_string(), cells));
     }
@@ -177,7 +178,7 @@ fn condensed_sections(
     }
     if stands.is_none() {
         foot.push(format!(
-            "The last column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail.",
+            "The first column: a unit that has lost {} of its starting stands or more fails every test ({rule}), whatever the cells beside it say. At each number of stands lost it gives the unit sizes that already fail: read it first.",
             if numbers.break_fraction == (1, 2) {
                 "half".to_string()
             } else {
@@ -305,7 +306,7 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
                 })
                 .collect();
             notes.push(format!(
-                "RF-3: a unit that has lost {share} or more of its starting stands fails every test automatically: {} (the first table's last column).",
+                "RF-3: a unit that has lost {share} or more of its starting stands fails every test automatically: {} (the first table's first column).",
                 at.join(", ")
             ))
         }
@@ -576,13 +577,13 @@ mod tests {
         for f in [Format::Text, Format::Csv, Format::Markdown, Format::Json] {
             assert!(o.render(f).contains("5/9"));
         }
-        // Without --stands, a last column gives the 50% rule for the usual unit sizes: at 1
+        // Without --stands, a first column gives the 50% rule for the usual unit sizes: at 1
         // lost a unit of 2 stands or fewer fails every test, at 2 one of 4, at 3 one of 6.
         let o = rank_and_file(None, 6, rf::Numbers::default());
         let t = &o.sections[0];
         assert_eq!(t.columns.len(), 10);
-        assert_eq!(t.columns[9], "50% rule: always fails if it began with");
-        let last: Vec<&str> = t.rows.iter().map(|r| r.1[9].text.as_str()).collect();
+        assert_eq!(t.columns[0], "50% rule fails units of");
+        let last: Vec<&str> = t.rows.iter().map(|r| r.1[0].text.as_str()).collect();
         assert_eq!(
             last[..4],
             [

@@ -140,7 +140,11 @@ fn difference_row(
             "average".to_string()
         },
         if c.kind == "metric" {
-            with_condition(&c.name, meaning(result, &c.name))
+            with_condition(
+                &c.name,
+                meaning(result, &c.name),
+                super::super::answer::weak_share(&result.runs[0].report).as_deref(),
+            )
         } else {
             crate::labels::outcome(&c.name).head
         },

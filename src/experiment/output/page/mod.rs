@@ -139,8 +139,8 @@ pub(crate) struct Page {
 /// units that recovered"): `turns_to_recover (among units that recovered)`. A mean over some
 /// trials only must not be read as one over all: a harsher rule can shorten it by removing the
 /// slow units first.
-fn with_condition(name: &str, meaning: &str) -> String {
-    let head = crate::labels::metric(name).head;
+fn with_condition(name: &str, meaning: &str, weak: Option<&str>) -> String {
+    let head = crate::labels::at_weak_share(&crate::labels::metric(name).head, weak);
     match condition_of(meaning) {
         Some(c) => format!("{head} ({c})"),
         None => head,
@@ -464,10 +464,15 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         for run in first {
             let r = &run.report;
             let found = if head.metric {
-                r.metrics
-                    .iter()
-                    .find(|m| m.name == head.key)
-                    .map(|m| (head.labelled(), m.meaning.clone()))
+                r.metrics.iter().find(|m| m.name == head.key).map(|m| {
+                    (
+                        head.labelled(),
+                        crate::labels::at_weak_share(&m.meaning, head.weak.as_deref()).replace(
+                            " (the share counted as weak, a half unless a run sets another)",
+                            "",
+                        ),
+                    )
+                })
             } else {
                 r.outcomes
                     .iter()
@@ -616,13 +621,22 @@ mod tests {
         assert_eq!(
             with_condition(
                 "turns_to_recover",
-                "rally phases until back in good order, among units that recovered"
+                "rally phases until back in good order, among units that recovered",
+                None
             ),
             "turns to recover (among units that recovered)"
         );
         assert_eq!(
-            with_condition("stands_lost", "stands lost by the end"),
+            with_condition("stands_lost", "stands lost by the end", None),
             "stands lost"
+        );
+        assert_eq!(
+            with_condition("weak_turns", "turns the place held less than…", Some("1/3")),
+            "turns its place held under a third of full strength"
+        );
+        assert_eq!(
+            with_condition("weak_turns", "turns the place held less than…", Some("1/2")),
+            "turns its place held under half strength"
         );
     }
 

@@ -131,7 +131,11 @@ fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
         };
         let spread = format!("{} ± {}", g(m.value), g(m.stderr));
         metrics.rows.push(vec![
-            with_condition(&m.name, &m.meaning),
+            with_condition(
+                &m.name,
+                &m.meaning,
+                super::super::answer::weak_share(&run.report).as_deref(),
+            ),
             match m.exact.filter(|v| v.is_finite()) {
                 Some(e) => shown(Some(e)),
                 None => format!("{} (simulation)", shown(m.value)),

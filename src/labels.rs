@@ -1166,6 +1166,24 @@ const LABELS: &[(&str, &str)] = &[
 /// `hit_points_machine_gun`); a key of a built-in system always has one, a mechanic file's own
 /// parameter gets its key in words.
 pub fn param(key: &str) -> String {
+    // A field of a side's unit spec (`defender.stands`, solved for by balance): the unit's
+    // own words, not the key ("Defending unit's stands").
+    if let Some((side, field)) = key.split_once('.') {
+        let unit = match side {
+            "attacker" => Some("Attacking unit's"),
+            "defender" => Some("Defending unit's"),
+            "a" => Some("Side A's unit's"),
+            "b" => Some("Side B's unit's"),
+            _ => None,
+        };
+        if let Some(unit) = unit {
+            let what = match field {
+                "lost" => "stands already lost".to_string(),
+                f => label_in_prose(&param(f)),
+            };
+            return format!("{unit} {what}");
+        }
+    }
     LABELS.iter().find(|(k, _)| *k == key).map_or_else(
         || {
             let w = key.replace('_', " ");
@@ -1373,6 +1391,30 @@ pub fn listed(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_specs_field_is_said_as_the_units() {
+        assert_eq!(param("defender.stands"), "Defending unit's stands");
+        assert_eq!(param_in_prose("defender.stands"), "defending unit's stands");
+        assert_eq!(
+            param("attacker.lost"),
+            "Attacking unit's stands already lost"
+        );
+        assert_eq!(param("attacker.leader"), "Attacking unit's leader's bonus");
+        // A weakly-held measure says the share its run counted.
+        assert_eq!(
+            at_weak_share("turns its place held under half strength", Some("1/3")),
+            "turns its place held under a third of full strength"
+        );
+        assert_eq!(
+            at_weak_share("turns its place held under half strength", Some("0.4")),
+            "turns its place held under 40% of full strength"
+        );
+        assert_eq!(
+            at_weak_share("turns its place held under half strength", Some("1/2")),
+            "turns its place held under half strength"
+        );
+    }
 
     #[test]
     fn ordinals_read_as_written() {

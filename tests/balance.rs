@@ -62,6 +62,7 @@ fn a_chance_is_solved_to_the_root_the_plain_runs_give() {
             },
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
+            optimal_play: false,
         },
         &Control::new(),
     )
@@ -100,6 +101,7 @@ fn a_whole_number_is_bracketed_by_the_values_either_side() {
             target: Target::Number(0.5),
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
+            optimal_play: false,
         },
         &Control::new(),
     )
@@ -146,6 +148,7 @@ fn a_whole_number_is_bracketed_by_the_values_either_side() {
             },
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
+            optimal_play: false,
         },
         &Control::new(),
     )
@@ -283,6 +286,7 @@ fn a_unit_specs_field_is_solved_through_its_spec() {
             target: Target::Number(0.5),
             run: RunOptions::new(1, 1).threads(Some(1)),
             monte_carlo: false,
+            optimal_play: false,
         },
         &Control::new(),
     )
@@ -349,6 +353,7 @@ fn a_monte_carlo_roots_set_holds_the_exact_root_at_its_rate() {
         },
         run: RunOptions::new(20_000, seed).threads(Some(1)),
         monte_carlo,
+        optimal_play: false,
     };
     let exact = solve(&ask(1, false), &Control::new()).unwrap().crossings[0]
         .root

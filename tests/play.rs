@@ -368,9 +368,113 @@ fn an_experiment_variant_plays_optimally_and_bad_play_is_refused_at_its_line() {
     let with_sens = run(file("optimal", "sensitivity = true"));
     let err = String::from_utf8(with_sens.stderr).unwrap();
     assert_eq!(with_sens.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not go with sensitivity = true"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `balance` under the best play: at every value tried side A's choices are solved again, so
+/// each value's headline is the exact chance of the engagement played best at that value, as
+/// the played job gives it on its own; the fixed policy's differ, and the command line says
+/// how it played and refuses a way of playing it does not know.
+#[test]
+fn balance_solves_the_best_play_again_at_every_value() {
+    use morale_lab::experiment::balance::{Ask as Fair, Target, solve};
+    let pairs = ["attacker=veteran cavalry", "defender=green stands=10"];
+    let ins = inputs(&pairs);
+    let fair = |optimal_play: bool| {
+        solve(
+            &Fair {
+                system: "rank-and-file",
+                scenario: Scenario::Engagement,
+                inputs: &ins,
+                options: &[],
+                headline: Some("side_a_holds"),
+                key: "defender.stands",
+                range: Some(("10".into(), "12".into())),
+                target: Target::Number(0.6),
+                run: RunOptions::new(1, 1).threads(Some(1)),
+                monte_carlo: false,
+                optimal_play,
+            },
+            &Control::new(),
+        )
+        .unwrap()
+    };
+    let (best, fixed) = (fair(true), fair(false));
+    assert!(best.optimal_play && !fixed.optimal_play);
+    assert_eq!(best.points.len(), 3);
+    for (b, f) in best.points.iter().zip(&fixed.points) {
+        let at = format!("defender=green stands={}", b.value);
+        let job = system::build(
+            "rank-and-file",
+            Scenario::Engagement,
+            &inputs(&["attacker=veteran cavalry", &at]),
+            &[],
+        )
+        .unwrap();
+        let (played, _) = job.played(&ask(), &Control::new()).unwrap();
+        let r = played
+            .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
+            .unwrap();
+        let want = exact_outcome(&r, "side_a_holds");
+        let got = b.headline.unwrap().value;
+        assert!(
+            (got - want).abs() < 1e-12,
+            "{}: {got} against {want}",
+            b.value
+        );
+        // Good play is worth a great deal against a big unit: the fixed policy charges into it.
+        let as_set = f.headline.unwrap().value;
+        assert!(got > as_set + 0.2, "{}: {got} against {as_set}", b.value);
+    }
+    // The command line: said in words, and a way of playing it does not know refused.
+    let out = crate::common::bin()
+        .args([
+            "balance",
+            "engagement",
+            "--system",
+            "rank-and-file",
+            "--attacker",
+            "veteran cavalry",
+            "--defender",
+            "green stands=10",
+            "--solve",
+            "defender.stands",
+            "--range",
+            "10..11",
+            "--headline",
+            "side_a_holds",
+            "--target",
+            "0.6",
+            "--play",
+            "optimal",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        err.contains("does not go with [balance] or sensitivity"),
+        text.contains("Play: side A makes its best choices at every value tried"),
+        "{text}"
+    );
+    let bad = crate::common::bin()
+        .args([
+            "balance",
+            "engagement",
+            "--solve",
+            "defender.stands",
+            "--target",
+            "0.6",
+        ])
+        .args(["--play", "cleverly"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.contains("invalid value 'cleverly' for --play: optimal"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -665,17 +665,18 @@ fn variants_of(
             &mut rule_files,
             read,
         )?;
-        // A sensitivity or balance section would vary the rules under the parameters' policy,
-        // not under the best play: refused, not answered for another way of playing.
+        // Sensitivity would vary the rules under the parameters' policy, not under the best
+        // play: refused, not answered for another way of playing. ([balance] solves the best
+        // play again at every value it tries.)
         if variant.optimal_play
             && let Some(p) = &v.play
-            && (f.sensitivity.as_ref().is_some_and(|s| *s.get_ref()) || f.balance.is_some())
+            && f.sensitivity.as_ref().is_some_and(|s| *s.get_ref())
         {
             return Err(place.err(
                 place.line(p.span()),
                 "variant.play",
                 format!(
-                    "variant '{}': play = \"optimal\" does not go with [balance] or sensitivity = true yet (they would play the parameters' policy); allowed: a plain comparison or sweep, or `morale-lab play` for the choice itself",
+                    "variant '{}': play = \"optimal\" does not go with sensitivity = true yet (it would play the parameters' policy); allowed: a plain comparison, a sweep or [balance], or `morale-lab play` for the choice itself",
                     variant.name
                 ),
             ));

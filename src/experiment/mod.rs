@@ -299,6 +299,7 @@ impl Experiment {
             target,
             run,
             monte_carlo: ask.monte_carlo,
+            optimal_play: v.optimal_play,
         }
     }
 
@@ -319,6 +320,7 @@ impl Experiment {
                     system: w.system.clone(),
                     inputs: self.inputs(w, point),
                     options: w.options.clone(),
+                    optimal_play: w.optimal_play,
                 })
             }
             (None, None) => None,

@@ -66,6 +66,11 @@ pub(crate) struct BalanceArgs {
     /// solves exactly; a setting that does not is searched so anyway.
     #[arg(help_heading = "Balance", long)]
     pub(crate) monte_carlo: bool,
+    /// How side A plays at every value tried: "as set" (its parameters' fixed policy, the
+    /// default) or "optimal" (its best choices, solved exactly there; the target's setting
+    /// too), e.g. --play optimal.
+    #[arg(help_heading = "Balance", long, value_name = "HOW")]
+    pub(crate) play: Option<String>,
 }
 
 /// `balance SCENARIO`: solve for one parameter so that the headline reaches a target.
@@ -131,6 +136,17 @@ pub(crate) fn run_balance(
                 .ok_or_else(|| invalid("--range", r, "LOW..HIGH, e.g. 2..12 or 0..1/2"))?,
         ),
     };
+    let optimal_play = match b.play.as_deref().map(str::trim) {
+        None | Some("as set" | "as-set") => false,
+        Some("optimal") => true,
+        Some(other) => {
+            return Err(invalid(
+                "--play",
+                other,
+                "optimal (side A's best choices, solved exactly at each value) or \"as set\" (its parameters' policy, the default)",
+            ));
+        }
+    };
     let chart = chart_target(b.chart.as_ref(), b.force)?;
     let asked = asked(&a)?;
     let ask = Ask {
@@ -144,6 +160,7 @@ pub(crate) fn run_balance(
         target,
         run: asked.run.clone(),
         monte_carlo: b.monte_carlo,
+        optimal_play,
     };
     // A counter of trials (the values tried are not known in advance), and the exact
     // solutions' progress.

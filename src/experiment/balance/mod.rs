@@ -82,6 +82,8 @@ pub enum Target {
         inputs: Vec<Input>,
         /// Its optional rules.
         options: Vec<String>,
+        /// It plays side A's best choices (`play = "optimal"`).
+        optimal_play: bool,
     },
 }
 
@@ -108,6 +110,9 @@ pub struct Ask<'a> {
     pub run: RunOptions,
     /// Search by Monte Carlo even where the setting solves exactly (to check the search).
     pub monte_carlo: bool,
+    /// Side A plays its best choices at every value tried (`play = "optimal"`), solved
+    /// exactly there, rather than the parameters' fixed policy.
+    pub optimal_play: bool,
 }
 
 /// One value tried and the headline there.
@@ -181,6 +186,10 @@ pub struct Balance {
     pub as_set: String,
     /// The situation as asked (each parameter given, `key=value`).
     pub situation: Vec<String>,
+    /// Side A played its best choices at every value tried, solved exactly there
+    /// (`play = "optimal"`), not its parameters' fixed policy.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub optimal_play: bool,
     /// The situation's parameters, resolved.
     pub params: Map<String, Json>,
     /// The rule parameters changed from the source in the run asked for.

@@ -296,6 +296,15 @@ impl Balance {
                     .join(", ")
             }
         ));
+        if self.optimal_play {
+            out.push(format!(
+                "Play: side A makes its best choices at every value tried (solved exactly there, for the chance it holds the field minus the enemy's), not a fixed policy{}.",
+                match self.target_from.starts_with("the number") {
+                    true => "",
+                    false => "; so does the target's setting",
+                }
+            ));
+        }
         if let Some(s) = &self.source {
             out.push(format!("Mechanic file: {s}."));
         }

@@ -19,35 +19,45 @@ fn report_of(
     system: &str,
     inputs: &[Input],
     options: &[String],
+    play: bool,
     monte_carlo: bool,
     control: &Control,
 ) -> Result<std::result::Result<Report, String>> {
     report_with(
         ask,
-        system,
-        inputs,
-        options,
+        (system, inputs, options, play),
         monte_carlo,
         ask.run.spec.trials,
         control,
     )
 }
 
+/// One setting to run: its system, inputs, optional rules, and whether side A plays its best
+/// choices there (`play = "optimal"`, solved exactly before the run).
+type Setting<'a> = (&'a str, &'a [Input], &'a [String], bool);
+
 /// [`report_of`] with `trials` trials where it runs by Monte Carlo (the same seed: a longer
 /// run's trials begin with a shorter one's).
 fn report_with(
     ask: &Ask,
-    system: &str,
-    inputs: &[Input],
-    options: &[String],
+    (system, inputs, options, play): Setting<'_>,
     monte_carlo: bool,
     trials: u64,
     control: &Control,
 ) -> Result<std::result::Result<Report, String>> {
-    let job = match system::build(system, ask.scenario, inputs, options) {
+    let mut job = match system::build(system, ask.scenario, inputs, options) {
         Ok(job) => job,
         Err(e) => return Ok(Err(e.to_string())),
     };
+    // Under the best play, each setting's own: the choices are solved again wherever the
+    // number moves, since what is best moves with it.
+    if play {
+        job = match job.played(&crate::experiment::play_ask(), control) {
+            Ok((job, _)) => job,
+            Err(Error::Cancelled) => return Err(Error::Cancelled),
+            Err(e) => return Ok(Err(why_not(&e))),
+        };
+    }
     let mut run = ask.run.clone().exact_only(!monte_carlo);
     run.spec.trials = trials;
     match job.run(&run, control) {
@@ -196,6 +206,7 @@ pub fn solve(ask: &Ask, control: &Control) -> Result<Balance> {
             .filter(|i| i.source != Source::Rule)
             .map(|i| format!("{}={}", i.key, i.value))
             .collect(),
+        optimal_play: ask.optimal_play,
         params: base.params.clone(),
         rules_changed: rule_changes(&base.rules_changed, &base.rules_source),
         options: ask.options.to_vec(),
@@ -279,7 +290,15 @@ fn base_run(ask: &Ask, control: &Control) -> Result<(Report, bool, Option<String
         match if ask.monte_carlo {
             Ok(Err(String::new()))
         } else {
-            report_of(ask, ask.system, ask.inputs, ask.options, false, control)
+            report_of(
+                ask,
+                ask.system,
+                ask.inputs,
+                ask.options,
+                ask.optimal_play,
+                false,
+                control,
+            )
         }? {
             Ok(r) => (r, false, None),
             Err(_) if ask.run.exact_only => {
@@ -288,7 +307,15 @@ fn base_run(ask: &Ask, control: &Control) -> Result<(Report, bool, Option<String
             ));
             }
             Err(why) => {
-                let r = match report_of(ask, ask.system, ask.inputs, ask.options, true, control)? {
+                let r = match report_of(
+                    ask,
+                    ask.system,
+                    ask.inputs,
+                    ask.options,
+                    ask.optimal_play,
+                    true,
+                    control,
+                )? {
                     Ok(r) => r,
                     Err(e) => return Err(Error::Conflict(e)),
                 };
@@ -330,6 +357,7 @@ impl Runs<'_> {
         system: &str,
         inputs: &[Input],
         options: &[String],
+        play: bool,
         across: bool,
     ) -> Result<(Value, String)> {
         let Runs {
@@ -338,7 +366,7 @@ impl Runs<'_> {
             monte_carlo,
             headline,
         } = *self;
-        let r = match report_of(ask, system, inputs, options, monte_carlo, control)? {
+        let r = match report_of(ask, system, inputs, options, play, monte_carlo, control)? {
             Ok(r) => r,
             Err(why) => {
                 return Err(Error::Conflict(format!(
@@ -400,9 +428,11 @@ impl Runs<'_> {
                 system: theirs,
                 inputs,
                 options,
+                optimal_play,
             } => {
                 let across = system::find(theirs)?.name() != sys.name();
-                let (v, their_headline) = self.measure(theirs, inputs, options, across)?;
+                let (v, their_headline) =
+                    self.measure(theirs, inputs, options, *optimal_play, across)?;
                 target_width = half_width(&v);
                 (
                     v.value,
@@ -482,7 +512,13 @@ impl Runs<'_> {
                 e
             }
         })?;
-        let (v, their_headline) = self.measure(target_system, &other, &opts, across.is_some())?;
+        let (v, their_headline) = self.measure(
+            target_system,
+            &other,
+            &opts,
+            ask.optimal_play,
+            across.is_some(),
+        )?;
         let mut words: Vec<String> = inputs
             .iter()
             .map(|i| format!("{}={}", i.key, i.value))
@@ -560,9 +596,7 @@ impl Tries<'_> {
         Ok(
             match report_with(
                 ask,
-                ask.system,
-                &inputs,
-                ask.options,
+                (ask.system, &inputs, ask.options, ask.optimal_play),
                 monte_carlo,
                 trials,
                 control,

@@ -186,8 +186,17 @@ impl Explorer {
                     };
                     names.insert(name.clone(), json!(short));
                 }
+                // The averages that are shares of the trials (a cause of removal): chances, shown
+                // in per cent beside the outcomes, not as 0.231.
+                let shares: Vec<&str> = r
+                    .report
+                    .metrics
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .filter(|n| crate::labels::is_share(n))
+                    .collect();
                 let p = settings[r.variant].profile;
-                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions, "heads": heads, "names": names })
+                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions, "heads": heads, "names": names, "shares": shares })
             })
             .collect();
         let comparisons = if v.compared() {

@@ -407,7 +407,15 @@ impl AtPoint<'_> {
             format!("outcomes{suffix}"),
             Chart::Bars(crate::report::chart::Bars {
                 title: with_setup(
-                    format!("How it ends, for each row of the table{at_words}"),
+                    // The same words for a report's rows and the explorer's profiles.
+                    format!(
+                        "How it ends{}{at_words}",
+                        if first.len() > 1 {
+                            ", side by side"
+                        } else {
+                            ""
+                        }
+                    ),
                     exp,
                 ),
                 y_label: if exact {

@@ -323,7 +323,7 @@ fn a_unit_specs_field_is_solved_through_its_spec() {
     assert_eq!(b.nearest.as_ref().unwrap().value, "3");
     assert!(
         b.answer()
-            .starts_with("No value of attacker.leader from 0 to 4 reaches 50.00%")
+            .starts_with("No value of attacking unit's leader's bonus from 0 to 4 reaches 50.00%")
     );
 }
 

@@ -16,6 +16,9 @@ pub struct OddsAsk {
     /// Starting stands: the test table marks the rows where the 50% rule fails every test, and
     /// the rally tables are for a unit of this size (default 8).
     pub stands: Option<u8>,
+    /// A test table for every unit size (`--stands any`): its first column gives the sizes the
+    /// 50% rule fails at each loss, and no row is marked for one size.
+    pub any_size: bool,
     /// The last row of the by-losses test table (default 6).
     pub max_lost: Option<u8>,
     /// Stands the rallying unit has already lost (default none).
@@ -33,7 +36,7 @@ impl OddsAsk {
     /// [`crate::Error::Invalid`] naming the first flag given that `takes` lacks.
     pub fn only(&self, system: &str, takes: &[&str], why: &str) -> crate::error::Result<()> {
         for (flag, value) in [
-            ("--stands", self.stands),
+            ("--stands", self.stands.or(self.any_size.then_some(0))),
             ("--max-lost", self.max_lost),
             ("--lost", self.lost),
             ("--phases", self.phases),
@@ -43,7 +46,10 @@ impl OddsAsk {
             {
                 return Err(crate::error::Error::Invalid {
                     what: flag.into(),
-                    value: v.to_string(),
+                    value: match (flag, self.any_size && self.stands.is_none()) {
+                        ("--stands", true) => "any".to_string(),
+                        _ => v.to_string(),
+                    },
                     allowed: format!("the {system} odds sheet takes no {flag}: {why}"),
                 });
             }
@@ -454,7 +460,9 @@ impl Odds {
                 out += &format!("rules: {}\n", self.rules_line());
                 out += &wrap(READING_PLAIN, TEXT_WIDTH);
                 for s in &self.sections {
-                    out += &format!("\n{}\n", s.title);
+                    // A title wider than the terminal wraps, as the notes do.
+                    out += "\n";
+                    out += &wrap(&s.title, TEXT_WIDTH);
                     let mut widths: Vec<usize> = std::iter::once(s.row_header.chars().count())
                         .chain(s.columns.iter().map(|c| c.chars().count()))
                         .collect();
@@ -469,7 +477,8 @@ impl Odds {
                     let groups = column_groups(&widths, TEXT_WIDTH);
                     for (g, cols) in groups.iter().enumerate() {
                         if g > 0 {
-                            out += &format!("\n{} (continued)\n", s.title);
+                            out += "\n";
+                            out += &wrap(&format!("{} (continued)", s.title), TEXT_WIDTH);
                         }
                         let line = |first: &str, rest: Vec<&str>| {
                             let mut l = format!("{first:<w$}", w = widths[0]);

@@ -300,8 +300,10 @@ fn odds_table_is_exact() {
         .stdout
         .clone();
     let out = String::from_utf8(out).unwrap();
+    // (A title wider than the terminal wraps: read it with its lines joined.)
+    let joined = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        out.contains(
+        joined.contains(
             "Chance to pass a test (morale, rally or waiver) for a unit of 7 stands, by stands lost, class and leader bonus"
         ) && out.contains("Green +2 leader")
     );
@@ -309,11 +311,50 @@ fn odds_table_is_exact() {
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
     // Tests, re-rolls, rallies from routing and from unsteady, and from routing by stands lost.
     assert_eq!(v["sections"].as_array().unwrap().len(), 5);
-    // Without --stands, the 50% rule's first failing loss for the usual unit sizes.
+    // Without --stands, a unit of 8, as the rally tables: no chance is printed for a loss the
+    // 50% rule fails (a player read "Regular, 4 lost: 1/6" for a unit of 8).
     let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("a unit of 8 stands with half or more of them lost fails every test"),
+        "{notes}"
+    );
+    let test_rows = v["sections"][0]["rows"].as_array().unwrap();
+    assert!(
+        v["sections"][0]["title"]
+            .as_str()
+            .unwrap()
+            .contains("for a unit of 8 stands")
+    );
+    for row in test_rows {
+        let fails = row[1][0]["text"].as_str().unwrap().starts_with("fails");
+        let lost: u32 = row[0]
+            .as_str()
+            .unwrap()
+            .split(['–', '-'])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(fails, lost >= 4, "{row}");
+    }
+    // `--stands any`: the table for every size, the 50% rule's sizes first in each row.
+    let any = json_of(&[
+        "odds",
+        "rank-and-file",
+        "--stands",
+        "any",
+        "--format",
+        "json",
+    ]);
+    let notes = any["notes"].to_string();
     assert!(
         notes.contains("a 6-stand unit once 3 are lost, an 8-stand unit once 4 are lost"),
         "{notes}"
+    );
+    assert_eq!(any["sections"][0]["columns"][0], "50% rule fails units of");
+    assert_eq!(
+        any["sections"][0]["rows"][4][1][0]["text"],
+        "8 stands or fewer"
     );
     // The rally tables are the rally scenario's exact values: a routing Regular of 8 stands is
     // back in good order by its 3rd rally phase 43.1% of the time (31/72), an unsteady Green
@@ -394,9 +435,8 @@ fn odds_table_is_exact() {
     let two = unsteady["rows"][0][1][led2]["value"].as_f64().unwrap();
     assert!((two - 2.0 / 3.0).abs() < 1e-12, "{two}");
     // Regular, no leader, no loss: 4+ = 1/2; with a re-roll 3/4.
-    // (The first column is the 50% rule's unit sizes, read before any chance.)
     let row0 = &v["sections"][0]["rows"][0][1];
-    assert_eq!(row0[4]["fraction"], "1/2");
+    assert_eq!(row0[3]["fraction"], "1/2");
     let reroll = v["sections"][1]["rows"]
         .as_array()
         .unwrap()

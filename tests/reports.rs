@@ -864,7 +864,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| the amendment | eliminated | Retreating unit out of range | yes | no | EF-5 | −13.94 points | exactly the same | vanishes |"
     ), "{summary}");
     assert!(
-        summary.contains("No single change to the rules turns the answer round, though 5 of them change the differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change it."),
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change the differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change the differences."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as

@@ -394,8 +394,8 @@ fn odds_sheets_follow_the_rules_they_say() {
     for row in flags["sections"][0]["rows"].as_array().unwrap() {
         for leader in 0..3 {
             assert_eq!(
-                row[1][4 + leader]["fraction"],
-                row[1][7 + leader]["fraction"]
+                row[1][3 + leader]["fraction"],
+                row[1][6 + leader]["fraction"]
             );
         }
     }

@@ -22,8 +22,10 @@ pub(crate) struct OddsArgs {
     /// which rules differ from the source.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub(crate) rules: Vec<String>,
-    /// Rank & File: starting stands, to mark the rows where the 50% rule makes every test fail,
-    /// and the unit size of the rally tables [default: 8 for the rally tables].
+    /// Rank & File: the unit's starting stands: the test table marks the rows where the 50% rule
+    /// makes every test fail, and the rally tables are for a unit of that size [default: 8].
+    /// `any`: a test table for every unit size, its first column giving the sizes the 50% rule
+    /// fails at each loss (the rally tables stay at 8).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) stands: Option<String>,
     /// Rank & File: the largest number of stands lost shown in the test table [default: 6; with
@@ -63,12 +65,24 @@ pub(crate) fn run_odds(a: OddsArgs) -> Result<String> {
             "odds needs a rule system (rank-and-file, effectiveness, linear-warfare) or --rules FILE".into(),
         ));
     }
-    let stands = match &a.stands {
-        None => None,
-        Some(s) => Some(int_in("--stands", s, 1, 40)? as u8),
+    // A player's sheet is for a unit of a stated size by default, so that no chance is printed
+    // for a unit the 50% rule already fails (writers' trials 48 and 50 read "Regular, 4 lost:
+    // 1/6" for a unit of 8); `any` keeps the table for every size.
+    let (stands, any_size) = match a.stands.as_deref().map(str::trim) {
+        None => (None, false),
+        Some("any") => (None, true),
+        Some(s) => (
+            Some(
+                int_in("--stands", s, 1, 40)
+                    .map_err(|_| invalid("--stands", s, "a whole number from 1 to 40, or any"))?
+                    as u8,
+            ),
+            false,
+        ),
     };
     let ask = morale_lab::odds::OddsAsk {
         stands,
+        any_size,
         max_lost: a
             .max_lost
             .as_deref()

@@ -414,6 +414,8 @@ fn colophon(title: &str) -> String {
 struct Figures<'a> {
     printed: Vec<String>,
     order: Vec<&'a (String, String, String)>,
+    /// The variants' names, as written: a chart's title capitalises them, a caption does not.
+    names: Vec<String>,
 }
 
 impl<'a> Figures<'a> {
@@ -428,7 +430,17 @@ impl<'a> Figures<'a> {
             .filter_map(|p| charts.iter().find(|c| &c.0 == p))
             .chain(charts.iter().filter(|c| !printed.contains(&c.0)))
             .collect();
-        Figures { printed, order }
+        let names = result
+            .experiment
+            .variants
+            .iter()
+            .map(|v| v.name.clone())
+            .collect();
+        Figures {
+            printed,
+            order,
+            names,
+        }
     }
 
     /// The chart's figure, numbered by its place in the order. A caption says what the chart
@@ -446,7 +458,7 @@ impl<'a> Figures<'a> {
             inline_svg(svg, title),
             // A chart whose title and note say what it shows is not numbered on paper: the
             // page refers to no figure by number, and a lone "Figure 1." says nothing.
-            match caption(stem, title) {
+            match caption(stem, title, &self.names) {
                 c if c.is_empty() =>
                     format!("<span class=\"screen\">Figure {}.</span>", number(stem)),
                 c => format!("Figure {}: {}.", number(stem), escape(&c)),
@@ -600,7 +612,7 @@ fn setup_html(setup: &str) -> String {
 /// A figure's caption after its number: empty where the chart's own title and note say what it
 /// shows; where a report shows several charts of a kind (a turn-by-turn chart per variant, the
 /// outcomes at each setting), which variant or setting this one is (read off its title).
-fn caption(stem: &str, title: &str) -> String {
+fn caption(stem: &str, title: &str, names: &[String]) -> String {
     // The chart's own note says how to read it: the caption only numbers it, and names the
     // variant or setting where several charts of a kind are shown.
     let what = caption_of(stem);
@@ -611,6 +623,11 @@ fn caption(stem: &str, title: &str) -> String {
     if stem.starts_with("per_turn_")
         && let Some((variant, _)) = title.split_once(": ")
     {
+        // The name as written ("the plain 25% rules"), where the title capitalised it.
+        let variant = names
+            .iter()
+            .find(|n| crate::labels::capitalised(n) == variant)
+            .map_or(variant, String::as_str);
         return format!("the state of the unit turn by turn under {variant}");
     }
     if stem.starts_with("outcomes_")

@@ -133,12 +133,19 @@ impl RuleSystem for RankAndFile {
                 "an Elite unit with its {n} re-rolls of the battle, one on each failed test until they are spent (RF-6)"
             ),
         };
+        // A player's sheet is for a unit of a stated size (8 unless asked), so that no chance is
+        // printed for a unit the 50% rule already fails (writers' trials 48 and 50 read
+        // "Regular, 4 lost: 1/6" for a unit of 8); `any_size` keeps the table for every size.
+        let stands = match ask.any_size {
+            true => None,
+            false => Some(ask.stands.unwrap_or(odds::RALLY_STANDS)),
+        };
         let mut sheet = odds::rank_and_file(
-            ask.stands,
+            stands,
             // A unit of N stands can have lost up to N − 1: the rows the 50% rule fails run to
             // there (equal rows are folded into one).
             ask.max_lost
-                .unwrap_or_else(|| ask.stands.map_or(6, |s| s.saturating_sub(1).max(1))),
+                .unwrap_or_else(|| stands.map_or(6, |s| s.saturating_sub(1).max(1))),
             numbers,
         );
         let mut rally = odds::rally_sections(self, rules, ask)?;
@@ -154,7 +161,7 @@ impl RuleSystem for RankAndFile {
         // The sheet's own last phase, so the note counts what its tables show.
         let phases = ask.phases.map_or(odds::RALLY_TURNS, u32::from);
         sheet.notes.extend([
-            format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll (RF-5)."),
+            format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5)."),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is assumed here): read it as a leader's bonus {buildings} higher."),
             format!("In the rally tables, the Elite columns are for {elite}."),

@@ -268,7 +268,7 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
             n.naturals()
         ),
         match (n.rerolls_per_test, consistent) {
-            (1, true) => "RF-6: a re-roll (an Elite unit, or a commander's re-roll) is one re-roll of a failed test, never more than one per test: find the chance in the first table, then read it with a re-roll from the second.".to_string(),
+            (1, true) => "RF-6: a re-roll (an Elite unit, or a commander's re-roll) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it): find the chance in the first table, then read it with a re-roll from the second.".to_string(),
             (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
             (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls): find the chance in the first table, then read it with re-rolls from the second."),
             (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls)."),
@@ -320,6 +320,9 @@ const TWICE: &str = "A routing unit must pass twice, first to unsteady, then to 
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
 
+/// The unit size of a sheet not asked for another: its test table's and its rally tables'.
+pub const RALLY_STANDS: u8 = 8;
+
 /// RF-4, RF-5: the chance a shaken unit is back in good order within k rally phases, from
 /// routing and from unsteady (one table each), by class without help, with a +1 or +2 leader (as
 /// the pass table has), and as an Elite unit with its re-roll: a unit of `ask.stands` (default 8) that has already lost
@@ -333,7 +336,7 @@ pub fn rally_sections(
     rules: &crate::params::Resolved,
     ask: &crate::odds::OddsAsk,
 ) -> crate::error::Result<Vec<OddsSection>> {
-    let stands = ask.stands.unwrap_or(8);
+    let stands = ask.stands.unwrap_or(RALLY_STANDS);
     let lost = ask.lost.unwrap_or(0);
     let phases = ask.phases.map_or(RALLY_TURNS, u32::from);
     if lost >= stands {

@@ -248,6 +248,12 @@ fn rests_on_sentences(
         .iter()
         .any(|f| !shown_for_scale(result, &f.variant) && scope(f))
     {
+        // Where the verdict holds under every step, what a situation changes is the
+        // differences, not the answer (a reader set "would change it" against the section's
+        // "None of them changes the verdict", trial 50).
+        true if holds => {
+            ", and \u{201c}Where the answer holds\u{201d} the situations that would change the differences"
+        }
         true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
         false => "",
     };
@@ -1192,7 +1198,16 @@ pub(super) fn assumptions_by_setting<'a>(
                     && severity(&top.effect) > 0
                 {
                     let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
-                    let also = would_differ_here(result, &head, gravest, true);
+                    let mut also = would_differ_here(result, &head, gravest, true);
+                    // As the led row says it: a reversal of a measure the verdict does not
+                    // judge leaves the verdict be.
+                    let exp = &result.experiment;
+                    if exp.verdict
+                        && !exp.verdict_on.is_empty()
+                        && !exp.verdict_on.contains(&head.key)
+                    {
+                        also += ", though not the verdict, which rests on the other measures";
+                    }
                     said = match steps.len() > 1 {
                         true => format!(
                             "{} At {}, {also}.",

@@ -854,7 +854,11 @@ pub fn at_weak_share(words: &str, share: Option<&str>) -> String {
         "3/4" => "three quarters".to_string(),
         "1/5" => "a fifth".to_string(),
         s => match s.parse::<f64>() {
-            Ok(x) if s.contains('.') => format!("{}%", crate::report::fmt_level(x)),
+            // A decimal share in per cent ("0.4" → "40%"), to four places at most.
+            Ok(x) if s.contains('.') => {
+                let p = format!("{:.4}", 100.0 * x);
+                format!("{}%", p.trim_end_matches('0').trim_end_matches('.'))
+            }
             _ => s.to_string(),
         },
     };

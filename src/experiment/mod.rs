@@ -139,11 +139,7 @@ pub struct Variant {
 /// the chance side B holds it (play's default objective), with no time limit (the states are
 /// bounded).
 pub(crate) fn play_ask() -> crate::play::Ask {
-    crate::play::Ask {
-        weights: vec![("side_a_holds".into(), 1.0), ("side_b_holds".into(), -1.0)],
-        within: 0.005,
-        budget: None,
-    }
+    crate::play::Ask::hold_the_field()
 }
 
 /// A swept parameter.

@@ -40,6 +40,17 @@ pub struct Ask {
 }
 
 impl Ask {
+    /// What a variant with `play = "optimal"` plays for (play's default objective): the chance
+    /// side A holds the field minus the chance side B holds it, a rule of thumb within half a
+    /// point, with no time limit (the states are bounded).
+    pub fn hold_the_field() -> Ask {
+        Ask {
+            weights: vec![("side_a_holds".into(), 1.0), ("side_b_holds".into(), -1.0)],
+            within: 0.005,
+            budget: None,
+        }
+    }
+
     /// The objective in words: "the chance side A holds − the chance side B holds".
     pub fn words(&self) -> String {
         let mut out = String::new();

@@ -52,7 +52,7 @@ fn report_with(
     // Under the best play, each setting's own: the choices are solved again wherever the
     // number moves, since what is best moves with it.
     if play {
-        job = match job.played(&crate::experiment::play_ask(), control) {
+        job = match job.played(&crate::play::Ask::hold_the_field(), control) {
             Ok((job, _)) => job,
             Err(Error::Cancelled) => return Err(Error::Cancelled),
             Err(e) => return Ok(Err(why_not(&e))),

@@ -104,6 +104,26 @@ pub struct Assumptions {
     pub trials: u64,
     /// Parameters not tried, with why (a unit spec, a distribution), once each.
     pub not_tried: Vec<String>,
+    /// For a question with a verdict: every step's exact difference in each measure the
+    /// verdict rests on, whether or not the step matters, so that a reader sees the verdict's
+    /// measures under every step listed, not only the one that moved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub verdict_steps: Vec<VerdictStep>,
+}
+
+/// A measure the verdict rests on, under one step: the exact difference from the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerdictStep {
+    /// The variant compared with the baseline.
+    pub variant: String,
+    /// The measure (a headline the verdict judges).
+    pub headline: String,
+    /// The parameter's key or the optional rule's name.
+    pub key: String,
+    /// The value tried.
+    pub to: String,
+    /// The exact difference under the step (variant minus baseline).
+    pub changed: f64,
 }
 
 /// A setting left out of the tries: the parameter, its kind, the step tried and why.
@@ -136,7 +156,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// A value of a headline in a report: exact where known, else an estimate.
-fn exact_of(report: &Report, name: &str) -> Option<Option<f64>> {
+pub(crate) fn exact_of(report: &Report, name: &str) -> Option<Option<f64>> {
     if let Some(o) = report
         .outcomes
         .iter()
@@ -459,6 +479,7 @@ impl Experiment {
             exact: exact_all,
             trials: if exact_all { 0 } else { trials },
             not_tried: Vec::new(),
+            verdict_steps: Vec::new(),
         };
         let lists = self.pairs_to_try(first, &point, &mut out.not_tried)?;
         let jobs = side_jobs(&lists);
@@ -472,7 +493,7 @@ impl Experiment {
             let i = jobs.iter().position(|j| j.0 == k).ok_or(Skipped::Refused)?;
             results[i].clone()
         };
-        out.weigh(lists, &ran, &heads, z);
+        out.weigh(lists, &ran, &heads, &self.verdict_on, z);
         control.set_checking(of, of);
         Ok(Some(out))
     }
@@ -607,7 +628,14 @@ fn side_jobs<'a>(lists: &[Compared<'a>]) -> Vec<SideJob<'a>> {
 impl Assumptions {
     /// Each setting tried, weighed: the tries with no report counted and named, and for every
     /// headline the assumptions the runs found (see [`judge`]).
-    fn weigh(&mut self, lists: Vec<Compared>, ran: &Ran<'_>, heads: &[String], z: f64) {
+    fn weigh(
+        &mut self,
+        lists: Vec<Compared>,
+        ran: &Ran<'_>,
+        heads: &[String],
+        verdict: &[String],
+        z: f64,
+    ) {
         for (r, (bv, base), vv, list) in lists {
             for s in list {
                 self.tried += 1;
@@ -649,6 +677,15 @@ impl Assumptions {
                     let Some((d2, interval)) = difference(&v, &b, h, z) else {
                         continue;
                     };
+                    if interval.is_none() && verdict.contains(h) {
+                        self.verdict_steps.push(VerdictStep {
+                            variant: vv.name.clone(),
+                            headline: h.clone(),
+                            key: s.key.clone(),
+                            to: s.to.clone(),
+                            changed: d2,
+                        });
+                    }
                     let chance = base.outcomes.iter().any(|o| same_outcome(&o.outcome, h));
                     let floor = if chance { POINTS } else { f64::INFINITY };
                     if let Some(effect) = judge(d, was, d2, interval, floor) {

@@ -55,7 +55,10 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   ul.notes { columns: 2; column-gap: 8mm; margin: 0.1rem 0 0.5rem; font-size: 9pt; line-height: 1.25; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
-  p.meanings, div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
+  p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
+  /* A glossary of several columns may open the next page: kept with the table, it pushed the
+     table off the first page. */
+  div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; }
   p.rounding { break-before: avoid; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
@@ -83,6 +86,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   span.rounding { font-size: 7.5pt; margin-top: 0.1rem; line-height: 1.2; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
+  /* The chart that answers shares the first page with the answer and its table: at 160 mm a
+     tall chart pushed the table, the answer's numbers, onto page 2 (writer trial 50). */
+  main > figure:first-of-type svg { width: 122mm; }
   figcaption { font-size: 8.5pt; }
   /* The page's foot names the report on paper, on every page (the colophon). */
   footer { display: none; }
@@ -750,6 +756,9 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             },
         ]);
     }
+    // The file's own keys, said to be so: this is the one place a reader meets them, and it
+    // is for typing the run again, not for reading the answer.
+    out += "<p>The variants as the experiment file writes them, in its own keys (<code>morale-lab list</code> says what each means):</p>\n";
     out += &table(&tab, "variant definitions", "");
     let mut facts = vec![
         ("version", result.version.clone()),

@@ -445,7 +445,7 @@ fn comparison_table(
     head.extend([
         ("difference", true),
         ("under the change", true),
-        ("effect", false),
+        ("so the difference", false),
     ]);
     let mut tab = Tab::new(&head);
     // A variant shown for scale is no comparison the question asks about: left out here too.
@@ -479,7 +479,7 @@ fn comparison_table(
                 (Some(l), Some(h)) => format!("{} {}", diff(f.changed), head.diff_interval(l, h)),
                 _ => diff(f.changed),
             },
-            effect_words(&f.effect, 1).to_string(),
+            effect_in_words(f),
         ]);
         tab.rows.push(row);
     }
@@ -540,9 +540,13 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let (verdict, touch) = what_they_touch(result, &by_setting, scale_only, &situation);
     let intro = match by_setting.rows.is_empty() {
         true => format!("{intro}{touch}"),
-        false => format!("{verdict}{}{touch}", rows_are(result, a, base))
-            .trim_start()
-            .to_string(),
+        false => format!(
+            "{verdict}{}{}{touch}",
+            rows_are(result, a, base),
+            grid_said(result, a)
+        )
+        .trim_start()
+        .to_string(),
     };
     let mut out = vec![Section {
         printed: true,
@@ -758,7 +762,17 @@ fn where_the_answer_holds(
         printed: true,
         title: "Where the answer holds".into(),
         intro: format!(
-            "These settings describe the situation and how it is played, not the rules, so the answer is for the situation in the setup. Each row changes one of them by a single step, as above, and says what the answer would then be.{}{verdict}",
+            "These settings describe the situation and how it is played, not the rules, so the answer is for the situation in the setup. Each row changes one of them by a single step, as above, and says what the answer would then be{}.{}{verdict}",
+            match result
+                .assumptions
+                .as_ref()
+                .and_then(|a| verdict_grid(result, a))
+            {
+                Some((led, _)) => format!(
+                    "; the columns headed \u{201c}{led}\u{201d} are its differences under the step, as above"
+                ),
+                None => String::new(),
+            },
             if scale_situation > 0 {
                 format!(
                     " Steps that would change only {}'s row, shown for comparison, are left out.",
@@ -823,19 +837,17 @@ pub(super) fn scope(f: &crate::experiment::assumptions::Assumption) -> bool {
     f.kind != "option" && crate::labels::role(&f.key) != crate::labels::Role::Reading
 }
 
-/// What a setting does to `n` differences (`flips`, `removes`, `creates`, `moves`, as the
-/// data name it), in a reader's words: "reverses", "vanish", "appears", "shift".
-pub(super) fn effect_words(effect: &str, n: usize) -> &'static str {
-    match (effect, n == 1) {
-        ("flips", true) => "reverses",
-        ("flips", false) => "reverse",
-        ("removes", true) => "vanishes",
-        ("removes", false) => "vanish",
-        ("creates", true) => "appears",
-        ("creates", false) => "appear",
-        (_, true) => "shifts",
-        (_, false) => "shift",
+/// What a setting does to a difference, in a reader's words: it "turns round", "becomes
+/// none", "appears" (where there was none), "grows" or "shrinks".
+fn effect_in_words(f: &crate::experiment::assumptions::Assumption) -> String {
+    match f.effect.as_str() {
+        "flips" => "turns round",
+        "removes" => "becomes none",
+        "creates" => "appears",
+        _ if f.changed.abs() > f.difference.abs() => "grows",
+        _ => "shrinks",
     }
+    .into()
 }
 
 /// How far an assumption moves its comparison, in shares of what counts as a move: half an
@@ -1024,13 +1036,24 @@ pub(super) fn assumptions_by_setting<'a>(
                 _ => std::cmp::Ordering::Equal,
             })
     });
-    let mut tab = Tab::new(&[
-        ("setting", false),
-        ("in this report", false),
-        ("changed to", false),
-        ("rule", false),
-        ("what it would do", false),
-    ]);
+    // With a verdict, the led comparison's difference in each measure the verdict rests on,
+    // under every step listed: a reader sees the verdict hold (or not) in the numbers, not
+    // only in a sentence about the measure that moved (writer trial 50).
+    let grid = verdict_grid(result, a);
+    let mut head: Vec<(String, bool)> = ["setting", "in this report", "changed to", "rule"]
+        .iter()
+        .map(|h| (h.to_string(), false))
+        .collect();
+    if let Some((led, heads)) = &grid {
+        for h in heads {
+            head.push((format!("{led}: {}", h.labelled()), true));
+        }
+    }
+    head.push(("what it would do".into(), false));
+    let mut tab = Tab {
+        head,
+        rows: Vec::new(),
+    };
     for (_, _, rows) in &keys {
         let f = rows[0];
         let mine = asked(result, rows);
@@ -1098,7 +1121,7 @@ pub(super) fn assumptions_by_setting<'a>(
             })
             .collect();
         let value = as_roll(&f.key, &setting_value(&f.key, &f.from));
-        tab.rows.push(vec![
+        let mut row = vec![
             setting_in_table(&compared_systems(result), &f.key, &f.kind),
             match own.len() {
                 0 => value,
@@ -1111,117 +1134,214 @@ pub(super) fn assumptions_by_setting<'a>(
             },
             as_roll(&f.key, &steps_in_words(&steps)),
             top.rule.clone(),
+        ];
+        if let Some((led, heads)) = &grid {
+            // The steps' own values, in the order "changed to" says them.
+            let mut tos: Vec<&str> = Vec::new();
+            for r in rows.iter() {
+                if !tos.contains(&r.to.as_str()) {
+                    tos.push(&r.to);
+                }
+            }
+            if tos
+                .iter()
+                .all(|t| setting_value(&f.key, t).parse::<i64>().is_ok())
             {
-                let mut said = change_sentence(
-                    result,
-                    top,
-                    // Which of the values tried, where there were two.
-                    (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
-                );
-                // The other step of two, where it moves the same comparison, in a few words:
-                // a row that lists "4+ or 6+" says what each does.
-                // Of the same comparison where it moves, else the variant's gravest other.
-                let same_variant = |r: &&&Assumption| r.to != top.to && r.variant == top.variant;
-                let other = rows
+                tos.sort_by_key(|t| setting_value(&f.key, t).parse::<i64>().unwrap_or_default());
+            }
+            for h in heads {
+                let cells: Vec<String> = tos
                     .iter()
-                    .filter(same_variant)
-                    .find(|r| r.headline == top.headline)
-                    .copied()
-                    .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()))
-                    // Else another variant's, named: a row that lists "2 or 4" says what
-                    // each does.
-                    .or_else(|| {
-                        gravest_of(
-                            rows.iter()
-                                .filter(|r| r.to != top.to && !is_reference(result, &r.variant))
-                                .copied()
-                                .collect(),
-                        )
-                    });
-                if let Some(other) = other {
-                    let head = Head::named(other.headline.clone(), &result.runs[0].report);
-                    let same = other.variant == top.variant;
-                    let who = match (same, other.variant.contains(',')) {
-                        (true, _) => String::new(),
-                        (false, false) => format!("{} ", other.variant),
-                        (false, true) => format!("{}, ", other.variant),
-                    };
-                    // Another variant's comparison in its noun, as a sentence says it.
-                    let measure = match same {
-                        true => head.labelled(),
-                        false => head.noun(),
-                    };
-                    // Another measure's change is set against its difference now ("by +1.19
-                    // in turns its place stood empty, not +0.78"): the reader has not met it.
-                    let of = match same && other.headline == top.headline {
-                        true => String::new(),
-                        false if other.difference.abs() < EXACTLY_ZERO => {
-                            format!(" in {measure}, where now there is none")
-                        }
-                        false => format!(" in {measure}, not {}", head.diff(other.difference)),
-                    };
-                    let at = as_roll(&f.key, &setting_value(&f.key, &other.to));
-                    said = match of.is_empty() && who.is_empty() {
-                        // The same comparison at the other step, in a few words.
-                        true => format!(
-                            "{} (at {at}, {}).",
-                            said.trim_end_matches('.'),
-                            match other.changed.abs() < EXACTLY_ZERO {
-                                true => "no difference".to_string(),
-                                false => format!("by {}", head.diff(other.changed)),
-                            }
-                        ),
-                        // Another measure or variant: a sentence of its own, so that one
-                        // bracket never holds two measures.
-                        false => {
-                            let subject = match who.trim_end() {
-                                "" => "it".to_string(),
-                                w => w.to_string(),
-                            };
-                            format!(
-                                "{} At {at}, {subject} would {}.",
-                                said.trim_end(),
-                                match other.changed.abs() < EXACTLY_ZERO {
-                                    true => format!("be no different{of}"),
-                                    false => format!("differ by {}{of}", head.diff(other.changed)),
-                                }
-                            )
-                        }
-                    };
-                }
-                // A reversal of another comparison the question asks is never hidden behind
-                // the led variant's row: "out of range" removing the amendment's saving also
-                // turns the blocked amendment's round (−10.70 to +0.91), and a reader set the
-                // row against the first only (trial 46).
-                if gravest.variant != top.variant
-                    && severity(&gravest.effect) == 0
-                    && severity(&top.effect) > 0
-                {
-                    let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
-                    let mut also = would_differ_here(result, &head, gravest, true);
-                    // As the led row says it: a reversal of a measure the verdict does not
-                    // judge leaves the verdict be.
-                    let exp = &result.experiment;
-                    if exp.verdict
-                        && !exp.verdict_on.is_empty()
-                        && !exp.verdict_on.contains(&head.key)
-                    {
-                        also += ", though not the verdict, which rests on the other measures";
+                    .map(|to| {
+                        a.verdict_steps
+                            .iter()
+                            .find(|v| {
+                                v.variant == *led
+                                    && v.headline == h.key
+                                    && v.key == f.key
+                                    && v.to == *to
+                            })
+                            .map_or("\u{2014}".to_string(), |v| grid_cell(h, v.changed))
+                    })
+                    .collect();
+                row.push(cells.join(" or "));
+            }
+        }
+        row.push({
+            let mut said = change_sentence(
+                result,
+                top,
+                // Which of the values tried, where there were two.
+                (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
+            );
+            // The other step of two, where it moves the same comparison, in a few words:
+            // a row that lists "4+ or 6+" says what each does.
+            // Of the same comparison where it moves, else the variant's gravest other.
+            let same_variant = |r: &&&Assumption| r.to != top.to && r.variant == top.variant;
+            let other = rows
+                .iter()
+                .filter(same_variant)
+                .find(|r| r.headline == top.headline)
+                .copied()
+                .or_else(|| gravest_of(rows.iter().filter(same_variant).copied().collect()))
+                // Else another variant's, named: a row that lists "2 or 4" says what
+                // each does.
+                .or_else(|| {
+                    gravest_of(
+                        rows.iter()
+                            .filter(|r| r.to != top.to && !is_reference(result, &r.variant))
+                            .copied()
+                            .collect(),
+                    )
+                });
+            if let Some(other) = other {
+                let head = Head::named(other.headline.clone(), &result.runs[0].report);
+                let same = other.variant == top.variant;
+                let who = match (same, other.variant.contains(',')) {
+                    (true, _) => String::new(),
+                    (false, false) => format!("{} ", other.variant),
+                    (false, true) => format!("{}, ", other.variant),
+                };
+                // Another variant's comparison in its noun, as a sentence says it.
+                let measure = match same {
+                    true => head.labelled(),
+                    false => head.noun(),
+                };
+                // Another measure's change is set against its difference now ("by +1.19
+                // in turns its place stood empty, not +0.78"): the reader has not met it.
+                let of = match same && other.headline == top.headline {
+                    true => String::new(),
+                    false if other.difference.abs() < EXACTLY_ZERO => {
+                        format!(" in {measure}, where now there is none")
                     }
-                    said = match steps.len() > 1 {
-                        true => format!(
-                            "{} At {}, {also}.",
-                            said.trim_end(),
-                            as_roll(&f.key, &setting_value(&f.key, &gravest.to))
-                        ),
-                        false => {
-                            format!("{} {}.", said.trim_end(), crate::labels::capitalised(&also))
+                    false => format!(" in {measure}, not {}", head.diff(other.difference)),
+                };
+                let at = as_roll(&f.key, &setting_value(&f.key, &other.to));
+                said = match of.is_empty() && who.is_empty() {
+                    // The same comparison at the other step, in a few words.
+                    true => format!(
+                        "{} (at {at}, {}).",
+                        said.trim_end_matches('.'),
+                        match other.changed.abs() < EXACTLY_ZERO {
+                            true => "no difference".to_string(),
+                            false => format!("by {}", head.diff(other.changed)),
                         }
-                    };
+                    ),
+                    // Another measure or variant: a sentence of its own, so that one
+                    // bracket never holds two measures.
+                    false => {
+                        let subject = match who.trim_end() {
+                            "" => "it".to_string(),
+                            w => w.to_string(),
+                        };
+                        format!(
+                            "{} At {at}, {subject} would {}.",
+                            said.trim_end(),
+                            match other.changed.abs() < EXACTLY_ZERO {
+                                true => format!("be no different{of}"),
+                                false => format!("differ by {}{of}", head.diff(other.changed)),
+                            }
+                        )
+                    }
+                };
+            }
+            // A reversal of another comparison the question asks is never hidden behind
+            // the led variant's row: "out of range" removing the amendment's saving also
+            // turns the blocked amendment's round (−10.70 to +0.91), and a reader set the
+            // row against the first only (trial 46).
+            if gravest.variant != top.variant
+                && severity(&gravest.effect) == 0
+                && severity(&top.effect) > 0
+            {
+                let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
+                let mut also = would_differ_here(result, &head, gravest, true);
+                // As the led row says it: a reversal of a measure the verdict does not
+                // judge leaves the verdict be.
+                let exp = &result.experiment;
+                if exp.verdict && !exp.verdict_on.is_empty() && !exp.verdict_on.contains(&head.key)
+                {
+                    also += ", though not the verdict, which rests on the other measures";
                 }
-                said
-            },
-        ]);
+                said = match steps.len() > 1 {
+                    true => format!(
+                        "{} At {}, {also}.",
+                        said.trim_end(),
+                        as_roll(&f.key, &setting_value(&f.key, &gravest.to))
+                    ),
+                    false => {
+                        format!("{} {}.", said.trim_end(), crate::labels::capitalised(&also))
+                    }
+                };
+            }
+            said
+        });
+        tab.rows.push(row);
     }
     tab
+}
+
+/// For a question with a verdict whose steps were worked out exactly: the comparison the
+/// question leads with, and the measures the verdict rests on.
+fn verdict_grid(
+    result: &ExperimentResult,
+    a: &crate::experiment::assumptions::Assumptions,
+) -> Option<(String, Vec<Head>)> {
+    let exp = &result.experiment;
+    if exp.verdict_on.is_empty() || !a.exact {
+        return None;
+    }
+    let led = exp.compared().find(|(_, v)| !v.reference)?.1.name.clone();
+    if !a.verdict_steps.iter().any(|v| v.variant == led) {
+        return None;
+    }
+    let heads = exp
+        .verdict_on
+        .iter()
+        .map(|k| Head::named(k.clone(), &result.runs[0].report))
+        .collect();
+    Some((led, heads))
+}
+
+/// The exact difference variant `led` minus its baseline in headline `key`, at the first
+/// setting, where both are exact.
+fn led_difference(result: &ExperimentResult, led: &str, key: &str) -> Option<f64> {
+    use crate::experiment::assumptions::exact_of;
+    let exp = &result.experiment;
+    let li = exp.variants.iter().position(|v| v.name == led)?;
+    let bi = exp.baseline_of(li)?;
+    let first = &result.runs[..exp.variants.len().min(result.runs.len())];
+    let of = |i: usize| -> Option<f64> {
+        exact_of(&first.iter().find(|r| r.variant == i)?.report, key)?
+    };
+    Some(of(li)? - of(bi)?)
+}
+
+/// A difference in a grid's cell: "the same" where it is exactly none.
+fn grid_cell(head: &Head, d: f64) -> String {
+    match d.abs() < EXACTLY_ZERO {
+        true => "the same".into(),
+        false => head.diff(d),
+    }
+}
+
+/// The sentence that says what a grid's columns are: the led comparison's difference in each
+/// measure the verdict rests on, under each step, with the report's own for the reader to set
+/// them against.
+fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assumptions) -> String {
+    let Some((led, heads)) = verdict_grid(result, a) else {
+        return String::new();
+    };
+    let exp = &result.experiment;
+    let base = exp.baseline_name(&led);
+    let now: Vec<String> = heads
+        .iter()
+        .filter_map(|h| {
+            let d = led_difference(result, &led, &h.key)?;
+            Some(format!("{} in {}", grid_cell(h, d), h.labelled()))
+        })
+        .collect();
+    format!(
+        " The columns headed \u{201c}{led}\u{201d} give its difference from {base} under each step in the measures the verdict rests on (in this report, {}).",
+        crate::labels::listed(&now.iter().map(String::as_str).collect::<Vec<_>>())
+    )
 }

@@ -613,6 +613,17 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
             && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.15% under both."),
         "{answer}"
     );
+    // The Regular base number moves the mark Green is held to, not Green: said in the mark's
+    // new value and the Green number that meets it, not as a truism about Green's difference
+    // (writer trial 48). A Regular needing 5 − 1 = 4 takes Green's test at 4: 74.39% both.
+    assert!(
+        answer.contains("The answer depends on the Regular base number being 4, which sets the mark, not Green (at 5, the chance of recovering under Regular with a +1 leader would be 74.39%, as Green's is with its base number at 4)"),
+        "{answer}"
+    );
+    assert!(
+        summary.contains("Either step moves the mark, not Green: at 3, the chance of recovering under Regular with a +1 leader would be 98.11%; at 5, 74.39%, as Green's is with its base number at 4."),
+        "{summary}"
+    );
     // No chart of the sweep shows one setting under a title that does not name it.
     for name in file_names(&root.join("reports/green-rally-number")) {
         if let Some(stem) = name.strip_suffix(".svg")
@@ -1135,7 +1146,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // The assumptions were stepped at the first setting: "where now they are the same" is
     // said of Green at 3, not of every setting.
     assert!(
-        summary.contains("(at 5, Green with its base number at 3 would differ from Regular with a +1 leader by +15.76 points in the chance of recovering, where now they are the same)"),
+        summary.contains("At 5, Green with its base number at 3 would differ from Regular with a +1 leader by +15.76 points in the chance of recovering, where now they are the same (at 3, by −7.96 points)."),
         "{summary}"
     );
     // Where the setting swept moves both sides, the measure says where ("with 4 turns").

@@ -75,6 +75,11 @@ pub struct Assumption {
     pub high: Option<f64>,
     /// What the setting does to the difference: `flips`, `removes`, `creates` or `moves`.
     pub effect: String,
+    /// The exact values of the headline, baseline's and variant's, in the report and under the
+    /// setting (`None` where one is an estimate): a step that moves the baseline alone moves
+    /// the mark the variant is set against, and the report says so in those terms.
+    #[serde(skip)]
+    pub values: Option<[f64; 4]>,
 }
 
 /// What was checked and what was found.
@@ -703,6 +708,15 @@ impl Assumptions {
                             low: interval.map(|i| i.0),
                             high: interval.map(|i| i.1),
                             effect: effect.into(),
+                            values: match (
+                                exact_of(base, h).flatten(),
+                                exact_of(&r.report, h).flatten(),
+                                exact_of(&b, h).flatten(),
+                                exact_of(&v, h).flatten(),
+                            ) {
+                                (Some(w), Some(x), Some(y), Some(z)) => Some([w, x, y, z]),
+                                _ => None,
+                            },
                         });
                     }
                 }

@@ -374,10 +374,14 @@ pub(super) fn named_assumption(
     let state = flag(&f.from)
         .filter(|_| flag(&f.to).is_some())
         .and_then(|on| crate::labels::state(&f.key, on));
-    // What the step would do, in brackets after the name; `brief` names it alone.
-    let effect = |when: String| match brief {
-        true => String::new(),
-        false => format!(" ({when}, {would})"),
+    // What the step would do, in brackets after the name; `brief` names it alone. A step
+    // that moves only the baseline's value is said as the mark moving (the baseline's new
+    // value), not as the variant's difference, which reads as a truism.
+    let moved = mark_moved(result, &head, f);
+    let effect = |when: String| match (brief, &moved) {
+        (true, _) => String::new(),
+        (false, Some(m)) => format!(", which sets the mark, not {} ({when}, {m})", f.variant),
+        (false, None) => format!(" ({when}, {would})"),
     };
     match (f.kind.as_str(), flag(&f.from), state) {
         ("option", Some(on), _) => format!(
@@ -993,6 +997,105 @@ fn change_sentence(
     }
 }
 
+/// Where a step leaves the variant's value as it is and moves only its baseline's, the mark
+/// the variant is set against moves, not the variant: the baseline's new value in words ("the
+/// chance of recovering under Regular with a +1 leader would be 74.39%"), and where the variant
+/// reaches that value at another setting of a sweep, at which (", as Green's is with its base
+/// number at 4"). A reader took such a row for a truism otherwise (writer trial 48).
+fn mark_moved(
+    result: &ExperimentResult,
+    head: &Head,
+    f: &crate::experiment::assumptions::Assumption,
+) -> Option<String> {
+    let [base_now, variant_now, base_then, variant_then] = f.values?;
+    if (variant_then - variant_now).abs() > EXACTLY_ZERO
+        || (base_then - base_now).abs() < EXACTLY_ZERO
+    {
+        return None;
+    }
+    let exp = &result.experiment;
+    let base = exp.baseline_name(&f.variant);
+    let vi = exp.variants.iter().position(|v| v.name == f.variant)?;
+    // The variant at another setting of the sweep, where it reaches the baseline's new value.
+    let matched = result.runs.iter().filter(|r| r.variant == vi).find(|r| {
+        crate::experiment::assumptions::exact_of(&r.report, &head.key)
+            .flatten()
+            .is_some_and(|x| (x - base_then).abs() < EXACTLY_ZERO)
+    });
+    let reach = match matched {
+        // The variant's own value, as it is: the two would be the same.
+        _ if (base_then - variant_now).abs() < EXACTLY_ZERO => format!(", as {}'s is", f.variant),
+        Some(r) if !exp.sweep.is_empty() => {
+            let with = super::super::answer::named_with(
+                &f.variant,
+                &super::super::answer::point_said(exp, &r.point),
+            );
+            // "Green with its base number at 4" said as "as Green's is with its base number
+            // at 4".
+            match with.strip_prefix(f.variant.as_str()) {
+                Some(rest) => format!(", as {}'s is{rest}", f.variant),
+                None => format!(", as under {with}"),
+            }
+        }
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} under {base} would be {}{reach}",
+        head.noun(),
+        head.value(base_then)
+    ))
+}
+
+/// [`mark_moved`] for a row's steps of the led comparison (`rows`, the same setting), in a
+/// sentence: "Either step moves the mark, not Green: the chance of recovering under Regular
+/// with a +1 leader would be 74.39% at 5, as Green's is with its base number at 4; 98.11% at 3."
+fn the_mark_moves(
+    result: &ExperimentResult,
+    top: &crate::experiment::assumptions::Assumption,
+    rows: &[&crate::experiment::assumptions::Assumption],
+) -> String {
+    let head = Head::named(top.headline.clone(), &result.runs[0].report);
+    let mine: Vec<&crate::experiment::assumptions::Assumption> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.variant == top.variant && r.headline == top.headline)
+        .collect();
+    let moved: Vec<(String, String)> = mine
+        .iter()
+        .filter_map(|r| {
+            let said = mark_moved(result, &head, r)?;
+            Some((as_roll(&r.key, &setting_value(&r.key, &r.to)), said))
+        })
+        .collect();
+    if moved.is_empty() || moved.len() < mine.len() {
+        return String::new();
+    }
+    let parts: Vec<String> = moved
+        .iter()
+        .enumerate()
+        .map(|(i, (at, said))| match i {
+            // One step: the row, or the opening, says which.
+            0 if moved.len() == 1 => said.clone(),
+            0 => format!("at {at}, {said}"),
+            _ => {
+                let v = said.split(" would be ").nth(1).unwrap_or(said);
+                format!("at {at}, {v}")
+            }
+        })
+        .collect();
+    format!(
+        " {} moves the mark, not {}: {}.",
+        match moved.len() {
+            1 if rows.iter().all(|r| r.to == top.to) => "The step".to_string(),
+            1 => format!("The step to {}", moved[0].0),
+            2 => "Either step".into(),
+            _ => "Each step".into(),
+        },
+        top.variant,
+        parts.join("; ")
+    )
+}
+
 /// The assumptions that matter, a row per setting (compact enough for paper): what it is
 /// stepped to, how many of the question's comparisons it changes and how, and its gravest
 /// change in the answer's numbers. A variant shown for scale is counted apart.
@@ -1245,6 +1348,7 @@ pub(super) fn assumptions_by_setting<'a>(
                     }
                 };
             }
+            said += &the_mark_moves(result, top, rows);
             // A reversal of another comparison the question asks is never hidden behind
             // the led variant's row: "out of range" removing the amendment's saving also
             // turns the blocked amendment's round (−10.70 to +0.91), and a reader set the

@@ -1131,6 +1131,33 @@ fn the_page_publishes_every_profile_side_by_side() {
     let mut b = Browser::launch(&chromium, "publish-profiles");
     b.goto(&server.url("/?system=rank-and-file&scenario=rally&set=class%3Dgreen&name=Green&a.system=rank-and-file&a.name=Regular"));
     b.wait("document.getElementById('publish-add').options.length > 2 && !document.getElementById('publish-all-row').hidden");
+    // The notes: one both profiles share is said once, bare; one of a profile's own once, with
+    // its letter (a trial read the same note once a profile).
+    b.wait(
+        "[...document.querySelectorAll('#notes li')].some((l) => l.textContent.startsWith('B: '))",
+    );
+    let notes: Vec<String> = serde_json::from_value(
+        b.eval("[...document.querySelectorAll('#notes li')].map((l) => l.textContent)"),
+    )
+    .unwrap();
+    let shared: Vec<&String> = notes
+        .iter()
+        .filter(|n| n.contains("not modelled here"))
+        .collect();
+    assert_eq!(shared.len(), 1, "{notes:?}");
+    assert!(shared[0].starts_with("not modelled here"), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("A: at the start a test needs a natural 4+")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("B: at the start a test needs a natural 5+")),
+        "{notes:?}"
+    );
     // Every profile side by side is a page even with no field left open.
     assert_eq!(
         b.eval("document.getElementById('publish-run').disabled"),

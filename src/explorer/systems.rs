@@ -30,7 +30,7 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
                         .iter()
                         .find(|(k, _)| *k == p.key)
                         .map_or(p.default.to_string(), |(_, v)| v.clone());
-                    param_json(p, &default)
+                    param_json(p, &default, &s.specs())
                 })
                 .collect();
             json!({
@@ -47,12 +47,22 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
         "mechanic": crate::mechanic::is_file(s.name()),
         "text": text,
         "scenarios": scenarios,
-        "rule_params": s.rule_params().iter().map(|p| param_json(p, p.default)).collect::<Vec<_>>(),
+        "rule_params": s.rule_params().iter().map(|p| param_json(p, p.default, &s.specs())).collect::<Vec<_>>(),
         "options": s.options().iter().map(|o| json!({ "name": o.name, "rule": o.rule, "meaning": o.meaning })).collect::<Vec<_>>(),
     })
 }
 
-fn param_json(p: &ParamDef, default: &str) -> Value {
+/// A parameter as the page shows it. A unit spec's meaning points to "Unit specs", a heading
+/// of `morale-lab list` the page does not have: there it names the words a spec takes (`specs`)
+/// itself (explorer trial 49: "(see Unit specs)" led nowhere).
+fn param_json(p: &ParamDef, default: &str, specs: &str) -> Value {
+    let words = |t: &str| match (&p.kind, specs.is_empty()) {
+        (Kind::Spec(_), false) => t
+            .replace("(see Unit specs)", &format!("(its words: {specs})"))
+            .replace(", as --attacker", ", in the attacking unit's words"),
+        _ => t.to_string(),
+    };
+    let (meaning, allowed) = (words(p.meaning), words(&p.kind.allowed()));
     let (kind, extra) = match p.kind {
         Kind::Int { min, max } => ("int", json!({ "min": min, "max": max })),
         Kind::Real { min, max } => ("real", json!({ "min": min, "max": max })),
@@ -67,9 +77,9 @@ fn param_json(p: &ParamDef, default: &str) -> Value {
         "label": crate::params::label(p.key),
         "flag": p.flag,
         "kind": kind,
-        "allowed": p.kind.allowed(),
+        "allowed": allowed,
         "default": default,
-        "meaning": p.meaning,
+        "meaning": meaning,
         "rule": p.rule,
     });
     if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
@@ -187,5 +197,44 @@ mod tests {
             "Hits to lose a machine gun"
         );
         assert_eq!(crate::params::label("shaken_at"), "Shaken at");
+    }
+
+    /// A unit spec's meaning names the words a spec takes: the page has no "Unit specs" to see.
+    #[test]
+    fn a_unit_spec_names_its_words_on_the_page() {
+        let mut specs = 0;
+        for s in system::systems() {
+            let d = describe_system(s, None);
+            for sc in d["scenarios"].as_array().unwrap() {
+                for p in sc["params"].as_array().unwrap() {
+                    let meaning = p["meaning"].as_str().unwrap();
+                    let allowed = p["allowed"].as_str().unwrap();
+                    for said in [meaning, allowed] {
+                        assert!(!said.contains("see Unit specs"), "{said}");
+                        assert!(!said.contains("--attacker"), "{said}");
+                    }
+                    if p["kind"] == "spec" && (p["key"] == "attacker" || p["key"] == "defender") {
+                        specs += 1;
+                        assert!(allowed.contains("(its words: "), "{allowed}");
+                    }
+                }
+            }
+        }
+        assert!(specs > 0);
+        let rf = describe_system(system::find("rank-and-file").unwrap(), None);
+        let attacker = rf["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|sc| sc["params"].as_array().unwrap())
+            .find(|p| p["key"] == "attacker")
+            .unwrap();
+        assert!(
+            attacker["allowed"]
+                .as_str()
+                .unwrap()
+                .contains("(its words: veteran, regular, green, infantry, cavalry"),
+            "{attacker}"
+        );
     }
 }

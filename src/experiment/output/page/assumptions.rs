@@ -377,10 +377,15 @@ pub(super) fn named_assumption(
     // What the step would do, in brackets after the name; `brief` names it alone. A step
     // that moves only the baseline's value is said as the mark moving (the baseline's new
     // value), not as the variant's difference, which reads as a truism.
-    let moved = mark_moved(result, &head, f);
+    let moved = mark_moved(
+        result,
+        &head,
+        f,
+        &as_roll(&f.key, &setting_value(&f.key, &f.to)),
+    );
     let effect = |when: String| match (brief, &moved) {
         (true, _) => String::new(),
-        (false, Some(m)) => format!(", which sets the mark, not {} ({when}, {m})", f.variant),
+        (false, Some(m)) => format!(", which sets the mark, not {}: {m}", f.variant),
         (false, None) => format!(" ({when}, {would})"),
     };
     match (f.kind.as_str(), flag(&f.from), state) {
@@ -615,17 +620,6 @@ fn share_words(share: f64) -> String {
     }
 }
 
-/// Whether `name` says `value` already: the value's words appear in it, in order ("1 retreat
-/// in 6 blocked" says "1 in 6").
-fn says_value(name: &str, value: &str) -> bool {
-    let name = name.to_lowercase();
-    let mut words = name.split(|c: char| !c.is_alphanumeric() && c != '+');
-    value
-        .to_lowercase()
-        .split_whitespace()
-        .all(|w| words.any(|n| n == w))
-}
-
 /// The section's opening in a reader's words: what was moved, how far, and how each try was
 /// worked out.
 fn tries_intro(
@@ -687,7 +681,7 @@ fn rows_are(
         ),
     };
     format!(
-        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} (for a chance, by more than {} points); no other single step does{how}.",
+        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
         match at.is_empty() {
             true => " Each".to_string(),
             false => format!("{at} each"),
@@ -772,9 +766,8 @@ fn where_the_answer_holds(
                 .as_ref()
                 .and_then(|a| verdict_grid(result, a))
             {
-                Some((led, _)) => format!(
-                    "; the columns headed \u{201c}{led}\u{201d} are its differences under the step, as above"
-                ),
+                Some((led, _)) =>
+                    format!("; the columns of {led}'s differences and its answer are as above"),
                 None => String::new(),
             },
             if scale_situation > 0 {
@@ -998,14 +991,16 @@ fn change_sentence(
 }
 
 /// Where a step leaves the variant's value as it is and moves only its baseline's, the mark
-/// the variant is set against moves, not the variant: the baseline's new value in words ("the
-/// chance of recovering under Regular with a +1 leader would be 74.39%"), and where the variant
-/// reaches that value at another setting of a sweep, at which (", as Green's is with its base
-/// number at 4"). A reader took such a row for a truism otherwise (writer trial 48).
+/// the variant is set against moves, not the variant. Said as where the variant would meet the
+/// new mark, `at` being the step ("at 5, Green would match it with its base number at 4
+/// (74.39%)"), else the mark's new value, set against every value the sweep tried ("…would be
+/// 98.11%, more than Green's at any value tried"). A reader took the row for a truism when it
+/// spoke of the variant's difference (writer trials 48 and 52).
 fn mark_moved(
     result: &ExperimentResult,
     head: &Head,
     f: &crate::experiment::assumptions::Assumption,
+    at: &str,
 ) -> Option<String> {
     let [base_now, variant_now, base_then, variant_then] = f.values?;
     if (variant_then - variant_now).abs() > EXACTLY_ZERO
@@ -1016,83 +1011,114 @@ fn mark_moved(
     let exp = &result.experiment;
     let base = exp.baseline_name(&f.variant);
     let vi = exp.variants.iter().position(|v| v.name == f.variant)?;
-    // The variant at another setting of the sweep, where it reaches the baseline's new value.
-    let matched = result.runs.iter().filter(|r| r.variant == vi).find(|r| {
-        crate::experiment::assumptions::exact_of(&r.report, &head.key)
-            .flatten()
-            .is_some_and(|x| (x - base_then).abs() < EXACTLY_ZERO)
-    });
-    let reach = match matched {
-        // The variant's own value, as it is: the two would be the same.
-        _ if (base_then - variant_now).abs() < EXACTLY_ZERO => format!(", as {}'s is", f.variant),
-        Some(r) if !exp.sweep.is_empty() => {
+    let value = head.value(base_then);
+    let at = match at.is_empty() {
+        true => String::new(),
+        false => format!("at {at}, "),
+    };
+    // The variant's value at every setting of the sweep (its own value alone without one).
+    let values: Vec<(f64, &crate::experiment::Run)> = result
+        .runs
+        .iter()
+        .filter(|r| r.variant == vi)
+        .filter_map(|r| {
+            let x = crate::experiment::assumptions::exact_of(&r.report, &head.key).flatten()?;
+            Some((x, r))
+        })
+        .collect();
+    if (base_then - variant_now).abs() < EXACTLY_ZERO {
+        return Some(format!(
+            "{at}{} would match it as it is ({value})",
+            f.variant
+        ));
+    }
+    if !exp.sweep.is_empty() {
+        if let Some((_, r)) = values
+            .iter()
+            .find(|(x, _)| (x - base_then).abs() < EXACTLY_ZERO)
+        {
             let with = super::super::answer::named_with(
                 &f.variant,
                 &super::super::answer::point_said(exp, &r.point),
             );
-            // "Green with its base number at 4" said as "as Green's is with its base number
-            // at 4".
-            match with.strip_prefix(f.variant.as_str()) {
-                Some(rest) => format!(", as {}'s is{rest}", f.variant),
-                None => format!(", as under {with}"),
-            }
+            let rest = with.strip_prefix(f.variant.as_str()).unwrap_or(&with);
+            return Some(format!("{at}{} would match it{rest} ({value})", f.variant));
         }
-        _ => String::new(),
-    };
-    Some(format!(
-        "{} under {base} would be {}{reach}",
-        head.noun(),
-        head.value(base_then)
-    ))
+        let beyond = match (
+            values.iter().all(|(x, _)| *x < base_then),
+            values.iter().all(|(x, _)| *x > base_then),
+        ) {
+            (true, _) => format!(", more than {}'s at any value tried", f.variant),
+            (_, true) => format!(", less than {}'s at any value tried", f.variant),
+            _ => String::new(),
+        };
+        return Some(format!(
+            "{at}{} under {base} would be {value}{beyond}",
+            head.noun()
+        ));
+    }
+    Some(format!("{at}{} under {base} would be {value}", head.noun()))
 }
 
 /// [`mark_moved`] for a row's steps of the led comparison (`rows`, the same setting), in a
-/// sentence: "Either step moves the mark, not Green: the chance of recovering under Regular
-/// with a +1 leader would be 74.39% at 5, as Green's is with its base number at 4; 98.11% at 3."
+/// sentence: "Either step moves the mark, not Green: at 5, Green would match it with its base
+/// number at 4 (74.39%); at 3, the chance … would be 98.11%, more than Green's at any value
+/// tried." Empty unless every step of the comparison moves the mark alone.
 fn the_mark_moves(
     result: &ExperimentResult,
     top: &crate::experiment::assumptions::Assumption,
     rows: &[&crate::experiment::assumptions::Assumption],
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
-    let mine: Vec<&crate::experiment::assumptions::Assumption> = rows
+    let mut mine: Vec<&crate::experiment::assumptions::Assumption> = rows
         .iter()
         .copied()
         .filter(|r| r.variant == top.variant && r.headline == top.headline)
         .collect();
-    let moved: Vec<(String, String)> = mine
+    // The step the row leads with first.
+    mine.sort_by_key(|r| r.to != top.to);
+    let several = rows.iter().any(|r| r.to != top.to);
+    let moved: Vec<String> = mine
         .iter()
         .filter_map(|r| {
-            let said = mark_moved(result, &head, r)?;
-            Some((as_roll(&r.key, &setting_value(&r.key, &r.to)), said))
+            let at = match several {
+                true => as_roll(&r.key, &setting_value(&r.key, &r.to)),
+                false => String::new(),
+            };
+            mark_moved(result, &head, r, &at)
         })
         .collect();
     if moved.is_empty() || moved.len() < mine.len() {
         return String::new();
     }
-    let parts: Vec<String> = moved
+    // The measure and the mark said once: "at artillery, the chance … would be 39.58%; at
+    // wagon, 39.58%".
+    let base = result.experiment.baseline_name(&top.variant);
+    let lead = format!("{} under {base} would be ", head.noun());
+    let mut said_once = false;
+    let moved: Vec<String> = moved
         .iter()
-        .enumerate()
-        .map(|(i, (at, said))| match i {
-            // One step: the row, or the opening, says which.
-            0 if moved.len() == 1 => said.clone(),
-            0 => format!("at {at}, {said}"),
-            _ => {
-                let v = said.split(" would be ").nth(1).unwrap_or(said);
-                format!("at {at}, {v}")
+        .map(|m| {
+            let short = m.replacen(&lead, "", 1);
+            match (said_once, short != *m) {
+                (true, true) => short,
+                (false, true) => {
+                    said_once = true;
+                    m.clone()
+                }
+                _ => m.clone(),
             }
         })
         .collect();
     format!(
-        " {} moves the mark, not {}: {}.",
-        match moved.len() {
-            1 if rows.iter().all(|r| r.to == top.to) => "The step".to_string(),
-            1 => format!("The step to {}", moved[0].0),
-            2 => "Either step".into(),
-            _ => "Each step".into(),
+        "{} moves the mark, not {}: {}.",
+        match (moved.len(), several) {
+            (1, _) => "The step",
+            (2, _) => "Either step",
+            _ => "Each step",
         },
         top.variant,
-        parts.join("; ")
+        moved.join("; ")
     )
 }
 
@@ -1148,9 +1174,12 @@ pub(super) fn assumptions_by_setting<'a>(
         .map(|h| (h.to_string(), false))
         .collect();
     if let Some((led, heads)) = &grid {
+        // Said as what the cells are: a difference, of which comparison (a reader took the
+        // cells for values, writer trial 52).
         for h in heads {
-            head.push((format!("{led}: {}", h.labelled()), true));
+            head.push((format!("change in {}", h.labelled()), true));
         }
+        head.push((format!("{led}'s answer"), false));
     }
     head.push(("what it would do".into(), false));
     let mut tab = Tab {
@@ -1217,10 +1246,7 @@ pub(super) fn assumptions_by_setting<'a>(
                 let theirs = as_roll(&f.key, &setting_value(&f.key, &val.as_input()));
                 // A name that already says its value ("1 retreat in 6 blocked" of "1 in
                 // 6") is not followed by it again.
-                Some(match says_value(&v.name, &theirs) {
-                    true => format!("except {}", v.name),
-                    false => format!("{theirs} for {}", v.name),
-                })
+                Some(format!("{theirs} for {}", v.name))
             })
             .collect();
         let value = as_roll(&f.key, &setting_value(&f.key, &f.from));
@@ -1269,6 +1295,34 @@ pub(super) fn assumptions_by_setting<'a>(
                     .collect();
                 row.push(cells.join(" or "));
             }
+            // The answer the led comparison would then get, step by step, from the same
+            // measures: "still No" where the step leaves it be.
+            let now = verdict_word(heads, |h| led_difference(result, led, &h.key));
+            let words: Vec<String> = tos
+                .iter()
+                .map(|to| {
+                    let then = verdict_word(heads, |h| {
+                        a.verdict_steps
+                            .iter()
+                            .find(|v| {
+                                v.variant == *led
+                                    && v.headline == h.key
+                                    && v.key == f.key
+                                    && v.to == *to
+                            })
+                            .map(|v| v.changed)
+                    });
+                    match (&then, &now) {
+                        (Some(t), Some(n)) if t == n => format!("still {t}"),
+                        (Some(t), Some(n)) => format!("{t}, not {n}"),
+                        _ => "\u{2014}".into(),
+                    }
+                })
+                .collect();
+            row.push(match words.iter().all(|w| *w == words[0]) {
+                true => words[0].clone(),
+                false => words.join(" or "),
+            });
         }
         row.push({
             let mut said = change_sentence(
@@ -1348,7 +1402,19 @@ pub(super) fn assumptions_by_setting<'a>(
                     }
                 };
             }
-            said += &the_mark_moves(result, top, rows);
+            // A setting that moves only the mark the led comparison is held to is said as
+            // that alone, where every one of the setting's rows is the led comparison's: the
+            // difference it would make reads as a truism (writer trial 52).
+            let mark = the_mark_moves(result, top, rows);
+            if !mark.is_empty() {
+                let alone = mine
+                    .iter()
+                    .all(|r| r.variant == top.variant && r.headline == top.headline);
+                said = match alone && !result.experiment.sweep.is_empty() {
+                    true => mark,
+                    false => format!("{} {mark}", said.trim_end()),
+                };
+            }
             // A reversal of another comparison the question asks is never hidden behind
             // the led variant's row: "out of range" removing the amendment's saving also
             // turns the blocked amendment's round (−10.70 to +0.91), and a reader set the
@@ -1420,6 +1486,32 @@ fn led_difference(result: &ExperimentResult, led: &str, key: &str) -> Option<f64
     Some(of(li)? - of(bi)?)
 }
 
+/// The answer a comparison gets from its differences in the measures the verdict rests on, as
+/// the answer's opening word says it: "Yes" where every one moves the better way, "No" where
+/// every one moves the worse way, "no different" where none moves, else "In part"; `None`
+/// where a difference is not known.
+fn verdict_word(heads: &[Head], d: impl Fn(&Head) -> Option<f64>) -> Option<String> {
+    let mut ways = Vec::new();
+    for h in heads {
+        let x = d(h)?;
+        if x.abs() >= EXACTLY_ZERO {
+            ways.push(super::headline::better_way(h, x));
+        }
+    }
+    Some(
+        match (
+            ways.iter().filter(|w| **w == Some(true)).count(),
+            ways.iter().filter(|w| **w == Some(false)).count(),
+        ) {
+            _ if ways.is_empty() => "no different",
+            (b, 0) if b == heads.len() => "Yes",
+            (0, w) if w == heads.len() => "No",
+            _ => "In part",
+        }
+        .into(),
+    )
+}
+
 /// A difference in a grid's cell: "the same" where it is exactly none.
 fn grid_cell(head: &Head, d: f64) -> String {
     match d.abs() < EXACTLY_ZERO {
@@ -1445,7 +1537,7 @@ fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assu
         })
         .collect();
     format!(
-        " The columns headed \u{201c}{led}\u{201d} give its difference from {base} under each step in the measures the verdict rests on (in this report, {}).",
+        " The columns \u{201c}change in \u{2026}\u{201d} give {led}'s difference from {base} under each step in the measures the verdict rests on (in this report, {}), and \u{201c}{led}'s answer\u{201d} the answer it would then get.",
         crate::labels::listed(&now.iter().map(String::as_str).collect::<Vec<_>>())
     )
 }

@@ -30,7 +30,7 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
                         .iter()
                         .find(|(k, _)| *k == p.key)
                         .map_or(p.default.to_string(), |(_, v)| v.clone());
-                    param_json(p, &default, &s.specs())
+                    param_json(p, &default, s.specs())
                 })
                 .collect();
             json!({
@@ -47,7 +47,7 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
         "mechanic": crate::mechanic::is_file(s.name()),
         "text": text,
         "scenarios": scenarios,
-        "rule_params": s.rule_params().iter().map(|p| param_json(p, p.default, &s.specs())).collect::<Vec<_>>(),
+        "rule_params": s.rule_params().iter().map(|p| param_json(p, p.default, s.specs())).collect::<Vec<_>>(),
         "options": s.options().iter().map(|o| json!({ "name": o.name, "rule": o.rule, "meaning": o.meaning })).collect::<Vec<_>>(),
     })
 }

@@ -700,7 +700,10 @@ impl Odds {
                 // A row keeps a fraction's line only where one of its cells has a fraction: the
                 // rows past the first phases (no fraction of 216 or less) take one line, so that
                 // a 12-phase sheet keeps to two pages.
-                let row_pad = pad && cells.iter().any(|c| c.fraction.is_some());
+                // A table of 8 rows or fewer keeps the line in every row: rows of one height
+                // read as a table, not a ragged list (writer trials 48 and 52).
+                let row_pad =
+                    pad && (s.rows.len() <= 8 || cells.iter().any(|c| c.fraction.is_some()));
                 for c in cells {
                     out += &td(c, row_pad);
                 }

@@ -309,8 +309,27 @@ fn odds_table_is_exact() {
     );
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
-    // Tests, re-rolls, rallies from routing and from unsteady, and from routing by stands lost.
-    assert_eq!(v["sections"].as_array().unwrap().len(), 5);
+    // Tests, re-rolls, rallies from routing by stands lost, by phase from routing with none
+    // lost and with one (a unit routs after losses), and from unsteady.
+    assert_eq!(v["sections"].as_array().unwrap().len(), 6);
+    let by_phase_one_lost = &v["sections"][4];
+    assert!(
+        by_phase_one_lost["title"]
+            .as_str()
+            .unwrap()
+            .contains("from routing (8 stands, 1 already lost)"),
+        "{by_phase_one_lost}"
+    );
+    // Its last phase is the by-losses table's row for 1 lost, column by column.
+    let last = by_phase_one_lost["rows"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()[1]
+        .clone();
+    let one_lost = v["sections"][2]["rows"][1][1].clone();
+    assert_eq!(v["sections"][2]["rows"][1][0], "1");
+    assert_eq!(last, one_lost);
     // Without --stands, a unit of 8, as the rally tables: no chance is printed for a loss the
     // 50% rule fails (a player read "Regular, 4 lost: 1/6" for a unit of 8).
     let notes = v["notes"].to_string();
@@ -411,7 +430,7 @@ fn odds_table_is_exact() {
     assert_eq!(by3["outcomes"][0]["outcome"], "recovered");
     assert!((p - want).abs() < 1e-12, "{p} against {want}");
     assert!((p - 31.0 / 72.0).abs() < 1e-12);
-    let unsteady = &v["sections"][4];
+    let unsteady = &v["sections"][5];
     assert!(
         unsteady["title"]
             .as_str()

@@ -878,7 +878,9 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "| setting | in this report | changed to | rule | change in turns the unit's place stood empty | change in strength held, in turns at full strength | the amendment's answer | what it would do |"
     ), "{summary}");
     assert!(
-        summary.contains("| Retreating unit out of range | yes | no | EF-5 | +1.05 | −0.41 | still No | "),
+        summary.contains(
+            "| Retreating unit out of range | yes | no | EF-5 | +1.05 | −0.41 | still No | "
+        ),
         "{summary}"
     );
     assert!(

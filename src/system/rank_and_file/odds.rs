@@ -479,7 +479,15 @@ pub fn rally_sections(
             ],
         });
     }
-    for state in ["routing", "unsteady"] {
+    // From routing with none lost, and, on the sheet for a whole unit, with one already lost
+    // too: a unit routs after losses, so that is the table a player meets most (writer trial
+    // 50 asked for the lost ones by phase; one fills the second page, more would start a third).
+    let mut tables: Vec<(&str, u8)> = vec![("routing", lost)];
+    if lost == 0 && summary {
+        tables.push(("routing", 1));
+    }
+    tables.push(("unsteady", lost));
+    for (state, lost) in tables {
         let columns = columns.clone();
         let by_column = recovered_by(state, lost)?;
         // A routing unit needs two passes, so no chance in its first rally phase is above 0:
@@ -514,9 +522,10 @@ pub fn rally_sections(
             rows,
             // Why the first rows of the routing table are nought (RF-5); what an Elite column
             // counts, under the first table that has one.
-            foot: match (state, summary) {
-                ("routing", true) => vec![TWICE.to_string()],
-                ("routing", false) => vec![TWICE.to_string(), elite.clone()],
+            foot: match (state, summary, lost) {
+                ("routing", true, 0) => vec![TWICE.to_string()],
+                ("routing", true, _) => Vec::new(),
+                ("routing", false, _) => vec![TWICE.to_string(), elite.clone()],
                 _ => Vec::new(),
             },
         });

@@ -662,3 +662,117 @@ fn an_empty_cost_term_is_refused_whole() {
         "{err}"
     );
 }
+
+/// Issue 78: prices under the best play. With `play = "optimal"` every cell is side A's
+/// score in its two engagements with side A's choices solved (play's objective, the chance it
+/// holds the field minus the enemy's), each matchup solved again; `--play "as set"` gives back
+/// the parameters' policy; the report says how side A played; a scenario with no choice to
+/// solve, or a word that is no way of playing, is refused with one line.
+#[test]
+fn best_play_prices_every_cell_from_the_solved_choices() {
+    let dir = scratch("points-best-play");
+    let path = dir.join("best.toml");
+    std::fs::write(
+        &path,
+        "system = \"rank-and-file\"\nscenario = \"engagement\"\nbudget = 60\nspread = 1\nplay = \"optimal\"\n[cost]\nreference = \"regular\"\nper_stand = { regular = 10, veteran = 13 }\n[[unit]]\nname = \"Regular\"\nspec = \"regular\"\n[[unit]]\nname = \"Veteran\"\nspec = \"veteran\"\n",
+    )
+    .unwrap();
+    let path_s = path.to_str().unwrap();
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["points", path_s, "--format", "json", "--quiet"];
+        args.extend(extra);
+        serde_json::from_slice(&bin().args(&args).assert().success().get_output().stdout).unwrap()
+    };
+    let best = json(&[]);
+    let specs = ["regular", "veteran"];
+    let played = |a: &str, b: &str| -> f64 {
+        let set_a = format!("attacker={a}");
+        let set_b = format!("defender={b}");
+        let job = system::build(
+            "rank-and-file",
+            Scenario::Engagement,
+            &inputs(&[&set_a, &set_b]),
+            &[],
+        )
+        .unwrap();
+        let (job, _) = job
+            .played(&morale_lab::play::Ask::hold_the_field(), &Control::new())
+            .unwrap();
+        let r = job
+            .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
+            .unwrap();
+        let (pa, pb) = (
+            exact_outcome(&r, "side_a_holds"),
+            exact_outcome(&r, "side_b_holds"),
+        );
+        pa + (1.0 - pa - pb) / 2.0
+    };
+    let plan = best["plan"].as_array().unwrap();
+    assert_eq!(plan.len(), 12);
+    let mut moved = false;
+    for (m, s) in plan.iter().zip(best["scores"].as_array().unwrap()) {
+        let a = format!(
+            "{} stands={}",
+            specs[m["a"].as_u64().unwrap() as usize],
+            m["a_stands"]
+        );
+        let b = format!(
+            "{} stands={}",
+            specs[m["b"].as_u64().unwrap() as usize],
+            m["b_stands"]
+        );
+        let got = s["value"].as_f64().unwrap();
+        assert!((got - played(&a, &b)).abs() < 1e-12, "{a} v {b}: {got}");
+        moved |= (got - side_a_score(&a, &b)).abs() > 1e-6;
+    }
+    assert!(moved, "the best play moves some cell");
+    // As set: the parameters' policy again, cell for cell.
+    let fixed = json(&["--play", "as set"]);
+    for (m, s) in plan.iter().zip(fixed["scores"].as_array().unwrap()) {
+        let a = format!(
+            "{} stands={}",
+            specs[m["a"].as_u64().unwrap() as usize],
+            m["a_stands"]
+        );
+        let b = format!(
+            "{} stands={}",
+            specs[m["b"].as_u64().unwrap() as usize],
+            m["b_stands"]
+        );
+        assert!((s["value"].as_f64().unwrap() - side_a_score(&a, &b)).abs() < 1e-12);
+    }
+    // The report says how side A played, and the fight does not claim its fixed policy.
+    let text = stdout_of(&["points", path_s, "--quiet"]);
+    assert!(
+        text.contains("Play: side A makes its best choices in every matchup"),
+        "{text}"
+    );
+    assert!(!text.contains("charges only a shaken target"), "{text}");
+    // Refused: no choice to solve in a melee; a word that is no way of playing.
+    let melee = dir.join("melee.toml");
+    std::fs::write(
+        &melee,
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("scenario = \"engagement\"", "scenario = \"melee\""),
+    )
+    .unwrap();
+    let out = bin()
+        .arg("points")
+        .arg(&melee)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("in an engagement only"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = bin()
+        .args(["points", path_s, "--play", "best"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("invalid value 'best' for --play"), "{err}");
+}

@@ -46,6 +46,10 @@ pub(crate) struct PointsArgs {
     /// exactly: to check the exact numbers, or see the fit under noise.
     #[arg(long, conflicts_with = "exact_only")]
     pub(crate) monte_carlo: bool,
+    /// How side A plays: "optimal" (its best choices, hold or charge each turn, solved exactly
+    /// in each matchup) or "as set" (its parameters' policy); the file's `play`, else as set.
+    #[arg(long, value_name = "PLAY")]
+    pub(crate) play: Option<String>,
     /// Confidence of every interval (the fitted costs' and the Monte Carlo cells').
     #[arg(long, value_name = "LEVEL", default_value = "0.95")]
     pub(crate) confidence: String,
@@ -83,6 +87,25 @@ pub(crate) fn run_points(a: PointsArgs, control: Arc<Control>) -> Result<String>
     let text = read_text(&a.file, "points file")?;
     let mut file = points::PointsFile::parse_with(&path, &text, &mut read_named)?;
     file.monte_carlo = a.monte_carlo;
+    match a.play.as_deref().map(str::trim) {
+        None => {}
+        Some("optimal") if file.scenario == morale_lab::Scenario::Engagement => {
+            file.optimal_play = true;
+        }
+        Some("as set") | Some("as-set") => file.optimal_play = false,
+        Some(other) => {
+            return Err(invalid(
+                "--play",
+                other,
+                match file.scenario == morale_lab::Scenario::Engagement {
+                    true => {
+                        "optimal (side A's best choices, solved exactly in each matchup) or \"as set\" (its parameters' policy, the file's default)"
+                    }
+                    false => "\"as set\": side A's best choices are solved in an engagement only",
+                },
+            ));
+        }
+    }
     let run = RunOptions::new(file.trials, file.seed)
         .confidence(confidence)
         .exact_only(a.exact_only)
@@ -131,6 +154,9 @@ pub(crate) fn run_points(a: PointsArgs, control: Arc<Control>) -> Result<String>
     }
     if a.monte_carlo {
         words.push("--monte-carlo".into());
+    }
+    if let Some(p) = &a.play {
+        words.push(format!("--play {}", shell_word(p.trim())));
     }
     if let Some(b) = &a.exact_budget {
         words.push(format!("--exact-budget {}", shell_word(b)));

@@ -38,6 +38,10 @@ struct FileToml {
     seed: Option<u64>,
     #[serde(default)]
     trials: Option<u64>,
+    /// "optimal": side A makes its best choices in every matchup (play's objective, solved
+    /// exactly there); "as set" (the default): its parameters' policy.
+    #[serde(default)]
+    play: Option<String>,
     cost: toml::Table,
     unit: Vec<UnitToml>,
 }
@@ -129,6 +133,27 @@ impl PointsFile {
                 ));
             }
         }
+        let optimal_play = match raw.play.as_deref().map(str::trim) {
+            None | Some("as set") => false,
+            Some("optimal") if scenario == Scenario::Engagement => true,
+            Some("optimal") => {
+                return Err(bad(
+                    "play",
+                    format!(
+                        "optimal: side A's best choices are solved in an engagement only, not in {}",
+                        scenario.name()
+                    ),
+                ));
+            }
+            Some(other) => {
+                return Err(bad(
+                    "play",
+                    format!(
+                        "{other}: \"optimal\" (side A's best choices, solved exactly in each matchup) or \"as set\" (its parameters' policy, the default)"
+                    ),
+                ));
+            }
+        };
         let units_a_side = units_a_side_of(sys, scenario, buys, &inputs, &bad)?;
         let mut file = PointsFile {
             path: path.into(),
@@ -163,6 +188,7 @@ impl PointsFile {
             units,
             fight: String::new(),
             monte_carlo: false,
+            optimal_play,
         };
         let n = file.budget_stands(&cw.step_table, &names, &bad)?;
         let notes = file.check_matchups(sys, &n, path, source, &bad)?;

@@ -186,6 +186,10 @@ pub struct PointsFile {
     /// Play every matchup by Monte Carlo, even those that solve exactly (to check the exact
     /// numbers, or the fit under noise); not in the file, set by the caller.
     pub monte_carlo: bool,
+    /// Side A makes its best choices in every matchup (`play = "optimal"`, or the caller's
+    /// `--play optimal`), solved exactly there for the chance it holds the field minus the
+    /// enemy's, in place of its parameters' policy.
+    pub optimal_play: bool,
 }
 
 /// How many of `term` a unit of spec `spec` has: 1 for the bare word, N for `word=N`, else 0.
@@ -414,6 +418,10 @@ pub struct Shard {
     /// Every matchup was played by Monte Carlo.
     #[serde(default)]
     pub monte_carlo: bool,
+    /// Side A made its best choices in every matchup (the file's `play = "optimal"` or the
+    /// caller's `--play optimal`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optimal_play: bool,
     /// The mechanic file the points file names and those it extends, with their text (none for
     /// a built-in system).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

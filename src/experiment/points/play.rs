@@ -278,12 +278,25 @@ impl PointsFile {
         if let Some(why) = self.unfit(m) {
             return Err(Error::Conflict(format!("{}: {why}", self.describe(m))));
         }
-        let job = system::build(
+        let mut job = system::build(
             &self.system,
             self.scenario,
             &self.inputs_of(m),
             &self.options,
         )?;
+        // Under the best play, each matchup's own: what is best moves with the sides' sizes.
+        if self.optimal_play {
+            job = match job.played(&crate::play::Ask::hold_the_field(), control) {
+                Ok((job, _)) => job,
+                Err(Error::Cancelled) => return Err(Error::Cancelled),
+                Err(e) => {
+                    return Err(Error::Conflict(format!(
+                        "{}: side A's best choices could not be solved here ({e})",
+                        self.describe(m)
+                    )));
+                }
+            };
+        }
         if self.monte_carlo || (!job.has_exact() && !run.exact_only) {
             let r = job.run(&run.clone().exact_only(false), control)?;
             return score_of(&r, false, run.confidence);
@@ -561,6 +574,7 @@ pub fn run_shard(
         scores,
         confidence: run.confidence,
         monte_carlo: file.monte_carlo,
+        optimal_play: file.optimal_play,
         files: crate::mechanic::files_of(&file.system).unwrap_or_default(),
     })
 }
@@ -591,6 +605,7 @@ pub fn merge(parts: &[Shard], base: &RunOptions, control: &Control) -> Result<Po
             || p.of != first.of
             || p.confidence != first.confidence
             || p.monte_carlo != first.monte_carlo
+            || p.optimal_play != first.optimal_play
         {
             return Err(Error::Conflict(format!(
                 "shard {} of {} was made by version {} with {} shards at {} confidence, shard {} of {} by {} with {} at {}",
@@ -641,6 +656,7 @@ pub fn merge(parts: &[Shard], base: &RunOptions, control: &Control) -> Result<Po
     };
     let mut file = PointsFile::parse_with(&first.path, &first.source, &mut read)?;
     file.monte_carlo = first.monte_carlo;
+    file.optimal_play |= first.optimal_play;
     let plan = file.plan();
     let mut scores = Vec::with_capacity(plan.len());
     for p in &have {

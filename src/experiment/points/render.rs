@@ -122,7 +122,19 @@ impl Points {
             money(f.budget)
         )];
         if !f.fight.is_empty() {
-            out.push(format!("The fight the prices rest on: {}", f.fight));
+            out.push(format!(
+                "The fight the prices rest on: {}",
+                match f.optimal_play {
+                    true => best_play_fight(&f.fight),
+                    false => f.fight.clone(),
+                }
+            ));
+        }
+        if f.optimal_play {
+            out.push(
+                "Play: side A makes its best choices in every matchup (hold or charge, each turn; solved exactly there, for the chance it holds the field minus the enemy's), not its parameters' policy; side B plays as set."
+                    .to_string(),
+            );
         }
         let set: Vec<String> = f
             .setting
@@ -471,5 +483,23 @@ impl Rendered for Points {
     /// The CSV table ([`Points::csv_rows`]).
     fn to_csv(&self) -> String {
         crate::report::csv_text(self.csv_rows())
+    }
+}
+
+/// The fight in words with side A's policy ("side A charges only a shaken target") said as the
+/// best play that replaces it: the parameters' policy is not what was played.
+fn best_play_fight(fight: &str) -> String {
+    const B: &str = "side B never chooses to charge";
+    const BEST: &str = "; side A makes its best choices, and side B never chooses to charge";
+    if let Some(i) = fight.find("; neither side chooses to charge") {
+        return format!(
+            "{}{BEST}{}",
+            &fight[..i],
+            &fight[i + "; neither side chooses to charge".len()..]
+        );
+    }
+    match (fight.find("; side A "), fight.find(B)) {
+        (Some(i), Some(j)) if j > i => format!("{}{BEST}{}", &fight[..i], &fight[j + B.len()..]),
+        _ => fight.to_string(),
     }
 }

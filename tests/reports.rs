@@ -617,7 +617,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     // new value and the Green number that meets it, not as a truism about Green's difference
     // (writer trial 48). A Regular needing 5 − 1 = 4 takes Green's test at 4: 74.39% both.
     assert!(
-        answer.contains("The answer depends on the Regular base number being 4, which sets the mark, not Green: at 5, Green would match it with its base number at 4 (74.39%);"),
+        answer.contains("The answer depends on the Regular base number being 4, which moves Regular with a +1 leader, not Green: at 5, Green would match it with its base number at 4 (74.39%);"),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -875,7 +875,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // and holds 0.41 turns' strength less (writer trial 50: the rows spoke only of eliminations).
     // With the retreat in range: +1.05 and −0.41, both still worse, so still "No".
     assert!(summary.contains(
-        "| setting | in this report | changed to | rule | change in turns the unit's place stood empty | change in strength held, in turns at full strength | the amendment's answer | what it would do |"
+        "| setting | in this report | changed to | rule | change in turns the unit's place stood empty | change in strength held, in turns at full strength | the amendment's answer | what else it would do |"
     ), "{summary}");
     assert!(
         summary.contains(
@@ -1146,7 +1146,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // said as where Green would meet it along the sweep, not as Green's difference at 3 (a
     // truism, writer trial 52).
     assert!(
-        summary.contains("| Regular base number | 4 | 3 or 5 | RF-1 | Either step moves the mark, not Green: at 5, Green would match it with its base number at 4 (74.39%); at 3, the chance of recovering under Regular with a +1 leader would be 98.11%, more than Green's at any value tried. |"),
+        summary.contains("| Regular base number | 4 | 3 or 5 | RF-1 | Either step moves Regular with a +1 leader, not Green: at 5, Green would match it with its base number at 4 (74.39%); at 3, the chance of recovering under Regular with a +1 leader would be 98.11%, more than Green's at any value tried. |"),
         "{summary}"
     );
     // Where the setting swept moves both sides, the measure says where ("with 4 turns").

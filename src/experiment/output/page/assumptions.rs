@@ -385,7 +385,11 @@ pub(super) fn named_assumption(
     );
     let effect = |when: String| match (brief, &moved) {
         (true, _) => String::new(),
-        (false, Some(m)) => format!(", which sets the mark, not {}: {m}", f.variant),
+        (false, Some(m)) => format!(
+            ", which moves {}, not {}: {m}",
+            result.experiment.baseline_name(&f.variant),
+            f.variant
+        ),
         (false, None) => format!(" ({when}, {would})"),
     };
     match (f.kind.as_str(), flag(&f.from), state) {
@@ -680,8 +684,13 @@ fn rows_are(
             (100.0 * a.points).round()
         ),
     };
+    // Beside the verdict's grid, the row says what the answer would be in its columns.
+    let then = match verdict_grid(result, a).is_some() {
+        true => "",
+        false => " and says what the answer would then be",
+    };
     format!(
-        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
+        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
         match at.is_empty() {
             true => " Each".to_string(),
             false => format!("{at} each"),
@@ -718,10 +727,21 @@ fn what_they_touch(
             .iter()
             .map(|k| Head::named(k.clone(), &result.runs[0].report).noun())
             .collect();
-        verdict += &format!(
-            " None of these changes the verdict: under every one, {} still move the same way.",
-            crate::labels::listed(&heads.iter().map(String::as_str).collect::<Vec<_>>())
-        );
+        // With the grid, the answer's own word: "the amendment's answer stays No".
+        let word = result.assumptions.as_ref().and_then(|a| {
+            let (led, hs) = verdict_grid(result, a)?;
+            let w = verdict_word(&hs, |h| led_difference(result, &led, &h.key))?;
+            Some((led, w))
+        });
+        verdict += &match word {
+            Some((led, w)) => format!(
+                " None of these changes the verdict: under every one, {led}'s answer stays {w}."
+            ),
+            None => format!(
+                " None of these changes the verdict: under every one, {} still move the same way.",
+                crate::labels::listed(&heads.iter().map(String::as_str).collect::<Vec<_>>())
+            ),
+        };
     }
     if !situation.rows.is_empty() {
         intro += " Steps in the situation, and in how it is played, are under \u{201c}Where the answer holds\u{201d}.";
@@ -1061,7 +1081,7 @@ fn mark_moved(
 }
 
 /// [`mark_moved`] for a row's steps of the led comparison (`rows`, the same setting), in a
-/// sentence: "Either step moves the mark, not Green: at 5, Green would match it with its base
+/// sentence: "Either step moves Regular with a +1 leader, not Green: at 5, Green would match it with its base
 /// number at 4 (74.39%); at 3, the chance … would be 98.11%, more than Green's at any value
 /// tried." Empty unless every step of the comparison moves the mark alone.
 fn the_mark_moves(
@@ -1111,7 +1131,7 @@ fn the_mark_moves(
         })
         .collect();
     format!(
-        "{} moves the mark, not {}: {}.",
+        "{} moves {base}, not {}: {}.",
         match (moved.len(), several) {
             (1, _) => "The step",
             (2, _) => "Either step",
@@ -1181,7 +1201,15 @@ pub(super) fn assumptions_by_setting<'a>(
         }
         head.push((format!("{led}'s answer"), false));
     }
-    head.push(("what it would do".into(), false));
+    // Beside the verdict's measures, the text says what else the step moves.
+    head.push((
+        match grid.is_some() {
+            true => "what else it would do",
+            false => "what it would do",
+        }
+        .into(),
+        false,
+    ));
     let mut tab = Tab {
         head,
         rows: Vec::new(),
@@ -1533,11 +1561,11 @@ fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assu
         .iter()
         .filter_map(|h| {
             let d = led_difference(result, &led, &h.key)?;
-            Some(format!("{} in {}", grid_cell(h, d), h.labelled()))
+            Some(grid_cell(h, d))
         })
         .collect();
     format!(
-        " The columns \u{201c}change in \u{2026}\u{201d} give {led}'s difference from {base} under each step in the measures the verdict rests on (in this report, {}), and \u{201c}{led}'s answer\u{201d} the answer it would then get.",
+        " The columns \u{201c}change in \u{2026}\u{201d} give {led}'s difference from {base} under the step (in this report, {}).",
         crate::labels::listed(&now.iter().map(String::as_str).collect::<Vec<_>>())
     )
 }

@@ -903,8 +903,8 @@ thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; fon
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }
-td .f.edge { font-weight: 400; color: #444; }
-td .p { display: block; color: #444; font-size: 7.5pt; line-height: 1.1; white-space: nowrap; }
+td .f.edge { font-weight: 400; color: #222; }
+td .p { display: block; color: #333; font-size: 8pt; line-height: 1.1; white-space: nowrap; }
 tbody th { text-align: left; }
 td.x { color: #555; font-style: italic; font-size: 8pt; }
 .rules ul { margin: 0; padding-left: 4mm; font-size: 8.5pt; line-height: 1.18; columns: 3; column-gap: 5mm; }

@@ -1563,7 +1563,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     assert!(md.contains("The verdict rests on the average number of turns the unit's place in the line stood empty and the strength the unit held in its place (in turns at full strength) alone: a row that reverses another measure leaves it be."), "{md}");
     // A setting one variant sets for itself names that variant where its value is given.
     assert!(
-        md.contains("| Chance a retreat is blocked | none (1 in 6 for the amendment, 1 retreat in 6 blocked) | 1 in 6 |"),
+        md.contains("| Chance a retreat is blocked | none (1 in 6 for “the amendment, 1 retreat in 6 blocked”) | 1 in 6 |"),
         "{md}"
     );
 }

@@ -1274,7 +1274,12 @@ pub(super) fn assumptions_by_setting<'a>(
                 let theirs = as_roll(&f.key, &setting_value(&f.key, &val.as_input()));
                 // A name that already says its value ("1 retreat in 6 blocked" of "1 in
                 // 6") is not followed by it again.
-                Some(format!("{theirs} for {}", v.name))
+                // A name with a comma of its own is quoted, so that the bracket's commas
+                // do not run into it (trial 54).
+                Some(match v.name.contains(',') {
+                    true => format!("{theirs} for \u{201c}{}\u{201d}", v.name),
+                    false => format!("{theirs} for {}", v.name),
+                })
             })
             .collect();
         let value = as_roll(&f.key, &setting_value(&f.key, &f.from));

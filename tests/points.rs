@@ -709,18 +709,20 @@ fn best_play_prices_every_cell_from_the_solved_choices() {
     };
     let plan = best["plan"].as_array().unwrap();
     assert_eq!(plan.len(), 12);
+    // A matchup's two sides as specs with their stands.
+    let sides = |m: &serde_json::Value| -> (String, String) {
+        let side = |who: &str| {
+            format!(
+                "{} stands={}",
+                specs[m[who].as_u64().unwrap() as usize],
+                m[format!("{who}_stands")]
+            )
+        };
+        (side("a"), side("b"))
+    };
     let mut moved = false;
     for (m, s) in plan.iter().zip(best["scores"].as_array().unwrap()) {
-        let a = format!(
-            "{} stands={}",
-            specs[m["a"].as_u64().unwrap() as usize],
-            m["a_stands"]
-        );
-        let b = format!(
-            "{} stands={}",
-            specs[m["b"].as_u64().unwrap() as usize],
-            m["b_stands"]
-        );
+        let (a, b) = sides(m);
         let got = s["value"].as_f64().unwrap();
         assert!((got - played(&a, &b)).abs() < 1e-12, "{a} v {b}: {got}");
         moved |= (got - side_a_score(&a, &b)).abs() > 1e-6;
@@ -729,16 +731,7 @@ fn best_play_prices_every_cell_from_the_solved_choices() {
     // As set: the parameters' policy again, cell for cell.
     let fixed = json(&["--play", "as set"]);
     for (m, s) in plan.iter().zip(fixed["scores"].as_array().unwrap()) {
-        let a = format!(
-            "{} stands={}",
-            specs[m["a"].as_u64().unwrap() as usize],
-            m["a_stands"]
-        );
-        let b = format!(
-            "{} stands={}",
-            specs[m["b"].as_u64().unwrap() as usize],
-            m["b_stands"]
-        );
+        let (a, b) = sides(m);
         assert!((s["value"].as_f64().unwrap() - side_a_score(&a, &b)).abs() < 1e-12);
     }
     // The report says how side A played, and the fight does not claim its fixed policy.

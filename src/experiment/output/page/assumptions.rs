@@ -1311,20 +1311,19 @@ pub(super) fn assumptions_by_setting<'a>(
             {
                 tos.sort_by_key(|t| setting_value(&f.key, t).parse::<i64>().unwrap_or_default());
             }
+            // The led comparison's difference in measure `h` under the step to `to`.
+            let changed = |h: &Head, to: &str| -> Option<f64> {
+                a.verdict_steps
+                    .iter()
+                    .find(|v| {
+                        v.variant == *led && v.headline == h.key && v.key == f.key && v.to == to
+                    })
+                    .map(|v| v.changed)
+            };
             for h in heads {
                 let cells: Vec<String> = tos
                     .iter()
-                    .map(|to| {
-                        a.verdict_steps
-                            .iter()
-                            .find(|v| {
-                                v.variant == *led
-                                    && v.headline == h.key
-                                    && v.key == f.key
-                                    && v.to == *to
-                            })
-                            .map_or("\u{2014}".to_string(), |v| grid_cell(h, v.changed))
-                    })
+                    .map(|to| changed(h, to).map_or("\u{2014}".to_string(), |d| grid_cell(h, d)))
                     .collect();
                 row.push(cells.join(" or "));
             }
@@ -1334,17 +1333,7 @@ pub(super) fn assumptions_by_setting<'a>(
             let words: Vec<String> = tos
                 .iter()
                 .map(|to| {
-                    let then = verdict_word(heads, |h| {
-                        a.verdict_steps
-                            .iter()
-                            .find(|v| {
-                                v.variant == *led
-                                    && v.headline == h.key
-                                    && v.key == f.key
-                                    && v.to == *to
-                            })
-                            .map(|v| v.changed)
-                    });
+                    let then = verdict_word(heads, |h| changed(h, to));
                     match (&then, &now) {
                         (Some(t), Some(n)) if t == n => format!("still {t}"),
                         (Some(t), Some(n)) => format!("{t}, not {n}"),

@@ -18,15 +18,26 @@ fn committed() -> PointsFile {
 /// Side A's score in an engagement of `a` against `b` (specs with their stands), from the
 /// engagement's own exact outcomes.
 fn side_a_score(a: &str, b: &str) -> f64 {
+    score_of(a, b, false)
+}
+
+/// [`side_a_score`], with side A's choices solved first where `best` (play's objective).
+fn score_of(a: &str, b: &str, best: bool) -> f64 {
     let set_a = format!("attacker={a}");
     let set_b = format!("defender={b}");
-    let job = system::build(
+    let mut job = system::build(
         "rank-and-file",
         Scenario::Engagement,
         &inputs(&[&set_a, &set_b]),
         &[],
     )
     .unwrap();
+    if best {
+        job = job
+            .played(&morale_lab::play::Ask::hold_the_field(), &Control::new())
+            .unwrap()
+            .0;
+    }
     let r = job
         .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
         .unwrap();
@@ -35,6 +46,14 @@ fn side_a_score(a: &str, b: &str) -> f64 {
         exact_outcome(&r, "side_b_holds"),
     );
     pa + (1.0 - pa - pb) / 2.0
+}
+
+/// The one line of a command refused as bad input (exit 2).
+fn refused(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.assert().code(2).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    err
 }
 
 /// Question 5 of the guide, at the file's costs: each type fields the stands its points pay
@@ -646,16 +665,8 @@ fn an_empty_cost_term_is_refused_whole() {
             .replace("examples/lw-melee-sizes.rhai", "linear-warfare.rhai"),
     )
     .unwrap();
-    let out = bin()
-        .arg("points")
-        .arg(&path)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
+    let err = refused(bin().arg("points").arg(&path));
     let _ = std::fs::remove_file(&path);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
         err.contains("declares nothing a points budget can buy — no size of a unit")
             && err.contains("sizes: [#{ key: \"stands\""),
@@ -685,28 +696,6 @@ fn best_play_prices_every_cell_from_the_solved_choices() {
     };
     let best = json(&[]);
     let specs = ["regular", "veteran"];
-    let played = |a: &str, b: &str| -> f64 {
-        let set_a = format!("attacker={a}");
-        let set_b = format!("defender={b}");
-        let job = system::build(
-            "rank-and-file",
-            Scenario::Engagement,
-            &inputs(&[&set_a, &set_b]),
-            &[],
-        )
-        .unwrap();
-        let (job, _) = job
-            .played(&morale_lab::play::Ask::hold_the_field(), &Control::new())
-            .unwrap();
-        let r = job
-            .run(&RunOptions::new(1, 1).exact_only(true), &Control::new())
-            .unwrap();
-        let (pa, pb) = (
-            exact_outcome(&r, "side_a_holds"),
-            exact_outcome(&r, "side_b_holds"),
-        );
-        pa + (1.0 - pa - pb) / 2.0
-    };
     let plan = best["plan"].as_array().unwrap();
     assert_eq!(plan.len(), 12);
     // A matchup's two sides as specs with their stands.
@@ -724,7 +713,10 @@ fn best_play_prices_every_cell_from_the_solved_choices() {
     for (m, s) in plan.iter().zip(best["scores"].as_array().unwrap()) {
         let (a, b) = sides(m);
         let got = s["value"].as_f64().unwrap();
-        assert!((got - played(&a, &b)).abs() < 1e-12, "{a} v {b}: {got}");
+        assert!(
+            (got - score_of(&a, &b, true)).abs() < 1e-12,
+            "{a} v {b}: {got}"
+        );
         moved |= (got - side_a_score(&a, &b)).abs() > 1e-6;
     }
     assert!(moved, "the best play moves some cell");
@@ -750,22 +742,8 @@ fn best_play_prices_every_cell_from_the_solved_choices() {
             .replace("scenario = \"engagement\"", "scenario = \"melee\""),
     )
     .unwrap();
-    let out = bin()
-        .arg("points")
-        .arg(&melee)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let err = refused(bin().arg("points").arg(&melee));
     assert!(err.contains("in an engagement only"), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    let out = bin()
-        .args(["points", path_s, "--play", "best"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let err = refused(bin().args(["points", path_s, "--play", "best"]));
     assert!(err.contains("invalid value 'best' for --play"), "{err}");
 }

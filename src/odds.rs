@@ -648,20 +648,46 @@ impl Odds {
                 continue;
             }
             // A table of one or two columns at half the width, not stretched across the page.
+            // Columns of one class with and without a leader's bonus ("Veteran", "Veteran +1
+            // leader", "Veteran +2 leader") go under the class's name, each headed by its
+            // bonus alone: heads of three lines made the rally table hard to scan (writer
+            // trial 54).
+            let groups = head_groups(&s.columns);
+            let two = groups.iter().any(|g| g.1.len() > 1);
             out += &format!(
-                "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\">{}</th>",
+                "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\"{}>{}</th>",
                 esc(&s.title),
                 if s.columns.len() <= 2 {
                     " class=\"narrow\""
                 } else {
                     ""
                 },
+                if two { " rowspan=\"2\"" } else { "" },
                 esc(&s.row_header)
             );
-            for c in &s.columns {
-                // A head wraps at its spaces only: "Regular + re-roll" never breaks inside
-                // "re-roll" (a non-breaking hyphen).
-                out += &format!("<th scope=\"col\">{}</th>", esc(c).replace('-', "\u{2011}"));
+            // A head wraps at its spaces only: "Regular + re-roll" never breaks inside
+            // "re-roll" (a non-breaking hyphen).
+            let head = |c: &str| esc(c).replace('-', "\u{2011}");
+            if two {
+                for (name, subs) in &groups {
+                    out += &match subs.len() {
+                        1 => format!("<th scope=\"col\" rowspan=\"2\">{}</th>", head(&subs[0].1)),
+                        n => format!(
+                            "<th scope=\"colgroup\" colspan=\"{n}\" class=\"group\">{}</th>",
+                            head(name)
+                        ),
+                    };
+                }
+                out += "</tr>\n<tr>";
+                for (_, subs) in groups.iter().filter(|g| g.1.len() > 1) {
+                    for (sub, _) in subs {
+                        out += &format!("<th scope=\"col\" class=\"sub\">{}</th>", head(sub));
+                    }
+                }
+            } else {
+                for c in &s.columns {
+                    out += &format!("<th scope=\"col\">{}</th>", head(c));
+                }
             }
             out += "</tr></thead>\n<tbody>\n";
             // Rows in a row whose every cell says the same words (a unit the 50% rule fails
@@ -900,6 +926,8 @@ section { break-inside: avoid; page-break-inside: avoid; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; font-size: 9pt; }
 th, td { border: 0.25mm solid var(--rule); padding: 0.5mm 0.5mm; line-height: 1.15; text-align: center; vertical-align: middle; overflow-wrap: anywhere; }
 thead th { background: var(--head); font-weight: 600; overflow-wrap: normal; font-size: 8.3pt; }
+thead th.group { border-bottom-width: 1px; }
+thead th.sub { font-weight: 500; font-size: 7.5pt; white-space: nowrap; padding-left: 1px; padding-right: 1px; }
 tbody th { background: var(--head); font-weight: 600; }
 tbody tr:nth-child(even) td { background: var(--alt); }
 td .f { display: block; font-weight: 600; white-space: nowrap; }
@@ -919,8 +947,52 @@ code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
 }
 "#;
 
+/// A table's column heads in groups of one class with and without a leader's bonus, in order:
+/// ("Veteran", [("no leader", "Veteran"), ("+1 leader", "Veteran +1 leader"), …]); a head
+/// with no such siblings is a group of its own, its one member the head itself.
+fn head_groups(columns: &[String]) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for c in columns {
+        let (name, sub) = match c.split_once(" +") {
+            Some((name, rest)) if rest.ends_with("leader") => {
+                (name.to_string(), format!("+{rest}"))
+            }
+            _ => (c.clone(), "no leader".to_string()),
+        };
+        match out.last_mut() {
+            Some((last, subs)) if *last == name => subs.push((sub, c.clone())),
+            _ => out.push((name, vec![(sub, c.clone())])),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_class_with_its_leaders_bonuses_is_one_head_over_three() {
+        let cols: Vec<String> = [
+            "Veteran",
+            "Veteran +1 leader",
+            "Veteran +2 leader",
+            "Elite Veteran",
+            "Regular + re-roll",
+        ]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+        let g = head_groups(&cols);
+        assert_eq!(g.len(), 3);
+        assert_eq!(g[0].0, "Veteran");
+        let subs: Vec<&str> = g[0].1.iter().map(|s| s.0.as_str()).collect();
+        assert_eq!(subs, ["no leader", "+1 leader", "+2 leader"]);
+        assert_eq!(
+            g[1].1,
+            vec![("no leader".to_string(), "Elite Veteran".to_string())]
+        );
+        assert_eq!(g[2].0, "Regular + re-roll");
+    }
     use super::*;
 
     #[test]

@@ -875,8 +875,18 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // and holds 0.41 turns' strength less (writer trial 50: the rows spoke only of eliminations).
     // With the retreat in range: +1.05 and −0.41, both still worse, so still "No".
     assert!(summary.contains(
-        "| setting | in this report | changed to | rule | change in turns the unit's place stood empty | change in strength held, in turns at full strength | the amendment's answer | what else it would do |"
+        "| setting | in this report | changed to | rule | difference in turns the unit's place stood empty | difference in strength held, in turns at full strength | the amendment's answer | what else it would do |"
     ), "{summary}");
+    // The report's own differences and answer head the table, for each step's to be read
+    // against (writer trial 54).
+    assert!(
+        summary.contains("| none: as in this report |  |  |  | +0.78 | −0.31 | No |  |"),
+        "{summary}"
+    );
+    // On the page, a band over the grid's columns says whose differences they are.
+    assert!(html.contains(
+        "<th class=\"group\" colspan=\"3\" scope=\"colgroup\">the amendment against the plain 25% rules, with the step taken</th>"
+    ));
     assert!(
         summary.contains(
             "| Retreating unit out of range | yes | no | EF-5 | +1.05 | −0.41 | still No | "
@@ -888,7 +898,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(
-        summary.contains("No single change to the rules turns the answer round, though 5 of them change the differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change the differences."),
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change how large its differences are, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as

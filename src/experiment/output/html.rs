@@ -17,6 +17,7 @@ p.answer, div.answer { background: var(--band); border-left: 4px solid var(--acc
 div.answer p { margin: 0 0 0.6rem; }
 div.answer p:last-child { margin-bottom: 0; }
 p.method, p.note { color: var(--muted); }
+p.after { font-size: 0.9rem; color: var(--muted); margin-top: -0.4rem; }
 p.meanings, div.meanings { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 div.meanings p { margin: 0; }
 div.meanings ul { margin: 0.1rem 0 0.4rem; padding-left: 1.2rem; }
@@ -28,6 +29,7 @@ th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
 td.ids { white-space: nowrap; }
 thead th { background: var(--band); }
+thead th.group { text-align: center; font-weight: 600; border-bottom: 1px solid #999; }
 th button { all: inherit; display: inline; cursor: pointer; padding: 0; border: 0; background: none; }
 th button::after { content: " \2195"; color: #999; font-size: 0.8em; }
 th[aria-sort="ascending"] button::after { content: " \2191"; color: var(--accent); }
@@ -60,6 +62,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
      table off the first page. */
   div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; }
   p.rounding { break-before: avoid; }
+  p.after { font-size: 8.5pt; color: #333; margin-top: -0.6rem; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -74,6 +77,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* Nor is a table's last row left alone on the page it runs onto. */
   tbody tr:last-child { break-before: avoid; }
   h2 + p { break-after: avoid; }
+  /* A section's opening is short: it moves whole with its table rather than split across two
+     pages with the page's foot left blank between (writer trial 54). */
+  h2 + p { break-inside: avoid; }
   /* No line of a paragraph alone at a page's foot or head. */
   p { orphans: 3; widows: 3; }
   thead th { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -109,7 +115,7 @@ const SCRIPT: &str = r##"
     return m ? parseFloat(m[0]) : null;
   }
   function sort(table, col, dir) {
-    var numeric = table.tHead.rows[0].cells[col].classList.contains("num");
+    var numeric = table.tHead.rows[table.tHead.rows.length - 1].cells[col].classList.contains("num");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
@@ -127,14 +133,14 @@ const SCRIPT: &str = r##"
       return dir * c || a.dataset.row - b.dataset.row;
     });
     rows.forEach(function (r) { body.appendChild(r); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+    Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, i) {
       th.setAttribute("aria-sort", i === col ? (dir > 0 ? "ascending" : "descending") : "none");
     });
   }
   var tables = document.querySelectorAll("table.sortable");
   Array.prototype.forEach.call(tables, function (table) {
     Array.prototype.forEach.call(table.tBodies[0].rows, function (r, i) { r.dataset.row = i; });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+    Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, col) {
       th.querySelector("button").addEventListener("click", function () {
         sort(table, col, th.getAttribute("aria-sort") === "ascending" ? -1 : 1);
       });
@@ -143,7 +149,7 @@ const SCRIPT: &str = r##"
   if (location.hash === "#check-sorting") {
     var failed = [], checked = 0;
     Array.prototype.forEach.call(tables, function (table, t) {
-      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, col) {
         if (!th.classList.contains("num")) { return; }
         [1, -1].forEach(function (dir) {
           th.querySelector("button").click();
@@ -195,16 +201,42 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
         if extra.is_empty() { "" } else { " " },
         escape(caption)
     );
-    for (head, numeric) in &tab.head {
+    // Columns under a head of their own: a band above them names what they are, and each
+    // keeps a short head; the other columns' band is empty (the heads that sort are the last
+    // row's).
+    let under = |i: usize| -> Option<&str> {
+        let g = tab.group.as_ref()?;
+        (i >= g.first && i < g.first + g.heads.len()).then(|| g.heads[i - g.first].as_str())
+    };
+    let screen_only = |head: &str| head == "rule";
+    if let Some(g) = &tab.group {
+        for (i, (head, _)) in tab.head.iter().enumerate() {
+            let hide = match screen_only(head) {
+                true => " class=\"screen\"",
+                false => "",
+            };
+            if i == g.first {
+                out += &format!(
+                    "<th class=\"group\" colspan=\"{}\" scope=\"colgroup\">{}</th>",
+                    g.heads.len(),
+                    escape(&g.title)
+                );
+            } else if under(i).is_none() {
+                out += &format!("<th{hide}></th>");
+            }
+        }
+        out += "</tr>\n<tr>";
+    }
+    for (i, (head, numeric)) in tab.head.iter().enumerate() {
         out += &format!(
             "<th{} scope=\"col\" aria-sort=\"none\"><button type=\"button\">{}</button></th>",
             // The rule ids are for the designer at the screen (docs/RULES.md numbers them).
-            if head == "rule" {
+            if screen_only(head) {
                 " class=\"screen\""
             } else {
                 class(*numeric)
             },
-            escape(head)
+            escape(under(i).unwrap_or(head))
         );
     }
     out += "</tr></thead>\n<tbody>\n";
@@ -561,7 +593,7 @@ fn section_html(i: usize, s: &super::Section) -> String {
         out += &table(tab, &s.title, "");
     }
     if !s.closing.is_empty() {
-        out += &format!("<p>{}</p>\n", inline(&s.closing));
+        out += &format!("<p class=\"after\">{}</p>\n", inline(&s.closing));
         list(&mut out);
     }
     out += "</section>\n";
@@ -717,6 +749,7 @@ fn reproduce(result: &ExperimentResult, page: &Page, command: &str) -> String {
             .map(|h| (h.to_string(), false))
             .collect(),
         rows: Vec::new(),
+        group: None,
     };
     for (i, v) in exp.variants.iter().enumerate() {
         let file = result

@@ -37,6 +37,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     let mut tab = Tab {
         head: names.into_iter().zip(numeric).collect(),
         rows: Vec::new(),
+        group: None,
     };
     // Where every value is exact (the method line says so) a change is not marked ", exact".
     let exact_all = heads.iter().chain(&still).all(|h| {

@@ -252,7 +252,7 @@ fn rests_on_sentences(
         // differences, not the answer (a reader set "would change it" against the section's
         // "None of them changes the verdict", trial 50).
         true if holds => {
-            ", and \u{201c}Where the answer holds\u{201d} the situations that would change the differences"
+            ", and \u{201c}Where the answer holds\u{201d} the situations that would change their sizes"
         }
         true => ", and \u{201c}Where the answer holds\u{201d} the situations that would change it",
         false => "",
@@ -331,7 +331,8 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No single change to the rules turns the answer round, though {} the differences{most}; {list}.",
+            "No single change to the rules turns the answer round, though {} how large its differences are{most}; {list}.",
+            // Whose differences, and in what (a reader asked which, writer trial 54).
             match n {
                 1 => "one of them changes".to_string(),
                 n => format!("{n} of them change"),
@@ -355,7 +356,7 @@ pub(super) fn named_assumption(
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
     let base = result.experiment.baseline_name(&f.variant);
-    let would = would_differ_here(result, &head, f, false);
+    let would = would_differ_here(result, &head, f, false, false);
     // A name with a comma of its own closes with one here too ("only Regular, alone, plays").
     let base = match base.contains(',') {
         true => format!("{base},"),
@@ -551,20 +552,38 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     let situation = assumptions_by_setting(result, a, true, &mut scale_situation);
     // The conclusion first, as an article has it; then what a row is, and how many were tried.
     let (verdict, touch) = what_they_touch(result, &by_setting, scale_only, &situation);
-    let intro = match by_setting.rows.is_empty() {
-        true => format!("{intro}{touch}"),
-        false => format!(
-            "{verdict}{}{}{touch}",
-            rows_are(result, a, base),
-            grid_said(result, a)
-        )
-        .trim_start()
-        .to_string(),
+    // The section opens on its conclusion, and what a row is follows the table as a note: a
+    // long opening split across two pages and left the foot of the first blank, and seven
+    // lines stood over a table of one row (writer trial 54).
+    let (intro, closing) = match by_setting.rows.is_empty() {
+        true => (format!("{intro}{touch}"), String::new()),
+        false => {
+            let lead = match verdict.is_empty() {
+                false => verdict,
+                true => match by_setting.rows.as_slice() {
+                    [row] => format!(
+                        " Only one of the rules' numbers or readings, moved a single step, changes the answer: {}, at {}.",
+                        crate::labels::setting_in_prose(&row[0]),
+                        row[2]
+                    ),
+                    rows => format!(
+                        " {} of the rules' numbers and readings, each moved a single step, change the answer; the table lists them, the one that changes it most first.",
+                        rows.len()
+                    ),
+                },
+            };
+            (
+                format!("{lead}{touch}").trim_start().to_string(),
+                format!("{}{}", rows_are(result, a, base), grid_said(result, a))
+                    .trim_start()
+                    .to_string(),
+            )
+        }
     };
     let mut out = vec![Section {
         printed: true,
         list: Vec::new(),
-        closing: String::new(),
+        closing,
         title: "What changes the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
@@ -786,8 +805,10 @@ fn where_the_answer_holds(
                 .as_ref()
                 .and_then(|a| verdict_grid(result, a))
             {
-                Some((led, _)) =>
-                    format!("; the columns of {led}'s differences and its answer are as above"),
+                Some((led, _)) => format!(
+                    "; the columns under \u{201c}{}\u{201d} are as above",
+                    grid_title(result, &led)
+                ),
                 None => String::new(),
             },
             if scale_situation > 0 {
@@ -919,20 +940,25 @@ fn would_differ(
         false => name.to_string(),
     };
     let (variant, base) = (closed(variant), closed(base));
+    // An empty `base`: a table whose head names it (the verdict's grid) is not told again.
+    let from = match base.is_empty() {
+        true => String::new(),
+        false => format!(" from {base}"),
+    };
     if none(f.changed) {
         let was = match full {
             true => format!(", where now it differs by {}", head.diff(f.difference)),
             false => String::new(),
         };
-        format!("{variant} would be no different from {base} in {name}{was}")
+        format!("{variant} would be no different{from} in {name}{was}")
     } else if none(f.difference) {
         format!(
-            "{variant} would differ from {base} by {} in {name}, where now they are the same",
+            "{variant} would differ{from} by {} in {name}, where now they are the same",
             head.diff(f.changed)
         )
     } else {
         format!(
-            "{variant} would differ from {base} by {} in {name}, not {}{}",
+            "{variant} would differ{from} by {} in {name}, not {}{}",
             head.diff(f.changed),
             head.diff(f.difference),
             match (full, f.effect.as_str()) {
@@ -953,9 +979,14 @@ fn would_differ_here(
     head: &Head,
     f: &crate::experiment::assumptions::Assumption,
     full: bool,
+    terse: bool,
 ) -> String {
     let exp = &result.experiment;
-    let base = exp.baseline_name(&f.variant);
+    // Terse, in a table whose head names the baseline: not named again in every cell.
+    let base = match terse {
+        true => "",
+        false => exp.baseline_name(&f.variant),
+    };
     let point = match (exp.sweep.is_empty(), result.runs.first()) {
         (false, Some(r)) => super::super::answer::point_said(exp, &r.point),
         _ => return would_differ(head, &f.variant, base, f, full, ""),
@@ -991,13 +1022,16 @@ fn change_sentence(
     result: &ExperimentResult,
     top: &crate::experiment::assumptions::Assumption,
     at: Option<String>,
+    grid: bool,
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
     let exp = &result.experiment;
-    let mut would = would_differ_here(result, &head, top, true);
+    let mut would = would_differ_here(result, &head, top, true, grid);
     // A reversal of a measure the verdict does not judge is said to leave the verdict be, so
     // that the row does not read as contradicting "no change reverses the verdict".
+    // Beside the grid's answer column ("still No") it goes without saying.
     if top.effect == "flips"
+        && !grid
         && exp.verdict
         && !exp.verdict_on.is_empty()
         && !exp.verdict_on.contains(&head.key)
@@ -1195,9 +1229,10 @@ pub(super) fn assumptions_by_setting<'a>(
         .collect();
     if let Some((led, heads)) = &grid {
         // Said as what the cells are: a difference, of which comparison (a reader took the
-        // cells for values, writer trial 52).
+        // cells for values, writer trial 52). On the page a band over the columns says whose
+        // ("change in" beside "changed to" read as one more setting, writer trial 54).
         for h in heads {
-            head.push((format!("change in {}", h.labelled()), true));
+            head.push((format!("difference in {}", h.labelled()), true));
         }
         head.push((format!("{led}'s answer"), false));
     }
@@ -1210,10 +1245,40 @@ pub(super) fn assumptions_by_setting<'a>(
         .into(),
         false,
     ));
+    let group = grid.as_ref().map(|(led, heads)| super::Group {
+        first: 4,
+        heads: heads
+            .iter()
+            .map(|h| h.labelled())
+            .chain(["answer".to_string()])
+            .collect(),
+        title: grid_title(result, led),
+    });
     let mut tab = Tab {
         head,
         rows: Vec::new(),
+        group,
     };
+    // The report's own differences and answer first, for each step's to be read against
+    // ("+0.91" alone read as either, writer trial 54).
+    if let Some((led, heads)) = &grid {
+        let now = verdict_word(heads, |h| led_difference(result, led, &h.key));
+        let mut row = vec![
+            "none: as in this report".to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+        for h in heads {
+            row.push(
+                led_difference(result, led, &h.key)
+                    .map_or("\u{2014}".to_string(), |d| grid_cell(h, d)),
+            );
+        }
+        row.push(now.unwrap_or_else(|| "\u{2014}".into()));
+        row.push(String::new());
+        tab.rows.push(row);
+    }
     for (_, _, rows) in &keys {
         let f = rows[0];
         let mine = asked(result, rows);
@@ -1352,6 +1417,7 @@ pub(super) fn assumptions_by_setting<'a>(
                 top,
                 // Which of the values tried, where there were two.
                 (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
+                grid.is_some(),
             );
             // The other step of two, where it moves the same comparison, in a few words:
             // a row that lists "4+ or 6+" says what each does.
@@ -1446,11 +1512,14 @@ pub(super) fn assumptions_by_setting<'a>(
                 && severity(&top.effect) > 0
             {
                 let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
-                let mut also = would_differ_here(result, &head, gravest, true);
+                let mut also = would_differ_here(result, &head, gravest, true, grid.is_some());
                 // As the led row says it: a reversal of a measure the verdict does not
                 // judge leaves the verdict be.
                 let exp = &result.experiment;
-                if exp.verdict && !exp.verdict_on.is_empty() && !exp.verdict_on.contains(&head.key)
+                if exp.verdict
+                    && grid.is_none()
+                    && !exp.verdict_on.is_empty()
+                    && !exp.verdict_on.contains(&head.key)
                 {
                     also += ", though not the verdict, which rests on the other measures";
                 }
@@ -1542,24 +1611,24 @@ fn grid_cell(head: &Head, d: f64) -> String {
     }
 }
 
+/// The head over a grid's columns: "the amendment against the plain 25% rules, with the step
+/// taken".
+fn grid_title(result: &ExperimentResult, led: &str) -> String {
+    format!(
+        "{led} against {}, with the step taken",
+        result.experiment.baseline_name(led)
+    )
+}
+
 /// The sentence that says what a grid's columns are: the led comparison's difference in each
-/// measure the verdict rests on, under each step, with the report's own for the reader to set
-/// them against.
+/// measure the verdict rests on, under each step, and the answer it would then get; the first
+/// row the report's own, for the others to be set against.
 fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assumptions) -> String {
-    let Some((led, heads)) = verdict_grid(result, a) else {
+    let Some((led, _)) = verdict_grid(result, a) else {
         return String::new();
     };
-    let exp = &result.experiment;
-    let base = exp.baseline_name(&led);
-    let now: Vec<String> = heads
-        .iter()
-        .filter_map(|h| {
-            let d = led_difference(result, &led, &h.key)?;
-            Some(grid_cell(h, d))
-        })
-        .collect();
     format!(
-        " The columns \u{201c}change in \u{2026}\u{201d} give {led}'s difference from {base} under the step (in this report, {}).",
-        crate::labels::listed(&now.iter().map(String::as_str).collect::<Vec<_>>())
+        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each measure the answer rests on and the answer it would then get; the first row is this report's own.",
+        grid_title(result, &led)
     )
 }

@@ -35,6 +35,22 @@ pub(crate) struct Tab {
     pub head: Vec<(String, bool)>,
     /// The rows' cells, as text.
     pub rows: Vec<Vec<String>>,
+    /// Columns under one head of their own (on the page a band above theirs); `None` for none.
+    pub group: Option<Group>,
+}
+
+/// Columns read together under one head: "the amendment against the plain 25% rules, under the
+/// step" over "turns the unit's place stood empty", "strength held" and "answer". The page
+/// shows `title` above the columns and their `heads`; Markdown, having one row of heads, the
+/// table's own (each of which says it whole).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Group {
+    /// The first column under the head.
+    pub first: usize,
+    /// The columns' short heads, under `title`.
+    pub heads: Vec<String>,
+    /// The head over them.
+    pub title: String,
 }
 
 impl Tab {
@@ -42,6 +58,7 @@ impl Tab {
         Tab {
             head: head.iter().map(|&(h, n)| (h.to_string(), n)).collect(),
             rows: Vec::new(),
+            group: None,
         }
     }
 

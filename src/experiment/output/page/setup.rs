@@ -314,6 +314,7 @@ pub(super) fn pivots(result: &ExperimentResult) -> Vec<(String, Tab)> {
         let mut tab = Tab {
             head: cols,
             rows: Vec::new(),
+            group: None,
         };
         let mut all_exact = true;
         for yv in &y.values {

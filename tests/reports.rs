@@ -875,26 +875,29 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // and holds 0.41 turns' strength less (writer trial 50: the rows spoke only of eliminations).
     // With the retreat in range: +1.05 and −0.41, both still worse, so still "No".
     assert!(summary.contains(
-        "| setting | in this report | changed to | rule | difference in turns the unit's place stood empty | difference in strength held, in turns at full strength | the amendment's answer | what else it would do |"
+        "| setting | in this report | changed to | rule | difference in chance of being eliminated | difference in turns the unit's place stood empty | difference in strength held, in turns at full strength | the amendment's answer | what else it would do |"
     ), "{summary}");
     // The report's own differences and answer head the table, for each step's to be read
     // against (writer trial 54).
     assert!(
-        summary.contains("| none: as in this report |  |  |  | +0.78 | −0.31 | No |  |"),
+        summary.contains(
+            "| none: as in this report |  |  |  | −13.94 points | +0.78 | −0.31 | No |  |"
+        ),
         "{summary}"
     );
     // On the page, a band over the grid's columns says whose differences they are.
     assert!(html.contains(
-        "<th class=\"group\" colspan=\"3\" scope=\"colgroup\">the amendment against the plain 25% rules, with the step taken</th>"
+        "<th class=\"group\" colspan=\"4\" scope=\"colgroup\">the amendment against the plain 25% rules, with the step taken</th>"
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | +1.05 | −0.41 | still No | "
+            "| Retreating unit out of range | yes | no | EF-5 | the same | +1.05 | −0.41 | still No | The amendment, 1 retreat in 6 blocked, would differ by +0.91 points in the chance of being eliminated, not −10.70 points: the difference turns round. |"
         ),
         "{summary}"
     );
     assert!(
-        summary.contains("| Returns to action on a roll of | 5+ | 4+ or 6+ | EF-5 | +0.66 or +1.03 | −0.27 or −0.40 | still No | "),
+        summary.contains("| Returns to action on a roll of | 5+ | 4+ | EF-5 | −6.77 points | +0.66 | −0.27 | still No | ")
+            && summary.contains("|  |  | 6+ |  | −27.51 points | +1.03 | −0.40 | still No | "),
         "{summary}"
     );
     assert!(
@@ -975,7 +978,9 @@ fn the_situation_is_not_an_assumption() {
     let readings = readings.as_str();
     let situation = &text[holds..after + 1];
     assert!(readings.contains("| Retreating unit out of range | yes | no |"));
-    assert!(readings.contains("| Returns to action on a roll of | 5+ | 4+ or 6+ |"));
+    // A row per step: 4+, then 6+ under it (writer trial 55).
+    assert!(readings.contains("| Returns to action on a roll of | 5+ | 4+ |"));
+    assert!(readings.contains("|  |  | 6+ |  |"));
     for s in ["Morale class", "Enemy fire dice a turn", "General attached"] {
         assert!(!readings.contains(s), "{s} is the situation: {readings}");
         assert!(situation.contains(s), "{s}: {situation}");
@@ -1562,10 +1567,10 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
         md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules “retreat on fire” and “return roll”, a blocked unit is eliminated\n"),
         "{md}"
     );
-    // A row's other step that moves another measure sets it against that measure now.
+    // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "At 3, it would differ by +1.19 in turns the unit's place stood empty, not +0.78."
+            "| −15.70 points | +1.19 | −0.47 | still No | The amendment, 1 retreat in 6 blocked, would differ by +1.37 in the average number of turns the unit's place in the line stood empty, not +0.91. |"
         ),
         "{md}"
     );

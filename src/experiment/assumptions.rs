@@ -109,9 +109,9 @@ pub struct Assumptions {
     pub trials: u64,
     /// Parameters not tried, with why (a unit spec, a distribution), once each.
     pub not_tried: Vec<String>,
-    /// For a question with a verdict: every step's exact difference in each measure the
-    /// verdict rests on, whether or not the step matters, so that a reader sees the verdict's
-    /// measures under every step listed, not only the one that moved.
+    /// For a question with a verdict: every step's exact difference in each headline measure
+    /// (those the verdict rests on and the others), whether or not the step matters, so that a
+    /// reader sees the answer's measures under every step listed, not only the one that moved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub verdict_steps: Vec<VerdictStep>,
 }
@@ -121,7 +121,7 @@ pub struct Assumptions {
 pub struct VerdictStep {
     /// The variant compared with the baseline.
     pub variant: String,
-    /// The measure (a headline the verdict judges).
+    /// The measure (a headline of the question).
     pub headline: String,
     /// The parameter's key or the optional rule's name.
     pub key: String,
@@ -682,7 +682,9 @@ impl Assumptions {
                     let Some((d2, interval)) = difference(&v, &b, h, z) else {
                         continue;
                     };
-                    if interval.is_none() && verdict.contains(h) {
+                    // Every measure of the answer, where it has a verdict: the verdict's
+                    // grid shows each beside the ones the verdict rests on.
+                    if interval.is_none() && !verdict.is_empty() {
                         self.verdict_steps.push(VerdictStep {
                             variant: vv.name.clone(),
                             headline: h.clone(),

@@ -606,18 +606,40 @@ where
             }
             continue;
         }
+        // Each label where it overlaps none drawn before it: above the point, else below it,
+        // else left out (the table has it). On a phone's narrow chart neighbouring labels
+        // ran into each other ("99.54%98.11%", three "42.80%" in a row).
+        let mut drawn: Vec<(i32, i32, i32, i32)> = Vec::new();
+        let (h, gap) = (s.line(TEXT), s.px(3.0));
         for (i, v) in points(chart, si) {
             let (x, y) = c.backend_coord(&(i as f64, y_of(&v)));
-            let (at, v_pos) = match y - reach - s.line(TEXT) < top {
-                true => (y + reach, VPos::Top),
-                false => (y - reach, VPos::Bottom),
+            let text = said(y_of(&v));
+            let w = text_w(&text, s.em(TEXT));
+            // A label's box (left, top, right, bottom) with its anchor at `at`.
+            let boxed = |at: i32, v_pos: VPos| {
+                let y0 = match v_pos {
+                    VPos::Top => at,
+                    _ => at - h,
+                };
+                (x - w / 2 - gap, y0, x + w / 2 + gap, y0 + h)
             };
-            root.draw(&Text::new(
-                said(y_of(&v)),
-                (x, at),
-                style(v_pos, HPos::Center),
-            ))
-            .map_err(e)?;
+            let clear = |b: (i32, i32, i32, i32)| {
+                drawn
+                    .iter()
+                    .all(|d| b.2 <= d.0 || d.2 <= b.0 || b.3 <= d.1 || d.3 <= b.1)
+            };
+            let above = (y - reach, VPos::Bottom);
+            let below = (y + reach, VPos::Top);
+            let tries = match y - reach - h < top {
+                true => [below, below],
+                false => [above, below],
+            };
+            let Some(&(at, v_pos)) = tries.iter().find(|t| clear(boxed(t.0, t.1))) else {
+                continue;
+            };
+            drawn.push(boxed(at, v_pos));
+            root.draw(&Text::new(text, (x, at), style(v_pos, HPos::Center)))
+                .map_err(e)?;
         }
     }
     Ok(())

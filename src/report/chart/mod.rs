@@ -518,6 +518,52 @@ mod tests {
         assert!(svg.contains("Not drawn, under 0.05% in every variant: routed."));
     }
 
+    /// On a phone's narrow canvas the values written at a sweep's points never run into each
+    /// other: a label that would is set below its point or left out (the table has it). The
+    /// values are the Green base number's chances of recovering, 1 to 8, and a target line.
+    #[test]
+    fn values_at_points_never_overlap_on_a_narrow_chart() {
+        let at = |v: f64| {
+            Some(Estimate {
+                p: v,
+                low: v,
+                high: v,
+                exact: Some(v),
+            })
+        };
+        let values = [0.9954, 0.9811, 0.9015, 0.7439, 0.5565, 0.428, 0.428, 0.428];
+        let chart = Chart::Lines(Lines {
+            title: "Recovered at each Green base number".into(),
+            x_label: "Green base number".into(),
+            x_values: (1..=8).map(|x| x.to_string()).collect(),
+            y_label: "chance of recovering (%)".into(),
+            level: "95%".into(),
+            steps: false,
+            share: true,
+            series: vec![
+                ("recovered".into(), values.iter().map(|&v| at(v)).collect()),
+                ("target".into(), values.iter().map(|_| at(0.5)).collect()),
+            ],
+        });
+        for size in [SIZE, NARROW] {
+            let svg = chart.svg_sized(size).unwrap();
+            let labels: Vec<Placed> = svg_texts(&svg)
+                .into_iter()
+                .filter(|t| t.content.ends_with('%') && !t.turned && t.left > 60.0)
+                .filter(|t| t.content.contains('.'))
+                .collect();
+            assert!(labels.len() >= 5, "{size:?}: {labels:?}");
+            for (i, a) in labels.iter().enumerate() {
+                for b in &labels[i + 1..] {
+                    let apart = a.right <= b.left
+                        || b.right <= a.left
+                        || (a.y - b.y).abs() >= a.size.max(b.size);
+                    assert!(apart, "{size:?}: {a:?} runs into {b:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn many_series_keep_their_legend_inside_and_exact_lines_show_estimates() {
         // 24 series with long names: the legend goes into columns, every text stays inside.

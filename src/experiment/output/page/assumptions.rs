@@ -1022,16 +1022,13 @@ fn change_sentence(
     result: &ExperimentResult,
     top: &crate::experiment::assumptions::Assumption,
     at: Option<String>,
-    grid: bool,
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
     let exp = &result.experiment;
-    let mut would = would_differ_here(result, &head, top, true, grid);
+    let mut would = would_differ_here(result, &head, top, true, false);
     // A reversal of a measure the verdict does not judge is said to leave the verdict be, so
     // that the row does not read as contradicting "no change reverses the verdict".
-    // Beside the grid's answer column ("still No") it goes without saying.
     if top.effect == "flips"
-        && !grid
         && exp.verdict
         && !exp.verdict_on.is_empty()
         && !exp.verdict_on.contains(&head.key)
@@ -1227,12 +1224,24 @@ pub(super) fn assumptions_by_setting<'a>(
         .iter()
         .map(|h| (h.to_string(), false))
         .collect();
-    if let Some((led, heads)) = &grid {
+    // The grid's columns: the led comparison's difference in every measure of the answer
+    // (the chance of elimination too: the reader looked for it, writer trial 55), the verdict
+    // resting on its own.
+    let shown: Vec<Head> = match grid.is_some() {
+        true => Head::all(&result.experiment, base_report),
+        false => Vec::new(),
+    };
+    // A chance by what it is the chance of ("chance of being eliminated"), a mean by its label.
+    let short = |h: &Head| match h.metric {
+        true => h.labelled(),
+        false => h.axis(),
+    };
+    if let Some((led, _)) = &grid {
         // Said as what the cells are: a difference, of which comparison (a reader took the
         // cells for values, writer trial 52). On the page a band over the columns says whose
         // ("change in" beside "changed to" read as one more setting, writer trial 54).
-        for h in heads {
-            head.push((format!("difference in {}", h.labelled()), true));
+        for h in &shown {
+            head.push((format!("difference in {}", short(h)), true));
         }
         head.push((format!("{led}'s answer"), false));
     }
@@ -1245,11 +1254,11 @@ pub(super) fn assumptions_by_setting<'a>(
         .into(),
         false,
     ));
-    let group = grid.as_ref().map(|(led, heads)| super::Group {
+    let group = grid.as_ref().map(|(led, _)| super::Group {
         first: 4,
-        heads: heads
+        heads: shown
             .iter()
-            .map(|h| h.labelled())
+            .map(short)
             .chain(["answer".to_string()])
             .collect(),
         title: grid_title(result, led),
@@ -1269,7 +1278,7 @@ pub(super) fn assumptions_by_setting<'a>(
             String::new(),
             String::new(),
         ];
-        for h in heads {
+        for h in &shown {
             row.push(
                 led_difference(result, led, &h.key)
                     .map_or("\u{2014}".to_string(), |d| grid_cell(h, d)),
@@ -1348,22 +1357,21 @@ pub(super) fn assumptions_by_setting<'a>(
             })
             .collect();
         let value = as_roll(&f.key, &setting_value(&f.key, &f.from));
-        let mut row = vec![
-            setting_in_table(&compared_systems(result), &f.key, &f.kind),
-            match own.len() {
-                0 => value,
-                1 | 2 => format!("{value} ({})", own.join("; ")),
-                n => format!(
-                    "{value} ({}; and {} more set their own)",
-                    own[..2].join("; "),
-                    n - 2
-                ),
-            },
-            as_roll(&f.key, &steps_in_words(&steps)),
-            top.rule.clone(),
-        ];
+        let in_report = match own.len() {
+            0 => value,
+            1 | 2 => format!("{value} ({})", own.join("; ")),
+            n => format!(
+                "{value} ({}; and {} more set their own)",
+                own[..2].join("; "),
+                n - 2
+            ),
+        };
+        let setting = setting_in_table(&compared_systems(result), &f.key, &f.kind);
+        // With the verdict's grid, a row per step: its own differences in every measure of
+        // the answer, its answer, and its largest change to another comparison (cells of "4+ or
+        // 6+" and "+0.66 or +1.03" had the reader match values across columns, and the chance
+        // of elimination was left to the prose, writer trial 55).
         if let Some((led, heads)) = &grid {
-            // The steps' own values, in the order "changed to" says them.
             let mut tos: Vec<&str> = Vec::new();
             for r in rows.iter() {
                 if !tos.contains(&r.to.as_str()) {
@@ -1376,7 +1384,6 @@ pub(super) fn assumptions_by_setting<'a>(
             {
                 tos.sort_by_key(|t| setting_value(&f.key, t).parse::<i64>().unwrap_or_default());
             }
-            // The led comparison's difference in measure `h` under the step to `to`.
             let changed = |h: &Head, to: &str| -> Option<f64> {
                 a.verdict_steps
                     .iter()
@@ -1385,39 +1392,64 @@ pub(super) fn assumptions_by_setting<'a>(
                     })
                     .map(|v| v.changed)
             };
-            for h in heads {
-                let cells: Vec<String> = tos
-                    .iter()
-                    .map(|to| changed(h, to).map_or("\u{2014}".to_string(), |d| grid_cell(h, d)))
-                    .collect();
-                row.push(cells.join(" or "));
-            }
-            // The answer the led comparison would then get, step by step, from the same
-            // measures: "still No" where the step leaves it be.
             let now = verdict_word(heads, |h| led_difference(result, led, &h.key));
-            let words: Vec<String> = tos
-                .iter()
-                .map(|to| {
-                    let then = verdict_word(heads, |h| changed(h, to));
-                    match (&then, &now) {
-                        (Some(t), Some(n)) if t == n => format!("still {t}"),
-                        (Some(t), Some(n)) => format!("{t}, not {n}"),
-                        _ => "\u{2014}".into(),
+            for (n, to) in tos.iter().enumerate() {
+                let mut row = match n {
+                    0 => vec![setting.clone(), in_report.clone()],
+                    _ => vec![String::new(), String::new()],
+                };
+                row.push(as_roll(&f.key, &setting_value(&f.key, to)));
+                row.push(match n {
+                    0 => top.rule.clone(),
+                    _ => String::new(),
+                });
+                for h in &shown {
+                    row.push(changed(h, to).map_or("\u{2014}".to_string(), |d| grid_cell(h, d)));
+                }
+                let then = verdict_word(heads, |h| changed(h, to));
+                row.push(match (&then, &now) {
+                    (Some(t), Some(n)) if t == n => format!("still {t}"),
+                    (Some(t), Some(n)) => format!("{t}, not {n}"),
+                    _ => "\u{2014}".into(),
+                });
+                // What the step does to the other comparisons the question asks: the
+                // gravest, in a sentence.
+                let other = gravest_of(
+                    rows.iter()
+                        .filter(|r| {
+                            r.to == *to && r.variant != *led && !is_reference(result, &r.variant)
+                        })
+                        .copied()
+                        .collect(),
+                );
+                row.push(match other {
+                    Some(o) => {
+                        let head = Head::named(o.headline.clone(), base_report);
+                        format!(
+                            "{}.",
+                            crate::labels::capitalised(&would_differ_here(
+                                result, &head, o, true, true
+                            ))
+                        )
                     }
-                })
-                .collect();
-            row.push(match words.iter().all(|w| *w == words[0]) {
-                true => words[0].clone(),
-                false => words.join(" or "),
-            });
+                    None => "\u{2014}".into(),
+                });
+                tab.rows.push(row);
+            }
+            continue;
         }
+        let mut row = vec![
+            setting,
+            in_report,
+            as_roll(&f.key, &steps_in_words(&steps)),
+            top.rule.clone(),
+        ];
         row.push({
             let mut said = change_sentence(
                 result,
                 top,
                 // Which of the values tried, where there were two.
                 (steps.len() > 1).then(|| as_roll(&f.key, &setting_value(&f.key, &top.to))),
-                grid.is_some(),
             );
             // The other step of two, where it moves the same comparison, in a few words:
             // a row that lists "4+ or 6+" says what each does.
@@ -1512,14 +1544,11 @@ pub(super) fn assumptions_by_setting<'a>(
                 && severity(&top.effect) > 0
             {
                 let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
-                let mut also = would_differ_here(result, &head, gravest, true, grid.is_some());
+                let mut also = would_differ_here(result, &head, gravest, true, false);
                 // As the led row says it: a reversal of a measure the verdict does not
                 // judge leaves the verdict be.
                 let exp = &result.experiment;
-                if exp.verdict
-                    && grid.is_none()
-                    && !exp.verdict_on.is_empty()
-                    && !exp.verdict_on.contains(&head.key)
+                if exp.verdict && !exp.verdict_on.is_empty() && !exp.verdict_on.contains(&head.key)
                 {
                     also += ", though not the verdict, which rests on the other measures";
                 }
@@ -1624,11 +1653,18 @@ fn grid_title(result: &ExperimentResult, led: &str) -> String {
 /// measure the verdict rests on, under each step, and the answer it would then get; the first
 /// row the report's own, for the others to be set against.
 fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assumptions) -> String {
-    let Some((led, _)) = verdict_grid(result, a) else {
+    let Some((led, heads)) = verdict_grid(result, a) else {
         return String::new();
     };
+    // Quoted, each: a label with a comma of its own ("strength held, in turns at full
+    // strength") would run into the list's.
+    let on: Vec<String> = heads
+        .iter()
+        .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
+        .collect();
     format!(
-        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each measure the answer rests on and the answer it would then get; the first row is this report's own.",
-        grid_title(result, &led)
+        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the first row is this report's own. The last column gives the step's largest change to the question's other comparisons.",
+        grid_title(result, &led),
+        crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
     )
 }

@@ -617,7 +617,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     // new value and the Green number that meets it, not as a truism about Green's difference
     // (writer trial 48). A Regular needing 5 − 1 = 4 takes Green's test at 4: 74.39% both.
     assert!(
-        answer.contains("The answer depends on the Regular base number being 4, which moves Regular with a +1 leader, not Green: at 5, Green would match it with its base number at 4 (74.39%);"),
+        answer.contains("The answer depends on the Regular base number being 4: a step in it moves Regular with a +1 leader, not Green — at 5, Green would match it with its base number at 4 (74.39%);"),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.

@@ -387,7 +387,8 @@ pub(super) fn named_assumption(
     let effect = |when: String| match (brief, &moved) {
         (true, _) => String::new(),
         (false, Some(m)) => format!(
-            ", which moves {}, not {}: {m}",
+            // "which moves …" read as the number moving (writer trial 55): the step does.
+            ": a step in it moves {}, not {} \u{2014} {m}",
             result.experiment.baseline_name(&f.variant),
             f.variant
         ),
@@ -688,7 +689,7 @@ fn rows_are(
     let at = match exp.sweep.is_empty() {
         true => String::new(),
         false => format!(
-            " With {},",
+            ", worked out with {},",
             super::super::answer::point_words(exp, &result.runs[0].point)
         ),
     };
@@ -709,11 +710,8 @@ fn rows_are(
         false => " and says what the answer would then be",
     };
     format!(
-        "{} row changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
-        match at.is_empty() {
-            true => " Each".to_string(),
-            false => format!("{at} each"),
-        },
+        "{} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
+        format!(" Each row{at}"),
         share_words(a.share),
         (100.0 * a.points).round(),
     )

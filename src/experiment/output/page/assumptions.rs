@@ -710,8 +710,7 @@ fn rows_are(
         false => " and says what the answer would then be",
     };
     format!(
-        "{} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
-        format!(" Each row{at}"),
+        " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
         share_words(a.share),
         (100.0 * a.points).round(),
     )

@@ -556,7 +556,7 @@ impl Odds {
                 .replace('<', "\\3c ")
         );
         let mut out = format!(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}. Worked out exactly by morale-lab {}.</p>\n",
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}.<span class=\"made\"> Worked out exactly by morale-lab {}.</span></p>\n",
             esc(&self.title),
             esc(&self.title),
             self.subtitle
@@ -942,6 +942,9 @@ section.rules { break-inside: auto; page-break-inside: auto; }
 code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
 @page { margin: 7mm 10mm 9mm; @bottom-right { content: "page " counter(page) " of " counter(pages); font: 7pt "DejaVu Sans", sans-serif; color: #666; } }
 @media print {
+  /* The tool's name and version are for the screen: on a player's printed sheet they read as a
+     software credit (writer trials 55, 56). */
+  .made { display: none; }
   main { max-width: none; margin: 0; padding: 0 0.6mm; }
   thead th, tbody th, tbody tr:nth-child(even) td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }

@@ -887,11 +887,11 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     // On the page, a band over the grid's columns says whose differences they are.
     assert!(html.contains(
-        "<th class=\"group\" colspan=\"4\" scope=\"colgroup\">the amendment against the plain 25% rules, with the step taken</th>"
+        "<th class=\"group\" colspan=\"4\" scope=\"colgroup\">the amendment minus the plain 25% rules, with the step taken</th>"
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | the same | +1.05 | −0.41 | still No | The amendment, 1 retreat in 6 blocked, would differ by +0.91 points in the chance of being eliminated, not −10.70 points: the difference turns round. |"
+            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 | −0.41 | still No | The amendment, 1 retreat in 6 blocked, would differ from the plain 25% rules by +0.91 points in the chance of being eliminated, not −10.70 points: the difference changes sign. |"
         ),
         "{summary}"
     );
@@ -901,7 +901,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(
-        summary.contains("No single change to the rules turns the answer round, though 5 of them change how large its differences are, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change the size of at least one of its differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1570,7 +1570,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "| −15.70 points | +1.19 | −0.47 | still No | The amendment, 1 retreat in 6 blocked, would differ by +1.37 in the average number of turns the unit's place in the line stood empty, not +0.91. |"
+            "| −15.70 points | +1.19 | −0.47 | still No | The amendment, 1 retreat in 6 blocked, would differ from the plain 25% rules by +1.37 in the average number of turns the unit's place in the line stood empty, not +0.91. |"
         ),
         "{md}"
     );

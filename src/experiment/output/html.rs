@@ -63,6 +63,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; }
   p.rounding { break-before: avoid; }
   p.after { font-size: 8.5pt; color: #333; margin-top: -0.6rem; }
+  th.banded { min-width: 19mm; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -230,11 +231,13 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
     for (i, (head, numeric)) in tab.head.iter().enumerate() {
         out += &format!(
             "<th{} scope=\"col\" aria-sort=\"none\"><button type=\"button\">{}</button></th>",
-            // The rule ids are for the designer at the screen (docs/RULES.md numbers them).
-            if screen_only(head) {
-                " class=\"screen\""
-            } else {
-                class(*numeric)
+            // The rule ids are for the designer at the screen (docs/RULES.md numbers them). A
+            // number under a band keeps room for its head (squeezed to a word a line beside a
+            // column of sentences, writer trial 56).
+            match (screen_only(head), under(i).is_some() && *numeric) {
+                (true, _) => " class=\"screen\"",
+                (false, true) => " class=\"num banded\"",
+                (false, false) => class(*numeric),
             },
             escape(under(i).unwrap_or(head))
         );

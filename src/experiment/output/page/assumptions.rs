@@ -331,8 +331,9 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No single change to the rules turns the answer round, though {} how large its differences are{most}; {list}.",
-            // Whose differences, and in what (a reader asked which, writer trial 54).
+            "No single change to the rules turns the answer round, though {} the size of at least one of its differences{most}; {list}.",
+            // Whose differences, and in what (a reader asked which, writer trial 54); one
+            // of them at least, not every one (writer trial 56).
             match n {
                 1 => "one of them changes".to_string(),
                 n => format!("{n} of them change"),
@@ -356,7 +357,7 @@ pub(super) fn named_assumption(
     // The difference between the two variants is what moves: said as the gap, not as if one
     // variant's own chance changed.
     let base = result.experiment.baseline_name(&f.variant);
-    let would = would_differ_here(result, &head, f, false, false);
+    let would = would_differ_here(result, &head, f, false);
     // A name with a comma of its own closes with one here too ("only Regular, alone, plays").
     let base = match base.contains(',') {
         true => format!("{base},"),
@@ -937,11 +938,7 @@ fn would_differ(
         false => name.to_string(),
     };
     let (variant, base) = (closed(variant), closed(base));
-    // An empty `base`: a table whose head names it (the verdict's grid) is not told again.
-    let from = match base.is_empty() {
-        true => String::new(),
-        false => format!(" from {base}"),
-    };
+    let from = format!(" from {base}");
     if none(f.changed) {
         let was = match full {
             true => format!(", where now it differs by {}", head.diff(f.difference)),
@@ -959,7 +956,7 @@ fn would_differ(
             head.diff(f.changed),
             head.diff(f.difference),
             match (full, f.effect.as_str()) {
-                (true, "flips") => ": the difference turns round",
+                (true, "flips") => ": the difference changes sign",
                 _ => "",
             }
         )
@@ -976,14 +973,9 @@ fn would_differ_here(
     head: &Head,
     f: &crate::experiment::assumptions::Assumption,
     full: bool,
-    terse: bool,
 ) -> String {
     let exp = &result.experiment;
-    // Terse, in a table whose head names the baseline: not named again in every cell.
-    let base = match terse {
-        true => "",
-        false => exp.baseline_name(&f.variant),
-    };
+    let base = exp.baseline_name(&f.variant);
     let point = match (exp.sweep.is_empty(), result.runs.first()) {
         (false, Some(r)) => super::super::answer::point_said(exp, &r.point),
         _ => return would_differ(head, &f.variant, base, f, full, ""),
@@ -1022,7 +1014,7 @@ fn change_sentence(
 ) -> String {
     let head = Head::named(top.headline.clone(), &result.runs[0].report);
     let exp = &result.experiment;
-    let mut would = would_differ_here(result, &head, top, true, false);
+    let mut would = would_differ_here(result, &head, top, true);
     // A reversal of a measure the verdict does not judge is said to leave the verdict be, so
     // that the row does not read as contradicting "no change reverses the verdict".
     if top.effect == "flips"
@@ -1419,17 +1411,17 @@ pub(super) fn assumptions_by_setting<'a>(
                         .copied()
                         .collect(),
                 );
+                // Said from what it differs: the band names the led comparison's baseline,
+                // not this one's (writer trial 56).
                 row.push(match other {
                     Some(o) => {
                         let head = Head::named(o.headline.clone(), base_report);
                         format!(
                             "{}.",
-                            crate::labels::capitalised(&would_differ_here(
-                                result, &head, o, true, true
-                            ))
+                            crate::labels::capitalised(&would_differ_here(result, &head, o, true))
                         )
                     }
-                    None => "\u{2014}".into(),
+                    None => "nothing else listed".into(),
                 });
                 tab.rows.push(row);
             }
@@ -1541,7 +1533,7 @@ pub(super) fn assumptions_by_setting<'a>(
                 && severity(&top.effect) > 0
             {
                 let head = Head::named(gravest.headline.clone(), &result.runs[0].report);
-                let mut also = would_differ_here(result, &head, gravest, true, false);
+                let mut also = would_differ_here(result, &head, gravest, true);
                 // As the led row says it: a reversal of a measure the verdict does not
                 // judge leaves the verdict be.
                 let exp = &result.experiment;
@@ -1629,10 +1621,11 @@ fn verdict_word(heads: &[Head], d: impl Fn(&Head) -> Option<f64>) -> Option<Stri
     )
 }
 
-/// A difference in a grid's cell: "the same" where it is exactly none.
+/// A difference in a grid's cell: "none" where it is exactly none ("the same" read as the same
+/// as the report's, writer trial 56).
 fn grid_cell(head: &Head, d: f64) -> String {
     match d.abs() < EXACTLY_ZERO {
-        true => "the same".into(),
+        true => "none".into(),
         false => head.diff(d),
     }
 }
@@ -1641,7 +1634,7 @@ fn grid_cell(head: &Head, d: f64) -> String {
 /// taken".
 fn grid_title(result: &ExperimentResult, led: &str) -> String {
     format!(
-        "{led} against {}, with the step taken",
+        "{led} minus {}, with the step taken",
         result.experiment.baseline_name(led)
     )
 }
@@ -1660,7 +1653,7 @@ fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assu
         .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
         .collect();
     format!(
-        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the first row is this report's own. The last column gives the step's largest change to the question's other comparisons.",
+        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the first row is this report's own. The last column gives the step's largest change to the question's other comparisons (\u{201c}nothing else listed\u{201d}: none changes by as much as a listed step).",
         grid_title(result, &led),
         crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
     )

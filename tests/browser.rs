@@ -386,6 +386,46 @@ fn the_rally_odds_report_prints_in_four_pages_or_fewer() {
     }
 }
 
+/// The answer's own table shares the printed first page with the question, the answer and its
+/// chart: the page cut just after that table prints on one A4 page. (One more line in the
+/// retreat report's answer once pushed the table to page 2, leaving page 1 a fifth blank,
+/// writer trial 57.)
+#[test]
+fn the_answers_table_prints_on_the_first_page() {
+    let Some(browser) = chromium("the_answers_table_prints_on_the_first_page") else {
+        return;
+    };
+    let dir = scratch("first-page");
+    for name in ["retreat-vs-rank-and-file", "green-rally-number"] {
+        let html = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("reports")
+                .join(name)
+                .join("index.html"),
+        )
+        .unwrap();
+        let caption = html
+            .find("<p class=\"caption\">The answer's numbers")
+            .unwrap_or_else(|| panic!("{name}: no answer's table"));
+        let end =
+            caption + html[caption..].find("</table></div>").unwrap() + "</table></div>".len();
+        let probe = dir.join(format!("{name}.html"));
+        std::fs::write(&probe, format!("{}\n</main></body></html>\n", &html[..end])).unwrap();
+        let pdf = dir.join(format!("{name}.pdf"));
+        headless(
+            &browser,
+            &dir,
+            &[
+                format!("--print-to-pdf={}", pdf.display()),
+                "--no-pdf-header-footer".into(),
+            ],
+            &format!("file://{}", probe.display()),
+        );
+        let pages = pdf_pages(&std::fs::read(&pdf).unwrap());
+        assert_eq!(pages, 1, "{name}: the answer's table is on page {pages}");
+    }
+}
+
 /// The committed report pages print: with the print style in force at the printable width of
 /// A4 and Letter (180 mm at 96 px/in: 680 px) no table sticks out sideways, rows that are zero
 /// throughout are left out of print and named under their table, and chromium prints the page

@@ -885,6 +885,13 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         ),
         "{summary}"
     );
+    // Which way is better in each column, in a row above it (writer trial 57).
+    assert!(
+        summary.contains(
+            "| better is |  |  |  | lower | lower | higher |  |  |\n| none: as in this report |"
+        ),
+        "{summary}"
+    );
     // On the page, a band over the grid's columns says whose differences they are.
     assert!(html.contains(
         "<th class=\"group\" colspan=\"4\" scope=\"colgroup\">the amendment minus the plain 25% rules, with the step taken</th>"
@@ -901,7 +908,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(
-        summary.contains("No single change to the rules turns the answer round, though 5 of them change the size of at least one of its differences, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change the size of a difference, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as

@@ -95,7 +95,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
   /* The chart that answers shares the first page with the answer and its table: at 160 mm a
      tall chart pushed the table, the answer's numbers, onto page 2 (writer trial 50). */
-  main > figure:first-of-type svg { width: 122mm; margin: 0 auto; }
+  main > figure:first-of-type svg { width: 116mm; margin: 0 auto; }
   figcaption { font-size: 8.5pt; }
   /* The page's foot names the report on paper, on every page (the colophon). */
   footer { display: none; }

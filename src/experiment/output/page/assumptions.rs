@@ -331,7 +331,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
     };
     match holds {
         true => format!(
-            "No single change to the rules turns the answer round, though {} the size of at least one of its differences{most}; {list}.",
+            "No single change to the rules turns the answer round, though {} the size of a difference{most}; {list}.",
             // Whose differences, and in what (a reader asked which, writer trial 54); one
             // of them at least, not every one (writer trial 56).
             match n {
@@ -1257,8 +1257,30 @@ pub(super) fn assumptions_by_setting<'a>(
         rows: Vec::new(),
         group,
     };
-    // The report's own differences and answer first, for each step's to be read against
-    // ("+0.91" alone read as either, writer trial 54).
+    // Which way is better in each column, as the charts say it, in a row of its own (a reader
+    // could not tell a good minus from a bad one, writer trial 57; in the heads it made them
+    // five lines tall); then the report's own differences and answer, for each step's to be
+    // read against ("+0.91" alone read as either, writer trial 54).
+    if grid.is_some() {
+        let mut row = vec![
+            "better is".to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+        for h in &shown {
+            row.push(
+                match super::headline::better_way(h, -1.0) {
+                    Some(true) => "lower",
+                    Some(false) => "higher",
+                    None => "",
+                }
+                .to_string(),
+            );
+        }
+        row.extend([String::new(), String::new()]);
+        tab.rows.push(row);
+    }
     if let Some((led, heads)) = &grid {
         let now = verdict_word(heads, |h| led_difference(result, led, &h.key));
         let mut row = vec![

@@ -360,10 +360,9 @@ fn note(
     let note = if with_exact == points.len() && !with_interval {
         "Exact values.".to_string()
     } else if with_exact == points.len() && narrow {
-        // In a reader's words: the simulation checks the exact line.
-        format!(
-            "Lines: exact values. The simulation's check of each (±{half}) is too close to draw."
-        )
+        // In a reader's words: the simulation checks the exact line ("too close to draw" read
+        // as the tool's, writer trials 56 and 57).
+        format!("Lines: exact values, each checked by simulation (to ±{half}).")
     } else if with_exact == points.len() {
         format!(
             "Lines: exact values; dots: the simulation's check of each, with its {level} interval."
@@ -406,7 +405,8 @@ fn note(
     // Settings swept (not turns) that have nothing between them: whole numbers, or words.
     let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
     if !chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {
-        note += " Lines only join the settings tried: there are none between them.";
+        // In a reader's words, not the tool's (writer trials 55 to 57).
+        note += " The lines only guide the eye: no value lies between the marks.";
     }
     if !meets.is_empty() && meets.len() <= 3 {
         note += &format!(

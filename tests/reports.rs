@@ -875,7 +875,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // and holds 0.41 turns' strength less (writer trial 50: the rows spoke only of eliminations).
     // With the retreat in range: +1.05 and −0.41, both still worse, so still "No".
     assert!(summary.contains(
-        "| setting | in this report | changed to | rule | difference in chance of being eliminated | difference in turns the unit's place stood empty | difference in strength held, in turns at full strength | the amendment's answer | what else it would do |"
+        "| setting | in this report | changed to | rule | difference in chance of being eliminated | difference in turns the unit's place stood empty | difference in strength held, in turns at full strength | the amendment's answer | the other comparisons, with the step taken |"
     ), "{summary}");
     // The report's own differences and answer head the table, for each step's to be read
     // against (writer trial 54).
@@ -898,7 +898,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 | −0.41 | still No | The amendment, 1 retreat in 6 blocked, would differ from the plain 25% rules by +0.91 points in the chance of being eliminated, not −10.70 points: the difference changes sign. |"
+            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 | −0.41 | still No | The amendment, 1 retreat in 6 blocked: +0.91 points in the chance of being eliminated, against −10.70 points now; the difference changes sign. |"
         ),
         "{summary}"
     );
@@ -1577,7 +1577,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "| −15.70 points | +1.19 | −0.47 | still No | The amendment, 1 retreat in 6 blocked, would differ from the plain 25% rules by +1.37 in the average number of turns the unit's place in the line stood empty, not +0.91. |"
+            "| −15.70 points | +1.19 | −0.47 | still No | The amendment, 1 retreat in 6 blocked: +1.37 in turns the unit's place stood empty, against +0.91 now. |"
         ),
         "{md}"
     );

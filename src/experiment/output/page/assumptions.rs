@@ -1237,7 +1237,7 @@ pub(super) fn assumptions_by_setting<'a>(
     // Beside the verdict's measures, the text says what else the step moves.
     head.push((
         match grid.is_some() {
-            true => "what else it would do",
+            true => "the other comparisons, with the step taken",
             false => "what it would do",
         }
         .into(),
@@ -1433,17 +1433,28 @@ pub(super) fn assumptions_by_setting<'a>(
                         .copied()
                         .collect(),
                 );
-                // Said from what it differs: the band names the led comparison's baseline,
-                // not this one's (writer trial 56).
+                // In the band's terms, a difference from the same baseline with the one it has
+                // now: a sentence of "would differ from the plain 25% rules by …" nine times
+                // over read as program output (writer trial 58).
                 row.push(match other {
                     Some(o) => {
                         let head = Head::named(o.headline.clone(), base_report);
+                        let sign = match o.effect.as_str() {
+                            "flips" => "; the difference changes sign",
+                            _ => "",
+                        };
                         format!(
-                            "{}.",
-                            crate::labels::capitalised(&would_differ_here(result, &head, o, true))
+                            "{}: {} in {}, against {} now{sign}.",
+                            crate::labels::capitalised(&o.variant),
+                            grid_cell(&head, o.changed),
+                            match head.metric {
+                                true => head.labelled(),
+                                false => head.noun(),
+                            },
+                            grid_cell(&head, o.difference),
                         )
                     }
-                    None => "nothing else listed".into(),
+                    None => "no other change listed".into(),
                 });
                 tab.rows.push(row);
             }
@@ -1675,7 +1686,7 @@ fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assu
         .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
         .collect();
     format!(
-        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the first row is this report's own. The last column gives the step's largest change to the question's other comparisons (\u{201c}nothing else listed\u{201d}: none changes by as much as a listed step).",
+        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the row \u{201c}better is\u{201d} says which way is better in each, and \u{201c}none: as in this report\u{201d} gives this report's own. The last column gives the step's largest change to another comparison of the question, a difference from the same baseline, beside that difference now (\u{201c}no other change listed\u{201d}: none changes by as much as a listed step).",
         grid_title(result, &led),
         crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
     )

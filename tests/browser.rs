@@ -341,6 +341,21 @@ fn pdf_pages(pdf: &[u8]) -> usize {
         .count()
 }
 
+/// The pages chromium prints a page file to, as a PDF beside it without header and footer.
+fn printed_pages(browser: &Path, dir: &Path, page: &Path) -> usize {
+    let pdf = page.with_extension("pdf");
+    headless(
+        browser,
+        dir,
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".into(),
+        ],
+        &format!("file://{}", page.display()),
+    );
+    pdf_pages(&std::fs::read(&pdf).unwrap())
+}
+
 /// `rally-odds`'s page prints as a document: on US Letter and on A4, four pages at most (the
 /// title, question, setup, answer and its class × stands-lost tables, a chart, the method),
 /// and in print no number wraps (checked for every committed report in the test below).
@@ -370,18 +385,7 @@ fn the_rally_odds_report_prints_in_four_pages_or_fewer() {
             html.replacen("</style>", &format!("@page {{ size: {size}; }}</style>"), 1),
         )
         .unwrap();
-        let pdf = dir.join(format!("rally-odds-{paper}.pdf"));
-        headless(
-            &browser,
-            &dir,
-            &[
-                format!("--print-to-pdf={}", pdf.display()),
-                "--no-pdf-header-footer".into(),
-            ],
-            &format!("file://{}", probe.display()),
-        );
-        let bytes = std::fs::read(&pdf).unwrap();
-        let pages = pdf_pages(&bytes);
+        let pages = printed_pages(&browser, &dir, &probe);
         assert!((1..=4).contains(&pages), "{paper}: {pages} pages");
     }
 }
@@ -411,17 +415,7 @@ fn the_answers_table_prints_on_the_first_page() {
             caption + html[caption..].find("</table></div>").unwrap() + "</table></div>".len();
         let probe = dir.join(format!("{name}.html"));
         std::fs::write(&probe, format!("{}\n</main></body></html>\n", &html[..end])).unwrap();
-        let pdf = dir.join(format!("{name}.pdf"));
-        headless(
-            &browser,
-            &dir,
-            &[
-                format!("--print-to-pdf={}", pdf.display()),
-                "--no-pdf-header-footer".into(),
-            ],
-            &format!("file://{}", probe.display()),
-        );
-        let pages = pdf_pages(&std::fs::read(&pdf).unwrap());
+        let pages = printed_pages(&browser, &dir, &probe);
         assert_eq!(pages, 1, "{name}: the answer's table is on page {pages}");
     }
 }

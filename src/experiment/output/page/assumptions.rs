@@ -1261,13 +1261,17 @@ pub(super) fn assumptions_by_setting<'a>(
     // could not tell a good minus from a bad one, writer trial 57; in the heads it made them
     // five lines tall); then the report's own differences and answer, for each step's to be
     // read against ("+0.91" alone read as either, writer trial 54).
+    // A row of the grid's own, named in its first cell, the setting's three others empty.
+    let own_row = |name: &str| {
+        vec![
+            name.to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
+    };
     if grid.is_some() {
-        let mut row = vec![
-            "better is".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
+        let mut row = own_row("better is");
         for h in &shown {
             row.push(
                 match super::headline::better_way(h, -1.0) {
@@ -1283,12 +1287,7 @@ pub(super) fn assumptions_by_setting<'a>(
     }
     if let Some((led, heads)) = &grid {
         let now = verdict_word(heads, |h| led_difference(result, led, &h.key));
-        let mut row = vec![
-            "none: as in this report".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
+        let mut row = own_row("none: as in this report");
         for h in &shown {
             row.push(
                 led_difference(result, led, &h.key)

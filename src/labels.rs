@@ -454,6 +454,31 @@ pub fn outcome(key: &str) -> Label {
     }
 }
 
+/// The unit a metric's value and differences are counted in, where it has one a reader would
+/// say after a number ("+0.78 turns", "−0.31 turns"): turns for the turn counts and the
+/// strength held in turns at full strength, and the losses in their own units. `None` for a
+/// chance, a product such as "empty places × turns", and a count with no unit.
+pub fn metric_unit(key: &str) -> Option<&'static str> {
+    let key = key
+        .strip_prefix("a_")
+        .or_else(|| key.strip_prefix("b_"))
+        .or_else(|| key.strip_prefix("attacker_"))
+        .or_else(|| key.strip_prefix("defender_"))
+        .unwrap_or(key);
+    match key {
+        "hole_turns" => None,
+        k if k.ends_with("_turns") || k.starts_with("turns_to_") || k.starts_with("turn_") => {
+            Some("turns")
+        }
+        "quarters_lost" => Some("quarters"),
+        "stands_lost" => Some("stands"),
+        "pips_lost" => Some("pips"),
+        "units_lost" => Some("units"),
+        "rounds" => Some("rounds"),
+        _ => None,
+    }
+}
+
 /// A metric's label; the ends of a fight (`a_ends_routing`) read as "side A ends routing".
 pub fn metric(key: &str) -> Label {
     if let Some((_, head, noun, better)) = METRICS.iter().find(|m| m.0 == key) {
@@ -1394,6 +1419,21 @@ pub fn listed(names: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_metric_counted_in_turns_or_losses_says_its_unit() {
+        assert_eq!(metric_unit("empty_turns"), Some("turns"));
+        assert_eq!(metric_unit("strength_turns"), Some("turns"));
+        assert_eq!(metric_unit("b_weak_turns"), Some("turns"));
+        assert_eq!(metric_unit("turns_to_recover"), Some("turns"));
+        assert_eq!(metric_unit("turn_eliminated"), Some("turns"));
+        assert_eq!(metric_unit("attacker_stands_lost"), Some("stands"));
+        assert_eq!(metric_unit("quarters_lost"), Some("quarters"));
+        // A product of places and turns, a count of re-rolls and a chance have none.
+        assert_eq!(metric_unit("a_hole_turns"), None);
+        assert_eq!(metric_unit("rerolls_used"), None);
+        assert_eq!(metric_unit("p_stampede"), None);
+    }
+
     use super::*;
 
     #[test]

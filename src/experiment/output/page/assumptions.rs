@@ -576,9 +576,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             };
             (
                 format!("{lead}{touch}").trim_start().to_string(),
-                format!("{}{}", rows_are(result, a, base), grid_said(result, a))
-                    .trim_start()
-                    .to_string(),
+                rows_are(result, a, base).trim_start().to_string(),
             )
         }
     };
@@ -705,16 +703,29 @@ fn rows_are(
             (100.0 * a.points).round()
         ),
     };
-    // Beside the verdict's grid, the row says what the answer would be in its columns.
-    let then = match verdict_grid(result, a).is_some() {
-        true => "",
-        false => " and says what the answer would then be",
-    };
-    format!(
-        " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped){then}. Listed are the steps that would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
+    let listed = format!(
+        "would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
         share_words(a.share),
         (100.0 * a.points).round(),
-    )
+    );
+    // Beside the verdict's grid, what its columns hold, in as few words as they need (the
+    // note read like a specification, writer trial 58).
+    match verdict_grid(result, a) {
+        Some((led, heads)) => {
+            let on: Vec<String> = heads
+                .iter()
+                .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
+                .collect();
+            format!(
+                " Each row{at} takes one step from this report's setting (one more or one less, the next simple fraction, an optional rule added or dropped); under \u{201c}{}\u{201d} are {led}'s differences with the step taken and the answer they give, which rests on {} alone. A step is listed where it {listed} The last column gives the step's largest change to another comparison, a difference from the same baseline, beside its size now.",
+                grid_title(result, &led),
+                crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
+            )
+        }
+        None => format!(
+            " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that {listed}"
+        ),
+    }
 }
 
 /// What the settings found touch, as (the verdict, the rest): the verdict that holds under
@@ -1291,13 +1302,17 @@ pub(super) fn assumptions_by_setting<'a>(
         for h in &shown {
             row.push(
                 led_difference(result, led, &h.key)
-                    .map_or("\u{2014}".to_string(), |d| grid_cell(h, d)),
+                    .map_or("\u{2014}".to_string(), |d| band_cell(h, d)),
             );
         }
         row.push(now.unwrap_or_else(|| "\u{2014}".into()));
         row.push(String::new());
         tab.rows.push(row);
     }
+    // The grid's rows so far, by their differences in the band and their words ("Morale class
+    // changed to Elite"): a later row of the very same differences says so, where two rows
+    // alike to the last digit read as a mistake (writer trial 58).
+    let mut band_rows: Vec<(Vec<f64>, String, String)> = Vec::new();
     for (_, _, rows) in &keys {
         let f = rows[0];
         let mine = asked(result, rows);
@@ -1414,7 +1429,7 @@ pub(super) fn assumptions_by_setting<'a>(
                     _ => String::new(),
                 });
                 for h in &shown {
-                    row.push(changed(h, to).map_or("\u{2014}".to_string(), |d| grid_cell(h, d)));
+                    row.push(changed(h, to).map_or("\u{2014}".to_string(), |d| band_cell(h, d)));
                 }
                 let then = verdict_word(heads, |h| changed(h, to));
                 row.push(match (&then, &now) {
@@ -1432,6 +1447,29 @@ pub(super) fn assumptions_by_setting<'a>(
                         .copied()
                         .collect(),
                 );
+                let band: Option<Vec<f64>> = shown.iter().map(|h| changed(h, to)).collect();
+                let same = band.as_ref().and_then(|b| {
+                    band_rows.iter().find(|(theirs, _, _)| {
+                        theirs.len() == b.len()
+                            && theirs.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+                    })
+                });
+                // A step that leaves the band as in this report is listed for another
+                // comparison: said first, so that its row does not read as a repeat of the
+                // report's own (writer trial 58).
+                let unmoved = shown.iter().all(|h| {
+                    match (changed(h, to), led_difference(result, led, &h.key)) {
+                        (Some(x), Some(y)) => (x - y).abs() < 1e-12,
+                        _ => false,
+                    }
+                });
+                let unmoved = match unmoved {
+                    true => format!(
+                        "{}'s differences stay as they are. ",
+                        crate::labels::capitalised(led)
+                    ),
+                    false => String::new(),
+                };
                 // In the band's terms, a difference from the same baseline with the one it has
                 // now: a sentence of "would differ from the plain 25% rules by …" nine times
                 // over read as program output (writer trial 58).
@@ -1443,7 +1481,7 @@ pub(super) fn assumptions_by_setting<'a>(
                             _ => "",
                         };
                         format!(
-                            "{}: {} in {}, against {} now{sign}.",
+                            "{unmoved}{}: {} in {}, against {} now{sign}.",
                             crate::labels::capitalised(&o.variant),
                             grid_cell(&head, o.changed),
                             match head.metric {
@@ -1453,8 +1491,26 @@ pub(super) fn assumptions_by_setting<'a>(
                             grid_cell(&head, o.difference),
                         )
                     }
-                    None => "no other change listed".into(),
+                    None => match same {
+                        // Two steps under one rule that do the same (Elite's score and a
+                        // support's bonus, both EF-2) say that rule, the reason they agree.
+                        Some((_, like, rule)) if *rule == top.rule => format!(
+                            "exactly as {like}, a step of the same rule ({rule}); no other change listed"
+                        ),
+                        Some((_, like, _)) => format!("exactly as {like}; no other change listed"),
+                        None => "no other change listed".into(),
+                    },
                 });
+                if let Some(v) = band {
+                    band_rows.push((
+                        v,
+                        format!(
+                            "{setting} changed to {}",
+                            as_roll(&f.key, &setting_value(&f.key, to))
+                        ),
+                        top.rule.clone(),
+                    ));
+                }
                 tab.rows.push(row);
             }
             continue;
@@ -1662,31 +1718,21 @@ fn grid_cell(head: &Head, d: f64) -> String {
     }
 }
 
+/// A cell of the grid's band: a difference with its unit, "+0.78 turns" beside "−13.94
+/// points" (a bare "+0.78" beside points read as a chance, writer trial 58).
+fn band_cell(head: &Head, d: f64) -> String {
+    let cell = grid_cell(head, d);
+    match (head.metric, crate::labels::metric_unit(&head.key)) {
+        (true, Some(unit)) if d.abs() >= EXACTLY_ZERO => format!("{cell} {unit}"),
+        _ => cell,
+    }
+}
+
 /// The head over a grid's columns: "the amendment against the plain 25% rules, with the step
 /// taken".
 fn grid_title(result: &ExperimentResult, led: &str) -> String {
     format!(
         "{led} minus {}, with the step taken",
         result.experiment.baseline_name(led)
-    )
-}
-
-/// The sentence that says what a grid's columns are: the led comparison's difference in each
-/// measure the verdict rests on, under each step, and the answer it would then get; the first
-/// row the report's own, for the others to be set against.
-fn grid_said(result: &ExperimentResult, a: &crate::experiment::assumptions::Assumptions) -> String {
-    let Some((led, heads)) = verdict_grid(result, a) else {
-        return String::new();
-    };
-    // Quoted, each: a label with a comma of its own ("strength held, in turns at full
-    // strength") would run into the list's.
-    let on: Vec<String> = heads
-        .iter()
-        .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
-        .collect();
-    format!(
-        " The columns under \u{201c}{}\u{201d} give, once the row's step is taken, {led}'s difference in each of the answer's measures and the answer it would then get, which rests on {} alone; the row \u{201c}better is\u{201d} says which way is better in each, and \u{201c}none: as in this report\u{201d} gives this report's own. The last column gives the step's largest change to another comparison of the question, a difference from the same baseline, beside that difference now (\u{201c}no other change listed\u{201d}: none changes by as much as a listed step).",
-        grid_title(result, &led),
-        crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
     )
 }

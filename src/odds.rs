@@ -547,13 +547,18 @@ impl Odds {
         // Every printed page names the sheet at its foot, beside its number: a loose second
         // page is still read as what it is. (A CSS string: quotes, backslashes and `<`
         // escaped, no line breaks.)
-        let named = format!(
-            "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
-            self.title
-                .replace('\\', "\\\\")
+        // And at its head, small and grey, what worked it out, for a writer to credit (writer
+        // trial 59); on the sheet's body it took a line a player has no use for (trial 56).
+        let quoted = |t: &str| {
+            t.replace('\\', "\\\\")
                 .replace('"', "\\\"")
                 .replace(['\n', '\r'], " ")
                 .replace('<', "\\3c ")
+        };
+        let named = format!(
+            "@page {{ @top-right {{ content: \"Worked out exactly by morale-lab {}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
+            quoted(&self.version),
+            quoted(&self.title)
         );
         let mut out = format!(
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}.<span class=\"made\"> Worked out exactly by morale-lab {}.</span></p>\n",

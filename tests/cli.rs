@@ -383,7 +383,7 @@ fn odds_table_is_exact() {
         v["sections"][2]["title"]
             .as_str()
             .unwrap()
-            .contains("some already lost")
+            .contains("by stands already lost")
     );
     let routing = &v["sections"][3];
     assert!(
@@ -610,7 +610,7 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
         .iter()
         .find(|s| {
             s["title"].as_str().unwrap()
-                == "Back in good order by the 8th rally phase, from routing (6 stands, some already lost)"
+                == "Back in good order by the 8th rally phase, from routing (6 stands, by stands already lost)"
         })
         .expect("the table by stands lost");
     let rows = by_loss["rows"].as_array().unwrap();

@@ -919,7 +919,9 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(
-        summary.contains("No single change to the rules turns the answer round, though 5 of them change the size of a difference, most of all the assumption that a retreating unit is out of the enemy's range; “What changes the answer” lists them, and “Where the answer holds” the situations that would change their sizes."),
+        // What the assumption does to the amendment, said where it removes its saving (the
+        // README said it, the answer only "the size of a difference", writer trial 59).
+        summary.contains("No single change to the rules turns the answer round, though 5 of them change the size of a difference, most of all the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units); “What changes the answer” lists them."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1503,7 +1505,7 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     let green = read("green-rally-number");
     assert!(
         green.contains(
-            "What the column counts. Recovered \u{2014} back in good order by the last turn"
+            "In the table, \u{201c}recovered\u{201d} means back in good order by the last turn"
         ),
         "{green}"
     );

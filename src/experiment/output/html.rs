@@ -404,7 +404,13 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"morale-lab {}\">\n<title>{} — morale-lab</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>{STYLE}</style>\n<style>{}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n",
         escape(&result.version),
         escape(&page.title),
-        colophon(&page.title),
+        colophon(
+            &page.title,
+            &format!(
+                "Worked out by morale-lab {}, seed {}: {}",
+                result.version, exp.seed, page.command
+            )
+        ),
         escape(&page.title)
     );
     // Without a title the question is the heading, and is not said twice.
@@ -428,9 +434,10 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
 }
 
 /// On paper, the foot of every page: the report's title, so that a loose page says what it is
-/// part of, and the page's number. The command line that reproduces the figures is the
-/// screen's (the Reproduce box) and `summary.md`'s: a printed article does not carry it.
-fn colophon(title: &str) -> String {
+/// part of, and the page's number; and at the head, in small grey type, what made the figures
+/// and the command line that makes them again (`made`): a printed copy named neither, so a
+/// writer could not credit or date it (writer trial 59).
+fn colophon(title: &str, made: &str) -> String {
     // A CSS string: its quotes and backslashes escaped, no line breaks.
     let quoted = |t: &str| {
         t.replace('\\', "\\\\")
@@ -439,7 +446,8 @@ fn colophon(title: &str) -> String {
             .replace('<', "\\3c ")
     };
     format!(
-        "@page {{ @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
+        "@page {{ @top-right {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
+        quoted(made),
         quoted(title)
     )
 }
@@ -840,7 +848,7 @@ mod tests {
 
     #[test]
     fn the_printed_foot_names_the_report_in_a_css_string() {
-        let c = colophon("Does \"A\" beat B?\n</style>");
+        let c = colophon("Does \"A\" beat B?\n</style>", "morale-lab run a.toml");
         assert!(
             c.contains("@bottom-left") && c.contains("counter(pages)"),
             "{c}"
@@ -849,9 +857,12 @@ mod tests {
             c.contains("content: \"Does \\\"A\\\" beat B? \\3c /style>\""),
             "{c}"
         );
-        // No command line and nothing a paper reader cannot turn to.
+        // The foot names nothing a paper reader cannot turn to; the head says what made the
+        // figures and how to make them again (writer trial 59).
+        assert!(!c.contains("full report"), "{c}");
         assert!(
-            !c.contains("morale-lab") && !c.contains("full report"),
+            c.contains("@top-right { content: \"morale-lab run a.toml\"")
+                && c.find("@top-right") < c.find("@bottom-left"),
             "{c}"
         );
     }

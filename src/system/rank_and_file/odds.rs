@@ -467,7 +467,7 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from routing ({stands} stands, some already lost)",
+                "Back in good order by the {} rally phase, from routing ({stands} stands, by stands already lost)",
                 crate::labels::ordinal(phases)
             ),
             row_header: "stands already lost".into(),
@@ -547,12 +547,14 @@ mod tests {
         let html = o.html();
         assert!(
             html.contains(
-                "@page { @bottom-left { content: \"Green \\\"rally\\\" \\\\ \\3c /style>\\3c odds>\";"
+                "@bottom-left { content: \"Green \\\"rally\\\" \\\\ \\3c /style>\\3c odds>\";"
             ),
             "{html}"
         );
         assert_eq!(html.matches("</style>").count(), 1);
         assert!(html.contains("counter(page)"));
+        // And its head credits what worked it out (writer trial 59).
+        assert!(html.contains("@page { @top-right { content: \"Worked out exactly by morale-lab "));
     }
 
     #[test]

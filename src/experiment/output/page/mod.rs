@@ -150,6 +150,8 @@ pub(crate) struct Page {
     pub method: String,
     pub sections: Vec<Section>,
     pub reproduce: String,
+    /// The command line that reproduces the figures, as the Reproduce box gives it.
+    pub command: String,
 }
 
 /// A metric's name with the condition its mean is taken under, as its meaning words it (", among
@@ -374,6 +376,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         detail,
         method: method(result),
         sections,
+        command: command.to_string(),
         reproduce: format!(
             "`{command}` — morale-lab {}, seed {}, {} trials, {} (results do not depend on threads). The variant definitions are in `results.json`.",
             result.version,
@@ -474,7 +477,7 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
     let per = exp.variants.len().max(1);
     let first = result.runs.get(..per.min(result.runs.len()))?;
     let base = &first.first()?.report;
-    let mut said: Vec<String> = Vec::new();
+    let mut said: Vec<(String, String, String)> = Vec::new();
     for head in Head::all(exp, base) {
         // (system, the outcome or metric it counts, its head, its meaning), each once.
         let mut readings: Vec<(String, String, String)> = Vec::new();
@@ -515,27 +518,32 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
         let Some((_, label0, meaning0)) = readings.first() else {
             continue;
         };
-        // A dash, not a colon, after the label: a meaning often has a colon of its own.
-        let mut line = format!(
-            "{} \u{2014} {meaning0}.",
-            crate::labels::capitalised(label0)
-        );
+        let mut rest = String::new();
         for (system, label, meaning) in &readings[1..] {
-            line += &format!(
+            rest += &format!(
                 " Under {}, the column counts \u{201c}{label}\u{201d} \u{2014} {meaning}.",
                 crate::labels::system(system)
             );
         }
-        said.push(line);
+        said.push((label0.clone(), meaning0.clone(), rest));
     }
-    // One column's reading in a sentence; several as a short glossary, a line each.
-    match said.len() {
-        0 => None,
-        1 => Some(format!("What the column counts. {}", said[0])),
+    // One column's reading in a sentence of its own ("What the column counts. Recovered — …"
+    // read as a stray heading, writer trial 59); several as a short glossary, a line each, a
+    // dash, not a colon, after the label: a meaning often has a colon of its own.
+    match said.as_slice() {
+        [] => None,
+        [(label, meaning, rest)] => Some(format!(
+            "In the table, \u{201c}{label}\u{201d} means {meaning}.{rest}"
+        )),
         _ => Some(format!(
             "What the columns count:\n\n{}",
             said.iter()
-                .map(|s| format!("- {s}"))
+                .map(|(label, meaning, rest)| {
+                    format!(
+                        "- {} \u{2014} {meaning}.{rest}",
+                        crate::labels::capitalised(label)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         )),

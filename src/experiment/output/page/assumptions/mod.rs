@@ -302,17 +302,88 @@ fn rests_on_sentences(
     let top = keys
         .first()
         .map(|(f, _)| named_assumption(result, f, silent(f), true));
+    // The most telling setting with what it does to the comparison the answer leads with,
+    // where it removes or turns round its difference: "(without it, the amendment's chance of
+    // being eliminated would be the same as under the plain 25% rules, not 13.94 points
+    // lower)" (the README said it, the answer only "the size of a difference", writer trial
+    // 59).
+    let top_does = keys.first().and_then(|(f, _)| {
+        Some(format!(
+            "{} {}",
+            named_assumption(result, f, silent(f), true),
+            what_it_does(result, f)?
+        ))
+    });
     // The pointer to the situations only where the words allow: the reading comes first.
-    vec![
+    let mut forms = vec![
         said(&with_silent, situation),
         said(&alone, situation),
         said(&with_silent, ""),
         said(&alone, ""),
+    ];
+    if top_does.is_some() {
+        forms.extend([
+            counted(keys.len(), holds, situation, top_does.as_deref()),
+            counted(keys.len(), holds, "", top_does.as_deref()),
+        ]);
+    }
+    forms.extend([
         counted(keys.len(), holds, situation, top.as_deref()),
         counted(keys.len(), holds, "", top.as_deref()),
         counted(keys.len(), holds, situation, None),
         counted(keys.len(), holds, "", None),
-    ]
+    ]);
+    forms
+}
+
+/// What a step of setting `f` does to the comparison the answer leads with, in brackets, where
+/// it removes or turns round its difference: "(without it, the amendment's chance of being
+/// eliminated would be the same as under the plain 25% rules, not 13.94 points lower)". `None`
+/// for a row of another comparison, or a change of size only.
+fn what_it_does(
+    result: &ExperimentResult,
+    f: &crate::experiment::assumptions::Assumption,
+) -> Option<String> {
+    let exp = &result.experiment;
+    let led = exp.compared().map(|(_, v)| v).find(|v| !v.reference)?;
+    if f.variant != led.name || !exp.sweep.is_empty() {
+        return None;
+    }
+    let head = Head::named(f.headline.clone(), &result.runs[0].report);
+    let noun = head.noun();
+    let noun = noun.strip_prefix("the ").unwrap_or(&noun);
+    let base = exp.baseline_name(&led.name);
+    let step = match f.from.as_str() {
+        "true" | "false" => "without it".to_string(),
+        _ => format!("at {}", as_roll(&f.key, &setting_value(&f.key, &f.to))),
+    };
+    // A difference as a size and a way: "13.94 points lower", "0.78 higher".
+    let size = |d: f64| {
+        let way = if d < 0.0 { "lower" } else { "higher" };
+        format!(
+            "{} {way}",
+            head.diff(d.abs()).trim_start_matches(['+', '\u{2212}'])
+        )
+    };
+    // In the answer's own words where the measure has them ("saves units"): the answer has
+    // room for a few.
+    let gist = |d: f64| crate::labels::gist(&f.headline, d > 0.0);
+    match (f.effect.as_str(), gist(f.difference), gist(f.changed)) {
+        ("removes", Some(g), _) => Some(format!("({step}, {} no longer {g})", led.name)),
+        ("flips", _, Some(g)) => Some(format!("({step}, {} {g} instead)", led.name)),
+        ("removes", ..) => Some(format!(
+            "({step}, {}'s {noun} would be the same as under {base}, not {})",
+            led.name,
+            size(f.difference)
+        )),
+        ("flips", ..) => Some(format!(
+            "({step}, {}'s {noun} would be {} than under {base}, not {})",
+            led.name,
+            size(f.changed),
+            size(f.difference)
+        )),
+        _ => None,
+    }
 }
 
 /// The shortest forms of what the answer rests on: how many of the rules' numbers and

@@ -594,30 +594,6 @@ impl Odds {
             }),
             esc(&self.version),
         );
-        // In a row where some cells have a fraction beneath, a cell without one keeps the
-        // fraction's line empty: every cell of the row is then as tall as the others.
-        // A chance that rounds to a certainty (">99.9%", "<0.1%") is set lighter than the
-        // others: a table's run of them reads as a plain band, not a wall of bold.
-        let f = |c: &OddsCell| match c.text.starts_with(['>', '<']) {
-            true => "f edge",
-            false => "f",
-        };
-        let td = |c: &OddsCell, pad: bool| match (c.kind, &c.fraction) {
-            (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
-            (_, None) if pad => format!(
-                "<td><span class=\"{}\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
-                f(c),
-                esc(&c.text)
-            ),
-            // Every cell's bold line is its percentage; a simple fraction is beneath it.
-            (_, Some(fr)) => format!(
-                "<td><span class=\"{}\">{}</span><span class=\"p\">{}</span></td>",
-                f(c),
-                esc(&percent(&c.text)),
-                esc(fr)
-            ),
-            (_, None) => format!("<td><span class=\"{}\">{}</span></td>", f(c), esc(&c.text)),
-        };
         // The rules in force before the tables: a player reads how a test is rolled, and what
         // the sheet reads the rules as, on the first page, before the odds that follow from it.
         out += "<section class=\"rules\">\n<h2>The rules in force</h2>\n<ul>\n";
@@ -632,124 +608,168 @@ impl Odds {
                 .any(|(_, cells)| cells.iter().any(|c| c.fraction.is_some()));
             // A table of one column and a few rows (a chance and the chance re-rolled) lies on
             // its side: two rows across the page, not a tall column down it.
-            if s.columns.len() == 1 && (2..=8).contains(&s.rows.len()) {
-                out += &format!(
-                    "<section>\n<h2>{}</h2>\n<table class=\"across\">\n<tbody>\n<tr><th scope=\"row\">{}</th>",
-                    esc(&s.title),
-                    esc(&s.row_header)
-                );
-                for (label, _) in &s.rows {
-                    out += &format!("<td class=\"h\">{}</td>", esc(label));
-                }
-                out += &format!("</tr>\n<tr><th scope=\"row\">{}</th>", esc(&s.columns[0]));
-                for (_, cells) in &s.rows {
-                    out += &cells.first().map(|c| td(c, pad)).unwrap_or_default();
-                }
-                out += "</tr>\n</tbody>\n</table>\n";
-                for f in &s.foot {
-                    out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
-                }
-                out += "</section>\n";
-                continue;
-            }
-            // A table of one or two columns at half the width, not stretched across the page.
-            // Columns of one class with and without a leader's bonus ("Veteran", "Veteran +1
-            // leader", "Veteran +2 leader") go under the class's name, each headed by its
-            // bonus alone: heads of three lines made the rally table hard to scan (writer
-            // trial 54).
-            let groups = head_groups(&s.columns);
-            let two = groups.iter().any(|g| g.1.len() > 1);
-            out += &format!(
-                "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\"{}>{}</th>",
-                esc(&s.title),
-                if s.columns.len() <= 2 {
-                    " class=\"narrow\""
-                } else {
-                    ""
-                },
-                if two { " rowspan=\"2\"" } else { "" },
-                esc(&s.row_header)
-            );
-            // A head wraps at its spaces only: "Regular + re-roll" never breaks inside
-            // "re-roll" (a non-breaking hyphen).
-            let head = |c: &str| esc(c).replace('-', "\u{2011}");
-            if two {
-                for (name, subs) in &groups {
-                    out += &match subs.len() {
-                        1 => format!("<th scope=\"col\" rowspan=\"2\">{}</th>", head(&subs[0].1)),
-                        n => format!(
-                            "<th scope=\"colgroup\" colspan=\"{n}\" class=\"group\">{}</th>",
-                            head(name)
-                        ),
-                    };
-                }
-                out += "</tr>\n<tr>";
-                for (_, subs) in groups.iter().filter(|g| g.1.len() > 1) {
-                    for (sub, _) in subs {
-                        out += &format!("<th scope=\"col\" class=\"sub\">{}</th>", head(sub));
-                    }
-                }
-            } else {
-                for c in &s.columns {
-                    out += &format!("<th scope=\"col\">{}</th>", head(c));
-                }
-            }
-            out += "</tr></thead>\n<tbody>\n";
-            // Rows in a row whose every cell says the same words (a unit the 50% rule fails
-            // whatever its class) are one row, its words across the table: "4–6".
-            let mut i = 0;
-            while i < s.rows.len() {
-                let (label, cells) = &s.rows[i];
-                let words = |cells: &[OddsCell]| -> Option<String> {
-                    let first = cells.first()?;
-                    (cells.len() > 1
-                        && cells
-                            .iter()
-                            .all(|c| c.kind == CellKind::Note && c.text == first.text))
-                    .then(|| first.text.clone())
-                };
-                if let Some(w) = words(cells) {
-                    let mut j = i;
-                    while j + 1 < s.rows.len() && words(&s.rows[j + 1].1).as_deref() == Some(&w) {
-                        j += 1;
-                    }
-                    let span = if j > i {
-                        format!("{}\u{2013}{}", label, s.rows[j].0)
-                    } else {
-                        label.clone()
-                    };
-                    out += &format!(
-                        "<tr><th scope=\"row\">{}</th><td class=\"x all\" colspan=\"{}\">{}</td></tr>\n",
-                        esc(&span),
-                        cells.len(),
-                        esc(&w)
-                    );
-                    i = j + 1;
-                    continue;
-                }
-                out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
-                // A row keeps a fraction's line only where one of its cells has a fraction: the
-                // rows past the first phases (no fraction of 216 or less) take one line, so that
-                // a 12-phase sheet keeps to two pages.
-                // A table of 8 rows or fewer keeps the line in every row: rows of one height
-                // read as a table, not a ragged list (writer trials 48 and 52).
-                let row_pad =
-                    pad && (s.rows.len() <= 8 || cells.iter().any(|c| c.fraction.is_some()));
-                for c in cells {
-                    out += &td(c, row_pad);
-                }
-                out += "</tr>\n";
-                i += 1;
-            }
-            out += "</tbody>\n</table>\n";
-            for f in &s.foot {
-                out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
-            }
-            out += "</section>\n";
+            out += &match s.columns.len() == 1 && (2..=8).contains(&s.rows.len()) {
+                true => section_across(s, pad),
+                false => section_table(s, pad),
+            };
         }
         out += "</main>\n</body>\n</html>\n";
         out
     }
+}
+
+/// A cell of a sheet's table: its percentage in bold, a simple fraction beneath (`pad`: an
+/// empty line where it has none, so that its row keeps one height).
+fn cell_html(c: &OddsCell, pad: bool) -> String {
+    use crate::report::escape_html as esc;
+    // In a row where some cells have a fraction beneath, a cell without one keeps the
+    // fraction's line empty: every cell of the row is then as tall as the others.
+    // A chance that rounds to a certainty (">99.9%", "<0.1%") is set lighter than the
+    // others: a table's run of them reads as a plain band, not a wall of bold.
+    let f = |c: &OddsCell| match c.text.starts_with(['>', '<']) {
+        true => "f edge",
+        false => "f",
+    };
+    match (c.kind, &c.fraction) {
+        (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
+        (_, None) if pad => format!(
+            "<td><span class=\"{}\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
+            f(c),
+            esc(&c.text)
+        ),
+        // Every cell's bold line is its percentage; a simple fraction is beneath it.
+        (_, Some(fr)) => format!(
+            "<td><span class=\"{}\">{}</span><span class=\"p\">{}</span></td>",
+            f(c),
+            esc(&percent(&c.text)),
+            esc(fr)
+        ),
+        (_, None) => format!("<td><span class=\"{}\">{}</span></td>", f(c), esc(&c.text)),
+    }
+}
+
+/// A table of one column and a few rows, on its side: its rows across the page.
+fn section_across(s: &OddsSection, pad: bool) -> String {
+    use crate::report::escape_html as esc;
+    let mut out = String::new();
+    out += &format!(
+        "<section>\n<h2>{}</h2>\n<table class=\"across\">\n<tbody>\n<tr><th scope=\"row\">{}</th>",
+        esc(&s.title),
+        esc(&s.row_header)
+    );
+    for (label, _) in &s.rows {
+        out += &format!("<td class=\"h\">{}</td>", esc(label));
+    }
+    out += &format!("</tr>\n<tr><th scope=\"row\">{}</th>", esc(&s.columns[0]));
+    for (_, cells) in &s.rows {
+        out += &cells.first().map(|c| cell_html(c, pad)).unwrap_or_default();
+    }
+    out += "</tr>\n</tbody>\n</table>\n";
+    for f in &s.foot {
+        out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
+    }
+    out += "</section>\n";
+    out
+}
+
+/// A table of a sheet, its columns grouped by class where they carry a leader's bonus.
+fn section_table(s: &OddsSection, pad: bool) -> String {
+    use crate::report::escape_html as esc;
+    let mut out = String::new();
+    // A table of one or two columns at half the width, not stretched across the page.
+    // Columns of one class with and without a leader's bonus ("Veteran", "Veteran +1
+    // leader", "Veteran +2 leader") go under the class's name, each headed by its
+    // bonus alone: heads of three lines made the rally table hard to scan (writer
+    // trial 54).
+    let groups = head_groups(&s.columns);
+    let two = groups.iter().any(|g| g.1.len() > 1);
+    out += &format!(
+        "<section>\n<h2>{}</h2>\n<table{}>\n<thead><tr><th scope=\"col\"{}>{}</th>",
+        esc(&s.title),
+        if s.columns.len() <= 2 {
+            " class=\"narrow\""
+        } else {
+            ""
+        },
+        if two { " rowspan=\"2\"" } else { "" },
+        esc(&s.row_header)
+    );
+    // A head wraps at its spaces only: "Regular + re-roll" never breaks inside
+    // "re-roll" (a non-breaking hyphen).
+    let head = |c: &str| esc(c).replace('-', "\u{2011}");
+    if two {
+        for (name, subs) in &groups {
+            out += &match subs.len() {
+                1 => format!("<th scope=\"col\" rowspan=\"2\">{}</th>", head(&subs[0].1)),
+                n => format!(
+                    "<th scope=\"colgroup\" colspan=\"{n}\" class=\"group\">{}</th>",
+                    head(name)
+                ),
+            };
+        }
+        out += "</tr>\n<tr>";
+        for (_, subs) in groups.iter().filter(|g| g.1.len() > 1) {
+            for (sub, _) in subs {
+                out += &format!("<th scope=\"col\" class=\"sub\">{}</th>", head(sub));
+            }
+        }
+    } else {
+        for c in &s.columns {
+            out += &format!("<th scope=\"col\">{}</th>", head(c));
+        }
+    }
+    out += "</tr></thead>\n<tbody>\n";
+    // Rows in a row whose every cell says the same words (a unit the 50% rule fails
+    // whatever its class) are one row, its words across the table: "4–6".
+    let mut i = 0;
+    while i < s.rows.len() {
+        let (label, cells) = &s.rows[i];
+        let words = |cells: &[OddsCell]| -> Option<String> {
+            let first = cells.first()?;
+            (cells.len() > 1
+                && cells
+                    .iter()
+                    .all(|c| c.kind == CellKind::Note && c.text == first.text))
+            .then(|| first.text.clone())
+        };
+        if let Some(w) = words(cells) {
+            let mut j = i;
+            while j + 1 < s.rows.len() && words(&s.rows[j + 1].1).as_deref() == Some(&w) {
+                j += 1;
+            }
+            let span = if j > i {
+                format!("{}\u{2013}{}", label, s.rows[j].0)
+            } else {
+                label.clone()
+            };
+            out += &format!(
+                "<tr><th scope=\"row\">{}</th><td class=\"x all\" colspan=\"{}\">{}</td></tr>\n",
+                esc(&span),
+                cells.len(),
+                esc(&w)
+            );
+            i = j + 1;
+            continue;
+        }
+        out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
+        // A row keeps a fraction's line only where one of its cells has a fraction: the
+        // rows past the first phases (no fraction of 216 or less) take one line, so that
+        // a 12-phase sheet keeps to two pages.
+        // A table of 8 rows or fewer keeps the line in every row: rows of one height
+        // read as a table, not a ragged list (writer trials 48 and 52).
+        let row_pad = pad && (s.rows.len() <= 8 || cells.iter().any(|c| c.fraction.is_some()));
+        for c in cells {
+            out += &cell_html(c, row_pad);
+        }
+        out += "</tr>\n";
+        i += 1;
+    }
+    out += "</tbody>\n</table>\n";
+    for f in &s.foot {
+        out += &format!("<p class=\"foot\">{}</p>\n", esc(f));
+    }
+    out += "</section>\n";
+    out
 }
 
 /// True for a rule id of the tool's readings: two capitals, a hyphen, a number (`RF-6`).

@@ -323,6 +323,118 @@ pub const RALLY_TURNS: u32 = 8;
 /// The unit size of a sheet not asked for another: its test table's and its rally tables'.
 pub const RALLY_STANDS: u8 = 8;
 
+/// The helps a rally table's columns give each class: none, a +1 or +2 leader, and Elite with
+/// its re-roll (the column's label, the settings it adds).
+const HELPS: [(&str, &[(&str, &str)]); 4] = [
+    ("", &[]),
+    (" +1 leader", &[("leader", "1")]),
+    (" +2 leader", &[("leader", "2")]),
+    ("Elite ", &[("elite", "true")]),
+];
+
+/// What an Elite column counts, under the first rally table, from the rules' number of
+/// re-rolls being Elite gives (RF-6; one unless the rules here say otherwise).
+fn elite_note(rules: &crate::params::Resolved) -> String {
+    match rules
+        .rules_json()
+        .iter()
+        .find(|(k, _)| k.as_str() == "elite_rerolls")
+        .map(|(_, v)| crate::report::json_text(v))
+        .as_deref()
+    {
+        None | Some("1") => {
+            "An Elite column counts the unit's one re-roll for the battle (RF-6), spent on its first failed test, here a rally.".to_string()
+        }
+        Some("unlimited") => {
+            "An Elite column re-rolls every failed test once, here each failed rally (RF-6, with unlimited re-rolls for being Elite).".to_string()
+        }
+        Some(n) => format!(
+            "An Elite column counts the unit's {n} re-rolls for the battle (RF-6), spent on its first failed tests, here rallies."
+        ),
+    }
+}
+
+/// The rally tables' column heads: "Veteran", "Veteran +1 leader", …, and the Elite column
+/// "Elite Veteran" as a player says it (its re-roll is in the note under the first table).
+fn rally_columns() -> Vec<String> {
+    rf::Class::ALL
+        .iter()
+        .flat_map(|class| {
+            HELPS.iter().map(move |(label, _)| {
+                let class = crate::labels::capitalised(class.name());
+                match label.strip_suffix(' ') {
+                    Some(before) => format!("{before} {class}"),
+                    None => format!("{class}{label}"),
+                }
+            })
+        })
+        .collect()
+}
+
+/// The chance of being back in good order by each rally phase, a column per class and help
+/// ([`rally_columns`]), for a unit of `stands` in `state` that has already lost `lost`, solved
+/// exactly by the rally scenario under `rule_inputs`.
+fn recovered_by(
+    system: &dyn crate::system::RuleSystem,
+    rule_inputs: &[crate::params::Input],
+    stands: u8,
+    phases: u32,
+    state: &str,
+    lost: u8,
+) -> crate::error::Result<Vec<Vec<f64>>> {
+    use crate::params::Input;
+    use crate::scenario::{RunOptions, Scenario};
+    let stands_text = stands.to_string();
+    let lost_text = lost.to_string();
+    let mut by_column: Vec<Vec<f64>> = Vec::new();
+    for class in rf::Class::ALL {
+        for (_, extra) in HELPS {
+            let mut inputs = rule_inputs.to_vec();
+            for (k, v) in [
+                ("class", class.name()),
+                ("state", state),
+                ("stands", stands_text.as_str()),
+                ("lost", lost_text.as_str()),
+                ("turns", &phases.to_string()),
+            ]
+            .into_iter()
+            .chain(extra.iter().copied())
+            {
+                inputs.push(Input::parse_set(&format!("{k}={v}"))?);
+            }
+            let all = crate::system::all_params(system);
+            let resolved = crate::params::resolve(
+                &all,
+                system.rule_params(),
+                system.name(),
+                Scenario::Rally,
+                &inputs,
+                &[],
+            )?;
+            let job = system.build(Scenario::Rally, &resolved, &[])?;
+            let report = job.run(
+                &RunOptions::new(1, 1).exact_only(true),
+                &crate::engine::Control::new(),
+            )?;
+            let by: Vec<f64> = report
+                .tables
+                .iter()
+                .find_map(|t| {
+                    let i = t.columns.iter().position(|c| c == "recovered_by")?;
+                    Some(
+                        t.rows
+                            .iter()
+                            .map(|r| r.cells[i].exact.unwrap_or(f64::NAN))
+                            .collect(),
+                    )
+                })
+                .unwrap_or_default();
+            by_column.push(by);
+        }
+    }
+    Ok(by_column)
+}
+
 /// RF-4, RF-5: the chance a shaken unit is back in good order within k rally phases, from
 /// routing and from unsteady (one table each), by class without help, with a +1 or +2 leader (as
 /// the pass table has), and as an Elite unit with its re-roll: a unit of `ask.stands` (default 8) that has already lost
@@ -346,105 +458,16 @@ pub fn rally_sections(
             allowed: format!("fewer stands lost than the unit's {stands} (--stands)"),
         });
     }
-    let stands_text = stands.to_string();
     use crate::params::Input;
-    use crate::scenario::{RunOptions, Scenario};
     let rule_inputs: Vec<Input> = rules
         .rules_json()
         .iter()
         .map(|(k, v)| Input::rule(k, crate::report::json_text(v)))
         .collect();
-    // What an Elite column counts, under the first rally table, from the rules' number of
-    // re-rolls being Elite gives (RF-6; one unless the rules here say otherwise).
-    let elite = match rules
-        .rules_json()
-        .iter()
-        .find(|(k, _)| k.as_str() == "elite_rerolls")
-        .map(|(_, v)| crate::report::json_text(v))
-        .as_deref()
-    {
-        None | Some("1") => {
-            "An Elite column counts the unit's one re-roll for the battle (RF-6), spent on its first failed test, here a rally.".to_string()
-        }
-        Some("unlimited") => {
-            "An Elite column re-rolls every failed test once, here each failed rally (RF-6, with unlimited re-rolls for being Elite).".to_string()
-        }
-        Some(n) => format!(
-            "An Elite column counts the unit's {n} re-rolls for the battle (RF-6), spent on its first failed tests, here rallies."
-        ),
-    };
-    let helps: [(&str, &[(&str, &str)]); 4] = [
-        ("", &[]),
-        (" +1 leader", &[("leader", "1")]),
-        (" +2 leader", &[("leader", "2")]),
-        ("Elite ", &[("elite", "true")]),
-    ];
-    // The chance of being back in good order by each rally phase, a column per class and help,
-    // for a unit in `state` that has already lost `lost` stands.
-    let recovered_by = |state: &str, lost: u8| -> crate::error::Result<Vec<Vec<f64>>> {
-        let lost_text = lost.to_string();
-        let mut by_column: Vec<Vec<f64>> = Vec::new();
-        for class in rf::Class::ALL {
-            for (_, extra) in helps {
-                let mut inputs = rule_inputs.clone();
-                for (k, v) in [
-                    ("class", class.name()),
-                    ("state", state),
-                    ("stands", stands_text.as_str()),
-                    ("lost", lost_text.as_str()),
-                    ("turns", &phases.to_string()),
-                ]
-                .into_iter()
-                .chain(extra.iter().copied())
-                {
-                    inputs.push(Input::parse_set(&format!("{k}={v}"))?);
-                }
-                let all = crate::system::all_params(system);
-                let resolved = crate::params::resolve(
-                    &all,
-                    system.rule_params(),
-                    system.name(),
-                    Scenario::Rally,
-                    &inputs,
-                    &[],
-                )?;
-                let job = system.build(Scenario::Rally, &resolved, &[])?;
-                let report = job.run(
-                    &RunOptions::new(1, 1).exact_only(true),
-                    &crate::engine::Control::new(),
-                )?;
-                let by: Vec<f64> = report
-                    .tables
-                    .iter()
-                    .find_map(|t| {
-                        let i = t.columns.iter().position(|c| c == "recovered_by")?;
-                        Some(
-                            t.rows
-                                .iter()
-                                .map(|r| r.cells[i].exact.unwrap_or(f64::NAN))
-                                .collect(),
-                        )
-                    })
-                    .unwrap_or_default();
-                by_column.push(by);
-            }
-        }
-        Ok(by_column)
-    };
-    let columns: Vec<String> = rf::Class::ALL
-        .iter()
-        .flat_map(|class| {
-            helps.iter().map(move |(label, _)| {
-                // "Veteran +1 leader", and the Elite column "Elite Veteran" as a player
-                // says it (its re-roll is in the note under the first table).
-                let class = crate::labels::capitalised(class.name());
-                match label.strip_suffix(' ') {
-                    Some(before) => format!("{before} {class}"),
-                    None => format!("{class}{label}"),
-                }
-            })
-        })
-        .collect();
+    let elite = elite_note(rules);
+    let recovered_by =
+        |state: &str, lost: u8| recovered_by(system, &rule_inputs, stands, phases, state, lost);
+    let columns = rally_columns();
     let mut sections = Vec::new();
     // A routing unit that has already lost stands, as a player meets one mid-game: its chance by
     // the last rally phase shown, a row per loss short of the 50% rule (RF-3, RF-5). It comes

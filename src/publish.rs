@@ -931,7 +931,7 @@ fn page_data(
                 "start": o.values.iter().position(|v| *v == start[at]).unwrap_or(0),
             })
         }).collect::<Vec<_>>(),
-        "names": names.iter().map(|(k, h, m)| json!({ "key": k, "head": h, "metric": m })).collect::<Vec<_>>(),
+        "names": names.iter().map(|(k, h, m)| json!({ "key": k, "head": h, "metric": m, "share": *m && crate::labels::is_share(k) })).collect::<Vec<_>>(),
         "answers": answers,
         "command": command,
         "version": version,

@@ -1502,7 +1502,7 @@ fn the_controls_stay_in_sight_beside_the_results() {
 
 /// "Solve for" (issue 53): the page solves a number for a target, and shows what `balance`
 /// gives from the command line; with A pinned, A's value as the target; a bad target is shown
-/// at its field; a change of the view clears the answer.
+/// at its field; a change of the view solves again.
 #[test]
 fn the_page_solves_for_a_number() {
     let Some(chromium) = crate::browser::chromium("the_page_solves_for_a_number") else {
@@ -1581,19 +1581,20 @@ fn the_page_solves_for_a_number() {
     );
     type_into(&mut b, "set.class", "green");
     b.wait("location.search.includes('set=class%3Dgreen')");
-    // The view's own answer (exact, then Monte Carlo) comes first, and clears the old search.
+    // The solve follows the view, as an exact sweep does (explorer trial 60 lost its answer
+    // adding a profile): the Green view is solved for the Veteran base number again, and the
+    // link keeps it.
     b.wait("!!mcAnswer && mcAnswer.query.includes('set=class%3Dgreen')");
-    b.wait("document.querySelector('#solved').children.length === 0");
-    // The button beside the field picks it.
+    b.wait("location.search.includes('&solve=base_veteran&target=0.5') && [...document.querySelectorAll('#solved h2')].some((h) => h.textContent.includes('Veteran base number'))");
+    // The button beside the field asks at once, with a profile pinned: meet A (a trial pressed
+    // it and waited).
     b.eval("document.querySelector('[data-field=\"rule.base_green\"] .solve-here').click()");
     assert_eq!(
-        b.eval("[document.getElementById('solve-key').value, document.activeElement.id]"),
-        json!(["base_green", "solve-target"])
+        b.eval("[document.getElementById('solve-key').value, document.getElementById('solve-target').value]"),
+        json!(["base_green", "A"])
     );
-    b.eval("document.getElementById('solve-target').value = 'A'");
-    b.eval("document.getElementById('solve-run').click()");
     let heading = b
-        .wait("(() => { const h = document.querySelector('#solved h2'); return h && h.textContent; })()")
+        .wait("(() => { const h = document.querySelector('#solved h2'); return h && h.textContent.includes('Green base number') && h.textContent; })()")
         .as_str()
         .unwrap()
         .to_string();

@@ -7,8 +7,23 @@ use super::*;
 /// and one with its difference from the baseline (judged in the one voice of every table); and
 /// a verdict sentence per headline.
 pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]) -> (String, Tab) {
+    let heads = Head::all(&result.experiment, &result.runs[0].report);
+    // An end the answer says units are still in at the last turn ("9.4% still retreating")
+    // has a column too: every number of the answer is in its table.
+    let still = still_heads(result, &heads);
+    let tab = answer_tab(result, comparisons, &heads, &still);
+    (answer_words(result, comparisons, &heads), tab)
+}
+
+/// The answer's table: a row per variant (and setting), a column per headline (and end still
+/// held at the last turn), each value with its change from the baseline in brackets.
+fn answer_tab(
+    result: &ExperimentResult,
+    comparisons: &[Comparison],
+    heads: &[Head],
+    still: &[Head],
+) -> Tab {
     let exp = &result.experiment;
-    let heads = Head::all(exp, &result.runs[0].report);
     let swept = !exp.sweep.is_empty();
     let mut names: Vec<String> = vec![String::new()];
     if swept {
@@ -20,17 +35,14 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     // A column head says the game's length where every variant plays the same one, so that a
     // printed column quoted alone still says what it counts ("eliminated by turn 8").
     let turns = super::common_turns(exp).filter(|n| *n > 1);
-    for h in &heads {
+    for h in heads {
         names.push(match turns {
             Some(n) => with_horizon(h, n),
             None => h.labelled(),
         });
         numeric.push(true);
     }
-    // An end the answer says units are still in at the last turn ("9.4% still retreating")
-    // has a column too: every number of the answer is in its table.
-    let still = still_heads(result, &heads);
-    for h in &still {
+    for h in still {
         names.push(format!("still {} at the last turn", h.label().head));
         numeric.push(true);
     }
@@ -40,7 +52,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         group: None,
     };
     // Where every value is exact (the method line says so) a change is not marked ", exact".
-    let exact_all = heads.iter().chain(&still).all(|h| {
+    let exact_all = heads.iter().chain(still).all(|h| {
         result
             .runs
             .iter()
@@ -57,7 +69,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         if swept {
             row.push(super::super::answer::point_words(exp, &run.point));
         }
-        for h in heads.iter().chain(&still) {
+        for h in heads.iter().chain(still) {
             // A dash, as a magazine's table has it, said once in the note under it.
             let Some(c) = find(&run.report, &h.key) else {
                 row.push("\u{2014}".to_string());
@@ -117,8 +129,15 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         }
         tab.rows.push(row);
     }
-    let each = lead_each(result, comparisons, &heads);
-    let lead = each.clone().or_else(|| lead(result, comparisons, &heads));
+    tab
+}
+
+/// The answer's words over its table: the lead (or a verdict per headline), the counts, where
+/// the headlines pull apart and the variants shown for scale, as the 150 words allow.
+fn answer_words(result: &ExperimentResult, comparisons: &[Comparison], heads: &[Head]) -> String {
+    let exp = &result.experiment;
+    let each = lead_each(result, comparisons, heads);
+    let lead = each.clone().or_else(|| lead(result, comparisons, heads));
     // The variant the lead speaks of: its trade-off is said there, for the better and the worse
     // (none where the lead speaks of every variant alike).
     let led = match each {
@@ -139,7 +158,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
         // the table the rest.
         Some(l) => {
             verdicts.push(l);
-            let c = counts(result, comparisons, &heads, led.map(|v| v.name.as_str()));
+            let c = counts(result, comparisons, heads, led.map(|v| v.name.as_str()));
             if words(&verdicts) + c.split_whitespace().count() <= 120 {
                 verdicts.push(c);
             }
@@ -155,7 +174,7 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     // table below shows every variant's every headline), keeping room for the sentence that
     // names what the answer rests on: an answer stays within 150 words.
     let reserve = 150usize.saturating_sub(rests_on_reserve(result));
-    for p in pull_apart(result, comparisons, &heads, led.map(|v| v.name.as_str())) {
+    for p in pull_apart(result, comparisons, heads, led.map(|v| v.name.as_str())) {
         let n = words(&verdicts) + p.split_whitespace().count();
         if n <= 110 && n <= reserve {
             verdicts.push(p);
@@ -163,12 +182,12 @@ pub(super) fn answer_table(result: &ExperimentResult, comparisons: &[Comparison]
     }
     // The variants shown for scale, where the answer has room for them (they are in the
     // table just below in any case).
-    let scale: Vec<String> = for_scale(result, &heads).into_iter().collect();
+    let scale: Vec<String> = for_scale(result, heads).into_iter().collect();
     let n = words(&verdicts) + words(&scale);
     if n <= 110 && n <= reserve {
         verdicts.extend(scale);
     }
-    (verdicts.join(" "), tab)
+    verdicts.join(" ")
 }
 
 /// A setting's value as a reader reads it: a true minus sign, and a choice's words without

@@ -50,84 +50,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         );
         let each: Vec<(String, String)> = members
             .iter()
-            .map(|(i, v)| {
-                let mut own: Vec<String> = said_all(
-                    v.set
-                        .iter()
-                        .filter(|(k, x)| {
-                            !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k)
-                        })
-                        .map(|(k, x)| (k.as_str(), x.as_input()))
-                        .collect(),
-                );
-                // A variant that would be named alone (nothing of its own, or only what its
-                // name says) says what it leaves at the defaults that another variant here sets.
-                let bare = v.rules.is_empty()
-                    && v.options.is_empty()
-                    && (own.is_empty() || names_itself(&v.name, &own.join(", ")));
-                if bare {
-                    let others: Vec<&crate::experiment::Variant> = members
-                        .iter()
-                        .filter(|(j, _)| j != i)
-                        .map(|(_, o)| *o)
-                        .collect();
-                    own.extend(left_at_default(exp, system, v, &others, |k, x| {
-                        !shared_set(k, x) && !swept(k) && !measure(k)
-                    }));
-                }
-                own.extend(v.rules.iter().map(|(k, x)| {
-                    format!(
-                        "the rule \u{201c}{}\u{201d} at {}",
-                        crate::params::label_in_prose(k),
-                        x.as_input()
-                    )
-                }));
-                let options: Vec<String> = v
-                    .options
-                    .iter()
-                    .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
-                    .collect();
-                // A setting the variant's name already says ("the amendment, 1 retreat in 6
-                // blocked") is not said twice: only its note stays ("a blocked unit is
-                // eliminated").
-                let name = v.name.to_lowercase();
-                own = own
-                    .into_iter()
-                    .filter_map(|part| {
-                        let (said, note) = match part.split_once(" (") {
-                            Some((said, note)) => (said, Some(note.trim_end_matches(')'))),
-                            None => (part.as_str(), None),
-                        };
-                        match name.contains(&said.to_lowercase()) && !said.is_empty() {
-                            true => note.map(str::to_string),
-                            false => Some(part),
-                        }
-                    })
-                    .collect();
-                // The optional rules first: what the variant is, then how it is played.
-                match &options[..] {
-                    [] => {}
-                    [one] => own.insert(0, format!("the optional rule {one}")),
-                    [rest @ .., last] => own.insert(
-                        0,
-                        format!("the optional rules {} and {last}", rest.join(", ")),
-                    ),
-                }
-                (
-                    format!(
-                        "{}{}",
-                        v.name,
-                        if exp.is_baseline(*i) {
-                            " (the others are measured against it)"
-                        } else if v.reference {
-                            " (for comparison)"
-                        } else {
-                            ""
-                        }
-                    ),
-                    own.join(", "),
-                )
-            })
+            .map(|(i, v)| variant_words(exp, system, &members, *i, v))
             .collect();
         let label = crate::labels::system(system);
         let shared = match &group_shared[..] {
@@ -174,6 +97,102 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out += &swept_words(exp);
     out += &variants_list(&groups);
     out
+}
+
+/// A variant of `system` in the setup, by its name (and role) and what sets it apart from the
+/// other `members` of its system: its own settings, rules and optional rules, in words.
+fn variant_words(
+    exp: &crate::experiment::Experiment,
+    system: &str,
+    members: &[(usize, &crate::experiment::Variant)],
+    i: usize,
+    v: &crate::experiment::Variant,
+) -> (String, String) {
+    let shared_set = |k: &str, x: &SetValue| super::super::charts::set_everywhere(exp, k, x);
+    let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
+    let measure = |k: &str| crate::labels::is_measurement(k);
+    let in_all = |k: &str, x: &SetValue| {
+        members.len() > 1
+            && members
+                .iter()
+                .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
+    };
+    let said_all =
+        |pairs: Vec<(&str, String)>| crate::labels::settings_in_words_under(&[system], &pairs);
+    let mut own: Vec<String> = said_all(
+        v.set
+            .iter()
+            .filter(|(k, x)| !shared_set(k, x) && !swept(k) && !in_all(k, x) && !measure(k))
+            .map(|(k, x)| (k.as_str(), x.as_input()))
+            .collect(),
+    );
+    // A variant that would be named alone (nothing of its own, or only what its
+    // name says) says what it leaves at the defaults that another variant here sets.
+    let bare = v.rules.is_empty()
+        && v.options.is_empty()
+        && (own.is_empty() || names_itself(&v.name, &own.join(", ")));
+    if bare {
+        let others: Vec<&crate::experiment::Variant> = members
+            .iter()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, o)| *o)
+            .collect();
+        own.extend(left_at_default(exp, system, v, &others, |k, x| {
+            !shared_set(k, x) && !swept(k) && !measure(k)
+        }));
+    }
+    own.extend(v.rules.iter().map(|(k, x)| {
+        format!(
+            "the rule \u{201c}{}\u{201d} at {}",
+            crate::params::label_in_prose(k),
+            x.as_input()
+        )
+    }));
+    let options: Vec<String> = v
+        .options
+        .iter()
+        .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
+        .collect();
+    // A setting the variant's name already says ("the amendment, 1 retreat in 6
+    // blocked") is not said twice: only its note stays ("a blocked unit is
+    // eliminated").
+    let name = v.name.to_lowercase();
+    own = own
+        .into_iter()
+        .filter_map(|part| {
+            let (said, note) = match part.split_once(" (") {
+                Some((said, note)) => (said, Some(note.trim_end_matches(')'))),
+                None => (part.as_str(), None),
+            };
+            match name.contains(&said.to_lowercase()) && !said.is_empty() {
+                true => note.map(str::to_string),
+                false => Some(part),
+            }
+        })
+        .collect();
+    // The optional rules first: what the variant is, then how it is played.
+    match &options[..] {
+        [] => {}
+        [one] => own.insert(0, format!("the optional rule {one}")),
+        [rest @ .., last] => own.insert(
+            0,
+            format!("the optional rules {} and {last}", rest.join(", ")),
+        ),
+    }
+    (
+        format!(
+            "{}{}",
+            v.name,
+            if exp.is_baseline(i) {
+                " (the others are measured against it)"
+            } else if v.reference {
+                " (for comparison)"
+            } else {
+                ""
+            }
+        ),
+        own.join(", "),
+    )
 }
 
 /// The settings of the situation that `others` (variants of `system`) set and `v` leaves at

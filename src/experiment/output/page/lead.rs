@@ -22,14 +22,6 @@ pub(super) fn lead(
     // `verdict = [...]`: the headlines the question asks about judge; the others are said
     // after them, beside the verdict.
     let judged = |h: &Head| exp.verdict_on.is_empty() || exp.verdict_on.contains(&h.key);
-    // Each headline that moves: whether the question asks about it, its sentence, which way is
-    // better, and what the rule does to it in a few words where there are some.
-    struct Part {
-        judged: bool,
-        said: String,
-        better: Option<bool>,
-        gist: Option<&'static str>,
-    }
     let moves: Vec<Part> = heads
         .iter()
         .filter_map(|h| {
@@ -105,39 +97,12 @@ pub(super) fn lead(
         && !opener.is_empty()
         && moves.iter().all(|p| p.gist.is_some() && p.better.is_some())
     {
-        let yes = opener.starts_with("Yes");
-        let (point, against): (Vec<&Part>, Vec<&Part>) = moves.iter().partition(|p| match yes {
-            true => p.better == Some(true),
-            false => p.better == Some(false),
-        });
-        // "In part" and "No" lead with what the rule gains, "Yes" with what it costs.
-        let (first, last) = (against, point);
-        let words = |ps: &[&Part]| {
-            let g: Vec<&str> = ps.iter().filter_map(|p| p.gist).collect();
-            crate::labels::listed(&g)
-        };
-        let numbers = |ps: &[&Part]| {
-            let g: Vec<&str> = ps.iter().map(|p| p.said.as_str()).collect();
-            crate::labels::listed(&g)
-        };
-        let name = crate::labels::capitalised(&v.name);
-        let (gist, said) = match (first.is_empty(), last.is_empty()) {
-            (false, false) => (
-                format!("{name} {} but {}.", words(&first), words(&last)),
-                format!("{}, while {}", numbers(&first), numbers(&last)),
-            ),
-            (true, _) => (format!("{name} {}.", words(&last)), numbers(&last)),
-            (false, true) => (format!("{name} {}.", words(&first)), numbers(&first)),
-        };
-        let verdict = match opener {
-            o if o.starts_with("Yes") => "Yes.",
-            o if o.starts_with("No") => "No.",
-            _ => "In part.",
-        };
-        return Some(format!(
-            "{verdict} {gist} Against {}, {said}.{}",
-            exp.variants[bi].name,
-            still(mine, base, heads, &exp.variants[bi].name)
+        return Some(said_as_a_writer(
+            &moves,
+            opener,
+            &v.name,
+            &exp.variants[bi].name,
+            &still(mine, base, heads, &exp.variants[bi].name),
         ));
     }
     let join = |p: &[String]| match p {
@@ -181,6 +146,52 @@ pub(super) fn lead(
         exp.variants[bi].name,
         still(mine, base, heads, &exp.variants[bi].name)
     ))
+}
+
+/// A headline that moves, in the lead: whether the question asks about it, its sentence, which
+/// way is better, and what the rule does to it in a few words where there are some.
+struct Part {
+    judged: bool,
+    said: String,
+    better: Option<bool>,
+    gist: Option<&'static str>,
+}
+
+/// With a verdict and a few words for every headline that moves, the answer says what the rule
+/// does first, as a writer would ("No. The amendment saves units but leaves its place in the
+/// line empty longer …"), the numbers after: what goes against the verdict, then what decides
+/// it (`name`'s against `base`'s, `still` the ends not yet reached).
+fn said_as_a_writer(moves: &[Part], opener: &str, name: &str, base: &str, still: &str) -> String {
+    let yes = opener.starts_with("Yes");
+    let (point, against): (Vec<&Part>, Vec<&Part>) = moves.iter().partition(|p| match yes {
+        true => p.better == Some(true),
+        false => p.better == Some(false),
+    });
+    // "In part" and "No" lead with what the rule gains, "Yes" with what it costs.
+    let (first, last) = (against, point);
+    let words = |ps: &[&Part]| {
+        let g: Vec<&str> = ps.iter().filter_map(|p| p.gist).collect();
+        crate::labels::listed(&g)
+    };
+    let numbers = |ps: &[&Part]| {
+        let g: Vec<&str> = ps.iter().map(|p| p.said.as_str()).collect();
+        crate::labels::listed(&g)
+    };
+    let name = crate::labels::capitalised(name);
+    let (gist, said) = match (first.is_empty(), last.is_empty()) {
+        (false, false) => (
+            format!("{name} {} but {}.", words(&first), words(&last)),
+            format!("{}, while {}", numbers(&first), numbers(&last)),
+        ),
+        (true, _) => (format!("{name} {}.", words(&last)), numbers(&last)),
+        (false, true) => (format!("{name} {}.", words(&first)), numbers(&first)),
+    };
+    let verdict = match opener {
+        o if o.starts_with("Yes") => "Yes.",
+        o if o.starts_with("No") => "No.",
+        _ => "In part.",
+    };
+    format!("{verdict} {gist} Against {base}, {said}.{still}")
 }
 
 /// Where a variant's units end in a state its baseline's never reach (the amendment's units

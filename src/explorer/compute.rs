@@ -157,47 +157,7 @@ impl Explorer {
         let variants: Vec<Value> = result
             .runs
             .iter()
-            .map(|r| {
-                // The report (its system, source and notes) names an edited file as the page
-                // saves it, not by the server's name for it.
-                let text = serde_json::to_string(&r.report).unwrap_or_default();
-                let report: Value = serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
-                // Each exact value's simple fraction (5/9), as the command line prints it, by
-                // outcome and measure (beside the report, which stays the command line's).
-                let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, o.cell.exact));
-                let metrics = r.report.metrics.iter().map(|m| (&m.name, m.exact));
-                let fractions: serde_json::Map<String, Value> = outcomes
-                    .chain(metrics)
-                    .filter_map(|(name, exact)| {
-                        let (a, b) = crate::report::simple_fraction(exact?)?;
-                        Some((name.clone(), json!(format!("{a}/{b}"))))
-                    })
-                    .collect();
-                // Each outcome's and average's name in a reader's words, as the published page
-                // heads its rows (`heads`), and short, for a sentence or a menu (`names`).
-                let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, None));
-                let metrics = r.report.metrics.iter().map(|m| (&m.name, Some(m.meaning.as_str())));
-                let (mut heads, mut names) = (serde_json::Map::new(), serde_json::Map::new());
-                for (name, meaning) in outcomes.chain(metrics) {
-                    heads.insert(name.clone(), json!(crate::publish::measure_head(name, meaning)));
-                    let short = match meaning {
-                        Some(_) => crate::labels::metric(name).head,
-                        None => crate::labels::outcome(name).head,
-                    };
-                    names.insert(name.clone(), json!(short));
-                }
-                // The averages that are shares of the trials (a cause of removal): chances, shown
-                // in per cent beside the outcomes, not as 0.231.
-                let shares: Vec<&str> = r
-                    .report
-                    .metrics
-                    .iter()
-                    .map(|m| m.name.as_str())
-                    .filter(|n| crate::labels::is_share(n))
-                    .collect();
-                let p = settings[r.variant].profile;
-                json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions, "heads": heads, "names": names, "shares": shares })
-            })
+            .map(|r| variant_answer(r, settings))
             .collect();
         let comparisons = if v.compared() {
             if exact {
@@ -277,6 +237,58 @@ impl Explorer {
             "partial": partial.map(|trials| json!({ "trials": trials })),
         }))
     }
+}
+
+/// One profile's run as the page reads it: its report (an edited file named as the page saves
+/// it), each exact value's simple fraction, each measure's words, and which averages are
+/// shares.
+fn variant_answer(r: &crate::experiment::Run, settings: &[Variant<'_>]) -> Value {
+    // The report (its system, source and notes) names an edited file as the page
+    // saves it, not by the server's name for it.
+    let text = serde_json::to_string(&r.report).unwrap_or_default();
+    let report: Value = serde_json::from_str(&as_saved(&text)).unwrap_or(Value::Null);
+    // Each exact value's simple fraction (5/9), as the command line prints it, by
+    // outcome and measure (beside the report, which stays the command line's).
+    let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, o.cell.exact));
+    let metrics = r.report.metrics.iter().map(|m| (&m.name, m.exact));
+    let fractions: serde_json::Map<String, Value> = outcomes
+        .chain(metrics)
+        .filter_map(|(name, exact)| {
+            let (a, b) = crate::report::simple_fraction(exact?)?;
+            Some((name.clone(), json!(format!("{a}/{b}"))))
+        })
+        .collect();
+    // Each outcome's and average's name in a reader's words, as the published page
+    // heads its rows (`heads`), and short, for a sentence or a menu (`names`).
+    let outcomes = r.report.outcomes.iter().map(|o| (&o.outcome, None));
+    let metrics = r
+        .report
+        .metrics
+        .iter()
+        .map(|m| (&m.name, Some(m.meaning.as_str())));
+    let (mut heads, mut names) = (serde_json::Map::new(), serde_json::Map::new());
+    for (name, meaning) in outcomes.chain(metrics) {
+        heads.insert(
+            name.clone(),
+            json!(crate::publish::measure_head(name, meaning)),
+        );
+        let short = match meaning {
+            Some(_) => crate::labels::metric(name).head,
+            None => crate::labels::outcome(name).head,
+        };
+        names.insert(name.clone(), json!(short));
+    }
+    // The averages that are shares of the trials (a cause of removal): chances, shown
+    // in per cent beside the outcomes, not as 0.231.
+    let shares: Vec<&str> = r
+        .report
+        .metrics
+        .iter()
+        .map(|m| m.name.as_str())
+        .filter(|n| crate::labels::is_share(n))
+        .collect();
+    let p = settings[r.variant].profile;
+    json!({ "label": p.label.to_string(), "name": p.name, "title": p.title(), "report": report, "fractions": fractions, "heads": heads, "names": names, "shares": shares })
 }
 
 #[cfg(test)]

@@ -31,12 +31,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
             .enumerate()
             .filter(|(_, v)| v.system == *system)
             .collect();
-        let in_all = |k: &str, x: &SetValue| {
-            members.len() > 1
-                && members
-                    .iter()
-                    .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
-        };
+        let in_all = |k: &str, x: &SetValue| set_in_all(&members, k, x);
         let said_all =
             |pairs: Vec<(&str, String)>| crate::labels::settings_in_words_under(&[system], &pairs);
         let group_shared: Vec<String> = said_all(
@@ -99,6 +94,15 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
     out
 }
 
+/// Whether every one of a system's `members` (two or more) sets `k` to `x`: said once, with
+/// the system, not with each variant.
+fn set_in_all(members: &[(usize, &crate::experiment::Variant)], k: &str, x: &SetValue) -> bool {
+    members.len() > 1
+        && members
+            .iter()
+            .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
+}
+
 /// A variant of `system` in the setup, by its name (and role) and what sets it apart from the
 /// other `members` of its system: its own settings, rules and optional rules, in words.
 fn variant_words(
@@ -111,12 +115,7 @@ fn variant_words(
     let shared_set = |k: &str, x: &SetValue| super::super::charts::set_everywhere(exp, k, x);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
     let measure = |k: &str| crate::labels::is_measurement(k);
-    let in_all = |k: &str, x: &SetValue| {
-        members.len() > 1
-            && members
-                .iter()
-                .all(|(_, v)| v.set.iter().any(|(k2, x2)| k2 == k && x2 == x))
-    };
+    let in_all = |k: &str, x: &SetValue| set_in_all(members, k, x);
     let said_all =
         |pairs: Vec<(&str, String)>| crate::labels::settings_in_words_under(&[system], &pairs);
     let mut own: Vec<String> = said_all(

@@ -357,6 +357,24 @@ fn an_experiment_variant_plays_optimally_and_bad_play_is_refused_at_its_line() {
     assert!((margin(&runs[0]) - value(&s, "as the parameters set it")).abs() < 1e-12);
     assert!((margin(&runs[1]) - s.optimal).abs() < 1e-12);
     assert_eq!(json["experiment"]["variants"][1]["optimal_play"], true);
+    // The report shows how the best play plays: its section with the rule of thumb or the
+    // closest way tried, the map of the best choice as a chart, the solution in the data.
+    assert_eq!(json["play"][0][0], "best");
+    assert!((json["play"][0][1]["optimal"].as_f64().unwrap() - s.optimal).abs() < 1e-12);
+    let summary = std::fs::read_to_string(dir.join("out/summary.md")).unwrap();
+    let section = summary
+        .split("## How best plays")
+        .nth(1)
+        .expect("a section on how the best play plays");
+    assert!(
+        section.contains("| way of playing | value | short of the best |")
+            && section.contains("| best play |")
+            && (section.contains("Rule of thumb: ") || section.contains("the closest, ")),
+        "{section}"
+    );
+    let svg = std::fs::read_to_string(dir.join("out/play.svg")).unwrap();
+    assert!(svg.contains("<text") && svg.contains("best choice in each state"));
+    assert!(dir.join("out/play.png").exists());
     let bad = run(file("cleverly", ""));
     let err = String::from_utf8(bad.stderr).unwrap();
     assert_eq!(bad.status.code(), Some(2), "{err}");
@@ -477,4 +495,59 @@ fn balance_solves_the_best_play_again_at_every_value() {
         err.contains("invalid value 'cleverly' for --play: optimal"),
         "{err}"
     );
+}
+
+/// The map of the best choice by state says what the policy's table says: a cell for every
+/// state met in at least a thousandth of a turn (on the map's axes), coloured by its one best
+/// choice where that holds at every turn met, else by the first and naming the turn the last
+/// begins.
+#[test]
+fn the_map_of_the_best_choice_is_the_policy_table() {
+    use morale_lab::report::chart::Chart;
+    for (sys, pairs) in grid() {
+        let s = solved(sys, &pairs);
+        let Chart::Choices(map) = s.chart("t") else {
+            panic!("{sys} {pairs:?}: not a map of choices");
+        };
+        let mut shown = 0;
+        for (yi, enemy) in map.y.1.iter().enumerate() {
+            for (xi, own) in map.x.1.iter().enumerate() {
+                let mut runs: Vec<_> = s
+                    .policy
+                    .iter()
+                    .filter(|r| &r.own == own && &r.enemy == enemy)
+                    .collect();
+                runs.sort_by_key(|r| r.turns.0);
+                let met: f64 = runs.iter().map(|r| r.reached).sum();
+                let cell = &map.cells[yi][xi];
+                if met < 1e-3 {
+                    assert!(cell.is_none(), "{sys} {pairs:?}: {own} / {enemy}");
+                    continue;
+                }
+                shown += 1;
+                let (kind, words) = cell.as_ref().expect("a cell for a state met");
+                let (first, last) = (runs[0], runs[runs.len() - 1]);
+                if runs.iter().all(|r| r.choice == first.choice) {
+                    assert_eq!(map.kinds[*kind].0, first.choice);
+                    assert_eq!(words, &first.choice);
+                } else {
+                    assert!(
+                        map.kinds[*kind]
+                            .0
+                            .starts_with(&format!("{}, then ", first.choice))
+                    );
+                    assert_eq!(words, &format!("{} from {}", last.choice, last.turns.0));
+                }
+            }
+        }
+        let states = s
+            .policy
+            .iter()
+            .map(|r| (&r.own, &r.enemy))
+            .collect::<std::collections::HashSet<_>>();
+        assert!(
+            shown > 0 || states.is_empty(),
+            "{sys} {pairs:?}: nothing shown"
+        );
+    }
 }

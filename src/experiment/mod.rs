@@ -431,6 +431,7 @@ impl Experiment {
         result.sensitivity = self.sensitivities(threads, sampler, control)?;
         result.balance = self.balances(threads, sampler, control)?;
         result.assumptions = self.assumptions(&result.runs, threads, sampler, control)?;
+        result.play = self.plays(control)?;
         Ok(result)
     }
 
@@ -467,6 +468,30 @@ impl Experiment {
                         .sampler(sampler),
                 };
                 Ok((v.name.clone(), sensitivity::analyse(&ask, control)?))
+            })
+            .collect()
+    }
+
+    /// Each variant that plays its best (`play = "optimal"`), its play solved at the
+    /// experiment's first setting with the rules of thumb (what its report shows of play);
+    /// empty where none does. The same for a run on one machine and a merge of shards.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; a variant that does not build (never
+    /// after `parse`).
+    pub fn plays(&self, control: &Control) -> Result<Vec<(String, crate::play::Solution)>> {
+        let point = self.points().into_iter().next().unwrap_or_default();
+        self.variants
+            .iter()
+            .filter(|v| v.optimal_play)
+            .map(|v| {
+                let job = system::build(
+                    &v.system,
+                    self.scenario,
+                    &self.inputs(v, &point),
+                    &v.options,
+                )?;
+                Ok((v.name.clone(), job.play(&play_ask(), control)?))
             })
             .collect()
     }
@@ -552,6 +577,7 @@ impl Experiment {
             sensitivity: Vec::new(),
             balance: Vec::new(),
             assumptions: None,
+            play: Vec::new(),
         }
     }
 }
@@ -694,6 +720,11 @@ pub struct ExperimentResult {
     /// With two variants or more: the assumptions the answer rests on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assumptions: Option<assumptions::Assumptions>,
+    /// With a variant that plays its best (`play = "optimal"`): each such variant's name and
+    /// its play solved at the experiment's first setting, with the rules of thumb and the best
+    /// choice by state.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub play: Vec<(String, crate::play::Solution)>,
 }
 
 #[cfg(test)]

@@ -181,6 +181,7 @@ pub fn merge_with(
     result.sensitivity = exp.sensitivities(None, sampler, control)?;
     result.balance = exp.balances(None, sampler, control)?;
     result.assumptions = exp.assumptions(&result.runs, None, sampler, control)?;
+    result.play = exp.plays(control)?;
     Ok(result)
 }
 

@@ -154,7 +154,7 @@ pub struct Share {
 }
 
 /// Play solved.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Solution {
     /// What was solved: the system, scenario, parameters, rules and options, one line each
     /// (as a scenario's report heads them).
@@ -762,11 +762,11 @@ fn thumbs<'a, C: Chain>(
     out
 }
 
-/// A value of the objective in percentage points, signed: `+12.34 pp`.
-fn points(x: f64) -> String {
+/// A value of the objective in percentage points, signed, with `unit`: `+12.34 pp`.
+fn points_in(x: f64, unit: &str) -> String {
     let v = 100.0 * x;
     let v = if v.abs() < 0.005 { 0.0 } else { v };
-    format!("{}{:.2} pp", if v < 0.0 { "−" } else { "+" }, v.abs())
+    format!("{}{:.2} {unit}", if v < 0.0 { "−" } else { "+" }, v.abs())
 }
 
 /// A share as a percentage that does not round a trace away: 100% only when it is all.
@@ -783,10 +783,18 @@ impl Solution {
     /// The answer in a few sentences: the value of optimal play beside the parameters' policy
     /// and the best single choice, whether a choice is dominant, and the rule of thumb.
     pub fn answer(&self) -> String {
+        self.answer_in("pp")
+    }
+
+    /// [`Solution::answer`] with its points in `unit` (`pp`, or `points` where a report says
+    /// "points").
+    pub fn answer_in(&self, unit: &str) -> String {
+        let points = |x: f64| points_in(x, unit);
         let own = self.own();
         let mut out = format!(
-            "Measured as {} (in percentage points, pp, from −100 to +100): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
+            "Measured as {} (in percentage points{}, from −100 to +100): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
             self.objective,
+            if unit == "pp" { ", pp" } else { "" },
             points(self.optimal),
             points(own.value),
             points(own.loss).trim_start_matches('+')
@@ -875,7 +883,8 @@ impl Solution {
 
     /// The ways of playing shown: optimal play, the parameters' own, each choice always, the
     /// rule of thumb (or the closest tried).
-    fn ways(&self) -> Vec<Vec<String>> {
+    pub fn ways(&self, unit: &str) -> Vec<Vec<String>> {
+        let points = |x: f64| points_in(x, unit);
         let mut rows = vec![vec![
             "way of playing".to_string(),
             "value".to_string(),
@@ -900,7 +909,8 @@ impl Solution {
 
     /// The best choice by state: the `rows` most met, of those met in at least a thousandth
     /// of a turn.
-    fn states(&self, rows: usize) -> (Vec<Vec<String>>, usize) {
+    pub fn states(&self, rows: usize, unit: &str) -> (Vec<Vec<String>>, usize) {
+        let points = |x: f64| points_in(x, unit);
         let mut t = vec![vec![
             "turns".to_string(),
             "side A".to_string(),
@@ -927,9 +937,9 @@ impl Solution {
     }
 
     /// What the state table's columns mean.
-    fn states_note(&self) -> String {
+    pub fn states_note(&self, unit: &str) -> String {
         format!(
-            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 pp, so a gain can pass 100); turns met: how many of those turns side A can expect to face that state under the best play. Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns met: how many of those turns side A can expect to face that state under the best play. Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
             self.turns
         )
     }
@@ -955,15 +965,15 @@ impl Solution {
         }
         out += &crate::report::wrap(&self.answer(), 100);
         out += &format!("\n{}\n\n", self.turns_words());
-        out += &crate::report::align_left(&self.ways(), 1);
-        let (t, met) = self.states(rows);
+        out += &crate::report::align_left(&self.ways("pp"), 1);
+        let (t, met) = self.states(rows, "pp");
         out += &format!(
             "\nThe best choice by state (the {} most often met under the best play, of {}):\n",
             (t.len() - 1).min(met),
             met
         );
         out += &crate::report::align_left(&t, 3);
-        out += &crate::report::wrap(&format!("({})", self.states_note()), 100);
+        out += &crate::report::wrap(&format!("({})", self.states_note("pp")), 100);
         out
     }
 
@@ -974,15 +984,15 @@ impl Solution {
             out += &format!("- {l}\n");
         }
         out += &format!("\n{}\n\n{}\n\n", self.answer(), self.turns_words());
-        out += &crate::report::md_table(&self.ways());
-        let (t, met) = self.states(rows);
+        out += &crate::report::md_table(&self.ways("pp"));
+        let (t, met) = self.states(rows, "pp");
         out += &format!(
             "\n**The best choice by state** (the {} most often met under the best play, of {})\n\n",
             (t.len() - 1).min(met),
             met
         );
         out += &crate::report::md_table(&t);
-        out += &format!("\n*{}*\n", self.states_note());
+        out += &format!("\n*{}*\n", self.states_note("pp"));
         out
     }
 
@@ -1022,6 +1032,151 @@ impl Solution {
             Format::Text => self.to_text(rows),
         }
     }
+}
+
+/// The most states of a side the map of the best choice shows (the most met).
+const MAP_MOST: usize = 14;
+
+impl Solution {
+    /// The map of the best choice by state: side A's states across, side B's down (each in
+    /// order of state, then strength, the most met kept where there are more than
+    /// [`MAP_MOST`]), each cell coloured by the best choice there, or by the choice it starts
+    /// with where the best choice changes as the turn limit nears (the cell gives the turn it
+    /// changes). States met in under a thousandth of a turn are left out, as in the table.
+    pub fn chart(&self, title: &str) -> crate::report::chart::Chart {
+        use crate::report::chart::{Chart, Choices, colour};
+        // Each state's runs of turns, in turn order, and how often it is met.
+        let mut states: Vec<((String, String), Vec<&PolicyRow>, f64)> = Vec::new();
+        for r in &self.policy {
+            let key = (r.own.clone(), r.enemy.clone());
+            match states.iter_mut().find(|s| s.0 == key) {
+                Some(s) => {
+                    s.1.push(r);
+                    s.2 += r.reached;
+                }
+                None => states.push((key, vec![r], r.reached)),
+            }
+        }
+        states.retain(|s| s.2 >= 1e-3);
+        for s in &mut states {
+            s.1.sort_by_key(|r| r.turns.0);
+        }
+        let axis = |side: usize| -> Vec<String> {
+            let mut met: Vec<(String, f64)> = Vec::new();
+            for ((own, enemy), _, reached) in &states {
+                let name = if side == 0 { own } else { enemy };
+                match met.iter_mut().find(|m| &m.0 == name) {
+                    Some(m) => m.1 += reached,
+                    None => met.push((name.clone(), *reached)),
+                }
+            }
+            met.sort_by(|a, b| b.1.total_cmp(&a.1));
+            met.truncate(MAP_MOST);
+            // The state's name first (in order of how often met), then the most left first.
+            let status_rank: Vec<String> = {
+                let mut seen: Vec<String> = Vec::new();
+                for (n, _) in &met {
+                    let st = status_of(n);
+                    if !seen.contains(&st) {
+                        seen.push(st);
+                    }
+                }
+                seen
+            };
+            let mut names: Vec<String> = met.into_iter().map(|m| m.0).collect();
+            names.sort_by_key(|n| {
+                let rank = status_rank.iter().position(|st| *st == status_of(n));
+                let (left, rest) = left_of(n);
+                (rank, rest, std::cmp::Reverse(left))
+            });
+            names
+        };
+        let (xs, ys) = (axis(0), axis(1));
+        let n = self.choices.len();
+        let tint = |c: plotters::style::RGBColor| {
+            let f = |v: u8| (255.0 - (255.0 - v as f64) * 0.45).round() as u8;
+            plotters::style::RGBColor(f(c.0), f(c.1), f(c.2))
+        };
+        let base: Vec<plotters::style::RGBColor> = (0..n)
+            .map(|i| colour(if i == 0 { 0 } else { i + 2 }))
+            .collect();
+        let mut kinds: Vec<(String, plotters::style::RGBColor)> = self
+            .choices
+            .iter()
+            .zip(&base)
+            .map(|(c, col)| (c.clone(), *col))
+            .collect();
+        let mut cells = vec![vec![None; xs.len()]; ys.len()];
+        let index = |c: &str| self.choices.iter().position(|x| x == c);
+        for ((own, enemy), runs, _) in &states {
+            let (Some(xi), Some(yi)) = (
+                xs.iter().position(|x| x == own),
+                ys.iter().position(|y| y == enemy),
+            ) else {
+                continue;
+            };
+            let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (index(&first.choice), index(&last.choice)) else {
+                continue;
+            };
+            let cell = if runs.iter().all(|r| r.choice == first.choice) {
+                (a, self.choices[a].clone())
+            } else {
+                let name = format!(
+                    "{}, then {} from the turn shown",
+                    self.choices[a], self.choices[b]
+                );
+                let kind = match kinds.iter().position(|k| k.0 == name) {
+                    Some(k) => k,
+                    None => {
+                        kinds.push((name, tint(base[a])));
+                        kinds.len() - 1
+                    }
+                };
+                (kind, format!("{} from {}", self.choices[b], last.turns.0))
+            };
+            cells[yi][xi] = Some(cell);
+        }
+        Chart::Choices(Choices {
+            title: title.to_string(),
+            x: ("side A (the side that chooses)".into(), xs),
+            y: ("side B".into(), ys),
+            cells,
+            kinds,
+            note: format!(
+                "Each side's state: its morale state and what it has left. A blank cell: a state not met under the best play, met in under a thousandth of a turn, or one where the choices are worth the same. Turn limit: {} turns.",
+                self.turns
+            ),
+        })
+    }
+}
+
+/// A unit's state in words (`unsteady 5/6, blown`) without what it has left: `unsteady`.
+fn status_of(words: &str) -> String {
+    words
+        .split(|c: char| c.is_ascii_digit())
+        .next()
+        .unwrap_or(words)
+        .trim()
+        .to_string()
+}
+
+/// What a unit in `words` has left (`5` of `unsteady 5/6, blown`) and the words after it.
+fn left_of(words: &str) -> (i64, String) {
+    let start = words
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(words.len());
+    let digits: String = words[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let after = words[start..]
+        .split_once([',', ' '])
+        .map(|(_, r)| r.to_string())
+        .unwrap_or_default();
+    (digits.parse().unwrap_or(0), after)
 }
 
 /// `s` with its first letter capital.

@@ -10,6 +10,7 @@ use morale_lab::error::{Error, Result};
 
 use crate::cli::commands::scenario::{RunArgs, asked};
 use crate::cli::flags::{int_in, invalid};
+use crate::cli::write::{chart_target, draw_chart};
 
 /// The flags `play` adds to a scenario's.
 #[derive(Debug, Args)]
@@ -30,6 +31,12 @@ pub(crate) struct PlayArgs {
     /// Rows of the best choice by state to print (default 20; the JSON has them all).
     #[arg(help_heading = "Play", long, value_name = "N")]
     pub(crate) rows: Option<String>,
+    /// Also draw the map of the best choice by state to FILE (.png or .svg).
+    #[arg(help_heading = "Play", long, value_name = "FILE")]
+    pub(crate) chart: Option<std::path::PathBuf>,
+    /// Replace the --chart file if it exists.
+    #[arg(help_heading = "Play", long)]
+    pub(crate) force: bool,
 }
 
 /// The objective as outcomes with weights: `a-b+c`.
@@ -105,6 +112,7 @@ pub(crate) fn run_play(
         None => 20,
         Some(r) => int_in("--rows", r, 0, 100_000)? as usize,
     };
+    let chart = chart_target(p.chart.as_ref(), p.force)?;
     let asked = asked(&a)?;
     let ask = morale_lab::play::Ask {
         weights: weights(
@@ -117,6 +125,13 @@ pub(crate) fn run_play(
     };
     let job = morale_lab::system::build(&asked.system, scenario, &asked.inputs, &asked.options)?;
     let solution = job.play(&ask, &control)?;
+    if let Some((path, svg)) = chart {
+        draw_chart(
+            &solution.chart("The best choice by state, side A"),
+            &path,
+            svg,
+        )?;
+    }
     Ok(solution.render(asked.format, rows))
 }
 

@@ -876,6 +876,14 @@ pub(super) fn sweep_charts(
             b.chart(),
         ));
     }
+    for (name, solved) in &result.play {
+        out.push((
+            per_variant("play", result.play.len(), name),
+            solved.chart(&format!(
+                "{name}: side A\u{2019}s best choice in each state"
+            )),
+        ));
+    }
     out
 }
 

@@ -702,7 +702,7 @@ fn caption_of(stem: &str) -> &'static str {
 const MOST_PRINTED: usize = 3;
 
 /// The charts (file stems) a printed report carries, at most [`MOST_PRINTED`], in this order of
-/// preference: trade-offs, the sweep, heat maps (unless `pivots` print), what number makes it
+/// preference: trade-offs, the best choice by state, the sweep, heat maps (unless `pivots` print), what number makes it
 /// fair, a metric headline's bars, the sensitivity tornado; then, while fewer
 /// than two, the first outcome bars, and the gaps in side A's line.
 /// Over a sweep, the outcome bars printed are those at `outcomes` (the setting where the
@@ -715,6 +715,7 @@ fn printed_charts(
     let mut out: Vec<String> = Vec::new();
     for prefix in [
         "tradeoff",
+        "play",
         "sweep",
         "heatmap_",
         "balance",

@@ -4,7 +4,7 @@
 use super::*;
 
 /// `results.json`: version, command, seed, trials, threads, the experiment, every run's
-/// report (timings zeroed) and the comparisons.
+/// report (timings zeroed) and the comparisons; a balance and play solved where asked.
 pub(super) fn results(c: &Context) -> Vec<u8> {
     let mut stable = c.result.clone();
     for r in &mut stable.runs {
@@ -28,6 +28,13 @@ pub(super) fn results(c: &Context) -> Vec<u8> {
         && let Some(map) = doc.as_object_mut()
     {
         map.insert("balance".into(), json!(stable.balance));
+    }
+    // With a variant that plays its best: its play solved (the rule of thumb, the best choice
+    // by state), likewise absent otherwise.
+    if !stable.play.is_empty()
+        && let Some(map) = doc.as_object_mut()
+    {
+        map.insert("play".into(), json!(stable.play));
     }
     pretty(&doc)
 }

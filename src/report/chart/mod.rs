@@ -7,7 +7,8 @@
 //! `<text>` (editable in a layout program) with the letters it uses embedded as an
 //! `@font-face`, so both formats look the same on a machine with no fonts installed.
 //!
-//! One file per kind of chart (`bars`, `stacked`, `lines`, `heat`, `tradeoff`, `tornado`), each
+//! One file per kind of chart (`bars`, `stacked`, `lines`, `heat`, `tradeoff`, `tornado`,
+//! `choices`), each
 //! drawn on the frame they share (`frame`: title, legend, caption, axes, text and marks); a new
 //! kind is a variant of [`Chart`], a file with its `draw`, and an arm in [`draw`].
 
@@ -18,6 +19,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 mod bars;
+mod choices;
 mod frame;
 mod heat;
 mod lines;
@@ -26,6 +28,7 @@ mod tornado;
 mod tradeoff;
 
 pub use bars::Bars;
+pub use choices::Choices;
 use frame::{FONT, Scale};
 pub use lines::Lines;
 pub use tradeoff::Tradeoff;
@@ -208,6 +211,9 @@ pub enum Chart {
     /// A trade-off between two headlines: a point per variant at (first, second), at the exact
     /// values where they are known, else at the estimates with their intervals both ways.
     Tradeoff(Tradeoff),
+    /// The best choice by state: a cell per pair of the two sides' states, coloured by the
+    /// choice best there.
+    Choices(Choices),
 }
 
 type Area<DB> = DrawingArea<DB, Shift>;
@@ -237,6 +243,7 @@ where
             range,
         } => heat::draw(root, title, x, y, cells, range, s)?,
         Chart::Tradeoff(tradeoff) => tradeoff::draw(root, tradeoff, s)?,
+        Chart::Choices(choices) => choices::draw(root, choices, s)?,
         Chart::Tornado {
             title,
             x_label,
@@ -257,7 +264,8 @@ impl Chart {
             | Chart::Lines(Lines { title, .. })
             | Chart::Heat { title, .. }
             | Chart::Tornado { title, .. }
-            | Chart::Tradeoff(Tradeoff { title, .. }) => title,
+            | Chart::Tradeoff(Tradeoff { title, .. })
+            | Chart::Choices(Choices { title, .. }) => title,
         }
     }
 

@@ -1,5 +1,6 @@
 //! The sections of the analyses an experiment may ask for beside its variants: which rule
-//! matters most (sensitivity) and what value of a number makes it fair (balance).
+//! matters most (sensitivity), what value of a number makes it fair (balance) and how a
+//! variant that plays its best plays (play).
 
 use super::*;
 
@@ -99,3 +100,53 @@ pub(super) fn balance_sections(result: &ExperimentResult) -> Vec<Section> {
     }
     sections
 }
+
+/// A section per variant that plays its best: what good play is worth, whether a choice is
+/// dominant and the rule of thumb (in the answer's words, in points), the ways of playing
+/// valued, and the states most often met with their best choice (the map is its chart).
+pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
+    let tab = |rows: Vec<Vec<String>>| {
+        let mut t = Tab::new(
+            &rows[0]
+                .iter()
+                .map(|h| {
+                    let numeric =
+                        ["value", "short of the best", "gains", "turns met"].contains(&h.as_str());
+                    (h.as_str(), numeric)
+                })
+                .collect::<Vec<_>>(),
+        );
+        t.rows = rows[1..].to_vec();
+        t
+    };
+    let several = result.experiment.points().len() > 1;
+    result
+        .play
+        .iter()
+        .map(|(name, solved)| {
+            let (states, met) = solved.states(PLAY_ROWS, "points");
+            let mut intro = format!(
+                "Side A chooses at the start of every turn to hold or to charge; side B has no choice in this model. {}",
+                solved.answer_in("points")
+            );
+            if several {
+                intro += " Solved at the experiment's first setting.";
+            }
+            intro += &format!(
+                " The first table values each way of playing; the second gives the best choice in the {} states most often met under the best play (of {met}), and the chart maps it.",
+                (states.len() - 1).min(met)
+            );
+            Section {
+                printed: false,
+                list: Vec::new(),
+                closing: solved.states_note("points"),
+                title: format!("How {name} plays"),
+                intro,
+                tables: vec![tab(solved.ways("points")), tab(states)],
+            }
+        })
+        .collect()
+}
+
+/// The rows of the best choice by state a report shows.
+const PLAY_ROWS: usize = 12;

@@ -279,10 +279,11 @@ fn first_points_said_in_full(answer: &str) -> String {
 
 /// For each variant that plays its best choices (`play = "optimal"`), at the first setting,
 /// what play maximises (the chance side A holds minus the chance side B holds, exact) under it
-/// and under its baseline, and so what good play is worth: "Best play is solved for the chance
-/// side A holds minus the chance side B holds: +45.26 points under Best play against +42.46
-/// under Charge a shaken target, so good play is worth +2.80 points." `None` without one, or
-/// where an exact value is missing.
+/// and under its baseline, and so what good play is worth, with the rule of thumb that comes
+/// close: "Measured as side A's chance to hold the field minus side B's: +45.26 points under
+/// Best play against +42.46 under Charge a shaken target, so good play is worth +2.80 points.
+/// Rule of thumb, 0.37 points short of Best play: …" `None` without one, or where an
+/// exact value is missing.
 fn play_worth(result: &ExperimentResult) -> Option<String> {
     let exp = &result.experiment;
     let first = &result.runs[0].point;
@@ -310,7 +311,7 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
             let bi = exp.baseline_of(vi)?;
             let (m, b) = (margin(vi)?, margin(bi)?);
             Some(format!(
-                "{} points under {} against {} under {}, so good play is worth {} points there",
+                "{} points under {} against {} under {}, so good play is worth {} points",
                 points(m),
                 v.name,
                 points(b),
@@ -319,19 +320,32 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
             ))
         })
         .collect();
-    match said.is_empty() {
-        true => None,
-        false => Some(format!(
-            "Best play is solved for the chance that side A holds minus the chance that side B holds: {}.",
-            said.join("; ")
-        )),
+    if said.is_empty() {
+        return None;
     }
+    let mut out = format!(
+        "Measured as side A's chance to hold the field minus side B's: {}.",
+        said.join("; ")
+    );
+    // The rule of thumb a player can carry, where one comes close (one variant's: with several,
+    // each variant's section gives its own).
+    if let [(name, solved)] = result.play.as_slice()
+        && let Some(t) = &solved.thumb
+    {
+        out += &format!(
+            " Rule of thumb, {:.2} points short of {name}: {}.",
+            100.0 * t.loss,
+            t.name
+        );
+    }
+    Some(out)
 }
 
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {
     let exp = &result.experiment;
     let mut sections = run_sections(result);
     sections.extend(differences_section(result, comparisons));
+    sections.extend(play_sections(result));
     if let Some(section) = across_systems(result) {
         sections.push(section);
     }

@@ -839,7 +839,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| retreat on fire alone | 85.37% (the same) | 3.63 (+0.58) | 2.86 (−0.24) |"
+            "| retreat on fire alone | 85.37% (the same) | 3.63 (+0.58 turns) | 2.86 (−0.24 turns) |"
         ),
         "{summary}"
     );
@@ -847,7 +847,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91) | 2.75 (−0.35) |"
+        "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91 turns) | 2.75 (−0.35 turns) |"
     ), "{summary}");
     // Rank & File is there for comparison: out of the counts, said apart; a dash where its
     // rules have no such state, said under the table.

@@ -319,6 +319,14 @@ impl Head {
             false => format!("{} points", signed(x, k)),
         }
     }
+    /// [`Head::diff`] with a metric's unit where it has one ("+0.78 turns"): in a table's cell,
+    /// where a bare "+0.78" beside "−13.94 points" read as a chance (writer trial 59).
+    pub fn diff_unit(&self, d: f64) -> String {
+        match (self.metric, crate::labels::metric_unit(&self.key)) {
+            (true, Some(unit)) => format!("{} {unit}", self.diff(d)),
+            _ => self.diff(d),
+        }
+    }
     /// A difference one digit finer.
     pub fn diff_fine(&self, d: f64) -> String {
         if self.metric {

@@ -101,13 +101,13 @@ fn answer_tab(
                 Some(_) if v.reference => None,
                 Some(x) if super::super::answer::exactly_same(x) => Some("the same".to_string()),
                 Some(x) => Some(match x.exact_difference {
-                    Some(e) if exact_all => h.diff(e),
-                    Some(e) => format!("{}, exact", h.diff(e)),
+                    Some(e) if exact_all => h.diff_unit(e),
+                    Some(e) => format!("{}, exact", h.diff_unit(e)),
                     // The change's own interval is in the differences table: beside a
                     // value with its interval, the cell would not fit a printed column.
                     None => format!(
                         "{}{}",
-                        h.diff(x.difference),
+                        h.diff_unit(x.difference),
                         match super::super::answer::chance_cell(x) {
                             "no" => "",
                             "could be" => ", could be chance",

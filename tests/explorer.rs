@@ -3289,3 +3289,95 @@ fn save_as_another_editor(path: &std::path::Path, text: &str) {
         .set_modified(std::time::SystemTime::now() + Duration::from_secs(2))
         .unwrap();
 }
+
+/// Best play (issue 78): in an engagement the page solves side A's choices for the profile the
+/// form edits, as `play engagement` does on the command line (the same answer, to the digit),
+/// with each way of playing valued, the states most met, the map of the best choice and the
+/// command that gives them; the link holds it and a link opened solves it again; a scenario
+/// with no choice hides it.
+#[test]
+fn the_page_solves_the_best_play() {
+    let Some(chromium) = crate::browser::chromium("the_page_solves_the_best_play") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "play");
+    let view = "system=rank-and-file&scenario=engagement&set=attacker%3Dveteran%20cavalry&set=defender%3Dgreen%20stands%3D6&trials=20000";
+    b.goto(&server.url(&format!("/?{view}")));
+    shown_exact(&mut b, "side_a_holds");
+    assert_eq!(
+        b.eval("document.getElementById('play').hidden"),
+        json!(false)
+    );
+    let want = json_of(&[
+        "play",
+        "engagement",
+        "--system",
+        "rank-and-file",
+        "--attacker",
+        "veteran cavalry",
+        "--defender",
+        "green stands=6",
+        "--format",
+        "json",
+    ]);
+    b.eval("document.getElementById('play-run').click()");
+    let answer = b
+        .wait("(() => { const p = document.querySelector('#played p'); return p && p.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    let points = |x: f64| format!("{:+.2} points", 100.0 * x).replace('-', "\u{2212}");
+    assert!(
+        answer.contains(&format!(
+            "side A's best play scores {}",
+            points(want["optimal"].as_f64().unwrap())
+        )) && answer.contains(want["thumb"]["name"].as_str().unwrap()),
+        "{answer} / {want}"
+    );
+    // Each way of playing, a row; the states, up to twenty; the map; the command line.
+    let ways = b
+        .eval("document.querySelectorAll('#played table')[0].querySelectorAll('tbody tr').length")
+        .as_u64()
+        .unwrap();
+    assert!(ways >= 4, "{ways}");
+    let states = b
+        .eval("document.querySelectorAll('#played table')[1].querySelectorAll('tbody tr').length")
+        .as_u64()
+        .unwrap();
+    assert!((1..=20).contains(&states), "{states}");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#played figure svg').length")
+            .as_u64(),
+        Some(1)
+    );
+    let command = b
+        .eval("document.querySelector('#played pre').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        command.starts_with("morale-lab play engagement --system rank-and-file")
+            && command.contains("--chart best-play.png"),
+        "{command}"
+    );
+    // The link holds it: opened afresh, the page solves it again.
+    b.wait("location.search.includes('play=1')");
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    b.eval("document.getElementById('played').replaceChildren()");
+    b.goto(&link);
+    let again = b
+        .wait("(() => { const p = document.querySelector('#played p'); return p && p.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(again, answer);
+    // A scenario with no choice: no best play to ask, and the link lets it go.
+    b.goto(&server.url(&format!("/?{RALLY}&play=1")));
+    shown_exact(&mut b, "recovered");
+    assert_eq!(
+        b.eval("document.getElementById('play').hidden"),
+        json!(true)
+    );
+    b.wait("!location.search.includes('play=1') && !document.querySelector('#played p')");
+}

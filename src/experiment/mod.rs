@@ -480,20 +480,28 @@ impl Experiment {
     /// [`Error::Cancelled`] when `control` is cancelled; a variant that does not build (never
     /// after `parse`).
     pub fn plays(&self, control: &Control) -> Result<Vec<(String, crate::play::Solution)>> {
-        let point = self.points().into_iter().next().unwrap_or_default();
-        self.variants
-            .iter()
-            .filter(|v| v.optimal_play)
-            .map(|v| {
-                let job = system::build(
-                    &v.system,
-                    self.scenario,
-                    &self.inputs(v, &point),
-                    &v.options,
-                )?;
-                Ok((v.name.clone(), job.play(&play_ask(), control)?))
-            })
+        (0..self.variants.len())
+            .filter(|&i| self.variants[i].optimal_play)
+            .map(|i| Ok((self.variants[i].name.clone(), self.play_of(i, control)?)))
             .collect()
+    }
+
+    /// Variant `i`'s play solved at the experiment's first setting, with the rules of thumb,
+    /// whether it plays its best or not (the explorer asks it of any profile).
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when `control` is cancelled; a scenario with no choice to solve;
+    /// a variant that does not build (never after `parse`).
+    pub fn play_of(&self, i: usize, control: &Control) -> Result<crate::play::Solution> {
+        let point = self.points().into_iter().next().unwrap_or_default();
+        let v = &self.variants[i];
+        let job = system::build(
+            &v.system,
+            self.scenario,
+            &self.inputs(v, &point),
+            &v.options,
+        )?;
+        job.play(&play_ask(), control)
     }
 
     /// With a `[balance]` section, each variant solved (all but the one the others match), from

@@ -24,6 +24,7 @@ mod edits;
 mod files;
 mod gate;
 mod lanes;
+mod play;
 mod publish;
 mod response;
 mod run;
@@ -262,6 +263,10 @@ impl Explorer {
                     Err(_) => f.response(),
                 },
             },
+            "/api/play" if post => match self.play(&pairs) {
+                Ok(v) => Response::json(200, &v),
+                Err(f) => f.response(),
+            },
             "/api/publish" if post => match self.publish(&pairs) {
                 Ok(v) => Response::json(200, &v),
                 Err(f) => f.response(),
@@ -284,12 +289,13 @@ impl Explorer {
                 Response::json(200, &json!({ "cancelled": found }))
             }
             "/" | "/index.html" | "/api/systems" | "/api/files" | "/api/describe" | "/api/run"
-            | "/api/publish" | "/api/progress" | "/api/cancel" => Response::error(
+            | "/api/publish" | "/api/play" | "/api/progress" | "/api/cancel" => Response::error(
                 405,
                 &format!(
                     "{method} is not allowed on {path}: {}",
                     match path {
-                        "/api/describe" | "/api/run" | "/api/publish" | "/api/cancel" => "POST it",
+                        "/api/describe" | "/api/run" | "/api/publish" | "/api/play"
+                        | "/api/cancel" => "POST it",
                         _ => "GET it",
                     }
                 ),

@@ -93,7 +93,7 @@ impl Explorer {
     /// Each setting checked as the command line checks it: in the experiment's order (the base
     /// first), each with its link prefix and its system's name, and the holds that keep the
     /// edited files used loaded.
-    fn variants<'v>(
+    pub(super) fn variants<'v>(
         &self,
         v: &'v View,
     ) -> std::result::Result<(Vec<Variant<'v>>, Vec<Hold<'_>>), Failure> {

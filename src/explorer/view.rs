@@ -69,8 +69,8 @@ pub const MAX_PROFILES: usize = 8;
 pub const KEYS: &str = "system, scenario, set, rule, option, code, name, trials, seed, edit, base, and the same with a letter's prefix (a.system, c.set, …) for the other profiles";
 
 /// The query keys of a request besides the view's.
-const REQUEST_KEYS: [&str; 10] = [
-    "mode", "run", "budget", "solve", "target", "range", "sweep", "values", "of", "fit",
+const REQUEST_KEYS: [&str; 11] = [
+    "mode", "run", "budget", "solve", "target", "range", "sweep", "values", "of", "fit", "play",
 ];
 
 /// A key's profile letter and bare key: `c.set` → (`Some('C')`, `set`); `set` → (`None`, `set`).

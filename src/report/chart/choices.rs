@@ -91,10 +91,16 @@ where
                 RGBColor(255, 255, 255).stroke_width(s.px(2.0).max(1) as u32),
             ))
             .map_err(e)?;
+            // The words, or as many of their last words as fit ("charge from 11", "from 11",
+            // "11" on a phone's narrow canvas).
             let room = (b.0 - a.0).abs() - s.px(6.0);
-            if !words.is_empty() && text_w(words, s.em(TEXT)) <= room {
+            let all: Vec<&str> = words.split(' ').collect();
+            let fits = (0..all.len())
+                .map(|k| all[k..].join(" "))
+                .find(|w| text_w(w, s.em(TEXT)) <= room);
+            if let Some(words) = fits {
                 root.draw(&Text::new(
-                    words.to_string(),
+                    words,
                     ((a.0 + b.0) / 2, (a.1 + b.1) / 2),
                     anchored(s.text(TEXT, ink_on(fill)), HPos::Center, VPos::Center),
                 ))

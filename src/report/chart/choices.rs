@@ -97,7 +97,7 @@ where
             let all: Vec<&str> = words.split(' ').collect();
             let fits = (0..all.len())
                 .map(|k| all[k..].join(" "))
-                .find(|w| text_w(w, s.em(TEXT)) <= room);
+                .find(|w| !w.is_empty() && text_w(w, s.em(TEXT)) <= room);
             if let Some(words) = fits {
                 root.draw(&Text::new(
                     words,

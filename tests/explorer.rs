@@ -1922,8 +1922,15 @@ fn a_link_with_a_large_edited_file_opens() {
         b.eval("document.getElementById('error').hidden"),
         json!(true)
     );
-    // The page's own link: settings in the query, the code in the fragment.
-    b.wait("location.hash.startsWith('#code=')");
+    // The page's own link: settings in the query, the edit in the fragment, as the lines that
+    // differ from the file as saved (the helpers added), not the whole text again.
+    b.wait("location.hash.startsWith('#patch=')");
+    let hash_len = b.eval("location.hash.length").as_u64().unwrap() as usize;
+    assert!(
+        hash_len < fragment.len() - text.len() / 2,
+        "{hash_len} of {}",
+        fragment.len()
+    );
     assert!(
         !b.eval("location.search")
             .as_str()
@@ -1938,6 +1945,65 @@ fn a_link_with_a_large_edited_file_opens() {
     b.wait("location.href === 'about:blank'");
     b.goto(&link);
     b.wait("document.getElementById('code').value.includes('one more line')");
+    assert_eq!(first_exact(&mut b), saved);
+}
+
+/// A number changed on line 30 of a long file makes a short link (the changed line against the
+/// saved file's hash, where the whole text made 34,000 characters, issue 76), which opens with
+/// the edit; a link made against another version of the file opens it as saved, and says so.
+#[test]
+fn an_edit_of_a_long_file_makes_a_short_link() {
+    let Some(chromium) = crate::browser::chromium("an_edit_of_a_long_file_makes_a_short_link")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "short-link");
+    let system = "mechanics%2Fexamples%2Ffirst-rally.rhai";
+    b.goto(&server.url(&format!("/?system={system}&scenario=rally")));
+    let saved = first_exact(&mut b);
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/mechanics/examples/first-rally.rhai"
+    ))
+    .unwrap();
+    // A comment added after line 30: the same numbers, a different text.
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    assert!(lines.len() > 40);
+    lines.insert(30, "// a note of the designer's");
+    let edited = lines.join("\n");
+    b.eval(&format!(
+        "(() => {{ const c = document.getElementById('code'); c.value = {}; c.dispatchEvent(new Event('input')); document.getElementById('run-code').click(); }})()",
+        serde_json::to_string(&edited).unwrap()
+    ));
+    b.wait("location.hash.startsWith('#patch=')");
+    let link = b.eval("location.href").as_str().unwrap().to_string();
+    let fragment = link.split_once('#').unwrap().1.to_string();
+    assert!(fragment.len() < 120, "{fragment}");
+    assert_eq!(first_exact(&mut b), saved);
+    b.call("Page.navigate", json!({ "url": "about:blank" }));
+    b.wait("location.href === 'about:blank'");
+    b.goto(&link);
+    b.wait("document.getElementById('code-path').textContent.includes('edited')");
+    assert_eq!(
+        b.eval("document.getElementById('code').value"),
+        json!(edited)
+    );
+    assert_eq!(first_exact(&mut b), saved);
+    assert_eq!(b.eval("document.getElementById('disk-note').hidden"), json!(true));
+    // Against another version of the file: opened as saved, and said.
+    let (head, rest) = fragment.split_once('.').unwrap();
+    let stale = link.replace(&format!("#{fragment}"), &format!("#{}x.{rest}", head));
+    b.call("Page.navigate", json!({ "url": "about:blank" }));
+    b.wait("location.href === 'about:blank'");
+    b.goto(&stale);
+    let note = b
+        .wait("(() => { const n = document.getElementById('disk-note'); return !n.hidden && n.textContent; })()")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(note.contains("another version of the file"), "{note}");
+    assert_eq!(b.eval("document.getElementById('code').value"), json!(text));
     assert_eq!(first_exact(&mut b), saved);
 }
 

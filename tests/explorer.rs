@@ -1990,7 +1990,10 @@ fn an_edit_of_a_long_file_makes_a_short_link() {
         json!(edited)
     );
     assert_eq!(first_exact(&mut b), saved);
-    assert_eq!(b.eval("document.getElementById('disk-note').hidden"), json!(true));
+    assert_eq!(
+        b.eval("document.getElementById('disk-note').hidden"),
+        json!(true)
+    );
     // Against another version of the file: opened as saved, and said.
     let (head, rest) = fragment.split_once('.').unwrap();
     let stale = link.replace(&format!("#{fragment}"), &format!("#{}x.{rest}", head));

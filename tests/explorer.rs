@@ -2077,7 +2077,7 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
         .as_f64()
         .unwrap();
     assert!(five < saved, "{five} {saved}");
-    b.wait("location.hash.startsWith('#code=')");
+    b.wait("location.hash.startsWith('#patch=')");
     // The command box: save the edit where it says, and the command line gives the page's numbers.
     let estimate = b
         .wait("(() => { const td = document.querySelector('tr[data-outcome] td.estimate'); return td && td.dataset.value ? Number(td.dataset.value) : null; })()")

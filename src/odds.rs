@@ -698,9 +698,15 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
     // "re-roll" (a non-breaking hyphen).
     let head = |c: &str| esc(c).replace('-', "\u{2011}");
     if two {
+        // A column alone under its name spans both rows, unless its help is its own (an
+        // Elite column's "one re-roll", beneath "Elite Veteran": a head of four lines made the
+        // sheet a page longer).
+        let under = |subs: &[(String, String)]| subs.len() > 1 || subs[0].0 != "no leader";
         for (name, subs) in &groups {
             out += &match subs.len() {
-                1 => format!("<th scope=\"col\" rowspan=\"2\">{}</th>", head(&subs[0].1)),
+                1 if !under(subs) => {
+                    format!("<th scope=\"col\" rowspan=\"2\">{}</th>", head(&subs[0].1))
+                }
                 n => format!(
                     "<th scope=\"colgroup\" colspan=\"{n}\" class=\"group\">{}</th>",
                     head(name)
@@ -708,7 +714,7 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
             };
         }
         out += "</tr>\n<tr>";
-        for (_, subs) in groups.iter().filter(|g| g.1.len() > 1) {
+        for (_, subs) in groups.iter().filter(|g| under(&g.1)) {
             for (sub, _) in subs {
                 out += &format!("<th scope=\"col\" class=\"sub\">{}</th>", head(sub));
             }
@@ -981,9 +987,18 @@ code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.95em; }
 fn head_groups(columns: &[String]) -> Vec<(String, Vec<(String, String)>)> {
     let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for c in columns {
-        let (name, sub) = match c.split_once(" +") {
-            Some((name, rest)) if rest.ends_with("leader") => {
+        let (name, sub) = match (c.split_once(" +"), c.strip_suffix(')')) {
+            (Some((name, rest)), _) if rest.ends_with("leader") => {
                 (name.to_string(), format!("+{rest}"))
+            }
+            // "Elite Veteran (one re-roll)": the class under a head of the Elite columns with
+            // their help, "Elite (one re-roll)".
+            (_, Some(open)) if open.contains(" (") => {
+                let (name, help) = open.split_once(" (").unwrap_or((open, ""));
+                match name.split_once(' ') {
+                    Some((kind, class)) => (format!("{kind} ({help})"), class.to_string()),
+                    None => (name.to_string(), help.to_string()),
+                }
             }
             _ => (c.clone(), "no leader".to_string()),
         };
@@ -1004,7 +1019,8 @@ mod tests {
             "Veteran",
             "Veteran +1 leader",
             "Veteran +2 leader",
-            "Elite Veteran",
+            "Elite Veteran (one re-roll)",
+            "Elite Green (one re-roll)",
             "Regular + re-roll",
         ]
         .iter()
@@ -1015,9 +1031,17 @@ mod tests {
         assert_eq!(g[0].0, "Veteran");
         let subs: Vec<&str> = g[0].1.iter().map(|s| s.0.as_str()).collect();
         assert_eq!(subs, ["no leader", "+1 leader", "+2 leader"]);
+        // The Elite columns under one head with what they count, each by its class.
+        assert_eq!(g[1].0, "Elite (one re-roll)");
         assert_eq!(
             g[1].1,
-            vec![("no leader".to_string(), "Elite Veteran".to_string())]
+            vec![
+                (
+                    "Veteran".to_string(),
+                    "Elite Veteran (one re-roll)".to_string()
+                ),
+                ("Green".to_string(), "Elite Green (one re-roll)".to_string())
+            ]
         );
         assert_eq!(g[2].0, "Regular + re-roll");
     }

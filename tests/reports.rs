@@ -898,7 +898,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 turns | −0.41 turns | still No | The amendment, 1 retreat in 6 blocked: +0.91 points in the chance of being eliminated, against −10.70 points now; the difference changes sign. |"
+            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 turns | −0.41 turns | still No | The amendment, 1 retreat in 6 blocked: eliminated +0.91 points (now −10.70); the difference changes sign. |"
         ),
         "{summary}"
     );
@@ -906,11 +906,11 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // listed for, and a row whose band is another's to the last digit names it (writer trial
     // 58 read the two as a repeat and a misprint).
     assert!(
-        summary.contains("| Turns a retreat lasts | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: −4.89 points"),
+        summary.contains("| Turns a retreat lasts | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (now none)."),
         "{summary}"
     );
     assert!(
-        summary.contains("| Supported from behind | no | yes | EF-2 | −10.83 points | +0.59 turns | −0.22 turns | still No | exactly as Morale class changed to Elite, a step of the same rule (EF-2); no other change listed |"),
+        summary.contains("| Supported from behind | no | yes | EF-2 | −10.83 points | +0.59 turns | −0.22 turns | still No | exactly as Morale class changed to Elite, a step of the same rule; no other change listed |"),
         "{summary}"
     );
     assert!(
@@ -1512,7 +1512,7 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     let retreat = read("retreat-vs-rank-and-file");
     let line = glossary(&retreat).expect("the retreat report says what its columns count");
     assert!(
-        line.starts_with("What the columns count:\n- Eliminated"),
+        line.starts_with("What the columns of the answer's numbers count:\n- Eliminated"),
         "{line}"
     );
     for words in [
@@ -1591,7 +1591,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment, 1 retreat in 6 blocked: +1.37 in turns the unit's place stood empty, against +0.91 now. |"
+            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment, 1 retreat in 6 blocked: turns the unit's place stood empty +1.37 turns (now +0.91). |"
         ),
         "{md}"
     );

@@ -406,9 +406,15 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
         escape(&page.title),
         colophon(
             &page.title,
+            // A credit, not a command line (writer trial 62): the file it was worked out
+            // from; the command is in the Reproduce box.
             &format!(
-                "Worked out by morale-lab {}, seed {}: {}",
-                result.version, exp.seed, page.command
+                "Worked out by morale-lab {} from {}, seed {}",
+                result.version,
+                page.command
+                    .strip_prefix("morale-lab run ")
+                    .unwrap_or(&page.command),
+                exp.seed
             )
         ),
         escape(&page.title)

@@ -357,12 +357,18 @@ fn note(
     } else {
         format!("their {level} intervals")
     };
+    // Settings swept (not turns) that have nothing between them: whole numbers, or words. The
+    // values are the marks, and the lines only join them ("Lines: exact values … no value
+    // lies between the marks" read as a contradiction, writer trial 62).
+    let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
+    let joined = !chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole);
+    let drawn = if joined { "Marks" } else { "Lines" };
     let note = if with_exact == points.len() && !with_interval {
         "Exact values.".to_string()
     } else if with_exact == points.len() && narrow {
         // In a reader's words: the simulation checks the exact line ("too close to draw" read
         // as the tool's, writer trials 56 and 57).
-        format!("Lines: exact values, each checked by simulation (to ±{half}).")
+        format!("{drawn}: exact values; the simulation agrees with each to within ±{half}.")
     } else if with_exact == points.len() {
         format!(
             "Lines: exact values; dots: the simulation's check of each, with its {level} interval."
@@ -402,11 +408,9 @@ fn note(
             ),
         };
     }
-    // Settings swept (not turns) that have nothing between them: whole numbers, or words.
-    let whole = |x: &String| x.parse::<i64>().is_ok() || x.parse::<f64>().is_err();
-    if !chart.steps && chart.x_values.len() > 1 && chart.x_values.iter().all(whole) {
+    if joined {
         // In a reader's words, not the tool's (writer trials 55 to 57).
-        note += " The lines only guide the eye: no value lies between the marks.";
+        note += " The lines join the marks for the eye: the setting has no values between them.";
     }
     if !meets.is_empty() && meets.len() <= 3 {
         note += &format!(

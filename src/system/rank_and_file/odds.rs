@@ -317,6 +317,10 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
 /// Why a routing unit's table starts at its second rally phase (RF-5).
 const TWICE: &str = "A routing unit must pass twice, first to unsteady, then to good order, so none is back at its first rally phase: the table starts at the second.";
 
+/// Under the table from unsteady with none lost: how to read it for a unit that has lost
+/// stands (each is −1 on the roll, RF-5, and a failed rally while unsteady costs none).
+const UNSTEADY_LOST: &str = "From unsteady, with stands already lost, read the table from unsteady one column over: each lost stand is −1 on the roll and a failed rally there costs none, so a Veteran with one lost rallies as a Regular with none, a Regular as a Green, and a +1 leader makes up one lost stand; a Green unit with one lost needs a 6.";
+
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
 
@@ -354,21 +358,52 @@ fn elite_note(rules: &crate::params::Resolved) -> String {
     }
 }
 
-/// The rally tables' column heads: "Veteran", "Veteran +1 leader", …, and the Elite column
-/// "Elite Veteran" as a player says it (its re-roll is in the note under the first table).
-fn rally_columns() -> Vec<String> {
-    rf::Class::ALL
+/// The Elite re-rolls a sheet's Elite columns count, in a column head's words: "one re-roll"
+/// (RF-6; the rules give Elite units re-rolls but no number, and one is assumed).
+fn elite_words(rules: &crate::params::Resolved) -> String {
+    match rules
+        .rules_json()
         .iter()
-        .flat_map(|class| {
-            HELPS.iter().map(move |(label, _)| {
-                let class = crate::labels::capitalised(class.name());
-                match label.strip_suffix(' ') {
-                    Some(before) => format!("{before} {class}"),
-                    None => format!("{class}{label}"),
-                }
-            })
+        .find(|(k, _)| k.as_str() == "elite_rerolls")
+        .map(|(_, v)| crate::report::json_text(v))
+        .as_deref()
+    {
+        None | Some("1") => "one re-roll".into(),
+        Some("unlimited") => "a re-roll a test".into(),
+        Some(n) => format!("{n} re-rolls"),
+    }
+}
+
+/// The rally tables' column heads: "Veteran", "Veteran +1 leader", …, and the Elite column
+/// "Elite Veteran (one re-roll)" as a player says it, with the re-rolls it counts (`elite`,
+/// [`elite_words`]): an assumption said only in the notes was missed (writer trial 62).
+fn rally_columns(elite: &str) -> Vec<String> {
+    columns_in_order()
+        .into_iter()
+        .map(|(class, (label, _))| {
+            let class = crate::labels::capitalised(class.name());
+            match label.strip_suffix(' ') {
+                Some(before) => format!("{before} {class} ({elite})"),
+                None => format!("{class}{label}"),
+            }
         })
         .collect()
+}
+
+/// The rally tables' columns in order: each class with no leader, a +1 and a +2 leader, then
+/// the Elite columns together, under one head with the re-rolls they count (beside each
+/// class, "Elite Veteran" wrapped to a head a line taller, and the sheet ran a page longer).
+fn columns_in_order() -> Vec<(
+    rf::Class,
+    (&'static str, &'static [(&'static str, &'static str)]),
+)> {
+    let (leaders, elite) = HELPS.split_at(HELPS.len() - 1);
+    let by_class = |helps: &'static [(&'static str, &'static [(&'static str, &'static str)])]| {
+        rf::Class::ALL
+            .into_iter()
+            .flat_map(move |class| helps.iter().map(move |h| (class, *h)))
+    };
+    by_class(leaders).chain(by_class(elite)).collect()
 }
 
 /// The chance of being back in good order by each rally phase, a column per class and help
@@ -387,8 +422,8 @@ fn recovered_by(
     let stands_text = stands.to_string();
     let lost_text = lost.to_string();
     let mut by_column: Vec<Vec<f64>> = Vec::new();
-    for class in rf::Class::ALL {
-        for (_, extra) in HELPS {
+    for (class, (_, extra)) in columns_in_order() {
+        {
             let mut inputs = rule_inputs.to_vec();
             for (k, v) in [
                 ("class", class.name()),
@@ -467,7 +502,7 @@ pub fn rally_sections(
     let elite = elite_note(rules);
     let recovered_by =
         |state: &str, lost: u8| recovered_by(system, &rule_inputs, stands, phases, state, lost);
-    let columns = rally_columns();
+    let columns = rally_columns(&elite_words(rules));
     let mut sections = Vec::new();
     // A routing unit that has already lost stands, as a player meets one mid-game: its chance by
     // the last rally phase shown, a row per loss short of the 50% rule (RF-3, RF-5). It comes
@@ -499,6 +534,11 @@ pub fn rally_sections(
             foot: vec![
                 "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder.".to_string(),
                 elite.clone(),
+                // A unit turns unsteady on failing the test its losses call for, so a player
+                // meets it with stands lost more often than not (writer trial 62): how to read
+                // the table from unsteady then, which a table of its own would have made the
+                // sheet a page longer; said here, where the page has room.
+                UNSTEADY_LOST.to_string(),
             ],
         });
     }

@@ -550,7 +550,7 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
             "In the table, \u{201c}{label}\u{201d} means {meaning}.{rest}"
         )),
         _ => Some(format!(
-            "What the columns count:\n\n{}",
+            "What the columns of the answer's numbers count:\n\n{}",
             said.iter()
                 .map(|(label, meaning, rest)| {
                     format!(

@@ -220,9 +220,9 @@ impl<'r> Grid<'r> {
         match same {
             // Two steps under one rule that do the same (Elite's score and a support's bonus,
             // both EF-2) say that rule, the reason they agree.
-            Some((_, like, theirs)) if theirs == rule => format!(
-                "exactly as {like}, a step of the same rule ({rule}); no other change listed"
-            ),
+            Some((_, like, theirs)) if theirs == rule => {
+                format!("exactly as {like}, a step of the same rule; no other change listed")
+            }
             Some((_, like, _)) => format!("exactly as {like}; no other change listed"),
             None => "no other change listed".into(),
         }
@@ -230,24 +230,27 @@ impl<'r> Grid<'r> {
 }
 
 /// Another comparison's change under a step, in the band's terms: a difference from the same
-/// baseline with the one it has now ("The amendment, 1 retreat in 6 blocked: −4.73 points in
-/// the chance of being eliminated, against −10.70 points now."); a sentence of "would differ
-/// from the plain 25% rules by …" nine times over read as program output (writer trial 58).
+/// baseline with the one it has now ("The amendment, 1 retreat in 6 blocked: eliminated −4.73
+/// points (now −10.70)."); a sentence of "would differ from the plain 25% rules by …" nine
+/// times over read as program output (writer trial 58).
 fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
     let head = Head::named(o.headline.clone(), &result.runs[0].report);
     let sign = match o.effect.as_str() {
         "flips" => "; the difference changes sign",
         _ => "",
     };
+    // The measure by its column head and the change with its unit, the size now bare: a cell
+    // of 4–5 printed lines said the same formula in every row (writer trial 62).
+    let now = grid_cell(&head, o.difference);
+    let now = now
+        .strip_suffix(" points")
+        .map(str::to_string)
+        .unwrap_or(now);
     format!(
-        "{}: {} in {}, against {} now{sign}.",
+        "{}: {} {} (now {now}){sign}.",
         crate::labels::capitalised(&o.variant),
-        grid_cell(&head, o.changed),
-        match head.metric {
-            true => head.labelled(),
-            false => head.noun(),
-        },
-        grid_cell(&head, o.difference),
+        head.labelled(),
+        band_cell(&head, o.changed),
     )
 }
 

@@ -327,9 +327,12 @@ pub const RALLY_TURNS: u32 = 8;
 /// The unit size of a sheet not asked for another: its test table's and its rally tables'.
 pub const RALLY_STANDS: u8 = 8;
 
+/// A help a rally table's column gives a class: its label and the settings it adds.
+type Help = (&'static str, &'static [(&'static str, &'static str)]);
+
 /// The helps a rally table's columns give each class: none, a +1 or +2 leader, and Elite with
 /// its re-roll (the column's label, the settings it adds).
-const HELPS: [(&str, &[(&str, &str)]); 4] = [
+const HELPS: [Help; 4] = [
     ("", &[]),
     (" +1 leader", &[("leader", "1")]),
     (" +2 leader", &[("leader", "2")]),
@@ -393,12 +396,9 @@ fn rally_columns(elite: &str) -> Vec<String> {
 /// The rally tables' columns in order: each class with no leader, a +1 and a +2 leader, then
 /// the Elite columns together, under one head with the re-rolls they count (beside each
 /// class, "Elite Veteran" wrapped to a head a line taller, and the sheet ran a page longer).
-fn columns_in_order() -> Vec<(
-    rf::Class,
-    (&'static str, &'static [(&'static str, &'static str)]),
-)> {
+fn columns_in_order() -> Vec<(rf::Class, Help)> {
     let (leaders, elite) = HELPS.split_at(HELPS.len() - 1);
-    let by_class = |helps: &'static [(&'static str, &'static [(&'static str, &'static str)])]| {
+    let by_class = |helps: &'static [Help]| {
         rf::Class::ALL
             .into_iter()
             .flat_map(move |class| helps.iter().map(move |h| (class, *h)))

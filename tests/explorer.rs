@@ -1989,6 +1989,9 @@ fn an_edit_of_a_long_file_makes_a_short_link() {
         b.eval("document.getElementById('code').value"),
         json!(edited)
     );
+    // The changed line is marked, and the editor opens on it (explorer trial 63 found the
+    // editor at line 1, the change off screen).
+    b.wait("document.querySelectorAll('#code-hl .editline').length === 1 && document.querySelector('#code-hl .editline').textContent.includes('a note of the designer') && document.getElementById('code').scrollTop > 0");
     assert_eq!(first_exact(&mut b), saved);
     assert_eq!(
         b.eval("document.getElementById('disk-note').hidden"),

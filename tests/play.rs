@@ -79,6 +79,26 @@ fn optimal_play_beats_every_fixed_way_and_each_is_the_exact_solvers() {
             p.extend(extra);
             exact_margin(sys, &p)
         };
+        // The outcomes under the best play make up its value, and every trial ends in one.
+        let of = |name: &str| {
+            s.outcomes
+                .iter()
+                .find(|o| o.0 == name)
+                .unwrap_or_else(|| panic!("{sys}: no outcome {name}"))
+                .1
+        };
+        assert!(
+            (of("side_a_holds") - of("side_b_holds") - s.optimal).abs() < 1e-12,
+            "{sys} {pairs:?}: {:?} against {}",
+            s.outcomes,
+            s.optimal
+        );
+        let total: f64 = s.outcomes.iter().map(|o| o.1).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{sys} {pairs:?}: {:?}",
+            s.outcomes
+        );
         let own = with(&[]);
         let always_charge = with(&["charge_at_turn=1"]);
         let always_hold = with(&["charge_at_turn=0", "charge_when_shaken=false"]);

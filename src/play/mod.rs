@@ -186,6 +186,9 @@ pub struct Solution {
     pub decisions_met: f64,
     /// The optimal policy, a row per state and run of turns alike, most often met first.
     pub policy: Vec<PolicyRow>,
+    /// Each outcome's chance at the turn cap under the best play (the scenario's outcomes, in
+    /// its order): what the value is made of ("side A holds 70.29%").
+    pub outcomes: Vec<(String, f64)>,
 }
 
 impl Solution {
@@ -345,7 +348,7 @@ fn value_of<C: Chain>(chain: &C, g: &Graph<C::State>, pay: &[f64], rule: &Rule) 
 pub(crate) fn solve_with<C: Chain>(
     chain: &C,
     ask: &Ask,
-    pay: &[f64],
+    (pay, outcomes): (&[f64], &[(&str, &[usize])]),
     watch: &Watch,
     thumbs_too: bool,
 ) -> Result<(Solution, crate::chain::Played<C::State>)> {
@@ -369,6 +372,7 @@ pub(crate) fn solve_with<C: Chain>(
     let policy = solved.policy(&met, &choosing);
     let (fixed, thumb, closest) = solved.fixed_ways(thumbs_too, ask.within);
     let table = solved.table(&choosing);
+    let at_end = solved.at_end();
     let solution = Solution {
         setting: Vec::new(),
         objective: ask.words(),
@@ -390,6 +394,10 @@ pub(crate) fn solve_with<C: Chain>(
         indifferent: if all > 0.0 { tied / all } else { 0.0 },
         decisions_met: decided,
         policy,
+        outcomes: outcomes
+            .iter()
+            .map(|(name, of)| (name.to_string(), of.iter().map(|&c| at_end[c]).sum()))
+            .collect(),
     };
     Ok((solution, table))
 }
@@ -483,6 +491,32 @@ impl<'a, C: Chain> Solved<'a, C> {
             reach = next;
         }
         met
+    }
+
+    /// Each class's chance at the turn cap under optimal play.
+    fn at_end(&self) -> Vec<f64> {
+        let g = self.g;
+        let n = g.states.len();
+        let mut reach = vec![0.0; n];
+        reach[0] = 1.0;
+        for t in 1..=self.turns {
+            let mut next = vec![0.0; n];
+            for k in (0..n).filter(|&k| reach[k] != 0.0) {
+                if g.absorbing[k] {
+                    next[k] += reach[k];
+                    continue;
+                }
+                for &(j, p) in &g.moves[k][self.best(t, k)] {
+                    next[j] += reach[k] * p;
+                }
+            }
+            reach = next;
+        }
+        let mut out = vec![0.0; self.pay.len()];
+        for k in 0..n {
+            out[g.class[k]] += reach[k];
+        }
+        out
     }
 
     /// The states with a decision: not absorbing, and not where every choice moves alike (a
@@ -799,6 +833,22 @@ impl Solution {
             points(own.value),
             points(own.loss).trim_start_matches('+')
         );
+        // What the best play's value is made of: each outcome's chance (explorer trial 63
+        // looked for best play's own chance to hold).
+        let shares: Vec<String> = self
+            .outcomes
+            .iter()
+            .map(|(name, p)| {
+                format!(
+                    "{} {}",
+                    crate::labels::outcome(name).head,
+                    crate::labels::percent(*p)
+                )
+            })
+            .collect();
+        if !shares.is_empty() {
+            out += &format!(" Under the best play: {}.", shares.join(", "));
+        }
         if let Some(best) = self.best_always() {
             out += &format!(
                 " The best choice made every turn alike, {}, scores {}: choosing turn by turn is worth {}.",

@@ -812,7 +812,8 @@ impl<C: Chain + Clone> ChainJob<C> {
             max_total: u64::MAX,
             taken: std::cell::Cell::new(0),
         };
-        let (mut solved, table) = crate::play::solve_with(&self.chain, ask, &pay, &watch, thumbs)?;
+        let (mut solved, table) =
+            crate::play::solve_with(&self.chain, ask, (&pay, &outcomes), &watch, thumbs)?;
         solved.setting = self.describe.lines("play");
         Ok((solved, table))
     }

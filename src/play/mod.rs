@@ -1189,6 +1189,7 @@ impl Solution {
             };
             cells[yi][xi] = Some(cell);
         }
+        let late = kinds.len() > n;
         Chart::Choices(Choices {
             title: title.to_string(),
             x: ("side A (the side that chooses)".into(), xs),
@@ -1196,8 +1197,15 @@ impl Solution {
             cells,
             kinds,
             note: format!(
-                "Each side's state: its morale state and what it has left. A blank cell: a state not met under the best play, met in under a thousandth of a turn, or one where the choices are worth the same. Turn limit: {} turns.",
-                self.turns
+                "Each side's state: its morale state and what it has left. A blank cell: a state not met under the best play, met in under a thousandth of a turn, or one where the choices are worth the same. Turn limit: {} turns{}.",
+                self.turns,
+                // "Charge from 11" beside a rule of thumb "from turn 12" read as a disagreement
+                // (explorer trial 63): a late change plays for the limit.
+                match late {
+                    true =>
+                        "; a choice that changes in the last turns plays for it, as a fight is scored where it stands then",
+                    false => "",
+                }
             ),
         })
     }

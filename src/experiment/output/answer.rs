@@ -961,42 +961,37 @@ fn along(
             }
         })
         .collect();
+    // The rules' own value is marked where it is among those tried ("55.65% at 5 (the rules'
+    // own; …)"): said once more before them, it made three "the rules give 5" on a page
+    // (writer trial 62).
+    let given = match written {
+        Some(_) => String::new(),
+        None => format!(" (the rules give {source}, not among them)"),
+    };
     Some(match target {
         // The setting was just named, with the value that meets the target.
         Some((t, base)) if omitted > 0 && omitted < cells.len() => format!(
-            "At the other values tried (the rules give {source}{}), {} under {} is {}, against {} under {base}.",
-            if written.is_none() {
-                ", not among them"
-            } else {
-                ""
-            },
+            "At the other values tried{}, {} under {} is {}, against {} under {base}.",
+            given,
             head.noun(),
             v.name,
             crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>()),
             head.value(t)
         ),
         Some((t, base)) => format!(
-            "As \u{201c}{}\u{201d} runs over the values tried (the rules give {source}{}), {} under {} is {}, against {} under {base} at every one.",
+            "As \u{201c}{}\u{201d} runs over the values tried{}, {} under {} is {}, against {} under {base} at every one.",
             crate::params::label_in_prose(&axis.key),
-            if written.is_none() {
-                ", not among them"
-            } else {
-                ""
-            },
+            given,
             head.noun(),
             v.name,
             parts.join(", "),
             head.value(t)
         ),
         None => format!(
-            "Under {}, as \u{201c}{}\u{201d} runs over the values tried (the rules give {source}{}), {} is {}.",
+            "Under {}, as \u{201c}{}\u{201d} runs over the values tried{}, {} is {}.",
             v.name,
             crate::params::label_in_prose(&axis.key),
-            if written.is_none() {
-                ", not among them"
-            } else {
-                ""
-            },
+            given,
             head.noun(),
             parts.join(", ")
         ),

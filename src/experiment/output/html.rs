@@ -2,7 +2,7 @@
 //! plain-words answer, every table (sortable by any column), the charts inline as SVG and the
 //! reproducibility block. No network: no scripts, styles or fonts from elsewhere.
 
-use super::{Page, Tab};
+use super::{BETTER_ROW, Page, Tab};
 use crate::experiment::ExperimentResult;
 
 /// The page's style: readable on screen and on paper, no web fonts.
@@ -29,6 +29,8 @@ th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; }
 td.ids { white-space: nowrap; }
 thead th { background: var(--band); }
+thead tr:has(+ tr.better) th { border-bottom: 0; }
+thead tr.better th { font-weight: 400; font-style: italic; font-size: 0.85em; color: var(--muted); padding-top: 0; }
 thead th.group { text-align: center; font-weight: 600; border-bottom: 1px solid #999; }
 th button { all: inherit; display: inline; cursor: pointer; padding: 0; border: 0; background: none; }
 th button::after { content: " \2195"; color: #999; font-size: 0.8em; }
@@ -115,8 +117,13 @@ const SCRIPT: &str = r##"
     var m = cell.textContent.trim().replace(/\u2212/g, "-").match(number);
     return m ? parseFloat(m[0]) : null;
   }
+  // The row of heads that sort: the last but a "which way is better" row under it.
+  function heads(table) {
+    var r = table.tHead.rows, last = r[r.length - 1];
+    return last.classList.contains("better") ? r[r.length - 2] : last;
+  }
   function sort(table, col, dir) {
-    var numeric = table.tHead.rows[table.tHead.rows.length - 1].cells[col].classList.contains("num");
+    var numeric = heads(table).cells[col].classList.contains("num");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
@@ -134,14 +141,14 @@ const SCRIPT: &str = r##"
       return dir * c || a.dataset.row - b.dataset.row;
     });
     rows.forEach(function (r) { body.appendChild(r); });
-    Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, i) {
+    Array.prototype.forEach.call(heads(table).cells, function (th, i) {
       th.setAttribute("aria-sort", i === col ? (dir > 0 ? "ascending" : "descending") : "none");
     });
   }
   var tables = document.querySelectorAll("table.sortable");
   Array.prototype.forEach.call(tables, function (table) {
     Array.prototype.forEach.call(table.tBodies[0].rows, function (r, i) { r.dataset.row = i; });
-    Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, col) {
+    Array.prototype.forEach.call(heads(table).cells, function (th, col) {
       th.querySelector("button").addEventListener("click", function () {
         sort(table, col, th.getAttribute("aria-sort") === "ascending" ? -1 : 1);
       });
@@ -150,7 +157,7 @@ const SCRIPT: &str = r##"
   if (location.hash === "#check-sorting") {
     var failed = [], checked = 0;
     Array.prototype.forEach.call(tables, function (table, t) {
-      Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th, col) {
+      Array.prototype.forEach.call(heads(table).cells, function (th, col) {
         if (!th.classList.contains("num")) { return; }
         [1, -1].forEach(function (dir) {
           th.querySelector("button").click();
@@ -242,6 +249,29 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
             escape(under(i).unwrap_or(head))
         );
     }
+    // The grid's "better is" row is a head of its own: which way is better in each column,
+    // set under the heads (in the body it read as one more row of data, writer trial 62; in
+    // the heads it made them five lines tall). It stays in the head when the table is sorted.
+    let mut rows = tab.rows.iter().peekable();
+    if let Some(row) = rows.next_if(|r| r.first().is_some_and(|c| c == BETTER_ROW)) {
+        out += "</tr>\n<tr class=\"better\">";
+        for (i, (cell, (head, _))) in row.iter().zip(&tab.head).enumerate() {
+            let hide = match screen_only(head) {
+                true => " screen",
+                false => "",
+            };
+            let text = match (i, cell.as_str()) {
+                (0, _) | (_, "") => String::new(),
+                (_, way) => format!("{way} is better"),
+            };
+            let class = match (text.is_empty(), hide.is_empty()) {
+                (true, true) => String::new(),
+                (true, false) => " class=\"screen\"".into(),
+                (false, _) => format!(" class=\"num{hide}\""),
+            };
+            out += &format!("<th{class}>{}</th>", escape(&text));
+        }
+    }
     out += "</tr></thead>\n<tbody>\n";
     let mut folded = Vec::new();
     // A cell: a rule column's ids never break at their hyphen ("RF-" / "1"), and stay on
@@ -253,7 +283,7 @@ fn table(tab: &Tab, caption: &str, extra: &str) -> String {
             format!("<td{}>{}</td>", class(numeric), cell_html(cell, numeric))
         }
     };
-    for row in &tab.rows {
+    for row in rows {
         // A row whose every number is zero is left out of print (the screen keeps it) and
         // named under the table.
         let numbers: Vec<&String> = row

@@ -28,6 +28,10 @@ use setup::*;
 use systems::*;
 pub(super) use systems::{crossing_systems, systems_of, unmatched};
 
+/// The first cell of a table's row that says which way is better in each column ("lower",
+/// "higher"); the page sets it under the heads.
+pub(crate) const BETTER_ROW: &str = "better is";
+
 /// A table of the report, rendered to Markdown (`summary.md`) and HTML (`index.html`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Tab {

@@ -186,13 +186,18 @@ fn in_this_report(result: &ExperimentResult, f: &Assumption) -> String {
                 .iter()
                 .find(|(k, val)| *k == f.key && val.as_input() != f.from)?;
             let theirs = as_roll(&f.key, &setting_value(&f.key, &val.as_input()));
-            // A name that already says its value ("1 retreat in 6 blocked" of "1 in
-            // 6") is not followed by it again.
             // A name with a comma of its own is quoted, so that the bracket's commas
             // do not run into it (trial 54).
-            Some(match v.name.contains(',') {
-                true => format!("{theirs} for \u{201c}{}\u{201d}", v.name),
-                false => format!("{theirs} for {}", v.name),
+            let name = match v.name.contains(',') {
+                true => format!("\u{201c}{}\u{201d}", v.name),
+                false => v.name.clone(),
+            };
+            // A name that already says its value ("1 retreat in 6 blocked" of "1 in 6") is
+            // not followed by it again: "none (except in “the amendment, 1 retreat in 6
+            // blocked”)" (the value twice read as a puzzle, writer trial 62).
+            Some(match says_value(&v.name, &theirs) {
+                true => format!("except in {name}"),
+                false => format!("{theirs} for {name}"),
             })
         })
         .collect();
@@ -206,6 +211,22 @@ fn in_this_report(result: &ExperimentResult, f: &Assumption) -> String {
             n - 2
         ),
     }
+}
+
+/// Whether a variant's name says a value already: every number of the value is in the name,
+/// in the same order ("1 in 6" in "the amendment, 1 retreat in 6 blocked"). A value without
+/// numbers ("yes") is never taken as said.
+fn says_value(name: &str, value: &str) -> bool {
+    let numbers = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .map(|w| w.trim_matches('.'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let wanted = numbers(value);
+    let mut have = numbers(name).into_iter();
+    !wanted.is_empty() && wanted.iter().all(|w| have.any(|h| &h == w))
 }
 
 /// Without the verdict's grid, what a setting's step would do, in sentences: the row that
@@ -359,5 +380,27 @@ fn the_other_step(
                 }
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_value;
+
+    #[test]
+    fn a_name_that_says_its_value_is_not_followed_by_it() {
+        assert!(says_value(
+            "the amendment, 1 retreat in 6 blocked",
+            "1 in 6"
+        ));
+        assert!(says_value("blocked at 4+", "4+"));
+        // The numbers in another order, a number missing, or no number at all: not said.
+        assert!(!says_value("6 blocked of 1", "1 in 6"));
+        assert!(!says_value("the amendment, blocked", "1 in 6"));
+        assert!(!says_value(
+            "the amendment, 1 retreat in 6 blocked",
+            "1 in 3"
+        ));
+        assert!(!says_value("fires back", "yes"));
     }
 }

@@ -72,7 +72,7 @@ impl<'r> Grid<'r> {
         // reader could not tell a good minus from a bad one, writer trial 57; in the heads it
         // made them five lines tall); then the report's own differences and answer, for each
         // step's to be read against ("+0.91" alone read as either, writer trial 54).
-        let mut row = own_row("better is");
+        let mut row = own_row(super::super::BETTER_ROW);
         for h in &self.shown {
             row.push(
                 match super::super::headline::better_way(h, -1.0) {

@@ -413,9 +413,11 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
             "No single change to the rules turns the answer round, though {} the size of a difference{most}; {list}.",
             // Whose differences, and in what (a reader asked which, writer trial 54); one
             // of them at least, not every one (writer trial 56).
+            // Counted as the settings the list names, not its steps: "5 of them" beside a
+            // list of 8 rows read as a miscount (writer trial 62).
             match n {
-                1 => "one of them changes".to_string(),
-                n => format!("{n} of them change"),
+                1 => "one of the rules' numbers or readings, moved a step, changes".to_string(),
+                n => format!("{n} of the rules' numbers and readings, moved a step, change"),
             }
         ),
         false => format!("The answer changes with {them}{most}; {list}."),
@@ -783,7 +785,7 @@ fn rows_are(
         ),
     };
     let listed = format!(
-        "would reverse a difference from {base}, make one appear or vanish, or change one by more than {} or, for a chance, by more than {} points (whichever is less); no other single step does{how}.",
+        "turn a difference from {base} round, make one appear or vanish, or move one by more than {} (a chance's by more than {} points, if that is less); every step left out moves less{how}.",
         share_words(a.share),
         (100.0 * a.points).round(),
     );
@@ -796,13 +798,13 @@ fn rows_are(
                 .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
                 .collect();
             format!(
-                " Each row{at} takes one step from this report's setting (one more or one less, the next simple fraction, an optional rule added or dropped); under \u{201c}{}\u{201d} are {led}'s differences with the step taken and the answer they give, which rests on {} alone. A step is listed where it {listed} The last column gives the step's largest change to another comparison, a difference from the same baseline, beside its size now.",
+                " Each row{at} takes one step from this report's setting: one more or one less, the next simple fraction, or an optional rule added or dropped. Under \u{201c}{}\u{201d} are {led}'s differences after the step, and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column gives the step's largest change to another comparison, beside that difference's size now.",
                 grid_title(result, &led),
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }
         None => format!(
-            " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, an optional rule added or dropped) and says what the answer would then be. Listed are the steps that {listed}"
+            " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, or an optional rule added or dropped) and says what the answer would then be. Listed are the steps that {listed}"
         ),
     }
 }

@@ -32,7 +32,7 @@ pub struct ClassInfo {
 pub struct Played<S: Eq + Hash> {
     /// By state: the choice at turn 1, 2, … (a state missing, or a turn past its list: the
     /// chain's own policy, where every choice moves alike).
-    pub by_state: std::collections::HashMap<S, Vec<u8>>,
+    pub by_state: crate::exact::FastMap<S, Vec<u8>>,
 }
 
 impl<S: Eq + Hash> Played<S> {

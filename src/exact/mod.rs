@@ -14,12 +14,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A map keyed by states with a hash that is quick on their many small fields (a battle's
 /// state is some hundred bytes in a few hundred fields): the solver looks a state up for every
 /// move of every live state. Its order is never read (the solver orders states by their `Ord`).
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FieldHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FieldHasher>>;
 
 /// A multiply-and-rotate hash over the fields written (not for untrusted keys: the states are
 /// the rule code's own).
 #[derive(Default)]
-struct FieldHasher(u64);
+pub(crate) struct FieldHasher(u64);
 
 impl FieldHasher {
     #[inline(always)]

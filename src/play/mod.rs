@@ -11,8 +11,6 @@
 //! counts 1, side B holding it −1: the chance to hold the field minus the enemy's); the solve
 //! maximises its expectation at the turn cap.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use crate::chain::Chain;

@@ -21,6 +21,27 @@ fn share(x: f64) -> String {
 }
 
 impl Solution {
+    /// Whether one choice is always right under the best play, in a few words: "hold is
+    /// dominant", "hold is nearly dominant (96.2% of the decisions that matter)", "neither
+    /// choice dominates", "the choice never matters".
+    pub fn dominance(&self) -> String {
+        let top = self
+            .shares
+            .iter()
+            .max_by(|a, b| a.share.total_cmp(&b.share));
+        match top {
+            _ if self.decisions_met <= TIE => "the choice never matters".into(),
+            Some(t) if t.share >= 1.0 => format!("{} is dominant", t.choice),
+            Some(t) if t.share >= 0.95 => format!(
+                "{} is nearly dominant ({} of the decisions that matter)",
+                t.choice,
+                share(t.share)
+            ),
+            Some(_) => "neither choice dominates".into(),
+            None => "the choice never matters".into(),
+        }
+    }
+
     /// The answer in a few sentences: the value of optimal play beside the parameters' policy
     /// and the best single choice, whether a choice is dominant, and the rule of thumb.
     pub fn answer(&self) -> String {

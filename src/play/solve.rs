@@ -4,18 +4,19 @@
 
 use super::thumbs::thumbs;
 use super::*;
+use crate::exact::FastMap;
 
 /// The states play tells apart, with each one's moves under every choice (and under the
 /// chain's own policy at each turn it reads), kept as indices.
 pub(super) struct Graph<S> {
     pub(super) states: Vec<S>,
-    pub(super) index: HashMap<S, usize>,
+    pub(super) index: FastMap<S, usize>,
     pub(super) absorbing: Vec<bool>,
     pub(super) class: Vec<usize>,
     /// `moves[k][a]`: the next states of state `k` under choice `a`, with their chances.
     pub(super) moves: Vec<Vec<Vec<(usize, f64)>>>,
     /// The chain's own policy's moves, by (state, own turn).
-    pub(super) own: HashMap<(usize, u32), Vec<(usize, f64)>>,
+    pub(super) own: FastMap<(usize, u32), Vec<(usize, f64)>>,
 }
 
 impl<S: Copy + Eq + std::hash::Hash> Graph<S> {
@@ -43,7 +44,10 @@ fn moves_of<C: Chain>(
     watch: &Watch,
 ) -> Result<Vec<(usize, f64)>> {
     let mut next: Vec<(C::State, f64)> = Vec::new();
-    let mut at: HashMap<C::State, usize> = HashMap::new();
+    // Looked up by the states' order: a battle's state is some hundred fields, and two states
+    // part in their first few, where a hash reads them all (2.1 s to 0.6 s for a 25% rules
+    // engagement's play).
+    let mut at: std::collections::BTreeMap<C::State, usize> = std::collections::BTreeMap::new();
     enumerate_within(
         |o| chain.play_state(chain.step_choosing(s, turn, choice, o)),
         |n, p, _| match at.get(&n) {
@@ -71,11 +75,11 @@ pub(super) fn graph<C: Chain>(chain: &C, watch: &Watch) -> Result<Graph<C::State
     let classes = chain.classes();
     let mut g = Graph {
         states: Vec::new(),
-        index: HashMap::new(),
+        index: FastMap::default(),
         absorbing: Vec::new(),
         class: Vec::new(),
         moves: Vec::new(),
-        own: HashMap::new(),
+        own: FastMap::default(),
     };
     let start = chain.play_state(chain.start());
     let c = chain.class_of(start);

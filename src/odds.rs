@@ -547,8 +547,8 @@ impl Odds {
         // Every printed page names the sheet at its foot, beside its number: a loose second
         // page is still read as what it is. (A CSS string: quotes, backslashes and `<`
         // escaped, no line breaks.)
-        // And at its head, small and grey, what worked it out, for a writer to credit (writer
-        // trial 59); on the sheet's body it took a line a player has no use for (trial 56).
+        // And at its first page's head, small and grey, what worked it out, for a writer to
+        // credit (writer trial 59; on every page it read as a stamp, trial 65); on the sheet's body it took a line a player has no use for (trial 56).
         let quoted = |t: &str| {
             t.replace('\\', "\\\\")
                 .replace('"', "\\\"")
@@ -556,9 +556,9 @@ impl Odds {
                 .replace('<', "\\3c ")
         };
         let named = format!(
-            "@page {{ @top-right {{ content: \"Worked out exactly by morale-lab {}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
-            quoted(&self.version),
-            quoted(&self.title)
+            "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"Worked out exactly by morale-lab {}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
+            quoted(&self.title),
+            quoted(&self.version)
         );
         let mut out = format!(
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}.<span class=\"made\"> Worked out exactly by morale-lab {}.</span></p>\n",
@@ -1090,7 +1090,7 @@ mod tests {
         assert_eq!(wrap("one two three four", 9), "one two\n  three\n  four\n");
         assert_eq!(wrap("short", 100), "short\n");
         assert_eq!(wrap("a verylongword b", 5), "a\n  verylongword\n  b\n");
-        let text = "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (veteran 3, regular 4, green 5).";
+        let text = "RF-2: roll a D6, −1 per stand lost, + leader bonus; pass on the class's base number or more (Veteran 3, Regular 4, Green 5).";
         let wrapped = wrap(text, 100);
         assert!(
             wrapped.lines().all(|l| l.chars().count() <= 100),

@@ -921,7 +921,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(
         // What the assumption does to the amendment, said where it removes its saving (the
         // README said it, the answer only "the size of a difference", writer trial 59).
-        summary.contains("No single change to the rules turns the answer round, though 5 of the rules' numbers and readings, moved a step, change the size of a difference, most of all the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units); “What changes the answer” lists them."),
+        summary.contains("No single change to the rules turns the answer round; the one that moves it most is the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1574,7 +1574,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     }
     assert!(
         section.contains(
-            "Steps that would change only Rank & File's row, shown for comparison, are left out."
+            "Steps that would change only the row of Rank & File, shown for comparison, are left out."
         ),
         "{section}"
     );

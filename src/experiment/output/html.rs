@@ -470,9 +470,11 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
 }
 
 /// On paper, the foot of every page: the report's title, so that a loose page says what it is
-/// part of, and the page's number; and at the head, in small grey type, what made the figures
-/// and the command line that makes them again (`made`): a printed copy named neither, so a
-/// writer could not credit or date it (writer trial 59).
+/// part of, and the page's number; and at the head of the first page alone, in small grey
+/// type, what made the figures (`made`): a printed copy named nothing, so a writer could not
+/// credit or date it (writer trial 59), while on every page it read as the tool's stamp on
+/// the article (writer trial 65). The other pages' head is set empty: with no box of its own
+/// there, a browser prints its own header (the date and the page's title).
 fn colophon(title: &str, made: &str) -> String {
     // A CSS string: its quotes and backslashes escaped, no line breaks.
     let quoted = |t: &str| {
@@ -482,9 +484,9 @@ fn colophon(title: &str, made: &str) -> String {
             .replace('<', "\\3c ")
     };
     format!(
-        "@page {{ @top-right {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }}",
-        quoted(made),
-        quoted(title)
+        "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} @bottom-right {{ content: \"page \" counter(page) \" of \" counter(pages); font: 7pt sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"{}\"; font: 7pt sans-serif; color: #666; }} }}",
+        quoted(title),
+        quoted(made)
     )
 }
 
@@ -898,8 +900,8 @@ mod tests {
         // figures and how to make them again (writer trial 59).
         assert!(!c.contains("full report"), "{c}");
         assert!(
-            c.contains("@top-right { content: \"morale-lab run a.toml\"")
-                && c.find("@top-right") < c.find("@bottom-left"),
+            c.contains("@page :first { @top-right { content: \"morale-lab run a.toml\"")
+                && c.contains("@page { @top-right { content: \"\"; }"),
             "{c}"
         );
     }

@@ -319,7 +319,7 @@ const TWICE: &str = "A routing unit must pass twice, first to unsteady, then to 
 
 /// Under the table from unsteady with none lost: how to read it for a unit that has lost
 /// stands (each is −1 on the roll, RF-5, and a failed rally while unsteady costs none).
-const UNSTEADY_LOST: &str = "From unsteady, with stands already lost, read the table from unsteady one column over: each lost stand is −1 on the roll and a failed rally there costs none, so a Veteran with one lost rallies as a Regular with none, a Regular as a Green, and a +1 leader makes up one lost stand; a Green unit with one lost needs a 6.";
+const UNSTEADY_LOST: &str = "From unsteady, with stands already lost, read the unsteady table in a weaker unit's column: each lost stand is −1 on the roll and a failed rally there costs no stand, so a Veteran with one lost rallies as a Regular with none, a Regular as a Green, and each +1 of leader makes up one lost stand (a Regular +1 leader with one lost reads the Regular column); a Green unit with one lost needs a 6.";
 
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
@@ -617,7 +617,11 @@ mod tests {
         assert_eq!(html.matches("</style>").count(), 1);
         assert!(html.contains("counter(page)"));
         // And its head credits what worked it out (writer trial 59).
-        assert!(html.contains("@page { @top-right { content: \"Worked out exactly by morale-lab "));
+        assert!(
+            html.contains(
+                "@page :first { @top-right { content: \"Worked out exactly by morale-lab "
+            )
+        );
     }
 
     #[test]

@@ -284,10 +284,10 @@ fn first_points_said_in_full(answer: &str) -> String {
 /// For each variant that plays its best choices (`play = "optimal"`), at the first setting,
 /// what play maximises (the chance side A holds minus the chance side B holds, exact) under it
 /// and under its baseline, and so what good play is worth, with the rule of thumb that comes
-/// close: "Measured as side A's chance to hold the field minus side B's: +45.26 points under
-/// Best play against +42.46 under Charge a shaken target, so good play is worth +2.80 points.
-/// Rule of thumb, 0.37 points short of Best play: …" `None` without one, or where an
-/// exact value is missing.
+/// close: "In side A's chance to hold the field minus side B's, good play is worth 2.80 points
+/// under Best play (+45.26 against +42.46 under Charge a shaken target); neither choice
+/// dominates. Rule of thumb, 0.37 points short of Best play: …" `None` without one, or where
+/// an exact value is missing.
 fn play_worth(result: &ExperimentResult) -> Option<String> {
     let exp = &result.experiment;
     let first = &result.runs[0].point;
@@ -306,6 +306,9 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
         Some(of("side_a_holds")? - of("side_b_holds")?)
     };
     let points = |x: f64| crate::report::signed(100.0 * x, 2);
+    // Each best play's worth against its baseline (the same rules played by the parameters,
+    // where the file names it `against`), and whether one choice is always right under it:
+    // the question a play experiment asks (issue 78).
     let said: Vec<String> = exp
         .variants
         .iter()
@@ -314,13 +317,19 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
         .filter_map(|(vi, v)| {
             let bi = exp.baseline_of(vi)?;
             let (m, b) = (margin(vi)?, margin(bi)?);
+            let dominance = result
+                .play
+                .iter()
+                .find(|(name, _)| *name == v.name)
+                .map(|(_, s)| format!("; {}", s.dominance()))
+                .unwrap_or_default();
             Some(format!(
-                "{} points under {} against {} under {}, so good play is worth {} points",
-                points(m),
+                "{} points under {} ({} against {} under {}){dominance}",
+                points(m - b).trim_start_matches('+'),
                 v.name,
+                points(m),
                 points(b),
                 exp.variants[bi].name,
-                points(m - b)
             ))
         })
         .collect();
@@ -328,8 +337,8 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
         return None;
     }
     let mut out = format!(
-        "Measured as side A's chance to hold the field minus side B's: {}.",
-        said.join("; ")
+        "In side A's chance to hold the field minus side B's, good play is worth {}.",
+        said.join(". It is worth ")
     );
     // The rule of thumb a player can carry, where one comes close (one variant's: with several,
     // each variant's section gives its own).

@@ -409,17 +409,15 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         (None, _) => String::new(),
     };
     match holds {
-        true => format!(
-            "No single change to the rules turns the answer round, though {} the size of a difference{most}; {list}.",
-            // Whose differences, and in what (a reader asked which, writer trial 54); one
-            // of them at least, not every one (writer trial 56).
-            // Counted as the settings the list names, not its steps: "5 of them" beside a
-            // list of 8 rows read as a miscount (writer trial 62).
-            match n {
-                1 => "one of the rules' numbers or readings, moved a step, changes".to_string(),
-                n => format!("{n} of the rules' numbers and readings, moved a step, change"),
-            }
-        ),
+        // Said whole on the first page, with no count to check against the list and no
+        // pointer to it: a writer who leaves the later pages out keeps the sentence as it is
+        // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
+        true => match top {
+            Some(t) => format!(
+                "No single change to the rules turns the answer round; the one that moves it most is {t}."
+            ),
+            None => "No single change to the rules turns the answer round.".to_string(),
+        },
         false => format!("The answer changes with {them}{most}; {list}."),
     }
 }
@@ -758,6 +756,40 @@ fn tries_intro(
     )
 }
 
+/// The kinds of step the rules' rows take, only those there are ("one more or one less" where
+/// every row steps a number: the list of every kind read as boilerplate beside a table of
+/// base numbers, writer trial 65).
+fn step_kinds(a: &crate::experiment::assumptions::Assumptions) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for f in a.found.iter().filter(|f| f.kind != "situation") {
+        let kind = if f.kind == "option" {
+            "an optional rule added or dropped"
+        } else if f.from.contains('/') || f.to.contains('/') {
+            "the next simple fraction"
+        } else if f.from.parse::<f64>().is_ok() && f.to.parse::<f64>().is_ok() {
+            "one more or one less"
+        } else {
+            "a reading changed to another"
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let order = [
+        "one more or one less",
+        "the next simple fraction",
+        "a reading changed to another",
+        "an optional rule added or dropped",
+    ];
+    kinds.sort_by_key(|k| order.iter().position(|o| o == k));
+    match kinds.as_slice() {
+        [] => order[0].to_string(),
+        [one] => one.to_string(),
+        [first, last] => format!("{first} or {last}"),
+        [rest @ .., last] => format!("{}, or {last}", rest.join(", ")),
+    }
+}
+
 /// What a row of the table is, in a reader's words, and how many such steps were tried: the
 /// opening of "What changes the answer" where some step changes it.
 fn rows_are(
@@ -784,6 +816,7 @@ fn rows_are(
             (100.0 * a.points).round()
         ),
     };
+    let kinds = step_kinds(a);
     let listed = format!(
         "turn a difference from {base} round, make one appear or vanish, or move one by more than {} (a chance's by more than {} points, if that is less); every step left out moves less{how}.",
         share_words(a.share),
@@ -798,13 +831,13 @@ fn rows_are(
                 .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
                 .collect();
             format!(
-                " Each row{at} takes one step from this report's setting: one more or one less, the next simple fraction, or an optional rule added or dropped. Under \u{201c}{}\u{201d} are {led}'s differences after the step, and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column gives the step's largest change to another comparison, beside that difference's size now.",
+                " Each row{at} takes one step from this report's setting: {kinds}. Under \u{201c}{}\u{201d} are {led}'s differences after the step, and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column gives the step's largest change to another comparison, beside that difference's size now.",
                 grid_title(result, &led),
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }
         None => format!(
-            " Each row{at} changes one of the rules' numbers or readings by a single step (one more or one less, the next simple fraction, or an optional rule added or dropped) and says what the answer would then be. Listed are the steps that {listed}"
+            " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Listed are the steps that {listed}"
         ),
     }
 }
@@ -825,7 +858,7 @@ fn what_they_touch(
         intro += " No rule, reading or optional rule changes a difference the question asks about.";
     } else if scale_only > 0 {
         intro += &format!(
-            " Steps that would change only {}'s row, shown for comparison, are left out.",
+            " Steps that would change only the row of {}, shown for comparison, are left out.",
             scale_names(result)
         );
     }
@@ -903,7 +936,7 @@ fn where_the_answer_holds(
             },
             if scale_situation > 0 {
                 format!(
-                    " Steps that would change only {}'s row, shown for comparison, are left out.",
+                    " Steps that would change only the row of {}, shown for comparison, are left out.",
                     scale_names(result)
                 )
             } else {

@@ -2619,6 +2619,33 @@ fn a_tap_lands_where_it_went_down_while_a_help_is_open() {
     assert_eq!(page_top(&mut b, "[data-field=\"set.elite\"]"), below);
 }
 
+/// Explorer trial 63: on a phone the map of the best choice is drawn for the phone's width, so
+/// its words (the cells', the axes', the legend's) are at least 11 px on the screen; they were
+/// 8.5 px, a 480-px drawing shrunk into a figure with a desktop's margins.
+#[test]
+fn the_map_of_the_best_choice_reads_on_a_phone() {
+    let Some(chromium) = crate::browser::chromium("the_map_of_the_best_choice_reads_on_a_phone")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "play-phone");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.goto(&server.url(
+        "/?system=rank-and-file&scenario=engagement&set=attacker%3Dveteran%20cavalry&set=defender%3Dgreen%20stands%3D6&trials=20000&play=1",
+    ));
+    b.wait("!!document.querySelector('#played figure svg')");
+    // Each text's size on the screen: its size in the drawing times the drawing's scale.
+    let sizes = b.eval("(() => { const svg = document.querySelector('#played figure svg'), r = svg.getBoundingClientRect(), k = r.width / Number(svg.getAttribute('width')); const s = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * k); return [Math.min(...s), s.length, r.left >= 0 && r.right <= innerWidth]; })()");
+    let least = sizes[0].as_f64().unwrap();
+    assert!(least >= 11.0, "the map's text is {least:.1} px on a phone");
+    assert!(sizes[1].as_u64().unwrap() > 10, "{sizes}");
+    assert_eq!(sizes[2], json!(true), "the map is cut off: {sizes}");
+}
+
 /// With two profiles, one table gives a state after each turn, a column a profile and B less A
 /// (issue 76: a designer asked how much worse, turn by turn, and had to subtract); its values are
 /// the command line's, and its state is picked in its heading.

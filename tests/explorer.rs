@@ -2646,6 +2646,38 @@ fn the_map_of_the_best_choice_reads_on_a_phone() {
     assert_eq!(sizes[2], json!(true), "the map is cut off: {sizes}");
 }
 
+/// Explorer trial 63: on a phone the comparison's interval column is left out, and each
+/// difference's interval is a small line under it instead, the same interval, read without
+/// scrolling sideways; on a wide screen the column is back and the line goes.
+#[test]
+fn the_interval_of_a_difference_reads_on_a_phone() {
+    let Some(chromium) = crate::browser::chromium("the_interval_of_a_difference_reads_on_a_phone")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "interval-phone");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.goto(&server.url(&format!(
+        "/?{RALLY}&trials=20000&a.system=rank-and-file&a.set=class%3Dgreen"
+    )));
+    b.wait("document.querySelectorAll('table.ab td.iv').length > 0");
+    let check = "(() => { const rows = [...document.querySelectorAll('table.ab tbody tr')]; const bad = rows.filter((tr) => { const l = tr.querySelector('.ivl'), c = tr.querySelector('td.iv'); if (!l || !c) return true; const r = l.getBoundingClientRect(); return !(l.offsetHeight > 0 && r.left >= 0 && r.right <= innerWidth && c.offsetParent === null && l.lastChild.textContent === c.textContent && l.textContent.startsWith('95% interval')); }); const w = document.querySelector('table.ab').closest('.scroll'); return [rows.length, bad.length, w.scrollWidth <= w.clientWidth, document.documentElement.scrollWidth <= innerWidth]; })()";
+    let v = b.eval(check);
+    assert!(v[0].as_u64().unwrap() >= 3, "{v}");
+    assert_eq!(v[1], json!(0), "rows whose interval cannot be read: {v}");
+    assert_eq!(v[2], json!(true), "the table scrolls sideways: {v}");
+    assert_eq!(v[3], json!(true), "the page scrolls sideways: {v}");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+    );
+    b.wait("[...document.querySelectorAll('table.ab td.iv')].every((c) => c.offsetParent !== null) && [...document.querySelectorAll('table.ab .ivl')].every((l) => l.offsetHeight === 0)");
+}
+
 /// With two profiles, one table gives a state after each turn, a column a profile and B less A
 /// (issue 76: a designer asked how much worse, turn by turn, and had to subtract); its values are
 /// the command line's, and its state is picked in its heading.

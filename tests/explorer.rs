@@ -2678,6 +2678,63 @@ fn the_interval_of_a_difference_reads_on_a_phone() {
     b.wait("[...document.querySelectorAll('table.ab td.iv')].every((c) => c.offsetParent !== null) && [...document.querySelectorAll('table.ab .ivl')].every((l) => l.offsetHeight === 0)");
 }
 
+/// Explorer trial 63: "Back to the file as saved" leaves the editor where it is: the button is
+/// disabled once there is nothing to go back to, not taken away (the row of buttons under the
+/// title was a line shorter, and the editor jumped up under the pointer).
+#[test]
+fn back_to_the_file_as_saved_keeps_the_editor_in_place() {
+    let Some(chromium) =
+        crate::browser::chromium("back_to_the_file_as_saved_keeps_the_editor_in_place")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "reset-place");
+    for (width, height) in [(1280, 900), (390, 844)] {
+        b.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500 }),
+        );
+        b.goto(
+            &server.url(
+                "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000",
+            ),
+        );
+        let saved = first_exact(&mut b);
+        assert_eq!(
+            b.eval("[document.getElementById('reset-code').hidden, document.getElementById('reset-code').disabled]"),
+            json!([false, true])
+        );
+        b.eval("(() => { const c = document.getElementById('code'); c.value = c.value.replace('value: 4,', 'value: 5,'); c.dispatchEvent(new Event('input')); document.getElementById('run-code').click(); })()");
+        b.wait("location.hash.startsWith('#patch=') && document.getElementById('code-path').textContent.includes('edited')");
+        b.wait(&format!(
+            "(() => {{ const td = document.querySelector('td.exact[data-value]:not([data-value=\"\"])'); return !!td && Number(td.dataset.value) !== {saved:?}; }})()"
+        ));
+        assert_eq!(
+            b.eval("document.getElementById('reset-code').disabled"),
+            json!(false)
+        );
+        // Measured with the run over both times (the status line's words differ meanwhile).
+        let done = "!runId && /Monte Carlo:/.test(document.getElementById('status').textContent)";
+        b.wait(done);
+        let top = page_top(&mut b, "#code");
+        b.eval("document.getElementById('reset-code').click()");
+        b.wait(&format!(
+            "state.code === null && !location.hash && Number(document.querySelector('td.exact[data-value]:not([data-value=\"\"])').dataset.value) === {saved:?}"
+        ));
+        b.wait(done);
+        assert_eq!(
+            page_top(&mut b, "#code"),
+            top,
+            "the editor moved at {width} px"
+        );
+        assert_eq!(
+            b.eval("[document.getElementById('reset-code').hidden, document.getElementById('reset-code').disabled]"),
+            json!([false, true])
+        );
+    }
+}
+
 /// With two profiles, one table gives a state after each turn, a column a profile and B less A
 /// (issue 76: a designer asked how much worse, turn by turn, and had to subtract); its values are
 /// the command line's, and its state is picked in its heading.

@@ -2619,6 +2619,74 @@ fn a_tap_lands_where_it_went_down_while_a_help_is_open() {
     assert_eq!(page_top(&mut b, "[data-field=\"set.elite\"]"), below);
 }
 
+/// Explorer trial 63: while a new answer is computed after a change, the results on show are
+/// dimmed in place and the status says "updating…", until it arrives; an answer quicker than
+/// 150 ms shows no cue (no flicker while typing). The page's exact answers are held back here
+/// until released, so the test does not depend on the server's speed.
+#[test]
+fn the_results_say_updating_while_a_slow_answer_is_computed() {
+    let Some(chromium) =
+        crate::browser::chromium("the_results_say_updating_while_a_slow_answer_is_computed")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "updating");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000")));
+    let before = shown_exact(&mut b, "recovered");
+    b.wait("/Monte Carlo:/.test(document.getElementById('status').textContent)");
+    // The page's exact runs wait for `release()`; when the cue came, after the run was asked.
+    b.eval("(() => { const real = window.fetch; window.held = []; window.hold = true; window.cueAt = null; window.askedAt = null; new MutationObserver(() => { if (window.cueAt === null && document.getElementById('results').classList.contains('updating')) window.cueAt = performance.now(); }).observe(document.getElementById('results'), { attributes: true }); window.fetch = (u, o) => { if (String(u).startsWith('/api/run') && o && String(o.body).includes('mode=exact')) { window.askedAt = performance.now(); if (window.hold) return new Promise((go) => window.held.push(() => go(real(u, o)))); } return real(u, o); }; window.release = () => { window.hold = false; window.held.splice(0).forEach((go) => go()); }; })()");
+    type_into(&mut b, "set.stands", "9");
+    b.wait("window.held.length === 1");
+    b.wait("document.getElementById('results').classList.contains('updating')");
+    assert_eq!(
+        b.eval("document.getElementById('status').textContent"),
+        json!("updating\u{2026}")
+    );
+    assert!(
+        b.eval("window.cueAt - window.askedAt").as_f64().unwrap() >= 140.0,
+        "the cue came before 150 ms"
+    );
+    // The old results stay in place, dimmed (as the fade ends): nothing is taken away.
+    b.wait("Number(getComputedStyle(document.getElementById('tables')).opacity) < 0.5");
+    assert_eq!(
+        b.eval("Number(document.querySelector('tr[data-outcome=\"recovered\"] td.exact').dataset.value)"),
+        json!(before)
+    );
+    b.eval("window.release()");
+    b.wait("!document.getElementById('results').classList.contains('updating')");
+    let nine = shown_exact(&mut b, "recovered");
+    assert_ne!(nine, before);
+    assert!(
+        !b.eval("document.getElementById('status').textContent")
+            .as_str()
+            .unwrap()
+            .contains("updating")
+    );
+    // An answer that comes at once (the server keeps the last answers): no cue before 150 ms.
+    b.wait("/Monte Carlo:/.test(document.getElementById('status').textContent)");
+    b.eval("window.cueAt = null; window.askedAt = null;");
+    type_into(&mut b, "set.stands", "");
+    b.wait(&format!(
+        "Number(document.querySelector('tr[data-outcome=\"recovered\"] td.exact').dataset.value) === {before:?} && window.askedAt !== null"
+    ));
+    assert_eq!(
+        b.eval("window.cueAt === null || window.cueAt - window.askedAt >= 140"),
+        json!(true)
+    );
+    // The editor's runs say it too: an edited file's answer held back.
+    b.goto(
+        &server.url("/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000"),
+    );
+    first_exact(&mut b);
+    b.eval("(() => { const real = window.fetch; window.held = []; window.fetch = (u, o) => String(u).startsWith('/api/run') && String(o && o.body).includes('mode=exact') ? new Promise((go) => window.held.push(() => go(real(u, o)))) : real(u, o); })()");
+    b.eval("(() => { const c = document.getElementById('code'); c.value = c.value.replace('\\n', '\\n// a note\\n'); c.dispatchEvent(new Event('input')); document.getElementById('run-code').click(); })()");
+    b.wait("document.getElementById('results').classList.contains('updating') && window.held.length > 0");
+    b.eval("window.held.forEach((go) => go())");
+    b.wait("!document.getElementById('results').classList.contains('updating')");
+}
+
 /// Explorer trial 63: on a phone the map of the best choice is drawn for the phone's width, so
 /// its words (the cells', the axes', the legend's) are at least 11 px on the screen; they were
 /// 8.5 px, a 480-px drawing shrunk into a figure with a desktop's margins.

@@ -2648,6 +2648,11 @@ fn the_results_say_updating_while_a_slow_answer_is_computed() {
         b.eval("window.cueAt - window.askedAt").as_f64().unwrap() >= 140.0,
         "the cue came before 150 ms"
     );
+    // On a phone the strip at the screen's foot says it in place of its closing words.
+    assert_eq!(
+        b.eval("document.getElementById('strip').classList.contains('updating') && document.querySelector('#strip .busy').textContent"),
+        json!(" \u{b7} updating\u{2026}")
+    );
     // The old results stay in place, dimmed (as the fade ends): nothing is taken away.
     b.wait("Number(getComputedStyle(document.getElementById('tables')).opacity) < 0.5");
     assert_eq!(

@@ -20,6 +20,12 @@ use super::written::experiment_toml;
 /// The rows of the best choice by state the page shows.
 const ROWS: usize = 20;
 
+/// The map's canvas on a phone: near the width it is shown at there (356 px of a 390-px screen),
+/// so its 14-px text shows at 12 px, where the 480-px canvas of the other charts set the map's
+/// cells and axes at 8.5 px (explorer trial 63); narrower, the side's states under the x axis
+/// run into each other.
+const PHONE: (u32, u32) = (420, chart::NARROW.1);
+
 impl Explorer {
     /// `/api/play`: the view's edited profile's best play.
     pub(super) fn play(&self, pairs: &[(String, String)]) -> std::result::Result<Value, Failure> {
@@ -68,7 +74,7 @@ impl Explorer {
                 Failure::of(&Error::Conflict(format!("could not draw the map: {e}")), "")
             })
         };
-        let (svg, narrow) = (draw(chart::SIZE)?, draw(chart::NARROW)?);
+        let (svg, narrow) = (draw(chart::SIZE)?, draw(PHONE)?);
         let (states, met) = solved.states(ROWS, "points");
         let command = v
             .command(&edit.setting)

@@ -45,17 +45,36 @@ where
         .map(|(name, col)| (name.clone(), Key::Swatch(*col)))
         .collect();
     let (nx, ny) = (c.x.1.len().max(1), c.y.1.len().max(1));
-    // The plot's height: a row of cells each, and the x axis's room under them.
-    let plot_h = (ny as f64 * ROW_H + 96.0).max(200.0);
-    let f = frame(root, &c.title, Place::Below(&entries), plot_h, s)?;
-    let widest =
-        c.y.1
+    let widest = |names: &[String]| {
+        names
             .iter()
             .map(|n| text_w(n, s.em(TEXT)))
             .max()
-            .unwrap_or(0);
-    let y_area = widest + s.px(56.0);
-    let mut plot = axes(&f.plot, 8.0, y_area, 0f64..nx as f64, 0f64..ny as f64, s)?;
+            .unwrap_or(0)
+    };
+    let y_area = widest(&c.y.1) + s.px(56.0);
+    // The x axis's names stand on end where they are wider than a column (a side with a
+    // dozen states and more: side by side they ran into one another).
+    let width = root.dim_in_pixel().0 as i32;
+    let column = (width - y_area - s.px(24.0)) / nx as i32;
+    let x_widest = widest(&c.x.1);
+    let on_end = x_widest > column - s.px(6.0);
+    let x_room = match on_end {
+        true => x_widest + s.px(52.0),
+        false => s.px(66.0),
+    };
+    // The plot's height: a row of cells each, and the x axis's room under them.
+    let plot_h = (ny as f64 * ROW_H + 30.0).max(134.0) + f64::from(x_room) / s.0;
+    let f = frame(root, &c.title, Place::Below(&entries), plot_h, s)?;
+    let mut plot = axes_with(
+        &f.plot,
+        8.0,
+        x_room,
+        y_area,
+        0f64..nx as f64,
+        0f64..ny as f64,
+        s,
+    )?;
     // Row `i` (from the top) sits at y from `ny - 1 - i` to `ny - i`.
     let name_at = |v: f64, names: &[String], flip: bool| {
         let i = (v - 0.5).round();
@@ -69,12 +88,27 @@ where
         .disable_mesh()
         .x_labels(nx * 2 + 1)
         .y_labels(ny * 2 + 1)
-        .x_label_formatter(&|v| name_at(*v, &c.x.1, false))
+        .x_label_formatter(&|v| match on_end {
+            true => String::new(),
+            false => name_at(*v, &c.x.1, false),
+        })
         .y_label_formatter(&|v| name_at(*v, &c.y.1, true))
         .x_desc(c.x.0.as_str())
         .y_desc(c.y.0.as_str())
         .draw()
         .map_err(e)?;
+    if on_end {
+        for (xi, name) in c.x.1.iter().enumerate() {
+            let (x, y) = plot.backend_coord(&(xi as f64 + 0.5, 0.0));
+            root.draw(&Text::new(
+                name.as_str(),
+                (x, y + s.px(12.0)),
+                anchored(s.text(TEXT, BLACK), HPos::Right, VPos::Center)
+                    .transform(FontTransform::Rotate270),
+            ))
+            .map_err(e)?;
+        }
+    }
     for (yi, row) in c.cells.iter().enumerate() {
         for (xi, cell) in row.iter().enumerate() {
             let y0 = (ny - 1 - yi) as f64;

@@ -766,9 +766,23 @@ pub(super) fn axes<'a, DB: DrawingBackend>(
     y: Range<f64>,
     s: Scale,
 ) -> Result<Plot<'a, DB>, String> {
+    axes_with(plot, margin, s.px(66.0), y_room, x, y, s)
+}
+
+/// [`axes`] with `x_room` pixels under the plot for the x axis's names and description (more
+/// where the names stand on end).
+pub(super) fn axes_with<'a, DB: DrawingBackend>(
+    plot: &'a Area<DB>,
+    margin: f64,
+    x_room: i32,
+    y_room: i32,
+    x: Range<f64>,
+    y: Range<f64>,
+    s: Scale,
+) -> Result<Plot<'a, DB>, String> {
     ChartBuilder::on(plot)
         .margin(s.px(margin))
-        .x_label_area_size(s.px(66.0))
+        .x_label_area_size(x_room)
         .y_label_area_size(y_room)
         .build_cartesian_2d(x, y)
         .map_err(|x| x.to_string())

@@ -19,6 +19,7 @@ use crate::exact::{Watch, enumerate_within};
 
 mod map;
 mod render;
+pub(crate) use render::share;
 mod solve;
 mod thumbs;
 

@@ -11,7 +11,7 @@ fn points_in(x: f64, unit: &str) -> String {
 }
 
 /// A share as a percentage that does not round a trace away: 100% only when it is all.
-fn share(x: f64) -> String {
+pub(crate) fn share(x: f64) -> String {
     match x {
         x if x >= 1.0 => "100%".into(),
         x if x <= 0.0 => "0%".into(),

@@ -137,7 +137,10 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
                 (states.len() - 1).min(met)
             );
             Section {
-                printed: false,
+                // Printed: in a report that asks a play question, the answer's detail is
+                // here (whether a choice is dominant, the rule of thumb), and on paper it was
+                // left out (writer trial 66).
+                printed: true,
                 list: Vec::new(),
                 closing: solved.states_note("points"),
                 title: format!("How {name} plays"),

@@ -340,6 +340,48 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
         "In side A's chance to hold the field minus side B's, good play is worth {}.",
         said.join(". It is worth ")
     );
+    // With two rule sets played well, which makes good play matter more, and how often the
+    // likelier choice is the better one under each, in one sentence: the question such a
+    // report asks, which the reader had to work out from two (writer trial 66).
+    if let [(a, sa), (b, sb)] = result.play.as_slice() {
+        let worth = |s: &crate::play::Solution| s.optimal - s.own().value;
+        let (wa, wb) = (worth(sa), worth(sb));
+        let top = |s: &crate::play::Solution| {
+            s.shares
+                .iter()
+                .max_by(|x, y| x.share.total_cmp(&y.share))
+                .map(|t| (t.choice.clone(), t.share))
+        };
+        let size = |w: f64| points(w).trim_start_matches('+').to_string();
+        let mut two = match (wb - wa).abs() < 5e-5 {
+            true => format!(
+                "In side A's chance to hold the field minus side B's, good play is worth the same under {b} as under {a} ({} points)",
+                size(wb)
+            ),
+            false => format!(
+                "In side A's chance to hold the field minus side B's, good play is worth {} under {b} ({} points, against {} under {a})",
+                if wb > wa { "more" } else { "less" },
+                size(wb),
+                size(wa)
+            ),
+        };
+        let (da, db) = (sa.dominance(), sb.dominance());
+        two += &match da == db {
+            true => format!("; {da} under either"),
+            false => format!("; {db} under {b}, and {da} under {a}"),
+        };
+        match (top(sa), top(sb)) {
+            (Some((ca, xa)), Some((cb, xb))) if ca == cb && !db.ends_with("is dominant") => {
+                two += &format!(
+                    ": {cb} is the better one in {} of the decisions that matter, against {}.",
+                    crate::play::share(xb),
+                    crate::play::share(xa)
+                )
+            }
+            _ => two += ".",
+        }
+        out = two;
+    }
     // The rule of thumb a player can carry, where one comes close (one variant's: with several,
     // each variant's section gives its own).
     if let [(name, solved)] = result.play.as_slice()

@@ -32,7 +32,7 @@ pub struct ClassInfo {
 pub struct Played<S: Eq + Hash> {
     /// By state: the choice at turn 1, 2, … (a state missing, or a turn past its list: the
     /// chain's own policy, where every choice moves alike).
-    pub by_state: crate::exact::FastMap<S, Vec<u8>>,
+    pub by_state: FastMap<S, Vec<u8>>,
 }
 
 impl<S: Eq + Hash> Played<S> {
@@ -253,6 +253,8 @@ pub mod check;
 mod layout;
 
 pub use layout::Layout;
+mod fast_map;
+pub(crate) use fast_map::FastMap;
 
 /// For the systems' scripted turns: one step of `chain` from `s` with `dice` in order, every
 /// one of which must be used (no other die rolled).

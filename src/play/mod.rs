@@ -17,13 +17,15 @@ use crate::chain::Chain;
 use crate::error::{Error, Result};
 use crate::exact::{Watch, enumerate_within};
 
+mod graph;
 mod map;
 mod render;
 pub(crate) use render::share;
 mod solve;
 mod thumbs;
 
-use solve::{Solved, graph};
+use graph::graph;
+use solve::Solved;
 
 /// Two values closer than this are the same (a choice between them is no choice).
 pub const TIE: f64 = 1e-12;

@@ -1,6 +1,6 @@
 //! The rules of thumb tried, simplest first, as a player would learn them.
 
-use super::solve::{Graph, Rule};
+use super::graph::{Graph, Rule};
 use super::*;
 
 /// The rules of thumb tried, simplest first: one feature against a threshold (charge when the

@@ -3739,3 +3739,50 @@ fn the_page_solves_the_best_play() {
     );
     b.wait("!location.search.includes('play=1') && !document.querySelector('#played p')");
 }
+
+/// A designer's trial: on a phone a typo in a side's unit in an engagement was not marked at
+/// its box, and the strip at the screen's foot kept the last setting's bold answer. The box is
+/// marked with its error, naming the word, and the strip says the answer is not current and
+/// what is wrong, with no number; put right, the strip has its number again.
+#[test]
+fn a_typo_in_a_unit_is_marked_at_its_box_and_the_strip_is_not_current() {
+    let Some(chromium) = crate::browser::chromium(
+        "a_typo_in_a_unit_is_marked_at_its_box_and_the_strip_is_not_current",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "typo-phone");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.goto(&server.url("/?system=rank-and-file&scenario=engagement&trials=20000"));
+    let before = b.wait("(() => { const s = document.getElementById('strip'); return !s.hidden && s.querySelector('b') && /%/.test(s.textContent) && !s.classList.contains('error') ? s.textContent : null; })()");
+    assert!(before.as_str().unwrap().contains("38.62%"), "{before}");
+    type_into(&mut b, "set.attacker", "regulr infantry");
+    let marked = b.wait("(() => { const f = document.querySelector('.field.bad'); const m = f && f.querySelector('.msg'); return m ? [f.dataset.field, m.textContent] : null; })()");
+    assert_eq!(marked[0], json!("set.attacker"), "{marked}");
+    let msg = marked[1].as_str().unwrap();
+    assert!(
+        msg.starts_with("Attacking unit: \u{201c}regulr\u{201d} is not one of its words; ")
+            && msg.contains("veteran, regular, green"),
+        "{msg}"
+    );
+    let strip = b.wait("(() => { const s = document.getElementById('strip'); return s.classList.contains('error') && getComputedStyle(s).display === 'block' ? s.textContent : null; })()");
+    let strip = strip.as_str().unwrap();
+    assert!(
+        strip.starts_with("Not current")
+            && strip.contains("Attacking unit")
+            && strip.contains("regulr")
+            && !strip.contains('%')
+            && !strip.contains("allowed"),
+        "{strip}"
+    );
+    // A tap on it goes to the box to put right.
+    b.eval("window.scrollTo(0, document.documentElement.scrollHeight)");
+    b.eval("document.getElementById('strip').click()");
+    b.wait("document.activeElement && document.activeElement.closest('[data-field=\"set.attacker\"]') !== null");
+    type_into(&mut b, "set.attacker", "regular infantry");
+    b.wait("(() => { const s = document.getElementById('strip'); return !s.classList.contains('error') && s.textContent.includes('38.62%') && !document.querySelector('.field.bad'); })()");
+}

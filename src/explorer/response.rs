@@ -125,7 +125,9 @@ fn field_of(e: &Error, prefix: &str) -> (Option<String>, Option<usize>) {
         };
         for (flag, name) in [("--set", "set"), ("--rule", "rule")] {
             if let Some(rest) = what.strip_prefix(flag) {
-                let k = key.unwrap_or(rest.trim());
+                // A side's spec names the unit of a line it is about, "--set attacker (unit 1)":
+                // the field is the spec's all the same.
+                let k = key.unwrap_or_else(|| rest.split_whitespace().next().unwrap_or_default());
                 return Some(format!("{prefix}{name}.{}", k.trim()));
             }
         }
@@ -289,5 +291,31 @@ mod tests {
         assert_eq!(v["field"], "system", "{v}");
         let v = body(&x.handle("POST", "/api/run?scenario=rally&mode=fast", b""));
         assert!(v["error"].as_str().unwrap().contains("allowed: exact, mc"));
+    }
+
+    /// A typo in a side's unit in a battle is refused at that side's box: the rules name the
+    /// unit of the line it is about ("--set attacker (unit 1)"), and that field went unmarked
+    /// (a designer's trial, on a phone).
+    #[test]
+    fn a_bad_unit_in_a_battle_is_refused_at_its_box() {
+        let x = explorer();
+        for (system, scenario, key, typo) in [
+            ("rank-and-file", "engagement", "attacker", "regulr"),
+            ("rank-and-file", "line", "defender", "6%20x%20regulr"),
+            ("effectiveness", "engagement", "defender", "elit"),
+            ("linear-warfare", "engagement", "attacker", "lne"),
+        ] {
+            let q = format!("system={system}&scenario={scenario}&set={key}%3D{typo}");
+            let r = x.handle("POST", &format!("/api/run?{q}&mode=exact"), b"");
+            assert_eq!(r.status, 400, "{q}");
+            let v = body(&r);
+            assert_eq!(v["field"], format!("set.{key}"), "{q}: {v}");
+            let r = x.handle(
+                "POST",
+                &format!("/api/run?{q}&a.set={key}%3D{typo}&mode=exact"),
+                b"",
+            );
+            assert_eq!(body(&r)["field"], format!("a.set.{key}"), "{q}");
+        }
     }
 }

@@ -62,7 +62,17 @@ fn param_json(p: &ParamDef, default: &str, specs: &str) -> Value {
             .replace(", as --attacker", ", in the attacking unit's words"),
         _ => t.to_string(),
     };
-    let (meaning, allowed) = (words(p.meaning), words(&p.kind.allowed()));
+    let (mut meaning, allowed) = (words(p.meaning), words(&p.kind.allowed()));
+    // The page shows a field's meaning and what it allows together: a unit spec's words are
+    // said once, in what it allows, not again in its meaning (the attacking unit's help listed
+    // them twice, a designer's trial): the meaning is the unit's part alone, "the attacking
+    // (charging) unit".
+    if matches!(p.kind, Kind::Spec(_))
+        && allowed.contains("(its words: ")
+        && let Some((unit, _)) = meaning.split_once(": ")
+    {
+        meaning = unit.to_string();
+    }
     let (kind, extra) = match p.kind {
         Kind::Int { min, max } => ("int", json!({ "min": min, "max": max })),
         Kind::Real { min, max } => ("real", json!({ "min": min, "max": max })),
@@ -236,5 +246,36 @@ mod tests {
                 .contains("(its words: veteran, regular, green, infantry, cavalry"),
             "{attacker}"
         );
+    }
+
+    /// A unit spec's help says its words once: its meaning names the unit, what it allows
+    /// lists the words (the attacking unit's help listed them twice, a designer's trial).
+    #[test]
+    fn a_unit_specs_words_are_said_once() {
+        let mut seen = 0;
+        for s in system::systems() {
+            let d = describe_system(s, None);
+            for sc in d["scenarios"].as_array().unwrap() {
+                for p in sc["params"].as_array().unwrap() {
+                    if p["kind"] != "spec" || !(p["key"] == "attacker" || p["key"] == "defender") {
+                        continue;
+                    }
+                    seen += 1;
+                    let (meaning, allowed) = (
+                        p["meaning"].as_str().unwrap(),
+                        p["allowed"].as_str().unwrap(),
+                    );
+                    let help = format!("{meaning} \u{2014} allowed: {allowed}");
+                    for word in ["(its words: ", "stands=N", "pips=N", "lost=N", "keywords"] {
+                        assert!(help.matches(word).count() <= 1, "{word} twice: {help}");
+                    }
+                    assert!(
+                        meaning.ends_with("unit") || meaning.contains("unit,"),
+                        "{meaning}"
+                    );
+                }
+            }
+        }
+        assert!(seen >= 6);
     }
 }

@@ -1324,7 +1324,7 @@ fn the_page_works_in_a_real_browser() {
     // or "chance?" column), and the note says so; the interval stays as the simulation's check.
     assert_eq!(
         b.eval("[...document.querySelector('tr[data-compare=\"recovered\"]').closest('table').tHead.rows[0].cells].map((c) => c.textContent).slice(4)"),
-        json!(["estimate's 95% interval"])
+        json!(["estimate's joint 95% interval"])
     );
     assert!(
         b.eval("[...document.querySelectorAll('#tables p.small')].some((p) => p.textContent.includes('Every difference here is exact and decides'))")
@@ -2738,7 +2738,7 @@ fn the_interval_of_a_difference_reads_on_a_phone() {
         "/?{RALLY}&trials=20000&a.system=rank-and-file&a.set=class%3Dgreen"
     )));
     b.wait("document.querySelectorAll('table.ab td.iv').length > 0");
-    let check = "(() => { const rows = [...document.querySelectorAll('table.ab tbody tr')]; const bad = rows.filter((tr) => { const l = tr.querySelector('.ivl'), c = tr.querySelector('td.iv'); if (!l || !c) return true; const r = l.getBoundingClientRect(); return !(l.offsetHeight > 0 && r.left >= 0 && r.right <= innerWidth && c.offsetParent === null && l.lastChild.textContent === c.textContent && l.textContent.startsWith('95% interval')); }); const w = document.querySelector('table.ab').closest('.scroll'); return [rows.length, bad.length, w.scrollWidth <= w.clientWidth, document.documentElement.scrollWidth <= innerWidth]; })()";
+    let check = "(() => { const rows = [...document.querySelectorAll('table.ab tbody tr')]; const bad = rows.filter((tr) => { const l = tr.querySelector('.ivl'), c = tr.querySelector('td.iv'); if (!l || !c) return true; const r = l.getBoundingClientRect(); return !(l.offsetHeight > 0 && r.left >= 0 && r.right <= innerWidth && c.offsetParent === null && l.lastChild.textContent === c.textContent && l.textContent.startsWith('joint 95% interval')); }); const w = document.querySelector('table.ab').closest('.scroll'); return [rows.length, bad.length, w.scrollWidth <= w.clientWidth, document.documentElement.scrollWidth <= innerWidth]; })()";
     let v = b.eval(check);
     assert!(v[0].as_u64().unwrap() >= 3, "{v}");
     assert_eq!(v[1], json!(0), "rows whose interval cannot be read: {v}");
@@ -3101,7 +3101,7 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     // Each value column is two in the file: the exact value, then the estimate.
     assert!(
         text.starts_with(
-            ",A,A estimate,B,B estimate,B − A,B − A estimate,estimate's 95% interval\r\n"
+            ",A,A estimate,B,B estimate,B − A,B − A estimate,estimate's joint 95% interval\r\n"
         ),
         "{text}"
     );
@@ -3785,4 +3785,96 @@ fn a_typo_in_a_unit_is_marked_at_its_box_and_the_strip_is_not_current() {
     b.wait("document.activeElement && document.activeElement.closest('[data-field=\"set.attacker\"]') !== null");
     type_into(&mut b, "set.attacker", "regular infantry");
     b.wait("(() => { const s = document.getElementById('strip'); return !s.classList.contains('error') && s.textContent.includes('38.62%') && !document.querySelector('.field.bad'); })()");
+}
+
+/// A designer's trial: the tables printed each row's own 95% interval while the page judged
+/// its estimates by the joint (Bonferroni-widened) intervals, so three exact values lay just
+/// outside their printed intervals with no star. The intervals printed are those judged: an
+/// exact value outside its printed interval is starred, one inside is not, the widths are the
+/// joint ones for the number of rows checked, and the note says so and over how many rows.
+#[test]
+fn every_exact_value_outside_its_printed_interval_is_starred() {
+    let Some(chromium) =
+        crate::browser::chromium("every_exact_value_outside_its_printed_interval_is_starred")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "joint");
+    // Rows, each: [exact, low, high, starred, printed text, estimate]; the number checked.
+    let rows = "(() => { const out = []; for (const tr of document.querySelectorAll('#tables tr, #against tr')) { const iv = tr.querySelector('td[data-low]'); if (!iv) continue; const ex = tr.querySelector('td:has(.ivl)') || tr.querySelector('td.exact'); if (!ex || !ex.classList.contains('exact')) continue; out.push([Number(ex.dataset.value), Number(iv.dataset.low), Number(iv.dataset.high), tr.classList.contains('missed'), iv.textContent, Number(ex.dataset.estimate)]); } return out; })()";
+    for (url, fmt_pct) in [
+        (
+            "/?system=rank-and-file&scenario=rally&trials=1000000&seed=1".to_string(),
+            true,
+        ),
+        (
+            format!("/?{RALLY}&trials=20000&seed=3&a.system=rank-and-file&a.set=class%3Dgreen"),
+            false,
+        ),
+        (
+            "/?system=rank-and-file&scenario=engagement&trials=20000&seed=5".to_string(),
+            true,
+        ),
+    ] {
+        b.goto(&server.url(&url));
+        b.wait("typeof mcAnswer !== 'undefined' && mcAnswer !== null && document.querySelectorAll('td[data-low]').length > 0 && !!document.querySelector('.joint-note')");
+        let got = b.eval(rows);
+        let got = got.as_array().unwrap();
+        assert!(got.len() >= 3, "{url}: {got:?}");
+        let mut starred = 0;
+        for r in got {
+            let (exact, lo, hi, star) = (
+                r[0].as_f64().unwrap(),
+                r[1].as_f64().unwrap(),
+                r[2].as_f64().unwrap(),
+                r[3].as_bool().unwrap(),
+            );
+            let outside = exact < lo - 1e-12 || exact > hi + 1e-12;
+            assert_eq!(outside, star, "{url}: {r}");
+            starred += usize::from(star);
+            // The text is the interval judged, as the page prints numbers.
+            let text = r[4].as_str().unwrap();
+            if fmt_pct {
+                assert_eq!(
+                    text,
+                    format!("{:.2}% – {:.2}%", 100.0 * lo, 100.0 * hi),
+                    "{url}"
+                );
+            } else {
+                assert!(text.contains(" to "), "{url}: {text}");
+            }
+        }
+        // Joint: each as wide as the number of rows checked asks.
+        let note = b.eval("document.querySelector('.joint-note').textContent");
+        let note = note.as_str().unwrap();
+        let n: usize = note
+            .split(" over the ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{url}: {note}"));
+        let z = morale_lab::stats::z_for_confidence(1.0 - 0.05 / n as f64);
+        assert!(
+            note.contains("joint 95% intervals")
+                && note.contains("which a reader scans at once")
+                && note.contains(&format!("\u{b1}{z:.2} standard errors")),
+            "{url}: {note}"
+        );
+        assert!(z > 2.3, "{url}: {n} rows");
+        let heads = b.eval("[...document.querySelectorAll('th')].map((t) => t.textContent).filter((t) => /interval/.test(t))");
+        assert!(
+            heads
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|h| h.as_str().unwrap().contains("joint 95% interval")),
+            "{url}: {heads}"
+        );
+        if url.contains("seed=1") {
+            // Seed 1's rally misses on its headline (see the test above): starred, and inside
+            // its interval no row is.
+            assert!(starred >= 1, "{url}: {got:?}");
+        }
+    }
 }

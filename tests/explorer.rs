@@ -3878,3 +3878,60 @@ fn every_exact_value_outside_its_printed_interval_is_starred() {
         }
     }
 }
+
+/// A designer's trial: the default engagement's two alike Regular units hold 38.62% and
+/// 44.84%, with nothing to say why; and the best play did not say that side B has no choice.
+/// The page says why, from what the model does (only side A charges, and a charger does not
+/// fire that turn), and the claim holds: with side A's charges off the sides come out alike;
+/// the best play says the defending unit has no choice to make.
+#[test]
+fn alike_units_that_differ_say_why_and_best_play_says_b_has_no_choice() {
+    let Some(chromium) = crate::browser::chromium(
+        "alike_units_that_differ_say_why_and_best_play_says_b_has_no_choice",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "sides");
+    b.goto(&server.url("/?system=rank-and-file&scenario=engagement&trials=20000"));
+    let why = b.wait(
+        "(() => { const p = document.getElementById('sides-note'); return p && p.textContent; })()",
+    );
+    let why = why.as_str().unwrap();
+    assert!(
+        why.contains("Side A (the attacking unit) charges an enemy that is shaken (\u{201c}A charges a shaken target\u{201d}, on)")
+            && why.contains("side B (the defending unit) never chooses to charge")
+            && why.contains("does not fire in that turn (\u{201c}Chargers still fire\u{201d}, off)")
+            && why.contains("With side A's charges switched off, the two sides come out alike"),
+        "{why}"
+    );
+    // Its words are the model's: switched off, alike; a charger that fires, and side A is ahead.
+    let holds = |b: &mut Browser| {
+        b.wait("(() => { const a = document.querySelector('tr[data-outcome=\"side_a_holds\"] td.exact'), c = document.querySelector('tr[data-outcome=\"side_b_holds\"] td.exact'); return a && c && !document.getElementById('results').classList.contains('updating') && typeof exactAnswer !== 'undefined' && exactAnswer ? [Number(a.dataset.value), Number(c.dataset.value), location.search] : null; })()")
+    };
+    b.eval("(() => { const el = document.querySelector('[data-field=\"set.charge_when_shaken\"] input'); el.checked = false; el.dispatchEvent(new Event('change', { bubbles: true })); })()");
+    b.wait("location.search.includes('charge_when_shaken%3Dfalse') && !document.getElementById('sides-note')");
+    let v = holds(&mut b);
+    assert!(
+        (v[0].as_f64().unwrap() - v[1].as_f64().unwrap()).abs() < 1e-12,
+        "{v}"
+    );
+    // A different side's unit: no note (they are not alike).
+    b.goto(&server.url(
+        "/?system=rank-and-file&scenario=engagement&trials=20000&set=defender%3Dgreen%20infantry",
+    ));
+    b.wait("!!document.querySelector('tr[data-outcome=\"side_a_holds\"] td.exact')");
+    assert_eq!(
+        b.eval("!!document.getElementById('sides-note')"),
+        json!(false)
+    );
+    // Best play: side B has no choice, said in the page's words of the side.
+    b.goto(&server.url("/?system=rank-and-file&scenario=engagement&trials=20000&play=1"));
+    let none = b.wait("(() => { const p = document.getElementById('play-no-choice'); return p && p.textContent; })()");
+    assert!(
+        none.as_str().unwrap().starts_with(
+            "The defending unit (side B) has no choice to make here: it never chooses to charge"
+        ),
+        "{none}"
+    );
+}

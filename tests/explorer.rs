@@ -3935,3 +3935,49 @@ fn alike_units_that_differ_say_why_and_best_play_says_b_has_no_choice() {
         "{none}"
     );
 }
+
+/// A designer's trial: on a phone, "New profile" made the page leap half a screen (the name
+/// box of the new profile, below the button, was focused and the browser jumped to it). The
+/// page stays where the reader is: the button is where it was just after the press, and the
+/// new profile's chip is in sight.
+#[test]
+fn a_new_profile_keeps_the_phone_where_it_is() {
+    let Some(chromium) = crate::browser::chromium("a_new_profile_keeps_the_phone_where_it_is")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "new-profile-phone");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    b.call(
+        "Emulation.setTouchEmulationEnabled",
+        json!({ "enabled": true }),
+    );
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000")));
+    b.wait("!!document.querySelector('td.exact')");
+    for press in 0..2 {
+        // The button low on the screen, as a thumb finds it.
+        let before = b.eval("(() => { const r = document.getElementById('pin').getBoundingClientRect(); window.scrollBy(0, r.top - 700); return document.getElementById('pin').getBoundingClientRect().top; })()");
+        b.eval("document.getElementById('pin').click()");
+        let after = b.eval("document.getElementById('pin').getBoundingClientRect().top");
+        let (before, after) = (before.as_f64().unwrap(), after.as_f64().unwrap());
+        assert!(
+            (before - after).abs() < 2.0,
+            "press {press}: the button moved from {before} to {after}"
+        );
+        // The new chip comes into sight (a short smooth scroll at most), with no keyboard.
+        b.wait(&format!("document.querySelectorAll('#profile-list .chip').length === {} && (() => {{ const c = document.querySelector('#profile-list .chip:last-child').getBoundingClientRect(); return c.top >= 0 && c.bottom <= innerHeight; }})()", press + 2));
+        let moved = b.eval("document.getElementById('pin').getBoundingClientRect().top");
+        assert!(
+            (before - moved.as_f64().unwrap()).abs() < 200.0,
+            "press {press}: the page moved from {before} to {moved}"
+        );
+        assert_eq!(
+            b.eval("document.activeElement.classList.contains('chip-name')"),
+            json!(false)
+        );
+    }
+}

@@ -1413,7 +1413,7 @@ fn the_page_works_in_a_real_browser() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(shown.contains(&format!("line {line}")), "{shown}");
+    assert!(shown.contains(&format!("Line {line}")), "{shown}");
     // A working edit runs as a new system at once.
     b.eval("document.getElementById('reset-code').click()");
     b.wait("document.getElementById('code-error').textContent === '' && !!document.querySelector('td.exact[data-value]:not([data-value=\"\"])')");
@@ -2138,7 +2138,7 @@ fn the_editor_runs_as_you_type_and_reproduces_from_the_command_line() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(shown.contains("line 7"), "{shown}");
+    assert!(shown.contains("Line 7"), "{shown}");
     assert_eq!(
         b.wait("(() => { const e = document.querySelector('#gutter .err'); return e && e.textContent; })()"),
         json!("7")
@@ -2423,7 +2423,7 @@ fn a_link_with_a_broken_edited_file_opens_with_its_form_and_its_error() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(shown.starts_with("line 7: "), "{shown}");
+    assert!(shown.starts_with("Line 7"), "{shown}");
     assert_eq!(
         fresh.eval("[document.getElementById('scenario').value, document.getElementById('scenario').options.length > 0, document.querySelector('[data-field=\"set.stands\"] input').value, document.querySelectorAll('#situation .field').length > 0]"),
         json!(["rally", true, "8", true])
@@ -3979,5 +3979,64 @@ fn a_new_profile_keeps_the_phone_where_it_is() {
             b.eval("document.activeElement.classList.contains('chip-name')"),
             json!(false)
         );
+    }
+}
+
+/// A designer's trial: a mechanic file's error showed the scripting engine's jargon
+/// ("Expression cannot be assigned to"). It reads in plain words at its line, the engine's
+/// own words kept in small print beneath.
+#[test]
+fn a_script_error_reads_in_plain_words_at_its_line() {
+    let Some(chromium) =
+        crate::browser::chromium("a_script_error_reads_in_plain_words_at_its_line")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "plain-errors");
+    b.goto(
+        &server.url("/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000"),
+    );
+    b.wait("!document.getElementById('editor').hidden && !!document.querySelector('td.exact')");
+    for (line, says, engine) in [
+        (
+            "    d6() = 3;",
+            "the left side of this `=` is not something that can be set",
+            "Expression cannot be assigned to",
+        ),
+        (
+            "    let x = y + 1;",
+            ", in rally_turn(): there is no variable `y` here: make it first with `let y = …`",
+            "Variable not found: y",
+        ),
+        (
+            "    let a = [1]; let q = a[3];",
+            ", in rally_turn(): there is no item 3 in this list of 1 item",
+            "Array index 3 out of bounds",
+        ),
+    ] {
+        b.eval(&format!("(() => {{ const c = document.getElementById('code'); const l = c.value.split('\\n'); const i = l.findIndex((x) => x.startsWith('fn rally_turn')); l.splice(i + 1, 0, {line:?}); c.value = l.join('\\n'); document.getElementById('run-code').click(); }})()"));
+        let at = b.eval("document.getElementById('code').value.split('\\n').findIndex((x) => x.startsWith('fn rally_turn')) + 2");
+        let shown = b.wait("(() => { const e = document.getElementById('code-error'); const s = e.querySelector('small.engine'); return s ? [e.firstChild.textContent, s.textContent, getComputedStyle(s).fontSize, getComputedStyle(e).fontSize] : null; })()");
+        let (plain, small) = (shown[0].as_str().unwrap(), shown[1].as_str().unwrap());
+        assert!(
+            plain.starts_with(&format!("Line {at}")) && plain.contains(says),
+            "{plain}"
+        );
+        assert!(!plain.contains(engine), "{plain}");
+        assert!(
+            small.starts_with("The scripting engine's words: ") && small.contains(engine),
+            "{small}"
+        );
+        let px = |v: &Value| {
+            v.as_str()
+                .unwrap()
+                .trim_end_matches("px")
+                .parse::<f64>()
+                .unwrap()
+        };
+        assert!(px(&shown[2]) < px(&shown[3]), "{shown}");
+        b.eval("document.getElementById('reset-code').click()");
+        b.wait("document.getElementById('code-error').textContent === '' && !!document.querySelector('td.exact')");
     }
 }

@@ -24,6 +24,7 @@ mod edits;
 mod files;
 mod gate;
 mod lanes;
+mod plain;
 mod play;
 mod publish;
 mod response;

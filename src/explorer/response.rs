@@ -82,8 +82,14 @@ impl Failure {
             line: None,
         }
     }
+    /// The answer's body: a mechanic file's error has its plain words too (`plain`), the page
+    /// showing them at the line with the engine's own words in small print.
     pub(super) fn json(&self) -> Value {
-        json!({ "error": self.message, "field": self.field, "line": self.line })
+        let plain = match self.field.as_deref() {
+            Some(f) if f.ends_with("code") => super::plain::script_error(&self.message),
+            _ => None,
+        };
+        json!({ "error": self.message, "field": self.field, "line": self.line, "plain": plain })
     }
     pub(super) fn response(&self) -> Response {
         Response::json(self.status, &self.json())

@@ -3938,8 +3938,8 @@ fn alike_units_that_differ_say_why_and_best_play_says_b_has_no_choice() {
 
 /// A designer's trial: on a phone, "New profile" made the page leap half a screen (the name
 /// box of the new profile, below the button, was focused and the browser jumped to it). The
-/// page stays where the reader is: the button is where it was just after the press, and the
-/// new profile's chip is in sight.
+/// page stays where the reader is: the button does not leap, a short smooth scroll at most
+/// brings the new profile's chip into sight.
 #[test]
 fn a_new_profile_keeps_the_phone_where_it_is() {
     let Some(chromium) = crate::browser::chromium("a_new_profile_keeps_the_phone_where_it_is")
@@ -3964,9 +3964,10 @@ fn a_new_profile_keeps_the_phone_where_it_is() {
         b.eval("document.getElementById('pin').click()");
         let after = b.eval("document.getElementById('pin').getBoundingClientRect().top");
         let (before, after) = (before.as_f64().unwrap(), after.as_f64().unwrap());
+        // No leap (it was 490 px): at most the first steps of a short smooth scroll.
         assert!(
-            (before - after).abs() < 2.0,
-            "press {press}: the button moved from {before} to {after}"
+            (before - after).abs() < 60.0,
+            "press {press}: the button leapt from {before} to {after}"
         );
         // The new chip comes into sight (a short smooth scroll at most), with no keyboard.
         b.wait(&format!("document.querySelectorAll('#profile-list .chip').length === {} && (() => {{ const c = document.querySelector('#profile-list .chip:last-child').getBoundingClientRect(); return c.top >= 0 && c.bottom <= innerHeight; }})()", press + 2));

@@ -309,10 +309,10 @@ fn odds_table_is_exact() {
     );
     assert!(out.contains("1/3 (33.3%)") && out.contains("5/9 (55.6%)"));
     let v = json_of(&["odds", "rank-and-file", "--format", "json"]);
-    // Tests, re-rolls, rallies from routing by stands lost, by phase from routing with none
-    // lost and with one (a unit routs after losses), and from unsteady.
-    assert_eq!(v["sections"].as_array().unwrap().len(), 6);
-    let by_phase_one_lost = &v["sections"][4];
+    // Tests, re-rolls, rallies from routing and from unsteady by stands lost, by phase from
+    // routing with none lost and with one (a unit routs after losses), and from unsteady.
+    assert_eq!(v["sections"].as_array().unwrap().len(), 7);
+    let by_phase_one_lost = &v["sections"][5];
     assert!(
         by_phase_one_lost["title"]
             .as_str()
@@ -385,7 +385,7 @@ fn odds_table_is_exact() {
             .unwrap()
             .contains("by stands already lost")
     );
-    let routing = &v["sections"][3];
+    let routing = &v["sections"][4];
     assert!(
         routing["title"]
             .as_str()
@@ -430,12 +430,41 @@ fn odds_table_is_exact() {
     assert_eq!(by3["outcomes"][0]["outcome"], "recovered");
     assert!((p - want).abs() < 1e-12, "{p} against {want}");
     assert!((p - 31.0 / 72.0).abs() < 1e-12);
-    let unsteady = &v["sections"][5];
+    let unsteady = &v["sections"][6];
     assert!(
         unsteady["title"]
             .as_str()
             .unwrap()
             .contains("from unsteady")
+    );
+    // The table from unsteady by stands already lost: its row for none lost is the last phase
+    // of the table by phase, column by column; and a Regular with one lost rallies by the 8th
+    // phase exactly as the rally scenario says (a roll of 5+, no stand lost on a failure:
+    // 1 − (2/3)^8).
+    let unsteady_lost = &v["sections"][3];
+    assert!(
+        unsteady_lost["title"]
+            .as_str()
+            .unwrap()
+            .contains("from unsteady (8 stands, by stands already lost)"),
+        "{unsteady_lost}"
+    );
+    assert_eq!(
+        unsteady_lost["rows"][0][1],
+        unsteady["rows"].as_array().unwrap().last().unwrap()[1]
+    );
+    let regular = unsteady_lost["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == "Regular")
+        .unwrap();
+    let one = unsteady_lost["rows"][1][1][regular]["value"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (one - (1.0 - (2.0f64 / 3.0).powi(8))).abs() < 1e-12,
+        "{one}"
     );
     let led = unsteady["columns"]
         .as_array()
@@ -474,7 +503,7 @@ fn odds_table_is_exact() {
         "--format",
         "json",
     ]);
-    let routing = &v["sections"][3];
+    let routing = &v["sections"][4];
     let rows = routing["rows"].as_array().unwrap();
     assert_eq!(
         (rows.len(), rows[rows.len() - 1][0].as_str()),

@@ -317,9 +317,10 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
 /// Why a routing unit's table starts at its second rally phase (RF-5).
 const TWICE: &str = "A routing unit must pass twice, first to unsteady, then to good order, so none is back at its first rally phase: the table starts at the second.";
 
-/// Under the table from unsteady with none lost: how to read it for a unit that has lost
-/// stands (each is −1 on the roll, RF-5, and a failed rally while unsteady costs none).
-const UNSTEADY_LOST: &str = "From unsteady, with stands already lost, read the unsteady table in a weaker unit's column: each lost stand is −1 on the roll and a failed rally there costs no stand, so a Veteran with one lost rallies as a Regular with none, a Regular as a Green, and each +1 of leader makes up one lost stand (a Regular +1 leader with one lost reads the Regular column); a Green unit with one lost needs a 6.";
+/// Under the table from unsteady by stands already lost: why it falls more slowly than the
+/// routing one (each stand lost is −1 on the roll, RF-5, and a failed rally while unsteady costs
+/// none).
+const UNSTEADY_LOST: &str = "A failed rally while unsteady costs no stand: each stand already lost only takes 1 off every roll, so the chance falls more slowly with losses than a routing unit's.";
 
 /// The turns of the "rallies within k turns" tables.
 pub const RALLY_TURNS: u32 = 8;
@@ -510,10 +511,14 @@ pub fn rally_sections(
     // under the test tables, where the long tables by phase would leave it a third blank.
     let losses = 0..stands.div_ceil(2);
     let summary = losses.len() > 1;
-    if summary {
+    // Then the same from unsteady, a table of its own: a unit turns unsteady on failing the
+    // test its losses call for, so a player meets it with stands lost more often than not
+    // (writer trial 62); a note that sent the reader to "a weaker unit's column" named columns
+    // the sheet does not have for a +2 leader, an Elite or a Green unit with losses (trial 66).
+    for state in ["routing", "unsteady"].into_iter().filter(|_| summary) {
         let mut rows = Vec::new();
-        for k in losses {
-            let by = recovered_by("routing", k)?;
+        for k in losses.clone() {
+            let by = recovered_by(state, k)?;
             let cells = by
                 .iter()
                 .map(|col| match col.last().copied() {
@@ -525,21 +530,19 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from routing ({stands} stands, by stands already lost)",
+                "Back in good order by the {} rally phase, from {state} ({stands} stands, by stands already lost)",
                 crate::labels::ordinal(phases)
             ),
             row_header: "stands already lost".into(),
             columns: columns.clone(),
             rows,
-            foot: vec![
-                "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder.".to_string(),
-                elite.clone(),
-                // A unit turns unsteady on failing the test its losses call for, so a player
-                // meets it with stands lost more often than not (writer trial 62): how to read
-                // the table from unsteady then, which a table of its own would have made the
-                // sheet a page longer; said here, where the page has room.
-                UNSTEADY_LOST.to_string(),
-            ],
+            foot: match state {
+                "routing" => vec![
+                    "Each failed rally while routing costs another stand, so a unit that has lost stands has fewer tries before the 50% rule removes it, and each try is harder.".to_string(),
+                    elite.clone(),
+                ],
+                _ => vec![UNSTEADY_LOST.to_string()],
+            },
         });
     }
     // From routing with none lost, and, on the sheet for a whole unit, with one already lost

@@ -880,7 +880,8 @@ pub(super) fn sweep_charts(
         out.push((
             per_variant("play", result.play.len(), name),
             solved.chart(&format!(
-                "{name}: side A\u{2019}s best choice in each state"
+                "{}: side A\u{2019}s best choice in each state",
+                crate::labels::capitalised(name)
             )),
         ));
     }

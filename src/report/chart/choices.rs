@@ -39,10 +39,21 @@ where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    // Only the kinds some cell shows: a colour in the legend that no cell has sends a reader
+    // looking for it (writer trial 66: "charge" where side A never charges from the start).
+    let shown = |k: usize| {
+        c.cells
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|(kind, _)| *kind == k)
+    };
     let entries: Vec<(String, Key)> = c
         .kinds
         .iter()
-        .map(|(name, col)| (name.clone(), Key::Swatch(*col)))
+        .enumerate()
+        .filter(|(k, _)| shown(*k))
+        .map(|(_, (name, col))| (name.clone(), Key::Swatch(*col)))
         .collect();
     let (nx, ny) = (c.x.1.len().max(1), c.y.1.len().max(1));
     let widest = |names: &[String]| {

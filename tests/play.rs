@@ -383,7 +383,7 @@ fn an_experiment_variant_plays_optimally_and_bad_play_is_refused_at_its_line() {
     assert!((json["play"][0][1]["optimal"].as_f64().unwrap() - s.optimal).abs() < 1e-12);
     let summary = std::fs::read_to_string(dir.join("out/summary.md")).unwrap();
     let section = summary
-        .split("## How best plays")
+        .split("## When to hold and when to charge: best")
         .nth(1)
         .expect("a section on how the best play plays");
     assert!(

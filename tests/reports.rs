@@ -764,7 +764,7 @@ fn a_metric_can_be_an_experiments_headline() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/how-much-faster");
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     assert!(
-        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.39% to between 90.15% and 98.11% (better). Both variants change both headlines. These are exact values."),
+        summary.contains("**Answer.** With Regular, alone, the average number of turns to recover among units that recovered is 3.85; it falls under every variant (better) \u{2014} Regular with a +1 leader: 3.05 (−0.80); Regular with a +2 leader: 2.47 (−1.38). The chance of recovering rises under every variant too, from 74.39% to between 90.15% and 98.11% (better). These are exact values."),
         "{summary}"
     );
     assert!(
@@ -921,7 +921,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(
         // What the assumption does to the amendment, said where it removes its saving (the
         // README said it, the answer only "the size of a difference", writer trial 59).
-        summary.contains("No single change to the rules turns the answer round; the one that moves it most is the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
+        summary.contains("No single change to the rules turns the answer round; the nearest to doing so is the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as

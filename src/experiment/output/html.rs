@@ -63,6 +63,10 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* A glossary of several columns may open the next page: kept with the table, it pushed the
      table off the first page. */
   div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; }
+  /* The glossary's heading goes with its first entries: it was left alone at page 1's foot
+     (writer trial 66). */
+  div.meanings > p { break-after: avoid; }
+  div.meanings li { break-inside: avoid; }
   p.rounding { break-before: avoid; }
   p.after { font-size: 8.5pt; color: #333; margin-top: -0.6rem; }
   th.banded { min-width: 19mm; }

@@ -143,7 +143,7 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
                 printed: true,
                 list: Vec::new(),
                 closing: solved.states_note("points"),
-                title: format!("How {name} plays"),
+                title: format!("When to hold and when to charge: {name}"),
                 intro,
                 tables: vec![tab(solved.ways("points")), tab(states)],
             }

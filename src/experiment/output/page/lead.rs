@@ -387,13 +387,23 @@ pub(super) fn lead_each(
         && let (Some(big), Some(small)) =
             (gains.iter().max_by(by_size), gains.iter().min_by(by_size))
     {
-        out.push(format!(
-            "The change is largest under {} ({}) and smallest under {} ({}).",
-            big.0,
-            h0.diff(big.1),
-            small.0,
-            h0.diff(small.1)
-        ));
+        // Of two, one is larger, not largest.
+        out.push(match gains.len() {
+            2 => format!(
+                "The change is larger under {} ({}) than under {} ({}).",
+                big.0,
+                h0.diff(big.1),
+                small.0,
+                h0.diff(small.1)
+            ),
+            _ => format!(
+                "The change is largest under {} ({}) and smallest under {} ({}).",
+                big.0,
+                h0.diff(big.1),
+                small.0,
+                h0.diff(small.1)
+            ),
+        });
     }
     for h in &heads[1..] {
         let Some(ds) = changes(h, &asked) else {
@@ -517,8 +527,14 @@ pub(super) fn counts(
     } else {
         ""
     };
-    let parts: Vec<String> = alike(result, comparisons, heads, &asked)
+    let groups = alike(result, comparisons, heads, &asked);
+    // Every variant changes every headline: the sentences before have said each change, and
+    // "Both variants compared change both headlines" only repeats them (writer trial 66).
+    let all_change_all = matches!(&groups[..], [(changed, names)]
+        if changed.len() == heads.len() && names.len() == asked.len() && heads.len() > 1);
+    let parts: Vec<String> = groups
         .iter()
+        .filter(|_| !all_change_all)
         .filter_map(|(changed, names)| {
             // The variant just spoken of changes every headline: the others that do too
             // follow it ("… changes all three headlines too"), and it is not said again.

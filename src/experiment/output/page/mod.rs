@@ -207,9 +207,13 @@ fn the_answer(
         };
     // A variant that plays its best choices is judged on what play maximises, beside the
     // headlines: what good play is worth against its baseline.
+    // With two rule sets played well, whether a choice is always right and where good play
+    // is worth more is the question: it opens the answer, the headline numbers follow.
     if let Some(worth) = play_worth(result) {
-        answer += " ";
-        answer += &worth;
+        answer = match result.play.len() {
+            2.. => format!("{worth} {answer}"),
+            _ => format!("{answer} {worth}"),
+        };
     }
     // The answer stays within 150 words: the sentence on the assumptions takes what is left.
     const ANSWER_WORDS: usize = 150;
@@ -344,6 +348,7 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
     // likelier choice is the better one under each, in one sentence: the question such a
     // report asks, which the reader had to work out from two (writer trial 66).
     if let [(a, sa), (b, sb)] = result.play.as_slice() {
+        let (ra, rb) = (rule_set_of(exp, a), rule_set_of(exp, b));
         let worth = |s: &crate::play::Solution| s.optimal - s.own().value;
         let (wa, wb) = (worth(sa), worth(sb));
         let top = |s: &crate::play::Solution| {
@@ -353,33 +358,39 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
                 .map(|t| (t.choice.clone(), t.share))
         };
         let size = |w: f64| points(w).trim_start_matches('+').to_string();
-        let mut two = match (wb - wa).abs() < 5e-5 {
+        // Whether a choice is always right first: the question such a report asks (writer
+        // trial 66 read the headline numbers first and the answer last).
+        let (da, db) = (sa.dominance(), sb.dominance());
+        let mut two = match da == db {
+            true => format!("{} under either rule set", crate::labels::capitalised(&da)),
+            false => format!(
+                "{} under {rb}, and {da} under {ra}",
+                crate::labels::capitalised(&db)
+            ),
+        };
+        const NEITHER: &str = "neither choice dominates";
+        match (top(sa), top(sb)) {
+            (Some((ca, xa)), Some((cb, xb))) if ca == cb && da == NEITHER && db == NEITHER => {
+                two += &format!(
+                    ": {cb} is the better one in {} of the decisions that matter under {ra}, and in {} under {rb}.",
+                    crate::play::share(xa),
+                    crate::play::share(xb)
+                )
+            }
+            _ => two += ".",
+        }
+        two += &match (wb - wa).abs() < 5e-5 {
             true => format!(
-                "In side A's chance to hold the field minus side B's, good play is worth the same under {b} as under {a} ({} points)",
+                " Good play is worth the same under both: {} points of side A's chance to hold the field minus side B's.",
                 size(wb)
             ),
             false => format!(
-                "In side A's chance to hold the field minus side B's, good play is worth {} under {b} ({} points, against {} under {a})",
+                " Good play is worth {} under {rb}: {} points of side A's chance to hold the field minus side B's, against {} under {ra}.",
                 if wb > wa { "more" } else { "less" },
                 size(wb),
                 size(wa)
             ),
         };
-        let (da, db) = (sa.dominance(), sb.dominance());
-        two += &match da == db {
-            true => format!("; {da} under either"),
-            false => format!("; {db} under {b}, and {da} under {a}"),
-        };
-        match (top(sa), top(sb)) {
-            (Some((ca, xa)), Some((cb, xb))) if ca == cb && !db.ends_with("is dominant") => {
-                two += &format!(
-                    ": {cb} is the better one in {} of the decisions that matter, against {}.",
-                    crate::play::share(xb),
-                    crate::play::share(xa)
-                )
-            }
-            _ => two += ".",
-        }
         out = two;
     }
     // The rule of thumb a player can carry, where one comes close (one variant's: with several,
@@ -394,6 +405,30 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
         );
     }
     Some(out)
+}
+
+/// The rule set a variant that plays its best is played under, by name: the part of its
+/// name it shares with its baseline's, up to a comma ("the amendment" of "the amendment, played
+/// well" against "the amendment, charging a shaken target"); else its own name.
+fn rule_set_of(exp: &crate::experiment::Experiment, name: &str) -> String {
+    let Some(vi) = exp.variants.iter().position(|v| v.name == name) else {
+        return name.to_string();
+    };
+    let Some(base) = exp.baseline_of(vi).map(|b| exp.variants[b].name.as_str()) else {
+        return name.to_string();
+    };
+    let (ours, theirs): (Vec<&str>, Vec<&str>) =
+        (name.split(", ").collect(), base.split(", ").collect());
+    let shared: Vec<&str> = ours
+        .iter()
+        .zip(&theirs)
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| *x)
+        .collect();
+    match shared.len() {
+        0 => name.to_string(),
+        _ => shared.join(", "),
+    }
 }
 
 pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], command: &str) -> Page {

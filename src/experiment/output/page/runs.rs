@@ -205,10 +205,12 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
         printed: false,
         list: Vec::new(),
         closing: String::new(),
+        // A heading starts with a capital, where a name written to sit mid-sentence ("the
+        // plain 25% rules, played well") does not.
         title: if at.is_empty() {
-            v.name.clone()
+            crate::labels::capitalised(&v.name)
         } else {
-            format!("{} ({at})", v.name)
+            format!("{} ({at})", crate::labels::capitalised(&v.name))
         },
         intro: format!(
             "{}; rules: {}; optional rules: {}.{}",

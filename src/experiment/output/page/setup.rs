@@ -56,14 +56,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         // A system of one variant named as the system: said once ("Rank & File, with …: 6
         // enemy fire dice"), not "Under Rank & File: Rank & File (…)".
         let alone = match &each[..] {
-            [(name, own)]
-                if name
-                    .trim_end_matches(" (for comparison)")
-                    .trim_end_matches(" (the others are measured against it)")
-                    == label.as_str() =>
-            {
-                Some(own.clone())
-            }
+            [(name, own)] if without_role(name) == label.as_str() => Some(own.clone()),
             _ => None,
         };
         // A variant whose name already says what sets it apart ("Green: green troops") is
@@ -183,15 +176,55 @@ fn variant_words(
             "{}{}",
             v.name,
             if exp.is_baseline(i) {
-                " (the others are measured against it)"
+                baseline_role(exp, i)
             } else if v.reference {
-                " (for comparison)"
+                " (for comparison)".to_string()
             } else {
-                ""
+                String::new()
             }
         ),
         own.join(", "),
     )
+}
+
+/// What a baseline is in the list of variants: with one baseline, "the others are measured
+/// against it"; with several, which ones are ("the next is", "the next 2 are", or their names),
+/// so that two baselines do not each claim all the others (writer trial 66).
+fn baseline_role(exp: &crate::experiment::Experiment, i: usize) -> String {
+    let mine: Vec<usize> = (0..exp.variants.len())
+        .filter(|&w| exp.baseline_of(w) == Some(i))
+        .collect();
+    let next_ones = mine.iter().enumerate().all(|(k, &w)| w == i + 1 + k);
+    match mine.len() {
+        0 => String::new(),
+        n if n == exp.compared().count() => " (the others are measured against it)".to_string(),
+        1 if next_ones => " (the next is measured against it)".to_string(),
+        n if next_ones => format!(" (the next {n} are measured against it)"),
+        _ => {
+            let names: Vec<String> = mine
+                .iter()
+                .map(|&w| format!("\u{201c}{}\u{201d}", exp.variants[w].name))
+                .collect();
+            let verb = if names.len() == 1 { "is" } else { "are" };
+            format!(
+                " ({} {verb} measured against it)",
+                crate::labels::listed(&names.iter().map(String::as_str).collect::<Vec<_>>())
+            )
+        }
+    }
+}
+
+/// A variant's name in the list without what the list adds after it: "(for comparison)" or
+/// what is measured against it.
+fn without_role(name: &str) -> &str {
+    match name.rfind(" (") {
+        Some(at)
+            if name.ends_with(" (for comparison)") || name.ends_with("measured against it)") =>
+        {
+            &name[..at]
+        }
+        _ => name,
+    }
 }
 
 /// The settings of the situation that `others` (variants of `system`) set and `v` leaves at
@@ -240,10 +273,7 @@ fn left_at_default(
 /// Whether a variant's `name` already says everything of its settings in words `own` ("Green"
 /// and "green troops"): each part of them starts with the name.
 fn names_itself(name: &str, own: &str) -> bool {
-    let n = name
-        .trim_end_matches(" (the others are measured against it)")
-        .trim_end_matches(" (for comparison)")
-        .to_lowercase();
+    let n = without_role(name).to_lowercase();
     // Each part starts with the name ("green troops" of "Green"), or the name holds it, a
     // class by its word ("regular troops" of "Regular with a +1 leader").
     !n.is_empty()

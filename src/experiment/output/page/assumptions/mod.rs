@@ -414,7 +414,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "No single change to the rules turns the answer round; the one that moves it most is {t}."
+                "No single change to the rules turns the answer round; the nearest to doing so is {t}."
             ),
             None => "No single change to the rules turns the answer round.".to_string(),
         },

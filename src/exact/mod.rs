@@ -568,26 +568,8 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     let turns = layout.turns;
     let classes = chain.classes();
     let mut out = vec![0.0f64; layout.len()];
-    // Each core's moves, by the core's number (worked out once, when a state of that core is
-    // first live).
-    let mut store: Vec<Moves<C::State>> = Vec::new();
-    let mut moves_of: Vec<u32> = Vec::new();
-
-    let finish = |out: &mut Vec<f64>, s: C::State, c: usize, empty: usize, p: f64| {
-        out[layout.final_(c)] += p;
-        out[layout.empty(empty)] += p;
-        for i in 0..chain.values().len() {
-            out[layout.value(i, chain.value_of(s, i) as usize)] += p;
-        }
-    };
-    // The values depend on the end state alone, not on the turn or the empty count: the mass
-    // absorbed into each end state is summed here and read for its values once, at the end.
-    let mut ended: Vec<(C::State, f64)> = Vec::new();
-    // States by their core's number and what they accumulated beyond it ([`Chain::core`],
-    // [`Chain::accumulated`]): a landing is looked up by a few bytes, not by a whole state
-    // (a battle's state is some hundred fields), the core's number found once per move.
-    let mut ended_at: FastMap<(u32, u64), usize> = FastMap::default();
-    let mut core_ids: FastMap<C::State, u32> = FastMap::default();
+    let mut cores = Cores::default();
+    let mut ends = Ends::default();
 
     // Per-turn series (a battle's gaps, losses …): E[X] and E[X²] over every trial after each
     // turn, an ended trial keeping its last state's values (as the samplers count them). The
@@ -622,7 +604,6 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         max_total: limit.branches.unwrap_or(u64::MAX),
         taken: std::cell::Cell::new(0),
     };
-    let mut kept_moves = 0usize;
     // Chances carried along moves so far (each live cell times its state's moves): with the
     // branches the watch counts, the steps `limit.work` bounds.
     let mut carried: u64 = 0;
@@ -633,9 +614,9 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         }
         out[layout.absorbed(c0, 0)] += 1.0;
         let empty = if classes[c0].empty { turns } else { 0 };
-        finish(&mut out, start, c0, empty, 1.0);
+        finish(chain, &layout, &mut out, (start, c0, empty), 1.0);
     } else {
-        core_ids.insert(chain.core(start), 0);
+        cores.ids.insert(chain.core(start), 0);
         dist.push(Live {
             state: start,
             core: 0,
@@ -645,21 +626,7 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
     }
     for t in 1..=turns {
         (limit.progress)(t - 1, turns);
-        if (limit.cancelled)() {
-            return Err(Error::Cancelled);
-        }
-        if let Some(budget) = limit.budget_s {
-            let spent = started.elapsed().as_secs_f64();
-            let cells: usize = dist.iter().map(|l| l.p.len()).sum();
-            let projected = projection.project(spent, cells, t, turns);
-            if over_budget(spent, projected, budget) {
-                return Err(Error::OverBudget {
-                    scenario: scenario.to_string(),
-                    projected_s: projected.max(spent),
-                    budget_s: budget,
-                });
-            }
-        }
+        turn_start_check(limit, started, &dist, &mut projection, (t, turns), scenario)?;
         let mut next: Vec<Live<C::State>> = Vec::new();
         // Where each state reached sits in `next` (looked up by hash: a landing per move of
         // every live state; the states are put in their order once, at the end of the turn).
@@ -670,45 +637,8 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
             // aside and carried over), worked out once per core.
             let key = chain.core(s);
             let own = chain.accumulated(s) == chain.accumulated(key);
-            let cid = live.core as usize;
-            if moves_of.len() <= cid {
-                moves_of.resize(cid + 1, u32::MAX);
-            }
-            if moves_of[cid] == u32::MAX {
-                watch.check(None)?;
-                let next = transitions_within(chain, key, &watch)?;
-                let mut moves: Moves<C::State> = Vec::with_capacity(next.len());
-                for (k, (s2, q)) in next.into_iter().enumerate() {
-                    // Reading a new state's class runs rule code (a mechanic file's script):
-                    // the watch is read between them too.
-                    if k % 64 == 63 {
-                        watch.check(None)?;
-                    }
-                    let c = chain.class_of(s2);
-                    let n = core_ids.len() as u32;
-                    let id = *core_ids.entry(chain.core(s2)).or_insert(n);
-                    let end = (classes[c].absorbing && own).then(|| {
-                        *ended_at
-                            .entry((id, chain.accumulated(s2)))
-                            .or_insert_with(|| {
-                                ended.push((s2, 0.0));
-                                ended.len() - 1
-                            })
-                    });
-                    moves.push((s2, q, c, end, id));
-                }
-                kept_moves += moves.len();
-                if kept_moves > watch.max_moves {
-                    return Err(Error::TooManyStates {
-                        scenario: scenario.to_string(),
-                        states: store.len() + 1,
-                        moves: kept_moves,
-                    });
-                }
-                moves_of[cid] = store.len() as u32;
-                store.push(moves);
-            }
-            let trans = &store[moves_of[cid] as usize];
+            let i = cores.moves(chain, live.core, key, own, &watch, &mut ends)?;
+            let trans = &cores.store[i];
             if let Some(most) = limit.work {
                 carried = carried.saturating_add(live.p.len() as u64 * trans.len() as u64);
                 if carried.saturating_add(watch.taken.get()) > most {
@@ -718,45 +648,13 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     });
                 }
             }
-            // Where each move lands (its core's move, with what `s` accumulated carried): a
-            // place in `next`, or for an absorbing class one among the ended states.
-            let lands: Vec<(bool, usize)> = trans
-                .iter()
-                .map(|&(s2, _, c, end, id)| {
-                    // The landing's core is the move's (carrying adds only what the core
-                    // sets aside).
-                    let s2 = if own { s2 } else { chain.carry(s, s2) };
-                    let key2 = (id, chain.accumulated(s2));
-                    if classes[c].absorbing {
-                        // The cached end is the core's own end state: a carried state ends
-                        // in its own.
-                        let end = end.filter(|_| own).unwrap_or_else(|| {
-                            *ended_at.entry(key2).or_insert_with(|| {
-                                ended.push((s2, 0.0));
-                                ended.len() - 1
-                            })
-                        });
-                        (true, end)
-                    } else {
-                        let slot = *at.entry(key2).or_insert_with(|| {
-                            next.push(Live {
-                                state: s2,
-                                core: id,
-                                lo: usize::MAX,
-                                p: Vec::new(),
-                            });
-                            next.len() - 1
-                        });
-                        (false, slot)
-                    }
-                })
-                .collect();
+            let lands = landings(chain, s, own, trans, &mut ends, &mut next, &mut at);
             // The live states a turn reaches hold their whole state too: bounded alike.
             if next.len() > max_live {
                 return Err(Error::TooManyStates {
                     scenario: scenario.to_string(),
                     states: next.len(),
-                    moves: kept_moves,
+                    moves: cores.kept_moves,
                 });
             }
             for (k, &p) in live.p.iter().enumerate() {
@@ -771,13 +669,13 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                     let info = classes[c];
                     if absorbed {
                         if n_series > 0 {
-                            add_series(&mut ended_series, &ended[j].0, pq);
+                            add_series(&mut ended_series, &ends.states[j].0, pq);
                         }
                         out[layout.absorbed(c, t)] += pq;
                         let e2 = e + if info.empty { turns - t + 1 } else { 0 };
                         out[layout.final_(c)] += pq;
                         out[layout.empty(e2)] += pq;
-                        ended[j].1 += pq;
+                        ends.states[j].1 += pq;
                     } else {
                         out[layout.live(t, c)] += pq;
                         next[j].add(e + usize::from(info.empty), pq);
@@ -785,28 +683,8 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
                 }
             }
         }
-        // In the states' order for the next turn.
-        // (The states are compared in place and only their places sorted: a battle's state is
-        // large to move.)
-        // A chain may keep the order the turn reached them in ([`Chain::solve_in_state_order`]).
         drop(at);
-        dist = match chain.solve_in_state_order() {
-            true => {
-                let mut order: Vec<u32> = (0..next.len() as u32).collect();
-                order
-                    .sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
-                let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
-                order
-                    .into_iter()
-                    .filter_map(|i| next[i as usize].take())
-                    .filter(|l| !l.p.is_empty())
-                    .collect()
-            }
-            false => {
-                next.retain(|l| !l.p.is_empty());
-                next
-            }
-        };
+        dist = in_state_order(chain, next);
         if n_series > 0 {
             let mut sums = ended_series.clone();
             for live in &dist {
@@ -820,22 +698,244 @@ pub fn solve_chain_within<C: Chain>(chain: &C, scenario: &str, limit: &Limit) ->
         }
     }
     (limit.progress)(turns, turns);
-    for &(s, p) in &ended {
+    close(chain, &layout, &mut out, &ends, &dist, scenario)?;
+    Ok(out)
+}
+
+/// A trial's end: chance `p` of ending in state `s` of class `c` with its place empty for
+/// `empty` turns, into the final class, the empty count and each value.
+fn finish<C: Chain>(
+    chain: &C,
+    layout: &Layout,
+    out: &mut [f64],
+    (s, c, empty): (C::State, usize, usize),
+    p: f64,
+) {
+    out[layout.final_(c)] += p;
+    out[layout.empty(empty)] += p;
+    for i in 0..chain.values().len() {
+        out[layout.value(i, chain.value_of(s, i) as usize)] += p;
+    }
+}
+
+/// After the last turn: the values of the states that ended (summed as they ended, read
+/// once here: they depend on the end state alone, not on the turn or the empty count), then
+/// every state still live as an end at the turn cap; the total chance checked.
+fn close<C: Chain>(
+    chain: &C,
+    layout: &Layout,
+    out: &mut [f64],
+    ends: &Ends<C::State>,
+    dist: &[Live<C::State>],
+    scenario: &str,
+) -> Result<()> {
+    for &(s, p) in &ends.states {
         for i in 0..chain.values().len() {
             out[layout.value(i, chain.value_of(s, i) as usize)] += p;
         }
     }
-    for live in &dist {
+    for live in dist {
         let c = chain.class_of(live.state);
         for (k, &p) in live.p.iter().enumerate() {
             if p != 0.0 {
-                finish(&mut out, live.state, c, live.lo + k, p);
+                finish(chain, layout, out, (live.state, c, live.lo + k), p);
             }
         }
     }
-    let total: f64 = (0..classes.len()).map(|c| out[layout.final_(c)]).sum();
-    check_mass(total, scenario)?;
-    Ok(out)
+    let total: f64 = (0..chain.classes().len())
+        .map(|c| out[layout.final_(c)])
+        .sum();
+    check_mass(total, scenario)
+}
+
+/// At the start of turn `t` of `turns`: stop if the user cancelled, or if the time spent or
+/// its projection over the turns left passes the budget ([`over_budget`]).
+fn turn_start_check<S>(
+    limit: &Limit,
+    started: std::time::Instant,
+    dist: &[Live<S>],
+    projection: &mut Projection,
+    (t, turns): (usize, usize),
+    scenario: &str,
+) -> Result<()> {
+    if (limit.cancelled)() {
+        return Err(Error::Cancelled);
+    }
+    if let Some(budget) = limit.budget_s {
+        let spent = started.elapsed().as_secs_f64();
+        let cells: usize = dist.iter().map(|l| l.p.len()).sum();
+        let projected = projection.project(spent, cells, t, turns);
+        if over_budget(spent, projected, budget) {
+            return Err(Error::OverBudget {
+                scenario: scenario.to_string(),
+                projected_s: projected.max(spent),
+                budget_s: budget,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The states a solve has seen end, each with the chance absorbed into it so far; found by
+/// their core's number and what they accumulated beyond it ([`Chain::core`],
+/// [`Chain::accumulated`]): a landing is looked up by a few bytes, not by a whole state (a
+/// battle's state is some hundred fields).
+struct Ends<S> {
+    states: Vec<(S, f64)>,
+    at: FastMap<(u32, u64), usize>,
+}
+
+impl<S> Default for Ends<S> {
+    fn default() -> Self {
+        Ends {
+            states: Vec::new(),
+            at: FastMap::default(),
+        }
+    }
+}
+
+impl<S: Copy> Ends<S> {
+    /// The index of the end state `s` (found by `key`), added with no chance yet if new.
+    fn index(&mut self, key: (u32, u64), s: S) -> usize {
+        let states = &mut self.states;
+        *self.at.entry(key).or_insert_with(|| {
+            states.push((s, 0.0));
+            states.len() - 1
+        })
+    }
+}
+
+/// Each core's moves, worked out once, when a state of that core is first live, and kept by
+/// the core's number; the numbers given to cores as they are first reached.
+struct Cores<S> {
+    store: Vec<Moves<S>>,
+    /// Where core `i`'s moves sit in `store` (`u32::MAX`: not worked out yet).
+    moves_of: Vec<u32>,
+    ids: FastMap<S, u32>,
+    kept_moves: usize,
+}
+
+impl<S> Default for Cores<S> {
+    fn default() -> Self {
+        Cores {
+            store: Vec::new(),
+            moves_of: Vec::new(),
+            ids: FastMap::default(),
+            kept_moves: 0,
+        }
+    }
+}
+
+impl<S: Copy + Eq + std::hash::Hash> Cores<S> {
+    /// Where the moves of core `cid` (the state `key`) sit in `store`, worked out now if this
+    /// is the first time; `own` says whether the live state is its core (then a move into an
+    /// absorbing class keeps its end state's index).
+    fn moves<C: Chain<State = S>>(
+        &mut self,
+        chain: &C,
+        cid: u32,
+        key: S,
+        own: bool,
+        watch: &Watch,
+        ends: &mut Ends<S>,
+    ) -> Result<usize> {
+        let cid = cid as usize;
+        if self.moves_of.len() <= cid {
+            self.moves_of.resize(cid + 1, u32::MAX);
+        }
+        if self.moves_of[cid] == u32::MAX {
+            let classes = chain.classes();
+            watch.check(None)?;
+            let next = transitions_within(chain, key, watch)?;
+            let mut moves: Moves<S> = Vec::with_capacity(next.len());
+            for (k, (s2, q)) in next.into_iter().enumerate() {
+                // Reading a new state's class runs rule code (a mechanic file's script):
+                // the watch is read between them too.
+                if k % 64 == 63 {
+                    watch.check(None)?;
+                }
+                let c = chain.class_of(s2);
+                let n = self.ids.len() as u32;
+                let id = *self.ids.entry(chain.core(s2)).or_insert(n);
+                let end = (classes[c].absorbing && own)
+                    .then(|| ends.index((id, chain.accumulated(s2)), s2));
+                moves.push((s2, q, c, end, id));
+            }
+            self.kept_moves += moves.len();
+            if self.kept_moves > watch.max_moves {
+                return Err(Error::TooManyStates {
+                    scenario: watch.scenario.to_string(),
+                    states: self.store.len() + 1,
+                    moves: self.kept_moves,
+                });
+            }
+            self.moves_of[cid] = self.store.len() as u32;
+            self.store.push(moves);
+        }
+        Ok(self.moves_of[cid] as usize)
+    }
+}
+
+/// Where each of `trans` (the moves of `s`'s core) lands, with what `s` accumulated carried
+/// unless `own`: a place in `next` (added at the end if new, found through `at`), or for an
+/// absorbing class an index among the ended states.
+fn landings<C: Chain>(
+    chain: &C,
+    s: C::State,
+    own: bool,
+    trans: &Moves<C::State>,
+    ends: &mut Ends<C::State>,
+    next: &mut Vec<Live<C::State>>,
+    at: &mut FastMap<(u32, u64), usize>,
+) -> Vec<(bool, usize)> {
+    let classes = chain.classes();
+    trans
+        .iter()
+        .map(|&(s2, _, c, end, id)| {
+            // The landing's core is the move's (carrying adds only what the core sets aside).
+            let s2 = if own { s2 } else { chain.carry(s, s2) };
+            let key2 = (id, chain.accumulated(s2));
+            if classes[c].absorbing {
+                // The cached end is the core's own end state: a carried state ends in its own.
+                let end = end.filter(|_| own).unwrap_or_else(|| ends.index(key2, s2));
+                (true, end)
+            } else {
+                let slot = *at.entry(key2).or_insert_with(|| {
+                    next.push(Live {
+                        state: s2,
+                        core: id,
+                        lo: usize::MAX,
+                        p: Vec::new(),
+                    });
+                    next.len() - 1
+                });
+                (false, slot)
+            }
+        })
+        .collect()
+}
+
+/// The states a turn reached, in the states' order for the next turn, those with no chance
+/// left out. (The states are compared in place and only their places sorted: a battle's state
+/// is large to move.) A chain may keep the order the turn reached them in
+/// ([`Chain::solve_in_state_order`]).
+fn in_state_order<C: Chain>(chain: &C, mut next: Vec<Live<C::State>>) -> Vec<Live<C::State>> {
+    match chain.solve_in_state_order() {
+        true => {
+            let mut order: Vec<u32> = (0..next.len() as u32).collect();
+            order.sort_unstable_by(|&a, &b| next[a as usize].state.cmp(&next[b as usize].state));
+            let mut next: Vec<Option<Live<C::State>>> = next.into_iter().map(Some).collect();
+            order
+                .into_iter()
+                .filter_map(|i| next[i as usize].take())
+                .filter(|l| !l.p.is_empty())
+                .collect()
+        }
+        false => {
+            next.retain(|l| !l.p.is_empty());
+            next
+        }
+    }
 }
 
 /// A solution's total chance must be 1 within [`MASS_TOLERANCE`]: anything else is a defect of

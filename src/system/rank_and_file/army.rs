@@ -377,21 +377,44 @@ impl Army for RfArmy {
         u32::from(unit.stands_lost(u.s)).min(u32::from(unit.stands))
     }
     fn turn<R: Roll>(&self, f: &mut Field<RfSlot>, ctx: &TurnContext, r: &mut R) {
-        use rf::Status::{Good, Removed, Routing, Unsteady};
         // Never more than the field holds (so the compiler drops the bounds checks).
         let files = ctx.files.min(MAX_FILES);
-        let k = self.by_status;
         // Each phase first works out, for every unit and without a branch, whether the phase
         // touches it (a bit per file), then visits only those units, in file order, side A
         // first: the same units in the same order as a test of each unit in turn, so the same
         // dice, but with no branch on each unit's state for the processor to mispredict.
-        //
-        // Charge phase: who charges whom (attacker side per file), and waiver tests.
-        // `charged`: the side that charges in each file (it charged, whatever happens next);
-        // `contact`: whether the melee may still happen (not when the target broke in its
-        // waiver test, or either side is shaken by the melee phase).
-        // A charge covers one move from where the units stood at the start of the turn: the
-        // charge phase comes before movement (RF-13).
+        let charged = self.who_charges(f, ctx, files);
+        let charges = charged[0] | charged[1];
+        let rallies = Self::markers_and_rallies(f, files, charges);
+        let met = self.charges_met(f, files, charged, r);
+        self.rally_phase(f, files, rallies, met.evaded, r);
+        let hits = self.fire_phase(f, ctx, files, charged, r);
+        let morale_changed = self.morale_phase(f, files, &hits, r);
+        self.melee_phase(f, files, charged, &met, morale_changed, r);
+    }
+}
+
+/// What the charge phase leaves the rest of the turn (RF-10, RF-11, RF-13).
+struct ChargesMet {
+    /// Whether the melee in file `i` may still happen: not when the target broke in its
+    /// waiver test or fled as a router (and the melee phase checks that neither side is shaken).
+    contact: [bool; MAX_FILES],
+    /// The Blown marker each charger carried into its charge (RF-11: −1 to hit).
+    blown_at_charge: [bool; MAX_FILES],
+    /// Routers that evaded a charge (`charged_router = evades`), by side: bit `i`.
+    evaded: [u32; 2],
+}
+
+/// The phases of a Rank & File turn, in the order RF's turn sequence plays them (the charge
+/// phase, rally, fire, morale, melee), each inlined into [`Army::turn`].
+impl RfArmy {
+    /// Charge phase (RF-13): who charges whom, as bits by side (bit `i`: the side charges in
+    /// file `i`; it charged, whatever happens next). A charge covers one move from where the
+    /// units stood at the start of the turn: the charge phase comes before movement.
+    #[inline(always)]
+    fn who_charges(&self, f: &Field<RfSlot>, ctx: &TurnContext, files: usize) -> [u32; 2] {
+        use rf::Status::Unsteady;
+        let k = self.by_status;
         let reach = ctx.start_range <= 1;
         // Side A's policy, for a target in good order and for a shaken one (an Unsteady
         // target: `charge_when_shaken`'s meaning; a router is charged only by
@@ -414,11 +437,15 @@ impl Army for RfArmy {
             charged[0] |= u32::from(by_a) << i;
             charged[1] |= u32::from(!by_a & by_b) << i;
         }
-        let charges = charged[0] | charged[1];
-        // RF-11 in every file without a charge: a marker comes off in a charge phase in which
-        // the unit is not routing (a removed unit keeps its state: it never acts again). And
-        // the units that will rally: only the shaken (a unit in good order or removed is left
-        // as it is, RF-5), and none in a charge.
+        charged
+    }
+
+    /// RF-11 in every file without a charge: a marker comes off in a charge phase in which the
+    /// unit is not routing (a removed unit keeps its state: it never acts again). Returns the
+    /// units that will rally, as bits by side: only the shaken (a unit in good order or removed
+    /// is left as it is, RF-5), and none in a charge.
+    #[inline(always)]
+    fn markers_and_rallies(f: &mut Field<RfSlot>, files: usize, charges: u32) -> [u32; 2] {
         const KEEPS_BLOWN: [bool; 4] = [false, false, true, true];
         const SHAKEN: [bool; 4] = [false, true, true, false];
         let mut rallies = [0u32; 2];
@@ -432,6 +459,21 @@ impl Army for RfArmy {
             }
             rallies[side] &= !charges;
         }
+        rallies
+    }
+
+    /// The charges met, file by file (RF-10, RF-11): a charged router flees or is caught, a
+    /// target takes its waiver test, a cavalry charger gets its marker.
+    #[inline(always)]
+    fn charges_met<R: Roll>(
+        &self,
+        f: &mut Field<RfSlot>,
+        files: usize,
+        charged: [u32; 2],
+        r: &mut R,
+    ) -> ChargesMet {
+        use rf::Status::{Removed, Routing};
+        let charges = charged[0] | charged[1];
         let mut contact = [false; MAX_FILES];
         let mut blown_at_charge = [false; MAX_FILES];
         // Routers that evaded a charge (`charged_router = evades`), by side: bit `i`.
@@ -484,7 +526,24 @@ impl Army for RfArmy {
             let t = &mut f.front[d][i];
             t.blown &= matches!(t.s.status, Routing | Removed);
         }
-        // Rally phase: a router that evaded a charge does not try, and loses its stand as a
+        ChargesMet {
+            contact,
+            blown_at_charge,
+            evaded,
+        }
+    }
+
+    /// Rally phase (RF-5): the shaken units outside a charge test to rally.
+    #[inline(always)]
+    fn rally_phase<R: Roll>(
+        &self,
+        f: &mut Field<RfSlot>,
+        files: usize,
+        rallies: [u32; 2],
+        evaded: [u32; 2],
+        r: &mut R,
+    ) {
+        // A router that evaded a charge does not try, and loses its stand as a
         // router that does not rally (RF-5).
         for side in 0..2 {
             let mut m = rallies[side] | evaded[side];
@@ -503,7 +562,19 @@ impl Army for RfArmy {
                 };
             }
         }
-        // Fire phase: simultaneous.
+    }
+
+    /// Fire phase, simultaneous: the hits each unit takes, by side and file.
+    #[inline(always)]
+    fn fire_phase<R: Roll>(
+        &self,
+        f: &Field<RfSlot>,
+        ctx: &TurnContext,
+        files: usize,
+        charged: [u32; 2],
+        r: &mut R,
+    ) -> [[u32; MAX_FILES]; 2] {
+        let k = self.by_status;
         let mut hits = [[0u32; MAX_FILES]; 2];
         if f.range <= ctx.fire_range {
             for side in 0..2 {
@@ -530,8 +601,19 @@ impl Army for RfArmy {
                 }
             }
         }
-        // Morale phase: units that lost stands test. Bit `i` of `morale_changed[side]`: the unit's
-        // state changed in this phase.
+        hits
+    }
+
+    /// Morale phase: units that lost stands test. Bit `i` of the result's `[side]`: the unit's
+    /// state changed in this phase.
+    #[inline(always)]
+    fn morale_phase<R: Roll>(
+        &self,
+        f: &mut Field<RfSlot>,
+        files: usize,
+        hits: &[[u32; MAX_FILES]; 2],
+        r: &mut R,
+    ) -> [u32; 2] {
         let mut morale_changed = [0u32; 2];
         for side in 0..2 {
             let mut hit = 0u32;
@@ -553,7 +635,28 @@ impl Army for RfArmy {
                 morale_changed[side] |= u32::from(u.s.status != before) << i;
             }
         }
-        // Melee phase.
+        morale_changed
+    }
+
+    /// Melee phase: each charge that still meets is fought out (RF-9), with RF-12's charge
+    /// after it.
+    #[inline(always)]
+    fn melee_phase<R: Roll>(
+        &self,
+        f: &mut Field<RfSlot>,
+        files: usize,
+        charged: [u32; 2],
+        met: &ChargesMet,
+        morale_changed: [u32; 2],
+        r: &mut R,
+    ) {
+        use rf::Status::{Good, Unsteady};
+        let ChargesMet {
+            contact,
+            blown_at_charge,
+            ..
+        } = met;
+        let charges = charged[0] | charged[1];
         let mut m = charges;
         while m != 0 {
             let i = m.trailing_zeros() as usize;

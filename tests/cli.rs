@@ -383,7 +383,7 @@ fn odds_table_is_exact() {
         v["sections"][2]["title"]
             .as_str()
             .unwrap()
-            .contains("by stands already lost")
+            .contains(", by losses (")
     );
     let routing = &v["sections"][4];
     assert!(
@@ -446,7 +446,7 @@ fn odds_table_is_exact() {
         unsteady_lost["title"]
             .as_str()
             .unwrap()
-            .contains("from unsteady (8 stands, by stands already lost)"),
+            .contains("from unsteady, by losses (8 stands)"),
         "{unsteady_lost}"
     );
     assert_eq!(
@@ -639,7 +639,7 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
         .iter()
         .find(|s| {
             s["title"].as_str().unwrap()
-                == "Back in good order by the 8th rally phase, from routing (6 stands, by stands already lost)"
+                == "Back in good order by the 8th rally phase, from routing, by losses (6 stands)"
         })
         .expect("the table by stands lost");
     let rows = by_loss["rows"].as_array().unwrap();

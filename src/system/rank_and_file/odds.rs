@@ -530,7 +530,7 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from {state} ({stands} stands, by stands already lost)",
+                "Back in good order by the {} rally phase, from {state}, by losses ({stands} stands)",
                 crate::labels::ordinal(phases)
             ),
             row_header: "stands already lost".into(),

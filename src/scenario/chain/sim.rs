@@ -76,8 +76,10 @@ pub const MAX_COMPILE_BRANCHES: u64 = 1 << 24;
 /// `--exact-budget` skips a slow exact solve and still leaves the Monte Carlo its tables.
 pub const MIN_COMPILE_BUDGET: f64 = 10.0;
 
-/// The size of the array of counts by turn and key of [`ChainSim::keyed_tree_trials`]: 32 KiB.
-const KEYED_COUNTS: usize = 1 << 12;
+/// The size of the array of counts by turn and key of [`ChainSim::keyed_tree_trials`]: 64 KiB,
+/// of which a walk touches only the rows of the turns it is at (a Rank & File unit under fire,
+/// 36 keys over 12 turns with its empty turns counted, needs 5,616 counts).
+const KEYED_COUNTS: usize = 1 << 13;
 
 /// The counts of one turn in [`ChainSim::keyed_tree_trials`] for `k` keys and `turns` turns:
 /// with `EMPTY`, a row of keys for each number of empty turns before it.
@@ -531,7 +533,7 @@ impl<C: Chain> ChainSim<C> {
 
     /// [`ChainSim::packed_tree_trials`] when the trees have keys ([`DiceTrees::keys`]) and
     /// the counts by turn and key fit [`KEYED_COUNTS`] (with `EMPTY`, by turn, empty turns so
-    /// far and key): a turn counts its key in its row of a small array (which stays in the
+    /// far and key): a turn counts its key in its row of a small array (whose rows in use stay in the
     /// first-level cache), one count for its move, its slot and its empty turns, and the rows
     /// are added to the tally's moves, ends and empty turns once at the end (a trial that lived
     /// to the cap ended in the state of its last turn's key). The same dice, the same tally.

@@ -3238,12 +3238,28 @@ fn three_profiles_side_by_side_with_exact_fractions() {
     // The name's own refresh may land after the values' (each edit waits its quarter second):
     // wait for the heads to carry it, then check all of them.
     let heads = b.wait("(() => { const h = [...document.querySelector('tr[data-side]').closest('table').querySelectorAll('th')].map((th) => th.textContent); return h.some((t) => t.includes('Hard rally')) ? h : null; })()");
-    assert_eq!(heads, json!(["", "A · base", "B", "C (Hard rally)"]));
+    // A profile with no name of its own is headed by what sets it apart (phone trial 71: heads
+    // of "A" and "B" alone said nothing): A from B, B from the base, by the rule's label.
+    let heads: Vec<String> = serde_json::from_value(heads).unwrap();
+    assert_eq!(heads[0], "");
+    assert!(
+        heads[1].starts_with("A (") && heads[1].ends_with(": 3) · base"),
+        "{heads:?}"
+    );
+    assert!(
+        heads[2].starts_with("B (") && heads[2].ends_with(": 4)"),
+        "{heads:?}"
+    );
+    assert_eq!(heads[3], "C (Hard rally)");
     // Beside B's and C's values, their exact change from A in points; none beside A's.
     let changes = b.eval("[...document.querySelector('tr[data-side=\"recovered\"]').querySelectorAll('td[data-profile]')].map((td) => { const d = td.querySelector('.dif'); return d ? d.textContent : null; })");
     let pts = |x: f64| {
         let t = format!("{:.2}", 100.0 * x);
-        format!(" ({}{t})", if x > 0.0 { "+" } else { "" })
+        format!(
+            " ({}{})",
+            if x > 0.0 { "+" } else { "" },
+            t.replace('-', "\u{2212}")
+        )
     };
     assert_eq!(changes, json!([null, pts(four - three), pts(five - three)]));
     // Exact fractions beside the values, each the value it stands beside.

@@ -95,20 +95,24 @@ impl Explorer {
 
     /// The failure of a system that is neither built in nor offered: the names allowed.
     fn unknown_system(&self, s: &Setting, prefix: &str) -> Failure {
-        let offered = || {
-            let mut names: Vec<String> = system::systems()
-                .iter()
-                .map(|x| x.name().to_string())
-                .collect();
-            names.extend(self.offered().into_iter().map(|(p, _)| p));
-            names.join(", ")
-        };
+        // In the page's words: the System list holds the names (a phone trial met the raw
+        // flag message with eleven file paths after it, from a mistyped link).
+        let built: Vec<String> = system::systems()
+            .iter()
+            .map(|x| x.name().to_string())
+            .collect();
+        let files = self.offered().len();
         Failure {
             status: 400,
             message: format!(
-                "invalid value '{}' for --system: allowed here: {}",
+                "No rule system called \u{201c}{}\u{201d} is offered here: pick one from the System list ({}{}).",
                 s.system,
-                offered()
+                crate::labels::listed(&built.iter().map(String::as_str).collect::<Vec<_>>()),
+                match files {
+                    0 => String::new(),
+                    1 => ", or the mechanic file the server watches".to_string(),
+                    n => format!(", or one of the {n} mechanic files the server watches"),
+                }
             ),
             field: Some(format!("{prefix}system")),
             line: None,

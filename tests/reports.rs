@@ -1150,7 +1150,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // after the answer names where Green meets it.
     assert!(
         summary.contains(
-            "| Regular without a leader (for comparison) | not affected | 74.39% | −15.76 points |\n"
+            "| Regular without a leader (for comparison) | the same at every setting | 74.39% | −15.76 points |\n"
         ),
         "{summary}"
     );
@@ -1165,7 +1165,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // checks are 95% sure taken together, so the 90.183% of its 4,000,000 trials (2.3 standard
     // errors off the exact 90.149%) agrees, as 1 check in 20 would not.
     assert!(
-        summary.contains("| Regular with a +1 leader | not affected | 90.15% | — |\n"),
+        summary.contains("| Regular with a +1 leader | the same at every setting | 90.15% | — |\n"),
         "{summary}"
     );
     assert!(

@@ -77,13 +77,37 @@ impl Solution {
         if !shares.is_empty() {
             out += &format!(" Under the best play: {}.", shares.join(", "));
         }
-        if let Some(best) = self.best_always() {
-            out += &format!(
-                " The best choice made every turn alike, {}, scores {}: choosing turn by turn is worth {}.",
-                best.name,
-                points(best.value),
-                points(best.loss).trim_start_matches('+')
-            );
+        let always: Vec<&Valued> = self
+            .fixed
+            .iter()
+            .filter(|f| f.name.starts_with("always "))
+            .collect();
+        let alike = always.len() > 1
+            && always
+                .iter()
+                .all(|f| (f.value - always[0].value).abs() <= TIE);
+        match self.best_always() {
+            // Every choice made always scores the same (two alike units, whichever way side A
+            // plays throughout, make an even fight): one of them named as "the best" read as
+            // the table's error (writer trial 70).
+            Some(best) if alike => {
+                let names: Vec<&str> = always.iter().map(|f| f.name.as_str()).collect();
+                out += &format!(
+                    " {} score alike, {}: choosing turn by turn is worth {}.",
+                    crate::labels::capitalised(&crate::labels::listed(&names)),
+                    points(best.value),
+                    points(best.loss).trim_start_matches('+')
+                );
+            }
+            Some(best) => {
+                out += &format!(
+                    " The best choice made every turn alike, {}, scores {}: choosing turn by turn is worth {}.",
+                    best.name,
+                    points(best.value),
+                    points(best.loss).trim_start_matches('+')
+                );
+            }
+            None => {}
         }
         let top = self
             .shares
@@ -195,7 +219,7 @@ impl Solution {
             "side B".to_string(),
             "best".to_string(),
             "gains".to_string(),
-            "turns met".to_string(),
+            "turns there".to_string(),
         ]];
         let met: Vec<&PolicyRow> = self.policy.iter().filter(|r| r.reached >= 1e-3).collect();
         for r in met.iter().take(rows) {
@@ -217,7 +241,7 @@ impl Solution {
     /// What the state table's columns mean.
     pub fn states_note(&self, unit: &str) -> String {
         format!(
-            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns met: how many of those turns side A can expect to face that state under the best play. Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
             self.turns
         )
     }
@@ -246,7 +270,7 @@ impl Solution {
         out += &crate::report::align_left(&self.ways("pp"), 1);
         let (t, met) = self.states(rows, "pp");
         out += &format!(
-            "\nThe best choice by state (the {} most often met under the best play, of {}):\n",
+            "\nThe best choice by state (the {} most often met under the best play, of the {} where the choice matters):\n",
             (t.len() - 1).min(met),
             met
         );
@@ -265,7 +289,7 @@ impl Solution {
         out += &crate::report::md_table(&self.ways("pp"));
         let (t, met) = self.states(rows, "pp");
         out += &format!(
-            "\n**The best choice by state** (the {} most often met under the best play, of {})\n\n",
+            "\n**The best choice by state** (the {} most often met under the best play, of the {} where the choice matters)\n\n",
             (t.len() - 1).min(met),
             met
         );

@@ -110,8 +110,8 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
             &rows[0]
                 .iter()
                 .map(|h| {
-                    let numeric =
-                        ["value", "short of the best", "gains", "turns met"].contains(&h.as_str());
+                    let numeric = ["value", "short of the best", "gains", "turns there"]
+                        .contains(&h.as_str());
                     (h.as_str(), numeric)
                 })
                 .collect::<Vec<_>>(),
@@ -133,7 +133,7 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
                 intro += " Solved at the experiment's first setting.";
             }
             intro += &format!(
-                " The first table values each way of playing; the second gives the best choice in the {} states most often met under the best play (of {met}), and the chart maps it.",
+                " The first table values each way of playing; the second gives the best choice in the {} states most often met under the best play (of the {met} where the choice matters), and the chart maps it.",
                 (states.len() - 1).min(met)
             );
             Section {

@@ -192,7 +192,7 @@ fn one_row_where_unmoved(result: &ExperimentResult, head: &Head, tab: &mut Tab, 
         }
         done.push(name.clone());
         let mut one = row.clone();
-        one[1] = "not affected".into();
+        one[1] = "the same at every setting".into();
         // The simulation checks the one value once, with every setting's trials.
         let cells: Vec<Cell> = result
             .runs

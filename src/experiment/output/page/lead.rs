@@ -379,9 +379,14 @@ pub(super) fn lead_each(
             each.join("; ")
         ));
     }
-    // Which change is largest and which smallest, where they all go one way.
+    // Which change is largest and which smallest, where they all go one way. Not where two
+    // rule sets are played well: what good play is worth under each, and what it does to each
+    // side's chance, is said before (`play_worth`), and the change of one side's chance alone
+    // read as the opposite of it (writer trial 70).
+    let played = result.play.len() >= 2;
     let by_size = |a: &&(&str, f64), b: &&(&str, f64)| a.1.abs().total_cmp(&b.1.abs());
-    if gains.len() == asked.len()
+    if !played
+        && gains.len() == asked.len()
         && gains.len() > 1
         && (gains.iter().all(|g| g.1 > 0.0) || gains.iter().all(|g| g.1 < 0.0))
         && let (Some(big), Some(small)) =
@@ -405,7 +410,7 @@ pub(super) fn lead_each(
             ),
         });
     }
-    for h in &heads[1..] {
+    for h in heads[1..].iter().filter(|_| !played) {
         let Some(ds) = changes(h, &asked) else {
             continue;
         };

@@ -295,19 +295,20 @@ fn first_points_said_in_full(answer: &str) -> String {
 fn play_worth(result: &ExperimentResult) -> Option<String> {
     let exp = &result.experiment;
     let first = &result.runs[0].point;
-    let margin = |vi: usize| -> Option<f64> {
+    // Variant `vi`'s exact chance of outcome `name` at the first setting.
+    let chance = |vi: usize, name: &str| -> Option<f64> {
         let run = result
             .runs
             .iter()
             .find(|r| r.variant == vi && &r.point == first)?;
-        let of = |name: &str| {
-            run.report
-                .outcomes
-                .iter()
-                .find(|o| o.outcome == name)
-                .and_then(|o| o.cell.exact)
-        };
-        Some(of("side_a_holds")? - of("side_b_holds")?)
+        run.report
+            .outcomes
+            .iter()
+            .find(|o| o.outcome == name)
+            .and_then(|o| o.cell.exact)
+    };
+    let margin = |vi: usize| -> Option<f64> {
+        Some(chance(vi, "side_a_holds")? - chance(vi, "side_b_holds")?)
     };
     let points = |x: f64| crate::report::signed(100.0 * x, 2);
     // Each best play's worth against its baseline (the same rules played by the parameters,
@@ -358,6 +359,40 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
                 .map(|t| (t.choice.clone(), t.share))
         };
         let size = |w: f64| points(w).trim_start_matches('+').to_string();
+        // What each side's chance to hold does, played well against the baseline, under the
+        // two rule sets: the worth is their difference, and the two may go opposite ways to
+        // it (writer trial 70 read "good play is worth less under the amendment" beside "the
+        // change is larger under the amendment" as a contradiction).
+        let made_of = |a: &str, b: &str| -> Option<String> {
+            let change = |name: &str, outcome: &str| -> Option<f64> {
+                let vi = exp.variants.iter().position(|v| v.name == name)?;
+                let bi = exp.baseline_of(vi)?;
+                Some(chance(vi, outcome)? - chance(bi, outcome)?)
+            };
+            // Under the second rule set against the first: which way, and by more or less.
+            let side = |outcome: &str| -> Option<(&str, bool, f64, f64)> {
+                let (x, y) = (change(b, outcome)?, change(a, outcome)?);
+                let verb = match (x > 0.0, y > 0.0) {
+                    (true, true) => "raises",
+                    (false, false) => "lowers",
+                    _ => return None,
+                };
+                Some((verb, x.abs() > y.abs(), x, y))
+            };
+            let ((va, ma, xa, ya), (vb, mb, xb, yb)) =
+                (side("side_a_holds")?, side("side_b_holds")?);
+            let by = |more: bool| if more { "more" } else { "less" };
+            Some(format!(
+                " It {va} side A's chance to hold by {} under {rb} ({} points against {}){} {vb} side B's by {} ({} against {}).",
+                by(ma),
+                points(xa),
+                points(ya),
+                if ma == mb { ", and" } else { " but" },
+                by(mb),
+                points(xb),
+                points(yb)
+            ))
+        };
         // Whether a choice is always right first: the question such a report asks (writer
         // trial 66 read the headline numbers first and the answer last).
         let (da, db) = (sa.dominance(), sb.dominance());
@@ -385,10 +420,11 @@ fn play_worth(result: &ExperimentResult) -> Option<String> {
                 size(wb)
             ),
             false => format!(
-                " Good play is worth {} under {rb}: {} points of side A's chance to hold the field minus side B's, against {} under {ra}.",
+                " Good play is worth {} under {rb}: {} points of side A's chance to hold the field minus side B's, against {} under {ra}.{}",
                 if wb > wa { "more" } else { "less" },
                 size(wb),
-                size(wa)
+                size(wa),
+                made_of(a, b).unwrap_or_default()
             ),
         };
         out = two;

@@ -818,7 +818,7 @@ fn rows_are(
     };
     let kinds = step_kinds(a);
     let listed = format!(
-        "turn a difference from {base} round, make one appear or vanish, or move one by more than {} (a chance's by more than {} points, if that is less); every step left out moves less{how}.",
+        "turn a difference from {base} round, make one appear or vanish, or move one by more than {} (or, for a chance, by more than {} points, whichever is less); every step left out moves less{how}.",
         share_words(a.share),
         (100.0 * a.points).round(),
     );
@@ -877,10 +877,10 @@ fn what_they_touch(
         });
         verdict += &match word {
             Some((led, w)) => format!(
-                " None of these changes the verdict: under every one, {led}'s answer stays {w}."
+                " Each setting below moves a difference the question asks about, but none changes the verdict: under every one, {led}'s answer stays {w}."
             ),
             None => format!(
-                " None of these changes the verdict: under every one, {} still move the same way.",
+                " Each setting below moves a difference the question asks about, but none changes the verdict: under every one, {} still move the same way.",
                 crate::labels::listed(&heads.iter().map(String::as_str).collect::<Vec<_>>())
             ),
         };

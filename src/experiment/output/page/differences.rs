@@ -90,6 +90,49 @@ fn columns(result: &ExperimentResult, all_exact: bool, adjusted: bool) -> Tab {
     Tab::new(&head)
 }
 
+/// The check's interval of a difference of two shares no trial of either side reached (or
+/// every trial did): no spread, so the normal interval is the estimate alone, and an exact
+/// difference of one in a hundred thousand fell "outside" [0, 0] (writer trial 72). As the
+/// value's own check does, each side's share is taken as a chance of its trials (Wilson, at the
+/// table's level), and the two combined as a difference of chances is (Newcombe). `None`
+/// where either side has spread.
+fn no_spread(result: &ExperimentResult, c: &Comparison, widen: f64) -> Option<(f64, f64)> {
+    if c.kind != "metric" || c.high - c.low > 0.0 {
+        return None;
+    }
+    let exp = &result.experiment;
+    let n_of = |variant: &str, p: f64| -> Option<u64> {
+        if p != 0.0 && p != 1.0 {
+            return None;
+        }
+        let run = result
+            .runs
+            .iter()
+            .find(|r| r.point == c.point && exp.variants[r.variant].name == variant)?;
+        run.report
+            .metrics
+            .iter()
+            .find(|m| m.name == c.name)
+            .and_then(|m| m.n)
+    };
+    let (na, nb) = (
+        n_of(&c.variant, c.estimate)?,
+        n_of(&c.baseline, c.baseline_estimate)?,
+    );
+    let z = widen * crate::stats::z_for_confidence(exp.confidence);
+    let k = |p: f64, n: u64| (p * n as f64).round() as u64;
+    let (pa, pb) = (c.estimate, c.baseline_estimate);
+    let ((la, ua), (lb, ub)) = (
+        crate::stats::wilson(k(pa, na), na, z),
+        crate::stats::wilson(k(pb, nb), nb, z),
+    );
+    let d = pa - pb;
+    Some((
+        d - ((pa - la).powi(2) + (ub - pb).powi(2)).sqrt(),
+        d + ((ua - pa).powi(2) + (pb - lb).powi(2)).sqrt(),
+    ))
+}
+
 /// A difference's row. `widen`: the factor from the row's level to the table's, so that the
 /// checks of exact differences are sure at the experiment's level taken together.
 fn difference_row(
@@ -106,10 +149,10 @@ fn difference_row(
         });
     }
     let (low, high) = match c.exact_difference {
-        Some(_) => (
+        Some(_) => no_spread(result, c, widen).unwrap_or((
             c.difference - widen * (c.difference - c.low),
             c.difference + widen * (c.high - c.difference),
-        ),
+        )),
         None => (c.low, c.high),
     };
     let estimate = format!(

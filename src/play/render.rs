@@ -54,7 +54,7 @@ impl Solution {
         let points = |x: f64| points_in(x, unit);
         let own = self.own();
         let mut out = format!(
-            "Measured as {} (in percentage points{}, from −100 to +100): side A's best play scores {}; played as the parameters set it, {}, so good play is worth {}.",
+            "Measured as {} (in percentage points{}, from −100 to +100): side A's best play scores {}; as its settings play it, {}, so good play is worth {}.",
             self.objective,
             if unit == "pp" { ", pp" } else { "" },
             points(self.optimal),

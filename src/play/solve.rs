@@ -238,7 +238,7 @@ impl<'a, C: Chain> Solved<'a, C> {
         let (chain, g, pay, names, optimal) =
             (self.chain, self.g, self.pay, self.names, self.optimal);
         let mut fixed = vec![Valued {
-            name: "as the parameters set it".into(),
+            name: "as its settings play it".into(),
             value: value_of(chain, g, pay, &|_, _| None),
             loss: 0.0,
         }];

@@ -750,10 +750,10 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
             .ok_or_else(no_choice)?;
         let mut describe = self.describe.clone();
         let note = format!(
-            "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {:+.2} points on that measure, against {:+.2} for the parameters' own policy",
+            "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {} points on that measure, against {} as its settings play it",
             solved.objective,
-            100.0 * solved.optimal,
-            100.0 * solved.own().value
+            crate::report::signed(100.0 * solved.optimal, 2),
+            crate::report::signed(100.0 * solved.own().value, 2)
         );
         // In place of the note on the parameters' policy ("side A charges a shaken target;
         // exact: …"), which this job no longer plays.

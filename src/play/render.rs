@@ -92,8 +92,15 @@ impl Solution {
             // the table's error (writer trial 70).
             Some(best) if alike => {
                 let names: Vec<&str> = always.iter().map(|f| f.name.as_str()).collect();
+                // At 0 on a measure of one side against the other, what the 0 means: a reader
+                // took "always charge" scoring as "always hold" for the tool's fault (writer
+                // trial 74).
+                let even = match best.value.abs() <= TIE && self.objective.contains(" \u{2212} ") {
+                    true => " (played either way throughout, the fight is even)",
+                    false => "",
+                };
                 out += &format!(
-                    " {} score alike, {}: choosing turn by turn is worth {}.",
+                    " {} score alike, {}{even}: only choosing turn by turn gains, {}.",
                     crate::labels::capitalised(&crate::labels::listed(&names)),
                     points(best.value),
                     points(best.loss).trim_start_matches('+')

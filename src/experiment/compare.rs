@@ -66,6 +66,16 @@ pub(crate) fn same_outcome(a: &str, b: &str) -> bool {
 /// no test can be made).
 pub type Difference = (f64, f64, f64, Option<f64>);
 
+/// Newcombe's interval of the difference `pa − pb` of two proportions, from each one's own
+/// interval (`(la, ua)` of `pa`, `(lb, ub)` of `pb`).
+pub fn newcombe(pa: f64, (la, ua): (f64, f64), pb: f64, (lb, ub): (f64, f64)) -> (f64, f64) {
+    let d = pa - pb;
+    (
+        d - ((pa - la).powi(2) + (ub - pb).powi(2)).sqrt(),
+        d + ((ua - pa).powi(2) + (pb - lb).powi(2)).sqrt(),
+    )
+}
+
 /// The difference of two estimated proportions `a − b` with Newcombe's interval and the
 /// pooled z-test. Returns `None` without counts.
 pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<Difference> {
@@ -73,8 +83,7 @@ pub fn proportions(a: &Cell, na: u64, b: &Cell, nb: u64) -> Option<Difference> {
     let (la, ua, lb, ub) = (a.ci_low?, a.ci_high?, b.ci_low?, b.ci_high?);
     let (pa, pb) = (a.p, b.p);
     let d = pa - pb;
-    let low = d - ((pa - la).powi(2) + (ub - pb).powi(2)).sqrt();
-    let high = d + ((ua - pa).powi(2) + (pb - lb).powi(2)).sqrt();
+    let (low, high) = newcombe(pa, (la, ua), pb, (lb, ub));
     let pooled = (ka + kb) as f64 / (na + nb) as f64;
     let se = (pooled * (1.0 - pooled) * (1.0 / na as f64 + 1.0 / nb as f64)).sqrt();
     let p = if se > 0.0 {

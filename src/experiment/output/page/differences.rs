@@ -122,14 +122,11 @@ fn no_spread(result: &ExperimentResult, c: &Comparison, widen: f64) -> Option<(f
     let z = widen * crate::stats::z_for_confidence(exp.confidence);
     let k = |p: f64, n: u64| (p * n as f64).round() as u64;
     let (pa, pb) = (c.estimate, c.baseline_estimate);
-    let ((la, ua), (lb, ub)) = (
+    Some(crate::experiment::compare::newcombe(
+        pa,
         crate::stats::wilson(k(pa, na), na, z),
+        pb,
         crate::stats::wilson(k(pb, nb), nb, z),
-    );
-    let d = pa - pb;
-    Some((
-        d - ((pa - la).powi(2) + (ub - pb).powi(2)).sqrt(),
-        d + ((ua - pa).powi(2) + (pb - lb).powi(2)).sqrt(),
     ))
 }
 

@@ -653,6 +653,20 @@ pub fn signed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// `x` with a sign at `digits` places, or, where that would show 0, at the place of its first
+/// digit that is not 0 ("+0.0006", never "−0.001" for −0.0006 nor "0.00" for a change): the
+/// one rule for a change too small for its column. Past eight places "under 0.00000001".
+pub fn signed_small(x: f64, digits: usize) -> String {
+    if x == 0.0 || (x * 10f64.powi(digits as i32)).round() != 0.0 {
+        return signed(x, digits);
+    }
+    let places = ((-x.abs().log10()).ceil() as usize).max(digits + 1);
+    match places <= 8 {
+        true => signed(x, places),
+        false => "under 0.00000001".to_string(),
+    }
+}
+
 /// A confidence level as a percentage, as given: 0.95 → `95`, 0.999 → `99.9`.
 pub fn fmt_level(c: f64) -> String {
     let s = format!("{:.4}", c * 100.0);

@@ -310,13 +310,10 @@ impl Head {
     pub fn diff(&self, d: f64) -> String {
         let (scale, digits) = if self.metric { (1.0, 2) } else { (100.0, 2) };
         let x = scale * d;
-        let mut k = digits;
-        while k < digits + 3 && x != 0.0 && (x * 10f64.powi(k as i32)).round() == 0.0 {
-            k += 1;
-        }
+        // The differences table's rule for a change too small for two places (one digit).
         match self.metric {
-            true => signed(x, k),
-            false => format!("{} points", signed(x, k)),
+            true => crate::report::signed_small(x, digits),
+            false => format!("{} points", crate::report::signed_small(x, digits)),
         }
     }
     /// [`Head::diff`] with a metric's unit where it has one ("+0.78 turns"): in a table's cell,
@@ -680,11 +677,9 @@ impl AgainstBaseline<'_> {
                 "Its place in the line stands empty for",
                 "turns",
             ),
-            (
-                "a_hole_turns",
-                "Side A's line has positions standing empty for",
-                "position-turns",
-            ),
+            // In the tables' words (labels: "side A's empty places × turns"), not a unit of
+            // its own ("position-turns", writer trial 74).
+            ("a_hole_turns", "Side A's empty places × turns come to", ""),
             ("a_units_lost", "Side A loses", "units"),
             (
                 "strength_turns",
@@ -697,15 +692,19 @@ impl AgainstBaseline<'_> {
                 "turns at full strength",
             ),
         ] {
+            let unit = match unit.is_empty() {
+                true => String::new(),
+                false => format!(" {unit}"),
+            };
             if let [c] = metric(name)[..]
                 && !(head.metric && head.key == name)
             {
                 out += &match exact_pair(result, c, name, checked) {
                     Some((x, _)) if exactly_same(c) => {
-                        format!("{what} {x:.2} {unit} on average, exactly as under {base}. ")
+                        format!("{what} {x:.2}{unit} on average, exactly as under {base}. ")
                     }
                     Some((x, b)) => format!(
-                        "{what} {x:.2} {unit} on average against {b:.2} ({}). ",
+                        "{what} {x:.2}{unit} on average against {b:.2} ({}). ",
                         Head {
                             key: name.to_string(),
                             metric: true,
@@ -715,7 +714,7 @@ impl AgainstBaseline<'_> {
                         .diff(x - b)
                     ),
                     None => format!(
-                        "{what} {:.2} {unit} on average against {:.2} (simulation; {}, {level} interval {} to {}{}). ",
+                        "{what} {:.2}{unit} on average against {:.2} (simulation; {}, {level} interval {} to {}{}). ",
                         c.estimate,
                         c.baseline_estimate,
                         signed(c.difference, 2),

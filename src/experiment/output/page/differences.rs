@@ -27,13 +27,14 @@ fn shown(c: &Comparison, x: f64) -> String {
         true => (100.0 * x, 2usize),
         false => (x, 2usize),
     };
+    if coarse == 0.0 {
+        return "none".to_string();
+    }
     if (coarse * 10f64.powi(digits as i32)).round() == 0.0 {
-        // One significant digit: the first place where it is not zero.
-        let places = (-coarse.abs().log10()).ceil().max(digits as f64 + 1.0) as usize;
-        let places = places.min(6);
+        let figure = crate::report::signed_small(coarse, digits);
         return match as_chance(c) {
-            true => format!("nearly none ({} points)", signed(coarse, places)),
-            false => format!("nearly none ({})", signed(coarse, places)),
+            true => format!("nearly none ({figure} points)"),
+            false => format!("nearly none ({figure})"),
         };
     }
     match as_chance(c) {

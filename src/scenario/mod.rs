@@ -758,7 +758,7 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
         // In place of the note on the parameters' policy ("side A charges a shaken target;
         // exact: …"), which this job no longer plays.
         let policy = describe.notes.iter().position(|n| {
-            ["side A charges", "side A never charges"]
+            ["side A charges", "side A does not charge"]
                 .iter()
                 .any(|p| n.starts_with(p))
         });

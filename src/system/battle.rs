@@ -446,7 +446,7 @@ fn play_note<A: Army + 'static>(
     format!(
         "side A {}; {}",
         match (policy.charge_at_turn, policy.when_shaken) {
-            (0, false) => "never charges".to_string(),
+            (0, false) => "does not charge (a shaken enemy or any other)".to_string(),
             (0, true) => "charges a shaken target".to_string(),
             (t, false) => format!("charges from turn {t}"),
             (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),

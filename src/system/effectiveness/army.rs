@@ -371,7 +371,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
-        "side A's fire: {}; side B's: {}; {} a quarter; melee {dice} dice a side on {to_hit}+ (dice= in a spec overrides); retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}; {}",
+        "side A's fire: {}; side B's fire: {}; {} a quarter; melee {dice} dice a side on {to_hit}+; retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}; {}",
         fire[0].description(),
         fire[1].description(),
         crate::labels::count(u32::from(hpq), "hit", "hits"),

@@ -770,7 +770,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let rules_in_force = BattleRules::of(&rule_params.q);
     let mut notes = vec![format!(
-        "side A's fire: {}; side B's: {}; each hit a stand (RF-7: a hit on a single stand); {}",
+        "side A's fire: {}; side B's fire: {}; each hit a stand (RF-7: a hit on a single stand); {}",
         fire[0].description(),
         fire[1].description(),
         rules_in_force.words()

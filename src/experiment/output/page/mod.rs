@@ -154,8 +154,6 @@ pub(crate) struct Page {
     pub method: String,
     pub sections: Vec<Section>,
     pub reproduce: String,
-    /// The command line that reproduces the figures, as the Reproduce box gives it.
-    pub command: String,
 }
 
 /// A metric's name with the condition its mean is taken under, as its meaning words it (", among
@@ -516,13 +514,13 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         detail,
         method: method(result),
         sections,
-        command: command.to_string(),
         reproduce: format!(
-            "`{command}` — morale-lab {}, seed {}, {} trials, {} (results do not depend on threads). The variant definitions are in `results.json`.",
+            "`{command}` — morale-lab {}, seed {}, {} trials, {} (results do not depend on threads). The variant definitions are in `results.json`.{}",
             result.version,
             exp.seed,
             crate::report::thousands(exp.trials),
-            crate::labels::count(result.threads as u32, "thread", "threads")
+            crate::labels::count(result.threads as u32, "thread", "threads"),
+            runs::sampler_words(result)
         ),
     }
 }

@@ -4,24 +4,96 @@
 
 use super::*;
 
+/// A run's notes as the reader meets them, the sampler's note aside (it goes to the section on
+/// reproducing the run, [`sampler_words`]). A note not every run of `system` has is cut into
+/// its clauses (at a "; " outside brackets), so that a clause every run shares is said once
+/// even where a run's note joins it to one of its own (a system's long note ending on the way
+/// side A plays); a note every run has stays whole ("Not modelled here: …; …").
+fn clauses(result: &ExperimentResult, run: &Run, system: &str) -> Vec<String> {
+    let exp = &result.experiment;
+    let others = result
+        .runs
+        .iter()
+        .filter(|r| exp.variants[r.variant].system == system);
+    let mut out = Vec::new();
+    for note in run
+        .report
+        .notes
+        .iter()
+        .filter(|n| !n.starts_with("sampler: "))
+    {
+        if others.clone().all(|r| r.report.notes.contains(note)) {
+            out.push(note.clone());
+            continue;
+        }
+        let (mut depth, mut start) = (0i32, 0usize);
+        let bytes = note.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                b';' if depth == 0 && bytes.get(i + 1) == Some(&b' ') => {
+                    out.push(note[start..i].to_string());
+                    start = i + 2;
+                }
+                _ => {}
+            }
+        }
+        out.push(note[start..].to_string());
+    }
+    out.retain(|c| !c.trim().is_empty());
+    out
+}
+
 /// The notes every run of `system` shares (said once, after the runs' sections; a section per
 /// system where the variants use several): none where the system has one run.
-pub(super) fn shared_notes<'a>(result: &'a ExperimentResult, system: &str) -> Vec<&'a String> {
+pub(super) fn shared_notes(result: &ExperimentResult, system: &str) -> Vec<String> {
     let exp = &result.experiment;
-    let runs: Vec<&crate::experiment::Run> = result
+    let runs: Vec<Vec<String>> = result
         .runs
         .iter()
         .filter(|r| exp.variants[r.variant].system == system)
+        .map(|r| clauses(result, r, system))
         .collect();
     match runs.split_first() {
         Some((first, rest)) if !rest.is_empty() => first
-            .report
-            .notes
             .iter()
-            .filter(|n| rest.iter().all(|r| r.report.notes.contains(n)))
+            .filter(|n| rest.iter().all(|r| r.contains(n)))
+            .cloned()
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// Which variants' simulations rolled every die through the rule code though the tables were
+/// asked for, and why, for the section on reproducing the run: "" where none did.
+pub(super) fn sampler_words(result: &ExperimentResult) -> String {
+    let exp = &result.experiment;
+    let mut names: Vec<&str> = Vec::new();
+    let mut why = "";
+    for r in &result.runs {
+        if let Some(n) = r.report.notes.iter().find(|n| n.starts_with("sampler: ")) {
+            let name = exp.variants[r.variant].name.as_str();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            // "sampler: dice, not table: <why>, so every die is rolled through the rule code"
+            why = n.splitn(3, ": ").nth(2).unwrap_or("");
+            why = why.split(", so every die").next().unwrap_or(why);
+        }
+    }
+    if names.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = names
+        .iter()
+        .map(|n| format!("\u{201c}{n}\u{201d}"))
+        .collect();
+    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    format!(
+        " The simulation of {} rolled every die through the rule code, not from tables: {why}.",
+        crate::labels::listed(&quoted)
+    )
 }
 
 /// A run's outcomes: each one's chance (the exact value where there is one, the simulation's
@@ -155,7 +227,7 @@ fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
 
 /// The notes line of a run's section: its own notes, and a pointer to those every variant (of
 /// its system, where there are several) shares.
-fn notes_words(own: &[&String], shared: &[&String], systems: usize, system: &str) -> String {
+fn notes_words(own: &[String], shared: &[String], systems: usize, system: &str) -> String {
     match (own.is_empty(), shared.is_empty()) {
         (true, true) => String::new(),
         (true, false) if systems > 1 => format!(
@@ -193,10 +265,8 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
     let v = &exp.variants[run.variant];
     let at = point_words(exp, &run.point);
     let shared = shared_notes(result, &v.system);
-    let own: Vec<&String> = run
-        .report
-        .notes
-        .iter()
+    let own: Vec<String> = clauses(result, run, &v.system)
+        .into_iter()
         .filter(|n| !shared.contains(n))
         .collect();
     let mut tables = vec![outcome_table(result, run, zf)];

@@ -52,7 +52,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   @page { size: A4; margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
   h1 { font-size: 17pt; margin-bottom: 0.5rem; }
-  h2 { break-after: avoid; margin-top: 1.2rem; }
+  /* A heading never split across two pages (writer trial 74: "…, played" at page 4's foot,
+     "well" at page 5's head). */
+  h2 { break-after: avoid; break-inside: avoid; margin-top: 1.2rem; }
   p.question, p.answer, div.answer, p.setup, ul.setup { font-size: 10pt; }
   ul.setup { margin: -0.5rem 0 0.4rem; font-size: 9pt !important; line-height: 1.25; }
   .screen { display: none !important; }
@@ -98,7 +100,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
   span.rounding { font-size: 7.5pt; margin-top: 0.1rem; line-height: 1.2; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
-  figure svg { width: 160mm; max-width: 100%; height: auto; border: 0; }
+  /* No chart taller than 105 mm, so two share a page: a state map at 160 mm wide was as tall,
+     one to a page with ~40% of each page blank (writer trial 74). */
+  figure svg { width: 160mm; max-width: 100%; height: auto; max-height: 105mm; border: 0; }
   /* The chart that answers shares the first page with the answer and its table: at 160 mm a
      tall chart pushed the table, the answer's numbers, onto page 2 (writer trial 50). */
   main > figure:first-of-type svg { width: 116mm; margin: 0 auto; }
@@ -440,15 +444,11 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
         escape(&page.title),
         colophon(
             &page.title,
-            // A credit, not a command line (writer trial 62): the file it was worked out
-            // from; the command is in the Reproduce box.
+            // A credit, not a command line (writer trial 62) nor a file's path (writer trial
+            // 74): the command and the file are in the Reproduce box.
             &format!(
-                "Worked out by morale-lab {} from {}, seed {}",
-                result.version,
-                page.command
-                    .strip_prefix("morale-lab run ")
-                    .unwrap_or(&page.command),
-                exp.seed
+                "Figures worked out with morale-lab {}, seed {}",
+                result.version, exp.seed
             )
         ),
         escape(&page.title)

@@ -89,7 +89,7 @@ impl Explorer {
             "ways": solved.ways("points"),
             "states": states,
             "met": met,
-            "note": solved.states_note("points"),
+            "note": solved.states_note("points", ROWS),
             "chart": { "name": "play", "title": title, "svg": svg, "narrow": narrow },
             "command": command,
             "chart_command": format!("{command} --chart {}", shell("best-play.png")),

@@ -246,9 +246,25 @@ impl Solution {
     }
 
     /// What the state table's columns mean.
-    pub fn states_note(&self, unit: &str) -> String {
+    /// `rows`: how many of the state table's rows are shown (as [`Self::states`] was asked).
+    pub fn states_note(&self, unit: &str, rows: usize) -> String {
+        // A retreating side A cannot charge (EF-3 asks a unit in the line); its choice, made at
+        // the start of the turn, is what it does if its return roll puts it back in the line
+        // that turn (EF-4). Said where a row shown reads "retreating … charge".
+        let returning = self
+            .policy
+            .iter()
+            .filter(|r| r.reached >= 1e-3)
+            .take(rows)
+            .any(|r| r.own.starts_with("retreating") && r.choice == "charge");
+        let returning = match returning {
+            true => {
+                " A retreating unit cannot charge: its choice is made at the start of the turn and is what it does if it comes back into the line that turn."
+            }
+            false => "",
+        };
         format!(
-            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able. Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able.{returning} Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
             self.turns
         )
     }
@@ -282,7 +298,7 @@ impl Solution {
             met
         );
         out += &crate::report::align_left(&t, 3);
-        out += &crate::report::wrap(&format!("({})", self.states_note("pp")), 100);
+        out += &crate::report::wrap(&format!("({})", self.states_note("pp", rows)), 100);
         out
     }
 
@@ -301,7 +317,7 @@ impl Solution {
             met
         );
         out += &crate::report::md_table(&t);
-        out += &format!("\n*{}*\n", self.states_note("pp"));
+        out += &format!("\n*{}*\n", self.states_note("pp", rows));
         out
     }
 

@@ -142,7 +142,7 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
                 // left out (writer trial 66).
                 printed: true,
                 list: Vec::new(),
-                closing: solved.states_note("points"),
+                closing: solved.states_note("points", PLAY_ROWS),
                 title: format!("When to hold and when to charge: {name}"),
                 intro,
                 tables: vec![tab(solved.ways("points")), tab(states)],

@@ -43,6 +43,9 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
     json!({
         "name": s.name(),
         "title": s.title(),
+        // The name the reports give it ("The 25% effectiveness rules"): the whole title did
+        // not fit the page's list and was cut mid-word.
+        "short": crate::labels::capitalised(&crate::labels::system(s.name())),
         "rules": s.rules(),
         "mechanic": crate::mechanic::is_file(s.name()),
         "text": text,

@@ -958,7 +958,7 @@ fn page_html(ask: &Ask, data: &Value) -> String {
     };
     let what = crate::labels::capitalised(&format!(
         "{system}: {}",
-        ask.scenario.words().to_lowercase()
+        crate::labels::lower_initial(ask.scenario.words())
     ));
     let (title, subtitle) = match ask.title.as_deref().map(str::trim) {
         Some(t) if !t.is_empty() => (t.to_string(), what),

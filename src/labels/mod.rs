@@ -168,6 +168,16 @@ pub fn lower_first(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `text` with its first letter in lower case and the rest as written: a scenario's words
+/// mid-sentence ("a battle line", "two units … (only side A ever chooses to charge)"), where
+/// lower-casing the whole lost side A's capital.
+pub fn lower_initial(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
 /// Settings given as `key=value` in a reader's words: "stands 8, morale class regular".
 pub fn settings_in_words(settings: &[String]) -> String {
     settings

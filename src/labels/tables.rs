@@ -447,6 +447,32 @@ pub(super) const PLAY: &[&str] = &[
 /// the line under a report's answer table that tells a reader what "recovered" or "removed"
 /// takes. `None` where nothing is declared (the page then says nothing rather than guess).
 pub(super) const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
+    // An engagement is decided the turn a unit is gone from the field (destroyed, eliminated
+    // or driven off, as its rules say); a unit retreating or shaken still stands.
+    (
+        "engagement",
+        "",
+        "side_a_holds",
+        "side B's unit is gone from the field while side A's still stands",
+    ),
+    (
+        "engagement",
+        "",
+        "side_b_holds",
+        "side A's unit is gone from the field while side B's still stands",
+    ),
+    (
+        "engagement",
+        "",
+        "both_gone",
+        "both units gone from the field in the same turn",
+    ),
+    (
+        "engagement",
+        "",
+        "undecided_at_cap",
+        "both units still standing when the last turn ends",
+    ),
     (
         "rally",
         "rank-and-file",

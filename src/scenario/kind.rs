@@ -82,7 +82,9 @@ impl Scenario {
             Scenario::UnderFire => "A unit holding its place in the line under fire",
             Scenario::Melee => "A melee fought to its end",
             Scenario::Charge => "A whole charge",
-            Scenario::Engagement => "Two units playing the whole turn against each other",
+            Scenario::Engagement => {
+                "Two units fighting each other turn by turn (only side A ever chooses to charge)"
+            }
             Scenario::Line => "A battle line",
         }
     }

@@ -44,7 +44,7 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
 /// The setup every variant shares, in words: the scenario and the shared settings (`under
 /// fire, class regular, turns 8`).
 pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
-    let mut out = vec![exp.scenario.words().to_lowercase()];
+    let mut out = vec![crate::labels::lower_initial(exp.scenario.words())];
     out.extend(shared_settings(exp));
     out.join(", ")
 }

@@ -551,7 +551,7 @@ impl Sensitivity {
                 "Which rule matters most for {} ({} under the rules as set): {}{}, {}",
                 self.headline_label().head,
                 self.show(self.base.value),
-                self.scenario_words().to_lowercase(),
+                crate::labels::lower_initial(&self.scenario_words()),
                 if self.situation.is_empty() {
                     String::new()
                 } else {
@@ -605,7 +605,7 @@ impl Rendered for Sensitivity {
         let mut out = format!(
             "### Which rule matters most: {} in {}{} ({})\n\n",
             self.headline_label().head,
-            self.scenario_words().to_lowercase(),
+            crate::labels::lower_initial(&self.scenario_words()),
             if self.situation.is_empty() {
                 String::new()
             } else {

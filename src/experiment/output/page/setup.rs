@@ -530,7 +530,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
         } else {
             "this situation has no exact solution, so every value is the simulation's, with its interval."
         },
-        exp.scenario.words().to_lowercase(),
+        crate::labels::lower_initial(exp.scenario.words()),
         crate::report::thousands(exp.trials),
         if exp.sweep.is_empty() {
             String::new()

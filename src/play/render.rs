@@ -178,6 +178,17 @@ impl Solution {
                     }
                 }
             }
+            // "The closest, charge when …, is 3.38 short" read as a rule to follow beside a
+            // table whose most met state says hold (writer trial 74): how little of good
+            // play's worth it gains says it is not one.
+            (None, Some(c)) if c.value > self.own().value => {
+                out += &format!(
+                    " No simple rule tried comes within reach of the best: the closest, {}, gains only {} of the {} good play is worth.",
+                    c.name,
+                    points(c.value - self.own().value).trim_start_matches('+'),
+                    points(self.optimal - self.own().value).trim_start_matches('+')
+                );
+            }
             (None, Some(c)) => {
                 out += &format!(
                     " No simple rule tried comes within reach of the best; the closest, {}, is {} short.",
@@ -264,7 +275,7 @@ impl Solution {
             false => "",
         };
         format!(
-            "gains: what the best choice adds over the other at the first of those turns, played well after (on the scale of −100 to +100 {unit}, so a gain can pass 100); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able.{returning} Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            "gains: what the best choice adds over the other at the first of those turns, played well after, in {unit} of the measure (which runs from −100 to +100, so a gain may be up to 200); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able.{returning} Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
             self.turns
         )
     }

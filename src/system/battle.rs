@@ -452,8 +452,8 @@ fn play_note<A: Army + 'static>(
             (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),
         },
         match (line, battle.exact()) {
-            (false, _) => "exact: the whole fight solved as a chain over both units' states, turn by turn, from the same rule code the dice play (a melee fought out within a turn is one branch over its ends)".to_string(),
-            (true, true) => format!("exact: the whole line ({files} file{} a side) solved as a chain over every unit's state, turn by turn, from the same rule code the dice play", if files == 1 { "" } else { "s" }),
+            (false, _) => "exact: the whole fight worked out over every state the two units can be in, turn by turn, from the same rule code the dice play".to_string(),
+            (true, true) => format!("exact: the whole line ({files} file{} a side) worked out over every state its units can be in, turn by turn, from the same rule code the dice play", if files == 1 { "" } else { "s" }),
             (true, false) => format!("Monte Carlo only: a line of {files} files a side has too many states to solve exactly ({})", battle.army.line_solves_words()),
         }
     )

@@ -452,7 +452,7 @@ pub(super) fn answer(result: &ExperimentResult, comparisons: &[Comparison]) -> S
                 String::new()
             } else {
                 format!(
-                    "; not compared, having no counterpart: {}",
+                    "; states one rule set has and the other has not are not compared ({})",
                     missing.join("; ")
                 )
             }

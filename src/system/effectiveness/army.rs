@@ -371,11 +371,16 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let fire = battle::battle_volleys(&fire_params(p), &battle)?;
     let hpq = rules.q.hits_per_step;
     let notes = vec![format!(
-        "side A's fire: {}; side B's fire: {}; {} a quarter; melee {dice} dice a side on {to_hit}+; retreats blocked with chance {} or by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}; {}",
+        "side A's fire: {}; side B's fire: {}; {} a quarter; melee {dice} dice a side on {to_hit}+; a retreat is blocked {}by a support behind that is not light infantry or artillery, which tests unless it is cavalry retreated into by infantry (EF-4); light and artillery supports give no +1 (EF-2){}; {}; {}; {}",
         fire[0].description(),
         fire[1].description(),
         crate::labels::count(u32::from(hpq), "hit", "hits"),
-        p.p_blocked,
+        // "Blocked with chance 0" read as tool's words (writer trial 74): said only where a
+        // chance is set.
+        match p.p_blocked.to_string().as_str() {
+            "0" => "only ".to_string(),
+            chance => format!("with chance {chance}, or "),
+        },
         if on.retreat_on_fire {
             "; retreat on fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
         } else {

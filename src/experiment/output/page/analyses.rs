@@ -126,15 +126,16 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
         .map(|(name, solved)| {
             let (states, met) = solved.states(PLAY_ROWS, "points");
             let mut intro = format!(
-                "Side A chooses at the start of every turn to hold or to charge; side B has no choice in this model. {}",
+                "Side A chooses at the start of every turn to hold or to charge; side B never chooses to charge: it holds its ground, fires and takes every test its rules call for. {}",
                 solved.answer_in("points")
             );
             if several {
                 intro += " Solved at the experiment's first setting.";
             }
             intro += &format!(
-                " The first table values each way of playing; the second gives the best choice in the {} states most often met under the best play (of the {met} where the choice matters), and the chart maps it.",
-                (states.len() - 1).min(met)
+                " The first table values each way of playing; the second gives the best choice in the {} states most often met under the best play (of the {met} where the choice matters), and the chart “{}: side A’s best choice in each state”, under Charts, maps it.",
+                (states.len() - 1).min(met),
+                crate::labels::capitalised(name)
             );
             Section {
                 // Printed: in a report that asks a play question, the answer's detail is

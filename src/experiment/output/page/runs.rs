@@ -285,7 +285,11 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
         intro: format!(
             "{}; rules: {}; optional rules: {}.{}",
             crate::labels::capitalised(&crate::labels::system(&v.system)),
-            run.report.rules_line(),
+            // "As written" is the whole of it for a reader; the CLI's "(no rule parameter
+            // changed)" is for a designer checking flags.
+            run.report
+                .rules_line()
+                .replace(" (no rule parameter changed)", ""),
             if v.options.is_empty() {
                 "none".into()
             } else {
@@ -421,7 +425,10 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
             continue;
         }
         sections.push(Section {
-            printed: false,
+            // On paper too, in two columns of small type: without them a printed report said
+            // nothing of the dice, the hits a quarter or how a retreat is blocked (writer
+            // trial 74).
+            printed: true,
             closing: String::new(),
             list: shared
                 .iter()

@@ -61,11 +61,12 @@ pub(crate) fn crossing_systems(result: &ExperimentResult) -> Vec<&str> {
 }
 
 /// The outcomes that have no counterpart in the baseline's system, per variant compared
-/// across systems, as `variant: a, b` (empty when every outcome is matched).
+/// across systems, as `under variant, a and b; under its baseline, c` (empty when every
+/// outcome is matched).
 pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
     let mut out = Vec::new();
-    for (run, base) in crossings(result) {
-        let base = &base.report;
+    for (run, base_run) in crossings(result) {
+        let base = &base_run.report;
         let mine: Vec<&str> = run
             .report
             .outcomes
@@ -84,21 +85,27 @@ pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
                     .any(|o| same_outcome(b, &o.outcome))
             })
             .collect();
-        if !mine.is_empty() || !theirs.is_empty() {
-            let all: Vec<String> = mine
+        // "under Rank & File, in good order, unsteady and routing; under the plain 25% rules,
+        // still in the line and retreating", not "in good order (its own), … (the
+        // baseline's)" (writer trial 74).
+        let heads = |keys: Vec<&str>| -> String {
+            let h: Vec<String> = keys
                 .into_iter()
-                .map(|o| format!("{} (its own)", crate::labels::outcome(o).head))
-                .chain(
-                    theirs
-                        .into_iter()
-                        .map(|o| format!("{} (the baseline's)", crate::labels::outcome(o).head)),
-                )
+                .map(|o| crate::labels::outcome(o).head)
                 .collect();
-            out.push(format!(
-                "{}: {}",
-                result.experiment.variants[run.variant].name,
-                all.join(", ")
-            ));
+            crate::labels::listed(&h.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let exp = &result.experiment;
+        let whose = |v: usize| format!("under {},", exp.variants[v].name);
+        let mut parts = Vec::new();
+        if !mine.is_empty() {
+            parts.push(format!("{} {}", whose(run.variant), heads(mine)));
+        }
+        if !theirs.is_empty() {
+            parts.push(format!("{} {}", whose(base_run.variant), heads(theirs)));
+        }
+        if !parts.is_empty() {
+            out.push(parts.join("; "));
         }
     }
     out

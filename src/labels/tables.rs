@@ -730,7 +730,7 @@ pub(super) const STATES: &[(&str, &str, &str)] = &[
     (
         "charge_when_shaken",
         "side A charges a shaken enemy",
-        "side A does not charge a shaken enemy",
+        "side A does not charge, not even a shaken enemy",
     ),
     (
         "reversal_follow_up",

@@ -54,10 +54,11 @@ impl Solution {
         let points = |x: f64| points_in(x, unit);
         let own = self.own();
         let mut out = format!(
-            "Measured as {} (in percentage points{}, from −100 to +100): side A's best play scores {}; as its settings play it, {}, so good play is worth {}.",
+            "Measured as {} (in percentage points{}, from −100 to +100): side A's best play scores {}; {}, {}, so good play is worth {}.",
             self.objective,
             if unit == "pp" { ", pp" } else { "" },
             points(self.optimal),
+            own.name,
             points(own.value),
             points(own.loss).trim_start_matches('+')
         );
@@ -96,7 +97,11 @@ impl Solution {
                 // took "always charge" scoring as "always hold" for the tool's fault (writer
                 // trial 74).
                 let even = match best.value.abs() <= TIE && self.objective.contains(" \u{2212} ") {
-                    true => " (played either way throughout, the fight is even)",
+                    // And why (writer trial 74, second round: "never says why"): fire and
+                    // melee treat both sides alike, so one way throughout keeps them equal.
+                    true => {
+                        " (between equal units, fire and melee treat both sides alike, so a fight played one way throughout stays even)"
+                    }
                     false => "",
                 };
                 out += &format!(
@@ -274,8 +279,22 @@ impl Solution {
             }
             false => "",
         };
+        // What a state's words mean, where the table shows "3/4 +1 hit" (writer trial 74:
+        // "explained only as its morale state and what it has left").
+        let codes = match self
+            .policy
+            .iter()
+            .filter(|r| r.reached >= 1e-3)
+            .take(rows)
+            .any(|r| r.own.contains(" hit") || r.enemy.contains(" hit"))
+        {
+            true => {
+                " A state: the unit's morale state, what it has left of its full strength (3/4: three quarters of four) and any hits taken towards its next loss (+1 hit)."
+            }
+            false => "",
+        };
         format!(
-            "gains: what the best choice adds over the other at the first of those turns, played well after, in {unit} of the measure (which runs from −100 to +100, so a gain may be up to 200); turns there: how many of those turns side A can expect to spend in that state under the best play, on average (past 1 where it is met on several turns). Charge: advance a move a turn while out of reach, and charge when able.{returning} Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
+            "gains: what the best choice adds over the other at the first of those turns, played well after, in {unit} of the measure; turns there: how many of those turns side A can expect to spend in that state under the best play, on average.{codes} Charge: advance a move a turn while out of reach, and charge when able.{returning} Left out: states where the choices are worth the same (side A may not charge, or charging changes nothing), and states met in under a thousandth of a turn. Choices in the last turns play for the turn limit ({} turns): a fight is scored where it stands then.",
             self.turns
         )
     }

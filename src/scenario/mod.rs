@@ -750,7 +750,7 @@ impl<C: Chain + Clone + Send + 'static> Job for ChainJob<C> {
             .ok_or_else(no_choice)?;
         let mut describe = self.describe.clone();
         let note = format!(
-            "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {} points on that measure, against {} as its settings play it",
+            "side A plays its best choices (hold or charge, each turn), solved exactly for {}: {} points on that measure, against {} as set",
             solved.objective,
             crate::report::signed(100.0 * solved.optimal, 2),
             crate::report::signed(100.0 * solved.own().value, 2)
@@ -815,6 +815,22 @@ impl<C: Chain + Clone> ChainJob<C> {
         let (mut solved, table) =
             crate::play::solve_with(&self.chain, ask, (&pay, &outcomes), &watch, thumbs)?;
         solved.setting = self.describe.lines("play");
+        // The settings' own way of playing by what it does ("as set (charge a shaken
+        // target)"), not "as its settings play it", which a writer read as software's words.
+        if let Some(words) = self.describe.notes.iter().find_map(|n| {
+            let first = n.split("; ").next()?;
+            first
+                .strip_prefix("side A charges")
+                .map(|rest| format!("charge{rest}"))
+                .or_else(|| {
+                    first
+                        .strip_prefix("side A does not charge")
+                        .map(|_| "never charge".to_string())
+                })
+        }) && let Some(own) = solved.fixed.first_mut()
+        {
+            own.name = format!("as set ({words})");
+        }
         Ok((solved, table))
     }
 

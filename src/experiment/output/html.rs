@@ -60,6 +60,8 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   .screen { display: none !important; }
   .print-only { display: block; font-size: 8pt; color: var(--muted); }
   ul.notes { columns: 2; column-gap: 8mm; margin: 0.1rem 0 0.5rem; font-size: 9pt; line-height: 1.25; }
+  /* A note is never cut between the two columns ("ending with its | back to the enemy"). */
+  ul.notes li { break-inside: avoid; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
   /* A glossary of several columns may open the next page: kept with the table, it pushed the

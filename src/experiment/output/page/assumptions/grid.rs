@@ -246,6 +246,11 @@ fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
         .strip_suffix(" points")
         .map(str::to_string)
         .unwrap_or(now);
+    // "(now none)" read as a number (writer trial 74).
+    let now = match now.as_str() {
+        "none" => "no difference".to_string(),
+        _ => now,
+    };
     format!(
         "{}: {} {} (now {now}){sign}.",
         crate::labels::capitalised(&o.variant),

@@ -877,7 +877,7 @@ fn what_they_touch(
         });
         verdict += &match word {
             Some((led, w)) => format!(
-                " Each setting below moves a difference the question asks about, but none changes the verdict: under every one, {led}'s answer stays {w}."
+                " Each setting below moves a difference the question asks about, or one of the other comparisons listed in the last column, but none changes the verdict: under every one, {led}'s answer stays {w}."
             ),
             None => format!(
                 " Each setting below moves a difference the question asks about, but none changes the verdict: under every one, {} still move the same way.",

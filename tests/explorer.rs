@@ -2692,9 +2692,9 @@ fn the_results_say_updating_while_a_slow_answer_is_computed() {
     b.wait("!document.getElementById('results').classList.contains('updating')");
 }
 
-/// Explorer trial 63: on a phone the map of the best choice is drawn for the phone's width, so
-/// its words (the cells', the axes', the legend's) are at least 11 px on the screen; they were
-/// 8.5 px, a 480-px drawing shrunk into a figure with a desktop's margins.
+/// Explorer trial 63: on a phone the map of the best choice shows its words (the cells', the
+/// axes', the legend's) at least 11 px on the screen; they were 8.5 px, a 480-px drawing shrunk
+/// into a figure with a desktop's margins. It pans sideways in its own box.
 #[test]
 fn the_map_of_the_best_choice_reads_on_a_phone() {
     let Some(chromium) = crate::browser::chromium("the_map_of_the_best_choice_reads_on_a_phone")
@@ -2712,11 +2712,22 @@ fn the_map_of_the_best_choice_reads_on_a_phone() {
     ));
     b.wait("!!document.querySelector('#played figure svg')");
     // Each text's size on the screen: its size in the drawing times the drawing's scale.
-    let sizes = b.eval("(() => { const svg = document.querySelector('#played figure svg'), r = svg.getBoundingClientRect(), k = r.width / Number(svg.getAttribute('width')); const s = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * k); return [Math.min(...s), s.length, r.left >= 0 && r.right <= innerWidth]; })()");
+    // Phone trial 74: fitted to the screen, most cells were too small to carry their turn; the
+    // map is drawn at its own size in a box that pans sideways, the page itself never does.
+    let sizes = b.eval("(() => { const fig = document.querySelector('#played figure'), svg = fig.querySelector('svg'), r = svg.getBoundingClientRect(), f = fig.getBoundingClientRect(), k = r.width / Number(svg.getAttribute('width')); const s = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * k); return [Math.min(...s), s.length, f.left >= 0 && f.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth, fig.scrollWidth > fig.clientWidth]; })()");
     let least = sizes[0].as_f64().unwrap();
     assert!(least >= 11.0, "the map's text is {least:.1} px on a phone");
     assert!(sizes[1].as_u64().unwrap() > 10, "{sizes}");
-    assert_eq!(sizes[2], json!(true), "the map is cut off: {sizes}");
+    assert_eq!(
+        sizes[2],
+        json!(true),
+        "the map's box or the page runs off the screen: {sizes}"
+    );
+    assert_eq!(
+        sizes[3],
+        json!(true),
+        "the map is not at its own size: {sizes}"
+    );
 }
 
 /// Explorer trial 63: on a phone the comparison's interval column is left out, and each
@@ -3028,7 +3039,13 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     );
     assert!(form < results, "the form first: {form} {results}");
     // While the form fills the screen, the headline's answer of each profile stays in sight
-    // at its foot, the same numbers as the table; it steps aside once the results are in view.
+    // at its foot, the same numbers as the table; it steps aside once the results are in view,
+    // and while the bar of buttons sits where it would cover them (phone trial 74: Pin as A,
+    // at the first screen's foot, was under it). The rule parameters opened, the form fills
+    // the screen.
+    b.eval("scrollTo(0, 0)");
+    b.wait("(() => { const s = document.getElementById('strip'), a = document.getElementById('actions').getBoundingClientRect(); return a.top >= innerHeight || getComputedStyle(s).display === 'none'; })()");
+    b.eval("document.querySelector('#rules legend').click()");
     b.eval("scrollTo(0, 0)");
     let strip = b.wait("(() => { const s = document.getElementById('strip'); return getComputedStyle(s).display === 'block' && s.getBoundingClientRect().bottom <= innerHeight + 1 ? s.textContent : null; })()");
     let strip = strip.as_str().unwrap().to_string();
@@ -3048,6 +3065,8 @@ fn the_page_works_on_a_phone_and_exports_what_it_shows() {
     }
     b.eval("document.getElementById('tables').scrollIntoView()");
     b.wait("getComputedStyle(document.getElementById('strip')).display === 'none'");
+    // The rule parameters folded again, as the page opens them.
+    b.eval("document.querySelector('#rules legend').click()");
     b.eval("scrollTo(0, 0)");
     assert!(
         results < 844.0,

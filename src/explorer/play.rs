@@ -20,11 +20,11 @@ use super::written::experiment_toml;
 /// The rows of the best choice by state the page shows.
 const ROWS: usize = 20;
 
-/// The map's canvas on a phone: near the width it is shown at there (356 px of a 390-px screen),
-/// so its 14-px text shows at 12 px, where the 480-px canvas of the other charts set the map's
-/// cells and axes at 8.5 px (explorer trial 63); narrower, the side's states under the x axis
-/// run into each other.
-const PHONE: (u32, u32) = (420, chart::NARROW.1);
+/// The map's canvas on a phone: shown at its own size in a box that pans sideways, so its
+/// 14-px text stays 14 px and each cell is wide enough for its turn (at 420 px, fitted to the
+/// screen, most cells were too small to carry their turn: explorer trial 74); at 480 px or
+/// less the other charts set the map's cells and axes at 8.5 px (explorer trial 63).
+const PHONE: (u32, u32) = (760, 560);
 
 impl Explorer {
     /// `/api/play`: the view's edited profile's best play.
@@ -86,6 +86,9 @@ impl Explorer {
             "label": edit.label.to_string(),
             "title": edit.title(),
             "answer": solved.answer_in("points"),
+            // Each outcome's chance under the best play (the phone's strip shows the
+            // headline's while best play is on show).
+            "outcomes": solved.outcomes,
             "ways": solved.ways("points"),
             "states": states,
             "met": met,

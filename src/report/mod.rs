@@ -667,6 +667,23 @@ pub fn signed_small(x: f64, digits: usize) -> String {
     }
 }
 
+/// `x` to at most `digits` places, with no trailing zeros: 1.0 → `1`, 4/3 → `1.333` (a mean of
+/// exactly one hit is "1 hit", not "1.000 hits": writer trial 74).
+pub fn up_to(x: f64, digits: usize) -> String {
+    let s = format!("{x:.digits$}");
+    match s.contains('.') {
+        true => s.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => s,
+    }
+}
+
+/// [`up_to`] with its unit, singular at exactly 1: "1 hit", "1.333 hits".
+pub fn up_to_units(x: f64, digits: usize, one: &str, many: &str) -> String {
+    let n = up_to(x, digits);
+    let unit = if n == "1" { one } else { many };
+    format!("{n} {unit}")
+}
+
 /// A confidence level as a percentage, as given: 0.95 → `95`, 0.999 → `99.9`.
 pub fn fmt_level(c: f64) -> String {
     let s = format!("{:.4}", c * 100.0);

@@ -205,9 +205,9 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     };
     let retreat_on_fire = on.retreat_on_fire;
     notes.push(format!(
-        "enemy fire each turn: {} (mean {:.3} hits), {} a quarter; holes in the line: {HOLES}",
+        "enemy fire each turn: {} (mean {}), {} a quarter; holes in the line: {HOLES}",
         fire.description(),
-        fire.mean(),
+        crate::report::up_to_units(fire.mean(), 3, "hit", "hits"),
         crate::labels::count(u32::from(hits_per_quarter), "hit", "hits")
     ));
     if retreat_on_fire {

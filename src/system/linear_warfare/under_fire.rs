@@ -197,9 +197,9 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         })?
     };
     notes.push(format!(
-        "enemy fire each turn: {} (mean {:.3} pips); holes in the line: {HOLES}",
+        "enemy fire each turn: {} (mean {}); holes in the line: {HOLES}",
         fire.description(),
-        fire.mean()
+        crate::report::up_to_units(fire.mean(), 3, "pip", "pips")
     ));
     if general {
         notes.push(format!(

@@ -232,9 +232,9 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let p = &ctx.p;
     let fire = fire_model(&fire_params(p))?;
     notes.push(format!(
-        "enemy fire each turn: {} (mean {:.3} losses); holes in the line: {HOLES}",
+        "enemy fire each turn: {} (mean {}); holes in the line: {HOLES}",
         fire.description(),
-        fire.mean()
+        crate::report::up_to_units(fire.mean(), 3, "loss", "losses")
     ));
     let shaken = p.fire_on_shaken;
     let chain = RfUnderFire::new(

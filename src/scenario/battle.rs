@@ -241,6 +241,11 @@ pub trait Army: Clone + Debug + Send + Sync {
     fn line_solves_words(&self) -> &'static str {
         "a line of one file a side is solved exactly, whatever its supports; two files already take over a million branches of chance in a Rank & File turn, or minutes to solve in Effectiveness"
     }
+    /// The target `charge_when_shaken` charges, in the system's words ("a shaken target"; the
+    /// 25% rules have no shaken state, and their policy charges a retreating unit).
+    fn shaken_target(&self) -> &'static str {
+        "a shaken target"
+    }
     /// One game turn for every unit on the field, in the system's turn order.
     fn turn<R: Roll>(&self, f: &mut Field<Self::Unit>, ctx: &TurnContext, r: &mut R);
 }

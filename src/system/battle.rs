@@ -447,9 +447,12 @@ fn play_note<A: Army + 'static>(
         "side A {}; {}",
         match (policy.charge_at_turn, policy.when_shaken) {
             (0, false) => "does not charge (a shaken enemy or any other)".to_string(),
-            (0, true) => "charges a shaken target".to_string(),
+            (0, true) => format!("charges {}", battle.army.shaken_target()),
             (t, false) => format!("charges from turn {t}"),
-            (t, true) => format!("charges from turn {t}, or earlier at a shaken target"),
+            (t, true) => format!(
+                "charges from turn {t}, or earlier at {}",
+                battle.army.shaken_target()
+            ),
         },
         match (line, battle.exact()) {
             (false, _) => "exact: the whole fight worked out over every state the two units can be in, turn by turn, from the same rule code the dice play".to_string(),

@@ -136,6 +136,12 @@ impl Army for EfArmy {
     fn statuses(&self) -> &'static [&'static str] {
         &EF_STATUSES
     }
+    fn shaken_target(&self) -> &'static str {
+        // The policy's "shaken" target here is a retreating one (`turn`), which is out of
+        // reach while `retreat_out_of_range` holds: said so, where "a shaken target" was a
+        // state these rules do not have (writer trial 74).
+        "a retreating target"
+    }
     fn end_names(&self) -> [&'static [&'static str]; 2] {
         [
             &["a_ends_in_line", "a_ends_retreating", "a_ends_eliminated"],

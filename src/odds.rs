@@ -63,7 +63,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction where its bottom number is 216 or less (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
+pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction (1/6: one chance in six) in the rows where every chance has one with a bottom number of 216 or less. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
 
 /// [`READING`] for the plain-text and Markdown sheets, which have no bold and no second line:
 /// the fraction first, the percentage in brackets.
@@ -621,6 +621,21 @@ impl Odds {
 /// A cell of a sheet's table: its percentage in bold, a simple fraction beneath (`pad`: an
 /// empty line where it has none, so that its row keeps one height).
 fn cell_html(c: &OddsCell, pad: bool) -> String {
+    cell_html_with(c, pad, true)
+}
+
+/// [`cell_html`], its fraction left out unless `fraction` (a row where not every chance has
+/// one shows none: a fraction under some cells and not their neighbours read as ragged,
+/// writer trial 74).
+fn cell_html_with(c: &OddsCell, pad: bool, fraction: bool) -> String {
+    if !fraction && c.fraction.is_some() {
+        let bare = OddsCell {
+            text: percent(&c.text),
+            fraction: None,
+            ..c.clone()
+        };
+        return cell_html(&bare, pad);
+    }
     use crate::report::escape_html as esc;
     // In a row where some cells have a fraction beneath, a cell without one keeps the
     // fraction's line empty: every cell of the row is then as tall as the others.
@@ -763,9 +778,13 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
         // a 12-phase sheet keeps to two pages.
         // A table of 8 rows or fewer keeps the line in every row: rows of one height
         // read as a table, not a ragged list (writer trials 48 and 52).
-        let row_pad = pad && (s.rows.len() <= 8 || cells.iter().any(|c| c.fraction.is_some()));
+        let whole = cells
+            .iter()
+            .filter(|c| c.kind != CellKind::Note)
+            .all(|c| c.fraction.is_some());
+        let row_pad = pad && (s.rows.len() <= 8 || whole);
         for c in cells {
-            out += &cell_html(c, row_pad);
+            out += &cell_html_with(c, row_pad, whole);
         }
         out += "</tr>\n";
         i += 1;

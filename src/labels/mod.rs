@@ -662,3 +662,68 @@ pub fn listed(names: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// A rule id's title in a reader's words, as docs/RULES.md heads it ("EF-2" → "the test"): a
+/// printed report's notes cite ids a magazine reader cannot look up, so the notes carry a key.
+pub fn rule_title(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "RF-1" => "classes",
+        "RF-2" => "the test",
+        "RF-3" => "the 50% rule",
+        "RF-4" => "morale states",
+        "RF-5" => "when tests happen",
+        "RF-6" => "re-rolls",
+        "RF-7" => "single stands",
+        "RF-8" => "elephants",
+        "RF-9" => "melee",
+        "RF-10" => "waiver tests",
+        "RF-11" => "blown cavalry",
+        "RF-12" => "uncontrolled charges",
+        "RF-13" => "turn order",
+        "EF-1" => "strength",
+        "EF-2" => "the test",
+        "EF-3" => "melee",
+        "EF-4" => "blocked retreats",
+        "EF-5" => "the retreat amendment",
+        "LW-1" => "pips",
+        "LW-2" => "fire",
+        "LW-3" => "charge",
+        "LW-4" => "melee",
+        "LW-5" => "falling back in good order",
+        "LW-6" => "generals",
+        "LW-7" => "army",
+        _ => return None,
+    })
+}
+
+/// The key to the rule ids `text` cites, in the order of their numbers: "EF-2 the test, EF-3
+/// melee, EF-5 the retreat amendment"; `None` when it cites none this knows.
+pub fn rules_cited(text: &str) -> Option<String> {
+    let mut ids: Vec<(String, u32)> = Vec::new();
+    let bytes = text.as_bytes();
+    for (i, _) in text.match_indices('-') {
+        if i < 2 || !bytes[i - 2..i].iter().all(u8::is_ascii_uppercase) {
+            continue;
+        }
+        if i >= 3 && bytes[i - 3].is_ascii_alphanumeric() {
+            continue;
+        }
+        let digits: String = text[i + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let Ok(n) = digits.parse::<u32>() else {
+            continue;
+        };
+        let id = format!("{}-{n}", &text[i - 2..i]);
+        if rule_title(&id).is_some() && !ids.iter().any(|(x, _)| *x == id) {
+            ids.push((id, n));
+        }
+    }
+    ids.sort_by(|a, b| a.0[..2].cmp(&b.0[..2]).then(a.1.cmp(&b.1)));
+    let words: Vec<String> = ids
+        .iter()
+        .filter_map(|(id, _)| Some(format!("{id} {}", rule_title(id)?)))
+        .collect();
+    (!words.is_empty()).then(|| words.join(", "))
+}

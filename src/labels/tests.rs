@@ -111,3 +111,12 @@ fn no_label_is_a_key() {
         assert!(!head.contains('_') && !noun.contains('_'), "{k}");
     }
 }
+
+#[test]
+fn rules_cited_keys_each_id_once_in_number_order() {
+    assert_eq!(
+        rules_cited("a test (EF-2); retreating (EF-5, EF-3) and again (EF-2), RF-10 and RF-2"),
+        Some("EF-2 the test, EF-3 melee, EF-5 the retreat amendment, RF-2 the test, RF-10 waiver tests".into())
+    );
+    assert_eq!(rules_cited("no ids here, nor XEF-2 or EF-99"), None);
+}

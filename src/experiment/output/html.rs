@@ -64,6 +64,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   ul.notes li { break-inside: avoid; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
+  p.meanings.before { margin: 0 0 0.3rem; break-before: auto; break-after: avoid; }
   /* A glossary of several columns may open the next page: kept with the table, it pushed the
      table off the first page. */
   div.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; }
@@ -81,10 +82,12 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* A table that runs onto another page repeats its head there: the sorting button gives way
      to its words (chromium repeats a head's band without a button's text). */
   th button { display: contents; }
-  /* A table's head stays with its first rows, and a section's heading and opening paragraph with
-     what they introduce: none is left alone at a page's foot. */
+  /* A table's head stays with its first row, and a section's heading and opening paragraph with
+     what they introduce: none is left alone at a page's foot. (Kept with two rows, a table of
+     sentences needed more than the third of a page left and moved whole to the next, writer
+     trial 74.) */
   thead, thead tr { break-after: avoid; }
-  tbody tr:first-child, tbody tr:nth-child(2) { break-before: avoid; }
+  tbody tr:first-child { break-before: avoid; }
   /* Nor is a table's last row left alone on the page it runs onto. */
   tbody tr:last-child { break-before: avoid; }
   h2 + p { break-after: avoid; }
@@ -566,6 +569,18 @@ impl<'a> Figures<'a> {
 /// what its columns count.
 fn tables_html(page: &Page, under_table: bool) -> String {
     let mut out = String::new();
+    // One column's reading in a sentence goes above the table, where the reader meets the
+    // word (under it, after the note on rounding, "recovered" was defined after the reader had
+    // read the numbers, writer trial 74); a glossary of several stays under it.
+    let one_line = page.meanings.as_deref().filter(|m| !m.contains("\n\n"));
+    let before = |out: &mut String| {
+        if let Some(m) = one_line {
+            *out += &format!("<p class=\"meanings before\">{}</p>\n", inline(m));
+        }
+    };
+    if !page.pivots.is_empty() {
+        before(&mut out);
+    }
     for (caption, tab) in &page.pivots {
         out += &format!("<p class=\"caption\">{}</p>\n", inline(caption));
         out += &table(tab, caption, "pivot");
@@ -577,27 +592,28 @@ fn tables_html(page: &Page, under_table: bool) -> String {
         // stand cut off from the answer it gives the numbers of.
         if page.pivots.is_empty() {
             out += "<p class=\"caption\">The answer's numbers</p>\n";
+            before(&mut out);
         }
         out += &table(tab, "The headline, variant by variant", every);
+    }
+    if page.pivots.is_empty() && page.headline.is_none() {
+        before(&mut out);
     }
     // Under the table it explains (the brackets, the rounding).
     if let (Some(note), true) = (&page.rounding, under_table) {
         out += &format!("<p class=\"rounding\">{}</p>\n", inline(note));
     }
     // What the table's columns count, under it, on screen and on paper.
-    if let Some(m) = &page.meanings {
-        // A glossary of several columns, a line each; one column's reading in a sentence.
-        out += &match m.split_once("\n\n") {
-            Some((head, items)) => format!(
-                "<div class=\"meanings\"><p>{}</p><ul>{}</ul></div>\n",
-                inline(head),
-                items
-                    .lines()
-                    .map(|l| format!("<li>{}</li>", inline(l.trim_start_matches("- "))))
-                    .collect::<String>()
-            ),
-            None => format!("<p class=\"meanings\">{}</p>\n", inline(m)),
-        };
+    if let Some((head, items)) = page.meanings.as_deref().and_then(|m| m.split_once("\n\n")) {
+        // A glossary of several columns, a line each.
+        out += &format!(
+            "<div class=\"meanings\"><p>{}</p><ul>{}</ul></div>\n",
+            inline(head),
+            items
+                .lines()
+                .map(|l| format!("<li>{}</li>", inline(l.trim_start_matches("- "))))
+                .collect::<String>()
+        );
     }
     out
 }

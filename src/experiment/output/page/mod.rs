@@ -489,11 +489,16 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
         rounding: (!comparisons.is_empty()).then(|| {
             // The answer table of several headlines gives each change in brackets, and a
             // dash where a row's rules have no such end.
-            let dash = headline.as_ref().is_some_and(|t| {
-                t.rows
-                    .iter()
-                    .any(|r| r.iter().skip(1).any(|c| c == "\u{2014}"))
-            });
+            let dashed: Vec<&str> = headline
+                .as_ref()
+                .map(|t| {
+                    t.rows
+                        .iter()
+                        .filter(|r| r.iter().skip(1).any(|c| c == "\u{2014}"))
+                        .map(|r| r[0].as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
             match exp.headlines.len() > 1 && exp.variants.len() > 1 {
                 true => format!(
                     "In brackets: each row\u{2019}s change from {}.{} {ROUNDING}",
@@ -501,9 +506,14 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         true => "its baseline",
                         false => exp.variants[0].name.as_str(),
                     },
-                    match dash {
-                        true => " A dash: that row\u{2019}s rules have no such state.",
-                        false => "",
+                    match dashed.is_empty() {
+                        true => String::new(),
+                        // Which rows, and what their rules have instead (a bare "no such
+                        // state" left a reader asking why Rank & File's retreats were not
+                        // counted, writer trial 74).
+                        false => systems::dash_words(result, &dashed).unwrap_or_else(|| {
+                            " A dash: that row\u{2019}s rules have no such state.".into()
+                        }),
                     }
                 ),
                 false => ROUNDING.to_string(),
@@ -561,6 +571,11 @@ pub(super) fn summary_md(
             alt("sweep", "A line per variant along the setting swept")
         );
     }
+    // One column's reading above the table, as on the page; a glossary under it.
+    let one_line = page.meanings.as_deref().filter(|m| !m.contains("\n\n"));
+    if let Some(m) = one_line {
+        out += &format!("{m}\n\n");
+    }
     for (caption, tab) in &page.pivots {
         out += &format!("{caption}:\n\n{}\n", tab.markdown());
     }
@@ -571,7 +586,7 @@ pub(super) fn summary_md(
             out += &format!("*{note}*\n\n");
         }
     }
-    if let Some(m) = &page.meanings {
+    if let Some(m) = page.meanings.as_deref().filter(|m| m.contains("\n\n")) {
         out += &format!("{m}\n\n");
     }
     if let Some(why) = &page.why {

@@ -442,9 +442,17 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
             } else {
                 "Notes every variant shares".into()
             },
+            // The rule ids the notes cite, keyed: a magazine reader cannot look "EF-2" up
+            // (writer trial 74).
             intro: format!(
-                "Every variant of {} here plays under these notes, said once:",
-                crate::labels::system(system)
+                "Every variant of {} here plays under these notes, said once{}:",
+                crate::labels::system(system),
+                match crate::labels::rules_cited(&shared.join(" ")) {
+                    Some(key) => format!(
+                        " (in brackets, the rule a note reads, as this study numbers them: {key})"
+                    ),
+                    None => String::new(),
+                }
             ),
             tables: Vec::new(),
         });

@@ -111,6 +111,45 @@ pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
     out
 }
 
+/// Why a row of the answer's table shows a dash, in a reader's words: the rows whose rules lack
+/// a state the baseline has, with the states they have instead ("Rank & File has no such
+/// state; its own (in good order, unsteady and routing) have no counterpart in the plain 25%
+/// rules and are not compared"). `dashed` names the rows that show one. `None` when no row
+/// compared across systems does.
+pub(crate) fn dash_words(result: &ExperimentResult, dashed: &[&str]) -> Option<String> {
+    let exp = &result.experiment;
+    let mut parts = Vec::new();
+    for (run, base_run) in crossings(result) {
+        let name = exp.variants[run.variant].name.as_str();
+        if !dashed.iter().any(|d| d.starts_with(name)) {
+            continue;
+        }
+        let own: Vec<String> = run
+            .report
+            .outcomes
+            .iter()
+            .map(|o| o.outcome.as_str())
+            .filter(|o| {
+                !base_run
+                    .report
+                    .outcomes
+                    .iter()
+                    .any(|b| same_outcome(&b.outcome, o))
+            })
+            .map(|o| crate::labels::outcome(o).head)
+            .collect();
+        parts.push(match own.is_empty() {
+            true => format!("{name} has no such state"),
+            false => format!(
+                "{name} has no such state; its own ({}) have no counterpart in {} and are not compared",
+                crate::labels::listed(&own.iter().map(String::as_str).collect::<Vec<_>>()),
+                exp.variants[base_run.variant].name
+            ),
+        });
+    }
+    (!parts.is_empty()).then(|| format!(" A dash: {}.", parts.join("; ")))
+}
+
 /// When compared variants use different rule systems: which outcomes are compared across them
 /// and how they are matched, and which have no counterpart and are not compared.
 pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {

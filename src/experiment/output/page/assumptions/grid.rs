@@ -361,7 +361,7 @@ fn band_cell(head: &Head, d: f64) -> String {
 
 /// The head over a grid's columns: "the amendment against the plain 25% rules, with the step
 /// taken".
-pub(super) fn grid_title(result: &ExperimentResult, led: &str) -> String {
+fn grid_title(result: &ExperimentResult, led: &str) -> String {
     format!(
         "{led} minus {}, with the step taken",
         result.experiment.baseline_name(led)

@@ -8,7 +8,7 @@ mod grid;
 mod sentences;
 
 use by_setting::assumptions_by_setting;
-use grid::{grid_title, led_difference, verdict_grid, verdict_word};
+use grid::{led_difference, verdict_grid, verdict_word};
 use sentences::*;
 
 /// Whether rule parameter `key` is a reading the tool made where the sources are silent (its
@@ -831,8 +831,7 @@ fn rows_are(
                 .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
                 .collect();
             format!(
-                " Each row{at} takes one step from this report's setting: {kinds}. Under \u{201c}{}\u{201d} are {led}'s differences after the step, and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column gives the step's largest change to another comparison, beside that difference's size now.",
-                grid_title(result, &led),
+                " Each row{at} takes one step from this report's setting: {kinds}. The grouped columns give {led}'s differences after the step and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column: the step's largest change to another comparison, with that difference's size now.",
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }
@@ -922,21 +921,20 @@ fn where_the_answer_holds(
         printed: true,
         title: "Where the answer holds".into(),
         intro: format!(
-            "These settings describe the situation and how it is played, not the rules, so the answer is for the situation in the setup. Each row changes one of them by a single step, as above, and says what the answer would then be{}.{}{verdict}",
+            // Short: with it the section's opening, head and first rows fit at the foot of the
+            // page before, which was a third blank (writer trial 74).
+            "These settings are the situation and how it is played, not the rules: the answer is for the situation in the setup. Each row takes one of them a single step, as above{}.{}{verdict}",
             match result
                 .assumptions
                 .as_ref()
                 .and_then(|a| verdict_grid(result, a))
             {
-                Some((led, _)) => format!(
-                    "; the columns under \u{201c}{}\u{201d} are as above",
-                    grid_title(result, &led)
-                ),
-                None => String::new(),
+                Some(_) => "",
+                None => ", and says what the answer would then be",
             },
             if scale_situation > 0 {
                 format!(
-                    " Steps that would change only the row of {}, shown for comparison, are left out.",
+                    " Steps that would change only the row of {} are left out.",
                     scale_names(result)
                 )
             } else {

@@ -854,7 +854,15 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         summary.contains("| Rank & File (for comparison) | 95.96% removed | 6.81 | 1.05 | — |"),
         "{summary}"
     );
-    assert!(summary.contains("A dash: that row’s rules have no such state."));
+    assert!(
+        summary.contains("A dash: Rank & File has no such state; its own (in good order, unsteady and routing) have no counterpart in the plain 25% rules and are not compared."),
+        "{summary}"
+    );
+    // The rule ids the shared notes cite, keyed for a reader who cannot look them up.
+    assert!(
+        summary.contains("as this study numbers them: EF-2 the test, EF-3 melee, EF-5 the retreat amendment"),
+        "{summary}"
+    );
     assert!(summary.contains("](tradeoff.png)"));
     let svg = std::fs::read_to_string(root.join("tradeoff.svg")).unwrap();
     assert!(svg.contains(
@@ -1509,12 +1517,12 @@ fn every_committed_answer_table_says_what_its_columns_count() {
         Some(out.join("\n"))
     };
     let green = read("green-rally-number");
-    assert!(
-        green.contains(
-            "In the table, \u{201c}recovered\u{201d} means back in good order by the last turn"
-        ),
-        "{green}"
-    );
+    let said = green
+        .find("In the table, \u{201c}recovered\u{201d} means back in good order by the last turn")
+        .unwrap_or_else(|| panic!("{green}"));
+    // Above the table, where the reader meets the word, not after it.
+    let table = green.find("| Regular with a +1 leader").unwrap_or_else(|| panic!("{green}"));
+    assert!(said < table, "{green}");
     let retreat = read("retreat-vs-rank-and-file");
     let line = glossary(&retreat).expect("the retreat report says what its columns count");
     assert!(
@@ -1580,7 +1588,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     }
     assert!(
         section.contains(
-            "Steps that would change only the row of Rank & File, shown for comparison, are left out."
+            "Steps that would change only the row of Rank & File are left out."
         ),
         "{section}"
     );

@@ -3871,11 +3871,27 @@ fn every_exact_value_outside_its_printed_interval_is_starred() {
             // The text is the interval judged, as the page prints numbers.
             let text = r[4].as_str().unwrap();
             if fmt_pct {
+                // To two places, or as many more as keep the printed exact value on its true
+                // side of the printed edges (an exact 74.39% just outside "74.39% – 74.62%"
+                // read as inside).
+                let places = (2..6)
+                    .find(|&d| {
+                        let r = |x: f64| format!("{:.*}", d, 100.0 * x).parse::<f64>().unwrap();
+                        (r(exact) >= r(lo) && r(exact) <= r(hi)) == !outside
+                    })
+                    .unwrap_or(6);
                 assert_eq!(
                     text,
-                    format!("{:.2}% – {:.2}%", 100.0 * lo, 100.0 * hi),
+                    format!("{:.*}% – {:.*}%", places, 100.0 * lo, places, 100.0 * hi),
                     "{url}"
                 );
+                if places > 2 {
+                    let shown = b.eval("[...document.querySelectorAll('td.exact')].map((t) => t.textContent).join('|')");
+                    assert!(
+                        shown.as_str().unwrap().contains(&format!("{:.*}%", places, 100.0 * exact)),
+                        "{url}: {shown}"
+                    );
+                }
             } else {
                 assert!(text.contains(" to "), "{url}: {text}");
             }

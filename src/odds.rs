@@ -63,7 +63,7 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold, and beneath it as a fraction (1/6: one chance in six) in the rows where every chance has one with a bottom number of 216 or less. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
+pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold; in a table where every chance is a simple fraction, the fraction is beneath it (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
 
 /// [`READING`] for the plain-text and Markdown sheets, which have no bold and no second line:
 /// the fraction first, the percentage in brackets.
@@ -585,7 +585,7 @@ impl Odds {
                     .replace(" (no rule parameter changed)", "");
                 // "As written" is not the whole truth where the sheet reads a silence of the
                 // sources its own way: the notes say where, and the line points to them.
-                match self.notes.iter().any(|n| n.contains("assumed here")) {
+                match self.notes.iter().any(|n| n.contains("this sheet's assumption")) {
                     true => {
                         format!("{line}; where the rules are silent, as the notes below assume")
                     }
@@ -602,7 +602,14 @@ impl Odds {
         }
         out += "</ul>\n</section>\n";
         for s in &self.sections {
-            let pad = s
+            // Fractions in a table where every chance has one, else none: under some cells
+            // and not their neighbours they read as patchy (writer trial 74, twice).
+            let pad = s.rows.iter().all(|(_, cells)| {
+                cells
+                    .iter()
+                    .filter(|c| c.kind != CellKind::Note)
+                    .all(|c| c.fraction.is_some())
+            }) && s
                 .rows
                 .iter()
                 .any(|(_, cells)| cells.iter().any(|c| c.fraction.is_some()));
@@ -677,7 +684,10 @@ fn section_across(s: &OddsSection, pad: bool) -> String {
     }
     out += &format!("</tr>\n<tr><th scope=\"row\">{}</th>", esc(&s.columns[0]));
     for (_, cells) in &s.rows {
-        out += &cells.first().map(|c| cell_html(c, pad)).unwrap_or_default();
+        out += &cells
+            .first()
+            .map(|c| cell_html_with(c, pad, pad))
+            .unwrap_or_default();
     }
     out += "</tr>\n</tbody>\n</table>\n";
     for f in &s.foot {
@@ -773,18 +783,10 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
             continue;
         }
         out += &format!("<tr><th scope=\"row\">{}</th>", esc(label));
-        // A row keeps a fraction's line only where one of its cells has a fraction: the
-        // rows past the first phases (no fraction of 216 or less) take one line, so that
-        // a 12-phase sheet keeps to two pages.
-        // A table of 8 rows or fewer keeps the line in every row: rows of one height
-        // read as a table, not a ragged list (writer trials 48 and 52).
-        let whole = cells
-            .iter()
-            .filter(|c| c.kind != CellKind::Note)
-            .all(|c| c.fraction.is_some());
-        let row_pad = pad && (s.rows.len() <= 8 || whole);
+        // A table gives every cell's fraction or none (see `Odds::html`): rows of one
+        // height read as a table, not a ragged list (writer trials 48, 52 and 74).
         for c in cells {
-            out += &cell_html_with(c, row_pad, whole);
+            out += &cell_html_with(c, pad, pad);
         }
         out += "</tr>\n";
         i += 1;
@@ -798,7 +800,7 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
 }
 
 /// True for a rule id of the tool's readings: two capitals, a hyphen, a number (`RF-6`).
-fn is_rule_id(w: &str) -> bool {
+pub(crate) fn is_rule_id(w: &str) -> bool {
     let b = w.as_bytes();
     b.len() >= 4
         && b[0].is_ascii_uppercase()

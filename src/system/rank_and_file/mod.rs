@@ -126,7 +126,7 @@ impl RuleSystem for RankAndFile {
                     .to_string()
             }
             rules::EliteRerolls::Limited(1) => {
-                "an Elite unit with one re-roll of the battle, spent on its first failed test (the rules give Elite units re-rolls but no number: one is assumed here)"
+                "an Elite unit with one re-roll of the battle, spent on its first failed test (the rules give Elite units re-rolls but no number: one is this sheet's assumption)"
                     .to_string()
             }
             rules::EliteRerolls::Limited(n) => format!(
@@ -163,7 +163,7 @@ impl RuleSystem for RankAndFile {
         sheet.notes.extend([
             format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5)."),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
-            format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is assumed here): read it as a leader's bonus {buildings} higher."),
+            format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is this sheet's assumption): read it as a leader's bonus {buildings} higher."),
             format!("In the rally tables, the Elite columns are for {elite}, with no leader."),
         ]);
         Ok(sheet)

@@ -219,10 +219,12 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         // "1 retreat in 6 blocked", as a player says a chance of 1/6.
         "p_blocked" => match in_every(v) {
             Some((a, b)) => format!(
-                "{a} {} in {b} blocked (a blocked unit is eliminated)",
+                "{a} {} in {b} blocked by a unit in its path (a blocked unit is eliminated)",
                 if a == 1 { "retreat" } else { "retreats" }
             ),
-            None => format!("a retreat blocked with chance {v} (a blocked unit is eliminated)"),
+            None => format!(
+                "a retreat blocked by a unit in its path with chance {v} (a blocked unit is eliminated)"
+            ),
         },
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),
         "class" if !v.contains(' ') => format!("{} troops", capitalised(v)),
@@ -726,4 +728,15 @@ pub fn rules_cited(text: &str) -> Option<String> {
         .filter_map(|(id, _)| Some(format!("{id} {}", rule_title(id)?)))
         .collect();
     (!words.is_empty()).then(|| words.join(", "))
+}
+
+/// A rule system in a phrase, for a reader who has not met it: what kind of rules they are and
+/// the mechanic the reports turn on. `None` for a mechanic file (its own title says it).
+pub fn system_gist(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "rank-and-file" => "published rules: a unit of stands tests as it loses them",
+        "effectiveness" => "a published house rule: strength falls in quarters",
+        "linear-warfare" => "published rules: a unit spends pips to act",
+        _ => return None,
+    })
 }

@@ -663,7 +663,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("rerolls", "Commander's re-rolls"),
     ("rerolls_per_test", "Re-rolls a test"),
     ("retreat_out_of_range", "Retreating unit out of range"),
-    ("retreat_turns", "Turns a retreat lasts"),
+    ("retreat_turns", "Turns a retreat lasts (without the return roll)"),
     ("return_at", "Rejoin at pips"),
     ("return_fire_dice", "Its fire dice a turn"),
     ("return_fire_to_hit", "Its fire die hits on"),
@@ -730,7 +730,9 @@ pub(super) const STATES: &[(&str, &str, &str)] = &[
     (
         "charge_when_shaken",
         "side A charges a shaken enemy",
-        "side A does not charge, not even a shaken enemy",
+        // Said plainly: "not even a shaken enemy" named a state the 25% rules lack (writer
+        // trial 74).
+        "side A never charges",
     ),
     (
         "reversal_follow_up",

@@ -246,6 +246,12 @@ pub trait Army: Clone + Debug + Send + Sync {
     fn shaken_target(&self) -> &'static str {
         "a shaken target"
     }
+    /// Whether the target `charge_when_shaken` waits for is never within reach (the 25% rules'
+    /// retreating unit, out of the enemy's range while `retreat_out_of_range` holds): the
+    /// policy then plays as never charging, and a report says why it scores so.
+    fn shaken_target_out_of_reach(&self) -> bool {
+        false
+    }
     /// One game turn for every unit on the field, in the system's turn order.
     fn turn<R: Roll>(&self, f: &mut Field<Self::Unit>, ctx: &TurnContext, r: &mut R);
 }

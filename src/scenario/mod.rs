@@ -821,10 +821,13 @@ impl<C: Chain + Clone> ChainJob<C> {
             let first = n.split("; ").next()?;
             first
                 .strip_prefix("side A charges")
-                .map(|rest| format!("charge{rest}"))
+                .map(|rest| match rest.split_once(" (never in reach") {
+                    Some((target, _)) => format!("charge{target}, never in reach"),
+                    None => format!("charge{rest}"),
+                })
                 .or_else(|| {
                     first
-                        .strip_prefix("side A does not charge")
+                        .strip_prefix("side A never charges")
                         .map(|_| "never charge".to_string())
                 })
         }) && let Some(own) = solved.fixed.first_mut()

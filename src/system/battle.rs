@@ -446,7 +446,13 @@ fn play_note<A: Army + 'static>(
     format!(
         "side A {}; {}",
         match (policy.charge_at_turn, policy.when_shaken) {
-            (0, false) => "does not charge (a shaken enemy or any other)".to_string(),
+            (0, false) => "never charges".to_string(),
+            // Why such a side A scores as one that never charges (writer trial 74: "as set"
+            // tied with always holding, unexplained).
+            (0, true) if battle.army.shaken_target_out_of_reach() => format!(
+                "charges {} (never in reach: a retreating unit is out of the enemy's range)",
+                battle.army.shaken_target()
+            ),
             (0, true) => format!("charges {}", battle.army.shaken_target()),
             (t, false) => format!("charges from turn {t}"),
             (t, true) => format!(

@@ -37,16 +37,80 @@ pub(super) fn shared_settings(exp: &crate::experiment::Experiment) -> Vec<String
             })
             .map(|(k, v)| (k.as_str(), v.as_input()))
             .collect();
-        crate::labels::settings_in_words_under(&systems, &pairs)
+        let said = crate::labels::settings_in_words_under(&systems, &pairs);
+        match exp.scenario {
+            crate::scenario::Scenario::Engagement | crate::scenario::Scenario::Line => {
+                two_sided(&systems, &pairs, said)
+            }
+            _ => said,
+        }
     })
+}
+
+/// Settings of a fight of two sides in a reader's words: both sides' units said once where
+/// they are alike ("two Regular units", not "attacking unit regular, defending unit regular"),
+/// the fire as each side's, not "enemy fire", and the distance as a distance ("1 move apart at
+/// the start", not "range at start (moves) 1"; writer trial 74).
+fn two_sided(systems: &[&str], pairs: &[(&str, String)], said: Vec<String>) -> Vec<String> {
+    let words_of = |k: &str, v: &str| crate::labels::setting_in_words_under(systems, k, v);
+    let value = |k: &str| pairs.iter().find(|(x, _)| *x == k).map(|(_, v)| v.as_str());
+    let alike = match (value("attacker"), value("defender")) {
+        (Some(a), Some(d)) if a == d => Some(a),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for words in said {
+        if let Some(spec) = alike {
+            let (a, d) = (words_of("attacker", spec), words_of("defender", spec));
+            if words == d {
+                continue;
+            }
+            if words == a {
+                let spec = crate::labels::spec_in_words(spec);
+                out.push(match spec.contains(' ') {
+                    false => format!("two {} units", crate::labels::capitalised(&spec)),
+                    true => format!("{spec} on each side"),
+                });
+                continue;
+            }
+        }
+        if let Some(r) = value("range").filter(|r| words == words_of("range", r)) {
+            out.push(match r {
+                "1" => "1 move apart at the start".to_string(),
+                r => format!("{r} moves apart at the start"),
+            });
+            continue;
+        }
+        out.push(words.replace("enemy fire dice a turn", "fire dice a side a turn"));
+    }
+    out
 }
 
 /// The setup every variant shares, in words: the scenario and the shared settings (`under
 /// fire, class regular, turns 8`).
 pub(super) fn setup(exp: &crate::experiment::Experiment) -> String {
-    let mut out = vec![crate::labels::lower_initial(exp.scenario.words())];
-    out.extend(shared_settings(exp));
+    let (words, shared) = scenario_and_shared(exp);
+    let mut out = vec![crate::labels::lower_initial(&words)];
+    out.extend(shared);
     out.join(", ")
+}
+
+/// The scenario in words with the settings every variant shares, the units named in the
+/// scenario's words where both sides' are alike: "Two Regular units fighting each other …",
+/// not "Two units fighting each other …; in each case: two Regular units".
+pub(super) fn scenario_and_shared(exp: &crate::experiment::Experiment) -> (String, Vec<String>) {
+    let mut shared = shared_settings(exp);
+    let words = exp.scenario.words();
+    let units = shared
+        .iter()
+        .position(|s| s.starts_with("two ") && s.ends_with(" units"));
+    match (units, words.strip_prefix("Two units")) {
+        (Some(i), Some(rest)) => {
+            let two = shared.remove(i);
+            (format!("Two {}{rest}", &two["two ".len()..]), shared)
+        }
+        _ => (words.to_string(), shared),
+    }
 }
 
 /// The systems' words for the same end, merged into one category of the outcomes chart: only

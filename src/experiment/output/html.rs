@@ -48,6 +48,7 @@ ul.setup { margin: -0.6rem 0 1rem; padding-left: 1.4rem; }
 ul.setup ul { margin: 0; padding-left: 1.2rem; }
 p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
 .print-only { display: none; }
+.prt { display: none; }
 @media print {
   @page { size: A4; margin: 14mm 12mm; }
   body { max-width: none; padding: 0; font-size: 10pt; }
@@ -62,6 +63,12 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   ul.notes { columns: 2; column-gap: 8mm; margin: 0.1rem 0 0.5rem; font-size: 9pt; line-height: 1.25; }
   /* A note is never cut between the two columns ("ending with its | back to the enemy"). */
   ul.notes li { break-inside: avoid; }
+  ul.notes.one { columns: 1; }
+  /* A step's setting on two lines at most ("Regular base number" ran to three beside a wide
+     last column, writer trial 74). */
+  section.printed td:first-child { min-width: 24mm; }
+  .scr { display: none; }
+  .prt { display: inline; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
   p.meanings { margin: 0.2rem 0 0.6rem; font-size: 8.5pt; color: #333; break-before: avoid; }
   p.meanings.before { margin: 0 0 0.3rem; break-before: auto; break-after: avoid; }
@@ -110,7 +117,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   figure svg { width: 160mm; max-width: 100%; height: auto; max-height: 105mm; border: 0; }
   /* The chart that answers shares the first page with the answer and its table: at 160 mm a
      tall chart pushed the table, the answer's numbers, onto page 2 (writer trial 50). */
-  main > figure:first-of-type svg { width: 116mm; margin: 0 auto; }
+  main > figure:first-of-type svg { width: 108mm; margin: 0 auto; }
   figcaption { font-size: 8.5pt; }
   /* The page's foot names the report on paper, on every page (the colophon). */
   footer { display: none; }
@@ -451,10 +458,9 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
             &page.title,
             // A credit, not a command line (writer trial 62) nor a file's path (writer trial
             // 74): the command and the file are in the Reproduce box.
-            &format!(
-                "Figures worked out with morale-lab {}, seed {}",
-                result.version, exp.seed
-            )
+            // Nor the seed, a programmer's word on paper (writer trial 74): it is in the
+            // Reproduce box with the command.
+            &format!("Figures worked out with morale-lab {}", result.version)
         ),
         escape(&page.title)
     );
@@ -636,6 +642,49 @@ fn why_html(page: &Page) -> String {
     )
 }
 
+/// `text` as HTML, on paper without the rule ids and the pointer to the project's rules
+/// notes: a magazine reader can look up neither (writer trial 74). On screen, as written.
+fn screen_and_paper(text: &str) -> String {
+    let paper = for_paper(text);
+    match paper == text {
+        true => inline(text),
+        false => format!(
+            "<span class=\"scr\">{}</span><span class=\"prt\">{}</span>",
+            inline(text),
+            inline(&paper)
+        ),
+    }
+}
+
+/// `text` without rule ids (a bracket of ids only, or an id among a bracket's words), the key
+/// to them, and "(what and why: docs/RULES.md §5)".
+fn for_paper(text: &str) -> String {
+    let mut ids = Vec::new();
+    let t = crate::odds::in_players_words(text, &mut ids);
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t.as_str();
+    while let Some(open) = rest.find('(') {
+        let Some(len) = rest[open..].find(')') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        let words: Vec<&str> = inner
+            .split(", ")
+            .filter(|p| !crate::odds::is_rule_id(p.trim_end_matches(['.', ';'])))
+            .collect();
+        let pointer = inner.starts_with("what and why:") || inner.starts_with("in brackets, the rule");
+        if pointer || words.is_empty() {
+            out += rest[..open].trim_end_matches(' ');
+        } else {
+            out += &rest[..open];
+            out += &format!("({})", words.join(", "));
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out += rest;
+    out
+}
+
 /// Section `i` of the page: its heading, paragraph, list and tables.
 fn section_html(i: usize, s: &super::Section) -> String {
     let mut out = format!(
@@ -646,13 +695,18 @@ fn section_html(i: usize, s: &super::Section) -> String {
             " class=\"screen\""
         },
         inline(&s.title),
-        inline(&s.intro)
+        screen_and_paper(&s.intro)
     );
     let list = |out: &mut String| {
         if !s.list.is_empty() {
-            *out += "<ul class=\"notes\">\n";
+            // One note alone is not set in two columns (its right column stood empty, writer
+            // trial 74).
+            *out += match s.list.len() {
+                1 => "<ul class=\"notes one\">\n",
+                _ => "<ul class=\"notes\">\n",
+            };
             for item in &s.list {
-                *out += &format!("<li>{}</li>\n", inline(item));
+                *out += &format!("<li>{}</li>\n", screen_and_paper(item));
             }
             *out += "</ul>\n";
         }

@@ -368,7 +368,9 @@ fn note(
     } else if with_exact == points.len() && narrow {
         // In a reader's words: the simulation checks the exact line ("too close to draw" read
         // as the tool's, writer trials 56 and 57).
-        format!("{drawn}: exact values; the simulation agrees with each to within ±{half}.")
+        format!(
+            "{drawn}: exact values, worked out from the dice; a simulation of the same games agrees with each to within ±{half}."
+        )
     } else if with_exact == points.len() {
         format!(
             "Lines: exact values; dots: the simulation's check of each, with its {level} interval."
@@ -397,20 +399,30 @@ fn note(
         .filter(|&i| flat(chart, i) && series[i].0 != "target")
         .map(|i| series[i].0.as_str())
         .collect();
+    // What the axis across is, in its own words ("the Green base number"), not "the setting"
+    // (writer trial 74).
+    let across = match chart.x_label.split(" (").next().map(str::trim) {
+        // A class keeps its capital, as the rules write it ("the Green base number").
+        Some(x) if !x.is_empty() => match x.split(' ').next() {
+            Some("Green" | "Regular" | "Veteran" | "Elite" | "Poor" | "Militia") => {
+                format!("the {x}")
+            }
+            _ => format!("the {}", crate::labels::lower_initial(x)),
+        },
+        _ => "the value across".to_string(),
+    };
     if let Some((last, rest)) = level.split_last() {
         note += &match rest {
-            [] => format!(
-                " {last} does not change from one setting to the next: a flat line without marks."
-            ),
+            [] => format!(" {last} does not change with {across}: a flat line without marks."),
             _ => format!(
-                " {} and {last} do not change from one setting to the next: flat lines without marks.",
+                " {} and {last} do not change with {across}: flat lines without marks.",
                 rest.join(", ")
             ),
         };
     }
     if joined {
         // In a reader's words, not the tool's (writer trials 55 to 57).
-        note += " The lines join the marks for the eye: the setting has no values between them.";
+        note += " The lines join the marks for the eye: no value lies between them.";
     }
     if !meets.is_empty() && meets.len() <= 3 {
         note += &format!(

@@ -435,12 +435,21 @@ where
     let keyed: Vec<(String, Key)> = unnamed.iter().map(|&i| entries[i].clone()).collect();
     let legend_h = legend_below(&f.below, &keyed, s)?;
     let same = same_spot(&c, points, s);
+    // The rows left off said in the same sentence: "a point for each row" and, later, "X is
+    // left off the chart" read as a contradiction (writer trial 74).
+    let rows = match left_out.is_empty() {
+        true => "each row of the table".to_string(),
+        false => format!(
+            "each row of the table except {} (there for comparison)",
+            left_out.join(" and ")
+        ),
+    };
     let mut note = if estimated {
         format!(
-            "A point for each row of the table; whiskers: the {level} intervals of estimates (exact values have none)."
+            "A point for {rows}; whiskers: the {level} intervals of estimates (exact values have none)."
         )
     } else {
-        "A point for each row of the table, at its exact values.".to_string()
+        format!("A point for {rows}, at its exact values.")
     };
     if !same.is_empty() {
         note += &format!(" On the same spot: {}.", same.join("; "));
@@ -465,21 +474,5 @@ where
         (true, false) => " The upright axis does not start at zero.",
         (false, true) => " The axis across does not start at zero.",
     };
-    if !left_out.is_empty() {
-        note += &format!(
-            " {} {} off the chart; {} in the table for comparison.",
-            left_out.join(" and "),
-            if left_out.len() == 1 {
-                "is left"
-            } else {
-                "are left"
-            },
-            if left_out.len() == 1 {
-                "it is"
-            } else {
-                "they are"
-            }
-        );
-    }
     caption(root, f.caption_top + legend_h, f.setup.as_deref(), &note, s)
 }

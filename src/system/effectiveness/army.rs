@@ -142,6 +142,9 @@ impl Army for EfArmy {
         // state these rules do not have (writer trial 74).
         "a retreating target"
     }
+    fn shaken_target_out_of_reach(&self) -> bool {
+        self.retreat_out_of_range
+    }
     fn end_names(&self) -> [&'static [&'static str]; 2] {
         [
             &["a_ends_in_line", "a_ends_retreating", "a_ends_eliminated"],

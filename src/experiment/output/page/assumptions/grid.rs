@@ -220,11 +220,15 @@ impl<'r> Grid<'r> {
         match same {
             // Two steps under one rule that do the same (Elite's score and a support's bonus,
             // both EF-2) say that rule, the reason they agree.
-            Some((_, like, theirs)) if theirs == rule => {
-                format!("exactly as {like}, a step of the same rule; no other change listed")
-            }
-            Some((_, like, _)) => format!("exactly as {like}; no other change listed"),
-            None => "no other change listed".into(),
+            // In a reader's words (writer trial 74: "exactly as …, a step of the same rule; no
+            // other change listed" was obscure).
+            Some((_, like, theirs)) if theirs == rule => format!(
+                "the same numbers as the row \u{201c}{like}\u{201d} (both move one rule the same way); other comparisons move little"
+            ),
+            Some((_, like, _)) => format!(
+                "the same numbers as the row \u{201c}{like}\u{201d}; other comparisons move little"
+            ),
+            None => "other comparisons move little".into(),
         }
     }
 }
@@ -252,7 +256,9 @@ fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
         _ => now,
     };
     format!(
-        "{}: {} {} (now {now}){sign}.",
+        // "in this report", not "now": a reader took "now" for the value after the step
+        // (writer trial 74).
+        "{}: {} {} (in this report {now}){sign}.",
         crate::labels::capitalised(&o.variant),
         head.labelled(),
         band_cell(&head, o.changed),

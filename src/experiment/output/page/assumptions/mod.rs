@@ -414,7 +414,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "No single change to the rules turns the answer round; the nearest to doing so is {t}."
+                "No single change to the rules turns the answer round; the one that moves it most concerns {t}."
             ),
             None => "No single change to the rules turns the answer round.".to_string(),
         },
@@ -643,12 +643,12 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
                 false => verdict,
                 true => match by_setting.rows.as_slice() {
                     [row] => format!(
-                        " Only one of the rules' numbers or readings, moved a single step, changes the answer: {}, at {}.",
+                        " Only one of the rules' numbers or readings (a reading: this study's choice where the rules are silent), moved a single step, changes the answer: {}, at {}.",
                         crate::labels::setting_in_prose(&row[0]),
                         row[2]
                     ),
                     rows => format!(
-                        " {} of the rules' numbers and readings, each moved a single step, change the answer; the table lists them, the one that changes it most first.",
+                        " {} of the rules' numbers and readings (a reading: this study's choice where the rules are silent), each moved a single step, change the answer; the table lists them, the one that changes it most first.",
                         rows.len()
                     ),
                 },
@@ -818,8 +818,11 @@ fn rows_are(
     };
     let kinds = step_kinds(a);
     let listed = format!(
-        "turn a difference from {base} round, make one appear or vanish, or move one by more than {} (or, for a chance, by more than {} points, whichever is less); every step left out moves less{how}.",
-        share_words(a.share),
+        // Plain words (writer trial 74: "dense statistician's prose").
+        "reverse a difference from {base}, create or remove one, or change one by more than {} (for a chance, by more than {} points if that is less); every step left out changes less{how}.",
+        share_words(a.share)
+            .replace(" of its size", "")
+            .replace(" its size", ""),
         (100.0 * a.points).round(),
     );
     // Beside the verdict's grid, what its columns hold, in as few words as they need (the
@@ -831,7 +834,7 @@ fn rows_are(
                 .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
                 .collect();
             format!(
-                " Each row{at} takes one step from this report's setting: {kinds}. The grouped columns give {led}'s differences after the step and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column: the step's largest change to another comparison, with that difference's size now.",
+                " Each row{at} takes one step from this report's setting: {kinds}. The grouped columns give {led}'s differences after the step and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column: the step's largest change to another comparison, with that comparison's difference in this report.",
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }

@@ -215,12 +215,22 @@ pub(super) fn mark_moved(
             let rest = with.strip_prefix(f.variant.as_str()).unwrap_or(&with);
             return Some(format!("{at}{} would match it{rest} ({value})", f.variant));
         }
+        // Which values were tried, said: "at any value tried" read as a claim about values
+        // never tried (writer trial 74).
+        let tried = match exp.sweep.as_slice() {
+            [axis] if axis.values.len() > 1 => {
+                let first = axis.values[0].as_input();
+                let last = axis.values[axis.values.len() - 1].as_input();
+                format!(" ({first} to {last})")
+            }
+            _ => String::new(),
+        };
         let beyond = match (
             values.iter().all(|(x, _)| *x < base_then),
             values.iter().all(|(x, _)| *x > base_then),
         ) {
-            (true, _) => format!(", more than {}'s at any value tried", f.variant),
-            (_, true) => format!(", less than {}'s at any value tried", f.variant),
+            (true, _) => format!(", more than {}'s at any value tried{tried}", f.variant),
+            (_, true) => format!(", less than {}'s at any value tried{tried}", f.variant),
             _ => String::new(),
         };
         return Some(format!(

@@ -2250,6 +2250,66 @@ fn line_on_screen(b: &mut Browser, line: usize, x: f64) -> Value {
     ))
 }
 
+/// Phone trial 110: on a phone a long line wraps in the editor, as a phone's editors do; the
+/// highlighted text wraps with it at the same width, each line's number stands as tall as its
+/// wrapped line (so the numbers below a long line stay beside their lines), and a tap on a
+/// line's number puts the caret at that line.
+#[test]
+fn long_lines_wrap_in_the_phone_editor_with_their_numbers_beside_them() {
+    let Some(chromium) = crate::browser::chromium(
+        "long_lines_wrap_in_the_phone_editor_with_their_numbers_beside_them",
+    ) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "phone-wrap");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    // A comment line of some 300 characters, early in the file.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mechanics/examples/first-rally.rhai"),
+    )
+    .unwrap();
+    let long = format!("// {}\n", "a long comment that runs on ".repeat(11));
+    let text = format!("{long}{text}");
+    b.goto(&server.url(&format!(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
+        morale_lab::explorer::view::encode(&text)
+    )));
+    b.wait(&format!(
+        "document.getElementById('code').value.length === {}",
+        text.len()
+    ));
+    b.wait("document.getElementById('code-hl').children.length > 10");
+    let v = b.eval("(() => { const c = document.getElementById('code'), h = document.getElementById('code-hl'), g = document.getElementById('gutter'); const rows = [...h.children], nums = [...g.children]; return { wrap: c.getAttribute('wrap'), sideways: c.scrollWidth > c.clientWidth + 1, first: rows[0].offsetHeight, line: parseFloat(getComputedStyle(c).lineHeight), tops: [1, 2, 5, 20].map((i) => [rows[i].getBoundingClientRect().top, nums[i].getBoundingClientRect().top]), heights: rows.slice(0, 30).every((r, i) => Math.abs(r.getBoundingClientRect().height - nums[i].getBoundingClientRect().height) < 0.5), sameWidth: h.clientWidth === c.clientWidth }; })()");
+    assert_eq!(v["wrap"], json!("soft"), "{v}");
+    assert_eq!(v["sideways"], json!(false), "no sideways scrolling: {v}");
+    let (first, line) = (v["first"].as_f64().unwrap(), v["line"].as_f64().unwrap());
+    assert!(first > 3.0 * line, "the long line wraps: {v}");
+    assert_eq!(v["heights"], json!(true), "{v}");
+    assert_eq!(v["sameWidth"], json!(true), "{v}");
+    for t in v["tops"].as_array().unwrap() {
+        let (row, num) = (t[0].as_f64().unwrap(), t[1].as_f64().unwrap());
+        assert!((row - num).abs() < 0.5, "a number beside its line: {v}");
+    }
+    // The textarea wraps where the highlighted copy does: the caret at the start of line 3
+    // stands where line 3's colours are (measured by a mirror of the textarea's text).
+    let caret = b.eval("(() => { const c = document.getElementById('code'), h = document.getElementById('code-hl'); const m = document.createElement('div'); const cs = getComputedStyle(c); for (const k of ['font', 'whiteSpace', 'overflowWrap', 'padding', 'boxSizing', 'tabSize', 'lineHeight', 'letterSpacing']) m.style[k] = cs[k]; m.style.width = c.clientWidth + 'px'; m.style.position = 'absolute'; m.style.visibility = 'hidden'; const lines = c.value.split('\\n'); m.textContent = lines.slice(0, 2).join('\\n') + '\\n'; const mark = document.createElement('span'); mark.textContent = 'x'; m.append(mark); document.body.append(m); const y = mark.offsetTop; m.remove(); return [y, h.children[2].offsetTop]; })()");
+    let (y, row) = (caret[0].as_f64().unwrap(), caret[1].as_f64().unwrap());
+    // Within a pixel or two (whole-pixel offsets of 16.8 px lines); a line wrapped apart
+    // would be a whole line, 16.8 px, off.
+    assert!((y - row).abs() < 2.0, "{caret}");
+    // A tap on line 3's number puts the caret at the start of line 3.
+    b.eval("(() => { const c = document.getElementById('code'); c.scrollTop = 0; c.dispatchEvent(new Event('scroll')); c.closest('.code-wrap').scrollIntoView({ block: 'center' }); return 0; })()");
+    settled(&mut b, "scrollY");
+    let at = b.eval("(() => { const r = document.getElementById('gutter').children[2].getBoundingClientRect(); return [r.left + 5, r.top + r.height / 2]; })()");
+    click_at(&mut b, at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    let caret = b.eval("(() => { const c = document.getElementById('code'); return [c.selectionStart, c.value.split('\\n').slice(0, 2).join('\\n').length + 1]; })()");
+    assert_eq!(caret[0], caret[1], "{caret}");
+}
+
 /// Issue 76: the editor works over the whole of a long file, not only its first twenty lines:
 /// the wheel scrolls the text, its colours and its line numbers together; a click at line 300
 /// puts the caret there; typing there changes the answer to the command line's for the changed

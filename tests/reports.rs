@@ -905,7 +905,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 turns | −0.41 turns | still No | The amendment, 1 retreat in 6 blocked: eliminated +0.91 points (now −10.70); the difference changes sign. |"
+            "| Retreating unit out of range | yes | no | EF-5 | none | +1.05 turns | −0.41 turns | still No | The amendment, 1 retreat in 6 blocked: eliminated +0.91 points (in this report −10.70); the difference changes sign. |"
         ),
         "{summary}"
     );
@@ -913,7 +913,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // listed for, and a row whose band is another's to the last digit names it (writer trial
     // 58 read the two as a repeat and a misprint).
     assert!(
-        summary.contains("| Turns a retreat lasts | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (now no difference)."),
+        summary.contains("| Turns a retreat lasts (without the return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
         "{summary}"
     );
     assert!(
@@ -1177,7 +1177,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     );
     assert!(
         summary
-            .contains("and the simulation bears out every exact value in the report (132 in all)."),
+            .contains("and the simulation bears out every exact value it was checked against (132 in all, counting the tables given on screen only)."),
         "{summary}"
     );
     assert!(summary.contains(
@@ -1599,13 +1599,13 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     assert!(!section.contains("Besides what the setup"), "{section}");
     // A setting a variant's name says is not said twice in the setup; only its note stays.
     assert!(
-        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules “retreat on fire” and “return roll”, a blocked unit is eliminated\n"),
+        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules “retreat on fire” and “return roll”, a retreat blocked by a unit in its path eliminates the unit\n"),
         "{md}"
     );
     // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment, 1 retreat in 6 blocked: turns the unit's place stood empty +1.37 turns (now +0.91). |"
+            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment, 1 retreat in 6 blocked: turns the unit's place stood empty +1.37 turns (in this report +0.91). |"
         ),
         "{md}"
     );

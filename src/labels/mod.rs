@@ -219,11 +219,11 @@ pub fn setting_in_words(key: &str, v: &str) -> String {
         // "1 retreat in 6 blocked", as a player says a chance of 1/6.
         "p_blocked" => match in_every(v) {
             Some((a, b)) => format!(
-                "{a} {} in {b} blocked by a unit in its path (a blocked unit is eliminated)",
+                "{a} {} in {b} blocked (a retreat blocked by a unit in its path eliminates the unit)",
                 if a == 1 { "retreat" } else { "retreats" }
             ),
             None => format!(
-                "a retreat blocked by a unit in its path with chance {v} (a blocked unit is eliminated)"
+                "a retreat blocked with chance {v} (a retreat blocked by a unit in its path eliminates the unit)"
             ),
         },
         "fire_to_hit" if whole => format!("{} {v}+", param_in_prose(key)),

@@ -520,8 +520,8 @@ fn balance_solves_the_best_play_again_at_every_value() {
 
 /// The map of the best choice by state says what the policy's table says: a cell for every
 /// state met in at least a thousandth of a turn (on the map's axes), coloured by its one best
-/// choice where that holds at every turn met, else by the first and naming the turn the last
-/// begins.
+/// choice where that holds at every turn met, by a paler shade of it where only the last turn
+/// differs, else by the first and naming the turn the last begins.
 #[test]
 fn the_map_of_the_best_choice_is_the_policy_table() {
     use morale_lab::report::chart::Chart;
@@ -548,8 +548,20 @@ fn the_map_of_the_best_choice_is_the_policy_table() {
                 shown += 1;
                 let (kind, words) = cell.as_ref().expect("a cell for a state met");
                 let (first, last) = (runs[0], runs[runs.len() - 1]);
+                let last_only = last.turns.0 == s.turns
+                    && runs[..runs.len() - 1]
+                        .iter()
+                        .all(|r| r.choice == first.choice);
                 if runs.iter().all(|r| r.choice == first.choice) {
                     assert_eq!(map.kinds[*kind].0, first.choice);
+                    assert_eq!(words, &first.choice);
+                } else if last_only {
+                    // A change in the last turn alone is the turn limit's: a paler shade of the
+                    // first choice, named, with no number.
+                    assert_eq!(
+                        map.kinds[*kind].0,
+                        format!("{}, {} in the last turn only", first.choice, last.choice)
+                    );
                     assert_eq!(words, &first.choice);
                 } else {
                     assert!(

@@ -65,6 +65,10 @@ impl Solution {
             let f = |v: u8| (255.0 - (255.0 - v as f64) * 0.45).round() as u8;
             plotters::style::RGBColor(f(c.0), f(c.1), f(c.2))
         };
+        let pale = |c: plotters::style::RGBColor| {
+            let f = |v: u8| (255.0 - (255.0 - v as f64) * 0.2).round() as u8;
+            plotters::style::RGBColor(f(c.0), f(c.1), f(c.2))
+        };
         let base: Vec<plotters::style::RGBColor> = (0..n)
             .map(|i| colour(if i == 0 { 0 } else { i + 2 }))
             .collect();
@@ -89,8 +93,24 @@ impl Solution {
             let (Some(a), Some(b)) = (index(&first.choice), index(&last.choice)) else {
                 continue;
             };
+            // A change in the last turn alone is the turn limit's, not the state's: such a cell
+            // takes a paler shade of its first choice, named, and no number (a map of "12"s hid the
+            // changes that matter, explorer trial 110).
+            let last_only = last.turns.0 == self.turns
+                && runs.len() > 1
+                && runs[..runs.len() - 1].iter().all(|r| r.choice == first.choice);
             let cell = if runs.iter().all(|r| r.choice == first.choice) {
                 (a, self.choices[a].clone())
+            } else if last_only {
+                let name = format!("{}, {} in the last turn only", self.choices[a], self.choices[b]);
+                let kind = match kinds.iter().position(|k| k.0 == name) {
+                    Some(k) => k,
+                    None => {
+                        kinds.push((name, pale(base[a])));
+                        kinds.len() - 1
+                    }
+                };
+                (kind, self.choices[a].clone())
             } else {
                 let name = format!(
                     "{}, then {} from the turn shown",

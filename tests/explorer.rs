@@ -1598,7 +1598,7 @@ fn the_page_solves_for_a_number() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(heading, "What Green base number makes it fair: B");
+    assert_eq!(heading, "What Green base number makes B fair");
     assert_eq!(
         b.eval("document.querySelectorAll('#solved h2').length")
             .as_u64(),
@@ -1668,7 +1668,7 @@ fn the_page_solves_for_a_number() {
     );
     assert_eq!(
         b.eval("[[...document.querySelectorAll('#solved h2')].map((h) => h.textContent), document.querySelectorAll('#solved table').length, document.querySelector('#solved').lastElementChild.id]"),
-        json!([["What Green base number makes it fair: B"], 1, "solve-unmoved"])
+        json!([["What Green base number makes B fair"], 1, "solve-unmoved"])
     );
     b.wait("location.search.includes('&solve=base_green&target=0.5')");
     if let Some(dir) = std::env::var_os("MORALE_LAB_SCREENSHOTS") {

@@ -30,7 +30,14 @@ fn describe_system(s: &dyn RuleSystem, text: Option<&str>) -> Value {
                         .iter()
                         .find(|(k, _)| *k == p.key)
                         .map_or(p.default.to_string(), |(_, v)| v.clone());
-                    param_json(p, &default, s.specs())
+                    let mut v = param_json(p, &default, s.specs());
+                    // The 25% rules have no shaken state: their policy's target is a retreating
+                    // unit, as the play box names it (explorer trial 110: "A charges a shaken
+                    // target" ticked beside "as set (charge a retreating target …)").
+                    if p.key == "charge_when_shaken" && s.name() == "effectiveness" {
+                        v["label"] = json!("A charges a retreating target");
+                    }
+                    v
                 })
                 .collect();
             json!({

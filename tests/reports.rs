@@ -913,7 +913,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // listed for, and a row whose band is another's to the last digit names it (writer trial
     // 58 read the two as a repeat and a misprint).
     assert!(
-        summary.contains("| Turns a retreat lasts (without the return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
+        summary.contains("| Retreat turns (no return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
         "{summary}"
     );
     assert!(

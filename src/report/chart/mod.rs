@@ -706,7 +706,7 @@ mod tests {
             .join(" ");
         assert!(
             texts.contains(
-                "Regular does not change from one setting to the next: a flat line without marks."
+                "Regular does not change with the base green: a flat line without marks."
             ) && !texts.contains("Where lines meet"),
             "{texts}"
         );

@@ -585,7 +585,11 @@ impl Odds {
                     .replace(" (no rule parameter changed)", "");
                 // "As written" is not the whole truth where the sheet reads a silence of the
                 // sources its own way: the notes say where, and the line points to them.
-                match self.notes.iter().any(|n| n.contains("this sheet's assumption")) {
+                match self
+                    .notes
+                    .iter()
+                    .any(|n| n.contains("this sheet's assumption"))
+                {
                     true => {
                         format!("{line}; where the rules are silent, as the notes below assume")
                     }

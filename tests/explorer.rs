@@ -2269,7 +2269,8 @@ fn long_lines_wrap_in_the_phone_editor_with_their_numbers_beside_them() {
     );
     // A comment line of some 300 characters, early in the file.
     let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mechanics/examples/first-rally.rhai"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("mechanics/examples/first-rally.rhai"),
     )
     .unwrap();
     let long = format!("// {}\n", "a long comment that runs on ".repeat(11));
@@ -3937,7 +3938,7 @@ fn every_exact_value_outside_its_printed_interval_is_starred() {
                 let places = (2..6)
                     .find(|&d| {
                         let r = |x: f64| format!("{:.*}", d, 100.0 * x).parse::<f64>().unwrap();
-                        (r(exact) >= r(lo) && r(exact) <= r(hi)) == !outside
+                        (r(exact) >= r(lo) && r(exact) <= r(hi)) != outside
                     })
                     .unwrap_or(6);
                 assert_eq!(
@@ -3948,7 +3949,10 @@ fn every_exact_value_outside_its_printed_interval_is_starred() {
                 if places > 2 {
                     let shown = b.eval("[...document.querySelectorAll('td.exact')].map((t) => t.textContent).join('|')");
                     assert!(
-                        shown.as_str().unwrap().contains(&format!("{:.*}%", places, 100.0 * exact)),
+                        shown
+                            .as_str()
+                            .unwrap()
+                            .contains(&format!("{:.*}%", places, 100.0 * exact)),
                         "{url}: {shown}"
                     );
                 }

@@ -860,7 +860,9 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     );
     // The rule ids the shared notes cite, keyed for a reader who cannot look them up.
     assert!(
-        summary.contains("as this study numbers them: EF-2 the test, EF-3 melee, EF-5 the retreat amendment"),
+        summary.contains(
+            "as this study numbers them: EF-2 the test, EF-3 melee, EF-5 the retreat amendment"
+        ),
         "{summary}"
     );
     assert!(summary.contains("](tradeoff.png)"));
@@ -1521,7 +1523,9 @@ fn every_committed_answer_table_says_what_its_columns_count() {
         .find("In the table, \u{201c}recovered\u{201d} means back in good order by the last turn")
         .unwrap_or_else(|| panic!("{green}"));
     // Above the table, where the reader meets the word, not after it.
-    let table = green.find("| Regular with a +1 leader").unwrap_or_else(|| panic!("{green}"));
+    let table = green
+        .find("| Regular with a +1 leader")
+        .unwrap_or_else(|| panic!("{green}"));
     assert!(said < table, "{green}");
     let retreat = read("retreat-vs-rank-and-file");
     let line = glossary(&retreat).expect("the retreat report says what its columns count");
@@ -1587,9 +1591,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
         assert!(section.contains(row), "{row:?} not in the table: {section}");
     }
     assert!(
-        section.contains(
-            "Steps that would change only the row of Rank & File are left out."
-        ),
+        section.contains("Steps that would change only the row of Rank & File are left out."),
         "{section}"
     );
     for scale_only in ["Enemy fires at shaken units", "Formed unit or single stand"] {

@@ -98,11 +98,16 @@ impl Solution {
             // changes that matter, explorer trial 110).
             let last_only = last.turns.0 == self.turns
                 && runs.len() > 1
-                && runs[..runs.len() - 1].iter().all(|r| r.choice == first.choice);
+                && runs[..runs.len() - 1]
+                    .iter()
+                    .all(|r| r.choice == first.choice);
             let cell = if runs.iter().all(|r| r.choice == first.choice) {
                 (a, self.choices[a].clone())
             } else if last_only {
-                let name = format!("{}, {} in the last turn only", self.choices[a], self.choices[b]);
+                let name = format!(
+                    "{}, {} in the last turn only",
+                    self.choices[a], self.choices[b]
+                );
                 let kind = match kinds.iter().position(|k| k.0 == name) {
                     Some(k) => k,
                     None => {

@@ -672,7 +672,8 @@ fn for_paper(text: &str) -> String {
             .split(", ")
             .filter(|p| !crate::odds::is_rule_id(p.trim_end_matches(['.', ';'])))
             .collect();
-        let pointer = inner.starts_with("what and why:") || inner.starts_with("in brackets, the rule");
+        let pointer =
+            inner.starts_with("what and why:") || inner.starts_with("in brackets, the rule");
         if pointer || words.is_empty() {
             out += rest[..open].trim_end_matches(' ');
         } else {

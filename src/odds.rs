@@ -63,11 +63,11 @@ impl OddsAsk {
 pub const MOST_DENOMINATOR: u64 = 216;
 
 /// How to read a sheet's cells, said on every sheet in every format.
-pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold; in a table where every chance is a simple fraction, the fraction is beneath it (1/6: one chance in six). Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%, in lighter type.";
+pub const READING: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a percentage, in bold; in a table where every chance is a simple fraction, the fraction is beneath it (1/6: one chance in six). A chance that is not certain but rounds to 0% or 100% shows as <0.1% or >99.9%, in lighter type.";
 
 /// [`READING`] for the plain-text and Markdown sheets, which have no bold and no second line:
 /// the fraction first, the percentage in brackets.
-pub const READING_PLAIN: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a fraction where its bottom number is 216 or less (1/6: one chance in six), with its percentage in brackets, else as a percentage alone. Only a certainty shows 0% or 100%; a chance that rounds there shows <0.1% or >99.9%.";
+pub const READING_PLAIN: &str = "Each table answers the question in its title: find the row for the situation in its first column and the column for the unit or roll in its head; the cell where they cross is the chance. Every chance is exact. Each cell gives it as a fraction where its bottom number is 216 or less (1/6: one chance in six), with its percentage in brackets, else as a percentage alone. A chance that is not certain but rounds to 0% or 100% shows as <0.1% or >99.9%.";
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -591,7 +591,7 @@ impl Odds {
                     .any(|n| n.contains("this sheet's assumption"))
                 {
                     true => {
-                        format!("{line}; where the rules are silent, as the notes below assume")
+                        format!("{line}; where the rules are silent, as the rules in force below assume")
                     }
                     false => line,
                 }

@@ -67,6 +67,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* A step's setting on two lines at most ("Regular base number" ran to three beside a wide
      last column, writer trial 74). */
   section.printed td:first-child { min-width: 24mm; }
+  /* The step tables' last column, sentences, as wide as the rest allows: at a fifth of the
+     page it ran to five lines a row (writer trial 74). */
+  table:has(th.group) td:last-child { width: 30%; }
   .scr { display: none; }
   .prt { display: inline; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }

@@ -422,7 +422,7 @@ fn note(
     }
     if joined {
         // In a reader's words, not the tool's (writer trials 55 to 57).
-        note += " The lines join the marks for the eye: no value lies between them.";
+        note += " The lines only guide the eye: there are no values between the marks.";
     }
     if !meets.is_empty() && meets.len() <= 3 {
         note += &format!(

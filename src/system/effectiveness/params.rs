@@ -37,7 +37,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "a support's reach \"in two turns by normal movement\": a support is behind the unit or not",
+        what: "a support's reach “in two turns by normal movement”: a support is behind the unit or not",
         rules: "EF-2",
         scenarios: &[
             Scenario::Test,
@@ -81,7 +81,7 @@ pub(super) const FIRE_BATTLE: &[Scenario] =
 pub(super) const LINE: &[Scenario] = &[Scenario::Line];
 
 /// Which states leave a hole in the line, and why.
-pub const HOLES: &str = "retreating (back to the enemy, out of the line until it returns to action, EF-5) and eliminated";
+pub const HOLES: &str = "retreating (its back turned to the enemy, out of the line until it returns to action, EF-5) and eliminated";
 
 crate::params::choice_enum! {
     /// Where the unit of `test`, `rally` and `under-fire` starts (EF-5).

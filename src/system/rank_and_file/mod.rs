@@ -164,7 +164,7 @@ impl RuleSystem for RankAndFile {
             format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5)."),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is this sheet's assumption): read it as a leader's bonus {buildings} higher."),
-            format!("In the rally tables, the Elite columns are for {elite}, with no leader."),
+            format!("In the rally tables, the Elite columns are for {elite}, with no leader; Elite is a quality on top of the class (an Elite Green unit tests as Green, with the re-roll)."),
         ]);
         Ok(sheet)
     }

@@ -250,11 +250,7 @@ fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
         .strip_suffix(" points")
         .map(str::to_string)
         .unwrap_or(now);
-    // "(now none)" read as a number (writer trial 74).
-    let now = match now.as_str() {
-        "none" => "no difference".to_string(),
-        _ => now,
-    };
+
     format!(
         // "in this report", not "now": a reader took "now" for the value after the step
         // (writer trial 74).
@@ -346,11 +342,13 @@ pub(super) fn verdict_word(heads: &[Head], d: impl Fn(&Head) -> Option<f64>) -> 
     )
 }
 
-/// A difference in a grid's cell: "none" where it is exactly none ("the same" read as the same
+/// A difference in a grid's cell: "no difference" where it is exactly none ("the same" read as the same
 /// as the report's, writer trial 56).
 fn grid_cell(head: &Head, d: f64) -> String {
+    // "no difference", as the last column says it (a bare "none" in a column of points was one
+    // of four wordings for a zero, writer trial 74).
     match d.abs() < EXACTLY_ZERO {
-        true => "none".into(),
+        true => "no difference".into(),
         false => head.diff(d),
     }
 }

@@ -414,7 +414,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "No single change to the rules turns the answer round; the one that moves it most concerns {t}."
+                "No single change to the rules turns the answer round; one changes part of it: {t}."
             ),
             None => "No single change to the rules turns the answer round.".to_string(),
         },

@@ -591,7 +591,9 @@ impl Odds {
                     .any(|n| n.contains("this sheet's assumption"))
                 {
                     true => {
-                        format!("{line}; where the rules are silent, as the rules in force below assume")
+                        format!(
+                            "{line}; where the rules are silent, as the rules in force below assume"
+                        )
                     }
                     false => line,
                 }

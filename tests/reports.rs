@@ -1178,8 +1178,9 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
         "{summary}"
     );
     assert!(
-        summary
-            .contains("and the simulation bears out every exact value it was checked against (132 in all)."),
+        summary.contains(
+            "and the simulation bears out every exact value it was checked against (132 in all)."
+        ),
         "{summary}"
     );
     assert!(summary.contains(

@@ -126,7 +126,7 @@ impl RuleSystem for RankAndFile {
                     .to_string()
             }
             rules::EliteRerolls::Limited(1) => {
-                "an Elite unit with one re-roll of the battle, spent on its first failed test (the rules give Elite units re-rolls but no number: one is this sheet's assumption)"
+                "an Elite unit with one re-roll for the battle, spent on its first failed test (the rules give Elite units re-rolls but no number: one is this sheet's assumption)"
                     .to_string()
             }
             rules::EliteRerolls::Limited(n) => format!(

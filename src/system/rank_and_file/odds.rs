@@ -263,7 +263,7 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
     };
     let mut notes = vec![
         format!(
-            "RF-2: roll a D6, {} per stand lost, + leader bonus; pass on the class's base number or more (veteran {vet}, regular {reg}, green {green}); {}.",
+            "RF-2: roll a D6, {} per stand lost, + leader bonus; pass on the class's base number or more (Veteran {vet}, Regular {reg}, Green {green}); {}.",
             crate::odds::signed(n.loss_modifier.into()),
             n.naturals()
         ),
@@ -700,6 +700,6 @@ mod tests {
                 assert_eq!(row.1[3 + leader].fraction, row.1[6 + leader].fraction);
             }
         }
-        assert!(o.notes[0].contains("green 4"));
+        assert!(o.notes[0].contains("Green 4"));
     }
 }

@@ -610,7 +610,7 @@ impl Odds {
         for s in &self.sections {
             // Fractions in a table where every chance has one, else none: under some cells
             // and not their neighbours they read as patchy (writer trial 74, twice).
-            let pad = s.rows.iter().all(|(_, cells)| {
+            let fractions = s.rows.iter().all(|(_, cells)| {
                 cells
                     .iter()
                     .filter(|c| c.kind != CellKind::Note)
@@ -622,8 +622,8 @@ impl Odds {
             // A table of one column and a few rows (a chance and the chance re-rolled) lies on
             // its side: two rows across the page, not a tall column down it.
             out += &match s.columns.len() == 1 && (2..=8).contains(&s.rows.len()) {
-                true => section_across(s, pad),
-                false => section_table(s, pad),
+                true => section_across(s, fractions),
+                false => section_table(s, fractions),
             };
         }
         out += "</main>\n</body>\n</html>\n";
@@ -631,53 +631,34 @@ impl Odds {
     }
 }
 
-/// A cell of a sheet's table: its percentage in bold, a simple fraction beneath (`pad`: an
-/// empty line where it has none, so that its row keeps one height).
-fn cell_html(c: &OddsCell, pad: bool) -> String {
-    cell_html_with(c, pad, true)
-}
-
-/// [`cell_html`], its fraction left out unless `fraction` (a row where not every chance has
-/// one shows none: a fraction under some cells and not their neighbours read as ragged,
-/// writer trial 74).
-fn cell_html_with(c: &OddsCell, pad: bool, fraction: bool) -> String {
-    if !fraction && c.fraction.is_some() {
-        let bare = OddsCell {
-            text: percent(&c.text),
-            fraction: None,
-            ..c.clone()
-        };
-        return cell_html(&bare, pad);
-    }
+/// A cell of a sheet's table: its percentage in bold, and beneath it its simple fraction where
+/// `fractions` (a table whose every chance has one; elsewhere none is shown, as fractions under
+/// some cells and not their neighbours read as patchy, writer trial 74).
+fn cell_html(c: &OddsCell, fractions: bool) -> String {
     use crate::report::escape_html as esc;
-    // In a row where some cells have a fraction beneath, a cell without one keeps the
-    // fraction's line empty: every cell of the row is then as tall as the others.
     // A chance that rounds to a certainty (">99.9%", "<0.1%") is set lighter than the
     // others: a table's run of them reads as a plain band, not a wall of bold.
-    let f = |c: &OddsCell| match c.text.starts_with(['>', '<']) {
+    let f = match c.text.starts_with(['>', '<']) {
         true => "f edge",
         false => "f",
     };
-    match (c.kind, &c.fraction) {
+    match (c.kind, c.fraction.as_ref().filter(|_| fractions)) {
         (CellKind::Note, _) => format!("<td class=\"x\">{}</td>", esc(&c.text)),
-        (_, None) if pad => format!(
-            "<td><span class=\"{}\">{}</span><span class=\"p\" aria-hidden=\"true\">\u{a0}</span></td>",
-            f(c),
-            esc(&c.text)
-        ),
         // Every cell's bold line is its percentage; a simple fraction is beneath it.
         (_, Some(fr)) => format!(
-            "<td><span class=\"{}\">{}</span><span class=\"p\">{}</span></td>",
-            f(c),
+            "<td><span class=\"{f}\">{}</span><span class=\"p\">{}</span></td>",
             esc(&percent(&c.text)),
             esc(fr)
         ),
-        (_, None) => format!("<td><span class=\"{}\">{}</span></td>", f(c), esc(&c.text)),
+        (_, None) => format!(
+            "<td><span class=\"{f}\">{}</span></td>",
+            esc(&percent(&c.text))
+        ),
     }
 }
 
 /// A table of one column and a few rows, on its side: its rows across the page.
-fn section_across(s: &OddsSection, pad: bool) -> String {
+fn section_across(s: &OddsSection, fractions: bool) -> String {
     use crate::report::escape_html as esc;
     let mut out = String::new();
     out += &format!(
@@ -692,7 +673,7 @@ fn section_across(s: &OddsSection, pad: bool) -> String {
     for (_, cells) in &s.rows {
         out += &cells
             .first()
-            .map(|c| cell_html_with(c, pad, pad))
+            .map(|c| cell_html(c, fractions))
             .unwrap_or_default();
     }
     out += "</tr>\n</tbody>\n</table>\n";
@@ -704,7 +685,7 @@ fn section_across(s: &OddsSection, pad: bool) -> String {
 }
 
 /// A table of a sheet, its columns grouped by class where they carry a leader's bonus.
-fn section_table(s: &OddsSection, pad: bool) -> String {
+fn section_table(s: &OddsSection, fractions: bool) -> String {
     use crate::report::escape_html as esc;
     let mut out = String::new();
     // A table of one or two columns at half the width, not stretched across the page.
@@ -792,7 +773,7 @@ fn section_table(s: &OddsSection, pad: bool) -> String {
         // A table gives every cell's fraction or none (see `Odds::html`): rows of one
         // height read as a table, not a ragged list (writer trials 48, 52 and 74).
         for c in cells {
-            out += &cell_html_with(c, pad, pad);
+            out += &cell_html(c, fractions);
         }
         out += "</tr>\n";
         i += 1;

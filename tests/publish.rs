@@ -353,7 +353,7 @@ fn a_page_leaves_an_optional_rule_open_and_opens_where_the_setting_is() {
     assert!(
         std::fs::read_to_string(&both)
             .unwrap()
-            .contains("\"label\":\"Retreat on fire + return roll\"")
+            .contains("\"label\":\"Retreat on Fire + Return Roll\"")
     );
     assert!(
         html.contains(

@@ -617,7 +617,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     // new value and the Green number that meets it, not as a truism about Green's difference
     // (writer trial 48). A Regular needing 5 − 1 = 4 takes Green's test at 4: 74.39% both.
     assert!(
-        answer.contains("The answer depends on the Regular base number being 4: a step in it moves Regular with a +1 leader, not Green — at 5, Green would match it with its base number at 4 (74.39%);"),
+        answer.contains("The answer depends on the Regular base number being 4: at 5, Green with its base number at 4 would match Regular with a +1 leader (74.39%);"),
         "{answer}"
     );
     // No chart of the sweep shows one setting under a title that does not name it.
@@ -1192,7 +1192,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     // said as where Green would meet it along the sweep, not as Green's difference at 3 (a
     // truism, writer trial 52).
     assert!(
-        summary.contains("| Regular base number | 4 | 3 or 5 | RF-1 | Either step moves Regular with a +1 leader, not Green: at 5, Green would match it with its base number at 4 (74.39%); at 3, the chance of recovering under Regular with a +1 leader would be 98.11%, more than Green's at any value tried (3 to 6). |"),
+        summary.contains("| Regular base number | 4 | 3 or 5 | RF-1 | Either step moves Regular with a +1 leader, not Green: at 5, Green with its base number at 4 would match Regular with a +1 leader (74.39%); at 3, the chance of recovering under Regular with a +1 leader would be 98.11%, more than Green's at any value tried (3 to 6). |"),
         "{summary}"
     );
     // Where the setting swept moves both sides, the measure says where ("with 4 turns").
@@ -1602,7 +1602,7 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     assert!(!section.contains("Besides what the setup"), "{section}");
     // A setting a variant's name says is not said twice in the setup; only its note stays.
     assert!(
-        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules “retreat on fire” and “return roll”, a retreat blocked by a unit in its path eliminates the unit\n"),
+        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules Retreat on Fire and Return Roll, a retreat blocked by a unit in its path eliminates the unit\n"),
         "{md}"
     );
     // A step's own row sets another comparison's measure against that measure now.

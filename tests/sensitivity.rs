@@ -301,7 +301,7 @@ fn rule_numbers_are_ranked_apart_and_a_step_that_switches_a_rule_off_is_marked()
     );
     assert!(flat.contains("(0 switches that rule off.)"), "{text}");
     assert!(
-        flat.contains("Of the optional rules, \u{201c}keep broken units\u{201d} changes it most"),
+        flat.contains("Of the optional rules, Keep Broken Units changes it most"),
         "{text}"
     );
     assert!(text.contains("0 (the rule off)"), "{text}");

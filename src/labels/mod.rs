@@ -513,9 +513,37 @@ pub fn value_note(key: &str, value: &str) -> Option<&'static str> {
     }
 }
 
-/// An optional rule's name in words: "retreat on fire" for `retreat-on-fire`.
+/// An optional rule's name in words, capitalised as a rule's title so that prose reads it as
+/// a name and not as a tool's key in quotes: "Retreat on Fire" for `retreat-on-fire` (writer
+/// trial 74).
 pub fn option(name: &str) -> String {
-    name.replace('-', " ")
+    const SMALL: [&str; 8] = ["on", "of", "and", "the", "a", "at", "to", "in"];
+    name.split('-')
+        .enumerate()
+        .map(|(i, w)| match (i, SMALL.contains(&w)) {
+            (i, true) if i > 0 => w.to_string(),
+            _ => capitalised(w),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What an optional rule of a built-in system does, in a phrase a reader takes in at once
+/// (said beside its name where a report's setup first lists it).
+pub fn option_gist(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "keep-broken-units" => "a routing unit at 50% losses keeps routing instead of leaving",
+        "artillery-may-rally" => "a routed battery stays and may rally",
+        "elephant-stampede" => "an elephant that fails a test may stampede",
+        "waiver-tests" => "some charged units test before contact",
+        "blown-cavalry" => "cavalry that charged fight worse in melee",
+        "uncontrolled" => "a melee winner may have to charge again",
+        "natural-one-fails" => "a roll of 1 fails every test",
+        "retreat-on-fire" => "a unit failing its fire test retreats a full move",
+        "return-roll" => "a retreating unit must roll to return",
+        "dice-follow-pips" => "infantry fire no more dice than they have pips",
+        _ => return None,
+    })
 }
 
 /// Whether metric `key` is a share of the trials (a cause of removal), shown as a chance
@@ -734,9 +762,9 @@ pub fn rules_cited(text: &str) -> Option<String> {
 /// the mechanic the reports turn on. `None` for a mechanic file (its own title says it).
 pub fn system_gist(name: &str) -> Option<&'static str> {
     Some(match name {
-        "rank-and-file" => "published rules: a unit of stands tests as it loses them",
-        "effectiveness" => "a published house rule: strength falls in quarters",
-        "linear-warfare" => "published rules: a unit spends pips to act",
+        "rank-and-file" => "published rules in which a unit of stands tests as it loses them",
+        "effectiveness" => "a published house rule in which strength falls in quarters",
+        "linear-warfare" => "published rules in which a unit spends pips to act",
         _ => return None,
     })
 }

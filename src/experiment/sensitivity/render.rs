@@ -42,10 +42,7 @@ impl Sensitivity {
             .iter()
             .any(|e| e.key == key && e.kind == "option")
         {
-            format!(
-                "the optional rule \u{201c}{}\u{201d}",
-                crate::labels::option(key)
-            )
+            format!("the optional rule {}", crate::labels::option(key))
         } else {
             format!("\u{201c}{}\u{201d}", crate::params::label(key))
         }

@@ -391,7 +391,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
             chance => format!("with chance {chance}, or "),
         },
         if on.retreat_on_fire {
-            "; retreat on fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
+            "; Retreat on Fire: a failed fire test also retreats, unless an enemy it exchanged fire with lost and failed too (EF-5)"
         } else {
             ""
         },

@@ -117,7 +117,7 @@ pub fn effectiveness(numbers: crate::system::effectiveness::rules::Numbers, retu
         vec![test, back],
         vec![
             format!(
-                "EF-2: roll a D6, {} with a general, {} when supported; pass on elite {}, regular {}, poor {}. The source has no automatic failure: an Elite unit with +2 never fails; the optional rule \u{201c}natural one fails\u{201d} adds one.",
+                "EF-2: roll a D6, {} with a general, {} when supported; pass on elite {}, regular {}, poor {}. The source has no automatic failure: an Elite unit with +2 never fails; the optional rule Natural One Fails adds one.",
                 signed(g),
                 signed(sup),
                 n.scores[0],

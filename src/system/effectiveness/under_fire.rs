@@ -212,7 +212,7 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     ));
     if retreat_on_fire {
         notes.push(format!(
-            "retreat on fire: a failed fire test retreats the unit, unless the enemy also lost a quarter that turn and failed its own test (the enemy: {} troops under the unit's return fire, {}); {}",
+            "Retreat on Fire: a failed fire test retreats the unit, unless the enemy also lost a quarter that turn and failed its own test (the enemy: {} troops under the unit's return fire, {}); {}",
             p.enemy_class.name(),
             enemy.fire.description(),
             if p_blocked.num == 0 {

@@ -120,7 +120,7 @@ pub(super) fn blocked_table(p: &Params) -> Option<Weights> {
 pub(super) fn return_words(p: &RuleParams, on: &Switches) -> String {
     if on.return_roll {
         format!(
-            "return roll: a retreating unit returns to normal action on a roll of {}+ ({:+} with a general) at the start of each move (EF-5)",
+            "Return Roll: a retreating unit returns to normal action on a roll of {}+ ({:+} with a general) at the start of each move (EF-5)",
             p.return_on, p.return_general_bonus
         )
     } else {

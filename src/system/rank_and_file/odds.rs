@@ -203,7 +203,7 @@ fn condensed_sections(
     reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
     sections.push(OddsSection {
         title:
-            "With a re-roll: any chance above, after one re-roll (an Elite unit's or a commander's)"
+            "With a re-roll: any chance above, after one re-roll (an Elite unit's or an attached commander's)"
                 .into(),
         row_header: "chance".into(),
         columns: vec!["with a re-roll".into()],
@@ -271,10 +271,10 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
         // supplement (writer trial 74).
         "RF-10: a waiver test (an optional rule of Rank & File's Optional Rules, Supplement 1) is the test a unit takes at the end of the charge phase when charged in flank or rear, or, on foot, charged frontally by shock troops of a better class; it is read from the first table like any other test.".to_string(),
         match (n.rerolls_per_test, consistent) {
-            (1, true) => "RF-6: a re-roll (an Elite unit, or a commander's re-roll) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it): find the chance in the first table, then read it with a re-roll from the second.".to_string(),
-            (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit, or a commander's re-roll); never more than one per test.".to_string(),
-            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls): find the chance in the first table, then read it with re-rolls from the second."),
-            (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (an Elite unit, or a commander's re-rolls)."),
+            (1, true) => "RF-6: a re-roll (an optional rule: an Elite unit has them, and so does a unit whose attached commander holds re-rolls) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it): find the chance in the first table, then read it with a re-roll from the second.".to_string(),
+            (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit's, or one held by a commander attached to the unit); never more than one per test.".to_string(),
+            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit's, or those held by a commander attached to the unit): find the chance in the first table, then read it with re-rolls from the second."),
+            (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (an Elite unit's, or those held by a commander attached to the unit)."),
         },
     ];
     match stands {

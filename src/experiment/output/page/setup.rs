@@ -23,6 +23,8 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         }
     }
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    // An optional rule is said with what it does where the list first names it, by name after.
+    let mut described: Vec<String> = Vec::new();
     for system in &systems {
         let members: Vec<(usize, &crate::experiment::Variant)> = exp
             .variants
@@ -44,7 +46,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         );
         let each: Vec<(String, String)> = members
             .iter()
-            .map(|(i, v)| variant_words(exp, system, &members, *i, v))
+            .map(|(i, v)| variant_words(exp, system, &members, *i, v, &mut described))
             .collect();
         let label = crate::labels::system(system);
         let shared = match &group_shared[..] {
@@ -76,7 +78,7 @@ pub(super) fn setup_sentence(exp: &crate::experiment::Experiment) -> String {
         // effectiveness rules" meant nothing to a magazine reader (writer trial 74).
         let (label, scale) = match (crate::labels::system_gist(system), scale.is_empty()) {
             (Some(g), true) => (format!("{label} ({g})"), ""),
-            (Some(g), false) => (format!("{label} ({g}; for comparison)"), ""),
+            (Some(g), false) => (format!("{label}, for comparison ({g})"), ""),
             (None, _) => (label, scale),
         };
         groups.push(match alone {
@@ -110,6 +112,7 @@ fn variant_words(
     members: &[(usize, &crate::experiment::Variant)],
     i: usize,
     v: &crate::experiment::Variant,
+    described: &mut Vec<String>,
 ) -> (String, String) {
     let shared_set = |k: &str, x: &SetValue| super::super::charts::set_everywhere(exp, k, x);
     let swept = |k: &str| exp.sweep.iter().any(|a| a.key == k);
@@ -149,7 +152,13 @@ fn variant_words(
     let options: Vec<String> = v
         .options
         .iter()
-        .map(|o| format!("\u{201c}{}\u{201d}", crate::labels::option(o)))
+        .map(|o| match crate::labels::option_gist(o) {
+            Some(g) if !described.contains(o) => {
+                described.push(o.clone());
+                format!("{} ({g})", crate::labels::option(o))
+            }
+            _ => crate::labels::option(o),
+        })
         .collect();
     // A setting the variant's name already says ("the amendment, 1 retreat in 6
     // blocked") is not said twice: only its note stays ("a blocked unit is

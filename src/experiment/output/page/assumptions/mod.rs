@@ -29,10 +29,7 @@ pub(super) fn silent_reading(result: &ExperimentResult, key: &str) -> bool {
 /// A setting in a reader's words: a parameter's label, or an optional rule's name in words.
 pub(super) fn setting_words(systems: &[&str], key: &str, kind: &str) -> String {
     if kind == "option" {
-        format!(
-            "the optional rule \u{201c}{}\u{201d}",
-            key.replace('-', " ")
-        )
+        format!("the optional rule {}", crate::labels::option(key))
     } else {
         format!(
             "\u{201c}{}\u{201d}",
@@ -466,18 +463,16 @@ pub(super) fn named_assumption(
     );
     let effect = |when: String| match (brief, &moved) {
         (true, _) => String::new(),
-        (false, Some(m)) => format!(
-            // "which moves …" read as the number moving (writer trial 55): the step does.
-            ": a step in it moves {}, not {} \u{2014} {m}",
-            result.experiment.baseline_name(&f.variant),
-            f.variant
-        ),
+        // What the step would do, said by its result alone ("at 5, Green with its base
+        // number at 4 would match …"): "a step in it moves X, not Y — …" was one clause too
+        // many for a reader (writer trial 74).
+        (false, Some(m)) => format!(": {m}"),
         (false, None) => format!(" ({when}, {would})"),
     };
     match (f.kind.as_str(), flag(&f.from), state) {
         ("option", Some(on), _) => format!(
-            "the optional rule \u{201c}{}\u{201d} being {}{}",
-            f.key.replace('-', " "),
+            "the optional rule {} being {}{}",
+            crate::labels::option(&f.key),
             if on { "in play" } else { "left out" },
             effect(format!("{} it", if on { "without" } else { "with" }))
         ),

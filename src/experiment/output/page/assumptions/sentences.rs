@@ -163,8 +163,8 @@ pub(super) fn change_sentence(
 
 /// Where a step leaves the variant's value as it is and moves only its baseline's, the mark
 /// the variant is set against moves, not the variant. Said as where the variant would meet the
-/// new mark, `at` being the step ("at 5, Green would match it with its base number at 4
-/// (74.39%)"), else the mark's new value, set against every value the sweep tried ("…would be
+/// new mark, `at` being the step ("at 5, Green with its base number at 4 would match Regular
+/// with a +1 leader (74.39%)"), else the mark's new value, set against every value the sweep tried ("…would be
 /// 98.11%, more than Green's at any value tried"). A reader took the row for a truism when it
 /// spoke of the variant's difference (writer trials 48 and 52).
 pub(super) fn mark_moved(
@@ -199,7 +199,7 @@ pub(super) fn mark_moved(
         .collect();
     if (base_then - variant_now).abs() < EXACTLY_ZERO {
         return Some(format!(
-            "{at}{} would match it as it is ({value})",
+            "{at}{} as it is would match {base} ({value})",
             f.variant
         ));
     }
@@ -212,8 +212,8 @@ pub(super) fn mark_moved(
                 &f.variant,
                 &super::super::answer::point_said(exp, &r.point),
             );
-            let rest = with.strip_prefix(f.variant.as_str()).unwrap_or(&with);
-            return Some(format!("{at}{} would match it{rest} ({value})", f.variant));
+            // The mark named, not "it" (a reader could not tell what "it" was: writer trial 74).
+            return Some(format!("{at}{with} would match {base} ({value})"));
         }
         // Which values were tried, said: "at any value tried" read as a claim about values
         // never tried (writer trial 74).
@@ -242,8 +242,8 @@ pub(super) fn mark_moved(
 }
 
 /// [`mark_moved`] for a row's steps of the led comparison (`rows`, the same setting), in a
-/// sentence: "Either step moves Regular with a +1 leader, not Green: at 5, Green would match it with its base
-/// number at 4 (74.39%); at 3, the chance … would be 98.11%, more than Green's at any value
+/// sentence: "Either step moves Regular with a +1 leader, not Green: at 5, Green with its
+/// base number at 4 would match Regular with a +1 leader (74.39%); at 3, the chance … would be 98.11%, more than Green's at any value
 /// tried." Empty unless every step of the comparison moves the mark alone.
 pub(super) fn the_mark_moves(
     result: &ExperimentResult,

@@ -548,7 +548,8 @@ impl Odds {
         // page is still read as what it is. (A CSS string: quotes, backslashes and `<`
         // escaped, no line breaks.)
         // And at its first page's head, small and grey, what worked it out, for a writer to
-        // credit (writer trial 59; on every page it read as a stamp, trial 65); on the sheet's body it took a line a player has no use for (trial 56).
+        // credit, without a version number, a software string on a printed page (writer trial
+        // 74); the screen's line keeps it (writer trial 59; on every page it read as a stamp, trial 65); on the sheet's body it took a line a player has no use for (trial 56).
         let quoted = |t: &str| {
             t.replace('\\', "\\\\")
                 .replace('"', "\\\"")
@@ -556,9 +557,8 @@ impl Odds {
                 .replace('<', "\\3c ")
         };
         let named = format!(
-            "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"Worked out exactly by morale-lab {}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
+            "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"Worked out exactly with morale-lab\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
             quoted(&self.title),
-            quoted(&self.version)
         );
         let mut out = format!(
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{ODDS_CSS}{named}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n{}<p class=\"howto\"><strong>How to read.</strong> {}</p>\n<p class=\"meta rules{}\"><strong>Rules:</strong> {} {}.<span class=\"made\"> Worked out exactly by morale-lab {}.</span></p>\n",
@@ -592,7 +592,7 @@ impl Odds {
                 {
                     true => {
                         format!(
-                            "{line}; where the rules are silent, as the rules in force below assume"
+                            "{line}; where the rules are silent, this sheet's assumptions are in the rules in force below"
                         )
                     }
                     false => line,

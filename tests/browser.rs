@@ -409,7 +409,7 @@ fn the_answers_table_prints_on_the_first_page() {
         )
         .unwrap();
         let caption = html
-            .find("<p class=\"caption\">The answer's numbers")
+            .find("<p class=\"caption\">The numbers behind the answer")
             .unwrap_or_else(|| panic!("{name}: no answer's table"));
         let end =
             caption + html[caption..].find("</table></div>").unwrap() + "</table></div>".len();

@@ -739,7 +739,7 @@ fn variants_get_a_verdict_and_a_headline_table_before_the_detail() {
     // The question asks whether the amendment does better (`verdict = true`): a plain word
     // first, then the lead.
     // What the amendment does comes first in a few words, the numbers after it.
-    let answer = summary.find("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
+    let answer = summary.find("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules).").unwrap();
     // Each head says the game's length: a column quoted alone still says what it counts.
     let table = summary
         .find("|  | eliminated by turn 8 | turns the unit's place stood empty (of 8) | strength held, in turns at full strength (of 8) | still retreating at the last turn |")
@@ -855,7 +855,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
         "{summary}"
     );
     assert!(
-        summary.contains("A dash: Rank & File has no such state; its own (in good order, unsteady and routing) have no counterpart in the plain 25% rules and are not compared."),
+        summary.contains("A dash: Rank & File has no “retreating” state."),
         "{summary}"
     );
     // The rule ids the shared notes cite, keyed for a reader who cannot look them up.
@@ -915,7 +915,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // listed for, and a row whose band is another's to the last digit names it (writer trial
     // 58 read the two as a repeat and a misprint).
     assert!(
-        summary.contains("| Retreat turns (no return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
+        summary.contains("| Turns away (no return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
         "{summary}"
     );
     assert!(
@@ -930,7 +930,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(
         // What the assumption does to the amendment, said where it removes its saving (the
         // README said it, the answer only "the size of a difference", writer trial 59).
-        summary.contains("No single change to the rules turns the answer round; one changes part of it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
+        summary.contains("No single change to the rules or their reading turns the answer round; one changes part of it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -976,7 +976,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
             .join("reports/line-retreat-vs-rank-and-file/summary.md"),
     )
     .unwrap();
-    let section = &line[line.find("## What changes the answer").unwrap()..];
+    let section = &line[line.find("## What could change the answer").unwrap()..];
     assert!(
         section.contains("| Retreating unit out of range | yes | no |"),
         "{section}"
@@ -995,7 +995,7 @@ fn the_situation_is_not_an_assumption() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/retreat-vs-rank-and-file/summary.md"),
     )
     .unwrap();
-    let start = text.find("## What changes the answer\n").unwrap();
+    let start = text.find("## What could change the answer\n").unwrap();
     let holds = text.find("## Where the answer holds").unwrap();
     let after = text[holds..].find("\n## ").unwrap() + holds;
     // The table's rows (its intro may name a combination the rules refused to try).
@@ -1023,7 +1023,7 @@ fn the_situation_is_not_an_assumption() {
         .lines()
         .find(|l| l.starts_with("**Answer.**"))
         .unwrap();
-    let start = rally.find("## What changes the answer\n").unwrap();
+    let start = rally.find("## What could change the answer\n").unwrap();
     let holds = rally.find("## Where the answer holds").unwrap();
     for s in ["Keep routing by choice", "Formed unit or single stand"] {
         assert!(!answer.contains(s), "{answer}");
@@ -1135,7 +1135,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units but leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules turns the answer round"),
+        summary.contains("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules or their reading turns the answer round"),
         "{summary}"
     );
 }
@@ -1531,7 +1531,7 @@ fn every_committed_answer_table_says_what_its_columns_count() {
     let retreat = read("retreat-vs-rank-and-file");
     let line = glossary(&retreat).expect("the retreat report says what its columns count");
     assert!(
-        line.starts_with("What the columns of the answer's numbers count:\n- Eliminated"),
+        line.starts_with("What the table's columns count:\n- Eliminated"),
         "{line}"
     );
     for words in [

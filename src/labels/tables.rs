@@ -663,7 +663,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("rerolls", "Commander's re-rolls"),
     ("rerolls_per_test", "Re-rolls a test"),
     ("retreat_out_of_range", "Retreating unit out of range"),
-    ("retreat_turns", "Retreat turns (no return roll)"),
+    ("retreat_turns", "Turns away (no return roll)"),
     ("return_at", "Rejoin at pips"),
     ("return_fire_dice", "Its fire dice a turn"),
     ("return_fire_to_hit", "Its fire die hits on"),

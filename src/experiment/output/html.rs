@@ -69,7 +69,7 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   section.printed td:first-child { min-width: 24mm; }
   /* The step tables' last column, sentences, as wide as the rest allows: at a fifth of the
      page it ran to five lines a row (writer trial 74). */
-  table:has(th.group) td:last-child { width: 30%; }
+  table:has(th.group) td:last-child { width: 26%; }
   .scr { display: none; }
   .prt { display: inline; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
@@ -84,7 +84,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   div.meanings li { break-inside: avoid; }
   p.rounding { break-before: avoid; }
   p.after { font-size: 8.5pt; color: #333; margin-top: -0.6rem; }
-  th.banded { min-width: 19mm; }
+  /* A measure's head on three lines, not five ("turns the / unit's / place / stood / empty",
+     writer trial 74). */
+  th.banded { min-width: 23mm; }
   th button::after { content: ""; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -463,7 +465,8 @@ fn opening_html(result: &ExperimentResult, page: &Page, under_table: bool) -> St
             // 74): the command and the file are in the Reproduce box.
             // Nor the seed, a programmer's word on paper (writer trial 74): it is in the
             // Reproduce box with the command.
-            &format!("Figures worked out with morale-lab {}", result.version)
+            // Nor the version, a software string (writer trial 74): the screen's footer has it.
+            "Figures worked out with morale-lab"
         ),
         escape(&page.title)
     );
@@ -600,7 +603,7 @@ fn tables_html(page: &Page, under_table: bool) -> String {
         // A title over the table, so that on paper, where it may open a page, it does not
         // stand cut off from the answer it gives the numbers of.
         if page.pivots.is_empty() {
-            out += "<p class=\"caption\">The answer's numbers</p>\n";
+            out += "<p class=\"caption\">The numbers behind the answer</p>\n";
             before(&mut out);
         }
         out += &table(tab, "The headline, variant by variant", every);

@@ -205,10 +205,11 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     };
     let retreat_on_fire = on.retreat_on_fire;
     notes.push(format!(
-        "enemy fire each turn: {} (mean {}), {} a quarter; holes in the line: {HOLES}",
+        "enemy fire each turn: {} ({} on average), {} a quarter; a unit leaves a hole in the line when {}",
         fire.description(),
         crate::report::up_to_units(fire.mean(), 3, "hit", "hits"),
-        crate::labels::count(u32::from(hits_per_quarter), "hit", "hits")
+        crate::labels::count(u32::from(hits_per_quarter), "hit", "hits"),
+        crate::system::holes_when(HOLES)
     ));
     if retreat_on_fire {
         notes.push(format!(

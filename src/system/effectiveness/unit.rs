@@ -196,6 +196,12 @@ fn start(p: &Params, u: &ef::Unit) -> Result<ef::UnitState> {
 fn need_note(u: &ef::Unit) -> String {
     match u.needs() {
         Some(1) => "a test always passes: no roll fails it (EF-2 has no automatic failure)".into(),
+        // What the two bonuses are, where a unit has neither: the steps "general attached"
+        // and "supported from behind" met a reader who had not been told (writer trial 74).
+        Some(n) if !u.general && !u.supported => format!(
+            "a test needs a natural {n}+, with no general attached ({:+} to tests) and no friendly unit directly behind in support ({:+}) (EF-2)",
+            u.numbers.general_bonus, u.numbers.support_bonus
+        ),
         Some(n) => format!("a test needs a natural {n}+ (EF-2)"),
         None => "no roll passes a test".into(),
     }

@@ -197,9 +197,10 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
         })?
     };
     notes.push(format!(
-        "enemy fire each turn: {} (mean {}); holes in the line: {HOLES}",
+        "enemy fire each turn: {} ({} on average); a unit leaves a hole in the line when {}",
         fire.description(),
-        crate::report::up_to_units(fire.mean(), 3, "pip", "pips")
+        crate::report::up_to_units(fire.mean(), 3, "pip", "pips"),
+        crate::system::holes_when(HOLES)
     ));
     if general {
         notes.push(format!(

@@ -271,15 +271,15 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
         // supplement (writer trial 74).
         "RF-10: a waiver test (an optional rule of Rank & File's Optional Rules, Supplement 1) is the test a unit takes at the end of the charge phase when charged in flank or rear, or, on foot, charged frontally by shock troops of a better class; it is read from the first table like any other test.".to_string(),
         match (n.rerolls_per_test, consistent) {
-            (1, true) => "RF-6: a re-roll (an optional rule: an Elite unit has them, and so does a unit whose attached commander holds re-rolls) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it): find the chance in the first table, then read it with a re-roll from the second.".to_string(),
+            (1, true) => "RF-6: a re-roll (an optional rule: an Elite unit has them, and so does a unit whose attached commander holds re-rolls) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it). To read a test with a re-roll, find its chance in the first table, then look that chance up in the re-roll table.".to_string(),
             (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit's, or one held by a commander attached to the unit); never more than one per test.".to_string(),
-            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit's, or those held by a commander attached to the unit): find the chance in the first table, then read it with re-rolls from the second."),
+            (k, true) => format!("RF-6: a re-roll re-rolls a failed test, up to {k} times on one test (an Elite unit's, or those held by a commander attached to the unit). To read a test with re-rolls, find its chance in the first table, then look that chance up in the re-roll table."),
             (k, false) => format!("RF-6: \"+ re-roll\" re-rolls a failed test, up to {k} times on one test (an Elite unit's, or those held by a commander attached to the unit)."),
         },
     ];
     match stands {
         Some(s) => notes.push(format!(
-            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (the rows marked \u{201c}fails\u{201d})."
+            "RF-3: a unit of {s} stands with {share} or more of them lost fails every test (the row marked \u{201c}fails\u{201d})."
         )),
         None => {
             // The usual unit sizes, with the first loss at which each fails every test.
@@ -625,11 +625,9 @@ mod tests {
         assert_eq!(html.matches("</style>").count(), 1);
         assert!(html.contains("counter(page)"));
         // And its head credits what worked it out (writer trial 59).
-        assert!(
-            html.contains(
-                "@page :first { @top-right { content: \"Worked out exactly by morale-lab "
-            )
-        );
+        assert!(html.contains(
+            "@page :first { @top-right { content: \"Worked out exactly with morale-lab\""
+        ));
     }
 
     #[test]

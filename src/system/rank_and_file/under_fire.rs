@@ -232,9 +232,10 @@ pub(super) fn job(ctx: &Ctx) -> Result<Box<dyn Job>> {
     let p = &ctx.p;
     let fire = fire_model(&fire_params(p))?;
     notes.push(format!(
-        "enemy fire each turn: {} (mean {}); holes in the line: {HOLES}",
+        "enemy fire each turn: {} ({} on average); a unit leaves a hole in the line when {}",
         fire.description(),
-        crate::report::up_to_units(fire.mean(), 3, "loss", "losses")
+        crate::report::up_to_units(fire.mean(), 3, "loss", "losses"),
+        crate::system::holes_when(HOLES)
     ));
     let shaken = p.fire_on_shaken;
     let chain = RfUnderFire::new(

@@ -178,7 +178,18 @@ fn said_as_a_writer(moves: &[Part], opener: &str, name: &str, base: &str, still:
         crate::labels::listed(&g)
     };
     let name = crate::labels::capitalised(name);
+    // What goes against the verdict is outside the question's own measures: said so, or a
+    // reader asks "but it saves units!" (writer trial 74).
+    let outside = first.iter().all(|p| !p.judged) && last.iter().all(|p| p.judged);
     let (gist, said) = match (first.is_empty(), last.is_empty()) {
+        (false, false) if outside => (
+            format!(
+                "{name} {}, but that is not what the question judges: it {}.",
+                words(&first),
+                words(&last)
+            ),
+            format!("{}, while {}", numbers(&first), numbers(&last)),
+        ),
         (false, false) => (
             format!("{name} {} but {}.", words(&first), words(&last)),
             format!("{}, while {}", numbers(&first), numbers(&last)),

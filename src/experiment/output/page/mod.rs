@@ -689,7 +689,7 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
             "In the table, \u{201c}{label}\u{201d} means {meaning}.{rest}"
         )),
         _ => Some(format!(
-            "What the columns of the answer's numbers count:\n\n{}",
+            "What the table's columns count:\n\n{}",
             said.iter()
                 .map(|(label, meaning, rest)| {
                     format!(

@@ -231,10 +231,10 @@ fn notes_words(own: &[String], shared: &[String], systems: usize, system: &str) 
     match (own.is_empty(), shared.is_empty()) {
         (true, true) => String::new(),
         (true, false) if systems > 1 => format!(
-            " Notes: those every variant of {} shares (below).",
+            " Notes: those used throughout under {} (below).",
             crate::labels::system(system)
         ),
-        (true, false) => " Notes: those every variant shares (below).".to_string(),
+        (true, false) => " Notes: those used throughout (below).".to_string(),
         (false, true) => format!(
             " Notes: {}.",
             own.iter()
@@ -243,9 +243,9 @@ fn notes_words(own: &[String], shared: &[String], systems: usize, system: &str) 
                 .join("; ")
         ),
         (false, false) => format!(
-            " Notes, besides those every variant{} shares (below): {}.",
+            " Notes, besides those used throughout{} (below): {}.",
             if systems > 1 {
-                format!(" of {}", crate::labels::system(system))
+                format!(" under {}", crate::labels::system(system))
             } else {
                 String::new()
             },
@@ -434,18 +434,20 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
                 .iter()
                 .map(|n| format!("{}.", crate::labels::capitalised(n)))
                 .collect(),
+            // "Notes every variant shares … said once" read as the tool talking (writer
+            // trial 74).
             title: if systems.len() > 1 {
                 format!(
-                    "Notes every variant of {} shares",
+                    "Assumptions used throughout, under {}",
                     crate::labels::system(system)
                 )
             } else {
-                "Notes every variant shares".into()
+                "Assumptions used throughout".into()
             },
             // The rule ids the notes cite, keyed: a magazine reader cannot look "EF-2" up
             // (writer trial 74).
             intro: format!(
-                "Every variant of {} here plays under these notes, said once{}:",
+                "Every variant of {} here is played this way{}:",
                 crate::labels::system(system),
                 match crate::labels::rules_cited(&shared.join(" ")) {
                     Some(key) => format!(

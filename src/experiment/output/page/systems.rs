@@ -112,38 +112,58 @@ pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
 }
 
 /// Why a row of the answer's table shows a dash, in a reader's words: the rows whose rules lack
-/// a state the baseline has, with the states they have instead ("Rank & File has no such
-/// state; its own (in good order, unsteady and routing) have no counterpart in the plain 25%
-/// rules and are not compared"). `dashed` names the rows that show one. `None` when no row
+/// a state the baseline has ("Rank & File has no such state"). `dashed` names the rows that show one. `None` when no row
 /// compared across systems does.
 pub(crate) fn dash_words(result: &ExperimentResult, dashed: &[&str]) -> Option<String> {
     let exp = &result.experiment;
     let mut parts = Vec::new();
+    // The table's columns: the headlines and the states units are still in at the last turn.
+    let heads = Head::all(exp, &result.runs[0].report);
+    let mut shown: Vec<String> = heads.iter().map(|h| h.key.clone()).collect();
+    shown.extend(
+        super::lead::still_heads(result, &heads)
+            .into_iter()
+            .map(|h| h.key),
+    );
+    // The table's columns: the headlines and the states units are still in at the last turn.
+    let heads = Head::all(exp, &result.runs[0].report);
+    let mut shown: Vec<String> = heads.iter().map(|h| h.key.clone()).collect();
+    shown.extend(
+        super::lead::still_heads(result, &heads)
+            .into_iter()
+            .map(|h| h.key),
+    );
     for (run, base_run) in crossings(result) {
         let name = exp.variants[run.variant].name.as_str();
         if !dashed.iter().any(|d| d.starts_with(name)) {
             continue;
         }
-        let own: Vec<String> = run
+        // Said short, under the table: the states it has instead are the business of the
+        // section on comparing across systems (a note of 30 words under a table, writer
+        // trial 74).
+        // Which of the baseline's states it lacks, by name (a bare "no such state" left a
+        // reader asking why; a list of the states it has instead was 30 words under a table,
+        // writer trials 74).
+        let lacks: Vec<String> = base_run
             .report
             .outcomes
             .iter()
-            .map(|o| o.outcome.as_str())
-            .filter(|o| {
-                !base_run
-                    .report
+            .map(|b| b.outcome.as_str())
+            .filter(|b| shown.iter().any(|k| k == b))
+            .filter(|b| {
+                !run.report
                     .outcomes
                     .iter()
-                    .any(|b| same_outcome(&b.outcome, o))
+                    .any(|o| same_outcome(b, &o.outcome))
             })
-            .map(|o| crate::labels::outcome(o).head)
+            .map(|b| format!("\u{201c}{}\u{201d}", crate::labels::outcome(b).head))
             .collect();
-        parts.push(match own.is_empty() {
-            true => format!("{name} has no such state"),
-            false => format!(
-                "{name} has no such state; its own ({}) have no counterpart in {} and are not compared",
-                crate::labels::listed(&own.iter().map(String::as_str).collect::<Vec<_>>()),
-                exp.variants[base_run.variant].name
+        parts.push(match &lacks[..] {
+            [] => format!("{name} has no such state"),
+            [one] => format!("{name} has no {one} state"),
+            _ => format!(
+                "{name} has no {} states",
+                crate::labels::listed(&lacks.iter().map(String::as_str).collect::<Vec<_>>())
             ),
         });
     }

@@ -192,13 +192,10 @@ fn in_this_report(result: &ExperimentResult, f: &Assumption) -> String {
                 true => format!("\u{201c}{}\u{201d}", v.name),
                 false => v.name.clone(),
             };
-            // A name that already says its value ("1 retreat in 6 blocked" of "1 in 6") is
-            // not followed by it again: "none (except in “the amendment, 1 retreat in 6
-            // blocked”)" (the value twice read as a puzzle, writer trial 62).
-            Some(match says_value(&v.name, &theirs) {
-                true => format!("except in {name}"),
-                false => format!("{theirs} for {name}"),
-            })
+            // A variant whose name already says its value ("1 retreat in 6 blocked" of
+            // "1 in 6") is not listed: its name is the exception (the value twice read as a
+            // puzzle, writer trial 62; "none (except in “…”)" in a cell, writer trial 74).
+            (!says_value(&v.name, &theirs)).then(|| format!("{theirs} for {name}"))
         })
         .collect();
     let value = as_roll(&f.key, &setting_value(&f.key, &f.from));

@@ -191,7 +191,7 @@ impl<'r> Grid<'r> {
                         ),
                         false => String::new(),
                     };
-                    format!("{unmoved}{}", another_comparison(result, o))
+                    format!("{unmoved}{}", another_comparison(result, o, &tab.rows))
                 }
                 None => self.no_other(band.as_deref(), &top.rule),
             });
@@ -222,8 +222,11 @@ impl<'r> Grid<'r> {
             // both EF-2) say that rule, the reason they agree.
             // In a reader's words (writer trial 74: "exactly as …, a step of the same rule; no
             // other change listed" was obscure).
+            // The rule by its name ("both change the test the same way"): "both move one rule
+            // the same way" did not say which (writer trial 74).
             Some((_, like, theirs)) if theirs == rule => format!(
-                "the same numbers as the row \u{201c}{like}\u{201d} (both move one rule the same way); other comparisons move little"
+                "the same numbers as the row \u{201c}{like}\u{201d} (both change {} the same way); other comparisons move little",
+                crate::labels::rule_title(rule).unwrap_or("one rule")
             ),
             Some((_, like, _)) => format!(
                 "the same numbers as the row \u{201c}{like}\u{201d}; other comparisons move little"
@@ -237,7 +240,14 @@ impl<'r> Grid<'r> {
 /// baseline with the one it has now ("The amendment, 1 retreat in 6 blocked: eliminated −4.73
 /// points (now −10.70)."); a sentence of "would differ from the plain 25% rules by …" nine
 /// times over read as program output (writer trial 58).
-fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
+/// The size in this report is said once a table for each comparison and measure: nine rows
+/// of "(in this report −10.70)" read as filler (writer trial 74); `earlier` are the table's
+/// rows so far.
+fn another_comparison(
+    result: &ExperimentResult,
+    o: &Assumption,
+    earlier: &[Vec<String>],
+) -> String {
     let head = Head::named(o.headline.clone(), &result.runs[0].report);
     let sign = match o.effect.as_str() {
         "flips" => "; the difference changes sign",
@@ -251,14 +261,23 @@ fn another_comparison(result: &ExperimentResult, o: &Assumption) -> String {
         .map(str::to_string)
         .unwrap_or(now);
 
-    format!(
-        // "in this report", not "now": a reader took "now" for the value after the step
-        // (writer trial 74).
-        "{}: {} {} (in this report {now}){sign}.",
+    let whose = format!(
+        "{}: {} ",
         crate::labels::capitalised(&o.variant),
-        head.labelled(),
-        band_cell(&head, o.changed),
-    )
+        head.labelled()
+    );
+    let now = format!("(in this report {now})");
+    let said = earlier.iter().any(|r| {
+        r.last()
+            .is_some_and(|c| c.contains(whose.as_str()) && c.contains(now.as_str()))
+    });
+    // "in this report", not "now": a reader took "now" for the value after the step (writer
+    // trial 74).
+    let now = match said {
+        true => String::new(),
+        false => format!(" {now}"),
+    };
+    format!("{whose}{}{now}{sign}.", band_cell(&head, o.changed))
 }
 
 /// A row of the grid's own, named in its first cell, the setting's three others empty.

@@ -264,7 +264,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "No single change to the rules turns the answer round; the sizes of the differences rest on "
+            "No single change to the rules or their reading turns the answer round; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -272,7 +272,7 @@ fn rests_on_sentences(
                 situation: &str| {
         let names = shown.iter().map(|(f, _)| named(f)).collect::<Vec<_>>();
         format!(
-            "{opening}{}{}; \u{201c}What changes the answer\u{201d} lists {}{situation}.",
+            "{opening}{}{}; \u{201c}What could change the answer\u{201d} lists {}{situation}.",
             names.join(" and on "),
             if keys.len() > shown.len() {
                 match (keys.len() - shown.len(), holds) {
@@ -399,7 +399,7 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
             "lists them",
         ),
     };
-    let list = format!("\u{201c}What changes the answer\u{201d} {listed}{situation}");
+    let list = format!("\u{201c}What could change the answer\u{201d} {listed}{situation}");
     let most = match (top, n) {
         (Some(t), 1) => format!(": {t}"),
         (Some(t), _) => format!(", most of all {t}"),
@@ -411,9 +411,11 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "No single change to the rules turns the answer round; one changes part of it: {t}."
+                "No single change to the rules or their reading turns the answer round; one changes part of it: {t}."
             ),
-            None => "No single change to the rules turns the answer round.".to_string(),
+            None => {
+                "No single change to the rules or their reading turns the answer round.".to_string()
+            }
         },
         false => format!("The answer changes with {them}{most}; {list}."),
     }
@@ -617,7 +619,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             printed: true,
             list: Vec::new(),
             closing: String::new(),
-            title: "What changes the answer".into(),
+            title: "What could change the answer".into(),
             intro,
             tables: Vec::new(),
         }]);
@@ -658,7 +660,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         printed: true,
         list: Vec::new(),
         closing,
-        title: "What changes the answer".into(),
+        title: "What could change the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
             Vec::new()
@@ -786,7 +788,7 @@ fn step_kinds(a: &crate::experiment::assumptions::Assumptions) -> String {
 }
 
 /// What a row of the table is, in a reader's words, and how many such steps were tried: the
-/// opening of "What changes the answer" where some step changes it.
+/// opening of "What could change the answer" where some step changes it.
 fn rows_are(
     result: &ExperimentResult,
     a: &crate::experiment::assumptions::Assumptions,
@@ -814,7 +816,7 @@ fn rows_are(
     let kinds = step_kinds(a);
     let listed = format!(
         // Plain words (writer trial 74: "dense statistician's prose").
-        "reverse a difference from {base}, create or remove one, or change one by more than {} (for a chance, by more than {} points if that is less); every step left out changes less{how}.",
+        "reverse a difference from {base}, create or remove one, or change one by more than {} (a chance also by more than {} points); every step left out changes less{how}.",
         share_words(a.share)
             .replace(" of its size", "")
             .replace(" its size", ""),
@@ -893,7 +895,7 @@ fn what_they_touch(
 
 /// The settings of the situation (and choices of play) that would change a difference from
 /// the baseline. (What would change only a variant shown for comparison is left out, as under
-/// "What changes the answer": it is not an assumption of the answer.)
+/// "What could change the answer": it is not an assumption of the answer.)
 fn where_the_answer_holds(
     result: &ExperimentResult,
     situation: Tab,
@@ -959,7 +961,7 @@ fn comparison_by_comparison(
         printed: false,
         list: Vec::new(),
         closing: String::new(),
-        title: "What changes the answer, comparison by comparison".into(),
+        title: "What could change the answer, comparison by comparison".into(),
         intro: format!(
             "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",
             match scale {

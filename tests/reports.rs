@@ -609,7 +609,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     assert!(
         answer.contains(
             "At the other values tried, the chance of recovering under Green is 74.39% at 4"
-        ) && !answer.contains("the rules give 5") && answer.contains("55.65% at 5 (the rules' own; −34.50 points)")
+        ) && !answer.contains("the rules give 5") && answer.contains("55.65% at 5, the rules' own number (−34.50 points)")
             && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.15% under both."),
         "{answer}"
     );
@@ -930,7 +930,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(
         // What the assumption does to the amendment, said where it removes its saving (the
         // README said it, the answer only "the size of a difference", writer trial 59).
-        summary.contains("No single change to the rules or their reading turns the answer round; one changes part of it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
+        summary.contains("Moving any one rule or reading a step leaves the answer as it is; one changes part of it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1135,7 +1135,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single change to the rules or their reading turns the answer round"),
+        summary.contains("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). Moving any one rule or reading a step leaves the answer as it is"),
         "{summary}"
     );
 }

@@ -939,20 +939,21 @@ fn along(
         .enumerate()
         .filter(|(_, (_, c))| omitted == cells.len() || !met(c))
         .map(|(i, (x, c))| {
-            let here = format!("{} at {}", head.value(value(c)), x.as_input());
+            // The rules' own value said in the sentence, not in a bracket with the gap
+            // ("55.65% at 5, the rules' own number (−34.50 points)", writer trial 74).
+            let own = match written == Some(i) && target.is_some() {
+                true => ", the rules' own number",
+                false => "",
+            };
+            let here = format!("{} at {}{own}", head.value(value(c)), x.as_input());
             // Against a target (the baseline, the same at every setting), each value's gap to
             // it, as the table gives it; else against the rules as written.
-            let mark = if written == Some(i) {
-                "the rules' own; "
-            } else {
-                ""
-            };
             match (target, written) {
                 (Some((t, _)), _) if (value(c) - t).abs() < EXACTLY_ZERO => {
-                    format!("{here} ({mark}the same)")
+                    format!("{here} (the same)")
                 }
                 (Some((t, _)), _) => {
-                    format!("{here} ({mark}{})", head.diff(value(c) - t))
+                    format!("{here} ({})", head.diff(value(c) - t))
                 }
                 (None, Some(w)) if w == i => format!("{here} (as written)"),
                 (None, Some(w)) => format!("{here} ({})", head.diff(value(c) - value(&cells[w]))),

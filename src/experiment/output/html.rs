@@ -70,6 +70,9 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   /* The step tables' last column, sentences, as wide as the rest allows: at a fifth of the
      page it ran to five lines a row (writer trial 74). */
   table:has(th.group) td:last-child { width: 26%; }
+  /* On paper a step table leaves off its last column, a sentence a row on the other
+     comparisons: it read as program output (writer trial 74); the answer names what matters. */
+  table:has(th.group) tr > :last-child { display: none; }
   .scr { display: none; }
   .prt { display: inline; }
   p.rounding { margin: -0.6rem 0 0.4rem; font-size: 7.5pt; }
@@ -725,7 +728,15 @@ fn section_html(i: usize, s: &super::Section) -> String {
         out += &table(tab, &s.title, "");
     }
     if !s.closing.is_empty() {
-        out += &format!("<p class=\"after\">{}</p>\n", inline(&s.closing));
+        let closing = match s.closing_paper.is_empty() || s.closing_paper == s.closing {
+            true => inline(&s.closing),
+            false => format!(
+                "<span class=\"scr\">{}</span><span class=\"prt\">{}</span>",
+                inline(&s.closing),
+                inline(&s.closing_paper)
+            ),
+        };
+        out += &format!("<p class=\"after\">{closing}</p>\n");
         list(&mut out);
     }
     out += "</section>\n";

@@ -48,6 +48,7 @@ pub(super) fn sensitivity_sections(result: &ExperimentResult) -> Vec<Section> {
             printed: false,
             list: Vec::new(),
             closing: String::new(),
+            closing_paper: String::new(),
             title: format!("Which rule matters most: {name}"),
             intro,
             tables: vec![tab],
@@ -90,6 +91,7 @@ pub(super) fn balance_sections(result: &ExperimentResult) -> Vec<Section> {
             printed: false,
             list: Vec::new(),
             closing: String::new(),
+            closing_paper: String::new(),
             title: format!(
                 "What {} makes it fair: {name}",
                 crate::params::label_in_prose(&b.key)
@@ -144,6 +146,7 @@ pub(super) fn play_sections(result: &ExperimentResult) -> Vec<Section> {
                 printed: true,
                 list: Vec::new(),
                 closing: solved.states_note("points", PLAY_ROWS),
+                closing_paper: String::new(),
                 title: format!("When to hold and when to charge: {name}"),
                 intro,
                 tables: vec![tab(solved.ways("points")), tab(states)],

@@ -288,6 +288,7 @@ pub(super) fn differences_section(
         printed: false,
         list: Vec::new(),
         closing: String::new(),
+        closing_paper: String::new(),
         title: match exp.several_baselines() {
             true => "Differences, each from its baseline".to_string(),
             false => format!("Differences from {}", exp.variants[0].name),

@@ -122,6 +122,9 @@ pub(crate) struct Section {
     /// A paragraph after the tables (the defaults a situation table assumes), which the list
     /// then follows; empty for none.
     pub closing: String,
+    /// The closing as printed, where paper says it shorter (the step tables' note without what
+    /// their screen-only column holds); empty: as on screen.
+    pub closing_paper: String,
 }
 
 /// The report's body: the question, the answer, a line on how it was run, the sections (each

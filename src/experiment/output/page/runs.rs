@@ -275,6 +275,7 @@ fn run_section(result: &ExperimentResult, run: &Run, zf: f64) -> Section {
         printed: false,
         list: Vec::new(),
         closing: String::new(),
+        closing_paper: String::new(),
         // A heading starts with a capital, where a name written to sit mid-sentence ("the
         // plain 25% rules, played well") does not.
         title: if at.is_empty() {
@@ -430,6 +431,7 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
             // trial 74).
             printed: true,
             closing: String::new(),
+            closing_paper: String::new(),
             list: shared
                 .iter()
                 .map(|n| format!("{}.", crate::labels::capitalised(n)))

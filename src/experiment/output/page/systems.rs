@@ -249,6 +249,7 @@ pub(super) fn across_systems(result: &ExperimentResult) -> Option<Section> {
         printed: false,
         list: Vec::new(),
         closing: String::new(),
+        closing_paper: String::new(),
         title: "Which ends are compared across rule systems".into(),
         intro: format!(
             "The variants use different rule systems ({}). An outcome is compared with the baseline's only where it names the same end (one system's \u{201c}removed\u{201d} and another's \u{201c}eliminated\u{201d} both mean the unit gone); each system reaches it by its own rules, so a difference measures the rules together, not one number. Outcomes with no counterpart are not compared. A measure (an average) is compared only where both systems count it.",

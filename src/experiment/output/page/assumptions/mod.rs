@@ -264,7 +264,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "No single change to the rules or their reading turns the answer round; the sizes of the differences rest on "
+            "Moving any one rule or reading a step leaves the answer as it is; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -411,11 +411,9 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "No single change to the rules or their reading turns the answer round; one changes part of it: {t}."
+                "Moving any one rule or reading a step leaves the answer as it is; one changes part of it: {t}."
             ),
-            None => {
-                "No single change to the rules or their reading turns the answer round.".to_string()
-            }
+            None => "Moving any one rule or reading a step leaves the answer as it is.".to_string(),
         },
         false => format!("The answer changes with {them}{most}; {list}."),
     }
@@ -619,6 +617,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
             printed: true,
             list: Vec::new(),
             closing: String::new(),
+            closing_paper: String::new(),
             title: "What could change the answer".into(),
             intro,
             tables: Vec::new(),
@@ -633,26 +632,27 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
     // The section opens on its conclusion, and what a row is follows the table as a note: a
     // long opening split across two pages and left the foot of the first blank, and seven
     // lines stood over a table of one row (writer trial 54).
-    let (intro, closing) = match by_setting.rows.is_empty() {
-        true => (format!("{intro}{touch}"), String::new()),
+    let (intro, closing, closing_paper) = match by_setting.rows.is_empty() {
+        true => (format!("{intro}{touch}"), String::new(), String::new()),
         false => {
             let lead = match verdict.is_empty() {
                 false => verdict,
                 true => match by_setting.rows.as_slice() {
                     [row] => format!(
-                        " Only one of the rules' numbers or readings (a reading: this study's choice where the rules are silent), moved a single step, changes the answer: {}, at {}.",
+                        " Of the rules' numbers and this study's readings of them, only one, moved a single step, changes the answer: {}, at {}.",
                         crate::labels::setting_in_prose(&row[0]),
                         row[2]
                     ),
                     rows => format!(
-                        " {} of the rules' numbers and readings (a reading: this study's choice where the rules are silent), each moved a single step, change the answer; the table lists them, the one that changes it most first.",
+                        " {} of the rules' numbers and this study's readings of them, each moved a single step, change the answer; the table lists them, the one that changes it most first.",
                         rows.len()
                     ),
                 },
             };
             (
                 format!("{lead}{touch}").trim_start().to_string(),
-                rows_are(result, a, base).trim_start().to_string(),
+                rows_are(result, a, base, false).trim_start().to_string(),
+                rows_are(result, a, base, true).trim_start().to_string(),
             )
         }
     };
@@ -660,6 +660,7 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
         printed: true,
         list: Vec::new(),
         closing,
+        closing_paper,
         title: "What could change the answer".into(),
         intro,
         tables: if by_setting.rows.is_empty() {
@@ -789,10 +790,14 @@ fn step_kinds(a: &crate::experiment::assumptions::Assumptions) -> String {
 
 /// What a row of the table is, in a reader's words, and how many such steps were tried: the
 /// opening of "What could change the answer" where some step changes it.
+/// On `paper` the grid's note says neither the listing rule in full nor what its last column
+/// holds: that column is left off the printed page, and the rule read as a specification
+/// (writer trial 74).
 fn rows_are(
     result: &ExperimentResult,
     a: &crate::experiment::assumptions::Assumptions,
     base: &str,
+    paper: bool,
 ) -> String {
     let exp = &result.experiment;
     let at = match exp.sweep.is_empty() {
@@ -830,8 +835,14 @@ fn rows_are(
                 .iter()
                 .map(|h| format!("\u{201c}{}\u{201d}", h.labelled()))
                 .collect();
+            let rest = match paper {
+                true => " Changes too small to matter are left out.".to_string(),
+                false => format!(
+                    " A step is listed if it would {listed} The last column: the step's largest change to another comparison, with that comparison's difference in this report."
+                ),
+            };
             format!(
-                " Each row{at} takes one step from this report's setting: {kinds}. The grouped columns give {led}'s differences after the step and the answer they give, which rests on {} alone. A step is listed if it would {listed} The last column: the step's largest change to another comparison, with that comparison's difference in this report.",
+                " Each row{at} takes one step from this report's setting: {kinds}. The grouped columns give {led}'s differences after the step and the answer they give, which rests on {} alone.{rest}",
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }
@@ -876,7 +887,7 @@ fn what_they_touch(
         });
         verdict += &match word {
             Some((led, w)) => format!(
-                " Each setting below moves a difference the question asks about, or one of the other comparisons listed in the last column, but none changes the verdict: under every one, {led}'s answer stays {w}."
+                " Each setting below moves a difference the question asks about, or one of the report's other comparisons, but none changes the verdict: under every one, {led}'s answer stays {w}."
             ),
             None => format!(
                 " Each setting below moves a difference the question asks about, but none changes the verdict: under every one, {} still move the same way.",
@@ -888,7 +899,7 @@ fn what_they_touch(
         intro += " Steps in the situation, and in how it is played, are under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
-        intro += " No step in the situation (the unit, its state and what it faces) or in how it is played changes a difference the question asks about.";
+        intro += " No step in the situation (the unit, its state and what it faces), or in how it is played, changes the answer's differences.";
     }
     (verdict, intro)
 }
@@ -942,6 +953,7 @@ fn where_the_answer_holds(
             },
         ),
         closing: String::new(),
+        closing_paper: String::new(),
         list: Vec::new(),
         tables: vec![situation],
     }
@@ -961,6 +973,7 @@ fn comparison_by_comparison(
         printed: false,
         list: Vec::new(),
         closing: String::new(),
+        closing_paper: String::new(),
         title: "What could change the answer, comparison by comparison".into(),
         intro: format!(
             "Each setting above, with every headline difference (variant minus {base}) it changes: the difference as the report gives it and under the change{}.{not_moved}{}",

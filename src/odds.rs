@@ -592,7 +592,7 @@ impl Odds {
                 {
                     true => {
                         format!(
-                            "{line}; where the rules are silent, this sheet's assumptions are in the rules in force below"
+                            "{line}. Where the rules give no number, the rules in force below say what this sheet assumes"
                         )
                     }
                     false => line,

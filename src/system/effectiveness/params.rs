@@ -37,7 +37,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "a support's reach “in two turns by normal movement”: a support is behind the unit or not",
+        what: "how far away a support may stand (the rules allow two turns' normal movement): a unit is either supported from behind or not",
         rules: "EF-2",
         scenarios: &[
             Scenario::Test,

@@ -225,11 +225,22 @@ fn measure_table(result: &ExperimentResult, run: &Run, zf: f64) -> Option<Tab> {
     Some(metrics)
 }
 
+/// How the note of what the tool leaves out opens.
+const LEFT_OUT: &str = "not modelled here: ";
+
+/// Whether the notes every variant shares are only what the study leaves out.
+fn only_left_out(shared: &[String]) -> bool {
+    matches!(shared, [one] if one.starts_with(LEFT_OUT))
+}
+
 /// The notes line of a run's section: its own notes, and a pointer to those every variant (of
 /// its system, where there are several) shares.
 fn notes_words(own: &[String], shared: &[String], systems: usize, system: &str) -> String {
     match (own.is_empty(), shared.is_empty()) {
         (true, true) => String::new(),
+        (true, false) if only_left_out(shared) => {
+            " Left out: what this study leaves out of every variant (below).".to_string()
+        }
         (true, false) if systems > 1 => format!(
             " Notes: those used throughout under {} (below).",
             crate::labels::system(system)
@@ -237,6 +248,13 @@ fn notes_words(own: &[String], shared: &[String], systems: usize, system: &str) 
         (true, false) => " Notes: those used throughout (below).".to_string(),
         (false, true) => format!(
             " Notes: {}.",
+            own.iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        (false, false) if only_left_out(shared) => format!(
+            " Notes: {}; what this study leaves out is said below.",
             own.iter()
                 .map(|n| n.as_str())
                 .collect::<Vec<_>>()
@@ -423,6 +441,40 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
     for system in &systems {
         let shared = shared_notes(result, system);
         if shared.is_empty() {
+            continue;
+        }
+        // Where what every variant shares is only what the study leaves out, the heading says
+        // so: "Assumptions used throughout" over a single "Not modelled here" read oddly
+        // (writer trial 74).
+        if only_left_out(&shared) {
+            let key = crate::labels::rules_cited(&shared.join(" "));
+            sections.push(Section {
+                printed: true,
+                closing: String::new(),
+                closing_paper: String::new(),
+                list: shared
+                    .iter()
+                    .map(|n| n.trim_start_matches(LEFT_OUT))
+                    .map(|n| format!("{}.", crate::labels::capitalised(n)))
+                    .collect(),
+                title: if systems.len() > 1 {
+                    format!(
+                        "What this study leaves out of {}",
+                        crate::labels::system(system)
+                    )
+                } else {
+                    "What this study leaves out".into()
+                },
+                intro: format!(
+                    "Left out of every variant of {} here{}:",
+                    crate::labels::system(system),
+                    match key {
+                        Some(key) => format!(" (in brackets, the rule it belongs to: {key})"),
+                        None => String::new(),
+                    }
+                ),
+                tables: Vec::new(),
+            });
             continue;
         }
         sections.push(Section {

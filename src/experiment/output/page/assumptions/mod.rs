@@ -846,9 +846,14 @@ fn rows_are(
                 crate::labels::listed(&on.iter().map(String::as_str).collect::<Vec<_>>())
             )
         }
-        None => format!(
-            " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Listed are the steps that {listed}"
-        ),
+        None => match paper {
+            true => format!(
+                " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Changes too small to matter are left out."
+            ),
+            false => format!(
+                " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Listed are the steps that {listed}"
+            ),
+        },
     }
 }
 

@@ -2775,7 +2775,7 @@ fn the_map_of_the_best_choice_reads_on_a_phone() {
     // Each text's size on the screen: its size in the drawing times the drawing's scale.
     // Phone trial 74: fitted to the screen, most cells were too small to carry their turn; the
     // map is drawn at its own size in a box that pans sideways, the page itself never does.
-    let sizes = b.eval("(() => { const fig = document.querySelector('#played figure'), svg = fig.querySelector('svg'), r = svg.getBoundingClientRect(), f = fig.getBoundingClientRect(), k = r.width / Number(svg.getAttribute('width')); const s = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * k); return [Math.min(...s), s.length, f.left >= 0 && f.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth, fig.scrollWidth > fig.clientWidth]; })()");
+    let sizes = b.eval("(() => { const fig = document.querySelector('#played figure'), svg = fig.querySelector('svg'), r = svg.getBoundingClientRect(), f = fig.getBoundingClientRect(), k = r.width / Number(svg.getAttribute('width')); const s = [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * k); return [Math.min(...s), s.length, f.left >= 0 && f.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth, (() => { const pan = fig.querySelector('.pan'); return !!pan && pan.scrollWidth > pan.clientWidth; })()]; })()");
     let least = sizes[0].as_f64().unwrap();
     assert!(least >= 11.0, "the map's text is {least:.1} px on a phone");
     assert!(sizes[1].as_u64().unwrap() > 10, "{sizes}");
@@ -2788,6 +2788,24 @@ fn the_map_of_the_best_choice_reads_on_a_phone() {
         sizes[3],
         json!(true),
         "the map is not at its own size: {sizes}"
+    );
+    // Phone trial 76: the title, legend, what runs across and the note were inside the panned
+    // picture and cut off at the screen's edge. Only the grid pans: they are text on the page,
+    // within the screen, and the picture holds none of them.
+    let outside = b.eval("(() => { const fig = document.querySelector('#played figure'), svg = fig.querySelector('svg'), title = fig.querySelector('.map-title'), keys = [...fig.querySelectorAll('ul.map-key li')], within = (e) => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; }; const words = [...svg.querySelectorAll('text')].map((t) => t.textContent).join(' '); return [title ? title.textContent : '', keys.map((k) => k.textContent), !!title && within(title) && keys.every(within), words.includes('best choice') || words.includes('Each side')]; })()");
+    assert!(
+        outside[0]
+            .as_str()
+            .unwrap()
+            .contains("best choice in each state"),
+        "{outside}"
+    );
+    assert!(!outside[1].as_array().unwrap().is_empty(), "{outside}");
+    assert_eq!(outside[2], json!(true), "{outside}");
+    assert_eq!(
+        outside[3],
+        json!(false),
+        "the picture still holds its title or note: {outside}"
     );
 }
 

@@ -74,7 +74,27 @@ impl Explorer {
                 Failure::of(&Error::Conflict(format!("could not draw the map: {e}")), "")
             })
         };
-        let (svg, narrow) = (draw(chart::SIZE)?, draw(PHONE)?);
+        let svg = draw(chart::SIZE)?;
+        // A phone pans the map sideways: drawn bare, its title, legend, x axis's name and note
+        // given as text outside the panned picture (phone trial 76).
+        let (narrow, legend, across, note) = match &map {
+            chart::Chart::Choices(c) => {
+                let bare = chart::Chart::Choices(chart::Choices {
+                    bare: true,
+                    ..c.clone()
+                });
+                let narrow = bare.svg_sized(PHONE).map_err(|e| {
+                    Failure::of(&Error::Conflict(format!("could not draw the map: {e}")), "")
+                })?;
+                let legend: Vec<(String, String)> = c
+                    .legend()
+                    .into_iter()
+                    .map(|(name, col)| (name, format!("#{:02x}{:02x}{:02x}", col.0, col.1, col.2)))
+                    .collect();
+                (narrow, legend, c.x.0.clone(), c.note.clone())
+            }
+            _ => (draw(PHONE)?, Vec::new(), String::new(), String::new()),
+        };
         let (states, met) = solved.states(ROWS, "points");
         let command = v
             .command(&edit.setting)
@@ -93,7 +113,15 @@ impl Explorer {
             "states": states,
             "met": met,
             "note": solved.states_note("points", ROWS),
-            "chart": { "name": "play", "title": title, "svg": svg, "narrow": narrow },
+            "chart": {
+                "name": "play",
+                "title": title,
+                "svg": svg,
+                "narrow": narrow,
+                "legend": legend,
+                "across": across,
+                "note": note,
+            },
             "command": command,
             "chart_command": format!("{command} --chart {}", shell("best-play.png")),
         }))

@@ -139,6 +139,7 @@ impl Solution {
             y: ("side B".into(), ys),
             cells,
             kinds,
+            bare: false,
             note: format!(
                 "Each side's state: its morale state and what it has left. A blank cell: a state not met under the best play, met in under a thousandth of a turn, or one where the choices are worth the same. Turn limit: {} turns{}.",
                 self.turns,

@@ -24,6 +24,31 @@ pub struct Choices {
     pub kinds: Vec<(String, RGBColor)>,
     /// Under the plot: what the cells mean.
     pub note: String,
+    /// Drawn without its title, legend, x axis's name and note, which a phone gives as text
+    /// beside the map it pans (inside the panned picture they were cut off at the screen's
+    /// edge, phone trial 76); see [`Choices::legend`].
+    pub bare: bool,
+}
+
+impl Choices {
+    /// The kinds some cell shows, by name and colour, in the legend's order: a colour in the
+    /// legend that no cell has sends a reader looking for it (writer trial 66: "charge" where
+    /// side A never charges from the start).
+    pub fn legend(&self) -> Vec<(String, RGBColor)> {
+        let shown = |k: usize| {
+            self.cells
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|(kind, _)| *kind == k)
+        };
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| shown(*k))
+            .map(|(_, kind)| kind.clone())
+            .collect()
+    }
 }
 
 /// The height of a row of cells at scale 1 (two lines of the body's text fit it).
@@ -39,22 +64,18 @@ where
     DB::ErrorType: 'static,
 {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    // Only the kinds some cell shows: a colour in the legend that no cell has sends a reader
-    // looking for it (writer trial 66: "charge" where side A never charges from the start).
-    let shown = |k: usize| {
-        c.cells
-            .iter()
-            .flatten()
-            .flatten()
-            .any(|(kind, _)| *kind == k)
+    let entries: Vec<(String, Key)> = match c.bare {
+        true => Vec::new(),
+        false => c
+            .legend()
+            .into_iter()
+            .map(|(name, col)| (name, Key::Swatch(col)))
+            .collect(),
     };
-    let entries: Vec<(String, Key)> = c
-        .kinds
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| shown(*k))
-        .map(|(_, (name, col))| (name.clone(), Key::Swatch(*col)))
-        .collect();
+    let (title, x_name, note) = match c.bare {
+        true => ("", "", ""),
+        false => (c.title.as_str(), c.x.0.as_str(), c.note.as_str()),
+    };
     let (nx, ny) = (c.x.1.len().max(1), c.y.1.len().max(1));
     let widest = |names: &[String]| {
         names
@@ -76,7 +97,7 @@ where
     };
     // The plot's height: a row of cells each, and the x axis's room under them.
     let plot_h = (ny as f64 * ROW_H + 30.0).max(134.0) + f64::from(x_room) / s.0;
-    let f = frame(root, &c.title, Place::Below(&entries), plot_h, s)?;
+    let f = frame(root, title, Place::Below(&entries), plot_h, s)?;
     let mut plot = axes_with(
         &f.plot,
         8.0,
@@ -104,7 +125,7 @@ where
             false => name_at(*v, &c.x.1, false),
         })
         .y_label_formatter(&|v| name_at(*v, &c.y.1, true))
-        .x_desc(c.x.0.as_str())
+        .x_desc(x_name)
         .y_desc(c.y.0.as_str())
         .draw()
         .map_err(e)?;
@@ -153,5 +174,5 @@ where
             }
         }
     }
-    caption(root, f.caption_top, f.setup.as_deref(), &c.note, s)
+    caption(root, f.caption_top, f.setup.as_deref(), note, s)
 }

@@ -176,6 +176,80 @@ fn with_condition(name: &str, meaning: &str, weak: Option<&str>) -> String {
 /// more ([`super::answer::Head::change`]).
 const ROUNDING: &str = "A change is worked out before rounding, so its last digit may differ from the difference of the rounded figures; a change of a chance is in percentage points (\u{201c}points\u{201d}).";
 
+/// [`ROUNDING`]'s last clause alone, where every change printed is the difference of the
+/// printed figures: the warning under a table where none differs read as boilerplate (writer
+/// trial 74).
+const POINTS: &str = "A change of a chance is in percentage points (\u{201c}points\u{201d}).";
+
+/// A cell's leading number ("71.43%", "−13.94 points", "3.83 (+0.78 turns)") and how many
+/// decimals it is given to.
+fn leading_number(cell: &str) -> Option<(f64, usize)> {
+    let t = cell.trim().replace('\u{2212}', "-");
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == ','))
+        .unwrap_or(t.len());
+    let n = t[..end].replace(',', "");
+    let decimals = n.split_once('.').map_or(0, |(_, d)| d.len());
+    n.parse::<f64>().ok().map(|x| (x, decimals))
+}
+
+/// Whether some change the answer's table prints is not the difference of the figures it
+/// prints (rounding moved its last digit); `true` where the table cannot be read so (several
+/// baselines; a layout of another kind), as if it might.
+fn rounding_shows(t: &Tab, several_baselines: bool) -> bool {
+    if several_baselines || t.rows.is_empty() {
+        return true;
+    }
+    let off = |v: (f64, usize), b: (f64, usize), c: (f64, usize)| {
+        (v.0 - b.0 - c.0).abs() > 0.5 * 10f64.powi(-(c.1 as i32)) + 1e-9
+    };
+    // Each change in brackets after its value ("71.43% (−13.94 points)"), the first row the
+    // baseline's.
+    if t.rows.iter().skip(1).flatten().any(|c| c.contains(" (")) {
+        let base = &t.rows[0];
+        for row in &t.rows[1..] {
+            for (j, cell) in row.iter().enumerate().skip(1) {
+                let Some((value, change)) = cell.split_once(" (") else {
+                    continue;
+                };
+                let (Some(v), Some(c), Some(b)) = (
+                    leading_number(value),
+                    leading_number(change),
+                    base.get(j).and_then(|x| leading_number(x)),
+                ) else {
+                    continue;
+                };
+                if off(v, b, c) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+    // Else a column of changes last, the baseline's row the one with none ("—").
+    let last = |r: &Vec<String>| r.last().cloned().unwrap_or_default();
+    let bases: Vec<&Vec<String>> = t.rows.iter().filter(|r| last(r) == "\u{2014}").collect();
+    let [base] = bases[..] else {
+        return true;
+    };
+    let n = base.len();
+    if n < 2 {
+        return true;
+    }
+    let Some(b) = leading_number(&base[n - 2]) else {
+        return true;
+    };
+    t.rows.iter().any(|r| {
+        match (
+            r.get(n - 2).and_then(|x| leading_number(x)),
+            leading_number(&last(r)),
+        ) {
+            (Some(v), Some(c)) => off(v, b, c),
+            _ => false,
+        }
+    })
+}
+
 /// The answer, its table and the detail under it: the verdict (with the variant that moves the
 /// headlines most where the file asks for it), the assumptions it rests on within 150 words,
 /// and with a `[balance]` section the number solved for first.
@@ -502,9 +576,16 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         .collect()
                 })
                 .unwrap_or_default();
+            let rounding = match headline
+                .as_ref()
+                .is_none_or(|t| rounding_shows(t, exp.several_baselines()))
+            {
+                true => ROUNDING,
+                false => POINTS,
+            };
             match exp.headlines.len() > 1 && exp.variants.len() > 1 {
                 true => format!(
-                    "In brackets: each row\u{2019}s change from {}.{} {ROUNDING}",
+                    "In brackets: each row\u{2019}s change from {}.{} {rounding}",
                     match exp.several_baselines() {
                         true => "its baseline",
                         false => exp.variants[0].name.as_str(),
@@ -519,7 +600,7 @@ pub(crate) fn page(result: &ExperimentResult, comparisons: &[Comparison], comman
                         }),
                     }
                 ),
-                false => ROUNDING.to_string(),
+                false => rounding.to_string(),
             }
         }),
         meanings: meanings(result),
@@ -883,5 +964,41 @@ mod tests {
             t.markdown(),
             "| variant | p |\n|---|---:|\n| A \\| B | 0.5 |\n"
         );
+    }
+
+    /// The rounding warning stays only where a printed change is not the difference of the
+    /// printed figures, in either layout of the answer's table.
+    #[test]
+    fn the_rounding_note_stays_only_where_rounding_shows() {
+        let tab = |rows: &[&[&str]]| Tab {
+            head: Vec::new(),
+            rows: rows
+                .iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect(),
+            group: None,
+        };
+        let exact = tab(&[
+            &["base", "85.37%", "3.05"],
+            &["new", "71.43% (\u{2212}13.94 points)", "3.83 (+0.78 turns)"],
+        ]);
+        assert!(!rounding_shows(&exact, false));
+        let moved = tab(&[
+            &["base", "85.37%", "3.05"],
+            &["new", "71.43% (\u{2212}13.95 points)", "3.83 (+0.78 turns)"],
+        ]);
+        assert!(rounding_shows(&moved, false));
+        assert!(rounding_shows(&exact, true));
+        let column = tab(&[
+            &["Regular", "any", "90.15%", "\u{2014}"],
+            &["Green", "4", "74.39%", "\u{2212}15.76 points"],
+            &["Green", "3", "90.15%", "exactly the same"],
+        ]);
+        assert!(!rounding_shows(&column, false));
+        let off = tab(&[
+            &["Regular", "any", "90.15%", "\u{2014}"],
+            &["Green", "4", "74.39%", "\u{2212}15.77 points"],
+        ]);
+        assert!(rounding_shows(&off, false));
     }
 }

@@ -156,11 +156,6 @@ impl<'r> Grid<'r> {
                 row.push(changed(h, to).map_or("\u{2014}".to_string(), |d| band_cell(h, d)));
             }
             let then = verdict_word(&self.heads, |h| changed(h, to));
-            row.push(match (&then, &now) {
-                (Some(t), Some(n)) if t == n => format!("still {t}"),
-                (Some(t), Some(n)) => format!("{t}, not {n}"),
-                _ => "\u{2014}".into(),
-            });
             // What the step does to the other comparisons the question asks: the
             // gravest, in a sentence.
             let other = gravest_of(
@@ -171,6 +166,28 @@ impl<'r> Grid<'r> {
                     .copied()
                     .collect(),
             );
+            // A step listed for another comparison alone, its band as the report's own, says
+            // so beside its answer: printed without the last column, its row read as a step
+            // that changes nothing (writer trial 74).
+            let only = match &other {
+                Some(o)
+                    if self
+                        .shown
+                        .iter()
+                        .all(|h| match (changed(h, to), self.now(h)) {
+                            (Some(x), Some(y)) => (x - y).abs() < 1e-12,
+                            _ => false,
+                        }) =>
+                {
+                    format!(" (it moves only {})", o.variant)
+                }
+                _ => String::new(),
+            };
+            row.push(match (&then, &now) {
+                (Some(t), Some(n)) if t == n => format!("still {t}{only}"),
+                (Some(t), Some(n)) => format!("{t}, not {n}"),
+                _ => "\u{2014}".into(),
+            });
             let band: Option<Vec<f64>> = self.shown.iter().map(|h| changed(h, to)).collect();
             row.push(match other {
                 Some(o) => {

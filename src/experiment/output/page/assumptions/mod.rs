@@ -264,7 +264,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "Moving any one rule or reading a step leaves the answer as it is; the sizes of the differences rest on "
+            "Changing any single rule or reading by one step does not change this answer; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -411,9 +411,10 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
             Some(t) => format!(
-                "Moving any one rule or reading a step leaves the answer as it is; one changes part of it: {t}."
+                "Changing any single rule or reading by one step does not change this answer; one changes part of it: {t}."
             ),
-            None => "Moving any one rule or reading a step leaves the answer as it is.".to_string(),
+            None => "Changing any single rule or reading by one step does not change this answer."
+                .to_string(),
         },
         false => format!("The answer changes with {them}{most}; {list}."),
     }

@@ -445,38 +445,27 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
         }
         // Where what every variant shares is only what the study leaves out, the heading says
         // so: "Assumptions used throughout" over a single "Not modelled here" read oddly
-        // (writer trial 74).
-        if only_left_out(&shared) {
-            let key = crate::labels::rules_cited(&shared.join(" "));
-            sections.push(Section {
-                printed: true,
-                closing: String::new(),
-                closing_paper: String::new(),
-                list: shared
-                    .iter()
-                    .map(|n| n.trim_start_matches(LEFT_OUT))
-                    .map(|n| format!("{}.", crate::labels::capitalised(n)))
-                    .collect(),
-                title: if systems.len() > 1 {
-                    format!(
-                        "What this study leaves out of {}",
-                        crate::labels::system(system)
-                    )
-                } else {
-                    "What this study leaves out".into()
-                },
-                intro: format!(
-                    "Left out of every variant of {} here{}:",
-                    crate::labels::system(system),
-                    match key {
-                        Some(key) => format!(" (in brackets, the rule it belongs to: {key})"),
-                        None => String::new(),
-                    }
-                ),
-                tables: Vec::new(),
-            });
-            continue;
-        }
+        // (writer trial 74). Else "Assumptions used throughout": "Notes every variant shares …
+        // said once" read as the tool talking (writer trial 74).
+        let left_out = only_left_out(&shared);
+        let name = crate::labels::system(system);
+        let (title, opening, keyed) = match left_out {
+            true => (
+                "What this study leaves out",
+                "Left out of every variant of {} here",
+                "in brackets, the rule it belongs to",
+            ),
+            false => (
+                "Assumptions used throughout",
+                "Every variant of {} here is played this way",
+                "in brackets, the rule a note reads, as this study numbers them",
+            ),
+        };
+        let title = match (systems.len() > 1, left_out) {
+            (false, _) => title.to_string(),
+            (true, true) => format!("{title} of {name}"),
+            (true, false) => format!("{title}, under {name}"),
+        };
         sections.push(Section {
             // On paper too, in two columns of small type: without them a printed report said
             // nothing of the dice, the hits a quarter or how a retreat is blocked (writer
@@ -486,27 +475,17 @@ pub(super) fn run_sections(result: &ExperimentResult) -> Vec<Section> {
             closing_paper: String::new(),
             list: shared
                 .iter()
+                .map(|n| n.trim_start_matches(if left_out { LEFT_OUT } else { "" }))
                 .map(|n| format!("{}.", crate::labels::capitalised(n)))
                 .collect(),
-            // "Notes every variant shares … said once" read as the tool talking (writer
-            // trial 74).
-            title: if systems.len() > 1 {
-                format!(
-                    "Assumptions used throughout, under {}",
-                    crate::labels::system(system)
-                )
-            } else {
-                "Assumptions used throughout".into()
-            },
+            title,
             // The rule ids the notes cite, keyed: a magazine reader cannot look "EF-2" up
             // (writer trial 74).
             intro: format!(
-                "Every variant of {} here is played this way{}:",
-                crate::labels::system(system),
+                "{}{}:",
+                opening.replace("{}", &name),
                 match crate::labels::rules_cited(&shared.join(" ")) {
-                    Some(key) => format!(
-                        " (in brackets, the rule a note reads, as this study numbers them: {key})"
-                    ),
+                    Some(key) => format!(" ({keyed}: {key})"),
                     None => String::new(),
                 }
             ),

@@ -112,19 +112,11 @@ pub(crate) fn unmatched(result: &ExperimentResult) -> Vec<String> {
 }
 
 /// Why a row of the answer's table shows a dash, in a reader's words: the rows whose rules lack
-/// a state the baseline has ("Rank & File has no such state"). `dashed` names the rows that show one. `None` when no row
-/// compared across systems does.
+/// a state the baseline has, named ("Rank & File has no “retreating” state"). `dashed` names
+/// the rows that show one. `None` when no row compared across systems does.
 pub(crate) fn dash_words(result: &ExperimentResult, dashed: &[&str]) -> Option<String> {
     let exp = &result.experiment;
     let mut parts = Vec::new();
-    // The table's columns: the headlines and the states units are still in at the last turn.
-    let heads = Head::all(exp, &result.runs[0].report);
-    let mut shown: Vec<String> = heads.iter().map(|h| h.key.clone()).collect();
-    shown.extend(
-        super::lead::still_heads(result, &heads)
-            .into_iter()
-            .map(|h| h.key),
-    );
     // The table's columns: the headlines and the states units are still in at the last turn.
     let heads = Head::all(exp, &result.runs[0].report);
     let mut shown: Vec<String> = heads.iter().map(|h| h.key.clone()).collect();
@@ -138,9 +130,6 @@ pub(crate) fn dash_words(result: &ExperimentResult, dashed: &[&str]) -> Option<S
         if !dashed.iter().any(|d| d.starts_with(name)) {
             continue;
         }
-        // Said short, under the table: the states it has instead are the business of the
-        // section on comparing across systems (a note of 30 words under a table, writer
-        // trial 74).
         // Which of the baseline's states it lacks, by name (a bare "no such state" left a
         // reader asking why; a list of the states it has instead was 30 words under a table,
         // writer trials 74).

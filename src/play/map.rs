@@ -108,27 +108,19 @@ impl Solution {
                     "{}, {} in the last turn only",
                     self.choices[a], self.choices[b]
                 );
-                let kind = match kinds.iter().position(|k| k.0 == name) {
-                    Some(k) => k,
-                    None => {
-                        kinds.push((name, pale(base[a])));
-                        kinds.len() - 1
-                    }
-                };
-                (kind, self.choices[a].clone())
+                (
+                    kind_of(&mut kinds, name, pale(base[a])),
+                    self.choices[a].clone(),
+                )
             } else {
                 let name = format!(
                     "{}, then {} from the turn shown",
                     self.choices[a], self.choices[b]
                 );
-                let kind = match kinds.iter().position(|k| k.0 == name) {
-                    Some(k) => k,
-                    None => {
-                        kinds.push((name, tint(base[a])));
-                        kinds.len() - 1
-                    }
-                };
-                (kind, format!("{} from {}", self.choices[b], last.turns.0))
+                (
+                    kind_of(&mut kinds, name, tint(base[a])),
+                    format!("{} from {}", self.choices[b], last.turns.0),
+                )
             };
             cells[yi][xi] = Some(cell);
         }
@@ -179,4 +171,19 @@ fn left_of(words: &str) -> (i64, String) {
         .map(|(_, r)| r.to_string())
         .unwrap_or_default();
     (digits.parse().unwrap_or(0), after)
+}
+
+/// The index of the kind of cell named `name` in `kinds`, added with `colour` where it is new.
+fn kind_of(
+    kinds: &mut Vec<(String, plotters::style::RGBColor)>,
+    name: String,
+    colour: plotters::style::RGBColor,
+) -> usize {
+    match kinds.iter().position(|k| k.0 == name) {
+        Some(k) => k,
+        None => {
+            kinds.push((name, colour));
+            kinds.len() - 1
+        }
+    }
 }

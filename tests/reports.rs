@@ -609,7 +609,7 @@ fn a_rule_sweep_answers_along_the_rule_and_names_the_match() {
     assert!(
         answer.contains(
             "At the other values tried, the chance of recovering under Green is 74.39% at 4"
-        ) && !answer.contains("the rules give 5") && answer.contains("55.65% at 5, the rules' own number (−34.50 points)")
+        ) && !answer.contains("the rules give 5") && answer.contains("74.39% at 4, 55.65% at 5 (the rules' own number) and 42.80% at 6.")
             && answer.contains("With the Green base number at 3, Green matches Regular with a +1 leader exactly: the chance of recovering is 90.15% under both."),
         "{answer}"
     );
@@ -846,7 +846,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // words, the reading it rests on first): the blocked amendment saves units and costs
     // strength.
     assert!(summary.contains(
-        "| the amendment, 1 retreat in 6 blocked | 74.67% (−10.70 points) | 3.96 (+0.91 turns) | 2.75 (−0.35 turns) |"
+        "| the amendment in a crowded line | 74.67% (−10.70 points) | 3.96 (+0.91 turns) | 2.75 (−0.35 turns) |"
     ), "{summary}");
     // Rank & File is there for comparison: out of the counts, said apart; a dash where its
     // rules have no such state, said under the table.
@@ -907,7 +907,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     ));
     assert!(
         summary.contains(
-            "| Retreating unit out of range | yes | no | EF-5 | no difference | +1.05 turns | −0.41 turns | still No | The amendment, 1 retreat in 6 blocked: eliminated +0.91 points (in this report −10.70); the difference changes sign. |"
+            "| Retreating unit out of range | yes | no | EF-5 | no difference | +1.05 turns | −0.41 turns | still No | The amendment in a crowded line: eliminated +0.91 points (in this report −10.70); the difference changes sign. |"
         ),
         "{summary}"
     );
@@ -1600,15 +1600,15 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
     }
     // A setting the file sets is in the setup, not repeated as an assumption.
     assert!(!section.contains("Besides what the setup"), "{section}");
-    // A setting a variant's name says is not said twice in the setup; only its note stays.
+    // A variant's own setting is said in its setup line, with what it does.
     assert!(
-        md.contains("  - the amendment, 1 retreat in 6 blocked: the optional rules Retreat on Fire and Return Roll, a retreat blocked by a unit in its path eliminates the unit\n"),
+        md.contains("  - the amendment in a crowded line: the optional rules Retreat on Fire and Return Roll, 1 retreat in 6 blocked (a retreat blocked by a unit in its path eliminates the unit)\n"),
         "{md}"
     );
     // A step's own row sets another comparison's measure against that measure now.
     assert!(
         md.contains(
-            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment, 1 retreat in 6 blocked: turns the unit's place stood empty +1.37 turns (in this report +0.91). |"
+            "| −15.70 points | +1.19 turns | −0.47 turns | still No | The amendment in a crowded line: turns the unit's place stood empty +1.37 turns (in this report +0.91). |"
         ),
         "{md}"
     );
@@ -1619,4 +1619,93 @@ fn where_the_answer_holds_gives_the_situation_not_the_scale_rows() {
         md.contains("| Chance a retreat is blocked | none | 1 in 6 |"),
         "{md}"
     );
+}
+
+/// The numbers a Why paragraph types (its author's, in the experiment file) are the report's
+/// own: every number with a decimal point in a shipped experiment's `why` is an exact value or
+/// an exact difference of its report (as a chance in per cent, or as it stands), or of a
+/// report it names here as its source. A re-run that moves a number makes this fail, rather
+/// than leave the Why saying the old one (writer trial 74).
+#[test]
+fn a_why_paragraphs_numbers_are_its_reports() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Whys that draw on another report's numbers: the games of other lengths.
+    let sources: &[(&str, &[&str])] =
+        &[("retreat-vs-rank-and-file", &["retreat-over-game-length"])];
+    let exact_values = |report: &str| -> Vec<f64> {
+        let mut out = Vec::new();
+        for (file, column) in [
+            ("results.csv", "exact"),
+            ("comparisons.csv", "exact_difference"),
+        ] {
+            let path = root.join("reports").join(report).join(file);
+            let Ok(mut reader) = csv::Reader::from_path(&path) else {
+                continue;
+            };
+            let heads = reader.headers().unwrap().clone();
+            let at = heads.iter().position(|h| h == column).unwrap();
+            let kind = heads.iter().position(|h| h == "kind");
+            for row in reader.records() {
+                let row = row.unwrap();
+                // Per-turn shares are many and small: a typo would find one by chance.
+                if kind.is_some_and(|k| &row[k] == "per_turn") {
+                    continue;
+                }
+                if let Ok(v) = row[at].parse::<f64>() {
+                    out.push(v.abs());
+                }
+            }
+        }
+        out
+    };
+    let mut checked = 0;
+    for path in std::fs::read_dir(root.join("experiments")).unwrap() {
+        let path = path.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file: toml::Table = text.parse().unwrap();
+        let Some(why) = file.get("why").and_then(|w| w.as_str()) else {
+            continue;
+        };
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let mut values = exact_values(name);
+        for (own, others) in sources {
+            if *own == name {
+                for other in *others {
+                    values.extend(exact_values(other));
+                }
+            }
+        }
+        // Numbers with a decimal point: "95.96", "13.94" (not "4+", "8 turns", "1/6").
+        let chars: Vec<char> = why.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit());
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
+                j += 1;
+            }
+            let number: String = chars[i..j].iter().collect::<String>();
+            let number = number.trim_end_matches('.');
+            i = j;
+            let Some((_, decimals)) = number.split_once('.') else {
+                continue;
+            };
+            let places = decimals.len();
+            let found = values.iter().any(|v| {
+                format!("{:.places$}", v * 100.0) == number || format!("{v:.places$}") == number
+            });
+            assert!(
+                found,
+                "experiments/{name}.toml: its Why says {number}, which is no exact value or \
+                 difference of reports/{name} (or the reports it draws on): re-run, or mend the Why"
+            );
+            checked += 1;
+        }
+    }
+    // The shipped Whys carry numbers: a test that read none would pass on anything.
+    assert!(checked >= 10, "only {checked} numbers checked");
 }

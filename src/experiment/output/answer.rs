@@ -932,6 +932,10 @@ fn along(
     // (`best_match`): not said again.
     let met = |c: &Cell| target.is_some_and(|(t, _)| (value(c) - t).abs() < EXACTLY_ZERO);
     let omitted = cells.iter().filter(|c| met(c)).count();
+    // After the setting that meets the target, the others by their values alone: their gaps
+    // to it are the table's column, and with them the sentence was a wall of numbers (writer
+    // trial 74).
+    let brief = omitted > 0 && omitted < cells.len();
     let parts: Vec<String> = axis
         .values
         .iter()
@@ -941,11 +945,15 @@ fn along(
         .map(|(i, (x, c))| {
             // The rules' own value said in the sentence, not in a bracket with the gap
             // ("55.65% at 5, the rules' own number (−34.50 points)", writer trial 74).
-            let own = match written == Some(i) && target.is_some() {
-                true => ", the rules' own number",
-                false => "",
+            let own = match (written == Some(i) && target.is_some(), brief) {
+                (true, true) => " (the rules' own number)",
+                (true, false) => ", the rules' own number",
+                _ => "",
             };
             let here = format!("{} at {}{own}", head.value(value(c)), x.as_input());
+            if brief {
+                return here;
+            }
             // Against a target (the baseline, the same at every setting), each value's gap to
             // it, as the table gives it; else against the rules as written.
             match (target, written) {
@@ -970,13 +978,12 @@ fn along(
     };
     Some(match target {
         // The setting was just named, with the value that meets the target.
-        Some((t, base)) if omitted > 0 && omitted < cells.len() => format!(
-            "At the other values tried{}, {} under {} is {}, against {} under {base}.",
+        Some(_) if brief => format!(
+            "At the other values tried{}, {} under {} is {}.",
             given,
             head.noun(),
             v.name,
             crate::labels::listed(&parts.iter().map(String::as_str).collect::<Vec<_>>()),
-            head.value(t)
         ),
         Some((t, base)) => format!(
             "As \u{201c}{}\u{201d} runs over the values tried{}, {} under {} is {}, against {} under {base} at every one.",

@@ -120,13 +120,21 @@ p.caption { font-weight: 600; margin: 1.2rem 0 0.2rem; }
   p.caption { break-after: avoid; margin-top: 0.8rem; font-size: 9pt; }
   span.rounding { font-size: 7.5pt; margin-top: 0.1rem; line-height: 1.2; }
   figure { display: block; width: 100%; margin: 0.6rem 0 0.8rem; break-inside: avoid; }
-  /* No chart taller than 105 mm, so two share a page: a state map at 160 mm wide was as tall,
-     one to a page with ~40% of each page blank (writer trial 74). */
-  figure svg { width: 160mm; max-width: 100%; height: auto; max-height: 105mm; border: 0; }
+  /* No chart taller than 98 mm, so two share a page with their captions: a state map at
+     160 mm wide was as tall, one to a page with ~40% of each page blank (writer trial 74). */
+  figure svg { width: 160mm; max-width: 100%; height: auto; max-height: 98mm; border: 0; }
   /* The chart that answers shares the first page with the answer and its table: at 160 mm a
      tall chart pushed the table, the answer's numbers, onto page 2 (writer trial 50). */
   main > figure:first-of-type svg { width: 108mm; margin: 0 auto; }
+  /* Its caption is text beside it, not under it: the chart prints a tenth wider in less
+     height (drawn inside it, the caption's letters were ~6 pt, writer trial 74). */
+  main > figure:first-of-type { display: flex; align-items: center; gap: 6mm; }
+  main > figure:first-of-type svg { width: 120mm; flex: none; margin: 0; }
+  main > figure:first-of-type figcaption { flex: 1; margin: 0; }
   figcaption { font-size: 8.5pt; }
+  /* A variant's name on one line where it can be: wrapped, five names of five made the
+     answer's table a third taller and pushed it off the first page. */
+  table.keep td:first-child { min-width: 34mm; }
   /* The page's foot names the report on paper, on every page (the colophon). */
   footer { display: none; }
   figcaption a { color: inherit; text-decoration: none; }
@@ -401,12 +409,21 @@ fn inline_svg(svg: &str, title: &str) -> String {
     )
 }
 
-/// The page of an experiment's result. `charts` are (file stem, title, SVG document).
+/// A chart as the page shows it: its file stem, title, the SVG drawn without a caption, and
+/// the caption's words, which the page prints as text under it.
+pub(crate) struct PageChart {
+    pub stem: String,
+    pub title: String,
+    pub svg: String,
+    pub note: String,
+}
+
+/// The page of an experiment's result.
 pub(crate) fn index_html(
     result: &ExperimentResult,
     page: &Page,
     command: &str,
-    charts: &[(String, String, String)],
+    charts: &[PageChart],
 ) -> String {
     let exp = &result.experiment;
     // The note on changes goes under the table that gives them, on screen and on paper; the
@@ -432,7 +449,7 @@ pub(crate) fn index_html(
     }
     out += &format!("<p class=\"method\">{}</p>\n", inline(&page.method));
     if !rest.is_empty() {
-        let any_printed = rest.iter().any(|c| figures.printed.contains(&c.0));
+        let any_printed = rest.iter().any(|c| figures.printed.contains(&c.stem));
         out += &format!(
             "<h2 id=\"charts\"{}>Charts</h2>\n",
             if any_printed { "" } else { " class=\"screen\"" }
@@ -524,22 +541,22 @@ fn colophon(title: &str, made: &str) -> String {
 /// and the tables flow on).
 struct Figures<'a> {
     printed: Vec<String>,
-    order: Vec<&'a (String, String, String)>,
+    order: Vec<&'a PageChart>,
     /// The variants' names, as written: a chart's title capitalises them, a caption does not.
     names: Vec<String>,
 }
 
 impl<'a> Figures<'a> {
-    fn new(result: &ExperimentResult, page: &Page, charts: &'a [(String, String, String)]) -> Self {
+    fn new(result: &ExperimentResult, page: &Page, charts: &'a [PageChart]) -> Self {
         let printed = printed_charts(
             charts,
             !page.pivots.is_empty(),
             &super::charts::telling_outcomes(result),
         );
-        let order: Vec<&(String, String, String)> = printed
+        let order: Vec<&PageChart> = printed
             .iter()
-            .filter_map(|p| charts.iter().find(|c| &c.0 == p))
-            .chain(charts.iter().filter(|c| !printed.contains(&c.0)))
+            .filter_map(|p| charts.iter().find(|c| &c.stem == p))
+            .chain(charts.iter().filter(|c| !printed.contains(&c.stem)))
             .collect();
         let names = result
             .experiment
@@ -556,10 +573,16 @@ impl<'a> Figures<'a> {
 
     /// The chart's figure, numbered by its place in the order. A caption says what the chart
     /// shows without repeating its title.
-    fn figure(&self, (stem, title, svg): &(String, String, String)) -> String {
-        let number = |stem: &str| self.order.iter().position(|c| c.0 == stem).unwrap_or(0) + 1;
+    fn figure(&self, chart: &PageChart) -> String {
+        let PageChart {
+            stem,
+            title,
+            svg,
+            note,
+        } = chart;
+        let number = |stem: &str| self.order.iter().position(|c| &c.stem == stem).unwrap_or(0) + 1;
         format!(
-            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
+            "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}{}<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),
             if self.printed.contains(stem) {
                 ""
@@ -573,6 +596,12 @@ impl<'a> Figures<'a> {
                 c if c.is_empty() =>
                     format!("<span class=\"screen\">Figure {}.</span>", number(stem)),
                 c => format!("Figure {}: {}.", number(stem), escape(&c)),
+            },
+            // The chart's own caption, as text of the page's size (drawn, it shrank with the
+            // chart to ~6 pt on paper, writer trial 74).
+            match note.is_empty() {
+                true => String::new(),
+                false => format!(" {}", escape(note)),
             },
             escape(stem),
             escape(stem)
@@ -839,11 +868,7 @@ const MOST_PRINTED: usize = 3;
 /// than two, the first outcome bars, and the gaps in side A's line.
 /// Over a sweep, the outcome bars printed are those at `outcomes` (the setting where the
 /// variants differ most), not the first setting's.
-fn printed_charts(
-    charts: &[(String, String, String)],
-    pivots: bool,
-    outcomes: &str,
-) -> Vec<String> {
+fn printed_charts(charts: &[PageChart], pivots: bool, outcomes: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for prefix in [
         "tradeoff",
@@ -858,7 +883,7 @@ fn printed_charts(
         if prefix == "heatmap_" && pivots {
             continue;
         }
-        for (stem, _, _) in charts {
+        for PageChart { stem, .. } in charts {
             if stem.starts_with(prefix) && out.len() < MOST_PRINTED {
                 out.push(stem.clone());
             }
@@ -868,10 +893,10 @@ fn printed_charts(
     // that does, they stay on screen (a second chart on paper left a page half empty).
     for prefix in ["outcomes", "lines_gaps_a"] {
         if out.is_empty()
-            && let Some((stem, _, _)) = charts
+            && let Some(PageChart { stem, .. }) = charts
                 .iter()
-                .find(|c| prefix == "outcomes" && c.0 == outcomes)
-                .or_else(|| charts.iter().find(|c| c.0.starts_with(prefix)))
+                .find(|c| prefix == "outcomes" && c.stem == outcomes)
+                .or_else(|| charts.iter().find(|c| c.stem.starts_with(prefix)))
         {
             out.push(stem.clone());
         }

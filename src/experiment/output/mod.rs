@@ -91,6 +91,8 @@ struct Drawn {
     title: String,
     png: Vec<u8>,
     svg: String,
+    /// As drawn for the page: without its caption, whose words are the second.
+    page: (String, String),
 }
 
 impl<'a> Context<'a> {
@@ -114,6 +116,7 @@ impl<'a> Context<'a> {
                 Ok(Drawn {
                     png: chart.png_scaled(chart_scale).map_err(fail)?,
                     svg: chart.svg().map_err(fail)?,
+                    page: chart.svg_for_page().map_err(fail)?,
                     title: chart.title().to_string(),
                     name,
                 })
@@ -266,10 +269,15 @@ pub const EXPORTERS: &[Exporter] = &[
         file: "index.html",
         about: "the report as one self-contained page with the charts inline",
         write: |c| {
-            let svgs: Vec<(String, String, String)> = c
+            let svgs: Vec<html::PageChart> = c
                 .charts
                 .iter()
-                .map(|d| (d.name.clone(), d.title.clone(), d.svg.clone()))
+                .map(|d| html::PageChart {
+                    stem: d.name.clone(),
+                    title: d.title.clone(),
+                    svg: d.page.0.clone(),
+                    note: d.page.1.clone(),
+                })
                 .collect();
             let page = html::index_html(c.result, &c.page, c.command, &svgs);
             Ok(vec![OutputFile::new("index.html", page)])

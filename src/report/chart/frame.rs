@@ -613,6 +613,14 @@ pub(super) fn ink_on(col: RGBColor) -> RGBColor {
     let lum = 0.299 * col.0 as f64 + 0.587 * col.1 as f64 + 0.114 * col.2 as f64;
     if lum > 150.0 { BLACK } else { WHITE }
 }
+thread_local! {
+    /// While a chart is drawn for a report's page ([`super::Chart::svg_for_page`]): its
+    /// caption's words, kept out of the drawing (the page prints them as text, which a reader
+    /// can read at the page's size: on paper, drawn text shrinks with the chart).
+    pub(super) static PAGE_CAPTION: std::cell::RefCell<Option<String>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// The caption under the plot, from `top` (pixels): the setup a long title gave up, then
 /// `text`, each balanced in as many lines as it takes. Returns the canvas's height it needs.
 pub(super) fn caption<DB: DrawingBackend>(
@@ -622,6 +630,18 @@ pub(super) fn caption<DB: DrawingBackend>(
     text: &str,
     s: Scale,
 ) -> Result<i32, String> {
+    // Drawn for a page that sets the caption as its own text: the words go there, and the
+    // setup, which the page says above, nowhere.
+    let taken = PAGE_CAPTION.with(|sink| match sink.borrow_mut().as_mut() {
+        Some(words) => {
+            *words = text.trim().to_string();
+            true
+        }
+        None => false,
+    });
+    if taken {
+        return Ok(top + s.px(14.0));
+    }
     let (w, _) = root.dim_in_pixel();
     let room = w as i32 - s.px(40.0);
     let ink = RGBColor(60, 60, 60);

@@ -304,6 +304,19 @@ impl Chart {
         })
     }
 
+    /// The chart as SVG for a report's page, whose own text gives the setup and the caption:
+    /// drawn without them (shorter, so that it prints larger in the same room), with the
+    /// caption's words returned beside it (empty where it has none). The files keep both.
+    ///
+    /// # Errors
+    /// As [`Chart::svg`].
+    pub fn svg_for_page(&self) -> Result<(String, String), String> {
+        frame::PAGE_CAPTION.with(|sink| *sink.borrow_mut() = Some(String::new()));
+        let svg = self.svg();
+        let words = frame::PAGE_CAPTION.with(|sink| sink.borrow_mut().take());
+        Ok((svg?, words.unwrap_or_default()))
+    }
+
     /// The height the chart needs on a canvas `width` pixels wide at scale `s`: laid out on a
     /// tall canvas first (everything is placed from the top down), where the drawing ends.
     fn height(&self, width: u32, s: Scale) -> Result<u32, String> {

@@ -109,7 +109,7 @@ pub fn series_colours<S: AsRef<str>>(names: &[S]) -> Vec<RGBColor> {
 /// orange, routing vermillion, gone (removed, eliminated) dark grey; others by their place `i`.
 pub fn outcome_colour(name: &str, i: usize) -> RGBColor {
     match name {
-        "good" | "recovered" | "in_line" | "holds" | "passed" | "pass" => PALETTE[2],
+        "good" | "recovered" | "rallied" | "in_line" | "holds" | "passed" | "pass" => PALETTE[2],
         "unsteady" | "retreating" | "falling_back" | "shaken" => PALETTE[3],
         "routing" | "routed" | "fail" | "failed" => PALETTE[1],
         "removed" | "eliminated" | "destroyed" => RGBColor(80, 80, 80),

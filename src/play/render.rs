@@ -121,6 +121,15 @@ impl Solution {
             }
             None => {}
         }
+        out += &self.dominance_sentence();
+        out += &self.thumb_sentences(unit);
+        out
+    }
+
+    /// Whether a choice is dominant, as a sentence of the answer (opening with a space): the
+    /// share of the decisions met that matter in which each choice is the better.
+    fn dominance_sentence(&self) -> String {
+        let mut out = String::new();
         let top = self
             .shares
             .iter()
@@ -155,6 +164,14 @@ impl Solution {
             }
             None => {}
         }
+        out
+    }
+
+    /// The rule of thumb with its value and shortfall, or the closest simple rule tried where
+    /// none comes within reach (sentences of the answer, opening with a space), in `unit`.
+    fn thumb_sentences(&self, unit: &str) -> String {
+        let points = |x: f64| points_in(x, unit);
+        let mut out = String::new();
         match (&self.thumb, &self.closest) {
             (Some(t), _) => {
                 out += &format!(

@@ -1049,6 +1049,38 @@ fn type_into(b: &mut Browser, field: &str, value: &str) {
     ));
 }
 
+/// Phone trial 76 (second round): just after Pin as A, A's name box is open; B's class
+/// changed then, B's chip said "B · same as A" beside a table of B green against A regular
+/// until a reload. The chips follow every change, the box keeping its focus.
+#[test]
+fn the_chips_follow_a_change_while_a_name_box_is_open() {
+    let Some(chromium) =
+        crate::browser::chromium("the_chips_follow_a_change_while_a_name_box_is_open")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "chips");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    shown_exact(&mut b, "recovered");
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.set=')");
+    b.wait("document.activeElement.classList.contains('chip-name')");
+    assert_eq!(
+        b.eval("document.querySelector('#profile-list button.pick[data-label=\"B\"]').textContent"),
+        json!("B · same as A")
+    );
+    type_into(&mut b, "set.class", "green");
+    b.wait("location.search.includes('set=class%3Dgreen')");
+    let chip = b.wait("(() => { const t = document.querySelector('#profile-list button.pick[data-label=\"B\"]').textContent; return t.includes('same as') ? null : t; })()");
+    assert!(chip.as_str().unwrap().contains("green"), "{chip}");
+    // The name box is still open, and still has the focus.
+    assert_eq!(
+        b.eval("document.activeElement.classList.contains('chip-name') && document.activeElement.dataset.label"),
+        json!("A")
+    );
+}
+
 /// Issue 76: "Publish a page" writes the page the command line's `publish` writes, from the
 /// profile the form edits and the fields left open; the page holds the command line's exact
 /// values, and a field the scenario does not have is refused in one line.

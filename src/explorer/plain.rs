@@ -68,7 +68,9 @@ fn compile_error(what: &str) -> Option<String> {
             "a parameter's name is expected here, in the brackets after the function's name, e.g. `fn rally_turn(p, s) {`".to_string()
         }
         "Expecting name of a property" => {
-            "a field's name is expected after the `.`, e.g. `s.status`".to_string()
+            // Rhai says it after a `.` and after a `,` in a map alike: naming only the `.`
+            // sent a trial looking for a dot its line did not have (phone trial 76).
+            "a field's name is expected here: after a `.` (e.g. `s.status`), or after a `,` inside a map `#{ … }` (e.g. `value: 4`); a stray `,` or bracket in a map gives this too".to_string()
         }
         "Script is incomplete" | "Unexpected end of script" => {
             "the file ends in the middle of something: a `}` or `)` is missing before its end".to_string()
@@ -278,6 +280,10 @@ mod tests {
             (
                 "52:31: does not compile: Expecting ',' to separate the items of this object map literal",
                 "between two fields of this map",
+            ),
+            (
+                "28:19: does not compile: Expecting name of a property",
+                "after a `,` inside a map `#{ … }`",
             ),
             (
                 "64:1: does not compile: Expecting ')' for a matching ( in this expression",

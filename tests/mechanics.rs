@@ -740,3 +740,28 @@ fn a_files_sizes_are_declared_and_checked() {
         );
     }
 }
+
+/// A declaration out of its range is refused at the line that declares it (phone trial 76:
+/// "rules() rally_on: default 54: allowed: …" with no line, so the explorer marked none).
+#[test]
+fn a_declarations_fault_names_its_line() {
+    let example = std::fs::read_to_string("mechanics/examples/first-rally.rhai").unwrap();
+    let at = example
+        .lines()
+        .position(|l| l.contains("key: \"rally_on\""))
+        .unwrap()
+        + 1;
+    let text = example.replace("max: 7, value: 4,", "max: 7, value: 54,");
+    assert_ne!(text, example);
+    let mut rd = |p: &str| read(p);
+    let err = morale_lab::mechanic::load_unregistered("bad-default.rhai", &text, &mut rd)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "bad-default.rhai:{at}: rules() rally_on: default 54"
+        )),
+        "{err}"
+    );
+}

@@ -193,7 +193,8 @@ fn load_as(
         ast,
         lines,
     });
-    let mechanic = make(&mut made, body, &levels, &path, hash)?;
+    let mechanic = make(&mut made, Arc::clone(&body), &levels, &path, hash)
+        .map_err(|e| at_declaration(e, &body.files))?;
     drop(made);
     let path = mechanic.path;
     if register {
@@ -258,6 +259,41 @@ fn read_extends(
         at = (base, base_ast);
     }
     Ok((files, chain))
+}
+
+/// A declaration's fault (`rules() rally_on: default 54: …`) at the line that declares it: the
+/// first line quoting its key after its function's `fn` (the explorer marks that line; a trial
+/// met the message with no line marked, phone trial 76). Other errors as they are.
+fn at_declaration(e: Error, files: &[(String, String)]) -> Error {
+    let Error::File {
+        path,
+        line: 0,
+        key,
+        message,
+    } = e
+    else {
+        return e;
+    };
+    let found = files
+        .iter()
+        .find(|(p, _)| *p == path)
+        .and_then(|(_, text)| {
+            let (func, name) = key.split_once("() ")?;
+            let lines: Vec<&str> = text.lines().collect();
+            let from = lines
+                .iter()
+                .position(|l| l.trim_start().starts_with(&format!("fn {func}(")))?;
+            let quoted = format!("\"{name}\"");
+            (from..lines.len())
+                .find(|&i| lines[i].contains(&quoted))
+                .map(|i| i + 1)
+        });
+    Error::File {
+        path,
+        line: found.unwrap_or(0),
+        key,
+        message,
+    }
 }
 
 /// The levels of an extends chain (read this file first) and where each function is defined.

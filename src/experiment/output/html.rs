@@ -580,7 +580,7 @@ impl<'a> Figures<'a> {
             svg,
             note,
         } = chart;
-        let number = |stem: &str| self.order.iter().position(|c| &c.stem == stem).unwrap_or(0) + 1;
+        let number = |stem: &str| self.order.iter().position(|c| c.stem == stem).unwrap_or(0) + 1;
         format!(
             "<figure id=\"chart-{}\"{}>\n{}\n<figcaption>{}{}<span class=\"screen\"> Also as <a href=\"{}.png\">PNG</a> and <a href=\"{}.svg\">SVG</a>.</span></figcaption>\n</figure>\n",
             escape(stem),

@@ -915,7 +915,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     // listed for, and a row whose band is another's to the last digit names it (writer trial
     // 58 read the two as a repeat and a misprint).
     assert!(
-        summary.contains("| Turns away (no return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No (it moves only retreat on fire alone) | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
+        summary.contains("| Turns away (no return roll) | 1 | 2 | EF-3, EF-5 | −13.94 points | +0.78 turns | −0.31 turns | still No (only “retreat on fire alone” moves) | The amendment's differences stay as they are. Retreat on fire alone: eliminated −4.89 points (in this report no difference)."),
         "{summary}"
     );
     assert!(
@@ -930,7 +930,7 @@ fn the_retreat_report_carries_both_headlines_and_its_assumptions() {
     assert!(
         // What the assumption does to the amendment, said where it removes its saving (the
         // README said it, the answer only "the size of a difference", writer trial 59).
-        summary.contains("Changing any single rule or reading by one step does not change this answer; one changes part of it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
+        summary.contains("No single step in a rule or a reading overturns this answer. One qualifies it: the assumption that a retreating unit is out of the enemy's range (without it, the amendment no longer saves units)."),
         "{summary}"
     );
     // The command line agrees: with the retreat in range, the amendment eliminates exactly as
@@ -1135,7 +1135,7 @@ fn a_verdict_on_some_headlines_is_checked_and_judges_by_them() {
     )
     .unwrap();
     assert!(
-        summary.contains("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). Changing any single rule or reading by one step does not change this answer"),
+        summary.contains("**Answer.** No. The amendment saves units, but that is not what the question judges: it leaves places in the line empty longer and keeps less strength in the line. Against the plain 25% rules, the chance of being eliminated falls from 85.37% to 71.43%, while the average number of turns the unit's place in the line stood empty rises from 3.05 to 3.83 and the strength the unit held in its place (in turns at full strength) falls from 3.10 to 2.79. At the last turn, 9.40% of units are still retreating (none under the plain 25% rules). No single step in a rule or a reading overturns this answer."),
         "{summary}"
     );
 }

@@ -179,7 +179,9 @@ impl<'r> Grid<'r> {
                             _ => false,
                         }) =>
                 {
-                    format!(" (it moves only {})", o.variant)
+                    // The other comparison's name quoted: "it moves only retreat on fire
+                    // alone" was read twice (writer trial 74, fourth round).
+                    format!(" (only \u{201c}{}\u{201d} moves)", o.variant)
                 }
                 _ => String::new(),
             };

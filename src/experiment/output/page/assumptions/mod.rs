@@ -264,7 +264,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "Changing any single rule or reading by one step does not change this answer; the sizes of the differences rest on "
+            "No single step in a rule or a reading overturns this answer; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -410,11 +410,11 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         // pointer to it: a writer who leaves the later pages out keeps the sentence as it is
         // (writer trial 65; "5 of them" beside 8 rows read as a miscount, trial 62).
         true => match top {
+            // "One changes part of it" was read twice (writer trial 74, fourth round).
             Some(t) => format!(
-                "Changing any single rule or reading by one step does not change this answer; one changes part of it: {t}."
+                "No single step in a rule or a reading overturns this answer. One qualifies it: {t}."
             ),
-            None => "Changing any single rule or reading by one step does not change this answer."
-                .to_string(),
+            None => "No single step in a rule or a reading overturns this answer.".to_string(),
         },
         false => format!("The answer changes with {them}{most}; {list}."),
     }

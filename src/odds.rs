@@ -557,7 +557,7 @@ impl Odds {
                 .replace('<', "\\3c ")
         };
         let named = format!(
-            "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"Worked out exactly with morale-lab\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
+            "@page {{ @top-right {{ content: \"\"; }} @bottom-left {{ content: \"{}\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }} @page :first {{ @top-right {{ content: \"Figures worked out with morale-lab\"; font: 7pt \"DejaVu Sans\", sans-serif; color: #666; }} }}\n",
             quoted(&self.title),
         );
         let mut out = format!(

@@ -172,17 +172,15 @@ impl RuleSystem for RankAndFile {
         };
         let beyond = match (buildings, numbers.base.map(passes_at_plus_3)) {
             (1, [5, 5, 5]) => {
-                " With a +2 leader in buildings (+3 in all), read the first table's +2 column one row up (a stand fewer lost); with none lost, every class passes on 5/6."
+                " For a +2 leader, read its column one row up (a stand fewer lost); with none lost, every class passes on 5/6."
             }
-            (1, _) => {
-                " With a +2 leader in buildings (+3 in all), read the first table's +2 column one row up (a stand fewer lost)."
-            }
+            (1, _) => " For a +2 leader, read its column one row up (a stand fewer lost).",
             _ => "",
         };
         sheet.notes.extend([
-            format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5)."),
+            format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5). A unit not back in good order by the {} phase may still come back later.", crate::labels::ordinal(phases)),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
-            format!("The tables are for units in the open. In buildings a unit adds {buildings:+} (the rules give no number; {buildings:+} is this sheet's assumption): read it as a leader's bonus {buildings} higher.{beyond}"),
+            format!("The tables are for units in the open. In buildings this sheet assumes {buildings:+} (the rules give no number): read the column of a leader {buildings} higher.{beyond}"),
             format!("In the rally tables, the Elite columns are for {elite}, with no leader; Elite is a quality on top of the class (an Elite Green unit tests as Green, with the re-roll)."),
         ]);
         Ok(sheet)

@@ -535,10 +535,10 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from {state}, by losses ({stands} stands)",
+                "Back in good order by the {} rally phase, from {state}, by stands lost ({stands} stands)",
                 crate::labels::ordinal(phases)
             ),
-            row_header: "stands already lost".into(),
+            row_header: "stands lost".into(),
             columns: columns.clone(),
             rows,
             foot: match state {
@@ -584,8 +584,8 @@ pub fn rally_sections(
                 "Back in good order by each rally phase, from {state} ({stands} stands, {})",
                 match lost {
                     0 => "none lost".to_string(),
-                    1 => "1 already lost".to_string(),
-                    n => format!("{n} already lost"),
+                    1 => "1 lost".to_string(),
+                    n => format!("{n} lost"),
                 }
             ),
             row_header: "rally phase".into(),
@@ -594,7 +594,15 @@ pub fn rally_sections(
             // Why the first rows of the routing table are nought (RF-5); what an Elite column
             // counts, under the first table that has one.
             foot: match (state, summary, lost) {
-                ("routing", true, 0) => vec![TWICE.to_string()],
+                // The last row of each table by phase is a row of the tables by stands lost
+                // above: said once, so the repeat reads as meant (writer trial 74).
+                ("routing", true, 0) => vec![
+                    TWICE.to_string(),
+                    format!(
+                        "The last row of this table and of the two below repeats a row of the tables by stands lost above (by the {}): these show how fast the chance builds.",
+                        crate::labels::ordinal(phases)
+                    ),
+                ],
                 ("routing", true, _) => Vec::new(),
                 ("routing", false, _) => vec![TWICE.to_string(), elite.clone()],
                 _ => Vec::new(),
@@ -626,7 +634,7 @@ mod tests {
         assert!(html.contains("counter(page)"));
         // And its head credits what worked it out (writer trial 59).
         assert!(html.contains(
-            "@page :first { @top-right { content: \"Worked out exactly with morale-lab\""
+            "@page :first { @top-right { content: \"Figures worked out with morale-lab\""
         ));
     }
 

@@ -816,7 +816,7 @@ fn what_is_not_modelled_is_named_where_users_look() {
     assert!(help.contains("flank marches, counter-charges"), "{help}");
     assert!(help.contains("cover and flanking fire in fights"), "{help}");
     let help = out(&["test", "--help"]);
-    assert!(help.contains("how far away a support may stand"), "{help}");
+    assert!(help.contains("how far a support may stand"), "{help}");
 }
 
 /// The fourth reading of the sources (issue 79), RF-11: a cavalry unit takes its Blown marker

@@ -503,7 +503,7 @@ pub(super) const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "under-fire",
         "rank-and-file",
         "removed",
-        "gone by the last turn, for any reason the rules give, such as every stand shot away, dispersal by the 50% rule or a failed test while routing",
+        "gone by the last turn: every stand shot away, dispersed by the 50% rule, or failed a test while routing",
     ),
     (
         "under-fire",
@@ -530,6 +530,14 @@ pub(super) const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "",
         "in_line",
         "in its place in the line after the last turn",
+    ),
+    // Under the 25% rules a unit away from its place is in neither column beside it (writer
+    // trial 74: the glossary skipped this column, its meaning only its label again).
+    (
+        "under-fire",
+        "effectiveness",
+        "retreating",
+        "retreated after a failed test and not yet back in its place when the turns ran out",
     ),
     (
         "under-fire",

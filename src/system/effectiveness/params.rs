@@ -26,7 +26,7 @@ pub const SCENARIOS: &[Scenario] = &[
 /// scenarios it bears on.
 pub const NOT_MODELLED: &[Omission] = &[
     Omission {
-        what: "distances and facing: a retreat's full move, its distance variation, ending with its back to the enemy",
+        what: "distances and facing (a retreat's full move and its variation, ending with its back to the enemy)",
         rules: "EF-3, EF-5",
         scenarios: &[
             Scenario::Rally,
@@ -37,7 +37,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "how far away a support may stand (the rules allow two turns' normal movement): a unit is either supported from behind or not",
+        what: "how far a support may stand (the rules allow two turns' move): a unit is supported from behind or not",
         rules: "EF-2",
         scenarios: &[
             Scenario::Test,
@@ -48,7 +48,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "a general switching units, or eliminated with the unit he is with",
+        what: "a general switching units, or falling with his unit",
         rules: "EF-2",
         scenarios: &[
             Scenario::Rally,

@@ -75,15 +75,9 @@ fn answer_tab(
                 row.push("\u{2014}".to_string());
                 continue;
             };
-            // Another system's word for the same end is said in the cell: Rank & File's
-            // "removed" under "eliminated" reads "96.0% removed".
-            let own_word = run
-                .report
-                .outcomes
-                .iter()
-                .find(|o| o.outcome != h.key && same_outcome(&o.outcome, &h.key))
-                .filter(|_| !run.report.outcomes.iter().any(|o| o.outcome == h.key))
-                .map(|o| crate::labels::outcome(&o.outcome).head);
+            // Another system's word for the same end ("removed" under "eliminated") is said
+            // in the glossary under the table, not in the cell: "95.96% removed" under
+            // "eliminated" read as a slip (writer trial 74).
             let value = match (c.exact, c.ci_low, c.ci_high) {
                 (Some(x), _, _) => h.value(x),
                 (None, Some(l), Some(u)) => {
@@ -115,12 +109,6 @@ fn answer_tab(
                         }
                     ),
                 }),
-            };
-            // Brackets hold a change and nothing else: another system's word follows the
-            // value ("96.0% removed"), so that one mark never means two things in a table.
-            let value = match own_word {
-                Some(w) => format!("{value} {w}"),
-                None => value,
             };
             row.push(match change {
                 Some(c) => format!("{value} ({c})"),

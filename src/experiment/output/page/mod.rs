@@ -715,7 +715,15 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
     let first = result.runs.get(..per.min(result.runs.len()))?;
     let base = &first.first()?.report;
     let mut said: Vec<(String, String, String)> = Vec::new();
-    for head in Head::all(exp, base) {
+    // The answer's table's columns: the headlines, then the states units are still in at the
+    // last turn (the glossary skipped "still retreating at the last turn", writer trial 74).
+    let heads = Head::all(exp, base);
+    let still = lead::still_heads(result, &heads);
+    let heads = heads
+        .into_iter()
+        .map(|h| (h, false))
+        .chain(still.into_iter().map(|h| (h, true)));
+    for (head, still) in heads {
         // (system, the outcome or metric it counts, its head, its meaning), each once.
         let mut readings: Vec<(String, String, String)> = Vec::new();
         for run in first {
@@ -735,8 +743,18 @@ fn meanings(result: &ExperimentResult) -> Option<String> {
                     .iter()
                     .find(|o| o.outcome == head.key || same_outcome(&o.outcome, &head.key))
                     .and_then(|o| {
-                        crate::labels::outcome_meaning(&r.system, &r.scenario, &o.outcome)
-                            .map(|m| (crate::labels::outcome(&o.outcome).head, m.to_string()))
+                        crate::labels::outcome_meaning(&r.system, &r.scenario, &o.outcome).map(
+                            |m| {
+                                let head = crate::labels::outcome(&o.outcome).head;
+                                // Headed in the table as it is ("still retreating at the
+                                // last turn").
+                                let head = match still {
+                                    true => format!("still {head} at the last turn"),
+                                    false => head.to_string(),
+                                };
+                                (head, m.to_string())
+                            },
+                        )
                     })
             };
             if let Some((label, meaning)) = found

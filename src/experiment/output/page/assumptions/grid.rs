@@ -142,6 +142,8 @@ impl<'r> Grid<'r> {
                 .map(|v| v.changed)
         };
         let now = self.answer_now();
+        let to_band =
+            |to: &str| -> Option<Vec<f64>> { self.shown.iter().map(|h| changed(h, to)).collect() };
         for (n, to) in tos.iter().enumerate() {
             let mut row = match n {
                 0 => vec![setting.to_string(), in_report.to_string()],
@@ -185,12 +187,27 @@ impl<'r> Grid<'r> {
                 }
                 _ => String::new(),
             };
+            // A row whose numbers are an earlier row's says so in its answer: on paper, where
+            // the last column is left off, two identical rows read as a slip (writer trial 74:
+            // Elite and a support behind).
+            let only = match (only.is_empty(), self.twin(&to_band(to))) {
+                // By the other row's step alone ("same as Elite"): a cell of four printed
+                // lines pushed the table onto a page of its own.
+                (true, Some((like, _))) => format!(
+                    " (same as {})",
+                    match like.split_once(" changed to ") {
+                        Some((_, v)) => v.to_string(),
+                        None => format!("\u{201c}{like}\u{201d}"),
+                    }
+                ),
+                _ => only,
+            };
             row.push(match (&then, &now) {
                 (Some(t), Some(n)) if t == n => format!("still {t}{only}"),
                 (Some(t), Some(n)) => format!("{t}, not {n}"),
                 _ => "\u{2014}".into(),
             });
-            let band: Option<Vec<f64>> = self.shown.iter().map(|h| changed(h, to)).collect();
+            let band = to_band(to);
             row.push(match other {
                 Some(o) => {
                     // A step that leaves the band as in this report is listed for another
@@ -228,14 +245,22 @@ impl<'r> Grid<'r> {
         }
     }
 
+    /// An earlier row whose band is `band` to the last digit: its words ("Morale class changed
+    /// to Elite") and its rule.
+    fn twin(&self, band: &Option<Vec<f64>>) -> Option<(&str, &str)> {
+        let b = band.as_deref()?;
+        self.band_rows
+            .iter()
+            .find(|(theirs, _, _)| {
+                theirs.len() == b.len() && theirs.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
+            })
+            .map(|(_, like, rule)| (like.as_str(), rule.as_str()))
+    }
+
     /// The last column of a step that changes no other comparison by as much as a listed
     /// step: where its band is an earlier row's to the last digit, that row named.
     fn no_other(&self, band: Option<&[f64]>, rule: &str) -> String {
-        let same = band.and_then(|b| {
-            self.band_rows.iter().find(|(theirs, _, _)| {
-                theirs.len() == b.len() && theirs.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
-            })
-        });
+        let same = self.twin(&band.map(<[f64]>::to_vec));
         match same {
             // Two steps under one rule that do the same (Elite's score and a support's bonus,
             // both EF-2) say that rule, the reason they agree.
@@ -243,11 +268,11 @@ impl<'r> Grid<'r> {
             // other change listed" was obscure).
             // The rule by its name ("both change the test the same way"): "both move one rule
             // the same way" did not say which (writer trial 74).
-            Some((_, like, theirs)) if theirs == rule => format!(
+            Some((like, theirs)) if theirs == rule => format!(
                 "the same numbers as the row \u{201c}{like}\u{201d} (both change {} the same way); other comparisons move little",
                 crate::labels::rule_title(rule).unwrap_or("one rule")
             ),
-            Some((_, like, _)) => format!(
+            Some((like, _)) => format!(
                 "the same numbers as the row \u{201c}{like}\u{201d}; other comparisons move little"
             ),
             None => "other comparisons move little".into(),

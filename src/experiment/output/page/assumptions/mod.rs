@@ -640,12 +640,12 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
                 false => verdict,
                 true => match by_setting.rows.as_slice() {
                     [row] => format!(
-                        " Of the rules' numbers and this study's readings of them, only one, moved a single step, changes the answer: {}, at {}.",
+                        " Only one of the rules' numbers or this study's readings changes the answer when moved a single step: {}, at {}.",
                         crate::labels::setting_in_prose(&row[0]),
                         row[2]
                     ),
                     rows => format!(
-                        " {} of the rules' numbers and this study's readings of them, each moved a single step, change the answer; the table lists them, the one that changes it most first.",
+                        " {} of the rules' numbers or this study's readings change the answer when moved a single step; the table lists them, the one that changes it most first.",
                         rows.len()
                     ),
                 },
@@ -902,7 +902,7 @@ fn what_they_touch(
         };
     }
     if !situation.rows.is_empty() {
-        intro += " Steps in the situation, and in how it is played, are under \u{201c}Where the answer holds\u{201d}.";
+        intro += " Steps in the situation and in play follow, under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
         intro += " No step in the situation (the unit, its state and what it faces), or in how it is played, changes the answer's differences.";
@@ -940,7 +940,7 @@ fn where_the_answer_holds(
         intro: format!(
             // Short: with it the section's opening, head and first rows fit at the foot of the
             // page before, which was a third blank (writer trial 74).
-            "These settings are the situation and how it is played, not the rules: the answer is for the situation in the setup. Each row takes one of them a single step, as above{}.{}{verdict}",
+            "These settings are the situation and how it is played, not the rules. Each row takes one of them a single step, as above{}.{}{verdict}",
             match result
                 .assumptions
                 .as_ref()

@@ -2299,13 +2299,14 @@ fn long_lines_wrap_in_the_phone_editor_with_their_numbers_beside_them() {
         "Emulation.setDeviceMetricsOverride",
         json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
     );
-    // A comment line of some 300 characters, early in the file.
+    // A comment line of some 170 characters, early in the file (five rows at 14 px, so that
+    // line 3 is still in the editor's view).
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("mechanics/examples/first-rally.rhai"),
     )
     .unwrap();
-    let long = format!("// {}\n", "a long comment that runs on ".repeat(11));
+    let long = format!("// {}\n", "a long comment that runs on ".repeat(6));
     let text = format!("{long}{text}");
     b.goto(&server.url(&format!(
         "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
@@ -2469,6 +2470,74 @@ fn the_editor_works_on_every_line_of_a_long_file() {
         json!({ "type": "mouseWheel", "x": r[0], "y": r[1], "deltaX": 0, "deltaY": 2000 }),
     );
     b.wait("(() => { const c = document.getElementById('code'); return c.scrollTop + c.clientHeight >= c.scrollHeight - 1 && document.getElementById('code-hl').scrollTop === c.scrollTop && document.getElementById('gutter').scrollTop === c.scrollTop; })()");
+}
+
+/// Phone trial 76: a long file on a phone took many swipes to reach a line. "go to line" takes a
+/// number (and Ctrl-G reaches it from the editor): the caret at that line's start, the line in
+/// sight in the editor, the editor in the window; then typing there edits that line.
+#[test]
+fn a_line_is_reached_by_its_number_on_a_phone() {
+    let Some(chromium) = crate::browser::chromium("a_line_is_reached_by_its_number_on_a_phone")
+    else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "goto-line");
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    );
+    let text = long_first_rally(300, 340);
+    b.goto(&server.url(&format!(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
+        morale_lab::explorer::view::encode(&text)
+    )));
+    b.wait(&format!(
+        "document.getElementById('code').value.length === {}",
+        text.len()
+    ));
+    b.wait("document.getElementById('code-hl').children.length > 300");
+    // The box is in the editor's row, a thumb can reach it.
+    let at = b.eval("(() => { const g = document.getElementById('goto-line'); g.scrollIntoView({ block: 'center' }); const r = g.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width > 0 && r.height > 0]; })()");
+    assert_eq!(at[2], json!(true), "{at}");
+    settled(&mut b, "scrollY");
+    let at = b.eval("(() => { const r = document.getElementById('goto-line').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()");
+    click_at(&mut b, at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    b.call("Input.insertText", json!({ "text": "300" }));
+    press(&mut b, "Enter", 13);
+    let want = text
+        .split('\n')
+        .take(299)
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    b.wait(&format!(
+        "(() => {{ const c = document.getElementById('code'); return document.activeElement === c && c.selectionStart === {want}; }})()"
+    ));
+    settled(
+        &mut b,
+        "[scrollY, document.getElementById('code').scrollTop]",
+    );
+    // Line 300's colours, its number and the textarea's view all show it, inside the editor,
+    // and the editor is in the window.
+    let v = b.eval("(() => { const c = document.getElementById('code'), r = c.getBoundingClientRect(), row = document.getElementById('code-hl').children[299].getBoundingClientRect(), num = document.getElementById('gutter').children[299].getBoundingClientRect(); return [row.top >= r.top && row.bottom <= r.bottom, Math.abs(row.top - num.top) < 1, r.top >= 0 && r.bottom <= innerHeight, document.getElementById('gutter').children[299].textContent]; })()");
+    assert_eq!(v, json!([true, true, true, "300"]));
+    // Typing goes to line 300.
+    b.call("Input.insertText", json!({ "text": "// here\n" }));
+    assert_eq!(
+        b.eval("document.getElementById('code').value.split('\\n')[299]"),
+        json!("// here")
+    );
+    // Ctrl-G from the editor goes back to the box; a number past the end takes the last line.
+    for kind in ["rawKeyDown", "keyUp"] {
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": kind, "key": "g", "code": "KeyG", "windowsVirtualKeyCode": 71, "modifiers": 2 }),
+        );
+    }
+    b.wait("document.activeElement === document.getElementById('goto-line')");
+    b.call("Input.insertText", json!({ "text": "9999" }));
+    press(&mut b, "Enter", 13);
+    b.wait("(() => { const c = document.getElementById('code'); return document.activeElement === c && c.value.slice(0, c.selectionStart).split('\\n').length === c.value.split('\\n').length; })()");
 }
 
 /// Issue 76: a link whose edited file does not load opens with the file, its error at its line,

@@ -2908,6 +2908,12 @@ fn the_map_of_the_best_choice_reads_on_a_phone() {
         json!(false),
         "the picture still holds its title or note: {outside}"
     );
+    // Phone trial 76, second round: the rows' names scrolled away with the grid. Panned, the
+    // map keeps them at the box's left edge, over the grid's cells.
+    b.eval("(() => { const pan = document.querySelector('#played .pan'); pan.scrollLeft = 300; pan.dispatchEvent(new Event('scroll')); return pan.scrollLeft; })()");
+    settled(&mut b, "document.querySelector('#played .pan').scrollLeft");
+    let rows = b.eval("(() => { const pan = document.querySelector('#played .pan'), rows = pan.querySelector('.map-rows'), p = pan.getBoundingClientRect(), r = rows && rows.getBoundingClientRect(); return [pan.scrollLeft > 0, !!rows && Math.abs(r.left - p.left) < 1, !!rows && r.width > 40 && r.width < 250, !!rows && rows.textContent.includes('good'), pan.querySelector('svg') !== rows.querySelector('svg')]; })()");
+    assert_eq!(rows, json!([true, true, true, true, true]));
 }
 
 /// Explorer trial 63: on a phone the comparison's interval column is left out, and each

@@ -160,8 +160,10 @@ impl RuleSystem for RankAndFile {
         // The rally rules a player needs at the table, one to a line.
         // The sheet's own last phase, so the note counts what its tables show.
         let phases = ask.phases.map_or(odds::RALLY_TURNS, u32::from);
-        // A +2 leader in buildings is off the table's columns: one stand fewer lost is the
-        // same +1 (writer trial 74 asked where +3 is).
+        // A +2 leader in buildings is off the table's columns: in the test table one stand
+        // fewer lost is the same +1 (writer trial 74 asked where +3 is). Not in the rally
+        // tables: there a row is also how near the 50% rule the unit stands, so a row up
+        // overstates the chance (writer trial 74, fifth round: 87.9% read for a true 83.0%).
         let passes_at_plus_3 = |base: i8| {
             (1..=6u8)
                 .filter(|&r| {
@@ -172,9 +174,11 @@ impl RuleSystem for RankAndFile {
         };
         let beyond = match (buildings, numbers.base.map(passes_at_plus_3)) {
             (1, [5, 5, 5]) => {
-                " For a +2 leader, read its column one row up (a stand fewer lost); with none lost, every class passes on 5/6."
+                " In the test table, for a +2 leader read its column one row up (a stand fewer lost; with none lost, every class passes on 5/6); the rally tables have no column for a +2 leader or an Elite unit in buildings (one row up would misread them: the 50% rule still counts every stand lost)."
             }
-            (1, _) => " For a +2 leader, read its column one row up (a stand fewer lost).",
+            (1, _) => {
+                " In the test table, for a +2 leader read its column one row up (a stand fewer lost); the rally tables have no column for a +2 leader or an Elite unit in buildings (one row up would misread them: the 50% rule still counts every stand lost)."
+            }
             _ => "",
         };
         sheet.notes.extend([

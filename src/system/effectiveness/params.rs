@@ -37,7 +37,7 @@ pub const NOT_MODELLED: &[Omission] = &[
         ],
     },
     Omission {
-        what: "how far a support may stand (the rules allow two turns' move): a unit is supported from behind or not",
+        what: "how far a support may stand (up to two turns' move): a unit is supported or not",
         rules: "EF-2",
         scenarios: &[
             Scenario::Test,

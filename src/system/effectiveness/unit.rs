@@ -197,10 +197,12 @@ fn need_note(u: &ef::Unit) -> String {
     match u.needs() {
         Some(1) => "a test always passes: no roll fails it (EF-2 has no automatic failure)".into(),
         // What the two bonuses are, where a unit has neither: the steps "general attached"
-        // and "supported from behind" met a reader who had not been told (writer trial 74).
+        // and "supported from behind" met a reader who had not been told (writer trial 74);
+        // the general's second bonus said too, or the two steps' different numbers read as a
+        // contradiction (writer trial 74, fifth round).
         Some(n) if !u.general && !u.supported => format!(
-            "a test needs a natural {n}+, with no general attached ({:+} to tests) and no friendly unit directly behind in support ({:+}) (EF-2)",
-            u.numbers.general_bonus, u.numbers.support_bonus
+            "a test needs a natural {n}+: no general attached ({:+} to tests, {:+} to the amendment's roll to return), no friendly unit behind in support ({:+} to tests) (EF-2, EF-5)",
+            u.numbers.general_bonus, u.numbers.return_general_bonus, u.numbers.support_bonus
         ),
         Some(n) => format!("a test needs a natural {n}+ (EF-2)"),
         None => "no roll passes a test".into(),

@@ -640,12 +640,12 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
                 false => verdict,
                 true => match by_setting.rows.as_slice() {
                     [row] => format!(
-                        " Only one of the rules' numbers or this study's readings changes the answer when moved a single step: {}, at {}.",
+                        " Of the rules' numbers and the choices this study makes where the rules are silent, only one changes the answer when moved a single step: {}, at {}.",
                         crate::labels::setting_in_prose(&row[0]),
                         row[2]
                     ),
                     rows => format!(
-                        " {} of the rules' numbers or this study's readings change the answer when moved a single step; the table lists them, the one that changes it most first.",
+                        " {} of the rules' numbers and the choices this study makes where the rules are silent change the answer when moved a single step; the table lists them, the one that changes it most first.",
                         rows.len()
                     ),
                 },
@@ -905,7 +905,7 @@ fn what_they_touch(
         intro += " Steps in the situation and in play follow, under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
-        intro += " No step in the situation (the unit, its state and what it faces), or in how it is played, changes the answer's differences.";
+        intro += " Nor does a step in the situation (the unit, its state and what it faces) or in how it is played.";
     }
     (verdict, intro)
 }

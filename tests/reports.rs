@@ -1166,7 +1166,7 @@ fn a_swept_experiment_has_its_headline_table_by_setting() {
     );
     assert!(
         summary.contains(
-            "For comparison, Regular without a leader: 74.39%, exactly as Green with its base number at 4."
+            "For comparison, the chance of recovering under Regular without a leader is 74.39%, exactly as under Green with its base number at 4."
         ),
         "{summary}"
     );

@@ -762,8 +762,12 @@ pub fn rules_cited(text: &str) -> Option<String> {
 /// the mechanic the reports turn on. `None` for a mechanic file (its own title says it).
 pub fn system_gist(name: &str) -> Option<&'static str> {
     Some(match name {
-        "rank-and-file" => "published rules in which a unit of stands tests as it loses them",
-        "effectiveness" => "a published house rule in which strength falls in quarters",
+        "rank-and-file" => {
+            "published rules in which a unit, made of stands, tests its morale as it loses them"
+        }
+        "effectiveness" => {
+            "a house rule, published by its author, in which a unit's strength falls in quarters"
+        }
         "linear-warfare" => "published rules in which a unit spends pips to act",
         _ => return None,
     })

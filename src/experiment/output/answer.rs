@@ -1057,8 +1057,11 @@ fn for_scale(result: &ExperimentResult, head: &Head) -> String {
         if met.is_empty() {
             continue;
         }
+        // A sentence, not "For comparison, Regular without a leader: 74.39%, exactly as …"
+        // (writer trial 74, fifth round: a fragment).
         out += &format!(
-            "For comparison, {}: {}, exactly as {}. ",
+            "For comparison, {} under {} is {}, exactly as under {}. ",
+            head.noun(),
             r.name,
             head.value(t),
             met.join("; ")

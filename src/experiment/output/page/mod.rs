@@ -174,12 +174,12 @@ fn with_condition(name: &str, meaning: &str, weak: Option<&str>) -> String {
 /// Said under the first table of changes: a change is the exact one, rounded once; where the
 /// two rounded figures it compares would subtract to another last digit, it carries one digit
 /// more ([`super::answer::Head::change`]).
-const ROUNDING: &str = "A change is worked out before rounding, so its last digit may differ from the difference of the rounded figures; a change of a chance is in percentage points (\u{201c}points\u{201d}).";
+const ROUNDING: &str = "A change is worked out before rounding, so its last digit may differ from the difference of the rounded figures; changes in a chance are given in percentage points (\u{201c}points\u{201d}).";
 
 /// [`ROUNDING`]'s last clause alone, where every change printed is the difference of the
 /// printed figures: the warning under a table where none differs read as boilerplate (writer
 /// trial 74).
-const POINTS: &str = "A change of a chance is in percentage points (\u{201c}points\u{201d}).";
+const POINTS: &str = "Changes in a chance are given in percentage points (\u{201c}points\u{201d}).";
 
 /// A cell's leading number ("71.43%", "−13.94 points", "3.83 (+0.78 turns)") and how many
 /// decimals it is given to.

@@ -214,7 +214,7 @@ fn nothing_changes_it(
         .any(|f| !shown_for_scale(result, &f.variant) && scope(f));
     if situation {
         format!(
-            "No reading of the rules or number of theirs changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
+            "No number of the rules and no assumption of this study's changes it: one step of each keeps every headline difference's sign and keeps it within {}% of its size (a chance's within {} points). It is an answer for the situation set out above; “Where the answer holds” lists the settings of the situation that would change it.",
             (100.0 * a.share).round(),
             (100.0 * a.points).round()
         )
@@ -264,7 +264,7 @@ fn rests_on_sentences(
     };
     let opening = match holds {
         true => {
-            "No single step in a rule or a reading overturns this answer; the sizes of the differences rest on "
+            "No single step in the rules or in this study's assumptions overturns this answer; the sizes of the differences rest on "
         }
         false => "The answer depends on ",
     };
@@ -277,10 +277,10 @@ fn rests_on_sentences(
             if keys.len() > shown.len() {
                 match (keys.len() - shown.len(), holds) {
                     // Rules' numbers and readings: the situations are counted apart.
-                    (1, true) => " and on 1 more of the rules' numbers or readings".to_string(),
-                    (n, true) => format!(" and on {n} more of the rules' numbers and readings"),
-                    (1, false) => " and on 1 more of the rules' numbers or readings".to_string(),
-                    (n, false) => format!(" and on {n} more of the rules' numbers and readings"),
+                    (1, true) => " and on 1 more number or assumption".to_string(),
+                    (n, true) => format!(" and on {n} more numbers and assumptions"),
+                    (1, false) => " and on 1 more number or assumption".to_string(),
+                    (n, false) => format!(" and on {n} more numbers and assumptions"),
                 }
             } else {
                 String::new()
@@ -391,11 +391,11 @@ fn what_it_does(
 fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String {
     let (them, listed) = match n {
         1 => (
-            "1 of the rules' numbers or readings".to_string(),
+            "1 of the rules' numbers or this study's assumptions".to_string(),
             "gives it",
         ),
         _ => (
-            format!("{n} of the rules' numbers and readings"),
+            format!("{n} of the rules' numbers and this study's assumptions"),
             "lists them",
         ),
     };
@@ -412,9 +412,12 @@ fn counted(n: usize, holds: bool, situation: &str, top: Option<&str>) -> String 
         true => match top {
             // "One changes part of it" was read twice (writer trial 74, fourth round).
             Some(t) => format!(
-                "No single step in a rule or a reading overturns this answer. One qualifies it: {t}."
+                "No single step in the rules or in this study's assumptions overturns this answer. One qualifies it: {t}."
             ),
-            None => "No single step in a rule or a reading overturns this answer.".to_string(),
+            None => {
+                "No single step in the rules or in this study's assumptions overturns this answer."
+                    .to_string()
+            }
         },
         false => format!("The answer changes with {them}{most}; {list}."),
     }
@@ -640,12 +643,12 @@ pub(super) fn assumptions_section(result: &ExperimentResult) -> Option<Vec<Secti
                 false => verdict,
                 true => match by_setting.rows.as_slice() {
                     [row] => format!(
-                        " Of the rules' numbers and the choices this study makes where the rules are silent, only one changes the answer when moved a single step: {}, at {}.",
+                        " Of the rules' numbers and this study's assumptions, only one changes the answer when moved a single step: {}, at {}.",
                         crate::labels::setting_in_prose(&row[0]),
                         row[2]
                     ),
                     rows => format!(
-                        " {} of the rules' numbers and the choices this study makes where the rules are silent change the answer when moved a single step; the table lists them, the one that changes it most first.",
+                        " {} of the rules' numbers and this study's assumptions change the answer when moved a single step; the table lists them, the one that changes it most first.",
                         rows.len()
                     ),
                 },
@@ -742,7 +745,7 @@ fn tries_intro(
     };
     // In a reader's words: what was moved, how far, and what the table lists.
     format!(
-        "Each rule, reading and setting the variants share with {base} was moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options){}, and the answer worked out again: {} changes in all, {how}.",
+        "Each rule, assumption and setting the variants share with {base} was moved one step at a time (a number by one, a chance to the next simple fraction, an optional rule in or out, a choice to each of its other options){}, and the answer worked out again: {} changes in all, {how}.",
         if exp.sweep.is_empty() {
             String::new()
         } else {
@@ -768,7 +771,7 @@ fn step_kinds(a: &crate::experiment::assumptions::Assumptions) -> String {
         } else if f.from.parse::<f64>().is_ok() && f.to.parse::<f64>().is_ok() {
             "one more or one less"
         } else {
-            "a reading changed to another"
+            "an assumption changed to another"
         };
         if !kinds.contains(&kind) {
             kinds.push(kind);
@@ -777,7 +780,7 @@ fn step_kinds(a: &crate::experiment::assumptions::Assumptions) -> String {
     let order = [
         "one more or one less",
         "the next simple fraction",
-        "a reading changed to another",
+        "an assumption changed to another",
         "an optional rule added or dropped",
     ];
     kinds.sort_by_key(|k| order.iter().position(|o| o == k));
@@ -849,10 +852,10 @@ fn rows_are(
         }
         None => match paper {
             true => format!(
-                " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Changes too small to matter are left out."
+                " Each row{at} changes one of the rules' numbers or this study's assumptions by a single step ({kinds}) and says what the answer would then be. Changes too small to matter are left out."
             ),
             false => format!(
-                " Each row{at} changes one of the rules' numbers or readings by a single step ({kinds}) and says what the answer would then be. Listed are the steps that {listed}"
+                " Each row{at} changes one of the rules' numbers or this study's assumptions by a single step ({kinds}) and says what the answer would then be. Listed are the steps that {listed}"
             ),
         },
     }
@@ -871,7 +874,8 @@ fn what_they_touch(
     let mut intro = String::new();
     let mut verdict = String::new();
     if by_setting.rows.is_empty() {
-        intro += " No rule, reading or optional rule changes a difference the question asks about.";
+        intro +=
+            " No rule, assumption or optional rule changes a difference the question asks about.";
     } else if scale_only > 0 {
         intro += &format!(
             " Steps that would change only the row of {}, shown for comparison, are left out.",

@@ -1081,6 +1081,30 @@ fn the_chips_follow_a_change_while_a_name_box_is_open() {
     );
 }
 
+/// Phone trial 76, third round: B named "Leader +1" kept its name when the system changed (its
+/// settings reset, so the name was false), and passed it to A on the next pin. A profile's name
+/// goes with its system.
+#[test]
+fn a_profile_name_goes_with_its_system() {
+    let Some(chromium) = crate::browser::chromium("a_profile_name_goes_with_its_system") else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let mut b = Browser::launch(&chromium, "name-system");
+    b.goto(&server.url(&format!("/?{RALLY}&trials=20000&seed=5")));
+    shown_exact(&mut b, "recovered");
+    b.eval("document.getElementById('pin').click()");
+    b.wait("location.search.includes('a.set=')");
+    b.eval("(() => { const n = document.getElementById('profile-name'); n.value = 'Leader +1'; n.dispatchEvent(new Event('input')); return 0; })()");
+    b.wait("location.search.includes('name=Leader')");
+    b.eval("(() => { const s = document.getElementById('system'); s.value = 'mechanics/examples/first-rally.rhai'; s.dispatchEvent(new Event('change')); return 0; })()");
+    b.wait("!document.getElementById('editor').hidden && !location.search.includes('name=')");
+    assert_eq!(
+        b.eval("[document.getElementById('profile-name').value, [...document.querySelectorAll('#profile-list button.pick')].some((c) => c.textContent.includes('Leader +1'))]"),
+        json!(["", false])
+    );
+}
+
 /// Issue 76: "Publish a page" writes the page the command line's `publish` writes, from the
 /// profile the form edits and the fields left open; the page holds the command line's exact
 /// values, and a field the scenario does not have is refused in one line.
@@ -2521,6 +2545,11 @@ fn a_line_is_reached_by_its_number_on_a_phone() {
     // and the editor is in the window.
     let v = b.eval("(() => { const c = document.getElementById('code'), r = c.getBoundingClientRect(), row = document.getElementById('code-hl').children[299].getBoundingClientRect(), num = document.getElementById('gutter').children[299].getBoundingClientRect(); return [row.top >= r.top && row.bottom <= r.bottom, Math.abs(row.top - num.top) < 1, r.top >= 0 && r.bottom <= innerHeight, document.getElementById('gutter').children[299].textContent]; })()");
     assert_eq!(v, json!([true, true, true, "300"]));
+    // The line gone to is marked for a moment; the box says how many lines there are.
+    assert_eq!(
+        b.eval("[document.querySelectorAll('#code-hl .gotoline').length, document.getElementById('goto-line').placeholder]"),
+        json!([1, format!("1\u{2013}{}", text.split('\n').count())])
+    );
     // Typing goes to line 300.
     b.call("Input.insertText", json!({ "text": "// here\n" }));
     assert_eq!(

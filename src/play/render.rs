@@ -182,7 +182,7 @@ impl Solution {
                 );
                 if t.name.contains("turn ") {
                     out += &format!(
-                        " Its turn is a timing the turn limit ({} turns) makes: a fight is scored where it stands at the last turn.",
+                        " The turn in it comes from the game's length ({} turns): a fight is scored as it stands after the last turn, so the best play changes as the end nears.",
                         self.turns
                     );
                     if let Some(w) = self

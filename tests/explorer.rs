@@ -2033,6 +2033,9 @@ fn an_edit_of_a_long_file_makes_a_short_link() {
         serde_json::to_string(&edited).unwrap()
     ));
     b.wait("location.hash.startsWith('#patch=')");
+    // The changed line is marked as it is typed, not only when a link brings it (phone trial
+    // 76, third round).
+    b.wait("document.querySelectorAll('#code-hl .editline').length === 1 && document.querySelector('#code-hl .editline').textContent.includes('a note of the designer')");
     let link = b.eval("location.href").as_str().unwrap().to_string();
     let fragment = link.split_once('#').unwrap().1.to_string();
     assert!(fragment.len() < 120, "{fragment}");

@@ -1103,6 +1103,9 @@ fn a_profile_name_goes_with_its_system() {
         b.eval("[document.getElementById('profile-name').value, [...document.querySelectorAll('#profile-list button.pick')].some((c) => c.textContent.includes('Leader +1'))]"),
         json!(["", false])
     );
+    // A of Rank & File beside B of a mechanic file: they share one measure, and the page says
+    // why the comparison is that short.
+    b.wait("[...document.querySelectorAll('#tables p')].some((p) => p.textContent.startsWith('The profiles use different rule systems, so only what both count is compared here: stands lost.'))");
 }
 
 /// Issue 76: "Publish a page" writes the page the command line's `publish` writes, from the

@@ -324,7 +324,7 @@ fn odds_table_is_exact() {
         by_phase_one_lost["title"]
             .as_str()
             .unwrap()
-            .contains("from routing (8 stands, 1 lost)"),
+            .contains("from routing (a unit of 8 stands, 1 lost)"),
         "{by_phase_one_lost}"
     );
     // Its last phase is the by-losses table's row for 1 lost, column by column.
@@ -453,7 +453,7 @@ fn odds_table_is_exact() {
         unsteady_lost["title"]
             .as_str()
             .unwrap()
-            .contains("from unsteady, by stands lost (8 stands)"),
+            .contains("from unsteady, by stands lost (a unit of 8 stands)"),
         "{unsteady_lost}"
     );
     assert_eq!(
@@ -646,7 +646,9 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
     ));
     // The rally tables are for the unit asked for, and the test table marks its 50% rows.
     assert!(
-        text.contains("Back in good order by each rally phase, from routing (6 stands, 1 lost)"),
+        text.contains(
+            "Back in good order by each rally phase, from routing (a unit of 6 stands, 1 lost)"
+        ),
         "{text}"
     );
     assert!(text.contains("fails (50% rule)"));
@@ -658,7 +660,7 @@ fn odds_sheets_carry_the_same_cells_in_every_format() {
         .iter()
         .find(|s| {
             s["title"].as_str().unwrap()
-                == "Back in good order by the 8th rally phase, from routing, by stands lost (6 stands)"
+                == "Back in good order by the 8th rally phase, from routing, by stands lost (a unit of 6 stands)"
         })
         .expect("the table by stands lost");
     let rows = by_loss["rows"].as_array().unwrap();

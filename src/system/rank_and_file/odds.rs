@@ -203,7 +203,7 @@ fn condensed_sections(
     reroll.sort_by(|a, b| a.0.value().total_cmp(&b.0.value()));
     sections.push(OddsSection {
         title:
-            "With a re-roll: any chance above, after one re-roll (an Elite unit's or an attached commander's)"
+            "With a re-roll: each chance above, after one re-roll (an Elite unit's, or an attached commander's)"
                 .into(),
         row_header: "chance".into(),
         columns: vec!["with a re-roll".into()],
@@ -535,7 +535,7 @@ pub fn rally_sections(
         }
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by the {} rally phase, from {state}, by stands lost ({stands} stands)",
+                "Back in good order by the {} rally phase, from {state}, by stands lost (a unit of {stands} stands)",
                 crate::labels::ordinal(phases)
             ),
             row_header: "stands lost".into(),
@@ -581,7 +581,7 @@ pub fn rally_sections(
             .collect();
         sections.push(OddsSection {
             title: format!(
-                "Back in good order by each rally phase, from {state} ({stands} stands, {})",
+                "Back in good order by each rally phase, from {state} (a unit of {stands} stands, {})",
                 match lost {
                     0 => "none lost".to_string(),
                     1 => "1 lost".to_string(),
@@ -599,7 +599,7 @@ pub fn rally_sections(
                 ("routing", true, 0) => vec![
                     TWICE.to_string(),
                     format!(
-                        "The last row of this table and of the two below repeats a row of the tables by stands lost above (by the {}): these show how fast the chance builds.",
+                        "These tables by phase end at the {} phase, whose chances the tables by stands lost above already give: here they show how fast the chance builds.",
                         crate::labels::ordinal(phases)
                     ),
                 ],

@@ -174,10 +174,10 @@ impl RuleSystem for RankAndFile {
         };
         let beyond = match (buildings, numbers.base.map(passes_at_plus_3)) {
             (1, [5, 5, 5]) => {
-                " In the test table, for a +2 leader read its column one row up (a stand fewer lost; with none lost, every class passes on 5/6); the rally tables have no column for a +2 leader or an Elite unit in buildings (one row up would misread them: the 50% rule still counts every stand lost)."
+                " In the test table, for a +2 leader read its column one row up (a stand fewer lost; with none lost, every class passes on 5/6), but a unit at the 50% rule still fails; the rally tables have no column for a +2 leader or an Elite unit in buildings."
             }
             (1, _) => {
-                " In the test table, for a +2 leader read its column one row up (a stand fewer lost); the rally tables have no column for a +2 leader or an Elite unit in buildings (one row up would misread them: the 50% rule still counts every stand lost)."
+                " In the test table, for a +2 leader read its column one row up (a stand fewer lost), but a unit at the 50% rule still fails; the rally tables have no column for a +2 leader or an Elite unit in buildings."
             }
             _ => "",
         };
@@ -185,7 +185,7 @@ impl RuleSystem for RankAndFile {
             format!("Rallies: an unsteady or routing unit tests in each rally phase, one a turn (so the tables' {phases} rally phases are {phases} turns), with only its leader's bonus and stands lost changing the roll, and no fire, melee or charge in between (RF-5). A unit not back in good order by the {} phase may still come back later.", crate::labels::ordinal(phases)),
             format!("A routing unit must pass twice, first to unsteady, then to good order (RF-4). Each time a routing unit fails, it {lose}; once half its stands are lost it is removed (the 50% rule). An unsteady unit that fails loses nothing."),
             format!("The tables are for units in the open. In buildings this sheet assumes {buildings:+} (the rules give no number): read the column of a leader {buildings} higher.{beyond}"),
-            format!("In the rally tables, the Elite columns are for {elite}, with no leader; Elite is a quality on top of the class (an Elite Green unit tests as Green, with the re-roll)."),
+            format!("In the rally tables, the Elite columns are for {elite}, with no leader; Elite is a quality on top of the class (an Elite Green unit tests as Green, with the re-roll). Once the re-roll is spent, read the class's no-leader column."),
         ]);
         Ok(sheet)
     }

@@ -269,7 +269,7 @@ fn notes(stands: Option<u8>, numbers: rf::Numbers, consistent: bool) -> Vec<Stri
         ),
         // "Waiver" in the first table's title, said for a player who has not read the
         // supplement (writer trial 74).
-        "RF-10: a waiver test (an optional rule from Rank & File's Supplement 1) is the test a unit takes at the end of the charge phase when charged in flank or rear, or, on foot, charged frontally by shock troops of a better class; it is read from the first table like any other test.".to_string(),
+        "RF-10: a waiver test (an optional rule from Rank & File's Supplement 1) is the test a unit takes at the end of the charge phase when charged in flank or rear, or, on foot, charged frontally by shock troops of a better class (none in square, or defending a linear obstacle or a building); it is read from the first table like any other test.".to_string(),
         match (n.rerolls_per_test, consistent) {
             (1, true) => "RF-6: a re-roll (an optional rule: an Elite unit has them, and so does a unit whose attached commander holds re-rolls) is one re-roll of a failed test, never more than one per test, and none is spent on a test the 50% rule fails (no roll could pass it). To read a test with a re-roll, find its chance in the first table, then look that chance up in the re-roll table.".to_string(),
             (1, false) => "RF-6: \"+ re-roll\" is one re-roll of a failed test (an Elite unit's, or one held by a commander attached to the unit); never more than one per test.".to_string(),

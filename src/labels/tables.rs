@@ -503,7 +503,7 @@ pub(super) const OUTCOME_MEANINGS: &[(&str, &str, &str, &str)] = &[
         "under-fire",
         "rank-and-file",
         "removed",
-        "gone by the last turn: every stand shot away, dispersed by the 50% rule, or failed a test while routing",
+        "gone by the last turn, chiefly dispersed by the 50% rule or every stand shot away",
     ),
     (
         "under-fire",

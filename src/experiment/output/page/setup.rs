@@ -574,7 +574,7 @@ pub(super) fn method(result: &ExperimentResult) -> String {
     // (the checks' level and the seed are the Reproduce box's and the data's).
     if exact_all && checks > 1 && missed.is_empty() && exp.overrides.is_empty() {
         return format!(
-            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, each variant{1} was also played out {0} times by simulation, and the simulation bears out all {2} exact values it was checked against (every chance and average of every run, printed or in the data files).",
+            "How the numbers were found: every value is exact, worked out from the rules' dice. As a check, each variant{1} was also played out {0} times by simulation, and the simulation bears out all {2} exact values it was checked against (every chance and average, printed here or not).",
             crate::report::thousands(exp.trials),
             if exp.sweep.is_empty() {
                 ""

@@ -909,7 +909,7 @@ fn what_they_touch(
         intro += " Steps in the situation and in play follow, under \u{201c}Where the answer holds\u{201d}.";
     } else {
         // Said, so that a reader does not wonder whether the situation was tried at all.
-        intro += " Nor does a step in the situation (the unit, its state and what it faces) or in how it is played.";
+        intro += " A step in the situation (the unit, its state and what it faces) or in how it is played does not change it either.";
     }
     (verdict, intro)
 }

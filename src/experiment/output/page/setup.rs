@@ -171,7 +171,13 @@ fn variant_words(
                 Some((said, note)) => (said, Some(note.trim_end_matches(')'))),
                 None => (part.as_str(), None),
             };
-            match name.contains(&said.to_lowercase()) && !said.is_empty() {
+            // "Green: Green troops, no leader's bonus" said the class twice (writer trial 74):
+            // a class the name gives is not said again.
+            let class_named = said.strip_suffix(" troops").is_some_and(|c| {
+                name.split_whitespace()
+                    .any(|w| w == c.to_lowercase().as_str())
+            });
+            match (name.contains(&said.to_lowercase()) || class_named) && !said.is_empty() {
                 true => note.map(str::to_string),
                 false => Some(part),
             }

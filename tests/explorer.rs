@@ -2306,6 +2306,19 @@ fn settled(b: &mut Browser, js: &str) {
 
 /// Where line `line` of the editor is on the screen (its middle, `x` px into the text area),
 /// after the editor's own scrolling: `[x, y, visible]`.
+/// The explorer on `first-rally.rhai` with `text` in its editor (the link's whole text), once
+/// the editor holds it.
+fn open_first_rally_with(b: &mut Browser, server: &Server, text: &str) {
+    b.goto(&server.url(&format!(
+        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
+        morale_lab::explorer::view::encode(text)
+    )));
+    b.wait(&format!(
+        "document.getElementById('code').value.length === {}",
+        text.len()
+    ));
+}
+
 fn line_on_screen(b: &mut Browser, line: usize, x: f64) -> Value {
     b.eval(&format!(
         "(() => {{ const c = document.getElementById('code'), r = c.getBoundingClientRect(), st = getComputedStyle(c); const lh = parseFloat(st.lineHeight), y = r.top + parseFloat(st.paddingTop) + ({line} - 1) * lh - c.scrollTop + lh / 2; return [r.left + {x}, y, y - lh / 2 >= r.top && y + lh / 2 <= r.top + c.clientHeight]; }})()"
@@ -2338,14 +2351,7 @@ fn long_lines_wrap_in_the_phone_editor_with_their_numbers_beside_them() {
     .unwrap();
     let long = format!("// {}\n", "a long comment that runs on ".repeat(6));
     let text = format!("{long}{text}");
-    b.goto(&server.url(&format!(
-        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
-        morale_lab::explorer::view::encode(&text)
-    )));
-    b.wait(&format!(
-        "document.getElementById('code').value.length === {}",
-        text.len()
-    ));
+    open_first_rally_with(&mut b, &server, &text);
     b.wait("document.getElementById('code-hl').children.length > 10");
     let v = b.eval("(() => { const c = document.getElementById('code'), h = document.getElementById('code-hl'), g = document.getElementById('gutter'); const rows = [...h.children], nums = [...g.children]; return { wrap: c.getAttribute('wrap'), sideways: c.scrollWidth > c.clientWidth + 1, first: rows[0].offsetHeight, line: parseFloat(getComputedStyle(c).lineHeight), tops: [1, 2, 5, 20].map((i) => [rows[i].getBoundingClientRect().top, nums[i].getBoundingClientRect().top]), heights: rows.slice(0, 30).every((r, i) => Math.abs(r.getBoundingClientRect().height - nums[i].getBoundingClientRect().height) < 0.5), sameWidth: h.clientWidth === c.clientWidth }; })()");
     assert_eq!(v["wrap"], json!("soft"), "{v}");
@@ -2400,14 +2406,7 @@ fn the_editor_works_on_every_line_of_a_long_file() {
     assert_ne!(changed, text);
     let want = cli_first_exact(&changed, "long-changed");
     assert_ne!(want, saved);
-    b.goto(&server.url(&format!(
-        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
-        morale_lab::explorer::view::encode(&text)
-    )));
-    b.wait(&format!(
-        "document.getElementById('code').value.length === {}",
-        text.len()
-    ));
+    open_first_rally_with(&mut b, &server, &text);
     assert_eq!(first_exact(&mut b), saved);
     // The editor has a height of its own, well inside the window; the text scrolls inside it.
     let (height, scroll) = {
@@ -2518,14 +2517,7 @@ fn a_line_is_reached_by_its_number_on_a_phone() {
         json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
     );
     let text = long_first_rally(300, 340);
-    b.goto(&server.url(&format!(
-        "/?system=mechanics%2Fexamples%2Ffirst-rally.rhai&scenario=rally&trials=20000&seed=3#code={}",
-        morale_lab::explorer::view::encode(&text)
-    )));
-    b.wait(&format!(
-        "document.getElementById('code').value.length === {}",
-        text.len()
-    ));
+    open_first_rally_with(&mut b, &server, &text);
     b.wait("document.getElementById('code-hl').children.length > 300");
     // The box is in the editor's row, a thumb can reach it.
     let at = b.eval("(() => { const g = document.getElementById('goto-line'); g.scrollIntoView({ block: 'center' }); const r = g.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width > 0 && r.height > 0]; })()");
